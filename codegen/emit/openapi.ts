@@ -1,0 +1,280 @@
+/**
+ * @module `generated/openapi.json`: the OpenAPI 3.1 description of every data route, derived from
+ * the catalogue. The gateway serves it with `servers` set to its public base URL.
+ */
+import type { OpenAPIV3_1 } from 'openapi-types';
+import { banner, GENERATOR } from '../banner';
+import { LIMITS, type CatalogueModel, type FilterModel, type ResourceModel } from '../model/catalogue-model';
+import { detailOperationId, listOperationId, recordTypeName } from '../model/names';
+import { recordSchema } from './record-schema';
+
+/** Error codes of the envelope, with the status each is sent with. Mirrors runtime/errors.ts (a test checks both ways). */
+export const ERROR_STATUSES: readonly (readonly [number, string, string])[] = [
+  [400, 'bad_request', 'Unknown parameter, invalid sort or unknown field.'],
+  [401, 'unauthorized', 'API key absent, invalid or expired.'],
+  [403, 'forbidden', 'Account not authorised to use the API, or no read right on the model.'],
+  [404, 'not_found', 'Unknown resource, or record not found or outside the exposed scope.'],
+  [422, 'invalid_value', 'A parameter value cannot be used (malformed date, integer expected, value outside the allowed list).'],
+  [429, 'rate_limited', 'Too many requests (failed authentications from this address, or the configured per-key limit).'],
+  [502, 'bad_gateway', 'The ERP is unreachable or answered with something that is not its protocol.'],
+  [503, 'unavailable', 'The gateway is saturated or the resource is unavailable; retry after the Retry-After delay.'],
+  [504, 'gateway_timeout', 'The ERP did not answer within the configured timeout.'],
+];
+
+const ref = (name: string, kind = 'schemas') => ({ $ref: `#/components/${kind}/${name}` });
+
+function filterParameter(filter: FilterModel): OpenAPIV3_1.ParameterObject {
+  let schema: OpenAPIV3_1.SchemaObject;
+  switch (filter.type) {
+    case 'integer':
+      schema = { type: 'integer', minimum: 0, maximum: LIMITS.int32Max };
+      break;
+    case 'number':
+      schema = { type: 'number' };
+      break;
+    case 'boolean':
+      schema = { type: 'boolean' };
+      break;
+    case 'string':
+      schema = { type: 'string', minLength: 1, maxLength: 256 };
+      break;
+    case 'date':
+    case 'date-time':
+      schema = { type: 'string', anyOf: [{ format: 'date' }, { format: 'date-time' }] } as OpenAPIV3_1.SchemaObject;
+      break;
+    case 'enum':
+      schema = { type: 'string', enum: [...(filter.values ?? [])] };
+      break;
+    case 'integer-list':
+      schema = { type: 'array', items: { type: 'integer', minimum: 1, maximum: LIMITS.int32Max }, minItems: 1, maxItems: 100 } as OpenAPIV3_1.SchemaObject;
+      break;
+  }
+  const parameter: OpenAPIV3_1.ParameterObject = {
+    name: filter.name,
+    in: 'query',
+    required: false,
+    description: `${filter.description} Operator \`${filter.op}\`.`,
+    schema: schema as OpenAPIV3_1.ParameterObject["schema"],
+    example: filter.type === 'integer-list' ? [3, 5] : filter.type === 'integer' || filter.type === 'number' ? Number(filter.example) : filter.type === 'boolean' ? true : filter.example,
+  };
+  if (filter.type === 'integer-list') {
+    parameter.style = 'form';
+    parameter.explode = true;
+  }
+  if (filter.deprecated) parameter.deprecated = true;
+  return parameter;
+}
+
+function errorResponses(statuses: readonly number[]): Record<string, OpenAPIV3_1.ReferenceObject> {
+  const responses: Record<string, OpenAPIV3_1.ReferenceObject> = {};
+  for (const status of statuses) responses[String(status)] = ref(`Error${status}`, 'responses');
+  responses['405'] = ref('MethodNotAllowed', 'responses');
+  return responses;
+}
+
+const SERVER_ERRORS = [429, 502, 503, 504];
+
+function listOperation(resource: ResourceModel): OpenAPIV3_1.OperationObject {
+  const record = recordTypeName(resource.domain, resource.name);
+  return {
+    operationId: listOperationId(resource.domain, resource.name),
+    tags: [resource.domain],
+    summary: `List ${resource.title.toLowerCase()}`,
+    description: `${resource.description}\n\nDefault order: \`${resource.defaultOrderText}\`.${scopeText(resource)}`,
+    ...(resource.deprecated ? { deprecated: true } : {}),
+    parameters: [
+      ...['Limit', 'Offset', 'SinceId', 'Total'].map((name) => ref(name, 'parameters')),
+      {
+        name: 'order',
+        in: 'query',
+        required: false,
+        description: `Sort: \`field\`, \`field asc\` or \`field desc\`, several keys comma-separated. Sortable fields: ${Object.keys(resource.sortable)
+          .map((f) => `\`${f}\``)
+          .join(', ') || 'none'}. \`id\` is always appended as the last key. Not with \`since_id\`.`,
+        schema: { type: 'string', maxLength: 256 },
+      },
+      ref('Fields', 'parameters'),
+      ...resource.filters.map(filterParameter),
+    ],
+    responses: {
+      '200': {
+        description: 'A page of records.',
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['data', 'meta'],
+              properties: { data: { type: 'array', items: ref(record) }, meta: ref('ListMeta') },
+            },
+          },
+        },
+      },
+      ...errorResponses([400, 401, 403, 404, 422, ...SERVER_ERRORS]),
+    },
+  };
+}
+
+function detailOperation(resource: ResourceModel): OpenAPIV3_1.OperationObject {
+  return {
+    operationId: detailOperationId(resource.domain, resource.name),
+    tags: [resource.domain],
+    summary: `One record of ${resource.path}`,
+    description: `A record of ${resource.path} by its id.${scopeText(resource)} A record outside the scope is 404.`,
+    ...(resource.deprecated ? { deprecated: true } : {}),
+    parameters: [ref('Id', 'parameters'), ref('Fields', 'parameters')],
+    responses: {
+      '200': {
+        description: 'The record.',
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['data'],
+              properties: { data: ref(recordTypeName(resource.domain, resource.name)) },
+            },
+          },
+        },
+      },
+      ...errorResponses([400, 401, 403, 404, 422, ...SERVER_ERRORS]),
+    },
+  };
+}
+
+function scopeText(resource: ResourceModel): string {
+  if (resource.scope.length === 0) return '';
+  return ` Scope: only records with ${resource.scope.map((t) => `\`${t.erp} ${t.op} ${JSON.stringify(t.value)}\``).join(' and ')} are exposed.`;
+}
+
+function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject {
+  const schemas: Record<string, OpenAPIV3_1.SchemaObject> = {
+    Error: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['error'],
+      properties: {
+        error: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['code', 'message'],
+          properties: {
+            code: { type: 'string', enum: ERROR_STATUSES.map(([, code]) => code) },
+            message: { type: 'string' },
+          },
+        },
+      },
+    },
+    ListMeta: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        total: { type: 'integer', minimum: 0, description: 'Records matching the filters; absent when `total=false`.' },
+        next_since_id: { type: ['integer', 'null'], description: 'With `since_id`: the value for the next page, `null` when nothing remains.' },
+      },
+    },
+  };
+  for (const domain of model.domains)
+    for (const resource of domain.resources) schemas[recordTypeName(resource.domain, resource.name)] = recordSchema(resource) as OpenAPIV3_1.SchemaObject;
+  const responses: Record<string, OpenAPIV3_1.ResponseObject> = {
+    MethodNotAllowed: {
+      description: 'Any method other than GET or HEAD: an HTML page from the routing layer, with an `Allow: GET, HEAD` header.',
+      headers: { Allow: { schema: { type: 'string', const: 'GET, HEAD' } as OpenAPIV3_1.HeaderObject['schema'] } },
+      content: { 'text/html': { schema: { type: 'string' } } },
+    },
+  };
+  for (const [status, code, text] of ERROR_STATUSES) {
+    const headers: Record<string, OpenAPIV3_1.HeaderObject> = {};
+    if (status === 401) headers['WWW-Authenticate'] = { schema: { type: 'string' }, description: '`Bearer`.' };
+    if (status === 429 || status === 503) headers['Retry-After'] = { schema: { type: 'integer' }, description: 'Seconds to wait.' };
+    responses[`Error${status}`] = {
+      description: `\`${code}\`: ${text}`,
+      ...(Object.keys(headers).length ? { headers } : {}),
+      content: { 'application/json': { schema: ref('Error') } },
+    };
+  }
+  const parameters: Record<string, OpenAPIV3_1.ParameterObject> = {
+    Limit: {
+      name: 'limit',
+      in: 'query',
+      required: false,
+      description: `Page size, at least ${LIMITS.limitMin}; a value above ${LIMITS.limitMax} is lowered to ${LIMITS.limitMax} without error.`,
+      schema: { type: 'integer', minimum: LIMITS.limitMin, default: LIMITS.limitDefault },
+    },
+    Offset: {
+      name: 'offset',
+      in: 'query',
+      required: false,
+      description: 'Records to skip (offset paging; slows down with depth). Not with `since_id`.',
+      schema: { type: 'integer', minimum: LIMITS.offsetMin, maximum: LIMITS.int32Max, default: 0 },
+    },
+    SinceId: {
+      name: 'since_id',
+      in: 'query',
+      required: false,
+      description: 'Cursor paging: only records with a greater id, in ascending id order, at constant cost. Pass back `meta.next_since_id`. Not with `offset` or `order`.',
+      schema: { type: 'integer', minimum: LIMITS.sinceIdMin, maximum: LIMITS.int32Max },
+    },
+    Total: {
+      name: 'total',
+      in: 'query',
+      required: false,
+      description: '`false` omits `meta.total` (the count scans every matching record).',
+      schema: { type: 'boolean', default: true },
+    },
+    Fields: {
+      name: 'fields',
+      in: 'query',
+      required: false,
+      description: 'Comma-separated subset of field names to return (`id` is always returned). Default: every field.',
+      schema: { type: 'string' },
+    },
+    Id: {
+      name: 'id',
+      in: 'path',
+      required: true,
+      description: 'Technical identifier of the record.',
+      schema: { type: 'integer', minimum: 1, maximum: LIMITS.int32Max },
+    },
+  };
+  return {
+    schemas,
+    responses,
+    parameters,
+    securitySchemes: {
+      bearerAuth: {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'An API key of the ERP, issued on the dedicated technical account (a member of the API group).',
+      },
+    },
+  };
+}
+
+export function openApiDocument(model: CatalogueModel): OpenAPIV3_1.Document {
+  const paths: OpenAPIV3_1.PathsObject = {};
+  for (const domain of model.domains) {
+    for (const resource of domain.resources) {
+      paths[`/api/v1/${resource.path}`] = { get: listOperation(resource) } as OpenAPIV3_1.PathItemObject;
+      paths[`/api/v1/${resource.path}/{id}`] = { get: detailOperation(resource) } as OpenAPIV3_1.PathItemObject;
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Operations data API',
+      version: '1.0.0',
+      summary: 'Read-only JSON API over the organisation’s ERP.',
+      description:
+        'Read-only HTTP JSON interface for consulting operational data of the organisation (analytic, approvals, electricity, events, fleet, IT, purchase, space, sprint, stock, travel). Every data route is GET, needs `Authorization: Bearer <API key>` and answers `{data, meta}` (lists) or `{data}` (detail). Errors answer `{error: {code, message}}`.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    servers: [{ url: 'http://localhost:8080', description: 'Replaced by the serving gateway with its public base URL.' }],
+    security: [{ bearerAuth: [] }],
+    tags: model.domains.map((d) => ({ name: d.domain, description: `${d.title}: ${d.description}` })),
+    paths,
+    components: components(model),
+    'x-generated-by': `${GENERATOR}; ${banner('catalogue/*.yaml')}`,
+  } as OpenAPIV3_1.Document;
+}

@@ -1,0 +1,45 @@
+/**
+ * @module `generated/resources/<domain>.ts`: one frozen `ResourceSpec` per resource, the data the
+ * runtime serves from (fields and their ERP sources, filters, scope, orders, query schemas).
+ */
+import type { DomainModel, ResourceModel } from '../model/catalogue-model';
+import { domainResourcesConstName, resourceConstName } from '../model/names';
+import type { ResourceSpec } from '../../runtime/resource-spec';
+import { detailQuerySchema, listQuerySchema } from './query-schema';
+import { literal, printSourceFile } from './ts-printer';
+
+export function resourceSpec(resource: ResourceModel): ResourceSpec {
+  return {
+    path: resource.path,
+    domain: resource.domain,
+    name: resource.name,
+    model: resource.model,
+    defaultOrder: resource.defaultOrder,
+    scope: resource.scope,
+    fields: resource.fields.map(({ description: _d, sortable: _s, ...field }) => field),
+    filters: resource.filters.map(({ description: _d, example: _e, ...filter }) => filter),
+    sortable: resource.sortable,
+    deprecated: resource.deprecated,
+    listQuerySchema: listQuerySchema(resource),
+    detailQuerySchema: detailQuerySchema(resource),
+  };
+}
+
+export function emitDomainResources(domain: DomainModel): string {
+  return printSourceFile(
+    {
+      statements: [
+        "import type { ResourceSpec } from '../../runtime/resource-spec';",
+        ...domain.resources.map(
+          (resource) =>
+            `/** ${resource.path}: ${resource.title}. */\nexport const ${resourceConstName(domain.domain, resource.name)}: ResourceSpec = deepFreeze(${literal(resourceSpec(resource))});`,
+        ),
+        `export const ${domainResourcesConstName(domain.domain)}: readonly ResourceSpec[] = [${domain.resources
+          .map((r) => resourceConstName(domain.domain, r.name))
+          .join(', ')}];`,
+        'function deepFreeze<T>(value: T): T {\n  if (value && typeof value === \'object\') {\n    for (const inner of Object.values(value)) deepFreeze(inner);\n    Object.freeze(value);\n  }\n  return value;\n}',
+      ],
+    },
+    domain.file,
+  );
+}

@@ -1,0 +1,62 @@
+/**
+ * @module The generator's pipeline: load → validate → model → emit. Returns the files to write;
+ * throws `CatalogueErrors` with every located problem when the catalogue is wrong.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CatalogueErrors } from './catalogue-error';
+import { emitDomainResources } from './emit/resources';
+import { emitDomainRouter, emitRouterIndex } from './emit/routers';
+import { emitDomainTypes } from './emit/types';
+import { openApiDocument } from './emit/openapi';
+import { detailQuerySchema, listQuerySchema } from './emit/query-schema';
+import { recordSchema } from './emit/record-schema';
+import { stableJson, type GeneratedFiles } from './emit/output';
+import { banner } from './banner';
+import { loadCatalogue } from './load/load-catalogue';
+import { buildModel } from './model/build-model';
+import type { CatalogueModel } from './model/catalogue-model';
+import { validateCatalogue } from './validate/validate-catalogue';
+
+export interface GenerateOptions {
+  /** Folder of the catalogue files (and of `catalogue.schema.json`). */
+  readonly catalogueDir: string;
+  /** Project root, for the paths shown in messages and banners. */
+  readonly root: string;
+}
+
+/** Loads and validates the catalogue; throws `CatalogueErrors` listing every problem. */
+export function readCatalogue(options: GenerateOptions): CatalogueModel {
+  const { files, errors } = loadCatalogue(options.catalogueDir, options.root);
+  const schema = JSON.parse(readFileSync(join(options.catalogueDir, 'catalogue.schema.json'), 'utf8')) as object;
+  const problems = [...errors, ...(errors.length ? [] : validateCatalogue(files, schema))];
+  if (problems.length) throw new CatalogueErrors(problems);
+  return buildModel(files);
+}
+
+export function generate(options: GenerateOptions): GeneratedFiles {
+  const model = readCatalogue(options);
+  const files: GeneratedFiles = new Map();
+  for (const domain of model.domains) {
+    files.set(`resources/${domain.domain}.ts`, emitDomainResources(domain));
+    files.set(`routers/${domain.domain}.ts`, emitDomainRouter(domain));
+    files.set(`types/${domain.domain}.ts`, emitDomainTypes(domain));
+    for (const resource of domain.resources) {
+      const base = `schemas/${resource.path}`;
+      files.set(`${base}.list-query.json`, stableJson(listQuerySchema(resource)));
+      files.set(`${base}.detail-query.json`, stableJson(detailQuerySchema(resource)));
+      files.set(
+        `${base}.record.json`,
+        stableJson({
+          $schema: 'https://json-schema.org/draft/2020-12/schema',
+          $id: `urn:ops-data-gateway:${resource.path}:record`,
+          $comment: banner(resource.file),
+          ...recordSchema(resource),
+        }),
+      );
+    }
+  }
+  files.set('routers/index.ts', emitRouterIndex(model));
+  files.set('openapi.json', stableJson(openApiDocument(model)));
+  return files;
+}

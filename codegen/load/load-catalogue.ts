@@ -1,0 +1,73 @@
+/**
+ * @module Reads `catalogue/*.yaml` into parsed documents that keep their source positions, so that
+ * every later check can point at a file, line and column.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { isNode, LineCounter, parseDocument, type Document } from 'yaml';
+import type { CatalogueError } from '../catalogue-error';
+
+export interface CatalogueFile {
+  /** Path relative to the project root, as shown in messages. */
+  readonly path: string;
+  readonly document: Document.Parsed;
+  readonly lineCounter: LineCounter;
+  /** The plain data of the document. */
+  readonly data: unknown;
+}
+
+export interface LoadedCatalogue {
+  readonly files: readonly CatalogueFile[];
+  readonly errors: readonly CatalogueError[];
+}
+
+/** Loads every `*.yaml` file of `dir`, sorted by name. */
+export function loadCatalogue(dir: string, root: string): LoadedCatalogue {
+  const names = readdirSync(dir)
+    .filter((name) => name.endsWith('.yaml'))
+    .sort();
+  const files: CatalogueFile[] = [];
+  const errors: CatalogueError[] = [];
+  for (const name of names) {
+    const path = relative(root, join(dir, name)) || name;
+    const lineCounter = new LineCounter();
+    const document = parseDocument(readFileSync(join(dir, name), 'utf8'), { lineCounter, uniqueKeys: true, prettyErrors: false });
+    for (const problem of [...document.errors, ...document.warnings]) {
+      const at = lineCounter.linePos(problem.pos[0]);
+      errors.push({ file: path, line: at.line, column: at.col, message: problem.message.split('\n')[0] ?? problem.message });
+    }
+    files.push({ path, document, lineCounter, data: document.toJS() });
+  }
+  if (names.length === 0) errors.push({ file: relative(root, dir) || dir, line: 0, column: 0, message: 'no catalogue file (*.yaml) found' });
+  return { files, errors };
+}
+
+/**
+ * Position of the node at a data path (`['resources', 'vehicles', 'fields', 'plate']`), or of its
+ * closest existing ancestor. With `key`, the position of the map key rather than of its value.
+ */
+export function locate(file: CatalogueFile, path: readonly (string | number)[], key = false): { line: number; column: number } {
+  for (let depth = path.length; depth >= 0; depth--) {
+    const prefix = path.slice(0, depth);
+    const node = prefix.length === 0 ? file.document.contents : file.document.getIn(prefix, true);
+    let offset: number | undefined;
+    if (key && depth === path.length && depth > 0) offset = keyOffset(file, prefix);
+    if (offset === undefined && isNode(node) && node.range) offset = node.range[0];
+    if (offset !== undefined) {
+      const at = file.lineCounter.linePos(offset);
+      return { line: at.line, column: at.col };
+    }
+  }
+  return { line: 1, column: 1 };
+}
+
+function keyOffset(file: CatalogueFile, path: readonly (string | number)[]): number | undefined {
+  const parent = path.length === 1 ? file.document.contents : file.document.getIn(path.slice(0, -1), true);
+  const last = path[path.length - 1];
+  if (!parent || !('items' in (parent as object))) return undefined;
+  for (const item of (parent as { items: unknown[] }).items) {
+    const pair = item as { key?: { value?: unknown; range?: [number, number, number] } };
+    if (pair.key && pair.key.value === last && pair.key.range) return pair.key.range[0];
+  }
+  return undefined;
+}

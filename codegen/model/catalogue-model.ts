@@ -1,0 +1,53 @@
+/**
+ * @module The normalised catalogue every emitter reads: domains and resources sorted, every
+ * default resolved, every ERP mapping in the runtime's own shape.
+ */
+import type { FieldSpec, FilterSpec, ResourceSpec } from '../../runtime/resource-spec';
+
+export interface FieldModel extends FieldSpec {
+  readonly description: string;
+  readonly sortable: boolean;
+}
+
+export interface FilterModel extends FilterSpec {
+  readonly description: string;
+  /** A valid example value, for the docs and llms.txt. */
+  readonly example: string;
+}
+
+export interface ResourceModel extends Omit<ResourceSpec, 'fields' | 'filters' | 'listQuerySchema' | 'detailQuerySchema'> {
+  readonly title: string;
+  readonly description: string;
+  readonly fields: readonly FieldModel[];
+  readonly filters: readonly FilterModel[];
+  /** The default order in API terms when it can be said so, else the ERP order string. */
+  readonly defaultOrderText: string;
+  /** Source file, for generated banners. */
+  readonly file: string;
+}
+
+export interface DomainModel {
+  readonly domain: string;
+  readonly title: string;
+  readonly description: string;
+  readonly file: string;
+  readonly resources: readonly ResourceModel[];
+}
+
+export interface CatalogueModel {
+  readonly domains: readonly DomainModel[];
+}
+
+/** Common parameters of list routes (interface spec, "Query parameters common to list routes"). */
+export const COMMON_LIST_PARAMETERS = ['limit', 'offset', 'since_id', 'total', 'order', 'fields'] as const;
+export const DETAIL_PARAMETERS = ['fields'] as const;
+
+export const LIMITS = Object.freeze({
+  limitDefault: 50,
+  limitMax: 200,
+  limitMin: 1,
+  offsetMin: 0,
+  sinceIdMin: 0,
+  /** XML-RPC integers are 32-bit: no id, offset or cursor beyond this can be sent to the ERP. */
+  int32Max: 2147483647,
+});

@@ -1,0 +1,58 @@
+/** @module The catalogue as written in YAML (after schema validation), before normalisation. */
+
+export type RawErpSource =
+  | string
+  | { field: string; computed?: boolean }
+  | { many2one: string; comodel: string }
+  | { related: [string, string]; comodel: string }
+  | { x2many: string; comodel: string; first?: boolean }
+  | { distribution: string }
+  | { distribution_accounts: string; comodel: string }
+  | { gateway: 'url' };
+
+export interface RawField {
+  type: 'integer' | 'string' | 'number' | 'boolean' | 'array';
+  format?: 'date' | 'date-time';
+  items?: 'string' | 'integer';
+  enum?: string[];
+  nullable?: boolean;
+  description: string;
+  personal?: boolean;
+  deprecated?: boolean;
+  sortable?: boolean;
+  erp: RawErpSource;
+}
+
+export interface RawFilter {
+  op: '=' | 'ilike' | '>=' | '<=' | 'in';
+  field?: string;
+  erp?: string;
+  type?: 'integer' | 'number' | 'string' | 'boolean' | 'date' | 'date-time' | 'enum' | 'integer-list';
+  values?: string[];
+  description?: string;
+  deprecated?: boolean;
+}
+
+export interface RawScopeTerm {
+  erp: string;
+  op: '=' | '!=' | 'in';
+  value: boolean | number | string | (boolean | number | string)[];
+}
+
+export interface RawResource {
+  title: string;
+  description: string;
+  model: string;
+  default_order: string;
+  scope?: RawScopeTerm[];
+  deprecated?: boolean;
+  fields: Record<string, RawField>;
+  filters?: Record<string, RawFilter>;
+}
+
+export interface RawDomain {
+  domain: string;
+  title: string;
+  description: string;
+  resources: Record<string, RawResource>;
+}

@@ -1,0 +1,92 @@
+/**
+ * @module The shape of what the generator emits for each resource, and what the runtime serves
+ * from. `generated/resources/<domain>.ts` holds one frozen `ResourceSpec` per resource; the runtime
+ * holds no resource-specific knowledge of its own.
+ */
+
+export type ApiType = 'integer' | 'string' | 'number' | 'boolean' | 'array';
+export type StringFormat = 'date' | 'date-time';
+
+/** Where a field's value comes from in the ERP. */
+export type FieldSource =
+  | { readonly kind: 'id' }
+  /** A field of the model; `computed` ones are computed by the ERP when read (never sortable). */
+  | { readonly kind: 'field'; readonly erp: string; readonly computed: boolean }
+  /** A many2one of the model: its id or its display name. */
+  | { readonly kind: 'many2one'; readonly erp: string; readonly comodel: string; readonly take: 'id' | 'name' }
+  /** A field of the record a many2one points to, read in one batched call per relation. */
+  | { readonly kind: 'related'; readonly erp: string; readonly comodel: string; readonly comodelField: string }
+  /** A one2many/many2many: ids, display names, or the first display name. */
+  | { readonly kind: 'x2many'; readonly erp: string; readonly comodel: string; readonly take: 'ids' | 'names' | 'first' }
+  /** An analytic distribution serialised as compact JSON text (decision D7). */
+  | { readonly kind: 'distribution'; readonly erp: string }
+  /** The names of the analytic accounts keyed in a distribution (decision D6). */
+  | { readonly kind: 'distribution_accounts'; readonly erp: string; readonly comodel: string }
+  /** The link to the record in the ERP interface, built by the gateway (decision D9). */
+  | { readonly kind: 'url' };
+
+export interface FieldSpec {
+  readonly name: string;
+  readonly type: ApiType;
+  readonly format?: StringFormat;
+  readonly items?: 'string' | 'integer';
+  readonly enum?: readonly string[];
+  readonly nullable: boolean;
+  readonly personal: boolean;
+  readonly deprecated: boolean;
+  readonly source: FieldSource;
+}
+
+export type FilterOp = '=' | 'ilike' | '>=' | '<=' | 'in';
+/**
+ * Value type of a filter. `date` filters act on an ERP date field, `date-time` ones on a datetime
+ * field; both accept a date or an ISO 8601 date-time (decision D15 says how each is read).
+ */
+export type FilterType =
+  | 'integer'
+  | 'number'
+  | 'string'
+  | 'boolean'
+  | 'date'
+  | 'date-time'
+  | 'enum'
+  | 'integer-list';
+
+export interface FilterSpec {
+  readonly name: string;
+  readonly op: FilterOp;
+  /** ERP field path the domain term applies to. */
+  readonly erp: string;
+  readonly type: FilterType;
+  /** Allowed values of an enum filter. */
+  readonly values?: readonly string[];
+  readonly deprecated: boolean;
+}
+
+export type ScopeValue = boolean | number | string | readonly (boolean | number | string)[];
+
+export interface ScopeTerm {
+  readonly erp: string;
+  readonly op: '=' | '!=' | 'in';
+  readonly value: ScopeValue;
+}
+
+export interface ResourceSpec {
+  /** `fleet/vehicles`. */
+  readonly path: string;
+  readonly domain: string;
+  readonly name: string;
+  readonly model: string;
+  /** ERP order string used when the client gives none (`id` is appended by the runtime). */
+  readonly defaultOrder: string;
+  readonly scope: readonly ScopeTerm[];
+  readonly fields: readonly FieldSpec[];
+  readonly filters: readonly FilterSpec[];
+  /** API field name → ERP field name, for the fields usable in `order`. */
+  readonly sortable: Readonly<Record<string, string>>;
+  readonly deprecated: boolean;
+  /** JSON Schema of the raw query string of the list route (strings and repeated keys), for ajv. */
+  readonly listQuerySchema: object;
+  /** JSON Schema of the raw query string of the detail route. */
+  readonly detailQuerySchema: object;
+}

@@ -1,0 +1,143 @@
+/**
+ * @module Comodels shared by every domain: companies, partners, users, currencies, countries,
+ * cities, products, units and departments. Named and shaped as in Odoo's `base`, `product`,
+ * `uom` and `hr` modules (only the fields the catalogue reaches are defined).
+ */
+import type { ModelDef } from '../orm/model-def';
+
+export const BASE_MODELS: readonly ModelDef[] = [
+  {
+    name: 'res.company',
+    description: 'Companies',
+    order: 'sequence, name',
+    demoRows: 3,
+    fields: {
+      name: { type: 'char', required: true, demo: { pick: ['Opérations Nord', 'Operations South', 'Réseau Est'] } },
+      sequence: { type: 'integer', demo: { int: [1, 10] } },
+      currency_id: { type: 'many2one', relation: 'res.currency', required: true },
+    },
+  },
+  {
+    name: 'res.currency',
+    description: 'Currency',
+    order: 'active desc, name',
+    demoRows: 4,
+    fields: {
+      name: { type: 'char', required: true, demo: { pick: ['EUR', 'XOF', 'USD', 'MAD'] } },
+      symbol: { type: 'char', required: true, demo: { pick: ['€', 'F CFA', '$', 'DH'] } },
+      active: { type: 'boolean', truthy: 1 },
+    },
+  },
+  {
+    name: 'res.country',
+    description: 'Country',
+    order: 'name',
+    demoRows: 8,
+    fields: {
+      name: {
+        type: 'char',
+        required: true,
+        demo: { pick: ['Sénégal', 'France', "Côte d'Ivoire", 'Mali', 'Belgique', 'Maroc', 'Bénin', 'Canada'] },
+      },
+      code: { type: 'char', required: true, demo: { pick: ['SN', 'FR', 'CI', 'ML', 'BE', 'MA', 'BJ', 'CA'] } },
+    },
+  },
+  {
+    name: 'res.city',
+    description: 'City',
+    order: 'name',
+    demoRows: 24,
+    fields: {
+      name: { type: 'char', required: true, demo: { gen: 'city' } },
+      country_id: { type: 'many2one', relation: 'res.country', required: true },
+    },
+  },
+  {
+    name: 'res.partner',
+    description: 'Contact',
+    order: 'complete_name ASC, id DESC',
+    recName: 'complete_name',
+    demoRows: 120,
+    fields: {
+      name: { type: 'char', required: true, demo: { gen: 'person' } },
+      complete_name: { type: 'char', demo: { copy: 'name' } },
+      email: { type: 'char', demo: { gen: 'email' }, empty: 0.1 },
+      phone: { type: 'char', demo: { gen: 'phone' }, empty: 0.2 },
+      is_company: { type: 'boolean', truthy: 0.25 },
+      city: { type: 'char', demo: { gen: 'city' } },
+      street: { type: 'char', demo: { gen: 'street' } },
+      country_id: { type: 'many2one', relation: 'res.country' },
+      company_id: { type: 'many2one', relation: 'res.company', empty: 0.5 },
+      active: { type: 'boolean', truthy: 0.95 },
+    },
+  },
+  {
+    name: 'res.users',
+    description: 'User',
+    order: 'name, login',
+    recName: 'name',
+    demoRows: 30,
+    fields: {
+      name: { type: 'char', required: true, demo: { gen: 'person' } },
+      login: { type: 'char', required: true, demo: { gen: 'email' } },
+      email: { type: 'char', demo: { copy: 'login' } },
+      partner_id: { type: 'many2one', relation: 'res.partner', required: true },
+      company_id: { type: 'many2one', relation: 'res.company', required: true },
+      active: { type: 'boolean', truthy: 1 },
+    },
+  },
+  {
+    name: 'uom.uom',
+    description: 'Product Unit of Measure',
+    order: 'sequence, id',
+    demoRows: 6,
+    fields: {
+      name: { type: 'char', required: true, demo: { pick: ['Units', 'kg', 'L', 'm', 'Hours', 'Days'] } },
+      sequence: { type: 'integer', demo: { int: [1, 10] } },
+      active: { type: 'boolean', truthy: 1 },
+    },
+  },
+  {
+    name: 'product.product',
+    description: 'Product Variant',
+    order: 'default_code, name, id',
+    displayName: `CASE WHEN t."default_code" IS NOT NULL THEN '[' || t."default_code" || '] ' || t."name" ELSE t."name" END`,
+    demoRows: 60,
+    fields: {
+      name: { type: 'char', required: true, demo: { gen: 'title' } },
+      default_code: { type: 'char', demo: { gen: 'code' }, empty: 0.2 },
+      uom_id: { type: 'many2one', relation: 'uom.uom', required: true },
+      list_price: { type: 'float', demo: { float: [1, 2500] } },
+      active: { type: 'boolean', truthy: 0.95 },
+    },
+  },
+  {
+    name: 'hr.department',
+    description: 'Department',
+    order: 'name',
+    recName: 'complete_name',
+    demoRows: 8,
+    fields: {
+      name: {
+        type: 'char',
+        required: true,
+        demo: { pick: ['Logistique', 'Finances', 'Programmes', 'Systèmes d’information', 'Ressources humaines', 'Direction', 'Achats', 'Communication'] },
+      },
+      complete_name: { type: 'char', demo: { copy: 'name' } },
+      company_id: { type: 'many2one', relation: 'res.company' },
+      active: { type: 'boolean', truthy: 1 },
+    },
+  },
+  {
+    name: 'ops.environment',
+    description: 'Environment (site or programme area served)',
+    order: 'name',
+    demoRows: 6,
+    fields: {
+      name: { type: 'char', required: true, demo: { pick: ['Siège Dakar', 'Base Thiès', 'Antenne Ziguinchor', 'Bureau Bamako', 'Camp Kédougou', 'Entrepôt Rufisque'] } },
+      code: { type: 'char', demo: { pick: ['DKR', 'THS', 'ZIG', 'BKO', 'KDG', 'RUF'] } },
+      company_id: { type: 'many2one', relation: 'res.company' },
+      active: { type: 'boolean', truthy: 1 },
+    },
+  },
+];

@@ -1,0 +1,121 @@
+/**
+ * @module Stock models: Odoo's `stock` module (transfers, operation types, locations), reduced to
+ * the fields the catalogue reaches. stock.location is also the comodel of IT assets and moves.
+ */
+import type { ModelDef } from '../orm/model-def';
+
+export const STOCK_MODELS: readonly ModelDef[] = [
+  {
+    name: 'stock.location',
+    description: 'Inventory Locations',
+    order: 'complete_name, id',
+    recName: 'complete_name',
+    demoRows: 10,
+    fields: {
+      name: {
+        type: 'char',
+        required: true,
+        demo: { pick: ['Stock', 'Input', 'Output', 'Vendors', 'Customers', 'Inventory adjustment', 'Magasin IT', 'Pièces détachées', 'Garage', 'Scrap'] },
+      },
+      complete_name: {
+        type: 'char',
+        string: 'Full Location Name',
+        demo: {
+          pick: [
+            'WH/Stock',
+            'WH/Input',
+            'WH/Output',
+            'Partners/Vendors',
+            'Partners/Customers',
+            'Virtual Locations/Inventory adjustment',
+            'WH/Stock/Magasin IT',
+            'WH/Stock/Pièces détachées',
+            'WH/Stock/Garage',
+            'Virtual Locations/Scrap',
+          ],
+        },
+      },
+      usage: {
+        type: 'selection',
+        string: 'Location Type',
+        selection: [
+          ['supplier', 'Vendor'],
+          ['view', 'Virtual'],
+          ['internal', 'Internal'],
+          ['customer', 'Customer'],
+          ['inventory', 'Inventory Loss'],
+          ['production', 'Production'],
+          ['transit', 'Transit'],
+        ],
+        required: true,
+        demo: { pick: ['internal', 'internal', 'internal', 'supplier', 'customer', 'inventory', 'internal', 'internal', 'internal', 'inventory'] },
+      },
+      company_id: { type: 'many2one', relation: 'res.company', empty: 0.2 },
+      active: { type: 'boolean', truthy: 1 },
+    },
+  },
+  {
+    name: 'stock.picking.type',
+    description: 'Picking Type',
+    order: 'sequence, id',
+    demoRows: 4,
+    fields: {
+      name: { type: 'char', string: 'Operation Type', required: true, demo: { pick: ['Réceptions', 'Livraisons', 'Transferts internes', 'Retours fournisseurs'] } },
+      code: {
+        type: 'selection',
+        string: 'Type of Operation',
+        selection: [
+          ['incoming', 'Receipt'],
+          ['outgoing', 'Delivery'],
+          ['internal', 'Internal Transfer'],
+        ],
+        required: true,
+        demo: { pick: ['incoming', 'outgoing', 'internal', 'outgoing'] },
+      },
+      sequence_code: { type: 'char', string: 'Sequence Prefix', required: true, demo: { pick: ['IN', 'OUT', 'INT', 'RET'] } },
+      sequence: { type: 'integer', demo: { int: [1, 10] } },
+      default_location_src_id: { type: 'many2one', relation: 'stock.location', string: 'Default Source Location' },
+      default_location_dest_id: { type: 'many2one', relation: 'stock.location', string: 'Default Destination Location' },
+      company_id: { type: 'many2one', relation: 'res.company', required: true },
+      active: { type: 'boolean', truthy: 1 },
+    },
+  },
+  {
+    name: 'stock.picking',
+    description: 'Transfer',
+    order: 'priority desc, scheduled_date asc, id desc',
+    demoRows: 250,
+    fields: {
+      name: { type: 'char', string: 'Reference', required: true, demo: { seq: 'WH/' } },
+      origin: { type: 'char', string: 'Source Document', demo: { seq: 'PO' }, empty: 0.3 },
+      picking_type_id: { type: 'many2one', relation: 'stock.picking.type', string: 'Operation Type', required: true },
+      partner_id: { type: 'many2one', relation: 'res.partner', string: 'Contact', empty: 0.15 },
+      location_id: { type: 'many2one', relation: 'stock.location', string: 'Source Location', required: true },
+      location_dest_id: { type: 'many2one', relation: 'stock.location', string: 'Destination Location', required: true },
+      scheduled_date: { type: 'datetime', string: 'Scheduled Date', required: true, demo: { days: [-365, 60] } },
+      date_done: { type: 'datetime', string: 'Date of Transfer', demo: { after: 'scheduled_date', hours: [0, 96] }, empty: 0.5 },
+      priority: {
+        type: 'selection',
+        selection: [
+          ['0', 'Normal'],
+          ['1', 'Urgent'],
+        ],
+        empty: 0,
+      },
+      state: {
+        type: 'selection',
+        string: 'Status',
+        selection: [
+          ['draft', 'Draft'],
+          ['waiting', 'Waiting Another Operation'],
+          ['confirmed', 'Waiting'],
+          ['assigned', 'Ready'],
+          ['done', 'Done'],
+          ['cancel', 'Cancelled'],
+        ],
+        required: true,
+      },
+      company_id: { type: 'many2one', relation: 'res.company', required: true },
+    },
+  },
+];

@@ -1,0 +1,116 @@
+/**
+ * @module Declarative model definitions of the sandbox ERP.
+ *
+ * A model here plays the part of an Odoo model class: a table of stored fields, a few
+ * computed ones, an `_order` and a `_rec_name`. The store, the domain compiler, `fields_get`
+ * and the demo-data seeder all read these definitions; nothing model-specific is written
+ * anywhere else in the sandbox.
+ */
+
+/** Odoo field types the sandbox implements. */
+export type FieldType =
+  | 'char'
+  | 'text'
+  | 'html'
+  | 'integer'
+  | 'float'
+  | 'monetary'
+  | 'boolean'
+  | 'date'
+  | 'datetime'
+  | 'selection'
+  | 'many2one'
+  | 'one2many'
+  | 'many2many'
+  | 'json';
+
+/**
+ * How the seeder invents a value for a stored field. Every hint is deterministic given the
+ * seed. Omitted: a generic value from the field's type and name.
+ */
+export type DemoHint =
+  /** One of these values, cycled so that each occurs. */
+  | { readonly pick: readonly (string | number | boolean)[] }
+  /** Integer in [min, max]. */
+  | { readonly int: readonly [number, number] }
+  /** Float in [min, max], rounded to `digits` (default 2). */
+  | { readonly float: readonly [number, number]; readonly digits?: number }
+  /** Date (or datetime) between reference date + from days and + to days. */
+  | { readonly days: readonly [number, number] }
+  /** Date or datetime after another date/datetime field of the same row, by [min, max] hours. */
+  | { readonly after: string; readonly hours: readonly [number, number] }
+  /** A sequence reference: `PO` gives `PO00001`, `PO00002`, ... */
+  | { readonly seq: string }
+  /** A named generator: see `sandbox/seed/generators.ts`. */
+  | { readonly gen: DemoGenerator }
+  /** Copy the value of another stored field of the same row (optionally through its many2one). */
+  | { readonly copy: string }
+  /** Always this value. */
+  | { readonly value: string | number | boolean | null };
+
+export type DemoGenerator =
+  | 'person' // a fictitious person name, some non-ASCII
+  | 'company' // a fictitious organisation name
+  | 'email' // derived from the row's name when there is one, at example.test
+  | 'phone' // +000 fictitious number
+  | 'plate' // licence plate
+  | 'vin' // 17-char vehicle identification number
+  | 'serial' // hardware serial number
+  | 'code' // short upper-case code, unique per model
+  | 'title' // a short subject line
+  | 'sentence' // a sentence of free text
+  | 'city' // a city name
+  | 'street' // a street address
+  | 'latitude'
+  | 'longitude'
+  | 'distribution'; // an analytic distribution {"<account id>": percent}
+
+export interface FieldDef {
+  readonly type: FieldType;
+  /** Label, as `fields_get` reports it in `string`. Default: derived from the name. */
+  readonly string?: string;
+  /** Comodel of a relational field. */
+  readonly relation?: string;
+  /** one2many: the many2one field of the comodel that points back. */
+  readonly inverse?: string;
+  /** selection: `[key, label]` pairs, keys as stored. */
+  readonly selection?: readonly (readonly [string, string])[];
+  readonly required?: boolean;
+  /**
+   * Computed field: an SQL expression over the row's columns (`t."col"`), evaluated when read,
+   * as Odoo computes non-stored fields. `:now` is the request time (`YYYY-MM-DD HH:MM:SS`, UTC) and
+   * `:today` its date. Such a field is not stored and not sortable, but it is searchable.
+   */
+  readonly compute?: string;
+  /**
+   * Reading this field needs read right on that model (Odoo reads it to compute the value): a
+   * user without it gets an AccessError for the whole call, like real Odoo.
+   */
+  readonly requires?: string;
+  /** Numeric fields: digits after the point when read. */
+  readonly digits?: number;
+  /** Seeder hint. */
+  readonly demo?: DemoHint;
+  /** Share of rows left empty (NULL) by the seeder, 0..1. Default 0 for required fields, else 0.05. */
+  readonly empty?: number;
+  /** Share of rows whose boolean is true (boolean fields only). Default 0.5; `active` 0.9. */
+  readonly truthy?: number;
+}
+
+export interface ModelDef {
+  /** Technical name, e.g. `fleet.vehicle`. */
+  readonly name: string;
+  /** `_description`. */
+  readonly description: string;
+  /** `_order`; default `id`. */
+  readonly order?: string;
+  /** `_rec_name`: the field that gives `display_name`; default `name`. */
+  readonly recName?: string;
+  /**
+   * `display_name` as an SQL expression when it is not a plain field (e.g. a code and a name).
+   */
+  readonly displayName?: string;
+  readonly fields: Readonly<Record<string, FieldDef>>;
+  /** Rows seeded by default. */
+  readonly demoRows: number;
+}
