@@ -13,7 +13,7 @@ import type { RawDomain, RawField, RawFilter, RawResource } from '../model/raw';
 type Path = readonly (string | number)[];
 
 export function validateCatalogue(files: readonly CatalogueFile[], schema: object): CatalogueError[] {
-  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
+  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true, verbose: true });
   const validate = ajv.compile(schema);
   const errors: CatalogueError[] = [];
   const routes = new Map<string, string>();
@@ -40,6 +40,13 @@ function checkResource(resource: RawResource, at: Path, report: Report): void {
   const id = resource.fields['id'];
   if (!id || id.type !== 'integer' || id.erp !== 'id') report([...at, 'fields'], "every resource needs an 'id' field: { type: integer, erp: id }");
   for (const [name, field] of Object.entries(resource.fields)) checkField(name, field, [...at, 'fields', name], report);
+  const computed = new Set(
+    Object.values(resource.fields).flatMap((f) => (typeof f.erp === 'object' && 'field' in f.erp && f.erp.computed ? [f.erp.field] : [])),
+  );
+  for (const term of resource.default_order.split(',')) {
+    const field = term.trim().split(/\s+/)[0] ?? '';
+    if (computed.has(field)) report([...at, 'default_order'], `default_order uses '${field}', which this resource maps as computed: the ERP cannot sort on it`);
+  }
   for (const [name, filter] of Object.entries(resource.filters ?? {})) checkFilter(name, filter, resource, [...at, 'filters', name], report);
 }
 

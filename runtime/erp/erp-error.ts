@@ -1,0 +1,60 @@
+/**
+ * @module What can go wrong when talking to the ERP, as values the rest of the gateway branches on.
+ * Each transport translates its own wire errors (XML-RPC faults, JSON-RPC error objects, JSON-2
+ * statuses) into these once; nothing else parses ERP errors.
+ */
+
+/** Classes of Odoo exceptions the gateway distinguishes. */
+export type ErpFaultKind =
+  /** Bad credentials (AccessDenied, or JSON-2's 401). */
+  | 'access_denied'
+  /** Missing access right, record rule, field group (AccessError). */
+  | 'access_error'
+  /** UserError, ValidationError, MissingError and the like. */
+  | 'user_error'
+  /** Unknown model or method (JSON-2 404). */
+  | 'not_found'
+  /** Anything else: ValueError, KeyError, a server bug. */
+  | 'server_error';
+
+/** The ERP answered, in its protocol, with an exception. */
+export class ErpFault extends Error {
+  constructor(
+    readonly kind: ErpFaultKind,
+    /** Odoo's exception class (`odoo.exceptions.AccessError`...) when the wire says it. */
+    readonly erpName: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ErpFault';
+  }
+
+  /** The model named in an AccessError ("... (fleet.vehicle.odometer) records."), if any. */
+  get model(): string | undefined {
+    return /\(([a-z0-9_]+(?:\.[a-z0-9_]+)+)\)/.exec(this.message)?.[1];
+  }
+}
+
+/** The ERP could not be reached, or answered with something that is not its protocol. */
+export class ErpUnavailable extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ErpUnavailable';
+  }
+}
+
+/** The ERP did not answer within the configured timeout. */
+export class ErpTimeout extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ErpTimeout';
+  }
+}
+
+/** Maps an Odoo exception class name to the gateway's kind. */
+export function faultKindOf(erpName: string): ErpFaultKind {
+  if (erpName.endsWith('.AccessDenied')) return 'access_denied';
+  if (erpName.endsWith('.AccessError')) return 'access_error';
+  if (/\.(UserError|ValidationError|MissingError|RedirectWarning|LockError)$/.test(erpName)) return 'user_error';
+  return 'server_error';
+}

@@ -1,0 +1,37 @@
+/**
+ * @module The public documentation routes (no credentials): `/api/openapi.json` with `servers` set to
+ * the gateway's public base URL. Bodies are built once at start-up and served with an ETag.
+ */
+import { createHash } from 'node:crypto';
+import { Router, type RequestHandler } from 'express';
+
+export interface StaticDocument {
+  readonly body: string | Buffer;
+  readonly type: string;
+  readonly cacheControl: string;
+  readonly extraHeaders?: Readonly<Record<string, string>>;
+}
+
+export function serveDocument(document: StaticDocument): RequestHandler {
+  const etag = `"${createHash('sha256').update(document.body).digest('base64url').slice(0, 27)}"`;
+  return (req, res) => {
+    res.setHeader('ETag', etag);
+    res.setHeader('Cache-Control', document.cacheControl);
+    for (const [name, value] of Object.entries(document.extraHeaders ?? {})) res.setHeader(name, value);
+    if (req.headers['if-none-match'] === etag) {
+      res.status(304).end();
+      return;
+    }
+    res.type(document.type).send(document.body);
+  };
+}
+
+export function openApiWithServer(openapi: object, publicBaseUrl: string): string {
+  return `${JSON.stringify({ ...openapi, servers: [{ url: publicBaseUrl, description: 'This gateway.' }] }, null, 2)}\n`;
+}
+
+export function createDocsRouter(documents: Readonly<Record<string, StaticDocument>>): Router {
+  const router = Router();
+  for (const [path, document] of Object.entries(documents)) router.get(path, serveDocument(document));
+  return router;
+}

@@ -1,0 +1,18 @@
+/**
+ * @module The one translation of ERP failures into client errors (decisions D22, D23): the ERP's own
+ * message goes to the log, never to the client.
+ */
+import { ErpFault, ErpTimeout, ErpUnavailable } from '../erp/erp-error';
+import { forbidden, GatewayError, unauthorized } from '../errors';
+
+export function gatewayErrorOf(error: unknown): GatewayError | undefined {
+  if (error instanceof GatewayError) return error;
+  if (error instanceof ErpTimeout) return new GatewayError('gateway_timeout', 'The ERP did not answer in time.', { cause: error });
+  if (error instanceof ErpUnavailable) return new GatewayError('bad_gateway', 'The ERP is unreachable or gave an answer that could not be understood.', { cause: error });
+  if (error instanceof ErpFault) {
+    if (error.kind === 'access_denied') return unauthorized('The API key is invalid or expired.');
+    if (error.kind === 'access_error') return forbidden('The API account is not allowed to read this data.');
+    return new GatewayError('bad_gateway', 'The ERP refused the request; the gateway logged the reason.', { cause: error });
+  }
+  return undefined;
+}

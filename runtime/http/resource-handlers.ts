@@ -1,0 +1,66 @@
+/**
+ * @module The generic list and detail handlers that every generated router registers its resources
+ * on: authenticate, check the read right, parse the query, read, answer.
+ */
+import Ajv2020 from 'ajv/dist/2020';
+import type { Request, RequestHandler, Response } from 'express';
+import type { Authenticator, Principal } from '../auth';
+import { ErpFault } from '../erp/erp-error';
+import { notFound } from '../errors';
+import { QueryParser } from '../query/parse-query';
+import type { ResourceHandlers } from '../resource-handlers';
+import type { ResourceReader } from '../resource-reader';
+import type { ResourceSpec } from '../resource-spec';
+import { erpStatsOf } from './request-context';
+
+const ID = /^[1-9][0-9]{0,9}$/;
+const INT32_MAX = 2147483647;
+
+export function createResourceHandlers(auth: Authenticator, reader: ResourceReader): ResourceHandlers {
+  const ajv = new Ajv2020({ allErrors: false, strict: true, verbose: true });
+  const parsers = new Map<ResourceSpec, QueryParser>();
+  const parserOf = (resource: ResourceSpec) => {
+    let parser = parsers.get(resource);
+    if (!parser) {
+      parser = new QueryParser(resource, ajv);
+      parsers.set(resource, parser);
+    }
+    return parser;
+  };
+
+  /** Authenticates, checks the read right, runs `body`; a key the ERP stops accepting is forgotten. */
+  const guarded = (resource: ResourceSpec, body: (principal: Principal, req: Request, res: Response) => Promise<void>): RequestHandler => {
+    parserOf(resource);
+    return async (req, res) => {
+      const stats = erpStatsOf(res);
+      const principal = await auth.authenticate(req.headers.authorization, stats);
+      res.locals['keyId'] = principal.keyId;
+      try {
+        await auth.assertCanRead(principal, resource.model, stats);
+        await body(principal, req, res);
+      } catch (error) {
+        if (error instanceof ErpFault && error.kind === 'access_denied') auth.evict(principal);
+        throw error;
+      }
+    };
+  };
+
+  return {
+    list: (resource) =>
+      guarded(resource, async (principal, req, res) => {
+        const query = parserOf(resource).parseList(req.query as Record<string, unknown>);
+        const page = await reader.list(principal, resource, query, erpStatsOf(res));
+        if (resource.deprecated || query.deprecated.length) res.setHeader('Deprecation', 'true');
+        res.json(page);
+      }),
+    detail: (resource) =>
+      guarded(resource, async (principal, req, res) => {
+        const raw = String(req.params['id']);
+        if (!ID.test(raw) || Number(raw) > INT32_MAX) throw notFound(`No ${resource.path} record with id '${raw.slice(0, 32)}'.`);
+        const query = parserOf(resource).parseDetail(req.query as Record<string, unknown>);
+        const record = await reader.detail(principal, resource, Number(raw), query, erpStatsOf(res));
+        if (resource.deprecated || query.deprecated.length) res.setHeader('Deprecation', 'true');
+        res.json({ data: record });
+      }),
+  };
+}

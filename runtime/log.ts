@@ -1,0 +1,21 @@
+/**
+ * @module The gateway's one logger: structured JSON lines (pino). Request lines carry no key (only a
+ * short hash prefix) and no record values; the ERP's own error texts are logged, never returned.
+ */
+import pino, { type DestinationStream, type Logger } from 'pino';
+
+export type { Logger };
+
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  return pino(
+    {
+      level,
+      base: { service: 'ops-data-gateway' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      // Defence in depth: these paths never hold what they name, but if one ever did it is hidden.
+      redact: { paths: ['authorization', 'key', '*.authorization', '*.key', 'headers.authorization', 'req.headers.authorization'], censor: '[redacted]' },
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    destination,
+  );
+}

@@ -1,0 +1,205 @@
+/**
+ * @module Turns a request's raw query string into a typed query, or a GatewayError: an unknown key
+ * is 400 `bad_request`, an unusable value 422 `invalid_value` (decisions D11–D20). The raw shape is
+ * checked by the resource's generated JSON Schema (ajv, compiled once); ranges, calendar dates and
+ * the cross-parameter rules are checked here.
+ */
+import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
+import { badRequest, invalidValue } from '../errors';
+import type { FieldSpec, FilterSpec, ResourceSpec } from '../resource-spec';
+import { erpDate, erpDatetimeBound, parseDateValue } from './dates';
+import { escapeLike, type FilterTerm } from './domain';
+
+export const LIMIT_DEFAULT = 50;
+export const LIMIT_MAX = 200;
+const INT32_MAX = 2147483647;
+
+export interface ListQuery {
+  readonly limit: number;
+  readonly offset: number;
+  readonly sinceId?: number;
+  readonly total: boolean;
+  /** ERP order string, `id` always last. */
+  readonly order: string;
+  readonly fields: readonly FieldSpec[];
+  readonly filters: readonly FilterTerm[];
+  /** Names of deprecated filters or fields the request uses (D28). */
+  readonly deprecated: readonly string[];
+}
+
+export interface DetailQuery {
+  readonly fields: readonly FieldSpec[];
+  readonly deprecated: readonly string[];
+}
+
+export type RawQuery = Readonly<Record<string, unknown>>;
+
+/** The compiled validators and lookup tables of one resource, built once at start-up. */
+export class QueryParser {
+  private readonly validateList: ValidateFunction;
+  private readonly validateDetail: ValidateFunction;
+  private readonly fieldsByName: ReadonlyMap<string, FieldSpec>;
+  private readonly filtersByName: ReadonlyMap<string, FilterSpec>;
+  private readonly defaultOrder: string;
+
+  constructor(private readonly resource: ResourceSpec, ajv: Ajv2020) {
+    this.validateList = ajv.compile(resource.listQuerySchema);
+    this.validateDetail = ajv.compile(resource.detailQuerySchema);
+    this.fieldsByName = new Map(resource.fields.map((f) => [f.name, f]));
+    this.filtersByName = new Map(resource.filters.map((f) => [f.name, f]));
+    this.defaultOrder = withIdLast(resource.defaultOrder);
+  }
+
+  parseList(query: RawQuery): ListQuery {
+    this.check(this.validateList, query);
+    const deprecated: string[] = [];
+    const limit = query['limit'] === undefined ? LIMIT_DEFAULT : Number(query['limit']);
+    if (limit < 1) throw invalidValue('limit must be an integer of at least 1.');
+    const offset = query['offset'] === undefined ? 0 : boundedInteger('offset', query['offset'] as string);
+    const sinceId = query['since_id'] === undefined ? undefined : boundedInteger('since_id', query['since_id'] as string);
+    if (sinceId !== undefined && (query['offset'] !== undefined || query['order'] !== undefined))
+      throw badRequest('since_id cannot be combined with offset or order: cursor paging is always by ascending id.');
+    const filters: FilterTerm[] = [];
+    for (const [name, raw] of Object.entries(query)) {
+      const filter = this.filtersByName.get(name);
+      if (!filter) continue;
+      if (filter.deprecated) deprecated.push(name);
+      filters.push({ filter, value: convertFilterValue(filter, raw as string | string[]) });
+    }
+    const fields = this.parseFields(query['fields'] as string | undefined, deprecated);
+    return {
+      limit: Math.min(limit, LIMIT_MAX),
+      offset,
+      ...(sinceId !== undefined ? { sinceId } : {}),
+      total: query['total'] === undefined ? true : (query['total'] as string).toLowerCase() === 'true',
+      order: sinceId !== undefined ? 'id asc' : query['order'] === undefined ? this.defaultOrder : this.parseOrder(query['order'] as string),
+      fields,
+      filters,
+      deprecated,
+    };
+  }
+
+  parseDetail(query: RawQuery): DetailQuery {
+    this.check(this.validateDetail, query);
+    const deprecated: string[] = [];
+    return { fields: this.parseFields(query['fields'] as string | undefined, deprecated), deprecated };
+  }
+
+  private check(validate: ValidateFunction, query: RawQuery): void {
+    if (validate(query)) return;
+    throw errorFromSchema(validate.errors ?? [], this.filtersByName);
+  }
+
+  /** `field`, `field asc|desc`, comma-separated; only sortable fields; `id` appended (D14). */
+  private parseOrder(text: string): string {
+    const terms = text.split(',').map((term) => {
+      const m = /^\s*([A-Za-z0-9_]+)(?:\s+(asc|desc))?\s*$/i.exec(term);
+      if (!m) throw badRequest(`Invalid sort '${text}': use field, field asc or field desc, comma-separated.`);
+      const field = m[1] as string;
+      const erp = this.resource.sortable[field];
+      if (erp === undefined) {
+        const sortable = Object.keys(this.resource.sortable).join(', ');
+        throw badRequest(`Cannot sort by '${field}': sortable fields are ${sortable || 'none'}.`);
+      }
+      return `${erp} ${(m[2] ?? 'asc').toLowerCase()}`;
+    });
+    return withIdLast(terms.join(', '));
+  }
+
+  /** A subset of fields (D12): unknown or empty names are 400; `id` is always returned. */
+  private parseFields(text: string | undefined, deprecated: string[]): readonly FieldSpec[] {
+    if (text === undefined) {
+      for (const field of this.resource.fields) if (field.deprecated) deprecated.push(field.name);
+      return this.resource.fields;
+    }
+    const names = new Set(text.split(',').map((name) => name.trim()));
+    const chosen: FieldSpec[] = [];
+    for (const name of names) {
+      if (name === '') throw badRequest('fields must name at least one field, comma-separated, with no empty name.');
+      if (!this.fieldsByName.has(name)) throw badRequest(`Unknown field '${name}' in fields.`);
+    }
+    for (const field of this.resource.fields) {
+      if (field.name === 'id' || names.has(field.name)) {
+        chosen.push(field);
+        if (field.deprecated) deprecated.push(field.name);
+      }
+    }
+    return chosen;
+  }
+}
+
+function withIdLast(order: string): string {
+  const keys = order.split(',').map((term) => term.trim().split(/\s+/)[0]);
+  return keys.includes('id') ? order : `${order}, id asc`;
+}
+
+function boundedInteger(name: string, text: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value > INT32_MAX) throw invalidValue(`${name} must be an integer from 0 to ${INT32_MAX}.`);
+  return value;
+}
+
+function convertFilterValue(filter: FilterSpec, raw: string | string[]): unknown {
+  switch (filter.type) {
+    case 'integer':
+      return boundedInteger(filter.name, raw as string);
+    case 'number':
+      return Number(raw);
+    case 'boolean':
+      return (raw as string).toLowerCase() === 'true';
+    case 'enum':
+      return raw;
+    case 'string':
+      return filter.op === 'ilike' ? escapeLike(raw as string) : raw;
+    case 'date':
+    case 'date-time': {
+      const parsed = parseDateValue(raw as string);
+      if (!parsed) throw invalidValue(`${filter.name} must be a date (YYYY-MM-DD) or an ISO 8601 date-time; '${String(raw)}' is not.`);
+      if (filter.type === 'date') return erpDate(parsed);
+      return erpDatetimeBound(parsed, filter.op === '<=' ? '<=' : '>=');
+    }
+    case 'integer-list': {
+      const ids = new Set<number>();
+      for (const part of (Array.isArray(raw) ? raw : [raw]).flatMap((item) => item.split(','))) {
+        const id = Number(part);
+        if (id < 1 || id > INT32_MAX) throw invalidValue(`${filter.name} takes positive integer ids, comma-separated or repeated.`);
+        ids.add(id);
+      }
+      return [...ids];
+    }
+  }
+}
+
+/** The first schema failure as a client error: unknown key 400, anything else 422. */
+function errorFromSchema(errors: readonly ErrorObject[], filters: ReadonlyMap<string, FilterSpec>) {
+  const unknown = errors.find((e) => e.keyword === 'additionalProperties');
+  if (unknown) {
+    const name = (unknown.params as { additionalProperty: string }).additionalProperty;
+    return badRequest(`Unknown parameter '${name}': only the resource's named filters and the common parameters are accepted.`);
+  }
+  const first = errors[0];
+  const name = first?.instancePath.split('/')[1] ?? 'a parameter';
+  const filter = filters.get(name);
+  if (filter?.type === 'enum') return invalidValue(`${name} must be one of: ${(filter.values ?? []).join(', ')}.`);
+  return invalidValue(`${name}: ${EXPECTED[filter?.type ?? name] ?? 'invalid value'}${Array.isArray(valueOf(first)) ? ' (given more than once)' : ''}.`);
+}
+
+function valueOf(error: ErrorObject | undefined): unknown {
+  return (error as (ErrorObject & { data?: unknown }) | undefined)?.data;
+}
+
+const EXPECTED: Readonly<Record<string, string>> = {
+  limit: 'expected an integer of at least 1',
+  offset: 'expected an integer of at least 0',
+  since_id: 'expected an integer of at least 0',
+  total: 'expected true or false',
+  order: 'expected one sort text',
+  fields: 'expected one comma-separated list of field names',
+  integer: 'expected a non-negative integer',
+  number: 'expected a decimal number',
+  boolean: 'expected true or false',
+  string: 'expected a non-empty text of at most 256 characters',
+  date: 'expected a date (YYYY-MM-DD) or an ISO 8601 date-time',
+  'date-time': 'expected a date (YYYY-MM-DD) or an ISO 8601 date-time',
+  'integer-list': 'expected positive integer ids, comma-separated or repeated',
+};

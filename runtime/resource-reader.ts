@@ -1,0 +1,224 @@
+/**
+ * @module Reads a resource's records from the ERP for one request: the page and the count in
+ * parallel, then one batched `read` per relation whose values live on a comodel, then the mapping.
+ *
+ * Unreadable relations (interface spec, general rule 4): on Odoo, reading a field whose value comes
+ * from a model the account cannot read fails the *whole* call with AccessError, even for a computed
+ * field with no declared relation. So when a page read fails that way, the fields to blame are found
+ * by halving the field list, remembered per account and model for the auth cache's lifetime, and
+ * the page is read again without them; they are `null` in the answer and named in a warning.
+ */
+import type { Logger } from 'pino';
+import { ErpFault } from './erp/erp-error';
+import type { ErpClient, ErpStats } from './erp/erp-client';
+import type { Principal } from './auth';
+import { notFound } from './errors';
+import { compileDomain, type DomainLeaf } from './query/domain';
+import type { DetailQuery, ListQuery } from './query/parse-query';
+import { compileMapper, distributionAccountIds, relationKey, type ApiRecord, type ErpRow, type RelatedValues } from './records';
+import type { FieldSpec, ResourceSpec } from './resource-spec';
+import { TtlCache } from './ttl-cache';
+
+/** Context sent with every call: the catalogue's scope is the only filter on archived records. */
+const CONTEXT = Object.freeze({ active_test: false, lang: 'en_US', tz: 'UTC' });
+
+export interface ListPage {
+  readonly data: ApiRecord[];
+  readonly meta: { total?: number; next_since_id?: number | null };
+}
+
+interface ReadOptions {
+  readonly offset?: number;
+  readonly limit: number;
+  readonly order?: string;
+}
+
+interface PageRows {
+  readonly rows: ErpRow[];
+  /** API fields left null, with the model the account cannot read. */
+  readonly unreadable: Map<string, string>;
+}
+
+export class ResourceReader {
+  /** `uid|model` → ERP fields that account cannot read on that model, with the model to blame. */
+  private readonly unreadableFields: TtlCache<string, ReadonlyMap<string, string>>;
+
+  constructor(
+    private readonly erp: ErpClient,
+    private readonly log: Logger,
+    private readonly urlFor: (model: string, id: number) => string,
+    private readonly rememberMs: number,
+  ) {
+    this.unreadableFields = new TtlCache(10000);
+  }
+
+  async list(principal: Principal, resource: ResourceSpec, query: ListQuery, stats: ErpStats): Promise<ListPage> {
+    const domain = compileDomain(resource, query.filters, query.sinceId);
+    const cursor = query.sinceId !== undefined;
+    const pageP = this.readPage(principal, resource, query.fields, domain, { offset: query.offset, limit: cursor ? query.limit + 1 : query.limit, order: query.order }, stats);
+    const countP = query.total
+      ? this.call(principal, resource.model, 'search_count', null, { domain: cursor ? compileDomain(resource, query.filters) : domain }, stats)
+      : undefined;
+    // Both promises are awaited together so that a failure of one never leaves the other unobserved.
+    const [page, total] = await Promise.all([pageP, countP]);
+    let rows = page.rows;
+    const meta: ListPage['meta'] = {};
+    if (total !== undefined) meta.total = total as number;
+    if (cursor) {
+      const more = rows.length > query.limit;
+      if (more) rows = rows.slice(0, query.limit);
+      meta.next_since_id = more ? (rows[rows.length - 1]?.['id'] as number) : null;
+    }
+    const data = await this.toRecords(principal, resource, query.fields, rows, page.unreadable, stats);
+    return { data, meta };
+  }
+
+  async detail(principal: Principal, resource: ResourceSpec, id: number, query: DetailQuery, stats: ErpStats): Promise<ApiRecord> {
+    const domain = [...compileDomain(resource, []), ['id', '=', id] as const];
+    const page = await this.readPage(principal, resource, query.fields, domain, { limit: 1 }, stats);
+    if (page.rows.length === 0) throw notFound(`No ${resource.path} record with id ${id}.`);
+    const [record] = await this.toRecords(principal, resource, query.fields, page.rows, page.unreadable, stats);
+    return record as ApiRecord;
+  }
+
+  private call(principal: Principal, model: string, method: string, ids: readonly number[] | null, kwargs: Record<string, unknown>, stats: ErpStats) {
+    return this.erp.call(principal, { model, method, ids, kwargs: { ...kwargs, context: CONTEXT } }, stats);
+  }
+
+  /** `search_read` of the page, leaving out (and reporting) the fields the account cannot read. */
+  private async readPage(
+    principal: Principal,
+    resource: ResourceSpec,
+    fields: readonly FieldSpec[],
+    domain: readonly DomainLeaf[],
+    options: ReadOptions,
+    stats: ErpStats,
+  ): Promise<PageRows> {
+    const wanted = erpFieldsOf(fields);
+    const cacheKey = `${principal.uid}|${resource.model}`;
+    let blocked = this.unreadableFields.get(cacheKey) ?? new Map<string, string>();
+    const read = (erpFields: readonly string[]) =>
+      this.call(principal, resource.model, 'search_read', null, { domain, fields: erpFields, ...options }, stats) as Promise<ErpRow[]>;
+    let rows: ErpRow[];
+    try {
+      rows = await read(wanted.filter((f) => !blocked.has(f)));
+    } catch (error) {
+      if (!isAccessError(error)) throw error;
+      const found = await this.findUnreadable(wanted.filter((f) => f !== 'id' && !blocked.has(f)), read);
+      if (found.size === 0) throw error;
+      blocked = new Map([...blocked, ...found]);
+      this.unreadableFields.set(cacheKey, blocked, this.rememberMs);
+      rows = await read(wanted.filter((f) => !blocked.has(f)));
+    }
+    const unreadable = new Map<string, string>();
+    for (const field of fields) {
+      const erp = erpFieldOf(field);
+      const model = erp === undefined ? undefined : blocked.get(erp);
+      if (model !== undefined) unreadable.set(field.name, model);
+    }
+    return { rows, unreadable };
+  }
+
+  /** The fields whose reading raises AccessError, by halving: each with the model the error names. */
+  private async findUnreadable(fields: readonly string[], read: (fields: readonly string[]) => Promise<unknown>): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    const probe = async (group: readonly string[]): Promise<void> => {
+      try {
+        await read(['id', ...group]);
+      } catch (error) {
+        if (!isAccessError(error)) throw error;
+        if (group.length === 1) {
+          found.set(group[0] as string, (error as ErpFault).model ?? 'unknown');
+          return;
+        }
+        const half = Math.ceil(group.length / 2);
+        await Promise.all([probe(group.slice(0, half)), probe(group.slice(half))]);
+      }
+    };
+    if (fields.length > 0) await probe(fields);
+    return found;
+  }
+
+  private async toRecords(
+    principal: Principal,
+    resource: ResourceSpec,
+    fields: readonly FieldSpec[],
+    rows: readonly ErpRow[],
+    unreadable: Map<string, string>,
+    stats: ErpStats,
+  ): Promise<ApiRecord[]> {
+    const related = rows.length ? await this.readRelations(principal, fields, rows, unreadable, stats) : new Map();
+    if (unreadable.size > 0)
+      this.log.warn(
+        { resource: resource.path, fields: [...unreadable].map(([field, model]) => ({ field, model })) },
+        'unreadable relation: fields answered as null (the API account has no read right on their model)',
+      );
+    const map = compileMapper(resource, fields, { urlFor: this.urlFor, unreadable: new Set(unreadable.keys()) });
+    return rows.map((row) => map(row, related));
+  }
+
+  /** One `read` per comodel relation, for related values and display names. */
+  private async readRelations(
+    principal: Principal,
+    fields: readonly FieldSpec[],
+    rows: readonly ErpRow[],
+    unreadable: Map<string, string>,
+    stats: ErpStats,
+  ): Promise<RelatedValues> {
+    const groups = new Map<string, { comodel: string; field: string; ids: Set<number>; users: FieldSpec[] }>();
+    for (const field of fields) {
+      const key = relationKey(field);
+      if (key === undefined || unreadable.has(field.name)) continue;
+      const source = field.source as Extract<FieldSpec['source'], { comodel: string }>;
+      const comodelField = source.kind === 'related' ? source.comodelField : 'display_name';
+      const group = groups.get(key) ?? { comodel: source.comodel, field: comodelField, ids: new Set<number>(), users: [] };
+      group.users.push(field);
+      for (const row of rows) for (const id of relatedIds(field, row)) group.ids.add(id);
+      groups.set(key, group);
+    }
+    const related = new Map<string, Map<number, unknown>>();
+    await Promise.all(
+      [...groups].map(async ([key, group]) => {
+        if (group.ids.size === 0) return;
+        try {
+          const values = (await this.call(principal, group.comodel, 'read', [...group.ids], { fields: [group.field] }, stats)) as ErpRow[];
+          related.set(key, new Map(values.map((value) => [value['id'] as number, value[group.field]])));
+        } catch (error) {
+          if (!isAccessError(error)) throw error;
+          for (const field of group.users) unreadable.set(field.name, (error as ErpFault).model ?? group.comodel);
+        }
+      }),
+    );
+    return related;
+  }
+}
+
+function isAccessError(error: unknown): boolean {
+  return error instanceof ErpFault && error.kind === 'access_error';
+}
+
+/** The ERP field a field reads on the resource's own model, if any. */
+function erpFieldOf(field: FieldSpec): string | undefined {
+  const source = field.source;
+  if (source.kind === 'id') return 'id';
+  if (source.kind === 'url') return undefined;
+  return source.erp;
+}
+
+function erpFieldsOf(fields: readonly FieldSpec[]): string[] {
+  const names = new Set<string>(['id']);
+  for (const field of fields) {
+    const erp = erpFieldOf(field);
+    if (erp) names.add(erp);
+  }
+  return [...names];
+}
+
+function relatedIds(field: FieldSpec, row: ErpRow): number[] {
+  const source = field.source;
+  if (source.kind === 'distribution_accounts') return distributionAccountIds(row[source.erp]);
+  if (source.kind !== 'related' && source.kind !== 'x2many') return [];
+  const value = row[source.erp];
+  if (Array.isArray(value)) return source.kind === 'related' ? (typeof value[0] === 'number' ? [value[0]] : []) : (value as number[]);
+  return typeof value === 'number' ? [value] : [];
+}

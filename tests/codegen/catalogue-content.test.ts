@@ -1,0 +1,110 @@
+/**
+ * The catalogue holds every resource, field, type, enum, filter, default order and scope of the
+ * interface specification (with decisions D1, D3–D6, D10 applied). The expectation is a transcription
+ * of the spec kept in tests/fixtures, so this suite runs on a clone without ../shared.
+ */
+import { join } from 'node:path';
+import { readCatalogue } from '../../codegen/generate';
+import type { ResourceModel } from '../../codegen/model/catalogue-model';
+import spec from '../fixtures/interface-spec.json';
+
+const root = join(__dirname, '..', '..');
+const model = readCatalogue({ catalogueDir: join(root, 'catalogue'), root });
+const resources = new Map<string, ResourceModel>(model.domains.flatMap((d) => d.resources.map((r) => [r.path, r] as const)));
+const expected = spec.resources as Record<string, { fields: [string, string][]; filters: [string, string][]; default_order: string; scope: string }>;
+
+const normaliseOrder = (order: string) =>
+  order
+    .split(',')
+    .map((term) => {
+      const [field, dir] = term.trim().split(/\s+/);
+      return `${field} ${dir ?? 'asc'}`;
+    })
+    .join(', ');
+
+describe('the catalogue against the interface specification', () => {
+  it('holds the 45 resources of the spec and no other', () => {
+    expect([...resources.keys()].sort()).toEqual(Object.keys(expected).sort());
+    expect(resources.size).toBe(45);
+  });
+
+  it.each(Object.keys(expected))('%s exposes the spec fields, in order, with their types', (path) => {
+    const resource = resources.get(path) as ResourceModel;
+    expect(resource.fields.map((f) => [f.name, f.type])).toEqual(expected[path]?.fields);
+  });
+
+  it.each(Object.keys(expected))('%s has the spec filters with their operators', (path) => {
+    const resource = resources.get(path) as ResourceModel;
+    const actual = resource.filters.map((f) => [f.name, f.op]).sort();
+    expect(actual).toEqual([...(expected[path]?.filters ?? [])].sort());
+  });
+
+  it.each(Object.keys(expected))('%s has the spec default order and scope', (path) => {
+    const resource = resources.get(path) as ResourceModel;
+    expect(normaliseOrder(resource.defaultOrder)).toBe(normaliseOrder(expected[path]?.default_order ?? ''));
+    const scope = expected[path]?.scope ?? '';
+    if (scope === '') expect(resource.scope).toEqual([]);
+    else {
+      const [field, op, value] = scope.split(' ');
+      expect(resource.scope).toEqual([{ erp: field, op, value: value === 'True' }]);
+    }
+  });
+
+  it.each(Object.entries(spec.enums))('%s takes exactly the spec values', (key, values) => {
+    const [path, fieldName] = key.split('.');
+    const field = resources.get(path as string)?.fields.find((f) => f.name === fieldName);
+    expect(field?.enum).toEqual(values);
+  });
+
+  it('gives every enum-typed field its values from the States table only', () => {
+    const declared = [...resources.values()].flatMap((r) => r.fields.filter((f) => f.enum).map((f) => `${r.path}.${f.name}`));
+    expect(declared.sort()).toEqual(Object.keys(spec.enums).sort());
+  });
+
+  it('flags exactly the personal data fields of decision D10', () => {
+    const personal = [...resources.values()].flatMap((r) => r.fields.filter((f) => f.personal).map((f) => `${r.path}.${f.name}`));
+    expect(personal.sort()).toEqual(
+      [
+        'events/registrations.attendee',
+        'events/registrations.email',
+        'events/registrations.phone',
+        'it/tickets.requester_email',
+        'travel/trips.traveler_email',
+        'travel/trips.traveler_name',
+      ].sort(),
+    );
+  });
+
+  it('types arrays per decision D6: approvers are ids, every other array holds names', () => {
+    for (const resource of resources.values())
+      for (const field of resource.fields.filter((f) => f.type === 'array'))
+        expect([`${resource.path}.${field.name}`, field.items]).toEqual([
+          `${resource.path}.${field.name}`,
+          resource.path === 'approvals/requests' && field.name === 'approvers' ? 'integer' : 'string',
+        ]);
+  });
+
+  it('maps every *_id field to an integer and every url field to the gateway (D9)', () => {
+    for (const resource of resources.values()) {
+      for (const field of resource.fields) {
+        if (field.name.endsWith('_id')) expect([resource.path, field.name, field.type]).toEqual([resource.path, field.name, 'integer']);
+        if (field.name === 'url') expect(field.source).toEqual({ kind: 'url' });
+      }
+    }
+  });
+
+  it('maps analytic_distribution to the serialised distribution (D7)', () => {
+    const fields = [...resources.values()].flatMap((r) => r.fields.filter((f) => f.name === 'analytic_distribution'));
+    expect(fields.length).toBe(2);
+    for (const field of fields) expect(field.source.kind).toBe('distribution');
+  });
+
+  it('only lets plain stored fields of the model be sorted on', () => {
+    for (const resource of resources.values())
+      for (const [api, erp] of Object.entries(resource.sortable)) {
+        const field = resource.fields.find((f) => f.name === api);
+        expect(field?.source.kind === 'field' ? !field.source.computed : field?.source.kind === 'id').toBe(true);
+        expect(typeof erp).toBe('string');
+      }
+  });
+});

@@ -1,0 +1,84 @@
+/**
+ * A mistake in a catalogue file stops the build with the file, line and column and a sentence
+ * saying what is wrong; every problem of a run is reported at once.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CatalogueErrors, formatCatalogueError } from '../../codegen/catalogue-error';
+import { readCatalogue } from '../../codegen/generate';
+
+const root = join(__dirname, '..', '..');
+
+/** A valid one-resource domain; each case breaks one line of it. */
+const VALID = `domain: demo
+title: Demo
+description: A demo domain.
+resources:
+  things:
+    title: Things
+    description: Things.
+    model: demo.thing
+    default_order: name asc
+    fields:
+      id: { type: integer, description: Identifier., erp: id }
+      name: { type: string, description: Name., erp: name }
+      state: { type: string, description: State., enum: [a, b], erp: state }
+      owner: { type: string, description: Owner., erp: { many2one: owner_id, comodel: res.users } }
+      total: { type: number, description: Total., erp: { field: total, computed: true } }
+    filters:
+      name: { op: ilike, field: name }
+      state: { op: "=", field: state }
+`;
+
+function problems(files: Record<string, string>): string[] {
+  const dir = mkdtempSync(join(tmpdir(), 'catalogue-'));
+  try {
+    mkdirSync(dir, { recursive: true });
+    copyFileSync(join(root, 'catalogue', 'catalogue.schema.json'), join(dir, 'catalogue.schema.json'));
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    readCatalogue({ catalogueDir: dir, root: dir });
+    return [];
+  } catch (error) {
+    if (!(error instanceof CatalogueErrors)) throw error;
+    return error.errors.map(formatCatalogueError);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const withLine = (from: string, to: string) => {
+  if (!VALID.includes(from)) throw new Error(`fixture lacks: ${from}`);
+  return { 'demo.yaml': VALID.replace(from, to) };
+};
+
+describe('catalogue errors are located and explained', () => {
+  it('accepts the valid fixture', () => {
+    expect(problems({ 'demo.yaml': VALID })).toEqual([]);
+  });
+
+  it.each([
+    ['an unknown key', withLine('    model: demo.thing\n', '    model: demo.thing\n    colour: blue\n'), /demo\.yaml:9:5: unknown key 'colour' in resources\.things/],
+    ['a wrong type', withLine("type: integer, description: Identifier.", "type: int, description: Identifier."), /demo\.yaml:11:\d+: resources\.things\.fields\.id\.type must be one of: integer, string, number, boolean, array/],
+    ['a filter on a field that does not exist', withLine('name: { op: ilike, field: name }', 'name: { op: ilike, field: label }'), /demo\.yaml:17:\d+: filter 'name' is on field 'label', which the resource does not define/],
+    ['an order on a non-sortable field', withLine('owner: { type: string, description: Owner.,', 'owner: { type: string, sortable: true, description: Owner.,'), /demo\.yaml:14:\d+: field 'owner' cannot be sortable/],
+    ['a default order on a computed field', withLine('default_order: name asc', 'default_order: total desc'), /demo\.yaml:9:\d+: default_order uses 'total', which this resource maps as computed/],
+    ['an enum filter without values', withLine('state: { op: "=", field: state }', 'state: { op: "=", erp: state, type: enum }'), /demo\.yaml:18:\d+: filter 'state' is an enum filter without values/],
+    ['a duplicate route', withLine('      name: { op: ilike, field: name }\n', '      name: { op: ilike, field: name }\n      name: { op: ilike, field: name }\n'), /demo\.yaml:18:\d+: Map keys must be unique/],
+    ['an operator that does not fit the value type', withLine('name: { op: ilike, field: name }', 'name: { op: ">=", field: name }'), /demo\.yaml:17:\d+: filter 'name': operator '>=' does not apply to string values/],
+    ['an array without its item type', withLine('name: { type: string, description: Name., erp: name }', 'name: { type: array, description: Name., erp: name }'), /demo\.yaml:12:\d+: field 'name': arrays need 'items'/],
+  ])('reports %s', (_name, files, pattern) => {
+    const found = problems(files);
+    expect(found.join('\n')).toMatch(pattern);
+  });
+
+  it('reports a domain defined twice, in a second file, as a duplicate route', () => {
+    const found = problems({ 'demo.yaml': VALID, 'other.yaml': VALID });
+    expect(found.join('\n')).toMatch(/other\.yaml:1:\d+: domain 'demo' must match the file name 'other\.yaml'/);
+  });
+
+  it('reports every problem of a run at once', () => {
+    const broken = VALID.replace('model: demo.thing', 'model: demo.thing\n    colour: blue').replace('type: integer, description: Identifier.', 'type: int, description: Identifier.');
+    expect(problems({ 'demo.yaml': broken }).length).toBe(2);
+  });
+});
