@@ -4,7 +4,7 @@ SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 NPM_STAMP := node_modules/.install-stamp
 
-.PHONY: install generate check-generated build typecheck test test-unit run sandbox-init bench bench-smoke clean
+.PHONY: install generate check-generated build typecheck test test-tools run sandbox-init bench bench-smoke clean
 
 install: $(NPM_STAMP)
 
@@ -31,8 +31,12 @@ build: generate
 typecheck: generate
 	tsc -p tsconfig.json --noEmit
 
-## test: every test suite (unit, end to end over real HTTP against the sandbox, python client)
-test: build typecheck
+## system packages the tests drive: python3 (a real xmlrpc.client) and Debian's chromium (docs page)
+test-tools:
+	@command -v python3 >/dev/null && [ -x /usr/bin/chromium ] || (apt-get update -qq && apt-get install -y -qq python3 chromium)
+
+## test: every test suite (unit, end to end over real HTTP against the sandbox, python client, browser)
+test: test-tools build typecheck
 	jest --ci
 
 ## run: the gateway on the sandbox ERP; prints the base URL and a demo API key (Ctrl-C stops both)

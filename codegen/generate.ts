@@ -9,6 +9,8 @@ import { emitDomainResources } from './emit/resources';
 import { emitDomainRouter, emitRouterIndex } from './emit/routers';
 import { emitDomainTypes } from './emit/types';
 import { openApiDocument } from './emit/openapi';
+import { DOCS_CSP, emitDocsAssets, emitDocsPage } from './emit/docs-page';
+import { emitLlmsTxt } from './emit/llms';
 import { detailQuerySchema, listQuerySchema } from './emit/query-schema';
 import { recordSchema } from './emit/record-schema';
 import { stableJson, type GeneratedFiles } from './emit/output';
@@ -58,5 +60,10 @@ export function generate(options: GenerateOptions): GeneratedFiles {
   }
   files.set('routers/index.ts', emitRouterIndex(model));
   files.set('openapi.json', stableJson(openApiDocument(model)));
+  const llms = emitLlmsTxt(model);
+  const html = emitDocsPage(model);
+  files.set('llms.txt', llms);
+  files.set('docs.html', html);
+  files.set('docs-assets.ts', emitDocsAssets({ html, llms, csp: DOCS_CSP }));
   return files;
 }

@@ -3,6 +3,7 @@
  * resource-specific comes from `generated/`.
  */
 import express, { type Express } from 'express';
+import { DOCS_PAGE_CSP, DOCS_PAGE_HTML, LLMS_TXT } from '../generated/docs-assets';
 import openapi from '../generated/openapi.json';
 import { DOMAIN_ROUTERS, RESOURCES } from '../generated/routers';
 import { Authenticator } from './auth';
@@ -10,7 +11,9 @@ import type { GatewayConfig } from './config';
 import { ErpClient } from './erp/erp-client';
 import type { ErpCall } from './erp/transport';
 import { notFound } from './errors';
-import { createDocsRouter, openApiWithServer } from './http/docs-routes';
+import { AuthFailureLimit } from './http/auth-failure-limit';
+import { cors } from './http/cors';
+import { createDocsRouter, openApiWithServer, withBaseUrl } from './http/docs-routes';
 import { createErrorHandler, sendError } from './http/error-handler';
 import { createHealthRouter } from './http/health-routes';
 import { methodNotAllowed } from './http/method-not-allowed';
@@ -37,10 +40,11 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   const urlFor = (model: string, id: number) =>
     config.erp.urlTemplate.replace('{erp_public_url}', config.erp.publicUrl).replace('{id}', String(id)).replace('{model}', model);
   const reader = new ResourceReader(erp, log, urlFor, config.auth.cacheTtlMs);
-  const handlers = createResourceHandlers(auth, reader);
+  const failures = new AuthFailureLimit(config.auth.failureLimit, config.auth.failureWindowMs);
+  const handlers = createResourceHandlers(auth, reader, failures);
 
   const servedPaths = new Set(RESOURCES.map((r) => `/api/v1/${r.path}`));
-  const docs = ['/api/openapi.json'];
+  const docs = ['/api/openapi.json', '/api/docs', '/api/llms.txt'];
   const isServedPath = (path: string) => {
     const trimmed = path.replace(/\/+$/, '');
     return servedPaths.has(trimmed) || servedPaths.has(trimmed.replace(/\/[^/]*$/, '')) || docs.includes(trimmed);
@@ -50,17 +54,26 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  app.set('trust proxy', config.trustProxy);
   app.use((_req, res, next) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     next();
   });
   app.use(requestLog(log));
+  if (config.corsOrigins.length) app.use(cors(config.corsOrigins));
   app.use(methodNotAllowed(isServedPath));
   app.use(createHealthRouter(erp));
   app.use(
     '/api',
     createDocsRouter({
       '/openapi.json': { body: openApiWithServer(openapi, config.publicBaseUrl), type: 'application/json', cacheControl: 'public, max-age=300' },
+      '/docs': {
+        body: withBaseUrl(DOCS_PAGE_HTML, config.publicBaseUrl, 'html'),
+        type: 'text/html; charset=utf-8',
+        cacheControl: 'public, max-age=300',
+        extraHeaders: { 'Content-Security-Policy': DOCS_PAGE_CSP, 'Referrer-Policy': 'no-referrer' },
+      },
+      '/llms.txt': { body: withBaseUrl(LLMS_TXT, config.publicBaseUrl, 'text'), type: 'text/markdown; charset=utf-8', cacheControl: 'public, max-age=300' },
     }),
   );
   const api = express.Router();

@@ -43,13 +43,17 @@ export class Authenticator {
     this.verdicts = new TtlCache(config.cacheMaxEntries);
   }
 
-  /** The principal of a request's Authorization header; throws 401 or 403. */
-  async authenticate(header: string | undefined, stats: ErpStats): Promise<Principal> {
+  /**
+   * The principal of a request's Authorization header; throws 401 or 403. `beforeErp` runs only when
+   * the key is not in the cache, i.e. before the ERP would be asked (the failure limit hooks there).
+   */
+  async authenticate(header: string | undefined, stats: ErpStats, beforeErp?: () => void): Promise<Principal> {
     const key = header === undefined ? undefined : BEARER.exec(header)?.[1];
     if (!key || key.length > MAX_KEY_LENGTH) throw unauthorized();
     const hash = createHash('sha256').update(key).digest('hex');
     let verdict = this.verdicts.get(hash);
     if (!verdict) {
+      beforeErp?.();
       let inFlight = this.pending.get(hash);
       if (!inFlight) {
         inFlight = this.check(key, hash, stats).finally(() => this.pending.delete(hash));

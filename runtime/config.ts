@@ -34,7 +34,14 @@ export interface GatewayConfig {
     readonly cacheMaxEntries: number;
     /** Lifetime of a failed key check (protects the ERP from repeated bad keys). */
     readonly negativeTtlMs: number;
+    /** Failed authentications allowed per client address within the window, then 429 (D26). */
+    readonly failureLimit: number;
+    readonly failureWindowMs: number;
   };
+  /** Origins allowed to call the API from a browser; empty: CORS off. */
+  readonly corsOrigins: readonly string[];
+  /** Express `trust proxy` setting: how the client address is found behind proxies. */
+  readonly trustProxy: boolean | number | string;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
@@ -102,13 +109,40 @@ export function loadConfig(env: Env): GatewayConfig {
       cacheTtlMs: integer(env, 'AUTH_CACHE_TTL_MS', 60000, 0, 3600000),
       cacheMaxEntries: integer(env, 'AUTH_CACHE_MAX_ENTRIES', 10000, 1, 1000000),
       negativeTtlMs: integer(env, 'AUTH_NEGATIVE_TTL_MS', 5000, 0, 600000),
+      failureLimit: integer(env, 'AUTH_FAILURE_LIMIT', 20, 1, 1000000),
+      failureWindowMs: integer(env, 'AUTH_FAILURE_WINDOW_MS', 60000, 1000, 3600000),
     },
+    corsOrigins: origins(env, 'CORS_ORIGINS'),
+    trustProxy: trustProxy(env, 'TRUST_PROXY'),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
   };
   if (config.erp.transport !== 'json2' && config.erp.transport !== 'auto' && !config.erp.login)
     throw new ConfigError('ERP_LOGIN', `is required with ERP_TRANSPORT=${config.erp.transport} (RPC checks a key together with a login)`);
   if (!config.erp.urlTemplate.includes('{id}')) throw new ConfigError('ERP_URL_TEMPLATE', "must contain '{id}'");
   return deepFreeze(config);
+}
+
+function origins(env: Env, name: string): string[] {
+  const raw = env[name]?.trim();
+  if (!raw) return [];
+  return raw.split(',').map((origin) => {
+    const value = origin.trim();
+    try {
+      const parsed = new URL(value);
+      if (parsed.origin !== value) throw new Error('not an origin');
+    } catch {
+      throw new ConfigError(name, `must list origins such as https://dash.example.org, comma-separated (got '${value}')`);
+    }
+    return value;
+  });
+}
+
+function trustProxy(env: Env, name: string): boolean | number | string {
+  const raw = env[name]?.trim();
+  if (!raw || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^[0-9]+$/.test(raw)) return Number(raw);
+  return raw;
 }
 
 function deepFreeze<T>(value: T): T {

@@ -40,7 +40,7 @@ function filterParameter(filter: FilterModel): OpenAPIV3_1.ParameterObject {
       break;
     case 'date':
     case 'date-time':
-      schema = { type: 'string', anyOf: [{ format: 'date' }, { format: 'date-time' }] } as OpenAPIV3_1.SchemaObject;
+      schema = { anyOf: [{ type: 'string', format: 'date' }, { type: 'string', format: 'date-time' }] };
       break;
     case 'enum':
       schema = { type: 'string', enum: [...(filter.values ?? [])] };
@@ -270,7 +270,7 @@ export function openApiDocument(model: CatalogueModel): OpenAPIV3_1.Document {
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
-    servers: [{ url: 'http://localhost:8080', description: 'Replaced by the serving gateway with its public base URL.' }],
+    servers: [{ url: '/', description: 'The serving gateway; the copy it serves names its public base URL.' }],
     security: [{ bearerAuth: [] }],
     tags: model.domains.map((d) => ({ name: d.domain, description: `${d.title}: ${d.description}` })),
     paths,

@@ -1,6 +1,8 @@
 /**
  * @module The public documentation routes (no credentials): `/api/openapi.json` with `servers` set to
- * the gateway's public base URL. Bodies are built once at start-up and served with an ETag.
+ * the gateway's public base URL, `/api/docs` (HTML page, with its own Content-Security-Policy) and
+ * `/api/llms.txt` (flat Markdown), both with `{base_url}` replaced. Bodies are built once at
+ * start-up and served with an ETag.
  */
 import { createHash } from 'node:crypto';
 import { Router, type RequestHandler } from 'express';
@@ -28,6 +30,18 @@ export function serveDocument(document: StaticDocument): RequestHandler {
 
 export function openApiWithServer(openapi: object, publicBaseUrl: string): string {
   return `${JSON.stringify({ ...openapi, servers: [{ url: publicBaseUrl, description: 'This gateway.' }] }, null, 2)}\n`;
+}
+
+const BASE_URL_PLACEHOLDER = '{base_url}';
+const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/**
+ * A generated document with every `{base_url}` replaced by the public base URL, HTML-escaped for an
+ * HTML document. The page's inline script and style hold no placeholder, so their CSP hashes hold.
+ */
+export function withBaseUrl(document: string, publicBaseUrl: string, format: 'html' | 'text'): string {
+  const value = format === 'html' ? publicBaseUrl.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] as string) : publicBaseUrl;
+  return document.split(BASE_URL_PLACEHOLDER).join(value);
 }
 
 export function createDocsRouter(documents: Readonly<Record<string, StaticDocument>>): Router {

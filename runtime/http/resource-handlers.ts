@@ -6,7 +6,8 @@ import Ajv2020 from 'ajv/dist/2020';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Authenticator, Principal } from '../auth';
 import { ErpFault } from '../erp/erp-error';
-import { notFound } from '../errors';
+import { GatewayError, notFound } from '../errors';
+import type { AuthFailureLimit } from './auth-failure-limit';
 import { QueryParser } from '../query/parse-query';
 import type { ResourceHandlers } from '../resource-handlers';
 import type { ResourceReader } from '../resource-reader';
@@ -16,7 +17,7 @@ import { erpStatsOf } from './request-context';
 const ID = /^[1-9][0-9]{0,9}$/;
 const INT32_MAX = 2147483647;
 
-export function createResourceHandlers(auth: Authenticator, reader: ResourceReader): ResourceHandlers {
+export function createResourceHandlers(auth: Authenticator, reader: ResourceReader, failures: AuthFailureLimit): ResourceHandlers {
   const ajv = new Ajv2020({ allErrors: false, strict: true, verbose: true });
   const parsers = new Map<ResourceSpec, QueryParser>();
   const parserOf = (resource: ResourceSpec) => {
@@ -33,7 +34,14 @@ export function createResourceHandlers(auth: Authenticator, reader: ResourceRead
     parserOf(resource);
     return async (req, res) => {
       const stats = erpStatsOf(res);
-      const principal = await auth.authenticate(req.headers.authorization, stats);
+      const address = req.ip ?? 'unknown';
+      let principal: Principal;
+      try {
+        principal = await auth.authenticate(req.headers.authorization, stats, () => failures.check(address));
+      } catch (error) {
+        if (error instanceof GatewayError && error.code === 'unauthorized') failures.recordFailure(address);
+        throw error;
+      }
       res.locals['keyId'] = principal.keyId;
       try {
         await auth.assertCanRead(principal, resource.model, stats);

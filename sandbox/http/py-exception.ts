@@ -22,13 +22,21 @@ export function accessDenied(message = 'Access Denied'): PyException {
   return new PyException('odoo.exceptions.AccessDenied', message);
 }
 
-/** Turns anything thrown below a transport into the Python exception Odoo would have raised. */
-export function asPyException(error: unknown): PyException {
+/**
+ * Turns anything thrown below a transport into the Python exception Odoo would have raised. Any
+ * other error is a bug in the sandbox: it is reported, and answered as Odoo answers its own bugs.
+ */
+export function asPyException(error: unknown, reportBug: (error: unknown) => void): PyException {
   if (error instanceof PyException) return error;
   if (error instanceof OdooException) return new PyException(error.exceptionName, error.message);
-  // A bug in the sandbox itself: Odoo would answer with some Python exception, so do the same.
+  reportBug(error);
   const message = error instanceof Error ? error.message : String(error);
   return new PyException('builtins.Exception', message);
+}
+
+/** `KeyError(key)`: its text is the key's repr, its `args` the key itself. */
+export function keyError(key: string): PyException {
+  return new PyException('builtins.KeyError', `'${key}'`, [key]);
 }
 
 /** `UserError` and its subclasses (19's hierarchy; 17 and 18 lack only `LockError`). */

@@ -1,6 +1,7 @@
 /**
  * @module JSON as Odoo's Python reads and writes it. `dumpsJson` writes what `json.dumps` writes
- * (`", "` and `": "` separators, Python float reprs, `NaN`/`Infinity`); `loadsJson` accepts what
+ * (`", "` and `": "` separators, Python float reprs, `NaN`/`Infinity`; JS has one number type, so
+ * an integral float such as `5.0` is written `5`); `loadsJson` accepts what
  * `json.loads` accepts and fails with its messages ("Expecting value: line 1 column 1 (char 0)"),
  * which JSON-2 shows in its 400 answers. The fast path is `JSON.parse`; the Python-faithful
  * scanner below only runs when that fails.
@@ -47,7 +48,7 @@ const ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '
 const NUMBER = /(-?(?:0|[1-9]\d*))(\.\d+)?([eE][-+]?\d+)?/y;
 const WHITESPACE = /[ \t\n\r]*/y;
 
-/** A port of the pure-Python `json.decoder` scanner (strict mode), for its error messages. */
+/** A port of Python's `json` scanner (strict mode), with the C accelerator's error messages. */
 class PythonJsonScanner {
   constructor(private readonly s: string) {}
 
@@ -92,7 +93,7 @@ class PythonJsonScanner {
       const c = s[end] as string;
       if (c === '"') return [out, end + 1];
       if (c !== '\\') {
-        if (c.charCodeAt(0) < 0x20) throw this.error(`Invalid control character ${pyCharRepr(c)} at`, end);
+        if (c.charCodeAt(0) < 0x20) throw this.error('Invalid control character at', end);
         out += c;
         end += 1;
         continue;
@@ -106,7 +107,7 @@ class PythonJsonScanner {
         end += 6;
       } else {
         const decoded = Object.hasOwn(ESCAPES, esc) ? ESCAPES[esc] : undefined;
-        if (decoded === undefined) throw this.error(`Invalid \\escape: ${pyCharRepr(esc)}`, end);
+        if (decoded === undefined) throw this.error('Invalid \\escape', end);
         out += decoded;
         end += 2;
       }
@@ -171,15 +172,4 @@ class PythonJsonScanner {
     const column = pos - before.lastIndexOf('\n');
     return new PyJsonDecodeError(`${message}: line ${line} column ${column} (char ${pos})`);
   }
-}
-
-/** Python's `repr()` of one character. */
-function pyCharRepr(c: string): string {
-  if (c === "'") return `"'"`;
-  if (c === '\\') return "'\\\\'";
-  const named: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-  const escaped = Object.hasOwn(named, c) ? named[c] : undefined;
-  if (escaped !== undefined) return `'${escaped}'`;
-  const code = c.charCodeAt(0);
-  return code < 0x20 ? `'\\x${code.toString(16).padStart(2, '0')}'` : `'${c}'`;
 }

@@ -27,20 +27,24 @@ export interface SandboxServerOptions {
   /** Clock for key expiry; tests move it. */
   readonly now?: () => Date;
   readonly maxBodyBytes?: number;
-  /** Where handler failures are reported (default: stderr). */
-  readonly onError?: (error: unknown, request: { method: string; path: string }) => void;
+  /**
+   * Where the sandbox's own bugs are reported (default: stderr): handler failures, answered with
+   * a 500 page, and non-Odoo errors below a transport, answered as Odoo answers a server error.
+   */
+  readonly onError?: (error: unknown, where: string) => void;
 }
 
 export function createSandboxServer(options: SandboxServerOptions): Server {
   const apiKeys = new ApiKeys(options.db, { version: options.orm.version, ...(options.now ? { now: options.now } : {}) });
+  const onError = options.onError ?? ((error, where) => console.error(`sandbox: ${where} failed:`, error));
   const context: RpcContext = {
     orm: options.orm,
     traits: versionTraits(options.orm.version),
     database: options.database,
     credentials: new Credentials(options.db, apiKeys, options.now),
+    reportBug: (error) => onError(error, 'a method call'),
   };
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const onError = options.onError ?? ((error, request) => console.error(`sandbox: ${request.method} ${request.path} failed:`, error));
 
   const server = createServer((req, res) => {
     void serve(context, req, res, maxBodyBytes, onError);
@@ -75,7 +79,7 @@ async function serve(
       return;
     }
     if (req.destroyed) return; // the client went away; nobody to answer
-    onError(error, { method, path });
+    onError(error, `${method} ${path}`);
     writeReply(res, method, renderWerkzeugPage(new WerkzeugException(500)));
   }
 }

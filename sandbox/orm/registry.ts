@@ -69,7 +69,7 @@ export interface ModelInfo {
   readonly order: string;
   /** `display_name` as an SQL expression over alias `t` (may be NULL: read as `false`). */
   readonly displayNameSql: string;
-  /** Every field, in Odoo's order: `id`, the definition's fields, then the other magic fields. */
+  /** Every field, in Odoo's order: the definition's fields, then the magic ones (`id` first). */
   readonly fields: ReadonlyMap<string, FieldInfo>;
   /** Fields with a column, `id` first. */
   readonly columns: readonly FieldInfo[];
@@ -117,9 +117,10 @@ export function buildRegistry(defs: readonly ModelDef[]): Registry {
 }
 
 function buildModel(def: ModelDef, defs: ReadonlyMap<string, ModelDef>): ModelInfo {
+  // Odoo's order: the class's fields, then the magic ones its metaclass adds.
   const fields = new Map<string, FieldInfo>();
-  fields.set('id', magic('id', 'integer', 'ID', { store: true }));
   for (const [name, fdef] of Object.entries(def.fields)) fields.set(name, buildField(def, name, fdef));
+  fields.set('id', magic('id', 'integer', 'ID', { store: true }));
   fields.set('display_name', magic('display_name', 'char', 'Display Name', { compute: displayNameSql(def, defs) }));
   const logAccess: [string, FieldType, string][] = [
     ['create_uid', 'many2one', 'Created by'],
@@ -139,7 +140,7 @@ function buildModel(def: ModelDef, defs: ReadonlyMap<string, ModelDef>): ModelIn
     order: def.order ?? 'id',
     displayNameSql: fields.get('display_name')!.compute!,
     fields,
-    columns: [...fields.values()].filter((f) => f.store),
+    columns: [fields.get('id')!, ...[...fields.values()].filter((f) => f.store && f.name !== 'id')],
     hasActive: def.fields['active']?.type === 'boolean',
     ...(parent?.type === 'many2one' && parent.relation === def.name ? { parentField: 'parent_id' } : {}),
     demoRows: def.demoRows,

@@ -19,6 +19,8 @@ export interface ParamSpec {
   readonly required: boolean;
   /** Python `**kwargs`: absorbs unknown keyword arguments (search_read's read_kwargs). */
   readonly variadicKeywords?: boolean;
+  /** Python `*args`: absorbs extra positional arguments (the generic `action_*` methods). */
+  readonly variadicPositional?: boolean;
 }
 
 export interface MethodSpec {

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import type { ApiKeys } from './api-keys';
-import { findActiveUserId, isActiveUser } from './users';
+import { findUserByLogin, isUserActive } from '../seed/init';
 
 /** How long a successful `object` credential check is remembered (Odoo memoizes it for good). */
 const SUCCESS_TTL_MS = 60_000;
@@ -26,8 +26,9 @@ export class Credentials {
   /** `common.authenticate` / `common.login`: the uid, or false for any bad credential. */
   async authenticate(login: unknown, secret: unknown): Promise<number | false> {
     if (typeof login !== 'string' || typeof secret !== 'string' || secret === '') return false;
-    const uid = findActiveUserId(this.db, login);
-    if (uid === undefined) return false;
+    const user = findUserByLogin(this.db, login);
+    if (!user?.active) return false;
+    const uid = user.id;
     const owner = await this.apiKeys.ownerOf(secret);
     return owner?.userId === uid ? uid : false;
   }
@@ -45,7 +46,7 @@ export class Credentials {
     if (validUntil !== undefined && now < validUntil) return true;
     this.successes.delete(cacheKey);
 
-    if (!isActiveUser(this.db, uid)) return false;
+    if (!isUserActive(this.db, uid)) return false;
     const owner = await this.apiKeys.ownerOf(secret);
     if (owner?.userId !== uid) return false;
     if (this.successes.size >= SUCCESS_CACHE_LIMIT) this.successes.clear();

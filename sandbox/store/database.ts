@@ -14,7 +14,8 @@ export interface OpenOptions {
 export function openDatabase(path: string, options: OpenOptions = {}): Database {
   const db = new DatabaseSync(path);
   if (options.bulk) {
-    db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;');
+    // `threads`: CREATE INDEX may sort with a helper thread.
+    db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA threads = 2;');
   } else {
     db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
   }

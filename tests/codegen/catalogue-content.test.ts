@@ -11,7 +11,7 @@ import spec from '../fixtures/interface-spec.json';
 const root = join(__dirname, '..', '..');
 const model = readCatalogue({ catalogueDir: join(root, 'catalogue'), root });
 const resources = new Map<string, ResourceModel>(model.domains.flatMap((d) => d.resources.map((r) => [r.path, r] as const)));
-const expected = spec.resources as Record<string, { fields: [string, string][]; filters: [string, string][]; default_order: string; scope: string }>;
+const expected = spec.resources as unknown as Record<string, { fields: [string, string][]; filters: [string, string][]; default_order: string; scope: string }>;
 
 const normaliseOrder = (order: string) =>
   order

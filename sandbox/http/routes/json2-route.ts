@@ -38,7 +38,7 @@ export async function handleJson2(context: RpcContext, request: SandboxRequest):
     const result = callMethod(context, uid, target.model, target.method, readBody(request));
     return json2Reply(200, result ?? null);
   } catch (error) {
-    return errorReply(error);
+    return errorReply(error, context.reportBug);
   }
 }
 
@@ -93,13 +93,13 @@ function callMethod(context: RpcContext, uid: number, model: string, method: str
 }
 
 /** `Json2Dispatcher.handle_error`. */
-function errorReply(error: unknown): SandboxReply {
+function errorReply(error: unknown, reportBug: (error: unknown) => void): SandboxReply {
   if (error instanceof WerkzeugException) {
     const debug = formatTraceback(new PyException(error.pythonName, `${error.code} ${error.title}: ${error.description}`));
     const body = { name: error.pythonName, message: error.description, arguments: [error.description, error.code], context: {}, debug };
     return json2Reply(error.code, body, error.headers);
   }
-  const exception = asPyException(error);
+  const exception = asPyException(error, reportBug);
   const body = { name: exception.pythonName, message: exception.message, arguments: exception.pyArgs, context: {}, debug: formatTraceback(exception) };
   return json2Reply(json2Status(exception), body);
 }

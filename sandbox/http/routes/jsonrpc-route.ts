@@ -34,7 +34,7 @@ export async function handleJsonRpc(context: RpcContext, request: SandboxRequest
     const result = await dispatchRpc(context, service, method, args);
     return jsonRpcReply({ jsonrpc: '2.0', id, ...(result === null || result === undefined ? {} : { result }) });
   } catch (error) {
-    return jsonRpcReply({ jsonrpc: '2.0', id, error: errorObject(context, asPyException(error)) });
+    return jsonRpcReply({ jsonrpc: '2.0', id, error: errorObject(context, asPyException(error, context.reportBug)) });
   }
 }
 

@@ -26,7 +26,7 @@ export async function handleXmlRpc(context: RpcContext, service: string, style: 
     const result = await dispatchRpc(context, service, call.methodName, call.params.map(toPythonValue));
     body = marshalResult(result);
   } catch (error) {
-    body = style === 'int' ? intFault(asPyException(error)) : stringFault(asPyException(error));
+    body = style === 'int' ? intFault(asPyException(error, context.reportBug)) : stringFault(asPyException(error, context.reportBug));
   }
   return { status: 200, headers: { 'Content-Type': 'text/xml; charset=utf-8' }, body };
 }

@@ -3,7 +3,7 @@
  * management methods need the master password, which the sandbox has none of: `AccessDenied`,
  * as Odoo's `check_super` answers a wrong one.
  */
-import { accessDenied, PyException } from '../py-exception';
+import { accessDenied, keyError } from '../py-exception';
 import { checkArity } from './python-calls';
 import type { RpcContext } from './rpc-context';
 
@@ -35,6 +35,6 @@ export async function dispatchDb(context: RpcContext, method: string, params: re
       return [['en_US', 'English (US)']];
     default:
       if (MANAGEMENT_METHODS.has(method)) throw accessDenied();
-      throw new PyException('builtins.KeyError', `'Method not found: ${method}'`);
+      throw keyError(`Method not found: ${method}`);
   }
 }

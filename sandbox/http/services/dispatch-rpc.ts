@@ -2,7 +2,7 @@
  * @module `dispatch_rpc(service, method, params)` (odoo/http.py): the one entry point both legacy
  * transports share. An unknown service is the `KeyError` of Odoo's service table.
  */
-import { PyException } from '../py-exception';
+import { keyError } from '../py-exception';
 import { dispatchCommon } from './common-service';
 import { dispatchDb } from './db-service';
 import { dispatchObject } from './object-service';
@@ -17,6 +17,6 @@ export async function dispatchRpc(context: RpcContext, service: string, method: 
     case 'object':
       return dispatchObject(context, method, params);
     default:
-      throw new PyException('builtins.KeyError', `'${service}'`);
+      throw keyError(service);
   }
 }

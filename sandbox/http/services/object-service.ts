@@ -58,7 +58,8 @@ async function unpackChecked17(context: RpcContext, service: string, params: rea
   const rest = params.slice(3);
   let call: ModelCall;
   if (service === 'execute') {
-    checkArity('execute', ['db', 'uid', 'obj', 'method'], 4, rest.length + 2);
+    // execute(db, uid, obj, method, *args): only a minimum.
+    if (rest.length < 2) checkArity('execute', ['db', 'uid', 'obj', 'method'], 4, rest.length + 2);
     call = { uid, model: String(rest[0]), method: String(rest[1]), args: rest.slice(2), kwargs: {} };
   } else if (service === 'execute_kw') {
     checkArity('execute_kw', ['db', 'uid', 'obj', 'method', 'args', 'kw'], 5, rest.length + 2);

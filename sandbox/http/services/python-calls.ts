@@ -45,9 +45,10 @@ export function checkArity(functionName: string, names: readonly string[], requi
  */
 export function bindError(spec: MethodSpec, named: Readonly<Record<string, unknown>>): string | undefined {
   if (Object.hasOwn(named, 'self')) return "multiple values for argument 'self'";
-  const known = new Set(spec.params.map((p) => p.name));
+  // `*args` and `**kwargs` parameters cannot be bound by their own names.
+  const known = new Set(spec.params.filter((p) => !p.variadicKeywords && !p.variadicPositional).map((p) => p.name));
   for (const param of spec.params) {
-    if (param.required && !param.variadicKeywords && !Object.hasOwn(named, param.name)) return `missing a required argument: '${param.name}'`;
+    if (param.required && known.has(param.name) && !Object.hasOwn(named, param.name)) return `missing a required argument: '${param.name}'`;
   }
   if (spec.params.some((p) => p.variadicKeywords)) return undefined;
   const unknown = Object.keys(named).find((key) => !known.has(key));

@@ -13,6 +13,8 @@ export interface RpcContext {
   /** The only database the sandbox serves. */
   readonly database: string;
   readonly credentials: Credentials;
+  /** Where errors that are bugs of the sandbox (not Odoo exceptions) are reported. */
+  readonly reportBug: (error: unknown) => void;
 }
 
 /** `Registry(db)`: any other name fails as PostgreSQL would refuse the connection (fault 1). */

@@ -1,0 +1,90 @@
+/**
+ * @module `fields_get`: each field's description as `Field.get_description` builds it (attributes
+ * sorted by name, `None` values left out, `attributes=[]` giving `{}` per field).
+ */
+import type { FieldInfo, ModelInfo } from './registry';
+import type { OdooVersion } from './types';
+
+export type FieldDescription = Record<string, unknown>;
+
+export function fieldsGet(
+  version: OdooVersion,
+  model: ModelInfo,
+  allfields: unknown,
+  attributes: unknown,
+): Record<string, FieldDescription> {
+  const wanted = Array.isArray(allfields) && allfields.length ? new Set(allfields) : undefined;
+  // `attributes is not None`: an empty list selects nothing (section 8.4).
+  const keep = attributes === null || attributes === undefined || attributes === false ? undefined : new Set(Array.isArray(attributes) ? attributes : [attributes]);
+  const result: Record<string, FieldDescription> = {};
+  for (const field of model.fields.values()) {
+    if (wanted && !wanted.has(field.name)) continue;
+    const description = describe(version, field);
+    result[field.name] = Object.fromEntries(
+      Object.keys(description)
+        .sort()
+        .filter((key) => !keep || keep.has(key))
+        .map((key) => [key, description[key]]),
+    );
+  }
+  return result;
+}
+
+function describe(version: OdooVersion, field: FieldInfo): FieldDescription {
+  const d: FieldDescription = {
+    change_default: false,
+    company_dependent: false,
+    depends: [],
+    exportable: true,
+    manual: false,
+    name: field.name,
+    readonly: field.readonly,
+    required: field.required,
+    searchable: true,
+    // 17 reports stored columns as sortable; 18/19 ask the order compiler, which refuses the same.
+    sortable: field.store && field.type !== 'one2many' && field.type !== 'many2many',
+    store: field.store,
+    string: field.string,
+    type: field.type,
+  };
+  if (version >= 18) d['groupable'] = field.store;
+  if (field.help !== undefined) d['help'] = field.help;
+  switch (field.type) {
+    case 'char':
+      Object.assign(d, { translate: false, trim: true });
+      break;
+    case 'text':
+      Object.assign(d, { translate: false });
+      break;
+    case 'html':
+      Object.assign(d, { translate: false, sanitize: true });
+      break;
+    case 'integer':
+      d['aggregator'] = field.name === 'id' ? undefined : 'sum';
+      break;
+    case 'float':
+      d['aggregator'] = 'sum';
+      if (field.digits !== undefined) d['digits'] = [16, field.digits];
+      break;
+    case 'monetary':
+      Object.assign(d, { aggregator: 'sum', currency_field: 'currency_id' });
+      break;
+    case 'selection':
+      d['selection'] = (field.selection ?? []).map(([key, label]) => [key, label]);
+      break;
+    case 'many2one':
+    case 'many2many':
+      Object.assign(d, { relation: field.relation, context: {}, domain: [] });
+      break;
+    case 'one2many':
+      Object.assign(d, { relation: field.relation, relation_field: field.inverse, context: {}, domain: [] });
+      break;
+  }
+  if (version < 18 && 'aggregator' in d) {
+    // 17 still calls it `group_operator`.
+    d['group_operator'] = d['aggregator'];
+    delete d['aggregator'];
+  }
+  for (const key of Object.keys(d)) if (d[key] === undefined) delete d[key];
+  return d;
+}

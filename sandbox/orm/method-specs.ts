@@ -1,0 +1,83 @@
+/**
+ * @module The public methods of the sandbox's models, with Odoo's signatures per version
+ * (reference sections 7 and 8.1), and which names are private (`_x`, `@api.private`).
+ */
+import type { MethodSpec, OdooVersion, ParamSpec } from './types';
+
+const req = (name: string): ParamSpec => ({ name, required: true });
+const opt = (name: string): ParamSpec => ({ name, required: false });
+const KWARGS = (name: string): ParamSpec => ({ name, required: false, variadicKeywords: true });
+const ARGS = (name: string): ParamSpec => ({ name, required: false, variadicPositional: true });
+
+const model = (name: string, ...params: ParamSpec[]): MethodSpec => ({ name, decorator: 'model', params });
+const records = (name: string, ...params: ParamSpec[]): MethodSpec => ({ name, decorator: 'records', params });
+
+/** Methods of every model (`BaseModel`), by version. */
+function baseMethods(version: OdooVersion): MethodSpec[] {
+  const methods = [
+    model('search', req('domain'), opt('offset'), opt('limit'), opt('order')),
+    model('search_read', opt('domain'), opt('fields'), opt('offset'), opt('limit'), opt('order'), KWARGS('read_kwargs')),
+    model('search_count', req('domain'), opt('limit')),
+    records('read', opt('fields'), opt('load')),
+    model('fields_get', opt('allfields'), opt('attributes')),
+    model('name_search', opt('name'), opt(version >= 19 ? 'domain' : 'args'), opt('operator'), opt('limit')),
+    model('check_access_rights', req('operation'), opt('raise_exception')),
+    model('create', req('vals_list')),
+    records('write', req('vals')),
+    records('unlink'),
+    records('copy', opt('default')),
+    records('toggle_active'),
+    records('action_archive'),
+    records('action_unarchive'),
+  ];
+  if (version === 17) methods.push(records('name_get'));
+  if (version >= 18) methods.push(records('has_access', req('operation')));
+  if (version === 18) methods.push(records('check_access', req('operation')));
+  return methods;
+}
+
+/** Methods `res.users` adds. */
+function userMethods(version: OdooVersion): MethodSpec[] {
+  const methods = [model('context_get')];
+  if (version === 17) methods.push(model('has_group', req('group_ext_id')));
+  else methods.push(records('has_group', req('group_ext_id')), records('has_groups', req('group_spec')));
+  return methods;
+}
+
+/** Any other `action_*` name: a business action, callable on records, refused at the rights level. */
+const ACTION = (name: string): MethodSpec => records(name, ARGS('args'), KWARGS('kwargs'));
+
+/** `@api.private` names (17.0 (2025-04) and 19; 18.0 (2024-11) predates the decorator). */
+const PRIVATE: Record<OdooVersion, ReadonlySet<string>> = {
+  17: new Set(['init', 'with_context', 'with_user', 'with_env', 'with_company', 'with_prefetch', 'mapped', 'filtered', 'sorted', 'ensure_one', 'new']),
+  18: new Set(['init']),
+  19: new Set([
+    'init', 'browse', 'exists', 'sudo', 'fetch', 'search_fetch', 'check_access', 'with_context', 'with_user',
+    'with_env', 'with_company', 'with_prefetch', 'mapped', 'filtered', 'sorted', 'ensure_one', 'new',
+  ]),
+};
+
+/** Python class that defines the method, for `TypeError` texts (`BaseModel.search_count()`). */
+export function methodOwner(version: OdooVersion, modelName: string, method: string): string {
+  const users = modelName === 'res.users' && userMethods(version).some((m) => m.name === method);
+  if (users) return version >= 19 ? 'ResUsers' : 'Users';
+  return 'BaseModel';
+}
+
+export class MethodTable {
+  private readonly base: ReadonlyMap<string, MethodSpec>;
+  private readonly users: ReadonlyMap<string, MethodSpec>;
+
+  constructor(private readonly version: OdooVersion) {
+    this.base = new Map(baseMethods(version).map((m) => [m.name, m]));
+    this.users = new Map(userMethods(version).map((m) => [m.name, m]));
+  }
+
+  lookup(modelName: string, method: string): MethodSpec | 'private' | undefined {
+    if (method.startsWith('_') || PRIVATE[this.version].has(method)) return 'private';
+    const spec = (modelName === 'res.users' ? this.users.get(method) : undefined) ?? this.base.get(method);
+    if (spec) return spec;
+    if (/^action_\w+$/.test(method)) return ACTION(method);
+    return undefined;
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * The gateway as the documentation tests see it: no ERP behind it (the documentation routes never
+ * call one; `ERP_URL` names a loopback port nothing listens on) and a public base URL with a path,
+ * so that the `{base_url}` substitution is visible.
+ */
+import type { Express } from 'express';
+import { join } from 'node:path';
+import { readCatalogue } from '../../codegen/generate';
+import type { CatalogueModel } from '../../codegen/model/catalogue-model';
+import { createApp } from '../../runtime/app';
+import { loadConfig } from '../../runtime/config';
+import { createLogger } from '../../runtime/log';
+
+export const ROOT = join(__dirname, '..', '..');
+export const PUBLIC_BASE_URL = 'https://ops.example.test/gateway';
+export const DOC_PATHS = ['/api/docs', '/api/openapi.json', '/api/llms.txt'] as const;
+
+export function createDocsApp(): Express {
+  const config = loadConfig({ ERP_URL: 'http://127.0.0.1:9', ERP_DATABASE: 'unused', PUBLIC_BASE_URL, LOG_LEVEL: 'silent' });
+  return createApp(config, { logger: createLogger('silent') }).app;
+}
+
+/** The catalogue read the way the generator reads it: the tests' only list of routes and parameters. */
+export function catalogue(): CatalogueModel {
+  return readCatalogue({ catalogueDir: join(ROOT, 'catalogue'), root: ROOT });
+}
+
+/** The text of every inline `<script>` or `<style>` element of a page, in order. */
+export function inlineBlocks(html: string, tag: 'script' | 'style'): string[] {
+  return [...html.matchAll(new RegExp(`<${tag}(?:\\s[^>]*)?>([\\s\\S]*?)</${tag}>`, 'g'))].map((m) => m[1] as string);
+}

@@ -1,0 +1,78 @@
+/**
+ * The one response check every end-to-end suite uses: a response must match what generated/openapi.json
+ * says of its route and status (schema, content type, headers), and a record fetched without `fields`
+ * must carry every field. So the document cannot drift from the behaviour.
+ */
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import openapi from '../../generated/openapi.json';
+
+interface Operation {
+  responses: Record<string, { $ref?: string; content?: Record<string, { schema: object }>; headers?: Record<string, unknown> }>;
+}
+
+type Doc = { paths: Record<string, { get: Operation }>; components: { responses: Record<string, Operation['responses'][string]> } };
+const doc = openapi as unknown as Doc;
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
+ajv.addKeyword({ keyword: 'x-personal-data' });
+ajv.addSchema(openapi as object, 'openapi');
+
+const templates = Object.keys(doc.paths).map((template) => ({
+  template,
+  pattern: new RegExp(`^${template.replace(/\{id\}/, '[^/]+')}$`),
+}));
+const validators = new Map<string, ValidateFunction>();
+
+function pointer(parts: readonly string[]): string {
+  return parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+}
+
+export interface CheckedResponse {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: unknown;
+  readonly text?: string;
+}
+
+/** Asserts that `response` (to `GET path?query`) is one the OpenAPI document describes; returns it. */
+export function expectDocumented<T extends CheckedResponse>(path: string, response: T, method = 'GET'): T {
+  const [pathname, search = ''] = path.split('?');
+  const match = templates.find((t) => t.pattern.test(pathname as string));
+  if (!match) {
+    // Outside the documented routes: only the envelope 404 is possible.
+    expect([response.status, (response.body as { error?: { code?: string } }).error?.code]).toEqual([404, 'not_found']);
+    return response;
+  }
+  const operation = doc.paths[match.template]?.get as Operation;
+  const declared = operation.responses[String(response.status)];
+  if (!declared) throw new Error(`GET ${match.template} answered ${response.status}, which the OpenAPI document does not list`);
+  const resolved = declared.$ref ? (doc.components.responses[declared.$ref.split('/').pop() as string] as typeof declared) : declared;
+  const contentType = String(response.headers['content-type'] ?? '').split(';')[0] as string;
+  expect(Object.keys(resolved.content ?? {})).toContain(contentType);
+  for (const header of Object.keys(resolved.headers ?? {})) expect(response.headers[header.toLowerCase()]).toBeDefined();
+  if (contentType !== 'application/json' || method === 'HEAD') return response;
+  const key = `${match.template} ${response.status}`;
+  let validate = validators.get(key);
+  if (!validate) {
+    const schemaPath = declared.$ref
+      ? `openapi#/components/responses/${pointer([declared.$ref.split('/').pop() as string])}/content/application~1json/schema`
+      : `openapi#/paths/${pointer([match.template])}/get/responses/${response.status}/content/application~1json/schema`;
+    validate = ajv.compile({ $ref: schemaPath });
+    validators.set(key, validate);
+  }
+  if (!validate(response.body)) throw new Error(`GET ${path} ${response.status}: body does not match the OpenAPI document: ${ajv.errorsText(validate.errors)}`);
+  if (response.status === 200 && !new URLSearchParams(search).has('fields')) expectComplete(match.template, response.body);
+  return response;
+}
+
+/** Without `fields`, every record carries every field of its schema. */
+function expectComplete(template: string, body: unknown): void {
+  const schemaRef = (doc.paths[template]?.get.responses['200']?.content?.['application/json']?.schema as { properties: { data: { $ref?: string; items?: { $ref: string } } } })
+    .properties.data;
+  const name = (schemaRef.$ref ?? schemaRef.items?.$ref ?? '').split('/').pop() as string;
+  const fields = Object.keys((openapi as unknown as { components: { schemas: Record<string, { properties: object }> } }).components.schemas[name]?.properties ?? {});
+  const data = (body as { data: unknown }).data;
+  for (const record of Array.isArray(data) ? data : [data]) expect(Object.keys(record as object).sort()).toEqual([...fields].sort());
+}
