@@ -60,7 +60,7 @@ export const BASE_MODELS: readonly ModelDef[] = [
     demoRows: 120,
     fields: {
       name: { type: 'char', required: true, demo: { gen: 'person' } },
-      complete_name: { type: 'char', demo: { copy: 'name' } },
+      complete_name: { type: 'char', demo: { copy: 'name' }, empty: 0 },
       email: { type: 'char', demo: { gen: 'email' }, empty: 0.1 },
       phone: { type: 'char', demo: { gen: 'phone' }, empty: 0.2 },
       is_company: { type: 'boolean', truthy: 0.25 },
@@ -123,7 +123,7 @@ export const BASE_MODELS: readonly ModelDef[] = [
         required: true,
         demo: { pick: ['Logistique', 'Finances', 'Programmes', 'Systèmes d’information', 'Ressources humaines', 'Direction', 'Achats', 'Communication'] },
       },
-      complete_name: { type: 'char', demo: { copy: 'name' } },
+      complete_name: { type: 'char', demo: { copy: 'name' }, empty: 0 },
       company_id: { type: 'many2one', relation: 'res.company' },
       active: { type: 'boolean', truthy: 1 },
     },

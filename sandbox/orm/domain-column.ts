@@ -110,14 +110,17 @@ const INVERSE_19: Record<string, string> = {
   'not =ilike': '=ilike',
 };
 
-/** SQL of `(column operator value)`; the operator is normalized (see `normalizeOperator`). */
+/**
+ * SQL of `(column operator value)`, the operator already normalized by the domain compiler
+ * (lower case, aliases resolved, 19's `=` turned into `in`).
+ */
 export function columnCondition(operand: ColumnOperand, operator: string, value: unknown): Sql {
-  return operand.version >= 19 ? condition19(operand, operator, value) : condition17(operand, operator, value);
+  return operand.version >= 19 ? condition19(operand, operator, value) : condition1718(operand, operator, value);
 }
 
 // ------------------------------------------------------------------------ 17 / 18
 
-function condition17(o: ColumnOperand, operator: string, input: unknown): Sql {
+function condition1718(o: ColumnOperand, operator: string, input: unknown): Sql {
   const v18 = o.version === 18;
   // A date-only value against a datetime is padded in UTC: end of day for `>` and `<=`.
   const value =
@@ -216,7 +219,8 @@ function toColumn17(o: ColumnOperand, value: unknown): string | number | null {
 
 function condition19(o: ColumnOperand, operator: string, value: unknown): Sql {
   const cat = category(o.field);
-  if (operator.endsWith('like')) return like19(o, operator, value);
+  // Operator rewrites come before the type's: an empty pattern is settled before booleans refuse `like`.
+  if (operator.endsWith('like') && !(cat === 'boolean' && pyTruthy(value))) return like19(o, operator, value);
   if (cat === 'boolean') return boolean19(o, operator, value);
   if (cat === 'date' || cat === 'datetime') {
     if (INEQUALITIES.has(operator) || operator === 'in' || operator === 'not in') {

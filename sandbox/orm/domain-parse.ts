@@ -37,8 +37,6 @@ export const OPERATORS_19 = new Set([
   'not ilike', '=like', 'not =like', '=ilike', 'not =ilike', '=?', '<>', '==', '=', '!=', 'child_of', 'parent_of',
 ]);
 
-const CONNECTIVES = new Set(['&', '|', '!']);
-
 export function parseDomain(domain: unknown, version: OdooVersion): DomainNode {
   return version >= 19 ? parse19(domain) : parse17(domain);
 }

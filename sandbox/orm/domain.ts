@@ -95,7 +95,6 @@ class DomainCompiler {
   }
 
   private leaf(model: ModelInfo, leaf: DomainLeaf, negate: boolean): Sql {
-    const { version } = this.ctx;
     const dot = leaf.path.indexOf('.');
     const name = dot < 0 ? leaf.path : leaf.path.slice(0, dot);
     const field = model.fields.get(name);
@@ -103,14 +102,14 @@ class DomainCompiler {
     const checked = this.checkOperator(leaf);
     if (dot >= 0) {
       const rest: DomainLeaf = { kind: 'leaf', path: leaf.path.slice(dot + 1), operator: leaf.operator, value: leaf.value };
-      if (RELATIONAL.has(field.type)) return this.any(model, field, rest, negate);
+      if (RELATIONAL.has(field.type)) return this.any(field, rest, negate);
       throw valueError(`Invalid field ${pyRepr(leaf.path)} on model ${pyRepr(model.name)}`);
     }
     if (field.requires) this.ctx.access.check(this.ctx.uid, field.requires, 'read');
     const { operator, value } = this.normalize(checked, leaf.value);
     switch (operator) {
       case '=?':
-        return this.ifSet(model, field, leaf, value, negate);
+        return this.ifSet(model, leaf, value, negate);
       case 'any':
       case 'not any':
         return this.anyOperator(model, field, leaf, operator, value, negate);
@@ -183,7 +182,7 @@ class DomainCompiler {
   }
 
   /** `=?`: no condition when the value is not set (17/18: False/None only; 19: any falsy value). */
-  private ifSet(model: ModelInfo, field: FieldInfo, leaf: DomainLeaf, value: unknown, negate: boolean): Sql {
+  private ifSet(model: ModelInfo, leaf: DomainLeaf, value: unknown, negate: boolean): Sql {
     const unset = this.ctx.version >= 19 ? !pyTruthy(value) : value === false || value === null || value === undefined;
     if (unset) return negate ? FALSE_SQL : TRUE_SQL;
     const equal: DomainLeaf = { kind: 'leaf', path: leaf.path, operator: '=', value };
@@ -199,14 +198,14 @@ class DomainCompiler {
     }
     const sub = parseDomain(value, this.ctx.version);
     if (field.name === 'id') return this.node(model, sub, negate !== (operator === 'not any'));
-    return this.any(model, field, sub, negate !== (operator === 'not any'));
+    return this.any(field, sub, negate !== (operator === 'not any'));
   }
 
   /**
    * `field any sub`: many2one searches the comodel without `active_test`, x2many with the
    * request's; `not any` keeps the rows without a value.
    */
-  private any(model: ModelInfo, field: FieldInfo, sub: DomainNode, negate: boolean): Sql {
+  private any(field: FieldInfo, sub: DomainNode, negate: boolean): Sql {
     const comodel = this.ctx.registry.require(field.relation!);
     const col = raw(column('t', field.name));
     if (field.type === 'many2one') {
@@ -340,7 +339,9 @@ class DomainCompiler {
     if (!target) {
       throw valueError(`Cannot execute ${operator} for ${model.name}.${field.name}, works only for relational fields`);
     }
-    const parent = field.type === 'many2one' && target.name === model.name ? field.name : target.parentField;
+    // A many2one to the model itself names the parent field, and the condition is on `id`.
+    const selfParent = field.type === 'many2one' && target.name === model.name;
+    const parent = selfParent ? field.name : target.parentField;
     if (!parent) throw new OdooException('builtins.KeyError', pyRepr('parent_id'));
     if (value === false || value === null) return negate ? TRUE_SQL : FALSE_SQL;
     const values = Array.isArray(value) ? value : [value];
@@ -361,11 +362,11 @@ class DomainCompiler {
         : sql`SELECT p.${p} FROM ${table} p JOIN _h ON p."id" = _h."id" WHERE p.${p} IS NOT NULL`;
     const ids = sql`WITH RECURSIVE _h("id") AS (SELECT t."id" FROM ${table} t WHERE ${or(starts)} UNION ${walk}) SELECT "id" FROM _h`;
     if (field.type === 'one2many' || field.type === 'many2many') return this.linkedTo(field, target, ids, negate);
-    const col = raw(column('t', field.name));
+    const col = raw(column('t', selfParent ? 'id' : field.name));
     const member = sql`${col} IN (${ids})`;
     if (!negate) return member;
     // 17/18 wrap a negated hierarchy in NOT; 19 turned it into `in` first, so `not in` keeps NULLs.
-    return this.ctx.version >= 19 && field.type === 'many2one' ? or([sql`${col} IS NULL`, not(member)]) : not(member);
+    return this.ctx.version >= 19 && field.type === 'many2one' && !selfParent ? or([sql`${col} IS NULL`, not(member)]) : not(member);
   }
 }
 

@@ -242,7 +242,7 @@ export function validateDefinitions(defs: readonly ModelDef[]): string[] {
     for (const [name, field] of Object.entries(def.fields)) {
       if (!NAME_RE.test(name)) problems.push(`${at(name)}: invalid field name`);
       if (MAGIC_ONLY.has(name)) problems.push(`${at(name)}: reserved name (added by the registry)`);
-      problems.push(...validateField(def, name, field, byName).map((p) => `${at(name)}: ${p}`));
+      problems.push(...validateField(def, field, byName).map((p) => `${at(name)}: ${p}`));
     }
     const recName = def.recName;
     if (recName && !def.fields[recName]) problems.push(`${def.name}: recName '${recName}' is not a field`);
@@ -253,7 +253,6 @@ export function validateDefinitions(defs: readonly ModelDef[]): string[] {
 
 function validateField(
   model: ModelDef,
-  name: string,
   field: FieldDef,
   models: ReadonlyMap<string, ModelDef>,
 ): string[] {

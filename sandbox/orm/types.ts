@@ -64,6 +64,8 @@ export interface Orm {
    * Binds the arguments as Python would (positional first, then keywords; a missing, unknown or
    * duplicate argument raises `builtins.TypeError` with Python's message) and runs the method.
    * `ids` is the recordset for record methods, `null` for `@api.model` ones.
+   * Returns the method's value as JSON-like data; `null` stands for Python's `None` (18/19's
+   * `check_access_rights` and 18's `check_access`), which each transport renders its own way.
    */
   call(
     env: Env,

@@ -202,7 +202,8 @@ function hintProducer(
     return (row) => `${prefix}${String(row.index + 1).padStart(5, '0')}`;
   }
   if ('copy' in hint) return copyProducer(state, model, hint.copy, get);
-  return generatorProducer(state, model, field, hint.gen, get, options);
+  const text = generatorProducer(state, model, field, hint.gen, get, options);
+  return field.type === 'html' ? asHtml(text) : text;
 }
 
 /** A value of the field's type, guessed from its name when it is text. */
@@ -228,10 +229,8 @@ function typeProducer(
     }
     case 'text':
       return gen('sentence');
-    case 'html': {
-      const sentence = gen('sentence');
-      return (row) => `<p>${sentence(row)}</p>`;
-    }
+    case 'html':
+      return asHtml(gen('sentence'));
     case 'integer':
       return (row) => row.random.int(0, 100);
     case 'float':
@@ -330,6 +329,14 @@ function generatorProducer(
   return (row) => {
     current = row;
     return generate(name, context);
+  };
+}
+
+/** Generated text in an html field is a paragraph. */
+function asHtml(text: Producer): Producer {
+  return (row) => {
+    const value = text(row);
+    return value === null ? null : `<p>${value}</p>`;
   };
 }
 

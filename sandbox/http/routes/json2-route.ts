@@ -77,6 +77,8 @@ function readBody(request: SandboxRequest): Record<string, unknown> {
 /** `web_json_2_rpc(__model__, __method__, ids=(), context=frozendict(), **kwargs)`. */
 function callMethod(context: RpcContext, uid: number, model: string, method: string, body: Record<string, unknown>): unknown {
   const { orm } = context;
+  // Path arguments are merged over the body (`jsonrequest | args`): body keys `__model__` and
+  // `__method__` never reach the method.
   const { ids = [], context: callContext = {}, __model__: _model, __method__: _method, ...named } = body;
   if (!orm.hasModel(model)) throw new WerkzeugException(404, `the model ${pyRepr(model)} does not exist`);
   if (typeof callContext !== 'object' || callContext === null || Array.isArray(callContext)) {

@@ -1,0 +1,122 @@
+/**
+ * Every named filter of every resource, over each transport: a filter on an exposed field is tried
+ * with a value taken from the data and every record returned must satisfy it; a filter on an ERP
+ * field that is not exposed must answer 200 with no more records than the unfiltered list.
+ */
+import { RESOURCES } from '../../generated/routers';
+import type { FieldSpec, FilterSpec, ResourceSpec } from '../../runtime/resource-spec';
+import { expectDocumented } from '../support/openapi-responses';
+import { startStack, TRANSPORTS, type Stack } from '../support/stack';
+
+type Row = Record<string, unknown>;
+
+/** The exposed field a filter acts on, if any. */
+function exposedField(resource: ResourceSpec, filter: FilterSpec): FieldSpec | undefined {
+  return resource.fields.find((field) => {
+    const s = field.source;
+    if (s.kind === 'field') return s.erp === filter.erp;
+    if (s.kind === 'many2one') return s.take === 'id' && s.erp === filter.erp;
+    if (s.kind === 'related') return `${s.erp}.${s.comodelField}` === filter.erp && field.type !== 'integer';
+    return false;
+  });
+}
+
+const EXAMPLE: Readonly<Record<FilterSpec['type'], (filter: FilterSpec) => string>> = {
+  integer: () => '1',
+  number: () => '0',
+  string: () => 'a',
+  boolean: () => 'true',
+  date: () => '2026-01-31',
+  'date-time': () => '2026-01-31',
+  enum: (filter) => filter.values?.[0] ?? '',
+  'integer-list': () => '1,2,3',
+};
+
+/** A query value that the sample satisfies, and the check every returned value must pass. */
+function probe(filter: FilterSpec, field: FieldSpec, sample: unknown): [string, (value: unknown) => boolean] | undefined {
+  if (sample === null || sample === undefined) return undefined;
+  switch (filter.op) {
+    case '=':
+      return [String(sample), (value) => value === sample];
+    case 'ilike': {
+      const text = String(sample);
+      const part = text.length > 4 ? text.slice(1, 4) : text;
+      return [part.toUpperCase(), (value) => typeof value === 'string' && value.toLowerCase().includes(part.toLowerCase())];
+    }
+    case '>=':
+    case '<=': {
+      const sign = filter.op === '>=' ? 1 : -1;
+      if (field.type === 'string') {
+        const day = String(sample).slice(0, 10);
+        const bound = field.format === 'date-time' ? `${day}T${filter.op === '>=' ? '00:00:00' : '23:59:59'}Z` : day;
+        return [day, (value) => typeof value === 'string' && sign * value.localeCompare(bound) >= 0];
+      }
+      return [String(sample), (value) => typeof value === 'number' && sign * (value - (sample as number)) >= 0];
+    }
+    default:
+      return undefined;
+  }
+}
+
+describe.each(TRANSPORTS)('filters, %s', (_name, transport, version) => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ transport, version });
+  });
+  afterAll(() => stack.close());
+
+  const get = async (path: string) => {
+    const res = expectDocumented(path, await stack.get(path));
+    if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body as { data: Row[]; meta: { total: number } };
+  };
+
+  it.each(RESOURCES.map((r) => [r.path, r] as const))('%s: every filter narrows the list correctly', async (_path, resource) => {
+    const all = await get(`/api/v1/${resource.path}?limit=200`);
+    for (const filter of resource.filters) {
+      const field = exposedField(resource, filter);
+      const sample = field && all.data.map((row) => row[field.name]).find((v) => v !== null && v !== '' && v !== undefined);
+      const attempt = field && probe(filter, field, sample);
+      if (field && attempt) {
+        const [value, holds] = attempt;
+        const page = await get(`/api/v1/${resource.path}?${filter.name}=${encodeURIComponent(value)}&limit=200`);
+        expect([filter.name, page.data.length > 0]).toEqual([filter.name, true]);
+        const wrong = page.data.filter((row) => !holds(row[field.name]));
+        expect([filter.name, value, wrong.map((row) => row[field.name])]).toEqual([filter.name, value, []]);
+        expect(page.meta.total).toBeLessThanOrEqual(all.meta.total);
+      } else {
+        const page = await get(`/api/v1/${resource.path}?${filter.name}=${encodeURIComponent(EXAMPLE[filter.type](filter))}&limit=1`);
+        expect([filter.name, page.meta.total <= all.meta.total]).toEqual([filter.name, true]);
+      }
+    }
+  });
+
+  it('matches ilike text literally: % and _ are not wildcards (D17)', async () => {
+    const percent = await get('/api/v1/fleet/vehicles?plate=%25&limit=5');
+    expect(percent.meta.total).toBe(0);
+    const underscore = await get('/api/v1/fleet/vehicles?plate=_&limit=5');
+    expect(underscore.meta.total).toBe(0);
+    const dash = await get('/api/v1/fleet/vehicles?plate=-&limit=5');
+    expect(dash.meta.total).toBeGreaterThan(0);
+  });
+
+  it('takes several ids in an in-filter, comma-separated or repeated (D20)', async () => {
+    const tickets = await get('/api/v1/it/tickets?limit=200&fields=assignees');
+    expect(tickets.meta.total).toBeGreaterThan(0);
+    const comma = await get('/api/v1/it/tickets?assignee_id=1,2,3,4,5,6&limit=200&fields=id');
+    const repeated = await get('/api/v1/it/tickets?assignee_id=1&assignee_id=2&assignee_id=3&assignee_id=4&assignee_id=5&assignee_id=6&limit=200&fields=id');
+    expect(comma.meta.total).toBeGreaterThan(0);
+    expect(repeated.data.map((r) => r['id'])).toEqual(comma.data.map((r) => r['id']));
+    const one = await get('/api/v1/it/tickets?assignee_id=1&limit=200&fields=id');
+    expect(one.meta.total).toBeLessThanOrEqual(comma.meta.total);
+  });
+
+  it('reads a date-only *_before on a datetime field through the end of that day (D15)', async () => {
+    const sample = await get('/api/v1/fleet/reservations?limit=1&fields=start');
+    const start = sample.data[0]?.['start'] as string;
+    const day = start.slice(0, 10);
+    const through = await get(`/api/v1/fleet/reservations?start_after=${day}&start_before=${day}&limit=200&fields=start`);
+    expect(through.data.map((r) => r['start'])).toContain(start);
+    for (const row of through.data) expect(String(row['start']).slice(0, 10)).toBe(day);
+  });
+});
