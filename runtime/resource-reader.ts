@@ -13,24 +13,15 @@ import { ErpFault } from './erp/erp-error';
 import type { ErpClient, ErpStats } from './erp/erp-client';
 import type { Principal } from './auth';
 import { notFound } from './errors';
-import { compileDomain, type DomainLeaf } from './query/domain';
+import { detailRequest, ERP_CONTEXT, erpFieldOf, listRequests, type PageRequest } from './erp-requests';
 import type { DetailQuery, ListQuery } from './query/parse-query';
 import { compileMapper, distributionAccountIds, relationKey, type ApiRecord, type ErpRow, type RelatedValues } from './records';
 import type { FieldSpec, ResourceSpec } from './resource-spec';
 import { TtlCache } from './ttl-cache';
 
-/** Context sent with every call: the catalogue's scope is the only filter on archived records. */
-const CONTEXT = Object.freeze({ active_test: false, lang: 'en_US', tz: 'UTC' });
-
 export interface ListPage {
   readonly data: ApiRecord[];
   readonly meta: { total?: number; next_since_id?: number | null };
-}
-
-interface ReadOptions {
-  readonly offset?: number;
-  readonly limit: number;
-  readonly order?: string;
 }
 
 interface PageRows {
@@ -53,12 +44,10 @@ export class ResourceReader {
   }
 
   async list(principal: Principal, resource: ResourceSpec, query: ListQuery, stats: ErpStats): Promise<ListPage> {
-    const domain = compileDomain(resource, query.filters, query.sinceId);
+    const requests = listRequests(resource, query);
     const cursor = query.sinceId !== undefined;
-    const pageP = this.readPage(principal, resource, query.fields, domain, { offset: query.offset, limit: cursor ? query.limit + 1 : query.limit, order: query.order }, stats);
-    const countP = query.total
-      ? this.call(principal, resource.model, 'search_count', null, { domain: cursor ? compileDomain(resource, query.filters) : domain }, stats)
-      : undefined;
+    const pageP = this.readPage(principal, resource, query.fields, requests.page, stats);
+    const countP = requests.countDomain ? this.call(principal, resource.model, 'search_count', null, { domain: requests.countDomain }, stats) : undefined;
     // Both promises are awaited together so that a failure of one never leaves the other unobserved.
     const [page, total] = await Promise.all([pageP, countP]);
     let rows = page.rows;
@@ -74,15 +63,14 @@ export class ResourceReader {
   }
 
   async detail(principal: Principal, resource: ResourceSpec, id: number, query: DetailQuery, stats: ErpStats): Promise<ApiRecord> {
-    const domain = [...compileDomain(resource, []), ['id', '=', id] as const];
-    const page = await this.readPage(principal, resource, query.fields, domain, { limit: 1 }, stats);
+    const page = await this.readPage(principal, resource, query.fields, detailRequest(resource, id, query), stats);
     if (page.rows.length === 0) throw notFound(`No ${resource.path} record with id ${id}.`);
     const [record] = await this.toRecords(principal, resource, query.fields, page.rows, page.unreadable, stats);
     return record as ApiRecord;
   }
 
   private call(principal: Principal, model: string, method: string, ids: readonly number[] | null, kwargs: Record<string, unknown>, stats: ErpStats) {
-    return this.erp.call(principal, { model, method, ids, kwargs: { ...kwargs, context: CONTEXT } }, stats);
+    return this.erp.call(principal, { model, method, ids, kwargs: { ...kwargs, context: ERP_CONTEXT } }, stats);
   }
 
   /** `search_read` of the page, leaving out (and reporting) the fields the account cannot read. */
@@ -90,15 +78,14 @@ export class ResourceReader {
     principal: Principal,
     resource: ResourceSpec,
     fields: readonly FieldSpec[],
-    domain: readonly DomainLeaf[],
-    options: ReadOptions,
+    request: PageRequest,
     stats: ErpStats,
   ): Promise<PageRows> {
-    const wanted = erpFieldsOf(fields);
+    const { fields: wanted, ...options } = request;
     const cacheKey = `${principal.uid}|${resource.model}`;
     let blocked = this.unreadableFields.get(cacheKey) ?? new Map<string, string>();
     const read = (erpFields: readonly string[]) =>
-      this.call(principal, resource.model, 'search_read', null, { domain, fields: erpFields, ...options }, stats) as Promise<ErpRow[]>;
+      this.call(principal, resource.model, 'search_read', null, { ...options, fields: erpFields }, stats) as Promise<ErpRow[]>;
     let rows: ErpRow[];
     try {
       rows = await read(wanted.filter((f) => !blocked.has(f)));
@@ -195,23 +182,6 @@ export class ResourceReader {
 
 function isAccessError(error: unknown): boolean {
   return error instanceof ErpFault && error.kind === 'access_error';
-}
-
-/** The ERP field a field reads on the resource's own model, if any. */
-function erpFieldOf(field: FieldSpec): string | undefined {
-  const source = field.source;
-  if (source.kind === 'id') return 'id';
-  if (source.kind === 'url') return undefined;
-  return source.erp;
-}
-
-function erpFieldsOf(fields: readonly FieldSpec[]): string[] {
-  const names = new Set<string>(['id']);
-  for (const field of fields) {
-    const erp = erpFieldOf(field);
-    if (erp) names.add(erp);
-  }
-  return [...names];
 }
 
 function relatedIds(field: FieldSpec, row: ErpRow): number[] {

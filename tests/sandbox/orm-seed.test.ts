@@ -7,7 +7,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { loadRegistry } from '../../sandbox/orm/registry';
+import { buildRegistry, loadRegistry } from '../../sandbox/orm/registry';
+import { openDatabase } from '../../sandbox/store/database';
+import { createTables } from '../../sandbox/store/schema';
+import { seedDemoData } from '../../sandbox/seed/demo';
 import { findUserByLogin, initDatabase, isUserActive, openOrm } from '../../sandbox/seed/init';
 import { ADMIN_LOGIN, API_GROUP, GATEWAY_LOGIN, NO_FLEET_LOGIN } from '../../sandbox/seed/security';
 
@@ -138,5 +141,24 @@ test('seeded users, groups and rights', () => {
     }
   } finally {
     handle.close();
+  }
+});
+
+test('a many2one cycle is broken, then its back edge filled', () => {
+  const cyclic = buildRegistry([
+    { name: 'a.one', description: 'One', demoRows: 5, fields: { name: { type: 'char' }, two_id: { type: 'many2one', relation: 'a.two', required: true } } },
+    { name: 'a.two', description: 'Two', demoRows: 4, fields: { one_id: { type: 'many2one', relation: 'a.one', required: true }, tag_ids: { type: 'many2many', relation: 'a.one' } } },
+  ]);
+  const memory = openDatabase(':memory:', { bulk: true });
+  try {
+    createTables(memory, cyclic);
+    const state = seedDemoData(memory, cyclic, 1);
+    expect(state.deferred).toHaveLength(1);
+    const rows = (table: string, column: string) => memory.prepare(`SELECT "${column}" AS v FROM "${table}"`).all() as { v: number | null }[];
+    for (const { v } of rows('a_one', 'two_id')) expect(v !== null && v >= 1 && v <= 4).toBe(true);
+    for (const { v } of rows('a_two', 'one_id')) expect(v !== null && v >= 1 && v <= 5).toBe(true);
+    expect(rows('a_two_tag_ids_rel', 'a').length).toBeGreaterThanOrEqual(4);
+  } finally {
+    memory.close();
   }
 });
