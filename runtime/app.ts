@@ -17,6 +17,8 @@ import { createDocsRouter, openApiWithServer, withBaseUrl } from './http/docs-ro
 import { createErrorHandler, sendError } from './http/error-handler';
 import { createHealthRouter } from './http/health-routes';
 import { methodNotAllowed } from './http/method-not-allowed';
+import { noStore } from './http/no-store';
+import { requestDeadline } from './http/request-deadline';
 import { requestLog } from './http/request-log';
 import { createResourceHandlers } from './http/resource-handlers';
 import type { Logger } from './log';
@@ -62,7 +64,8 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   app.use(requestLog(log));
   if (config.corsOrigins.length) app.use(cors(config.corsOrigins));
   app.use(methodNotAllowed(isServedPath));
-  app.use(createHealthRouter(erp));
+  app.use(['/api/v1', '/healthz', '/readyz'], noStore());
+  app.use(createHealthRouter(erp, config.erp.timeoutMs));
   app.use(
     '/api',
     createDocsRouter({
@@ -77,8 +80,8 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
     }),
   );
   const api = express.Router();
-  for (const createRouter of DOMAIN_ROUTERS) api.use(createRouter(handlers));
-  app.use('/api/v1', api);
+  for (const { mount, create } of DOMAIN_ROUTERS) api.use(mount, create(handlers));
+  app.use('/api/v1', requestDeadline(config.requestTimeoutMs), api);
   app.use((req, res) => sendError(res, notFound(`No route ${req.method} ${req.path.slice(0, 200)}.`)));
   app.use(createErrorHandler(log));
   return { app, erp };

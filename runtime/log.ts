@@ -6,6 +6,16 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
 
+/**
+ * Standard output, written asynchronously in batches: each write is a system call, which costs about
+ * 0.1 ms here, more than the rest of a request's logging. Flushed every second and at exit.
+ */
+export function bufferedStdout(): DestinationStream & { flush(): void } {
+  const destination = pino.destination({ dest: 1, sync: false, minLength: 8192 });
+  setInterval(() => destination.flush(), 1000).unref();
+  return destination;
+}
+
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   return pino(
     {

@@ -140,8 +140,26 @@ export class ResourceReader {
         { resource: resource.path, fields: [...unreadable].map(([field, model]) => ({ field, model })) },
         'unreadable relation: fields answered as null (the API account has no read right on their model)',
       );
-    const map = compileMapper(resource, fields, { urlFor: this.urlFor, unreadable: new Set(unreadable.keys()) });
+    const map = this.mapperFor(resource, fields, unreadable);
     return rows.map((row) => map(row, related));
+  }
+
+  /** Mappers are compiled once per field list (the full list is one shared array) and unreadable set. */
+  private readonly mappers = new WeakMap<readonly FieldSpec[], Map<string, ReturnType<typeof compileMapper>>>();
+
+  private mapperFor(resource: ResourceSpec, fields: readonly FieldSpec[], unreadable: ReadonlyMap<string, string>) {
+    let byUnreadable = this.mappers.get(fields);
+    if (!byUnreadable) {
+      byUnreadable = new Map();
+      this.mappers.set(fields, byUnreadable);
+    }
+    const key = [...unreadable.keys()].join(',');
+    let map = byUnreadable.get(key);
+    if (!map) {
+      map = compileMapper(resource, fields, { urlFor: this.urlFor, unreadable: new Set(unreadable.keys()) });
+      byUnreadable.set(key, map);
+    }
+    return map;
   }
 
   /** One `read` per comodel relation, for related values and display names. */

@@ -12,8 +12,8 @@ export function emitDomainRouter(domain: DomainModel): string {
   const routes = domain.resources.flatMap((resource) => {
     const constant = resourceConstName(domain.domain, resource.name);
     return [
-      `router.get('/${resource.path}', handlers.list(${constant}));`,
-      `router.get('/${resource.path}/:id', handlers.detail(${constant}));`,
+      `router.get('/${resource.name}', handlers.list(${constant}));`,
+      `router.get('/${resource.name}/:id', handlers.detail(${constant}));`,
     ];
   });
   return printSourceFile(
@@ -22,7 +22,7 @@ export function emitDomainRouter(domain: DomainModel): string {
         "import { Router } from 'express';",
         "import type { ResourceHandlers } from '../../runtime/resource-handlers';",
         `import { ${constants.join(', ')} } from '../resources/${domain.domain}';`,
-        `/** Routes of the ${domain.domain} domain: ${domain.resources.length * 2} GET routes. */\nexport function ${routerFactoryName(domain.domain)}(handlers: ResourceHandlers): Router {\n  const router = Router();\n  ${routes.join('\n  ')}\n  return router;\n}`,
+        `/** Routes of the ${domain.domain} domain (${domain.resources.length * 2} GET routes), mounted at /api/v1/${domain.domain}. */\nexport function ${routerFactoryName(domain.domain)}(handlers: ResourceHandlers): Router {\n  const router = Router();\n  ${routes.join('\n  ')}\n  return router;\n}`,
       ],
     },
     domain.file,
@@ -41,8 +41,8 @@ export function emitRouterIndex(model: CatalogueModel): string {
         "import type { ResourceHandlers } from '../../runtime/resource-handlers';",
         "import type { ResourceSpec } from '../../runtime/resource-spec';",
         ...imports,
-        `/** Every domain router, in domain order. */\nexport const DOMAIN_ROUTERS: readonly ((handlers: ResourceHandlers) => Router)[] = [${model.domains
-          .map((d) => routerFactoryName(d.domain))
+        `/** Every domain router with the path it is mounted at, in domain order. */\nexport const DOMAIN_ROUTERS: readonly { readonly mount: string; readonly create: (handlers: ResourceHandlers) => Router }[] = [${model.domains
+          .map((d) => `{ mount: '/${d.domain}', create: ${routerFactoryName(d.domain)} }`)
           .join(', ')}];`,
         `/** Every resource served, in domain then resource order. */\nexport const RESOURCES: readonly ResourceSpec[] = [${model.domains
           .map((d) => `...${domainResourcesConstName(d.domain)}`)

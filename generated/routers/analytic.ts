@@ -2,12 +2,12 @@
 import { Router } from 'express';
 import type { ResourceHandlers } from '../../runtime/resource-handlers';
 import { ANALYTIC_ACCOUNTS, ANALYTIC_DIMENSIONS } from '../resources/analytic';
-/** Routes of the analytic domain: 4 GET routes. */
+/** Routes of the analytic domain (4 GET routes), mounted at /api/v1/analytic. */
 export function createAnalyticRouter(handlers: ResourceHandlers): Router {
   const router = Router();
-  router.get('/analytic/accounts', handlers.list(ANALYTIC_ACCOUNTS));
-  router.get('/analytic/accounts/:id', handlers.detail(ANALYTIC_ACCOUNTS));
-  router.get('/analytic/dimensions', handlers.list(ANALYTIC_DIMENSIONS));
-  router.get('/analytic/dimensions/:id', handlers.detail(ANALYTIC_DIMENSIONS));
+  router.get('/accounts', handlers.list(ANALYTIC_ACCOUNTS));
+  router.get('/accounts/:id', handlers.detail(ANALYTIC_ACCOUNTS));
+  router.get('/dimensions', handlers.list(ANALYTIC_DIMENSIONS));
+  router.get('/dimensions/:id', handlers.detail(ANALYTIC_DIMENSIONS));
   return router;
 }

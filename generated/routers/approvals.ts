@@ -2,14 +2,14 @@
 import { Router } from 'express';
 import type { ResourceHandlers } from '../../runtime/resource-handlers';
 import { APPROVALS_APPROVERS, APPROVALS_REQUEST_LINES, APPROVALS_REQUESTS } from '../resources/approvals';
-/** Routes of the approvals domain: 6 GET routes. */
+/** Routes of the approvals domain (6 GET routes), mounted at /api/v1/approvals. */
 export function createApprovalsRouter(handlers: ResourceHandlers): Router {
   const router = Router();
-  router.get('/approvals/approvers', handlers.list(APPROVALS_APPROVERS));
-  router.get('/approvals/approvers/:id', handlers.detail(APPROVALS_APPROVERS));
-  router.get('/approvals/request-lines', handlers.list(APPROVALS_REQUEST_LINES));
-  router.get('/approvals/request-lines/:id', handlers.detail(APPROVALS_REQUEST_LINES));
-  router.get('/approvals/requests', handlers.list(APPROVALS_REQUESTS));
-  router.get('/approvals/requests/:id', handlers.detail(APPROVALS_REQUESTS));
+  router.get('/approvers', handlers.list(APPROVALS_APPROVERS));
+  router.get('/approvers/:id', handlers.detail(APPROVALS_APPROVERS));
+  router.get('/request-lines', handlers.list(APPROVALS_REQUEST_LINES));
+  router.get('/request-lines/:id', handlers.detail(APPROVALS_REQUEST_LINES));
+  router.get('/requests', handlers.list(APPROVALS_REQUESTS));
+  router.get('/requests/:id', handlers.detail(APPROVALS_REQUESTS));
   return router;
 }

@@ -2,14 +2,14 @@
 import { Router } from 'express';
 import type { ResourceHandlers } from '../../runtime/resource-handlers';
 import { ELECTRICITY_COUNTERS, ELECTRICITY_PURCHASES, ELECTRICITY_READINGS } from '../resources/electricity';
-/** Routes of the electricity domain: 6 GET routes. */
+/** Routes of the electricity domain (6 GET routes), mounted at /api/v1/electricity. */
 export function createElectricityRouter(handlers: ResourceHandlers): Router {
   const router = Router();
-  router.get('/electricity/counters', handlers.list(ELECTRICITY_COUNTERS));
-  router.get('/electricity/counters/:id', handlers.detail(ELECTRICITY_COUNTERS));
-  router.get('/electricity/purchases', handlers.list(ELECTRICITY_PURCHASES));
-  router.get('/electricity/purchases/:id', handlers.detail(ELECTRICITY_PURCHASES));
-  router.get('/electricity/readings', handlers.list(ELECTRICITY_READINGS));
-  router.get('/electricity/readings/:id', handlers.detail(ELECTRICITY_READINGS));
+  router.get('/counters', handlers.list(ELECTRICITY_COUNTERS));
+  router.get('/counters/:id', handlers.detail(ELECTRICITY_COUNTERS));
+  router.get('/purchases', handlers.list(ELECTRICITY_PURCHASES));
+  router.get('/purchases/:id', handlers.detail(ELECTRICITY_PURCHASES));
+  router.get('/readings', handlers.list(ELECTRICITY_READINGS));
+  router.get('/readings/:id', handlers.detail(ELECTRICITY_READINGS));
   return router;
 }

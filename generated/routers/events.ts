@@ -2,14 +2,14 @@
 import { Router } from 'express';
 import type { ResourceHandlers } from '../../runtime/resource-handlers';
 import { EVENTS_EVENTS, EVENTS_REGISTRATIONS, EVENTS_TASKS } from '../resources/events';
-/** Routes of the events domain: 6 GET routes. */
+/** Routes of the events domain (6 GET routes), mounted at /api/v1/events. */
 export function createEventsRouter(handlers: ResourceHandlers): Router {
   const router = Router();
-  router.get('/events/events', handlers.list(EVENTS_EVENTS));
-  router.get('/events/events/:id', handlers.detail(EVENTS_EVENTS));
-  router.get('/events/registrations', handlers.list(EVENTS_REGISTRATIONS));
-  router.get('/events/registrations/:id', handlers.detail(EVENTS_REGISTRATIONS));
-  router.get('/events/tasks', handlers.list(EVENTS_TASKS));
-  router.get('/events/tasks/:id', handlers.detail(EVENTS_TASKS));
+  router.get('/events', handlers.list(EVENTS_EVENTS));
+  router.get('/events/:id', handlers.detail(EVENTS_EVENTS));
+  router.get('/registrations', handlers.list(EVENTS_REGISTRATIONS));
+  router.get('/registrations/:id', handlers.detail(EVENTS_REGISTRATIONS));
+  router.get('/tasks', handlers.list(EVENTS_TASKS));
+  router.get('/tasks/:id', handlers.detail(EVENTS_TASKS));
   return router;
 }

@@ -2,24 +2,24 @@
 import { Router } from 'express';
 import type { ResourceHandlers } from '../../runtime/resource-handlers';
 import { FLEET_ALERTS, FLEET_FUEL_LOGS, FLEET_INCIDENTS, FLEET_LOCATIONS, FLEET_RESERVATIONS, FLEET_SERVICES, FLEET_TRIPS, FLEET_VEHICLES } from '../resources/fleet';
-/** Routes of the fleet domain: 16 GET routes. */
+/** Routes of the fleet domain (16 GET routes), mounted at /api/v1/fleet. */
 export function createFleetRouter(handlers: ResourceHandlers): Router {
   const router = Router();
-  router.get('/fleet/alerts', handlers.list(FLEET_ALERTS));
-  router.get('/fleet/alerts/:id', handlers.detail(FLEET_ALERTS));
-  router.get('/fleet/fuel-logs', handlers.list(FLEET_FUEL_LOGS));
-  router.get('/fleet/fuel-logs/:id', handlers.detail(FLEET_FUEL_LOGS));
-  router.get('/fleet/incidents', handlers.list(FLEET_INCIDENTS));
-  router.get('/fleet/incidents/:id', handlers.detail(FLEET_INCIDENTS));
-  router.get('/fleet/locations', handlers.list(FLEET_LOCATIONS));
-  router.get('/fleet/locations/:id', handlers.detail(FLEET_LOCATIONS));
-  router.get('/fleet/reservations', handlers.list(FLEET_RESERVATIONS));
-  router.get('/fleet/reservations/:id', handlers.detail(FLEET_RESERVATIONS));
-  router.get('/fleet/services', handlers.list(FLEET_SERVICES));
-  router.get('/fleet/services/:id', handlers.detail(FLEET_SERVICES));
-  router.get('/fleet/trips', handlers.list(FLEET_TRIPS));
-  router.get('/fleet/trips/:id', handlers.detail(FLEET_TRIPS));
-  router.get('/fleet/vehicles', handlers.list(FLEET_VEHICLES));
-  router.get('/fleet/vehicles/:id', handlers.detail(FLEET_VEHICLES));
+  router.get('/alerts', handlers.list(FLEET_ALERTS));
+  router.get('/alerts/:id', handlers.detail(FLEET_ALERTS));
+  router.get('/fuel-logs', handlers.list(FLEET_FUEL_LOGS));
+  router.get('/fuel-logs/:id', handlers.detail(FLEET_FUEL_LOGS));
+  router.get('/incidents', handlers.list(FLEET_INCIDENTS));
+  router.get('/incidents/:id', handlers.detail(FLEET_INCIDENTS));
+  router.get('/locations', handlers.list(FLEET_LOCATIONS));
+  router.get('/locations/:id', handlers.detail(FLEET_LOCATIONS));
+  router.get('/reservations', handlers.list(FLEET_RESERVATIONS));
+  router.get('/reservations/:id', handlers.detail(FLEET_RESERVATIONS));
+  router.get('/services', handlers.list(FLEET_SERVICES));
+  router.get('/services/:id', handlers.detail(FLEET_SERVICES));
+  router.get('/trips', handlers.list(FLEET_TRIPS));
+  router.get('/trips/:id', handlers.detail(FLEET_TRIPS));
+  router.get('/vehicles', handlers.list(FLEET_VEHICLES));
+  router.get('/vehicles/:id', handlers.detail(FLEET_VEHICLES));
   return router;
 }

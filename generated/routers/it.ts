@@ -2,14 +2,14 @@
 import { Router } from 'express';
 import type { ResourceHandlers } from '../../runtime/resource-handlers';
 import { IT_ASSETS, IT_CONSUMABLE_MOVES, IT_TICKETS } from '../resources/it';
-/** Routes of the it domain: 6 GET routes. */
+/** Routes of the it domain (6 GET routes), mounted at /api/v1/it. */
 export function createItRouter(handlers: ResourceHandlers): Router {
   const router = Router();
-  router.get('/it/assets', handlers.list(IT_ASSETS));
-  router.get('/it/assets/:id', handlers.detail(IT_ASSETS));
-  router.get('/it/consumable-moves', handlers.list(IT_CONSUMABLE_MOVES));
-  router.get('/it/consumable-moves/:id', handlers.detail(IT_CONSUMABLE_MOVES));
-  router.get('/it/tickets', handlers.list(IT_TICKETS));
-  router.get('/it/tickets/:id', handlers.detail(IT_TICKETS));
+  router.get('/assets', handlers.list(IT_ASSETS));
+  router.get('/assets/:id', handlers.detail(IT_ASSETS));
+  router.get('/consumable-moves', handlers.list(IT_CONSUMABLE_MOVES));
+  router.get('/consumable-moves/:id', handlers.detail(IT_CONSUMABLE_MOVES));
+  router.get('/tickets', handlers.list(IT_TICKETS));
+  router.get('/tickets/:id', handlers.detail(IT_TICKETS));
   return router;
 }

@@ -2,12 +2,12 @@
 import { Router } from 'express';
 import type { ResourceHandlers } from '../../runtime/resource-handlers';
 import { PURCHASE_ORDER_LINES, PURCHASE_ORDERS } from '../resources/purchase';
-/** Routes of the purchase domain: 4 GET routes. */
+/** Routes of the purchase domain (4 GET routes), mounted at /api/v1/purchase. */
 export function createPurchaseRouter(handlers: ResourceHandlers): Router {
   const router = Router();
-  router.get('/purchase/order-lines', handlers.list(PURCHASE_ORDER_LINES));
-  router.get('/purchase/order-lines/:id', handlers.detail(PURCHASE_ORDER_LINES));
-  router.get('/purchase/orders', handlers.list(PURCHASE_ORDERS));
-  router.get('/purchase/orders/:id', handlers.detail(PURCHASE_ORDERS));
+  router.get('/order-lines', handlers.list(PURCHASE_ORDER_LINES));
+  router.get('/order-lines/:id', handlers.detail(PURCHASE_ORDER_LINES));
+  router.get('/orders', handlers.list(PURCHASE_ORDERS));
+  router.get('/orders/:id', handlers.detail(PURCHASE_ORDERS));
   return router;
 }

@@ -2,22 +2,22 @@
 import { Router } from 'express';
 import type { ResourceHandlers } from '../../runtime/resource-handlers';
 import { SPACE_ACTIVITIES, SPACE_CATEGORIES, SPACE_EQUIPMENTS, SPACE_MAINTENANCES, SPACE_RESERVATIONS, SPACE_SITES, SPACE_SPACES } from '../resources/space';
-/** Routes of the space domain: 14 GET routes. */
+/** Routes of the space domain (14 GET routes), mounted at /api/v1/space. */
 export function createSpaceRouter(handlers: ResourceHandlers): Router {
   const router = Router();
-  router.get('/space/activities', handlers.list(SPACE_ACTIVITIES));
-  router.get('/space/activities/:id', handlers.detail(SPACE_ACTIVITIES));
-  router.get('/space/categories', handlers.list(SPACE_CATEGORIES));
-  router.get('/space/categories/:id', handlers.detail(SPACE_CATEGORIES));
-  router.get('/space/equipments', handlers.list(SPACE_EQUIPMENTS));
-  router.get('/space/equipments/:id', handlers.detail(SPACE_EQUIPMENTS));
-  router.get('/space/maintenances', handlers.list(SPACE_MAINTENANCES));
-  router.get('/space/maintenances/:id', handlers.detail(SPACE_MAINTENANCES));
-  router.get('/space/reservations', handlers.list(SPACE_RESERVATIONS));
-  router.get('/space/reservations/:id', handlers.detail(SPACE_RESERVATIONS));
-  router.get('/space/sites', handlers.list(SPACE_SITES));
-  router.get('/space/sites/:id', handlers.detail(SPACE_SITES));
-  router.get('/space/spaces', handlers.list(SPACE_SPACES));
-  router.get('/space/spaces/:id', handlers.detail(SPACE_SPACES));
+  router.get('/activities', handlers.list(SPACE_ACTIVITIES));
+  router.get('/activities/:id', handlers.detail(SPACE_ACTIVITIES));
+  router.get('/categories', handlers.list(SPACE_CATEGORIES));
+  router.get('/categories/:id', handlers.detail(SPACE_CATEGORIES));
+  router.get('/equipments', handlers.list(SPACE_EQUIPMENTS));
+  router.get('/equipments/:id', handlers.detail(SPACE_EQUIPMENTS));
+  router.get('/maintenances', handlers.list(SPACE_MAINTENANCES));
+  router.get('/maintenances/:id', handlers.detail(SPACE_MAINTENANCES));
+  router.get('/reservations', handlers.list(SPACE_RESERVATIONS));
+  router.get('/reservations/:id', handlers.detail(SPACE_RESERVATIONS));
+  router.get('/sites', handlers.list(SPACE_SITES));
+  router.get('/sites/:id', handlers.detail(SPACE_SITES));
+  router.get('/spaces', handlers.list(SPACE_SPACES));
+  router.get('/spaces/:id', handlers.detail(SPACE_SPACES));
   return router;
 }

@@ -2,22 +2,22 @@
 import { Router } from 'express';
 import type { ResourceHandlers } from '../../runtime/resource-handlers';
 import { SPRINT_BLOCKERS, SPRINT_ENGAGEMENTS, SPRINT_KEY_RESULTS, SPRINT_MEASURE_READINGS, SPRINT_MEASURES, SPRINT_OBJECTIVES, SPRINT_SPRINTS } from '../resources/sprint';
-/** Routes of the sprint domain: 14 GET routes. */
+/** Routes of the sprint domain (14 GET routes), mounted at /api/v1/sprint. */
 export function createSprintRouter(handlers: ResourceHandlers): Router {
   const router = Router();
-  router.get('/sprint/blockers', handlers.list(SPRINT_BLOCKERS));
-  router.get('/sprint/blockers/:id', handlers.detail(SPRINT_BLOCKERS));
-  router.get('/sprint/engagements', handlers.list(SPRINT_ENGAGEMENTS));
-  router.get('/sprint/engagements/:id', handlers.detail(SPRINT_ENGAGEMENTS));
-  router.get('/sprint/key-results', handlers.list(SPRINT_KEY_RESULTS));
-  router.get('/sprint/key-results/:id', handlers.detail(SPRINT_KEY_RESULTS));
-  router.get('/sprint/measure-readings', handlers.list(SPRINT_MEASURE_READINGS));
-  router.get('/sprint/measure-readings/:id', handlers.detail(SPRINT_MEASURE_READINGS));
-  router.get('/sprint/measures', handlers.list(SPRINT_MEASURES));
-  router.get('/sprint/measures/:id', handlers.detail(SPRINT_MEASURES));
-  router.get('/sprint/objectives', handlers.list(SPRINT_OBJECTIVES));
-  router.get('/sprint/objectives/:id', handlers.detail(SPRINT_OBJECTIVES));
-  router.get('/sprint/sprints', handlers.list(SPRINT_SPRINTS));
-  router.get('/sprint/sprints/:id', handlers.detail(SPRINT_SPRINTS));
+  router.get('/blockers', handlers.list(SPRINT_BLOCKERS));
+  router.get('/blockers/:id', handlers.detail(SPRINT_BLOCKERS));
+  router.get('/engagements', handlers.list(SPRINT_ENGAGEMENTS));
+  router.get('/engagements/:id', handlers.detail(SPRINT_ENGAGEMENTS));
+  router.get('/key-results', handlers.list(SPRINT_KEY_RESULTS));
+  router.get('/key-results/:id', handlers.detail(SPRINT_KEY_RESULTS));
+  router.get('/measure-readings', handlers.list(SPRINT_MEASURE_READINGS));
+  router.get('/measure-readings/:id', handlers.detail(SPRINT_MEASURE_READINGS));
+  router.get('/measures', handlers.list(SPRINT_MEASURES));
+  router.get('/measures/:id', handlers.detail(SPRINT_MEASURES));
+  router.get('/objectives', handlers.list(SPRINT_OBJECTIVES));
+  router.get('/objectives/:id', handlers.detail(SPRINT_OBJECTIVES));
+  router.get('/sprints', handlers.list(SPRINT_SPRINTS));
+  router.get('/sprints/:id', handlers.detail(SPRINT_SPRINTS));
   return router;
 }

@@ -2,10 +2,10 @@
 import { Router } from 'express';
 import type { ResourceHandlers } from '../../runtime/resource-handlers';
 import { STOCK_PICKINGS } from '../resources/stock';
-/** Routes of the stock domain: 2 GET routes. */
+/** Routes of the stock domain (2 GET routes), mounted at /api/v1/stock. */
 export function createStockRouter(handlers: ResourceHandlers): Router {
   const router = Router();
-  router.get('/stock/pickings', handlers.list(STOCK_PICKINGS));
-  router.get('/stock/pickings/:id', handlers.detail(STOCK_PICKINGS));
+  router.get('/pickings', handlers.list(STOCK_PICKINGS));
+  router.get('/pickings/:id', handlers.detail(STOCK_PICKINGS));
   return router;
 }

@@ -2,20 +2,20 @@
 import { Router } from 'express';
 import type { ResourceHandlers } from '../../runtime/resource-handlers';
 import { TRAVEL_PERDIEM_RATES, TRAVEL_PERDIEM_REQUESTS, TRAVEL_TRIP_EXPENSES, TRAVEL_TRIP_STAGES, TRAVEL_TRIP_TYPES, TRAVEL_TRIPS } from '../resources/travel';
-/** Routes of the travel domain: 12 GET routes. */
+/** Routes of the travel domain (12 GET routes), mounted at /api/v1/travel. */
 export function createTravelRouter(handlers: ResourceHandlers): Router {
   const router = Router();
-  router.get('/travel/perdiem-rates', handlers.list(TRAVEL_PERDIEM_RATES));
-  router.get('/travel/perdiem-rates/:id', handlers.detail(TRAVEL_PERDIEM_RATES));
-  router.get('/travel/perdiem-requests', handlers.list(TRAVEL_PERDIEM_REQUESTS));
-  router.get('/travel/perdiem-requests/:id', handlers.detail(TRAVEL_PERDIEM_REQUESTS));
-  router.get('/travel/trip-expenses', handlers.list(TRAVEL_TRIP_EXPENSES));
-  router.get('/travel/trip-expenses/:id', handlers.detail(TRAVEL_TRIP_EXPENSES));
-  router.get('/travel/trip-stages', handlers.list(TRAVEL_TRIP_STAGES));
-  router.get('/travel/trip-stages/:id', handlers.detail(TRAVEL_TRIP_STAGES));
-  router.get('/travel/trip-types', handlers.list(TRAVEL_TRIP_TYPES));
-  router.get('/travel/trip-types/:id', handlers.detail(TRAVEL_TRIP_TYPES));
-  router.get('/travel/trips', handlers.list(TRAVEL_TRIPS));
-  router.get('/travel/trips/:id', handlers.detail(TRAVEL_TRIPS));
+  router.get('/perdiem-rates', handlers.list(TRAVEL_PERDIEM_RATES));
+  router.get('/perdiem-rates/:id', handlers.detail(TRAVEL_PERDIEM_RATES));
+  router.get('/perdiem-requests', handlers.list(TRAVEL_PERDIEM_REQUESTS));
+  router.get('/perdiem-requests/:id', handlers.detail(TRAVEL_PERDIEM_REQUESTS));
+  router.get('/trip-expenses', handlers.list(TRAVEL_TRIP_EXPENSES));
+  router.get('/trip-expenses/:id', handlers.detail(TRAVEL_TRIP_EXPENSES));
+  router.get('/trip-stages', handlers.list(TRAVEL_TRIP_STAGES));
+  router.get('/trip-stages/:id', handlers.detail(TRAVEL_TRIP_STAGES));
+  router.get('/trip-types', handlers.list(TRAVEL_TRIP_TYPES));
+  router.get('/trip-types/:id', handlers.detail(TRAVEL_TRIP_TYPES));
+  router.get('/trips', handlers.list(TRAVEL_TRIPS));
+  router.get('/trips/:id', handlers.detail(TRAVEL_TRIPS));
   return router;
 }

@@ -3,16 +3,15 @@
  * bearer token and named arguments. The key alone identifies the user, so a key of another account is
  * told apart from a wrong one (403 rather than 401 for the client).
  */
-import type { AxiosInstance } from 'axios';
 import { ErpFault, ErpUnavailable, faultKindOf, type ErpFaultKind } from './erp-error';
-import { createHttpClient, postToErp, type HttpAnswer } from './http-post';
+import { createHttpClient, postToErp, type HttpClient, type HttpAnswer } from './http-post';
 import type { ErpCall, ErpCredentials, ErpTransport, ErpVersion } from './transport';
 
 const KIND_BY_STATUS: Readonly<Record<number, ErpFaultKind>> = { 401: 'access_denied', 403: 'access_error', 404: 'not_found', 422: 'user_error' };
 
 export class Json2Transport implements ErpTransport {
   readonly name = 'json2' as const;
-  private readonly http: AxiosInstance;
+  private readonly http: HttpClient;
 
   constructor(baseUrl: string, private readonly database: string) {
     this.http = createHttpClient(baseUrl);

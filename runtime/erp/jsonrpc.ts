@@ -3,14 +3,13 @@
  * technical login, then `object.execute_kw(db, uid, key, ...)`. Errors arrive with HTTP 200 in an
  * `error` member whose `data.name` is the Odoo exception class.
  */
-import type { AxiosInstance } from 'axios';
 import { ErpFault, ErpUnavailable, faultKindOf } from './erp-error';
-import { createHttpClient, postToErp } from './http-post';
+import { createHttpClient, postToErp, type HttpClient } from './http-post';
 import type { ErpCall, ErpCredentials, ErpTransport, ErpVersion } from './transport';
 
 export class JsonRpcTransport implements ErpTransport {
   readonly name = 'jsonrpc' as const;
-  private readonly http: AxiosInstance;
+  private readonly http: HttpClient;
   private nextId = 1;
 
   constructor(baseUrl: string, private readonly database: string, private readonly login: string) {

@@ -3,9 +3,8 @@
  * arrive with HTTP 200; their integer code gives the class (3 access denied, 4 access error, 2 user
  * error, 1 anything else).
  */
-import type { AxiosInstance } from 'axios';
 import { ErpFault, ErpUnavailable, type ErpFaultKind } from './erp-error';
-import { createHttpClient, postToErp } from './http-post';
+import { createHttpClient, postToErp, type HttpClient } from './http-post';
 import type { ErpCall, ErpCredentials, ErpTransport, ErpVersion } from './transport';
 import { decodeMethodResponse, encodeMethodCall, XmlRpcParseError, type XmlRpcValue } from './xmlrpc-codec';
 
@@ -17,7 +16,7 @@ const KIND_BY_FAULT: Readonly<Record<number, [ErpFaultKind, string]>> = {
 
 export class XmlRpcTransport implements ErpTransport {
   readonly name = 'xmlrpc' as const;
-  private readonly http: AxiosInstance;
+  private readonly http: HttpClient;
 
   constructor(baseUrl: string, private readonly database: string, private readonly login: string) {
     this.http = createHttpClient(baseUrl);

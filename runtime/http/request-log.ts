@@ -4,6 +4,7 @@
  */
 import type { RequestHandler } from 'express';
 import type { Logger } from '../log';
+import { maskSecrets } from './mask-secrets';
 import { erpStatsOf } from './request-context';
 
 export function requestLog(log: Logger): RequestHandler {
@@ -13,7 +14,7 @@ export function requestLog(log: Logger): RequestHandler {
       const stats = erpStatsOf(res);
       const line = {
         method: req.method,
-        route: (req.route as { path?: string } | undefined)?.path ?? routeOf(req.path),
+        route: (req.route as { path?: string } | undefined)?.path ?? loggablePath(req.path),
         status: res.statusCode,
         ms: Math.round((performance.now() - started) * 100) / 100,
         erp_calls: stats.calls,
@@ -28,7 +29,10 @@ export function requestLog(log: Logger): RequestHandler {
   };
 }
 
-/** Paths of unmatched requests are cut short: they are client input, and may be huge. */
-function routeOf(path: string): string {
-  return path.length > 120 ? `${path.slice(0, 120)}…` : path;
+/**
+ * The path of a request no route matched, fit for the log: it is client input, so it is cut short
+ * (it may be huge) and anything looking like a key or an e-mail address is masked.
+ */
+export function loggablePath(path: string): string {
+  return maskSecrets(path.length > 120 ? `${path.slice(0, 120)}…` : path);
 }

@@ -1,0 +1,245 @@
+/**
+ * @module `make bench` (and `make bench-smoke`): the gateway measured against the ERP it fronts, on
+ * the sandbox with `stock.picking` scaled to 1,000,000 rows, scenario by scenario, in alternating
+ * gateway/direct rounds so that machine drift cancels out; then a soak for memory. Prints a Markdown
+ * report and writes bench/results/latest.{json,md}.
+ *
+ * Options: --smoke (demo data, short rounds: a few seconds; the test suite runs it), --rows N,
+ * --rounds N, --seconds S (per side per round), --soak-requests N, --soak-seconds S.
+ */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { DatabaseSync } from 'node:sqlite';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { cpus, totalmem } from 'node:os';
+import { createDemoKeys } from '../sandbox/security/demo-keys';
+import { GATEWAY_LOGIN } from '../sandbox/seed/security';
+import { initDatabase } from '../sandbox/seed/init';
+import type { LoadRequest, LoadResult } from './load-generator';
+import { cpuSeconds, memory, ROOT, runLoad, startService, type Service } from './processes';
+import { RESOURCE, scenarios, type Scenario } from './scenarios';
+
+interface Options {
+  readonly smoke: boolean;
+  readonly rows: number;
+  readonly rounds: number;
+  readonly seconds: number;
+  readonly soakRequests: number;
+  readonly soakSeconds: number;
+}
+
+interface Side {
+  readonly rps: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly requests: number;
+  readonly unexpected: number;
+}
+
+interface ScenarioResult {
+  readonly id: string;
+  readonly title: string;
+  readonly gateway: Side & { readonly cpuMsPerRequest: number };
+  readonly direct?: Side;
+}
+
+function options(): Options {
+  const { values } = parseArgs({
+    options: {
+      smoke: { type: 'boolean', default: false },
+      rows: { type: 'string' },
+      rounds: { type: 'string' },
+      seconds: { type: 'string' },
+      'soak-requests': { type: 'string' },
+      'soak-seconds': { type: 'string' },
+    },
+  });
+  const smoke = values.smoke === true;
+  return {
+    smoke,
+    rows: Number(values.rows ?? (smoke ? 0 : 1_000_000)),
+    rounds: Number(values.rounds ?? (smoke ? 1 : 3)),
+    seconds: Number(values.seconds ?? (smoke ? 0.5 : 4)),
+    soakRequests: Number(values['soak-requests'] ?? (smoke ? 1000 : 100_000)),
+    soakSeconds: Number(values['soak-seconds'] ?? (smoke ? 2 : 60)),
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const port = (server.address() as { port: number }).port;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Merges rounds: requests summed, percentiles of the rounds' medians (robust to one noisy round). */
+function merge(results: readonly LoadResult[], expected: number): Side {
+  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+  const requests = results.reduce((n, r) => n + r.requests, 0);
+  const unexpected = results.reduce((n, r) => n + r.errors + Object.entries(r.statuses).filter(([s]) => Number(s) !== expected).reduce((m, [, c]) => m + c, 0), 0);
+  return { rps: median(results.map((r) => r.rps)), p50: median(results.map((r) => r.p50)), p99: median(results.map((r) => r.p99)), requests, unexpected };
+}
+
+async function measure(scenario: Scenario, gateway: Service, erpUrl: string, opts: Options): Promise<ScenarioResult> {
+  const gatewayRuns: LoadResult[] = [];
+  const directRuns: LoadResult[] = [];
+  let cpu = 0;
+  let requests = 0;
+  const pid = gateway.process.pid as number;
+  const run = (origin: string, list: readonly LoadRequest[], pair: boolean) =>
+    runLoad({ origin, requests: list, connections: 1, duration: opts.seconds, pair });
+  // Warm-up: connections, caches, JIT.
+  await runLoad({ origin: gateway.url, requests: [scenario.request], connections: 1, amount: 20 });
+  for (let round = 0; round < opts.rounds; round++) {
+    const before = cpuSeconds(pid);
+    const result = await run(gateway.url, [scenario.request], false);
+    cpu += cpuSeconds(pid) - before;
+    requests += result.requests;
+    gatewayRuns.push(result);
+    if (scenario.direct) directRuns.push(await run(erpUrl, scenario.direct, scenario.direct.length > 1));
+  }
+  return {
+    id: scenario.id,
+    title: scenario.title,
+    gateway: { ...merge(gatewayRuns, 200), cpuMsPerRequest: (cpu * 1000) / Math.max(1, requests) },
+    ...(scenario.direct ? { direct: merge(directRuns, 200) } : {}),
+  };
+}
+
+interface Soak {
+  readonly requests: number;
+  readonly rps: number;
+  readonly unexpected: number;
+  readonly rssAfterRequestsMb: number;
+  readonly peakRssMb: number;
+  readonly samples: readonly { readonly second: number; readonly rssMb: number }[];
+  readonly slopeMbPerMinute: number;
+}
+
+async function soak(gateway: Service, all: readonly Scenario[], opts: Options): Promise<Soak> {
+  const pid = gateway.process.pid as number;
+  const mix = all.filter((s) => s.gateway === 'warm' && s.id !== '3' && s.id !== '4').map((s) => s.request);
+  const bulk = await runLoad({ origin: gateway.url, requests: mix, connections: 8, amount: opts.soakRequests });
+  const rssAfterRequestsMb = memory(pid).rssMb;
+  const samples: { second: number; rssMb: number }[] = [];
+  const started = Date.now();
+  const load = runLoad({ origin: gateway.url, requests: mix, connections: 4, duration: opts.soakSeconds });
+  while (Date.now() - started < opts.soakSeconds * 1000) {
+    samples.push({ second: (Date.now() - started) / 1000, rssMb: memory(pid).rssMb });
+    await new Promise((resolve) => setTimeout(resolve, Math.min(5000, (opts.soakSeconds * 1000) / 6)));
+  }
+  const soakRun = await load;
+  const n = samples.length;
+  const mx = samples.reduce((s, p) => s + p.second, 0) / n;
+  const my = samples.reduce((s, p) => s + p.rssMb, 0) / n;
+  const slope = samples.reduce((s, p) => s + (p.second - mx) * (p.rssMb - my), 0) / Math.max(1e-9, samples.reduce((s, p) => s + (p.second - mx) ** 2, 0));
+  const unexpected = [bulk, soakRun].reduce((u, r) => u + r.errors + Object.entries(r.statuses).filter(([s]) => s !== '200').reduce((m, [, c]) => m + c, 0), 0);
+  return {
+    requests: bulk.requests + soakRun.requests,
+    rps: bulk.rps,
+    unexpected,
+    rssAfterRequestsMb,
+    peakRssMb: memory(pid).peakMb,
+    samples,
+    slopeMbPerMinute: slope * 60,
+  };
+}
+
+const f = (n: number | undefined, digits = 2) => (n === undefined || Number.isNaN(n) ? '–' : n.toFixed(digits));
+
+function report(opts: Options, rows: number, results: readonly ScenarioResult[], soakResult: Soak, setupSeconds: number): { markdown: string; targets: string[] } {
+  const lines = [
+    `# Benchmark run (${opts.smoke ? 'smoke' : 'full'})`,
+    '',
+    `Machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}. Model \`${RESOURCE.model}\` with ${rows.toLocaleString('en')} rows; sandbox and gateway each in their own process, JSON-2, concurrency 1, ${opts.rounds} alternating rounds of ${opts.seconds} s per side. Setup ${setupSeconds.toFixed(0)} s.`,
+    '',
+    '| # | Scenario | Gateway req/s | Gateway p50 ms | Gateway p99 ms | Direct req/s | Direct p50 ms | Direct p99 ms | Added p50 ms | Added p99 ms | Gateway CPU ms/req |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...results.map((r) =>
+      `| ${r.id} | ${r.title} | ${f(r.gateway.rps, 0)} | ${f(r.gateway.p50)} | ${f(r.gateway.p99)} | ${f(r.direct?.rps, 0)} | ${f(r.direct?.p50)} | ${f(r.direct?.p99)} | ${f(r.direct ? r.gateway.p50 - r.direct.p50 : undefined)} | ${f(r.direct ? r.gateway.p99 - r.direct.p99 : undefined)} | ${f(r.gateway.cpuMsPerRequest, 3)} |`,
+    ),
+    '',
+    `Soak: ${soakResult.requests.toLocaleString('en')} requests (${f(soakResult.rps, 0)} req/s at 8 connections, then ${opts.soakSeconds} s at 4), ${soakResult.unexpected} unexpected statuses; RSS after the first ${opts.soakRequests.toLocaleString('en')}: ${f(soakResult.rssAfterRequestsMb, 1)} MB; peak RSS ${f(soakResult.peakRssMb, 1)} MB; RSS trend during the soak ${f(soakResult.slopeMbPerMinute, 2)} MB/min (samples: ${soakResult.samples.map((s) => f(s.rssMb, 1)).join(', ')}).`,
+  ];
+  const by = (id: string) => results.find((r) => r.id === id);
+  const targets: string[] = [];
+  const check = (ok: boolean, text: string) => targets.push(`${ok ? 'MET ' : 'MISSED'}  ${text}`);
+  for (const id of ['1', '2', '3', '4']) {
+    const r = by(id);
+    if (r?.direct) {
+      check(r.gateway.p50 - r.direct.p50 <= 1.0, `scenario ${id}: added p50 ${f(r.gateway.p50 - r.direct.p50)} ms (target ≤ 1.0)`);
+      check(r.gateway.p99 - r.direct.p99 <= 3.0, `scenario ${id}: added p99 ${f(r.gateway.p99 - r.direct.p99)} ms (target ≤ 3)`);
+    }
+  }
+  const list = by('2');
+  if (list) check(list.gateway.cpuMsPerRequest <= 0.5, `gateway CPU per 50-record list, warm auth: ${f(list.gateway.cpuMsPerRequest, 3)} ms (target ≤ 0.5)`);
+  const [start, end] = [by('5a'), by('5b')];
+  if (start && end) check(end.gateway.p50 <= 1.25 * start.gateway.p50, `cursor p50 near the end / near the start: ${f(end.gateway.p50 / start.gateway.p50)}x (target ≤ 1.25)`);
+  const [counted, uncounted] = [by('3'), by('2')];
+  if (counted && uncounted) check(uncounted.gateway.rps >= 3 * counted.gateway.rps, `total=false throughput / counted: ${f(uncounted.gateway.rps / counted.gateway.rps, 1)}x (target ≥ 3)`);
+  check(soakResult.peakRssMb <= 150, `peak RSS ${f(soakResult.peakRssMb, 1)} MB (target ≤ 150)`);
+  check(soakResult.slopeMbPerMinute <= 1, `RSS trend over the soak ${f(soakResult.slopeMbPerMinute, 2)} MB/min (target: no upward trend, ≤ 1 MB/min)`);
+  lines.push('', 'Targets:', '', ...targets.map((t) => `- ${t}`), '');
+  return { markdown: lines.join('\n'), targets };
+}
+
+async function main(): Promise<void> {
+  const opts = options();
+  const started = performance.now();
+  const dbPath = opts.smoke ? join(ROOT, '.sandbox', 'bench-smoke.db') : join(ROOT, '.sandbox', `bench-${opts.rows}.db`);
+  mkdirSync(join(ROOT, '.sandbox'), { recursive: true });
+  if (opts.smoke || !existsSync(dbPath)) {
+    process.stderr.write(`bench: creating ${dbPath}${opts.rows ? ` with ${opts.rows} ${RESOURCE.model} rows` : ''}...\n`);
+    initDatabase({ path: dbPath, ...(opts.rows ? { scale: { [RESOURCE.model]: opts.rows } } : {}) });
+  }
+  const db = new DatabaseSync(dbPath);
+  const keys = createDemoKeys(db, 'sandbox');
+  const rows = (db.prepare(`SELECT count(*) AS n FROM "${RESOURCE.model.replace(/\./g, '_')}"`).get() as { n: number }).n;
+  const sample = db.prepare(`SELECT origin, scheduled_date FROM "${RESOURCE.model.replace(/\./g, '_')}" WHERE origin IS NOT NULL AND scheduled_date IS NOT NULL AND id >= ? ORDER BY id LIMIT 1`).get(Math.floor(rows / 2)) as { origin: string; scheduled_date: string };
+  db.close();
+
+  const [sandboxPort, warmPort, coldPort] = [await freePort(), await freePort(), await freePort()];
+  const sandbox = await startService('sandbox/cli.js', ['serve', '--db', dbPath, '--port', String(sandboxPort)], {}, `http://127.0.0.1:${sandboxPort}`, /listening on/);
+  const gatewayEnv = (port: number, extra: Record<string, string> = {}) => ({
+    PORT: String(port),
+    ERP_URL: sandbox.url,
+    ERP_DATABASE: 'sandbox',
+    ERP_LOGIN: GATEWAY_LOGIN,
+    ERP_TRANSPORT: 'json2',
+    LOG_LEVEL: 'info',
+    ...extra,
+  });
+  const warm = await startService('runtime/main.js', [], gatewayEnv(warmPort), `http://127.0.0.1:${warmPort}`, /gateway listening/);
+  const cold = await startService('runtime/main.js', [], gatewayEnv(coldPort, { AUTH_CACHE_TTL_MS: '0', AUTH_NEGATIVE_TTL_MS: '0' }), `http://127.0.0.1:${coldPort}`, /gateway listening/);
+  const setupSeconds = (performance.now() - started) / 1000;
+  try {
+    const all = scenarios({ key: keys.valid, database: 'sandbox', rows, sample: { origin: sample.origin, scheduledDate: sample.scheduled_date } });
+    const results: ScenarioResult[] = [];
+    for (const scenario of all) {
+      const result = await measure(scenario, scenario.gateway === 'warm' ? warm : cold, sandbox.url, opts);
+      process.stderr.write(`bench: ${scenario.id} ${scenario.title}: gateway p50 ${f(result.gateway.p50)} ms${result.direct ? `, direct p50 ${f(result.direct.p50)} ms` : ''}\n`);
+      if (result.gateway.unexpected || result.direct?.unexpected) throw new Error(`scenario ${scenario.id}: unexpected statuses or errors (${result.gateway.unexpected} gateway, ${result.direct?.unexpected ?? 0} direct)`);
+      results.push(result);
+    }
+    const soakResult = await soak(warm, all, opts);
+    const { markdown, targets } = report(opts, rows, results, soakResult, setupSeconds);
+    const out = join(ROOT, 'bench', 'results');
+    mkdirSync(out, { recursive: true });
+    const name = opts.smoke ? 'smoke' : 'latest';
+    writeFileSync(join(out, `${name}.json`), `${JSON.stringify({ options: opts, rows, results, soak: soakResult, targets }, null, 2)}\n`);
+    writeFileSync(join(out, `${name}.md`), markdown);
+    process.stdout.write(markdown);
+  } finally {
+    await Promise.all([warm.stop(), cold.stop()]);
+    await sandbox.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
