@@ -4,7 +4,7 @@ SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 NPM_STAMP := node_modules/.install-stamp
 
-.PHONY: install generate check-generated build typecheck test test-tools run sandbox-init bench bench-smoke clean
+.PHONY: install generate check-generated build typecheck test test-tools run sandbox-init bench bench-smoke check-erp clean
 
 install: $(NPM_STAMP)
 
@@ -42,6 +42,19 @@ test: test-tools build typecheck
 ## run: the gateway on the sandbox ERP; prints the base URL and a demo API key (Ctrl-C stops both)
 run: build
 	node dist/sandbox/run-demo.js
+
+## bench: the gateway against the ERP it fronts, 1,000,000 rows (several minutes; see BENCHMARKS.md)
+bench: build
+	node --disable-warning=ExperimentalWarning dist/bench/run.js
+
+## bench-smoke: the same benchmark on demo data, a few seconds (the test suite runs it too)
+bench-smoke: build
+	node --disable-warning=ExperimentalWarning dist/bench/run.js --smoke
+
+## check-erp: compare the catalogue with the ERP's fields_get (gateway environment + ERP_CHECK_KEY;
+## ARGS=--json for JSON). Exit status of the check: 0 no drift, 1 drift, 2 configuration or ERP error
+check-erp: build
+	node dist/runtime/drift/check-erp.js $(ARGS)
 
 sandbox-init: build
 	node dist/sandbox/cli.js init

@@ -8,6 +8,7 @@ import openapi from '../generated/openapi.json';
 import { DOMAIN_ROUTERS, RESOURCES } from '../generated/routers';
 import { Authenticator } from './auth';
 import type { GatewayConfig } from './config';
+import { DriftMonitor } from './drift/drift-monitor';
 import { ErpClient } from './erp/erp-client';
 import type { ErpCall } from './erp/transport';
 import { notFound } from './errors';
@@ -33,6 +34,8 @@ export interface AppDependencies {
 export interface Gateway {
   readonly app: Express;
   readonly erp: ErpClient;
+  /** The catalogue drift check: `start()` it once the app listens (main.ts does). */
+  readonly drift: DriftMonitor;
 }
 
 export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway {
@@ -41,9 +44,11 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   const auth = new Authenticator(erp, config.erp.apiGroup, config.auth);
   const urlFor = (model: string, id: number) =>
     config.erp.urlTemplate.replace('{erp_public_url}', config.erp.publicUrl).replace('{id}', String(id)).replace('{model}', model);
-  const reader = new ResourceReader(erp, log, urlFor, config.auth.cacheTtlMs);
+  const drift = new DriftMonitor({ mode: config.driftCheck.mode, checkKey: config.driftCheck.key, erp, log, resources: RESOURCES });
+  const gapsOf = drift.gapsOf.bind(drift);
+  const reader = new ResourceReader(erp, log, urlFor, config.auth.cacheTtlMs, gapsOf);
   const failures = new AuthFailureLimit(config.auth.failureLimit, config.auth.failureWindowMs);
-  const handlers = createResourceHandlers(auth, reader, failures);
+  const handlers = createResourceHandlers(auth, reader, failures, gapsOf);
 
   const servedPaths = new Set(RESOURCES.map((r) => `/api/v1/${r.path}`));
   const docs = ['/api/openapi.json', '/api/docs', '/api/llms.txt'];
@@ -64,8 +69,6 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   app.use(requestLog(log));
   if (config.corsOrigins.length) app.use(cors(config.corsOrigins));
   app.use(methodNotAllowed(isServedPath));
-  app.use(['/api/v1', '/healthz', '/readyz'], noStore());
-  app.use(createHealthRouter(erp, config.erp.timeoutMs));
   app.use(
     '/api',
     createDocsRouter({
@@ -79,10 +82,13 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
       '/llms.txt': { body: withBaseUrl(LLMS_TXT, config.publicBaseUrl, 'text'), type: 'text/markdown; charset=utf-8', cacheControl: 'public, max-age=300' },
     }),
   );
+  // Everything after the documents (which set their own caching) is live data or state: never stored.
+  app.use(noStore());
+  app.use(createHealthRouter(erp, config.erp.timeoutMs, drift));
   const api = express.Router();
   for (const { mount, create } of DOMAIN_ROUTERS) api.use(mount, create(handlers));
   app.use('/api/v1', requestDeadline(config.requestTimeoutMs), api);
   app.use((req, res) => sendError(res, notFound(`No route ${req.method} ${req.path.slice(0, 200)}.`)));
   app.use(createErrorHandler(log));
-  return { app, erp };
+  return { app, erp, drift };
 }

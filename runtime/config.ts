@@ -38,11 +38,26 @@ export interface GatewayConfig {
     readonly failureLimit: number;
     readonly failureWindowMs: number;
   };
+  /**
+   * Longest a data request may take in all (waiting for an ERP slot plus every ERP round), then 504
+   * `gateway_timeout`; defaults to the ERP timeout, so no client waits longer than that setting.
+   */
+  readonly requestTimeoutMs: number;
   /** Origins allowed to call the API from a browser; empty: CORS off. */
   readonly corsOrigins: readonly string[];
   /** Express `trust proxy` setting: how the client address is found behind proxies. */
   readonly trustProxy: boolean | number | string;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Catalogue drift check at start-up and by `make check-erp` (README, "Catalogue drift check"). */
+  readonly driftCheck: {
+    /** `warn`: serve around drift and report it; `fail`: refuse to run; `off`: no check at start-up. */
+    readonly mode: 'warn' | 'fail' | 'off';
+    /**
+     * API key of the technical account, used only for the check (the gateway otherwise forwards its
+     * clients' keys). Never logged. Without it the check is skipped.
+     */
+    readonly key: string | undefined;
+  };
 }
 
 export class ConfigError extends Error {
@@ -89,6 +104,7 @@ export function loadConfig(env: Env): GatewayConfig {
   const host = text(env, 'HOST', '127.0.0.1');
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const erpUrl = url(env, 'ERP_URL');
+  const erpTimeoutMs = integer(env, 'ERP_TIMEOUT_MS', 10000, 100, 600000);
   const config: GatewayConfig = {
     host,
     port,
@@ -101,7 +117,7 @@ export function loadConfig(env: Env): GatewayConfig {
       apiGroup: text(env, 'ERP_API_GROUP', 'ops_api.group_api_user'),
       publicUrl: url(env, 'ERP_PUBLIC_URL', erpUrl),
       urlTemplate: text(env, 'ERP_URL_TEMPLATE', '{erp_public_url}/web#id={id}&model={model}&view_type=form'),
-      timeoutMs: integer(env, 'ERP_TIMEOUT_MS', 10000, 100, 600000),
+      timeoutMs: erpTimeoutMs,
       maxConcurrency: integer(env, 'ERP_MAX_CONCURRENCY', 32, 1, 10000),
       maxQueue: integer(env, 'ERP_MAX_QUEUE', 256, 0, 100000),
     },
@@ -112,9 +128,14 @@ export function loadConfig(env: Env): GatewayConfig {
       failureLimit: integer(env, 'AUTH_FAILURE_LIMIT', 20, 1, 1000000),
       failureWindowMs: integer(env, 'AUTH_FAILURE_WINDOW_MS', 60000, 1000, 3600000),
     },
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', erpTimeoutMs, 100, 600000),
     corsOrigins: origins(env, 'CORS_ORIGINS'),
     trustProxy: trustProxy(env, 'TRUST_PROXY'),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
+    driftCheck: {
+      mode: oneOf(env, 'DRIFT_CHECK', 'warn', ['warn', 'fail', 'off'] as const),
+      key: env['ERP_CHECK_KEY']?.trim() || undefined,
+    },
   };
   if (config.erp.transport !== 'json2' && config.erp.transport !== 'auto' && !config.erp.login)
     throw new ConfigError('ERP_LOGIN', `is required with ERP_TRANSPORT=${config.erp.transport} (RPC checks a key together with a login)`);

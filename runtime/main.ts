@@ -1,13 +1,17 @@
 /**
  * @module Starts the gateway: reads the configuration (one clear line and exit 1 when it is wrong),
- * listens, and on SIGTERM/SIGINT stops accepting, lets in-flight requests finish up to a deadline,
- * then exits 0.
+ * listens, and on SIGTERM/SIGINT stops accepting, lets in-flight requests finish (they all answer
+ * within REQUEST_TIMEOUT_MS), then exits 0.
  */
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
-import { createLogger } from './log';
+import { driftFailureLines } from './drift/format-drift';
+import { createGracefulCloser } from './http/graceful-close';
+import { hardenServer } from './http/harden-server';
+import { bufferedStdout, createLogger } from './log';
 
-const SHUTDOWN_GRACE_MS = 10000;
+/** Past the request deadline (every request in flight has answered by then), shutdown waits this much more. */
+const SHUTDOWN_MARGIN_MS = 1000;
 
 function main(): void {
   let config;
@@ -20,31 +24,48 @@ function main(): void {
     }
     throw error;
   }
-  const logger = createLogger(config.logLevel);
-  const { app } = createApp(config, { logger });
+  const output = bufferedStdout();
+  const logger = createLogger(config.logLevel, output);
+  const { app, drift } = createApp(config, { logger });
   const server = app.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
-    logger.info({ host: config.host, port, erp: config.erp.url, transport: config.erp.transport }, 'gateway listening');
+    logger.info({ host: config.host, port, erp: withoutCredentials(config.erp.url), transport: config.erp.transport }, 'gateway listening');
+    output.flush();
+    // In the background: requests are served while the ERP is asked (DRIFT_CHECK=fail exits on drift).
+    drift.start((problems) => {
+      for (const line of driftFailureLines(problems)) process.stderr.write(`ops-data-gateway: ${line}\n`);
+      output.flush();
+      process.exit(1);
+    });
   });
   server.on('error', (error) => {
     process.stderr.write(`ops-data-gateway: cannot listen on ${config.host}:${config.port}: ${error.message}\n`);
     process.exit(1);
   });
+  hardenServer(server, app);
+  const close = createGracefulCloser(server);
   server.keepAliveTimeout = 5000;
   server.headersTimeout = 10000;
   server.requestTimeout = Math.max(config.erp.timeoutMs * 3, 30000);
   const stop = (signal: string) => {
     logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
-    server.close(() => process.exit(0));
-    server.closeIdleConnections();
+    void close().then(() => process.exit(0));
     setTimeout(() => {
       logger.warn('shutdown deadline reached with requests still in flight');
       process.exit(0);
-    }, SHUTDOWN_GRACE_MS).unref();
+    }, config.requestTimeoutMs + SHUTDOWN_MARGIN_MS).unref();
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
+}
+
+/** An ERP URL may carry a user and password (`https://user:secret@erp...`): never logged. */
+function withoutCredentials(url: string): string {
+  const parsed = new URL(url);
+  parsed.username = '';
+  parsed.password = '';
+  return parsed.toString().replace(/\/$/, '');
 }
 
 main();

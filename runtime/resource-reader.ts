@@ -7,13 +7,17 @@
  * field with no declared relation. So when a page read fails that way, the fields to blame are found
  * by halving the field list, remembered per account and model for the auth cache's lifetime, and
  * the page is read again without them; they are `null` in the answer and named in a warning.
+ *
+ * Catalogue drift (DRIFT_CHECK=warn): fields the ERP no longer has are left out of the read and
+ * answered as `null` too (`gapsOf`, from the drift check; logged once by the check, not per request).
  */
 import type { Logger } from 'pino';
-import { ErpFault } from './erp/erp-error';
+import { ErpFault, ErpUnavailable } from './erp/erp-error';
 import type { ErpClient, ErpStats } from './erp/erp-client';
 import type { Principal } from './auth';
 import { notFound } from './errors';
 import { detailRequest, ERP_CONTEXT, erpFieldOf, listRequests, type PageRequest } from './erp-requests';
+import { NO_GAPS, type DriftGaps } from './drift/drift-gaps';
 import type { DetailQuery, ListQuery } from './query/parse-query';
 import { compileMapper, distributionAccountIds, relationKey, type ApiRecord, type ErpRow, type RelatedValues } from './records';
 import type { FieldSpec, ResourceSpec } from './resource-spec';
@@ -39,6 +43,7 @@ export class ResourceReader {
     private readonly log: Logger,
     private readonly urlFor: (model: string, id: number) => string,
     private readonly rememberMs: number,
+    private readonly gapsOf: (resource: ResourceSpec) => DriftGaps = () => NO_GAPS,
   ) {
     this.unreadableFields = new TtlCache(10000);
   }
@@ -52,7 +57,7 @@ export class ResourceReader {
     const [page, total] = await Promise.all([pageP, countP]);
     let rows = page.rows;
     const meta: ListPage['meta'] = {};
-    if (total !== undefined) meta.total = total as number;
+    if (total !== undefined) meta.total = expectCount(total);
     if (cursor) {
       const more = rows.length > query.limit;
       if (more) rows = rows.slice(0, query.limit);
@@ -85,17 +90,19 @@ export class ResourceReader {
     const cacheKey = `${principal.uid}|${resource.model}`;
     let blocked = this.unreadableFields.get(cacheKey) ?? new Map<string, string>();
     const read = (erpFields: readonly string[]) =>
-      this.call(principal, resource.model, 'search_read', null, { ...options, fields: erpFields }, stats) as Promise<ErpRow[]>;
+      this.call(principal, resource.model, 'search_read', null, { ...options, fields: erpFields }, stats).then(expectRows);
+    const missing = this.gapsOf(resource).erpFields;
+    const readable = (f: string) => !blocked.has(f) && !missing.has(f);
     let rows: ErpRow[];
     try {
-      rows = await read(wanted.filter((f) => !blocked.has(f)));
+      rows = await read(wanted.filter(readable));
     } catch (error) {
       if (!isAccessError(error)) throw error;
-      const found = await this.findUnreadable(wanted.filter((f) => f !== 'id' && !blocked.has(f)), read);
+      const found = await this.findUnreadable(wanted.filter((f) => f !== 'id' && readable(f)), read);
       if (found.size === 0) throw error;
       blocked = new Map([...blocked, ...found]);
       this.unreadableFields.set(cacheKey, blocked, this.rememberMs);
-      rows = await read(wanted.filter((f) => !blocked.has(f)));
+      rows = await read(wanted.filter(readable));
     }
     const unreadable = new Map<string, string>();
     for (const field of fields) {
@@ -134,29 +141,30 @@ export class ResourceReader {
     unreadable: Map<string, string>,
     stats: ErpStats,
   ): Promise<ApiRecord[]> {
-    const related = rows.length ? await this.readRelations(principal, fields, rows, unreadable, stats) : new Map();
+    const dropped = this.gapsOf(resource).apiFields;
+    const related = rows.length ? await this.readRelations(principal, fields, rows, unreadable, dropped, stats) : new Map();
     if (unreadable.size > 0)
       this.log.warn(
         { resource: resource.path, fields: [...unreadable].map(([field, model]) => ({ field, model })) },
         'unreadable relation: fields answered as null (the API account has no read right on their model)',
       );
-    const map = this.mapperFor(resource, fields, unreadable);
+    const map = this.mapperFor(resource, fields, new Set([...unreadable.keys(), ...dropped]));
     return rows.map((row) => map(row, related));
   }
 
   /** Mappers are compiled once per field list (the full list is one shared array) and unreadable set. */
   private readonly mappers = new WeakMap<readonly FieldSpec[], Map<string, ReturnType<typeof compileMapper>>>();
 
-  private mapperFor(resource: ResourceSpec, fields: readonly FieldSpec[], unreadable: ReadonlyMap<string, string>) {
+  private mapperFor(resource: ResourceSpec, fields: readonly FieldSpec[], nulls: ReadonlySet<string>) {
     let byUnreadable = this.mappers.get(fields);
     if (!byUnreadable) {
       byUnreadable = new Map();
       this.mappers.set(fields, byUnreadable);
     }
-    const key = [...unreadable.keys()].join(',');
+    const key = [...nulls].join(',');
     let map = byUnreadable.get(key);
     if (!map) {
-      map = compileMapper(resource, fields, { urlFor: this.urlFor, unreadable: new Set(unreadable.keys()) });
+      map = compileMapper(resource, fields, { urlFor: this.urlFor, unreadable: nulls });
       byUnreadable.set(key, map);
     }
     return map;
@@ -168,12 +176,14 @@ export class ResourceReader {
     fields: readonly FieldSpec[],
     rows: readonly ErpRow[],
     unreadable: Map<string, string>,
+    /** Fields answered as null because of catalogue drift. */
+    dropped: ReadonlySet<string>,
     stats: ErpStats,
   ): Promise<RelatedValues> {
     const groups = new Map<string, { comodel: string; field: string; ids: Set<number>; users: FieldSpec[] }>();
     for (const field of fields) {
       const key = relationKey(field);
-      if (key === undefined || unreadable.has(field.name)) continue;
+      if (key === undefined || unreadable.has(field.name) || dropped.has(field.name)) continue;
       const source = field.source as Extract<FieldSpec['source'], { comodel: string }>;
       const comodelField = source.kind === 'related' ? source.comodelField : 'display_name';
       const group = groups.get(key) ?? { comodel: source.comodel, field: comodelField, ids: new Set<number>(), users: [] };
@@ -186,7 +196,7 @@ export class ResourceReader {
       [...groups].map(async ([key, group]) => {
         if (group.ids.size === 0) return;
         try {
-          const values = (await this.call(principal, group.comodel, 'read', [...group.ids], { fields: [group.field] }, stats)) as ErpRow[];
+          const values = expectRows(await this.call(principal, group.comodel, 'read', [...group.ids], { fields: [group.field] }, stats));
           related.set(key, new Map(values.map((value) => [value['id'] as number, value[group.field]])));
         } catch (error) {
           if (!isAccessError(error)) throw error;
@@ -196,6 +206,17 @@ export class ResourceReader {
     );
     return related;
   }
+}
+
+/** An answer in the protocol but not of the expected shape is a bad gateway (D22), not a crash. */
+function expectRows(value: unknown): ErpRow[] {
+  if (Array.isArray(value) && value.every((row) => row !== null && typeof row === 'object' && typeof (row as ErpRow)['id'] === 'number')) return value as ErpRow[];
+  throw new ErpUnavailable('the ERP answered a read with something that is not a list of records');
+}
+
+function expectCount(value: unknown): number {
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
+  throw new ErpUnavailable('the ERP answered a count with something that is not a count');
 }
 
 function isAccessError(error: unknown): boolean {

@@ -2,7 +2,8 @@
  * @module The sandbox ERP's command line (`npm run sandbox -- <command>`):
  *
  * - `init [--db PATH] [--seed N] [--scale MODEL=ROWS ...]` creates and seeds the database;
- * - `serve [--db PATH] [--port P] [--host H] [--odoo-version 17|18|19] [--database NAME]` serves it;
+ * - `serve [--db PATH] [--port P] [--host H] [--odoo-version 17|18|19] [--database NAME]` serves it,
+ *   `--remove-model M`, `--remove-field M.F`, `--add-selection M.F=V` (repeatable) serve it drifted;
  * - `key --login LOGIN [--name NAME] [--expires YYYY-MM-DD]` prints a new API key once;
  * - `demo-keys --json` prints fresh keys for the demo users as one JSON line.
  */
@@ -10,6 +11,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startSandbox, DEFAULT_DATABASE_NAME } from './http/start-sandbox';
+import { RegistryDriftError } from './orm/registry-drift';
 import type { OdooVersion } from './orm/types';
 import { ApiKeys } from './security/api-keys';
 import { findUserByLogin, initDatabase } from './seed/init';
@@ -21,6 +23,7 @@ const USAGE = `usage: npm run sandbox -- <command> [options]
 commands:
   init       [--db PATH] [--seed N] [--scale MODEL=ROWS ...]   create and seed the database
   serve      [--db PATH] [--port P] [--host 127.0.0.1] [--odoo-version 17|18|19] [--database NAME]
+             [--remove-model MODEL ...] [--remove-field MODEL.FIELD ...] [--add-selection MODEL.FIELD=VALUE ...]
   key        --login LOGIN [--name NAME] [--expires YYYY-MM-DD] [--db PATH]
              print a new API key (expiring at 00:00 UTC that day) alone on the last line
   demo-keys  --json [--db PATH] [--database NAME]             print fresh demo keys as one JSON line
@@ -52,8 +55,8 @@ export async function main(argv: readonly string[]): Promise<number> {
         throw new UsageError(`unknown command ${JSON.stringify(command)}`);
     }
   } catch (error) {
-    if (!(error instanceof UsageError) && !isParseArgsError(error)) throw error;
-    console.error(`sandbox: ${error.message}\n\n${USAGE}`);
+    if (!(error instanceof UsageError) && !(error instanceof RegistryDriftError) && !isParseArgsError(error)) throw error;
+    console.error(`sandbox: ${error instanceof RegistryDriftError ? `drift: ${error.message}` : error.message}\n\n${USAGE}`);
     return 2;
   }
 }
@@ -90,12 +93,22 @@ async function runServe(args: readonly string[]): Promise<number> {
       host: { type: 'string', default: '127.0.0.1' },
       'odoo-version': { type: 'string', default: '19' },
       database: { type: 'string', default: DEFAULT_DATABASE_NAME },
+      'remove-model': { type: 'string', multiple: true },
+      'remove-field': { type: 'string', multiple: true },
+      'add-selection': { type: 'string', multiple: true },
     },
     strict: true,
   });
   const dbPath = databasePath(values.db);
   if (!existsSync(dbPath)) throw new UsageError(`no database at ${dbPath}: run "npm run sandbox -- init" first`);
+  const drift = {
+    removeModels: values['remove-model'] ?? [],
+    removeFields: values['remove-field'] ?? [],
+    addSelectionValues: values['add-selection'] ?? [],
+  };
+  const drifted = drift.removeModels.length + drift.removeFields.length + drift.addSelectionValues.length > 0;
   const sandbox = await startSandbox({
+    ...(drifted ? { drift } : {}),
     dbPath,
     port: portNumber(values.port),
     host: values.host,

@@ -16,6 +16,7 @@ export const ERROR_STATUSES: readonly (readonly [number, string, string])[] = [
   [404, 'not_found', 'Unknown resource, or record not found or outside the exposed scope.'],
   [422, 'invalid_value', 'A parameter value cannot be used (malformed date, integer expected, value outside the allowed list).'],
   [429, 'rate_limited', 'Too many requests (failed authentications from this address, or the configured per-key limit).'],
+  [500, 'internal_error', 'An unexpected failure of the gateway itself (a bug): logged, never detailed.'],
   [502, 'bad_gateway', 'The ERP is unreachable or answered with something that is not its protocol.'],
   [503, 'unavailable', 'The gateway is saturated or the resource is unavailable; retry after the Retry-After delay.'],
   [504, 'gateway_timeout', 'The ERP did not answer within the configured timeout.'],
@@ -72,7 +73,7 @@ function errorResponses(statuses: readonly number[]): Record<string, OpenAPIV3_1
   return responses;
 }
 
-const SERVER_ERRORS = [429, 502, 503, 504];
+const SERVER_ERRORS = [429, 500, 502, 503, 504];
 
 function listOperation(resource: ResourceModel): OpenAPIV3_1.OperationObject {
   const record = recordTypeName(resource.domain, resource.name);

@@ -4,7 +4,7 @@
  * queue, puts a deadline on every call and counts calls and time per request for the log line.
  */
 import type { GatewayConfig } from '../config';
-import { ErpUnavailable } from './erp-error';
+import { ErpTimeout, ErpUnavailable } from './erp-error';
 import { Json2Transport } from './json2';
 import { JsonRpcTransport } from './jsonrpc';
 import { Semaphore } from './semaphore';
@@ -72,10 +72,11 @@ export class ErpClient {
     return this.timed(stats, (deadline) => transport.call(credentials, call, deadline));
   }
 
+  /** The deadline starts before the wait for a slot: time queued counts against the ERP timeout. */
   private async timed<T>(stats: ErpStats, run: (deadline: AbortSignal) => Promise<T>): Promise<T> {
-    const release = await this.semaphore.acquire();
-    const started = performance.now();
     const deadline = AbortSignal.timeout(this.config.timeoutMs);
+    const release = await this.semaphore.acquire(deadline, () => new ErpTimeout('no ERP slot freed in time'));
+    const started = performance.now();
     try {
       return await run(deadline);
     } finally {

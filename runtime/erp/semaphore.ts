@@ -10,14 +10,29 @@ export class Semaphore {
 
   constructor(private readonly max: number, private readonly maxQueue: number) {}
 
-  async acquire(): Promise<() => void> {
+  /** Resolves with a release function; rejects with `onAbort()` if `signal` fires while waiting. */
+  async acquire(signal?: AbortSignal, onAbort: () => Error = () => new Error('aborted')): Promise<() => void> {
     if (this.active < this.max) {
       this.active++;
       return this.releaser();
     }
     if (this.waiting.length >= this.maxQueue)
       throw new GatewayError('unavailable', 'The ERP is busy: too many requests in flight. Retry shortly.', { headers: { 'Retry-After': '1' } });
-    await new Promise<void>((resolve) => this.waiting.push(resolve));
+    await new Promise<void>((resolve, reject) => {
+      const wake = () => {
+        signal?.removeEventListener('abort', giveUp);
+        resolve();
+      };
+      // A waiter whose deadline passes leaves the queue: its slot would be wasted on an answer nobody reads.
+      const giveUp = () => {
+        const index = this.waiting.indexOf(wake);
+        if (index >= 0) this.waiting.splice(index, 1);
+        reject(onAbort());
+      };
+      if (signal?.aborted) return giveUp();
+      signal?.addEventListener('abort', giveUp, { once: true });
+      this.waiting.push(wake);
+    });
     return this.releaser();
   }
 

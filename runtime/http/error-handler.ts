@@ -3,9 +3,13 @@
  * with the status of the code. Anything unexpected is logged and becomes a bare 500 with no detail.
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { types } from 'node:util';
 import { GatewayError } from '../errors';
 import type { Logger } from '../log';
 import { gatewayErrorOf } from './erp-errors';
+import { maskSecrets } from './mask-secrets';
+import { deadlineExpired } from './request-context';
+import { loggablePath } from './request-log';
 
 export function sendError(res: Parameters<RequestHandler>[1], error: GatewayError): void {
   for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
@@ -14,11 +18,16 @@ export function sendError(res: Parameters<RequestHandler>[1], error: GatewayErro
 
 export function createErrorHandler(log: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
-    if (res.headersSent) return next(error);
+    if (res.headersSent) {
+      // The request deadline answered first: the handler's late failure (or its attempt to answer) is moot.
+      if (deadlineExpired(res)) return;
+      return next(error);
+    }
     let known = gatewayErrorOf(error);
     if (!known && isBodyError(error)) known = new GatewayError('bad_request', 'The request could not be read.');
     if (!known) {
-      log.error({ err: error, method: req.method, path: req.path }, 'unexpected error');
+      // Not under `err`: pino's error serializer would copy every property back in.
+      log.error({ error: summarize(error), method: req.method, path: loggablePath(req.path) }, 'unexpected error');
       known = new GatewayError('internal_error', 'Internal error.');
     } else if (known.status >= 500 && known.cause) {
       res.locals['erpError'] = describe(known.cause);
@@ -32,6 +41,17 @@ function isBodyError(error: unknown): boolean {
   return typeof status === 'number' && status >= 400 && status < 500;
 }
 
+/**
+ * Type, message and stack of an unexpected error, and nothing else: its other properties may hold
+ * what must never be logged (an HTTP client error carries the request, Authorization header included).
+ */
+function summarize(error: unknown): { type: string; message: string; stack?: string } {
+  // isNativeError also knows errors made in another realm (a vm context), where instanceof fails.
+  if (!(error instanceof Error || types.isNativeError(error))) return { type: typeof error, message: String(error).slice(0, 500) };
+  return { type: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}) };
+}
+
+/** The ERP failure for the log line (D22): its own words, with anything like a key or an e-mail masked. */
 function describe(cause: unknown): string {
-  return cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+  return maskSecrets(cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause));
 }

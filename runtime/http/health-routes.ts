@@ -1,12 +1,16 @@
 /**
  * @module Operational routes outside `/api` (decision D29), no credentials, no data: `/healthz` says
- * the process is alive; `/readyz` says whether the ERP answers (its version), within the timeout.
+ * the process is alive; `/readyz` says whether the ERP answers (its version) within the ERP timeout
+ * (ERP_TIMEOUT_MS), so a hung ERP makes the probe fail as fast as a data request would. With the
+ * drift check on, a ready answer lists its state and problems in `drift`, and a check the ERP could
+ * not answer is started again (in the background: the probe does not wait for it).
  */
 import { Router } from 'express';
+import type { DriftMonitor } from '../drift/drift-monitor';
 import type { ErpClient } from '../erp/erp-client';
 import { gatewayErrorOf } from './erp-errors';
 
-export function createHealthRouter(erp: ErpClient): Router {
+export function createHealthRouter(erp: ErpClient, timeoutMs: number, drift?: DriftMonitor): Router {
   const router = Router();
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -14,8 +18,10 @@ export function createHealthRouter(erp: ErpClient): Router {
   router.get('/readyz', async (_req, res) => {
     try {
       const { transport, version } = await erp.connect();
-      await transport.version(AbortSignal.timeout(5000));
-      res.json({ status: 'ready', erp: { version: version.text, transport: transport.name } });
+      await transport.version(AbortSignal.timeout(timeoutMs));
+      const checked = drift?.status();
+      if (checked?.state === 'error') void drift?.retry();
+      res.json({ status: 'ready', erp: { version: version.text, transport: transport.name }, ...(checked && checked.mode !== 'off' ? { drift: checked } : {}) });
     } catch (error) {
       const known = gatewayErrorOf(error);
       res.status(503).json({ error: { code: 'unavailable', message: `ERP not ready: ${known?.message ?? 'unexpected error'}` } });

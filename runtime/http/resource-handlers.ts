@@ -5,6 +5,7 @@
 import Ajv2020 from 'ajv/dist/2020';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Authenticator, Principal } from '../auth';
+import type { DriftGaps } from '../drift/drift-gaps';
 import { ErpFault } from '../erp/erp-error';
 import { GatewayError, notFound } from '../errors';
 import type { AuthFailureLimit } from './auth-failure-limit';
@@ -16,8 +17,16 @@ import { erpStatsOf } from './request-context';
 
 const ID = /^[1-9][0-9]{0,9}$/;
 const INT32_MAX = 2147483647;
+/** A model missing in the ERP comes back with a fix and a restart (the check runs at start-up), not soon. */
+const DRIFT_RETRY_AFTER_S = 300;
 
-export function createResourceHandlers(auth: Authenticator, reader: ResourceReader, failures: AuthFailureLimit): ResourceHandlers {
+export function createResourceHandlers(
+  auth: Authenticator,
+  reader: ResourceReader,
+  failures: AuthFailureLimit,
+  /** Catalogue drift found at start-up (DRIFT_CHECK=warn): a resource whose model is gone answers 503. */
+  gapsOf?: (resource: ResourceSpec) => DriftGaps,
+): ResourceHandlers {
   const ajv = new Ajv2020({ allErrors: false, strict: true, verbose: true });
   const parsers = new Map<ResourceSpec, QueryParser>();
   const parserOf = (resource: ResourceSpec) => {
@@ -43,6 +52,11 @@ export function createResourceHandlers(auth: Authenticator, reader: ResourceRead
         throw error;
       }
       res.locals['keyId'] = principal.keyId;
+      const missingModel = gapsOf?.(resource).missingModel;
+      if (missingModel)
+        throw new GatewayError('unavailable', `The ERP has no model ${missingModel} (catalogue drift): ${resource.path} is unavailable.`, {
+          headers: { 'Retry-After': String(DRIFT_RETRY_AFTER_S) },
+        });
       try {
         await auth.assertCanRead(principal, resource.model, stats);
         await body(principal, req, res);

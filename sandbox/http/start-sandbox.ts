@@ -2,6 +2,7 @@
  * @module `startSandbox`: opens an initialised sandbox database with the real ORM and serves it
  * over HTTP. The CLI's `serve`, the end-to-end tests and the gateway's `make run` start it here.
  */
+import type { RegistryDrift } from '../orm/registry-drift';
 import type { OdooVersion } from '../orm/types';
 import { openOrm } from '../seed/init';
 import { createSandboxServer, listen } from './server';
@@ -22,6 +23,8 @@ export interface StartSandboxOptions {
   readonly now?: () => Date;
   /** Request body cap in bytes (default 16 MiB). */
   readonly maxBodyBytes?: number;
+  /** Serve models and fields unlike the model files, to test the gateway's catalogue drift check. */
+  readonly drift?: RegistryDrift;
 }
 
 export interface RunningSandbox {
@@ -35,7 +38,12 @@ export interface RunningSandbox {
 }
 
 export async function startSandbox(options: StartSandboxOptions): Promise<RunningSandbox> {
-  const handle = openOrm({ path: options.dbPath, version: options.version ?? 19, ...(options.now ? { now: options.now } : {}) });
+  const handle = openOrm({
+    path: options.dbPath,
+    version: options.version ?? 19,
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.drift ? { drift: options.drift } : {}),
+  });
   const database = options.database ?? DEFAULT_DATABASE_NAME;
   try {
     const server = createSandboxServer({

@@ -40,9 +40,9 @@ function describe(version: OdooVersion, field: FieldInfo): FieldDescription {
     name: field.name,
     readonly: field.readonly,
     required: field.required,
-    searchable: true,
+    searchable: field.searchable ?? true,
     // 17 reports stored columns as sortable; 18/19 ask the order compiler, which refuses the same.
-    sortable: field.store && field.type !== 'one2many' && field.type !== 'many2many',
+    sortable: field.sortable ?? (field.store && field.type !== 'one2many' && field.type !== 'many2many'),
     store: field.store,
     string: field.string,
     type: field.type,

@@ -91,7 +91,7 @@ class OrderCompiler {
       const path = `${term.field}.${term.property}`;
       throw valueError(`Invalid field ${pyRepr(path)} on model ${pyRepr(model.name)}`);
     }
-    if (!field.store) {
+    if (!field.store || field.sortable === false) {
       // 17 logs "cannot be sorted on field ... (not a column)" and drops the term.
       if (this.version === 17) return [];
       throw valueError(`Cannot convert ${model.name}.${field.name} to SQL because it is not stored`);

@@ -57,6 +57,9 @@ export interface FieldInfo {
   readonly relationTable?: string;
   /** Added by the registry, not by the model definition. */
   readonly magic: boolean;
+  /** Overrides of what `fields_get` reports (drift on purpose, see registry-drift.ts). */
+  readonly sortable?: boolean;
+  readonly searchable?: boolean;
   /** The definition (demo hints); absent for magic fields. */
   readonly def?: FieldDef;
 }

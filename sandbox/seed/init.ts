@@ -5,6 +5,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { SandboxOrm } from '../orm/orm';
 import { loadRegistry, type Registry } from '../orm/registry';
+import { applyRegistryDrift, type RegistryDrift } from '../orm/registry-drift';
 import type { OdooVersion, Orm } from '../orm/types';
 import { openDatabase, type Database } from '../store/database';
 import { createIndexes, createTables } from '../store/schema';
@@ -64,6 +65,8 @@ export interface OpenOptions {
   readonly version?: OdooVersion;
   /** Request clock (tests freeze it); default real time. */
   readonly now?: () => Date;
+  /** Models and fields to serve differently from the model files (drift-check tests). */
+  readonly drift?: RegistryDrift;
 }
 
 export interface SandboxHandle {
@@ -83,7 +86,8 @@ export function openOrm(options: OpenOptions): SandboxHandle {
   if (!existsSync(options.path)) throw new Error(`No sandbox database at ${options.path}: run the init first`);
   const db = openDatabase(options.path);
   const version = options.version ?? 19;
-  const orm = new SandboxOrm(db, { version, ...(options.now ? { now: options.now } : {}) });
+  const registry = options.drift ? applyRegistryDrift(loadRegistry(), options.drift) : undefined;
+  const orm = new SandboxOrm(db, { version, ...(options.now ? { now: options.now } : {}), ...(registry ? { registry } : {}) });
   return {
     orm,
     db,

@@ -14,6 +14,11 @@ export type FaultMode =
   | { readonly kind: 'refuse' }
   /** The request is read, never answered. */
   | { readonly kind: 'hang' }
+  /**
+   * A connection is closed, unanswered, when a second request arrives on it: what a client sees when
+   * the server closed a kept-alive connection just as the client reused it.
+   */
+  | { readonly kind: 'close-reused' }
   | { readonly kind: 'delay'; readonly ms: number }
   /** Status and headers of the real answer, then half its body, then the connection drops. */
   | { readonly kind: 'cut' }
@@ -21,18 +26,24 @@ export type FaultMode =
   | { readonly kind: 'html' }
   /** The real answer broken: unbalanced XML, truncated JSON, content type kept. */
   | { readonly kind: 'garbage' }
-  /** The real answer passed through `rewrite` (path of the ERP call, body text): well-formed but odd answers. */
-  | { readonly kind: 'rewrite'; readonly rewrite: (path: string, body: string) => string };
+  /**
+   * The real answer passed through `rewrite` (path of the ERP call, body text): well-formed but odd
+   * answers. Returning an object also replaces the status.
+   */
+  | { readonly kind: 'rewrite'; readonly rewrite: (path: string, body: string) => string | { readonly status: number; readonly body: string } };
 
 export interface FaultProxy {
   readonly url: string;
   mode: FaultMode;
   /** Requests seen, in any mode. */
   readonly seen: number;
+  /** `METHOD path` of every request seen, in order (the ERP calls, e.g. `POST /json/2/res.users/context_get`). */
+  readonly requests: readonly string[];
   /** Requests received and not yet answered (or dropped). */
   readonly inFlight: number;
   /** The most requests in flight at once since the start or the last `resetCounts`. */
   readonly maxInFlight: number;
+  /** Forgets the requests seen and the peak in flight. */
   resetCounts(): void;
   /** Stops listening: connections are refused (ECONNREFUSED) until `listenAgain`. */
   stopListening(): Promise<void>;
@@ -44,24 +55,39 @@ export interface FaultProxy {
 export async function startFaultProxy(target: string): Promise<FaultProxy> {
   const upstream = new URL(target);
   const sockets = new Set<Socket>();
+  /** Delayed forwards not yet sent: cancelled with their connections, so nothing reaches a closed ERP. */
+  const timers = new Set<NodeJS.Timeout>();
+  const dropAll = () => {
+    for (const timer of timers) clearTimeout(timer);
+    timers.clear();
+    for (const socket of sockets) socket.destroy();
+  };
   const counts = { seen: 0, inFlight: 0, maxInFlight: 0 };
+  const requests: string[] = [];
   const state: { mode: FaultMode } = { mode: { kind: 'forward' } };
 
   const forward = (req: IncomingMessage, res: ServerResponse, mode: FaultMode) => {
-    const out = request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+    // Modes that work on the body need it uncompressed.
+    const headers = mode.kind === 'forward' || mode.kind === 'delay' ? req.headers : { ...req.headers, 'accept-encoding': 'identity' };
+    const out = request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers }, (answer) => {
       const chunks: Buffer[] = [];
       answer.on('data', (chunk: Buffer) => chunks.push(chunk));
       answer.on('end', () => {
         let body: Buffer = Buffer.concat(chunks);
+        let status = answer.statusCode ?? 502;
         if (mode.kind === 'garbage') body = breakDocument(body);
-        if (mode.kind === 'rewrite') body = Buffer.from(mode.rewrite(req.url ?? '', body.toString('utf8')));
+        if (mode.kind === 'rewrite') {
+          const rewritten = mode.rewrite(req.url ?? '', body.toString('utf8'));
+          if (typeof rewritten !== 'string') status = rewritten.status;
+          body = Buffer.from(typeof rewritten === 'string' ? rewritten : rewritten.body);
+        }
         if (mode.kind === 'cut') {
-          res.writeHead(answer.statusCode ?? 502, { ...answer.headers, 'content-length': String(body.length * 2) });
+          res.writeHead(status, { ...answer.headers, 'content-length': String(body.length * 2) });
           // Drop the connection only once the half is on the wire, so the client sees a short body.
           res.write(body.subarray(0, Math.floor(body.length / 2)), () => res.socket?.destroy());
           return;
         }
-        res.writeHead(answer.statusCode ?? 502, { ...answer.headers, 'content-length': String(body.length) });
+        res.writeHead(status, { ...answer.headers, 'content-length': String(body.length) });
         res.end(body);
       });
     });
@@ -69,8 +95,14 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     req.pipe(out);
   };
 
+  /** Requests received on each connection so far. */
+  const servedOn = new WeakMap<Socket, number>();
+
   const server: Server = createServer((req, res) => {
+    const onSocket = (servedOn.get(req.socket) ?? 0) + 1;
+    servedOn.set(req.socket, onSocket);
     counts.seen++;
+    requests.push(`${req.method} ${req.url}`);
     counts.inFlight++;
     counts.maxInFlight = Math.max(counts.maxInFlight, counts.inFlight);
     let done = false;
@@ -94,9 +126,18 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       case 'hang':
         req.resume();
         return;
-      case 'delay':
-        setTimeout(() => forward(req, res, mode), mode.ms);
+      case 'close-reused':
+        if (onSocket > 1) req.socket.destroy();
+        else forward(req, res, mode);
         return;
+      case 'delay': {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          forward(req, res, mode);
+        }, mode.ms);
+        timers.add(timer);
+        return;
+      }
       case 'html':
         req.resume();
         res.writeHead(200, { 'content-type': 'text/html' });
@@ -119,10 +160,13 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     set mode(mode: FaultMode) {
       state.mode = mode;
       // Modes act on new connections too: drop kept-alive ones so the next request sees the change.
-      for (const socket of sockets) socket.destroy();
+      dropAll();
     },
     get seen() {
       return counts.seen;
+    },
+    get requests() {
+      return requests;
     },
     get inFlight() {
       return counts.inFlight;
@@ -132,17 +176,18 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     },
     resetCounts() {
       counts.seen = 0;
+      requests.length = 0;
       counts.maxInFlight = counts.inFlight;
     },
     stopListening: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
+        dropAll();
       }),
     listenAgain: () => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve)),
     close: () =>
       new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
+        dropAll();
         if (!server.listening) return resolve();
         server.close(() => resolve());
       }),

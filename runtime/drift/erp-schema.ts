@@ -1,0 +1,57 @@
+/**
+ * @module What the ERP says of the models the catalogue uses: `fields_get` of every resource model,
+ * of the comodels of `related` fields, and of the models dotted filter and scope paths pass through.
+ */
+import type { ResourceSpec } from '../resource-spec';
+
+/** The `fields_get` attributes the drift check asks for (nothing more: the answer stays small). */
+export const FIELD_ATTRIBUTES = ['type', 'relation', 'selection', 'store', 'sortable', 'searchable'] as const;
+
+export interface ErpField {
+  readonly type: string;
+  readonly relation?: string;
+  readonly selection?: readonly (readonly [string, string])[];
+  readonly store?: boolean;
+  readonly sortable?: boolean;
+  readonly searchable?: boolean;
+}
+
+/** Model → its fields, or `null` when the ERP has no such model. */
+export type ErpSchema = ReadonlyMap<string, Readonly<Record<string, ErpField>> | null>;
+
+/** `fields_get` of one model; `null` when the model does not exist. */
+export type DescribeModel = (model: string) => Promise<Readonly<Record<string, ErpField>> | null>;
+
+/** Describes every model the catalogue needs, in rounds: a dotted path's next hop is known only from the ERP. */
+export async function collectErpSchema(resources: readonly ResourceSpec[], describe: DescribeModel): Promise<ErpSchema> {
+  const schema = new Map<string, Readonly<Record<string, ErpField>> | null>();
+  let wanted = new Set<string>();
+  for (const resource of resources) {
+    wanted.add(resource.model);
+    for (const field of resource.fields) if (field.source.kind === 'related') wanted.add(field.source.comodel);
+  }
+  while (wanted.size > 0) {
+    const models = [...wanted].filter((model) => !schema.has(model));
+    const described = await Promise.all(models.map(describe));
+    models.forEach((model, i) => schema.set(model, described[i] ?? null));
+    wanted = new Set();
+    for (const resource of resources)
+      for (const path of [...resource.filters.map((f) => f.erp), ...resource.scope.map((s) => s.erp)])
+        for (const model of hopModels(schema, resource.model, path)) if (!schema.has(model)) wanted.add(model);
+  }
+  return schema;
+}
+
+/** The comodels a dotted path goes through, as far as the schema described so far knows them. */
+function hopModels(schema: ErpSchema, model: string, path: string): string[] {
+  const hops = path.split('.');
+  const models: string[] = [];
+  let current: string | undefined = model;
+  for (const hop of hops.slice(0, -1)) {
+    const relation: string | undefined = current === undefined ? undefined : schema.get(current)?.[hop]?.relation;
+    if (!relation) break;
+    models.push(relation);
+    current = relation;
+  }
+  return models;
+}

@@ -1,0 +1,29 @@
+/**
+ * The benchmark cannot rot: its smoke mode (demo data, short rounds) runs end to end in the test
+ * suite, with every scenario measured on both sides and no unexpected status.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = join(__dirname, '..', '..');
+
+describe('make bench-smoke', () => {
+  it('measures every scenario on the gateway and directly, and reports the targets', async () => {
+    const script = join(root, 'dist', 'bench', 'run.js');
+    expect(existsSync(script)).toBe(true); // `make test` builds dist/ first
+    const output = await new Promise<string>((resolve, reject) => {
+      execFile(process.execPath, ['--disable-warning=ExperimentalWarning', script, '--smoke'], { timeout: 150000, maxBuffer: 1 << 24 }, (error, stdout, stderr) =>
+        error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
+      );
+    });
+    for (const id of ['1', '2', '3', '4', '5a', '5b', '6a', '6b', '7a', '7b']) expect(output).toMatch(new RegExp(`^\\| ${id} \\|`, 'm'));
+    expect(output).toContain('Targets:');
+    const results = JSON.parse(readFileSync(join(root, 'bench', 'results', 'smoke.json'), 'utf8'));
+    for (const result of results.results) {
+      expect([result.id, result.gateway.unexpected, result.gateway.requests > 0]).toEqual([result.id, 0, true]);
+      if (result.direct) expect([result.id, result.direct.unexpected, result.direct.requests > 0]).toEqual([result.id, 0, true]);
+    }
+    expect(results.soak.unexpected).toBe(0);
+  }, 180000);
+});

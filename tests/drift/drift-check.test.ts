@@ -1,0 +1,101 @@
+/**
+ * runDriftCheck over real HTTP against the sandbox: the catalogue and the plain sandbox agree; each
+ * kind of drift the sandbox can be started with is reported as one precise problem.
+ */
+import { RESOURCES } from '../../generated/routers';
+import { loadConfig } from '../../runtime/config';
+import { ErpClient } from '../../runtime/erp/erp-client';
+import { runDriftCheck } from '../../runtime/drift/run-drift-check';
+import type { RegistryDrift } from '../../sandbox/orm/registry-drift';
+import type { OdooVersion } from '../../sandbox/orm/types';
+import { createDriftDatabase, gatewayEnv, type DriftDatabase } from './support/drift-sandbox';
+
+let database: DriftDatabase;
+beforeAll(() => {
+  database = createDriftDatabase();
+});
+afterAll(() => database.close());
+
+async function check(drift?: RegistryDrift, transport = 'auto', version: OdooVersion = 19, key = database.keys.valid) {
+  const sandbox = await database.serve(drift, version);
+  const config = loadConfig(gatewayEnv(sandbox, { ERP_TRANSPORT: transport }));
+  return runDriftCheck(new ErpClient(config.erp), key, RESOURCES);
+}
+
+describe(runDriftCheck.name, () => {
+  it.each([
+    ['JSON-2 on Odoo 19', 'json2', 19],
+    ['XML-RPC on Odoo 19', 'xmlrpc', 19],
+    ['JSON-RPC on Odoo 17', 'jsonrpc', 17],
+  ] as const)('finds no drift on the plain sandbox (%s)', async (_name, transport, version) => {
+    const result = await check(undefined, transport, version);
+    expect(result).toEqual({ ok: true, problems: [], models: expect.any(Number) });
+  });
+});
+
+describe('runDriftCheck on a drifted sandbox', () => {
+  const alerts = { resource: 'fleet/alerts', model: 'fleet.alert' };
+  it.each<[string, RegistryDrift, object[]]>([
+    [
+      'a removed model',
+      { removeModels: ['fleet.alert'] },
+      [{ ...alerts, kind: 'missing_model', field: '', detail: 'model fleet.alert does not exist in the ERP', uses: ['resource'] }],
+    ],
+    [
+      'a removed field',
+      { removeFields: ['fleet.alert.reminder_days'] },
+      [{ ...alerts, kind: 'missing_field', field: 'reminder_days', detail: 'field fleet.alert.reminder_days does not exist in the ERP', uses: ['field reminder_days', 'order reminder_days'] }],
+    ],
+    [
+      'an added selection value',
+      { addSelectionValues: ['fleet.alert.alert_type=recall'] },
+      [
+        {
+          ...alerts,
+          kind: 'selection_unknown_to_catalogue',
+          field: 'alert_type',
+          detail: "ERP value(s) 'recall' not in the catalogue enum (a response would break the OpenAPI document)",
+          uses: ['field type', 'filter type'],
+        },
+      ],
+    ],
+    [
+      'a field the ERP cannot sort',
+      { unsortableFields: ['fleet.alert.due_date'] },
+      [{ ...alerts, kind: 'not_sortable', field: 'due_date', detail: 'the ERP cannot sort on fleet.alert.due_date', uses: ['default order', 'order due_date'] }],
+    ],
+    [
+      'a field the ERP cannot search',
+      { unsearchableFields: ['fleet.alert.due_date'] },
+      [{ ...alerts, kind: 'not_searchable', field: 'due_date', detail: 'the ERP cannot search on fleet.alert.due_date', uses: ['filter due_before', 'filter due_after'] }],
+    ],
+    [
+      'a type that cannot map',
+      { retypeFields: ['fleet.alert.name=integer'] },
+      [{ ...alerts, kind: 'type_mismatch', field: 'name', detail: 'catalogue string, ERP integer (fits: char, text, html, selection, date, datetime)', uses: ['field name'] }],
+    ],
+  ])('reports %s', async (_name, drift, problems) => {
+    const result = await check(drift);
+    expect(result).toEqual({ ok: true, problems, models: expect.any(Number) });
+  });
+
+  it('reports a removed field of a related comodel on the resource reading it', async () => {
+    const result = await check({ removeFields: ['approval.request.request_owner_id'] });
+    expect(result.ok && result.problems).toContainEqual({
+      resource: 'approvals/request-lines',
+      kind: 'missing_field',
+      model: 'approval.request',
+      field: 'request_owner_id',
+      detail: 'field approval.request.request_owner_id does not exist in the ERP',
+      uses: ['field author'],
+    });
+  });
+
+  it('answers an error value, not an exception, without a key, with a refused key, and without an ERP', async () => {
+    expect(await check(undefined, 'auto', 19, '')).toMatchObject({ ok: false, code: 'no_check_key' });
+    expect(await check(undefined, 'json2', 19, 'not-a-key')).toMatchObject({ ok: false, code: 'check_key_refused' });
+    expect(await check(undefined, 'xmlrpc', 19, 'not-a-key')).toMatchObject({ ok: false, code: 'check_key_refused' });
+    const config = loadConfig({ ERP_URL: 'http://127.0.0.1:9', ERP_DATABASE: 'sandbox', ERP_TIMEOUT_MS: '1000' });
+    expect(await runDriftCheck(new ErpClient(config.erp), 'some-key', RESOURCES)).toMatchObject({ ok: false, code: 'erp_error' });
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * DriftMonitor when the ERP is down at start-up: the check fails as a value (state `error`), and the
+ * next retry (what `/readyz` triggers) runs it again once the ERP answers.
+ */
+import { createServer } from 'node:net';
+import { RESOURCES } from '../../generated/routers';
+import { loadConfig } from '../../runtime/config';
+import { DriftMonitor } from '../../runtime/drift/drift-monitor';
+import { ErpClient } from '../../runtime/erp/erp-client';
+import { createLogger } from '../../runtime/log';
+import { startSandbox } from '../../sandbox/http/start-sandbox';
+import { createDriftDatabase, type DriftDatabase } from './support/drift-sandbox';
+
+let database: DriftDatabase;
+beforeAll(() => {
+  database = createDriftDatabase();
+});
+afterAll(() => database.close());
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+describe(DriftMonitor.name, () => {
+  it('retries a check the ERP could not answer, once the ERP is up', async () => {
+    const port = await freePort();
+    const config = loadConfig({ ERP_URL: `http://127.0.0.1:${port}`, ERP_DATABASE: 'sandbox', ERP_TIMEOUT_MS: '2000', ERP_LOGIN: 'api' });
+    const monitor = new DriftMonitor({
+      mode: 'warn',
+      checkKey: database.keys.valid,
+      erp: new ErpClient(config.erp),
+      log: createLogger('silent'),
+      resources: RESOURCES,
+      retryIntervalMs: 0,
+    });
+    monitor.start();
+    await monitor.retry();
+    expect(monitor.status()).toMatchObject({ state: 'error', error: { code: 'erp_error' } });
+    const sandbox = await startSandbox({ dbPath: database.dbPath, port, drift: { removeModels: ['fleet.alert'] } });
+    try {
+      await monitor.retry();
+      expect(monitor.status()).toMatchObject({ state: 'checked', problems: [expect.objectContaining({ kind: 'missing_model', model: 'fleet.alert' })] });
+    } finally {
+      await sandbox.close();
+    }
+  });
+});

@@ -1,0 +1,59 @@
+/**
+ * The drift tests' ERP: one seeded sandbox database per suite, served as many times as a suite needs,
+ * each time with its own drift (models or fields taken away, selection values added...), plus the
+ * gateway settings that point at it. The drift check runs with the API user's demo key.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { startSandbox, type RunningSandbox } from '../../../sandbox/http/start-sandbox';
+import type { RegistryDrift } from '../../../sandbox/orm/registry-drift';
+import type { OdooVersion } from '../../../sandbox/orm/types';
+import { createDemoKeys, type DemoKeys } from '../../../sandbox/security/demo-keys';
+import { initDatabase } from '../../../sandbox/seed/init';
+import { GATEWAY_LOGIN } from '../../../sandbox/seed/security';
+
+export interface DriftDatabase {
+  readonly dbPath: string;
+  readonly keys: DemoKeys;
+  /** Serves the database with `drift` applied; closed by `close()`. */
+  serve(drift?: RegistryDrift, version?: OdooVersion): Promise<RunningSandbox>;
+  close(): Promise<void>;
+}
+
+export function createDriftDatabase(): DriftDatabase {
+  const dir = mkdtempSync(join(tmpdir(), 'odg-drift-'));
+  const dbPath = join(dir, 'sandbox.db');
+  initDatabase({ path: dbPath });
+  const db = new DatabaseSync(dbPath);
+  const keys = createDemoKeys(db, 'sandbox');
+  db.close();
+  const running: RunningSandbox[] = [];
+  return {
+    dbPath,
+    keys,
+    async serve(drift, version = 19) {
+      const sandbox = await startSandbox({ dbPath, version, ...(drift ? { drift } : {}) });
+      running.push(sandbox);
+      return sandbox;
+    },
+    async close() {
+      await Promise.all(running.map((sandbox) => sandbox.close()));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The gateway's environment for a sandbox (what `loadConfig` and the CLI read). */
+export function gatewayEnv(sandbox: RunningSandbox, extra: Readonly<Record<string, string>> = {}): Record<string, string> {
+  return {
+    ERP_URL: sandbox.url,
+    ERP_DATABASE: sandbox.database,
+    ERP_TRANSPORT: 'auto',
+    ERP_LOGIN: GATEWAY_LOGIN,
+    ERP_PUBLIC_URL: 'https://erp.example.test',
+    LOG_LEVEL: 'info',
+    ...extra,
+  };
+}

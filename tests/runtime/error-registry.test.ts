@@ -1,0 +1,25 @@
+/** The error codes of the runtime's registry are those the OpenAPI document and the docs describe, both ways. */
+import openapi from '../../generated/openapi.json';
+import { DOCS_PAGE_HTML, LLMS_TXT } from '../../generated/docs-assets';
+import { ERROR_CODES } from '../../runtime/errors';
+
+describe('the error registry', () => {
+  const documented = (openapi as unknown as { components: { schemas: { Error: { properties: { error: { properties: { code: { enum: string[] } } } } } } } }).components.schemas.Error
+    .properties.error.properties.code.enum;
+
+  it('equals the codes of the OpenAPI error schema', () => {
+    expect([...documented].sort()).toEqual(Object.keys(ERROR_CODES).sort());
+  });
+
+  it('gives each code the status the OpenAPI document answers it with', () => {
+    const responses = (openapi as unknown as { components: { responses: Record<string, { description: string }> } }).components.responses;
+    for (const [code, status] of Object.entries(ERROR_CODES)) expect(responses[`Error${status}`]?.description).toContain(code);
+  });
+
+  it('is listed in the docs page and in llms.txt', () => {
+    for (const code of Object.keys(ERROR_CODES)) {
+      expect([code, DOCS_PAGE_HTML.includes(code)]).toEqual([code, true]);
+      expect([code, LLMS_TXT.includes(code)]).toEqual([code, true]);
+    }
+  });
+});
