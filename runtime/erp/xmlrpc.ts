@@ -4,8 +4,8 @@
  * error, 1 anything else).
  */
 import { ErpFault, ErpUnavailable, type ErpFaultKind } from './erp-error';
-import { createHttpClient, postToErp, type HttpClient } from './http-post';
-import type { ErpCall, ErpCredentials, ErpTransport, ErpVersion } from './transport';
+import { postToErp } from './http-post';
+import { RpcTransport } from './rpc-transport';
 import { decodeMethodResponse, encodeMethodCall, XmlRpcParseError, type XmlRpcValue } from './xmlrpc-codec';
 
 const KIND_BY_FAULT: Readonly<Record<number, [ErpFaultKind, string]>> = {
@@ -14,31 +14,10 @@ const KIND_BY_FAULT: Readonly<Record<number, [ErpFaultKind, string]>> = {
   4: ['access_error', 'odoo.exceptions.AccessError'],
 };
 
-export class XmlRpcTransport implements ErpTransport {
+export class XmlRpcTransport extends RpcTransport {
   readonly name = 'xmlrpc' as const;
-  private readonly http: HttpClient;
 
-  constructor(baseUrl: string, private readonly database: string, private readonly login: string) {
-    this.http = createHttpClient(baseUrl);
-  }
-
-  async version(deadline: AbortSignal): Promise<ErpVersion> {
-    const result = (await this.rpc('common', 'version', [], deadline)) as { server_version?: unknown; server_version_info?: unknown[] };
-    if (!result || typeof result.server_version !== 'string') throw new ErpUnavailable('common.version gave no server_version');
-    return { major: Number(result.server_version_info?.[0] ?? parseInt(result.server_version, 10)), text: result.server_version };
-  }
-
-  async identify(key: string, deadline: AbortSignal): Promise<number | false> {
-    const uid = await this.rpc('common', 'authenticate', [this.database, this.login, key, {}], deadline);
-    return typeof uid === 'number' && uid > 0 ? uid : false;
-  }
-
-  call(credentials: ErpCredentials, call: ErpCall, deadline: AbortSignal): Promise<unknown> {
-    const args = call.ids ? [call.ids] : [];
-    return this.rpc('object', 'execute_kw', [this.database, credentials.uid, credentials.key, call.model, call.method, args, call.kwargs], deadline);
-  }
-
-  private async rpc(service: string, method: string, params: readonly unknown[], deadline: AbortSignal): Promise<unknown> {
+  protected async rpc(service: string, method: string, params: readonly unknown[], deadline: AbortSignal): Promise<unknown> {
     const answer = await postToErp(this.http, `/xmlrpc/2/${service}`, encodeMethodCall({ methodName: method, params: params as readonly XmlRpcValue[] }), { 'Content-Type': 'text/xml' }, deadline);
     if (answer.status !== 200) throw new ErpUnavailable(`XML-RPC HTTP ${answer.status}`);
     let response;
