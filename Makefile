@@ -41,7 +41,7 @@ test: test-tools build typecheck
 
 ## run: the gateway on the sandbox ERP; prints the base URL and a demo API key (Ctrl-C stops both)
 run: build
-	node dist/sandbox/run-demo.js
+	node --disable-warning=ExperimentalWarning dist/sandbox/run-demo.js
 
 ## bench: the gateway against the ERP it fronts, 1,000,000 rows (several minutes; see BENCHMARKS.md)
 bench: build
@@ -57,7 +57,7 @@ check-erp: build
 	node dist/runtime/drift/check-erp.js $(ARGS)
 
 sandbox-init: build
-	node dist/sandbox/cli.js init
+	node --disable-warning=ExperimentalWarning dist/sandbox/cli.js init
 
 clean:
 	rm -rf dist .sandbox
