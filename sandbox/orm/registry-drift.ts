@@ -5,7 +5,7 @@
  * its tables and columns; only what the ORM and `fields_get` expose changes.
  */
 import type { FieldType } from './model-def';
-import type { FieldInfo, ModelInfo, Registry } from './registry';
+import { registryOf, type FieldInfo, type ModelInfo, type Registry } from './registry';
 
 export interface RegistryDrift {
   /** Models to remove: the ERP answers for them as for an unknown model. */
@@ -60,15 +60,7 @@ export function applyRegistryDrift(registry: Registry, drift: RegistryDrift): Re
     if (removed.has(name)) continue;
     models.set(name, editModel(model, edits));
   }
-  return {
-    models,
-    get: (model) => models.get(model),
-    require(model) {
-      const info = models.get(model);
-      if (!info) throw new Error(`Unknown model ${model}`);
-      return info;
-    },
-  };
+  return registryOf(models);
 }
 
 function editModel(model: ModelInfo, edits: ReadonlyMap<string, FieldEdit[]>): ModelInfo {

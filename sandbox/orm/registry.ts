@@ -108,6 +108,11 @@ export function buildRegistry(defs: readonly ModelDef[]): Registry {
   const byName = new Map(defs.map((d) => [d.name, d]));
   const models = new Map<string, ModelInfo>();
   for (const def of defs) models.set(def.name, buildModel(def, byName));
+  return registryOf(models);
+}
+
+/** A registry over already built models (the drift options build a modified copy). */
+export function registryOf(models: ReadonlyMap<string, ModelInfo>): Registry {
   return {
     models,
     get: (model) => models.get(model),
