@@ -5,7 +5,7 @@
 import Ajv2020 from 'ajv/dist/2020';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Authenticator, Principal } from '../auth';
-import type { DriftGaps } from '../drift/drift-gaps';
+import { driftUnavailable, servableListQuery, type DriftGaps } from '../drift/drift-gaps';
 import { ErpFault } from '../erp/erp-error';
 import { GatewayError, notFound } from '../errors';
 import type { AuthFailureLimit } from './auth-failure-limit';
@@ -17,8 +17,6 @@ import { erpStatsOf } from './request-context';
 
 const ID = /^[1-9][0-9]{0,9}$/;
 const INT32_MAX = 2147483647;
-/** A model missing in the ERP comes back with a fix and a restart (the check runs at start-up), not soon. */
-const DRIFT_RETRY_AFTER_S = 300;
 
 export function createResourceHandlers(
   auth: Authenticator,
@@ -52,11 +50,8 @@ export function createResourceHandlers(
         throw error;
       }
       res.locals['keyId'] = principal.keyId;
-      const missingModel = gapsOf?.(resource).missingModel;
-      if (missingModel)
-        throw new GatewayError('unavailable', `The ERP has no model ${missingModel} (catalogue drift): ${resource.path} is unavailable.`, {
-          headers: { 'Retry-After': String(DRIFT_RETRY_AFTER_S) },
-        });
+      const unavailable = gapsOf?.(resource).unavailable;
+      if (unavailable) throw driftUnavailable(unavailable);
       try {
         await auth.assertCanRead(principal, resource.model, stats);
         await body(principal, req, res);
@@ -70,7 +65,8 @@ export function createResourceHandlers(
   return {
     list: (resource) =>
       guarded(resource, async (principal, req, res) => {
-        const query = parserOf(resource).parseList(req.query as Record<string, unknown>);
+        const parsed = parserOf(resource).parseList(req.query as Record<string, unknown>);
+        const query = gapsOf ? servableListQuery(parsed, gapsOf(resource)) : parsed;
         const page = await reader.list(principal, resource, query, erpStatsOf(res));
         if (resource.deprecated || query.deprecated.length) res.setHeader('Deprecation', 'true');
         res.json(page);

@@ -21,6 +21,8 @@ export interface ListQuery {
   readonly total: boolean;
   /** ERP order string, `id` always last. */
   readonly order: string;
+  /** The API sort keys asked for in `order` (none: the default order). */
+  readonly sortKeys: readonly string[];
   readonly fields: readonly FieldSpec[];
   readonly filters: readonly FilterTerm[];
   /** Names of deprecated filters or fields the request uses (D28). */
@@ -67,12 +69,14 @@ export class QueryParser {
       filters.push({ filter, value: convertFilterValue(filter, raw as string | string[]) });
     }
     const fields = this.parseFields(query['fields'] as string | undefined, deprecated);
+    const sortKeys: string[] = [];
     return {
       limit: Math.min(limit, LIMIT_MAX),
       offset,
       ...(sinceId !== undefined ? { sinceId } : {}),
       total: query['total'] === undefined ? true : (query['total'] as string).toLowerCase() === 'true',
-      order: sinceId !== undefined ? 'id asc' : query['order'] === undefined ? this.defaultOrder : this.parseOrder(query['order'] as string),
+      order: sinceId !== undefined ? 'id asc' : query['order'] === undefined ? this.defaultOrder : this.parseOrder(query['order'] as string, sortKeys),
+      sortKeys,
       fields,
       filters,
       deprecated,
@@ -91,7 +95,7 @@ export class QueryParser {
   }
 
   /** `field`, `field asc|desc`, comma-separated; only sortable fields; `id` appended (D14). */
-  private parseOrder(text: string): string {
+  private parseOrder(text: string, keys: string[]): string {
     const terms = text.split(',').map((term) => {
       const m = /^\s*([A-Za-z0-9_]+)(?:\s+(asc|desc))?\s*$/i.exec(term);
       if (!m) throw badRequest(`Invalid sort '${text}': use field, field asc or field desc, comma-separated.`);
@@ -101,6 +105,7 @@ export class QueryParser {
         const sortable = Object.keys(this.resource.sortable).join(', ');
         throw badRequest(`Cannot sort by '${field}': sortable fields are ${sortable || 'none'}.`);
       }
+      keys.push(field);
       return `${erp} ${(m[2] ?? 'asc').toLowerCase()}`;
     });
     return withIdLast(terms.join(', '));

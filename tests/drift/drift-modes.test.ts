@@ -65,6 +65,53 @@ describe('DRIFT_CHECK=warn', () => {
   });
 });
 
+describe('DRIFT_CHECK=warn with filter, order and scope fields missing', () => {
+  // license_plate is a field, a filter, a sort key and the first key of the default order of
+  // fleet/vehicles; org_in_parc is the scope of it/assets.
+  const SEARCH_DRIFT = { removeFields: ['fleet.vehicle.license_plate', 'stock.lot.org_in_parc'] };
+  let sandbox: RunningSandbox;
+  let gateway: DriftGateway;
+  beforeAll(async () => {
+    sandbox = await database.serve(SEARCH_DRIFT);
+    gateway = await startDriftGateway(gatewayEnv(sandbox, { DRIFT_CHECK: 'warn', ERP_CHECK_KEY: database.keys.valid }));
+    await gateway.readyAfterCheck();
+  });
+  afterAll(() => gateway.close());
+
+  const envelope = async (path: string) => {
+    const response = expectDocumented(path, await gateway.get(path, database.keys.valid));
+    return [response.status, response.body.error?.code, response.body.error?.message ?? ''] as const;
+  };
+
+  it('answers a filter on a missing field 503 naming the filter and the field, never ignoring it', async () => {
+    const [status, code, message] = await envelope('/api/v1/fleet/vehicles?plate=AB');
+    expect([status, code]).toEqual([503, 'unavailable']);
+    expect(message).toContain('plate');
+    expect(message).toContain('fleet.vehicle.license_plate');
+  });
+
+  it('answers a sort on a missing field 503 naming it', async () => {
+    const [status, code, message] = await envelope('/api/v1/fleet/vehicles?order=plate%20desc');
+    expect([status, code]).toEqual([503, 'unavailable']);
+    expect(message).toContain('fleet.vehicle.license_plate');
+  });
+
+  it('serves the default order without the missing key, and the other filters and sorts', async () => {
+    const list = expectDocumented('/api/v1/fleet/vehicles', await gateway.get('/api/v1/fleet/vehicles?limit=5', database.keys.valid));
+    expect(list.status).toBe(200);
+    for (const record of list.body.data) expect(record.plate).toBeNull();
+    const read = gateway.erpCalls.filter((call) => call.model === 'fleet.vehicle' && call.method === 'search_read').at(-1);
+    expect(read?.kwargs['order']).not.toContain('license_plate');
+    expect((await gateway.get('/api/v1/fleet/vehicles?order=seats%20desc&limit=3', database.keys.valid)).status).toBe(200);
+  });
+
+  it.each(['/api/v1/it/assets', '/api/v1/it/assets/1'])('answers %s 503: a resource is never served without its scope', async (path) => {
+    const [status, code, message] = await envelope(path);
+    expect([status, code]).toEqual([503, 'unavailable']);
+    expect(message).toContain('stock.lot.org_in_parc');
+  });
+});
+
 describe('DRIFT_CHECK=warn without ERP_CHECK_KEY', () => {
   it('skips the check with one log line', async () => {
     const gateway = await startDriftGateway(gatewayEnv(drifted, { DRIFT_CHECK: 'warn' }));

@@ -4,24 +4,20 @@
  * listens on a loopback port; its log lines and the ERP calls it makes are captured for assertions.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { DatabaseSync } from 'node:sqlite';
-import request from 'supertest';
-import { createApp } from '../../runtime/app';
-import { loadConfig } from '../../runtime/config';
+import type request from 'supertest';
 import type { ErpCall } from '../../runtime/erp/transport';
-import { createLogger } from '../../runtime/log';
 import { startSandbox, type RunningSandbox } from '../../sandbox/http/start-sandbox';
 import type { OdooVersion } from '../../sandbox/orm/types';
 import { createDemoKeys, type DemoKeys } from '../../sandbox/security/demo-keys';
 import { GATEWAY_LOGIN } from '../../sandbox/seed/security';
 import { initDatabase } from '../../sandbox/seed/init';
+import { startGateway, type TransportUnderTest } from './gateway';
 
-export type TransportUnderTest = 'json2' | 'jsonrpc' | 'xmlrpc' | 'auto';
+export type { TransportUnderTest } from './gateway';
 
 export interface StackOptions {
   readonly transport?: TransportUnderTest;
@@ -58,43 +54,24 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const keys = createDemoKeys(db, sandbox.database);
   db.close();
   const erpUrl = options.erpUrl ? await options.erpUrl(sandbox.url) : sandbox.url;
-  const logLines: string[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n')) if (line) logLines.push(line);
-      done();
-    },
+  const gateway = await startGateway({
+    erpUrl,
+    database: sandbox.database,
+    login: GATEWAY_LOGIN,
+    transport: options.transport ?? 'auto',
+    ...(options.env ? { env: options.env } : {}),
   });
-  const erpCalls: ErpCall[] = [];
-  const config = loadConfig({
-    ERP_URL: erpUrl,
-    ERP_DATABASE: sandbox.database,
-    ERP_TRANSPORT: options.transport ?? 'auto',
-    ERP_LOGIN: GATEWAY_LOGIN,
-    ERP_PUBLIC_URL: 'https://erp.example.test',
-    LOG_LEVEL: 'info',
-    ...options.env,
-  });
-  const { app } = createApp(config, { logger: createLogger(config.logLevel, sink), observeErpCall: (call) => erpCalls.push(call) });
-  const server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     sandbox,
     keys,
     dbPath,
-    url,
-    server,
-    erpCalls,
-    logLines,
-    get(path, key = keys.valid) {
-      const test = request(url).get(path);
-      return key === null ? test : test.set('Authorization', `Bearer ${key}`);
-    },
+    url: gateway.url,
+    server: gateway.server,
+    erpCalls: gateway.erpCalls,
+    logLines: gateway.logLines,
+    get: (path, key = keys.valid) => gateway.get(path, key),
     async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await gateway.close();
       await sandbox.close();
       rmSync(dir, { recursive: true, force: true });
     },

@@ -1,0 +1,76 @@
+/**
+ * The gateway app of the end-to-end suites, listening on a loopback port in front of any ERP (the
+ * sandbox, or a live Odoo given by settings). Its log lines and the ERP calls it makes are captured
+ * for assertions.
+ */
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { Writable } from 'node:stream';
+import request from 'supertest';
+import { createApp } from '../../runtime/app';
+import { loadConfig } from '../../runtime/config';
+import type { ErpCall } from '../../runtime/erp/transport';
+import { createLogger } from '../../runtime/log';
+
+export type TransportUnderTest = 'json2' | 'jsonrpc' | 'xmlrpc' | 'auto';
+
+export interface GatewayOptions {
+  readonly erpUrl: string;
+  readonly database: string;
+  readonly login: string;
+  readonly transport: TransportUnderTest;
+  /** Extra gateway settings (environment variables). */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+export interface RunningGateway {
+  /** Base URL of the gateway (`http://127.0.0.1:<port>`). */
+  readonly url: string;
+  readonly server: Server;
+  /** Every ERP call the gateway made, in order. */
+  readonly erpCalls: ErpCall[];
+  /** Every log line the gateway wrote (raw JSON text). */
+  readonly logLines: string[];
+  /** `GET path` with `key` as bearer (none when null). */
+  get(path: string, key: string | null): request.Test;
+  close(): Promise<void>;
+}
+
+export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
+  const logLines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n')) if (line) logLines.push(line);
+      done();
+    },
+  });
+  const erpCalls: ErpCall[] = [];
+  const config = loadConfig({
+    ERP_URL: options.erpUrl,
+    ERP_DATABASE: options.database,
+    ERP_TRANSPORT: options.transport,
+    ERP_LOGIN: options.login,
+    ERP_PUBLIC_URL: 'https://erp.example.test',
+    LOG_LEVEL: 'info',
+    ...options.env,
+  });
+  const { app } = createApp(config, { logger: createLogger(config.logLevel, sink), observeErpCall: (call) => erpCalls.push(call) });
+  const server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    server,
+    erpCalls,
+    logLines,
+    get(path, key) {
+      const test = request(url).get(path);
+      return key === null ? test : test.set('Authorization', `Bearer ${key}`);
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
