@@ -4,7 +4,7 @@ SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 NPM_STAMP := node_modules/.install-stamp
 
-.PHONY: install generate check-generated build typecheck test test-tools run sandbox-init bench bench-smoke check-erp clean
+.PHONY: install generate check-generated build typecheck test test-tools run sandbox-init bench bench-smoke check-erp erp-diff clean
 
 install: $(NPM_STAMP)
 
@@ -55,6 +55,12 @@ bench-smoke: build
 ## ARGS=--json for JSON). Exit status of the check: 0 no drift, 1 drift, 2 configuration or ERP error
 check-erp: build
 	node dist/runtime/drift/check-erp.js $(ARGS)
+
+## erp-diff: send the same calls to the sandbox and to a live Odoo (LIVE_ERP_URL, LIVE_ERP_DATABASE,
+## LIVE_ERP_LOGIN, LIVE_ERP_KEY, LIVE_ERP_ADMIN_LOGIN/KEY, optional LIVE_ERP_*_KEY; see live/settings.ts)
+## and print every difference; ARGS=--json or --version-only. Exit 0 none, 1 differences, 2 cannot run
+erp-diff: build
+	node --disable-warning=ExperimentalWarning dist/live/differential/cli.js $(ARGS)
 
 sandbox-init: build
 	node --disable-warning=ExperimentalWarning dist/sandbox/cli.js init

@@ -1,0 +1,151 @@
+/**
+ * @module The mirror: the live ERP's records of the common models, read as the administrator
+ * (archived ones included), loaded with the same ids into a fresh sandbox database whose tables
+ * come from the sandbox's own schema code. Identical calls must then give identical answers.
+ * The sandbox's seeded security (groups, access rows) is kept and attached to the live users of
+ * the same logins, so the technical account and the special keys behave as their live twins.
+ */
+import type { FieldInfo, Registry } from '../../sandbox/orm/registry';
+import { ApiKeys } from '../../sandbox/security/api-keys';
+import { ADMIN_LOGIN, GATEWAY_LOGIN, NO_FLEET_LOGIN, SEEDED_USERS, seedSecurity } from '../../sandbox/seed/security';
+import { openDatabase } from '../../sandbox/store/database';
+import { quoteIdent } from '../../sandbox/store/naming';
+import { createIndexes, createTables, USER_PREFERENCE_COLUMNS } from '../../sandbox/store/schema';
+import type { OdooVersion } from '../../sandbox/orm/types';
+import type { CommonModel, Schema } from './schema';
+import { mustCall, type AccountName, type KeyName, type Side } from './wire';
+
+export type LiveRecord = Readonly<Record<string, unknown>>;
+
+/** The live records of every common model, by id, as read (many2one as `[id, name]`). */
+export type Snapshot = ReadonlyMap<string, ReadonlyMap<number, LiveRecord>>;
+
+/** Numeric fields whose value is NULL (17 tells them apart from 0 with `= false`), by model. */
+export type NullNumbers = ReadonlyMap<string, ReadonlyMap<string, ReadonlySet<number>>>;
+
+const NUMERIC = new Set(['integer', 'float', 'monetary']);
+const NO_ARCHIVE_FILTER = { active_test: false };
+
+export async function readSnapshot(live: Side, schema: Schema): Promise<{ snapshot: Snapshot; nulls: NullNumbers }> {
+  const snapshot = new Map<string, Map<number, LiveRecord>>();
+  const nulls = new Map<string, Map<string, Set<number>>>();
+  for (const model of schema.models.values()) {
+    const ids = (await mustCall(live, { kind: 'execute', model: model.name, method: 'search', kwargs: { domain: [], order: 'id', context: NO_ARCHIVE_FILTER } })) as number[];
+    const names = model.fields.map((f) => f.name);
+    if (model.name === 'res.users') for (const extra of USER_PREFERENCE_COLUMNS) if (model.live[extra] && !names.includes(extra)) names.push(extra);
+    const records = ids.length
+      ? ((await mustCall(live, { kind: 'execute', model: model.name, method: 'read', ids, kwargs: { fields: names, context: NO_ARCHIVE_FILTER } })) as LiveRecord[])
+      : [];
+    snapshot.set(model.name, new Map(records.map((r) => [r['id'] as number, r])));
+    // 19 and 18 treat NULL and 0 alike in every domain and in reads: nothing tells them apart.
+    if (live.major === 17) {
+      const perField = new Map<string, Set<number>>();
+      for (const field of model.mirrored.filter((f) => NUMERIC.has(f.type) && f.name !== 'id')) {
+        const found = (await mustCall(live, { kind: 'execute', model: model.name, method: 'search', kwargs: { domain: [[field.name, '=', false]], context: NO_ARCHIVE_FILTER } })) as number[];
+        if (found.length) perField.set(field.name, new Set(found));
+      }
+      nulls.set(model.name, perField);
+    }
+  }
+  return { snapshot, nulls };
+}
+
+/** A live value as the sandbox column stores it. */
+export function columnValue(field: FieldInfo, value: unknown, isNull = false): string | number | null {
+  if (isNull) return null;
+  switch (field.type) {
+    case 'many2one':
+      return Array.isArray(value) ? (value[0] as number) : typeof value === 'number' ? value : null;
+    case 'boolean':
+      return value === true ? 1 : 0;
+    case 'integer':
+    case 'float':
+    case 'monetary':
+      return typeof value === 'number' ? value : null;
+    case 'json':
+      return value === false || value === null || value === undefined ? null : JSON.stringify(value);
+    default:
+      return value === false || value === null || value === undefined ? null : String(value);
+  }
+}
+
+export interface MirrorKeys {
+  readonly uids: Record<AccountName, number | false>;
+  readonly keys: Partial<Record<KeyName, string>>;
+}
+
+export interface MirrorOptions {
+  readonly path: string;
+  readonly registry: Registry;
+  readonly schema: Schema;
+  readonly snapshot: Snapshot;
+  readonly nulls: NullNumbers;
+  readonly version: OdooVersion;
+  /** Key expiry is judged against this clock (the sandbox's). */
+  readonly now?: Date;
+}
+
+/** Builds the mirror database and creates the sandbox twins of the live keys. */
+export function buildMirror(options: MirrorOptions): MirrorKeys {
+  const db = openDatabase(options.path, { bulk: true });
+  try {
+    db.exec('BEGIN');
+    createTables(db, options.registry);
+    for (const model of options.schema.models.values()) loadModel(db, model, options.snapshot.get(model.name)!, options.nulls.get(model.name));
+    const users = [...(options.snapshot.get('res.users')?.values() ?? [])];
+    const uidOf = (login: string): number | false => (users.find((u) => u['login'] === login)?.['id'] as number | undefined) ?? false;
+    attachSecurity(db, options.registry, uidOf);
+    db.exec('COMMIT');
+    createIndexes(db, options.registry);
+    const keys = new ApiKeys(db, { version: options.version, ...(options.now ? { now: () => options.now! } : {}) });
+    const uids = { admin: uidOf(ADMIN_LOGIN), api: uidOf(GATEWAY_LOGIN), noRead: uidOf(NO_FLEET_LOGIN) };
+    const now = options.now ?? new Date();
+    const make = (uid: number | false, name: string, expires?: Date) => (uid === false ? undefined : keys.generateKey(uid, name, expires ?? null));
+    const generated: Partial<Record<KeyName, string | undefined>> = {
+      admin: make(uids.admin, 'differential: admin'),
+      valid: make(uids.api, 'differential: valid'),
+      forbidden: make(uids.admin, 'differential: forbidden'),
+      expired: make(uids.api, 'differential: expired', new Date(now.getTime() - 86_400_000)),
+      noRead: make(uids.noRead, 'differential: no read'),
+    };
+    return { uids, keys: Object.fromEntries(Object.entries(generated).filter(([, v]) => v)) as Partial<Record<KeyName, string>> };
+  } finally {
+    db.close();
+  }
+}
+
+function loadModel(db: ReturnType<typeof openDatabase>, model: CommonModel, records: ReadonlyMap<number, LiveRecord>, nulls?: ReadonlyMap<string, ReadonlySet<number>>): void {
+  const stored = model.mirrored.filter((f) => f.store);
+  const columns = stored.map((f) => f.name);
+  const preferences = model.name === 'res.users' ? USER_PREFERENCE_COLUMNS.filter((c) => model.live[c] && !columns.includes(c)) : [];
+  const all = [...columns, ...preferences];
+  const insert = db.prepare(`INSERT INTO ${quoteIdent(model.sandbox.table)} (${all.map(quoteIdent).join(', ')}) VALUES (${all.map(() => '?').join(', ')})`);
+  for (const record of records.values()) {
+    const id = record['id'] as number;
+    const values = stored.map((f) => columnValue(f, record[f.name], nulls?.get(f.name)?.has(id) ?? false));
+    for (const column of preferences) values.push(record[column] === false || record[column] === undefined ? null : String(record[column]));
+    insert.run(...values);
+  }
+  for (const field of model.mirrored.filter((f) => f.type === 'many2many')) {
+    const link = db.prepare(`INSERT INTO ${quoteIdent(field.relationTable!)} ("a", "b") VALUES (?, ?)`);
+    for (const record of records.values()) for (const target of (record[field.name] as number[] | undefined) ?? []) link.run(record['id'] as number, target);
+  }
+}
+
+/**
+ * The sandbox's groups and access rows, with its seeded users' memberships moved to the live
+ * users of the same logins (every other live user is an internal user).
+ */
+function attachSecurity(db: ReturnType<typeof openDatabase>, registry: Registry, uidOf: (login: string) => number | false): void {
+  seedSecurity(db, registry, 0);
+  const OFFSET = 1_000_000_000;
+  db.prepare('UPDATE "res_groups_users_rel" SET "uid" = "uid" + ?').run(OFFSET);
+  for (const user of SEEDED_USERS) {
+    const live = uidOf(user.login);
+    if (live === false) db.prepare('DELETE FROM "res_groups_users_rel" WHERE "uid" = ?').run(user.id + OFFSET);
+    else db.prepare('UPDATE "res_groups_users_rel" SET "uid" = ? WHERE "uid" = ?').run(live, user.id + OFFSET);
+  }
+  const internal = db.prepare(`SELECT "id" FROM "res_groups" WHERE "xml_id" = 'base.group_user'`).get() as { id: number } | undefined;
+  if (!internal) return;
+  db.prepare('INSERT OR IGNORE INTO "res_groups_users_rel" ("gid", "uid") SELECT ?, "id" FROM "res_users"').run(internal.id);
+}
