@@ -32,7 +32,7 @@ export async function collectErpSchema(resources: readonly ResourceSpec[], descr
   }
   while (wanted.size > 0) {
     const models = [...wanted].filter((model) => !schema.has(model));
-    const described = await Promise.all(models.map(describe));
+    const described = await describeAll(models, describe, schema.size === 0);
     models.forEach((model, i) => schema.set(model, described[i] ?? null));
     wanted = new Set();
     for (const resource of resources)
@@ -54,4 +54,26 @@ function hopModels(schema: ErpSchema, model: string, path: string): string[] {
     current = relation;
   }
   return models;
+}
+
+/**
+ * At most this many `fields_get` calls at once. Real Odoo checks an RPC key by a deliberately slow
+ * password hash (~0.4 s of CPU) until its credential cache holds it: dozens of calls sent at once all
+ * miss that cache and the check times out on a 2-core ERP. So the first call goes alone, to fill the
+ * cache, and the rest follow a few at a time.
+ */
+const DESCRIBE_CONCURRENCY = 4;
+
+async function describeAll(models: readonly string[], describe: DescribeModel, first: boolean): Promise<(Readonly<Record<string, ErpField>> | null)[]> {
+  const results: (Readonly<Record<string, ErpField>> | null)[] = new Array(models.length);
+  let next = 0;
+  if (first && models.length > 0) results[next] = await describe(models[next++] as string);
+  const worker = async () => {
+    while (next < models.length) {
+      const index = next++;
+      results[index] = await describe(models[index] as string);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(DESCRIBE_CONCURRENCY, models.length) }, worker));
+  return results;
 }

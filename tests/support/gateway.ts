@@ -21,6 +21,8 @@ export interface GatewayOptions {
   readonly transport: TransportUnderTest;
   /** Extra gateway settings (environment variables). */
   readonly env?: Readonly<Record<string, string>>;
+  /** Start the catalogue drift check once listening, as main.ts does. */
+  readonly startDriftCheck?: boolean;
 }
 
 export interface RunningGateway {
@@ -54,11 +56,12 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     LOG_LEVEL: 'info',
     ...options.env,
   });
-  const { app } = createApp(config, { logger: createLogger(config.logLevel, sink), observeErpCall: (call) => erpCalls.push(call) });
+  const { app, drift } = createApp(config, { logger: createLogger(config.logLevel, sink), observeErpCall: (call) => erpCalls.push(call) });
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  if (options.startDriftCheck) drift.start();
   return {
     url,
     server,

@@ -1,0 +1,254 @@
+/**
+ * The end-to-end checks of the data routes against a live ERP, data-agnostic: every served resource's
+ * filters (with values taken from the ERP's own data), both pagings, every sort key, `fields`,
+ * detail, scope; keys and rights; the unreadable-relation rule; every response valid against
+ * generated/openapi.json. Run on a live Odoo from settings (odoo.live.test.ts) and, so that the
+ * suite cannot rot where CI has no Odoo, on the sandbox (sandbox.live.test.ts).
+ */
+import request from 'supertest';
+import { orderFields } from '../../runtime/drift/compare-catalogue';
+import type { DomainLeaf } from '../../runtime/query/domain';
+import type { ResourceSpec, ScopeTerm } from '../../runtime/resource-spec';
+import { EXAMPLE, exposedField, probe } from '../support/filter-probes';
+import { expectDocumented } from '../support/openapi-responses';
+import { expectSameRecords, walkBothWays, type Page } from '../support/paging-walk';
+import type { LiveTarget } from './live-target';
+
+type Row = Record<string, unknown>;
+type Envelope = { error: { code: string; message: string } };
+const WRONG_KEY = '0123456789abcdef0123456789abcdef01234567';
+/** A list short enough to be read whole in one page (the spec's maximum limit). */
+const WHOLE = 200;
+
+/** Resources of the catalogue whose models stock Odoo's community modules provide (issue 9). */
+export const STOCK_ODOO_RESOURCES = [
+  'analytic/accounts',
+  'analytic/dimensions',
+  'events/events',
+  'events/registrations',
+  'fleet/vehicles',
+  'fleet/services',
+  'purchase/orders',
+  'purchase/order-lines',
+  'stock/pickings',
+] as const;
+
+export function describeLiveSuite(title: string, start: () => Promise<LiveTarget>, resources: readonly string[]): void {
+  describe(title, () => {
+    let target: LiveTarget;
+    beforeAll(async () => {
+      target = await start();
+      for (let i = 0; i < 200; i++) {
+        const { body } = await request(target.gateway.url).get('/readyz');
+        if (body.drift?.state === 'checked') return;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error('the gateway did not finish its drift check');
+    }, 120_000);
+    afterAll(() => target?.close());
+
+    const key = () => target.settings.key;
+    const driftNulls = (path: string) => {
+      const resourcePath = /^\/api\/v1\/([^/?]+\/[^/?]+)/.exec(path)?.[1];
+      const r = target.served.find((candidate) => candidate.path === resourcePath);
+      return r ? target.gapsOf(r).apiFields : new Set<string>();
+    };
+    const call = async (path: string, bearer: string | null = key()) => expectDocumented(path, await target.gateway.get(path, bearer), 'GET', driftNulls(path));
+    const ok = async (path: string): Promise<Page & { data: Row[] & Page['data'] }> => {
+      const res = await call(path);
+      if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body;
+    };
+    const resource = (path: string): ResourceSpec => {
+      const found = target.served.find((r) => r.path === path);
+      if (!found) throw new Error(`${path} is not served by this ERP: ${target.drift.filter((p) => p.resource === path).map((p) => p.detail).join('; ')}`);
+      return found;
+    };
+    const unavailable = async (path: string, naming: string) => {
+      const res = await call(path);
+      expect([path, res.status, (res.body as Envelope).error?.code]).toEqual([path, 503, 'unavailable']);
+      expect((res.body as Envelope).error.message).toContain(naming);
+    };
+
+    describe.each(resources.map((path) => [path]))('%s', (path) => {
+      it('lists records with every field, missing ERP fields as null, and the total the ERP counts', async () => {
+        const r = resource(path);
+        const page = await ok(`/api/v1/${path}?limit=${WHOLE}`);
+        expect(page.data.length).toBeGreaterThan(0);
+        const nulls = target.gapsOf(r).apiFields;
+        for (const row of page.data) {
+          expect(Object.keys(row)).toEqual(r.fields.map((f) => f.name));
+          for (const name of nulls) expect([name, row[name]]).toEqual([name, null]);
+        }
+        const count = await target.erp({ model: r.model, method: 'search_count', ids: null, kwargs: { domain: scopeDomain(r.scope), context: { active_test: false } } });
+        expect(page.meta.total).toBe(count);
+      });
+
+      it('answers a detail equal to the list record, and 404 for an id that does not exist', async () => {
+        const page = await ok(`/api/v1/${path}?limit=5`);
+        for (const row of page.data) expect((await ok(`/api/v1/${path}/${row.id}`)).data).toEqual(row);
+        const missing = await call(`/api/v1/${path}/2147483647`);
+        expect([missing.status, (missing.body as Envelope).error.code]).toEqual([404, 'not_found']);
+      });
+
+      it('returns only the fields asked for, and id', async () => {
+        const r = resource(path);
+        const chosen = r.fields.filter((f) => f.name !== 'id').slice(-2).map((f) => f.name);
+        const page = await ok(`/api/v1/${path}?limit=3&fields=${chosen.join(',')}`);
+        for (const row of page.data) expect(Object.keys(row)).toEqual(['id', ...chosen]);
+        const id = page.data[0]?.id;
+        expect((await ok(`/api/v1/${path}/${id}?fields=${chosen[0]}`)).data).toEqual({ id, [chosen[0] as string]: page.data[0]?.[chosen[0] as string] });
+      });
+
+      it('narrows the list correctly with every filter, and names a filter the ERP cannot apply', async () => {
+        const r = resource(path);
+        const all = await ok(`/api/v1/${path}?limit=${WHOLE}`);
+        const gaps = target.gapsOf(r);
+        for (const filter of r.filters) {
+          const example = EXAMPLE[filter.type](filter);
+          if (gaps.filters.has(filter.name)) {
+            await unavailable(`/api/v1/${path}?${filter.name}=${encodeURIComponent(example)}`, filter.name);
+            continue;
+          }
+          const field = exposedField(r, filter);
+          const sample = field && all.data.map((row) => row[field.name]).find((v) => v !== null && v !== '' && v !== undefined);
+          const attempt = field && probe(filter, field, sample);
+          if (field && attempt) {
+            const [value, holds] = attempt;
+            const page = await ok(`/api/v1/${path}?${filter.name}=${encodeURIComponent(value)}&limit=${WHOLE}`);
+            expect([filter.name, page.data.length > 0]).toEqual([filter.name, true]);
+            expect([filter.name, value, page.data.filter((row) => !holds(row[field.name])).map((row) => row[field.name])]).toEqual([filter.name, value, []]);
+          } else {
+            const page = await ok(`/api/v1/${path}?${filter.name}=${encodeURIComponent(example)}&limit=1`);
+            expect([filter.name, (page.meta.total as number) <= (all.meta.total as number)]).toEqual([filter.name, true]);
+          }
+        }
+      });
+
+      it('sorts by every sort key both ways (same records, monotonic where the API value is the ERP value), and names a key the ERP cannot sort on', async () => {
+        const r = resource(path);
+        const gaps = target.gapsOf(r);
+        const total = (await ok(`/api/v1/${path}?limit=1&fields=id`)).meta.total as number;
+        for (const [api, erp] of Object.entries(r.sortable)) {
+          if (gaps.sortKeys.has(api)) {
+            await unavailable(`/api/v1/${path}?order=${api}`, erp);
+            continue;
+          }
+          const asc = await ok(`/api/v1/${path}?order=${api}%20asc&limit=${WHOLE}`);
+          const desc = await ok(`/api/v1/${path}?order=${api}%20desc&limit=${WHOLE}`);
+          if (total <= WHOLE) expect([api, ids(desc.data).sort()]).toEqual([api, ids(asc.data).sort()]);
+          const field = r.fields.find((f) => f.name === api && f.source.kind === 'field' && (f.type === 'integer' || f.type === 'number' || f.format === 'date' || f.format === 'date-time'));
+          if (field) {
+            expect([api, monotonic(asc.data.map((row) => row[api]), 1)]).toEqual([api, true]);
+            expect([api, monotonic(desc.data.map((row) => row[api]), -1)]).toEqual([api, true]);
+          }
+        }
+      });
+
+      it('meets the same records by offset paging and by cursor paging', async () => {
+        expectSameRecords(await walkBothWays(ok, path, 4));
+      });
+
+      it('sends the default order the ERP can apply, with id last', async () => {
+        const r = resource(path);
+        await ok(`/api/v1/${path}?limit=2`);
+        const sent = target.gateway.erpCalls.filter((c) => c.model === r.model && c.method === 'search_read').at(-1);
+        const kept = orderFields(r.defaultOrder).filter((name) => !target.gapsOf(r).defaultOrderDrops.has(name));
+        expect(orderFields(String(sent?.kwargs['order']))).toEqual(kept.includes('id') ? kept : [...kept, 'id']);
+      });
+    });
+
+    it('hides every record outside a resource scope, in list and detail', async () => {
+      const scoped = target.served.filter((r) => resources.includes(r.path) && r.scope.length);
+      expect(scoped.length).toBeGreaterThan(0);
+      for (const r of scoped) {
+        const outside = (await target.erp({ model: r.model, method: 'search_read', ids: null, kwargs: { domain: outsideScope(r.scope), fields: ['id'], limit: 5, context: { active_test: false } } })) as { id: number }[];
+        if (outside.length === 0) throw new Error(`the ERP has no ${r.model} record outside the scope of ${r.path}: create one (archive a record) to prove the scope`);
+        const listed = new Set(ids((await ok(`/api/v1/${r.path}?limit=${WHOLE}&fields=id`)).data));
+        for (const { id } of outside) {
+          expect([r.path, id, listed.has(id)]).toEqual([r.path, id, false]);
+          const detail = await call(`/api/v1/${r.path}/${id}`);
+          expect([r.path, id, detail.status]).toEqual([r.path, id, 404]);
+        }
+      }
+    });
+
+    describe('keys and rights', () => {
+      const first = () => `/api/v1/${resources[0]}?limit=1`;
+      const json2 = () => target.transport === 'json2';
+
+      it('401 with WWW-Authenticate: Bearer without a key, and for a wrong key', async () => {
+        const none = await call(first(), null);
+        expect([none.status, none.headers['www-authenticate'], (none.body as Envelope).error.code]).toEqual([401, 'Bearer', 'unauthorized']);
+        const wrong = await call(first(), WRONG_KEY);
+        expect([wrong.status, (wrong.body as Envelope).error.code]).toEqual([401, 'unauthorized']);
+      });
+
+      it('refuses a key of an account outside the API group: 403 over JSON-2, 401 over RPC (a key is checked with the technical login)', async () => {
+        const forbidden = target.settings.forbiddenKey;
+        if (!forbidden) return void console.warn('live suite: LIVE_ERP_FORBIDDEN_KEY unset, the forbidden-key check did not run');
+        const res = await call(first(), forbidden);
+        expect([res.status, (res.body as Envelope).error.code]).toEqual(json2() ? [403, 'forbidden'] : [401, 'unauthorized']);
+      });
+
+      it('401 for an expired key (Odoo 18+)', async () => {
+        const expired = target.settings.expiredKey;
+        if (target.major < 18 || !expired) return void console.warn(`live suite: ${target.major < 18 ? 'Odoo 17 has no key expiry' : 'LIVE_ERP_EXPIRED_KEY unset'}, the expired-key check did not run`);
+        const res = await call(first(), expired);
+        expect([res.status, (res.body as Envelope).error.code]).toEqual([401, 'unauthorized']);
+      });
+
+      it('403 when the API account has no read right on the model (JSON-2; 401 over RPC)', async () => {
+        const { noReadKey, noReadResource } = target.settings;
+        if (!noReadKey || !noReadResource) return void console.warn('live suite: LIVE_ERP_NO_READ_KEY/LIVE_ERP_NO_READ_RESOURCE unset, the no-read check did not run');
+        const res = await call(`/api/v1/${noReadResource}?limit=1`, noReadKey);
+        expect([res.status, (res.body as Envelope).error.code]).toEqual(json2() ? [403, 'forbidden'] : [401, 'unauthorized']);
+      });
+
+      it('answers an unreadable relation with null, succeeds, and logs resource, field and model once', async () => {
+        expect(target.settings.unreadable.length).toBeGreaterThan(0);
+        for (const { resource: path, field, model } of target.settings.unreadable) {
+          const page = await ok(`/api/v1/${path}?limit=5`);
+          expect(page.data.length).toBeGreaterThan(0);
+          for (const row of page.data) expect([field, row[field]]).toEqual([field, null]);
+          const warning = target.gateway.logLines.map((line) => JSON.parse(line)).find((line) => line.msg?.startsWith('unreadable relation') && line.resource === path);
+          expect(warning).toMatchObject({ level: 'warn', resource: path, fields: [{ field, model }] });
+        }
+      });
+
+      it('sends nothing but read methods to the ERP, and never logs a key', () => {
+        const methods = new Set(target.gateway.erpCalls.map((c) => c.method));
+        expect([...methods].filter((m) => !['search_read', 'search_count', 'read', 'fields_get', 'has_group', 'has_access', 'check_access_rights', 'context_get'].includes(m))).toEqual([]);
+        const log = target.gateway.logLines.join('\n');
+        for (const k of [target.settings.key, target.settings.forbiddenKey, target.settings.expiredKey, target.settings.noReadKey]) if (k) expect(log).not.toContain(k);
+      });
+    });
+  });
+}
+
+function ids(rows: readonly { id: number }[]): number[] {
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Known values in order (`sign` 1 ascending, -1 descending). SQL sorts NULL last ascending and first
+ * descending, and Odoo reads a NULL number as 0: so null and 0 are left out, wherever they stand.
+ */
+function monotonic(values: readonly unknown[], sign: 1 | -1): boolean {
+  const known = values.filter((v) => v !== null && v !== 0) as (number | string)[];
+  return known.every((v, i) => i === 0 || sign * compare(known[i - 1] as number | string, v) <= 0);
+}
+
+function compare(a: number | string, b: number | string): number {
+  return typeof a === 'number' && typeof b === 'number' ? a - b : String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
+}
+
+function scopeDomain(scope: readonly ScopeTerm[]): DomainLeaf[] {
+  return scope.map((t): DomainLeaf => [t.erp, t.op, t.value]);
+}
+
+/** Records failing at least one scope term. */
+function outsideScope(scope: readonly ScopeTerm[]): unknown[] {
+  const negated = scope.map((t) => [t.erp, t.op === '=' ? '!=' : t.op === '!=' ? '=' : 'not in', t.value]);
+  return [...Array(Math.max(0, negated.length - 1)).fill('|'), ...negated];
+}

@@ -1,0 +1,30 @@
+/**
+ * The live suite run where CI can run it: on the sandbox standing in for a live ERP, given the same
+ * settings a live Odoo gets (live/settings.ts), so the suite itself is proven and cannot rot. On the
+ * sandbox every resource of the catalogue is served.
+ */
+import { RESOURCES } from '../../generated/routers';
+import type { LiveErpSettings } from '../../live/settings';
+import { startStack, type Stack } from '../support/stack';
+import { describeLiveSuite } from './resource-suite';
+import { startLiveTarget, type LiveTarget } from './live-target';
+
+async function sandboxAsLiveErp(version: 17 | 19, transport: 'json2' | 'xmlrpc'): Promise<LiveTarget> {
+  const stack: Stack = await startStack({ version });
+  const settings: LiveErpSettings = {
+    url: stack.sandbox.url,
+    database: stack.sandbox.database,
+    login: stack.keys.logins.api,
+    key: stack.keys.valid,
+    forbiddenKey: stack.keys.forbidden,
+    expiredKey: stack.keys.expired,
+    noReadKey: stack.keys.no_read.key,
+    noReadResource: stack.keys.no_read.resource,
+    unreadable: [{ resource: 'fleet/vehicles', field: 'odometer', model: 'fleet.vehicle.odometer' }],
+  };
+  const target = await startLiveTarget(settings, transport);
+  return { ...target, close: async () => (await target.close(), await stack.close()) };
+}
+
+describeLiveSuite('the live suite on the sandbox as Odoo 19 over JSON-2', () => sandboxAsLiveErp(19, 'json2'), RESOURCES.map((r) => r.path));
+describeLiveSuite('the live suite on the sandbox as Odoo 17 over XML-RPC', () => sandboxAsLiveErp(17, 'xmlrpc'), ['fleet/vehicles', 'purchase/orders', 'stock/pickings']);
