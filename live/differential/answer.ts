@@ -58,6 +58,15 @@ export function lastTracebackLine(text: string): string {
   return lines.slice(i).join('\n');
 }
 
+/**
+ * An AccessError lists the groups that would grant the right: that is the database's security
+ * configuration, which the mirror does not copy (the sandbox keeps its own groups), so the list is
+ * replaced by a placeholder; the rest of the message is compared.
+ */
+export function withoutGroupList(message: string): string {
+  return message.replace(/(This operation is allowed for the following groups:\n)(?:\t- [^\n]*\n?)+/, '$1\t- <groups>\n');
+}
+
 /** Odoo's plain-text or HTML error pages, as text. */
 export function pageText(text: string): string {
   return text
@@ -70,6 +79,10 @@ export function pageText(text: string): string {
     .replace(/&amp;/g, '&')
     .replace(/\s+/g, ' ')
     .trim();
+}
+
+function groupless(args: unknown): unknown {
+  return Array.isArray(args) ? args.map((a) => (typeof a === 'string' ? withoutGroupList(a) : a)) : args;
 }
 
 function mainType(contentType: string | undefined): string {
@@ -101,7 +114,7 @@ export function readXmlRpc(raw: RawReply): Answer {
   if (raw.status !== 200 || !raw.text.includes('<methodResponse')) return httpAnswer(raw);
   const response = decodeMethodResponse(raw.text);
   if (response.kind === 'params') return { kind: 'result', status: raw.status, value: plainXmlValue(response.value) };
-  return { kind: 'error', status: raw.status, code: response.faultCode, message: lastTracebackLine(response.faultString) };
+  return { kind: 'error', status: raw.status, code: response.faultCode, message: withoutGroupList(lastTracebackLine(response.faultString)) };
 }
 
 export function readJsonRpc(raw: RawReply): Answer {
@@ -121,8 +134,8 @@ export function readJsonRpc(raw: RawReply): Answer {
       ...(envelope.error.code !== undefined ? { code: envelope.error.code } : {}),
       ...(envelope.error.message !== undefined ? { title: envelope.error.message } : {}),
       ...(typeof data['name'] === 'string' ? { name: data['name'] } : {}),
-      message: lastTracebackLine(String(data['message'] ?? '')),
-      ...(data['arguments'] !== undefined ? { arguments: data['arguments'] } : {}),
+      message: withoutGroupList(lastTracebackLine(String(data['message'] ?? ''))),
+      ...(data['arguments'] !== undefined ? { arguments: groupless(data['arguments']) } : {}),
     };
   }
   if (!('result' in envelope)) return { kind: 'result', status: raw.status, value: null, absent: true };
@@ -144,8 +157,8 @@ export function readJson2(raw: RawReply): Answer {
     kind: 'error',
     status: raw.status,
     ...(typeof error['name'] === 'string' ? { name: error['name'] } : {}),
-    message: lastTracebackLine(String(error['message'] ?? '')),
-    ...(error['arguments'] !== undefined ? { arguments: error['arguments'] } : {}),
+    message: withoutGroupList(lastTracebackLine(String(error['message'] ?? ''))),
+    ...(error['arguments'] !== undefined ? { arguments: groupless(error['arguments']) } : {}),
     ...(www !== undefined ? { wwwAuthenticate: www.trim().toLowerCase() } : {}),
   };
 }

@@ -20,7 +20,7 @@ export type LiveRecord = Readonly<Record<string, unknown>>;
 /** The live records of every common model, by id, as read (many2one as `[id, name]`). */
 export type Snapshot = ReadonlyMap<string, ReadonlyMap<number, LiveRecord>>;
 
-/** Numeric fields whose value is NULL (17 tells them apart from 0 with `= false`), by model. */
+/** Rows whose numeric field is NULL (read as 0), by model and field. */
 export type NullNumbers = ReadonlyMap<string, ReadonlyMap<string, ReadonlySet<number>>>;
 
 const NUMERIC = new Set(['integer', 'float', 'monetary']);
@@ -37,20 +37,36 @@ export async function readSnapshot(live: Side, schema: Schema): Promise<{ snapsh
       ? ((await mustCall(live, { kind: 'execute', model: model.name, method: 'read', ids, kwargs: { fields: names, context: NO_ARCHIVE_FILTER } })) as LiveRecord[])
       : [];
     snapshot.set(model.name, new Map(records.map((r) => [r['id'] as number, r])));
-    // 19 and 18 treat NULL and 0 alike in every domain and in reads: nothing tells them apart.
-    if (live.major === 17) {
-      const perField = new Map<string, Set<number>>();
-      for (const field of model.mirrored.filter((f) => NUMERIC.has(f.type) && f.name !== 'id')) {
-        const found = (await mustCall(live, { kind: 'execute', model: model.name, method: 'search', kwargs: { domain: [[field.name, '=', false]], context: NO_ARCHIVE_FILTER } })) as number[];
-        if (found.length) perField.set(field.name, new Set(found));
-      }
-      nulls.set(model.name, perField);
+    const perField = new Map<string, Set<number>>();
+    for (const field of model.mirrored.filter((f) => NUMERIC.has(f.type) && f.name !== 'id' && records.some((r) => r[f.name] === 0))) {
+      const found = await nullRows(live, model.name, field.name);
+      if (found.size) perField.set(field.name, found);
     }
+    nulls.set(model.name, perField);
   }
   return { snapshot, nulls };
 }
 
 /** A live value as the sandbox column stores it. */
+/**
+ * Rows whose numeric field is NULL. Reads give 0 and 18/19 domains treat NULL as 0, but ordering
+ * does not: NULLs come first with `nulls first` and last with `nulls last`, the other rows keep
+ * their order. The NULL rows are the prefix of the first list that is the suffix of the second.
+ */
+export async function nullRows(live: Side, model: string, field: string): Promise<Set<number>> {
+  const search = (nulls: string) => mustCall(live, { kind: 'execute', model, method: 'search', kwargs: { domain: [], order: `${field} asc nulls ${nulls}, id`, context: NO_ARCHIVE_FILTER } }) as Promise<number[]>;
+  return nullPrefix(await search('first'), await search('last'));
+}
+
+/** The prefix of `first` that `last` ends with, the rest being the same sequence (see `nullRows`). */
+export function nullPrefix(first: readonly number[], last: readonly number[]): Set<number> {
+  const n = first.length;
+  for (let k = 1; k < n; k++) {
+    if (first.slice(k).every((id, i) => id === last[i]) && first.slice(0, k).every((id, i) => id === last[n - k + i])) return new Set(first.slice(0, k));
+  }
+  return new Set();
+}
+
 export function columnValue(field: FieldInfo, value: unknown, isNull = false): string | number | null {
   if (isNull) return null;
   switch (field.type) {
@@ -80,6 +96,8 @@ export interface MirrorOptions {
   readonly schema: Schema;
   readonly snapshot: Snapshot;
   readonly nulls: NullNumbers;
+  /** `tz`/`lang` by uid, from the accounts' own `context_get` (user preference columns). */
+  readonly preferences?: ReadonlyMap<number, Readonly<Record<string, unknown>>>;
   readonly version: OdooVersion;
   /** Key expiry is judged against this clock (the sandbox's). */
   readonly now?: Date;
@@ -95,6 +113,12 @@ export function buildMirror(options: MirrorOptions): MirrorKeys {
     const users = [...(options.snapshot.get('res.users')?.values() ?? [])];
     const uidOf = (login: string): number | false => (users.find((u) => u['login'] === login)?.['id'] as number | undefined) ?? false;
     attachSecurity(db, options.registry, uidOf);
+    for (const [uid, prefs] of options.preferences ?? []) {
+      for (const column of USER_PREFERENCE_COLUMNS) {
+        const value = prefs[column];
+        db.prepare(`UPDATE "res_users" SET ${quoteIdent(column)} = ? WHERE "id" = ?`).run(typeof value === 'string' ? value : null, uid);
+      }
+    }
     db.exec('COMMIT');
     createIndexes(db, options.registry);
     const keys = new ApiKeys(db, { version: options.version, ...(options.now ? { now: () => options.now! } : {}) });

@@ -16,7 +16,7 @@ import { canonical, compareAnswers, type DifferenceKind } from './compare';
 import { buildMirror, readSnapshot } from './mirror';
 import { discoverSchema } from './schema';
 import { buildSeries, tieKeyOf, type SeriesCall } from './series';
-import { send, uidOf, type KeyName, type Side, type WireCall } from './wire';
+import { mustCall, send, uidOf, type AccountName, type KeyName, type Side, type WireCall } from './wire';
 
 export class CannotRun extends Error {}
 
@@ -24,9 +24,11 @@ export interface DifferentialOptions {
   readonly live: LiveErpSettings;
   /** Only the calls whose behaviour the reference says differs by version (section 12). */
   readonly versionOnly?: boolean;
-  /** Calls in flight at once (default 4). */
+  /** Calls in flight at once (default 6). */
   readonly concurrency?: number;
   readonly registry?: Registry;
+  /** Compare only these models (default: every model of the registry the live ERP has). */
+  readonly models?: readonly string[];
   /** Progress lines (stderr in the CLI). */
   readonly progress?: (line: string) => void;
 }
@@ -63,12 +65,13 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
 
   const registry = options.registry ?? loadRegistry();
   progress(`live Odoo ${version.text}: reading the common models`);
-  const schema = await discoverSchema(live, registry);
+  const schema = await discoverSchema(live, registry, options.models);
   const { snapshot, nulls } = await readSnapshot(live, schema);
   const dir = mkdtempSync(join(tmpdir(), 'odg-erp-diff-'));
   try {
     const dbPath = join(dir, 'mirror.db');
-    const mirror = buildMirror({ path: dbPath, registry, schema, snapshot, nulls, version: major as OdooVersion });
+    const preferences = await userPreferences(live);
+    const mirror = buildMirror({ path: dbPath, registry, schema, snapshot, nulls, preferences, version: major as OdooVersion });
     const sandbox = await startSandbox({ dbPath, version: major as OdooVersion, database: settings.database });
     try {
       const twin: Side = { label: 'sandbox', url: sandbox.url, database: sandbox.database, major, logins: live.logins, uids: mirror.uids, keys: mirror.keys };
@@ -76,7 +79,7 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
       let series = buildSeries({ schema, snapshot, major, transports, keys });
       if (options.versionOnly) series = series.filter(isVersionDependent);
       progress(`${series.length} calls × ${transports.length} transports against ${sandbox.url}`);
-      const differences = await compareAll(series, live, twin, options.concurrency ?? 4, (s) => tieKeyOf(snapshot, s.model, s.order));
+      const differences = await compareAll(series, live, twin, options.concurrency ?? 6, (s) => tieKeyOf(snapshot, s.model, s.order));
       const calls = series.reduce((n, s) => n + s.transports.length, 0);
       return { liveVersion: version.text, transports, calls, differences, notes: schema.notes };
     } finally {
@@ -85,6 +88,22 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * `tz` and `lang` of the accounts the series calls as, from their own `context_get`: the mirror
+ * needs them for `context_get` even when `res.users` does not expose them as fields.
+ */
+async function userPreferences(live: Side): Promise<Map<number, Record<string, unknown>>> {
+  const out = new Map<number, Record<string, unknown>>();
+  const accounts: [AccountName, KeyName][] = [['admin', 'admin'], ['api', 'valid'], ['noRead', 'noRead']];
+  for (const [as, key] of accounts) {
+    const uid = live.uids[as];
+    if (uid === false || !live.keys[key]) continue;
+    const context = (await mustCall(live, { kind: 'execute', model: 'res.users', method: 'context_get', kwargs: {}, as, key })) as Record<string, unknown>;
+    out.set(uid, { tz: context['tz'] ?? false, lang: context['lang'] ?? false });
+  }
+  return out;
 }
 
 async function liveVersion(url: string): Promise<{ text: string; info: unknown[] }> {

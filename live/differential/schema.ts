@@ -33,10 +33,11 @@ export interface Schema {
 
 export const FIELDS_GET_ATTRIBUTES = ['type', 'relation', 'selection', 'required', 'readonly', 'store', 'sortable', 'searchable'] as const;
 
-export async function discoverSchema(live: Side, registry: Registry): Promise<Schema> {
+export async function discoverSchema(live: Side, registry: Registry, only?: readonly string[]): Promise<Schema> {
   const notes: string[] = [];
   const present = new Map<string, Record<string, LiveField>>();
   for (const model of registry.models.values()) {
+    if (only && !only.includes(model.name)) continue;
     try {
       const fields = (await mustCall(live, { kind: 'execute', model: model.name, method: 'fields_get', kwargs: { attributes: [...FIELDS_GET_ATTRIBUTES] } })) as Record<string, LiveField>;
       await mustCall(live, { kind: 'execute', model: model.name, method: 'search_count', kwargs: { domain: [], context: { active_test: false } } });

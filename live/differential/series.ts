@@ -239,7 +239,8 @@ function keyCalls(input: SeriesInput, add: Add): void {
     add({ kind: 'authenticate', as, key }, { transports: rpc });
     add(exec('res.users', 'context_get', {}, { as, key }));
   }
-  const m = input.schema.models.has('fleet.vehicle') ? 'fleet.vehicle' : 'res.partner';
+  const m = input.schema.models.has('fleet.vehicle') ? 'fleet.vehicle' : [...input.schema.models.keys()][0];
+  if (!m) return;
   if (input.keys.has('valid')) {
     add(exec(m, 'search_count', { domain: [] }, { as: 'api', key: 'wrong' }));
     add({ ...exec(m, 'search_count', { domain: [] }, { as: 'api', key: 'valid' }), noAuthorization: true }, { transports: input.transports.filter((t) => t === 'json2') });
