@@ -15,6 +15,8 @@ export const BASE_MODELS: readonly ModelDef[] = [
       name: { type: 'char', required: true, demo: { pick: ['Opérations Nord', 'Operations South', 'Réseau Est'] } },
       sequence: { type: 'integer', demo: { int: [1, 10] } },
       currency_id: { type: 'many2one', relation: 'res.currency', required: true },
+      // Odoo's hierarchy (`child_of` / `parent_of` need it); the demo companies are all top level.
+      parent_id: { type: 'many2one', relation: 'res.company', string: 'Parent Company', demo: { value: null }, empty: 0 },
     },
   },
   {
@@ -69,6 +71,9 @@ export const BASE_MODELS: readonly ModelDef[] = [
       country_id: { type: 'many2one', relation: 'res.country' },
       company_id: { type: 'many2one', relation: 'res.company', empty: 0.5 },
       active: { type: 'boolean', truthy: 0.95 },
+      // Odoo's hierarchy (`child_of` / `parent_of` need it); no demo contact has a parent, so the
+      // demo rows stay what they were (no random draw).
+      parent_id: { type: 'many2one', relation: 'res.partner', string: 'Related Company', demo: { value: null }, empty: 0 },
     },
   },
   {
