@@ -4,7 +4,7 @@ SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 NPM_STAMP := node_modules/.install-stamp
 
-.PHONY: install generate check-generated build typecheck test test-tools run sandbox-init bench bench-smoke check-erp erp-diff clean
+.PHONY: install generate check-generated build typecheck test test-tools run sandbox-init bench bench-smoke check-erp erp-diff test-live live-latency clean
 
 install: $(NPM_STAMP)
 
@@ -61,6 +61,14 @@ check-erp: build
 ## and print every difference; ARGS=--json or --version-only. Exit 0 none, 1 differences, 2 cannot run
 erp-diff: build
 	node --disable-warning=ExperimentalWarning dist/live/differential/cli.js $(ARGS)
+
+## test-live: the live-ERP suites against the Odoo given by LIVE_ERP_* (docs/compatibility.md); skipped without
+test-live: build
+	jest --ci tests/live/odoo.live --testTimeout=120000
+
+## live-latency: what the gateway adds on that live Odoo, per transport (Markdown table; docs/compatibility.md)
+live-latency: build
+	node --disable-warning=ExperimentalWarning dist/live/latency.js
 
 sandbox-init: build
 	node --disable-warning=ExperimentalWarning dist/sandbox/cli.js init

@@ -59,12 +59,14 @@ export function lastTracebackLine(text: string): string {
 }
 
 /**
- * An AccessError lists the groups that would grant the right: that is the database's security
- * configuration, which the mirror does not copy (the sandbox keeps its own groups), so the list is
- * replaced by a placeholder; the rest of the message is compared.
+ * An AccessError lists the groups that would grant the right, or says that none does: that is the
+ * database's security configuration, which the mirror does not copy (the sandbox keeps its own
+ * groups), so either form becomes one placeholder; the rest of the message is compared.
  */
 export function withoutGroupList(message: string): string {
-  return message.replace(/(This operation is allowed for the following groups:\n)(?:\t- [^\n]*\n?)+/, '$1\t- <groups>\n');
+  return message
+    .replace(/This operation is allowed for the following groups:\n(?:\t- [^\n]*\n?)+/, '<groups that allow this>\n')
+    .replace(/No group currently allows this operation\.\n/, '<groups that allow this>\n');
 }
 
 /** Odoo's plain-text or HTML error pages, as text. */

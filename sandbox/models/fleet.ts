@@ -114,6 +114,8 @@ export const FLEET_MODELS: readonly ModelDef[] = [
     name: 'fleet.vehicle.odometer',
     description: 'Odometer log for a vehicle',
     order: 'date desc',
+    // Odoo's stored `name`: the vehicle's name, then ' / ' and the date.
+    displayName: `COALESCE((SELECT v."name" FROM "fleet_vehicle" v WHERE v."id" = t."vehicle_id") || COALESCE(' / ' || t."date", ''), t."date")`,
     demoRows: 600,
     fields: {
       vehicle_id: { type: 'many2one', relation: 'fleet.vehicle', required: true },
@@ -146,7 +148,6 @@ export const FLEET_MODELS: readonly ModelDef[] = [
   {
     name: 'fleet.vehicle.log.services',
     description: 'Services for vehicles',
-    order: 'date desc',
     recName: 'service_type_id',
     demoRows: 300,
     fields: {

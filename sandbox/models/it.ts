@@ -149,6 +149,8 @@ export const IT_MODELS: readonly ModelDef[] = [
   {
     name: 'stock.quant',
     description: 'Quants',
+    // Odoo: the location's display name, then the lot's name, joined by ' - '.
+    displayName: `COALESCE((SELECT l."complete_name" FROM "stock_location" l WHERE l."id" = t."location_id"), '') || COALESCE(' - ' || (SELECT o."name" FROM "stock_lot" o WHERE o."id" = t."lot_id"), '')`,
     demoRows: 300,
     fields: {
       lot_id: { type: 'many2one', relation: 'stock.lot', string: 'Lot/Serial Number', empty: 0 },

@@ -10,10 +10,12 @@ export const PURCHASE_MODELS: readonly ModelDef[] = [
   {
     name: 'purchase.order',
     description: 'Purchase Order',
-    order: 'date_order desc, id desc',
+    order: 'priority desc, id desc',
     demoRows: 250,
     fields: {
       name: { type: 'char', string: 'Order Reference', required: true, demo: { seq: 'PO' } },
+      // Odoo's default '0' on every demo row: it draws no random number, so the other columns keep their values.
+      priority: { type: 'selection', string: 'Priority', selection: [['0', 'Normal'], ['1', 'Urgent']], demo: { value: '0' }, empty: 0 },
       partner_id: { type: 'many2one', relation: 'res.partner', string: 'Vendor', required: true },
       partner_ref: { type: 'char', string: 'Vendor Reference', demo: { gen: 'code' }, empty: 0.4 },
       subject: { type: 'char', string: 'Subject', demo: { gen: 'title' }, empty: 0.05 },

@@ -42,9 +42,11 @@ describe('reading answers', () => {
     expect(page).toEqual({ kind: 'http', status: 415, contentType: 'text/html', accept: 'application/json', text: 'Unsupported Media Type Try again.' });
   });
 
-  it('replaces the group list of an AccessError, which is configuration', () => {
-    const message = "You are not allowed to access 'X' (x) records.\n\nThis operation is allowed for the following groups:\n\t- A\n\t- B\n\nContact your administrator.";
-    expect(withoutGroupList(message)).toBe("You are not allowed to access 'X' (x) records.\n\nThis operation is allowed for the following groups:\n\t- <groups>\n\nContact your administrator.");
+  it('replaces the group list of an AccessError, or its absence, by one placeholder: groups are configuration', () => {
+    const listed = "You are not allowed to access 'X' (x) records.\n\nThis operation is allowed for the following groups:\n\t- A\n\t- B\n\nContact your administrator.";
+    const none = "You are not allowed to access 'X' (x) records.\n\nNo group currently allows this operation.\n\nContact your administrator.";
+    const expected = "You are not allowed to access 'X' (x) records.\n\n<groups that allow this>\n\nContact your administrator.";
+    expect([withoutGroupList(listed), withoutGroupList(none)]).toEqual([expected, expected]);
   });
 });
 

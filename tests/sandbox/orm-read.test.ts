@@ -66,7 +66,7 @@ describe('value encoding (reference 8.2)', () => {
       )[0]!;
       expect(vehicle).toEqual({ id: 1, model_id: [row.model_id, row.name], display_name: `${row.name}/${row.plate}`, create_uid: [ADMIN_UID, 'Administrator'] });
       expect(read(version, 'fleet.vehicle', [1], ['model_id'], { load: null })).toEqual([{ id: 1, model_id: row.model_id }]);
-      expect(read(version, 'fleet.vehicle.odometer', [5], ['display_name'])).toEqual([{ id: 5, display_name: 'fleet.vehicle.odometer,5' }]);
+      expect(read(version, 'it.consumable.move', [5], ['display_name'])).toEqual([{ id: 5, display_name: 'it.consumable.move,5' }]);
     });
 
     test(`${version} x2many: ids in the comodel's order, archived rows left out`, () => {

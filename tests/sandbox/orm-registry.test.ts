@@ -25,7 +25,7 @@ describe(loadRegistry.name, () => {
   test('display_name: own expression, rec name, many2one rec name, or "<model>,<id>"', () => {
     const registry = loadRegistry();
     expect(registry.require('res.partner').displayNameSql).toBe(`NULLIF(t."complete_name", '')`);
-    expect(registry.require('fleet.vehicle.odometer').displayNameSql).toBe(`'fleet.vehicle.odometer,' || t."id"`);
+    expect(registry.require('it.consumable.move').displayNameSql).toBe(`'it.consumable.move,' || t."id"`);
     expect(registry.require('fleet.vehicle.log.services').displayNameSql).toContain('FROM "fleet_service_type" _rn1');
   });
 });
