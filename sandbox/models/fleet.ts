@@ -11,13 +11,34 @@ const VEHICLE_CONSUMPTION = `(SELECT SUM(f."liters") * 100.0 / NULLIF(SUM(f."dis
 /** Relative deviation of the fill from the vehicle average (NULL when either is unknown). */
 const DEVIATION = `(ABS(${FILL_CONSUMPTION} - ${VEHICLE_CONSUMPTION}) / NULLIF(${VEHICLE_CONSUMPTION}, 0))`;
 
+/**
+ * Odoo's stored `fleet.vehicle.name` (its display name): `brand/model/plate`, with 'No Plate' for a
+ * vehicle without one. `v` is the alias of the `fleet_vehicle` row.
+ */
+const vehicleName = (v: string) =>
+  `COALESCE((SELECT b."name" FROM "fleet_vehicle_model" m JOIN "fleet_vehicle_model_brand" b ON b."id" = m."brand_id" WHERE m."id" = ${v}."model_id"), '') || '/' || ` +
+  `COALESCE((SELECT m."name" FROM "fleet_vehicle_model" m WHERE m."id" = ${v}."model_id"), '') || '/' || COALESCE(NULLIF(${v}."license_plate", ''), 'No Plate')`;
+
 export const FLEET_MODELS: readonly ModelDef[] = [
+  {
+    name: 'fleet.vehicle.model.brand',
+    description: 'Brand of the vehicle',
+    order: 'name asc',
+    demoRows: 10,
+    fields: {
+      name: { type: 'char', required: true, demo: { pick: ['Toyota', 'Renault', 'Peugeot', 'Nissan', 'Dacia', 'Mitsubishi', 'Hyundai', 'Ford', 'Suzuki', 'Škoda'] } },
+    },
+  },
   {
     name: 'fleet.vehicle.model',
     description: 'Model of a vehicle',
     order: 'name asc',
+    // Odoo: `brand/name` when the model has a brand.
+    displayName: `COALESCE((SELECT b."name" FROM "fleet_vehicle_model_brand" b WHERE b."id" = t."brand_id") || '/', '') || t."name"`,
     demoRows: 12,
     fields: {
+      // The demo model names carry their make already: no brand (no random draw, the other demo values stay).
+      brand_id: { type: 'many2one', relation: 'fleet.vehicle.model.brand', string: 'Manufacturer', demo: { value: null }, empty: 0 },
       name: {
         type: 'char',
         required: true,
@@ -39,7 +60,7 @@ export const FLEET_MODELS: readonly ModelDef[] = [
     name: 'fleet.vehicle',
     description: 'Vehicle',
     order: 'license_plate asc, acquisition_date asc',
-    displayName: `COALESCE((SELECT m."name" FROM "fleet_vehicle_model" m WHERE m."id" = t."model_id"), '') || '/' || COALESCE(t."license_plate", '')`,
+    displayName: vehicleName('t'),
     demoRows: 150,
     fields: {
       name: { type: 'char', demo: { gen: 'title' } },
@@ -115,7 +136,7 @@ export const FLEET_MODELS: readonly ModelDef[] = [
     description: 'Odometer log for a vehicle',
     order: 'date desc',
     // Odoo's stored `name`: the vehicle's name, then ' / ' and the date.
-    displayName: `COALESCE((SELECT v."name" FROM "fleet_vehicle" v WHERE v."id" = t."vehicle_id") || COALESCE(' / ' || t."date", ''), t."date")`,
+    displayName: `COALESCE((SELECT ${vehicleName('v')} FROM "fleet_vehicle" v WHERE v."id" = t."vehicle_id") || COALESCE(' / ' || t."date", ''), t."date")`,
     demoRows: 600,
     fields: {
       vehicle_id: { type: 'many2one', relation: 'fleet.vehicle', required: true },

@@ -55,11 +55,27 @@ export const STOCK_MODELS: readonly ModelDef[] = [
     },
   },
   {
+    name: 'stock.warehouse',
+    description: 'Warehouse',
+    order: 'sequence,id',
+    demoRows: 2,
+    fields: {
+      name: { type: 'char', string: 'Warehouse', required: true, demo: { pick: ['Entrepôt central', 'Dépôt terrain'] } },
+      code: { type: 'char', string: 'Short Name', required: true, demo: { pick: ['WH', 'DT'] } },
+      sequence: { type: 'integer', demo: { int: [1, 10] } },
+      active: { type: 'boolean' },
+    },
+  },
+  {
     name: 'stock.picking.type',
     description: 'Picking Type',
     order: 'sequence, id',
+    // Odoo: `warehouse: name` when the type belongs to a warehouse.
+    displayName: `COALESCE((SELECT w."name" FROM "stock_warehouse" w WHERE w."id" = t."warehouse_id") || ': ', '') || t."name"`,
     demoRows: 4,
     fields: {
+      // No warehouse in the demo data (no random draw: the other demo values stay as they were).
+      warehouse_id: { type: 'many2one', relation: 'stock.warehouse', string: 'Warehouse', demo: { value: null }, empty: 0 },
       name: { type: 'char', string: 'Operation Type', required: true, demo: { pick: ['Réceptions', 'Livraisons', 'Transferts internes', 'Retours fournisseurs'] } },
       code: {
         type: 'selection',

@@ -84,6 +84,13 @@ describe('comparing answers', () => {
     expect(compareAnswers(result([1, 2, 3]), result([3, 1, 2]), { tieKey })[0]?.kind).toBe('ordering');
   });
 
+  it('accepts other members of a tie run cut by a limit, but not a member of another run', () => {
+    const snapshot = new Map([['m', new Map([1, 2, 3, 4].map((id) => [id, { id, k: id === 4 ? 'b' : 'a' }]))]]);
+    const tieKey = tieKeyOf(snapshot, 'm', 'k');
+    expect(compareAnswers(result([1, 2]), result([3, 1]), { tieKey })).toEqual([]);
+    expect(compareAnswers(result([1, 2]), result([1, 4]), { tieKey })[0]?.kind).toBe('value');
+  });
+
   it('compares errors by status, code, class and message, and a result against an error', () => {
     const a: Answer = { kind: 'error', status: 200, code: 2, message: 'x' };
     const b: Answer = { kind: 'error', status: 200, code: 1, message: 'ValueError: x' };

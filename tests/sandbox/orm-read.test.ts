@@ -59,12 +59,13 @@ describe('value encoding (reference 8.2)', () => {
       ]);
     });
 
+    // A vehicle's display name is Odoo's brand/model/plate; the demo models have no brand.
     test(`${version} many2one: [id, display name] or a bare id with load=None`, () => {
       const [vehicle] = read(version, 'fleet.vehicle', [1], ['model_id', 'display_name', 'create_uid']);
       const row = boxes[19].sql<{ model_id: number; name: string; plate: string }>(
         'SELECT v.model_id, m.name, v.license_plate AS plate FROM fleet_vehicle v JOIN fleet_vehicle_model m ON m.id = v.model_id WHERE v.id = 1',
       )[0]!;
-      expect(vehicle).toEqual({ id: 1, model_id: [row.model_id, row.name], display_name: `${row.name}/${row.plate}`, create_uid: [ADMIN_UID, 'Administrator'] });
+      expect(vehicle).toEqual({ id: 1, model_id: [row.model_id, row.name], display_name: `/${row.name}/${row.plate}`, create_uid: [ADMIN_UID, 'Administrator'] });
       expect(read(version, 'fleet.vehicle', [1], ['model_id'], { load: null })).toEqual([{ id: 1, model_id: row.model_id }]);
       expect(read(version, 'it.consumable.move', [5], ['display_name'])).toEqual([{ id: 5, display_name: 'it.consumable.move,5' }]);
     });
