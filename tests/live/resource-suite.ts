@@ -5,11 +5,11 @@
  * generated/openapi.json. Run on a live Odoo from settings (odoo.live.test.ts) and, so that the
  * suite cannot rot where CI has no Odoo, on the sandbox (sandbox.live.test.ts).
  */
-import request from 'supertest';
 import { orderFields } from '../../runtime/drift/compare-catalogue';
 import type { DomainLeaf } from '../../runtime/query/domain';
 import type { ResourceSpec, ScopeTerm } from '../../runtime/resource-spec';
 import { EXAMPLE, exposedField, probe } from '../support/filter-probes';
+import { readyAfterDriftCheck } from '../support/gateway';
 import { expectDocumented } from '../support/openapi-responses';
 import { expectSameRecords, walkBothWays, type Page } from '../support/paging-walk';
 import type { LiveTarget } from './live-target';
@@ -38,12 +38,8 @@ export function describeLiveSuite(title: string, start: () => Promise<LiveTarget
     let target: LiveTarget;
     beforeAll(async () => {
       target = await start();
-      for (let i = 0; i < 200; i++) {
-        const { body } = await request(target.gateway.url).get('/readyz');
-        if (body.drift?.state === 'checked') return;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      throw new Error('the gateway did not finish its drift check');
+      const ready = await readyAfterDriftCheck(target.gateway.url);
+      if (ready.drift?.state !== 'checked') throw new Error(`the gateway's drift check did not run: ${JSON.stringify(ready.drift)}`);
     }, 120_000);
     afterAll(() => target?.close());
 

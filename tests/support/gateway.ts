@@ -9,6 +9,7 @@ import { Writable } from 'node:stream';
 import request from 'supertest';
 import { createApp } from '../../runtime/app';
 import { loadConfig } from '../../runtime/config';
+import type { DriftStatus } from '../../runtime/drift/drift-monitor';
 import type { ErpCall } from '../../runtime/erp/transport';
 import { createLogger } from '../../runtime/log';
 
@@ -39,6 +40,20 @@ export interface RunningGateway {
 }
 
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
+  const env = {
+    ERP_URL: options.erpUrl,
+    ERP_DATABASE: options.database,
+    ERP_TRANSPORT: options.transport,
+    ERP_LOGIN: options.login,
+    ERP_PUBLIC_URL: 'https://erp.example.test',
+    LOG_LEVEL: 'info',
+    ...options.env,
+  };
+  return startGatewayWithEnv(env, options.startDriftCheck ?? false);
+}
+
+/** The gateway configured by a complete environment, as main.ts reads it. */
+export async function startGatewayWithEnv(env: Readonly<Record<string, string>>, startDriftCheck: boolean): Promise<RunningGateway> {
   const logLines: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -47,21 +62,13 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     },
   });
   const erpCalls: ErpCall[] = [];
-  const config = loadConfig({
-    ERP_URL: options.erpUrl,
-    ERP_DATABASE: options.database,
-    ERP_TRANSPORT: options.transport,
-    ERP_LOGIN: options.login,
-    ERP_PUBLIC_URL: 'https://erp.example.test',
-    LOG_LEVEL: 'info',
-    ...options.env,
-  });
+  const config = loadConfig(env);
   const { app, drift } = createApp(config, { logger: createLogger(config.logLevel, sink), observeErpCall: (call) => erpCalls.push(call) });
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  if (options.startDriftCheck) drift.start();
+  if (startDriftCheck) drift.start();
   return {
     url,
     server,
@@ -76,4 +83,14 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** `/readyz` once the gateway's drift check is no longer pending (polled, 10 s at most). */
+export async function readyAfterDriftCheck(url: string): Promise<{ status: string; drift?: DriftStatus }> {
+  for (let i = 0; i < 200; i++) {
+    const { body } = await request(url).get('/readyz');
+    if (body.drift?.state !== 'pending') return body;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('the drift check did not finish');
 }

@@ -2,15 +2,10 @@
  * A gateway app in the test process against a (drifted) sandbox, with the drift check started as
  * main.ts starts it; its log lines and ERP calls are captured.
  */
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
-import request from 'supertest';
-import { createApp } from '../../../runtime/app';
-import { loadConfig } from '../../../runtime/config';
+import type request from 'supertest';
 import type { DriftStatus } from '../../../runtime/drift/drift-monitor';
 import type { ErpCall } from '../../../runtime/erp/transport';
-import { createLogger } from '../../../runtime/log';
+import { readyAfterDriftCheck, startGatewayWithEnv } from '../../support/gateway';
 
 export interface DriftGateway {
   readonly url: string;
@@ -23,37 +18,13 @@ export interface DriftGateway {
 }
 
 export async function startDriftGateway(env: Record<string, string>, options: { start?: boolean } = {}): Promise<DriftGateway> {
-  const logLines: string[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n')) if (line) logLines.push(line);
-      done();
-    },
-  });
-  const erpCalls: ErpCall[] = [];
-  const config = loadConfig(env);
-  const { app, drift } = createApp(config, { logger: createLogger(config.logLevel, sink), observeErpCall: (call) => erpCalls.push(call) });
-  const server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  if (options.start !== false) drift.start();
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const gateway = await startGatewayWithEnv(env, options.start !== false);
   return {
-    url,
-    logLines,
-    erpCalls,
-    get: (path, key) => request(url).get(path).set('Authorization', `Bearer ${key}`),
-    async readyAfterCheck() {
-      for (let i = 0; i < 100; i++) {
-        const { body } = await request(url).get('/readyz');
-        if (body.drift?.state !== 'pending') return body;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      throw new Error('the drift check did not finish');
-    },
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    url: gateway.url,
+    logLines: gateway.logLines,
+    erpCalls: gateway.erpCalls,
+    get: (path, key) => gateway.get(path, key),
+    readyAfterCheck: () => readyAfterDriftCheck(gateway.url),
+    close: () => gateway.close(),
   };
 }
