@@ -26,7 +26,7 @@ export type NullNumbers = ReadonlyMap<string, ReadonlyMap<string, ReadonlySet<nu
 const NUMERIC = new Set(['integer', 'float', 'monetary']);
 const NO_ARCHIVE_FILTER = { active_test: false };
 
-export async function readSnapshot(live: Side, schema: Schema): Promise<{ snapshot: Snapshot; nulls: NullNumbers }> {
+export async function readSnapshot(live: Side, schema: Schema, major: number): Promise<{ snapshot: Snapshot; nulls: NullNumbers }> {
   const snapshot = new Map<string, Map<number, LiveRecord>>();
   const nulls = new Map<string, Map<string, Set<number>>>();
   for (const model of schema.models.values()) {
@@ -39,7 +39,7 @@ export async function readSnapshot(live: Side, schema: Schema): Promise<{ snapsh
     snapshot.set(model.name, new Map(records.map((r) => [r['id'] as number, r])));
     const perField = new Map<string, Set<number>>();
     for (const field of model.mirrored.filter((f) => NUMERIC.has(f.type) && f.name !== 'id' && records.some((r) => r[f.name] === 0))) {
-      const found = await nullRows(live, model.name, field.name);
+      const found = await nullRows(live, model.name, field.name, major);
       if (found.size) perField.set(field.name, found);
     }
     nulls.set(model.name, perField);
@@ -49,11 +49,17 @@ export async function readSnapshot(live: Side, schema: Schema): Promise<{ snapsh
 
 /** A live value as the sandbox column stores it. */
 /**
- * Rows whose numeric field is NULL. Reads give 0 and 18/19 domains treat NULL as 0, but ordering
- * does not: NULLs come first with `nulls first` and last with `nulls last`, the other rows keep
- * their order. The NULL rows are the prefix of the first list that is the suffix of the second.
+ * Rows whose numeric field is NULL. Reads give 0. Odoo 17 matches NULL, and only NULL, with
+ * `= false`: asked so. 18/19 domains treat NULL as 0, but ordering does not: NULLs come first with
+ * `nulls first` and last with `nulls last`, the other rows keep their order. The NULL rows are the
+ * prefix of the first list that is the suffix of the second (a field NULL on every row, or on none,
+ * cannot be told apart there).
  */
-export async function nullRows(live: Side, model: string, field: string): Promise<Set<number>> {
+export async function nullRows(live: Side, model: string, field: string, major: number): Promise<Set<number>> {
+  if (major < 18) {
+    const ids = (await mustCall(live, { kind: 'execute', model, method: 'search', kwargs: { domain: [[field, '=', false]], context: NO_ARCHIVE_FILTER } })) as number[];
+    return new Set(ids);
+  }
   const search = (nulls: string) => mustCall(live, { kind: 'execute', model, method: 'search', kwargs: { domain: [], order: `${field} asc nulls ${nulls}, id`, context: NO_ARCHIVE_FILTER } }) as Promise<number[]>;
   return nullPrefix(await search('first'), await search('last'));
 }

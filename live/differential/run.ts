@@ -66,7 +66,7 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
   const registry = options.registry ?? loadRegistry();
   progress(`live Odoo ${version.text}: reading the common models`);
   const schema = await discoverSchema(live, registry, options.models);
-  const { snapshot, nulls } = await readSnapshot(live, schema);
+  const { snapshot, nulls } = await readSnapshot(live, schema, major);
   const dir = mkdtempSync(join(tmpdir(), 'odg-erp-diff-'));
   try {
     const dbPath = join(dir, 'mirror.db');

@@ -40,6 +40,7 @@ export const ANALYTIC_MODELS: readonly ModelDef[] = [
     // Odoo: `[code] name - commercial partner` (the partner itself when a company or without parent,
     // else its parent: the sandbox's partners are at most one level deep).
     displayName: `CASE WHEN t."code" IS NOT NULL THEN '[' || t."code" || '] ' || t."name" ELSE t."name" END || COALESCE(' - ' || (SELECT CASE WHEN p."is_company" OR p."parent_id" IS NULL THEN p."name" ELSE (SELECT pp."name" FROM "res_partner" pp WHERE pp."id" = p."parent_id") END FROM "res_partner" p WHERE p."id" = t."partner_id"), '')`,
+    nameSearch: ['name', 'code'],
     demoRows: 40,
     fields: {
       name: { type: 'char', string: 'Analytic Account', required: true, demo: { gen: 'title' } },

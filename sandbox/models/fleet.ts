@@ -35,6 +35,7 @@ export const FLEET_MODELS: readonly ModelDef[] = [
     order: 'name asc',
     // Odoo: `brand/name` when the model has a brand.
     displayName: `COALESCE((SELECT b."name" FROM "fleet_vehicle_model_brand" b WHERE b."id" = t."brand_id") || '/', '') || t."name"`,
+    nameSearch: ['name', 'brand_id.name'],
     demoRows: 12,
     fields: {
       // The demo model names carry their make already: no brand (no random draw, the other demo values stay).

@@ -72,6 +72,7 @@ export const STOCK_MODELS: readonly ModelDef[] = [
     order: 'sequence, id',
     // Odoo: `warehouse: name` when the type belongs to a warehouse.
     displayName: `COALESCE((SELECT w."name" FROM "stock_warehouse" w WHERE w."id" = t."warehouse_id") || ': ', '') || t."name"`,
+    nameSearch: ['name', 'warehouse_id.name'],
     demoRows: 4,
     fields: {
       // No warehouse in the demo data (no random draw: the other demo values stay as they were).

@@ -267,7 +267,9 @@ class DomainCompiler {
     if (positive === '=' && Array.isArray(pattern)) positive = 'in';
     if (version >= 19 && positive === '=') [positive, pattern] = ['in', [pattern]];
     const comodel = this.ctx.registry.require(field.relation!);
-    const match: DomainLeaf = { kind: 'leaf', path: 'display_name', operator: positive, value: pattern };
+    const paths = comodel.def?.nameSearch ?? ['display_name'];
+    const leaves: DomainLeaf[] = paths.map((path) => ({ kind: 'leaf', path, operator: positive, value: pattern }));
+    const match: DomainNode = leaves.length === 1 ? (leaves[0] as DomainLeaf) : { kind: 'or', children: leaves };
     const exclude = negative !== negate;
     if (field.type !== 'many2one') return this.x2manyMembership(field, comodel, match, exclude);
     // 17 searches names without active_test (`with_context(active_test=False)._name_search`).

@@ -112,6 +112,12 @@ export interface ModelDef {
    * `display_name` as an SQL expression when it is not a plain field (e.g. a code and a name).
    */
   readonly displayName?: string;
+  /**
+   * `_rec_names_search`: the fields (or paths) a search by name looks in, OR-ed, where Odoo's name
+   * search is not a search on the display name (`brand/model` is found by `model` or by `brand`,
+   * never by the whole text). Default: the display name.
+   */
+  readonly nameSearch?: readonly string[];
   readonly fields: Readonly<Record<string, FieldDef>>;
   /** Rows seeded by default. */
   readonly demoRows: number;
