@@ -49,7 +49,7 @@ export const ANALYTIC_MODELS: readonly ModelDef[] = [
       plan_id: { type: 'many2one', relation: 'account.analytic.plan', string: 'Plan', required: true },
       // Stored related `plan_id.root_id` in Odoo: the demo plans are mostly top-level, so the seeder
       // copies the plan itself.
-      root_plan_id: { type: 'many2one', relation: 'account.analytic.plan', string: 'Root Plan', demo: { copy: 'plan_id' }, empty: 0 },
+      root_plan_id: { type: 'many2one', readonly: true, relation: 'account.analytic.plan', string: 'Root Plan', demo: { copy: 'plan_id' }, empty: 0 },
       partner_id: { type: 'many2one', relation: 'res.partner', string: 'Customer', empty: 0.4 },
       company_id: { type: 'many2one', relation: 'res.company', string: 'Company', empty: 0.1 },
     },

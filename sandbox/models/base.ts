@@ -62,7 +62,7 @@ export const BASE_MODELS: readonly ModelDef[] = [
     demoRows: 120,
     fields: {
       name: { type: 'char', required: true, demo: { gen: 'person' } },
-      complete_name: { type: 'char', demo: { copy: 'name' }, empty: 0 },
+      complete_name: { type: 'char', readonly: true, demo: { copy: 'name' }, empty: 0 },
       email: { type: 'char', demo: { gen: 'email' }, empty: 0.1 },
       phone: { type: 'char', demo: { gen: 'phone' }, empty: 0.2 },
       is_company: { type: 'boolean', truthy: 0.25 },

@@ -128,12 +128,13 @@ export const EVENTS_MODELS: readonly ModelDef[] = [
       company_id: { type: 'many2one', relation: 'res.company', string: 'Company', demo: { copy: 'event_id.company_id' } },
       state: {
         type: 'selection',
+        readonly: true,
         string: 'Status',
         selection: [
           ['draft', 'Unconfirmed'],
-          ['cancel', 'Cancelled'],
-          ['open', 'Confirmed'],
+          ['open', 'Registered'],
           ['done', 'Attended'],
+          ['cancel', 'Cancelled'],
         ],
         required: true,
       },

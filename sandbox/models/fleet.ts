@@ -64,7 +64,7 @@ export const FLEET_MODELS: readonly ModelDef[] = [
     displayName: vehicleName('t'),
     demoRows: 150,
     fields: {
-      name: { type: 'char', demo: { gen: 'title' } },
+      name: { type: 'char', readonly: true, demo: { gen: 'title' } },
       license_plate: { type: 'char', demo: { gen: 'plate' } },
       model_id: { type: 'many2one', relation: 'fleet.vehicle.model', required: true },
       vin_sn: { type: 'char', string: 'Chassis Number', demo: { gen: 'vin' } },
@@ -86,6 +86,7 @@ export const FLEET_MODELS: readonly ModelDef[] = [
       },
       odometer: {
         type: 'float',
+        readonly: false,
         string: 'Last Odometer',
         // Odoo computes it from the odometer log: reading it needs read right on that model.
         compute: `COALESCE((SELECT o."value" FROM "fleet_vehicle_odometer" o WHERE o."vehicle_id" = t."id" ORDER BY o."date" DESC, o."id" DESC LIMIT 1), 0)`,
@@ -198,9 +199,10 @@ export const FLEET_MODELS: readonly ModelDef[] = [
         requires: 'fleet.vehicle.log.services.line',
       },
       company_id: { type: 'many2one', relation: 'res.company', required: true },
-      currency_id: { type: 'many2one', relation: 'res.currency', demo: { copy: 'company_id.currency_id' }, empty: 0 },
+      currency_id: { type: 'many2one', readonly: true, relation: 'res.currency', demo: { copy: 'company_id.currency_id' }, empty: 0 },
       odometer: {
         type: 'float',
+        readonly: false,
         string: 'Odometer Value',
         compute: `(SELECT o."value" FROM "fleet_vehicle_odometer" o WHERE o."id" = t."odometer_id")`,
         requires: 'fleet.vehicle.odometer',

@@ -156,8 +156,8 @@ export const IT_MODELS: readonly ModelDef[] = [
       lot_id: { type: 'many2one', relation: 'stock.lot', string: 'Lot/Serial Number', empty: 0 },
       product_id: { type: 'many2one', relation: 'product.product', required: true, demo: { copy: 'lot_id.product_id' } },
       location_id: { type: 'many2one', relation: 'stock.location', required: true },
-      quantity: { type: 'float', demo: { pick: [1, 1, 1, 0] } },
-      company_id: { type: 'many2one', relation: 'res.company', demo: { copy: 'lot_id.company_id' } },
+      quantity: { type: 'float', readonly: true, demo: { pick: [1, 1, 1, 0] } },
+      company_id: { type: 'many2one', readonly: true, relation: 'res.company', demo: { copy: 'lot_id.company_id' } },
     },
   },
   {

@@ -34,14 +34,15 @@ export const PURCHASE_MODELS: readonly ModelDef[] = [
       },
       origin: { type: 'char', string: 'Source Document', demo: { seq: 'DA' }, empty: 0.35 },
       date_order: { type: 'datetime', string: 'Order Deadline', required: true, demo: { days: [-365, 30] } },
-      date_approve: { type: 'datetime', string: 'Confirmation Date', demo: { after: 'date_order', hours: [1, 240] }, empty: 0.35 },
+      date_approve: { type: 'datetime', readonly: true, string: 'Confirmation Date', demo: { after: 'date_order', hours: [1, 240] }, empty: 0.35 },
       date_planned: { type: 'datetime', string: 'Expected Arrival', demo: { after: 'date_order', hours: [24, 1440] }, empty: 0.05 },
-      amount_untaxed: { type: 'monetary', string: 'Untaxed Amount', demo: { float: [50, 45000] }, empty: 0 },
+      amount_untaxed: { type: 'monetary', readonly: true, string: 'Untaxed Amount', demo: { float: [50, 45000] }, empty: 0 },
       // Stored by Odoo (sum of the lines). The organisation is tax-exempt in the demo data: total = untaxed.
-      amount_total: { type: 'monetary', string: 'Total', demo: { copy: 'amount_untaxed' }, empty: 0 },
+      amount_total: { type: 'monetary', readonly: true, string: 'Total', demo: { copy: 'amount_untaxed' }, empty: 0 },
       currency_id: { type: 'many2one', relation: 'res.currency', string: 'Currency', required: true },
       state: {
         type: 'selection',
+        readonly: true,
         string: 'Status',
         selection: [
           ['draft', 'RFQ'],
@@ -55,6 +56,7 @@ export const PURCHASE_MODELS: readonly ModelDef[] = [
       },
       invoice_status: {
         type: 'selection',
+        readonly: true,
         string: 'Billing Status',
         selection: [
           ['no', 'Nothing to Bill'],
@@ -65,7 +67,7 @@ export const PURCHASE_MODELS: readonly ModelDef[] = [
       },
       user_id: { type: 'many2one', relation: 'res.users', string: 'Buyer', empty: 0.1 },
       author_id: { type: 'many2one', relation: 'res.users', string: 'Author', empty: 0.05 },
-      create_date: { type: 'datetime', string: 'Created on', demo: { days: [-380, 20] }, empty: 0 },
+      create_date: { type: 'datetime', readonly: true, string: 'Created on', demo: { days: [-380, 20] }, empty: 0 },
       company_id: { type: 'many2one', relation: 'res.company', string: 'Company', required: true },
     },
   },
@@ -82,13 +84,13 @@ export const PURCHASE_MODELS: readonly ModelDef[] = [
       product_qty: { type: 'float', string: 'Quantity', required: true, demo: { float: [1, 200, 0] } },
       product_uom_id: { type: 'many2one', relation: 'uom.uom', string: 'Unit of Measure', empty: 0.05 },
       price_unit: { type: 'float', string: 'Unit Price', required: true, demo: { float: [0.5, 5000] } },
-      price_subtotal: { type: 'monetary', string: 'Subtotal', demo: { float: [1, 40000] }, empty: 0 },
+      price_subtotal: { type: 'monetary', readonly: true, string: 'Subtotal', demo: { float: [1, 40000] }, empty: 0 },
       // Tax-exempt demo data, as on the orders: total = subtotal.
-      price_total: { type: 'monetary', string: 'Total', demo: { copy: 'price_subtotal' }, empty: 0 },
+      price_total: { type: 'monetary', readonly: true, string: 'Total', demo: { copy: 'price_subtotal' }, empty: 0 },
       // Related `order_id.currency_id` in Odoo.
-      currency_id: { type: 'many2one', relation: 'res.currency', string: 'Currency', demo: { copy: 'order_id.currency_id' }, empty: 0 },
+      currency_id: { type: 'many2one', readonly: true, relation: 'res.currency', string: 'Currency', demo: { copy: 'order_id.currency_id' }, empty: 0 },
       qty_received: { type: 'float', string: 'Received Qty', demo: { float: [0, 200, 0] }, empty: 0 },
-      qty_invoiced: { type: 'float', string: 'Billed Qty', demo: { float: [0, 200, 0] }, empty: 0 },
+      qty_invoiced: { type: 'float', readonly: true, string: 'Billed Qty', demo: { float: [0, 200, 0] }, empty: 0 },
       date_planned: { type: 'datetime', string: 'Expected Arrival', demo: { days: [-350, 90] }, empty: 0.05 },
       analytic_distribution: { type: 'json', string: 'Analytic Distribution', demo: { gen: 'distribution' }, empty: 0.2 },
     },

@@ -19,6 +19,7 @@ export const STOCK_MODELS: readonly ModelDef[] = [
       },
       complete_name: {
         type: 'char',
+        readonly: true,
         string: 'Full Location Name',
         demo: {
           pick: [
@@ -103,7 +104,7 @@ export const STOCK_MODELS: readonly ModelDef[] = [
     order: 'priority desc, scheduled_date asc, id desc',
     demoRows: 250,
     fields: {
-      name: { type: 'char', string: 'Reference', required: true, demo: { seq: 'WH/' } },
+      name: { type: 'char', readonly: true, string: 'Reference', required: true, demo: { seq: 'WH/' } },
       origin: { type: 'char', string: 'Source Document', demo: { seq: 'PO' }, empty: 0.3 },
       picking_type_id: { type: 'many2one', relation: 'stock.picking.type', string: 'Operation Type', required: true },
       partner_id: { type: 'many2one', relation: 'res.partner', string: 'Contact', empty: 0.15 },
@@ -121,6 +122,7 @@ export const STOCK_MODELS: readonly ModelDef[] = [
       },
       state: {
         type: 'selection',
+        readonly: true,
         string: 'Status',
         selection: [
           ['draft', 'Draft'],
@@ -132,7 +134,7 @@ export const STOCK_MODELS: readonly ModelDef[] = [
         ],
         required: true,
       },
-      company_id: { type: 'many2one', relation: 'res.company', required: true },
+      company_id: { type: 'many2one', readonly: true, relation: 'res.company', required: true },
     },
   },
 ];

@@ -78,6 +78,8 @@ export interface FieldDef {
   /** selection: `[key, label]` pairs, keys as stored. */
   readonly selection?: readonly (readonly [string, string])[];
   readonly required?: boolean;
+  /** What `fields_get` reports in `readonly` (Odoo's `readonly=True`); default: computed fields. */
+  readonly readonly?: boolean;
   /**
    * Computed field: an SQL expression over the row's columns (`t."col"`), evaluated when read,
    * as Odoo computes non-stored fields. `:now` is the request time (`YYYY-MM-DD HH:MM:SS`, UTC) and

@@ -168,7 +168,7 @@ function buildField(model: ModelDef, name: string, def: FieldDef): FieldInfo {
     ...(def.inverse !== undefined ? { inverse: def.inverse } : {}),
     ...(def.selection !== undefined ? { selection: def.selection } : {}),
     required: def.required ?? false,
-    readonly: computed,
+    readonly: def.readonly ?? computed,
     store: !computed && !x2many,
     ...(computed ? { compute: def.compute } : {}),
     ...(def.requires !== undefined ? { requires: def.requires } : {}),

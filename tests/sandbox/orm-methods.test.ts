@@ -112,7 +112,8 @@ describe('fields_get (reference 8.4)', () => {
       expect(all['fuel_type']).toMatchObject({ type: 'selection', string: 'Fuel Type', store: true, sortable: true, searchable: true, required: false, readonly: false });
       expect(all['fuel_type']!['selection']).toContainEqual(['diesel', 'Diesel']);
       expect(all['model_id']).toMatchObject({ type: 'many2one', relation: 'fleet.vehicle.model', required: true });
-      expect(all['odometer']).toMatchObject({ type: 'float', store: false, sortable: false, readonly: true, string: 'Last Odometer' });
+      // Odoo's odometer has an inverse (it writes an odometer log): computed, yet not read-only.
+      expect(all['odometer']).toMatchObject({ type: 'float', store: false, sortable: false, readonly: false, string: 'Last Odometer' });
       expect(all['display_name']).toMatchObject({ type: 'char', store: false });
       expect(Object.keys(all)).toEqual(expect.arrayContaining(['id', 'create_date', 'create_uid', 'write_date', 'write_uid']));
       expect(boxes[version].call('fleet.vehicle', 'fields_get', [['seats', 'name'], ['type', 'string']])).toEqual({
