@@ -40,7 +40,8 @@ function describe(version: OdooVersion, field: FieldInfo): FieldDescription {
     name: field.name,
     readonly: field.readonly,
     required: field.required,
-    searchable: field.searchable ?? true,
+    // 17's display_name has no search method (18 added `_search_display_name`).
+    searchable: field.searchable ?? !(version < 18 && field.name === 'display_name'),
     // 17 reports stored columns as sortable; 18/19 ask the order compiler, which refuses the same.
     sortable: field.sortable ?? (field.store && field.type !== 'one2many' && field.type !== 'many2many'),
     store: field.store,

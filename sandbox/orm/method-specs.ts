@@ -48,6 +48,12 @@ function userMethods(version: OdooVersion): MethodSpec[] {
 const ACTION = (name: string): MethodSpec => records(name, ARGS('args'), KWARGS('kwargs'));
 
 /** `@api.private` names (17.0 (2025-04) and 19; 18.0 (2024-11) predates the decorator). */
+/** Underscore methods every Odoo model has (a sample of BaseModel's): refused as private, not missing. */
+const ORM_PRIVATE_METHODS: ReadonlySet<string> = new Set([
+  '_search', '_read_group', '_name_search', '_compute_display_name', '_check_company', '_read', '_fetch_field',
+  '_flush', '_where_calc', '_apply_ir_rules', '_order_to_sql', '_field_to_sql', '_auto_init', '_table_query',
+]);
+
 const PRIVATE: Record<OdooVersion, ReadonlySet<string>> = {
   17: new Set(['init', 'with_context', 'with_user', 'with_env', 'with_company', 'with_prefetch', 'mapped', 'filtered', 'sorted', 'ensure_one', 'new']),
   18: new Set(['init']),
@@ -74,6 +80,8 @@ export class MethodTable {
   }
 
   lookup(modelName: string, method: string): MethodSpec | 'private' | undefined {
+    // 17.0 asks whether the method exists before whether it is private (19 the other way round).
+    if (this.version === 17 && method.startsWith('_') && !ORM_PRIVATE_METHODS.has(method)) return undefined;
     if (method.startsWith('_') || PRIVATE[this.version].has(method)) return 'private';
     const spec = (modelName === 'res.users' ? this.users.get(method) : undefined) ?? this.base.get(method);
     if (spec) return spec;

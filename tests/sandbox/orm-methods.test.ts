@@ -37,6 +37,9 @@ describe('lookupMethod', () => {
     expect([lookup(17, 'name_get'), lookup(18, 'name_get'), lookup(19, 'name_get')]).toEqual(['records', undefined, undefined]);
     expect([lookup(17, 'has_group', 'res.users'), lookup(18, 'has_group', 'res.users')]).toEqual(['model', 'records']);
     expect([lookup(18, 'sudo'), lookup(19, 'sudo'), lookup(19, 'search_fetch'), lookup(17, 'mapped')]).toEqual([undefined, 'private', 'private', 'private']);
+    // 17.0's get_public_method asks whether the method exists first: an unknown `_x` is missing there
+    // (AttributeError), private elsewhere (AccessError).
+    expect([lookup(17, '_no_such_method'), lookup(18, '_no_such_method'), lookup(19, '_no_such_method')]).toEqual([undefined, 'private', 'private']);
     const nameSearch = (version: OdooVersion) => (boxes[version].handle.orm.lookupMethod('res.partner', 'name_search') as MethodSpec).params.map((p) => p.name);
     expect(nameSearch(18)).toEqual(['name', 'args', 'operator', 'limit']);
     expect(nameSearch(19)).toEqual(['name', 'domain', 'operator', 'limit']);
