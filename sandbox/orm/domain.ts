@@ -251,8 +251,6 @@ class DomainCompiler {
     const negative = op.startsWith('not ') || op === '!=';
     let positive = negative ? (op === '!=' ? '=' : op.slice(4)) : op;
     if (LIKE.test(positive) && !pyTruthy(value)) {
-      // 17 (seen on 17.0): a negated empty pattern on a many2one keeps every row.
-      if (version === 17 && negative && field.type === 'many2one') return negate ? FALSE_SQL : TRUE_SQL;
       // An empty pattern on a relation: "is set" / "not set" (19's `_optimize_like_str`).
       const set = negative === positive.includes('=');
       return this.isSet(field, set !== negate);

@@ -174,11 +174,6 @@ describe('relations', () => {
       expect(search(version, 'res.partner', [['country_id', 'in', [1, false]]])).toEqual(partners((p) => p.country_id === null || p.country_id === 1));
     });
 
-    test(`${version} many2one against an empty pattern: 17 keeps every row with not ilike '' (seen on 17.0), 18+ "not set"`, () => {
-      expect(search(version, 'res.partner', [['country_id', 'ilike', '']])).toEqual(partners((p) => p.country_id !== null));
-      expect(search(version, 'res.partner', [['country_id', 'not ilike', '']])).toEqual(partners((p) => version === 17 || p.country_id === null));
-    });
-
     test(`${version} x2many: ids, names, paths and emptiness`, () => {
       const links = boxes[19].sql<{ a: number; b: number }>('SELECT a, b FROM it_ticket_user_ids_rel');
       const tickets = boxes[19].sql<{ id: number }>('SELECT id FROM it_ticket WHERE active = 1 ORDER BY id').map((r) => r.id);
