@@ -61,7 +61,7 @@ export const BASE_MODELS: readonly ModelDef[] = [
     recName: 'complete_name',
     demoRows: 120,
     fields: {
-      name: { type: 'char', required: true, demo: { gen: 'person' } },
+      name: { type: 'char', empty: 0, demo: { gen: 'person' } },
       complete_name: { type: 'char', readonly: true, demo: { copy: 'name' }, empty: 0 },
       email: { type: 'char', demo: { gen: 'email' }, empty: 0.1 },
       phone: { type: 'char', demo: { gen: 'phone' }, empty: 0.2 },
@@ -83,7 +83,7 @@ export const BASE_MODELS: readonly ModelDef[] = [
     recName: 'name',
     demoRows: 30,
     fields: {
-      name: { type: 'char', required: true, demo: { gen: 'person' } },
+      name: { type: 'char', empty: 0, demo: { gen: 'person' } },
       login: { type: 'char', required: true, demo: { gen: 'email' } },
       email: { type: 'char', demo: { copy: 'login' } },
       partner_id: { type: 'many2one', relation: 'res.partner', required: true },

@@ -39,7 +39,7 @@ export const EVENTS_MODELS: readonly ModelDef[] = [
       name: { type: 'char', string: 'Event', required: true, demo: { gen: 'title' } },
       event_type_id: { type: 'many2one', relation: 'event.type', string: 'Template', empty: 0.15 },
       activity_id: { type: 'many2one', relation: 'space.activity', string: 'Activity', empty: 0.1 },
-      stage_id: { type: 'many2one', relation: 'event.stage', string: 'Stage', required: true },
+      stage_id: { type: 'many2one', relation: 'event.stage', string: 'Stage', empty: 0 },
       date_begin: { type: 'datetime', string: 'Start Date', required: true, demo: { days: [-365, 90] } },
       date_end: { type: 'datetime', string: 'End Date', required: true, demo: { after: 'date_begin', hours: [2, 72] } },
       is_ongoing: {
@@ -136,7 +136,7 @@ export const EVENTS_MODELS: readonly ModelDef[] = [
           ['done', 'Attended'],
           ['cancel', 'Cancelled'],
         ],
-        required: true,
+        empty: 0,
       },
     },
   },

@@ -107,7 +107,7 @@ export const FLEET_MODELS: readonly ModelDef[] = [
       acquisition_date: { type: 'date', demo: { days: [-3650, -30] } },
       insurance_expiry: { type: 'date', demo: { days: [-60, 365] } },
       technical_control_expiry: { type: 'date', demo: { days: [-60, 730] } },
-      company_id: { type: 'many2one', relation: 'res.company', required: true },
+      company_id: { type: 'many2one', relation: 'res.company', empty: 0 },
       active: { type: 'boolean', truthy: 0.9 },
       next_alert_date: {
         type: 'date',
@@ -198,7 +198,7 @@ export const FLEET_MODELS: readonly ModelDef[] = [
         compute: `COALESCE(t."amount", 0) + COALESCE((SELECT SUM(l."amount") FROM "fleet_vehicle_log_services_line" l WHERE l."service_id" = t."id"), 0)`,
         requires: 'fleet.vehicle.log.services.line',
       },
-      company_id: { type: 'many2one', relation: 'res.company', required: true },
+      company_id: { type: 'many2one', relation: 'res.company', empty: 0 },
       currency_id: { type: 'many2one', readonly: true, relation: 'res.currency', demo: { copy: 'company_id.currency_id' }, empty: 0 },
       odometer: {
         type: 'float',

@@ -143,7 +143,7 @@ export const IT_MODELS: readonly ModelDef[] = [
         ],
       },
       org_in_parc: { type: 'boolean', string: 'In the IT inventory', truthy: 0.85 },
-      company_id: { type: 'many2one', relation: 'res.company', required: true },
+      company_id: { type: 'many2one', relation: 'res.company', empty: 0 },
     },
   },
   {

@@ -52,7 +52,7 @@ export const PURCHASE_MODELS: readonly ModelDef[] = [
           ['purchase', 'Purchase Order'],
           ['cancel', 'Cancelled'],
         ],
-        required: true,
+        empty: 0,
       },
       invoice_status: {
         type: 'selection',
@@ -63,7 +63,7 @@ export const PURCHASE_MODELS: readonly ModelDef[] = [
           ['to invoice', 'Waiting Bills'],
           ['invoiced', 'Fully Billed'],
         ],
-        required: true,
+        empty: 0,
       },
       user_id: { type: 'many2one', relation: 'res.users', string: 'Buyer', empty: 0.1 },
       author_id: { type: 'many2one', relation: 'res.users', string: 'Author', empty: 0.05 },

@@ -104,13 +104,13 @@ export const STOCK_MODELS: readonly ModelDef[] = [
     order: 'priority desc, scheduled_date asc, id desc',
     demoRows: 250,
     fields: {
-      name: { type: 'char', readonly: true, string: 'Reference', required: true, demo: { seq: 'WH/' } },
+      name: { type: 'char', readonly: true, string: 'Reference', empty: 0, demo: { seq: 'WH/' } },
       origin: { type: 'char', string: 'Source Document', demo: { seq: 'PO' }, empty: 0.3 },
       picking_type_id: { type: 'many2one', relation: 'stock.picking.type', string: 'Operation Type', required: true },
       partner_id: { type: 'many2one', relation: 'res.partner', string: 'Contact', empty: 0.15 },
       location_id: { type: 'many2one', relation: 'stock.location', string: 'Source Location', required: true },
       location_dest_id: { type: 'many2one', relation: 'stock.location', string: 'Destination Location', required: true },
-      scheduled_date: { type: 'datetime', string: 'Scheduled Date', required: true, demo: { days: [-365, 60] } },
+      scheduled_date: { type: 'datetime', string: 'Scheduled Date', empty: 0, demo: { days: [-365, 60] } },
       date_done: { type: 'datetime', string: 'Date of Transfer', demo: { after: 'scheduled_date', hours: [0, 96] }, empty: 0.5 },
       priority: {
         type: 'selection',
@@ -132,9 +132,9 @@ export const STOCK_MODELS: readonly ModelDef[] = [
           ['done', 'Done'],
           ['cancel', 'Cancelled'],
         ],
-        required: true,
+        empty: 0,
       },
-      company_id: { type: 'many2one', readonly: true, relation: 'res.company', required: true },
+      company_id: { type: 'many2one', readonly: true, relation: 'res.company', empty: 0 },
     },
   },
 ];
