@@ -268,9 +268,19 @@ export function tieKeyOf(snapshot: Snapshot, model: string, order: string): (ite
   return (item) => {
     const id = typeof item === 'number' ? item : ((item as LiveRecord)?.['id'] as number);
     const record = records?.get(id);
-    return JSON.stringify(terms.map((t) => (t === 'id' ? id : keyPart(record?.[t]))));
+    const parts: unknown[] = [];
+    for (const t of terms) {
+      const part = t === 'id' ? id : keyPart(record?.[t]);
+      parts.push(part);
+      // Odoo keeps fractions of a second that reads (and so the mirror) round off: rows equal to the
+      // second may be ordered by the unseen fraction, so the keys after a datetime decide nothing.
+      if (typeof part === 'string' && DATETIME.test(part)) break;
+    }
+    return JSON.stringify(parts);
   };
 }
+
+const DATETIME = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/;
 
 function keyPart(value: unknown): unknown {
   if (Array.isArray(value) && typeof value[0] === 'number') return value[0];

@@ -84,6 +84,14 @@ describe('comparing answers', () => {
     expect(compareAnswers(result([1, 2, 3]), result([3, 1, 2]), { tieKey })[0]?.kind).toBe('ordering');
   });
 
+  it('treats rows equal to the second under a datetime key as ties, whatever keys follow (fractions are not read)', () => {
+    const at = (id: number, date: string) => [id, { id, d: date }] as const;
+    const snapshot = new Map([['m', new Map([at(1, '2026-01-01 10:00:00'), at(2, '2026-01-01 10:00:00'), at(3, '2026-01-01 10:00:01')])]]);
+    const tieKey = tieKeyOf(snapshot, 'm', 'd, id');
+    expect(compareAnswers(result([1, 2, 3]), result([2, 1, 3]), { tieKey })).toEqual([]);
+    expect(compareAnswers(result([1, 2, 3]), result([3, 1, 2]), { tieKey })[0]?.kind).toBe('ordering');
+  });
+
   it('accepts other members of a tie run cut by a limit, but not a member of another run', () => {
     const snapshot = new Map([['m', new Map([1, 2, 3, 4].map((id) => [id, { id, k: id === 4 ? 'b' : 'a' }]))]]);
     const tieKey = tieKeyOf(snapshot, 'm', 'k');
