@@ -124,8 +124,9 @@ export const IT_MODELS: readonly ModelDef[] = [
       product_qty: {
         type: 'float',
         string: 'On Hand Quantity',
-        // Odoo sums the lot's quants: reading it needs read right on stock.quant.
-        compute: `COALESCE((SELECT SUM(q."quantity") FROM "stock_quant" q WHERE q."lot_id" = t."id"), 0)`,
+        // Odoo sums the lot's quants in internal locations (and in transit ones of a company):
+        // reading it needs read right on stock.quant.
+        compute: `COALESCE((SELECT SUM(q."quantity") FROM "stock_quant" q JOIN "stock_location" l ON l."id" = q."location_id" WHERE q."lot_id" = t."id" AND (l."usage" = 'internal' OR (l."usage" = 'transit' AND l."company_id" IS NOT NULL))), 0)`,
         requires: 'stock.quant',
       },
       location_id: { type: 'many2one', relation: 'stock.location', empty: 0.1 },
