@@ -9,8 +9,8 @@ import { Authenticator } from '../../runtime/auth';
 import { loadConfig } from '../../runtime/config';
 import { ErpClient, ErpStats } from '../../runtime/erp/erp-client';
 import { TtlCache } from '../../runtime/ttl-cache';
-import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';
-import { startStack, type Stack } from '../support/stack';
+import type { FaultProxy } from '../support/fault-proxy';
+import { startStackBehindProxy, type Stack } from '../support/stack';
 import { mintKey, revokeKey } from './support/sandbox-keys';
 
 const TTL_MS = 1000;
@@ -48,12 +48,11 @@ describe('the authentication cache against the sandbox ERP', () => {
   let clock = new Date();
 
   beforeAll(async () => {
-    stack = await startStack({
+    ({ stack, proxy } = await startStackBehindProxy({
       transport: 'json2',
       now: () => clock,
-      erpUrl: async (sandboxUrl) => (proxy = await startFaultProxy(sandboxUrl)).url,
       env: { AUTH_CACHE_TTL_MS: String(TTL_MS), AUTH_CACHE_MAX_ENTRIES: '2' },
-    });
+    }));
   });
   afterAll(async () => {
     await proxy.close();

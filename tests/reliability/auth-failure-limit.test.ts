@@ -8,9 +8,9 @@
 import request from 'supertest';
 import { AuthFailureLimit } from '../../runtime/http/auth-failure-limit';
 import { GatewayError } from '../../runtime/errors';
-import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';
+import type { FaultProxy } from '../support/fault-proxy';
 import { expectDocumented } from '../support/openapi-responses';
-import { startStack, type Stack } from '../support/stack';
+import { startStack, startStackBehindProxy, type Stack } from '../support/stack';
 import { mintKey } from './support/sandbox-keys';
 
 const LIMIT = 5;
@@ -49,11 +49,10 @@ describe('failed authentications per client address (TRUST_PROXY=true)', () => {
   let stack: Stack;
   let proxy: FaultProxy;
   beforeAll(async () => {
-    stack = await startStack({
+    ({ stack, proxy } = await startStackBehindProxy({
       transport: 'json2',
-      erpUrl: async (sandboxUrl) => (proxy = await startFaultProxy(sandboxUrl)).url,
       env: { TRUST_PROXY: 'true', AUTH_FAILURE_LIMIT: String(LIMIT), AUTH_FAILURE_WINDOW_MS: '60000' },
-    });
+    }));
   });
   afterAll(async () => {
     await proxy.close();

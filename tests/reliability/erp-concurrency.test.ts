@@ -3,9 +3,9 @@
  * for a slot, and the excess is refused at once with 503 `unavailable` and Retry-After rather than
  * piled onto the ERP. A fault proxy slows the ERP down and counts the calls it has in flight.
  */
-import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';
+import type { FaultProxy } from '../support/fault-proxy';
 import { expectDocumented } from '../support/openapi-responses';
-import { startStack, type Stack } from '../support/stack';
+import { startStackBehindProxy, type Stack } from '../support/stack';
 
 const CONCURRENCY = 4;
 const QUEUE = 6;
@@ -17,11 +17,10 @@ describe('ERP concurrency bound (ERP_MAX_CONCURRENCY, ERP_MAX_QUEUE)', () => {
   let proxy: FaultProxy;
 
   beforeAll(async () => {
-    stack = await startStack({
+    ({ stack, proxy } = await startStackBehindProxy({
       transport: 'json2',
-      erpUrl: async (sandboxUrl) => (proxy = await startFaultProxy(sandboxUrl)).url,
       env: { ERP_MAX_CONCURRENCY: String(CONCURRENCY), ERP_MAX_QUEUE: String(QUEUE), ERP_TIMEOUT_MS: '5000' },
-    });
+    }));
     // Key check, group and read right are cached from here on: each detail below is one ERP call.
     expect((await stack.get('/api/v1/fleet/vehicles/1?fields=plate')).status).toBe(200);
     expect((await stack.get('/api/v1/purchase/orders?limit=1')).status).toBe(200);

@@ -5,9 +5,9 @@
  * timeout; that the gateway recovers by itself; and what /healthz and /readyz say meanwhile.
  */
 import request from 'supertest';
-import { startFaultProxy, type FaultMode, type FaultProxy } from '../support/fault-proxy';
+import type { FaultMode, FaultProxy } from '../support/fault-proxy';
 import { expectDocumented } from '../support/openapi-responses';
-import { startStack, type Stack, type TransportUnderTest } from '../support/stack';
+import { startStackBehindProxy, type Stack, type TransportUnderTest } from '../support/stack';
 
 const TIMEOUT_MS = 1500;
 /** How much later than the timeout a 504 may arrive (timer granularity, a loaded CI machine). */
@@ -27,11 +27,10 @@ describe.each(TRANSPORTS)('ERP faults over %s', (_name, transport) => {
   const durations: { path: string; mode: string; status: number; ms: number }[] = [];
 
   beforeAll(async () => {
-    stack = await startStack({
+    ({ stack, proxy } = await startStackBehindProxy({
       transport,
-      erpUrl: async (sandboxUrl) => (proxy = await startFaultProxy(sandboxUrl)).url,
       env: { ERP_TIMEOUT_MS: String(TIMEOUT_MS) },
-    });
+    }));
   });
   afterAll(async () => {
     await stack.close();

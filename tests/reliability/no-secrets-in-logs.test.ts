@@ -14,8 +14,8 @@ import { RESOURCES } from '../../generated/routers';
 import { createErrorHandler } from '../../runtime/http/error-handler';
 import { maskSecrets } from '../../runtime/http/mask-secrets';
 import { createLogger } from '../../runtime/log';
-import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';
-import { startStack, type Stack } from '../support/stack';
+import type { FaultProxy } from '../support/fault-proxy';
+import { startStackBehindProxy, type Stack } from '../support/stack';
 import { mintKey } from './support/sandbox-keys';
 
 const PERSONAL_ROUTES = ['events/registrations', 'travel/trips', 'it/tickets'];
@@ -27,7 +27,7 @@ describe('no key and no personal data in the log', () => {
   const personal = new Set<string>();
 
   beforeAll(async () => {
-    stack = await startStack({ transport: 'json2', erpUrl: async (sandboxUrl) => (proxy = await startFaultProxy(sandboxUrl)).url, env: { LOG_LEVEL: 'debug' } });
+    ({ stack, proxy } = await startStackBehindProxy({ transport: 'json2', env: { LOG_LEVEL: 'debug' } }));
     keys.push(stack.keys.valid, stack.keys.forbidden, stack.keys.expired, stack.keys.no_read.key);
   });
   afterAll(async () => {

@@ -15,6 +15,7 @@ import type { OdooVersion } from '../../sandbox/orm/types';
 import { createDemoKeys, type DemoKeys } from '../../sandbox/security/demo-keys';
 import { GATEWAY_LOGIN } from '../../sandbox/seed/security';
 import { initDatabase } from '../../sandbox/seed/init';
+import { startFaultProxy, type FaultProxy } from './fault-proxy';
 import { startGateway, type TransportUnderTest } from './gateway';
 
 export type { TransportUnderTest } from './gateway';
@@ -76,6 +77,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The stack with a fault proxy between gateway and sandbox (the reliability suites drive it). */
+export async function startStackBehindProxy(options: Omit<StackOptions, 'erpUrl'> = {}): Promise<{ stack: Stack; proxy: FaultProxy }> {
+  let proxy: FaultProxy | undefined;
+  const stack = await startStack({ ...options, erpUrl: async (sandboxUrl) => (proxy = await startFaultProxy(sandboxUrl)).url });
+  return { stack, proxy: proxy as FaultProxy };
 }
 
 /** The transports and versions every end-to-end suite runs against. */
