@@ -6,6 +6,7 @@
  * suite cannot rot where CI has no Odoo, on the sandbox (sandbox.live.test.ts).
  */
 import { orderFields } from '../../runtime/drift/compare-catalogue';
+import { WRONG_KEY } from '../../live/differential/wire';
 import type { DomainLeaf } from '../../runtime/query/domain';
 import type { ResourceSpec, ScopeTerm } from '../../runtime/resource-spec';
 import { EXAMPLE, exposedField, probe } from '../support/filter-probes';
@@ -16,7 +17,6 @@ import type { LiveTarget } from './live-target';
 
 type Row = Record<string, unknown>;
 type Envelope = { error: { code: string; message: string } };
-const WRONG_KEY = '0123456789abcdef0123456789abcdef01234567';
 /** A list short enough to be read whole in one page (the spec's maximum limit). */
 const WHOLE = 200;
 
