@@ -1,6 +1,6 @@
 /**
  * @module `make run`: the gateway on the sandbox ERP, in one command. Initialises the sandbox
- * database on the first run (and reuses it after), starts the sandbox, starts the gateway as its own
+ * database on the first run (and reuses it after, unless an older sandbox made it), starts the sandbox, starts the gateway as its own
  * process (exactly as it runs in production: `dist/runtime/main.js` configured by environment),
  * prints the base URL and a fresh demo key, and stops both on Ctrl-C or SIGTERM.
  */
@@ -11,7 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { startSandbox } from './http/start-sandbox';
 import { createDemoKeys } from './security/demo-keys';
 import { GATEWAY_LOGIN } from './seed/security';
-import { initDatabase } from './seed/init';
+import { initDatabase, isCurrentDatabase } from './seed/init';
 
 const root = resolve(__dirname, '..', '..');
 const dbPath = join(root, '.sandbox', 'demo.db');
@@ -29,10 +29,11 @@ function port(name: string, fallback: number): number {
 async function main(): Promise<void> {
   const gatewayPort = port('PORT', 8080);
   const sandboxPort = port('SANDBOX_PORT', 8069);
-  if (!existsSync(dbPath)) {
+  const stale = existsSync(dbPath) && !isCurrentDatabase(dbPath);
+  if (!existsSync(dbPath) || stale) {
     mkdirSync(dirname(dbPath), { recursive: true });
     const report = initDatabase({ path: dbPath });
-    process.stdout.write(`sandbox database created: ${dbPath} (${Math.round(report.durationMs)} ms)\n`);
+    process.stdout.write(`sandbox database ${stale ? 're-created (made by an older sandbox)' : 'created'}: ${dbPath} (${Math.round(report.durationMs)} ms)\n`);
   }
   const sandbox = await startSandbox({ dbPath, port: sandboxPort });
   const db = new DatabaseSync(dbPath);

@@ -2,7 +2,9 @@
  * @module Creating a sandbox database (schema, demo data, optional scaling, indexes) and opening
  * one for the transports: the entry points the CLI and the end-to-end tests use.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
 import { SandboxOrm } from '../orm/orm';
 import { loadRegistry, type Registry } from '../orm/registry';
 import { applyRegistryDrift, type RegistryDrift } from '../orm/registry-drift';
@@ -48,12 +50,31 @@ export function initDatabase(options: InitOptions): InitReport {
     db.exec('COMMIT');
     // Indexes after the bulk load: building them once is much faster than maintaining them.
     createIndexes(db, registry);
-    db.exec('PRAGMA analysis_limit = 1000; ANALYZE; PRAGMA journal_mode = WAL;');
+    db.exec(`PRAGMA analysis_limit = 1000; ANALYZE; PRAGMA journal_mode = WAL; PRAGMA user_version = ${schemaVersion(registry)};`);
     const rows: Record<string, number> = {};
     for (const model of registry.models.values()) {
       rows[model.name] = (db.prepare(`SELECT COUNT(*) AS n FROM "${model.table}"`).get() as { n: number }).n;
     }
     return { path: options.path, seed, rows, durationMs: performance.now() - started };
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * A number that changes with the registry's tables and columns, kept in the database's
+ * `user_version`: a database made by an older sandbox is recognised (and `make run` remakes it).
+ */
+export function schemaVersion(registry: Registry = loadRegistry()): number {
+  const shape = [...registry.models.values()].map((m) => [m.table, m.columns.map((c) => c.name)]);
+  return createHash('sha256').update(JSON.stringify(shape)).digest().readUInt32BE(0) >>> 1;
+}
+
+/** Whether the database at `path` was made for this registry. */
+export function isCurrentDatabase(path: string, registry: Registry = loadRegistry()): boolean {
+  const db = new DatabaseSync(path, { readOnly: true });
+  try {
+    return (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version === schemaVersion(registry);
   } finally {
     db.close();
   }
