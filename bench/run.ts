@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { cpus, totalmem } from 'node:os';
 import { createDemoKeys } from '../sandbox/security/demo-keys';
 import { GATEWAY_LOGIN } from '../sandbox/seed/security';
-import { initDatabase } from '../sandbox/seed/init';
+import { initDatabase, isCurrentDatabase } from '../sandbox/seed/init';
 import type { LoadRequest, LoadResult } from './load-generator';
 import { cpuSeconds, GATEWAY_NODE_FLAGS, memory, ROOT, runLoad, startService, type Service } from './processes';
 import { RESOURCE, scenarios, type Scenario } from './scenarios';
@@ -198,8 +198,10 @@ async function main(): Promise<void> {
   const started = performance.now();
   const dbPath = opts.smoke ? join(ROOT, '.sandbox', 'bench-smoke.db') : join(ROOT, '.sandbox', `bench-${opts.rows}.db`);
   mkdirSync(join(ROOT, '.sandbox'), { recursive: true });
-  if (opts.smoke || !existsSync(dbPath)) {
-    process.stderr.write(`bench: creating ${dbPath}${opts.rows ? ` with ${opts.rows} ${RESOURCE.model} rows` : ''}...\n`);
+  // A database made by an older sandbox lacks tables the current one reads: made again, like `make run`.
+  const stale = existsSync(dbPath) && !isCurrentDatabase(dbPath);
+  if (opts.smoke || !existsSync(dbPath) || stale) {
+    process.stderr.write(`bench: ${stale ? 're-creating' : 'creating'} ${dbPath}${opts.rows ? ` with ${opts.rows} ${RESOURCE.model} rows` : ''}...\n`);
     initDatabase({ path: dbPath, ...(opts.rows ? { scale: { [RESOURCE.model]: opts.rows } } : {}) });
   }
   const db = new DatabaseSync(dbPath);

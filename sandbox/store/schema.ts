@@ -55,9 +55,12 @@ function columnType(field: FieldInfo): string {
 }
 
 const INDEXED_TYPES = new Set(['date', 'datetime', 'selection', 'many2one']);
+const SORTED_BY_NULL_PAIR = new Set(['date', 'datetime']);
+const nullPair = (name: string) => `${quoteIdent(name)} IS NULL, ${quoteIdent(name)}`;
 
 /**
- * Indexes: every date, datetime, selection and many2one column; each column of `_order`; the
+ * Indexes: every date, datetime, selection and many2one column (nullable dates also as the pair
+ * the order compiler sorts them by); each column of `_order`; the
  * whole `_order` as one index of the very expressions the order compiler emits (so a default
  * ordered page is read from the index instead of sorting the table); many2many pairs; logins.
  */
@@ -72,6 +75,9 @@ export function createIndexes(db: Database, registry: Registry): void {
         index(field.name, quoteIdent(field.name));
         indexed.add(field.name);
       }
+      // A nullable date is ordered as `col IS NULL, col` (PostgreSQL's NULL placement, see
+      // orderTerms): without an index of that pair, a page sorted by date sorts the whole table.
+      if (SORTED_BY_NULL_PAIR.has(field.type) && !field.required) index(`${field.name}__nulls`, nullPair(field.name));
     }
     for (const term of parseOrder(model.order, 19) ?? []) {
       if (term.field !== 'id' && !indexed.has(term.field)) {
