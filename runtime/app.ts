@@ -23,6 +23,7 @@ import { requestDeadline } from './http/request-deadline';
 import { requestLog } from './http/request-log';
 import { createResourceHandlers } from './http/resource-handlers';
 import type { Logger } from './log';
+import { recordUrls } from './record-urls';
 import { ResourceReader } from './resource-reader';
 
 export interface AppDependencies {
@@ -42,8 +43,7 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   const log = deps.logger;
   const erp = new ErpClient(config.erp, deps.observeErpCall);
   const auth = new Authenticator(erp, config.erp.apiGroup, config.auth);
-  const urlFor = (model: string, id: number) =>
-    config.erp.urlTemplate.replace('{erp_public_url}', config.erp.publicUrl).replace('{id}', String(id)).replace('{model}', model);
+  const urlFor = recordUrls(config.erp.urlTemplate, config.erp.publicUrl);
   const drift = new DriftMonitor({ mode: config.driftCheck.mode, checkKey: config.driftCheck.key, erp, log, resources: RESOURCES });
   const gapsOf = drift.gapsOf.bind(drift);
   const reader = new ResourceReader(erp, log, urlFor, config.auth.cacheTtlMs, gapsOf);
@@ -69,6 +69,10 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   app.use(requestLog(log));
   if (config.corsOrigins.length) app.use(cors(config.corsOrigins));
   app.use(methodNotAllowed(isServedPath));
+  // The data API first: it is what nearly every request asks for, and Express tries mounted routers in order.
+  const api = express.Router();
+  for (const { mount, create } of DOMAIN_ROUTERS) api.use(mount, create(handlers));
+  app.use('/api/v1', noStore(), requestDeadline(config.requestTimeoutMs), api);
   app.use(
     '/api',
     createDocsRouter({
@@ -85,9 +89,6 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   // Everything after the documents (which set their own caching) is live data or state: never stored.
   app.use(noStore());
   app.use(createHealthRouter(erp, config.erp.timeoutMs, drift));
-  const api = express.Router();
-  for (const { mount, create } of DOMAIN_ROUTERS) api.use(mount, create(handlers));
-  app.use('/api/v1', requestDeadline(config.requestTimeoutMs), api);
   app.use((req, res) => sendError(res, notFound(`No route ${req.method} ${req.path.slice(0, 200)}.`)));
   app.use(createErrorHandler(log));
   return { app, erp, drift };

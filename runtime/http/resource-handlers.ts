@@ -14,6 +14,7 @@ import type { ResourceHandlers } from '../resource-handlers';
 import type { ResourceReader } from '../resource-reader';
 import type { ResourceSpec } from '../resource-spec';
 import { erpStatsOf } from './request-context';
+import { sendJson } from './send-json';
 
 const ID = /^[1-9][0-9]{0,9}$/;
 const INT32_MAX = 2147483647;
@@ -69,7 +70,7 @@ export function createResourceHandlers(
         const query = gapsOf ? servableListQuery(parsed, gapsOf(resource)) : parsed;
         const page = await reader.list(principal, resource, query, erpStatsOf(res));
         if (resource.deprecated || query.deprecated.length) res.setHeader('Deprecation', 'true');
-        res.json(page);
+        sendJson(res, page);
       }),
     detail: (resource) =>
       guarded(resource, async (principal, req, res) => {
@@ -78,7 +79,7 @@ export function createResourceHandlers(
         const query = parserOf(resource).parseDetail(req.query as Record<string, unknown>);
         const record = await reader.detail(principal, resource, Number(raw), query, erpStatsOf(res));
         if (resource.deprecated || query.deprecated.length) res.setHeader('Deprecation', 'true');
-        res.json({ data: record });
+        sendJson(res, { data: record });
       }),
   };
 }
