@@ -114,6 +114,28 @@ async function measure(scenario: Scenario, gateway: Service, erpUrl: string, opt
   };
 }
 
+/**
+ * The floor (bench/floor-proxy.ts): scenario 2's ERP call answered by a bare Node server, measured
+ * like a gateway, so that the gateway's CPU per request can be read against what Node itself costs
+ * on the same machine in the same run.
+ */
+async function measureFloor(all: readonly Scenario[], sandbox: Service, opts: Options): Promise<ScenarioResult> {
+  const call = all.find((s) => s.id === '2')?.direct?.[0];
+  if (!call) throw new Error('scenario 2 has no direct call');
+  const port = await freePort();
+  const floor = await startService('bench/floor-proxy.js', [String(port), sandbox.url, JSON.stringify(call)], {}, `http://127.0.0.1:${port}`, /floor proxy listening/, GATEWAY_NODE_FLAGS);
+  try {
+    const scenario: Scenario = { id: 'floor', title: FLOOR_TITLE, gateway: 'warm', request: { method: 'GET', path: '/' } };
+    const result = await measure(scenario, floor, sandbox.url, opts);
+    process.stderr.write(`bench: floor: p50 ${f(result.gateway.p50)} ms, CPU ${f(result.gateway.cpuMsPerRequest, 3)} ms/request\n`);
+    return result;
+  } finally {
+    await floor.stop();
+  }
+}
+
+const FLOOR_TITLE = 'floor: scenario 2\'s ERP call answered by a bare node:http server (undici, JSON.parse, JSON.stringify; no framework, auth, validation, mapping or log)';
+
 interface Soak {
   readonly requests: number;
   readonly rps: number;
@@ -182,7 +204,9 @@ function report(opts: Options, rows: number, results: readonly ScenarioResult[],
     }
   }
   const list = by('2');
-  if (list) check(list.gateway.cpuMsPerRequest <= 0.5, `gateway CPU per 50-record list, warm auth: ${f(list.gateway.cpuMsPerRequest, 3)} ms (target ≤ 0.5)`);
+  const floor = by('floor');
+  const floorNote = floor ? `; the bare Node floor in the same run: ${f(floor.gateway.cpuMsPerRequest, 3)} ms` : '';
+  if (list) check(list.gateway.cpuMsPerRequest <= 0.5, `gateway CPU per 50-record list, warm auth: ${f(list.gateway.cpuMsPerRequest, 3)} ms (target ≤ 0.5${floorNote})`);
   const [start, end] = [by('5a'), by('5b')];
   if (start && end) check(end.gateway.p50 <= 1.25 * start.gateway.p50, `cursor p50 near the end / near the start: ${f(end.gateway.p50 / start.gateway.p50)}x (target ≤ 1.25)`);
   const [counted, uncounted] = [by('3'), by('2')];
@@ -233,6 +257,7 @@ async function main(): Promise<void> {
       if (result.gateway.unexpected || result.direct?.unexpected) throw new Error(`scenario ${scenario.id}: unexpected statuses or errors (${result.gateway.unexpected} gateway, ${result.direct?.unexpected ?? 0} direct)`);
       results.push(result);
     }
+    if (!opts.soakOnly) results.push(await measureFloor(all, sandbox, opts));
     const soakResult = await soak(warm, all, opts);
     const { markdown, targets } = report(opts, rows, results, soakResult, setupSeconds);
     const out = join(ROOT, 'bench', 'results');

@@ -17,7 +17,7 @@ describe('make bench-smoke', () => {
         error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
       );
     });
-    for (const id of ['1', '2', '3', '4', '5a', '5b', '6a', '6b', '7a', '7b']) expect(output).toMatch(new RegExp(`^\\| ${id} \\|`, 'm'));
+    for (const id of ['1', '2', '3', '4', '5a', '5b', '6a', '6b', '7a', '7b', 'floor']) expect(output).toMatch(new RegExp(`^\\| ${id} \\|`, 'm'));
     expect(output).toContain('Targets:');
     const results = JSON.parse(readFileSync(join(root, 'bench', 'results', 'smoke.json'), 'utf8'));
     for (const result of results.results) {
