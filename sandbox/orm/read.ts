@@ -23,7 +23,7 @@ export interface ReadContext {
   readonly now: Date;
 }
 
-/** Which rows: given ids (result in their order, missing ones dropped) or a search. */
+/** Which rows: given ids (result in their order, missing ones dropped unless only `id` is read) or a search. */
 export type RowSource =
   | { readonly kind: 'ids'; readonly ids: readonly number[] }
   | {
@@ -70,6 +70,9 @@ export function readRecords(
   options: ReadOptions,
 ): RecordValues[] {
   const fields = unique(fieldNames).map((name) => model.fields.get(name)!);
+  // Odoo's `_read_format` drops a record only when reading one of its fields raises MissingError,
+  // and `record.id` never does: reading nothing but `id` returns every id asked, missing or not.
+  if (source.kind === 'ids' && fields.every((field) => field.name === 'id')) return source.ids.map((id) => ({ id }));
   const rows = selectRows(ctx, model, fields, source);
   if (!rows.length) return [];
 

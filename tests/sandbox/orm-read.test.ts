@@ -89,8 +89,16 @@ describe('value encoding (reference 8.2)', () => {
 describe('read', () => {
   for (const version of V) {
     test(`${version} keeps the ids order, drops missing ids, returns archived records`, () => {
-      expect(read(version, 'fleet.vehicle', [3, 999999, 2, 1], ['id']).map((r) => r['id'])).toEqual([3, 2, 1]);
+      expect(read(version, 'fleet.vehicle', [3, 999999, 2, 1], ['id', 'license_plate']).map((r) => r['id'])).toEqual([3, 2, 1]);
+      expect(read(version, 'fleet.vehicle', [3, 999999], []).map((r) => r['id'])).toEqual([3]);
       expect(read(version, 'fleet.vehicle', [], ['license_plate'])).toEqual([]);
+    });
+
+    // `_read_format` drops a record when reading a field raises MissingError; `record.id` never does.
+    test(`${version} reading only id keeps missing ids and duplicates, as asked`, () => {
+      expect(read(version, 'fleet.vehicle', [999999, 3, 3, 888888], ['id'])).toEqual([{ id: 999999 }, { id: 3 }, { id: 3 }, { id: 888888 }]);
+      expect(read(version, 'fleet.vehicle', [999999], ['id', 'id'])).toEqual([{ id: 999999 }]);
+      expect(read(version, 'fleet.vehicle', [999999], ['id', 'display_name'])).toEqual([]);
     });
 
     test(`${version} every field when fields is omitted, id first`, () => {
