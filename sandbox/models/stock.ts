@@ -2,7 +2,24 @@
  * @module Stock models: Odoo's `stock` module (transfers, operation types, locations), reduced to
  * the fields the catalogue reaches. stock.location is also the comodel of IT assets and moves.
  */
+import { allOf, anyOf, leaf, recNamesSearch, type SearchDisplayName } from '../orm/display-name-search';
 import type { ModelDef } from '../orm/model-def';
+
+/**
+ * stock.picking.type's `_search_display_name`: `warehouse: name` is reversed into a condition on
+ * each part; other names search `_rec_names_search`. 19 takes each value of `in` alone and leaves
+ * `not in` to the ORM (NotImplemented).
+ */
+export const searchPickingTypeDisplayName: SearchDisplayName = (operator, value, version) => {
+  if (version >= 19 && operator === 'in' && Array.isArray(value)) {
+    return anyOf(value.map((v) => searchPickingTypeDisplayName('=', v, version)!));
+  }
+  if (version >= 19 && operator === 'not in') return undefined;
+  const parts = typeof value === 'string' ? value.split(': ') : [];
+  if (parts.length === 2) return allOf([leaf('warehouse_id.name', operator, parts[0]), leaf('name', operator, parts[1])]);
+  if (version >= 19 && operator === '=') return recNamesSearch(['name', 'warehouse_id.name'], 'in', [value]);
+  return recNamesSearch(['name', 'warehouse_id.name'], operator, value);
+};
 
 export const STOCK_MODELS: readonly ModelDef[] = [
   {
@@ -73,7 +90,7 @@ export const STOCK_MODELS: readonly ModelDef[] = [
     order: 'sequence, id',
     // Odoo: `warehouse: name` when the type belongs to a warehouse.
     displayName: `COALESCE((SELECT w."name" FROM "stock_warehouse" w WHERE w."id" = t."warehouse_id") || ': ', '') || t."name"`,
-    nameSearch: ['name', 'warehouse_id.name'],
+    searchDisplayName: searchPickingTypeDisplayName,
     demoRows: 4,
     fields: {
       // No warehouse in the demo data (no random draw: the other demo values stay as they were).

@@ -10,7 +10,8 @@ import { OdooException } from './types';
 import { column, quoteIdent } from '../store/naming';
 import type { AccessControl } from './access';
 import { columnCondition, inverseOperator, pyStr, type ColumnOperand } from './domain-column';
-import { OPERATORS_17, parseDomain, type DomainLeaf, type DomainNode, TRUE_NODE } from './domain-parse';
+import type { SearchDisplayName } from './display-name-search';
+import { FALSE_NODE, OPERATORS_17, parseDomain, type DomainLeaf, type DomainNode, TRUE_NODE } from './domain-parse';
 import { typeError, valueError } from './errors';
 import { pyRepr, pyTruthy, pyTuple } from './python';
 import type { FieldInfo, ModelInfo, Registry } from './registry';
@@ -107,6 +108,8 @@ class DomainCompiler {
     }
     if (field.requires) this.ctx.access.check(this.ctx.uid, field.requires, 'read');
     const { operator, value } = this.normalize(checked, leaf.value);
+    const searchDisplayName = field.name === 'display_name' ? model.def.searchDisplayName : undefined;
+    if (searchDisplayName) return this.displayName(model, searchDisplayName, operator, value, negate);
     switch (operator) {
       case '=?':
         return this.ifSet(model, leaf, value, negate);
@@ -276,6 +279,18 @@ class DomainCompiler {
     const ids = this.subquery(comodel, match, false);
     const col = raw(column('t', field.name));
     return exclude ? or([sql`${col} IS NULL`, sql`${col} NOT IN (${ids})`]) : sql`${col} IN (${ids})`;
+  }
+
+  /**
+   * A condition on the display name of a model with its own `_search_display_name`: the domain it
+   * returns; where it returns NotImplemented, the positive condition negated.
+   */
+  private displayName(model: ModelInfo, search: SearchDisplayName, operator: string, value: unknown, negate: boolean): Sql {
+    const { version } = this.ctx;
+    const domain = search(operator, value, version);
+    if (domain) return this.node(model, domain, negate);
+    const positive = operator === '!=' ? '=' : operator.replace(/^not /, '');
+    return this.node(model, search(positive, value, version) ?? FALSE_NODE, !negate);
   }
 
   /** `field != False` (is set) or `field = False`. */

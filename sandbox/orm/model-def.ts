@@ -6,6 +6,7 @@
  * and the demo-data seeder all read these definitions; nothing model-specific is written
  * anywhere else in the sandbox.
  */
+import type { SearchDisplayName } from './display-name-search';
 
 /** Odoo field types the sandbox implements. */
 export type FieldType =
@@ -120,6 +121,12 @@ export interface ModelDef {
    * never by the whole text). Default: the display name.
    */
   readonly nameSearch?: readonly string[];
+  /**
+   * Odoo's `_search_display_name` where it is more than `nameSearch` (a variant is found by its
+   * template's name or its code, never by the attribute values its display name shows): used for
+   * conditions on the display name, relational fields compared to strings among them.
+   */
+  readonly searchDisplayName?: SearchDisplayName;
   readonly fields: Readonly<Record<string, FieldDef>>;
   /** Rows seeded by default. */
   readonly demoRows: number;
