@@ -4,6 +4,8 @@
  * `uom` and `hr` modules (only the fields the catalogue reaches are defined).
  */
 import type { ModelDef } from '../orm/model-def';
+import { relationTableName } from '../store/naming';
+import { DEMO_VARIANT_COMBINATIONS, searchVariantDisplayName, variantCombinationName } from './product-attributes';
 
 export const BASE_MODELS: readonly ModelDef[] = [
   {
@@ -106,7 +108,9 @@ export const BASE_MODELS: readonly ModelDef[] = [
     name: 'product.product',
     description: 'Product Variant',
     order: 'default_code, name, id',
-    displayName: `CASE WHEN t."default_code" IS NOT NULL THEN '[' || t."default_code" || '] ' || t."name" ELSE t."name" END`,
+    // Odoo: `[code] name (combination)`, the combination of its attribute values when there is one.
+    displayName: `(CASE WHEN NULLIF(t."default_code", '') IS NOT NULL THEN '[' || t."default_code" || '] ' ELSE '' END) || t."name" || COALESCE(' (' || ${variantCombinationName(relationTableName('product.product', 'product_template_attribute_value_ids'))} || ')', '')`,
+    searchDisplayName: searchVariantDisplayName,
     demoRows: 60,
     fields: {
       name: { type: 'char', required: true, demo: { gen: 'title' } },
@@ -114,6 +118,12 @@ export const BASE_MODELS: readonly ModelDef[] = [
       uom_id: { type: 'many2one', relation: 'uom.uom', required: true },
       list_price: { type: 'float', demo: { float: [1, 2500] } },
       active: { type: 'boolean', truthy: 0.95 },
+      product_template_attribute_value_ids: {
+        type: 'many2many',
+        relation: 'product.template.attribute.value',
+        string: 'Attribute Values',
+        demo: { links: DEMO_VARIANT_COMBINATIONS },
+      },
     },
   },
   {

@@ -47,7 +47,9 @@ export type DemoHint =
   /** Copy the value of another stored field of the same row (optionally through its many2one). */
   | { readonly copy: string }
   /** Always this value. */
-  | { readonly value: string | number | boolean | null };
+  | { readonly value: string | number | boolean | null }
+  /** many2many: the ids linked to each row, by row (the first list to id 1); rows after the last link nothing. */
+  | { readonly links: readonly (readonly number[])[] };
 
 export type DemoGenerator =
   | 'person' // a fictitious person name, some non-ASCII

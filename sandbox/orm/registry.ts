@@ -10,6 +10,7 @@ import { ELECTRICITY_MODELS } from '../models/electricity';
 import { EVENTS_MODELS } from '../models/events';
 import { FLEET_MODELS } from '../models/fleet';
 import { IT_MODELS } from '../models/it';
+import { PRODUCT_ATTRIBUTE_MODELS } from '../models/product-attributes';
 import { PURCHASE_MODELS } from '../models/purchase';
 import { SPACE_MODELS } from '../models/space';
 import { SPRINT_MODELS } from '../models/sprint';
@@ -22,6 +23,7 @@ import { parseOrder } from './order-grammar';
 /** Every model file of the sandbox, in dependency-free order (the seeder sorts them itself). */
 export const MODEL_SOURCES: readonly (readonly ModelDef[])[] = [
   BASE_MODELS,
+  PRODUCT_ATTRIBUTE_MODELS,
   ANALYTIC_MODELS,
   FLEET_MODELS,
   STOCK_MODELS,
@@ -287,6 +289,7 @@ function validateField(
   const demo = field.demo;
   if (demo && 'copy' in demo) problems.push(...validateCopy(model, demo.copy, models));
   if (demo && 'after' in demo && !model.fields[demo.after]) problems.push(`demo.after '${demo.after}' is not a field`);
+  if (demo && 'links' in demo && field.type !== 'many2many') problems.push('demo.links on a field that is not a many2many');
   return problems;
 }
 

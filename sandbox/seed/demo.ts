@@ -106,6 +106,13 @@ export function linkMany2many(db: Database, state: SeedState, model: ModelInfo, 
     const targets = state.rows.get(field.relation!)?.length ?? 0;
     if (!targets) continue;
     const insert = db.prepare(`INSERT INTO ${quoteIdent(field.relationTable!)} ("a", "b") VALUES (?, ?)`);
+    const hint = field.def?.demo;
+    if (hint && 'links' in hint) {
+      hint.links.forEach((ids, i) => {
+        if (i + 1 >= fromId && i + 1 <= (toId ?? Infinity)) for (const target of ids) insert.run(i + 1, target);
+      });
+      continue;
+    }
     const random = createRandom(state.seed, model.name, field.name, String(fromId));
     const last = toId ?? state.rows.get(model.name)?.length ?? 0;
     for (let id = fromId; id <= last; id++) {

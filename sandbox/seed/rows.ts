@@ -202,6 +202,8 @@ function hintProducer(
     return (row) => `${prefix}${String(row.index + 1).padStart(5, '0')}`;
   }
   if ('copy' in hint) return copyProducer(state, model, hint.copy, get);
+  // Links of a many2many are made with the other links (`linkMany2many`), never as a column.
+  if ('links' in hint) return () => null;
   const text = generatorProducer(state, model, field, hint.gen, get, options);
   return field.type === 'html' ? asHtml(text) : text;
 }

@@ -8,7 +8,7 @@ import type { ModelDef } from '../../sandbox/orm/model-def';
 describe(loadRegistry.name, () => {
   test('loads every model file, with the magic fields', () => {
     const registry = loadRegistry();
-    expect(MODEL_SOURCES).toHaveLength(12);
+    expect(MODEL_SOURCES).toHaveLength(13);
     expect(registry.models.size).toBe(MODEL_SOURCES.flat().length);
     const vehicle = registry.require('fleet.vehicle');
     expect(vehicle.table).toBe('fleet_vehicle');
