@@ -4,7 +4,8 @@
  * paging, counts, reads, `fields_get`, every error class, refused writes and the key cases. Values
  * in domains are taken from the mirrored records, so the searches select something.
  */
-import type { FieldInfo } from '../../sandbox/orm/registry';
+import { modelOrder, type FieldInfo } from '../../sandbox/orm/registry';
+import type { OdooVersion } from '../../sandbox/orm/types';
 import { GATEWAY_LOGIN } from '../../sandbox/seed/security';
 import type { Transport } from './answer';
 import type { LiveRecord, Snapshot } from './mirror';
@@ -59,7 +60,7 @@ function modelCalls(model: CommonModel, input: SeriesInput, add: Add): void {
   const names = model.fields.map((f) => f.name);
   const ids = records.map((r) => r['id'] as number);
   const name = model.name;
-  const defaultOrder = { model: name, order: model.sandbox.order };
+  const defaultOrder = { model: name, order: modelOrder(model.sandbox, input.major as OdooVersion) };
 
   // fields_get: attributes of the fields both sides have.
   const both = [...model.sandbox.fields.keys()].filter((f) => model.live[f]);

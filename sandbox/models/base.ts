@@ -85,9 +85,10 @@ export const BASE_MODELS: readonly ModelDef[] = [
     recName: 'name',
     demoRows: 30,
     fields: {
-      name: { type: 'char', empty: 0, demo: { gen: 'person' } },
+      // Odoo delegates them to the user's partner (`_inherits`).
+      name: { type: 'char', related: 'partner_id.name', inherited: true, empty: 0, demo: { gen: 'person' } },
       login: { type: 'char', required: true, demo: { gen: 'email' } },
-      email: { type: 'char', demo: { copy: 'login' } },
+      email: { type: 'char', related: 'partner_id.email', inherited: true, demo: { copy: 'login' } },
       partner_id: { type: 'many2one', relation: 'res.partner', required: true },
       company_id: { type: 'many2one', relation: 'res.company', required: true },
       active: { type: 'boolean', truthy: 1 },
@@ -96,12 +97,17 @@ export const BASE_MODELS: readonly ModelDef[] = [
   {
     name: 'uom.uom',
     description: 'Product Unit of Measure',
-    order: 'sequence, id',
+    order: 'sequence, relative_uom_id, id',
+    // Before 19, units had categories and a ratio to the reference unit of theirs.
+    orderByVersion: { 17: 'factor DESC, id', 18: 'factor DESC, id' },
     demoRows: 6,
     fields: {
       name: { type: 'char', required: true, demo: { pick: ['Units', 'kg', 'L', 'm', 'Hours', 'Days'] } },
       sequence: { type: 'integer', demo: { int: [1, 10] } },
       active: { type: 'boolean', truthy: 1 },
+      // The demo units are all reference units (no random draw: the other demo values stay).
+      relative_uom_id: { type: 'many2one', relation: 'uom.uom', string: 'Reference Unit', demo: { value: null }, empty: 0 },
+      factor: { type: 'float', string: 'Absolute Quantity', readonly: true, demo: { value: 1 }, empty: 0 },
     },
   },
   {
@@ -113,10 +119,11 @@ export const BASE_MODELS: readonly ModelDef[] = [
     searchDisplayName: searchVariantDisplayName,
     demoRows: 60,
     fields: {
-      name: { type: 'char', required: true, demo: { gen: 'title' } },
+      // name, uom_id and list_price: Odoo delegates them to the product template (`_inherits`).
+      name: { type: 'char', required: true, related: 'product_tmpl_id.name', inherited: true, demo: { gen: 'title' } },
       default_code: { type: 'char', demo: { gen: 'code' }, empty: 0.2 },
-      uom_id: { type: 'many2one', relation: 'uom.uom', required: true },
-      list_price: { type: 'float', demo: { float: [1, 2500] } },
+      uom_id: { type: 'many2one', relation: 'uom.uom', required: true, related: 'product_tmpl_id.uom_id', inherited: true },
+      list_price: { type: 'float', related: 'product_tmpl_id.list_price', inherited: true, demo: { float: [1, 2500] } },
       active: { type: 'boolean', truthy: 0.95 },
       product_template_attribute_value_ids: {
         type: 'many2many',

@@ -38,12 +38,12 @@ export const FLEET_MODELS: readonly ModelDef[] = [
     nameSearch: ['name', 'brand_id.name'],
     demoRows: 12,
     fields: {
-      // The demo model names carry their make already: no brand (no random draw, the other demo values stay).
-      brand_id: { type: 'many2one', relation: 'fleet.vehicle.model.brand', string: 'Manufacturer', demo: { value: null }, empty: 0 },
+      // Each model's make among the demo brands (picked, no random draw: the other demo values stay).
+      brand_id: { type: 'many2one', relation: 'fleet.vehicle.model.brand', string: 'Manufacturer', required: true, demo: { pick: [1, 1, 2, 3, 4, 5, 6, 7, 2, 8, 9, 10] } },
       name: {
         type: 'char',
         required: true,
-        demo: { pick: ['Toyota Hilux', 'Toyota Land Cruiser', 'Renault Duster', 'Peugeot 308', 'Nissan Navara', 'Dacia Logan', 'Mitsubishi L200', 'Hyundai H-1', 'Renault Zoé', 'Ford Ranger', 'Suzuki Jimny', 'Škoda Octavia'] },
+        demo: { pick: ['Hilux', 'Land Cruiser', 'Duster', '308', 'Navara', 'Logan', 'L200', 'H-1', 'Zoé', 'Ranger', 'Jimny', 'Octavia'] },
       },
     },
   },
@@ -90,6 +90,7 @@ export const FLEET_MODELS: readonly ModelDef[] = [
         string: 'Last Odometer',
         // Odoo computes it from the odometer log: reading it needs read right on that model.
         compute: `COALESCE((SELECT o."value" FROM "fleet_vehicle_odometer" o WHERE o."vehicle_id" = t."id" ORDER BY o."date" DESC, o."id" DESC LIMIT 1), 0)`,
+        searchable: false,
         requires: 'fleet.vehicle.odometer',
       },
       state_id: { type: 'many2one', relation: 'fleet.vehicle.state' },
@@ -199,12 +200,13 @@ export const FLEET_MODELS: readonly ModelDef[] = [
         requires: 'fleet.vehicle.log.services.line',
       },
       company_id: { type: 'many2one', relation: 'res.company', empty: 0 },
-      currency_id: { type: 'many2one', readonly: true, relation: 'res.currency', demo: { copy: 'company_id.currency_id' }, empty: 0 },
+      currency_id: { type: 'many2one', readonly: true, relation: 'res.currency', related: 'company_id.currency_id', demo: { copy: 'company_id.currency_id' }, empty: 0 },
       odometer: {
         type: 'float',
         readonly: false,
         string: 'Odometer Value',
         compute: `(SELECT o."value" FROM "fleet_vehicle_odometer" o WHERE o."id" = t."odometer_id")`,
+        searchable: false,
         requires: 'fleet.vehicle.odometer',
       },
       next_service_odometer: { type: 'float', string: 'Next Service at (km)', demo: { float: [5000, 260000, 0] }, empty: 0.3 },

@@ -87,8 +87,7 @@ export const PURCHASE_MODELS: readonly ModelDef[] = [
       price_subtotal: { type: 'monetary', readonly: true, string: 'Subtotal', demo: { float: [1, 40000] }, empty: 0 },
       // Tax-exempt demo data, as on the orders: total = subtotal.
       price_total: { type: 'monetary', readonly: true, string: 'Total', demo: { copy: 'price_subtotal' }, empty: 0 },
-      // Related `order_id.currency_id` in Odoo.
-      currency_id: { type: 'many2one', readonly: true, relation: 'res.currency', string: 'Currency', demo: { copy: 'order_id.currency_id' }, empty: 0 },
+      currency_id: { type: 'many2one', readonly: true, relation: 'res.currency', string: 'Currency', related: 'order_id.currency_id', demo: { copy: 'order_id.currency_id' }, empty: 0 },
       qty_received: { type: 'float', string: 'Received Qty', demo: { float: [0, 200, 0] }, empty: 0 },
       qty_invoiced: { type: 'float', readonly: true, string: 'Billed Qty', demo: { float: [0, 200, 0] }, empty: 0 },
       date_planned: { type: 'datetime', string: 'Expected Arrival', demo: { days: [-350, 90] }, empty: 0.05 },

@@ -106,6 +106,9 @@ class DomainCompiler {
       if (RELATIONAL.has(field.type)) return this.any(field, rest, negate);
       throw valueError(`Invalid field ${pyRepr(leaf.path)} on model ${pyRepr(model.name)}`);
     }
+    // Not `isSearchable`: 17's display_name stands in for the `_rec_name` its name searches look in.
+    // Odoo gives up on the field before computing anything (no read right needed).
+    if (field.searchable === false) return this.unsearchable(model, field);
     if (field.requires) this.ctx.access.check(this.ctx.uid, field.requires, 'read');
     const { operator, value } = this.normalize(checked, leaf.value);
     const searchDisplayName = field.name === 'display_name' ? model.def.searchDisplayName : undefined;
@@ -123,6 +126,16 @@ class DomainCompiler {
     if (field.type === 'many2one' && isNameSearch(operator, value)) return this.nameSearch(model, field, operator, value, negate);
     if (field.type === 'one2many' || field.type === 'many2many') return this.x2many(model, field, operator, value, negate);
     return this.column(this.operand(field, leaf.path), operator, value, negate);
+  }
+
+  /**
+   * A field Odoo cannot search (computed, no search method): 19 fails to convert it to SQL; 17/18
+   * log "Non-stored field ... cannot be searched" and put an always-true leaf in its place, even
+   * under a negation (pushed into the leaf first).
+   */
+  private unsearchable(model: ModelInfo, field: FieldInfo): Sql {
+    if (this.ctx.version >= 19) throw valueError(`Cannot convert ${model.name}.${field.name} to SQL because it is not stored`);
+    return TRUE_SQL;
   }
 
   private invalidField(model: ModelInfo, name: string, leaf: DomainLeaf): OdooException {

@@ -2,6 +2,7 @@
  * @module `fields_get`: each field's description as `Field.get_description` builds it (attributes
  * sorted by name, `None` values left out, `attributes=[]` giving `{}` per field).
  */
+import { isSearchable, isSortable, odooStore } from './field-flags';
 import type { FieldInfo, ModelInfo } from './registry';
 import type { OdooVersion } from './types';
 
@@ -40,11 +41,9 @@ function describe(version: OdooVersion, field: FieldInfo): FieldDescription {
     name: field.name,
     readonly: field.readonly,
     required: field.required,
-    // 17's display_name has no search method (18 added `_search_display_name`).
-    searchable: field.searchable ?? !(version < 18 && field.name === 'display_name'),
-    // 17 reports stored columns as sortable; 18/19 ask the order compiler, which refuses the same.
-    sortable: field.sortable ?? (field.store && field.type !== 'one2many' && field.type !== 'many2many'),
-    store: field.store,
+    searchable: isSearchable(version, field),
+    sortable: isSortable(version, field),
+    store: odooStore(field),
     string: field.string,
     type: field.type,
   };

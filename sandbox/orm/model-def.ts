@@ -8,6 +8,8 @@
  */
 import type { SearchDisplayName } from './display-name-search';
 
+import type { OdooVersion } from './types';
+
 /** Odoo field types the sandbox implements. */
 export type FieldType =
   | 'char'
@@ -86,9 +88,24 @@ export interface FieldDef {
   /**
    * Computed field: an SQL expression over the row's columns (`t."col"`), evaluated when read,
    * as Odoo computes non-stored fields. `:now` is the request time (`YYYY-MM-DD HH:MM:SS`, UTC) and
-   * `:today` its date. Such a field is not stored and not sortable, but it is searchable.
+   * `:today` its date. Such a field is not stored and not sortable; it is searchable unless
+   * `searchable` says otherwise.
    */
   readonly compute?: string;
+  /**
+   * Computed field: false when Odoo's field has no `search` method. `fields_get` then reports it
+   * not searchable, and a domain on it fails as in Odoo (19: ValueError; 17/18 ignore the leaf).
+   */
+  readonly searchable?: false;
+  /**
+   * Odoo declares the field `related` to this path (`partner_id.name`), not stored. The sandbox
+   * keeps the value in a column of its own (seeded, or mirrored from the live ERP), so reads,
+   * searches and orders give what the path gives; `fields_get` reports it as Odoo does: not stored,
+   * searchable, sortable through the path (17: only when `inherited`).
+   */
+  readonly related?: string;
+  /** The related field is one `_inherits` delegates to a parent model (Odoo's `inherited`). */
+  readonly inherited?: true;
   /**
    * Reading this field needs read right on that model (Odoo reads it to compute the value): a
    * user without it gets an AccessError for the whole call, like real Odoo.
@@ -100,6 +117,12 @@ export interface FieldDef {
   readonly demo?: DemoHint;
   /** Share of rows left empty (NULL) by the seeder, 0..1. Default 0 for required fields, else 0.05. */
   readonly empty?: number;
+  /**
+   * Required field that was not when the demo data was made: the seeder still draws the empty
+   * share it had then, so that every other value stays as it was, and fills the
+   * rows that draw would have left empty from a random stream of their own.
+   */
+  readonly emptyBeforeRequired?: number;
   /** Share of rows whose boolean is true (boolean fields only). Default 0.5; `active` 0.9. */
   readonly truthy?: number;
 }
@@ -111,6 +134,8 @@ export interface ModelDef {
   readonly description: string;
   /** `_order`; default `id`. */
   readonly order?: string;
+  /** `_order` of the Odoo versions whose differs (`modelOrder`). */
+  readonly orderByVersion?: Readonly<Partial<Record<OdooVersion, string>>>;
   /** `_rec_name`: the field that gives `display_name`; default `name`. */
   readonly recName?: string;
   /**

@@ -6,9 +6,10 @@
  */
 import { column, quoteIdent } from '../store/naming';
 import { userError, valueError } from './errors';
+import { isSortable } from './field-flags';
 import { parseOrder, type OrderTerm } from './order-grammar';
 import { pyRepr } from './python';
-import type { FieldInfo, ModelInfo, Registry } from './registry';
+import { modelOrder, type FieldInfo, type ModelInfo, type Registry } from './registry';
 import type { OdooVersion } from './types';
 
 export interface CompiledOrder {
@@ -32,7 +33,7 @@ export function compileOrder(
   order: string | null | undefined,
 ): CompiledOrder {
   const compiler = new OrderCompiler(registry, version);
-  const terms = compiler.model(model, order || model.order, 't', false, false, new Set());
+  const terms = compiler.model(model, order || modelOrder(model, version), 't', false, false, new Set());
   return { orderBy: terms.join(', '), joins: compiler.joins.join(' ') };
 }
 
@@ -91,7 +92,7 @@ class OrderCompiler {
       const path = `${term.field}.${term.property}`;
       throw valueError(`Invalid field ${pyRepr(path)} on model ${pyRepr(model.name)}`);
     }
-    if (!field.store || field.sortable === false) {
+    if (!isSortable(this.version, field)) {
       // 17 logs "cannot be sorted on field ... (not a column)" and drops the term.
       if (this.version === 17) return [];
       throw valueError(`Cannot convert ${model.name}.${field.name} to SQL because it is not stored`);
@@ -104,7 +105,8 @@ class OrderCompiler {
     const key = `${model.name}.${field.name}`;
     if (seen.has(key)) return [];
     const comodel = this.registry.require(field.relation!);
-    if (term.property === 'id' || comodel.order === 'id') {
+    const coorder = modelOrder(comodel, this.version);
+    if (term.property === 'id' || coorder === 'id') {
       return orderTerms(sqlField, direction, nulls, nullable);
     }
     const terms: string[] = [];
@@ -112,7 +114,7 @@ class OrderCompiler {
     else if (nulls === 'NULLS LAST') terms.push(`${sqlField} IS NULL`);
     const coalias = this.join(alias, field, comodel);
     const inner = new Set(seen).add(key);
-    terms.push(...this.model(comodel, comodel.order, coalias, direction === 'DESC', nullable, inner));
+    terms.push(...this.model(comodel, coorder, coalias, direction === 'DESC', nullable, inner));
     return terms;
   }
 

@@ -164,7 +164,7 @@ function readX2many(
     }
     throw error;
   }
-  const order = compileOrder(ctx.registry, ctx.version, comodel, comodel.order);
+  const order = compileOrder(ctx.registry, ctx.version, comodel, null);
   const ids = param(JSON.stringify(rows.map((r) => r['id'])));
   const active = activeTest && comodel.hasActive ? raw(' AND t."active" = 1') : raw('');
   const orderBy = raw(order.orderBy ? ` ORDER BY ${order.orderBy}` : '');

@@ -19,6 +19,7 @@ import { TRAVEL_MODELS } from '../models/travel';
 import { relationTableName, tableName } from '../store/naming';
 import type { FieldDef, FieldType, ModelDef } from './model-def';
 import { parseOrder } from './order-grammar';
+import type { OdooVersion } from './types';
 
 /** Every model file of the sandbox, in dependency-free order (the seeder sorts them itself). */
 export const MODEL_SOURCES: readonly (readonly ModelDef[])[] = [
@@ -48,8 +49,15 @@ export interface FieldInfo {
   readonly selection?: readonly (readonly [string, string])[];
   readonly required: boolean;
   readonly readonly: boolean;
-  /** Has a column in the model's table (x2many and computed fields do not). */
+  /**
+   * Has a column in the model's table (x2many and computed fields do not; related ones do). What
+   * Odoo reports as `store` is `odooStore` (field-flags.ts).
+   */
   readonly store: boolean;
+  /** Odoo's `related` path (the field is not stored in Odoo). */
+  readonly related?: string;
+  /** Related through `_inherits`. */
+  readonly inherited?: true;
   /** SQL expression over alias `t` giving the value of a computed field (display_name included). */
   readonly compute?: string;
   /** Model whose read right reading this field needs. */
@@ -59,7 +67,11 @@ export interface FieldInfo {
   readonly relationTable?: string;
   /** Added by the registry, not by the model definition. */
   readonly magic: boolean;
-  /** Overrides of what `fields_get` reports (drift on purpose, see registry-drift.ts). */
+  /**
+   * Overrides of the derived flags (field-flags.ts): a computed field Odoo cannot search, or drift
+   * on purpose (registry-drift.ts). `order` and domains refuse what `fields_get` reports as not
+   * sortable or not searchable.
+   */
   readonly sortable?: boolean;
   readonly searchable?: boolean;
   /** The definition (demo hints); absent for magic fields. */
@@ -70,7 +82,7 @@ export interface ModelInfo {
   readonly name: string;
   readonly description: string;
   readonly table: string;
-  /** `_order`, `id` when the definition has none. */
+  /** `_order`, `id` when the definition has none (the version's own: `modelOrder`). */
   readonly order: string;
   /** `display_name` as an SQL expression over alias `t` (may be NULL: read as `false`). */
   readonly displayNameSql: string;
@@ -91,6 +103,11 @@ export interface Registry {
   get(model: string): ModelInfo | undefined;
   /** Like `get`, for names known to exist (a relation validated at load). */
   require(model: string): ModelInfo;
+}
+
+/** The model's `_order` in that Odoo version. */
+export function modelOrder(model: ModelInfo, version: OdooVersion): string {
+  return model.def.orderByVersion?.[version] ?? model.order;
 }
 
 let cached: Registry | undefined;
@@ -173,6 +190,9 @@ function buildField(model: ModelDef, name: string, def: FieldDef): FieldInfo {
     readonly: def.readonly ?? computed,
     store: !computed && !x2many,
     ...(computed ? { compute: def.compute } : {}),
+    ...(def.searchable === false ? { searchable: false } : {}),
+    ...(def.related !== undefined ? { related: def.related } : {}),
+    ...(def.inherited ? { inherited: true as const } : {}),
     ...(def.requires !== undefined ? { requires: def.requires } : {}),
     ...(def.digits !== undefined ? { digits: def.digits } : {}),
     ...(def.type === 'many2many' ? { relationTable: relationTableName(model.name, name) } : {}),
@@ -256,7 +276,9 @@ export function validateDefinitions(defs: readonly ModelDef[]): string[] {
     }
     const recName = def.recName;
     if (recName && !def.fields[recName]) problems.push(`${def.name}: recName '${recName}' is not a field`);
-    if (def.order !== undefined) problems.push(...validateOrder(def).map((p) => `${def.name}: ${p}`));
+    for (const order of [def.order, ...Object.values(def.orderByVersion ?? {})]) {
+      if (order !== undefined) problems.push(...validateOrder(def, order).map((p) => `${def.name}: ${p}`));
+    }
   }
   return problems;
 }
@@ -284,6 +306,9 @@ function validateField(
   } else if (field.relation) {
     problems.push(`relation on a ${field.type} field`);
   }
+  if (field.searchable === false && field.compute === undefined) problems.push('searchable: false on a field that is not computed');
+  if (field.related !== undefined && field.compute !== undefined) problems.push('a field is computed or related, not both');
+  if (field.inherited && field.related === undefined) problems.push('inherited without related');
   if (field.type === 'selection' && !field.selection?.length) problems.push('selection without values');
   if (field.requires && !models.has(field.requires)) problems.push(`requires '${field.requires}' is not a defined model`);
   const demo = field.demo;
@@ -308,9 +333,9 @@ function validateCopy(model: ModelDef, path: string, models: ReadonlyMap<string,
   return [];
 }
 
-function validateOrder(def: ModelDef): string[] {
-  const terms = parseOrder(def.order ?? '', 19);
-  if (!terms) return [`order '${def.order}' is not a valid order string`];
+function validateOrder(def: ModelDef, order: string): string[] {
+  const terms = parseOrder(order, 19);
+  if (!terms) return [`order '${order}' is not a valid order string`];
   const problems: string[] = [];
   for (const term of terms) {
     if (LOG_ACCESS.has(term.field)) continue;

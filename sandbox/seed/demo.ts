@@ -89,10 +89,13 @@ function fillDeferred(db: Database, state: SeedState): void {
     if (!targets) continue;
     const random = createRandom(state.seed, modelName, fieldName, 'deferred');
     const update = db.prepare(`UPDATE ${quoteIdent(model.table)} SET ${quoteIdent(fieldName)} = ? WHERE "id" = ?`);
-    const share = field.required ? 0 : (field.def?.empty ?? 0.05);
+    // A field required since the demo data was made draws its former share and fills those rows too.
+    const former = field.required ? field.def?.emptyBeforeRequired : undefined;
+    const share = former ?? (field.required ? 0 : (field.def?.empty ?? 0.05));
     for (const row of state.rows.get(modelName) ?? []) {
       if (row[fieldName] !== null && row[fieldName] !== undefined) continue;
-      const value = random.chance(share) ? null : random.int(1, targets);
+      const drawn = random.chance(share);
+      const value = drawn && former === undefined ? null : drawn ? createRandom(state.seed, modelName, fieldName, 'filled', String(row['id'])).int(1, targets) : random.int(1, targets);
       row[fieldName] = value;
       update.run(value, row['id']!);
     }

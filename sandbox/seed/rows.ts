@@ -8,7 +8,7 @@ import type { DemoGenerator, DemoHint } from '../orm/model-def';
 import type { FieldInfo, ModelInfo, Registry } from '../orm/registry';
 import { USER_PREFERENCE_COLUMNS } from '../store/schema';
 import { generate, type GeneratorContext } from './generators';
-import type { Random } from './prng';
+import { createRandom, type Random } from './prng';
 
 /** Reference date of `days` hints and of `create_date`: 2026-01-01T00:00:00Z. */
 export const REFERENCE_DATE = Date.UTC(2026, 0, 1);
@@ -123,10 +123,15 @@ function producer(
   const main = make(hint);
   // A hint that found nothing (a copy through an empty many2one) falls back on the type for required fields.
   const value: Producer = field.required && hint ? ((fallback) => (row: RowContext) => main(row) ?? fallback(row))(make(undefined)) : main;
-  const share = def.empty ?? defaultEmptyShare(field);
-  if (field.required || share <= 0) return value;
   // The first rows cycle through every selection and pick value before any is left empty.
   const coverage = hint && 'pick' in hint ? hint.pick.length : field.type === 'selection' ? (field.selection?.length ?? 0) : 0;
+  if (field.required && def.emptyBeforeRequired !== undefined) {
+    const formerShare = def.emptyBeforeRequired;
+    const own = (row: RowContext): RowContext => ({ ...row, random: createRandom(state.seed, model.name, field.name, 'filled', String(row.index)) });
+    return (row) => (row.index >= coverage && row.random.chance(formerShare) ? value(own(row)) : value(row));
+  }
+  const share = def.empty ?? defaultEmptyShare(field);
+  if (field.required || share <= 0) return value;
   return (row) => (row.index >= coverage && row.random.chance(share) ? null : value(row));
 }
 

@@ -126,5 +126,23 @@ describe('fields_get (reference 8.4)', () => {
       const empty = boxes[version].call('fleet.vehicle', 'fields_get', [], { attributes: [] }) as Record<string, unknown>;
       expect(empty['seats']).toEqual({});
     });
+
+    test(`${version} store, searchable and sortable as Odoo derives them from the field's declaration`, () => {
+      const flags = (model: string, fields: string[]) => boxes[version].call(model, 'fields_get', [fields, ['store', 'searchable', 'sortable', 'required']]);
+      // Inherited through `_inherits`: not stored, searchable, sortable through the parent.
+      expect(flags('res.users', ['name', 'email'])).toEqual({
+        name: { store: false, searchable: true, sortable: true, required: false },
+        email: { store: false, searchable: true, sortable: true, required: false },
+      });
+      // Plain related: 17 cannot sort on it, 18/19 sort through the path.
+      expect(flags('purchase.order.line', ['currency_id'])).toEqual({ currency_id: { store: false, searchable: true, sortable: version >= 18, required: false } });
+      // Computed without a search method, and a one2many (stored, not a column).
+      expect(flags('event.event', ['seats_available', 'registration_ids', 'seats_limited'])).toEqual({
+        seats_available: { store: false, searchable: false, sortable: false, required: false },
+        registration_ids: { store: true, searchable: true, sortable: false, required: false },
+        seats_limited: { store: true, searchable: true, sortable: true, required: true },
+      });
+      expect(flags('fleet.vehicle.model', ['brand_id'])).toEqual({ brand_id: { store: true, searchable: true, sortable: true, required: true } });
+    });
   }
 });

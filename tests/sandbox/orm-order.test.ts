@@ -109,3 +109,46 @@ describe('order', () => {
     expect(ordered(19, 'model_id.id, id')).toEqual([...vehicles()].sort(by(pg((v) => v.model_id), pg((v) => v.id))).map((v) => v.id));
   });
 });
+
+describe('version-dependent _order and a many2one to the model itself', () => {
+  let unitsSet: SandboxSet;
+  const units = {} as Record<OdooVersion, Sandbox>;
+  // uom 2 and 4 under 1, 3 under 2; equal sequences so the parent decides.
+  const rows = [
+    { id: 1, sequence: 5, parent: null, factor: 1 },
+    { id: 2, sequence: 5, parent: 1, factor: 12 },
+    { id: 3, sequence: 5, parent: 2, factor: 0.5 },
+    { id: 4, sequence: 1, parent: 1, factor: 1000 },
+    { id: 5, sequence: 5, parent: null, factor: 3 },
+    { id: 6, sequence: 9, parent: 5, factor: 7 },
+  ];
+  beforeAll(() => {
+    unitsSet = createSandboxSet((sql) => {
+      for (const r of rows) sql('UPDATE uom_uom SET sequence = ?, relative_uom_id = ?, factor = ?, active = 1 WHERE id = ?', r.sequence, r.parent, r.factor, r.id);
+    });
+    for (const version of V) units[version] = unitsSet.open(version);
+  });
+  afterAll(() => unitsSet.cleanup());
+
+  test("19: sequence, relative_uom_id (the parent's sequence and id, its own relative_uom_id skipped: already seen), id", () => {
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const parentSequence = (r: (typeof rows)[number]) => (r.parent === null ? null : byId.get(r.parent)!.sequence);
+    const expected = [...rows].sort(by(pg((r) => r.sequence), pg(parentSequence), pg((r) => r.parent), pg((r) => r.id))).map((r) => r.id);
+    expect(expected).toEqual([4, 2, 3, 1, 5, 6]);
+    expect(units[19].call('uom.uom', 'search', [[]])).toEqual(expected);
+    // Descending: the comodel's order reversed, no parent first (PostgreSQL's NULLs first).
+    expect(units[19].call('uom.uom', 'search', [[]], { order: 'relative_uom_id desc, id' })).toEqual([1, 5, 6, 3, 2, 4]);
+  });
+
+  test('17/18: factor DESC, id', () => {
+    const expected = [...rows].sort(by(pg((r) => r.factor, 'desc'), pg((r) => r.id))).map((r) => r.id);
+    for (const version of [17, 18] as const) expect(units[version].call('uom.uom', 'search', [[]])).toEqual(expected);
+  });
+
+  test('17 drops a related field that is not inherited from an order; 18/19 sort through it', () => {
+    const lines = (version: OdooVersion, order: string) => units[version].call('purchase.order.line', 'search', [[]], { order, limit: 20 });
+    expect(lines(17, 'currency_id, id')).toEqual(lines(17, 'id'));
+    expect(lines(19, 'currency_id desc, id')).toEqual(lines(18, 'currency_id desc, id'));
+    expect(units[17].call('res.users', 'search', [[]], { order: 'name desc, id' })).toEqual(units[19].call('res.users', 'search', [[]], { order: 'name desc, id' }));
+  });
+});

@@ -35,7 +35,9 @@ describe('value encoding (reference 8.2)', () => {
       expect(partner).toEqual({ id: 1, email: '', phone: false, is_company: false, country_id: false, name: expect.any(String) });
       const [vehicle] = read(version, 'fleet.vehicle', [2], ['seats', 'fuel_type', 'driver_id', 'acquisition_date', 'active', 'model_id', 'license_plate']);
       expect(vehicle).toMatchObject({ id: 2, seats: 0, fuel_type: false, driver_id: false, acquisition_date: false, active: false });
-      const model = boxes[19].sql<{ model_id: number; name: string }>('SELECT v.model_id, m.name FROM fleet_vehicle v JOIN fleet_vehicle_model m ON m.id = v.model_id WHERE v.id = 2')[0]!;
+      const model = boxes[19].sql<{ model_id: number; name: string }>(
+        `SELECT v.model_id, b.name || '/' || m.name AS name FROM fleet_vehicle v JOIN fleet_vehicle_model m ON m.id = v.model_id JOIN fleet_vehicle_model_brand b ON b.id = m.brand_id WHERE v.id = 2`,
+      )[0]!;
       expect(vehicle!['model_id']).toEqual([model.model_id, model.name]);
     });
 
@@ -59,13 +61,13 @@ describe('value encoding (reference 8.2)', () => {
       ]);
     });
 
-    // A vehicle's display name is Odoo's brand/model/plate; the demo models have no brand.
+    // A vehicle's display name is Odoo's brand/model/plate, a model's brand/model.
     test(`${version} many2one: [id, display name] or a bare id with load=None`, () => {
       const [vehicle] = read(version, 'fleet.vehicle', [1], ['model_id', 'display_name', 'create_uid']);
-      const row = boxes[19].sql<{ model_id: number; name: string; plate: string }>(
-        'SELECT v.model_id, m.name, v.license_plate AS plate FROM fleet_vehicle v JOIN fleet_vehicle_model m ON m.id = v.model_id WHERE v.id = 1',
+      const row = boxes[19].sql<{ model_id: number; brand: string; name: string; plate: string }>(
+        'SELECT v.model_id, b.name AS brand, m.name, v.license_plate AS plate FROM fleet_vehicle v JOIN fleet_vehicle_model m ON m.id = v.model_id JOIN fleet_vehicle_model_brand b ON b.id = m.brand_id WHERE v.id = 1',
       )[0]!;
-      expect(vehicle).toEqual({ id: 1, model_id: [row.model_id, row.name], display_name: `/${row.name}/${row.plate}`, create_uid: [ADMIN_UID, 'Administrator'] });
+      expect(vehicle).toEqual({ id: 1, model_id: [row.model_id, `${row.brand}/${row.name}`], display_name: `${row.brand}/${row.name}/${row.plate}`, create_uid: [ADMIN_UID, 'Administrator'] });
       expect(read(version, 'fleet.vehicle', [1], ['model_id'], { load: null })).toEqual([{ id: 1, model_id: row.model_id }]);
       expect(read(version, 'it.consumable.move', [5], ['display_name'])).toEqual([{ id: 5, display_name: 'it.consumable.move,5' }]);
     });

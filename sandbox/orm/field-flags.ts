@@ -1,0 +1,35 @@
+/**
+ * @module What Odoo says a field is, derived as Odoo's `Field` derives it from its declaration
+ * (`_description_store`, `_description_searchable`, `_description_sortable`): `fields_get`
+ * reports these flags, and the domain and order compilers refuse what they refuse. The sandbox's
+ * own storage (a column for every plain or related field) is another matter: `FieldInfo.store`.
+ */
+import type { FieldInfo } from './registry';
+import type { OdooVersion } from './types';
+
+const X2MANY = new Set(['one2many', 'many2many']);
+
+/** Odoo's `store`: false for computed and related fields, true otherwise (x2many included). */
+export function odooStore(field: FieldInfo): boolean {
+  if (field.compute !== undefined || field.related !== undefined) return false;
+  return field.store || X2MANY.has(field.type);
+}
+
+/**
+ * `store or search`: a related field searches through its path, a computed one needs a search
+ * method (17 has none on `display_name`; 18 added `_search_display_name`).
+ */
+export function isSearchable(version: OdooVersion, field: FieldInfo): boolean {
+  if (field.searchable !== undefined) return field.searchable;
+  return !(version < 18 && field.name === 'display_name');
+}
+
+/**
+ * Stored columns sort; a related field sorts through its path in 18/19, in 17 only when it is
+ * inherited (`_inherits`); computed and x2many fields do not.
+ */
+export function isSortable(version: OdooVersion, field: FieldInfo): boolean {
+  if (field.sortable !== undefined) return field.sortable;
+  if (field.related !== undefined) return version >= 18 || field.inherited === true;
+  return field.store && !X2MANY.has(field.type);
+}
