@@ -23,6 +23,11 @@ export interface CommonModel {
   readonly fields: readonly FieldInfo[];
   /** Sandbox columns filled from the live records (stored on the sandbox side, in `fields`). */
   readonly mirrored: readonly FieldInfo[];
+  /**
+   * Selection values of compared fields that the live ERP lacks (the organisation's own, such as
+   * `org_tribu`), by field: noted like absent fields, and left out of the `fields_get` comparison.
+   */
+  readonly sandboxOnlyValues: ReadonlyMap<string, readonly string[]>;
 }
 
 export interface Schema {
@@ -69,10 +74,25 @@ export async function discoverSchema(live: Side, registry: Registry, only?: read
       fields.push(field);
     }
     if (skipped.length) notes.push(`${name}: sandbox fields not compared: ${skipped.join(', ')}`);
+    const sandboxOnlyValues = selectionGaps(fields, live);
+    for (const [field, values] of sandboxOnlyValues) notes.push(`${name}: sandbox selection values not compared: ${field} ${values.join(', ')} (absent)`);
     const mirrored = fields.filter((f) => f.store || f.type === 'many2many');
-    models.set(name, { name, sandbox, live, fields, mirrored });
+    models.set(name, { name, sandbox, live, fields, mirrored, sandboxOnlyValues });
   }
   return { models, notes };
+}
+
+/** Selection keys of the sandbox's fields that the live field does not offer, by field. */
+function selectionGaps(fields: readonly FieldInfo[], live: Readonly<Record<string, LiveField>>): Map<string, string[]> {
+  const gaps = new Map<string, string[]>();
+  for (const field of fields) {
+    const offered = live[field.name]?.['selection'];
+    if (field.type !== 'selection' || !Array.isArray(offered)) continue;
+    const keys = new Set(offered.map((pair) => (Array.isArray(pair) ? pair[0] : pair)));
+    const missing = (field.selection ?? []).map(([key]) => key).filter((key) => !keys.has(key));
+    if (missing.length) gaps.set(field.name, missing);
+  }
+  return gaps;
 }
 
 function firstLine(text: string): string {

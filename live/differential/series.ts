@@ -64,7 +64,7 @@ function modelCalls(model: CommonModel, input: SeriesInput, add: Add): void {
 
   // fields_get: attributes of the fields both sides have.
   const both = [...model.sandbox.fields.keys()].filter((f) => model.live[f]);
-  add(exec(name, 'fields_get', { allfields: both, attributes: [...FIELDS_GET_ATTRIBUTES] }), { project: (v) => pick(v, both) });
+  add(exec(name, 'fields_get', { allfields: both, attributes: [...FIELDS_GET_ATTRIBUTES] }), { project: (v) => withoutValues(pick(v, both), model.sandboxOnlyValues) });
   // Every record and every compared field: the encodings of every type.
   add(exec(name, 'search_read', { domain: [], fields: names, context: ARCHIVED }), { order: defaultOrder });
   add(exec(name, 'search_read', { domain: [], fields: names }), { order: defaultOrder });
@@ -196,6 +196,19 @@ function many2oneLeaves(field: FieldInfo, raw: readonly unknown[], model: Common
 function pick(value: unknown, keys: readonly string[]): unknown {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
   return Object.fromEntries(keys.filter((k) => k in value).map((k) => [k, (value as Record<string, unknown>)[k]]));
+}
+
+/** `fields_get` descriptions without the selection values the schema notes as sandbox-only. */
+function withoutValues(value: unknown, gaps: ReadonlyMap<string, readonly string[]>): unknown {
+  if (!gaps.size || !value || typeof value !== 'object' || Array.isArray(value)) return value;
+  const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const [field, values] of gaps) {
+    const description = out[field] as Record<string, unknown> | undefined;
+    const selection = description?.['selection'];
+    if (!Array.isArray(selection)) continue;
+    out[field] = { ...description, selection: selection.filter((pair) => !(Array.isArray(pair) && values.includes(pair[0] as string))) };
+  }
+  return out;
 }
 
 /** Every error class, on the first common model that has records (fleet.vehicle when present). */

@@ -14,6 +14,8 @@ export interface RegistryDrift {
   readonly removeFields?: readonly string[];
   /** `model.field=value`: a selection value the ERP gains (label = value). */
   readonly addSelectionValues?: readonly string[];
+  /** `model.field=value`: a selection value the ERP lacks (stock Odoo without the organisation's own). */
+  readonly removeSelectionValues?: readonly string[];
   /** `model.field` fields `fields_get` reports as not sortable (and `order` refuses). */
   readonly unsortableFields?: readonly string[];
   /** `model.field` fields `fields_get` reports as not searchable. */
@@ -50,6 +52,13 @@ export function applyRegistryDrift(registry: Registry, drift: RegistryDrift): Re
       if (f.type !== 'selection') throw new RegistryDriftError(`${path} is not a selection field`);
       if (f.selection?.some(([key]) => key === value)) throw new RegistryDriftError(`${path} already has the value '${value}'`);
       return { ...f, selection: [...(f.selection ?? []), [value, value] as const] };
+    });
+  }
+  for (const item of drift.removeSelectionValues ?? []) {
+    const [path, value] = splitAssignment(item);
+    edit(path, (f) => {
+      if (!f.selection?.some(([key]) => key === value)) throw new RegistryDriftError(`${path} has no value '${value}'`);
+      return { ...f, selection: f.selection.filter(([key]) => key !== value) };
     });
   }
   const removed = new Set(drift.removeModels ?? []);

@@ -59,3 +59,32 @@ describe.each([19, 17] as const)('erp-diff against a sandbox imitating Odoo %i',
     expect(report.differences).toEqual([]);
   });
 });
+
+describe('erp-diff against an ERP without one of the sandbox selection values', () => {
+  let dir: string;
+  let erp: RunningSandbox;
+  let settings: LiveErpSettings;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'odg-diff-test-'));
+    const dbPath = join(dir, 'live.db');
+    initDatabase({ path: dbPath });
+    const db = new DatabaseSync(dbPath);
+    const keys = createDemoKeys(db, 'sandbox');
+    db.close();
+    erp = await startSandbox({ dbPath, version: 19, drift: { removeSelectionValues: ['stock.picking.type.code=internal'] } });
+    settings = { url: erp.url, database: erp.database, login: keys.logins.api, key: keys.valid, adminLogin: keys.logins.admin, adminKey: keys.forbidden, unreadable: [] };
+  });
+
+  afterAll(async () => {
+    await erp.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('notes the value, as it notes absent fields, and finds no difference', async () => {
+    const models = [...MODELS[19], 'stock.location', 'stock.warehouse', 'stock.picking.type'];
+    const report = await runDifferential({ live: settings, models, concurrency: 8 });
+    expect(report.notes).toContain('stock.picking.type: sandbox selection values not compared: code internal (absent)');
+    expect(report.differences).toEqual([]);
+  });
+});
