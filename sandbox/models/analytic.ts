@@ -18,7 +18,8 @@ export const ANALYTIC_MODELS: readonly ModelDef[] = [
         required: true,
         demo: { pick: ['Projets', 'Départements', 'Bailleurs', 'Zones géographiques', 'Activités', 'Centres de coût', 'Programmes', 'Sites d’intervention'] },
       },
-      complete_name: { type: 'char', demo: { copy: 'name' } },
+      // Stored computed in Odoo (parent's complete name / name).
+      complete_name: { type: 'char', readonly: true, demo: { copy: 'name' } },
       parent_id: { type: 'many2one', relation: 'account.analytic.plan', string: 'Parent', empty: 0.7 },
       sequence: { type: 'integer', demo: { int: [1, 20] } },
       default_applicability: {
@@ -29,7 +30,9 @@ export const ANALYTIC_MODELS: readonly ModelDef[] = [
           ['mandatory', 'Mandatory'],
           ['unavailable', 'Unavailable'],
         ],
-        required: true,
+        // Company-dependent with a default: never empty (and no empty draw, the demo data stays).
+        requiredUntil: 17,
+        empty: 0,
       },
     },
   },

@@ -15,6 +15,12 @@ export function odooStore(field: FieldInfo): boolean {
   return field.store || X2MANY.has(field.type);
 }
 
+/** `required`, as the version declares it. */
+export function isRequired(version: OdooVersion, field: FieldInfo): boolean {
+  const until = field.def?.requiredUntil;
+  return field.required || (until !== undefined && version <= until);
+}
+
 /**
  * `store or search`: a related field searches through its path, a computed one needs a search
  * method (17 has none on `display_name`; 18 added `_search_display_name`).

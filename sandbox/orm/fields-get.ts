@@ -2,7 +2,7 @@
  * @module `fields_get`: each field's description as `Field.get_description` builds it (attributes
  * sorted by name, `None` values left out, `attributes=[]` giving `{}` per field).
  */
-import { isSearchable, isSortable, odooStore } from './field-flags';
+import { isRequired, isSearchable, isSortable, odooStore } from './field-flags';
 import type { FieldInfo, ModelInfo } from './registry';
 import type { OdooVersion } from './types';
 
@@ -40,7 +40,7 @@ function describe(version: OdooVersion, field: FieldInfo): FieldDescription {
     manual: false,
     name: field.name,
     readonly: field.readonly,
-    required: field.required,
+    required: isRequired(version, field),
     searchable: isSearchable(version, field),
     sortable: isSortable(version, field),
     store: odooStore(field),

@@ -83,6 +83,8 @@ export interface FieldDef {
   /** selection: `[key, label]` pairs, keys as stored. */
   readonly selection?: readonly (readonly [string, string])[];
   readonly required?: boolean;
+  /** Odoo declares the field required up to this version only (`fields_get`; the data is the same). */
+  readonly requiredUntil?: OdooVersion;
   /** What `fields_get` reports in `readonly` (Odoo's `readonly=True`); default: computed fields. */
   readonly readonly?: boolean;
   /**

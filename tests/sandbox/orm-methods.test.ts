@@ -143,6 +143,10 @@ describe('fields_get (reference 8.4)', () => {
         seats_limited: { store: true, searchable: true, sortable: true, required: true },
       });
       expect(flags('fleet.vehicle.model', ['brand_id'])).toEqual({ brand_id: { store: true, searchable: true, sortable: true, required: true } });
+      // Required in 17 only (company-dependent with a default since 18).
+      expect(flags('account.analytic.plan', ['default_applicability'])).toEqual({
+        default_applicability: { store: true, searchable: true, sortable: true, required: version === 17 },
+      });
     });
   }
 });
