@@ -117,6 +117,7 @@ export const BASE_MODELS: readonly ModelDef[] = [
     // Odoo: `[code] name (combination)`, the combination of its attribute values when there is one.
     displayName: `(CASE WHEN NULLIF(t."default_code", '') IS NOT NULL THEN '[' || t."default_code" || '] ' ELSE '' END) || t."name" || COALESCE(' (' || ${variantCombinationName(relationTableName('product.product', 'product_template_attribute_value_ids'))} || ')', '')`,
     searchDisplayName: searchVariantDisplayName,
+    nameSearch17: 'empty-matches-all',
     demoRows: 60,
     fields: {
       // name, uom_id and list_price: Odoo delegates them to the product template (`_inherits`).

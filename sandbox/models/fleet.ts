@@ -36,6 +36,7 @@ export const FLEET_MODELS: readonly ModelDef[] = [
     // Odoo: `brand/name` when the model has a brand.
     displayName: `COALESCE((SELECT b."name" FROM "fleet_vehicle_model_brand" b WHERE b."id" = t."brand_id") || '/', '') || t."name"`,
     nameSearch: ['name', 'brand_id.name'],
+    nameSearch17: 'ilike-always',
     demoRows: 12,
     fields: {
       // Each model's make among the demo brands (picked, no random draw: the other demo values stay).

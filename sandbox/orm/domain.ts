@@ -14,6 +14,7 @@ import type { SearchDisplayName } from './display-name-search';
 import { FALSE_NODE, OPERATORS_17, parseDomain, type DomainLeaf, type DomainNode, TRUE_NODE } from './domain-parse';
 import { typeError, valueError } from './errors';
 import { pyRepr, pyTruthy, pyTuple } from './python';
+import type { NameSearch17 } from './model-def';
 import type { FieldInfo, ModelInfo, Registry } from './registry';
 import { FALSE_SQL, TRUE_SQL, and, list, not, or, raw, type Sql, sql } from './sql';
 import type { OdooVersion } from './types';
@@ -266,6 +267,11 @@ class DomainCompiler {
     }
     const negative = op.startsWith('not ') || op === '!=';
     let positive = negative ? (op === '!=' ? '=' : op.slice(4)) : op;
+    const override = version === 17 && field.type === 'many2one' && typeof value === 'string' ? this.ctx.registry.require(field.relation!).def.nameSearch17 : undefined;
+    if (override) {
+      const own = this.nameSearch17(field, override, negative !== negate ? `not ${positive}` : positive, value as string);
+      if (own) return own;
+    }
     if (LIKE.test(positive) && !pyTruthy(value)) {
       // An empty pattern on a relation: "is set" / "not set" (19's `_optimize_like_str`).
       const set = negative === positive.includes('=');
@@ -304,6 +310,28 @@ class DomainCompiler {
     if (domain) return this.node(model, domain, negate);
     const positive = operator === '!=' ? '=' : operator.replace(/^not /, '');
     return this.node(model, search(positive, value, version) ?? FALSE_NODE, !negate);
+  }
+
+  /**
+   * 17's own `_name_search` of the comodel (`operator` with the negation pushed in), undefined
+   * where it behaves as the generic one. The name search's ids are then kept (`in ids`), or with
+   * a negative operator kept with the unset rows (`in ids or = False`), as 17's many2one leaf does.
+   */
+  private nameSearch17(field: FieldInfo, override: NameSearch17, operator: string, name: string): Sql | undefined {
+    const comodel = this.ctx.registry.require(field.relation!);
+    let match: DomainNode | undefined;
+    if (override === 'ilike-always') {
+      // `if operator != 'ilike' or name.strip()`: the fields `ilike` the name, else every record.
+      if (operator !== 'ilike' || name.trim()) {
+        const paths = comodel.def.nameSearch ?? ['display_name'];
+        match = { kind: 'or', children: paths.map((path): DomainLeaf => ({ kind: 'leaf', path, operator: 'ilike', value: name })) };
+      } else match = TRUE_NODE;
+    } else if (!name) match = TRUE_NODE; // 'empty-matches-all': `if name: ... else: every record`
+    if (!match) return undefined;
+    const ids = this.subquery(comodel, match, false);
+    const col = raw(column('t', field.name));
+    const kept = sql`${col} IN (${ids})`;
+    return operator.startsWith('not ') || operator === '!=' ? or([kept, sql`${col} IS NULL`]) : kept;
   }
 
   /** `field != False` (is set) or `field = False`. */

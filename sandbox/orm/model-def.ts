@@ -129,6 +129,14 @@ export interface FieldDef {
   readonly truthy?: number;
 }
 
+/**
+ * 17's overrides of `_name_search` (a many2one compared to a name searches its comodel with it):
+ * - `ilike-always`: the `nameSearch` fields `ilike` the name whatever the operator, every record
+ *   for a blank name with `ilike` (fleet.vehicle.model);
+ * - `empty-matches-all`: an empty name matches every record whatever the operator (product.product).
+ */
+export type NameSearch17 = 'ilike-always' | 'empty-matches-all';
+
 export interface ModelDef {
   /** Technical name, e.g. `fleet.vehicle`. */
   readonly name: string;
@@ -156,6 +164,8 @@ export interface ModelDef {
    * conditions on the display name, relational fields compared to strings among them.
    */
   readonly searchDisplayName?: SearchDisplayName;
+  /** Odoo 17's `_name_search` override of the model, where it departs from the generic one. */
+  readonly nameSearch17?: NameSearch17;
   readonly fields: Readonly<Record<string, FieldDef>>;
   /** Rows seeded by default. */
   readonly demoRows: number;

@@ -174,6 +174,26 @@ describe('relations', () => {
       expect(search(version, 'res.partner', [['country_id', 'in', [1, false]]])).toEqual(partners((p) => p.country_id === null || p.country_id === 1));
     });
 
+    test(`${version} a many2one compared to a name through a comodel whose 17 _name_search departs from the generic one`, () => {
+      const vehicles = boxes[19].sql<{ id: number; brand: string; model: string }>(
+        `SELECT v.id, b.name AS brand, m.name AS model FROM fleet_vehicle v JOIN fleet_vehicle_model m ON m.id = v.model_id JOIN fleet_vehicle_model_brand b ON b.id = m.brand_id WHERE v.active = 1 ORDER BY v.id`,
+      );
+      const matches = (v: { brand: string; model: string }) => `${v.brand}\n${v.model}`.toLowerCase().includes('peu');
+      const lots = boxes[19].sql<{ id: number; product_id: number | null }>('SELECT id, product_id FROM stock_lot ORDER BY id');
+      if (version === 17) {
+        // fleet.vehicle.model searches `ilike` whatever the operator; product.product takes '' as every product.
+        expect(search(17, 'fleet.vehicle', [['model_id', 'not ilike', '']])).toEqual(vehicles.map((v) => v.id));
+        expect(search(17, 'fleet.vehicle', [['model_id', 'not ilike', 'peu']])).toEqual(vehicles.filter(matches).map((v) => v.id));
+        expect(search(17, 'fleet.vehicle', ['!', ['model_id', 'ilike', 'peu']])).toEqual(vehicles.filter(matches).map((v) => v.id));
+        expect(search(17, 'stock.lot', [['product_id', 'not ilike', '']])).toEqual(lots.map((l) => l.id));
+      } else {
+        expect(search(version, 'fleet.vehicle', [['model_id', 'not ilike', '']])).toEqual([]);
+        expect(search(version, 'fleet.vehicle', [['model_id', 'not ilike', 'peu']])).toEqual(vehicles.filter((v) => !matches(v)).map((v) => v.id));
+        expect(search(version, 'stock.lot', [['product_id', 'not ilike', '']])).toEqual(lots.filter((l) => l.product_id === null).map((l) => l.id));
+      }
+      expect(search(version, 'fleet.vehicle', [['model_id', 'ilike', 'peu']])).toEqual(vehicles.filter(matches).map((v) => v.id));
+    });
+
     test(`${version} x2many: ids, names, paths and emptiness`, () => {
       const links = boxes[19].sql<{ a: number; b: number }>('SELECT a, b FROM it_ticket_user_ids_rel');
       const tickets = boxes[19].sql<{ id: number }>('SELECT id FROM it_ticket WHERE active = 1 ORDER BY id').map((r) => r.id);
