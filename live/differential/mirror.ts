@@ -156,6 +156,11 @@ function loadModel(db: ReturnType<typeof openDatabase>, model: CommonModel, reco
     for (const column of preferences) values.push(record[column] === false || record[column] === undefined ? null : String(record[column]));
     insert.run(...values);
   }
+  // A model without `active` in the live version (product.attribute before 18) has no archived
+  // record: the sandbox's own column says so, else every row would be hidden.
+  if (model.sandbox.hasActive && !model.mirrored.some((f) => f.name === 'active')) {
+    db.prepare(`UPDATE ${quoteIdent(model.sandbox.table)} SET "active" = 1`).run();
+  }
   for (const field of model.mirrored.filter((f) => f.type === 'many2many')) {
     const link = db.prepare(`INSERT INTO ${quoteIdent(field.relationTable!)} ("a", "b") VALUES (?, ?)`);
     for (const record of records.values()) for (const target of (record[field.name] as number[] | undefined) ?? []) link.run(record['id'] as number, target);

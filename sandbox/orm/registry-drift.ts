@@ -80,7 +80,9 @@ function editModel(model: ModelInfo, edits: ReadonlyMap<string, FieldEdit[]>): M
     for (const change of edits.get(`${model.name}.${name}`) ?? []) edited = edited && change(edited);
     if (edited) fields.set(name, edited);
   }
-  return { ...model, fields, columns: model.columns.filter((column) => fields.has(column.name)).map((column) => fields.get(column.name) as FieldInfo) };
+  const columns = model.columns.filter((column) => fields.has(column.name)).map((column) => fields.get(column.name) as FieldInfo);
+  // Without its `active` field a model hides no record (`active_test` needs the field).
+  return { ...model, fields, columns, hasActive: model.hasActive && fields.has('active') };
 }
 
 /** `fleet.vehicle.license_plate` → [`fleet.vehicle`, `license_plate`]: the field is the last part. */

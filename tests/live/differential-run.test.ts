@@ -88,3 +88,32 @@ describe('erp-diff against an ERP without one of the sandbox selection values', 
     expect(report.differences).toEqual([]);
   });
 });
+
+// product.attribute has `active` from 18 on: against 17 the mirror has no value for the column.
+describe('erp-diff against an ERP whose model has no active field', () => {
+  let dir: string;
+  let erp: RunningSandbox;
+  let settings: LiveErpSettings;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'odg-diff-test-'));
+    const dbPath = join(dir, 'live.db');
+    initDatabase({ path: dbPath });
+    const db = new DatabaseSync(dbPath);
+    const keys = createDemoKeys(db, 'sandbox');
+    db.close();
+    erp = await startSandbox({ dbPath, version: 17, drift: { removeFields: ['product.attribute.active'] } });
+    settings = { url: erp.url, database: erp.database, login: keys.logins.api, key: keys.valid, adminLogin: keys.logins.admin, adminKey: keys.forbidden, unreadable: [] };
+  });
+
+  afterAll(async () => {
+    await erp.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('mirrors its records as active ones', async () => {
+    const report = await runDifferential({ live: settings, models: ['product.attribute', 'res.users'], concurrency: 8 });
+    expect(report.calls).toBeGreaterThan(100);
+    expect(report.differences).toEqual([]);
+  });
+});
