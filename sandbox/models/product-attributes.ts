@@ -80,8 +80,7 @@ export const PRODUCT_ATTRIBUTE_MODELS: readonly ModelDef[] = [
     demoRows: 9,
     fields: {
       ptav_active: { type: 'boolean', string: 'Active', demo: { pick: [true, true, true, true, true, true, true, true, false] }, empty: 0 },
-      // Odoo: related to product_attribute_value_id.name.
-      name: { type: 'char', string: 'Value', readonly: true, demo: { copy: 'product_attribute_value_id.name' }, empty: 0 },
+      name: { type: 'char', string: 'Value', readonly: true, related: 'product_attribute_value_id.name', demo: { copy: 'product_attribute_value_id.name' }, empty: 0 },
       product_attribute_value_id: {
         type: 'many2one',
         relation: 'product.attribute.value',
