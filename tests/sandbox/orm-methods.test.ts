@@ -136,6 +136,7 @@ describe('fields_get (reference 8.4)', () => {
       });
       // Plain related: 17 cannot sort on it, 18/19 sort through the path.
       expect(flags('purchase.order.line', ['currency_id'])).toEqual({ currency_id: { store: false, searchable: true, sortable: version >= 18, required: false } });
+      expect(flags('product.template.attribute.value', ['name'])).toEqual({ name: { store: false, searchable: true, sortable: version >= 18, required: false } });
       // Computed without a search method, and a one2many (stored, not a column).
       expect(flags('event.event', ['seats_available', 'registration_ids', 'seats_limited'])).toEqual({
         seats_available: { store: false, searchable: false, sortable: false, required: false },
