@@ -30,6 +30,11 @@ export const PRODUCT_ATTRIBUTE_MODELS: readonly ModelDef[] = [
           ['dynamic', 'Dynamically'],
           ['no_variant', 'Never'],
         ],
+        selection17: [
+          ['always', 'Instantly'],
+          ['dynamic', 'Dynamically'],
+          ['no_variant', 'Never (option)'],
+        ],
         required: true,
         demo: { pick: ['always', 'always', 'no_variant'] },
       },

@@ -70,7 +70,7 @@ function describe(version: OdooVersion, field: FieldInfo): FieldDescription {
       Object.assign(d, { aggregator: 'sum', currency_field: 'currency_id' });
       break;
     case 'selection':
-      d['selection'] = (field.selection ?? []).map(([key, label]) => [key, label]);
+      d['selection'] = ((version < 18 && field.def?.selection17) || field.selection || []).map(([key, label]) => [key, label]);
       break;
     case 'many2one':
     case 'many2many':

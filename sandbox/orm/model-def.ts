@@ -82,6 +82,8 @@ export interface FieldDef {
   readonly inverse?: string;
   /** selection: `[key, label]` pairs, keys as stored. */
   readonly selection?: readonly (readonly [string, string])[];
+  /** selection: the pairs as Odoo 17 declares them, where its labels differ (same keys; `fields_get` only). */
+  readonly selection17?: readonly (readonly [string, string])[];
   readonly required?: boolean;
   /** Odoo declares the field required up to this version only (`fields_get`; the data is the same). */
   readonly requiredUntil?: OdooVersion;

@@ -104,3 +104,11 @@ describe('variant search by name', () => {
     expect(search(boxes[19], 'stock.quant', [['product_id', 'in', ['[DESK-1] x']]])).toEqual([1]);
   });
 });
+
+test("an attribute's variant creation: 17 labels the last value 'Never (option)'", () => {
+  const label = (version: OdooVersion) =>
+    (boxes[version].call('product.attribute', 'fields_get', [['create_variant']], { attributes: ['selection'] }) as Record<string, { selection: [string, string][] }>)['create_variant']!.selection[2];
+  expect(label(17)).toEqual(['no_variant', 'Never (option)']);
+  expect(label(18)).toEqual(['no_variant', 'Never']);
+  expect(label(19)).toEqual(['no_variant', 'Never']);
+});
