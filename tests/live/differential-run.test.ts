@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { runDifferential } from '../../live/differential/run';
-import { startSandbox, type RunningSandbox } from '../../sandbox/http/start-sandbox';
-import { createDemoKeys, type DemoKeys } from '../../sandbox/security/demo-keys';
+import { startSandbox } from '../../sandbox/http/start-sandbox';
+import { createDemoKeys } from '../../sandbox/security/demo-keys';
 import { initDatabase } from '../../sandbox/seed/init';
 import type { LiveErpSettings } from '../../live/settings';
 
@@ -18,20 +18,22 @@ jest.setTimeout(60_000);
 // A few models keep the run to seconds; the series per model is the same for all of them.
 const MODELS = { 19: ['res.company', 'res.currency', 'res.country', 'res.partner', 'res.users'], 17: ['uom.uom', 'res.users'] };
 
-describe.each([19, 17] as const)('erp-diff against a sandbox imitating Odoo %i', (version) => {
-  let dir: string;
-  let erp: RunningSandbox;
-  let keys: DemoKeys;
-  let settings: LiveErpSettings;
+/** A seeded sandbox standing in for the live ERP, with the settings the check takes for it. */
+interface StandIn {
+  readonly settings: LiveErpSettings;
+  close(): Promise<void>;
+}
 
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'odg-diff-test-'));
-    const dbPath = join(dir, 'live.db');
-    initDatabase({ path: dbPath });
-    const db = new DatabaseSync(dbPath);
-    keys = createDemoKeys(db, 'sandbox');
-    erp = await startSandbox({ dbPath, version });
-    settings = {
+async function startStandIn(version: 17 | 19, drift?: Parameters<typeof startSandbox>[0]['drift']): Promise<StandIn> {
+  const dir = mkdtempSync(join(tmpdir(), 'odg-diff-test-'));
+  const dbPath = join(dir, 'live.db');
+  initDatabase({ path: dbPath });
+  const db = new DatabaseSync(dbPath);
+  const keys = createDemoKeys(db, 'sandbox');
+  db.close();
+  const erp = await startSandbox({ dbPath, version, ...(drift ? { drift } : {}) });
+  return {
+    settings: {
       url: erp.url,
       database: erp.database,
       login: keys.logins.api,
@@ -42,17 +44,25 @@ describe.each([19, 17] as const)('erp-diff against a sandbox imitating Odoo %i',
       adminLogin: keys.logins.admin,
       adminKey: keys.forbidden,
       unreadable: [],
-    };
-    db.close();
+    },
+    close: async () => {
+      await erp.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+describe.each([19, 17] as const)('erp-diff against a sandbox imitating Odoo %i', (version) => {
+  let standIn: StandIn;
+
+  beforeAll(async () => {
+    standIn = await startStandIn(version);
   });
 
-  afterAll(async () => {
-    await erp.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => standIn.close());
 
   it('finds no difference between the ERP and its mirror', async () => {
-    const report = await runDifferential({ live: settings, models: MODELS[version], concurrency: 8 });
+    const report = await runDifferential({ live: standIn.settings, models: MODELS[version], concurrency: 8 });
     expect(report.liveVersion).toBe(`${version}.0`);
     expect(report.transports).toEqual(version === 19 ? ['json2', 'jsonrpc', 'xmlrpc'] : ['jsonrpc', 'xmlrpc']);
     expect(report.calls).toBeGreaterThan(200);
@@ -61,29 +71,17 @@ describe.each([19, 17] as const)('erp-diff against a sandbox imitating Odoo %i',
 });
 
 describe('erp-diff against an ERP without one of the sandbox selection values', () => {
-  let dir: string;
-  let erp: RunningSandbox;
-  let settings: LiveErpSettings;
+  let standIn: StandIn;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'odg-diff-test-'));
-    const dbPath = join(dir, 'live.db');
-    initDatabase({ path: dbPath });
-    const db = new DatabaseSync(dbPath);
-    const keys = createDemoKeys(db, 'sandbox');
-    db.close();
-    erp = await startSandbox({ dbPath, version: 19, drift: { removeSelectionValues: ['stock.picking.type.code=internal'] } });
-    settings = { url: erp.url, database: erp.database, login: keys.logins.api, key: keys.valid, adminLogin: keys.logins.admin, adminKey: keys.forbidden, unreadable: [] };
+    standIn = await startStandIn(19, { removeSelectionValues: ['stock.picking.type.code=internal'] });
   });
 
-  afterAll(async () => {
-    await erp.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => standIn.close());
 
   it('notes the value, as it notes absent fields, and finds no difference', async () => {
     const models = [...MODELS[19], 'stock.location', 'stock.warehouse', 'stock.picking.type'];
-    const report = await runDifferential({ live: settings, models, concurrency: 8 });
+    const report = await runDifferential({ live: standIn.settings, models, concurrency: 8 });
     expect(report.notes).toContain('stock.picking.type: sandbox selection values not compared: code internal (absent)');
     expect(report.differences).toEqual([]);
   });
@@ -91,28 +89,16 @@ describe('erp-diff against an ERP without one of the sandbox selection values', 
 
 // product.attribute has `active` from 18 on: against 17 the mirror has no value for the column.
 describe('erp-diff against an ERP whose model has no active field', () => {
-  let dir: string;
-  let erp: RunningSandbox;
-  let settings: LiveErpSettings;
+  let standIn: StandIn;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'odg-diff-test-'));
-    const dbPath = join(dir, 'live.db');
-    initDatabase({ path: dbPath });
-    const db = new DatabaseSync(dbPath);
-    const keys = createDemoKeys(db, 'sandbox');
-    db.close();
-    erp = await startSandbox({ dbPath, version: 17, drift: { removeFields: ['product.attribute.active'] } });
-    settings = { url: erp.url, database: erp.database, login: keys.logins.api, key: keys.valid, adminLogin: keys.logins.admin, adminKey: keys.forbidden, unreadable: [] };
+    standIn = await startStandIn(17, { removeFields: ['product.attribute.active'] });
   });
 
-  afterAll(async () => {
-    await erp.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => standIn.close());
 
   it('mirrors its records as active ones', async () => {
-    const report = await runDifferential({ live: settings, models: ['product.attribute', 'res.users'], concurrency: 8 });
+    const report = await runDifferential({ live: standIn.settings, models: ['product.attribute', 'res.users'], concurrency: 8 });
     expect(report.calls).toBeGreaterThan(100);
     expect(report.differences).toEqual([]);
   });

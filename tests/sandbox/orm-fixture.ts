@@ -93,3 +93,13 @@ function openSandbox(path: string, version: OdooVersion): Sandbox {
     },
   };
 }
+
+/** `display_name` of each id, read as the administrator. */
+export function displayNames(box: Sandbox, model: string, ids: number[]): unknown[] {
+  return (box.call(model, 'read', [['display_name']], {}, { ids }) as { display_name: unknown }[]).map((r) => r.display_name);
+}
+
+/** Ids matching `domain`, archived records included, by id. */
+export function searchIds(box: Sandbox, model: string, domain: unknown[]): number[] {
+  return box.call(model, 'search', [domain], { order: 'id' }, { context: { active_test: false } }) as number[];
+}

@@ -2,7 +2,7 @@
  * An operation type shows `warehouse: name`; a search on that text is split back into a condition
  * on each part (stock.picking.type's `_search_display_name`), also through a picking's many2one.
  */
-import { createSandboxSet, type Sandbox, type SandboxSet } from './orm-fixture';
+import { createSandboxSet, displayNames, searchIds, type Sandbox, type SandboxSet } from './orm-fixture';
 import type { OdooVersion } from '../../sandbox/orm/types';
 
 let set: SandboxSet;
@@ -19,14 +19,6 @@ beforeAll(() => {
 });
 afterAll(() => set.cleanup());
 
-function displayNames(box: Sandbox, model: string, ids: number[]): unknown[] {
-  return (box.call(model, 'read', [['display_name']], {}, { ids }) as { display_name: unknown }[]).map((r) => r.display_name);
-}
-
-function search(box: Sandbox, model: string, domain: unknown[]): number[] {
-  return box.call(model, 'search', [domain], { order: 'id' }, { context: { active_test: false } }) as number[];
-}
-
 describe('operation type search by "warehouse: name"', () => {
   for (const version of V) {
     test(`${version} the display name is split into warehouse and name`, () => {
@@ -34,12 +26,12 @@ describe('operation type search by "warehouse: name"', () => {
       const deliveries = box.sql<{ id: number }>('SELECT id FROM stock_picking WHERE picking_type_id = 2 ORDER BY id').map((r) => r.id);
       expect(deliveries.length).toBeGreaterThan(0);
       expect(displayNames(box, 'stock.picking.type', [2])).toEqual(['Entrepôt central: Livraisons']);
-      expect(search(box, 'stock.picking', [['picking_type_id', '=', 'Entrepôt central: Livraisons']])).toEqual(deliveries);
-      expect(search(box, 'stock.picking', [['picking_type_id', 'ilike', 'central: livr']])).toEqual(deliveries);
-      expect(search(box, 'stock.picking', [['picking_type_id', 'ilike', 'Livraisons']])).toEqual(deliveries);
+      expect(searchIds(box, 'stock.picking', [['picking_type_id', '=', 'Entrepôt central: Livraisons']])).toEqual(deliveries);
+      expect(searchIds(box, 'stock.picking', [['picking_type_id', 'ilike', 'central: livr']])).toEqual(deliveries);
+      expect(searchIds(box, 'stock.picking', [['picking_type_id', 'ilike', 'Livraisons']])).toEqual(deliveries);
       // Three parts are no display name: searched as a name, found nowhere.
-      expect(search(box, 'stock.picking', [['picking_type_id', '=', 'Entrepôt: central: Livraisons']])).toEqual([]);
-      const others = search(box, 'stock.picking', [['picking_type_id', '!=', 'Entrepôt central: Livraisons']]);
+      expect(searchIds(box, 'stock.picking', [['picking_type_id', '=', 'Entrepôt: central: Livraisons']])).toEqual([]);
+      const others = searchIds(box, 'stock.picking', [['picking_type_id', '!=', 'Entrepôt central: Livraisons']]);
       expect(others.some((id) => deliveries.includes(id))).toBe(false);
       expect(others.length).toBeGreaterThan(0);
     });
@@ -48,19 +40,19 @@ describe('operation type search by "warehouse: name"', () => {
   for (const version of [18, 19] as const) {
     test(`${version} a condition on the operation type's own display name is split too`, () => {
       const box = boxes[version];
-      expect(search(box, 'stock.picking.type', [['display_name', '=', 'Entrepôt central: Livraisons']])).toEqual([2]);
-      expect(search(box, 'stock.picking.type', [['display_name', 'ilike', 'central: livr']])).toEqual([2]);
+      expect(searchIds(box, 'stock.picking.type', [['display_name', '=', 'Entrepôt central: Livraisons']])).toEqual([2]);
+      expect(searchIds(box, 'stock.picking.type', [['display_name', 'ilike', 'central: livr']])).toEqual([2]);
     });
   }
 
   test('19 leaves not in to the ORM: the positive search, negated; 18 compares each field', () => {
-    expect(search(boxes[19], 'stock.picking.type', [['display_name', 'not in', ['Entrepôt central: Livraisons']]])).not.toContain(2);
-    expect(search(boxes[18], 'stock.picking.type', [['display_name', 'not in', ['Entrepôt central: Livraisons']]])).toContain(2);
+    expect(searchIds(boxes[19], 'stock.picking.type', [['display_name', 'not in', ['Entrepôt central: Livraisons']]])).not.toContain(2);
+    expect(searchIds(boxes[18], 'stock.picking.type', [['display_name', 'not in', ['Entrepôt central: Livraisons']]])).toContain(2);
   });
 
   test('19 splits each name of in', () => {
     const box = boxes[19];
     const deliveries = box.sql<{ id: number }>('SELECT id FROM stock_picking WHERE picking_type_id = 2 ORDER BY id').map((r) => r.id);
-    expect(search(box, 'stock.picking', [['picking_type_id', 'in', ['Entrepôt central: Livraisons', 'nothing']]])).toEqual(deliveries);
+    expect(searchIds(box, 'stock.picking', [['picking_type_id', 'in', ['Entrepôt central: Livraisons', 'nothing']]])).toEqual(deliveries);
   });
 });

@@ -4,7 +4,7 @@
  * variant by its name or code only, never by the values (product.product's `_search_display_name`).
  * Demo variants 1-4 have attributes (see sandbox/models/product-attributes.ts).
  */
-import { createSandboxSet, type Sandbox, type SandboxSet } from './orm-fixture';
+import { createSandboxSet, displayNames, searchIds, type Sandbox, type SandboxSet } from './orm-fixture';
 import type { OdooVersion } from '../../sandbox/orm/types';
 
 let set: SandboxSet;
@@ -24,14 +24,6 @@ beforeAll(() => {
   for (const version of V) boxes[version] = set.open(version);
 });
 afterAll(() => set.cleanup());
-
-function displayNames(box: Sandbox, model: string, ids: number[]): unknown[] {
-  return (box.call(model, 'read', [['display_name']], {}, { ids }) as { display_name: unknown }[]).map((r) => r.display_name);
-}
-
-function search(box: Sandbox, model: string, domain: unknown[]): number[] {
-  return box.call(model, 'search', [domain], { order: 'id' }, { context: { active_test: false } }) as number[];
-}
 
 describe('variant display name', () => {
   for (const version of V) {
@@ -72,17 +64,17 @@ describe('variant search by name', () => {
   for (const version of V) {
     test(`${version} by name or code, never by the attribute values`, () => {
       const box = boxes[version];
-      expect(search(box, 'stock.quant', [['product_id', 'ilike', 'bureau']])).toEqual([1, 2]);
-      expect(search(box, 'stock.quant', [['product_id', 'ilike', 'desk-1']])).toEqual([1]);
-      expect(search(box, 'stock.quant', [['product_id', 'ilike', 'Bois']])).toEqual([]);
-      expect(search(box, 'stock.quant', [['product_id', '=', 'Bureau (Bois, Noir)']])).toEqual([]);
+      expect(searchIds(box, 'stock.quant', [['product_id', 'ilike', 'bureau']])).toEqual([1, 2]);
+      expect(searchIds(box, 'stock.quant', [['product_id', 'ilike', 'desk-1']])).toEqual([1]);
+      expect(searchIds(box, 'stock.quant', [['product_id', 'ilike', 'Bois']])).toEqual([]);
+      expect(searchIds(box, 'stock.quant', [['product_id', '=', 'Bureau (Bois, Noir)']])).toEqual([]);
       const named = (box.call('product.product', 'name_search', [], { name: 'Noir' }) as unknown[]).length;
       expect(named).toBe(0);
     });
 
     test(`${version} a [code] in the searched name finds the variant of that code`, () => {
       const box = boxes[version];
-      expect(search(box, 'stock.quant', [['product_id', '=', '[DESK-1] Bureau (Acier, Blanc)']])).toEqual([1]);
+      expect(searchIds(box, 'stock.quant', [['product_id', '=', '[DESK-1] Bureau (Acier, Blanc)']])).toEqual([1]);
     });
   }
 
@@ -90,18 +82,18 @@ describe('variant search by name', () => {
   for (const version of [18, 19] as const) {
     test(`${version} a condition on the variant's own display name searches the same way`, () => {
       const box = boxes[version];
-      expect(search(box, 'product.product', [['display_name', 'ilike', 'bureau']])).toEqual([1, 2]);
-      expect(search(box, 'product.product', [['display_name', 'ilike', 'Acier']])).toEqual([]);
-      expect(search(box, 'product.product', [['display_name', '=', '[DESK-1] Bureau (Acier, Blanc)']])).toEqual([1]);
-      expect(search(box, 'product.product', [['display_name', 'not ilike', 'bureau']])).not.toContain(1);
+      expect(searchIds(box, 'product.product', [['display_name', 'ilike', 'bureau']])).toEqual([1, 2]);
+      expect(searchIds(box, 'product.product', [['display_name', 'ilike', 'Acier']])).toEqual([]);
+      expect(searchIds(box, 'product.product', [['display_name', '=', '[DESK-1] Bureau (Acier, Blanc)']])).toEqual([1]);
+      expect(searchIds(box, 'product.product', [['display_name', 'not ilike', 'bureau']])).not.toContain(1);
     });
   }
 
   test('19 reads the [code] of each name of in; 18 only of =', () => {
-    expect(search(boxes[19], 'stock.quant', [['product_id', 'in', ['[DESK-1] x', 'Bureau']]])).toEqual([1, 2]);
-    expect(search(boxes[18], 'stock.quant', [['product_id', 'in', ['[DESK-1] x', 'Bureau']]])).toEqual([1, 2]);
-    expect(search(boxes[18], 'stock.quant', [['product_id', 'in', ['[DESK-1] x']]])).toEqual([]);
-    expect(search(boxes[19], 'stock.quant', [['product_id', 'in', ['[DESK-1] x']]])).toEqual([1]);
+    expect(searchIds(boxes[19], 'stock.quant', [['product_id', 'in', ['[DESK-1] x', 'Bureau']]])).toEqual([1, 2]);
+    expect(searchIds(boxes[18], 'stock.quant', [['product_id', 'in', ['[DESK-1] x', 'Bureau']]])).toEqual([1, 2]);
+    expect(searchIds(boxes[18], 'stock.quant', [['product_id', 'in', ['[DESK-1] x']]])).toEqual([]);
+    expect(searchIds(boxes[19], 'stock.quant', [['product_id', 'in', ['[DESK-1] x']]])).toEqual([1]);
   });
 });
 
