@@ -3,15 +3,10 @@
  * the check mirrors it into its own sandbox and must find no difference (so the tool and the
  * mirror cannot rot without a live Odoo at hand). It also proves that a difference is reported.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { runDifferential } from '../../live/differential/run';
-import { startSandbox } from '../../sandbox/http/start-sandbox';
-import { createDemoKeys } from '../../sandbox/security/demo-keys';
-import { initDatabase } from '../../sandbox/seed/init';
 import type { LiveErpSettings } from '../../live/settings';
+import type { RegistryDrift } from '../../sandbox/orm/registry-drift';
+import { createDriftDatabase } from '../drift/support/drift-sandbox';
 
 jest.setTimeout(60_000);
 
@@ -24,14 +19,10 @@ interface StandIn {
   close(): Promise<void>;
 }
 
-async function startStandIn(version: 17 | 19, drift?: Parameters<typeof startSandbox>[0]['drift']): Promise<StandIn> {
-  const dir = mkdtempSync(join(tmpdir(), 'odg-diff-test-'));
-  const dbPath = join(dir, 'live.db');
-  initDatabase({ path: dbPath });
-  const db = new DatabaseSync(dbPath);
-  const keys = createDemoKeys(db, 'sandbox');
-  db.close();
-  const erp = await startSandbox({ dbPath, version, ...(drift ? { drift } : {}) });
+async function startStandIn(version: 17 | 19, drift?: RegistryDrift): Promise<StandIn> {
+  const database = createDriftDatabase();
+  const erp = await database.serve(drift, version);
+  const { keys } = database;
   return {
     settings: {
       url: erp.url,
@@ -45,10 +36,7 @@ async function startStandIn(version: 17 | 19, drift?: Parameters<typeof startSan
       adminKey: keys.forbidden,
       unreadable: [],
     },
-    close: async () => {
-      await erp.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
+    close: () => database.close(),
   };
 }
 
