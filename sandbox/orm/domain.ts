@@ -10,7 +10,7 @@ import { OdooException } from './types';
 import { column, quoteIdent } from '../store/naming';
 import type { AccessControl } from './access';
 import { columnCondition, inverseOperator, pyStr, type ColumnOperand } from './domain-column';
-import type { SearchDisplayName } from './display-name-search';
+import { anyOf, leaf as leafNode, type SearchDisplayName } from './display-name-search';
 import { FALSE_NODE, OPERATORS_17, parseDomain, type DomainLeaf, type DomainNode, TRUE_NODE } from './domain-parse';
 import { typeError, valueError } from './errors';
 import { pyRepr, pyTruthy, pyTuple } from './python';
@@ -289,9 +289,7 @@ class DomainCompiler {
     if (positive === '=' && Array.isArray(pattern)) positive = 'in';
     if (version >= 19 && positive === '=') [positive, pattern] = ['in', [pattern]];
     const comodel = this.ctx.registry.require(field.relation!);
-    const paths = comodel.def?.nameSearch ?? ['display_name'];
-    const leaves: DomainLeaf[] = paths.map((path) => ({ kind: 'leaf', path, operator: positive, value: pattern }));
-    const match: DomainNode = leaves.length === 1 ? (leaves[0] as DomainLeaf) : { kind: 'or', children: leaves };
+    const match = anyOf(nameSearchPaths(comodel).map((path) => leafNode(path, positive, pattern)));
     const exclude = negative !== negate;
     if (field.type !== 'many2one') return this.x2manyMembership(field, comodel, match, exclude);
     // 17 searches names without active_test (`with_context(active_test=False)._name_search`).
@@ -323,8 +321,7 @@ class DomainCompiler {
     if (override === 'ilike-always') {
       // `if operator != 'ilike' or name.strip()`: the fields `ilike` the name, else every record.
       if (operator !== 'ilike' || name.trim()) {
-        const paths = comodel.def.nameSearch ?? ['display_name'];
-        match = { kind: 'or', children: paths.map((path): DomainLeaf => ({ kind: 'leaf', path, operator: 'ilike', value: name })) };
+        match = anyOf(nameSearchPaths(comodel).map((path) => leafNode(path, 'ilike', name)));
       } else match = TRUE_NODE;
     } else if (!name) match = TRUE_NODE; // 'empty-matches-all': `if name: ... else: every record`
     if (!match) return undefined;
@@ -448,4 +445,9 @@ function mentions(node: DomainNode, field: string): boolean {
     default:
       return false;
   }
+}
+
+/** The fields a name search on the model compares (Odoo's `_rec_names_search`, else the display name). */
+function nameSearchPaths(model: ModelInfo): readonly string[] {
+  return model.def?.nameSearch ?? ['display_name'];
 }
