@@ -5,7 +5,8 @@
  * report and writes bench/results/latest.{json,md}.
  *
  * Options: --smoke (demo data, short rounds: a few seconds; the test suite runs it), --rows N,
- * --rounds N, --seconds S (per side per round), --soak-requests N, --soak-seconds S.
+ * --rounds N, --seconds S (per side per round), --min-requests N (a slow scenario's rounds are
+ * lengthened, up to 20 s, to get that many answers), --soak-requests N, --soak-seconds S.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -25,6 +26,8 @@ interface Options {
   readonly rows: number;
   readonly rounds: number;
   readonly seconds: number;
+  /** Fewest answers a round should have: rounds of slow scenarios are lengthened to get them. */
+  readonly minRequests: number;
   readonly soakRequests: number;
   readonly soakSeconds: number;
   /** Skip the scenarios: only the memory soak. */
@@ -42,7 +45,8 @@ interface Side {
 interface ScenarioResult {
   readonly id: string;
   readonly title: string;
-  readonly gateway: Side & { readonly cpuMsPerRequest: number };
+  /** CPU per request, and the highest RSS sampled while the gateway's rounds ran. */
+  readonly gateway: Side & { readonly cpuMsPerRequest: number; readonly peakRssMb: number };
   readonly direct?: Side;
 }
 
@@ -53,6 +57,7 @@ function options(): Options {
       rows: { type: 'string' },
       rounds: { type: 'string' },
       seconds: { type: 'string' },
+      'min-requests': { type: 'string' },
       'soak-requests': { type: 'string' },
       'soak-seconds': { type: 'string' },
       'soak-only': { type: 'boolean', default: false },
@@ -64,6 +69,7 @@ function options(): Options {
     rows: Number(values.rows ?? (smoke ? 0 : 1_000_000)),
     rounds: Number(values.rounds ?? (smoke ? 1 : 3)),
     seconds: Number(values.seconds ?? (smoke ? 0.5 : 4)),
+    minRequests: Number(values['min-requests'] ?? (smoke ? 0 : 100)),
     soakRequests: Number(values['soak-requests'] ?? (smoke ? 1000 : 100_000)),
     soakSeconds: Number(values['soak-seconds'] ?? (smoke ? 2 : 60)),
     soakOnly: values['soak-only'] === true,
@@ -88,20 +94,32 @@ function merge(results: readonly LoadResult[], expected: number): Side {
   return { rps: median(results.map((r) => r.rps)), p50: median(results.map((r) => r.p50)), p99: median(results.map((r) => r.p99)), requests, unexpected };
 }
 
+/** The longest round a slow scenario gets (at 5 answers a second: 100 answers per round). */
+const MAX_ROUND_SECONDS = 20;
+
+/** How often the gateway's RSS is read while a scenario runs (a /proc read: far below the noise). */
+const RSS_SAMPLE_MS = 100;
+
 async function measure(scenario: Scenario, gateway: Service, erpUrl: string, opts: Options): Promise<ScenarioResult> {
   const gatewayRuns: LoadResult[] = [];
   const directRuns: LoadResult[] = [];
   let cpu = 0;
   let requests = 0;
   const pid = gateway.process.pid as number;
+  let peakRssMb = 0;
+  const sampleRss = () => (peakRssMb = Math.max(peakRssMb, memory(pid).rssMb));
+  // Warm-up: connections, caches, JIT. Its pace sets the rounds' length: a slow scenario (a count or a
+  // deep offset on 1M rows) runs longer rounds, so that every round has enough answers for its percentiles.
+  const warmUp = await runLoad({ origin: gateway.url, requests: [scenario.request], connections: 1, amount: 20 });
+  const seconds = Math.min(MAX_ROUND_SECONDS, Math.max(opts.seconds, opts.minRequests / Math.max(warmUp.rps, 0.1)));
   const run = (origin: string, list: readonly LoadRequest[], pair: boolean) =>
-    runLoad({ origin, requests: list, connections: 1, duration: opts.seconds, pair });
-  // Warm-up: connections, caches, JIT.
-  await runLoad({ origin: gateway.url, requests: [scenario.request], connections: 1, amount: 20 });
+    runLoad({ origin, requests: list, connections: 1, duration: seconds, pair });
   for (let round = 0; round < opts.rounds; round++) {
     const before = cpuSeconds(pid);
-    const result = await run(gateway.url, [scenario.request], false);
+    const sampler = setInterval(sampleRss, RSS_SAMPLE_MS);
+    const result = await run(gateway.url, [scenario.request], false).finally(() => clearInterval(sampler));
     cpu += cpuSeconds(pid) - before;
+    sampleRss();
     requests += result.requests;
     gatewayRuns.push(result);
     if (scenario.direct) directRuns.push(await run(erpUrl, scenario.direct, scenario.direct.length > 1));
@@ -109,32 +127,55 @@ async function measure(scenario: Scenario, gateway: Service, erpUrl: string, opt
   return {
     id: scenario.id,
     title: scenario.title,
-    gateway: { ...merge(gatewayRuns, 200), cpuMsPerRequest: (cpu * 1000) / Math.max(1, requests) },
+    gateway: { ...merge(gatewayRuns, 200), cpuMsPerRequest: (cpu * 1000) / Math.max(1, requests), peakRssMb },
     ...(scenario.direct ? { direct: merge(directRuns, 200) } : {}),
   };
 }
 
 /**
- * The floor (bench/floor-proxy.ts): scenario 2's ERP call answered by a bare Node server, measured
- * like a gateway, so that the gateway's CPU per request can be read against what Node itself costs
- * on the same machine in the same run.
+ * The reference rows, measured like a gateway so that the gateway's CPU per request can be read
+ * against what Node itself costs on the same machine in the same run:
+ * - `floor`: scenario 2's ERP call answered by a bare Node server (bench/floor-proxy.ts);
+ * - `floor-memory`: the same server, its ERP call answered from memory (bench/memo-erp.ts), so that it
+ *   never goes idle waiting for ERP work;
+ * - `2-memory`: scenario 2 on a gateway whose ERP answers come from memory too: the gateway's own cost.
  */
-async function measureFloor(all: readonly Scenario[], sandbox: Service, opts: Options): Promise<ScenarioResult> {
-  const call = all.find((s) => s.id === '2')?.direct?.[0];
-  if (!call) throw new Error('scenario 2 has no direct call');
-  const port = await freePort();
-  const floor = await startService('bench/floor-proxy.js', [String(port), sandbox.url, JSON.stringify(call)], {}, `http://127.0.0.1:${port}`, /floor proxy listening/, GATEWAY_NODE_FLAGS);
+async function measureReferences(all: readonly Scenario[], sandbox: Service, startGateway: GatewayStarter, opts: Options): Promise<ScenarioResult[]> {
+  const list = all.find((s) => s.id === '2');
+  const call = list?.direct?.[0];
+  if (!list || !call) throw new Error('scenario 2 has no direct call');
+  const memoPort = await freePort();
+  const memo = await startService('bench/memo-erp.js', [String(memoPort), sandbox.url], {}, `http://127.0.0.1:${memoPort}`, /memo erp listening/);
+  const services: Service[] = [memo];
+  const results: ScenarioResult[] = [];
+  const row = async (id: keyof typeof REFERENCE_TITLES, service: Service, request: LoadRequest) => {
+    const result = await measure({ id, title: REFERENCE_TITLES[id], gateway: 'warm', request }, service, sandbox.url, opts);
+    process.stderr.write(`bench: ${id}: p50 ${f(result.gateway.p50)} ms, CPU ${f(result.gateway.cpuMsPerRequest, 3)} ms/request\n`);
+    results.push(result);
+  };
   try {
-    const scenario: Scenario = { id: 'floor', title: FLOOR_TITLE, gateway: 'warm', request: { method: 'GET', path: '/' } };
-    const result = await measure(scenario, floor, sandbox.url, opts);
-    process.stderr.write(`bench: floor: p50 ${f(result.gateway.p50)} ms, CPU ${f(result.gateway.cpuMsPerRequest, 3)} ms/request\n`);
-    return result;
+    for (const [id, erp] of [['floor', sandbox], ['floor-memory', memo]] as const) {
+      const port = await freePort();
+      const floor = await startService('bench/floor-proxy.js', [String(port), erp.url, JSON.stringify(call)], {}, `http://127.0.0.1:${port}`, /floor proxy listening/, GATEWAY_NODE_FLAGS);
+      services.push(floor);
+      await row(id, floor, { method: 'GET', path: '/' });
+    }
+    const gateway = await startGateway(memo.url);
+    services.push(gateway);
+    await row('2-memory', gateway, list.request);
+    return results;
   } finally {
-    await floor.stop();
+    await Promise.all(services.map((service) => service.stop()));
   }
 }
 
-const FLOOR_TITLE = 'floor: scenario 2\'s ERP call answered by a bare node:http server (undici, JSON.parse, JSON.stringify; no framework, auth, validation, mapping or log)';
+type GatewayStarter = (erpUrl: string, extra?: Record<string, string>) => Promise<Service>;
+
+const REFERENCE_TITLES = {
+  floor: 'floor: scenario 2\'s ERP call answered by a bare node:http server (undici, JSON.parse, JSON.stringify; no framework, auth, validation, mapping or log)',
+  'floor-memory': 'floor, ERP answer from memory: the same bare server, its ERP call answered from memory (never idle between requests)',
+  '2-memory': 'scenario 2 on a gateway whose ERP answers come from memory (the gateway\'s own cost, never idle between requests)',
+} as const;
 
 interface Soak {
   readonly requests: number;
@@ -183,12 +224,12 @@ function report(opts: Options, rows: number, results: readonly ScenarioResult[],
   const lines = [
     `# Benchmark run (${opts.smoke ? 'smoke' : 'full'})`,
     '',
-    `Machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}. Model \`${RESOURCE.model}\` with ${rows.toLocaleString('en')} rows; sandbox and gateway each in their own process, JSON-2, concurrency 1, ${opts.rounds} alternating rounds of ${opts.seconds} s per side. Setup ${setupSeconds.toFixed(0)} s.`,
+    `Machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}. Model \`${RESOURCE.model}\` with ${rows.toLocaleString('en')} rows; sandbox and gateway each in their own process, JSON-2, concurrency 1, ${opts.rounds} alternating rounds of ${opts.seconds} s per side${opts.minRequests ? ` (longer, up to ${MAX_ROUND_SECONDS} s, where that gives fewer than ${opts.minRequests} answers)` : ''}. Setup ${setupSeconds.toFixed(0)} s.`,
     '',
-    '| # | Scenario | Gateway req/s | Gateway p50 ms | Gateway p99 ms | Direct req/s | Direct p50 ms | Direct p99 ms | Added p50 ms | Added p99 ms | Gateway CPU ms/req |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| # | Scenario | Gateway req/s | Gateway p50 ms | Gateway p99 ms | Direct req/s | Direct p50 ms | Direct p99 ms | Added p50 ms | Added p99 ms | Gateway CPU ms/req | Gateway peak RSS MB |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...results.map((r) =>
-      `| ${r.id} | ${r.title} | ${f(r.gateway.rps, 0)} | ${f(r.gateway.p50)} | ${f(r.gateway.p99)} | ${f(r.direct?.rps, 0)} | ${f(r.direct?.p50)} | ${f(r.direct?.p99)} | ${f(r.direct ? r.gateway.p50 - r.direct.p50 : undefined)} | ${f(r.direct ? r.gateway.p99 - r.direct.p99 : undefined)} | ${f(r.gateway.cpuMsPerRequest, 3)} |`,
+      `| ${r.id} | ${r.title} | ${f(r.gateway.rps, 0)} | ${f(r.gateway.p50)} | ${f(r.gateway.p99)} | ${f(r.direct?.rps, 0)} | ${f(r.direct?.p50)} | ${f(r.direct?.p99)} | ${f(r.direct ? r.gateway.p50 - r.direct.p50 : undefined)} | ${f(r.direct ? r.gateway.p99 - r.direct.p99 : undefined)} | ${f(r.gateway.cpuMsPerRequest, 3)} | ${f(r.gateway.peakRssMb, 1)} |`,
     ),
     '',
     `Soak: ${soakResult.requests.toLocaleString('en')} requests (${f(soakResult.rps, 0)} req/s at 8 connections, then ${opts.soakSeconds} s at 4), ${soakResult.unexpected} unexpected statuses; RSS after the first ${opts.soakRequests.toLocaleString('en')}: ${f(soakResult.rssAfterRequestsMb, 1)} MB; peak RSS ${f(soakResult.peakRssMb, 1)} MB; RSS trend during the soak ${f(soakResult.slopeMbPerMinute, 2)} MB/min (samples: ${soakResult.samples.map((s) => f(s.rssMb, 1)).join(', ')}).`,
@@ -204,8 +245,10 @@ function report(opts: Options, rows: number, results: readonly ScenarioResult[],
     }
   }
   const list = by('2');
-  const floor = by('floor');
-  const floorNote = floor ? `; the bare Node floor in the same run: ${f(floor.gateway.cpuMsPerRequest, 3)} ms` : '';
+  const cpuOf = (id: string) => f(by(id)?.gateway.cpuMsPerRequest, 3);
+  const floorNote = by('floor')
+    ? `; in the same run the bare Node floor costs ${cpuOf('floor')} ms, and with ERP answers from memory the floor costs ${cpuOf('floor-memory')} ms and the gateway ${cpuOf('2-memory')} ms`
+    : '';
   if (list) check(list.gateway.cpuMsPerRequest <= 0.5, `gateway CPU per 50-record list, warm auth: ${f(list.gateway.cpuMsPerRequest, 3)} ms (target ≤ 0.5${floorNote})`);
   const [start, end] = [by('5a'), by('5b')];
   if (start && end) check(end.gateway.p50 <= 1.25 * start.gateway.p50, `cursor p50 near the end / near the start: ${f(end.gateway.p50 / start.gateway.p50)}x (target ≤ 1.25)`);
@@ -234,19 +277,15 @@ async function main(): Promise<void> {
   const sample = db.prepare(`SELECT origin, scheduled_date FROM "${RESOURCE.model.replace(/\./g, '_')}" WHERE origin IS NOT NULL AND scheduled_date IS NOT NULL AND id >= ? ORDER BY id LIMIT 1`).get(Math.floor(rows / 2)) as { origin: string; scheduled_date: string };
   db.close();
 
-  const [sandboxPort, warmPort, coldPort] = [await freePort(), await freePort(), await freePort()];
+  const sandboxPort = await freePort();
   const sandbox = await startService('sandbox/cli.js', ['serve', '--db', dbPath, '--port', String(sandboxPort)], {}, `http://127.0.0.1:${sandboxPort}`, /listening on/);
-  const gatewayEnv = (port: number, extra: Record<string, string> = {}) => ({
-    PORT: String(port),
-    ERP_URL: sandbox.url,
-    ERP_DATABASE: 'sandbox',
-    ERP_LOGIN: GATEWAY_LOGIN,
-    ERP_TRANSPORT: 'json2',
-    LOG_LEVEL: 'info',
-    ...extra,
-  });
-  const warm = await startService('runtime/main.js', [], gatewayEnv(warmPort), `http://127.0.0.1:${warmPort}`, /gateway listening/, GATEWAY_NODE_FLAGS);
-  const cold = await startService('runtime/main.js', [], gatewayEnv(coldPort, { AUTH_CACHE_TTL_MS: '0', AUTH_NEGATIVE_TTL_MS: '0' }), `http://127.0.0.1:${coldPort}`, /gateway listening/, GATEWAY_NODE_FLAGS);
+  const startGateway: GatewayStarter = async (erpUrl, extra = {}) => {
+    const port = await freePort();
+    const env = { PORT: String(port), ERP_URL: erpUrl, ERP_DATABASE: 'sandbox', ERP_LOGIN: GATEWAY_LOGIN, ERP_TRANSPORT: 'json2', LOG_LEVEL: 'info', ...extra };
+    return startService('runtime/main.js', [], env, `http://127.0.0.1:${port}`, /gateway listening/, GATEWAY_NODE_FLAGS);
+  };
+  const warm = await startGateway(sandbox.url);
+  const cold = await startGateway(sandbox.url, { AUTH_CACHE_TTL_MS: '0', AUTH_NEGATIVE_TTL_MS: '0' });
   const setupSeconds = (performance.now() - started) / 1000;
   try {
     const all = scenarios({ key: keys.valid, database: 'sandbox', rows, sample: { origin: sample.origin, scheduledDate: sample.scheduled_date } });
@@ -257,7 +296,7 @@ async function main(): Promise<void> {
       if (result.gateway.unexpected || result.direct?.unexpected) throw new Error(`scenario ${scenario.id}: unexpected statuses or errors (${result.gateway.unexpected} gateway, ${result.direct?.unexpected ?? 0} direct)`);
       results.push(result);
     }
-    if (!opts.soakOnly) results.push(await measureFloor(all, sandbox, opts));
+    if (!opts.soakOnly) results.push(...(await measureReferences(all, sandbox, startGateway, opts)));
     const soakResult = await soak(warm, all, opts);
     const { markdown, targets } = report(opts, rows, results, soakResult, setupSeconds);
     const out = join(ROOT, 'bench', 'results');
