@@ -10,6 +10,7 @@ import { Authenticator } from './auth';
 import type { GatewayConfig } from './config';
 import { DriftMonitor } from './drift/drift-monitor';
 import { ErpClient } from './erp/erp-client';
+import { MemoryBudget } from './erp/memory-budget';
 import type { ErpCall } from './erp/transport';
 import { notFound } from './errors';
 import { AuthFailureLimit } from './http/auth-failure-limit';
@@ -21,6 +22,7 @@ import { methodNotAllowed } from './http/method-not-allowed';
 import { noStore } from './http/no-store';
 import { requestDeadline } from './http/request-deadline';
 import { requestLog } from './http/request-log';
+import { parseQueryString } from './http/strict-query';
 import { createResourceHandlers } from './http/resource-handlers';
 import type { Logger } from './log';
 import { recordUrls } from './record-urls';
@@ -47,8 +49,9 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   const drift = new DriftMonitor({ mode: config.driftCheck.mode, checkKey: config.driftCheck.key, erp, log, resources: RESOURCES });
   const gapsOf = drift.gapsOf.bind(drift);
   const reader = new ResourceReader(erp, log, urlFor, config.auth.cacheTtlMs, gapsOf);
-  const failures = new AuthFailureLimit(config.auth.failureLimit, config.auth.failureWindowMs);
-  const handlers = createResourceHandlers(auth, reader, failures, gapsOf);
+  const failures = new AuthFailureLimit(config.auth.failureLimit, config.auth.failureWindowMs, config.auth.checkLimit);
+  const budget = new MemoryBudget(config.memoryBudgetBytes);
+  const handlers = createResourceHandlers(auth, reader, failures, budget, gapsOf);
 
   const servedPaths = new Set(RESOURCES.map((r) => `/api/v1/${r.path}`));
   const docs = ['/api/openapi.json', '/api/docs', '/api/llms.txt'];
@@ -60,7 +63,7 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.set('query parser', 'simple');
+  app.set('query parser', parseQueryString);
   app.set('trust proxy', config.trustProxy);
   app.use((_req, res, next) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');

@@ -30,9 +30,12 @@ interface Verdict {
 
 const BEARER = /^bearer[ \t]+([^\s]+)[ \t]*$/i;
 const MAX_KEY_LENGTH = 512;
+/** Refused keys are kept apart, in a small cache of their own: a flood of junk keys can never evict accepted ones. */
+const REFUSED_MAX_ENTRIES = 1000;
 
 export class Authenticator {
   private readonly verdicts: TtlCache<string, Verdict>;
+  private readonly refused: TtlCache<string, Verdict>;
   private readonly pending = new Map<string, Promise<Verdict>>();
 
   constructor(
@@ -41,25 +44,31 @@ export class Authenticator {
     private readonly config: GatewayConfig['auth'],
   ) {
     this.verdicts = new TtlCache(config.cacheMaxEntries);
+    this.refused = new TtlCache(REFUSED_MAX_ENTRIES);
   }
 
   /**
    * The principal of a request's Authorization header; throws 401 or 403. `beforeErp` runs only when
-   * the key is not in the cache, i.e. before the ERP would be asked (the failure limit hooks there).
+   * the key is not in the cache, i.e. before the ERP would be asked (the failure limit hooks there);
+   * what it returns is called with whether the ERP refused the key, once it has answered.
    */
-  async authenticate(header: string | undefined, stats: ErpStats, beforeErp?: () => void): Promise<Principal> {
+  async authenticate(header: string | undefined, stats: ErpStats, beforeErp?: () => (failed: boolean) => void): Promise<Principal> {
     const key = header === undefined ? undefined : BEARER.exec(header)?.[1];
     if (!key || key.length > MAX_KEY_LENGTH) throw unauthorized();
     const hash = createHash('sha256').update(key).digest('hex');
-    let verdict = this.verdicts.get(hash);
+    let verdict = this.verdicts.get(hash) ?? this.refused.get(hash);
     if (!verdict) {
-      beforeErp?.();
+      const settle = beforeErp?.();
       let inFlight = this.pending.get(hash);
       if (!inFlight) {
         inFlight = this.check(key, hash, stats).finally(() => this.pending.delete(hash));
         this.pending.set(hash, inFlight);
       }
-      verdict = await inFlight;
+      try {
+        verdict = await inFlight;
+      } finally {
+        settle?.(verdict?.refusal === 'unauthorized');
+      }
     }
     if (verdict.refusal === 'forbidden') throw forbidden('This API key belongs to an account that is not authorised to use the API.');
     if (!verdict.principal) throw unauthorized('The API key is invalid or expired.');
@@ -84,15 +93,15 @@ export class Authenticator {
 
   private async check(key: string, hash: string, stats: ErpStats): Promise<Verdict> {
     const uid = await this.erp.identify(key, stats);
-    if (uid === false) return this.remember(hash, { refusal: 'unauthorized', readable: new Map() }, this.config.negativeTtlMs);
+    if (uid === false) return this.remember(this.refused, hash, { refusal: 'unauthorized', readable: new Map() }, this.config.negativeTtlMs);
     const principal: Principal = Object.freeze({ uid, key, keyHash: hash, keyId: hash.slice(0, 12) });
     const member = await this.inApiGroup(principal, stats);
-    if (!member) return this.remember(hash, { refusal: 'forbidden', readable: new Map() }, this.config.cacheTtlMs);
-    return this.remember(hash, { principal, readable: new Map() }, this.config.cacheTtlMs);
+    if (!member) return this.remember(this.refused, hash, { refusal: 'forbidden', readable: new Map() }, this.config.cacheTtlMs);
+    return this.remember(this.verdicts, hash, { principal, readable: new Map() }, this.config.cacheTtlMs);
   }
 
-  private remember(hash: string, verdict: Verdict, ttlMs: number): Verdict {
-    if (ttlMs > 0) this.verdicts.set(hash, verdict, ttlMs);
+  private remember(cache: TtlCache<string, Verdict>, hash: string, verdict: Verdict, ttlMs: number): Verdict {
+    if (ttlMs > 0) cache.set(hash, verdict, ttlMs);
     return verdict;
   }
 

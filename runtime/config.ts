@@ -27,7 +27,11 @@ export interface GatewayConfig {
     /** At most this many ERP calls at once; more wait in a bounded queue. */
     readonly maxConcurrency: number;
     readonly maxQueue: number;
+    /** Largest ERP answer accepted, decompressed (ERP_MAX_ANSWER_BYTES); past it the request answers 502. */
+    readonly maxAnswerBytes: number;
   };
+  /** Bytes of ERP answers held at once by all requests (each byte counted three times), then 503. */
+  readonly memoryBudgetBytes: number;
   readonly auth: {
     /** Lifetime of a successful key check in the cache. */
     readonly cacheTtlMs: number;
@@ -37,6 +41,8 @@ export interface GatewayConfig {
     /** Failed authentications allowed per client address within the window, then 429 (D26). */
     readonly failureLimit: number;
     readonly failureWindowMs: number;
+    /** Key checks sent to the ERP per window, all client addresses together; past it 429. */
+    readonly checkLimit: number;
   };
   /**
    * Longest a data request may take in all (waiting for an ERP slot plus every ERP round), then 504
@@ -46,7 +52,7 @@ export interface GatewayConfig {
   /** Origins allowed to call the API from a browser; empty: CORS off. */
   readonly corsOrigins: readonly string[];
   /** Express `trust proxy` setting: how the client address is found behind proxies. */
-  readonly trustProxy: boolean | number | string;
+  readonly trustProxy: false | number | string;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Catalogue drift check at start-up and by `make check-erp` (README, "Catalogue drift check"). */
   readonly driftCheck: {
@@ -85,12 +91,17 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
 
 function url(env: Env, name: string, fallback?: string): string {
   const value = text(env, name, fallback);
+  let parsed: URL;
   try {
-    const parsed = new URL(value);
+    parsed = new URL(value);
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('scheme');
   } catch {
-    throw new ConfigError(name, `must be an http(s) URL (got '${value}')`);
+    throw new ConfigError(name, `must be an http(s) URL (got '${value.replace(/\/\/[^/@]*@/, '//…@')}')`);
   }
+  // A user and password in the URL would be sent nowhere (JSON-2 needs the Authorization header for
+  // the client's key) and would leak into every record's `url`: refused, never silently dropped.
+  if (parsed.username || parsed.password)
+    throw new ConfigError(name, 'must not carry a user or password (user:password@): the gateway authenticates with its clients\' API keys; put a proxy\'s credentials in the proxy');
   return value.replace(/\/+$/, '');
 }
 
@@ -120,13 +131,16 @@ export function loadConfig(env: Env): GatewayConfig {
       timeoutMs: erpTimeoutMs,
       maxConcurrency: integer(env, 'ERP_MAX_CONCURRENCY', 32, 1, 10000),
       maxQueue: integer(env, 'ERP_MAX_QUEUE', 256, 0, 100000),
+      maxAnswerBytes: integer(env, 'ERP_MAX_ANSWER_BYTES', 16 * 1024 * 1024, 65536, 256 * 1024 * 1024),
     },
+    memoryBudgetBytes: integer(env, 'MEMORY_BUDGET_BYTES', 96 * 1024 * 1024, 1024 * 1024, 64 * 1024 * 1024 * 1024),
     auth: {
       cacheTtlMs: integer(env, 'AUTH_CACHE_TTL_MS', 60000, 0, 3600000),
       cacheMaxEntries: integer(env, 'AUTH_CACHE_MAX_ENTRIES', 10000, 1, 1000000),
       negativeTtlMs: integer(env, 'AUTH_NEGATIVE_TTL_MS', 5000, 0, 600000),
       failureLimit: integer(env, 'AUTH_FAILURE_LIMIT', 20, 1, 1000000),
       failureWindowMs: integer(env, 'AUTH_FAILURE_WINDOW_MS', 60000, 1000, 3600000),
+      checkLimit: integer(env, 'AUTH_CHECK_LIMIT', 300, 1, 10000000),
     },
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', erpTimeoutMs, 100, 600000),
     corsOrigins: origins(env, 'CORS_ORIGINS'),
@@ -158,10 +172,13 @@ function origins(env: Env, name: string): string[] {
   });
 }
 
-function trustProxy(env: Env, name: string): boolean | number | string {
+function trustProxy(env: Env, name: string): false | number | string {
   const raw = env[name]?.trim();
   if (!raw || raw === 'false') return false;
-  if (raw === 'true') return true;
+  // Express's `true` takes the left-most X-Forwarded-For entry, which the client itself writes: every
+  // per-address limit would then be the client's to choose.
+  if (raw === 'true')
+    throw new ConfigError(name, "must not be 'true' (it trusts the client's own X-Forwarded-For): give the number of proxies in front (e.g. 1) or their addresses or subnets");
   if (/^[0-9]+$/.test(raw)) return Number(raw);
   return raw;
 }

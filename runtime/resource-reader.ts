@@ -58,11 +58,11 @@ export class ResourceReader {
     let rows = page.rows;
     const meta: ListPage['meta'] = {};
     if (total !== undefined) meta.total = expectCount(total);
-    if (cursor) {
-      const more = rows.length > query.limit;
-      if (more) rows = rows.slice(0, query.limit);
-      meta.next_since_id = more ? (rows[rows.length - 1]?.['id'] as number) : null;
-    }
+    // The ERP is trusted no further than the protocol: a page never has more than `limit` records,
+    // whatever it sends (a cursor page asks one more, to learn whether another page follows).
+    const more = rows.length > query.limit;
+    if (more) rows = rows.slice(0, query.limit);
+    if (cursor) meta.next_since_id = more ? (rows[rows.length - 1]?.['id'] as number) : null;
     const data = await this.toRecords(principal, resource, query.fields, rows, page.unreadable, stats);
     return { data, meta };
   }

@@ -6,6 +6,7 @@
 import type { GatewayConfig } from '../config';
 import { ErpTimeout, ErpUnavailable } from './erp-error';
 import { Json2Transport } from './json2';
+import { bindLease, type BudgetLease } from './memory-budget';
 import { JsonRpcTransport } from './jsonrpc';
 import { Semaphore } from './semaphore';
 import type { ErpCall, ErpCredentials, ErpTransport, ErpVersion } from './transport';
@@ -30,6 +31,8 @@ export const ALLOWED_METHODS: ReadonlySet<string> = new Set([
 export class ErpStats {
   calls = 0;
   ms = 0;
+  /** The request's share of the memory budget: its ERP answers are charged to it as they arrive. */
+  lease: BudgetLease | undefined;
 }
 
 export interface ErpConnection {
@@ -75,6 +78,7 @@ export class ErpClient {
   /** The deadline starts before the wait for a slot: time queued counts against the ERP timeout. */
   private async timed<T>(stats: ErpStats, run: (deadline: AbortSignal) => Promise<T>): Promise<T> {
     const deadline = AbortSignal.timeout(this.config.timeoutMs);
+    if (stats.lease) bindLease(deadline, stats.lease);
     const release = await this.semaphore.acquire(deadline, () => new ErpTimeout('no ERP slot freed in time'));
     const started = performance.now();
     try {
@@ -87,15 +91,15 @@ export class ErpClient {
   }
 
   private async resolve(): Promise<ErpConnection> {
-    const { url, database, login, transport } = this.config;
+    const { url, database, login, transport, maxAnswerBytes } = this.config;
     const deadline = () => AbortSignal.timeout(this.config.timeoutMs);
     if (transport === 'json2' || transport === 'auto') {
-      const json2 = new Json2Transport(url, database);
+      const json2 = new Json2Transport(url, database, maxAnswerBytes);
       const version = transport === 'json2' ? await json2.version(deadline()) : await json2.offered(deadline());
       if (version) return { transport: json2, version };
     }
     if (!login) throw new ErpUnavailable('ERP_LOGIN is required: the ERP offers no JSON-2, and RPC checks a key together with a login');
-    const rpc = transport === 'xmlrpc' ? new XmlRpcTransport(url, database, login) : new JsonRpcTransport(url, database, login);
+    const rpc = transport === 'xmlrpc' ? new XmlRpcTransport(url, database, login, maxAnswerBytes) : new JsonRpcTransport(url, database, login, maxAnswerBytes);
     return { transport: rpc, version: await rpc.version(deadline()) };
   }
 }

@@ -8,8 +8,11 @@
  * whose whole budget is about a millisecond per request (BENCHMARKS.md, "Where the time goes").
  */
 import { Pool, type Dispatcher } from 'undici';
-import { gunzipSync, inflateSync } from 'node:zlib';
+import type { Readable } from 'node:stream';
+import { createGunzip, createInflate } from 'node:zlib';
+import { GatewayError } from '../errors';
 import { ErpTimeout, ErpUnavailable } from './erp-error';
+import { leaseOf } from './memory-budget';
 
 export interface HttpAnswer {
   readonly status: number;
@@ -17,19 +20,26 @@ export interface HttpAnswer {
   readonly body: string;
 }
 
-/** Largest ERP answer the gateway accepts (a page of 200 wide records is far below). */
-const MAX_BODY_BYTES = 64 * 1024 * 1024;
+/**
+ * Default ceiling of one ERP answer, decompressed (ERP_MAX_ANSWER_BYTES). Measured: a 200-record page
+ * of the widest resource with ordinary data is about 70 KB; a record with a long description or notes
+ * field of 50 KB makes a 200-record page 10 MB. 16 MB leaves room for such pages and refuses what no
+ * page of 200 records should be.
+ */
+export const DEFAULT_MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
 export interface HttpClient {
   readonly pool: Pool;
   /** The path of the ERP's base URL (Odoo behind a path prefix), without its trailing slash. */
   readonly basePath: string;
+  /** Largest answer accepted, decompressed; past it the call fails (502). */
+  readonly maxAnswerBytes: number;
 }
 
-export function createHttpClient(baseUrl: string): HttpClient {
+export function createHttpClient(baseUrl: string, maxAnswerBytes = DEFAULT_MAX_ANSWER_BYTES): HttpClient {
   const url = new URL(baseUrl);
   // The ERP client's semaphore bounds the calls in flight far below this.
-  return { pool: new Pool(url.origin, { connections: 256 }), basePath: url.pathname.replace(/\/+$/, '') };
+  return { pool: new Pool(url.origin, { connections: 256 }), basePath: url.pathname.replace(/\/+$/, ''), maxAnswerBytes };
 }
 
 export async function postToErp(
@@ -61,7 +71,7 @@ export async function postToErp(
       throw failure(again, deadline);
     }
   }
-  return readAnswer(response, deadline);
+  return readAnswer(response, deadline, client.maxAnswerBytes);
 }
 
 /** How reusing a connection the other side has closed fails, before any answer. */
@@ -77,38 +87,44 @@ function failure(error: unknown, deadline: AbortSignal): Error {
   return new ErpUnavailable(`ERP unreachable (${code})`, { cause: error });
 }
 
-async function readAnswer(response: Dispatcher.ResponseData, deadline: AbortSignal): Promise<HttpAnswer> {
+/**
+ * Reads the answer as it streams in, decompressing on the way (zlib's streams run off the main
+ * thread: a compressed bomb no longer stalls every request), counting decompressed bytes against the
+ * ceiling and charging them to the request's memory budget chunk by chunk, so that an answer past
+ * either is dropped before it is whole.
+ */
+async function readAnswer(response: Dispatcher.ResponseData, deadline: AbortSignal, maxBytes: number): Promise<HttpAnswer> {
+  const encoding = header(response, 'content-encoding').toLowerCase();
+  const lease = leaseOf(deadline);
+  let source: Readable = response.body;
+  if (encoding === 'gzip' || encoding === 'deflate') {
+    const inflater = encoding === 'gzip' ? createGunzip() : createInflate();
+    response.body.on('error', (error) => inflater.destroy(error));
+    source = response.body.pipe(inflater);
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   try {
-    for await (const chunk of response.body) {
-      size += (chunk as Buffer).length;
-      if (size > MAX_BODY_BYTES) {
-        response.body.destroy();
-        throw new ErpUnavailable('ERP answer too large');
-      }
-      chunks.push(chunk as Buffer);
+    for await (const chunk of source) {
+      const bytes = chunk as Buffer;
+      size += bytes.length;
+      if (size > maxBytes) throw new ErpUnavailable(`ERP answer over ERP_MAX_ANSWER_BYTES (${maxBytes})`);
+      lease?.charge(bytes.length);
+      chunks.push(bytes);
     }
   } catch (error) {
-    if (error instanceof ErpUnavailable) throw error;
+    response.body.destroy();
+    if (source !== response.body) source.destroy();
+    if (error instanceof ErpUnavailable || error instanceof GatewayError || !(error instanceof Error)) throw error;
     if (deadline.aborted) throw new ErpTimeout('the ERP did not answer in time');
+    if (source !== response.body && 'errno' in error) throw new ErpUnavailable('ERP answer could not be decompressed', { cause: error });
     throw new ErpUnavailable('ERP answer cut short', { cause: error });
   }
-  const raw = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-  return { status: response.statusCode, contentType: header(response, 'content-type'), body: decode(raw, header(response, 'content-encoding').toLowerCase()) };
+  const raw = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
+  return { status: response.statusCode, contentType: header(response, 'content-type'), body: raw.toString('utf8') };
 }
 
 function header(response: Dispatcher.ResponseData, name: string): string {
   const value = response.headers[name];
   return Array.isArray(value) ? value.join(', ') : String(value ?? '');
-}
-
-function decode(raw: Buffer, encoding: string): string {
-  try {
-    if (encoding === 'gzip') return gunzipSync(raw, { maxOutputLength: MAX_BODY_BYTES }).toString('utf8');
-    if (encoding === 'deflate') return inflateSync(raw, { maxOutputLength: MAX_BODY_BYTES }).toString('utf8');
-  } catch (error) {
-    throw new ErpUnavailable('ERP answer could not be decompressed', { cause: error });
-  }
-  return raw.toString('utf8');
 }

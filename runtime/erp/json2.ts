@@ -13,8 +13,8 @@ export class Json2Transport implements ErpTransport {
   readonly name = 'json2' as const;
   private readonly http: HttpClient;
 
-  constructor(baseUrl: string, private readonly database: string) {
-    this.http = createHttpClient(baseUrl);
+  constructor(baseUrl: string, private readonly database: string, maxAnswerBytes?: number) {
+    this.http = createHttpClient(baseUrl, maxAnswerBytes);
   }
 
   async version(deadline: AbortSignal): Promise<ErpVersion> {

@@ -11,8 +11,8 @@ export abstract class RpcTransport implements ErpTransport {
   abstract readonly name: 'jsonrpc' | 'xmlrpc';
   protected readonly http: HttpClient;
 
-  constructor(baseUrl: string, private readonly database: string, private readonly login: string) {
-    this.http = createHttpClient(baseUrl);
+  constructor(baseUrl: string, private readonly database: string, private readonly login: string, maxAnswerBytes?: number) {
+    this.http = createHttpClient(baseUrl, maxAnswerBytes);
   }
 
   /** One call of `service.method(*args)`; errors become ErpFault / ErpUnavailable / ErpTimeout. */

@@ -8,13 +8,15 @@ import type { Authenticator, Principal } from '../auth';
 import { driftUnavailable, servableListQuery, type DriftGaps } from '../drift/drift-gaps';
 import { ErpFault } from '../erp/erp-error';
 import { GatewayError, notFound } from '../errors';
-import type { AuthFailureLimit } from './auth-failure-limit';
+import type { MemoryBudget } from '../erp/memory-budget';
+import type { AuthFailureLimit, SettleCheck } from './auth-failure-limit';
 import { QueryParser } from '../query/parse-query';
 import type { ResourceHandlers } from '../resource-handlers';
 import type { ResourceReader } from '../resource-reader';
 import type { ResourceSpec } from '../resource-spec';
 import { erpStatsOf } from './request-context';
 import { sendJson } from './send-json';
+import { assertUsableQuery, type ParsedQuery } from './strict-query';
 
 const ID = /^[1-9][0-9]{0,9}$/;
 const INT32_MAX = 2147483647;
@@ -23,6 +25,8 @@ export function createResourceHandlers(
   auth: Authenticator,
   reader: ResourceReader,
   failures: AuthFailureLimit,
+  /** What ERP answers in flight may hold in all; each request takes a lease, given back once it has answered. */
+  budget: MemoryBudget,
   /** Catalogue drift found at start-up (DRIFT_CHECK=warn): a resource whose model is gone answers 503. */
   gapsOf?: (resource: ResourceSpec) => DriftGaps,
 ): ResourceHandlers {
@@ -44,21 +48,32 @@ export function createResourceHandlers(
       const stats = erpStatsOf(res);
       const address = req.ip ?? 'unknown';
       let principal: Principal;
+      let askedErp = false;
+      const begin = (): SettleCheck => {
+        const settle = failures.begin(address);
+        askedErp = true;
+        return settle;
+      };
       try {
-        principal = await auth.authenticate(req.headers.authorization, stats, () => failures.check(address));
+        principal = await auth.authenticate(req.headers.authorization, stats, begin);
       } catch (error) {
-        if (error instanceof GatewayError && error.code === 'unauthorized') failures.recordFailure(address);
+        // A refusal the ERP gave was counted when it settled; one without the ERP is counted here.
+        if (!askedErp && error instanceof GatewayError && error.code === 'unauthorized') failures.recordFailure(address);
         throw error;
       }
       res.locals['keyId'] = principal.keyId;
       const unavailable = gapsOf?.(resource).unavailable;
       if (unavailable) throw driftUnavailable(unavailable);
+      stats.lease = budget.lease();
       try {
         await auth.assertCanRead(principal, resource.model, stats);
         await body(principal, req, res);
       } catch (error) {
         if (error instanceof ErpFault && error.kind === 'access_denied') auth.evict(principal);
         throw error;
+      } finally {
+        // The answer is written (or the error is about to be): the ERP answers' memory is no longer held here.
+        stats.lease.release();
       }
     };
   };
@@ -66,7 +81,9 @@ export function createResourceHandlers(
   return {
     list: (resource) =>
       guarded(resource, async (principal, req, res) => {
-        const parsed = parserOf(resource).parseList(req.query as Record<string, unknown>);
+        const raw = req.query as ParsedQuery;
+        assertUsableQuery(raw);
+        const parsed = parserOf(resource).parseList(raw);
         const query = gapsOf ? servableListQuery(parsed, gapsOf(resource)) : parsed;
         const page = await reader.list(principal, resource, query, erpStatsOf(res));
         if (resource.deprecated || query.deprecated.length) res.setHeader('Deprecation', 'true');
@@ -76,7 +93,9 @@ export function createResourceHandlers(
       guarded(resource, async (principal, req, res) => {
         const raw = String(req.params['id']);
         if (!ID.test(raw) || Number(raw) > INT32_MAX) throw notFound(`No ${resource.path} record with id '${raw.slice(0, 32)}'.`);
-        const query = parserOf(resource).parseDetail(req.query as Record<string, unknown>);
+        const rawQuery = req.query as ParsedQuery;
+        assertUsableQuery(rawQuery);
+        const query = parserOf(resource).parseDetail(rawQuery);
         const record = await reader.detail(principal, resource, Number(raw), query, erpStatsOf(res));
         if (resource.deprecated || query.deprecated.length) res.setHeader('Deprecation', 'true');
         sendJson(res, { data: record });

@@ -3,7 +3,9 @@
  * failures within the window, an address gets 429 `rate_limited` with Retry-After for any key the
  * gateway has not already validated, without the ERP being asked. Other addresses are unaffected,
  * and keys already validated from the blocked address keep working (they never reach the ERP's key
- * check). Addresses come from X-Forwarded-For only when TRUST_PROXY says so.
+ * check). Addresses come from X-Forwarded-For only when TRUST_PROXY says so (a hop count or subnets:
+ * the right-most untrusted entry). Concurrent bad keys never overshoot the limit, key checks are
+ * capped for all addresses together, and refused keys never evict accepted ones from the cache.
  */
 import request from 'supertest';
 import { AuthFailureLimit } from '../../runtime/http/auth-failure-limit';
@@ -21,37 +23,58 @@ const NEIGHBOUR = '198.51.100.9';
 let wrongKeys = 0;
 const wrongKey = () => (++wrongKeys).toString(16).padStart(40, 'f');
 
+/** Begins a key check for `address` and settles it at once as a failure; throws what `begin` throws. */
+const failOnce = (limit: AuthFailureLimit, address: string) => limit.begin(address)(true);
+
 describe(AuthFailureLimit.name, () => {
   it('allows the limit, then refuses with Retry-After until the window ends; addresses are independent', () => {
     let now = 1_000_000;
-    const limit = new AuthFailureLimit(3, 10_000, () => now);
-    for (let i = 0; i < 3; i++) {
-      expect(() => limit.check('a')).not.toThrow();
-      limit.recordFailure('a');
-    }
+    const limit = new AuthFailureLimit(3, 10_000, undefined, () => now);
+    for (let i = 0; i < 3; i++) expect(() => failOnce(limit, 'a')).not.toThrow();
     let refusal: unknown;
     try {
-      limit.check('a');
+      limit.begin('a');
     } catch (error) {
       refusal = error;
     }
     expect(refusal).toBeInstanceOf(GatewayError);
     expect([(refusal as GatewayError).status, (refusal as GatewayError).code, (refusal as GatewayError).headers]).toEqual([429, 'rate_limited', { 'Retry-After': '10' }]);
     now += 6_500;
-    expect(() => limit.check('a')).toThrow(expect.objectContaining({ headers: { 'Retry-After': '4' } }));
-    expect(() => limit.check('b')).not.toThrow();
+    expect(() => limit.begin('a')).toThrow(expect.objectContaining({ headers: { 'Retry-After': '4' } }));
+    expect(() => limit.begin('b')).not.toThrow();
     now += 3_600;
-    expect(() => limit.check('a')).not.toThrow();
+    expect(() => limit.begin('a')).not.toThrow();
+  });
+
+  it('counts checks still waiting for the ERP, so concurrent bad keys cannot overshoot the limit', () => {
+    const limit = new AuthFailureLimit(3, 10_000);
+    const pending = [limit.begin('a'), limit.begin('a'), limit.begin('a')];
+    expect(() => limit.begin('a')).toThrow(expect.objectContaining({ code: 'rate_limited' }));
+    // A check that turns out good frees its place; the failed ones stay counted.
+    pending[0]?.(false);
+    pending[1]?.(true);
+    pending[2]?.(true);
+    expect(() => limit.begin('a')(true)).not.toThrow();
+    expect(() => limit.begin('a')).toThrow(expect.objectContaining({ code: 'rate_limited' }));
+  });
+
+  it('caps key checks for all addresses together, whatever each address has left', () => {
+    let now = 0;
+    const limit = new AuthFailureLimit(1000, 60_000, 4, () => now);
+    for (let i = 0; i < 4; i++) limit.begin(`10.0.0.${i}`)(false);
+    expect(() => limit.begin('10.0.0.99')).toThrow(expect.objectContaining({ code: 'rate_limited', headers: { 'Retry-After': '60' } }));
+    now += 60_000;
+    expect(() => limit.begin('10.0.0.99')).not.toThrow();
   });
 });
 
-describe('failed authentications per client address (TRUST_PROXY=true)', () => {
+describe('failed authentications per client address behind one trusted proxy (TRUST_PROXY=1)', () => {
   let stack: Stack;
   let proxy: FaultProxy;
   beforeAll(async () => {
     ({ stack, proxy } = await startStackBehindProxy({
       transport: 'json2',
-      env: { TRUST_PROXY: 'true', AUTH_FAILURE_LIMIT: String(LIMIT), AUTH_FAILURE_WINDOW_MS: '60000' },
+      env: { TRUST_PROXY: '1', AUTH_FAILURE_LIMIT: String(LIMIT), AUTH_FAILURE_WINDOW_MS: '60000' },
     }));
   });
   afterAll(async () => {
@@ -59,8 +82,9 @@ describe('failed authentications per client address (TRUST_PROXY=true)', () => {
     await stack.close();
   });
 
-  const from = (address: string, key: string) =>
-    request(stack.url).get(PATH).set('X-Forwarded-For', address).set('Authorization', `Bearer ${key}`).then((res) => expectDocumented(PATH, res));
+  // The proxy appends the address it saw: the client's own entries come before it and are not trusted.
+  const from = (address: string, key: string, spoofed = '192.0.2.1') =>
+    request(stack.url).get(PATH).set('X-Forwarded-For', `${spoofed}, ${address}`).set('Authorization', `Bearer ${key}`).then((res) => expectDocumented(PATH, res));
 
   it('429 rate_limited with Retry-After once an address has failed the limit, without asking the ERP', async () => {
     expect((await from(ATTACKER, stack.keys.valid)).status).toBe(200);
@@ -73,6 +97,12 @@ describe('failed authentications per client address (TRUST_PROXY=true)', () => {
       expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(60);
     }
     // Not one key check reached the ERP for them.
+    expect(proxy.requests).toEqual([]);
+  });
+
+  it('takes the right-most address the proxy wrote: rotating the left-most entries does not evade the limit', async () => {
+    proxy.resetCounts();
+    for (let i = 0; i < 20; i++) expect((await from(ATTACKER, wrongKey(), `192.0.2.${i + 10}`)).status).toBe(429);
     expect(proxy.requests).toEqual([]);
   });
 
@@ -100,5 +130,82 @@ describe('failed authentications without a trusted proxy', () => {
       statuses.push(res.status);
     }
     expect(statuses).toEqual([...Array(LIMIT).fill(401), 429, 429]);
+  });
+});
+
+describe('a flood of bad keys', () => {
+  let stack: Stack;
+  let proxy: FaultProxy;
+  beforeAll(async () => {
+    ({ stack, proxy } = await startStackBehindProxy({
+      transport: 'json2',
+      env: { AUTH_FAILURE_LIMIT: String(LIMIT), AUTH_CHECK_LIMIT: '1000', AUTH_CACHE_MAX_ENTRIES: '4' },
+    }));
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await stack.close();
+  });
+
+  it('64 concurrent bad keys from one address send at most the limit of key checks to the ERP', async () => {
+    proxy.resetCounts();
+    const statuses = await Promise.all(Array.from({ length: 64 }, () => stack.get(PATH, wrongKey()).then((res) => res.status)));
+    expect(statuses.filter((s) => s === 401).length).toBe(LIMIT);
+    expect(statuses.filter((s) => s === 429).length).toBe(64 - LIMIT);
+    expect(proxy.requests.filter((r) => r.includes('context_get')).length).toBeLessThanOrEqual(LIMIT);
+  });
+});
+
+describe('refused keys and accepted keys in separate caches', () => {
+  let stack: Stack;
+  let proxy: FaultProxy;
+  beforeAll(async () => {
+    ({ stack, proxy } = await startStackBehindProxy({
+      transport: 'json2',
+      // A tiny cache of accepted keys: refused ones would evict the valid key at once if they shared it.
+      env: { AUTH_FAILURE_LIMIT: '1000', AUTH_CACHE_MAX_ENTRIES: '2' },
+    }));
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await stack.close();
+  });
+
+  it('a junk-key flood does not make a valid key be checked at the ERP again', async () => {
+    expect((await stack.get(PATH)).status).toBe(200);
+    for (let i = 0; i < 30; i++) expect((await stack.get(PATH, wrongKey())).status).toBe(401);
+    proxy.resetCounts();
+    expect((await stack.get(PATH)).status).toBe(200);
+    // Only the data call: no key check (context_get) and no group check (has_group).
+    expect(proxy.requests.filter((r) => /context_get|has_group|has_access/.test(r))).toEqual([]);
+  });
+});
+
+describe('the overall cap on key checks', () => {
+  let stack: Stack;
+  let proxy: FaultProxy;
+  beforeAll(async () => {
+    ({ stack, proxy } = await startStackBehindProxy({
+      transport: 'json2',
+      env: { TRUST_PROXY: '1', AUTH_FAILURE_LIMIT: '1000', AUTH_CHECK_LIMIT: '10' },
+    }));
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await stack.close();
+  });
+
+  it('holds whatever the addresses: 100 random keys from 100 addresses send at most 10 key checks to the ERP', async () => {
+    expect((await stack.get(PATH)).status).toBe(200);
+    proxy.resetCounts();
+    const statuses: number[] = [];
+    for (let i = 0; i < 100; i++) {
+      const res = await request(stack.url).get(PATH).set('X-Forwarded-For', `198.18.0.${i + 1}`).set('Authorization', `Bearer ${wrongKey()}`);
+      statuses.push(res.status);
+    }
+    expect(proxy.requests.filter((r) => r.includes('context_get')).length).toBeLessThanOrEqual(10);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(90);
+    // A key already accepted is still served.
+    expect((await stack.get(PATH)).status).toBe(200);
   });
 });
