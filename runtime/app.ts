@@ -22,6 +22,7 @@ import { methodNotAllowed } from './http/method-not-allowed';
 import { noStore } from './http/no-store';
 import { requestDeadline } from './http/request-deadline';
 import { requestLog } from './http/request-log';
+import { refuseMisshapenRequests } from './http/request-shape';
 import { parseQueryString } from './http/strict-query';
 import { createResourceHandlers } from './http/resource-handlers';
 import type { Logger } from './log';
@@ -72,6 +73,7 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   app.use(requestLog(log));
   if (config.corsOrigins.length) app.use(cors(config.corsOrigins));
   app.use(methodNotAllowed(isServedPath));
+  app.use(refuseMisshapenRequests());
   // The data API first: it is what nearly every request asks for, and Express tries mounted routers in order.
   const api = express.Router();
   for (const { mount, create } of DOMAIN_ROUTERS) api.use(mount, create(handlers));

@@ -1,13 +1,13 @@
 /**
  * @module Starts the gateway: reads the configuration (one clear line and exit 1 when it is wrong),
  * listens, and on SIGTERM/SIGINT stops accepting, lets in-flight requests finish (they all answer
- * within REQUEST_TIMEOUT_MS), then exits 0.
+ * within REQUEST_TIMEOUT_MS), then exits 0; 1 when the shutdown deadline cut answers still in flight.
  */
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { driftFailureLines } from './drift/format-drift';
 import { createGracefulCloser } from './http/graceful-close';
-import { hardenServer } from './http/harden-server';
+import { createGatewayServer } from './http/harden-server';
 import { bufferedStdout, createLogger } from './log';
 
 /** Past the request deadline (every request in flight has answered by then), shutdown waits this much more. */
@@ -27,7 +27,8 @@ function main(): void {
   const output = bufferedStdout();
   const logger = createLogger(config.logLevel, output);
   const { app, drift } = createApp(config, { logger });
-  const server = app.listen(config.port, config.host, () => {
+  const server = createGatewayServer(app, config.requestTimeoutMs);
+  server.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     logger.info({ host: config.host, port, erp: withoutCredentials(config.erp.url), transport: config.erp.transport }, 'gateway listening');
@@ -43,17 +44,18 @@ function main(): void {
     process.stderr.write(`ops-data-gateway: cannot listen on ${config.host}:${config.port}: ${error.message}\n`);
     process.exit(1);
   });
-  hardenServer(server, app);
-  const close = createGracefulCloser(server);
-  server.keepAliveTimeout = 5000;
-  server.headersTimeout = 10000;
-  server.requestTimeout = Math.max(config.erp.timeoutMs * 3, 30000);
+  const closer = createGracefulCloser(server);
   const stop = (signal: string) => {
     logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
-    void close().then(() => process.exit(0));
-    setTimeout(() => {
-      logger.warn('shutdown deadline reached with requests still in flight');
+    void closer.close().then(() => {
+      output.flush();
       process.exit(0);
+    });
+    setTimeout(() => {
+      // Exit status 1: the deadline cut answers still being written (a client that stopped reading).
+      logger.warn({ answers_cut: closer.inFlight }, 'shutdown deadline reached with answers still in flight');
+      output.flush();
+      process.exit(1);
     }, config.requestTimeoutMs + SHUTDOWN_MARGIN_MS).unref();
   };
   process.once('SIGTERM', () => stop('SIGTERM'));

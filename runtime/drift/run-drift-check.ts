@@ -3,7 +3,7 @@
  * account's key (ERP_CHECK_KEY), `fields_get` every model the catalogue needs, compare. Failures are
  * values with a code, never thrown: the start-up path and the CLI both branch on them.
  */
-import { ErpFault } from '../erp/erp-error';
+import { ErpFault, erpErrorSummary } from '../erp/erp-error';
 import { ErpStats, type ErpClient } from '../erp/erp-client';
 import type { ErpCredentials } from '../erp/transport';
 import type { ResourceSpec } from '../resource-spec';
@@ -43,7 +43,7 @@ export async function runDriftCheck(erp: ErpClient, checkKey: string | undefined
   } catch (error) {
     if (error instanceof ErpFault && error.kind === 'access_denied') return { ok: false, code: 'check_key_refused', message: 'the ERP refuses ERP_CHECK_KEY' };
     // For the operator (log, CLI), not a client: the ERP's own message helps and holds no credentials.
-    return { ok: false, code: 'erp_error', message: `the ERP could not be asked: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}` };
+    return { ok: false, code: 'erp_error', message: `the ERP could not be asked: ${erpErrorSummary(error)}` };
   }
 }
 

@@ -58,3 +58,14 @@ export function faultKindOf(erpName: string): ErpFaultKind {
   if (/\.(UserError|ValidationError|MissingError|RedirectWarning|LockError)$/.test(erpName)) return 'user_error';
   return 'server_error';
 }
+
+/**
+ * An ERP failure as the log may show it at `info` and above: the class of the failure and the
+ * gateway's own words, never the ERP's. Odoo's messages quote record values (names, phone numbers,
+ * e-mail addresses), which are personal data; the raw message is logged only at `debug`.
+ */
+export function erpErrorSummary(error: unknown): string {
+  if (error instanceof ErpFault) return `ErpFault ${error.erpName} (${error.kind})`;
+  if (error instanceof ErpUnavailable || error instanceof ErpTimeout) return `${error.name}: ${error.message}`;
+  return error instanceof Error ? error.name : typeof error;
+}

@@ -24,7 +24,8 @@ export class XmlRpcTransport extends RpcTransport {
     try {
       response = decodeMethodResponse(answer.body);
     } catch (error) {
-      if (error instanceof XmlRpcParseError) throw new ErpUnavailable(`XML-RPC answer is not XML-RPC: ${error.message}`);
+      // The parser's words quote the answer's values: kept as the cause (debug log), not in the message.
+      if (error instanceof XmlRpcParseError) throw new ErpUnavailable('XML-RPC answer is not XML-RPC', { cause: error });
       throw error;
     }
     if (response.kind === 'fault') {

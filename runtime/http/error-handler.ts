@@ -6,10 +6,11 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { types } from 'node:util';
 import { GatewayError } from '../errors';
 import type { Logger } from '../log';
+import { erpErrorSummary } from '../erp/erp-error';
 import { gatewayErrorOf } from './erp-errors';
 import { maskSecrets } from './mask-secrets';
 import { deadlineExpired } from './request-context';
-import { loggablePath } from './request-log';
+import { routeOf } from './request-log';
 
 export function sendError(res: Parameters<RequestHandler>[1], error: GatewayError): void {
   for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
@@ -27,10 +28,11 @@ export function createErrorHandler(log: Logger): ErrorRequestHandler {
     if (!known && isBodyError(error)) known = new GatewayError('bad_request', 'The request could not be read.');
     if (!known) {
       // Not under `err`: pino's error serializer would copy every property back in.
-      log.error({ error: summarize(error), method: req.method, path: loggablePath(req.path) }, 'unexpected error');
+      log.error({ error: summarize(error), method: req.method, route: routeOf(req) }, 'unexpected error');
       known = new GatewayError('internal_error', 'Internal error.');
     } else if (known.status >= 500 && known.cause) {
-      res.locals['erpError'] = describe(known.cause);
+      res.locals['erpError'] = erpErrorSummary(known.cause);
+      if (log.isLevelEnabled('debug')) log.debug({ method: req.method, erp_message: rawMessage(known.cause) }, 'ERP error message');
     }
     sendError(res, known);
   };
@@ -51,7 +53,9 @@ function summarize(error: unknown): { type: string; message: string; stack?: str
   return { type: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}) };
 }
 
-/** The ERP failure for the log line (D22): its own words, with anything like a key or an e-mail masked. */
-function describe(cause: unknown): string {
-  return maskSecrets(cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause));
+/** The ERP's own words (and those of what caused the failure), for the `debug` log only, keys and e-mails masked. */
+function rawMessage(cause: unknown): string {
+  const parts: string[] = [];
+  for (let error = cause, depth = 0; error instanceof Error && depth < 3; error = error.cause, depth++) parts.push(`${error.name}: ${error.message}`);
+  return maskSecrets(parts.join(' <- ').slice(0, 2000));
 }

@@ -2,26 +2,55 @@
  * @module Closing the server gracefully: no new connections, idle kept-alive ones closed at once, and
  * every request still in flight answered with `Connection: close`, so that its connection ends with
  * its answer instead of idling until the keep-alive timeout and holding the exit back.
+ *
+ * Answers are tracked per connection and forgotten when the connection goes: an answer queued behind
+ * others on a pipelining connection never emits `close` if the client leaves first, and holding it
+ * here would keep its whole body in memory for good (a client asking for the OpenAPI document fifty
+ * times per connection and hanging up grew the heap by hundreds of megabytes).
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+
+export interface GracefulCloser {
+  /** Stops the server; settles once it is closed, with whether every answer in flight was written. */
+  close(): Promise<void>;
+  /** Answers not yet written in full. */
+  readonly inFlight: number;
+}
 
 /** Starts tracking the server's requests; the function returned closes it and settles once it is closed. */
-export function createGracefulCloser(server: Server): () => Promise<void> {
-  const inFlight = new Set<ServerResponse>();
+export function createGracefulCloser(server: Server): GracefulCloser {
+  const bySocket = new Map<Socket, Set<ServerResponse>>();
   let closing = false;
-  const track = (_req: IncomingMessage, res: ServerResponse) => {
+  const track = (req: IncomingMessage, res: ServerResponse) => {
     // A request that arrives on a kept-alive connection while closing is the last on it.
     if (closing && !res.headersSent) res.setHeader('Connection', 'close');
-    inFlight.add(res);
-    res.once('close', () => inFlight.delete(res));
+    const socket = req.socket;
+    let answers = bySocket.get(socket);
+    if (!answers) {
+      const set = new Set<ServerResponse>();
+      answers = set;
+      bySocket.set(socket, set);
+      socket.once('close', () => bySocket.delete(socket));
+    }
+    const own = answers;
+    own.add(res);
+    res.once('close', () => own.delete(res));
   };
   server.on('request', track);
   server.on('checkExpectation', track);
-  return () =>
-    new Promise<void>((resolve) => {
-      closing = true;
-      for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
-      server.close(() => resolve());
-      server.closeIdleConnections();
-    });
+  return {
+    close: () =>
+      new Promise<void>((resolve) => {
+        closing = true;
+        for (const answers of bySocket.values()) for (const res of answers) if (!res.headersSent) res.setHeader('Connection', 'close');
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+    get inFlight() {
+      let count = 0;
+      for (const answers of bySocket.values()) count += answers.size;
+      return count;
+    },
+  };
 }

@@ -1,19 +1,47 @@
 /**
  * @module What Node's HTTP server answers by itself, before Express sees a request, made to follow the
- * gateway's rules: a request its parser cannot read (malformed request line, unknown method, bad
- * header, request line and headers over the size limit) gets the error envelope 400 `bad_request`
- * with `nosniff`, instead of Node's bare 400 or 431; an `Expect` other than `100-continue` is ignored
- * (HTTP allows it) rather than answered 417. Both would otherwise be responses the OpenAPI document
- * does not describe.
+ * gateway's rules, and the time limits of every phase of a client connection.
+ *
+ * Answers: a request its parser cannot read (malformed request line, unknown method, bad header,
+ * request line and headers over the size limit) gets the error envelope 400 `bad_request` with
+ * `nosniff`, instead of Node's bare 400 or 431; a CONNECT gets the same envelope (the gateway is no
+ * proxy) instead of a silent close; an `Expect` other than `100-continue` is ignored (HTTP allows
+ * it) rather than answered 417. All would otherwise be responses the OpenAPI document does not describe.
+ *
+ * Time limits: the request line and headers within 10 s (slow-header clients); the whole request
+ * within its deadline plus a margin; and a connection on which nothing moves, in either direction,
+ * for longer than the request deadline plus 5 s is dropped: a client that stops reading its answer
+ * can hold neither the socket nor the answer's memory for longer than that.
  */
-import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 
 const TOO_LARGE = new Set(['HPE_HEADER_OVERFLOW', 'HPE_URI_OVERFLOW']);
+const HEADERS_TIMEOUT_MS = 10000;
+const KEEP_ALIVE_TIMEOUT_MS = 5000;
+const IDLE_MARGIN_MS = 5000;
 
-export function hardenServer(server: Server, app: RequestListener<typeof IncomingMessage, typeof ServerResponse>): void {
+/**
+ * The gateway's HTTP server around the app, as production runs it (main.ts) and the suites test it.
+ * Node answers HTTP/1.1 without Host itself, bare: the app answers it in the error envelope instead.
+ */
+export function createGatewayServer(app: RequestListener<typeof IncomingMessage, typeof ServerResponse>, requestTimeoutMs: number): Server {
+  const server = createServer({ requireHostHeader: false }, app);
+  hardenServer(server, app, requestTimeoutMs);
+  return server;
+}
+
+export function hardenServer(server: Server, app: RequestListener<typeof IncomingMessage, typeof ServerResponse>, requestTimeoutMs: number): void {
   server.on('clientError', answerClientError);
   server.on('checkExpectation', app);
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    socket.end(rawAnswer('400 Bad Request', 'connect', false));
+  });
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.headersTimeout = HEADERS_TIMEOUT_MS;
+  server.requestTimeout = requestTimeoutMs + HEADERS_TIMEOUT_MS;
+  // No 'timeout' listener: Node destroys a socket idle that long (no bytes read or written).
+  server.setTimeout(requestTimeoutMs + IDLE_MARGIN_MS);
 }
 
 /** The error Node passes to `clientError`: a parse error carries the bytes it could not read. */
@@ -32,20 +60,28 @@ export function answerClientError(error: ClientError, socket: Duplex): void {
     socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n');
     return;
   }
-  const message = TOO_LARGE.has(error.code ?? '') ? 'The request line or headers are too large.' : 'The request could not be read.';
-  const body = JSON.stringify({ error: { code: 'bad_request', message } });
   // An answer to HEAD has no body (its Content-Length still says how long the body would be).
   const head = error.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
-  socket.end(
-    [
-      'HTTP/1.1 400 Bad Request',
-      'Content-Type: application/json; charset=utf-8',
-      `Content-Length: ${Buffer.byteLength(body)}`,
-      'X-Content-Type-Options: nosniff',
-      'Cache-Control: no-store',
-      'Connection: close',
-      '',
-      head ? '' : body,
-    ].join('\r\n'),
-  );
+  socket.end(rawAnswer('400 Bad Request', TOO_LARGE.has(error.code ?? '') ? 'too_large' : 'unreadable', head));
+}
+
+const MESSAGES = {
+  too_large: ['bad_request', 'The request line or headers are too large.'],
+  unreadable: ['bad_request', 'The request could not be read.'],
+  connect: ['bad_request', 'CONNECT is not served: this is an API, not a proxy. Only GET and HEAD are served.'],
+} as const;
+
+function rawAnswer(status: string, what: keyof typeof MESSAGES, head: boolean): string {
+  const [code, message] = MESSAGES[what];
+  const body = JSON.stringify({ error: { code, message } });
+  return [
+    `HTTP/1.1 ${status}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'X-Content-Type-Options: nosniff',
+    'Cache-Control: no-store',
+    'Connection: close',
+    '',
+    head ? '' : body,
+  ].join('\r\n');
 }

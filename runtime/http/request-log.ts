@@ -1,10 +1,10 @@
 /**
- * @module One log line per request: method, route, status, duration, ERP calls and time in them, the
- * key's short hash id. Never the key, the query values or record data (they may be personal).
+ * @module One log line per request: method, route template, query keys, status, duration, ERP calls
+ * and time in them, the key's short hash id. Never the key, the query values, the raw path or record
+ * data (they may be personal: a path may hold an e-mail address or a key pasted by mistake).
  */
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { Logger } from '../log';
-import { maskSecrets } from './mask-secrets';
 import { erpStatsOf } from './request-context';
 
 export function requestLog(log: Logger): RequestHandler {
@@ -12,9 +12,11 @@ export function requestLog(log: Logger): RequestHandler {
     const started = performance.now();
     res.on('finish', () => {
       const stats = erpStatsOf(res);
+      const keys = queryKeysOf(req.originalUrl);
       const line = {
         method: req.method,
-        route: (req.route as { path?: string } | undefined)?.path ?? loggablePath(req.path),
+        route: routeOf(req),
+        ...(keys.length ? { query_keys: keys } : {}),
         status: res.statusCode,
         ms: Math.round((performance.now() - started) * 100) / 100,
         erp_calls: stats.calls,
@@ -30,9 +32,31 @@ export function requestLog(log: Logger): RequestHandler {
 }
 
 /**
- * The path of a request no route matched, fit for the log: it is client input, so it is cut short
- * (it may be huge) and anything looking like a key or an e-mail address is masked.
+ * The route template that served the request, in full (`/api/v1/fleet/trips/:id`), or `(no route)`:
+ * the path of a request no route matched is client input and is not logged.
  */
-export function loggablePath(path: string): string {
-  return maskSecrets(path.length > 120 ? `${path.slice(0, 120)}…` : path);
+export function routeOf(req: Request): string {
+  const path = (req.route as { path?: unknown } | undefined)?.path;
+  return typeof path === 'string' ? `${req.baseUrl}${path === '/' ? '' : path}` : '(no route)';
+}
+
+const KEY_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+const MAX_LOGGED_KEYS = 30;
+
+/** The names of the query parameters (never their values); a name that is not a plain word shows as `?`. */
+export function queryKeysOf(url: string): string[] {
+  const at = url.indexOf('?');
+  if (at < 0) return [];
+  const keys: string[] = [];
+  for (const pair of url.slice(at + 1).split('&')) {
+    if (pair === '') continue;
+    if (keys.length === MAX_LOGGED_KEYS) {
+      keys.push('…');
+      break;
+    }
+    const eq = pair.indexOf('=');
+    const name = eq < 0 ? pair : pair.slice(0, eq);
+    keys.push(KEY_NAME.test(name) ? name : '?');
+  }
+  return keys;
 }

@@ -12,7 +12,6 @@ import fc from 'fast-check';
 import openapi from '../../generated/openapi.json';
 import { RESOURCES } from '../../generated/routers';
 import { ERROR_CODES } from '../../runtime/errors';
-import { hardenServer } from '../../runtime/http/harden-server';
 import { expectDocumented } from '../support/openapi-responses';
 import { startStack, type Stack } from '../support/stack';
 import { catalogueViolations } from './support/erp-call-checks';
@@ -62,8 +61,6 @@ describe('hostile input on the 90 data routes', () => {
       // Generated bad keys must not trip the per-address failure limit: it has its own suite.
       env: { ERP_TIMEOUT_MS: String(TIMEOUT_MS), AUTH_FAILURE_LIMIT: '1000000', LOG_LEVEL: 'warn' },
     });
-    // The production server's parser-level answers (main.ts does the same).
-    hardenServer(stack.server, stack.server.listeners('request')[0] as Parameters<typeof hardenServer>[1]);
     client = new KeepAliveClient(stack.url, TIMEOUT_MS + 2000);
   });
   afterAll(async () => {

@@ -73,6 +73,14 @@ describe('no key and no personal data in the log', () => {
     expect((await get(`/api/v1/${stack.keys.valid}`)).status).toBe(404);
     expect((await get(`/${stack.keys.valid}/fleet`, null)).status).toBe(404);
     expect((await get(`/api/v1/fleet/vehicles/${stack.keys.valid}`)).status).toBe(404);
+    // Split by '/' (no long token left to mask) and percent-encoded: the path of a 404 is not logged at all.
+    const halves = [stack.keys.valid.slice(0, 20), stack.keys.valid.slice(20)];
+    keys.push(...halves);
+    expect((await get(`/api/v1/${halves[0]}/${halves[1]}`)).status).toBe(404);
+    const email = [...personal].find((value) => value.includes('@')) as string;
+    expect((await get(`/api/v1/fleet/${encodeURIComponent(email)}`)).status).toBe(404);
+    expect((await get(`/api/v1/fleet/vehicles?${encodeURIComponent(email)}=1`)).status).toBe(400);
+    keys.push(encodeURIComponent(email));
   });
 
   it('ERP failure paths: down, garbage, and an ERP error quoting a record', async () => {
@@ -93,8 +101,13 @@ describe('no key and no personal data in the log', () => {
           : body,
     };
     expect((await get('/api/v1/events/registrations?limit=5')).status).toBe(502);
-    const logged = stack.logLines.map((line) => JSON.parse(line) as { erp_error?: string }).filter((line) => line.erp_error?.includes('Wrong value for email'));
-    expect(logged.length).toBe(1);
+    const lines = stack.logLines.map((line) => JSON.parse(line) as { level: string; erp_error?: string; erp_message?: string });
+    // At info: the class of the failure, never the ERP's words (they quote records: names, phones, e-mails).
+    expect(lines.filter((line) => line.erp_error === 'ErpFault builtins.ValueError (server_error)').length).toBe(1);
+    expect(lines.filter((line) => line.level !== 'debug' && JSON.stringify(line).includes('Wrong value')).length).toBe(0);
+    // At debug only: the ERP's words, with the e-mail masked.
+    const debug = lines.filter((line) => line.erp_message?.includes('Wrong value for email'));
+    expect(debug.map((line) => [line.level, line.erp_message])).toEqual([['debug', 'ErpFault: Wrong value for email: [redacted]']]);
   });
 
   it('an ERP answer of the wrong shape (records where a list is due) is a 502, logged without data', async () => {

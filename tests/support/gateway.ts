@@ -9,6 +9,7 @@ import { Writable } from 'node:stream';
 import request from 'supertest';
 import { createApp } from '../../runtime/app';
 import { loadConfig } from '../../runtime/config';
+import { createGatewayServer } from '../../runtime/http/harden-server';
 import type { DriftStatus } from '../../runtime/drift/drift-monitor';
 import type { ErpCall } from '../../runtime/erp/transport';
 import { createLogger } from '../../runtime/log';
@@ -65,7 +66,8 @@ export async function startGatewayWithEnv(env: Readonly<Record<string, string>>,
   const config = loadConfig(env);
   const { app, drift } = createApp(config, { logger: createLogger(config.logLevel, sink), observeErpCall: (call) => erpCalls.push(call) });
   const server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    const s = createGatewayServer(app, config.requestTimeoutMs);
+    s.listen(0, '127.0.0.1', () => resolve(s));
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   if (startDriftCheck) drift.start();
