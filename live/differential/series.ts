@@ -122,6 +122,8 @@ function leavesFor(field: FieldInfo, raw: readonly unknown[], model: CommonModel
     case 'text':
     case 'html': {
       const leaves: Leaf[] = [...nulls, [f, '=', ''], [f, 'ilike', ''], [f, 'not ilike', ''], [f, '=like', ''], [f, 'not in', [false]]];
+      // A NUL in a text value: PostgreSQL-backed Odoo refuses it (psycopg2's ValueError), never matches everything.
+      leaves.push([f, '=', 'nul\u0000byte'], [f, 'ilike', '\u0000']);
       if (typeof v !== 'string') return leaves;
       const sub = v.slice(1, 4);
       return [

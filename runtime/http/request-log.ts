@@ -33,11 +33,22 @@ export function requestLog(log: Logger): RequestHandler {
 
 /**
  * The route template that served the request, in full (`/api/v1/fleet/trips/:id`), or `(no route)`:
- * the path of a request no route matched is client input and is not logged.
+ * the path of a request no route matched is client input and is not logged. Express forgets the
+ * mount path once a router is left, so a data handler records its template as it starts
+ * (`recordRoute`); a route without parameters (documents, health) is its own path.
  */
 export function routeOf(req: Request): string {
+  const recorded = (req.res?.locals['route'] as string | undefined) ?? undefined;
+  if (recorded) return recorded;
   const path = (req.route as { path?: unknown } | undefined)?.path;
-  return typeof path === 'string' ? `${req.baseUrl}${path === '/' ? '' : path}` : '(no route)';
+  if (typeof path !== 'string') return '(no route)';
+  return path.includes(':') ? path : req.originalUrl.split('?')[0]?.toLowerCase().replace(/\/+$/, '') || '/';
+}
+
+/** Called by a handler while Express still knows where its router is mounted. */
+export function recordRoute(req: Request): void {
+  const path = (req.route as { path?: unknown } | undefined)?.path;
+  if (req.res && typeof path === 'string') req.res.locals['route'] = `${req.baseUrl}${path === '/' ? '' : path}`;
 }
 
 const KEY_NAME = /^[A-Za-z0-9_.-]{1,64}$/;

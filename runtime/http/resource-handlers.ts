@@ -15,6 +15,7 @@ import type { ResourceHandlers } from '../resource-handlers';
 import type { ResourceReader } from '../resource-reader';
 import type { ResourceSpec } from '../resource-spec';
 import { erpStatsOf } from './request-context';
+import { recordRoute } from './request-log';
 import { sendJson } from './send-json';
 import { assertUsableQuery, type ParsedQuery } from './strict-query';
 
@@ -45,6 +46,7 @@ export function createResourceHandlers(
   const guarded = (resource: ResourceSpec, body: (principal: Principal, req: Request, res: Response) => Promise<void>): RequestHandler => {
     parserOf(resource);
     return async (req, res) => {
+      recordRoute(req);
       const stats = erpStatsOf(res);
       const address = req.ip ?? 'unknown';
       let principal: Principal;

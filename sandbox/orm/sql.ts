@@ -3,6 +3,8 @@
  * a value never enters SQL text, so statements stay cacheable by their text.
  */
 
+import { valueError } from './errors';
+
 export type SqlParam = string | number | null;
 
 export interface Sql {
@@ -18,8 +20,13 @@ export function raw(sql: string): Sql {
   return { sql, params: [] };
 }
 
-/** One placeholder bound to `value` (booleans as 0/1, as the store keeps them). */
+/**
+ * One placeholder bound to `value` (booleans as 0/1, as the store keeps them). A text with a NUL
+ * character is refused as Odoo on PostgreSQL refuses it (psycopg2 raises before the query is sent,
+ * and the caller gets the ValueError); SQLite would store and compare it.
+ */
 export function param(value: SqlParam | boolean): Sql {
+  if (typeof value === 'string' && value.includes('\0')) throw valueError('A string literal cannot contain NUL (0x00) characters.');
   return { sql: '?', params: [typeof value === 'boolean' ? (value ? 1 : 0) : value] };
 }
 
