@@ -49,6 +49,8 @@ export interface GatewayConfig {
    * `gateway_timeout`; defaults to the ERP timeout, so no client waits longer than that setting.
    */
   readonly requestTimeoutMs: number;
+  /** A connection whose answer has not moved for this long (its client stopped reading) is dropped. */
+  readonly clientWriteTimeoutMs: number;
   /** Origins allowed to call the API from a browser; empty: CORS off. */
   readonly corsOrigins: readonly string[];
   /** Express `trust proxy` setting: how the client address is found behind proxies. */
@@ -143,6 +145,7 @@ export function loadConfig(env: Env): GatewayConfig {
       checkLimit: integer(env, 'AUTH_CHECK_LIMIT', 300, 1, 10000000),
     },
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', erpTimeoutMs, 100, 600000),
+    clientWriteTimeoutMs: integer(env, 'CLIENT_WRITE_TIMEOUT_MS', 10000, 1000, 600000),
     corsOrigins: origins(env, 'CORS_ORIGINS'),
     trustProxy: trustProxy(env, 'TRUST_PROXY'),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),

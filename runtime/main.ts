@@ -27,7 +27,7 @@ function main(): void {
   const output = bufferedStdout();
   const logger = createLogger(config.logLevel, output);
   const { app, drift } = createApp(config, { logger });
-  const server = createGatewayServer(app, config.requestTimeoutMs);
+  const server = createGatewayServer(app, config.requestTimeoutMs, config.clientWriteTimeoutMs);
   server.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;

@@ -10,24 +10,31 @@
  *
  * Time limits: the request line and headers within 10 s (slow-header clients); the whole request
  * within its deadline plus a margin; and a connection on which nothing moves, in either direction,
- * for longer than the request deadline plus 5 s is dropped: a client that stops reading its answer
- * can hold neither the socket nor the answer's memory for longer than that.
+ * for longer than the request deadline plus 5 s is dropped; and a connection whose answer has not
+ * moved for CLIENT_WRITE_TIMEOUT_MS (a client that stopped reading) is dropped with what it held.
  */
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { dropStalledWriters } from './stalled-writers';
 
 const TOO_LARGE = new Set(['HPE_HEADER_OVERFLOW', 'HPE_URI_OVERFLOW']);
 const HEADERS_TIMEOUT_MS = 10000;
 const KEEP_ALIVE_TIMEOUT_MS = 5000;
 const IDLE_MARGIN_MS = 5000;
+export const DEFAULT_WRITE_STALL_MS = 10000;
 
 /**
  * The gateway's HTTP server around the app, as production runs it (main.ts) and the suites test it.
  * Node answers HTTP/1.1 without Host itself, bare: the app answers it in the error envelope instead.
  */
-export function createGatewayServer(app: RequestListener<typeof IncomingMessage, typeof ServerResponse>, requestTimeoutMs: number): Server {
+export function createGatewayServer(
+  app: RequestListener<typeof IncomingMessage, typeof ServerResponse>,
+  requestTimeoutMs: number,
+  writeStallMs: number = DEFAULT_WRITE_STALL_MS,
+): Server {
   const server = createServer({ requireHostHeader: false }, app);
   hardenServer(server, app, requestTimeoutMs);
+  dropStalledWriters(server, writeStallMs);
   return server;
 }
 

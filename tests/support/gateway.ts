@@ -66,7 +66,7 @@ export async function startGatewayWithEnv(env: Readonly<Record<string, string>>,
   const config = loadConfig(env);
   const { app, drift } = createApp(config, { logger: createLogger(config.logLevel, sink), observeErpCall: (call) => erpCalls.push(call) });
   const server = await new Promise<Server>((resolve) => {
-    const s = createGatewayServer(app, config.requestTimeoutMs);
+    const s = createGatewayServer(app, config.requestTimeoutMs, config.clientWriteTimeoutMs);
     s.listen(0, '127.0.0.1', () => resolve(s));
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
