@@ -17,7 +17,7 @@ import type { ResourceSpec } from '../resource-spec';
 import { erpStatsOf } from './request-context';
 import { recordRoute } from './request-log';
 import { sendJson } from './send-json';
-import { assertUsableQuery, type ParsedQuery } from './strict-query';
+import { assertCountedQuery, assertUsableQuery, type ParsedQuery } from './strict-query';
 
 const ID = /^[1-9][0-9]{0,9}$/;
 const INT32_MAX = 2147483647;
@@ -84,8 +84,10 @@ export function createResourceHandlers(
     list: (resource) =>
       guarded(resource, async (principal, req, res) => {
         const raw = req.query as ParsedQuery;
-        assertUsableQuery(raw);
-        const parsed = parserOf(resource).parseList(raw);
+        const parser = parserOf(resource);
+        assertCountedQuery(raw);
+        if (parser.knowsEveryKey(raw, 'list')) assertUsableQuery(raw);
+        const parsed = parser.parseList(raw);
         const query = gapsOf ? servableListQuery(parsed, gapsOf(resource)) : parsed;
         const page = await reader.list(principal, resource, query, erpStatsOf(res));
         if (resource.deprecated || query.deprecated.length) res.setHeader('Deprecation', 'true');
@@ -96,8 +98,10 @@ export function createResourceHandlers(
         const raw = String(req.params['id']);
         if (!ID.test(raw) || Number(raw) > INT32_MAX) throw notFound(`No ${resource.path} record with id '${raw.slice(0, 32)}'.`);
         const rawQuery = req.query as ParsedQuery;
-        assertUsableQuery(rawQuery);
-        const query = parserOf(resource).parseDetail(rawQuery);
+        const parser = parserOf(resource);
+        assertCountedQuery(rawQuery);
+        if (parser.knowsEveryKey(rawQuery, 'detail')) assertUsableQuery(rawQuery);
+        const query = parser.parseDetail(rawQuery);
         const record = await reader.detail(principal, resource, Number(raw), query, erpStatsOf(res));
         if (resource.deprecated || query.deprecated.length) res.setHeader('Deprecation', 'true');
         sendJson(res, { data: record });

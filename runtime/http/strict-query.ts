@@ -5,7 +5,8 @@
  * padding would be ignored and more records come back), and turns invalid UTF-8 into U+FFFD; a NUL
  * or another control character would reach the ERP, where each transport does something else with it
  * (XML-RPC strips it, PostgreSQL refuses it). Here the first such problem is recorded on the parsed
- * object under `QUERY_PROBLEM`, for the handlers to answer before the ERP is asked:
+ * object under `QUERY_PROBLEM`, for the handlers to answer before the ERP is asked (after the
+ * checks of parameter names, so an unknown parameter is a 400 whatever its value):
  * - more than MAX_QUERY_PARAMS parameters: 400 `bad_request` naming the limit;
  * - invalid percent-encoding or UTF-8, or a C0 control character or DEL in a value: 422
  *   `invalid_value` naming the parameter. Tab is allowed: it is text every transport carries intact.
@@ -34,22 +35,26 @@ export function parseQueryString(text: string | null | undefined): ParsedQuery {
       return query;
     }
     const eq = pair.indexOf('=');
-    const key = decode(eq < 0 ? pair : pair.slice(0, eq));
+    const rawKey = eq < 0 ? pair : pair.slice(0, eq);
+    const decodedKey = decode(rawKey);
     const value = decode(eq < 0 ? '' : pair.slice(eq + 1));
-    if (key === undefined) {
-      query[QUERY_PROBLEM] ??= invalidValue('A query parameter name is not valid percent-encoded UTF-8.');
-      continue;
-    }
+    if (decodedKey === undefined) query[QUERY_PROBLEM] ??= invalidValue('A query parameter name is not valid percent-encoded UTF-8.');
+    const key = decodedKey ?? rawKey;
     const name = PRINTABLE_NAME.test(key) ? `'${key}'` : 'a query parameter';
     if (value === undefined) query[QUERY_PROBLEM] ??= invalidValue(`The value of ${name} is not valid percent-encoded UTF-8.`);
     else if (CONTROL.test(value)) query[QUERY_PROBLEM] ??= invalidValue(`The value of ${name} contains a control character.`);
-    if (value === undefined) continue;
-    const seen = query[key];
-    if (seen === undefined) query[key] = value;
-    else if (Array.isArray(seen)) seen.push(value);
-    else query[key] = [seen, value];
+    // Kept undecoded when it cannot be decoded, so that the checks of names and shapes still see
+    // every parameter (an unknown one stays a 400); the problem is thrown before any value is used.
+    addValue(query, key, value ?? pair.slice(eq + 1));
   }
   return query;
+}
+
+function addValue(query: ParsedQuery, key: string, value: string): void {
+  const seen = query[key];
+  if (seen === undefined) query[key] = value;
+  else if (Array.isArray(seen)) seen.push(value);
+  else query[key] = [seen, value];
 }
 
 /** `+` is a space, then percent-decoding as UTF-8; undefined when that is not possible. */
@@ -63,7 +68,13 @@ function decode(raw: string): string | undefined {
   }
 }
 
-/** Throws the problem the parser recorded, if any. */
+/** Throws when the parser stopped at MAX_QUERY_PARAMS: nothing after that point was read. */
+export function assertCountedQuery(query: ParsedQuery): void {
+  const problem = query[QUERY_PROBLEM];
+  if (problem?.code === 'bad_request') throw problem;
+}
+
+/** Throws the problem the parser recorded, if any: before any value is used (once every key is known to be accepted). */
 export function assertUsableQuery(query: ParsedQuery): void {
   const problem = query[QUERY_PROBLEM];
   if (problem) throw problem;

@@ -43,8 +43,12 @@ export class QueryParser {
   private readonly fieldsByName: ReadonlyMap<string, FieldSpec>;
   private readonly filtersByName: ReadonlyMap<string, FilterSpec>;
   private readonly defaultOrder: string;
+  private readonly listKeys: ReadonlySet<string>;
+  private readonly detailKeys: ReadonlySet<string>;
 
   constructor(private readonly resource: ResourceSpec, ajv: Ajv2020) {
+    this.listKeys = new Set(Object.keys((resource.listQuerySchema as { properties?: object }).properties ?? {}));
+    this.detailKeys = new Set(Object.keys((resource.detailQuerySchema as { properties?: object }).properties ?? {}));
     this.validateList = ajv.compile(resource.listQuerySchema);
     this.validateDetail = ajv.compile(resource.detailQuerySchema);
     this.fieldsByName = new Map(resource.fields.map((f) => [f.name, f]));
@@ -81,6 +85,13 @@ export class QueryParser {
       filters,
       deprecated,
     };
+  }
+
+  /** True when every key of `query` is one the route accepts (an unknown key is a 400 whatever its value). */
+  knowsEveryKey(query: RawQuery, route: 'list' | 'detail'): boolean {
+    const keys = route === 'list' ? this.listKeys : this.detailKeys;
+    for (const key in query) if (!keys.has(key)) return false;
+    return true;
   }
 
   parseDetail(query: RawQuery): DetailQuery {

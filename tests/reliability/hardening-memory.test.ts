@@ -23,7 +23,7 @@ import { startGatewayProcess, type GatewayProcess } from './support/gateway-proc
 const PRODUCTION_HEAP = '--max-semi-space-size=4 --max-old-space-size=256';
 /** Well above the ~110 MB the gateway settles at, well below what the leaks reached (1.27 GB). */
 const RSS_BOUND_MB = 400;
-const REQUEST_TIMEOUT_MS = 2000;
+const REQUEST_TIMEOUT_MS = 10000;
 const WRITE_TIMEOUT_MS = 3000;
 
 function rssMb(pid: number): number {
@@ -145,7 +145,7 @@ describe('the real process under hostile clients and maximal ERP answers', () =>
     }
     proxy.mode = { kind: 'forward' };
     expect([...new Set(statuses)].sort()).toEqual(expect.arrayContaining([200, 503]));
-    expect(statuses.every((s) => s === 200 || s === 503)).toBe(true);
+    expect(statuses.filter((s) => s !== 200 && s !== 503)).toEqual([]);
     await expectHealthy(gateway);
     expect(gateway.stderr.filter((line) => /heap out of memory/.test(line))).toEqual([]);
   }, 90000);

@@ -130,7 +130,8 @@ describe('hostile input on the 90 data routes', () => {
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     process.stdout.write(`hostile input: ${RUNS} cases in ${seconds} s, statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}\n`);
     // The generators reach every kind of answer, so the invariants were tested on each.
-    for (const status of [200, 400, 401, 404, 405, 422]) expect(statuses.get(status) ?? 0).toBeGreaterThan(RUNS / 100);
+    // (200 is rarer since control characters and broken percent-encoding in values are 422, not altered.)
+    for (const status of [200, 400, 401, 404, 405, 422]) expect(statuses.get(status) ?? 0).toBeGreaterThan(RUNS / 200);
   }, 180_000);
 
   describe('raw protocol garbage gets the 400 envelope and a closed connection, never a hang', () => {
