@@ -43,6 +43,8 @@ export class QueryParser {
   private readonly fieldsByName: ReadonlyMap<string, FieldSpec>;
   private readonly filtersByName: ReadonlyMap<string, FilterSpec>;
   private readonly defaultOrder: string;
+  /** ERP names of the number sort keys: sent with NULLS FIRST ascending, NULLS LAST descending. */
+  private readonly numberSortFields: ReadonlySet<string>;
   private readonly listKeys: ReadonlySet<string>;
   private readonly detailKeys: ReadonlySet<string>;
 
@@ -53,7 +55,12 @@ export class QueryParser {
     this.validateDetail = ajv.compile(resource.detailQuerySchema);
     this.fieldsByName = new Map(resource.fields.map((f) => [f.name, f]));
     this.filtersByName = new Map(resource.filters.map((f) => [f.name, f]));
-    this.defaultOrder = withIdLast(resource.defaultOrder);
+    this.numberSortFields = new Set(
+      Object.entries(resource.sortable)
+        .filter(([api]) => api !== 'id' && NUMBER_TYPES.has(this.fieldsByName.get(api)?.type ?? ''))
+        .map(([, erp]) => erp),
+    );
+    this.defaultOrder = withIdLast(withNullsAtTheEnds(resource.defaultOrder, this.numberSortFields));
   }
 
   parseList(query: RawQuery): ListQuery {
@@ -117,7 +124,8 @@ export class QueryParser {
         throw badRequest(`Cannot sort by '${field}': sortable fields are ${sortable || 'none'}.`);
       }
       keys.push(field);
-      return `${erp} ${(m[2] ?? 'asc').toLowerCase()}`;
+      const direction = (m[2] ?? 'asc').toLowerCase();
+      return this.numberSortFields.has(erp) ? `${erp} ${direction} ${nullsFor(direction)}` : `${erp} ${direction}`;
     });
     return withIdLast(terms.join(', '));
   }
@@ -142,6 +150,32 @@ export class QueryParser {
     }
     return chosen;
   }
+}
+
+const NUMBER_TYPES: ReadonlySet<string> = new Set(['integer', 'number']);
+
+/**
+ * Odoo reads a NULL integer, float or monetary as 0, and PostgreSQL sorts NULL above every value:
+ * without this, `order=seats desc` gives 0, 5, 5, 5. With NULLS FIRST ascending and NULLS LAST
+ * descending, the zeros the client receives stand where a 0 sorts, so what it receives is monotonic
+ * (unless the field also holds negative numbers: the unset ones, read as 0, then come before them
+ * ascending and after them descending). Odoo 17, 18 and 19 accept the clause in `order`.
+ */
+function nullsFor(direction: string): string {
+  return direction === 'desc' ? 'nulls last' : 'nulls first';
+}
+
+/** The catalogue's default order with the nulls clause on its number fields (terms that have none). */
+function withNullsAtTheEnds(order: string, numberFields: ReadonlySet<string>): string {
+  return order
+    .split(',')
+    .map((raw) => {
+      const term = raw.trim();
+      const [field, direction = 'asc', ...rest] = term.split(/\s+/);
+      if (!field || !numberFields.has(field) || rest.length) return term;
+      return `${field} ${direction.toLowerCase()} ${nullsFor(direction.toLowerCase())}`;
+    })
+    .join(', ');
 }
 
 function withIdLast(order: string): string {
@@ -195,6 +229,8 @@ function errorFromSchema(errors: readonly ErrorObject[], filters: ReadonlyMap<st
   }
   const first = errors[0];
   const name = first?.instancePath.split('/')[1] ?? 'a parameter';
+  // The spec's table: an invalid sort is 400, whatever is wrong with it (too long, given twice).
+  if (name === 'order') return badRequest(`Invalid sort: order ${Array.isArray(valueOf(first)) ? 'given more than once' : 'too long'}; use field, field asc or field desc, comma-separated.`);
   const filter = filters.get(name);
   if (filter?.type === 'enum') return invalidValue(`${name} must be one of: ${(filter.values ?? []).join(', ')}.`);
   return invalidValue(`${name}: ${EXPECTED[filter?.type ?? name] ?? 'invalid value'}${Array.isArray(valueOf(first)) ? ' (given more than once)' : ''}.`);

@@ -227,12 +227,18 @@ function ids(rows: readonly { id: number }[]): number[] {
 }
 
 /**
- * Known values in order (`sign` 1 ascending, -1 descending). SQL sorts NULL last ascending and first
- * descending, and Odoo reads a NULL number as 0: so null and 0 are left out, wherever they stand.
+ * Every value the client receives, in order (`sign` 1 ascending, -1 descending), 0 and null included.
+ * Numbers: Odoo reads an unset number as 0 and the gateway sends number sort keys with NULLS FIRST
+ * ascending / NULLS LAST descending, so a 0 stands where 0 sorts. Dates and texts: an unset value
+ * (null) sorts above every value, as PostgreSQL puts it: last ascending, first descending.
  */
 function monotonic(values: readonly unknown[], sign: 1 | -1): boolean {
-  const known = values.filter((v) => v !== null && v !== 0) as (number | string)[];
-  return known.every((v, i) => i === 0 || sign * compare(known[i - 1] as number | string, v) <= 0);
+  return values.every((v, i) => i === 0 || sign * compareWithNullHighest(values[i - 1], v) <= 0);
+}
+
+function compareWithNullHighest(a: unknown, b: unknown): number {
+  if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;
+  return compare(a as number | string, b as number | string);
 }
 
 function compare(a: number | string, b: number | string): number {
