@@ -365,7 +365,7 @@ function guide(model: CatalogueModel): string {
 <li><strong>Offset paging</strong> (${code('limit')}, ${code('offset')}, optional ${code('order')}): for screens and small lists. ${code('meta.total')} counts every matching record. The cost grows with the offset.</li>
 <li><strong>Cursor paging</strong> (${code('since_id')}): for full scans and synchronisation. Start with ${code('since_id=0')}, then pass back ${code('meta.next_since_id')} unchanged until it is ${code('null')}. Records come in ascending id at constant cost. Not combinable with ${code('offset')} or ${code('order')} (400).</li>
 <li>${code('total=false')} omits ${code('meta.total')}: the count scans every matching record whatever the ${code('limit')}, so turn it off in cursor scans and whenever the count is not shown.</li>
-<li>${code('order')}: ${code('field')}, ${code('field asc')} or ${code('field desc')}, several keys comma-separated, among the sortable fields of the resource. ${code('id')} is always appended as the last key, so pages are stable.</li>
+<li>${code('order')}: ${code('field')}, ${code('field asc')} or ${code('field desc')}, several keys comma-separated, among the sortable fields of the resource. ${code('id')} is always appended as the last key, so pages are stable. Unset values: a number that is not set is read as 0 and sorts as 0 (first ascending, last descending, beside the zeros; before negative numbers ascending); a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by ${code('id')}, except on date-times: the ERP keeps fractions of a second that answers round off, so records showing the same date-time are ordered by that hidden fraction first.</li>
 <li>${code('fields')}: comma-separated field names, e.g. ${code('fields=id,name')}. An unknown name is 400.</li>
 </ul>
 <pre class="curl"><code>${escapeHtml(`${CURL} '${base}/api/v1/${sample.path}?since_id=0&limit=200&total=false'`)}</code></pre>`,
@@ -401,7 +401,7 @@ ${errorRows}
 <tr><td>${code('offset')} minimum</td><td>${LIMITS.offsetMin}</td></tr>
 <tr><td>${code('since_id')} minimum</td><td>${LIMITS.sinceIdMin}</td></tr>
 </tbody></table></div>
-<p>Failed authentications are limited per client address (429). The operator may also set a per-key request rate; when it trips the answer is 429 with ${code('Retry-After')}.</p>`,
+<p>Failed authentications are limited per client address, and new API keys checked at once for all addresses together: past either limit the answer is 429 with ${code('Retry-After')}.</p>`,
     ),
     section(
       'versioning',

@@ -133,7 +133,7 @@ List routes: ${COMMON_LIST_PARAMETERS.join(', ')}. Detail routes: fields only.
 - offset: integer >= ${LIMITS.offsetMin}, default 0.
 - since_id: integer >= ${LIMITS.sinceIdMin}; cursor (see paging).
 - total: true|false, default true.
-- order: \`field\`, \`field asc\` or \`field desc\`, several comma-separated; sortable fields only (listed per route); \`id\` is appended last.
+- order: \`field\`, \`field asc\` or \`field desc\`, several comma-separated; sortable fields only (listed per route); \`id\` is appended last. Unset values: a number that is not set is read as 0 and sorts as 0 (first ascending, last descending, beside the zeros; before negative numbers ascending); a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by \`id\`, except on date-times: the ERP keeps fractions of a second that answers round off, so records showing the same date-time are ordered by that hidden fraction first.
 - fields: comma-separated field names; unknown name is 400.
 Any other query key than these and the route's filters is 400. Malformed common values (\`limit=0\`, \`offset=-1\`, \`total=maybe\`) are 422.
 

@@ -15,10 +15,10 @@ export const ERROR_STATUSES: readonly (readonly [number, string, string])[] = [
   [403, 'forbidden', 'Account not authorised to use the API, or no read right on the model.'],
   [404, 'not_found', 'Unknown resource, or record not found or outside the exposed scope.'],
   [422, 'invalid_value', 'A parameter value cannot be used (malformed date, integer expected, value outside the allowed list).'],
-  [429, 'rate_limited', 'Too many requests (failed authentications from this address, or the configured per-key limit).'],
+  [429, 'rate_limited', 'Too many failed authentications from this address, or too many new API keys being checked at once; retry after the Retry-After delay.'],
   [500, 'internal_error', 'An unexpected failure of the gateway itself (a bug): logged, never detailed.'],
   [502, 'bad_gateway', 'The ERP is unreachable or answered with something that is not its protocol.'],
-  [503, 'unavailable', 'The gateway is saturated or the resource is unavailable; retry after the Retry-After delay.'],
+  [503, 'unavailable', 'The gateway is saturated (ERP calls or memory for ERP answers) or the resource is unavailable; retry after the Retry-After delay.'],
   [504, 'gateway_timeout', 'The ERP did not answer within the configured timeout.'],
 ];
 
@@ -69,11 +69,17 @@ function filterParameter(filter: FilterModel): OpenAPIV3_1.ParameterObject {
 function errorResponses(statuses: readonly number[]): Record<string, OpenAPIV3_1.ReferenceObject> {
   const responses: Record<string, OpenAPIV3_1.ReferenceObject> = {};
   for (const status of statuses) responses[String(status)] = ref(`Error${status}`, 'responses');
-  responses['405'] = ref('MethodNotAllowed', 'responses');
   return responses;
 }
 
-const SERVER_ERRORS = [429, 500, 502, 503, 504];
+/**
+ * What a GET can answer besides the spec's own statuses. Neither 405 (a GET never gets it; the
+ * document's description says which methods do) nor 500 (a gateway bug, not a contract): declaring
+ * them on GET operations breaks the usual typed client's `if (error) throw …; data.data`.
+ */
+const SERVER_ERRORS = [429, 502, 503, 504];
+/** Statuses some operation declares: only these get a response component. */
+const DECLARED = new Set([400, 401, 403, 404, 422, ...SERVER_ERRORS]);
 
 function listOperation(resource: ResourceModel): OpenAPIV3_1.OperationObject {
   const record = recordTypeName(resource.domain, resource.name);
@@ -91,7 +97,7 @@ function listOperation(resource: ResourceModel): OpenAPIV3_1.OperationObject {
         required: false,
         description: `Sort: \`field\`, \`field asc\` or \`field desc\`, several keys comma-separated. Sortable fields: ${Object.keys(resource.sortable)
           .map((f) => `\`${f}\``)
-          .join(', ') || 'none'}. \`id\` is always appended as the last key. Not with \`since_id\`.`,
+          .join(', ') || 'none'}. \`id\` is always appended as the last key. Not with \`since_id\`. Unset values: a number that is not set is read as 0 and sorts as 0 (first ascending, last descending, beside the zeros; before negative numbers ascending); a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by \`id\`, except on date-times: the ERP keeps fractions of a second that answers round off, so records showing the same date-time are ordered by that hidden fraction first.`,
         schema: { type: 'string', maxLength: 256 },
       },
       ref('Fields', 'parameters'),
@@ -177,14 +183,9 @@ function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject {
   };
   for (const domain of model.domains)
     for (const resource of domain.resources) schemas[recordTypeName(resource.domain, resource.name)] = recordSchema(resource) as OpenAPIV3_1.SchemaObject;
-  const responses: Record<string, OpenAPIV3_1.ResponseObject> = {
-    MethodNotAllowed: {
-      description: 'Any method other than GET or HEAD: an HTML page from the routing layer, with an `Allow: GET, HEAD` header.',
-      headers: { Allow: { schema: { type: 'string', const: 'GET, HEAD' } as OpenAPIV3_1.HeaderObject['schema'] } },
-      content: { 'text/html': { schema: { type: 'string' } } },
-    },
-  };
+  const responses: Record<string, OpenAPIV3_1.ResponseObject> = {};
   for (const [status, code, text] of ERROR_STATUSES) {
+    if (!DECLARED.has(status)) continue;
     const headers: Record<string, OpenAPIV3_1.HeaderObject> = {};
     if (status === 401) headers['WWW-Authenticate'] = { schema: { type: 'string' }, description: '`Bearer`.' };
     if (status === 429 || status === 503) headers['Retry-After'] = { schema: { type: 'integer' }, description: 'Seconds to wait.' };
@@ -267,7 +268,7 @@ export function openApiDocument(model: CatalogueModel): OpenAPIV3_1.Document {
       version: '1.0.0',
       summary: 'Read-only JSON API over the organisation’s ERP.',
       description:
-        'Read-only HTTP JSON interface for consulting operational data of the organisation (analytic, approvals, electricity, events, fleet, IT, purchase, space, sprint, stock, travel). Every data route is GET, needs `Authorization: Bearer <API key>` and answers `{data, meta}` (lists) or `{data}` (detail). Errors answer `{error: {code, message}}`.',
+        'Read-only HTTP JSON interface for consulting operational data of the organisation (analytic, approvals, electricity, events, fleet, IT, purchase, space, sprint, stock, travel). Every data route is GET, needs `Authorization: Bearer <API key>` and answers `{data, meta}` (lists) or `{data}` (detail). Errors answer `{error: {code, message}}`. Any other method than GET or HEAD on a route answers 405 with an HTML page from the routing layer and `Allow: GET, HEAD`; an unexpected failure of the gateway itself (a bug) answers 500 `internal_error`, logged, never detailed. Neither is declared on the GET operations.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',

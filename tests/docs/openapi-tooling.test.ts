@@ -46,7 +46,7 @@ describe('openapi.json with third-party tools', () => {
     expect(report.totals.errors).toBe(0);
   }, 60000);
 
-  it('gives a TypeScript client (openapi-typescript) that compiles under strict tsc', async () => {
+  it('gives a TypeScript client (openapi-typescript types, openapi-fetch calls with the idiomatic error check) that compiles under strict tsc', async () => {
     await run(process.execPath, [bin('openapi-typescript', 'openapi-typescript'), OPENAPI, '--output', join(dir, 'api.d.ts')], { cwd: dir, env: QUIET });
     const resources = catalogue().domains.flatMap((d) => d.resources);
     const enumFilter = resources.flatMap((r) => r.filters.filter((f) => f.type === 'enum').map((f) => ({ r, f })))[0];
@@ -66,13 +66,39 @@ describe('openapi.json with third-party tools', () => {
       '// @ts-expect-error a value outside the enumeration',
       `export const bad: EnumQuery = { ${enumFilter.f.name}: 'not-a-listed-value' };`,
       "export type Ops = keyof operations;",
+      // The idiomatic openapi-fetch call: once `error` is handled, `data` is the page, typed.
+      "import createClient from 'openapi-fetch';",
+      "const client = createClient<paths>({ baseUrl: 'http://127.0.0.1:8080' });",
+      'export async function plates(): Promise<(string | null)[]> {',
+      "  const { data, error } = await client.GET('/api/v1/fleet/vehicles', { params: { query: { limit: 2, order: 'plate desc' } } });",
+      '  if (error) throw new Error(`${error.error.code}: ${error.error.message}`);',
+      '  // @ts-expect-error a field the resource does not have',
+      '  void data.data[0]?.colour;',
+      '  return data.data.map((vehicle) => vehicle.plate ?? null);',
+      '}',
+      'export async function oneVehicle(id: number) {',
+      "  const { data, error } = await client.GET('/api/v1/fleet/vehicles/{id}', { params: { path: { id } } });",
+      '  if (error) throw new Error(error.error.code);',
+      '  return data.data.id;',
+      '}',
       '',
     ].join('\n');
     writeFileSync(join(dir, 'usage.ts'), usage);
     writeFileSync(
       join(dir, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { strict: true, noEmit: true, target: 'ES2022', module: 'ESNext', moduleResolution: 'bundler', types: [], skipLibCheck: false, exactOptionalPropertyTypes: true },
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          target: 'ES2022',
+          lib: ['ES2022', 'DOM'],
+          module: 'ESNext',
+          moduleResolution: 'bundler',
+          types: [],
+          skipLibCheck: false,
+          exactOptionalPropertyTypes: true,
+          paths: { 'openapi-fetch': [require.resolve('openapi-fetch').replace(/index\.c?js$/, 'index.d.mts')] },
+        },
         files: ['api.d.ts', 'usage.ts'],
       }),
     );
