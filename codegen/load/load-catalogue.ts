@@ -31,10 +31,11 @@ export function loadCatalogue(dir: string, root: string): LoadedCatalogue {
   for (const name of names) {
     const path = relative(root, join(dir, name)) || name;
     const lineCounter = new LineCounter();
-    const document = parseDocument(readFileSync(join(dir, name), 'utf8'), { lineCounter, uniqueKeys: true, prettyErrors: false });
+    const text = readFileSync(join(dir, name), 'utf8');
+    const document = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
     for (const problem of [...document.errors, ...document.warnings]) {
       const at = lineCounter.linePos(problem.pos[0]);
-      errors.push({ file: path, line: at.line, column: at.col, message: problem.message.split('\n')[0] ?? problem.message });
+      errors.push({ file: path, line: at.line, column: at.col, message: describeProblem(problem.code, problem.message, text.slice(problem.pos[0], problem.pos[0] + 200)) });
     }
     files.push({ path, document, lineCounter, data: document.toJS() });
   }
@@ -70,4 +71,12 @@ function keyOffset(file: CatalogueFile, path: readonly (string | number)[]): num
     if (pair.key && pair.key.value === last && pair.key.range) return pair.key.range[0];
   }
   return undefined;
+}
+
+/** The YAML library's first line, naming the key where it says only that one is repeated. */
+function describeProblem(code: string, message: string, source: string): string {
+  const first = message.split('\n')[0] ?? message;
+  const key = source.split(/[:\n]/)[0]?.trim();
+  if (code === 'DUPLICATE_KEY' && key) return `key '${key}' is defined twice in the same map (${first})`;
+  return first;
 }

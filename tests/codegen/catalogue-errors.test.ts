@@ -64,7 +64,7 @@ describe('catalogue errors are located and explained', () => {
     ['an order on a non-sortable field', withLine('owner: { type: string, description: Owner.,', 'owner: { type: string, sortable: true, description: Owner.,'), /demo\.yaml:14:\d+: field 'owner' cannot be sortable/],
     ['a default order on a computed field', withLine('default_order: name asc', 'default_order: total desc'), /demo\.yaml:9:\d+: default_order uses 'total', which this resource maps as computed/],
     ['an enum filter without values', withLine('state: { op: "=", field: state }', 'state: { op: "=", erp: state, type: enum }'), /demo\.yaml:18:\d+: filter 'state' is an enum filter without values/],
-    ['a duplicate route', withLine('      name: { op: ilike, field: name }\n', '      name: { op: ilike, field: name }\n      name: { op: ilike, field: name }\n'), /demo\.yaml:18:\d+: Map keys must be unique/],
+    ['a duplicate route', withLine('      name: { op: ilike, field: name }\n', '      name: { op: ilike, field: name }\n      name: { op: ilike, field: name }\n'), /demo\.yaml:18:\d+: key 'name' is defined twice in the same map \(Map keys must be unique\)/],
     ['an operator that does not fit the value type', withLine('name: { op: ilike, field: name }', 'name: { op: ">=", field: name }'), /demo\.yaml:17:\d+: filter 'name': operator '>=' does not apply to string values/],
     ['an array without its item type', withLine('name: { type: string, description: Name., erp: name }', 'name: { type: array, description: Name., erp: name }'), /demo\.yaml:12:\d+: field 'name': arrays need 'items'/],
   ])('reports %s', (_name, files, pattern) => {
