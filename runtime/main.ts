@@ -1,7 +1,7 @@
 /**
  * @module Starts the gateway: reads the configuration (one clear line and exit 1 when it is wrong),
  * listens, and on SIGTERM/SIGINT stops accepting, lets in-flight requests finish (they all answer
- * within REQUEST_TIMEOUT_MS), then exits 0; 1 when the shutdown deadline cut answers still in flight.
+ * within REQUEST_TIMEOUT_MS), then exits 0; 1 when answers were cut (a client not reading its answer).
  */
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
@@ -47,9 +47,11 @@ function main(): void {
   const closer = createGracefulCloser(server);
   const stop = (signal: string) => {
     logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
-    void closer.close().then(() => {
+    void closer.close().then((cut) => {
+      // Exit status 1 when answers were cut: the clients concerned did not get what they asked for.
+      if (cut) logger.warn({ answers_cut: cut }, 'shutdown cut answers not yet read by their clients');
       output.flush();
-      process.exit(0);
+      process.exit(cut ? 1 : 0);
     });
     setTimeout(() => {
       // Exit status 1: the deadline cut answers still being written (a client that stopped reading).

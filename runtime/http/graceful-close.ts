@@ -12,8 +12,12 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
 export interface GracefulCloser {
-  /** Stops the server; settles once it is closed, with whether every answer in flight was written. */
-  close(): Promise<void>;
+  /**
+   * Stops the server; settles once it is closed, with the number of answers cut while closing (Node
+   * closes a connection whose answer is complete on the gateway's side but not yet read by its
+   * client, such as one that stopped reading).
+   */
+  close(): Promise<number>;
   /** Answers not yet written in full. */
   readonly inFlight: number;
 }
@@ -41,10 +45,16 @@ export function createGracefulCloser(server: Server): GracefulCloser {
   server.on('checkExpectation', track);
   return {
     close: () =>
-      new Promise<void>((resolve) => {
+      new Promise<number>((resolve) => {
         closing = true;
-        for (const answers of bySocket.values()) for (const res of answers) if (!res.headersSent) res.setHeader('Connection', 'close');
-        server.close(() => resolve());
+        // An answer fully handed to its socket but not yet read by the client (bytes still queued)
+        // belongs to a finished request: Node closes such a connection at once, cutting the answer.
+        let cut = 0;
+        for (const [socket, answers] of bySocket) {
+          if (socket.writableLength > 0) cut++;
+          for (const res of answers) if (!res.headersSent) res.setHeader('Connection', 'close');
+        }
+        server.close(() => resolve(cut));
         server.closeIdleConnections();
       }),
     get inFlight() {

@@ -12,12 +12,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect, type Socket } from 'node:net';
-import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { GATEWAY_LOGIN } from '../../sandbox/seed/security';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';
 import { startStack, type Stack } from '../support/stack';
-import { startGatewayProcess, type GatewayProcess } from './support/gateway-process';
+import { rssMb, startGatewayProcess, type GatewayProcess } from './support/gateway-process';
 
 /** The production flags of the README's "Running in production". */
 const PRODUCTION_HEAP = '--max-semi-space-size=4 --max-old-space-size=256';
@@ -26,10 +25,6 @@ const RSS_BOUND_MB = 400;
 const REQUEST_TIMEOUT_MS = 10000;
 const WRITE_TIMEOUT_MS = 3000;
 
-function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1]) / 1024;
-}
 
 function openSocket(url: string): Promise<Socket> {
   const { hostname, port } = new URL(url);
@@ -199,4 +194,48 @@ describe('compressed bombs from the ERP', () => {
     expect(p90).toBeLessThan(500);
     expect(rssMb(gateway.pid)).toBeLessThan(RSS_BOUND_MB);
   }, 60000);
+});
+
+describe('a shutdown that cuts an answer', () => {
+  let stack: Stack;
+  let proxy: FaultProxy;
+  let gateway: GatewayProcess;
+  beforeAll(async () => {
+    stack = await startStack({ transport: 'json2' });
+    proxy = await startFaultProxy(stack.sandbox.url);
+    // A 24 MB page: far more than the loopback socket buffers hold (about 10 MB), so its answer stalls when nobody reads it.
+    const page = JSON.stringify(Array.from({ length: 200 }, (_, i) => ({ id: i + 1, license_plate: 'x'.repeat(120_000) })));
+    proxy.mode = { kind: 'rewrite', rewrite: (path, body) => (path.endsWith('/fleet.vehicle/search_read') && body.startsWith('[') ? page : body) };
+    gateway = await startGatewayProcess({
+      ERP_URL: proxy.url,
+      ERP_DATABASE: stack.sandbox.database,
+      ERP_TRANSPORT: 'json2',
+      REQUEST_TIMEOUT_MS: '2000',
+      ERP_MAX_ANSWER_BYTES: String(32 * 1024 * 1024),
+      MEMORY_BUDGET_BYTES: String(128 * 1024 * 1024),
+      // Not the stalled-writer sweep: the shutdown is what cuts the answer here.
+      CLIENT_WRITE_TIMEOUT_MS: '30000',
+      NODE_OPTIONS: PRODUCTION_HEAP,
+    });
+  });
+  afterAll(async () => {
+    gateway?.kill('SIGKILL');
+    await gateway?.exited;
+    await proxy?.close();
+    await stack?.close();
+  });
+
+  it('exits 1 (not 0) and says how many answers it cut, when a client that stopped reading holds one', async () => {
+    const socket = await openSocket(gateway.url);
+    socket.on('error', () => undefined);
+    socket.pause();
+    socket.write(`GET /api/v1/fleet/vehicles?limit=200&fields=id,plate HTTP/1.1\r\nHost: gateway\r\nAuthorization: Bearer ${stack.keys.valid}\r\n\r\n`);
+    await sleep(1500);
+    gateway.kill('SIGTERM');
+    const exit = await gateway.exited;
+    socket.destroy();
+    expect(exit.code).toBe(1);
+    const cut = gateway.stdout.map((line) => JSON.parse(line) as { msg?: string; answers_cut?: number }).find((line) => line.answers_cut !== undefined);
+    expect(cut?.answers_cut).toBeGreaterThanOrEqual(1);
+  }, 30000);
 });

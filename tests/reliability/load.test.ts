@@ -7,10 +7,9 @@
  * capped in time.
  */
 import autocannon from 'autocannon';
-import { readFileSync } from 'node:fs';
 import { GATEWAY_LOGIN } from '../../sandbox/seed/security';
 import { startStack, type Stack } from '../support/stack';
-import { startGatewayProcess, type GatewayProcess } from './support/gateway-process';
+import { rssMb, startGatewayProcess, type GatewayProcess } from './support/gateway-process';
 
 const REQUESTS = Number(process.env['LOAD_REQUESTS'] ?? 50000);
 const CONNECTIONS = 64;
@@ -27,11 +26,6 @@ const WINDOW = Math.min(10000, Math.floor(REQUESTS / 5));
  */
 const HEAP_BOUNDS = '--max-semi-space-size=4 --max-old-space-size=128';
 
-function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1]);
-  return kb / 1024;
-}
 
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 

@@ -5,7 +5,7 @@
  * that makes it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -76,4 +76,10 @@ export async function startGatewayProcess(env: Readonly<Record<string, string>>,
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return { pid: child.pid as number, url, stdout, stderr, exited, kill };
+}
+
+/** Resident memory of a process, in MB (Linux). */
+export function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1]) / 1024;
 }
