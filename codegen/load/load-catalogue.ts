@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { isNode, LineCounter, parseDocument, type Document } from 'yaml';
 import type { CatalogueError } from '../catalogue-error';
+import { findMisindentedLine } from './indentation';
 
 export interface CatalogueFile {
   /** Path relative to the project root, as shown in messages. */
@@ -33,6 +34,14 @@ export function loadCatalogue(dir: string, root: string): LoadedCatalogue {
     const lineCounter = new LineCounter();
     const text = readFileSync(join(dir, name), 'utf8');
     const document = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
+    // A mis-indented key derails the parser, which then reports where it lost its way: name the line instead.
+    const misindented = document.errors.length ? findMisindentedLine(text) : undefined;
+    if (misindented) {
+      const parser = document.errors[0]?.message.split('\n')[0] ?? '';
+      errors.push({ file: path, line: misindented.line, column: misindented.column, message: `${misindented.message} (the YAML parser: ${parser})` });
+      files.push({ path, document, lineCounter, data: document.toJS() });
+      continue;
+    }
     for (const problem of [...document.errors, ...document.warnings]) {
       const at = lineCounter.linePos(problem.pos[0]);
       errors.push({ file: path, line: at.line, column: at.col, message: describeProblem(problem.code, problem.message, text.slice(problem.pos[0], problem.pos[0] + 200)) });

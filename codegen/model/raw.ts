@@ -44,6 +44,7 @@ export interface RawResource {
   description: string;
   model: string;
   default_order: string;
+  order_only?: string[];
   scope?: RawScopeTerm[];
   deprecated?: boolean;
   fields: Record<string, RawField>;

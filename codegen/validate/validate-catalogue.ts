@@ -40,14 +40,45 @@ function checkResource(resource: RawResource, at: Path, report: Report): void {
   const id = resource.fields['id'];
   if (!id || id.type !== 'integer' || id.erp !== 'id') report([...at, 'fields'], "every resource needs an 'id' field: { type: integer, erp: id }");
   for (const [name, field] of Object.entries(resource.fields)) checkField(name, field, [...at, 'fields', name], report);
-  const computed = new Set(
-    Object.values(resource.fields).flatMap((f) => (typeof f.erp === 'object' && 'field' in f.erp && f.erp.computed ? [f.erp.field] : [])),
-  );
+  checkDefaultOrder(resource, at, report);
+  for (const [name, filter] of Object.entries(resource.filters ?? {})) checkFilter(name, filter, resource, [...at, 'filters', name], report);
+}
+
+/**
+ * Every field of `default_order` must be one the model can sort on and the catalogue knows: `id`,
+ * the ERP field of a stored field or many2one of the resource, or one listed in `order_only`. A typo
+ * (`licence_plate`) would otherwise reach the ERP with every request and fail all of them.
+ */
+function checkDefaultOrder(resource: RawResource, at: Path, report: Report): void {
+  const sortable = new Map<string, string>([['id', '']]);
+  const unsortable = new Map<string, string>();
+  for (const [name, field] of Object.entries(resource.fields)) {
+    const erp = field.erp;
+    if (typeof erp === 'string') sortable.set(erp, name);
+    else if ('field' in erp) (erp.computed ? unsortable.set(erp.field, `which this resource maps as computed (field '${name}')`) : sortable.set(erp.field, name));
+    else if ('many2one' in erp) sortable.set(erp.many2one, name);
+    else if ('related' in erp) sortable.set(erp.related[0], name);
+    else if ('x2many' in erp) unsortable.set(erp.x2many, `an x2many (field '${name}')`);
+    else if ('distribution' in erp) unsortable.set(erp.distribution, `a JSON distribution (field '${name}')`);
+    else if ('distribution_accounts' in erp) unsortable.set(erp.distribution_accounts, `a JSON distribution (field '${name}')`);
+  }
+  const orderOnly = resource.order_only ?? [];
+  const used = new Set<string>();
   for (const term of resource.default_order.split(',')) {
     const field = term.trim().split(/\s+/)[0] ?? '';
-    if (computed.has(field)) report([...at, 'default_order'], `default_order uses '${field}', which this resource maps as computed: the ERP cannot sort on it`);
+    used.add(field);
+    const why = unsortable.get(field);
+    if (why) report([...at, 'default_order'], `default_order uses '${field}', ${why}: the ERP cannot sort on it`);
+    else if (!sortable.has(field) && !orderOnly.includes(field))
+      report(
+        [...at, 'default_order'],
+        `default_order uses '${field}', which no field of this resource reads: fix the name, or list it under 'order_only' if the model has it and the resource does not expose it`,
+      );
   }
-  for (const [name, filter] of Object.entries(resource.filters ?? {})) checkFilter(name, filter, resource, [...at, 'filters', name], report);
+  orderOnly.forEach((field, i) => {
+    if (!used.has(field)) report([...at, 'order_only', i], `order_only lists '${field}', which default_order does not use`);
+    else if (sortable.has(field) || unsortable.has(field)) report([...at, 'order_only', i], `order_only lists '${field}', which a field of this resource already reads`);
+  });
 }
 
 function checkField(name: string, field: RawField, at: Path, report: Report): void {

@@ -20,6 +20,18 @@ import { sendJson } from './send-json';
 import { assertCountedQuery, assertUsableQuery, type ParsedQuery } from './strict-query';
 
 const ID = /^[1-9][0-9]{0,9}$/;
+/**
+ * How many times one request is asked again after the ERP's error taught the gateway some catalogue
+ * drift (Odoo names one missing field per error): past that the next request goes on learning.
+ */
+const RELEARN_ATTEMPTS = 8;
+
+/** The drift the handlers serve around (drift-monitor.ts). */
+export interface DriftView {
+  gapsOf(resource: ResourceSpec): DriftGaps;
+  /** Records what an ERP error says the ERP lacks; `gapsOf` then answers anew. */
+  learnFrom(error: unknown): boolean;
+}
 const INT32_MAX = 2147483647;
 
 export function createResourceHandlers(
@@ -28,9 +40,10 @@ export function createResourceHandlers(
   failures: AuthFailureLimit,
   /** What ERP answers in flight may hold in all; each request takes a lease, given back once it has answered. */
   budget: MemoryBudget,
-  /** Catalogue drift found at start-up (DRIFT_CHECK=warn): a resource whose model is gone answers 503. */
-  gapsOf?: (resource: ResourceSpec) => DriftGaps,
+  /** Catalogue drift (DRIFT_CHECK=warn), found at start-up or learned from the ERP's errors: a resource whose model is gone answers 503. */
+  drift?: DriftView,
 ): ResourceHandlers {
+  const gapsOf = drift && ((resource: ResourceSpec) => drift.gapsOf(resource));
   const ajv = new Ajv2020({ allErrors: false, strict: true, verbose: true });
   const parsers = new Map<ResourceSpec, QueryParser>();
   const parserOf = (resource: ResourceSpec) => {
@@ -64,12 +77,24 @@ export function createResourceHandlers(
         throw error;
       }
       res.locals['keyId'] = principal.keyId;
-      const unavailable = gapsOf?.(resource).unavailable;
-      if (unavailable) throw driftUnavailable(unavailable);
       stats.lease = budget.lease();
       try {
-        await auth.assertCanRead(principal, resource.model, stats);
-        await body(principal, req, res);
+        for (let attempt = 1; ; attempt++) {
+          const gaps = drift?.gapsOf(resource);
+          try {
+            if (gaps?.unavailable) throw driftUnavailable(gaps.unavailable);
+            await auth.assertCanRead(principal, resource.model, stats);
+            await body(principal, req, res);
+            return;
+          } catch (error) {
+            // The ERP said what it lacks (now, or for a request running alongside): ask again around it.
+            if (drift && attempt <= RELEARN_ATTEMPTS) {
+              drift.learnFrom(error);
+              if (drift.gapsOf(resource) !== gaps) continue;
+            }
+            throw error;
+          }
+        }
       } catch (error) {
         if (error instanceof ErpFault && error.kind === 'access_denied') auth.evict(principal);
         throw error;

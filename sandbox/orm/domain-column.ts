@@ -240,7 +240,7 @@ function in19(o: ColumnOperand, operator: string, values: readonly unknown[]): S
   let nullIn = params.length < values.length;
   const falsy = cat === 'number' ? 0 : cat === 'char' ? '' : undefined;
   if (falsy !== undefined) {
-    if (params.includes(falsy)) nullIn = true;
+    if (standsForNull(o.field, values, params, falsy)) nullIn = true;
     else if (nullIn) params = [...params, falsy];
   }
   params = [...new Set(params)];
@@ -252,6 +252,18 @@ function in19(o: ColumnOperand, operator: string, values: readonly unknown[]): S
   }
   if (operator === 'not in' && nullIn && !s) return o.nullable ? sql`${o.expr} IS NOT NULL` : TRUE_SQL;
   return s!;
+}
+
+/**
+ * Whether a value of an `in` list is the field's falsy value. Integer and Float convert the value
+ * first (`int(0) == 0`), but Monetary keeps Field's `convert_to_column`, `str(value)`, and compares
+ * it with `str(0.0)`: only a float zero (`'0.0'`) stands for NULL, never the `0` a JSON or XML-RPC
+ * integer gives. The sandbox reads every JSON number as a JavaScript number, so it treats a JSON
+ * `0.0` as `0` there (docs/compatibility.md).
+ */
+function standsForNull(field: FieldInfo, values: readonly unknown[], params: readonly unknown[], falsy: unknown): boolean {
+  if (field.type === 'monetary') return values.some((v) => v === '0.0');
+  return params.includes(falsy);
 }
 
 function inequality19(o: ColumnOperand, operator: string, value: unknown): Sql {

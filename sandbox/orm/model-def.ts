@@ -127,6 +127,11 @@ export interface FieldDef {
    * rows that draw would have left empty from a random stream of their own.
    */
   readonly emptyBeforeRequired?: number;
+  /**
+   * Draws the field's demo values from a stream of its own instead of the model's: a field added to
+   * a model later then leaves every other demo value as it was (tests pin many of them).
+   */
+  readonly ownDemoStream?: boolean;
   /** Share of rows whose boolean is true (boolean fields only). Default 0.5; `active` 0.9. */
   readonly truthy?: number;
 }

@@ -81,8 +81,16 @@ function editModel(model: ModelInfo, edits: ReadonlyMap<string, FieldEdit[]>): M
     if (edited) fields.set(name, edited);
   }
   const columns = model.columns.filter((column) => fields.has(column.name)).map((column) => fields.get(column.name) as FieldInfo);
+  // A real model's own `_order` never names a field it lacks (Odoo could not load it): a removed
+  // field leaves the default order too.
+  const order =
+    model.order
+      .split(',')
+      .filter((term) => fields.has(term.trim().split(/\s+/)[0] ?? ''))
+      .join(',')
+      .trim() || 'id';
   // Without its `active` field a model hides no record (`active_test` needs the field).
-  return { ...model, fields, columns, hasActive: model.hasActive && fields.has('active') };
+  return { ...model, fields, columns, order, hasActive: model.hasActive && fields.has('active') };
 }
 
 /** `fleet.vehicle.license_plate` → [`fleet.vehicle`, `license_plate`]: the field is the last part. */

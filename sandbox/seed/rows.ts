@@ -131,8 +131,9 @@ function producer(
     return (row) => (row.index >= coverage && row.random.chance(formerShare) ? value(own(row)) : value(row));
   }
   const share = def.empty ?? defaultEmptyShare(field);
-  if (field.required || share <= 0) return value;
-  return (row) => (row.index >= coverage && row.random.chance(share) ? null : value(row));
+  const produce: Producer = field.required || share <= 0 ? value : (row) => (row.index >= coverage && row.random.chance(share) ? null : value(row));
+  if (!def.ownDemoStream) return produce;
+  return (row) => produce({ ...row, random: createRandom(state.seed, model.name, field.name, 'own', String(row.index)) });
 }
 
 /** Booleans are rarely NULL in Odoo: never `active`, nor an always-true / always-false field. */

@@ -112,13 +112,98 @@ describe('DRIFT_CHECK=warn with filter, order and scope fields missing', () => {
   });
 });
 
-describe('DRIFT_CHECK=warn without ERP_CHECK_KEY', () => {
-  it('skips the check with one log line', async () => {
-    const gateway = await startDriftGateway(gatewayEnv(drifted, { DRIFT_CHECK: 'warn' }));
+describe.each([
+  { version: 19 as const, transport: 'auto' },
+  { version: 19 as const, transport: 'xmlrpc' },
+  { version: 17 as const, transport: 'jsonrpc' },
+])("DRIFT_CHECK=warn without ERP_CHECK_KEY learns the drift from the ERP's errors (Odoo $version, $transport)", ({ version, transport }) => {
+  // Models and fields taken away: a field of vehicles, the field its default order, a filter and a
+  // sort key use, the model of alerts, and the scope of it/assets.
+  const LEARNED_DRIFT = { removeModels: ['fleet.alert'], removeFields: ['fleet.vehicle.vin_sn', 'fleet.vehicle.license_plate', 'stock.lot.org_in_parc'] };
+  let sandbox: RunningSandbox;
+  let gateway: DriftGateway;
+  beforeAll(async () => {
+    sandbox = await database.serve(LEARNED_DRIFT, version);
+    gateway = await startDriftGateway(gatewayEnv(sandbox, { DRIFT_CHECK: 'warn', ERP_TRANSPORT: transport }));
+  });
+  afterAll(() => gateway.close());
+
+  const fetchDocumented = async (path: string) => expectDocumented(path, await gateway.get(path, database.keys.valid));
+
+  it('skips the start-up check with one log line and never asks fields_get', async () => {
+    expect(await gateway.readyAfterCheck()).toMatchObject({ status: 'ready', drift: { mode: 'warn', state: 'learning', problems: [] } });
+    expect(gateway.logLines.filter((line) => line.includes('drift check'))).toEqual([
+      expect.stringContaining("skipped: ERP_CHECK_KEY is not set; drift is learned from the ERP's errors instead"),
+    ]);
+    expect(gateway.erpCalls.filter((call) => call.method === 'fields_get')).toEqual([]);
+  });
+
+  it('answers the very first list request 200 with the missing fields as null, never 502', async () => {
+    const list = await fetchDocumented('/api/v1/fleet/vehicles?limit=5');
+    expect(list.status).toBe(200);
+    expect(list.body.data).toHaveLength(5);
+    for (const record of list.body.data) expect(record).toMatchObject({ id: expect.any(Number), vin: null, plate: null, model: expect.any(String) });
+    const last = gateway.erpCalls.filter((call) => call.model === 'fleet.vehicle' && call.method === 'search_read').at(-1);
+    expect(last?.kwargs['fields']).not.toContain('vin_sn');
+    expect(last?.kwargs['fields']).not.toContain('license_plate');
+    expect(String(last?.kwargs['order'])).not.toContain('license_plate');
+  });
+
+  it('answers a detail request 200 with the same nulls, asking the ERP once', async () => {
+    const before = gateway.erpCalls.length;
+    const detail = await fetchDocumented('/api/v1/fleet/vehicles/1');
+    expect([detail.status, detail.body.error]).toEqual([200, undefined]);
+    expect(detail.body.data).toMatchObject({ id: 1, vin: null, plate: null });
+    expect(gateway.erpCalls.slice(before).filter((call) => call.model === 'fleet.vehicle' && call.method === 'search_read')).toHaveLength(1);
+  });
+
+  it('answers a filter and a sort key on a missing field 503 naming them, never ignoring them', async () => {
+    const filtered = await fetchDocumented('/api/v1/fleet/vehicles?plate=AB');
+    expect([filtered.status, filtered.body.error?.code]).toEqual([503, 'unavailable']);
+    expect(filtered.body.error?.message).toContain('fleet.vehicle.license_plate');
+    const sorted = await fetchDocumented('/api/v1/fleet/vehicles?order=vin%20desc');
+    expect([sorted.status, sorted.body.error?.code]).toEqual([503, 'unavailable']);
+    expect(sorted.body.error?.message).toContain('fleet.vehicle.vin_sn');
+    expect((await fetchDocumented('/api/v1/fleet/vehicles?order=seats%20desc&limit=3')).status).toBe(200);
+  });
+
+  it.each(['/api/v1/fleet/alerts', '/api/v1/fleet/alerts/1'])('answers %s 503 naming the missing model from the first request', async (path) => {
+    const response = await fetchDocumented(path);
+    expect([response.status, response.body.error?.code]).toEqual([503, 'unavailable']);
+    expect(response.body.error?.message).toContain('fleet.alert');
+    expect(response.headers['retry-after']).toBe('300');
+  });
+
+  it('answers a resource whose scope field is missing 503, never serving it unscoped', async () => {
+    const response = await fetchDocumented('/api/v1/it/assets');
+    expect([response.status, response.body.error?.code]).toEqual([503, 'unavailable']);
+    expect(response.body.error?.message).toContain('stock.lot.org_in_parc');
+  });
+
+  it('lists what it learned on /readyz and logs each fact once, without the key', async () => {
+    await fetchDocumented('/api/v1/fleet/vehicles?limit=1');
+    const ready = await gateway.readyAfterCheck();
+    expect(ready).toMatchObject({ status: 'ready', drift: { state: 'learning' } });
+    const facts = (ready.drift?.problems ?? []).map((p) => `${p.resource} ${p.kind} ${p.model}.${p.field}`).sort();
+    expect(facts).toEqual([
+      'fleet/alerts missing_model fleet.alert.',
+      'fleet/vehicles missing_field fleet.vehicle.license_plate',
+      'fleet/vehicles missing_field fleet.vehicle.vin_sn',
+      'it/assets missing_field stock.lot.org_in_parc',
+    ]);
+    const learned = gateway.logLines.filter((line) => line.includes('catalogue drift learned'));
+    expect(learned).toHaveLength(4);
+    expect(gateway.logLines.filter((line) => line.includes('catalogue drift: fields missing'))).toEqual([]);
+    expect(gateway.logLines.join('\n')).not.toContain(database.keys.valid);
+  });
+});
+
+describe('DRIFT_CHECK=off without ERP_CHECK_KEY', () => {
+  it("passes the ERP's failure on as 502: it learns nothing", async () => {
+    const gateway = await startDriftGateway(gatewayEnv(drifted, { DRIFT_CHECK: 'off' }));
     try {
-      expect(await gateway.readyAfterCheck()).toMatchObject({ status: 'ready', drift: { state: 'skipped', problems: [] } });
-      expect(gateway.logLines.filter((line) => line.includes('drift check'))).toEqual([expect.stringContaining('skipped: ERP_CHECK_KEY is not set')]);
-      expect(gateway.erpCalls.filter((call) => call.method === 'fields_get')).toEqual([]);
+      const response = expectDocumented('/api/v1/fleet/vehicles', await gateway.get('/api/v1/fleet/vehicles', database.keys.valid));
+      expect([response.status, response.body.error?.code]).toEqual([502, 'bad_gateway']);
     } finally {
       await gateway.close();
     }

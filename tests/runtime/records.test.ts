@@ -5,10 +5,32 @@ import { PURCHASE_ORDER_LINES } from '../../generated/resources/purchase';
 import { IT_TICKETS } from '../../generated/resources/it';
 
 const urlFor = (model: string, id: number) => `https://erp.example.test/web#id=${id}&model=${model}&view_type=form`;
+/** The catalogue's fields of vehicles named here: a field exposed later (README) leaves these cases as they are. */
+const vehicleFields = (...names: string[]) => FLEET_VEHICLES.fields.filter((f) => names.includes(f.name));
 
 describe(compileMapper.name, () => {
   it('maps a vehicle row', () => {
-    const map = compileMapper(FLEET_VEHICLES, FLEET_VEHICLES.fields, { urlFor });
+    const expected = {
+      id: 7,
+      plate: 'AB-123-CD',
+      model: 'Toyota Hilux',
+      vin: null,
+      driver: null,
+      seats: 5,
+      fuel_type: 'diesel',
+      odometer: 1234.5,
+      state: 'Registered',
+      assignation_state: 'free',
+      acquisition_date: '2024-05-01',
+      insurance_expiry: null,
+      technical_control_expiry: '2027-01-31',
+      next_alert_date: null,
+      avg_consumption: 8.4,
+      total_km_last_year: 0,
+      company: 'Opérations Nord',
+      url: 'https://erp.example.test/web#id=7&model=fleet.vehicle&view_type=form',
+    };
+    const map = compileMapper(FLEET_VEHICLES, vehicleFields(...Object.keys(expected)), { urlFor });
     const record = map(
       {
         id: 7,
@@ -31,30 +53,11 @@ describe(compileMapper.name, () => {
       },
       new Map(),
     );
-    expect(record).toEqual({
-      id: 7,
-      plate: 'AB-123-CD',
-      model: 'Toyota Hilux',
-      vin: null,
-      driver: null,
-      seats: 5,
-      fuel_type: 'diesel',
-      odometer: 1234.5,
-      state: 'Registered',
-      assignation_state: 'free',
-      acquisition_date: '2024-05-01',
-      insurance_expiry: null,
-      technical_control_expiry: '2027-01-31',
-      next_alert_date: null,
-      avg_consumption: 8.4,
-      total_km_last_year: 0,
-      company: 'Opérations Nord',
-      url: 'https://erp.example.test/web#id=7&model=fleet.vehicle&view_type=form',
-    });
+    expect(record).toEqual(expected);
   });
 
   it('answers null for unreadable fields, whatever the row holds', () => {
-    const map = compileMapper(FLEET_VEHICLES, FLEET_VEHICLES.fields.slice(0, 8), { urlFor, unreadable: new Set(['odometer']) });
+    const map = compileMapper(FLEET_VEHICLES, vehicleFields('id', 'plate', 'odometer'), { urlFor, unreadable: new Set(['odometer']) });
     expect(map({ id: 1, odometer: 99 }, new Map())['odometer']).toBeNull();
   });
 

@@ -24,6 +24,8 @@ beforeAll(() => {
     sql(`UPDATE fleet_vehicle SET seats = NULL, active = 1 WHERE id = 1`);
     sql(`UPDATE fleet_vehicle SET seats = 0, active = 1 WHERE id = 2`);
     sql(`UPDATE fleet_vehicle SET seats = 5, active = 1 WHERE id = 3`);
+    sql(`UPDATE purchase_order SET amount_total = NULL WHERE id = 1`);
+    sql(`UPDATE purchase_order SET amount_total = 0 WHERE id = 2`);
   });
   for (const version of [17, 18, 19] as const) boxes[version] = set.open(version);
 });
@@ -100,6 +102,29 @@ describe('NULL versus empty values (reference 9.2)', () => {
       expect(search(version, 'res.partner', [['is_company', 'not in', [true]]])).toEqual(falsy);
     });
   }
+});
+
+describe('NULL monetary on 19 (measured on Odoo 19.0 with purchase_order.amount_total NULL)', () => {
+  type OrderRow = { id: number; amount_total: number | null };
+  const orders = (filter: (o: OrderRow) => boolean) =>
+    boxes[19].sql<OrderRow>('SELECT id, amount_total FROM purchase_order ORDER BY id').filter(filter).map((o) => o.id);
+
+  test('= 0 and in [0] leave NULL out: Monetary compares str(0) with str(0.0)', () => {
+    expect(search(19, 'purchase.order', [['amount_total', '=', 0]])).toEqual(orders((o) => o.amount_total === 0));
+    expect(search(19, 'purchase.order', [['amount_total', 'in', [0]]])).toEqual(orders((o) => o.amount_total === 0));
+    expect(search(19, 'purchase.order', [['amount_total', '=', 0]])).not.toContain(1);
+  });
+
+  test('!= 0 keeps NULL, and inequalities 0 satisfies take NULL as 0', () => {
+    expect(search(19, 'purchase.order', [['amount_total', '!=', 0]])).toEqual(orders((o) => o.amount_total !== 0));
+    expect(search(19, 'purchase.order', [['amount_total', '<=', 0]])).toEqual(orders((o) => (o.amount_total ?? 0) <= 0));
+    expect(search(19, 'purchase.order', [['amount_total', '<', 1]])).toEqual(orders((o) => (o.amount_total ?? 0) < 1));
+  });
+
+  test('= false matches NULL, and a float zero given as text stands for NULL', () => {
+    expect(search(19, 'purchase.order', [['amount_total', '=', false]])).toEqual(orders((o) => !o.amount_total));
+    expect(search(19, 'purchase.order', [['amount_total', 'in', ['0.0']]])).toEqual(orders((o) => !o.amount_total));
+  });
 });
 
 describe('operators', () => {
