@@ -27,7 +27,7 @@ export const BASE_MODELS: readonly ModelDef[] = [
     order: 'active desc, name',
     demoRows: 4,
     fields: {
-      name: { type: 'char', required: true, demo: { pick: ['EUR', 'XOF', 'USD', 'MAD'] } },
+      name: { type: 'char', size: 3, required: true, demo: { pick: ['EUR', 'XOF', 'USD', 'MAD'] } },
       symbol: { type: 'char', required: true, demo: { pick: ['€', 'F CFA', '$', 'DH'] } },
       active: { type: 'boolean', truthy: 1 },
     },

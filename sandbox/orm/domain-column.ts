@@ -422,8 +422,19 @@ export function toColumnValue(field: FieldInfo, value: unknown): string | number
     case 'json':
       return JSON.stringify(value);
     default:
-      return value === false ? null : pyStr(value);
+      return value === false ? null : sized(field, pyStr(value));
   }
+}
+
+/**
+ * A sized Char's value as Odoo compares it: `convert_to_column` is `convert_to_cache`, which keeps
+ * `s[:size]` (code points). So `name = 'EURO'` on `res.currency` matches 'EUR', and a NUL past the
+ * size never reaches PostgreSQL (measured on a live 19.0, 2026-11-25).
+ */
+function sized(field: FieldInfo, text: string): string {
+  if (field.size === undefined || field.type !== 'char') return text;
+  const points = Array.from(text);
+  return points.length > field.size ? points.slice(0, field.size).join('') : text;
 }
 
 function toInt(value: unknown): number {

@@ -52,6 +52,7 @@ function describe(version: OdooVersion, field: FieldInfo): FieldDescription {
   switch (field.type) {
     case 'char':
       Object.assign(d, { translate: false, trim: true });
+      if (field.size !== undefined) d['size'] = field.size;
       break;
     case 'text':
       Object.assign(d, { translate: false });

@@ -76,6 +76,8 @@ export interface FieldDef {
   readonly string?: string;
   /** Tooltip, as `fields_get` reports it in `help` (omitted when absent, like Odoo). */
   readonly help?: string;
+  /** Char `size` (deprecated in Odoo, still on `res.currency.name`): values compared in a domain are cut to it. */
+  readonly size?: number;
   /** Comodel of a relational field. */
   readonly relation?: string;
   /** one2many: the many2one field of the comodel that points back. */

@@ -44,6 +44,8 @@ export interface FieldInfo {
   /** Label (`fields_get` `string`). */
   readonly string: string;
   readonly help?: string;
+  /** Char `size`: Odoo's `convert_to_cache` cuts a domain value to it (`s[:size]`). */
+  readonly size?: number;
   readonly relation?: string;
   readonly inverse?: string;
   readonly selection?: readonly (readonly [string, string])[];
@@ -183,6 +185,7 @@ function buildField(model: ModelDef, name: string, def: FieldDef): FieldInfo {
     type: def.type,
     string: def.string ?? defaultLabel(name),
     ...(def.help !== undefined ? { help: def.help } : {}),
+    ...(def.size !== undefined ? { size: def.size } : {}),
     ...(def.relation !== undefined ? { relation: def.relation } : {}),
     ...(def.inverse !== undefined ? { inverse: def.inverse } : {}),
     ...(def.selection !== undefined ? { selection: def.selection } : {}),

@@ -127,6 +127,19 @@ describe('NULL monetary on 19 (measured on Odoo 19.0 with purchase_order.amount_
   });
 });
 
+describe('a sized Char (res.currency.name, size 3)', () => {
+  for (const version of V) {
+    test(`${version} compares the value cut to the size, so a NUL past it never reaches PostgreSQL`, () => {
+      const eur = boxes[version].sql<{ id: number }>("SELECT id FROM res_currency WHERE name = 'EUR' ORDER BY id").map((r) => r.id);
+      expect(eur.length).toBeGreaterThan(0);
+      const all = { context: { active_test: false } };
+      expect(search(version, 'res.currency', [['name', '=', 'EURO']], all)).toEqual(eur);
+      expect(search(version, 'res.currency', [['name', 'in', ['EURO', 'ZZZZ']]], all)).toEqual(eur);
+      expect(search(version, 'res.currency', [['name', '=', 'nul\u0000byte']], all)).toEqual([]);
+    });
+  }
+});
+
 describe('operators', () => {
   for (const version of V) {
     test(`${version} comparison and membership operators`, () => {
@@ -244,7 +257,11 @@ describe('relations', () => {
       const descendants = new Set([root]);
       for (let grew = true; grew; ) {
         grew = false;
-        for (const s of sites) if (s.parent_id !== null && descendants.has(s.parent_id) && !descendants.has(s.id)) descendants.add(s.id), (grew = true);
+        for (const s of sites) {
+          if (s.parent_id === null || !descendants.has(s.parent_id) || descendants.has(s.id)) continue;
+          descendants.add(s.id);
+          grew = true;
+        }
       }
       const child = search(version, 'space.site', [['id', 'child_of', root]], { context: { active_test: false } });
       expect(child).toEqual([...descendants].sort((a, b) => a - b));
