@@ -4,7 +4,7 @@ SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 NPM_STAMP := node_modules/.install-stamp
 
-.PHONY: install generate check-generated build typecheck test test-tools run sandbox-init bench bench-smoke check-erp erp-diff test-live live-latency clean
+.PHONY: install generate check-generated build typecheck lint format test test-tools run sandbox-init bench bench-smoke check-erp erp-diff test-live live-latency clean
 
 install: $(NPM_STAMP)
 
@@ -30,6 +30,18 @@ build: generate
 
 typecheck: generate
 	tsc -p tsconfig.json --noEmit
+
+## lint: the guardrails, each a tool the TypeScript world knows: Biome (lint rules, and the format
+## check), dependency-cruiser (which folder may import which, no cycles: .dependency-cruiser.cjs) and
+## knip (no dead file, export or dependency: knip.jsonc)
+lint: $(NPM_STAMP) generate
+	biome check --error-on-warnings .
+	depcruise codec codegen generated runtime sandbox live bench --config .dependency-cruiser.cjs
+	knip --no-progress
+
+## format: rewrite the sources as the formatter wants them (`make lint` fails otherwise)
+format: $(NPM_STAMP)
+	biome check --write .
 
 ## system packages the tests drive: python3 (a real xmlrpc.client) and Debian's chromium (docs page)
 test-tools:

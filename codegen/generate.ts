@@ -11,10 +11,7 @@ import { emitDomainTypes } from './emit/types';
 import { openApiDocument } from './emit/openapi';
 import { DOCS_CSP, emitDocsAssets, emitDocsPage } from './emit/docs-page';
 import { emitLlmsTxt } from './emit/llms';
-import { detailQuerySchema, listQuerySchema } from './emit/query-schema';
-import { recordSchema } from './emit/record-schema';
 import { stableJson, type GeneratedFiles } from './emit/output';
-import { banner } from './banner';
 import { loadCatalogue } from './load/load-catalogue';
 import { buildModel } from './model/build-model';
 import type { CatalogueModel } from './model/catalogue-model';
@@ -43,27 +40,11 @@ export function generate(options: GenerateOptions): GeneratedFiles {
     files.set(`resources/${domain.domain}.ts`, emitDomainResources(domain));
     files.set(`routers/${domain.domain}.ts`, emitDomainRouter(domain));
     files.set(`types/${domain.domain}.ts`, emitDomainTypes(domain));
-    for (const resource of domain.resources) {
-      const base = `schemas/${resource.path}`;
-      files.set(`${base}.list-query.json`, stableJson(listQuerySchema(resource)));
-      files.set(`${base}.detail-query.json`, stableJson(detailQuerySchema(resource)));
-      files.set(
-        `${base}.record.json`,
-        stableJson({
-          $schema: 'https://json-schema.org/draft/2020-12/schema',
-          $id: `urn:ops-data-gateway:${resource.path}:record`,
-          $comment: banner(resource.file),
-          ...recordSchema(resource),
-        }),
-      );
-    }
   }
   files.set('routers/index.ts', emitRouterIndex(model));
   files.set('openapi.json', stableJson(openApiDocument(model)));
   const llms = emitLlmsTxt(model);
   const html = emitDocsPage(model);
-  files.set('llms.txt', llms);
-  files.set('docs.html', html);
   files.set('docs-assets.ts', emitDocsAssets({ html, llms, csp: DOCS_CSP }));
   return files;
 }

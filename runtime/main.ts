@@ -4,7 +4,7 @@
  * within REQUEST_TIMEOUT_MS), then exits 0; 1 when answers were cut (a client not reading its answer).
  */
 import { createApp } from './app';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig, type GatewayConfig } from './config';
 import { driftFailureLines } from './drift/format-drift';
 import { createGracefulCloser } from './http/graceful-close';
 import { createGatewayServer } from './http/harden-server';
@@ -14,7 +14,7 @@ import { bufferedStdout, createLogger } from './log';
 const SHUTDOWN_MARGIN_MS = 1000;
 
 function main(): void {
-  let config;
+  let config: GatewayConfig;
   try {
     config = loadConfig(process.env);
   } catch (error) {

@@ -43,19 +43,23 @@ export interface MapperOptions {
   readonly unreadable?: ReadonlySet<string>;
 }
 
-export function compileMapper(
-  resource: ResourceSpec,
-  fields: readonly FieldSpec[],
+/**
+ * The mapper of `fields` of `resource`: records of the resource's generated record type, holding
+ * the fields asked for (all of them unless `fields=` chose a subset, hence `Partial`).
+ */
+export function compileMapper<Name extends string, R extends object>(
+  resource: ResourceSpec<Name, R>,
+  fields: readonly FieldSpec<Name>[],
   options: MapperOptions,
-): (row: ErpRow, related: RelatedValues) => ApiRecord {
+): (row: ErpRow, related: RelatedValues) => Partial<R> {
   const mappers: [string, FieldMapper][] = fields.map((field) => [
     field.name,
-    options.unreadable?.has(field.name) ? () => null : fieldMapper(resource, field, options),
+    options.unreadable?.has(field.name) ? () => null : fieldMapper(resource as ResourceSpec, field, options),
   ]);
   return (row, related) => {
     const record: ApiRecord = {};
     for (const [name, map] of mappers) record[name] = map(row, related);
-    return record;
+    return record as Partial<R>;
   };
 }
 
@@ -133,7 +137,7 @@ function scalar(field: FieldSpec, value: unknown): unknown {
 }
 
 /** `2026-01-31 08:30:00` (UTC) → `2026-01-31T08:30:00Z`; a date alone gets midnight. */
-export function isoDateTime(value: string): string {
+function isoDateTime(value: string): string {
   if (value.length === 10) return `${value}T00:00:00Z`;
   return `${value.slice(0, 10)}T${value.slice(11, 19)}Z`;
 }

@@ -149,7 +149,7 @@ export class ResourceReader {
         'unreadable relation: fields answered as null (the API account has no read right on their model)',
       );
     const map = this.mapperFor(resource, fields, new Set([...unreadable.keys(), ...dropped]));
-    return rows.map((row) => map(row, related));
+    return rows.map((row) => map(row, related) as ApiRecord);
   }
 
   /** Mappers are compiled once per field list (the full list is one shared array) and unreadable set. */

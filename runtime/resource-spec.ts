@@ -4,8 +4,8 @@
  * holds no resource-specific knowledge of its own.
  */
 
-export type ApiType = 'integer' | 'string' | 'number' | 'boolean' | 'array';
-export type StringFormat = 'date' | 'date-time';
+type ApiType = 'integer' | 'string' | 'number' | 'boolean' | 'array';
+type StringFormat = 'date' | 'date-time';
 
 /** Where a field's value comes from in the ERP. */
 export type FieldSource =
@@ -25,8 +25,9 @@ export type FieldSource =
   /** The link to the record in the ERP interface, built by the gateway (decision D9). */
   | { readonly kind: 'url' };
 
-export interface FieldSpec {
-  readonly name: string;
+/** A field of the API; `Name` is the union of a resource's field names in generated specs. */
+export interface FieldSpec<Name extends string = string> {
+  readonly name: Name;
   readonly type: ApiType;
   readonly format?: StringFormat;
   readonly items?: 'string' | 'integer';
@@ -37,7 +38,7 @@ export interface FieldSpec {
   readonly source: FieldSource;
 }
 
-export type FilterOp = '=' | 'ilike' | '>=' | '<=' | 'in';
+type FilterOp = '=' | 'ilike' | '>=' | '<=' | 'in';
 /**
  * Value type of a filter. `date` filters act on an ERP date field, `date-time` ones on a datetime
  * field; both accept a date or an ISO 8601 date-time (decision D15 says how each is read).
@@ -63,7 +64,7 @@ export interface FilterSpec {
   readonly deprecated: boolean;
 }
 
-export type ScopeValue = boolean | number | string | readonly (boolean | number | string)[];
+type ScopeValue = boolean | number | string | readonly (boolean | number | string)[];
 
 export interface ScopeTerm {
   readonly erp: string;
@@ -71,7 +72,15 @@ export interface ScopeTerm {
   readonly value: ScopeValue;
 }
 
-export interface ResourceSpec {
+/**
+ * A resource as the runtime serves it. Generated specs are typed by the generated record type
+ * (`RecordSpec<FleetVehiclesRecord>`): their field names are checked against it, and the mapper
+ * gives records of that type, so code naming a field the catalogue renamed fails the type check.
+ * Both parameters are covariant, so every generated spec is a plain `ResourceSpec`.
+ */
+export interface ResourceSpec<Name extends string = string, R extends object = object> {
+  /** Type only, never present: the record type the spec's mapper gives. */
+  readonly recordType?: R;
   /** `fleet/vehicles`. */
   readonly path: string;
   readonly domain: string;
@@ -80,7 +89,7 @@ export interface ResourceSpec {
   /** ERP order string used when the client gives none (`id` is appended by the runtime). */
   readonly defaultOrder: string;
   readonly scope: readonly ScopeTerm[];
-  readonly fields: readonly FieldSpec[];
+  readonly fields: readonly FieldSpec<Name>[];
   readonly filters: readonly FilterSpec[];
   /** API field name → ERP field name, for the fields usable in `order`. */
   readonly sortable: Readonly<Record<string, string>>;
@@ -90,3 +99,6 @@ export interface ResourceSpec {
   /** JSON Schema of the raw query string of the detail route. */
   readonly detailQuerySchema: object;
 }
+
+/** The spec of a resource whose records have the generated type `R`. */
+export type RecordSpec<R extends object> = ResourceSpec<keyof R & string, R>;

@@ -14,7 +14,7 @@ import { BASE_URL_PLACEHOLDER, exampleListUrl, filterNote, sampleRequest, scopeT
 import { ERROR_STATUSES } from './openapi';
 
 /** Guide sections, in page order: id and title. Domain ids must not collide with these. */
-export const GUIDE_SECTIONS = [
+const GUIDE_SECTIONS = [
   ['intro', 'Introduction'],
   ['authentication', 'Authentication'],
   ['records', 'Records and types'],
@@ -194,8 +194,8 @@ const SCRIPT = `
 
 const sha256 = (text: string): string => `sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}`;
 
-export const DOCS_SCRIPT_HASH = sha256(SCRIPT);
-export const DOCS_STYLE_HASH = sha256(STYLE);
+const DOCS_SCRIPT_HASH = sha256(SCRIPT);
+const DOCS_STYLE_HASH = sha256(STYLE);
 /** The Content-Security-Policy the page is served with: nothing but its own inline style and script. */
 export const DOCS_CSP = `default-src 'none'; script-src '${DOCS_SCRIPT_HASH}'; style-src '${DOCS_STYLE_HASH}'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 
@@ -204,7 +204,7 @@ const ICON = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3
 const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /** HTML-escapes text for element content and attribute values. */
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
 }
 

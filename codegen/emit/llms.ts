@@ -12,7 +12,7 @@ import { ERROR_STATUSES } from './openapi';
 export const BASE_URL_PLACEHOLDER = '{base_url}';
 
 /** TypeScript-like type of a field's value: `string(date)|null`, `"a"|"b"|null`, `string[]`. */
-export function fieldTypeText(field: FieldModel): string {
+function fieldTypeText(field: FieldModel): string {
   let type: string;
   if (field.type === 'array') type = `${field.items ?? 'string'}[]`;
   else if (field.enum) type = field.enum.map((v) => JSON.stringify(v)).join('|');
@@ -21,7 +21,7 @@ export function fieldTypeText(field: FieldModel): string {
 }
 
 /** Value format of a filter: `integer`, `text`, `true|false`, `date`, `"a"|"b"`, `integer list`. */
-export function filterValueText(filter: FilterModel): string {
+function filterValueText(filter: FilterModel): string {
   switch (filter.type) {
     case 'string':
       return 'text';

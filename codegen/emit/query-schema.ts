@@ -14,12 +14,12 @@ const BOOLEAN = '^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$';
 const DATE_OR_DATE_TIME = '^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$';
 
 /** Longest text accepted in a text filter, and in `order` / `fields`. */
-export const MAX_TEXT = 256;
-export const MAX_LIST_TEXT = 2048;
+const MAX_TEXT = 256;
+const MAX_LIST_TEXT = 2048;
 
 const text = (pattern: string, maxLength = 64) => ({ type: 'string', pattern, maxLength });
 
-export function filterValueSchema(filter: FilterModel): object {
+function filterValueSchema(filter: FilterModel): object {
   switch (filter.type) {
     case 'integer':
       return text(INTEGER);

@@ -5,7 +5,7 @@
 import type { FieldModel, ResourceModel } from '../model/catalogue-model';
 
 /** The schema of one field's value, OpenAPI 3.1 / JSON Schema 2020-12 style (null as a type). */
-export function fieldSchema(field: FieldModel): Record<string, unknown> {
+function fieldSchema(field: FieldModel): Record<string, unknown> {
   const base: Record<string, unknown> = {};
   if (field.type === 'array') {
     base['type'] = 'array';

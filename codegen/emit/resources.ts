@@ -3,12 +3,12 @@
  * runtime serves from (fields and their ERP sources, filters, scope, orders, query schemas).
  */
 import type { DomainModel, ResourceModel } from '../model/catalogue-model';
-import { domainResourcesConstName, resourceConstName } from '../model/names';
+import { domainResourcesConstName, recordTypeName, resourceConstName } from '../model/names';
 import type { ResourceSpec } from '../../runtime/resource-spec';
 import { detailQuerySchema, listQuerySchema } from './query-schema';
 import { literal, printSourceFile } from './ts-printer';
 
-export function resourceSpec(resource: ResourceModel): ResourceSpec {
+function resourceSpec(resource: ResourceModel): ResourceSpec {
   return {
     path: resource.path,
     domain: resource.domain,
@@ -29,10 +29,11 @@ export function emitDomainResources(domain: DomainModel): string {
   return printSourceFile(
     {
       statements: [
-        "import type { ResourceSpec } from '../../runtime/resource-spec';",
+        "import type { RecordSpec, ResourceSpec } from '../../runtime/resource-spec';",
+        `import type { ${domain.resources.map((r) => recordTypeName(domain.domain, r.name)).join(', ')} } from '../types/${domain.domain}';`,
         ...domain.resources.map(
           (resource) =>
-            `/** ${resource.path}: ${resource.title}. */\nexport const ${resourceConstName(domain.domain, resource.name)}: ResourceSpec = deepFreeze(${literal(resourceSpec(resource))});`,
+            `/** ${resource.path}: ${resource.title}. */\nexport const ${resourceConstName(domain.domain, resource.name)}: RecordSpec<${recordTypeName(domain.domain, resource.name)}> = deepFreeze(${literal(resourceSpec(resource))});`,
         ),
         `export const ${domainResourcesConstName(domain.domain)}: readonly ResourceSpec[] = [${domain.resources
           .map((r) => resourceConstName(domain.domain, r.name))

@@ -79,7 +79,7 @@ function buildSource(raw: RawField): FieldSource {
 }
 
 /** The ERP field a source reads on the model itself, if any. */
-export function erpFieldOf(source: FieldSource): string | undefined {
+function erpFieldOf(source: FieldSource): string | undefined {
   switch (source.kind) {
     case 'id':
       return 'id';

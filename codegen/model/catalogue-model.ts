@@ -40,7 +40,6 @@ export interface CatalogueModel {
 
 /** Common parameters of list routes (interface spec, "Query parameters common to list routes"). */
 export const COMMON_LIST_PARAMETERS = ['limit', 'offset', 'since_id', 'total', 'order', 'fields'] as const;
-export const DETAIL_PARAMETERS = ['fields'] as const;
 
 export const LIMITS = Object.freeze({
   limitDefault: 50,

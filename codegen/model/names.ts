@@ -7,25 +7,18 @@ const words = (text: string): string[] => text.split(/[^A-Za-z0-9]+/).filter(Boo
 const capital = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1);
 
 /** `fleet`, `fuel-logs` → `FleetFuelLogs`. */
-export function pascalName(...parts: string[]): string {
+function pascalName(...parts: string[]): string {
   return parts.flatMap(words).map(capital).join('');
 }
 
 /** `fleet`, `fuel-logs` → `FLEET_FUEL_LOGS`. */
-export function constantName(...parts: string[]): string {
+function constantName(...parts: string[]): string {
   return parts.flatMap(words).map((w) => w.toUpperCase()).join('_');
 }
 
-/** `fleet`, `fuel-logs` → `fleetFuelLogs`. */
-export function camelName(...parts: string[]): string {
-  const pascal = pascalName(...parts);
-  return pascal.charAt(0).toLowerCase() + pascal.slice(1);
-}
 
 /** Record schema / type name of a resource: `FleetFuelLogsRecord`. */
 export const recordTypeName = (domain: string, resource: string): string => `${pascalName(domain, resource)}Record`;
-/** Query parameter type name of a resource's list route: `FleetFuelLogsQuery`. */
-export const queryTypeName = (domain: string, resource: string): string => `${pascalName(domain, resource)}Query`;
 /** Constant holding a resource's spec: `FLEET_FUEL_LOGS`. */
 export const resourceConstName = (domain: string, resource: string): string => constantName(domain, resource);
 /** operationIds: `listFleetFuelLogs`, `getFleetFuelLogs`. */

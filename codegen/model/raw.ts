@@ -33,7 +33,7 @@ export interface RawFilter {
   deprecated?: boolean;
 }
 
-export interface RawScopeTerm {
+interface RawScopeTerm {
   erp: string;
   op: '=' | '!=' | 'in';
   value: boolean | number | string | (boolean | number | string)[];

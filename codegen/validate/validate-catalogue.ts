@@ -37,8 +37,8 @@ export function validateCatalogue(files: readonly CatalogueFile[], schema: objec
 type Report = (path: Path, message: string, key?: boolean) => void;
 
 function checkResource(resource: RawResource, at: Path, report: Report): void {
-  const id = resource.fields['id'];
-  if (!id || id.type !== 'integer' || id.erp !== 'id') report([...at, 'fields'], "every resource needs an 'id' field: { type: integer, erp: id }");
+  const id = resource.fields.id;
+  if (id?.type !== 'integer' || id.erp !== 'id') report([...at, 'fields'], "every resource needs an 'id' field: { type: integer, erp: id }");
   for (const [name, field] of Object.entries(resource.fields)) checkField(name, field, [...at, 'fields', name], report);
   checkDefaultOrder(resource, at, report);
   for (const [name, filter] of Object.entries(resource.filters ?? {})) checkFilter(name, filter, resource, [...at, 'filters', name], report);

@@ -2,6 +2,7 @@
 import { Router } from 'express';
 import type { ResourceHandlers } from '../../runtime/resource-handlers';
 import { ANALYTIC_ACCOUNTS, ANALYTIC_DIMENSIONS } from '../resources/analytic';
+
 /** Routes of the analytic domain (4 GET routes), mounted at /api/v1/analytic. */
 export function createAnalyticRouter(handlers: ResourceHandlers): Router {
   const router = Router();

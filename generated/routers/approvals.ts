@@ -2,6 +2,7 @@
 import { Router } from 'express';
 import type { ResourceHandlers } from '../../runtime/resource-handlers';
 import { APPROVALS_APPROVERS, APPROVALS_REQUEST_LINES, APPROVALS_REQUESTS } from '../resources/approvals';
+
 /** Routes of the approvals domain (6 GET routes), mounted at /api/v1/approvals. */
 export function createApprovalsRouter(handlers: ResourceHandlers): Router {
   const router = Router();

@@ -2,6 +2,7 @@
 import { Router } from 'express';
 import type { ResourceHandlers } from '../../runtime/resource-handlers';
 import { ELECTRICITY_COUNTERS, ELECTRICITY_PURCHASES, ELECTRICITY_READINGS } from '../resources/electricity';
+
 /** Routes of the electricity domain (6 GET routes), mounted at /api/v1/electricity. */
 export function createElectricityRouter(handlers: ResourceHandlers): Router {
   const router = Router();

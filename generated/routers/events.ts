@@ -2,6 +2,7 @@
 import { Router } from 'express';
 import type { ResourceHandlers } from '../../runtime/resource-handlers';
 import { EVENTS_EVENTS, EVENTS_REGISTRATIONS, EVENTS_TASKS } from '../resources/events';
+
 /** Routes of the events domain (6 GET routes), mounted at /api/v1/events. */
 export function createEventsRouter(handlers: ResourceHandlers): Router {
   const router = Router();

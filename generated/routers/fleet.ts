@@ -2,6 +2,7 @@
 import { Router } from 'express';
 import type { ResourceHandlers } from '../../runtime/resource-handlers';
 import { FLEET_ALERTS, FLEET_FUEL_LOGS, FLEET_INCIDENTS, FLEET_LOCATIONS, FLEET_RESERVATIONS, FLEET_SERVICES, FLEET_TRIPS, FLEET_VEHICLES } from '../resources/fleet';
+
 /** Routes of the fleet domain (16 GET routes), mounted at /api/v1/fleet. */
 export function createFleetRouter(handlers: ResourceHandlers): Router {
   const router = Router();

@@ -25,6 +25,30 @@ import { STOCK_RESOURCES } from '../resources/stock';
 import { createTravelRouter } from './travel';
 import { TRAVEL_RESOURCES } from '../resources/travel';
 /** Every domain router with the path it is mounted at, in domain order. */
-export const DOMAIN_ROUTERS: readonly { readonly mount: string; readonly create: (handlers: ResourceHandlers) => Router }[] = [{ mount: '/analytic', create: createAnalyticRouter }, { mount: '/approvals', create: createApprovalsRouter }, { mount: '/electricity', create: createElectricityRouter }, { mount: '/events', create: createEventsRouter }, { mount: '/fleet', create: createFleetRouter }, { mount: '/it', create: createItRouter }, { mount: '/purchase', create: createPurchaseRouter }, { mount: '/space', create: createSpaceRouter }, { mount: '/sprint', create: createSprintRouter }, { mount: '/stock', create: createStockRouter }, { mount: '/travel', create: createTravelRouter }];
+export const DOMAIN_ROUTERS: readonly { readonly mount: string; readonly create: (handlers: ResourceHandlers) => Router }[] = [
+  { mount: '/analytic', create: createAnalyticRouter },
+  { mount: '/approvals', create: createApprovalsRouter },
+  { mount: '/electricity', create: createElectricityRouter },
+  { mount: '/events', create: createEventsRouter },
+  { mount: '/fleet', create: createFleetRouter },
+  { mount: '/it', create: createItRouter },
+  { mount: '/purchase', create: createPurchaseRouter },
+  { mount: '/space', create: createSpaceRouter },
+  { mount: '/sprint', create: createSprintRouter },
+  { mount: '/stock', create: createStockRouter },
+  { mount: '/travel', create: createTravelRouter },
+];
 /** Every resource served, in domain then resource order. */
-export const RESOURCES: readonly ResourceSpec[] = [...ANALYTIC_RESOURCES, ...APPROVALS_RESOURCES, ...ELECTRICITY_RESOURCES, ...EVENTS_RESOURCES, ...FLEET_RESOURCES, ...IT_RESOURCES, ...PURCHASE_RESOURCES, ...SPACE_RESOURCES, ...SPRINT_RESOURCES, ...STOCK_RESOURCES, ...TRAVEL_RESOURCES];
+export const RESOURCES: readonly ResourceSpec[] = [
+  ...ANALYTIC_RESOURCES,
+  ...APPROVALS_RESOURCES,
+  ...ELECTRICITY_RESOURCES,
+  ...EVENTS_RESOURCES,
+  ...FLEET_RESOURCES,
+  ...IT_RESOURCES,
+  ...PURCHASE_RESOURCES,
+  ...SPACE_RESOURCES,
+  ...SPRINT_RESOURCES,
+  ...STOCK_RESOURCES,
+  ...TRAVEL_RESOURCES,
+];

@@ -2,6 +2,7 @@
 import { Router } from 'express';
 import type { ResourceHandlers } from '../../runtime/resource-handlers';
 import { IT_ASSETS, IT_CONSUMABLE_MOVES, IT_TICKETS } from '../resources/it';
+
 /** Routes of the it domain (6 GET routes), mounted at /api/v1/it. */
 export function createItRouter(handlers: ResourceHandlers): Router {
   const router = Router();

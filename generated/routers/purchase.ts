@@ -2,6 +2,7 @@
 import { Router } from 'express';
 import type { ResourceHandlers } from '../../runtime/resource-handlers';
 import { PURCHASE_ORDER_LINES, PURCHASE_ORDERS } from '../resources/purchase';
+
 /** Routes of the purchase domain (4 GET routes), mounted at /api/v1/purchase. */
 export function createPurchaseRouter(handlers: ResourceHandlers): Router {
   const router = Router();

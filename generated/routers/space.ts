@@ -2,6 +2,7 @@
 import { Router } from 'express';
 import type { ResourceHandlers } from '../../runtime/resource-handlers';
 import { SPACE_ACTIVITIES, SPACE_CATEGORIES, SPACE_EQUIPMENTS, SPACE_MAINTENANCES, SPACE_RESERVATIONS, SPACE_SITES, SPACE_SPACES } from '../resources/space';
+
 /** Routes of the space domain (14 GET routes), mounted at /api/v1/space. */
 export function createSpaceRouter(handlers: ResourceHandlers): Router {
   const router = Router();

@@ -2,6 +2,7 @@
 import { Router } from 'express';
 import type { ResourceHandlers } from '../../runtime/resource-handlers';
 import { SPRINT_BLOCKERS, SPRINT_ENGAGEMENTS, SPRINT_KEY_RESULTS, SPRINT_MEASURE_READINGS, SPRINT_MEASURES, SPRINT_OBJECTIVES, SPRINT_SPRINTS } from '../resources/sprint';
+
 /** Routes of the sprint domain (14 GET routes), mounted at /api/v1/sprint. */
 export function createSprintRouter(handlers: ResourceHandlers): Router {
   const router = Router();

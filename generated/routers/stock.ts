@@ -2,6 +2,7 @@
 import { Router } from 'express';
 import type { ResourceHandlers } from '../../runtime/resource-handlers';
 import { STOCK_PICKINGS } from '../resources/stock';
+
 /** Routes of the stock domain (2 GET routes), mounted at /api/v1/stock. */
 export function createStockRouter(handlers: ResourceHandlers): Router {
   const router = Router();

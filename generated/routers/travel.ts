@@ -2,6 +2,7 @@
 import { Router } from 'express';
 import type { ResourceHandlers } from '../../runtime/resource-handlers';
 import { TRAVEL_PERDIEM_RATES, TRAVEL_PERDIEM_REQUESTS, TRAVEL_TRIP_EXPENSES, TRAVEL_TRIP_STAGES, TRAVEL_TRIP_TYPES, TRAVEL_TRIPS } from '../resources/travel';
+
 /** Routes of the travel domain (12 GET routes), mounted at /api/v1/travel. */
 export function createTravelRouter(handlers: ResourceHandlers): Router {
   const router = Router();

@@ -23,30 +23,6 @@ export interface AnalyticAccountsRecord {
   url: string | null;
 }
 
-/** Query parameters of GET /api/v1/analytic/accounts. */
-export interface AnalyticAccountsQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose dimension_id is equal to value. */
-  dimension_id?: number;
-  /** Records whose code is containing (case-insensitive) the text value. */
-  code?: string;
-  /** Records whose name is containing (case-insensitive) the text value. */
-  name?: string;
-  /** Records whose active is equal to value. */
-  active?: boolean;
-}
-
 /** A record of analytic/dimensions: Axes of analysis (analytic plans) grouping the analytic accounts. */
 export interface AnalyticDimensionsRecord {
   /** Technical identifier of the dimension. */
@@ -61,22 +37,4 @@ export interface AnalyticDimensionsRecord {
   parent: string | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
-}
-
-/** Query parameters of GET /api/v1/analytic/dimensions. */
-export interface AnalyticDimensionsQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose name is containing (case-insensitive) the text value. */
-  name?: string;
 }

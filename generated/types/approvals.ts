@@ -25,34 +25,6 @@ export interface ApprovalsApproversRecord {
   url: string | null;
 }
 
-/** Query parameters of GET /api/v1/approvals/approvers. */
-export interface ApprovalsApproversQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose request_id is equal to value. */
-  request_id?: number;
-  /** Records whose request_status is equal to value. */
-  request_status?: 'new' | 'pending' | 'approved' | 'refused' | 'cancel' | 'treated_paid';
-  /** Records whose approver_id is equal to value. */
-  approver_id?: number;
-  /** Records whose status is equal to value. */
-  status?: 'new' | 'pending' | 'waiting' | 'approved' | 'refused' | 'cancel';
-  /** Steps created on or after this date. */
-  created_after?: string;
-  /** Steps created on or before this date. */
-  created_before?: string;
-}
-
 /** A record of approvals/request-lines: Product lines of approval requests (what is asked for and where it is charged). */
 export interface ApprovalsRequestLinesRecord {
   /** Technical identifier of the line. */
@@ -93,34 +65,6 @@ export interface ApprovalsRequestLinesRecord {
   company: string | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
-}
-
-/** Query parameters of GET /api/v1/approvals/request-lines. */
-export interface ApprovalsRequestLinesQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose request_id is equal to value. */
-  request_id?: number;
-  /** Records whose request_status is equal to value. */
-  request_status?: 'new' | 'pending' | 'approved' | 'refused' | 'cancel' | 'treated_paid';
-  /** Records whose product_id is equal to value. */
-  product_id?: number;
-  /** Records whose description is containing (case-insensitive) the text value. */
-  description?: string;
-  /** Lines created on or after this date. */
-  created_after?: string;
-  /** Lines created on or before this date. */
-  created_before?: string;
 }
 
 /** A record of approvals/requests: Approval requests (purchases, expenses, missions...) and their outcome. */
@@ -177,42 +121,4 @@ export interface ApprovalsRequestsRecord {
   company: string | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
-}
-
-/** Query parameters of GET /api/v1/approvals/requests. */
-export interface ApprovalsRequestsQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose status is equal to value. */
-  status?: 'new' | 'pending' | 'approved' | 'refused' | 'cancel' | 'treated_paid';
-  /** Records whose author_id is equal to value. */
-  author_id?: number;
-  /** Records whose category_id is equal to value. */
-  category_id?: number;
-  /** Records whose subject is containing (case-insensitive) the text value. */
-  subject?: string;
-  /** Records whose description is containing (case-insensitive) the text value. */
-  description?: string;
-  /** Records whose budget_code is containing (case-insensitive) the text value. */
-  budget_code?: string;
-  /** Records whose created_at is on or after the given date. */
-  created_after?: string;
-  /** Records whose created_at is on or before the given date. */
-  created_before?: string;
-  /** Records whose date_confirmed is on or after the given date. */
-  confirmed_after?: string;
-  /** Records whose date_confirmed is on or before the given date. */
-  confirmed_before?: string;
-  /** Requests whose amount is at least this value. */
-  amount_above?: number;
 }

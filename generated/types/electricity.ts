@@ -33,30 +33,6 @@ export interface ElectricityCountersRecord {
   url: string | null;
 }
 
-/** Query parameters of GET /api/v1/electricity/counters. */
-export interface ElectricityCountersQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose status is equal to value. */
-  status?: 'ok' | 'warning' | 'critical' | 'no_data';
-  /** Meters serving this environment (environment id). */
-  environment_id?: number;
-  /** Records whose code is containing (case-insensitive) the text value. */
-  code?: string;
-  /** Meters whose projected autonomy is at most this many days. */
-  autonomy_below?: number;
-}
-
 /** A record of electricity/purchases: Prepaid credit bought for a meter. */
 export interface ElectricityPurchasesRecord {
   /** Technical identifier of the purchase. */
@@ -85,32 +61,6 @@ export interface ElectricityPurchasesRecord {
   url: string | null;
 }
 
-/** Query parameters of GET /api/v1/electricity/purchases. */
-export interface ElectricityPurchasesQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose state is equal to value. */
-  state?: 'active' | 'cancelled';
-  /** Records whose counter_id is equal to value. */
-  counter_id?: number;
-  /** Purchases for meters of this environment (environment id). */
-  environment_id?: number;
-  /** Records whose date_purchase is on or after the given date. */
-  date_after?: string;
-  /** Records whose date_purchase is on or before the given date. */
-  date_before?: string;
-}
-
 /** A record of electricity/readings: Balances read on a meter and the consumption derived from the previous reading. */
 export interface ElectricityReadingsRecord {
   /** Technical identifier of the reading. */
@@ -137,28 +87,4 @@ export interface ElectricityReadingsRecord {
   note: string | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
-}
-
-/** Query parameters of GET /api/v1/electricity/readings. */
-export interface ElectricityReadingsQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose counter_id is equal to value. */
-  counter_id?: number;
-  /** Readings of meters of this environment (environment id). */
-  environment_id?: number;
-  /** Records whose date_reading is on or after the given date. */
-  date_after?: string;
-  /** Records whose date_reading is on or before the given date. */
-  date_before?: string;
 }

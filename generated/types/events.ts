@@ -53,36 +53,6 @@ export interface EventsEventsRecord {
   url: string | null;
 }
 
-/** Query parameters of GET /api/v1/events/events. */
-export interface EventsEventsQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Events in this stage (stage id). */
-  stage_id?: number;
-  /** Records whose space_id is equal to value. */
-  space_id?: number;
-  /** Records whose review_state is equal to value. */
-  review_state?: 'approved' | 'pending' | 'refused';
-  /** Records whose origin is equal to value. */
-  origin?: 'internal' | 'public';
-  /** Records whose hidden_public is equal to value. */
-  hidden_public?: boolean;
-  /** Records whose date_begin is on or after the given date. */
-  begin_after?: string;
-  /** Records whose date_begin is on or before the given date. */
-  begin_before?: string;
-}
-
 /** A record of events/registrations: Registrations of participants to events (attendee name, email and phone are personal data). */
 export interface EventsRegistrationsRecord {
   /** Technical identifier of the registration. */
@@ -109,30 +79,6 @@ export interface EventsRegistrationsRecord {
   url: string | null;
 }
 
-/** Query parameters of GET /api/v1/events/registrations. */
-export interface EventsRegistrationsQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose event_id is equal to value. */
-  event_id?: number;
-  /** Records whose state is equal to value. */
-  state?: 'draft' | 'open' | 'done' | 'cancel';
-  /** Registrations booked by this contact (partner id). */
-  partner_id?: number;
-  /** Records whose email is containing (case-insensitive) the text value. */
-  email?: string;
-}
-
 /** A record of events/tasks: Preparation checklist tasks of events. */
 export interface EventsTasksRecord {
   /** Technical identifier of the task. */
@@ -149,26 +95,4 @@ export interface EventsTasksRecord {
   assignee: string | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
-}
-
-/** Query parameters of GET /api/v1/events/tasks. */
-export interface EventsTasksQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose event_id is equal to value. */
-  event_id?: number;
-  /** Records whose done is equal to value. */
-  done?: boolean;
-  /** Tasks assigned to this user (user id). */
-  assigned_user_id?: number;
 }

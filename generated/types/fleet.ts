@@ -27,32 +27,6 @@ export interface FleetAlertsRecord {
   url: string | null;
 }
 
-/** Query parameters of GET /api/v1/fleet/alerts. */
-export interface FleetAlertsQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose state is equal to value. */
-  state?: 'pending' | 'handled' | 'late';
-  /** Records whose type is equal to value. */
-  type?: 'assurance' | 'controle_technique' | 'entretien_km' | 'permit' | 'custom';
-  /** Records whose vehicle_id is equal to value. */
-  vehicle_id?: number;
-  /** Records whose due_date is on or before the given date. */
-  due_before?: string;
-  /** Records whose due_date is on or after the given date. */
-  due_after?: string;
-}
-
 /** A record of fleet/fuel-logs: Fuel fills of the vehicles with consumption over each interval and anomaly detection. */
 export interface FleetFuelLogsRecord {
   /** Technical identifier of the fuel log. */
@@ -97,32 +71,6 @@ export interface FleetFuelLogsRecord {
   url: string | null;
 }
 
-/** Query parameters of GET /api/v1/fleet/fuel-logs. */
-export interface FleetFuelLogsQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose vehicle_id is equal to value. */
-  vehicle_id?: number;
-  /** Records whose is_anomaly is equal to value. */
-  is_anomaly?: boolean;
-  /** Records whose reviewed is equal to value. */
-  reviewed?: boolean;
-  /** Records whose date is on or after the given date. */
-  date_after?: string;
-  /** Records whose date is on or before the given date. */
-  date_before?: string;
-}
-
 /** A record of fleet/incidents: Incidents involving the vehicles (damage, breakdowns, accidents). */
 export interface FleetIncidentsRecord {
   /** Technical identifier of the incident. */
@@ -149,32 +97,6 @@ export interface FleetIncidentsRecord {
   url: string | null;
 }
 
-/** Query parameters of GET /api/v1/fleet/incidents. */
-export interface FleetIncidentsQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose vehicle_id is equal to value. */
-  vehicle_id?: number;
-  /** Incidents with this driver (partner id). */
-  driver_id?: number;
-  /** Records whose severity is equal to value. */
-  severity?: 'minor' | 'moderate' | 'major' | 'critical';
-  /** Records whose date is on or after the given date. */
-  date_after?: string;
-  /** Records whose date is on or before the given date. */
-  date_before?: string;
-}
-
 /** A record of fleet/locations: Fleet locations in service (pick-up points and sites; archived locations are not exposed). */
 export interface FleetLocationsRecord {
   /** Technical identifier of the location. */
@@ -199,26 +121,6 @@ export interface FleetLocationsRecord {
   company: string | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
-}
-
-/** Query parameters of GET /api/v1/fleet/locations. */
-export interface FleetLocationsQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose code is equal to value. */
-  code?: string;
-  /** Records whose city is containing (case-insensitive) the text value. */
-  city?: string;
 }
 
 /** A record of fleet/reservations: Vehicle requests (reservations of a vehicle for a period). */
@@ -265,32 +167,6 @@ export interface FleetReservationsRecord {
   url: string | null;
 }
 
-/** Query parameters of GET /api/v1/fleet/reservations. */
-export interface FleetReservationsQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose state is equal to value. */
-  state?: 'draft' | 'pending' | 'approved' | 'in_progress' | 'done' | 'refused' | 'cancelled';
-  /** Records whose vehicle_id is equal to value. */
-  vehicle_id?: number;
-  /** Reservations with this driver (partner id). */
-  driver_id?: number;
-  /** Records whose start is on or after the given date. */
-  start_after?: string;
-  /** Records whose start is on or before the given date. */
-  start_before?: string;
-}
-
 /** A record of fleet/services: Services performed on the vehicles (maintenance and repairs). */
 export interface FleetServicesRecord {
   /** Technical identifier of the service. */
@@ -327,32 +203,6 @@ export interface FleetServicesRecord {
   company: string | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
-}
-
-/** Query parameters of GET /api/v1/fleet/services. */
-export interface FleetServicesQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose vehicle_id is equal to value. */
-  vehicle_id?: number;
-  /** Records whose state is equal to value. */
-  state?: 'new' | 'running' | 'done' | 'cancelled';
-  /** Records whose service_kind is equal to value. */
-  service_kind?: 'preventive' | 'curative';
-  /** Records whose date is on or after the given date. */
-  date_after?: string;
-  /** Records whose date is on or before the given date. */
-  date_before?: string;
 }
 
 /** A record of fleet/trips: Trips driven with the vehicles. */
@@ -393,30 +243,6 @@ export interface FleetTripsRecord {
   url: string | null;
 }
 
-/** Query parameters of GET /api/v1/fleet/trips. */
-export interface FleetTripsQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose vehicle_id is equal to value. */
-  vehicle_id?: number;
-  /** Trips with this driver (partner id). */
-  driver_id?: number;
-  /** Records whose date is on or after the given date. */
-  date_after?: string;
-  /** Records whose date is on or before the given date. */
-  date_before?: string;
-}
-
 /** A record of fleet/vehicles: Vehicles of the fleet in service (archived vehicles are not exposed). */
 export interface FleetVehiclesRecord {
   /** Technical identifier of the vehicle. */
@@ -455,32 +281,4 @@ export interface FleetVehiclesRecord {
   company: string | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
-}
-
-/** Query parameters of GET /api/v1/fleet/vehicles. */
-export interface FleetVehiclesQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose assignation_state is equal to value. */
-  assignation_state?: 'free' | 'assigned' | 'maintenance' | 'out_of_service' | 'sold';
-  /** Vehicles assigned to this driver (partner id). */
-  driver_id?: number;
-  /** Records whose fuel_type is equal to value. */
-  fuel_type?: 'diesel' | 'gasoline' | 'full_hybrid' | 'plug_in_hybrid_diesel' | 'plug_in_hybrid_gasoline' | 'cng' | 'lpg' | 'hydrogen' | 'electric';
-  /** Records whose plate is containing (case-insensitive) the text value. */
-  plate?: string;
-  /** Records whose insurance_expiry is on or before the given date. */
-  insurance_expiry_before?: string;
-  /** Records whose technical_control_expiry is on or before the given date. */
-  technical_control_expiry_before?: string;
 }

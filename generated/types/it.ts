@@ -23,28 +23,6 @@ export interface ItAssetsRecord {
   url: string | null;
 }
 
-/** Query parameters of GET /api/v1/it/assets. */
-export interface ItAssetsQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose lifecycle is equal to value. */
-  lifecycle?: 'available' | 'assigned' | 'maintenance' | 'retired' | 'external';
-  /** Assets held by this person (partner id). */
-  holder_id?: number;
-  /** Records whose serial is containing (case-insensitive) the text value. */
-  serial?: string;
-}
-
 /** A record of it/consumable-moves: Consumables issued to beneficiaries against IT tickets, and what came back. */
 export interface ItConsumableMovesRecord {
   /** Technical identifier of the move. */
@@ -73,32 +51,6 @@ export interface ItConsumableMovesRecord {
   handled_by: string | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
-}
-
-/** Query parameters of GET /api/v1/it/consumable-moves. */
-export interface ItConsumableMovesQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose state is equal to value. */
-  state?: 'out' | 'partial' | 'returned';
-  /** Moves for this beneficiary (partner id). */
-  partner_id?: number;
-  /** Moves of this product. */
-  product_id?: number;
-  /** Issued on or after this date. */
-  date_after?: string;
-  /** Issued on or before this date. */
-  date_before?: string;
 }
 
 /** A record of it/tickets: IT helpdesk tickets in service (archived tickets are not exposed); both listings of the specification (decision D4). */
@@ -141,34 +93,4 @@ export interface ItTicketsRecord {
   company: string | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
-}
-
-/** Query parameters of GET /api/v1/it/tickets. */
-export interface ItTicketsQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose is_closed is equal to value. */
-  is_closed?: boolean;
-  /** Tickets of this support team. */
-  team_id?: number;
-  /** Tickets assigned to one or several technicians (user ids, comma-separated or repeated key). */
-  assignee_id?: number[];
-  /** Records whose priority is equal to value. */
-  priority?: '0' | '1' | '2' | '3';
-  /** Records whose number is containing (case-insensitive) the text value. */
-  number?: string;
-  /** Tickets where this user is among the assignees (earlier listing). */
-  user_id?: number;
-  /** Records whose validation_state is equal to value. */
-  validation_state?: 'none' | 'to_validate' | 'validated' | 'rejected';
 }

@@ -41,32 +41,6 @@ export interface PurchaseOrderLinesRecord {
   url: string | null;
 }
 
-/** Query parameters of GET /api/v1/purchase/order-lines. */
-export interface PurchaseOrderLinesQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose order_id is equal to value. */
-  order_id?: number;
-  /** Records whose product_id is equal to value. */
-  product_id?: number;
-  /** Records whose state is equal to value. */
-  state?: 'draft' | 'sent' | 'org_tribu' | 'to approve' | 'purchase' | 'cancel';
-  /** Records whose date_planned is on or after the given date. */
-  planned_after?: string;
-  /** Records whose date_planned is on or before the given date. */
-  planned_before?: string;
-}
-
 /** A record of purchase/orders: Purchase orders (requests for quotation and confirmed orders). */
 export interface PurchaseOrdersRecord {
   /** Technical identifier of the order. */
@@ -117,48 +91,4 @@ export interface PurchaseOrdersRecord {
   company: string | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
-}
-
-/** Query parameters of GET /api/v1/purchase/orders. */
-export interface PurchaseOrdersQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose state is equal to value. */
-  state?: 'draft' | 'sent' | 'org_tribu' | 'to approve' | 'purchase' | 'cancel';
-  /** Records whose invoice_status is equal to value. */
-  invoice_status?: 'no' | 'to invoice' | 'invoiced';
-  /** Records whose vendor_id is equal to value. */
-  vendor_id?: number;
-  /** Orders handled by this buyer (user id). */
-  user_id?: number;
-  /** Records whose origin is containing (case-insensitive) the text value. */
-  origin?: string;
-  /** Records whose subject is containing (case-insensitive) the text value. */
-  subject?: string;
-  /** Records whose budget_line is containing (case-insensitive) the text value. */
-  budget_line?: string;
-  /** Orders of this department (department id). */
-  department_id?: number;
-  /** Records whose date_order is on or after the given date. */
-  ordered_after?: string;
-  /** Records whose date_order is on or before the given date. */
-  ordered_before?: string;
-  /** Orders whose tax-inclusive total is at least this amount. */
-  amount_above?: number;
-  /** Records whose author_id is equal to value. */
-  author_id?: number;
-  /** Records whose created_at is on or after the given date. */
-  created_after?: string;
-  /** Records whose created_at is on or before the given date. */
-  created_before?: string;
 }

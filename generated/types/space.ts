@@ -13,26 +13,6 @@ export interface SpaceActivitiesRecord {
   url: string | null;
 }
 
-/** Query parameters of GET /api/v1/space/activities. */
-export interface SpaceActivitiesQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose code is equal to value. */
-  code?: string;
-  /** Records whose name is containing (case-insensitive) the text value. */
-  name?: string;
-}
-
 /** A record of space/categories: Categories of spaces and equipment (archived categories are not exposed). */
 export interface SpaceCategoriesRecord {
   /** Technical identifier of the category. */
@@ -43,24 +23,6 @@ export interface SpaceCategoriesRecord {
   description: string | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
-}
-
-/** Query parameters of GET /api/v1/space/categories. */
-export interface SpaceCategoriesQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose name is containing (case-insensitive) the text value. */
-  name?: string;
 }
 
 /** A record of space/equipments: Equipment available in the spaces (archived equipment is not exposed). */
@@ -77,26 +39,6 @@ export interface SpaceEquipmentsRecord {
   description: string | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
-}
-
-/** Query parameters of GET /api/v1/space/equipments. */
-export interface SpaceEquipmentsQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Equipment of this category (category id). */
-  category_id?: number;
-  /** Records whose name is containing (case-insensitive) the text value. */
-  name?: string;
 }
 
 /** A record of space/maintenances: Maintenance slots of spaces. */
@@ -129,34 +71,6 @@ export interface SpaceMaintenancesRecord {
   company: string | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
-}
-
-/** Query parameters of GET /api/v1/space/maintenances. */
-export interface SpaceMaintenancesQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose state is equal to value. */
-  state?: 'planned' | 'in_progress' | 'done' | 'cancelled';
-  /** Records whose space_id is equal to value. */
-  space_id?: number;
-  /** Records whose category is equal to value. */
-  category?: 'preventive' | 'curative' | 'cleaning' | 'other';
-  /** Records whose blocks_reservations is equal to value. */
-  blocks_reservations?: boolean;
-  /** Records whose start is on or after the given date. */
-  start_after?: string;
-  /** Records whose start is on or before the given date. */
-  start_before?: string;
 }
 
 /** A record of space/reservations: Reservations of spaces. */
@@ -205,34 +119,6 @@ export interface SpaceReservationsRecord {
   url: string | null;
 }
 
-/** Query parameters of GET /api/v1/space/reservations. */
-export interface SpaceReservationsQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose state is equal to value. */
-  state?: 'pending' | 'approved' | 'refused' | 'cancelled' | 'done';
-  /** Records whose space_id is equal to value. */
-  space_id?: number;
-  /** Reservations for this activity (activity id). */
-  activity_id?: number;
-  /** Records whose origin is equal to value. */
-  origin?: 'internal' | 'public';
-  /** Records whose start is on or after the given date. */
-  start_after?: string;
-  /** Records whose start is on or before the given date. */
-  start_before?: string;
-}
-
 /** A record of space/sites: Sites holding the spaces, as a tree (archived sites are not exposed). */
 export interface SpaceSitesRecord {
   /** Technical identifier of the site. */
@@ -251,28 +137,6 @@ export interface SpaceSitesRecord {
   company: string | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
-}
-
-/** Query parameters of GET /api/v1/space/sites. */
-export interface SpaceSitesQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose code is equal to value. */
-  code?: string;
-  /** Records whose parent_id is equal to value. */
-  parent_id?: number;
-  /** Records whose name is containing (case-insensitive) the text value. */
-  name?: string;
 }
 
 /** A record of space/spaces: Bookable spaces (archived spaces are not exposed). */
@@ -317,30 +181,4 @@ export interface SpaceSpacesRecord {
   company: string | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
-}
-
-/** Query parameters of GET /api/v1/space/spaces. */
-export interface SpaceSpacesQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose state is equal to value. */
-  state?: 'available' | 'restricted' | 'closed';
-  /** Records whose site_id is equal to value. */
-  site_id?: number;
-  /** Records whose capacity is at least the given value. */
-  capacity_min?: number;
-  /** Records whose approval_required is equal to value. */
-  approval_required?: boolean;
-  /** Records whose name is containing (case-insensitive) the text value. */
-  name?: string;
 }

@@ -41,36 +41,6 @@ export interface SprintBlockersRecord {
   url: string | null;
 }
 
-/** Query parameters of GET /api/v1/sprint/blockers. */
-export interface SprintBlockersQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose is_open is equal to value. */
-  is_open?: boolean;
-  /** Records whose subject_id is equal to value. */
-  subject_id?: number;
-  /** Blockers raised during this sprint. */
-  sprint_id?: number;
-  /** Blockers of this squad. */
-  squad_id?: number;
-  /** Records whose escalated is equal to value. */
-  escalated?: boolean;
-  /** Blocked since this date or later. */
-  opened_after?: string;
-  /** Blocked since this date or earlier. */
-  opened_before?: string;
-}
-
 /** A record of sprint/engagements: Commitments taken by squads towards an objective or key result, with their deadline and state. */
 export interface SprintEngagementsRecord {
   /** Technical identifier of the engagement. */
@@ -111,36 +81,6 @@ export interface SprintEngagementsRecord {
   url: string | null;
 }
 
-/** Query parameters of GET /api/v1/sprint/engagements. */
-export interface SprintEngagementsQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose state is equal to value. */
-  state?: 'open' | 'in_progress' | 'at_risk' | 'kept';
-  /** Records whose squad_id is equal to value. */
-  squad_id?: number;
-  /** Records whose objective_id is equal to value. */
-  objective_id?: number;
-  /** Records whose key_result_id is equal to value. */
-  key_result_id?: number;
-  /** Records whose is_late is equal to value. */
-  is_late?: boolean;
-  /** Deadline on or after this date. */
-  deadline_after?: string;
-  /** Deadline on or before this date. */
-  deadline_before?: string;
-}
-
 /** A record of sprint/key-results: Key results of the objectives, per exercice and squad, with their progress computed from their measures. */
 export interface SprintKeyResultsRecord {
   /** Technical identifier of the key result. */
@@ -165,30 +105,6 @@ export interface SprintKeyResultsRecord {
   measures: string[];
   /** Link to the record in the ERP interface. */
   url: string | null;
-}
-
-/** Query parameters of GET /api/v1/sprint/key-results. */
-export interface SprintKeyResultsQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose exercice_id is equal to value. */
-  exercice_id?: number;
-  /** Records whose objective_id is equal to value. */
-  objective_id?: number;
-  /** Key results carried by this squad. */
-  squad_id?: number;
-  /** Records whose name is containing (case-insensitive) the text value. */
-  name?: string;
 }
 
 /** A record of sprint/measure-readings: Values read for the measures of the key results. */
@@ -217,32 +133,6 @@ export interface SprintMeasureReadingsRecord {
   read_by: string | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
-}
-
-/** Query parameters of GET /api/v1/sprint/measure-readings. */
-export interface SprintMeasureReadingsQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose measure_id is equal to value. */
-  measure_id?: number;
-  /** Records whose key_result_id is equal to value. */
-  key_result_id?: number;
-  /** Readings of this squad's measures. */
-  squad_id?: number;
-  /** Readings on or after this date. */
-  date_after?: string;
-  /** Readings on or before this date. */
-  date_before?: string;
 }
 
 /** A record of sprint/measures: Measures of the key results: start, milestone and target values, last reading and progress. */
@@ -277,28 +167,6 @@ export interface SprintMeasuresRecord {
   url: string | null;
 }
 
-/** Query parameters of GET /api/v1/sprint/measures. */
-export interface SprintMeasuresQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose key_result_id is equal to value. */
-  key_result_id?: number;
-  /** Measures of this squad's key results. */
-  squad_id?: number;
-  /** Records whose name is containing (case-insensitive) the text value. */
-  name?: string;
-}
-
 /** A record of sprint/objectives: Objectives of the OKR framework, archived ones included. */
 export interface SprintObjectivesRecord {
   /** Technical identifier of the objective. */
@@ -309,26 +177,6 @@ export interface SprintObjectivesRecord {
   active: boolean;
   /** Link to the record in the ERP interface. */
   url: string | null;
-}
-
-/** Query parameters of GET /api/v1/sprint/objectives. */
-export interface SprintObjectivesQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose name is containing (case-insensitive) the text value. */
-  name?: string;
-  /** Records whose active is equal to value. */
-  active?: boolean;
 }
 
 /** A record of sprint/sprints: Sprints of the squads (field list inferred, may grow; decision D1). */
@@ -347,26 +195,4 @@ export interface SprintSprintsRecord {
   date_end: string | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
-}
-
-/** Query parameters of GET /api/v1/sprint/sprints. */
-export interface SprintSprintsQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose squad_id is equal to value. */
-  squad_id?: number;
-  /** Sprints starting on or after this date. */
-  start_after?: string;
-  /** Sprints starting on or before this date. */
-  start_before?: string;
 }

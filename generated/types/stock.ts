@@ -28,29 +28,3 @@ export interface StockPickingsRecord {
   /** Link to the record in the ERP interface. */
   url: string | null;
 }
-
-/** Query parameters of GET /api/v1/stock/pickings. */
-export interface StockPickingsQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose state is equal to value. */
-  state?: 'draft' | 'waiting' | 'confirmed' | 'assigned' | 'done' | 'cancel';
-  /** Transfers with this contact (partner id). */
-  partner_id?: number;
-  /** Records whose origin is containing (case-insensitive) the text value. */
-  origin?: string;
-  /** Records whose scheduled_date is on or after the given date. */
-  scheduled_after?: string;
-  /** Records whose scheduled_date is on or before the given date. */
-  scheduled_before?: string;
-}

@@ -25,30 +25,6 @@ export interface TravelPerdiemRatesRecord {
   url: string | null;
 }
 
-/** Query parameters of GET /api/v1/travel/perdiem-rates. */
-export interface TravelPerdiemRatesQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose country_id is equal to value. */
-  country_id?: number;
-  /** Rates for this city (city id). */
-  city_id?: number;
-  /** Rates of this environment (environment id). */
-  environment_id?: number;
-  /** Records whose has_tiers is equal to value. */
-  has_tiers?: boolean;
-}
-
 /** A record of travel/perdiem-requests: Requests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed). */
 export interface TravelPerdiemRequestsRecord {
   /** Technical identifier of the request. */
@@ -121,36 +97,6 @@ export interface TravelPerdiemRequestsRecord {
   url: string | null;
 }
 
-/** Query parameters of GET /api/v1/travel/perdiem-requests. */
-export interface TravelPerdiemRequestsQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose state is equal to value. */
-  state?: 'draft' | 'pending' | 'approved' | 'rejected' | 'cancelled';
-  /** Records whose trip_id is equal to value. */
-  trip_id?: number;
-  /** Requests of this traveller (user id). */
-  traveler_user_id?: number;
-  /** Requests for this destination country (country id). */
-  country_id?: number;
-  /** Records whose financing_type is equal to value. */
-  financing_type?: 'org' | 'partner' | 'mixed';
-  /** Records whose date_start is on or after the given date. */
-  start_after?: string;
-  /** Records whose date_start is on or before the given date. */
-  start_before?: string;
-}
-
 /** A record of travel/trip-expenses: Other expenses of a trip (visa, local transport, fees...). */
 export interface TravelTripExpensesRecord {
   /** Technical identifier of the expense. */
@@ -169,26 +115,6 @@ export interface TravelTripExpensesRecord {
   notes: string | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
-}
-
-/** Query parameters of GET /api/v1/travel/trip-expenses. */
-export interface TravelTripExpensesQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose trip_id is equal to value. */
-  trip_id?: number;
-  /** Records whose cost is at least the given value. */
-  cost_above?: number;
 }
 
 /** A record of travel/trip-stages: Legs of a trip, in order, from one city to the next. */
@@ -225,32 +151,6 @@ export interface TravelTripStagesRecord {
   url: string | null;
 }
 
-/** Query parameters of GET /api/v1/travel/trip-stages. */
-export interface TravelTripStagesQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose trip_id is equal to value. */
-  trip_id?: number;
-  /** Records whose is_return_leg is equal to value. */
-  is_return_leg?: boolean;
-  /** Stages arriving in this country (country id). */
-  country_to_id?: number;
-  /** Records whose date_from is on or after the given date. */
-  date_after?: string;
-  /** Records whose date_from is on or before the given date. */
-  date_before?: string;
-}
-
 /** A record of travel/trip-types: Kinds of mission (archived types are not exposed). */
 export interface TravelTripTypesRecord {
   /** Technical identifier of the trip type. */
@@ -263,26 +163,6 @@ export interface TravelTripTypesRecord {
   description: string | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
-}
-
-/** Query parameters of GET /api/v1/travel/trip-types. */
-export interface TravelTripTypesQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose code is equal to value. */
-  code?: string;
-  /** Records whose name is containing (case-insensitive) the text value. */
-  name?: string;
 }
 
 /** A record of travel/trips: Missions of the organisation's staff: traveller, itinerary, dates and costs. */
@@ -339,34 +219,4 @@ export interface TravelTripsRecord {
   company: string | null;
   /** Link to the record in the ERP interface. */
   url: string | null;
-}
-
-/** Query parameters of GET /api/v1/travel/trips. */
-export interface TravelTripsQuery {
-  /** Page size, 1 to 200 (larger values are lowered to 200); default 50. */
-  limit?: number;
-  /** Records to skip; default 0. */
-  offset?: number;
-  /** Cursor: records with a greater id, ascending; not with offset or order. */
-  since_id?: number;
-  /** false omits meta.total; default true. */
-  total?: boolean;
-  /** `field`, `field desc`, comma-separated keys. */
-  order?: string;
-  /** Comma-separated subset of fields. */
-  fields?: string;
-  /** Records whose state is equal to value. */
-  state?: 'draft' | 'pending' | 'planned' | 'in_progress' | 'done' | 'cancelled';
-  /** Trips of this traveller (user id). */
-  traveler_id?: number;
-  /** Trips of this type (trip type id). */
-  trip_type_id?: number;
-  /** Trips to this country (country id). */
-  country_destination_id?: number;
-  /** Records whose has_per_diem is equal to value. */
-  has_per_diem?: boolean;
-  /** Records whose date_start is on or after the given date. */
-  start_after?: string;
-  /** Records whose date_start is on or before the given date. */
-  start_before?: string;
 }

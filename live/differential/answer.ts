@@ -4,7 +4,7 @@
  * page). Pure functions from raw HTTP replies, so that both sides go through the same reading and
  * the unit tests need no server.
  */
-import { decodeMethodResponse, XmlRpcDateTime } from '../../runtime/erp/xmlrpc-codec';
+import { decodeMethodResponse, XmlRpcDateTime } from '../../codec/xmlrpc-codec';
 
 export type Transport = 'json2' | 'jsonrpc' | 'xmlrpc';
 
@@ -70,7 +70,7 @@ export function withoutGroupList(message: string): string {
 }
 
 /** Odoo's plain-text or HTML error pages, as text. */
-export function pageText(text: string): string {
+function pageText(text: string): string {
   return text
     .replace(/<title>[\s\S]*?<\/title>/gi, ' ')
     .replace(/<[^>]+>/g, ' ')

@@ -75,7 +75,7 @@ function jsonKind(value: unknown): JsonKind {
   return Array.isArray(value) ? 'array' : 'object';
 }
 
-export function sameJson(a: unknown, b: unknown): boolean {
+function sameJson(a: unknown, b: unknown): boolean {
   return canonical(a) === canonical(b);
 }
 
@@ -162,7 +162,7 @@ function compareArrays(a: unknown[], b: unknown[], path: string, out: Mismatch[]
   }
   const before = out.length;
   const local: Mismatch[] = [];
-  a.forEach((x, i) => compareValues(x, b[i], `${path}[${i}]`, local));
+  for (const [i, x] of a.entries()) compareValues(x, b[i], `${path}[${i}]`, local);
   if (local.length && sameJson([...a].map(canonical).sort(), [...b].map(canonical).sort())) {
     out.push({ kind: 'ordering', path: path || '(list)', live: a, sandbox: b });
   } else {

@@ -55,7 +55,7 @@ export async function readSnapshot(live: Side, schema: Schema, major: number): P
  * prefix of the first list that is the suffix of the second (a field NULL on every row, or on none,
  * cannot be told apart there).
  */
-export async function nullRows(live: Side, model: string, field: string, major: number): Promise<Set<number>> {
+async function nullRows(live: Side, model: string, field: string, major: number): Promise<Set<number>> {
   if (major < 18) {
     const ids = (await mustCall(live, { kind: 'execute', model, method: 'search', kwargs: { domain: [[field, '=', false]], context: NO_ARCHIVE_FILTER } })) as number[];
     return new Set(ids);
@@ -73,7 +73,7 @@ export function nullPrefix(first: readonly number[], last: readonly number[]): S
   return new Set();
 }
 
-export function columnValue(field: FieldInfo, value: unknown, isNull = false): string | number | null {
+function columnValue(field: FieldInfo, value: unknown, isNull = false): string | number | null {
   if (isNull) return null;
   switch (field.type) {
     case 'many2one':

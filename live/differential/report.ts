@@ -9,7 +9,7 @@ function show(value: unknown): string {
   return shorten(typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? 'undefined', 300);
 }
 
-export function summaryLine(report: DifferentialReport): string {
+function summaryLine(report: DifferentialReport): string {
   return `${report.calls} calls, ${report.differences.length} differences`;
 }
 

@@ -33,7 +33,7 @@ export interface DifferentialOptions {
   readonly progress?: (line: string) => void;
 }
 
-export interface Difference {
+interface Difference {
   readonly call: string;
   readonly transports: readonly Transport[];
   readonly kind: DifferenceKind;
@@ -151,7 +151,7 @@ function isVersionDependent(s: SeriesCall): boolean {
   return JSON.stringify(domain).match(/"(=|!=|in|not in|=\?|ilike|not ilike|=like|<|<=|>|>=|any|not any)",(false|""|\[false\]|"\d{4}-\d\d-\d\d")|"(any|not any)"|no such|no_such|"<",1\]|">=",0\]/) !== null;
 }
 
-export function describeCall(call: WireCall): string {
+function describeCall(call: WireCall): string {
   switch (call.kind) {
     case 'version':
       return 'common.version / GET /web/version';

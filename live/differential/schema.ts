@@ -8,7 +8,7 @@ import type { FieldInfo, ModelInfo, Registry } from '../../sandbox/orm/registry'
 import { CallFailed, mustCall, type Side } from './wire';
 
 /** What `fields_get` says of one field (the attributes the check asks for). */
-export interface LiveField {
+interface LiveField {
   readonly type: string;
   readonly relation?: string;
   readonly store?: boolean;

@@ -3,7 +3,7 @@
  * transport, as a plain HTTP request built here (not the gateway's client: the point is to see
  * exactly what the server answers, errors included).
  */
-import { encodeMethodCall, type XmlRpcValue } from '../../runtime/erp/xmlrpc-codec';
+import { encodeMethodCall, type XmlRpcValue } from '../../codec/xmlrpc-codec';
 import { readAnswer, type Answer, type RawReply, type Transport } from './answer';
 
 /** The accounts the series calls as. */
@@ -41,14 +41,14 @@ export interface ExecuteCall {
   readonly noAuthorization?: boolean;
 }
 
-export interface AuthenticateCall {
+interface AuthenticateCall {
   readonly kind: 'authenticate';
   readonly as: AccountName;
   readonly key: KeyName;
 }
 
 /** `common.version` over RPC, `GET /web/version` on JSON-2. */
-export interface VersionCall {
+interface VersionCall {
   readonly kind: 'version';
 }
 

@@ -5,7 +5,7 @@
  * is wrong or the ERP cannot be asked.
  */
 import { RESOURCES } from '../../generated/routers';
-import { ConfigError, loadConfig } from '../config';
+import { ConfigError, loadConfig, type GatewayConfig } from '../config';
 import { ErpClient } from '../erp/erp-client';
 import { driftReportJson, formatDriftTable } from './format-drift';
 import { runDriftCheck } from './run-drift-check';
@@ -16,7 +16,7 @@ export async function checkErp(argv: readonly string[], env: Readonly<Record<str
   const json = argv.includes('--json');
   const unknown = argv.filter((arg) => arg !== '--json');
   if (unknown.length) return fail(`unknown argument ${JSON.stringify(unknown[0])}\n${USAGE}`);
-  let config;
+  let config: GatewayConfig;
   try {
     config = loadConfig(env);
   } catch (error) {

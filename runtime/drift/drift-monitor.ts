@@ -16,7 +16,7 @@ import { qualifiedField, type DriftProblem } from './drift-problem';
 import { missingInErp, problemsOf } from './learn-drift';
 import { runDriftCheck, type DriftCheckErrorCode } from './run-drift-check';
 
-export type DriftMode = 'warn' | 'fail' | 'off';
+type DriftMode = 'warn' | 'fail' | 'off';
 
 const RETRY_INTERVAL_MS = 5000;
 

@@ -33,7 +33,7 @@ export async function collectErpSchema(resources: readonly ResourceSpec[], descr
   while (wanted.size > 0) {
     const models = [...wanted].filter((model) => !schema.has(model));
     const described = await describeAll(models, describe, schema.size === 0);
-    models.forEach((model, i) => schema.set(model, described[i] ?? null));
+    for (const [i, model] of models.entries()) schema.set(model, described[i] ?? null);
     wanted = new Set();
     for (const resource of resources)
       for (const path of [...resource.filters.map((f) => f.erp), ...resource.scope.map((s) => s.erp)])

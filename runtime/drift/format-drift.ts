@@ -27,7 +27,7 @@ export function driftReportJson(problems: readonly DriftProblem[]): DriftReportJ
   return { drift: problems.length > 0, problems: sortProblems(problems) };
 }
 
-export function sortProblems(problems: readonly DriftProblem[]): DriftProblem[] {
+function sortProblems(problems: readonly DriftProblem[]): DriftProblem[] {
   const key = (p: DriftProblem) => [p.resource, p.kind, qualifiedField(p)].join('\u0000');
   return [...problems].sort((a, b) => key(a).localeCompare(key(b)));
 }

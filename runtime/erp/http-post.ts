@@ -26,7 +26,7 @@ export interface HttpAnswer {
  * field of 50 KB makes a 200-record page 10 MB. 16 MB leaves room for such pages and refuses what no
  * page of 200 records should be.
  */
-export const DEFAULT_MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+const DEFAULT_MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
 export interface HttpClient {
   readonly pool: Pool;

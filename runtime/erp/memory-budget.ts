@@ -10,7 +10,7 @@
 import { GatewayError } from '../errors';
 
 /** How many times a byte of an ERP answer is held while its request is served (text, parsed, written). */
-export const HELD_COPIES = 3;
+const HELD_COPIES = 3;
 
 export class MemoryBudget {
   private used = 0;

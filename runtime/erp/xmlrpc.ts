@@ -6,7 +6,7 @@
 import { ErpFault, ErpUnavailable, type ErpFaultKind } from './erp-error';
 import { postToErp } from './http-post';
 import { RpcTransport } from './rpc-transport';
-import { decodeMethodResponse, encodeMethodCall, XmlRpcParseError, type XmlRpcValue } from './xmlrpc-codec';
+import { decodeMethodResponse, encodeMethodCall, XmlRpcParseError, type MethodResponse, type XmlRpcValue } from '../../codec/xmlrpc-codec';
 
 const KIND_BY_FAULT: Readonly<Record<number, [ErpFaultKind, string]>> = {
   2: ['user_error', 'odoo.exceptions.UserError'],
@@ -20,7 +20,7 @@ export class XmlRpcTransport extends RpcTransport {
   protected async rpc(service: string, method: string, params: readonly unknown[], deadline: AbortSignal): Promise<unknown> {
     const answer = await postToErp(this.http, `/xmlrpc/2/${service}`, encodeMethodCall({ methodName: method, params: params as readonly XmlRpcValue[] }), { 'Content-Type': 'text/xml' }, deadline);
     if (answer.status !== 200) throw new ErpUnavailable(`XML-RPC HTTP ${answer.status}`);
-    let response;
+    let response: MethodResponse;
     try {
       response = decodeMethodResponse(answer.body);
     } catch (error) {

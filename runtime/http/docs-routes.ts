@@ -14,7 +14,7 @@ export interface StaticDocument {
   readonly extraHeaders?: Readonly<Record<string, string>>;
 }
 
-export function serveDocument(document: StaticDocument): RequestHandler {
+function serveDocument(document: StaticDocument): RequestHandler {
   const etag = `"${createHash('sha256').update(document.body).digest('base64url').slice(0, 27)}"`;
   // One Buffer for every answer: the OpenAPI document is 468 KB, and a pipelining client asking for
   // it a thousand times must not make the gateway encode a thousand copies.

@@ -21,7 +21,7 @@ const TOO_LARGE = new Set(['HPE_HEADER_OVERFLOW', 'HPE_URI_OVERFLOW']);
 const HEADERS_TIMEOUT_MS = 10000;
 const KEEP_ALIVE_TIMEOUT_MS = 5000;
 const IDLE_MARGIN_MS = 5000;
-export const DEFAULT_WRITE_STALL_MS = 10000;
+const DEFAULT_WRITE_STALL_MS = 10000;
 
 /**
  * The gateway's HTTP server around the app, as production runs it (main.ts) and the suites test it.
@@ -38,7 +38,7 @@ export function createGatewayServer(
   return server;
 }
 
-export function hardenServer(server: Server, app: RequestListener<typeof IncomingMessage, typeof ServerResponse>, requestTimeoutMs: number): void {
+function hardenServer(server: Server, app: RequestListener<typeof IncomingMessage, typeof ServerResponse>, requestTimeoutMs: number): void {
   server.on('clientError', answerClientError);
   server.on('checkExpectation', app);
   server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
@@ -54,7 +54,7 @@ export function hardenServer(server: Server, app: RequestListener<typeof Incomin
 /** The error Node passes to `clientError`: a parse error carries the bytes it could not read. */
 type ClientError = Error & { code?: string; rawPacket?: Buffer };
 
-export function answerClientError(error: ClientError, socket: Duplex): void {
+function answerClientError(error: ClientError, socket: Duplex): void {
   // Nothing to answer on a socket the client already dropped, nor in the middle of an answer already
   // started (a framing error in a request Express is serving): as Node does, the connection just closes.
   const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;

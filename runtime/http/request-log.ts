@@ -55,7 +55,7 @@ const KEY_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 const MAX_LOGGED_KEYS = 30;
 
 /** The names of the query parameters (never their values); a name that is not a plain word shows as `?`. */
-export function queryKeysOf(url: string): string[] {
+function queryKeysOf(url: string): string[] {
   const at = url.indexOf('?');
   if (at < 0) return [];
   const keys: string[] = [];

@@ -16,10 +16,11 @@ import { badRequest, invalidValue, type GatewayError } from '../errors';
 /** Far more than any resource's filters and common parameters together (the largest has under 30). */
 export const MAX_QUERY_PARAMS = 100;
 
-export const QUERY_PROBLEM: unique symbol = Symbol('query problem');
+const QUERY_PROBLEM: unique symbol = Symbol('query problem');
 
 export type ParsedQuery = Record<string, string | string[]> & { [QUERY_PROBLEM]?: GatewayError };
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing these characters is the point.
 const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 /** A parameter name fit to quote in an error message. */
 const PRINTABLE_NAME = /^[A-Za-z0-9_.-]{1,64}$/;

@@ -4,14 +4,15 @@
  * checked by the resource's generated JSON Schema (ajv, compiled once); ranges, calendar dates and
  * the cross-parameter rules are checked here.
  */
-import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
+import type Ajv2020 from 'ajv/dist/2020';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import { badRequest, invalidValue } from '../errors';
 import type { FieldSpec, FilterSpec, ResourceSpec } from '../resource-spec';
 import { erpDate, erpDatetimeBound, parseDateValue } from './dates';
 import { escapeLike, type FilterTerm } from './domain';
 
-export const LIMIT_DEFAULT = 50;
-export const LIMIT_MAX = 200;
+const LIMIT_DEFAULT = 50;
+const LIMIT_MAX = 200;
 const INT32_MAX = 2147483647;
 
 export interface ListQuery {
@@ -230,13 +231,13 @@ function errorFromSchema(errors: readonly ErrorObject[], filters: ReadonlyMap<st
   const first = errors[0];
   const name = first?.instancePath.split('/')[1] ?? 'a parameter';
   // The spec's table: an invalid sort is 400, whatever is wrong with it (too long, given twice).
-  if (name === 'order') return badRequest(`Invalid sort: order ${Array.isArray(valueOf(first)) ? 'given more than once' : 'too long'}; use field, field asc or field desc, comma-separated.`);
+  if (name === 'order') return badRequest(`Invalid sort: order ${Array.isArray(dataOf(first)) ? 'given more than once' : 'too long'}; use field, field asc or field desc, comma-separated.`);
   const filter = filters.get(name);
   if (filter?.type === 'enum') return invalidValue(`${name} must be one of: ${(filter.values ?? []).join(', ')}.`);
-  return invalidValue(`${name}: ${EXPECTED[filter?.type ?? name] ?? 'invalid value'}${Array.isArray(valueOf(first)) ? ' (given more than once)' : ''}.`);
+  return invalidValue(`${name}: ${EXPECTED[filter?.type ?? name] ?? 'invalid value'}${Array.isArray(dataOf(first)) ? ' (given more than once)' : ''}.`);
 }
 
-function valueOf(error: ErrorObject | undefined): unknown {
+function dataOf(error: ErrorObject | undefined): unknown {
   return (error as (ErrorObject & { data?: unknown }) | undefined)?.data;
 }
 

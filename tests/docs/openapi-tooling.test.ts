@@ -71,6 +71,7 @@ describe('openapi.json with third-party tools', () => {
       "const client = createClient<paths>({ baseUrl: 'http://127.0.0.1:8080' });",
       'export async function plates(): Promise<(string | null)[]> {',
       "  const { data, error } = await client.GET('/api/v1/fleet/vehicles', { params: { query: { limit: 2, order: 'plate desc' } } });",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the client source compiled below, template literal included.
       '  if (error) throw new Error(`${error.error.code}: ${error.error.message}`);',
       '  // @ts-expect-error a field the resource does not have',
       '  void data.data[0]?.colour;',

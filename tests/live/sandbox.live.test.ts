@@ -23,7 +23,13 @@ async function sandboxAsLiveErp(version: 17 | 19, transport: 'json2' | 'xmlrpc')
     unreadable: [{ resource: 'fleet/vehicles', field: 'odometer', model: 'fleet.vehicle.odometer' }],
   };
   const target = await startLiveTarget(settings, transport);
-  return { ...target, close: async () => (await target.close(), await stack.close()) };
+  return {
+    ...target,
+    close: async () => {
+      await target.close();
+      await stack.close();
+    },
+  };
 }
 
 describeLiveSuite('the live suite on the sandbox as Odoo 19 over JSON-2', () => sandboxAsLiveErp(19, 'json2'), RESOURCES.map((r) => r.path));

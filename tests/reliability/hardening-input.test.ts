@@ -37,7 +37,7 @@ describe.each<[string, TransportUnderTest]>([
   }
 
   it(`more than ${MAX_QUERY_PARAMS} parameters: 400 naming the limit, never a silent truncation (a filter after 1,000 of padding)`, async () => {
-    const padding = Array.from({ length: 1000 }, (_, i) => `total=true`).join('&');
+    const padding = Array.from({ length: 1000 }, (_, _i) => `total=true`).join('&');
     for (const tail of ['fields=id', 'plate=ZZ-999-ZZ', 'limit=1']) {
       const res = await ask(`${LIST}?${padding}&${tail}`);
       expect([res.status, res.code, res.read]).toEqual([400, 'bad_request', false]);
@@ -158,7 +158,7 @@ describe('what Node would answer by itself, in the error envelope', () => {
 
   it('a GET with an endless body is refused at once and its connection closed, not drained', async () => {
     const started = performance.now();
-    const chunk = '400\r\n' + 'x'.repeat(1024) + '\r\n';
+    const chunk = `400\r\n${'x'.repeat(1024)}\r\n`;
     const head = `GET ${LIST} HTTP/1.1\r\nHost: gateway\r\nAuthorization: Bearer ${stack.keys.valid}\r\nTransfer-Encoding: chunked\r\n\r\n`;
     const res = await rawExchange(stack.url, head + chunk.repeat(64), 3000);
     expectEnvelope(res, 400);

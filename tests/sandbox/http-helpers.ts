@@ -6,7 +6,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { createSandboxServer, listen } from '../../sandbox/http/server';
 import { ApiKeys } from '../../sandbox/security/api-keys';
 import { OdooException, type Env, type MethodSpec, type OdooVersion, type Orm } from '../../sandbox/orm/types';
-import { decodeMethodResponse, encodeMethodCall, type MethodResponse, type XmlRpcValue } from '../../runtime/erp/xmlrpc-codec';
+import { decodeMethodResponse, encodeMethodCall, type MethodResponse, type XmlRpcValue } from '../../codec/xmlrpc-codec';
 
 const PARTNERS = [
   { id: 1, name: 'Aïssatou Diop', is_company: false, active: true },
@@ -37,7 +37,7 @@ const METHODS: Readonly<Record<string, MethodSpec>> = {
 };
 
 /** Records what the transports hand over, and answers from a three-row `res.partner`. */
-export class TinyOrm implements Orm {
+class TinyOrm implements Orm {
   readonly calls: { env: Env; model: string; method: string; ids: readonly number[] | null; positional: readonly unknown[]; named: Readonly<Record<string, unknown>> }[] = [];
 
   constructor(readonly version: OdooVersion) {}

@@ -8,7 +8,7 @@ import {
   encodeMethodCall,
   encodeMethodResponse,
   pythonFloatRepr,
-} from '../../runtime/erp/xmlrpc-codec';
+} from '../../codec/xmlrpc-codec';
 
 describe('encodeMethodResponse', () => {
   it('writes what Odoo writes (Python marshaller, Odoo header)', () => {

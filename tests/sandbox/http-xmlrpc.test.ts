@@ -12,7 +12,7 @@ function faultOf(response: Awaited<ReturnType<typeof xmlrpc>>): { faultCode: num
   return { faultCode: response.faultCode, faultString: response.faultString };
 }
 
-function valueOf(response: Awaited<ReturnType<typeof xmlrpc>>): unknown {
+function resultOf(response: Awaited<ReturnType<typeof xmlrpc>>): unknown {
   if (response.kind !== 'params') throw new Error(`expected a value, got fault ${response.faultCode}: ${response.faultString}`);
   return response.value;
 }
@@ -30,7 +30,7 @@ describe.each(VERSIONS)('XML-RPC, Odoo %i', (version) => {
 
   describe('common', () => {
     it('answers version with the imitated release', async () => {
-      expect(valueOf(await xmlrpc(sandbox.url, '/xmlrpc/2/common', 'version', []))).toEqual({
+      expect(resultOf(await xmlrpc(sandbox.url, '/xmlrpc/2/common', 'version', []))).toEqual({
         server_version: `${version}.0`,
         server_version_info: [version, 0, 0, 'final', 0, ''],
         server_serie: `${version}.0`,
@@ -39,7 +39,7 @@ describe.each(VERSIONS)('XML-RPC, Odoo %i', (version) => {
     });
 
     it('authenticates a valid key of that login, and answers false for any bad credential', async () => {
-      const auth = async (login: string, key: string) => valueOf(await xmlrpc(sandbox.url, '/xmlrpc/2/common', 'authenticate', [sandbox.database, login, key, {}]));
+      const auth = async (login: string, key: string) => resultOf(await xmlrpc(sandbox.url, '/xmlrpc/2/common', 'authenticate', [sandbox.database, login, key, {}]));
       expect(await auth('api@example.test', sandbox.keys.valid)).toBe(7);
       expect(await auth('api@example.test', 'f'.repeat(40))).toBe(false);
       expect(await auth('api@example.test', sandbox.keys.other)).toBe(false); // admin's key
@@ -49,14 +49,14 @@ describe.each(VERSIONS)('XML-RPC, Odoo %i', (version) => {
       expect(await auth('nobody@example.test', sandbox.keys.valid)).toBe(false);
       // 17 has no key expiry; 18 and 19 refuse an expired key.
       expect(await auth('api@example.test', sandbox.keys.expired)).toBe(version === 17 ? 7 : false);
-      expect(valueOf(await xmlrpc(sandbox.url, '/xmlrpc/2/common', 'login', [sandbox.database, 'api@example.test', sandbox.keys.valid]))).toBe(7);
+      expect(resultOf(await xmlrpc(sandbox.url, '/xmlrpc/2/common', 'login', [sandbox.database, 'api@example.test', sandbox.keys.valid]))).toBe(7);
     });
 
     it('applies no cool-down after failures', async () => {
       for (let i = 0; i < 8; i += 1) {
-        expect(valueOf(await xmlrpc(sandbox.url, '/xmlrpc/2/common', 'authenticate', [sandbox.database, 'api@example.test', 'bad', {}]))).toBe(false);
+        expect(resultOf(await xmlrpc(sandbox.url, '/xmlrpc/2/common', 'authenticate', [sandbox.database, 'api@example.test', 'bad', {}]))).toBe(false);
       }
-      expect(valueOf(await xmlrpc(sandbox.url, '/xmlrpc/2/common', 'authenticate', [sandbox.database, 'api@example.test', sandbox.keys.valid, {}]))).toBe(7);
+      expect(resultOf(await xmlrpc(sandbox.url, '/xmlrpc/2/common', 'authenticate', [sandbox.database, 'api@example.test', sandbox.keys.valid, {}]))).toBe(7);
     });
 
     it('faults 1 on an unknown database, an unknown method and a wrong arity', async () => {
@@ -71,18 +71,18 @@ describe.each(VERSIONS)('XML-RPC, Odoo %i', (version) => {
     });
 
     it('answers about', async () => {
-      expect(valueOf(await xmlrpc(sandbox.url, '/xmlrpc/2/common', 'about', []))).toBe('See http://openerp.com');
+      expect(resultOf(await xmlrpc(sandbox.url, '/xmlrpc/2/common', 'about', []))).toBe('See http://openerp.com');
     });
   });
 
   describe('object', () => {
     it('round-trips search_read, search_count and read, with kwargs and context', async () => {
-      expect(valueOf(await kw(sandbox.keys.valid, 'res.partner', 'search_read', [[['is_company', '=', true]]], { fields: ['name'], limit: 5 }))).toEqual([
+      expect(resultOf(await kw(sandbox.keys.valid, 'res.partner', 'search_read', [[['is_company', '=', true]]], { fields: ['name'], limit: 5 }))).toEqual([
         { id: 2, name: 'Bamba SARL' },
       ]);
-      expect(valueOf(await kw(sandbox.keys.valid, 'res.partner', 'search_count', [[]]))).toBe(2);
-      expect(valueOf(await kw(sandbox.keys.valid, 'res.partner', 'search_count', [[]], { context: { active_test: false } }))).toBe(3);
-      expect(valueOf(await kw(sandbox.keys.valid, 'res.partner', 'read', [[2, 1], ['name']]))).toEqual([
+      expect(resultOf(await kw(sandbox.keys.valid, 'res.partner', 'search_count', [[]]))).toBe(2);
+      expect(resultOf(await kw(sandbox.keys.valid, 'res.partner', 'search_count', [[]], { context: { active_test: false } }))).toBe(3);
+      expect(resultOf(await kw(sandbox.keys.valid, 'res.partner', 'read', [[2, 1], ['name']]))).toEqual([
         { id: 1, name: 'Aïssatou Diop' },
         { id: 2, name: 'Bamba SARL' },
       ]);
@@ -98,7 +98,7 @@ describe.each(VERSIONS)('XML-RPC, Odoo %i', (version) => {
 
     it('supports execute with positional arguments', async () => {
       const count = await xmlrpc(sandbox.url, '/xmlrpc/2/object', 'execute', [sandbox.database, 7, sandbox.keys.valid, 'res.partner', 'search_count', []]);
-      expect(valueOf(count)).toBe(2);
+      expect(resultOf(count)).toBe(2);
     });
 
     it('faults 3 on bad credentials, before looking at the model', async () => {
@@ -106,7 +106,7 @@ describe.each(VERSIONS)('XML-RPC, Odoo %i', (version) => {
         expect(faultOf(await kw(key, 'no.such.model', 'search_count', [[]]))).toEqual({ faultCode: 3, faultString: 'Access Denied' });
       }
       const expired = await kw(sandbox.keys.expired, 'res.partner', 'search_count', [[]]);
-      if (version === 17) expect(valueOf(expired)).toBe(2);
+      if (version === 17) expect(resultOf(expired)).toBe(2);
       else expect(faultOf(expired)).toEqual({ faultCode: 3, faultString: 'Access Denied' });
     });
 
@@ -185,8 +185,8 @@ describe.each(VERSIONS)('XML-RPC, Odoo %i', (version) => {
       xmlrpc(sandbox.url, '/xmlrpc/object', 'execute_kw', [sandbox.database, sandbox.uid, key, 'res.partner', method, args, {}]);
 
     it('answers calls like /xmlrpc/2', async () => {
-      expect(valueOf(await legacy(sandbox.keys.valid, 'search_count', [[]]))).toBe(2);
-      expect(valueOf(await xmlrpc(sandbox.url, '/xmlrpc/common', 'version', []))).toMatchObject({ server_version: `${version}.0` });
+      expect(resultOf(await legacy(sandbox.keys.valid, 'search_count', [[]]))).toBe(2);
+      expect(resultOf(await xmlrpc(sandbox.url, '/xmlrpc/common', 'version', []))).toMatchObject({ server_version: `${version}.0` });
     });
 
     it.each([

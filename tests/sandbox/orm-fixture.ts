@@ -15,9 +15,9 @@ export const GATEWAY_UID = SEEDED_USERS.find((u) => u.login === 'gateway-api')!.
 export const NO_FLEET_UID = SEEDED_USERS.find((u) => u.login === 'gateway-noread')!.id;
 
 /** The request clock of every test: 2026-01-15 10:00:00 UTC. */
-export const NOW = new Date('2026-01-15T10:00:00Z');
+const NOW = new Date('2026-01-15T10:00:00Z');
 
-export interface CallOptions {
+interface CallOptions {
   readonly uid?: number;
   readonly ids?: readonly number[];
   readonly context?: Record<string, unknown>;

@@ -4,7 +4,7 @@
  */
 import { createSandboxSet, type Sandbox, type SandboxSet } from './orm-fixture';
 import { bindArguments } from '../../sandbox/orm/binding';
-import { OdooException, type MethodSpec, type OdooVersion } from '../../sandbox/orm/types';
+import type { OdooException, MethodSpec, OdooVersion } from '../../sandbox/orm/types';
 
 let set: SandboxSet;
 const boxes = {} as Record<OdooVersion, Sandbox>;

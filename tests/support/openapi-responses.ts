@@ -84,8 +84,9 @@ export function expectDocumented<T extends CheckedResponse>(path: string, respon
 
 /** Without `fields`, every record carries every field of its schema. */
 function expectComplete(template: string, body: unknown): void {
-  const schemaRef = (doc.paths[template]?.get.responses['200']?.content?.['application/json']?.schema as { properties: { data: { $ref?: string; items?: { $ref: string } } } })
-    .properties.data;
+  const schema = doc.paths[template]?.get.responses['200']?.content?.['application/json']?.schema as { properties: { data: { $ref?: string; items?: { $ref: string } } } } | undefined;
+  if (!schema) throw new Error(`no 200 JSON schema documented for GET ${template}`);
+  const schemaRef = schema.properties.data;
   const name = (schemaRef.$ref ?? schemaRef.items?.$ref ?? '').split('/').pop() as string;
   const fields = Object.keys((openapi as unknown as { components: { schemas: Record<string, { properties: object }> } }).components.schemas[name]?.properties ?? {});
   const data = (body as { data: unknown }).data;

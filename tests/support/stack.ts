@@ -82,7 +82,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 /** The stack with a fault proxy between gateway and sandbox (the reliability suites drive it). */
 export async function startStackBehindProxy(options: Omit<StackOptions, 'erpUrl'> = {}): Promise<{ stack: Stack; proxy: FaultProxy }> {
   let proxy: FaultProxy | undefined;
-  const stack = await startStack({ ...options, erpUrl: async (sandboxUrl) => (proxy = await startFaultProxy(sandboxUrl)).url });
+  const stack = await startStack({
+    ...options,
+    erpUrl: async (sandboxUrl) => {
+      proxy = await startFaultProxy(sandboxUrl);
+      return proxy.url;
+    },
+  });
   return { stack, proxy: proxy as FaultProxy };
 }
 

@@ -11,7 +11,7 @@ import {
   encodeMethodResponse,
   type MethodCall,
   type XmlRpcValue,
-} from '../../../runtime/erp/xmlrpc-codec';
+} from '../../../codec/xmlrpc-codec';
 import { asPyException, formatTraceback, isUserError, PyException } from '../py-exception';
 import type { SandboxReply, SandboxRequest } from '../reply';
 import { dispatchRpc } from '../services/dispatch-rpc';

@@ -10,7 +10,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
-export const GATEWAY_MAIN = join(__dirname, '..', '..', '..', 'dist', 'runtime', 'main.js');
+const GATEWAY_MAIN = join(__dirname, '..', '..', '..', 'dist', 'runtime', 'main.js');
 
 export interface GatewayProcess {
   readonly pid: number;

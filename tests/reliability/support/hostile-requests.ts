@@ -28,6 +28,7 @@ const LOOK_ALIKE_KEYS = [
 const DOMAIN_AND_SQL = [
   "[('id','>',0)]", "['|',('active','=',False),('active','=',True)]", '[["id",">",0]]', '["|",["active","=",false]]',
   "('id','!=',0)", '&', '|', '!', "1) OR (1=1", "' OR '1'='1", "' OR 1=1 --", '1; DROP TABLE res_users; --', "'; SELECT * FROM res_users_apikeys; --",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection probe, sent as text.
   '" OR ""="', '%', '_', '%%', '\\', '\\%', '*', '?', '{"$gt":""}', '{"$where":"1"}', '${7*7}', '{{7*7}}', '#{7*7}', '<script>alert(1)</script>',
   '../../etc/passwd', '..%2F..%2Fetc%2Fpasswd', 'null', 'undefined', 'NaN', 'Infinity', '-Infinity', '-0', 'None', 'False', 'True', '[]', '{}',
   'res.users', 'res_users_apikeys', 'active_test', 'sudo()', '__import__("os").system("id")', 'id desc; DROP', 'id,password', 'password', 'login',

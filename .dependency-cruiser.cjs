@@ -1,0 +1,69 @@
+/**
+ * Which part of the project may import which (`make lint-deps`, part of `make test`). The gateway
+ * that runs in production is `runtime/` + `generated/` + the wire codec; everything else is the
+ * generator, the Odoo imitation, the tools that prove it against a real Odoo, and the tests.
+ *
+ *   sandbox/ ─┐                 ┌─ runtime/ ◄── generated/
+ *   live/  ───┼──► codec/ ◄─────┤
+ *   bench/ ───┘                 └─ codegen/ (types of runtime/resource-spec.ts only)
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'An import cycle makes a module impossible to read, test or move alone.',
+      from: { path: '^(codec|codegen|generated|runtime|sandbox|live|bench)/' },
+      to: { circular: true },
+    },
+    {
+      name: 'gateway-runs-alone',
+      severity: 'error',
+      comment: 'What production runs never imports the generator, the sandbox, the live tools, the bench or the tests.',
+      from: { path: '^(runtime|generated|codec)/' },
+      to: { path: '^(codegen|sandbox|live|bench|tests)/' },
+    },
+    {
+      name: 'codec-is-a-leaf',
+      severity: 'error',
+      comment: 'The wire codec is shared by the gateway and the sandbox: it depends on neither.',
+      from: { path: '^codec/' },
+      to: { path: '^(?!codec/)[^/]+/', pathNot: '^node_modules/' },
+    },
+    {
+      name: 'sandbox-is-not-the-gateway',
+      severity: 'error',
+      comment: 'The Odoo imitation speaks the wire through the codec, never through the gateway runtime.',
+      from: { path: '^sandbox/' },
+      to: { path: '^(runtime|generated|codegen|live|bench|tests)/' },
+    },
+    {
+      name: 'codegen-reads-only-the-spec-types',
+      severity: 'error',
+      comment: 'The generator emits the runtime\'s ResourceSpec shape; it imports nothing else of the gateway.',
+      from: { path: '^codegen/' },
+      to: { path: '^(runtime|generated|sandbox|live|bench|tests)/', pathNot: '^runtime/resource-spec\\.ts$' },
+    },
+    {
+      name: 'production-has-no-dev-dependencies',
+      severity: 'error',
+      comment: 'npm ci --omit=dev must be enough to run the gateway.',
+      from: { path: '^(runtime|generated|codec)/' },
+      to: { dependencyTypes: ['npm-dev'] },
+    },
+    {
+      name: 'no-unresolvable',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|node_modules)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};
