@@ -58,9 +58,12 @@ export class Authenticator {
     const hash = createHash('sha256').update(key).digest('hex');
     let verdict = this.verdicts.get(hash) ?? this.refused.get(hash);
     if (!verdict) {
-      const settle = beforeErp?.();
+      // Requests arriving while the same key is being checked wait for that check: only the one that
+      // asks the ERP counts against the limits (a burst of a new dashboard's requests is one check).
       let inFlight = this.pending.get(hash);
+      let settle: ((failed: boolean) => void) | undefined;
       if (!inFlight) {
+        settle = beforeErp?.();
         inFlight = this.check(key, hash, stats).finally(() => this.pending.delete(hash));
         this.pending.set(hash, inFlight);
       }
