@@ -13,6 +13,7 @@ import { pyRepr } from './python';
 import type { FieldInfo, ModelInfo, Registry } from './registry';
 import { join, param, raw, type Sql, type SqlParam, sql } from './sql';
 import { OdooException, type OdooVersion } from './types';
+import { ormTraits } from './version-traits';
 
 export interface ReadContext {
   readonly registry: Registry;
@@ -55,8 +56,7 @@ export function resolveFieldNames(version: OdooVersion, model: ModelInfo, fields
   const names: unknown[] = typeof fields === 'string' ? [...fields] : Array.isArray(fields) ? fields : [fields];
   for (const name of names) {
     if (typeof name !== 'string' || !model.fields.has(name)) {
-      const where = version >= 19 ? pyRepr(model.name) : `model ${pyRepr(model.name)}`;
-      throw valueError(`Invalid field ${pyRepr(name)} on ${where}`);
+      throw valueError(ormTraits(version).invalidReadFieldMessage(pyRepr(name), pyRepr(model.name)));
     }
   }
   return names as string[];
@@ -159,7 +159,7 @@ function readX2many(
   try {
     ctx.access.check(ctx.uid, comodel.name, 'read');
   } catch (error) {
-    if (ctx.version >= 19 && error instanceof OdooException) {
+    if (ormTraits(ctx.version).x2manyReadErrorNamesField && error instanceof OdooException) {
       throw new OdooException(error.exceptionName, `Failed to read field ${model.name}.${field.name}\n${error.message}`);
     }
     throw error;
