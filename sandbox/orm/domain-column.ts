@@ -13,7 +13,8 @@ import { typeError, valueError } from './errors';
 import { ilikeSql, likeSql } from './like';
 import { pyRepr, pyTruthy, pyTuple } from './python';
 import type { FieldInfo } from './registry';
-import { FALSE_SQL, TRUE_SQL, and, list, not, or, param, raw, type Sql, sql } from './sql';
+import type { Sql } from '../store/statements';
+import { FALSE_SQL, TRUE_SQL, and, list, not, or, param, raw, sql } from './sql';
 import {
   formatDate,
   formatDatetime,

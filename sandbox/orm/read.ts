@@ -3,7 +3,7 @@
  * query per comodel for many2one display names and one per x2many field, and the value encoding
  * of reference section 8.2 (`false` for empty values, `0` for empty numbers, `[id, name]`...).
  */
-import type { StatementCache } from '../store/statements';
+import type { Sql, SqlParam, StatementCache } from '../store/statements';
 import { column, quoteIdent } from '../store/naming';
 import type { AccessControl } from './access';
 import { computedSql } from './domain';
@@ -11,7 +11,7 @@ import { valueError } from './errors';
 import { compileOrder, type CompiledOrder } from './order';
 import { pyRepr } from './python';
 import type { FieldInfo, ModelInfo, Registry } from './registry';
-import { join, param, raw, type Sql, type SqlParam, sql } from './sql';
+import { join, param, raw, sql } from './sql';
 import { OdooException, type OdooVersion } from './types';
 import { ormTraits } from './version-traits';
 

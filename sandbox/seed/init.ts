@@ -6,11 +6,12 @@ import { createHash } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { SandboxOrm } from '../orm/orm';
-import { loadRegistry, type Registry } from '../orm/registry';
+import { loadRegistry } from '../models';
+import type { Registry } from '../orm/registry';
 import { applyRegistryDrift, type RegistryDrift } from '../orm/registry-drift';
 import type { OdooVersion, Orm } from '../orm/types';
 import { openDatabase, type Database } from '../store/database';
-import { createIndexes, createTables } from '../store/schema';
+import { createIndexes, createTables } from '../orm/schema';
 import { seedDemoData } from './demo';
 import { growModel } from './scale';
 
@@ -107,8 +108,8 @@ export function openOrm(options: OpenOptions): SandboxHandle {
   if (!existsSync(options.path)) throw new Error(`No sandbox database at ${options.path}: run the init first`);
   const db = openDatabase(options.path);
   const version = options.version ?? 19;
-  const registry = options.drift ? applyRegistryDrift(loadRegistry(), options.drift) : undefined;
-  const orm = new SandboxOrm(db, { version, ...(options.now ? { now: options.now } : {}), ...(registry ? { registry } : {}) });
+  const registry = options.drift ? applyRegistryDrift(loadRegistry(), options.drift) : loadRegistry();
+  const orm = new SandboxOrm(db, { version, registry, ...(options.now ? { now: options.now } : {}) });
   return {
     orm,
     db,
