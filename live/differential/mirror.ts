@@ -10,7 +10,7 @@ import { ApiKeys } from '../../sandbox/security/api-keys';
 import { ADMIN_LOGIN, GATEWAY_LOGIN, NO_FLEET_LOGIN, SEEDED_USERS, seedSecurity } from '../../sandbox/seed/security';
 import { openDatabase } from '../../sandbox/store/database';
 import { quoteIdent } from '../../sandbox/store/naming';
-import { createIndexes, createTables, USER_PREFERENCE_COLUMNS } from '../../sandbox/store/schema';
+import { createIndexes, createTables, USER_PREFERENCE_COLUMNS } from '../../sandbox/orm/schema';
 import type { OdooVersion } from '../../sandbox/orm/types';
 import type { CommonModel, Schema } from './schema';
 import { mustCall, type AccountName, type KeyName, type Side } from './wire';

@@ -137,9 +137,9 @@ export function variantCombinationName(relationTable: string): string {
  * name with a `[code]` also finds the variant of that code (19: each value of `in`; 18: `=`).
  * 17 searches the same way (its `_name_search`, progressive, is not reproduced).
  */
-export const searchVariantDisplayName: SearchDisplayName = (operator, value, version) => {
+export const searchVariantDisplayName: SearchDisplayName = (operator, value, traits) => {
   const domains = [leaf('name', operator, value), leaf('default_code', operator, value)];
-  const named = version >= 19 ? (operator === 'in' && Array.isArray(value) ? value : []) : operator === '=' ? [value] : [];
+  const named = traits.equalityAsSet ? (operator === 'in' && Array.isArray(value) ? value : []) : operator === '=' ? [value] : [];
   for (const name of named) {
     const code = typeof name === 'string' ? /\[(.*?)\]/.exec(name)?.[1] : undefined;
     if (code !== undefined) domains.push(leaf('default_code', '=', code));

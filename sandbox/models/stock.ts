@@ -10,14 +10,14 @@ import type { ModelDef } from '../orm/model-def';
  * each part; other names search `_rec_names_search`. 19 takes each value of `in` alone and leaves
  * `not in` to the ORM (NotImplemented).
  */
-export const searchPickingTypeDisplayName: SearchDisplayName = (operator, value, version) => {
-  if (version >= 19 && operator === 'in' && Array.isArray(value)) {
-    return anyOf(value.map((v) => searchPickingTypeDisplayName('=', v, version)!));
+export const searchPickingTypeDisplayName: SearchDisplayName = (operator, value, traits) => {
+  if (traits.equalityAsSet && operator === 'in' && Array.isArray(value)) {
+    return anyOf(value.map((v) => searchPickingTypeDisplayName('=', v, traits)!));
   }
-  if (version >= 19 && operator === 'not in') return undefined;
+  if (traits.equalityAsSet && operator === 'not in') return undefined;
   const parts = typeof value === 'string' ? value.split(': ') : [];
   if (parts.length === 2) return allOf([leaf('warehouse_id.name', operator, parts[0]), leaf('name', operator, parts[1])]);
-  if (version >= 19 && operator === '=') return recNamesSearch(['name', 'warehouse_id.name'], 'in', [value]);
+  if (traits.equalityAsSet && operator === '=') return recNamesSearch(['name', 'warehouse_id.name'], 'in', [value]);
   return recNamesSearch(['name', 'warehouse_id.name'], operator, value);
 };
 

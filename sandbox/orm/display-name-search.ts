@@ -5,15 +5,15 @@
  */
 import { FALSE_NODE, TRUE_NODE, type DomainLeaf, type DomainNode } from './domain-parse';
 import { pyTruthy } from './python';
-import type { OdooVersion } from './types';
+import type { OrmTraits } from './version-traits';
 
 /**
  * A model's `_search_display_name(operator, value)`: the domain on the model that a condition on
- * its display name becomes, the operator and value as the version hands them over (19: `=` is
- * `in` over a list). `undefined` is Odoo's `NotImplemented`: the positive operator is searched and
+ * its display name becomes, the operator and value as the version hands them over
+ * (`traits.equalityAsSet`: `=` is `in` over a list). `undefined` is Odoo's `NotImplemented`: the positive operator is searched and
  * the result negated.
  */
-export type SearchDisplayName = (operator: string, value: unknown, version: OdooVersion) => DomainNode | undefined;
+export type SearchDisplayName = (operator: string, value: unknown, traits: OrmTraits) => DomainNode | undefined;
 
 export const NEGATIVE_OPERATORS: ReadonlySet<string> = new Set(['!=', 'not like', 'not ilike', 'not =like', 'not =ilike', 'not in']);
 

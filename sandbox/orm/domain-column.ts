@@ -13,7 +13,8 @@ import { typeError, valueError } from './errors';
 import { ilikeSql, likeSql } from './like';
 import { pyRepr, pyTruthy, pyTuple } from './python';
 import type { FieldInfo } from './registry';
-import { FALSE_SQL, TRUE_SQL, and, list, not, or, param, raw, type Sql, sql } from './sql';
+import type { Sql } from '../store/statements';
+import { FALSE_SQL, TRUE_SQL, and, list, not, or, param, raw, sql } from './sql';
 import {
   formatDate,
   formatDatetime,
@@ -25,6 +26,7 @@ import {
   type Naive,
 } from './temporal';
 import type { OdooVersion } from './types';
+import { ormTraits } from './version-traits';
 
 /** A column as a domain operand. */
 export interface ColumnOperand {
@@ -72,7 +74,7 @@ export function inverseOperator(
   operator: string,
   field: FieldInfo,
 ): { operator: string; orNull: boolean } | undefined {
-  if (version < 19) {
+  if (ormTraits(version).negation === 'distribute_not') {
     const inverse = INVERSE_17[operator];
     return inverse ? { operator: inverse, orNull: false } : undefined;
   }
@@ -115,13 +117,14 @@ const INVERSE_19: Record<string, string> = {
  * (lower case, aliases resolved, 19's `=` turned into `in`).
  */
 export function columnCondition(operand: ColumnOperand, operator: string, value: unknown): Sql {
-  return operand.version >= 19 ? condition19(operand, operator, value) : condition1718(operand, operator, value);
+  return ormTraits(operand.version).optimizedConditions ? condition19(operand, operator, value) : condition1718(operand, operator, value);
 }
 
 // ------------------------------------------------------------------------ 17 / 18
 
 function condition1718(o: ColumnOperand, operator: string, input: unknown): Sql {
-  const v18 = o.version === 18;
+  // 18 (`_condition_to_sql`): NULL stands for 0 / '' (17 `__leaf_to_sql`: NULL only matches `= false`).
+  const nullIsFalsy = ormTraits(o.version).nullMatchesFalsy;
   // A date-only value against a datetime is padded in UTC: end of day for `>` and `<=`.
   const value =
     o.field.type === 'datetime' && typeof input === 'string' && input.length === 10
@@ -135,17 +138,17 @@ function condition1718(o: ColumnOperand, operator: string, input: unknown): Sql 
     if (!Array.isArray(value)) throw valueError(`Invalid domain term ${pyTuple([o.path, operator, value])}`);
     let params: unknown[];
     let checkNull: boolean;
-    if (cat === 'boolean' && !v18) {
+    if (cat === 'boolean' && !nullIsFalsy) {
       // `[it for it in (True, False) if it in right]`: Python's True == 1 and False == 0.
       params = [true, false].filter((b) => value.some((v) => v === b || v === (b ? 1 : 0)));
       checkNull = value.some((v) => v === false || v === 0);
     } else {
       params = value.filter((v) => v !== false && v !== null && v !== undefined);
       checkNull = params.length < value.length;
-      if (v18 && cat === 'boolean') {
+      if (nullIsFalsy && cat === 'boolean') {
         params = params.some(pyTruthy) ? [true] : [];
         if (checkNull) params.push(false);
-      } else if (v18 && (cat === 'number' || cat === 'char')) {
+      } else if (nullIsFalsy && (cat === 'number' || cat === 'char')) {
         const empty = cat === 'number' ? 0 : '';
         params = params.map((p) => toColumn17(o, p));
         if (checkNull && !params.includes(empty)) params.push(empty);
@@ -165,17 +168,17 @@ function condition1718(o: ColumnOperand, operator: string, input: unknown): Sql 
   }
 
   let right = value;
-  if (v18 && o.field.name === 'id' && (operator === '=' || operator === '!=') && !pyTruthy(right)) right = false;
-  if (v18 && o.field.type === 'many2one' && (operator === '=' || operator === '!=') && !pyTruthy(right)) right = false;
+  if (nullIsFalsy && o.field.name === 'id' && (operator === '=' || operator === '!=') && !pyTruthy(right)) right = false;
+  if (nullIsFalsy && o.field.type === 'many2one' && (operator === '=' || operator === '!=') && !pyTruthy(right)) right = false;
   if ((operator === '=' || operator === '!=') && (right === false || right === null || right === undefined)) {
-    if (v18 && cat === 'number') right = 0;
-    else if (v18 && cat === 'char') right = '';
+    if (nullIsFalsy && cat === 'number') right = 0;
+    else if (nullIsFalsy && cat === 'char') right = '';
     else return operator === '=' ? isNull : sql`${o.expr} IS NOT NULL`;
   }
 
   const wildcard = WILDCARD.has(operator);
   const negative = NEGATIVE.has(operator);
-  if (v18 && wildcard && !pyTruthy(right)) return negative ? FALSE_SQL : TRUE_SQL;
+  if (nullIsFalsy && wildcard && !pyTruthy(right)) return negative ? FALSE_SQL : TRUE_SQL;
 
   let s: Sql;
   if (operator.endsWith('like')) {
@@ -185,7 +188,7 @@ function condition1718(o: ColumnOperand, operator: string, input: unknown): Sql 
     s = sql`${o.expr} ${raw(operator)} ${param(toColumn17(o, right))}`;
   }
 
-  if (!v18) {
+  if (!nullIsFalsy) {
     if ((wildcard && !pyTruthy(right)) || (pyTruthy(right) && negative)) s = or([s, isNull]);
     return s;
   }

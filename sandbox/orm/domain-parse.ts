@@ -6,6 +6,7 @@
 import { typeError, valueError, attributeError } from './errors';
 import { pyRepr, pyTuple } from './python';
 import type { OdooVersion } from './types';
+import { ormTraits } from './version-traits';
 
 export type DomainNode =
   | { readonly kind: 'bool'; readonly value: boolean }
@@ -38,7 +39,7 @@ export const OPERATORS_19 = new Set([
 ]);
 
 export function parseDomain(domain: unknown, version: OdooVersion): DomainNode {
-  return version >= 19 ? parse19(domain) : parse17(domain);
+  return ormTraits(version).domainParser === 'Domain' ? parse19(domain) : parse17(domain);
 }
 
 /** The constant leaves `[1, "=", 1]` (true) and `[0, "=", 1]` (false); Python's `True == 1` holds. */

@@ -16,8 +16,10 @@ import { typeError, valueError } from './errors';
 import { pyRepr, pyTruthy, pyTuple } from './python';
 import type { NameSearch17 } from './model-def';
 import type { FieldInfo, ModelInfo, Registry } from './registry';
-import { FALSE_SQL, TRUE_SQL, and, list, not, or, raw, type Sql, sql } from './sql';
+import type { Sql } from '../store/statements';
+import { FALSE_SQL, TRUE_SQL, and, list, not, or, raw, sql } from './sql';
 import type { OdooVersion } from './types';
+import { ormTraits, type OrmTraits } from './version-traits';
 import { formatDate, formatDatetime, fromDate } from './temporal';
 
 export interface DomainContext {
@@ -60,7 +62,11 @@ const RELATIONAL = new Set(['many2one', 'one2many', 'many2many']);
 const LIKE = /like$/;
 
 class DomainCompiler {
-  constructor(private readonly ctx: DomainContext) {}
+  private readonly traits: OrmTraits;
+
+  constructor(private readonly ctx: DomainContext) {
+    this.traits = ormTraits(ctx.version);
+  }
 
   /** The condition of a search on `model`: the domain, plus `active = true` unless told. */
   search(model: ModelInfo, node: DomainNode, activeTest: boolean): Sql {
@@ -135,21 +141,18 @@ class DomainCompiler {
    * under a negation (pushed into the leaf first).
    */
   private unsearchable(model: ModelInfo, field: FieldInfo): Sql {
-    if (this.ctx.version >= 19) throw valueError(`Cannot convert ${model.name}.${field.name} to SQL because it is not stored`);
+    if (this.traits.unsearchableFieldRaises) throw valueError(`Cannot convert ${model.name}.${field.name} to SQL because it is not stored`);
     return TRUE_SQL;
   }
 
   private invalidField(model: ModelInfo, name: string, leaf: DomainLeaf): OdooException {
-    if (this.ctx.version >= 19) {
-      return valueError(`Invalid field ${model.name}.${name} in condition ${pyTuple([leaf.path, leaf.operator, leaf.value])}`);
-    }
-    return valueError(`Invalid field ${model.name}.${name} in leaf ${pyTuple([leaf.path, leaf.operator, leaf.value])}`);
+    return valueError(this.traits.invalidFieldInLeafMessage(model.name, name, pyTuple([leaf.path, leaf.operator, leaf.value])));
   }
 
   /** 17/18 `normalize_leaf` + `check_leaf` (19 checked operators when parsing). */
   private checkOperator(leaf: DomainLeaf): string {
     const operator = leaf.operator.toLowerCase();
-    if (this.ctx.version < 19 && !OPERATORS_17.has(operator)) {
+    if (this.traits.operatorCheckedPerLeaf && !OPERATORS_17.has(operator)) {
       const normalized = operator === '<>' ? '!=' : operator;
       throw valueError(`Invalid leaf ${pyTuple([leaf.path, normalized, leaf.value])}`);
     }
@@ -162,7 +165,7 @@ class DomainCompiler {
    */
   private normalize(operator: string, value: unknown): { operator: string; value: unknown } {
     let op = operator === '<>' ? '!=' : operator;
-    if (this.ctx.version < 19) {
+    if (!this.traits.equalityAsSet) {
       if (typeof value === 'boolean' && (op === 'in' || op === 'not in')) op = op === 'in' ? '=' : '!=';
       if (Array.isArray(value) && (op === '=' || op === '!=')) op = op === '=' ? 'in' : 'not in';
       return { operator: op, value };
@@ -200,10 +203,10 @@ class DomainCompiler {
 
   /** `=?`: no condition when the value is not set (17/18: False/None only; 19: any falsy value). */
   private ifSet(model: ModelInfo, leaf: DomainLeaf, value: unknown, negate: boolean): Sql {
-    const unset = this.ctx.version >= 19 ? !pyTruthy(value) : value === false || value === null || value === undefined;
+    const unset = this.traits.ifSetSkipsAnyFalsy ? !pyTruthy(value) : value === false || value === null || value === undefined;
     if (unset) return negate ? FALSE_SQL : TRUE_SQL;
     const equal: DomainLeaf = { kind: 'leaf', path: leaf.path, operator: '=', value };
-    if (this.ctx.version < 19 && negate) return not(this.leaf(model, equal, false));
+    if (this.traits.ifSetNegatedAsNot && negate) return not(this.leaf(model, equal, false));
     return this.leaf(model, equal, negate);
   }
 
@@ -257,17 +260,16 @@ class DomainCompiler {
    * of a mixed list (ids, False) keep their own meaning, OR-ed (AND-ed when negative) with it.
    */
   private nameSearch(model: ModelInfo, field: FieldInfo, operator: string, value: unknown, negate: boolean): Sql {
-    const { version } = this.ctx;
     let op = operator;
     if (['<', '>', '<=', '>='].includes(op)) {
-      if (version >= 19) {
+      if (this.traits.relationalInequalityRaises) {
         throw typeError(`Inequality not supported for relational field using a string in condition ${pyTuple([field.name, op, value])}`);
       }
       op = 'in'; // 17/18: "special treatment to ill-formed domains"
     }
     const negative = op.startsWith('not ') || op === '!=';
     let positive = negative ? (op === '!=' ? '=' : op.slice(4)) : op;
-    const override = version === 17 && field.type === 'many2one' && typeof value === 'string' ? this.ctx.registry.require(field.relation!).def.nameSearch17 : undefined;
+    const override = this.traits.comodelNameSearch && field.type === 'many2one' && typeof value === 'string' ? this.ctx.registry.require(field.relation!).def.nameSearch17 : undefined;
     if (override) {
       const own = this.nameSearch17(field, override, negative !== negate ? `not ${positive}` : positive, value as string);
       if (own) return own;
@@ -287,7 +289,7 @@ class DomainCompiler {
     }
     if (positive === 'in' && !Array.isArray(pattern)) positive = '=';
     if (positive === '=' && Array.isArray(pattern)) positive = 'in';
-    if (version >= 19 && positive === '=') [positive, pattern] = ['in', [pattern]];
+    if (this.traits.equalityAsSet && positive === '=') [positive, pattern] = ['in', [pattern]];
     const comodel = this.ctx.registry.require(field.relation!);
     const match = anyOf(nameSearchPaths(comodel).map((path) => leafNode(path, positive, pattern)));
     const exclude = negative !== negate;
@@ -303,11 +305,10 @@ class DomainCompiler {
    * returns; where it returns NotImplemented, the positive condition negated.
    */
   private displayName(model: ModelInfo, search: SearchDisplayName, operator: string, value: unknown, negate: boolean): Sql {
-    const { version } = this.ctx;
-    const domain = search(operator, value, version);
+    const domain = search(operator, value, this.traits);
     if (domain) return this.node(model, domain, negate);
     const positive = operator === '!=' ? '=' : operator.replace(/^not /, '');
-    return this.node(model, search(positive, value, version) ?? FALSE_NODE, !negate);
+    return this.node(model, search(positive, value, this.traits) ?? FALSE_NODE, !negate);
   }
 
   /**
@@ -421,7 +422,7 @@ class DomainCompiler {
     const member = sql`${col} IN (${ids})`;
     if (!negate) return member;
     // 17/18 wrap a negated hierarchy in NOT; 19 turned it into `in` first, so `not in` keeps NULLs.
-    return this.ctx.version >= 19 && field.type === 'many2one' && !selfParent ? or([sql`${col} IS NULL`, not(member)]) : not(member);
+    return this.traits.many2oneNotInAddsNull && field.type === 'many2one' && !selfParent ? or([sql`${col} IS NULL`, not(member)]) : not(member);
   }
 }
 

@@ -6,6 +6,7 @@
  */
 import type { FieldInfo } from './registry';
 import type { OdooVersion } from './types';
+import { ormTraits } from './version-traits';
 
 const X2MANY = new Set(['one2many', 'many2many']);
 
@@ -27,7 +28,7 @@ export function isRequired(version: OdooVersion, field: FieldInfo): boolean {
  */
 export function isSearchable(version: OdooVersion, field: FieldInfo): boolean {
   if (field.searchable !== undefined) return field.searchable;
-  return !(version < 18 && field.name === 'display_name');
+  return ormTraits(version).displayNameSearchable || field.name !== 'display_name';
 }
 
 /**
@@ -36,6 +37,6 @@ export function isSearchable(version: OdooVersion, field: FieldInfo): boolean {
  */
 export function isSortable(version: OdooVersion, field: FieldInfo): boolean {
   if (field.sortable !== undefined) return field.sortable;
-  if (field.related !== undefined) return version >= 18 || field.inherited === true;
+  if (field.related !== undefined) return ormTraits(version).relatedFieldsSortable || field.inherited === true;
   return field.store && !X2MANY.has(field.type);
 }

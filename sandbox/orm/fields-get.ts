@@ -5,6 +5,7 @@
 import { isRequired, isSearchable, isSortable, odooStore } from './field-flags';
 import type { FieldInfo, ModelInfo } from './registry';
 import type { OdooVersion } from './types';
+import { ormTraits } from './version-traits';
 
 export type FieldDescription = Record<string, unknown>;
 
@@ -32,6 +33,7 @@ export function fieldsGet(
 }
 
 function describe(version: OdooVersion, field: FieldInfo): FieldDescription {
+  const traits = ormTraits(version);
   const d: FieldDescription = {
     change_default: false,
     company_dependent: false,
@@ -47,7 +49,7 @@ function describe(version: OdooVersion, field: FieldInfo): FieldDescription {
     string: field.string,
     type: field.type,
   };
-  if (version >= 18) d['groupable'] = field.store;
+  if (traits.groupableAttribute) d['groupable'] = field.store;
   if (field.help !== undefined) d['help'] = field.help;
   switch (field.type) {
     case 'char':
@@ -71,7 +73,7 @@ function describe(version: OdooVersion, field: FieldInfo): FieldDescription {
       Object.assign(d, { aggregator: 'sum', currency_field: 'currency_id' });
       break;
     case 'selection':
-      d['selection'] = ((version < 18 && field.def?.selection17) || field.selection || []).map(([key, label]) => [key, label]);
+      d['selection'] = ((traits.selectionLabels17 && field.def?.selection17) || field.selection || []).map(([key, label]) => [key, label]);
       break;
     case 'many2one':
     case 'many2many':
@@ -81,8 +83,7 @@ function describe(version: OdooVersion, field: FieldInfo): FieldDescription {
       Object.assign(d, { relation: field.relation, relation_field: field.inverse, context: {}, domain: [] });
       break;
   }
-  if (version < 18 && 'aggregator' in d) {
-    // 17 still calls it `group_operator`.
+  if (traits.aggregatorAttribute === 'group_operator' && 'aggregator' in d) {
     d['group_operator'] = d['aggregator'];
     delete d['aggregator'];
   }

@@ -3,7 +3,8 @@
  * wildcards, a backslash escapes the next character, `like` is case-sensitive and `ilike`
  * folds case for every letter (SQLite's LIKE folds ASCII only and is case-insensitive).
  */
-import { type Sql, param, sql } from './sql';
+import type { Sql } from '../store/statements';
+import { param, sql } from './sql';
 
 /**
  * Case-sensitive match: LIKE pattern translated to GLOB (`*`, `?`, bracket-escaped literals),

@@ -17,6 +17,7 @@ import type { ModelInfo, Registry } from './registry';
 import { param, raw, sql } from './sql';
 import { quoteIdent } from '../store/naming';
 import type { Env, OdooVersion } from './types';
+import { ormTraits } from './version-traits';
 
 /** Everything a method needs about the call. */
 export interface Request {
@@ -130,7 +131,7 @@ const searchCount: Handler = (request) => {
 const read: Handler = (request) => {
   const fieldsArg = arg(request, 'fields');
   if (!request.ids.length) {
-    if (request.version >= 19 && pyTruthy(fieldsArg)) resolveFieldNames(request.version, request.model, fieldsArg);
+    if (ormTraits(request.version).readChecksFieldsWithoutIds && pyTruthy(fieldsArg)) resolveFieldNames(request.version, request.model, fieldsArg);
     return [];
   }
   request.access.check(request.env.uid, request.model.name, 'read');
@@ -148,7 +149,7 @@ const fieldsGetHandler: Handler = (request) =>
 /** `name_search`: `display_name <operator> name` AND the extra domain, `_order`, limit 100. */
 const nameSearch: Handler = (request) => {
   const name = arg(request, 'name', '');
-  const extra = arg(request, request.version >= 19 ? 'domain' : 'args');
+  const extra = arg(request, ormTraits(request.version).nameSearchDomainParam);
   const domain = [['display_name', arg(request, 'operator', 'ilike'), name], ...(Array.isArray(extra) ? extra : [])];
   const source = searchSource(request, domain, arg(request, 'limit', 100), 0, undefined);
   return readRecords(readContext(request), request.model, ['display_name'], source, { displayNames: false, x2manyActiveTest: true }).map(
@@ -178,7 +179,7 @@ const checkAccessRights: Handler = (request) => {
   const raise = pyTruthy(arg(request, 'raise_exception', true));
   const allowed = request.access.has(request.env.uid, request.model.name, operation);
   if (!allowed && raise) request.access.check(request.env.uid, request.model.name, operation);
-  if (request.version >= 18 && raise) return null;
+  if (ormTraits(request.version).checkAccessRightsReturnsNone && raise) return null;
   return allowed;
 };
 
@@ -212,7 +213,7 @@ function singleUser(request: Request): number {
 
 /** 17: `@api.model has_group(group_ext_id)` on the calling user; 18-19: a singleton record method. */
 const hasGroup: Handler = (request) => {
-  const uid = request.version === 17 ? request.env.uid : singleUser(request);
+  const uid = ormTraits(request.version).hasGroupOnModel ? request.env.uid : singleUser(request);
   return request.access.hasGroup(uid, String(arg(request, 'group_ext_id')));
 };
 

@@ -3,6 +3,7 @@
  * in double quotes; 19 does not). Shared by the order compiler and the registry's checks.
  */
 import type { OdooVersion } from './types';
+import { ormTraits } from './version-traits';
 
 const TERM = String.raw`\s*(?<field>[a-z0-9_]+|"[a-z0-9_]+")(?:\.(?<property>[a-z0-9_]+))?(?::(?<func>[a-z_]+))?(?:\s+(?<direction>desc|asc))?(?:\s+(?<nulls>nulls first|nulls last))?\s*`;
 const TERM_19 = TERM.replace(String.raw`[a-z0-9_]+|"[a-z0-9_]+"`, '[a-z0-9_]+');
@@ -25,7 +26,7 @@ export interface OrderTerm {
 
 /** Terms of a valid order string, or `undefined` when it fails the version's grammar. */
 export function parseOrder(order: string, version: OdooVersion): OrderTerm[] | undefined {
-  const grammar = version >= 19 ? GRAMMAR.plain : GRAMMAR.quoted;
+  const grammar = GRAMMAR[ormTraits(version).orderGrammar];
   if (!grammar.whole.test(order)) return undefined;
   return order.split(',').map((part) => {
     const groups = grammar.part.exec(part)?.groups ?? {};

@@ -11,6 +11,7 @@ import { parseOrder, type OrderTerm } from './order-grammar';
 import { pyRepr } from './python';
 import { modelOrder, type FieldInfo, type ModelInfo, type Registry } from './registry';
 import type { OdooVersion } from './types';
+import { ormTraits } from './version-traits';
 
 export interface CompiledOrder {
   /** The ORDER BY list (without the keywords); empty when every term was dropped. */
@@ -83,7 +84,7 @@ class OrderCompiler {
   ): string[] {
     const field = model.fields.get(term.field);
     if (!field) throw valueError(`Invalid field ${pyRepr(term.field)} on model ${pyRepr(model.name)}`);
-    if (term.property !== undefined && this.version === 17) {
+    if (term.property !== undefined && !ormTraits(this.version).orderByMany2oneId) {
       throw valueError(
         `Order a property (${pyRepr(term.property)}) on a non-properties field (${pyRepr(term.field)})`,
       );
@@ -94,7 +95,7 @@ class OrderCompiler {
     }
     if (!isSortable(this.version, field)) {
       // 17 logs "cannot be sorted on field ... (not a column)" and drops the term.
-      if (this.version === 17) return [];
+      if (ormTraits(this.version).unsortableOrderTermDropped) return [];
       throw valueError(`Cannot convert ${model.name}.${field.name} to SQL because it is not stored`);
     }
     const sqlField = column(alias, field.name);

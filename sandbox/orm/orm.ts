@@ -11,7 +11,7 @@ import { attributeError, userError } from './errors';
 import { MethodTable, methodOwner } from './method-specs';
 import { handlerFor, type Request } from './methods';
 import { pyTruthy } from './python';
-import { loadRegistry, type Registry } from './registry';
+import type { Registry } from './registry';
 import { isKnownZone } from './temporal';
 import type { Env, MethodSpec, OdooVersion, Orm } from './types';
 import { param, sql } from './sql';
@@ -21,8 +21,8 @@ export interface OrmOptions {
   readonly version?: OdooVersion;
   /** Request clock (computed fields' `:now`/`:today`, 19's relative dates); default real time. */
   readonly now?: () => Date;
-  /** Model registry (default: the sandbox's model files). */
-  readonly registry?: Registry;
+  /** Model registry (the sandbox's own: `loadRegistry` of `sandbox/models/`). */
+  readonly registry: Registry;
 }
 
 interface UserPreferences {
@@ -39,9 +39,9 @@ export class SandboxOrm implements Orm {
   private readonly clock: () => Date;
   private readonly preferences = new Map<number, UserPreferences>();
 
-  constructor(db: Database, options: OrmOptions = {}) {
+  constructor(db: Database, options: OrmOptions) {
     this.version = options.version ?? 19;
-    this.registry = options.registry ?? loadRegistry();
+    this.registry = options.registry;
     this.access = new AccessControl(db, this.registry);
     this.statements = new StatementCache(db);
     this.methods = new MethodTable(this.version);

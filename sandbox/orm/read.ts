@@ -3,7 +3,7 @@
  * query per comodel for many2one display names and one per x2many field, and the value encoding
  * of reference section 8.2 (`false` for empty values, `0` for empty numbers, `[id, name]`...).
  */
-import type { StatementCache } from '../store/statements';
+import type { Sql, SqlParam, StatementCache } from '../store/statements';
 import { column, quoteIdent } from '../store/naming';
 import type { AccessControl } from './access';
 import { computedSql } from './domain';
@@ -11,8 +11,9 @@ import { valueError } from './errors';
 import { compileOrder, type CompiledOrder } from './order';
 import { pyRepr } from './python';
 import type { FieldInfo, ModelInfo, Registry } from './registry';
-import { join, param, raw, type Sql, type SqlParam, sql } from './sql';
+import { join, param, raw, sql } from './sql';
 import { OdooException, type OdooVersion } from './types';
+import { ormTraits } from './version-traits';
 
 export interface ReadContext {
   readonly registry: Registry;
@@ -55,8 +56,7 @@ export function resolveFieldNames(version: OdooVersion, model: ModelInfo, fields
   const names: unknown[] = typeof fields === 'string' ? [...fields] : Array.isArray(fields) ? fields : [fields];
   for (const name of names) {
     if (typeof name !== 'string' || !model.fields.has(name)) {
-      const where = version >= 19 ? pyRepr(model.name) : `model ${pyRepr(model.name)}`;
-      throw valueError(`Invalid field ${pyRepr(name)} on ${where}`);
+      throw valueError(ormTraits(version).invalidReadFieldMessage(pyRepr(name), pyRepr(model.name)));
     }
   }
   return names as string[];
@@ -159,7 +159,7 @@ function readX2many(
   try {
     ctx.access.check(ctx.uid, comodel.name, 'read');
   } catch (error) {
-    if (ctx.version >= 19 && error instanceof OdooException) {
+    if (ormTraits(ctx.version).x2manyReadErrorNamesField && error instanceof OdooException) {
       throw new OdooException(error.exceptionName, `Failed to read field ${model.name}.${field.name}\n${error.message}`);
     }
     throw error;

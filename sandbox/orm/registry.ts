@@ -1,42 +1,13 @@
 /**
- * @module The model registry: every `*_MODELS` definition of `sandbox/models/`, validated once
- * and completed with the fields Odoo adds to every model (`id`, `display_name`, `create_date`,
- * `write_date`, `create_uid`, `write_uid`). Everything else in the sandbox reads models from here.
+ * @module The model registry: model definitions (`sandbox/models/`, whose `loadRegistry` builds
+ * the sandbox's own), validated once and completed with the fields Odoo adds to every model (`id`,
+ * `display_name`, `create_date`, `write_date`, `create_uid`, `write_uid`). Everything else in the
+ * sandbox reads models from a registry.
  */
-import { ANALYTIC_MODELS } from '../models/analytic';
-import { APPROVALS_MODELS } from '../models/approvals';
-import { BASE_MODELS } from '../models/base';
-import { ELECTRICITY_MODELS } from '../models/electricity';
-import { EVENTS_MODELS } from '../models/events';
-import { FLEET_MODELS } from '../models/fleet';
-import { IT_MODELS } from '../models/it';
-import { PRODUCT_ATTRIBUTE_MODELS } from '../models/product-attributes';
-import { PURCHASE_MODELS } from '../models/purchase';
-import { SPACE_MODELS } from '../models/space';
-import { SPRINT_MODELS } from '../models/sprint';
-import { STOCK_MODELS } from '../models/stock';
-import { TRAVEL_MODELS } from '../models/travel';
 import { relationTableName, tableName } from '../store/naming';
 import type { FieldDef, FieldType, ModelDef } from './model-def';
 import { parseOrder } from './order-grammar';
 import type { OdooVersion } from './types';
-
-/** Every model file of the sandbox, in dependency-free order (the seeder sorts them itself). */
-export const MODEL_SOURCES: readonly (readonly ModelDef[])[] = [
-  BASE_MODELS,
-  PRODUCT_ATTRIBUTE_MODELS,
-  ANALYTIC_MODELS,
-  FLEET_MODELS,
-  STOCK_MODELS,
-  APPROVALS_MODELS,
-  PURCHASE_MODELS,
-  EVENTS_MODELS,
-  SPACE_MODELS,
-  SPRINT_MODELS,
-  IT_MODELS,
-  TRAVEL_MODELS,
-  ELECTRICITY_MODELS,
-];
 
 export interface FieldInfo {
   readonly name: string;
@@ -110,14 +81,6 @@ export interface Registry {
 /** The model's `_order` in that Odoo version. */
 export function modelOrder(model: ModelInfo, version: OdooVersion): string {
   return model.def.orderByVersion?.[version] ?? model.order;
-}
-
-let cached: Registry | undefined;
-
-/** The registry of the sandbox's own model files, built and validated on first use. */
-export function loadRegistry(): Registry {
-  cached ??= buildRegistry(MODEL_SOURCES.flat());
-  return cached;
 }
 
 /** Validates the definitions (all problems at once) and builds the registry. */

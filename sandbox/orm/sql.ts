@@ -3,14 +3,8 @@
  * a value never enters SQL text, so statements stay cacheable by their text.
  */
 
+import type { Sql, SqlParam } from '../store/statements';
 import { valueError } from './errors';
-
-export type SqlParam = string | number | null;
-
-export interface Sql {
-  readonly sql: string;
-  readonly params: readonly SqlParam[];
-}
 
 export const TRUE_SQL: Sql = { sql: '1', params: [] };
 export const FALSE_SQL: Sql = { sql: '0', params: [] };

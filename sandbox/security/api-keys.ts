@@ -8,16 +8,12 @@
 import { randomBytes } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import type { OdooVersion } from '../orm/types';
+import { ormTraits } from '../orm/version-traits';
 import { hashSecret, verifySecret } from './pbkdf2-sha512';
 
 export const API_KEY_TABLE = 'res_users_apikeys';
 const INDEX_SIZE = 8;
 const KEY_PATTERN = /^[0-9a-f]{40}$/;
-
-/** Odoo 17 has no `expiration_date`; 18 and later refuse expired keys. */
-export function honoursKeyExpiry(version: OdooVersion): boolean {
-  return version >= 18;
-}
 
 /** `YYYY-MM-DD HH:MM:SS` in UTC, the form Odoo stores datetimes in (and that sorts as text). */
 export function toUtcText(date: Date): string {
@@ -59,7 +55,7 @@ export class ApiKeys {
   /** The owner of a valid key for that scope, or undefined; never throws for a bad key. */
   async ownerOf(key: unknown, scope = 'rpc'): Promise<KeyOwner | undefined> {
     if (typeof key !== 'string' || !KEY_PATTERN.test(key)) return undefined;
-    const expiryHonoured = honoursKeyExpiry(this.options.version);
+    const expiryHonoured = ormTraits(this.options.version).apiKeyExpiry;
     const rows = this.db
       .prepare(
         `SELECT k.user_id AS userId, k.key AS hash, k.expiration_date AS expiresAt

@@ -1,16 +1,16 @@
 /**
  * @module Creating a sandbox database (schema, demo data, optional scaling, indexes) and opening
- * one for the transports: the entry points the CLI and the end-to-end tests use.
+ * one for the transports: the entry points the CLI and the end-to-end tests use. The store opens
+ * and closes the file (`store/database.ts`); the seeder fills the database it is handed.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, rmSync } from 'node:fs';
-import { DatabaseSync } from 'node:sqlite';
+import { loadRegistry } from '../models';
 import { SandboxOrm } from '../orm/orm';
-import { loadRegistry, type Registry } from '../orm/registry';
+import type { Registry } from '../orm/registry';
 import { applyRegistryDrift, type RegistryDrift } from '../orm/registry-drift';
+import { createIndexes, createTables } from '../orm/schema';
 import type { OdooVersion, Orm } from '../orm/types';
-import { openDatabase, type Database } from '../store/database';
-import { createIndexes, createTables } from '../store/schema';
+import { createDatabase, openExistingDatabase, readUserVersion, type Database } from '../store/database';
 import { seedDemoData } from './demo';
 import { growModel } from './scale';
 
@@ -39,26 +39,24 @@ export function initDatabase(options: InitOptions): InitReport {
   for (const model of Object.keys(options.scale ?? {})) {
     if (!registry.get(model)) throw new Error(`Cannot scale ${model}: no such model`);
   }
-  for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${options.path}${suffix}`, { force: true });
+  const rows = createDatabase(options.path, schemaVersion(registry), (db) => seedDatabase(db, registry, seed, options.scale ?? {}));
+  return { path: options.path, seed, rows, durationMs: performance.now() - started };
+}
 
-  const db = openDatabase(options.path, { bulk: true });
-  try {
-    db.exec('BEGIN');
-    createTables(db, registry);
-    const state = seedDemoData(db, registry, seed);
-    for (const [model, rows] of Object.entries(options.scale ?? {})) growModel(db, state, model, rows);
-    db.exec('COMMIT');
-    // Indexes after the bulk load: building them once is much faster than maintaining them.
-    createIndexes(db, registry);
-    db.exec(`PRAGMA analysis_limit = 1000; ANALYZE; PRAGMA journal_mode = WAL; PRAGMA user_version = ${schemaVersion(registry)};`);
-    const rows: Record<string, number> = {};
-    for (const model of registry.models.values()) {
-      rows[model.name] = (db.prepare(`SELECT COUNT(*) AS n FROM "${model.table}"`).get() as { n: number }).n;
-    }
-    return { path: options.path, seed, rows, durationMs: performance.now() - started };
-  } finally {
-    db.close();
+/** Fills an empty, open database: tables, demo data, scaling, then indexes. Rows per model. */
+function seedDatabase(db: Database, registry: Registry, seed: number, scale: Readonly<Record<string, number>>): Record<string, number> {
+  db.exec('BEGIN');
+  createTables(db, registry);
+  const state = seedDemoData(db, registry, seed);
+  for (const [model, rows] of Object.entries(scale)) growModel(db, state, model, rows);
+  db.exec('COMMIT');
+  // Indexes after the bulk load: building them once is much faster than maintaining them.
+  createIndexes(db, registry);
+  const rows: Record<string, number> = {};
+  for (const model of registry.models.values()) {
+    rows[model.name] = (db.prepare(`SELECT COUNT(*) AS n FROM "${model.table}"`).get() as { n: number }).n;
   }
+  return rows;
 }
 
 /**
@@ -72,12 +70,7 @@ export function schemaVersion(registry: Registry = loadRegistry()): number {
 
 /** Whether the database at `path` was made for this registry. */
 export function isCurrentDatabase(path: string, registry: Registry = loadRegistry()): boolean {
-  const db = new DatabaseSync(path, { readOnly: true });
-  try {
-    return (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version === schemaVersion(registry);
-  } finally {
-    db.close();
-  }
+  return readUserVersion(path) === schemaVersion(registry);
 }
 
 export interface OpenOptions {
@@ -104,11 +97,10 @@ export interface SandboxHandle {
 
 /** Opens an initialised sandbox database for serving. */
 export function openOrm(options: OpenOptions): SandboxHandle {
-  if (!existsSync(options.path)) throw new Error(`No sandbox database at ${options.path}: run the init first`);
-  const db = openDatabase(options.path);
+  const db = openExistingDatabase(options.path);
   const version = options.version ?? 19;
-  const registry = options.drift ? applyRegistryDrift(loadRegistry(), options.drift) : undefined;
-  const orm = new SandboxOrm(db, { version, ...(options.now ? { now: options.now } : {}), ...(registry ? { registry } : {}) });
+  const registry = options.drift ? applyRegistryDrift(loadRegistry(), options.drift) : loadRegistry();
+  const orm = new SandboxOrm(db, { version, registry, ...(options.now ? { now: options.now } : {}) });
   return {
     orm,
     db,

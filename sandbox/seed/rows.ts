@@ -6,7 +6,7 @@
  */
 import type { DemoGenerator, DemoHint } from '../orm/model-def';
 import type { FieldInfo, ModelInfo, Registry } from '../orm/registry';
-import { USER_PREFERENCE_COLUMNS } from '../store/schema';
+import { USER_PREFERENCE_COLUMNS } from '../orm/schema';
 import { generate, type GeneratorContext } from './generators';
 import { createRandom, type Random } from './prng';
 

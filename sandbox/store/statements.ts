@@ -3,8 +3,16 @@
  * same query shape (values are parameters), so a warm sandbox prepares nothing.
  */
 import type { StatementSync } from 'node:sqlite';
-import type { Sql, SqlParam } from '../orm/sql';
 import type { Database } from './database';
+
+/** A value bound to a placeholder: the store keeps booleans as 0/1. */
+export type SqlParam = string | number | null;
+
+/** Parameterised SQL, as the ORM's compilers build it (`orm/sql.ts`) and statements run it. */
+export interface Sql {
+  readonly sql: string;
+  readonly params: readonly SqlParam[];
+}
 
 const MAX_CACHED = 2000;
 

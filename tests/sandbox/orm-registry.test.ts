@@ -2,7 +2,8 @@
  * The model registry: the twelve model files load and validate, magic fields are added, and
  * invalid definitions are reported all at once.
  */
-import { MODEL_SOURCES, buildRegistry, defaultLabel, loadRegistry, validateDefinitions } from '../../sandbox/orm/registry';
+import { MODEL_SOURCES, loadRegistry } from '../../sandbox/models';
+import { buildRegistry, defaultLabel, validateDefinitions } from '../../sandbox/orm/registry';
 import type { ModelDef } from '../../sandbox/orm/model-def';
 
 describe(loadRegistry.name, () => {

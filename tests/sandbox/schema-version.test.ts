@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { loadRegistry } from '../../sandbox/orm/registry';
+import { loadRegistry } from '../../sandbox/models';
 import { applyRegistryDrift } from '../../sandbox/orm/registry-drift';
 import { initDatabase, isCurrentDatabase, schemaVersion } from '../../sandbox/seed/init';
 

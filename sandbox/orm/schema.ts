@@ -3,11 +3,11 @@
  * table per many2many field, the security tables, and the indexes (created after bulk loading,
  * which is much faster than maintaining them row by row).
  */
-import type { FieldInfo, ModelInfo, Registry } from '../orm/registry';
-import { orderTerms } from '../orm/order';
-import { parseOrder } from '../orm/order-grammar';
-import type { Database } from './database';
-import { quoteIdent } from './naming';
+import type { Database } from '../store/database';
+import { quoteIdent } from '../store/naming';
+import { orderTerms } from './order';
+import { parseOrder } from './order-grammar';
+import type { FieldInfo, ModelInfo, Registry } from './registry';
 
 /** Columns of `res_users` that are no model field: the user's preferences for `context_get`. */
 export const USER_PREFERENCE_COLUMNS = ['tz', 'lang'] as const;
