@@ -7,6 +7,27 @@
  *   live/  ───┼──► codec/ ◄─────┤
  *   bench/ ───┘                 └─ codegen/ (types of runtime/resource-spec.ts only)
  */
+/**
+ * Inside the sandbox the folders are layers, each importing only the ones below it (a folder that
+ * imports one above it makes a cycle between folders): store (SQLite) ← orm (domains, orders, reads)
+ * ← models (Odoo's model definitions) and seed (demo data) ← security (users, keys) ← http (the
+ * transports) ← cli.ts / run-demo.ts.
+ */
+const SANDBOX_LAYERS = [['store'], ['orm'], ['models', 'seed'], ['security'], ['http']];
+
+function sandboxLayers() {
+  return SANDBOX_LAYERS.slice(0, -1).map((layer, i) => {
+    const above = SANDBOX_LAYERS.slice(i + 1).flat();
+    return {
+      name: `sandbox-${layer.join('-')}-below-${above.join('-')}`,
+      severity: 'error',
+      comment: `sandbox/${layer.join(', sandbox/')} may not import sandbox/${above.join(', sandbox/')} or the sandbox's entry points.`,
+      from: { path: `^sandbox/(${layer.join('|')})/` },
+      to: { path: `^sandbox/(${above.join('|')})/|^sandbox/[^/]+\\.ts$` },
+    };
+  });
+}
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -38,10 +59,11 @@ module.exports = {
       from: { path: '^sandbox/' },
       to: { path: '^(runtime|generated|codegen|live|bench|tests)/' },
     },
+    ...sandboxLayers(),
     {
       name: 'codegen-reads-only-the-spec-types',
       severity: 'error',
-      comment: 'The generator emits the runtime\'s ResourceSpec shape; it imports nothing else of the gateway.',
+      comment: "The generator emits the runtime's ResourceSpec shape; it imports nothing else of the gateway.",
       from: { path: '^codegen/' },
       to: { path: '^(runtime|generated|sandbox|live|bench|tests)/', pathNot: '^runtime/resource-spec\\.ts$' },
     },

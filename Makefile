@@ -4,7 +4,7 @@ SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 NPM_STAMP := node_modules/.install-stamp
 
-.PHONY: install generate check-generated build typecheck lint format test test-tools run sandbox-init bench bench-smoke check-erp erp-diff test-live live-latency clean
+.PHONY: install generate check-generated build typecheck lint format release test test-tools run sandbox-init bench bench-smoke check-erp erp-diff test-live live-latency clean
 
 install: $(NPM_STAMP)
 
@@ -43,12 +43,20 @@ lint: $(NPM_STAMP) generate
 format: $(NPM_STAMP)
 	biome check --write .
 
+## release: what production runs, in release/: the compiled gateway (runtime/, generated/, codec/),
+## package.json and package-lock.json. On the server: `npm ci --omit=dev`, then
+## `node --max-semi-space-size=4 --max-old-space-size=256 dist/runtime/main.js` on Node 22.12+ or 24
+release: generate
+	rm -rf release
+	tsc -p tsconfig.release.json
+	cp package.json package-lock.json release/
+
 ## system packages the tests drive: python3 (a real xmlrpc.client) and Debian's chromium (docs page)
 test-tools:
 	@command -v python3 >/dev/null && [ -x /usr/bin/chromium ] || (apt-get update -qq && apt-get install -y -qq python3 chromium)
 
 ## test: every test suite (unit, end to end over real HTTP against the sandbox, python client, browser)
-test: test-tools build typecheck
+test: test-tools build typecheck lint
 	jest --ci
 
 ## run: the gateway on the sandbox ERP; prints the base URL and a demo API key (Ctrl-C stops both)
@@ -86,4 +94,4 @@ sandbox-init: build
 	node --disable-warning=ExperimentalWarning dist/sandbox/cli.js init
 
 clean:
-	rm -rf dist .sandbox
+	rm -rf dist release .sandbox

@@ -22,7 +22,14 @@ export interface Service {
 /** V8 flags the gateway runs with (README, "Running in production"): a small young generation keeps RSS flat. */
 export const GATEWAY_NODE_FLAGS = ['--max-semi-space-size=4', '--max-old-space-size=256'];
 
-export function startService(script: string, args: readonly string[], env: Record<string, string>, url: string, ready: RegExp, nodeFlags: readonly string[] = []): Promise<Service> {
+export function startService(
+  script: string,
+  args: readonly string[],
+  env: Record<string, string>,
+  url: string,
+  ready: RegExp,
+  nodeFlags: readonly string[] = [],
+): Promise<Service> {
   const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', ...nodeFlags, join(DIST, script), ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

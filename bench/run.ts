@@ -90,7 +90,15 @@ function freePort(): Promise<number> {
 function merge(results: readonly LoadResult[], expected: number): Side {
   const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
   const requests = results.reduce((n, r) => n + r.requests, 0);
-  const unexpected = results.reduce((n, r) => n + r.errors + Object.entries(r.statuses).filter(([s]) => Number(s) !== expected).reduce((m, [, c]) => m + c, 0), 0);
+  const unexpected = results.reduce(
+    (n, r) =>
+      n +
+      r.errors +
+      Object.entries(r.statuses)
+        .filter(([s]) => Number(s) !== expected)
+        .reduce((m, [, c]) => m + c, 0),
+    0,
+  );
   return { rps: median(results.map((r) => r.rps)), p50: median(results.map((r) => r.p50)), p99: median(results.map((r) => r.p99)), requests, unexpected };
 }
 
@@ -112,8 +120,7 @@ async function measure(scenario: Scenario, gateway: Service, erpUrl: string, opt
   // deep offset on 1M rows) runs longer rounds, so that every round has enough answers for its percentiles.
   const warmUp = await runLoad({ origin: gateway.url, requests: [scenario.request], connections: 1, amount: 20 });
   const seconds = Math.min(MAX_ROUND_SECONDS, Math.max(opts.seconds, opts.minRequests / Math.max(warmUp.rps, 0.1)));
-  const run = (origin: string, list: readonly LoadRequest[], pair: boolean) =>
-    runLoad({ origin, requests: list, connections: 1, duration: seconds, pair });
+  const run = (origin: string, list: readonly LoadRequest[], pair: boolean) => runLoad({ origin, requests: list, connections: 1, duration: seconds, pair });
   for (let round = 0; round < opts.rounds; round++) {
     const before = cpuSeconds(pid);
     const sampler = setInterval(sampleRss, RSS_SAMPLE_MS);
@@ -154,9 +161,19 @@ async function measureReferences(all: readonly Scenario[], sandbox: Service, sta
     results.push(result);
   };
   try {
-    for (const [id, erp] of [['floor', sandbox], ['floor-memory', memo]] as const) {
+    for (const [id, erp] of [
+      ['floor', sandbox],
+      ['floor-memory', memo],
+    ] as const) {
       const port = await freePort();
-      const floor = await startService('bench/floor-proxy.js', [String(port), erp.url, JSON.stringify(call)], {}, `http://127.0.0.1:${port}`, /floor proxy listening/, GATEWAY_NODE_FLAGS);
+      const floor = await startService(
+        'bench/floor-proxy.js',
+        [String(port), erp.url, JSON.stringify(call)],
+        {},
+        `http://127.0.0.1:${port}`,
+        /floor proxy listening/,
+        GATEWAY_NODE_FLAGS,
+      );
       services.push(floor);
       await row(id, floor, { method: 'GET', path: '/' });
     }
@@ -172,9 +189,9 @@ async function measureReferences(all: readonly Scenario[], sandbox: Service, sta
 type GatewayStarter = (erpUrl: string, extra?: Record<string, string>) => Promise<Service>;
 
 const REFERENCE_TITLES = {
-  floor: 'floor: scenario 2\'s ERP call answered by a bare node:http server (undici, JSON.parse, JSON.stringify; no framework, auth, validation, mapping or log)',
+  floor: "floor: scenario 2's ERP call answered by a bare node:http server (undici, JSON.parse, JSON.stringify; no framework, auth, validation, mapping or log)",
   'floor-memory': 'floor, ERP answer from memory: the same bare server, its ERP call answered from memory (never idle between requests)',
-  '2-memory': 'scenario 2 on a gateway whose ERP answers come from memory (the gateway\'s own cost, never idle between requests)',
+  '2-memory': "scenario 2 on a gateway whose ERP answers come from memory (the gateway's own cost, never idle between requests)",
 } as const;
 
 interface Soak {
@@ -205,8 +222,21 @@ async function soak(gateway: Service, all: readonly Scenario[], opts: Options): 
   const n = samples.length;
   const mx = samples.reduce((s, p) => s + p.second, 0) / n;
   const my = samples.reduce((s, p) => s + p.rssMb, 0) / n;
-  const slope = samples.reduce((s, p) => s + (p.second - mx) * (p.rssMb - my), 0) / Math.max(1e-9, samples.reduce((s, p) => s + (p.second - mx) ** 2, 0));
-  const unexpected = [bulk, soakRun].reduce((u, r) => u + r.errors + Object.entries(r.statuses).filter(([s]) => s !== '200').reduce((m, [, c]) => m + c, 0), 0);
+  const slope =
+    samples.reduce((s, p) => s + (p.second - mx) * (p.rssMb - my), 0) /
+    Math.max(
+      1e-9,
+      samples.reduce((s, p) => s + (p.second - mx) ** 2, 0),
+    );
+  const unexpected = [bulk, soakRun].reduce(
+    (u, r) =>
+      u +
+      r.errors +
+      Object.entries(r.statuses)
+        .filter(([s]) => s !== '200')
+        .reduce((m, [, c]) => m + c, 0),
+    0,
+  );
   return {
     requests: bulk.requests + soakRun.requests,
     rps: bulk.rps,
@@ -228,8 +258,9 @@ function report(opts: Options, rows: number, results: readonly ScenarioResult[],
     '',
     '| # | Scenario | Gateway req/s | Gateway p50 ms | Gateway p99 ms | Direct req/s | Direct p50 ms | Direct p99 ms | Added p50 ms | Added p99 ms | Gateway CPU ms/req | Gateway peak RSS MB |',
     '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-    ...results.map((r) =>
-      `| ${r.id} | ${r.title} | ${f(r.gateway.rps, 0)} | ${f(r.gateway.p50)} | ${f(r.gateway.p99)} | ${f(r.direct?.rps, 0)} | ${f(r.direct?.p50)} | ${f(r.direct?.p99)} | ${f(r.direct ? r.gateway.p50 - r.direct.p50 : undefined)} | ${f(r.direct ? r.gateway.p99 - r.direct.p99 : undefined)} | ${f(r.gateway.cpuMsPerRequest, 3)} | ${f(r.gateway.peakRssMb, 1)} |`,
+    ...results.map(
+      (r) =>
+        `| ${r.id} | ${r.title} | ${f(r.gateway.rps, 0)} | ${f(r.gateway.p50)} | ${f(r.gateway.p99)} | ${f(r.direct?.rps, 0)} | ${f(r.direct?.p50)} | ${f(r.direct?.p99)} | ${f(r.direct ? r.gateway.p50 - r.direct.p50 : undefined)} | ${f(r.direct ? r.gateway.p99 - r.direct.p99 : undefined)} | ${f(r.gateway.cpuMsPerRequest, 3)} | ${f(r.gateway.peakRssMb, 1)} |`,
     ),
     '',
     `Soak: ${soakResult.requests.toLocaleString('en')} requests (${f(soakResult.rps, 0)} req/s at 8 connections, then ${opts.soakSeconds} s at 4), ${soakResult.unexpected} unexpected statuses; RSS after the first ${opts.soakRequests.toLocaleString('en')}: ${f(soakResult.rssAfterRequestsMb, 1)} MB; peak RSS ${f(soakResult.peakRssMb, 1)} MB; RSS trend during the soak ${f(soakResult.slopeMbPerMinute, 2)} MB/min (samples: ${soakResult.samples.map((s) => f(s.rssMb, 1)).join(', ')}).`,
@@ -253,7 +284,8 @@ function report(opts: Options, rows: number, results: readonly ScenarioResult[],
   const [start, end] = [by('5a'), by('5b')];
   if (start && end) check(end.gateway.p50 <= 1.25 * start.gateway.p50, `cursor p50 near the end / near the start: ${f(end.gateway.p50 / start.gateway.p50)}x (target ≤ 1.25)`);
   const [counted, uncounted] = [by('3'), by('2')];
-  if (counted && uncounted) check(uncounted.gateway.rps >= 3 * counted.gateway.rps, `total=false throughput / counted: ${f(uncounted.gateway.rps / counted.gateway.rps, 1)}x (target ≥ 3)`);
+  if (counted && uncounted)
+    check(uncounted.gateway.rps >= 3 * counted.gateway.rps, `total=false throughput / counted: ${f(uncounted.gateway.rps / counted.gateway.rps, 1)}x (target ≥ 3)`);
   check(soakResult.peakRssMb <= 150, `peak RSS ${f(soakResult.peakRssMb, 1)} MB (target ≤ 150)`);
   check(soakResult.slopeMbPerMinute <= 1, `RSS trend over the soak ${f(soakResult.slopeMbPerMinute, 2)} MB/min (target: no upward trend, ≤ 1 MB/min)`);
   lines.push('', 'Targets:', '', ...targets.map((t) => `- ${t}`), '');
@@ -274,7 +306,9 @@ async function main(): Promise<void> {
   const db = new DatabaseSync(dbPath);
   const keys = createDemoKeys(db, 'sandbox');
   const rows = (db.prepare(`SELECT count(*) AS n FROM "${RESOURCE.model.replace(/\./g, '_')}"`).get() as { n: number }).n;
-  const sample = db.prepare(`SELECT origin, scheduled_date FROM "${RESOURCE.model.replace(/\./g, '_')}" WHERE origin IS NOT NULL AND scheduled_date IS NOT NULL AND id >= ? ORDER BY id LIMIT 1`).get(Math.floor(rows / 2)) as { origin: string; scheduled_date: string };
+  const sample = db
+    .prepare(`SELECT origin, scheduled_date FROM "${RESOURCE.model.replace(/\./g, '_')}" WHERE origin IS NOT NULL AND scheduled_date IS NOT NULL AND id >= ? ORDER BY id LIMIT 1`)
+    .get(Math.floor(rows / 2)) as { origin: string; scheduled_date: string };
   db.close();
 
   const sandboxPort = await freePort();
@@ -294,7 +328,8 @@ async function main(): Promise<void> {
     for (const scenario of opts.soakOnly ? [] : all) {
       const result = await measure(scenario, scenario.gateway === 'warm' ? warm : cold, sandbox.url, opts);
       process.stderr.write(`bench: ${scenario.id} ${scenario.title}: gateway p50 ${f(result.gateway.p50)} ms${result.direct ? `, direct p50 ${f(result.direct.p50)} ms` : ''}\n`);
-      if (result.gateway.unexpected || result.direct?.unexpected) throw new Error(`scenario ${scenario.id}: unexpected statuses or errors (${result.gateway.unexpected} gateway, ${result.direct?.unexpected ?? 0} direct)`);
+      if (result.gateway.unexpected || result.direct?.unexpected)
+        throw new Error(`scenario ${scenario.id}: unexpected statuses or errors (${result.gateway.unexpected} gateway, ${result.direct?.unexpected ?? 0} direct)`);
       results.push(result);
     }
     if (!opts.soakOnly) results.push(...(await measureReferences(all, sandbox, startGateway, opts)));

@@ -75,7 +75,12 @@ export function scenarios(context: ScenarioContext): Scenario[] {
     listScenario(context, '5a', 'cursor page, since_id near the start', { since_id: '1000', limit: '50', total: 'false' }),
     listScenario(context, '5b', 'cursor page, since_id near the end', { since_id: String(Math.max(0, context.rows - 1000)), limit: '50', total: 'false' }),
     listScenario(context, '6a', 'offset page at offset 0', { offset: '0', limit: '50', total: 'false', order: 'id' }),
-    listScenario(context, '6b', `offset page at offset ${Math.max(0, context.rows - 50)}`, { offset: String(Math.max(0, context.rows - 50)), limit: '50', total: 'false', order: 'id' }),
+    listScenario(context, '6b', `offset page at offset ${Math.max(0, context.rows - 50)}`, {
+      offset: String(Math.max(0, context.rows - 50)),
+      limit: '50',
+      total: 'false',
+      order: 'id',
+    }),
     { ...detail('cold', '7a', 'detail, auth cache disabled (every request checks the key: 3 extra ERP calls)'), direct: undefined },
     { ...detail('warm', '7b', 'detail, auth cache warm'), direct: undefined },
   ];

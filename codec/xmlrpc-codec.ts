@@ -24,16 +24,7 @@ export class XmlRpcDateTime {
   }
 }
 
-export type XmlRpcValue =
-  | number
-  | boolean
-  | string
-  | null
-  | Date
-  | XmlRpcDateTime
-  | Uint8Array
-  | readonly XmlRpcValue[]
-  | { readonly [name: string]: XmlRpcValue };
+export type XmlRpcValue = number | boolean | string | null | Date | XmlRpcDateTime | Uint8Array | readonly XmlRpcValue[] | { readonly [name: string]: XmlRpcValue };
 
 export interface MethodCall {
   readonly methodName: string;

@@ -46,12 +46,25 @@ function p(sorted: readonly number[], q: number): number {
 }
 
 async function measure(settings: LiveErpSettings, transport: LiveTransport, resource: ResourceSpec, port: number): Promise<string[]> {
-  const env = { ERP_URL: settings.url, ERP_DATABASE: settings.database, ERP_LOGIN: settings.login, ERP_TRANSPORT: transport, DRIFT_CHECK: 'off', PORT: String(port), LOG_LEVEL: 'info', ...(settings.apiGroup ? { ERP_API_GROUP: settings.apiGroup } : {}) };
+  const env = {
+    ERP_URL: settings.url,
+    ERP_DATABASE: settings.database,
+    ERP_LOGIN: settings.login,
+    ERP_TRANSPORT: transport,
+    DRIFT_CHECK: 'off',
+    PORT: String(port),
+    LOG_LEVEL: 'info',
+    ...(settings.apiGroup ? { ERP_API_GROUP: settings.apiGroup } : {}),
+  };
   const direct = new ErpClient(loadConfig(env).erp);
   const stats = new ErpStats();
   const uid = await direct.identify(settings.key, stats);
   if (uid === false) throw new Error(`the ERP refuses LIVE_ERP_KEY over ${transport}`);
-  const sent = (await direct.call({ uid, key: settings.key }, { model: resource.model, method: 'search_read', ids: null, kwargs: { domain: [], fields: ['id'], limit: 1, context: ERP_CONTEXT } }, stats)) as { id: number }[];
+  const sent = (await direct.call(
+    { uid, key: settings.key },
+    { model: resource.model, method: 'search_read', ids: null, kwargs: { domain: [], fields: ['id'], limit: 1, context: ERP_CONTEXT } },
+    stats,
+  )) as { id: number }[];
   const gateway = await startService('runtime/main.js', [], env, `http://127.0.0.1:${port}`, /gateway listening/, GATEWAY_NODE_FLAGS);
   const rows: string[] = [];
   try {
@@ -62,13 +75,17 @@ async function measure(settings: LiveErpSettings, transport: LiveTransport, reso
         await response.arrayBuffer();
       };
       const viaErp = async () => {
-        for (const call of scenario.direct) await direct.call({ uid, key: settings.key }, { model: resource.model, method: call.method, ids: null, kwargs: { ...call.kwargs, context: ERP_CONTEXT } }, stats);
+        for (const call of scenario.direct)
+          await direct.call({ uid, key: settings.key }, { model: resource.model, method: call.method, ids: null, kwargs: { ...call.kwargs, context: ERP_CONTEXT } }, stats);
       };
       const times = { gateway: [] as number[], direct: [] as number[] };
       await viaGateway(); // warms the gateway's key cache and the ERP's
       await viaErp();
       for (let round = 0; round < ROUNDS; round++) {
-        for (const [side, run] of [['gateway', viaGateway], ['direct', viaErp]] as const) {
+        for (const [side, run] of [
+          ['gateway', viaGateway],
+          ['direct', viaErp],
+        ] as const) {
           for (let i = 0; i < PER_ROUND; i++) {
             const started = performance.now();
             await run();
@@ -79,7 +96,9 @@ async function measure(settings: LiveErpSettings, transport: LiveTransport, reso
       const g = times.gateway.sort((a, b) => a - b);
       const d = times.direct.sort((a, b) => a - b);
       const f = (n: number) => n.toFixed(1);
-      rows.push(`| ${transport} | ${scenario.title} | ${f(p(d, 0.5))} | ${f(p(g, 0.5))} | ${f(p(g, 0.5) - p(d, 0.5))} | ${f(p(d, 0.99))} | ${f(p(g, 0.99))} | ${f(p(g, 0.99) - p(d, 0.99))} |`);
+      rows.push(
+        `| ${transport} | ${scenario.title} | ${f(p(d, 0.5))} | ${f(p(g, 0.5))} | ${f(p(g, 0.5) - p(d, 0.5))} | ${f(p(d, 0.99))} | ${f(p(g, 0.99))} | ${f(p(g, 0.99) - p(d, 0.99))} |`,
+      );
     }
   } finally {
     await gateway.stop();

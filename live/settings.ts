@@ -41,11 +41,17 @@ const TRANSPORTS: readonly LiveTransport[] = ['json2', 'jsonrpc', 'xmlrpc'];
 export function liveErpSettings(env: NodeJS.ProcessEnv = process.env): LiveSettingsResult {
   const missing = REQUIRED.filter((name) => !env[name]);
   if (missing.length) return { ok: false, reason: `no live ERP configured (${missing.join(', ')} unset)` };
-  const transports = env['LIVE_ERP_TRANSPORTS']?.split(',').map((t) => t.trim()).filter(Boolean);
+  const transports = env['LIVE_ERP_TRANSPORTS']
+    ?.split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
   const wrong = transports?.find((t) => !TRANSPORTS.includes(t as LiveTransport));
   if (wrong) return { ok: false, reason: `LIVE_ERP_TRANSPORTS: unknown transport '${wrong}' (json2, jsonrpc, xmlrpc)` };
   const unreadable = [];
-  for (const item of (env['LIVE_ERP_UNREADABLE'] ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const item of (env['LIVE_ERP_UNREADABLE'] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const m = /^([a-z0-9-]+\/[a-z0-9-]+)\.([a-z0-9_]+):([a-z0-9_.]+)$/.exec(item);
     if (!m) return { ok: false, reason: `LIVE_ERP_UNREADABLE: '${item}' is not resource.field:model (fleet/vehicles.odometer:fleet.vehicle.odometer)` };
     unreadable.push({ resource: m[1] as string, field: m[2] as string, model: m[3] as string });

@@ -69,7 +69,10 @@ export interface GatewayConfig {
 }
 
 export class ConfigError extends Error {
-  constructor(readonly variable: string, detail: string) {
+  constructor(
+    readonly variable: string,
+    detail: string,
+  ) {
     super(`configuration: ${variable} ${detail}`);
     this.name = 'ConfigError';
   }
@@ -103,7 +106,7 @@ function url(env: Env, name: string, fallback?: string): string {
   // A user and password in the URL would be sent nowhere (JSON-2 needs the Authorization header for
   // the client's key) and would leak into every record's `url`: refused, never silently dropped.
   if (parsed.username || parsed.password)
-    throw new ConfigError(name, 'must not carry a user or password (user:password@): the gateway authenticates with its clients\' API keys; put a proxy\'s credentials in the proxy');
+    throw new ConfigError(name, "must not carry a user or password (user:password@): the gateway authenticates with its clients' API keys; put a proxy's credentials in the proxy");
   return value.replace(/\/+$/, '');
 }
 

@@ -80,7 +80,7 @@ function fieldMapper(resource: ResourceSpec, field: FieldSpec, options: MapperOp
       return (row) => {
         const value = row[erp];
         // A related record without a name reads as [id, false]: its name is null like any empty value.
-        return Array.isArray(value) ? (value[index] || null) : typeof value === 'number' && index === 0 ? value : null;
+        return Array.isArray(value) ? value[index] || null : typeof value === 'number' && index === 0 ? value : null;
       };
     }
     case 'related': {
@@ -91,7 +91,7 @@ function fieldMapper(resource: ResourceSpec, field: FieldSpec, options: MapperOp
         const id = Array.isArray(target) ? (target[0] as number) : typeof target === 'number' ? target : undefined;
         if (id === undefined) return null;
         const value = related.get(key)?.get(id);
-        if (Array.isArray(value)) return field.type === 'integer' ? (value[0] ?? null) : (value[1] || null);
+        if (Array.isArray(value)) return field.type === 'integer' ? (value[0] ?? null) : value[1] || null;
         return value === undefined ? null : scalar(field, value);
       };
     }

@@ -79,18 +79,11 @@ export class ResourceReader {
   }
 
   /** `search_read` of the page, leaving out (and reporting) the fields the account cannot read. */
-  private async readPage(
-    principal: Principal,
-    resource: ResourceSpec,
-    fields: readonly FieldSpec[],
-    request: PageRequest,
-    stats: ErpStats,
-  ): Promise<PageRows> {
+  private async readPage(principal: Principal, resource: ResourceSpec, fields: readonly FieldSpec[], request: PageRequest, stats: ErpStats): Promise<PageRows> {
     const { fields: wanted, ...options } = request;
     const cacheKey = `${principal.uid}|${resource.model}`;
     let blocked = this.unreadableFields.get(cacheKey) ?? new Map<string, string>();
-    const read = (erpFields: readonly string[]) =>
-      this.call(principal, resource.model, 'search_read', null, { ...options, fields: erpFields }, stats).then(expectRows);
+    const read = (erpFields: readonly string[]) => this.call(principal, resource.model, 'search_read', null, { ...options, fields: erpFields }, stats).then(expectRows);
     const missing = this.gapsOf(resource).erpFields;
     const readable = (f: string) => !blocked.has(f) && !missing.has(f);
     let rows: ErpRow[];
@@ -98,7 +91,10 @@ export class ResourceReader {
       rows = await read(wanted.filter(readable));
     } catch (error) {
       if (!isAccessError(error)) throw error;
-      const found = await this.findUnreadable(wanted.filter((f) => f !== 'id' && readable(f)), read);
+      const found = await this.findUnreadable(
+        wanted.filter((f) => f !== 'id' && readable(f)),
+        read,
+      );
       if (found.size === 0) throw error;
       blocked = new Map([...blocked, ...found]);
       this.unreadableFields.set(cacheKey, blocked, this.rememberMs);

@@ -43,15 +43,7 @@ type FilterOp = '=' | 'ilike' | '>=' | '<=' | 'in';
  * Value type of a filter. `date` filters act on an ERP date field, `date-time` ones on a datetime
  * field; both accept a date or an ISO 8601 date-time (decision D15 says how each is read).
  */
-export type FilterType =
-  | 'integer'
-  | 'number'
-  | 'string'
-  | 'boolean'
-  | 'date'
-  | 'date-time'
-  | 'enum'
-  | 'integer-list';
+export type FilterType = 'integer' | 'number' | 'string' | 'boolean' | 'date' | 'date-time' | 'enum' | 'integer-list';
 
 export interface FilterSpec {
   readonly name: string;

@@ -3,7 +3,10 @@
 export class TtlCache<K, V> {
   private readonly entries = new Map<K, { value: V; expires: number }>();
 
-  constructor(private readonly maxEntries: number, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly maxEntries: number,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   get(key: K): V | undefined {
     const entry = this.entries.get(key);

@@ -252,9 +252,7 @@ function resourceCard(resource: ResourceModel): string {
   const path = resource.path;
   const list = `/api/v1/${path}`;
   const scope = scopeText(resource);
-  const fields = resource.fields
-    .map((f) => `<tr><td>${code(f.name)}</td><td>${fieldType(f)}</td><td>${escapeHtml(f.description)}</td></tr>`)
-    .join('\n');
+  const fields = resource.fields.map((f) => `<tr><td>${code(f.name)}</td><td>${fieldType(f)}</td><td>${escapeHtml(f.description)}</td></tr>`).join('\n');
   const filters = resource.filters
     .map(
       (f) =>

@@ -36,7 +36,8 @@ function filterValueText(filter: FilterModel): string {
   }
 }
 
-const AUTO_DESCRIPTION = /^Records whose (\S+) is (?:equal to|containing \(case-insensitive\) the text|on or after the given date|on or before the given date|at least the given|at most the given)/;
+const AUTO_DESCRIPTION =
+  /^Records whose (\S+) is (?:equal to|containing \(case-insensitive\) the text|on or after the given date|on or before the given date|at least the given|at most the given)/;
 
 /**
  * A filter's description when it says more than its name, operator and type do. The generated
@@ -171,9 +172,7 @@ ${errors.slice(4).join('\n')}
 
 Per domain, per resource: description; paths; default order, sortable fields, scope; \`Fields:\` one line each (\`name: type [marks]. description\`); \`Filters:\` one line each (\`name operator value-format. note\`).
 
-${model.domains
-  .map((d) => `## ${d.domain}: ${d.title}\n\n${d.description}\n\n${d.resources.map(routeSection).join('\n\n')}`)
-  .join('\n\n')}
+${model.domains.map((d) => `## ${d.domain}: ${d.title}\n\n${d.description}\n\n${d.resources.map(routeSection).join('\n\n')}`).join('\n\n')}
 
 <!-- ${banner('catalogue/*.yaml')} -->
 `;

@@ -41,7 +41,12 @@ function filterParameter(filter: FilterModel): OpenAPIV3_1.ParameterObject {
       break;
     case 'date':
     case 'date-time':
-      schema = { anyOf: [{ type: 'string', format: 'date' }, { type: 'string', format: 'date-time' }] };
+      schema = {
+        anyOf: [
+          { type: 'string', format: 'date' },
+          { type: 'string', format: 'date-time' },
+        ],
+      };
       break;
     case 'enum':
       schema = { type: 'string', enum: [...(filter.values ?? [])] };
@@ -55,8 +60,9 @@ function filterParameter(filter: FilterModel): OpenAPIV3_1.ParameterObject {
     in: 'query',
     required: false,
     description: `${filter.description} Operator \`${filter.op}\`.`,
-    schema: schema as OpenAPIV3_1.ParameterObject["schema"],
-    example: filter.type === 'integer-list' ? [3, 5] : filter.type === 'integer' || filter.type === 'number' ? Number(filter.example) : filter.type === 'boolean' ? true : filter.example,
+    schema: schema as OpenAPIV3_1.ParameterObject['schema'],
+    example:
+      filter.type === 'integer-list' ? [3, 5] : filter.type === 'integer' || filter.type === 'number' ? Number(filter.example) : filter.type === 'boolean' ? true : filter.example,
   };
   if (filter.type === 'integer-list') {
     parameter.style = 'form';
@@ -95,9 +101,11 @@ function listOperation(resource: ResourceModel): OpenAPIV3_1.OperationObject {
         name: 'order',
         in: 'query',
         required: false,
-        description: `Sort: \`field\`, \`field asc\` or \`field desc\`, several keys comma-separated. Sortable fields: ${Object.keys(resource.sortable)
-          .map((f) => `\`${f}\``)
-          .join(', ') || 'none'}. \`id\` is always appended as the last key. Not with \`since_id\`. Unset values: a number that is not set is read as 0 and sorts as 0 (first ascending, last descending, beside the zeros; before negative numbers ascending); a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by \`id\`, except on date-times: the ERP keeps fractions of a second that answers round off, so records showing the same date-time are ordered by that hidden fraction first.`,
+        description: `Sort: \`field\`, \`field asc\` or \`field desc\`, several keys comma-separated. Sortable fields: ${
+          Object.keys(resource.sortable)
+            .map((f) => `\`${f}\``)
+            .join(', ') || 'none'
+        }. \`id\` is always appended as the last key. Not with \`since_id\`. Unset values: a number that is not set is read as 0 and sorts as 0 (first ascending, last descending, beside the zeros; before negative numbers ascending); a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by \`id\`, except on date-times: the ERP keeps fractions of a second that answers round off, so records showing the same date-time are ordered by that hidden fraction first.`,
         schema: { type: 'string', maxLength: 256 },
       },
       ref('Fields', 'parameters'),

@@ -35,10 +35,8 @@ export function emitDomainResources(domain: DomainModel): string {
           (resource) =>
             `/** ${resource.path}: ${resource.title}. */\nexport const ${resourceConstName(domain.domain, resource.name)}: RecordSpec<${recordTypeName(domain.domain, resource.name)}> = deepFreeze(${literal(resourceSpec(resource))});`,
         ),
-        `export const ${domainResourcesConstName(domain.domain)}: readonly ResourceSpec[] = [${domain.resources
-          .map((r) => resourceConstName(domain.domain, r.name))
-          .join(', ')}];`,
-        'function deepFreeze<T>(value: T): T {\n  if (value && typeof value === \'object\') {\n    for (const inner of Object.values(value)) deepFreeze(inner);\n    Object.freeze(value);\n  }\n  return value;\n}',
+        `export const ${domainResourcesConstName(domain.domain)}: readonly ResourceSpec[] = [${domain.resources.map((r) => resourceConstName(domain.domain, r.name)).join(', ')}];`,
+        "function deepFreeze<T>(value: T): T {\n  if (value && typeof value === 'object') {\n    for (const inner of Object.values(value)) deepFreeze(inner);\n    Object.freeze(value);\n  }\n  return value;\n}",
       ],
     },
     domain.file,

@@ -19,15 +19,10 @@ function tsType(field: FieldModel): string {
 const doc = (text: string) => `/** ${text.replace(/\*\//g, '*\\/')} */`;
 
 function recordInterface(resource: ResourceModel): string {
-  const members = resource.fields.map(
-    (f) => `  ${doc(`${f.description}${f.personal ? ' Personal data.' : ''}`)}\n  ${f.name}: ${tsType(f)};`,
-  );
+  const members = resource.fields.map((f) => `  ${doc(`${f.description}${f.personal ? ' Personal data.' : ''}`)}\n  ${f.name}: ${tsType(f)};`);
   return `${doc(`A record of ${resource.path}: ${resource.description}`)}\nexport interface ${recordTypeName(resource.domain, resource.name)} {\n${members.join('\n')}\n}`;
 }
 
 export function emitDomainTypes(domain: DomainModel): string {
-  return printSourceFile(
-    { statements: domain.resources.map((r) => recordInterface(r)) },
-    domain.file,
-  );
+  return printSourceFile({ statements: domain.resources.map((r) => recordInterface(r)) }, domain.file);
 }

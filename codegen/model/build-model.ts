@@ -71,8 +71,7 @@ function buildSource(raw: RawField): FieldSource {
   if ('field' in erp) return { kind: 'field', erp: erp.field, computed: erp.computed ?? false };
   if ('many2one' in erp) return { kind: 'many2one', erp: erp.many2one, comodel: erp.comodel, take: raw.type === 'integer' ? 'id' : 'name' };
   if ('related' in erp) return { kind: 'related', erp: erp.related[0], comodel: erp.comodel, comodelField: erp.related[1] };
-  if ('x2many' in erp)
-    return { kind: 'x2many', erp: erp.x2many, comodel: erp.comodel, take: erp.first ? 'first' : raw.items === 'integer' ? 'ids' : 'names' };
+  if ('x2many' in erp) return { kind: 'x2many', erp: erp.x2many, comodel: erp.comodel, take: erp.first ? 'first' : raw.items === 'integer' ? 'ids' : 'names' };
   if ('distribution_accounts' in erp) return { kind: 'distribution_accounts', erp: erp.distribution_accounts, comodel: erp.comodel };
   if ('distribution' in erp) return { kind: 'distribution', erp: erp.distribution };
   return { kind: 'url' };

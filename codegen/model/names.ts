@@ -13,9 +13,11 @@ function pascalName(...parts: string[]): string {
 
 /** `fleet`, `fuel-logs` → `FLEET_FUEL_LOGS`. */
 function constantName(...parts: string[]): string {
-  return parts.flatMap(words).map((w) => w.toUpperCase()).join('_');
+  return parts
+    .flatMap(words)
+    .map((w) => w.toUpperCase())
+    .join('_');
 }
-
 
 /** Record schema / type name of a resource: `FleetFuelLogsRecord`. */
 export const recordTypeName = (domain: string, resource: string): string => `${pascalName(domain, resource)}Record`;

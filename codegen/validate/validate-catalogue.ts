@@ -55,7 +55,7 @@ function checkDefaultOrder(resource: RawResource, at: Path, report: Report): voi
   for (const [name, field] of Object.entries(resource.fields)) {
     const erp = field.erp;
     if (typeof erp === 'string') sortable.set(erp, name);
-    else if ('field' in erp) (erp.computed ? unsortable.set(erp.field, `which this resource maps as computed (field '${name}')`) : sortable.set(erp.field, name));
+    else if ('field' in erp) erp.computed ? unsortable.set(erp.field, `which this resource maps as computed (field '${name}')`) : sortable.set(erp.field, name);
     else if ('many2one' in erp) sortable.set(erp.many2one, name);
     else if ('related' in erp) sortable.set(erp.related[0], name);
     else if ('x2many' in erp) unsortable.set(erp.x2many, `an x2many (field '${name}')`);
@@ -94,8 +94,7 @@ function checkField(name: string, field: RawField, at: Path, report: Report): vo
     const ok = erp.first ? field.type === 'string' : field.type === 'array';
     if (!ok) report([...at, 'type'], `field '${name}': an x2many gives an array (names or ids), or with 'first: true' a string`);
   }
-  if (typeof erp === 'object' && ('distribution' in erp || 'gateway' in erp) && field.type !== 'string')
-    report([...at, 'type'], `field '${name}': this source gives a string`);
+  if (typeof erp === 'object' && ('distribution' in erp || 'gateway' in erp) && field.type !== 'string') report([...at, 'type'], `field '${name}': this source gives a string`);
   if (typeof erp === 'object' && 'distribution_accounts' in erp && (field.type !== 'array' || field.items !== 'string'))
     report([...at, 'type'], `field '${name}': distribution accounts are an array of strings (account names)`);
   if (field.sortable && !isPlainStored(field))
@@ -121,8 +120,7 @@ const OPS_BY_TYPE: Readonly<Record<string, readonly string[]>> = {
 };
 
 function checkFilter(name: string, filter: RawFilter, resource: RawResource, at: Path, report: Report): void {
-  if ((COMMON_LIST_PARAMETERS as readonly string[]).includes(name))
-    report(at, `filter '${name}' has the name of a common parameter`, true);
+  if ((COMMON_LIST_PARAMETERS as readonly string[]).includes(name)) report(at, `filter '${name}' has the name of a common parameter`, true);
   let type = filter.type;
   if (filter.field !== undefined) {
     const field = resource.fields[filter.field];
@@ -167,7 +165,10 @@ function explainSchemaErrors(errors: readonly ErrorObject[]): SchemaProblem[] {
   const kept = errors.filter((e) => e.keyword === 'oneOf' || !oneOfPaths.some((p) => e.instancePath.startsWith(p) && (e.instancePath !== p || e.keyword !== 'oneOf')));
   const problems = new Map<string, SchemaProblem>();
   for (const error of kept) {
-    const path = error.instancePath.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const path = error.instancePath
+      .split('/')
+      .slice(1)
+      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
     const where = path.length ? path.join('.') : 'file';
     let message: string;
     let key = false;
@@ -187,9 +188,10 @@ function explainSchemaErrors(errors: readonly ErrorObject[]): SchemaProblem[] {
         message = `${where} must be one of: ${((error.params as { allowedValues: unknown[] }).allowedValues ?? []).join(', ')}`;
         break;
       case 'oneOf':
-        message = path[path.length - 1] === 'erp'
-          ? `${where} must be an ERP field name, or one of {field[, computed]}, {many2one, comodel}, {related: [many2one, field], comodel}, {x2many, comodel[, first]}, {distribution}, {distribution_accounts, comodel}, {gateway: url}`
-          : `${where} must say either 'field' (an exposed field) or 'erp' with 'type' (an ERP field), not both`;
+        message =
+          path[path.length - 1] === 'erp'
+            ? `${where} must be an ERP field name, or one of {field[, computed]}, {many2one, comodel}, {related: [many2one, field], comodel}, {x2many, comodel[, first]}, {distribution}, {distribution_accounts, comodel}, {gateway: url}`
+            : `${where} must say either 'field' (an exposed field) or 'erp' with 'type' (an ERP field), not both`;
         break;
       case 'propertyNames':
         continue;

@@ -146,7 +146,12 @@ function compareArrays(a: unknown[], b: unknown[], path: string, out: Mismatch[]
     // it on each side, both right: the same sequence of keys is the same answer.
     const sameKeys = tieKey !== undefined && a.length === b.length && a.every((x, i) => tieKey(x) === tieKey(b[i]));
     if ((missing.length || extra.length) && !sameKeys) {
-      out.push({ kind: 'value', path: `${path || '(list)'}${records ? ' ids' : ''}`, live: `${a.length} items; only here: ${shortList(missing)}`, sandbox: `${b.length} items; only here: ${shortList(extra)}` });
+      out.push({
+        kind: 'value',
+        path: `${path || '(list)'}${records ? ' ids' : ''}`,
+        live: `${a.length} items; only here: ${shortList(missing)}`,
+        sandbox: `${b.length} items; only here: ${shortList(extra)}`,
+      });
     }
     if (records) for (const [k, x] of inA) if (inB.has(k)) compareValues(x, inB.get(k), `${path}[id=${k}]`, out);
     const commonA = a.filter((x) => inB.has(keyOf(x)));

@@ -60,7 +60,8 @@ async function nullRows(live: Side, model: string, field: string, major: number)
     const ids = (await mustCall(live, { kind: 'execute', model, method: 'search', kwargs: { domain: [[field, '=', false]], context: NO_ARCHIVE_FILTER } })) as number[];
     return new Set(ids);
   }
-  const search = (nulls: string) => mustCall(live, { kind: 'execute', model, method: 'search', kwargs: { domain: [], order: `${field} asc nulls ${nulls}, id`, context: NO_ARCHIVE_FILTER } }) as Promise<number[]>;
+  const search = (nulls: string) =>
+    mustCall(live, { kind: 'execute', model, method: 'search', kwargs: { domain: [], order: `${field} asc nulls ${nulls}, id`, context: NO_ARCHIVE_FILTER } }) as Promise<number[]>;
   return nullPrefix(await search('first'), await search('last'));
 }
 

@@ -6,7 +6,7 @@ import type { DifferentialReport } from './run';
 import { shorten } from './run';
 
 function show(value: unknown): string {
-  return shorten(typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? 'undefined', 300);
+  return shorten(typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? 'undefined'), 300);
 }
 
 function summaryLine(report: DifferentialReport): string {

@@ -97,7 +97,11 @@ export async function runDifferential(options: DifferentialOptions): Promise<Dif
  */
 async function userPreferences(live: Side): Promise<Map<number, Record<string, unknown>>> {
   const out = new Map<number, Record<string, unknown>>();
-  const accounts: [AccountName, KeyName][] = [['admin', 'admin'], ['api', 'valid'], ['noRead', 'noRead']];
+  const accounts: [AccountName, KeyName][] = [
+    ['admin', 'admin'],
+    ['api', 'valid'],
+    ['noRead', 'noRead'],
+  ];
   for (const [as, key] of accounts) {
     const uid = live.uids[as];
     if (uid === false || !live.keys[key]) continue;
@@ -149,7 +153,11 @@ function isVersionDependent(s: SeriesCall): boolean {
   const order = call.kwargs['order'];
   if (typeof order === 'string' && /nulls|no_such|;| asc desc/.test(order)) return true;
   if (!Array.isArray(domain)) return false;
-  return JSON.stringify(domain).match(/"(=|!=|in|not in|=\?|ilike|not ilike|=like|<|<=|>|>=|any|not any)",(false|""|\[false\]|"\d{4}-\d\d-\d\d")|"(any|not any)"|no such|no_such|"<",1\]|">=",0\]/) !== null;
+  return (
+    JSON.stringify(domain).match(
+      /"(=|!=|in|not in|=\?|ilike|not ilike|=like|<|<=|>|>=|any|not any)",(false|""|\[false\]|"\d{4}-\d\d-\d\d")|"(any|not any)"|no such|no_such|"<",1\]|">=",0\]/,
+    ) !== null
+  );
 }
 
 function describeCall(call: WireCall): string {

@@ -44,7 +44,10 @@ export async function discoverSchema(live: Side, registry: Registry, only?: read
   for (const model of registry.models.values()) {
     if (only && !only.includes(model.name)) continue;
     try {
-      const fields = (await mustCall(live, { kind: 'execute', model: model.name, method: 'fields_get', kwargs: { attributes: [...FIELDS_GET_ATTRIBUTES] } })) as Record<string, LiveField>;
+      const fields = (await mustCall(live, { kind: 'execute', model: model.name, method: 'fields_get', kwargs: { attributes: [...FIELDS_GET_ATTRIBUTES] } })) as Record<
+        string,
+        LiveField
+      >;
       await mustCall(live, { kind: 'execute', model: model.name, method: 'search_count', kwargs: { domain: [], context: { active_test: false } } });
       present.set(model.name, fields);
     } catch (error) {

@@ -52,7 +52,9 @@ function exec(model: string, method: string, kwargs: Record<string, unknown>, ex
 
 /** Searchable on both sides: stored on both (non-stored computed fields search differently by nature). */
 function searchable(model: CommonModel, field: FieldInfo): boolean {
-  return field.name !== 'id' && field.name !== 'display_name' && (field.store || field.type === 'one2many' || field.type === 'many2many') && model.live[field.name]?.store !== false;
+  return (
+    field.name !== 'id' && field.name !== 'display_name' && (field.store || field.type === 'one2many' || field.type === 'many2many') && model.live[field.name]?.store !== false
+  );
 }
 
 function modelCalls(model: CommonModel, input: SeriesInput, add: Add): void {
@@ -99,7 +101,9 @@ function modelCalls(model: CommonModel, input: SeriesInput, add: Add): void {
   const m2o = byType.get('many2one');
   if (char && m2o) {
     const order = `${m2o.name} desc, ${char.name}, id`;
-    add(exec(name, 'search_read', { domain: ['|', [char.name, '!=', false], '!', [m2o.name, '=', false]], fields: [char.name, m2o.name], order }), { order: { model: name, order } });
+    add(exec(name, 'search_read', { domain: ['|', [char.name, '!=', false], '!', [m2o.name, '=', false]], fields: [char.name, m2o.name], order }), {
+      order: { model: name, order },
+    });
   }
 }
 
@@ -109,14 +113,21 @@ function middle<T>(values: readonly T[]): T | undefined {
 
 function distinct(values: readonly unknown[]): unknown[] {
   const seen = new Set<string>();
-  return values.filter((v) => v !== false && v !== null && v !== undefined && !seen.has(JSON.stringify(v)) && seen.add(JSON.stringify(v)) !== undefined).sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
+  return values
+    .filter((v) => v !== false && v !== null && v !== undefined && !seen.has(JSON.stringify(v)) && seen.add(JSON.stringify(v)) !== undefined)
+    .sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
 }
 
 function leavesFor(field: FieldInfo, raw: readonly unknown[], model: CommonModel, input: SeriesInput): Leaf[] {
   const f = field.name;
   const values = distinct(raw);
   const v = middle(values);
-  const nulls: Leaf[] = [[f, '=', false], [f, '!=', false], [f, 'in', [false]], [f, '=?', false]];
+  const nulls: Leaf[] = [
+    [f, '=', false],
+    [f, '!=', false],
+    [f, 'in', [false]],
+    [f, '=?', false],
+  ];
   switch (field.type) {
     case 'char':
     case 'text':
@@ -128,20 +139,55 @@ function leavesFor(field: FieldInfo, raw: readonly unknown[], model: CommonModel
       const sub = v.slice(1, 4);
       return [
         ...leaves,
-        [f, '=', v], [f, '!=', v], [f, '<', v], [f, '<=', v], [f, '>', v], [f, '>=', v],
-        [f, 'like', sub], [f, 'ilike', sub.toUpperCase()], [f, 'not like', sub], [f, 'not ilike', sub.toUpperCase()],
-        [f, '=like', `${v.charAt(0)}%`], [f, '=ilike', `${v.charAt(0).toLowerCase()}%`], [f, 'like', `${v.charAt(0)}_`],
-        [f, 'in', [v, 'no such value']], [f, 'not in', [v]], [f, '=?', v],
+        [f, '=', v],
+        [f, '!=', v],
+        [f, '<', v],
+        [f, '<=', v],
+        [f, '>', v],
+        [f, '>=', v],
+        [f, 'like', sub],
+        [f, 'ilike', sub.toUpperCase()],
+        [f, 'not like', sub],
+        [f, 'not ilike', sub.toUpperCase()],
+        [f, '=like', `${v.charAt(0)}%`],
+        [f, '=ilike', `${v.charAt(0).toLowerCase()}%`],
+        [f, 'like', `${v.charAt(0)}_`],
+        [f, 'in', [v, 'no such value']],
+        [f, 'not in', [v]],
+        [f, '=?', v],
       ];
     }
     case 'integer':
     case 'float':
     case 'monetary': {
       const n = typeof v === 'number' ? v : 1;
-      return [...nulls, [f, '=', 0], [f, '!=', 0], [f, '=', n], [f, '!=', n], [f, '<', n], [f, '<=', n], [f, '>', n], [f, '>=', n], [f, '<', 1], [f, '>=', 0], [f, 'in', [n, 0]], [f, 'not in', [n]], [f, '=?', n]];
+      return [
+        ...nulls,
+        [f, '=', 0],
+        [f, '!=', 0],
+        [f, '=', n],
+        [f, '!=', n],
+        [f, '<', n],
+        [f, '<=', n],
+        [f, '>', n],
+        [f, '>=', n],
+        [f, '<', 1],
+        [f, '>=', 0],
+        [f, 'in', [n, 0]],
+        [f, 'not in', [n]],
+        [f, '=?', n],
+      ];
     }
     case 'boolean':
-      return [[f, '=', true], [f, '=', false], [f, '!=', true], [f, '!=', false], [f, 'in', [false]], [f, 'in', [true, false]], [f, 'not in', [true]]];
+      return [
+        [f, '=', true],
+        [f, '=', false],
+        [f, '!=', true],
+        [f, '!=', false],
+        [f, 'in', [false]],
+        [f, 'in', [true, false]],
+        [f, 'not in', [true]],
+      ];
     case 'date': {
       const leaves: Leaf[] = [...nulls, [f, '<', false]];
       if (typeof v !== 'string') return leaves;
@@ -153,7 +199,13 @@ function leavesFor(field: FieldInfo, raw: readonly unknown[], model: CommonModel
       // Odoo stamps create_date/write_date with microseconds that reads round off; before 19 a
       // domain compares them exactly, so a value read back matches nothing there. The mirror holds
       // whole seconds only: equality on them would compare the mirror, not the behaviour.
-      const exact: Leaf[] = input.major < 19 && (f === 'create_date' || f === 'write_date') ? [] : [[f, '=', v], [f, '!=', v]];
+      const exact: Leaf[] =
+        input.major < 19 && (f === 'create_date' || f === 'write_date')
+          ? []
+          : [
+              [f, '=', v],
+              [f, '!=', v],
+            ];
       return [...nulls, ...exact, [f, '<', v], [f, '>=', v], [f, '<', day], [f, '<=', day], [f, '>', day], [f, '>=', day], [f, '=', day]];
     }
     case 'selection': {
@@ -168,7 +220,10 @@ function leavesFor(field: FieldInfo, raw: readonly unknown[], model: CommonModel
     case 'many2many': {
       const lists = raw.filter((x): x is number[] => Array.isArray(x) && x.length > 0);
       const id = middle(lists)?.[0];
-      const leaves: Leaf[] = [[f, '=', false], [f, '!=', false]];
+      const leaves: Leaf[] = [
+        [f, '=', false],
+        [f, '!=', false],
+      ];
       if (id === undefined) return leaves;
       return [...leaves, [f, '=', id], [f, 'in', [id]], [f, 'not in', [id]], [f, 'any', [['id', '=', id]]], [f, 'not any', [['id', '=', id]]]];
     }
@@ -189,7 +244,8 @@ function many2oneLeaves(field: FieldInfo, raw: readonly unknown[], model: Common
   const comodel = input.schema.models.get(field.relation!);
   const coName = comodel?.fields.find((x) => x.type === 'char' && x.store && x.name !== 'display_name');
   const coRecord = input.snapshot.get(field.relation!)?.get(id);
-  if (coName && typeof coRecord?.[coName.name] === 'string') leaves.push([`${f}.${coName.name}`, '=', coRecord[coName.name]], [`${f}.${coName.name}`, 'ilike', (coRecord[coName.name] as string).slice(0, 2)]);
+  if (coName && typeof coRecord?.[coName.name] === 'string')
+    leaves.push([`${f}.${coName.name}`, '=', coRecord[coName.name]], [`${f}.${coName.name}`, 'ilike', (coRecord[coName.name] as string).slice(0, 2)]);
   if (comodel && comodel.live['parent_id']?.relation === comodel.name) leaves.push([f, 'child_of', id], [f, 'parent_of', id]);
   void model;
   return leaves;
@@ -252,7 +308,15 @@ function errorCalls(input: SeriesInput, add: Add): void {
 function keyCalls(input: SeriesInput, add: Add): void {
   const rpc = input.transports.filter((t) => RPC.includes(t));
   add({ kind: 'version' });
-  const cases: [AccountName, KeyName][] = [['api', 'valid'], ['api', 'wrong'], ['admin', 'admin'], ['admin', 'valid'], ['api', 'expired'], ['noRead', 'noRead'], ['admin', 'forbidden']];
+  const cases: [AccountName, KeyName][] = [
+    ['api', 'valid'],
+    ['api', 'wrong'],
+    ['admin', 'admin'],
+    ['admin', 'valid'],
+    ['api', 'expired'],
+    ['noRead', 'noRead'],
+    ['admin', 'forbidden'],
+  ];
   for (const [as, key] of cases) {
     if (key !== 'wrong' && !input.keys.has(key)) continue;
     if (key === 'expired' && input.major < 18) continue;

@@ -110,7 +110,11 @@ function sendRaw(side: Side, transport: Transport, call: WireCall): Promise<RawR
 
 /** `authenticate` for the account with its own key: the uid the object calls use. */
 export async function uidOf(url: string, database: string, login: string, key: string): Promise<number | false> {
-  const raw = await post(`${url}/jsonrpc`, { 'Content-Type': 'application/json' }, JSON.stringify({ jsonrpc: '2.0', method: 'call', id: 1, params: { service: 'common', method: 'authenticate', args: [database, login, key, {}] } }));
+  const raw = await post(
+    `${url}/jsonrpc`,
+    { 'Content-Type': 'application/json' },
+    JSON.stringify({ jsonrpc: '2.0', method: 'call', id: 1, params: { service: 'common', method: 'authenticate', args: [database, login, key, {}] } }),
+  );
   const answer = readAnswer('jsonrpc', raw);
   return answer.kind === 'result' && typeof answer.value === 'number' ? answer.value : false;
 }

@@ -137,8 +137,7 @@ export class DriftMonitor {
       this.current = { mode, state: 'checked', problems: result.problems };
       this.gaps.clear();
       const level = mode === 'fail' ? 'error' : 'warn';
-      for (const p of result.problems)
-        log[level]({ resource: p.resource, kind: p.kind, field: qualifiedField(p), uses: p.uses }, `catalogue drift: ${p.detail}`);
+      for (const p of result.problems) log[level]({ resource: p.resource, kind: p.kind, field: qualifiedField(p), uses: p.uses }, `catalogue drift: ${p.detail}`);
       log.info({ driftCheck: mode, problems: result.problems.length, models: result.models }, 'catalogue drift check done');
       if (mode === 'fail' && result.problems.length) this.onFail?.(result.problems);
     });

@@ -16,16 +16,7 @@ import { XmlRpcTransport } from './xmlrpc';
  * The ERP methods the gateway may call: read methods and identity/permission probes. Anything else
  * is refused before it reaches the wire (a test proves no route can call another).
  */
-export const ALLOWED_METHODS: ReadonlySet<string> = new Set([
-  'search_read',
-  'search_count',
-  'read',
-  'fields_get',
-  'context_get',
-  'has_group',
-  'has_access',
-  'check_access_rights',
-]);
+export const ALLOWED_METHODS: ReadonlySet<string> = new Set(['search_read', 'search_count', 'read', 'fields_get', 'context_get', 'has_group', 'has_access', 'check_access_rights']);
 
 /** Per-request accounting of ERP calls, for the request's log line. */
 export class ErpStats {

@@ -13,7 +13,11 @@ export class Json2Transport implements ErpTransport {
   readonly name = 'json2' as const;
   private readonly http: HttpClient;
 
-  constructor(baseUrl: string, private readonly database: string, maxAnswerBytes?: number) {
+  constructor(
+    baseUrl: string,
+    private readonly database: string,
+    maxAnswerBytes?: number,
+  ) {
     this.http = createHttpClient(baseUrl, maxAnswerBytes);
   }
 

@@ -11,7 +11,12 @@ export abstract class RpcTransport implements ErpTransport {
   abstract readonly name: 'jsonrpc' | 'xmlrpc';
   protected readonly http: HttpClient;
 
-  constructor(baseUrl: string, private readonly database: string, private readonly login: string, maxAnswerBytes?: number) {
+  constructor(
+    baseUrl: string,
+    private readonly database: string,
+    private readonly login: string,
+    maxAnswerBytes?: number,
+  ) {
     this.http = createHttpClient(baseUrl, maxAnswerBytes);
   }
 

@@ -8,7 +8,10 @@ export class Semaphore {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
 
-  constructor(private readonly max: number, private readonly maxQueue: number) {}
+  constructor(
+    private readonly max: number,
+    private readonly maxQueue: number,
+  ) {}
 
   /** Resolves with a release function; rejects with `onAbort()` if `signal` fires while waiting. */
   async acquire(signal?: AbortSignal, onAbort: () => Error = () => new Error('aborted')): Promise<() => void> {

@@ -18,7 +18,13 @@ export class XmlRpcTransport extends RpcTransport {
   readonly name = 'xmlrpc' as const;
 
   protected async rpc(service: string, method: string, params: readonly unknown[], deadline: AbortSignal): Promise<unknown> {
-    const answer = await postToErp(this.http, `/xmlrpc/2/${service}`, encodeMethodCall({ methodName: method, params: params as readonly XmlRpcValue[] }), { 'Content-Type': 'text/xml' }, deadline);
+    const answer = await postToErp(
+      this.http,
+      `/xmlrpc/2/${service}`,
+      encodeMethodCall({ methodName: method, params: params as readonly XmlRpcValue[] }),
+      { 'Content-Type': 'text/xml' },
+      deadline,
+    );
     if (answer.status !== 200) throw new ErpUnavailable(`XML-RPC HTTP ${answer.status}`);
     let response: MethodResponse;
     try {

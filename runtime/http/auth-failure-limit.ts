@@ -45,8 +45,7 @@ export class AuthFailureLimit {
   begin(address: string): SettleCheck {
     const now = this.now();
     const window = this.windowOf(address, now);
-    if (window.failures + window.pending >= this.limit)
-      throw limited('Too many failed authentications from this address; retry later.', window.startedAt + this.windowMs - now);
+    if (window.failures + window.pending >= this.limit) throw limited('Too many failed authentications from this address; retry later.', window.startedAt + this.windowMs - now);
     if (now - this.checksSince >= this.windowMs) {
       this.checks = 0;
       this.checksSince = now;

@@ -5,7 +5,8 @@
  */
 import type { RequestHandler } from 'express';
 
-const PAGE = '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>405 Method Not Allowed</title></head><body><h1>Method Not Allowed</h1><p>The method is not allowed for the requested URL. Only GET and HEAD are served.</p></body></html>\n';
+const PAGE =
+  '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>405 Method Not Allowed</title></head><body><h1>Method Not Allowed</h1><p>The method is not allowed for the requested URL. Only GET and HEAD are served.</p></body></html>\n';
 
 export function methodNotAllowed(isServedPath: (path: string) => boolean): RequestHandler {
   return (req, res, next) => {

@@ -22,4 +22,3 @@ export function requestDeadline(timeoutMs: number): RequestHandler {
     next();
   };
 }
-

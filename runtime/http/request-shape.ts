@@ -14,8 +14,7 @@ export function refuseMisshapenRequests(): RequestHandler {
     if (req.httpVersion === '1.1' && req.headers.host === undefined) return refuse(res, 'HTTP/1.1 requests need a Host header.');
     const length = req.headers['content-length'];
     const bodyless = req.method === 'GET' || req.method === 'HEAD';
-    if (bodyless && (req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')))
-      return refuse(res, 'A request to this API carries no body.');
+    if (bodyless && (req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0'))) return refuse(res, 'A request to this API carries no body.');
     next();
   };
 }

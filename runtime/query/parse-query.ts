@@ -49,7 +49,10 @@ export class QueryParser {
   private readonly listKeys: ReadonlySet<string>;
   private readonly detailKeys: ReadonlySet<string>;
 
-  constructor(private readonly resource: ResourceSpec, ajv: Ajv2020) {
+  constructor(
+    private readonly resource: ResourceSpec,
+    ajv: Ajv2020,
+  ) {
     this.listKeys = new Set(Object.keys((resource.listQuerySchema as { properties?: object }).properties ?? {}));
     this.detailKeys = new Set(Object.keys((resource.detailQuerySchema as { properties?: object }).properties ?? {}));
     this.validateList = ajv.compile(resource.listQuerySchema);
@@ -231,7 +234,8 @@ function errorFromSchema(errors: readonly ErrorObject[], filters: ReadonlyMap<st
   const first = errors[0];
   const name = first?.instancePath.split('/')[1] ?? 'a parameter';
   // The spec's table: an invalid sort is 400, whatever is wrong with it (too long, given twice).
-  if (name === 'order') return badRequest(`Invalid sort: order ${Array.isArray(dataOf(first)) ? 'given more than once' : 'too long'}; use field, field asc or field desc, comma-separated.`);
+  if (name === 'order')
+    return badRequest(`Invalid sort: order ${Array.isArray(dataOf(first)) ? 'given more than once' : 'too long'}; use field, field asc or field desc, comma-separated.`);
   const filter = filters.get(name);
   if (filter?.type === 'enum') return invalidValue(`${name} must be one of: ${(filter.values ?? []).join(', ')}.`);
   return invalidValue(`${name}: ${EXPECTED[filter?.type ?? name] ?? 'invalid value'}${Array.isArray(dataOf(first)) ? ' (given more than once)' : ''}.`);

@@ -16,7 +16,7 @@ import type { RpcContext } from './services/rpc-context';
 import { versionTraits } from './version-traits';
 import { renderWerkzeugPage, WerkzeugException } from './werkzeug-exception';
 
-export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
+const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 export interface SandboxServerOptions {
   readonly orm: Orm;
@@ -58,13 +58,7 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
 
 class BodyTooLarge extends Error {}
 
-async function serve(
-  context: RpcContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-  maxBodyBytes: number,
-  onError: NonNullable<SandboxServerOptions['onError']>,
-): Promise<void> {
+async function serve(context: RpcContext, req: IncomingMessage, res: ServerResponse, maxBodyBytes: number, onError: NonNullable<SandboxServerOptions['onError']>): Promise<void> {
   const method = req.method ?? 'GET';
   const path = decodePath(req.url ?? '/');
   try {

@@ -21,7 +21,11 @@ const STATUSES: Readonly<Record<number, StatusInfo>> = {
     description:
       "The server could not verify that you are authorized to access the URL requested. You either supplied the wrong credentials (e.g. a bad password), or your browser doesn't understand how to supply the credentials required.",
   },
-  403: { className: 'Forbidden', title: 'Forbidden', description: "You don't have the permission to access the requested resource. It is either read-protected or not readable by the server." },
+  403: {
+    className: 'Forbidden',
+    title: 'Forbidden',
+    description: "You don't have the permission to access the requested resource. It is either read-protected or not readable by the server.",
+  },
   404: {
     className: 'NotFound',
     title: 'Not Found',
@@ -34,8 +38,7 @@ const STATUSES: Readonly<Record<number, StatusInfo>> = {
   500: {
     className: 'InternalServerError',
     title: 'Internal Server Error',
-    description:
-      'The server encountered an internal error and was unable to complete your request. Either the server is overloaded or there is an error in the application.',
+    description: 'The server encountered an internal error and was unable to complete your request. Either the server is overloaded or there is an error in the application.',
   },
 };
 
@@ -78,7 +81,7 @@ export function renderWerkzeugPage(error: WerkzeugException): SandboxReply {
 }
 
 /** markupsafe's `escape`. */
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/'/g, '&#39;').replace(/"/g, '&#34;');
 }
 

@@ -149,7 +149,25 @@ export const EVENTS_MODELS: readonly ModelDef[] = [
     demoRows: 400,
     fields: {
       event_id: { type: 'many2one', relation: 'event.event', string: 'Event', required: true },
-      name: { type: 'char', string: 'Task', required: true, demo: { pick: ['Réserver la salle', 'Commander le traiteur', 'Envoyer les invitations', 'Préparer les badges', 'Tester la sonorisation', 'Imprimer le programme', 'Confirmer les intervenants', 'Publier l’annonce', 'Installer la signalétique', 'Bilan et remerciements'] } },
+      name: {
+        type: 'char',
+        string: 'Task',
+        required: true,
+        demo: {
+          pick: [
+            'Réserver la salle',
+            'Commander le traiteur',
+            'Envoyer les invitations',
+            'Préparer les badges',
+            'Tester la sonorisation',
+            'Imprimer le programme',
+            'Confirmer les intervenants',
+            'Publier l’annonce',
+            'Installer la signalétique',
+            'Bilan et remerciements',
+          ],
+        },
+      },
       done: { type: 'boolean', string: 'Done', truthy: 0.55 },
       assigned_user_id: { type: 'many2one', relation: 'res.users', string: 'Assigned to', empty: 0.2 },
       sequence: { type: 'integer', demo: { int: [1, 20] } },

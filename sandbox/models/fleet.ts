@@ -238,7 +238,13 @@ export const FLEET_MODELS: readonly ModelDef[] = [
     demoRows: 400,
     fields: {
       service_id: { type: 'many2one', relation: 'fleet.vehicle.log.services', required: true },
-      name: { type: 'char', required: true, demo: { pick: ['Filtre à huile', 'Huile moteur 5W30', 'Main-d’œuvre', 'Plaquettes de frein', 'Pneu 215/65 R16', 'Batterie 12 V', 'Liquide de refroidissement', 'Essuie-glaces'] } },
+      name: {
+        type: 'char',
+        required: true,
+        demo: {
+          pick: ['Filtre à huile', 'Huile moteur 5W30', 'Main-d’œuvre', 'Plaquettes de frein', 'Pneu 215/65 R16', 'Batterie 12 V', 'Liquide de refroidissement', 'Essuie-glaces'],
+        },
+      },
       product_id: { type: 'many2one', relation: 'product.product', empty: 0.3 },
       quantity: { type: 'float', demo: { float: [1, 4, 0] } },
       amount: { type: 'monetary', string: 'Amount', demo: { float: [2500, 250000, 0] } },
@@ -253,7 +259,24 @@ export const FLEET_MODELS: readonly ModelDef[] = [
       name: {
         type: 'char',
         required: true,
-        demo: { pick: ['Parking du siège', 'Garage central', 'Base logistique', 'Dépôt de l’aéroport', 'Antenne Nord', 'Gare routière', 'Parc de Thiès', 'Bureau de Ziguinchor', 'Entrepôt Rufisque', 'Camp de Kédougou', 'Parking Plateau', 'Base Saint-Louis', 'Point relais Mbour', 'Atelier Hann'] },
+        demo: {
+          pick: [
+            'Parking du siège',
+            'Garage central',
+            'Base logistique',
+            'Dépôt de l’aéroport',
+            'Antenne Nord',
+            'Gare routière',
+            'Parc de Thiès',
+            'Bureau de Ziguinchor',
+            'Entrepôt Rufisque',
+            'Camp de Kédougou',
+            'Parking Plateau',
+            'Base Saint-Louis',
+            'Point relais Mbour',
+            'Atelier Hann',
+          ],
+        },
       },
       code: { type: 'char', demo: { gen: 'code' } },
       sequence: { type: 'integer', demo: { int: [1, 20] } },
@@ -406,7 +429,20 @@ export const FLEET_MODELS: readonly ModelDef[] = [
       name: {
         type: 'char',
         required: true,
-        demo: { pick: ['Rayure de carrosserie', 'Crevaison', 'Bris de glace', 'Accrochage sur parking', 'Panne moteur', 'Choc arrière', 'Rétroviseur cassé', 'Collision légère', 'Phare endommagé', 'Sortie de route'] },
+        demo: {
+          pick: [
+            'Rayure de carrosserie',
+            'Crevaison',
+            'Bris de glace',
+            'Accrochage sur parking',
+            'Panne moteur',
+            'Choc arrière',
+            'Rétroviseur cassé',
+            'Collision légère',
+            'Phare endommagé',
+            'Sortie de route',
+          ],
+        },
       },
       vehicle_id: { type: 'many2one', relation: 'fleet.vehicle', required: true },
       driver_id: { type: 'many2one', relation: 'res.partner', string: 'Driver', empty: 0.1 },

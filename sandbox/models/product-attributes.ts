@@ -101,7 +101,12 @@ export const PRODUCT_ATTRIBUTE_MODELS: readonly ModelDef[] = [
 ];
 
 /** Demo combinations of the first variants (template attribute value ids), for product.product. */
-export const DEMO_VARIANT_COMBINATIONS: readonly (readonly number[])[] = [[1, 3, 5], [2, 4], [7, 8], [7, 9]];
+export const DEMO_VARIANT_COMBINATIONS: readonly (readonly number[])[] = [
+  [1, 3, 5],
+  [2, 4],
+  [7, 8],
+  [7, 9],
+];
 
 /**
  * Odoo's `_get_combination_name` of a variant (alias `t`) as SQL: its template attribute values in

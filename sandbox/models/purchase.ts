@@ -15,14 +15,34 @@ export const PURCHASE_MODELS: readonly ModelDef[] = [
     fields: {
       name: { type: 'char', string: 'Order Reference', required: true, demo: { seq: 'PO' } },
       // Odoo's default '0' on every demo row: it draws no random number, so the other columns keep their values.
-      priority: { type: 'selection', string: 'Priority', selection: [['0', 'Normal'], ['1', 'Urgent']], demo: { value: '0' }, empty: 0 },
+      priority: {
+        type: 'selection',
+        string: 'Priority',
+        selection: [
+          ['0', 'Normal'],
+          ['1', 'Urgent'],
+        ],
+        demo: { value: '0' },
+        empty: 0,
+      },
       partner_id: { type: 'many2one', relation: 'res.partner', string: 'Vendor', required: true },
       partner_ref: { type: 'char', string: 'Vendor Reference', demo: { gen: 'code' }, empty: 0.4 },
       subject: { type: 'char', string: 'Subject', demo: { gen: 'title' }, empty: 0.05 },
       budget_line: {
         type: 'char',
         string: 'Budget Line',
-        demo: { pick: ['6011 – Fournitures de bureau', '6064 – Carburant', '6132 – Locations', '6155 – Entretien véhicules', '6183 – Formation', '2183 – Matériel informatique', '6241 – Transport sur achats', '6226 – Honoraires'] },
+        demo: {
+          pick: [
+            '6011 – Fournitures de bureau',
+            '6064 – Carburant',
+            '6132 – Locations',
+            '6155 – Entretien véhicules',
+            '6183 – Formation',
+            '2183 – Matériel informatique',
+            '6241 – Transport sur achats',
+            '6226 – Honoraires',
+          ],
+        },
         empty: 0.15,
       },
       department_id: { type: 'many2one', relation: 'hr.department', string: 'Department', empty: 0.1 },
@@ -87,7 +107,15 @@ export const PURCHASE_MODELS: readonly ModelDef[] = [
       price_subtotal: { type: 'monetary', readonly: true, string: 'Subtotal', demo: { float: [1, 40000] }, empty: 0 },
       // Tax-exempt demo data, as on the orders: total = subtotal.
       price_total: { type: 'monetary', readonly: true, string: 'Total', demo: { copy: 'price_subtotal' }, empty: 0 },
-      currency_id: { type: 'many2one', readonly: true, relation: 'res.currency', string: 'Currency', related: 'order_id.currency_id', demo: { copy: 'order_id.currency_id' }, empty: 0 },
+      currency_id: {
+        type: 'many2one',
+        readonly: true,
+        relation: 'res.currency',
+        string: 'Currency',
+        related: 'order_id.currency_id',
+        demo: { copy: 'order_id.currency_id' },
+        empty: 0,
+      },
       qty_received: { type: 'float', string: 'Received Qty', demo: { float: [0, 200, 0] }, empty: 0 },
       qty_invoiced: { type: 'float', readonly: true, string: 'Billed Qty', demo: { float: [0, 200, 0] }, empty: 0 },
       date_planned: { type: 'datetime', string: 'Expected Arrival', demo: { days: [-350, 90] }, empty: 0.05 },

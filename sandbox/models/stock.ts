@@ -10,7 +10,7 @@ import type { ModelDef } from '../orm/model-def';
  * each part; other names search `_rec_names_search`. 19 takes each value of `in` alone and leaves
  * `not in` to the ORM (NotImplemented).
  */
-export const searchPickingTypeDisplayName: SearchDisplayName = (operator, value, traits) => {
+const searchPickingTypeDisplayName: SearchDisplayName = (operator, value, traits) => {
   if (traits.equalityAsSet && operator === 'in' && Array.isArray(value)) {
     return anyOf(value.map((v) => searchPickingTypeDisplayName('=', v, traits)!));
   }

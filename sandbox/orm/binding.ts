@@ -15,19 +15,14 @@ export interface BoundArguments {
 }
 
 /** Binds `positional` and `named` to `spec` as `qualname(self, ...)` would, or raises TypeError. */
-export function bindArguments(
-  qualname: string,
-  spec: MethodSpec,
-  positional: readonly unknown[],
-  named: Readonly<Record<string, unknown>>,
-): BoundArguments {
+export function bindArguments(qualname: string, spec: MethodSpec, positional: readonly unknown[], named: Readonly<Record<string, unknown>>): BoundArguments {
   const params = spec.params.filter((p) => !p.variadicKeywords && !p.variadicPositional);
   const acceptsKeywords = spec.params.some((p) => p.variadicKeywords);
   const acceptsPositional = spec.params.some((p) => p.variadicPositional);
   const values: Record<string, unknown> = {};
   const extraKeywords: Record<string, unknown> = {};
 
-  params.slice(0, positional.length).forEach((p, i) => (values[p.name] = positional[i]));
+  for (const [i, p] of params.slice(0, positional.length).entries()) values[p.name] = positional[i];
   const extraPositional = positional.slice(params.length);
 
   for (const [key, value] of Object.entries(named)) {
@@ -50,9 +45,7 @@ export function bindArguments(
 
   const missing = params.filter((p) => p.required && !Object.hasOwn(values, p.name)).map((p) => `'${p.name}'`);
   if (missing.length) {
-    throw typeError(
-      `${qualname}() missing ${missing.length} required positional argument${missing.length === 1 ? '' : 's'}: ${pythonList(missing)}`,
-    );
+    throw typeError(`${qualname}() missing ${missing.length} required positional argument${missing.length === 1 ? '' : 's'}: ${pythonList(missing)}`);
   }
   return { values, extraKeywords, extraPositional: acceptsPositional ? extraPositional : [] };
 }

@@ -15,16 +15,7 @@ import { pyRepr, pyTruthy, pyTuple } from './python';
 import type { FieldInfo } from './registry';
 import type { Sql } from '../store/statements';
 import { FALSE_SQL, TRUE_SQL, and, list, not, or, param, raw, sql } from './sql';
-import {
-  formatDate,
-  formatDatetime,
-  localToUtc,
-  parseDate17,
-  parseDate19,
-  parseDatetime17,
-  shift,
-  type Naive,
-} from './temporal';
+import { formatDate, formatDatetime, localToUtc, parseDate17, parseDate19, parseDatetime17, shift, type Naive } from './temporal';
 import type { OdooVersion } from './types';
 import { ormTraits } from './version-traits';
 
@@ -69,11 +60,7 @@ function category(field: FieldInfo): Category {
 }
 
 /** Operator inverses used to push `!` into a leaf (`distribute_not` / `Domain.__invert__`). */
-export function inverseOperator(
-  version: OdooVersion,
-  operator: string,
-  field: FieldInfo,
-): { operator: string; orNull: boolean } | undefined {
+export function inverseOperator(version: OdooVersion, operator: string, field: FieldInfo): { operator: string; orNull: boolean } | undefined {
   if (ormTraits(version).negation === 'distribute_not') {
     const inverse = INVERSE_17[operator];
     return inverse ? { operator: inverse, orNull: false } : undefined;
@@ -127,9 +114,7 @@ function condition1718(o: ColumnOperand, operator: string, input: unknown): Sql 
   const nullIsFalsy = ormTraits(o.version).nullMatchesFalsy;
   // A date-only value against a datetime is padded in UTC: end of day for `>` and `<=`.
   const value =
-    o.field.type === 'datetime' && typeof input === 'string' && input.length === 10
-      ? `${input} ${operator === '>' || operator === '<=' ? '23:59:59' : '00:00:00'}`
-      : input;
+    o.field.type === 'datetime' && typeof input === 'string' && input.length === 10 ? `${input} ${operator === '>' || operator === '<=' ? '23:59:59' : '00:00:00'}` : input;
   const cat = category(o.field);
   const isNull = sql`${o.expr} IS NULL`;
   const withNull = (s: Sql) => (o.nullable ? or([s, isNull]) : s);
@@ -195,11 +180,7 @@ function condition1718(o: ColumnOperand, operator: string, input: unknown): Sql 
   if (pyTruthy(right) === negative && !INEQUALITIES.has(operator)) s = withNull(s);
   if (!wildcard && cat === 'number' && INEQUALITIES.has(operator)) {
     const cmp = Number(toColumn17(o, right));
-    const zeroMatches =
-      (operator === '>=' && cmp <= 0) ||
-      (operator === '<=' && cmp >= 0) ||
-      (operator === '<' && cmp > 0) ||
-      (operator === '>' && cmp < 0);
+    const zeroMatches = (operator === '>=' && cmp <= 0) || (operator === '<=' && cmp >= 0) || (operator === '<' && cmp > 0) || (operator === '>' && cmp < 0);
     if (zeroMatches) s = withNull(s);
   }
   return s;
@@ -320,9 +301,7 @@ function like19(o: ColumnOperand, operator: string, value: unknown): Sql {
 /** `_optimize_boolean_in`: compare to `[True]` whenever possible; `in [True, False]` is TRUE. */
 function boolean19(o: ColumnOperand, operator: string, value: unknown): Sql {
   if ((operator !== 'in' && operator !== 'not in') || !Array.isArray(value)) {
-    throw valueError(
-      `Cannot compare ${pyRepr(o.path)} to <class '${pyTypeName(value)}'> which is not a collection of length 1 in condition ${pyTuple([o.path, operator, value])}`,
-    );
+    throw valueError(`Cannot compare ${pyRepr(o.path)} to <class '${pyTypeName(value)}'> which is not a collection of length 1 in condition ${pyTuple([o.path, operator, value])}`);
   }
   const values = new Set(value.map((v) => (typeof v === 'string' ? str2bool(v) : pyTruthy(v))));
   if (values.size === 0) return operator === 'in' ? FALSE_SQL : TRUE_SQL;
@@ -363,22 +342,21 @@ function datetime19(o: ColumnOperand, operator: string, value: unknown): Sql {
     else if (operator === '<=') [op, at] = ['<', shift(at, 1, step)];
     return sql`${o.expr} ${raw(op)} ${param(formatDatetime(at))}`;
   }
-  if (!values.some(Boolean)) return in19(o, operator, values.map(() => false));
+  if (!values.some(Boolean))
+    return in19(
+      o,
+      operator,
+      values.map(() => false),
+    );
   const windows = values.map((v) =>
-    v
-      ? and([sql`${o.expr} >= ${param(formatDatetime(v.value))}`, sql`${o.expr} < ${param(formatDatetime(shift(v.value, 1, 'S')))}`])
-      : sql`${o.expr} IS NULL`,
+    v ? and([sql`${o.expr} >= ${param(formatDatetime(v.value))}`, sql`${o.expr} < ${param(formatDatetime(shift(v.value, 1, 'S')))}`]) : sql`${o.expr} IS NULL`,
   );
   if (operator === 'in') return or(windows);
   // `~domain`: each window negated, inequalities adding "or not set" (datetimes have no falsy value).
   return and(
     values.map((v) =>
       v
-        ? or([
-            sql`${o.expr} < ${param(formatDatetime(v.value))}`,
-            sql`${o.expr} >= ${param(formatDatetime(shift(v.value, 1, 'S')))}`,
-            sql`${o.expr} IS NULL`,
-          ])
+        ? or([sql`${o.expr} < ${param(formatDatetime(v.value))}`, sql`${o.expr} >= ${param(formatDatetime(shift(v.value, 1, 'S')))}`, sql`${o.expr} IS NULL`])
         : sql`${o.expr} IS NOT NULL`,
     ),
   );
@@ -409,7 +387,7 @@ function asArray(value: unknown): readonly unknown[] {
 }
 
 /** `convert_to_column` of a scalar value, raising Python's conversion errors. */
-export function toColumnValue(field: FieldInfo, value: unknown): string | number | null {
+function toColumnValue(field: FieldInfo, value: unknown): string | number | null {
   if (value === null || value === undefined) return null;
   switch (field.type) {
     case 'integer':

@@ -28,14 +28,55 @@ export const FALSE_NODE: DomainNode = { kind: 'bool', value: false };
 
 /** Operators of 17/18 (`TERM_OPERATORS` plus `<>`). */
 export const OPERATORS_17 = new Set([
-  '=', '!=', '<>', '<=', '<', '>', '>=', '=?', '=like', '=ilike', 'like', 'not like', 'ilike', 'not ilike',
-  'in', 'not in', 'child_of', 'parent_of', 'any', 'not any',
+  '=',
+  '!=',
+  '<>',
+  '<=',
+  '<',
+  '>',
+  '>=',
+  '=?',
+  '=like',
+  '=ilike',
+  'like',
+  'not like',
+  'ilike',
+  'not ilike',
+  'in',
+  'not in',
+  'child_of',
+  'parent_of',
+  'any',
+  'not any',
 ]);
 
 /** Operators of 19 (`CONDITION_OPERATORS`: the standard ones and those optimized away). */
-export const OPERATORS_19 = new Set([
-  'any', 'not any', 'any!', 'not any!', 'in', 'not in', '<', '>', '<=', '>=', 'like', 'not like', 'ilike',
-  'not ilike', '=like', 'not =like', '=ilike', 'not =ilike', '=?', '<>', '==', '=', '!=', 'child_of', 'parent_of',
+const OPERATORS_19 = new Set([
+  'any',
+  'not any',
+  'any!',
+  'not any!',
+  'in',
+  'not in',
+  '<',
+  '>',
+  '<=',
+  '>=',
+  'like',
+  'not like',
+  'ilike',
+  'not ilike',
+  '=like',
+  'not =like',
+  '=ilike',
+  'not =ilike',
+  '=?',
+  '<>',
+  '==',
+  '=',
+  '!=',
+  'child_of',
+  'parent_of',
 ]);
 
 export function parseDomain(domain: unknown, version: OdooVersion): DomainNode {
@@ -160,12 +201,4 @@ function pythonTypeName(value: unknown): string {
   if (typeof value === 'string') return 'str';
   if (Array.isArray(value)) return 'list';
   return 'dict';
-}
-
-/**
- * Whether the domain names the `active` field in any leaf of its flat list (under `|` or `!`
- * too, not inside an `any` sub-domain): then `active_test` adds nothing (section 8.5).
- */
-export function mentionsField(domain: unknown, field: string): boolean {
-  return Array.isArray(domain) && domain.some((item) => Array.isArray(item) && item[0] === field);
 }

@@ -269,7 +269,8 @@ class DomainCompiler {
     }
     const negative = op.startsWith('not ') || op === '!=';
     let positive = negative ? (op === '!=' ? '=' : op.slice(4)) : op;
-    const override = this.traits.comodelNameSearch && field.type === 'many2one' && typeof value === 'string' ? this.ctx.registry.require(field.relation!).def.nameSearch17 : undefined;
+    const override =
+      this.traits.comodelNameSearch && field.type === 'many2one' && typeof value === 'string' ? this.ctx.registry.require(field.relation!).def.nameSearch17 : undefined;
     if (override) {
       const own = this.nameSearch17(field, override, negative !== negate ? `not ${positive}` : positive, value as string);
       if (own) return own;
@@ -376,11 +377,7 @@ class DomainCompiler {
       }
     }
     if (negate) positive = !positive;
-    const linked = ids.length
-      ? this.x2manyMembership(field, comodel, { kind: 'leaf', path: 'id', operator: 'in', value: ids }, !positive)
-      : positive
-        ? FALSE_SQL
-        : TRUE_SQL;
+    const linked = ids.length ? this.x2manyMembership(field, comodel, { kind: 'leaf', path: 'id', operator: 'in', value: ids }, !positive) : positive ? FALSE_SQL : TRUE_SQL;
     if (!withFalse) return linked;
     const empty = this.x2manyPresence(field, comodel, !positive);
     return positive ? or([linked, empty]) : and([linked, empty]);

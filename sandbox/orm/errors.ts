@@ -19,12 +19,7 @@ const ACCESS_HEADERS: Record<Operation, string> = {
  * ACL refusal (`ir.model.access._make_access_error`): header, the groups that would allow the
  * operation, and the closing advice, separated by blank lines.
  */
-export function modelAccessError(
-  operation: Operation,
-  model: string,
-  description: string,
-  allowedGroups: readonly string[],
-): OdooException {
+export function modelAccessError(operation: Operation, model: string, description: string, allowedGroups: readonly string[]): OdooException {
   const header = ACCESS_HEADERS[operation].replace('%k', description).replace('%m', model);
   const groupInfo = allowedGroups.length
     ? `This operation is allowed for the following groups:\n${allowedGroups.map((g) => `\t- ${g}`).join('\n')}`

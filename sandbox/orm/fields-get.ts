@@ -9,12 +9,7 @@ import { ormTraits } from './version-traits';
 
 export type FieldDescription = Record<string, unknown>;
 
-export function fieldsGet(
-  version: OdooVersion,
-  model: ModelInfo,
-  allfields: unknown,
-  attributes: unknown,
-): Record<string, FieldDescription> {
+export function fieldsGet(version: OdooVersion, model: ModelInfo, allfields: unknown, attributes: unknown): Record<string, FieldDescription> {
   const wanted = Array.isArray(allfields) && allfields.length ? new Set(allfields) : undefined;
   // `attributes is not None`: an empty list selects nothing (section 8.4).
   const keep = attributes === null || attributes === undefined || attributes === false ? undefined : new Set(Array.isArray(attributes) ? attributes : [attributes]);

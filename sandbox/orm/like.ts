@@ -20,11 +20,11 @@ export function likeSql(left: Sql, pattern: string): Sql {
  * other letters lower-cases both sides with the Unicode-aware `ulower()`.
  */
 export function ilikeSql(left: Sql, pattern: string): Sql {
-  if (/^[\x00-\x7f]*$/.test(pattern)) return sql`${left} LIKE ${param(pattern)} ESCAPE '\\'`;
+  if (/^\p{ASCII}*$/u.test(pattern)) return sql`${left} LIKE ${param(pattern)} ESCAPE '\\'`;
   return sql`ulower(${left}) LIKE ${param(pattern.toLowerCase())} ESCAPE '\\'`;
 }
 
-export function likeToGlob(pattern: string): string {
+function likeToGlob(pattern: string): string {
   let out = '';
   for (let i = 0; i < pattern.length; i++) {
     const ch = pattern[i]!;

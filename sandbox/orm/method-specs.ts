@@ -51,8 +51,20 @@ const ACTION = (name: string): MethodSpec => records(name, ARGS('args'), KWARGS(
 
 /** Underscore methods every Odoo model has (a sample of BaseModel's): refused as private, not missing. */
 const ORM_PRIVATE_METHODS: ReadonlySet<string> = new Set([
-  '_search', '_read_group', '_name_search', '_compute_display_name', '_check_company', '_read', '_fetch_field',
-  '_flush', '_where_calc', '_apply_ir_rules', '_order_to_sql', '_field_to_sql', '_auto_init', '_table_query',
+  '_search',
+  '_read_group',
+  '_name_search',
+  '_compute_display_name',
+  '_check_company',
+  '_read',
+  '_fetch_field',
+  '_flush',
+  '_where_calc',
+  '_apply_ir_rules',
+  '_order_to_sql',
+  '_field_to_sql',
+  '_auto_init',
+  '_table_query',
 ]);
 
 /** Python class that defines the method, for `TypeError` texts (`BaseModel.search_count()`). */

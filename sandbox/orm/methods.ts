@@ -121,9 +121,7 @@ const searchCount: Handler = (request) => {
   const limit = limitArg(arg(request, 'limit'));
   const table = raw(quoteIdent(request.model.table));
   const query =
-    limit === null
-      ? sql`SELECT COUNT(*) AS "n" FROM ${table} t WHERE ${where}`
-      : sql`SELECT COUNT(*) AS "n" FROM (SELECT 1 FROM ${table} t WHERE ${where} LIMIT ${param(limit)})`;
+    limit === null ? sql`SELECT COUNT(*) AS "n" FROM ${table} t WHERE ${where}` : sql`SELECT COUNT(*) AS "n" FROM (SELECT 1 FROM ${table} t WHERE ${where} LIMIT ${param(limit)})`;
   return request.statements.get<{ n: number }>(query)?.n ?? 0;
 };
 
@@ -137,14 +135,19 @@ const read: Handler = (request) => {
   request.access.check(request.env.uid, request.model.name, 'read');
   const fields = resolveFieldNames(request.version, request.model, fieldsArg);
   const load = arg(request, 'load', '_classic_read');
-  return readRecords(readContext(request), request.model, fields, { kind: 'ids', ids: request.ids }, {
-    displayNames: load === '_classic_read',
-    x2manyActiveTest: request.activeTest,
-  });
+  return readRecords(
+    readContext(request),
+    request.model,
+    fields,
+    { kind: 'ids', ids: request.ids },
+    {
+      displayNames: load === '_classic_read',
+      x2manyActiveTest: request.activeTest,
+    },
+  );
 };
 
-const fieldsGetHandler: Handler = (request) =>
-  fieldsGet(request.version, request.model, arg(request, 'allfields'), arg(request, 'attributes'));
+const fieldsGetHandler: Handler = (request) => fieldsGet(request.version, request.model, arg(request, 'allfields'), arg(request, 'attributes'));
 
 /** `name_search`: `display_name <operator> name` AND the extra domain, `_order`, limit 100. */
 const nameSearch: Handler = (request) => {
@@ -152,19 +155,23 @@ const nameSearch: Handler = (request) => {
   const extra = arg(request, ormTraits(request.version).nameSearchDomainParam);
   const domain = [['display_name', arg(request, 'operator', 'ilike'), name], ...(Array.isArray(extra) ? extra : [])];
   const source = searchSource(request, domain, arg(request, 'limit', 100), 0, undefined);
-  return readRecords(readContext(request), request.model, ['display_name'], source, { displayNames: false, x2manyActiveTest: true }).map(
-    (r) => [r['id'], r['display_name']],
-  );
+  return readRecords(readContext(request), request.model, ['display_name'], source, { displayNames: false, x2manyActiveTest: true }).map((r) => [r['id'], r['display_name']]);
 };
 
 /** 17's `name_get`: `[[id, display_name]]` of the records. */
 const nameGet: Handler = (request) => {
   if (!request.ids.length) return [];
   request.access.check(request.env.uid, request.model.name, 'read');
-  return readRecords(readContext(request), request.model, ['display_name'], { kind: 'ids', ids: request.ids }, {
-    displayNames: false,
-    x2manyActiveTest: true,
-  }).map((r) => [r['id'], r['display_name']]);
+  return readRecords(
+    readContext(request),
+    request.model,
+    ['display_name'],
+    { kind: 'ids', ids: request.ids },
+    {
+      displayNames: false,
+      x2manyActiveTest: true,
+    },
+  ).map((r) => [r['id'], r['display_name']]);
 };
 
 function operationArg(request: Request): Operation {
@@ -220,7 +227,9 @@ const hasGroup: Handler = (request) => {
 /** `has_groups('a,!b')`: in none of the negated groups, and in one of the others (if any). */
 const hasGroups: Handler = (request) => {
   const uid = singleUser(request);
-  const specs = String(arg(request, 'group_spec')).split(',').map((s) => s.trim());
+  const specs = String(arg(request, 'group_spec'))
+    .split(',')
+    .map((s) => s.trim());
   const negatives = specs.filter((s) => s.startsWith('!')).map((s) => s.slice(1));
   const positives = specs.filter((s) => !s.startsWith('!'));
   if (negatives.some((g) => request.access.hasGroup(uid, g))) return false;

@@ -6,10 +6,10 @@ import type { OdooVersion } from './types';
 import { ormTraits } from './version-traits';
 
 const TERM = String.raw`\s*(?<field>[a-z0-9_]+|"[a-z0-9_]+")(?:\.(?<property>[a-z0-9_]+))?(?::(?<func>[a-z_]+))?(?:\s+(?<direction>desc|asc))?(?:\s+(?<nulls>nulls first|nulls last))?\s*`;
-const TERM_19 = TERM.replace(String.raw`[a-z0-9_]+|"[a-z0-9_]+"`, '[a-z0-9_]+');
+const TERM_19 = TERM.replace('[a-z0-9_]+|"[a-z0-9_]+"', '[a-z0-9_]+');
 
-const WHOLE = (term: string) => new RegExp(String.raw`^(?:${term.replace(/\?<\w+>/g, '')}(?:,|$))+(?<!,)$`, 'i');
-const PART = (term: string) => new RegExp(String.raw`^${term}(?:,|$)`, 'i');
+const WHOLE = (term: string) => new RegExp(`^(?:${term.replace(/\?<\w+>/g, '')}(?:,|$))+(?<!,)$`, 'i');
+const PART = (term: string) => new RegExp(`^${term}(?:,|$)`, 'i');
 
 const GRAMMAR = {
   quoted: { whole: WHOLE(TERM), part: PART(TERM) },

@@ -27,12 +27,7 @@ type Nulls = 'NULLS FIRST' | 'NULLS LAST' | undefined;
  * Compiles `order` (the model's `_order` when empty) for the table aliased `t`. No id
  * tie-breaker is added, like Odoo.
  */
-export function compileOrder(
-  registry: Registry,
-  version: OdooVersion,
-  model: ModelInfo,
-  order: string | null | undefined,
-): CompiledOrder {
+export function compileOrder(registry: Registry, version: OdooVersion, model: ModelInfo, order: string | null | undefined): CompiledOrder {
   const compiler = new OrderCompiler(registry, version);
   const terms = compiler.model(model, order || modelOrder(model, version), 't', false, false, new Set());
   return { orderBy: terms.join(', '), joins: compiler.joins.join(' ') };
@@ -48,14 +43,7 @@ class OrderCompiler {
   ) {}
 
   /** `joinedNullable`: the alias comes from a LEFT JOIN that can miss, so every column may be NULL. */
-  model(
-    model: ModelInfo,
-    order: string,
-    alias: string,
-    reverse: boolean,
-    joinedNullable: boolean,
-    seen: ReadonlySet<string>,
-  ): string[] {
+  model(model: ModelInfo, order: string, alias: string, reverse: boolean, joinedNullable: boolean, seen: ReadonlySet<string>): string[] {
     const terms = parseOrder(order, this.version);
     if (!terms) {
       throw userError(
@@ -73,21 +61,11 @@ class OrderCompiler {
     });
   }
 
-  private term(
-    model: ModelInfo,
-    term: OrderTerm,
-    alias: string,
-    direction: Direction,
-    nulls: Nulls,
-    joinedNullable: boolean,
-    seen: ReadonlySet<string>,
-  ): string[] {
+  private term(model: ModelInfo, term: OrderTerm, alias: string, direction: Direction, nulls: Nulls, joinedNullable: boolean, seen: ReadonlySet<string>): string[] {
     const field = model.fields.get(term.field);
     if (!field) throw valueError(`Invalid field ${pyRepr(term.field)} on model ${pyRepr(model.name)}`);
     if (term.property !== undefined && !ormTraits(this.version).orderByMany2oneId) {
-      throw valueError(
-        `Order a property (${pyRepr(term.property)}) on a non-properties field (${pyRepr(term.field)})`,
-      );
+      throw valueError(`Order a property (${pyRepr(term.property)}) on a non-properties field (${pyRepr(term.field)})`);
     }
     if (term.property !== undefined && !(field.type === 'many2one' && term.property === 'id')) {
       const path = `${term.field}.${term.property}`;
@@ -123,9 +101,7 @@ class OrderCompiler {
     const coalias = `${alias}__${field.name}`;
     if (!this.joined.has(coalias)) {
       this.joined.add(coalias);
-      this.joins.push(
-        `LEFT JOIN ${quoteIdent(comodel.table)} AS ${coalias} ON ${column(coalias, 'id')} = ${column(alias, field.name)}`,
-      );
+      this.joins.push(`LEFT JOIN ${quoteIdent(comodel.table)} AS ${coalias} ON ${column(coalias, 'id')} = ${column(alias, field.name)}`);
     }
     return coalias;
   }

@@ -56,14 +56,7 @@ export class SandboxOrm implements Orm {
     return this.methods.lookup(model, method);
   }
 
-  call(
-    env: Env,
-    model: string,
-    method: MethodSpec,
-    ids: readonly number[] | null,
-    positional: readonly unknown[],
-    named: Readonly<Record<string, unknown>>,
-  ): unknown {
+  call(env: Env, model: string, method: MethodSpec, ids: readonly number[] | null, positional: readonly unknown[], named: Readonly<Record<string, unknown>>): unknown {
     const info = this.registry.get(model);
     if (!info) throw userError(`Object ${model} doesn't exist`);
     const handler = handlerFor(method.name);
@@ -98,9 +91,7 @@ export class SandboxOrm implements Orm {
   private userPreferences(uid: number): UserPreferences {
     let preferences = this.preferences.get(uid);
     if (!preferences) {
-      const row = this.statements.get<{ lang: string | null; tz: string | null }>(
-        sql`SELECT "lang", "tz" FROM "res_users" WHERE "id" = ${param(uid)}`,
-      );
+      const row = this.statements.get<{ lang: string | null; tz: string | null }>(sql`SELECT "lang", "tz" FROM "res_users" WHERE "id" = ${param(uid)}`);
       preferences = { lang: row?.lang ?? null, tz: row?.tz ?? null };
       this.preferences.set(uid, preferences);
     }

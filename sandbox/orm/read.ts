@@ -62,13 +62,7 @@ export function resolveFieldNames(version: OdooVersion, model: ModelInfo, fields
   return names as string[];
 }
 
-export function readRecords(
-  ctx: ReadContext,
-  model: ModelInfo,
-  fieldNames: readonly string[],
-  source: RowSource,
-  options: ReadOptions,
-): RecordValues[] {
+export function readRecords(ctx: ReadContext, model: ModelInfo, fieldNames: readonly string[], source: RowSource, options: ReadOptions): RecordValues[] {
   const fields = unique(fieldNames).map((name) => model.fields.get(name)!);
   // Odoo's `_read_format` drops a record only when reading one of its fields raises MissingError,
   // and `record.id` never does: reading nothing but `id` returns every id asked, missing or not.
@@ -125,7 +119,10 @@ function readDisplayNames(ctx: ReadContext, fields: readonly FieldInfo[], rows: 
   for (const field of fields) {
     if (field.type !== 'many2one') continue;
     let ids = idsByComodel.get(field.relation!);
-    if (!ids) idsByComodel.set(field.relation!, (ids = new Set()));
+    if (!ids) {
+      ids = new Set();
+      idsByComodel.set(field.relation!, ids);
+    }
     for (const row of rows) {
       const id = row[field.name];
       if (typeof id === 'number') ids.add(id);
@@ -148,13 +145,7 @@ function readDisplayNames(ctx: ReadContext, fields: readonly FieldInfo[], rows: 
  * x2many values: the comodel rows linked to each record, in the comodel's `_order`, archived ones
  * left out (Odoo computes them with a comodel search). Needs read right on the comodel.
  */
-function readX2many(
-  ctx: ReadContext,
-  model: ModelInfo,
-  field: FieldInfo,
-  rows: readonly Record<string, SqlParam>[],
-  activeTest: boolean,
-): Map<number, number[]> {
+function readX2many(ctx: ReadContext, model: ModelInfo, field: FieldInfo, rows: readonly Record<string, SqlParam>[], activeTest: boolean): Map<number, number[]> {
   const comodel = ctx.registry.require(field.relation!);
   try {
     ctx.access.check(ctx.uid, comodel.name, 'read');
@@ -175,7 +166,10 @@ function readX2many(
   const linked = new Map<number, number[]>();
   for (const { k, v } of ctx.statements.all<{ k: number; v: number }>(query)) {
     let list = linked.get(k);
-    if (!list) linked.set(k, (list = []));
+    if (!list) {
+      list = [];
+      linked.set(k, list);
+    }
     if (!list.includes(v)) list.push(v);
   }
   return linked;
@@ -215,13 +209,11 @@ function formatValue(
 }
 
 /** `float_round`: half away from zero, exact on decimal representations (1.005 → 1.01). */
-export function roundTo(value: number, digits: number | undefined): number {
+function roundTo(value: number, digits: number | undefined): number {
   if (digits === undefined || !Number.isFinite(value)) return value;
   const sign = value < 0 ? -1 : 1;
   const abs = Math.abs(value);
-  const rounded = String(abs).includes('e')
-    ? Math.round(abs * 10 ** digits) / 10 ** digits
-    : Number(`${Math.round(Number(`${abs}e${digits}`))}e-${digits}`);
+  const rounded = String(abs).includes('e') ? Math.round(abs * 10 ** digits) / 10 ** digits : Number(`${Math.round(Number(`${abs}e${digits}`))}e-${digits}`);
   return sign * rounded || 0;
 }
 

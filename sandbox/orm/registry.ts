@@ -167,12 +167,7 @@ function buildField(model: ModelDef, name: string, def: FieldDef): FieldInfo {
   };
 }
 
-function magic(
-  name: string,
-  type: FieldType,
-  label: string,
-  extra: { store?: boolean; compute?: string; relation?: string },
-): FieldInfo {
+function magic(name: string, type: FieldType, label: string, extra: { store?: boolean; compute?: string; relation?: string }): FieldInfo {
   return {
     name,
     type,
@@ -189,9 +184,7 @@ function magic(
 /** Odoo's default label: `partner_id` → `Partner`, `license_plate` → `License Plate`. */
 export function defaultLabel(name: string): string {
   const base = name.endsWith('_ids') ? name.slice(0, -4) : name.endsWith('_id') ? name.slice(0, -3) : name;
-  return base
-    .replace(/_/g, ' ')
-    .replace(/[A-Za-z]+/g, (w) => w.charAt(0).toUpperCase() + w.slice(1).toLowerCase());
+  return base.replace(/_/g, ' ').replace(/[A-Za-z]+/g, (w) => w.charAt(0).toUpperCase() + w.slice(1).toLowerCase());
 }
 
 /**
@@ -249,11 +242,7 @@ export function validateDefinitions(defs: readonly ModelDef[]): string[] {
   return problems;
 }
 
-function validateField(
-  model: ModelDef,
-  field: FieldDef,
-  models: ReadonlyMap<string, ModelDef>,
-): string[] {
+function validateField(model: ModelDef, field: FieldDef, models: ReadonlyMap<string, ModelDef>): string[] {
   const problems: string[] = [];
   const relational = field.type === 'many2one' || field.type === 'one2many' || field.type === 'many2many';
   if (relational) {

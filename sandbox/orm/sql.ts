@@ -65,7 +65,7 @@ export function not(part: Sql): Sql {
   return sql`(NOT ${part})`;
 }
 
-export function wrap(part: Sql): Sql {
+function wrap(part: Sql): Sql {
   return { sql: `(${part.sql})`, params: part.params };
 }
 

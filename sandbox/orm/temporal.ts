@@ -37,7 +37,7 @@ export function fromDate(date: Date): Naive {
   };
 }
 
-export function toEpoch(t: Naive): number {
+function toEpoch(t: Naive): number {
   return Date.UTC(t.y, t.mo - 1, t.d, t.h, t.mi, t.s);
 }
 
@@ -46,7 +46,7 @@ export function shift(t: Naive, amount: number, unit: 'y' | 'm' | 'w' | 'd' | 'H
   if (unit === 'y' || unit === 'm') {
     const months = t.y * 12 + (t.mo - 1) + (unit === 'y' ? amount * 12 : amount);
     const y = Math.floor(months / 12);
-    const mo = (months % 12 + 12) % 12 + 1;
+    const mo = (((months % 12) + 12) % 12) + 1;
     const last = new Date(Date.UTC(y, mo, 0)).getUTCDate();
     return { ...t, y, mo, d: Math.min(t.d, last) };
   }
@@ -86,7 +86,7 @@ const ISO_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2})(?::?(\d{2})(?::?(\d{2})(?
  * 19 `parse_iso_date`: up to 10 characters is a date, longer is a naive datetime (Python's
  * `fromisoformat`); a zone suffix is refused.
  */
-export function parseIso19(value: string): { value: Naive; isDate: boolean } {
+function parseIso19(value: string): { value: Naive; isDate: boolean } {
   const m = ISO_RE.exec(value);
   const isDate = value.length <= 10;
   if (!m || (isDate && m[4] !== undefined)) throw valueError(`Invalid isoformat string: ${pyRepr(value)}`);
@@ -187,12 +187,16 @@ function formatter(tz: string): Intl.DateTimeFormat {
 
 /** Offset of `tz` at the UTC instant `epoch`, in milliseconds (local − UTC). */
 function offsetAt(epoch: number, tz: string): number {
-  const parts = Object.fromEntries(formatter(tz).formatToParts(new Date(epoch)).map((p) => [p.type, p.value]));
+  const parts = Object.fromEntries(
+    formatter(tz)
+      .formatToParts(new Date(epoch))
+      .map((p) => [p.type, p.value]),
+  );
   const local = Date.UTC(+parts['year']!, +parts['month']! - 1, +parts['day']!, +parts['hour']!, +parts['minute']!, +parts['second']!);
   return local - epoch;
 }
 
-export function utcToLocal(t: Naive, tz: string): Naive {
+function utcToLocal(t: Naive, tz: string): Naive {
   if (tz === 'UTC') return t;
   const epoch = toEpoch(t);
   return fromDate(new Date(epoch + offsetAt(epoch, tz)));

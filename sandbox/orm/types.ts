@@ -67,12 +67,5 @@ export interface Orm {
    * Returns the method's value as JSON-like data; `null` stands for Python's `None` (18/19's
    * `check_access_rights` and 18's `check_access`), which each transport renders its own way.
    */
-  call(
-    env: Env,
-    model: string,
-    method: MethodSpec,
-    ids: readonly number[] | null,
-    positional: readonly unknown[],
-    named: Readonly<Record<string, unknown>>,
-  ): unknown;
+  call(env: Env, model: string, method: MethodSpec, ids: readonly number[] | null, positional: readonly unknown[], named: Readonly<Record<string, unknown>>): unknown;
 }

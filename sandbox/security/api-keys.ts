@@ -16,7 +16,7 @@ const INDEX_SIZE = 8;
 const KEY_PATTERN = /^[0-9a-f]{40}$/;
 
 /** `YYYY-MM-DD HH:MM:SS` in UTC, the form Odoo stores datetimes in (and that sorts as text). */
-export function toUtcText(date: Date): string {
+function toUtcText(date: Date): string {
   return date.toISOString().slice(0, 19).replace('T', ' ');
 }
 
@@ -76,7 +76,7 @@ export class ApiKeys {
 }
 
 /** Creates the table if missing (the seeder's database does not have it). */
-export function ensureApiKeyTable(db: DatabaseSync): void {
+function ensureApiKeyTable(db: DatabaseSync): void {
   db.exec(`
     CREATE TABLE IF NOT EXISTS ${API_KEY_TABLE} (
       id INTEGER PRIMARY KEY AUTOINCREMENT,

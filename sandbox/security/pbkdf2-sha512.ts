@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 
 const pbkdf2Async = promisify(pbkdf2);
 
-export const KEY_HASH_ROUNDS = 6000;
+const KEY_HASH_ROUNDS = 6000;
 const SALT_BYTES = 16; // passlib's default for pbkdf2_sha512
 const CHECKSUM_BYTES = 64;
 const HASH_FORMAT = /^\$pbkdf2-sha512\$(\d+)\$([A-Za-z0-9./]*)\$([A-Za-z0-9./]+)$/;

@@ -35,9 +35,7 @@ export function seedDemoData(db: Database, registry: Registry, seed: number): Se
 
 /** Insert statement of a model's table for the given columns. */
 export function prepareInsert(db: Database, model: ModelInfo, columns: readonly string[]): { run(values: readonly Value[]): void } {
-  const statement: StatementSync = db.prepare(
-    `INSERT INTO ${quoteIdent(model.table)} (${columns.map(quoteIdent).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
-  );
+  const statement: StatementSync = db.prepare(`INSERT INTO ${quoteIdent(model.table)} (${columns.map(quoteIdent).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
   return { run: (values) => statement.run(...values) };
 }
 
@@ -52,7 +50,7 @@ function fixedRow(model: ModelInfo, index: number): Row | undefined {
  * Models with their many2one targets first (depth-first, in registry order). An edge closing a
  * cycle is ignored here: `buildRow` leaves it empty and `fillDeferred` fills it.
  */
-export function seedOrder(registry: Registry): ModelInfo[] {
+function seedOrder(registry: Registry): ModelInfo[] {
   const order: ModelInfo[] = [];
   const state = new Map<string, 'visiting' | 'done'>();
   const visit = (model: ModelInfo) => {
@@ -95,7 +93,8 @@ function fillDeferred(db: Database, state: SeedState): void {
     for (const row of state.rows.get(modelName) ?? []) {
       if (row[fieldName] !== null && row[fieldName] !== undefined) continue;
       const drawn = random.chance(share);
-      const value = drawn && former === undefined ? null : drawn ? createRandom(state.seed, modelName, fieldName, 'filled', String(row['id'])).int(1, targets) : random.int(1, targets);
+      const value =
+        drawn && former === undefined ? null : drawn ? createRandom(state.seed, modelName, fieldName, 'filled', String(row['id'])).int(1, targets) : random.int(1, targets);
       row[fieldName] = value;
       update.run(value, row['id']!);
     }

@@ -7,24 +7,116 @@ import type { DemoGenerator } from '../orm/model-def';
 import type { Random } from './prng';
 
 const FIRST_NAMES = [
-  'Aïssatou', 'Mamadou', 'Fatou', 'Jérôme', 'Hélène', 'Ousmane', 'Awa', 'Chloé', 'Moussa', 'Zoë', 'Ibrahima',
-  'Mariam', 'Léa', 'Cheikh', 'Nadia', 'Björn', 'Adama', 'Élodie', 'Souleymane', 'Khady', 'Raphaël', 'Aminata',
-  'Thomas', 'Yasmine', 'Bintou', 'François', 'Oumar', 'Ngozi', 'Łucja', 'Amadou',
+  'Aïssatou',
+  'Mamadou',
+  'Fatou',
+  'Jérôme',
+  'Hélène',
+  'Ousmane',
+  'Awa',
+  'Chloé',
+  'Moussa',
+  'Zoë',
+  'Ibrahima',
+  'Mariam',
+  'Léa',
+  'Cheikh',
+  'Nadia',
+  'Björn',
+  'Adama',
+  'Élodie',
+  'Souleymane',
+  'Khady',
+  'Raphaël',
+  'Aminata',
+  'Thomas',
+  'Yasmine',
+  'Bintou',
+  'François',
+  'Oumar',
+  'Ngozi',
+  'Łucja',
+  'Amadou',
 ];
 const LAST_NAMES = [
-  'Diallo', 'Ndiaye', 'Sow', 'Lefèvre', 'Traoré', 'Mbaye', 'Koné', 'Dupont', 'Faye', 'Müller', 'Diop', 'Camara',
-  'Gueye', 'Leroy', 'Sarr', 'Ba', 'Kouassi', 'Nowak', 'Cissé', 'Fall', 'Bénard', 'Touré', 'Ouédraogo', 'Martin',
+  'Diallo',
+  'Ndiaye',
+  'Sow',
+  'Lefèvre',
+  'Traoré',
+  'Mbaye',
+  'Koné',
+  'Dupont',
+  'Faye',
+  'Müller',
+  'Diop',
+  'Camara',
+  'Gueye',
+  'Leroy',
+  'Sarr',
+  'Ba',
+  'Kouassi',
+  'Nowak',
+  'Cissé',
+  'Fall',
+  'Bénard',
+  'Touré',
+  'Ouédraogo',
+  'Martin',
 ];
 const COMPANY_WORDS = ['Sahel', 'Baobab', 'Atlantique', 'Teranga', 'Horizon', 'Kaolack', 'Delta', 'Falémé', 'Niokolo', 'Casamance'];
 const COMPANY_KINDS = ['Logistique SARL', 'Services SA', 'Transports', 'Fournitures', 'Conseil', 'Équipements', 'Solaire', 'Bâtiment'];
 const CITIES = [
-  'Dakar', 'Thiès', 'Saint-Louis', 'Ziguinchor', 'Kaolack', 'Tambacounda', 'Kédougou', 'Rufisque', 'Mbour', 'Touba',
-  'Bamako', 'Ségou', 'Abidjan', 'Bouaké', 'Cotonou', 'Porto-Novo', 'Lyon', 'Liège', 'Montréal', 'Rabat', 'Fès',
-  'Niamey', 'Ouagadougou', 'Bobo-Dioulasso',
+  'Dakar',
+  'Thiès',
+  'Saint-Louis',
+  'Ziguinchor',
+  'Kaolack',
+  'Tambacounda',
+  'Kédougou',
+  'Rufisque',
+  'Mbour',
+  'Touba',
+  'Bamako',
+  'Ségou',
+  'Abidjan',
+  'Bouaké',
+  'Cotonou',
+  'Porto-Novo',
+  'Lyon',
+  'Liège',
+  'Montréal',
+  'Rabat',
+  'Fès',
+  'Niamey',
+  'Ouagadougou',
+  'Bobo-Dioulasso',
 ];
-const STREETS = ['rue des Acacias', 'avenue Cheikh Anta Diop', 'boulevard de la République', 'route de Rufisque', 'rue Félix Faure', 'allée des Baobabs', 'chemin du Lac', 'place de l’Indépendance'];
+const STREETS = [
+  'rue des Acacias',
+  'avenue Cheikh Anta Diop',
+  'boulevard de la République',
+  'route de Rufisque',
+  'rue Félix Faure',
+  'allée des Baobabs',
+  'chemin du Lac',
+  'place de l’Indépendance',
+];
 const TITLE_NOUNS = ['Rapport', 'Révision', 'Inventaire', 'Mission', 'Contrôle', 'Formation', 'Audit', 'Livraison', 'Maintenance', 'Réunion', 'Campagne', 'Étude'];
-const TITLE_TOPICS = ['logistique', 'du parc', 'trimestriel', 'des stocks', 'de sécurité', 'terrain', 'annuel', 'des équipements', 'régional', 'énergie', 'informatique', 'qualité'];
+const TITLE_TOPICS = [
+  'logistique',
+  'du parc',
+  'trimestriel',
+  'des stocks',
+  'de sécurité',
+  'terrain',
+  'annuel',
+  'des équipements',
+  'régional',
+  'énergie',
+  'informatique',
+  'qualité',
+];
 const SENTENCE_PARTS = [
   'Le véhicule a été contrôlé avant le départ.',
   'Prévoir une vérification complète la semaine prochaine.',
@@ -107,9 +199,23 @@ function distribution(r: Random, accounts: readonly number[]): string | null {
   const count = Math.min(accounts.length, r.int(1, 3));
   const chosen = new Set<number>();
   while (chosen.size < count) chosen.add(r.pick(accounts));
-  const shares = count === 1 ? [100] : count === 2 ? r.pick([[50, 50], [60, 40], [70, 30], [80, 20]]) : r.pick([[50, 30, 20], [40, 30, 30], [34, 33, 33]]);
+  const shares =
+    count === 1
+      ? [100]
+      : count === 2
+        ? r.pick([
+            [50, 50],
+            [60, 40],
+            [70, 30],
+            [80, 20],
+          ])
+        : r.pick([
+            [50, 30, 20],
+            [40, 30, 30],
+            [34, 33, 33],
+          ]);
   const result: Record<string, number> = {};
-  [...chosen].forEach((id, i) => (result[String(id)] = shares[i]!));
+  for (const [i, id] of [...chosen].entries()) result[String(id)] = shares[i]!;
   return JSON.stringify(result);
 }
 
@@ -120,7 +226,7 @@ function letters(r: Random, alphabet: string, count: number): string {
 }
 
 /** `Aïssatou Diallo` → `aissatou.diallo`. */
-export function slug(text: string): string {
+function slug(text: string): string {
   return text
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')

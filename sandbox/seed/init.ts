@@ -112,9 +112,7 @@ export function openOrm(options: OpenOptions): SandboxHandle {
 }
 
 export function findUserByLogin(db: Database, login: string): { id: number; active: boolean } | undefined {
-  const row = db.prepare('SELECT "id", "active" FROM "res_users" WHERE "login" = ?').get(login) as
-    | { id: number; active: number | null }
-    | undefined;
+  const row = db.prepare('SELECT "id", "active" FROM "res_users" WHERE "login" = ?').get(login) as { id: number; active: number | null } | undefined;
   return row && { id: row.id, active: row.active === 1 };
 }
 

@@ -11,7 +11,7 @@ import { generate, type GeneratorContext } from './generators';
 import { createRandom, type Random } from './prng';
 
 /** Reference date of `days` hints and of `create_date`: 2026-01-01T00:00:00Z. */
-export const REFERENCE_DATE = Date.UTC(2026, 0, 1);
+const REFERENCE_DATE = Date.UTC(2026, 0, 1);
 const DAY = 86_400_000;
 
 export type Value = string | number | null;
@@ -109,20 +109,20 @@ function dependencies(field: FieldInfo | undefined): string[] {
   return [];
 }
 
-function producer(
-  state: SeedState,
-  model: ModelInfo,
-  field: FieldInfo,
-  get: (name: string) => (row: RowContext) => Value,
-  options: PlanOptions,
-): Producer {
+function producer(state: SeedState, model: ModelInfo, field: FieldInfo, get: (name: string) => (row: RowContext) => Value, options: PlanOptions): Producer {
   if (field.magic) return magicProducer(field, get);
   const def = field.def!;
   const hint = def.demo;
   const make = (h: DemoHint | undefined) => (h ? hintProducer(state, model, field, h, get, options) : typeProducer(state, model, field, get, options));
   const main = make(hint);
   // A hint that found nothing (a copy through an empty many2one) falls back on the type for required fields.
-  const value: Producer = field.required && hint ? ((fallback) => (row: RowContext) => main(row) ?? fallback(row))(make(undefined)) : main;
+  const value: Producer =
+    field.required && hint
+      ? (
+          (fallback) => (row: RowContext) =>
+            main(row) ?? fallback(row)
+        )(make(undefined))
+      : main;
   // The first rows cycle through every selection and pick value before any is left empty.
   const coverage = hint && 'pick' in hint ? hint.pick.length : field.type === 'selection' ? (field.selection?.length ?? 0) : 0;
   if (field.required && def.emptyBeforeRequired !== undefined) {
@@ -164,14 +164,7 @@ function magicProducer(field: FieldInfo, get: (name: string) => (row: RowContext
   }
 }
 
-function hintProducer(
-  state: SeedState,
-  model: ModelInfo,
-  field: FieldInfo,
-  hint: DemoHint,
-  get: (name: string) => (row: RowContext) => Value,
-  options: PlanOptions,
-): Producer {
+function hintProducer(state: SeedState, model: ModelInfo, field: FieldInfo, hint: DemoHint, get: (name: string) => (row: RowContext) => Value, options: PlanOptions): Producer {
   if ('value' in hint) {
     const value = stored(field, hint.value);
     return () => value;
@@ -215,13 +208,7 @@ function hintProducer(
 }
 
 /** A value of the field's type, guessed from its name when it is text. */
-function typeProducer(
-  state: SeedState,
-  model: ModelInfo,
-  field: FieldInfo,
-  get: (name: string) => (row: RowContext) => Value,
-  options: PlanOptions,
-): Producer {
+function typeProducer(state: SeedState, model: ModelInfo, field: FieldInfo, get: (name: string) => (row: RowContext) => Value, options: PlanOptions): Producer {
   const gen = (name: DemoGenerator) => generatorProducer(state, model, field, name, get, options);
   switch (field.type) {
     case 'char': {
@@ -327,7 +314,10 @@ function generatorProducer(
     unique: (value) => {
       if (options.scaled) return value.replace('@', `.${current!.index + 1}@`);
       let used = state.used.get(key);
-      if (!used) state.used.set(key, (used = new Set()));
+      if (!used) {
+        used = new Set();
+        state.used.set(key, used);
+      }
       let candidate = value;
       for (let n = 2; used.has(candidate); n++) candidate = value.replace('@', `.${n}@`);
       used.add(candidate);
@@ -351,7 +341,10 @@ function asHtml(text: Producer): Producer {
 const idLists = new Map<number, number[]>();
 function ids(count: number): number[] {
   let list = idLists.get(count);
-  if (!list) idLists.set(count, (list = Array.from({ length: count }, (_, i) => i + 1)));
+  if (!list) {
+    list = Array.from({ length: count }, (_, i) => i + 1);
+    idLists.set(count, list);
+  }
   return list;
 }
 
@@ -368,7 +361,10 @@ const TWO_DIGITS = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0
 function dateText(epoch: number): string {
   const day = Math.floor(epoch / DAY);
   let text = dayTexts.get(day);
-  if (text === undefined) dayTexts.set(day, (text = new Date(day * DAY).toISOString().slice(0, 10)));
+  if (text === undefined) {
+    text = new Date(day * DAY).toISOString().slice(0, 10);
+    dayTexts.set(day, text);
+  }
   return text;
 }
 

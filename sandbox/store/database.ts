@@ -64,7 +64,5 @@ export function readUserVersion(path: string): number {
  * `ilike` when the pattern holds non-ASCII letters, so `é` matches `É` as in PostgreSQL.
  */
 function registerFunctions(db: Database): void {
-  db.function('ulower', { deterministic: true }, (value) =>
-    value === null || value === undefined ? null : String(value).toLowerCase(),
-  );
+  db.function('ulower', { deterministic: true }, (value) => (value === null || value === undefined ? null : String(value).toLowerCase()));
 }

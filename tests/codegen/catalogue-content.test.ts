@@ -39,7 +39,10 @@ describe('the catalogue against the interface specification', () => {
   it.each(Object.keys(expected))('%s has the spec filters with their operators', (path) => {
     const resource = resources.get(path) as ResourceModel;
     const specNames = new Set(expected[path]?.filters.map(([name]) => name));
-    const actual = resource.filters.filter((f) => specNames.has(f.name)).map((f) => [f.name, f.op]).sort();
+    const actual = resource.filters
+      .filter((f) => specNames.has(f.name))
+      .map((f) => [f.name, f.op])
+      .sort();
     expect(actual).toEqual([...(expected[path]?.filters ?? [])].sort());
   });
 

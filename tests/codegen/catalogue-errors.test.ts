@@ -59,18 +59,71 @@ describe('catalogue errors are located and explained', () => {
 
   it.each([
     ['an unknown key', withLine('    model: demo.thing\n', '    model: demo.thing\n    colour: blue\n'), /demo\.yaml:9:5: unknown key 'colour' in resources\.things/],
-    ['a wrong type', withLine("type: integer, description: Identifier.", "type: int, description: Identifier."), /demo\.yaml:11:\d+: resources\.things\.fields\.id\.type must be one of: integer, string, number, boolean, array/],
-    ['a filter on a field that does not exist', withLine('name: { op: ilike, field: name }', 'name: { op: ilike, field: label }'), /demo\.yaml:17:\d+: filter 'name' is on field 'label', which the resource does not define/],
-    ['an order on a non-sortable field', withLine('owner: { type: string, description: Owner.,', 'owner: { type: string, sortable: true, description: Owner.,'), /demo\.yaml:14:\d+: field 'owner' cannot be sortable/],
-    ['a default order on a computed field', withLine('default_order: name asc', 'default_order: total desc'), /demo\.yaml:9:\d+: default_order uses 'total', which this resource maps as computed/],
-    ['a typo in the default order', withLine('default_order: name asc', 'default_order: nmae asc'), /demo\.yaml:9:20: default_order uses 'nmae', which no field of this resource reads: fix the name, or list it under 'order_only'/],
-    ['a default order on an x2many', { 'demo.yaml': VALID.replace('default_order: name asc', 'default_order: tag_ids asc').replace('      total:', '      tags: { type: array, items: string, description: Tags., erp: { x2many: tag_ids, comodel: demo.tag } }\n      total:') }, /demo\.yaml:9:20: default_order uses 'tag_ids', an x2many \(field 'tags'\): the ERP cannot sort on it/],
-    ['an order_only field the default order does not use', withLine('    default_order: name asc\n', '    default_order: name asc\n    order_only: [sequence]\n'), /demo\.yaml:10:\d+: order_only lists 'sequence', which default_order does not use/],
-    ['an order_only field the resource already reads', withLine('    default_order: name asc\n', '    default_order: name asc, sequence\n    order_only: [sequence, name]\n'), /demo\.yaml:10:\d+: order_only lists 'name', which a field of this resource already reads/],
-    ['an enum filter without values', withLine('state: { op: "=", field: state }', 'state: { op: "=", erp: state, type: enum }'), /demo\.yaml:18:\d+: filter 'state' is an enum filter without values/],
-    ['a duplicate route', withLine('      name: { op: ilike, field: name }\n', '      name: { op: ilike, field: name }\n      name: { op: ilike, field: name }\n'), /demo\.yaml:18:\d+: key 'name' is defined twice in the same map \(Map keys must be unique\)/],
-    ['an operator that does not fit the value type', withLine('name: { op: ilike, field: name }', 'name: { op: ">=", field: name }'), /demo\.yaml:17:\d+: filter 'name': operator '>=' does not apply to string values/],
-    ['an array without its item type', withLine('name: { type: string, description: Name., erp: name }', 'name: { type: array, description: Name., erp: name }'), /demo\.yaml:12:\d+: field 'name': arrays need 'items'/],
+    [
+      'a wrong type',
+      withLine('type: integer, description: Identifier.', 'type: int, description: Identifier.'),
+      /demo\.yaml:11:\d+: resources\.things\.fields\.id\.type must be one of: integer, string, number, boolean, array/,
+    ],
+    [
+      'a filter on a field that does not exist',
+      withLine('name: { op: ilike, field: name }', 'name: { op: ilike, field: label }'),
+      /demo\.yaml:17:\d+: filter 'name' is on field 'label', which the resource does not define/,
+    ],
+    [
+      'an order on a non-sortable field',
+      withLine('owner: { type: string, description: Owner.,', 'owner: { type: string, sortable: true, description: Owner.,'),
+      /demo\.yaml:14:\d+: field 'owner' cannot be sortable/,
+    ],
+    [
+      'a default order on a computed field',
+      withLine('default_order: name asc', 'default_order: total desc'),
+      /demo\.yaml:9:\d+: default_order uses 'total', which this resource maps as computed/,
+    ],
+    [
+      'a typo in the default order',
+      withLine('default_order: name asc', 'default_order: nmae asc'),
+      /demo\.yaml:9:20: default_order uses 'nmae', which no field of this resource reads: fix the name, or list it under 'order_only'/,
+    ],
+    [
+      'a default order on an x2many',
+      {
+        'demo.yaml': VALID.replace('default_order: name asc', 'default_order: tag_ids asc').replace(
+          '      total:',
+          '      tags: { type: array, items: string, description: Tags., erp: { x2many: tag_ids, comodel: demo.tag } }\n      total:',
+        ),
+      },
+      /demo\.yaml:9:20: default_order uses 'tag_ids', an x2many \(field 'tags'\): the ERP cannot sort on it/,
+    ],
+    [
+      'an order_only field the default order does not use',
+      withLine('    default_order: name asc\n', '    default_order: name asc\n    order_only: [sequence]\n'),
+      /demo\.yaml:10:\d+: order_only lists 'sequence', which default_order does not use/,
+    ],
+    [
+      'an order_only field the resource already reads',
+      withLine('    default_order: name asc\n', '    default_order: name asc, sequence\n    order_only: [sequence, name]\n'),
+      /demo\.yaml:10:\d+: order_only lists 'name', which a field of this resource already reads/,
+    ],
+    [
+      'an enum filter without values',
+      withLine('state: { op: "=", field: state }', 'state: { op: "=", erp: state, type: enum }'),
+      /demo\.yaml:18:\d+: filter 'state' is an enum filter without values/,
+    ],
+    [
+      'a duplicate route',
+      withLine('      name: { op: ilike, field: name }\n', '      name: { op: ilike, field: name }\n      name: { op: ilike, field: name }\n'),
+      /demo\.yaml:18:\d+: key 'name' is defined twice in the same map \(Map keys must be unique\)/,
+    ],
+    [
+      'an operator that does not fit the value type',
+      withLine('name: { op: ilike, field: name }', 'name: { op: ">=", field: name }'),
+      /demo\.yaml:17:\d+: filter 'name': operator '>=' does not apply to string values/,
+    ],
+    [
+      'an array without its item type',
+      withLine('name: { type: string, description: Name., erp: name }', 'name: { type: array, description: Name., erp: name }'),
+      /demo\.yaml:12:\d+: field 'name': arrays need 'items'/,
+    ],
   ])('reports %s', (_name, files, pattern) => {
     const found = problems(files);
     expect(found.join('\n')).toMatch(pattern);
@@ -91,7 +144,10 @@ describe('catalogue errors are located and explained', () => {
   });
 
   it('reports an over-indented key of a block map on its line, not on the value above it', () => {
-    const block = VALID.replace('      name: { type: string, description: Name., erp: name }\n', '      name:\n        type: string\n         description: Name.\n        erp: name\n');
+    const block = VALID.replace(
+      '      name: { type: string, description: Name., erp: name }\n',
+      '      name:\n        type: string\n         description: Name.\n        erp: name\n',
+    );
     expect(problems({ 'demo.yaml': block })).toEqual([expect.stringMatching(/^demo\.yaml:14:10: 'description' is indented by 9 spaces/)]);
   });
 
@@ -101,7 +157,10 @@ describe('catalogue errors are located and explained', () => {
   });
 
   it('reports every problem of a run at once', () => {
-    const broken = VALID.replace('model: demo.thing', 'model: demo.thing\n    colour: blue').replace('type: integer, description: Identifier.', 'type: int, description: Identifier.');
+    const broken = VALID.replace('model: demo.thing', 'model: demo.thing\n    colour: blue').replace(
+      'type: integer, description: Identifier.',
+      'type: int, description: Identifier.',
+    );
     expect(problems({ 'demo.yaml': broken }).length).toBe(2);
   });
 });

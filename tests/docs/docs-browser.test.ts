@@ -131,7 +131,9 @@ describeBrowser('the documentation page in Chromium', () => {
     const shown = await visibleCards(page);
     expect(shown).toContain(field.r.path);
     expect(shown.length).toBeLessThan(resources.length);
-    const rows = await page.$$eval(`[id="${field.r.path}"] .rows tbody tr`, (trs) => trs.filter((tr) => !(tr as unknown as El).hidden).map((tr) => tr.querySelector('code')?.textContent));
+    const rows = await page.$$eval(`[id="${field.r.path}"] .rows tbody tr`, (trs) =>
+      trs.filter((tr) => !(tr as unknown as El).hidden).map((tr) => tr.querySelector('code')?.textContent),
+    );
     expect(rows).toContain(field.f.name);
     expect(rows.length).toBeLessThan(field.r.fields.length);
 

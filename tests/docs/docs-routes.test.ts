@@ -27,7 +27,9 @@ describe('documentation routes', () => {
 
   it.each(DOC_PATHS)('%s answers 304 to If-None-Match with its ETag', async (path) => {
     const first = await request(app).get(path);
-    const again = await request(app).get(path).set('If-None-Match', first.headers['etag'] as string);
+    const again = await request(app)
+      .get(path)
+      .set('If-None-Match', first.headers['etag'] as string);
     expect(again.status).toBe(304);
     expect(again.text).toBeFalsy();
     expect(again.headers['etag']).toBe(first.headers['etag']);

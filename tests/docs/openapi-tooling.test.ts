@@ -65,7 +65,7 @@ describe('openapi.json with third-party tools', () => {
       `export const good: EnumQuery = { ${enumFilter.f.name}: ${JSON.stringify(enumFilter.f.values?.[0])} };`,
       '// @ts-expect-error a value outside the enumeration',
       `export const bad: EnumQuery = { ${enumFilter.f.name}: 'not-a-listed-value' };`,
-      "export type Ops = keyof operations;",
+      'export type Ops = keyof operations;',
       // The idiomatic openapi-fetch call: once `error` is handled, `data` is the page, typed.
       "import createClient from 'openapi-fetch';",
       "const client = createClient<paths>({ baseUrl: 'http://127.0.0.1:8080' });",

@@ -83,7 +83,11 @@ describe('check-erp', () => {
   });
 
   it('is what make check-erp runs', () => {
-    const run = spawnSync('make', ['-s', '-o', 'build', 'check-erp'], { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', ERP_URL: 'http://127.0.0.1:9', ERP_DATABASE: 'sandbox' }, encoding: 'utf8' });
+    const run = spawnSync('make', ['-s', '-o', 'build', 'check-erp'], {
+      cwd: ROOT,
+      env: { PATH: process.env['PATH'] ?? '', ERP_URL: 'http://127.0.0.1:9', ERP_DATABASE: 'sandbox' },
+      encoding: 'utf8',
+    });
     expect(run.status).not.toBe(0);
     expect(run.stderr).toContain('check-erp: no_check_key: ERP_CHECK_KEY is not set');
   });

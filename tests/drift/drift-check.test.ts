@@ -44,7 +44,15 @@ describe('runDriftCheck on a drifted sandbox', () => {
     [
       'a removed field',
       { removeFields: ['fleet.alert.reminder_days'] },
-      [{ ...alerts, kind: 'missing_field', field: 'reminder_days', detail: 'field fleet.alert.reminder_days does not exist in the ERP', uses: ['field reminder_days', 'order reminder_days'] }],
+      [
+        {
+          ...alerts,
+          kind: 'missing_field',
+          field: 'reminder_days',
+          detail: 'field fleet.alert.reminder_days does not exist in the ERP',
+          uses: ['field reminder_days', 'order reminder_days'],
+        },
+      ],
     ],
     [
       'an added selection value',

@@ -7,9 +7,20 @@ import { expectDocumented } from '../support/openapi-responses';
 import { expectSameRecords, walkBothWays, type Page } from '../support/paging-walk';
 import { startStack, TRANSPORTS, type Stack } from '../support/stack';
 
-
 /** One resource per domain, the largest first. */
-const WALKED = ['purchase/orders', 'fleet/vehicles', 'events/registrations', 'approvals/approvers', 'it/tickets', 'space/reservations', 'sprint/blockers', 'travel/trips', 'electricity/readings', 'analytic/accounts', 'stock/pickings'];
+const WALKED = [
+  'purchase/orders',
+  'fleet/vehicles',
+  'events/registrations',
+  'approvals/approvers',
+  'it/tickets',
+  'space/reservations',
+  'sprint/blockers',
+  'travel/trips',
+  'electricity/readings',
+  'analytic/accounts',
+  'stock/pickings',
+];
 
 describe.each(TRANSPORTS)('paging, %s', (_name, transport, version) => {
   let stack: Stack;

@@ -18,7 +18,7 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
 
 describe('reading answers', () => {
   it('keeps only the last line of a traceback', () => {
-    const text = 'Traceback (most recent call last):\n  File "x.py", line 3, in f\n    g()\nValueError: Invalid field \'x\' on model \'y\'\n';
+    const text = "Traceback (most recent call last):\n  File \"x.py\", line 3, in f\n    g()\nValueError: Invalid field 'x' on model 'y'\n";
     expect(lastTracebackLine(text)).toBe("ValueError: Invalid field 'x' on model 'y'");
     expect(lastTracebackLine('Access Denied')).toBe('Access Denied');
   });
@@ -30,15 +30,39 @@ describe('reading answers', () => {
   });
 
   it('reads JSON-RPC errors without debug and tells an absent result from null', () => {
-    const error = readJsonRpc(json(200, { jsonrpc: '2.0', id: 1, error: { code: 0, message: 'Odoo Server Error', data: { name: 'odoo.exceptions.AccessDenied', message: 'Access Denied', arguments: ['Access Denied'], debug: 'Traceback…' } } }));
-    expect(error).toEqual({ kind: 'error', status: 200, code: 0, title: 'Odoo Server Error', name: 'odoo.exceptions.AccessDenied', message: 'Access Denied', arguments: ['Access Denied'] });
+    const error = readJsonRpc(
+      json(200, {
+        jsonrpc: '2.0',
+        id: 1,
+        error: {
+          code: 0,
+          message: 'Odoo Server Error',
+          data: { name: 'odoo.exceptions.AccessDenied', message: 'Access Denied', arguments: ['Access Denied'], debug: 'Traceback…' },
+        },
+      }),
+    );
+    expect(error).toEqual({
+      kind: 'error',
+      status: 200,
+      code: 0,
+      title: 'Odoo Server Error',
+      name: 'odoo.exceptions.AccessDenied',
+      message: 'Access Denied',
+      arguments: ['Access Denied'],
+    });
     expect(readJsonRpc(json(200, { jsonrpc: '2.0', id: 1 }))).toEqual({ kind: 'result', status: 200, value: null, absent: true });
   });
 
   it('reads JSON-2 errors with their status and WWW-Authenticate in any case', () => {
-    const answer = readJson2(json(401, { name: 'werkzeug.exceptions.Unauthorized', message: 'Invalid apikey', arguments: ['Invalid apikey', 401] }, { 'www-authenticate': 'Bearer ' }));
+    const answer = readJson2(
+      json(401, { name: 'werkzeug.exceptions.Unauthorized', message: 'Invalid apikey', arguments: ['Invalid apikey', 401] }, { 'www-authenticate': 'Bearer ' }),
+    );
     expect(answer).toMatchObject({ kind: 'error', status: 401, wwwAuthenticate: 'bearer' });
-    const page = readJson2({ status: 415, headers: { 'content-type': 'text/html; charset=utf-8', accept: 'application/json' }, text: '<!doctype html><title>415</title><h1>Unsupported Media Type</h1><p>Try again.</p>' });
+    const page = readJson2({
+      status: 415,
+      headers: { 'content-type': 'text/html; charset=utf-8', accept: 'application/json' },
+      text: '<!doctype html><title>415</title><h1>Unsupported Media Type</h1><p>Try again.</p>',
+    });
     expect(page).toEqual({ kind: 'http', status: 415, contentType: 'text/html', accept: 'application/json', text: 'Unsupported Media Type Try again.' });
   });
 
@@ -65,7 +89,13 @@ describe('comparing answers', () => {
   });
 
   it('matches records by id: a missing record and a wrong field are one mismatch each', () => {
-    const mismatches = compareAnswers(result([{ id: 1, a: 'x' }, { id: 2, a: 'y' }]), result([{ id: 1, a: 'z' }]));
+    const mismatches = compareAnswers(
+      result([
+        { id: 1, a: 'x' },
+        { id: 2, a: 'y' },
+      ]),
+      result([{ id: 1, a: 'z' }]),
+    );
     expect(mismatches.map((m) => [m.kind, m.path])).toEqual([
       ['value', '(list) ids'],
       ['value', '[id=1].a'],

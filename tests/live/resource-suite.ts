@@ -57,7 +57,13 @@ export function describeLiveSuite(title: string, start: () => Promise<LiveTarget
     };
     const resource = (path: string): ResourceSpec => {
       const found = target.served.find((r) => r.path === path);
-      if (!found) throw new Error(`${path} is not served by this ERP: ${target.drift.filter((p) => p.resource === path).map((p) => p.detail).join('; ')}`);
+      if (!found)
+        throw new Error(
+          `${path} is not served by this ERP: ${target.drift
+            .filter((p) => p.resource === path)
+            .map((p) => p.detail)
+            .join('; ')}`,
+        );
       return found;
     };
     const unavailable = async (path: string, naming: string) => {
@@ -89,7 +95,10 @@ export function describeLiveSuite(title: string, start: () => Promise<LiveTarget
 
       it('returns only the fields asked for, and id', async () => {
         const r = resource(path);
-        const chosen = r.fields.filter((f) => f.name !== 'id').slice(-2).map((f) => f.name);
+        const chosen = r.fields
+          .filter((f) => f.name !== 'id')
+          .slice(-2)
+          .map((f) => f.name);
         const page = await ok(`/api/v1/${path}?limit=3&fields=${chosen.join(',')}`);
         for (const row of page.data) expect(Object.keys(row)).toEqual(['id', ...chosen]);
         const id = page.data[0]?.id;
@@ -133,10 +142,24 @@ export function describeLiveSuite(title: string, start: () => Promise<LiveTarget
           const asc = await ok(`/api/v1/${path}?order=${api}%20asc&limit=${WHOLE}`);
           const desc = await ok(`/api/v1/${path}?order=${api}%20desc&limit=${WHOLE}`);
           if (total <= WHOLE) expect([api, ids(desc.data).sort()]).toEqual([api, ids(asc.data).sort()]);
-          const field = r.fields.find((f) => f.name === api && f.source.kind === 'field' && (f.type === 'integer' || f.type === 'number' || f.format === 'date' || f.format === 'date-time'));
+          const field = r.fields.find(
+            (f) => f.name === api && f.source.kind === 'field' && (f.type === 'integer' || f.type === 'number' || f.format === 'date' || f.format === 'date-time'),
+          );
           if (field) {
-            expect([api, monotonic(asc.data.map((row) => row[api]), 1)]).toEqual([api, true]);
-            expect([api, monotonic(desc.data.map((row) => row[api]), -1)]).toEqual([api, true]);
+            expect([
+              api,
+              monotonic(
+                asc.data.map((row) => row[api]),
+                1,
+              ),
+            ]).toEqual([api, true]);
+            expect([
+              api,
+              monotonic(
+                desc.data.map((row) => row[api]),
+                -1,
+              ),
+            ]).toEqual([api, true]);
           }
         }
       });
@@ -158,7 +181,12 @@ export function describeLiveSuite(title: string, start: () => Promise<LiveTarget
       const scoped = target.served.filter((r) => resources.includes(r.path) && r.scope.length);
       expect(scoped.length).toBeGreaterThan(0);
       for (const r of scoped) {
-        const outside = (await target.erp({ model: r.model, method: 'search_read', ids: null, kwargs: { domain: outsideScope(r.scope), fields: ['id'], limit: 5, context: { active_test: false } } })) as { id: number }[];
+        const outside = (await target.erp({
+          model: r.model,
+          method: 'search_read',
+          ids: null,
+          kwargs: { domain: outsideScope(r.scope), fields: ['id'], limit: 5, context: { active_test: false } },
+        })) as { id: number }[];
         if (outside.length === 0) throw new Error(`the ERP has no ${r.model} record outside the scope of ${r.path}: create one (archive a record) to prove the scope`);
         const listed = new Set(ids((await ok(`/api/v1/${r.path}?limit=${WHOLE}&fields=id`)).data));
         for (const { id } of outside) {
@@ -189,7 +217,8 @@ export function describeLiveSuite(title: string, start: () => Promise<LiveTarget
 
       it('401 for an expired key (Odoo 18+)', async () => {
         const expired = target.settings.expiredKey;
-        if (target.major < 18 || !expired) return void console.warn(`live suite: ${target.major < 18 ? 'Odoo 17 has no key expiry' : 'LIVE_ERP_EXPIRED_KEY unset'}, the expired-key check did not run`);
+        if (target.major < 18 || !expired)
+          return void console.warn(`live suite: ${target.major < 18 ? 'Odoo 17 has no key expiry' : 'LIVE_ERP_EXPIRED_KEY unset'}, the expired-key check did not run`);
         const res = await call(first(), expired);
         expect([res.status, (res.body as Envelope).error.code]).toEqual([401, 'unauthorized']);
       });
@@ -214,7 +243,9 @@ export function describeLiveSuite(title: string, start: () => Promise<LiveTarget
 
       it('sends nothing but read methods to the ERP, and never logs a key', () => {
         const methods = new Set(target.gateway.erpCalls.map((c) => c.method));
-        expect([...methods].filter((m) => !['search_read', 'search_count', 'read', 'fields_get', 'has_group', 'has_access', 'check_access_rights', 'context_get'].includes(m))).toEqual([]);
+        expect(
+          [...methods].filter((m) => !['search_read', 'search_count', 'read', 'fields_get', 'has_group', 'has_access', 'check_access_rights', 'context_get'].includes(m)),
+        ).toEqual([]);
         const log = target.gateway.logLines.join('\n');
         for (const k of [target.settings.key, target.settings.forbiddenKey, target.settings.expiredKey, target.settings.noReadKey]) if (k) expect(log).not.toContain(k);
       });

@@ -32,5 +32,9 @@ async function sandboxAsLiveErp(version: 17 | 19, transport: 'json2' | 'xmlrpc')
   };
 }
 
-describeLiveSuite('the live suite on the sandbox as Odoo 19 over JSON-2', () => sandboxAsLiveErp(19, 'json2'), RESOURCES.map((r) => r.path));
+describeLiveSuite(
+  'the live suite on the sandbox as Odoo 19 over JSON-2',
+  () => sandboxAsLiveErp(19, 'json2'),
+  RESOURCES.map((r) => r.path),
+);
 describeLiveSuite('the live suite on the sandbox as Odoo 17 over XML-RPC', () => sandboxAsLiveErp(17, 'xmlrpc'), ['fleet/vehicles', 'purchase/orders', 'stock/pickings']);

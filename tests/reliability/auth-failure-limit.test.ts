@@ -84,7 +84,11 @@ describe('failed authentications per client address behind one trusted proxy (TR
 
   // The proxy appends the address it saw: the client's own entries come before it and are not trusted.
   const from = (address: string, key: string, spoofed = '192.0.2.1') =>
-    request(stack.url).get(PATH).set('X-Forwarded-For', `${spoofed}, ${address}`).set('Authorization', `Bearer ${key}`).then((res) => expectDocumented(PATH, res));
+    request(stack.url)
+      .get(PATH)
+      .set('X-Forwarded-For', `${spoofed}, ${address}`)
+      .set('Authorization', `Bearer ${key}`)
+      .then((res) => expectDocumented(PATH, res));
 
   it('429 rate_limited with Retry-After once an address has failed the limit, without asking the ERP', async () => {
     expect((await from(ATTACKER, stack.keys.valid)).status).toBe(200);
@@ -126,7 +130,10 @@ describe('failed authentications without a trusted proxy', () => {
   it('ignores X-Forwarded-For: rotating it does not evade the limit', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < LIMIT + 2; i++) {
-      const res = await request(stack.url).get(PATH).set('X-Forwarded-For', `192.0.2.${i + 1}`).set('Authorization', `Bearer ${wrongKey()}`);
+      const res = await request(stack.url)
+        .get(PATH)
+        .set('X-Forwarded-For', `192.0.2.${i + 1}`)
+        .set('Authorization', `Bearer ${wrongKey()}`);
       statuses.push(res.status);
     }
     expect(statuses).toEqual([...Array(LIMIT).fill(401), 429, 429]);
@@ -208,7 +215,10 @@ describe('the overall cap on key checks', () => {
     proxy.resetCounts();
     const statuses: number[] = [];
     for (let i = 0; i < 100; i++) {
-      const res = await request(stack.url).get(PATH).set('X-Forwarded-For', `198.18.0.${i + 1}`).set('Authorization', `Bearer ${wrongKey()}`);
+      const res = await request(stack.url)
+        .get(PATH)
+        .set('X-Forwarded-For', `198.18.0.${i + 1}`)
+        .set('Authorization', `Bearer ${wrongKey()}`);
       statuses.push(res.status);
     }
     expect(proxy.requests.filter((r) => r.includes('context_get')).length).toBeLessThanOrEqual(10);

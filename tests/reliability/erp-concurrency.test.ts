@@ -60,9 +60,7 @@ describe('ERP concurrency bound (ERP_MAX_CONCURRENCY, ERP_MAX_QUEUE)', () => {
 
   it('never has more than the bound in flight at the ERP under a burst of multi-call requests; each answer is 200, 503 or 504', async () => {
     proxy.mode = { kind: 'delay', ms: 300 };
-    const paths = Array.from({ length: 30 }, (_, i) =>
-      i % 2 ? `/api/v1/purchase/orders?limit=2&offset=${i}` : `/api/v1/fleet/vehicles?limit=3&offset=${i}`,
-    );
+    const paths = Array.from({ length: 30 }, (_, i) => (i % 2 ? `/api/v1/purchase/orders?limit=2&offset=${i}` : `/api/v1/fleet/vehicles?limit=3&offset=${i}`));
     const answers = await burst(paths);
     const statuses = new Set(answers.map((a) => a.res.status));
     // 504: a request whose later calls waited for a slot past the request deadline.

@@ -33,7 +33,12 @@ describe.each<[string, TransportUnderTest]>([
   async function ask(path: string) {
     const before = dataCalls(stack);
     const res = expectDocumented(path, await stack.get(path));
-    return { status: res.status, code: (res.body as { error?: { code: string } }).error?.code, message: (res.body as { error?: { message: string } }).error?.message ?? '', read: dataCalls(stack) > before };
+    return {
+      status: res.status,
+      code: (res.body as { error?: { code: string } }).error?.code,
+      message: (res.body as { error?: { message: string } }).error?.message ?? '',
+      read: dataCalls(stack) > before,
+    };
   }
 
   it(`more than ${MAX_QUERY_PARAMS} parameters: 400 naming the limit, never a silent truncation (a filter after 1,000 of padding)`, async () => {
@@ -193,7 +198,13 @@ describe('the access log line names the route template in full, and the query ke
   afterAll(() => stack.close());
 
   it('fleet/trips and travel/trips are told apart; a detail logs its template, never the id or a value', async () => {
-    for (const path of ['/api/v1/fleet/trips?limit=1&total=false', '/api/v1/travel/trips?limit=1', '/api/v1/fleet/vehicles/2?fields=plate', '/api/openapi.json', '/api/v1/no/such/path?secret=1'])
+    for (const path of [
+      '/api/v1/fleet/trips?limit=1&total=false',
+      '/api/v1/travel/trips?limit=1',
+      '/api/v1/fleet/vehicles/2?fields=plate',
+      '/api/openapi.json',
+      '/api/v1/no/such/path?secret=1',
+    ])
       await stack.get(path);
     const lines = stack.logLines.map((line) => JSON.parse(line) as { msg: string; route?: string; query_keys?: string[] }).filter((line) => line.msg === 'request');
     expect(lines.map((line) => [line.route, line.query_keys])).toEqual([

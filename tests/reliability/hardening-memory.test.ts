@@ -25,7 +25,6 @@ const RSS_BOUND_MB = 400;
 const REQUEST_TIMEOUT_MS = 10000;
 const WRITE_TIMEOUT_MS = 3000;
 
-
 function openSocket(url: string): Promise<Socket> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {

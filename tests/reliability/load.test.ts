@@ -26,7 +26,6 @@ const WINDOW = Math.min(10000, Math.floor(REQUESTS / 5));
  */
 const HEAP_BOUNDS = '--max-semi-space-size=4 --max-old-space-size=128';
 
-
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
 describe(`load: ${REQUESTS} requests over ${CONNECTIONS} connections`, () => {
@@ -53,67 +52,71 @@ describe(`load: ${REQUESTS} requests over ${CONNECTIONS} connections`, () => {
     await stack?.close();
   });
 
-  it('answers every request as its route does when idle, and the gateway does not grow', async () => {
-    const auth = { Authorization: `Bearer ${stack.keys.valid}` };
-    const templates = [
-      { path: '/api/v1/space/sites?limit=5', status: 200 },
-      { path: '/api/v1/purchase/orders/3?fields=reference,vendor,amount_total,state', status: 200 },
-      { path: '/api/v1/fleet/locations?since_id=0&limit=5&total=false', status: 200 },
-      { path: '/api/v1/fleet/vehicles?colour=red', status: 400 },
-      { path: '/api/v1/purchase/orders/999999?fields=reference', status: 404 },
-    ];
-    for (const t of templates) expect([t.path, (await stack.get(t.path)).status]).toEqual([t.path, t.status]);
-    // The gateway itself, as the load will see it.
-    for (const t of templates) expect([t.path, (await fetch(gateway.url + t.path, { headers: auth })).status]).toEqual([t.path, t.status]);
+  it(
+    'answers every request as its route does when idle, and the gateway does not grow',
+    async () => {
+      const auth = { Authorization: `Bearer ${stack.keys.valid}` };
+      const templates = [
+        { path: '/api/v1/space/sites?limit=5', status: 200 },
+        { path: '/api/v1/purchase/orders/3?fields=reference,vendor,amount_total,state', status: 200 },
+        { path: '/api/v1/fleet/locations?since_id=0&limit=5&total=false', status: 200 },
+        { path: '/api/v1/fleet/vehicles?colour=red', status: 400 },
+        { path: '/api/v1/purchase/orders/999999?fields=reference', status: 404 },
+      ];
+      for (const t of templates) expect([t.path, (await stack.get(t.path)).status]).toEqual([t.path, t.status]);
+      // The gateway itself, as the load will see it.
+      for (const t of templates) expect([t.path, (await fetch(gateway.url + t.path, { headers: auth })).status]).toEqual([t.path, t.status]);
 
-    const unexpected: string[] = [];
-    const rss: { at: number; mb: number }[] = [];
-    let answered = 0;
-    const sample = () => rss.push({ at: answered, mb: rssMb(gateway.pid) });
-    sample();
-    const started = performance.now();
-    let cap: NodeJS.Timeout | undefined;
-    const result = await new Promise<autocannon.Result>((resolve, reject) => {
-      const instance = autocannon(
-        {
-          url: gateway.url,
-          connections: CONNECTIONS,
-          amount: REQUESTS,
-          timeout: 10,
-          requests: templates.map((t) => ({
-            method: 'GET' as const,
-            path: t.path,
-            headers: auth,
-            onResponse: (status: number) => {
-              if (status !== t.status && unexpected.length < 20) unexpected.push(`${t.path} -> ${status}`);
-            },
-          })),
-        },
-        (error, results) => (error ? reject(error) : resolve(results)),
-      );
-      instance.on('response', () => {
-        answered++;
-        if (answered % 500 === 0) sample();
+      const unexpected: string[] = [];
+      const rss: { at: number; mb: number }[] = [];
+      let answered = 0;
+      const sample = () => rss.push({ at: answered, mb: rssMb(gateway.pid) });
+      sample();
+      const started = performance.now();
+      let cap: NodeJS.Timeout | undefined;
+      const result = await new Promise<autocannon.Result>((resolve, reject) => {
+        const instance = autocannon(
+          {
+            url: gateway.url,
+            connections: CONNECTIONS,
+            amount: REQUESTS,
+            timeout: 10,
+            requests: templates.map((t) => ({
+              method: 'GET' as const,
+              path: t.path,
+              headers: auth,
+              onResponse: (status: number) => {
+                if (status !== t.status && unexpected.length < 20) unexpected.push(`${t.path} -> ${status}`);
+              },
+            })),
+          },
+          (error, results) => (error ? reject(error) : resolve(results)),
+        );
+        instance.on('response', () => {
+          answered++;
+          if (answered % 500 === 0) sample();
+        });
+        cap = setTimeout(() => instance.stop(), CAP_SECONDS * 1000);
       });
-      cap = setTimeout(() => instance.stop(), CAP_SECONDS * 1000);
-    });
-    clearTimeout(cap);
-    sample();
-    const seconds = (performance.now() - started) / 1000;
+      clearTimeout(cap);
+      sample();
+      const seconds = (performance.now() - started) / 1000;
 
-    const first = median(rss.filter((s) => s.at > WINDOW - 2500 && s.at <= WINDOW).map((s) => s.mb));
-    const last = median(rss.filter((s) => s.at > REQUESTS - 2500).map((s) => s.mb));
-    const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, Number(count)]));
-    process.stdout.write(
-      `load: ${answered} answers in ${seconds.toFixed(1)} s (${Math.round(answered / seconds)} req/s), p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ` +
-        `statuses ${JSON.stringify(statuses)}, gateway RSS ${first.toFixed(1)} MB after the first ${WINDOW}, ${last.toFixed(1)} MB after the last (peak ${Math.max(...rss.map((s) => s.mb)).toFixed(1)} MB)\n`,
-    );
+      const first = median(rss.filter((s) => s.at > WINDOW - 2500 && s.at <= WINDOW).map((s) => s.mb));
+      const last = median(rss.filter((s) => s.at > REQUESTS - 2500).map((s) => s.mb));
+      const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, Number(count)]));
+      process.stdout.write(
+        `load: ${answered} answers in ${seconds.toFixed(1)} s (${Math.round(answered / seconds)} req/s), p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ` +
+          `statuses ${JSON.stringify(statuses)}, gateway RSS ${first.toFixed(1)} MB after the first ${WINDOW}, ${last.toFixed(1)} MB after the last (peak ${Math.max(...rss.map((s) => s.mb)).toFixed(1)} MB)\n`,
+      );
 
-    expect(seconds).toBeLessThan(CAP_SECONDS);
-    expect(answered).toBe(REQUESTS);
-    expect([result.errors, result.timeouts]).toEqual([0, 0]);
-    expect(unexpected).toEqual([]);
-    expect(Object.keys(statuses).sort()).toEqual(['200', '400', '404']);
-    expect(last - first).toBeLessThan(RSS_ALLOWANCE_MB);
-  }, (CAP_SECONDS + 60) * 1000);
+      expect(seconds).toBeLessThan(CAP_SECONDS);
+      expect(answered).toBe(REQUESTS);
+      expect([result.errors, result.timeouts]).toEqual([0, 0]);
+      expect(unexpected).toEqual([]);
+      expect(Object.keys(statuses).sort()).toEqual(['200', '400', '404']);
+      expect(last - first).toBeLessThan(RSS_ALLOWANCE_MB);
+    },
+    (CAP_SECONDS + 60) * 1000,
+  );
 });

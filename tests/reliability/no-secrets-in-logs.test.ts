@@ -96,9 +96,7 @@ describe('no key and no personal data in the log', () => {
     proxy.mode = {
       kind: 'rewrite',
       rewrite: (path, body) =>
-        path.endsWith('/search_read')
-          ? { status: 500, body: JSON.stringify({ name: 'builtins.ValueError', message: `Wrong value for email: ${quoted}` }) }
-          : body,
+        path.endsWith('/search_read') ? { status: 500, body: JSON.stringify({ name: 'builtins.ValueError', message: `Wrong value for email: ${quoted}` }) } : body,
     };
     expect((await get('/api/v1/events/registrations?limit=5')).status).toBe(502);
     const lines = stack.logLines.map((line) => JSON.parse(line) as { level: string; erp_error?: string; erp_message?: string });
@@ -114,7 +112,9 @@ describe('no key and no personal data in the log', () => {
     proxy.mode = { kind: 'rewrite', rewrite: (path, body) => (path.endsWith('/search_read') ? JSON.stringify({ records: JSON.parse(body) }) : body) };
     const res = await get('/api/v1/events/registrations?limit=20');
     expect([res.status, res.body.error.code]).toEqual([502, 'bad_gateway']);
-    const line = stack.logLines.map((text) => JSON.parse(text) as { status?: number; erp_error?: string }).find((l) => l.status === 502 && l.erp_error?.includes('not a list of records'));
+    const line = stack.logLines
+      .map((text) => JSON.parse(text) as { status?: number; erp_error?: string })
+      .find((l) => l.status === 502 && l.erp_error?.includes('not a list of records'));
     expect(line).toBeDefined();
   });
 

@@ -49,7 +49,10 @@ describe('security headers', () => {
   });
 
   it('answers a conditional request on data in full: there is no validator to match (If-None-Match: * is not a 304)', async () => {
-    for (const header of [['If-None-Match', '*'], ['If-Modified-Since', new Date(Date.now() + 86400000).toUTCString()]] as const) {
+    for (const header of [
+      ['If-None-Match', '*'],
+      ['If-Modified-Since', new Date(Date.now() + 86400000).toUTCString()],
+    ] as const) {
       const res = await request(stack.url).get('/api/v1/fleet/vehicles/1').set('Authorization', auth()).set(header[0], header[1]);
       expect([header[0], res.status, res.body.data?.id]).toEqual([header[0], 200, 1]);
     }
@@ -58,7 +61,12 @@ describe('security headers', () => {
   it('serves the docs page with a strict Content-Security-Policy', async () => {
     const res = await request(stack.url).get('/api/docs');
     const csp = String(res.headers['content-security-policy']);
-    const directives = new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name as string, values]));
+    const directives = new Map(
+      csp
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([name, ...values]) => [name as string, values]),
+    );
     expect(directives.get('default-src')).toEqual(["'none'"]);
     for (const name of ['script-src', 'style-src']) {
       const values = directives.get(name) ?? [];
@@ -102,7 +110,11 @@ describe('CORS with CORS_ORIGINS set', () => {
   });
 
   it("answers an allowed origin's preflight 204 with the methods and header a bearer GET needs; refuses another's", async () => {
-    const ok = await request(stack.url).options('/api/v1/fleet/vehicles').set('Origin', ALLOWED).set('Access-Control-Request-Method', 'GET').set('Access-Control-Request-Headers', 'authorization');
+    const ok = await request(stack.url)
+      .options('/api/v1/fleet/vehicles')
+      .set('Origin', ALLOWED)
+      .set('Access-Control-Request-Method', 'GET')
+      .set('Access-Control-Request-Headers', 'authorization');
     expect(ok.status).toBe(204);
     expect(ok.headers).toMatchObject({
       'access-control-allow-origin': ALLOWED,

@@ -4,8 +4,8 @@ import { DOCS_PAGE_HTML, LLMS_TXT } from '../../generated/docs-assets';
 import { ERROR_CODES } from '../../runtime/errors';
 
 describe('the error registry', () => {
-  const documented = (openapi as unknown as { components: { schemas: { Error: { properties: { error: { properties: { code: { enum: string[] } } } } } } } }).components.schemas.Error
-    .properties.error.properties.code.enum;
+  const documented = (openapi as unknown as { components: { schemas: { Error: { properties: { error: { properties: { code: { enum: string[] } } } } } } } }).components.schemas
+    .Error.properties.error.properties.code.enum;
 
   it('equals the codes of the OpenAPI error schema', () => {
     expect([...documented].sort()).toEqual(Object.keys(ERROR_CODES).sort());

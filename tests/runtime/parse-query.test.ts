@@ -35,7 +35,11 @@ describe(QueryParser.name, () => {
     ['limit as sent', { limit: '7' }, { limit: 7 }],
     ['total=false (any case)', { total: 'FALSE' }, { total: false }],
     ['order on an exposed field, id appended', { order: 'plate desc' }, { order: 'license_plate desc, id asc' }],
-    ['order with several keys and a capitalised direction; a number key with its nulls clause', { order: 'seats DESC, plate' }, { order: 'seats desc nulls last, license_plate asc, id asc' }],
+    [
+      'order with several keys and a capitalised direction; a number key with its nulls clause',
+      { order: 'seats DESC, plate' },
+      { order: 'seats desc nulls last, license_plate asc, id asc' },
+    ],
     ['a number key ascending puts its unset values (read as 0) first', { order: 'seats' }, { order: 'seats asc nulls first, id asc' }],
     ['order naming id keeps it last as given', { order: 'id desc' }, { order: 'id desc' }],
     ['since_id orders by ascending id', { since_id: '10' }, { sinceId: 10, order: 'id asc' }],

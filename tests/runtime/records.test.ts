@@ -68,7 +68,13 @@ describe(compileMapper.name, () => {
   it('turns datetimes into ISO 8601 UTC with Z, keeps false booleans, takes related names and first of x2many', () => {
     const fields = IT_TICKETS.fields.filter((f) => ['id', 'is_closed', 'assigned_date', 'assignees', 'assignee', 'requester_email', 'priority'].includes(f.name));
     const related: RelatedValues = new Map<string, Map<number, unknown>>([
-      ['res.users.display_name', new Map<number, unknown>([[4, 'Awa Ndiaye'], [9, 'Jean Dupont']])],
+      [
+        'res.users.display_name',
+        new Map<number, unknown>([
+          [4, 'Awa Ndiaye'],
+          [9, 'Jean Dupont'],
+        ]),
+      ],
       ['partner_id>res.partner.email', new Map<number, unknown>([[12, 'awa@example.test']])],
     ]);
     const record = compileMapper(IT_TICKETS, fields, { urlFor })(
@@ -91,7 +97,15 @@ describe(compileMapper.name, () => {
     expect(serialiseDistribution(false)).toBeNull();
     expect(serialiseDistribution({})).toBeNull();
     const fields = PURCHASE_ORDER_LINES.fields.filter((f) => ['id', 'analytic_accounts', 'analytic_distribution'].includes(f.name));
-    const related: RelatedValues = new Map([['account.analytic.account.display_name', new Map<number, unknown>([[12, 'Projet A'], [15, 'Projet B']])]]);
+    const related: RelatedValues = new Map([
+      [
+        'account.analytic.account.display_name',
+        new Map<number, unknown>([
+          [12, 'Projet A'],
+          [15, 'Projet B'],
+        ]),
+      ],
+    ]);
     const record = compileMapper(PURCHASE_ORDER_LINES, fields, { urlFor })({ id: 1, analytic_distribution: { '12,15': 100 } }, related);
     expect(record).toEqual({ id: 1, analytic_accounts: ['Projet A', 'Projet B'], analytic_distribution: '{"12,15":100.0}' });
   });

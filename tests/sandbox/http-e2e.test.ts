@@ -58,7 +58,13 @@ describe.each([17, 18, 19] as OdooVersion[])('sandbox ERP imitating Odoo %i', (v
 
   it('reads over XML-RPC: search_read, search_count and read agree', async () => {
     const rows = await xmlrpc(sandbox.url, '/xmlrpc/2/object', 'execute_kw', [
-      sandbox.database, uid, keys.valid, 'fleet.vehicle', 'search_read', [[['active', '=', true]]], SEARCH_READ_KWARGS,
+      sandbox.database,
+      uid,
+      keys.valid,
+      'fleet.vehicle',
+      'search_read',
+      [[['active', '=', true]]],
+      SEARCH_READ_KWARGS,
     ]);
     if (rows.kind !== 'params') throw new Error(rows.faultString);
     const vehicles = rows.value as { id: number; license_plate: string | false; driver_id: [number, string] | false }[];
@@ -86,13 +92,25 @@ describe.each([17, 18, 19] as OdooVersion[])('sandbox ERP imitating Odoo %i', (v
     expect(write.kind === 'fault' && write.faultCode).toBe(4);
     const noReadUid = await xmlrpc(sandbox.url, '/xmlrpc/2/common', 'login', [sandbox.database, keys.logins.no_read, keys.no_read.key]);
     const denied = await xmlrpc(sandbox.url, '/xmlrpc/2/object', 'execute_kw', [
-      sandbox.database, noReadUid.kind === 'params' ? noReadUid.value : 0, keys.no_read.key, 'fleet.vehicle', 'search_read', [[]], { fields: ['license_plate'], limit: 1 },
+      sandbox.database,
+      noReadUid.kind === 'params' ? noReadUid.value : 0,
+      keys.no_read.key,
+      'fleet.vehicle',
+      'search_read',
+      [[]],
+      { fields: ['license_plate'], limit: 1 },
     ]);
     expect(denied.kind === 'fault' && denied.faultCode).toBe(4);
   });
 
   it('reads over JSON-RPC and reports errors with data.name', async () => {
-    const answer = await jsonrpc(sandbox.url, 'object', 'execute_kw', [sandbox.database, uid, keys.valid, 'fleet.vehicle', 'search_read', [[['active', '=', true]]], SEARCH_READ_KWARGS], 7);
+    const answer = await jsonrpc(
+      sandbox.url,
+      'object',
+      'execute_kw',
+      [sandbox.database, uid, keys.valid, 'fleet.vehicle', 'search_read', [[['active', '=', true]]], SEARCH_READ_KWARGS],
+      7,
+    );
     expect(answer).toMatchObject({ jsonrpc: '2.0', id: 7 });
     expect(answer.result).toHaveLength(5);
     const denied = await jsonrpc(sandbox.url, 'object', 'execute_kw', [sandbox.database, uid, keys.expired, 'fleet.vehicle', 'search_count', [[]]]);

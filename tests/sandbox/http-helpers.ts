@@ -27,11 +27,32 @@ const METHODS: Readonly<Record<string, MethodSpec>> = {
       { name: 'read_kwargs', required: false, variadicKeywords: true },
     ],
   },
-  search_count: { name: 'search_count', decorator: 'model', params: [{ name: 'domain', required: true }, { name: 'limit', required: false }] },
-  read: { name: 'read', decorator: 'records', params: [{ name: 'fields', required: false }, { name: 'load', required: false }] },
+  search_count: {
+    name: 'search_count',
+    decorator: 'model',
+    params: [
+      { name: 'domain', required: true },
+      { name: 'limit', required: false },
+    ],
+  },
+  read: {
+    name: 'read',
+    decorator: 'records',
+    params: [
+      { name: 'fields', required: false },
+      { name: 'load', required: false },
+    ],
+  },
   write: { name: 'write', decorator: 'records', params: [{ name: 'vals', required: true }] },
   context_get: { name: 'context_get', decorator: 'model', params: [] },
-  check_access_rights: { name: 'check_access_rights', decorator: 'model', params: [{ name: 'operation', required: true }, { name: 'raise_exception', required: false }] },
+  check_access_rights: {
+    name: 'check_access_rights',
+    decorator: 'model',
+    params: [
+      { name: 'operation', required: true },
+      { name: 'raise_exception', required: false },
+    ],
+  },
   raise_error: { name: 'raise_error', decorator: 'model', params: [{ name: 'kind', required: true }] },
   echo: { name: 'echo', decorator: 'records', params: [{ name: 'value', required: false }] },
 };

@@ -83,7 +83,14 @@ describe('JSON-2, Odoo 19', () => {
     ['missing method', 'res.partner/frobnicate', {}, 404, 'werkzeug.exceptions.NotFound', "The method 'res.partner.frobnicate' does not exist"],
     ['private method', 'res.partner/_secret', {}, 403, 'odoo.exceptions.AccessError', "Private methods (such as 'res.partner._secret') cannot be called remotely."],
     ['@api.private method', 'res.partner/sudo', {}, 403, 'odoo.exceptions.AccessError', "Private methods (such as 'res.partner.sudo') cannot be called remotely."],
-    ['ids on an @api.model method', 'res.partner/search_count', { ids: [1], domain: [] }, 422, 'werkzeug.exceptions.UnprocessableEntity', 'cannot call res.partner.search_count with ids'],
+    [
+      'ids on an @api.model method',
+      'res.partner/search_count',
+      { ids: [1], domain: [] },
+      422,
+      'werkzeug.exceptions.UnprocessableEntity',
+      'cannot call res.partner.search_count with ids',
+    ],
     ['missing argument', 'res.partner/search_count', {}, 422, 'werkzeug.exceptions.UnprocessableEntity', "missing a required argument: 'domain'"],
     ['unknown argument', 'res.partner/read', { ids: [1], colour: 'red' }, 422, 'werkzeug.exceptions.UnprocessableEntity', "got an unexpected keyword argument 'colour'"],
     ['refused write', 'res.partner/write', { ids: [1], vals: { name: 'x' } }, 403, 'odoo.exceptions.AccessError', "You are not allowed to modify 'Contact' (res.partner) records."],
@@ -106,7 +113,11 @@ describe('JSON-2, Odoo 19', () => {
       ['{"a": 1,}', 'Expecting property name enclosed in double quotes: line 1 column 9 (char 8)'],
       ['{"a": 1}\n x', 'Extra data: line 2 column 2 (char 10)'],
     ] as const) {
-      const res = await fetch(`${sandbox.url}/json/2/res.partner/search_count`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...bearer(sandbox.keys.valid) }, body });
+      const res = await fetch(`${sandbox.url}/json/2/res.partner/search_count`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...bearer(sandbox.keys.valid) },
+        body,
+      });
       expect(res.status).toBe(400);
       const message = `could not parse the body as json: ${detail}`;
       expect(await res.json()).toMatchObject({ name: 'werkzeug.exceptions.BadRequest', message, arguments: [message, 400] });
@@ -114,7 +125,11 @@ describe('JSON-2, Odoo 19', () => {
   });
 
   it('answers 415 HTML for a non-JSON content type, before authentication', async () => {
-    const res = await fetch(`${sandbox.url}/json/2/res.partner/search_count`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'domain=[]' });
+    const res = await fetch(`${sandbox.url}/json/2/res.partner/search_count`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'domain=[]',
+    });
     expect(res.status).toBe(415);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(res.headers.get('accept')).toBe('application/json');

@@ -32,7 +32,10 @@ describe.each(VERSIONS)('JSON-RPC, Odoo %i', (version) => {
   });
 
   it('writes Python-style JSON, as Odoo does', async () => {
-    const res = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, params: { service: 'common', method: 'authenticate', args: [sandbox.database, 'api@example.test', sandbox.keys.valid, {}] } }), 'application/json');
+    const res = await post(
+      JSON.stringify({ jsonrpc: '2.0', id: 1, params: { service: 'common', method: 'authenticate', args: [sandbox.database, 'api@example.test', sandbox.keys.valid, {}] } }),
+      'application/json',
+    );
     expect(await res.text()).toBe('{"jsonrpc": "2.0", "id": 1, "result": 7}');
   });
 
@@ -54,7 +57,13 @@ describe.each(VERSIONS)('JSON-RPC, Odoo %i', (version) => {
       error: {
         code: errorCode,
         message: 'Odoo Server Error',
-        data: { name: 'odoo.exceptions.AccessDenied', message: 'Access Denied', arguments: ['Access Denied'], context: {}, debug: expect.stringMatching(/^Traceback \(most recent call last\):/) },
+        data: {
+          name: 'odoo.exceptions.AccessDenied',
+          message: 'Access Denied',
+          arguments: ['Access Denied'],
+          context: {},
+          debug: expect.stringMatching(/^Traceback \(most recent call last\):/),
+        },
       },
     });
     const expired = await object(sandbox.keys.expired, 'res.partner', 'search_count', [[]]);
@@ -88,7 +97,10 @@ describe.each(VERSIONS)('JSON-RPC, Odoo %i', (version) => {
   });
 
   it('answers an unknown service and missing parameters with an error object', async () => {
-    expect(((await jsonrpc(sandbox.url, 'nope', 'x', [])).error as { data: { name: string; message: string } }).data).toMatchObject({ name: 'builtins.KeyError', message: "'nope'" });
+    expect(((await jsonrpc(sandbox.url, 'nope', 'x', [])).error as { data: { name: string; message: string } }).data).toMatchObject({
+      name: 'builtins.KeyError',
+      message: "'nope'",
+    });
     const res = await post(JSON.stringify({ jsonrpc: '2.0', id: 3, params: { service: 'common', method: 'version' } }), 'application/json');
     const body = (await res.json()) as { id: number; error: { data: { name: string; message: string } } };
     expect(body.id).toBe(3);

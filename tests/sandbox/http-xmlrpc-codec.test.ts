@@ -173,7 +173,7 @@ describe('decodeMethodResponse', () => {
   it('round-trips values and faults', () => {
     const value = { a: [1, 'two', false, 2.5], b: { c: 'd' } };
     expect(decodeMethodResponse(encodeMethodResponse(value))).toEqual({ kind: 'params', value });
-    expect(decodeMethodResponse(encodeFault(2, 'Object x doesn\'t exist'))).toEqual({ kind: 'fault', faultCode: 2, faultString: "Object x doesn't exist" });
+    expect(decodeMethodResponse(encodeFault(2, "Object x doesn't exist"))).toEqual({ kind: 'fault', faultCode: 2, faultString: "Object x doesn't exist" });
     expect(decodeMethodResponse(encodeFault('warning -- UserError\n\nboom', ''))).toEqual({
       kind: 'fault',
       faultCode: 'warning -- UserError\n\nboom',

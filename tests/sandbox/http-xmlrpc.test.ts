@@ -122,7 +122,8 @@ describe.each(VERSIONS)('XML-RPC, Odoo %i', (version) => {
     });
 
     it('faults 4 on a private method; 18 refuses the name even before the model', async () => {
-      const wording = version === 18 ? 'Private methods (such as _secret) cannot be called remotely.' : "Private methods (such as 'res.partner._secret') cannot be called remotely.";
+      const wording =
+        version === 18 ? 'Private methods (such as _secret) cannot be called remotely.' : "Private methods (such as 'res.partner._secret') cannot be called remotely.";
       expect(faultOf(await kw(sandbox.keys.valid, 'res.partner', '_secret', []))).toEqual({ faultCode: 4, faultString: wording });
       const unknownModel = faultOf(await kw(sandbox.keys.valid, 'no.such.model', '_secret', []));
       expect(unknownModel.faultCode).toBe(version === 18 ? 4 : 2);

@@ -57,9 +57,21 @@ describe('NULL versus empty values (reference 9.2)', () => {
     ["ilike ''", ['email', 'ilike', ''], { 17: () => true, 18: () => true, 19: () => true }],
     ["not ilike ''", ['email', 'not ilike', ''], { 17: (p) => notSet(p.email), 18: () => false, 19: () => false }],
     ["=like ''", ['email', '=like', ''], { 17: (p) => p.email === '', 18: (p) => emptyOrNull(p.email), 19: (p) => emptyOrNull(p.email) }],
-    ["< 'b' (19 counts NULL as '')", ['email', '<', 'b'], { 17: (p) => p.email !== null && p.email < 'b', 18: (p) => p.email !== null && p.email < 'b', 19: (p) => (p.email ?? '') < 'b' }],
+    [
+      "< 'b' (19 counts NULL as '')",
+      ['email', '<', 'b'],
+      { 17: (p) => p.email !== null && p.email < 'b', 18: (p) => p.email !== null && p.email < 'b', 19: (p) => (p.email ?? '') < 'b' },
+    ],
     ['!= value keeps NULL', ['email', '!=', 'nobody@example.test'], { 17: () => true, 18: () => true, 19: () => true }],
-    ['not ilike keeps NULL', ['email', 'not ilike', 'example'], { 17: (p) => p.email === null || !p.email.toLowerCase().includes('example'), 18: (p) => p.email === null || !p.email.toLowerCase().includes('example'), 19: (p) => p.email === null || !p.email.toLowerCase().includes('example') }],
+    [
+      'not ilike keeps NULL',
+      ['email', 'not ilike', 'example'],
+      {
+        17: (p) => p.email === null || !p.email.toLowerCase().includes('example'),
+        18: (p) => p.email === null || !p.email.toLowerCase().includes('example'),
+        19: (p) => p.email === null || !p.email.toLowerCase().includes('example'),
+      },
+    ],
     ['in [false, value]', ['email', 'in', [false, 'nobody@example.test']], { 17: (p) => notSet(p.email), 18: (p) => emptyOrNull(p.email), 19: (p) => emptyOrNull(p.email) }],
     ['not in [value]', ['email', 'not in', ['nobody@example.test']], { 17: () => true, 18: () => true, 19: () => true }],
     ['not in [false]', ['email', 'not in', [false]], { 17: (p) => !notSet(p.email), 18: (p) => !emptyOrNull(p.email), 19: (p) => !emptyOrNull(p.email) }],
@@ -107,7 +119,10 @@ describe('NULL versus empty values (reference 9.2)', () => {
 describe('NULL monetary on 19 (measured on Odoo 19.0 with purchase_order.amount_total NULL)', () => {
   type OrderRow = { id: number; amount_total: number | null };
   const orders = (filter: (o: OrderRow) => boolean) =>
-    boxes[19].sql<OrderRow>('SELECT id, amount_total FROM purchase_order ORDER BY id').filter(filter).map((o) => o.id);
+    boxes[19]
+      .sql<OrderRow>('SELECT id, amount_total FROM purchase_order ORDER BY id')
+      .filter(filter)
+      .map((o) => o.id);
 
   test('= 0 and in [0] leave NULL out: Monetary compares str(0) with str(0.0)', () => {
     expect(search(19, 'purchase.order', [['amount_total', '=', 0]])).toEqual(orders((o) => o.amount_total === 0));
@@ -144,7 +159,12 @@ describe('operators', () => {
   for (const version of V) {
     test(`${version} comparison and membership operators`, () => {
       expect(search(version, 'fleet.vehicle', [['seats', '>', 4]])).toEqual(vehicles((v) => (v.seats ?? 0) > 4));
-      expect(search(version, 'fleet.vehicle', [['seats', '<=', 4], ['seats', '>=', 2]])).toEqual(vehicles((v) => v.seats !== null && v.seats >= 2 && v.seats <= 4));
+      expect(
+        search(version, 'fleet.vehicle', [
+          ['seats', '<=', 4],
+          ['seats', '>=', 2],
+        ]),
+      ).toEqual(vehicles((v) => v.seats !== null && v.seats >= 2 && v.seats <= 4));
       expect(search(version, 'fleet.vehicle', [['seats', 'in', [2, 7]]])).toEqual(vehicles((v) => v.seats === 2 || v.seats === 7));
       expect(search(version, 'fleet.vehicle', [['seats', 'not in', [2, 7]]])).toEqual(vehicles((v) => v.seats !== 2 && v.seats !== 7));
       expect(search(version, 'fleet.vehicle', [['seats', '<>', 5]])).toEqual(vehicles((v) => v.seats !== 5));
@@ -175,7 +195,12 @@ describe('operators', () => {
       expect(search(version, 'fleet.vehicle', [[0, '=', 1]])).toEqual([]);
       expect(search(version, 'fleet.vehicle', ['|', ['seats', '=', 5], ['seats', '=', 2]])).toEqual(vehicles((v) => v.seats === 5 || v.seats === 2));
       expect(search(version, 'fleet.vehicle', ['!', '|', ['seats', '=', 5], ['seats', '=', 2]])).toEqual(vehicles((v) => v.seats !== 5 && v.seats !== 2));
-      expect(search(version, 'fleet.vehicle', [['seats', '>=', 2], ['seats', '<=', 5]])).toEqual(vehicles((v) => v.seats !== null && v.seats >= 2 && v.seats <= 5));
+      expect(
+        search(version, 'fleet.vehicle', [
+          ['seats', '>=', 2],
+          ['seats', '<=', 5],
+        ]),
+      ).toEqual(vehicles((v) => v.seats !== null && v.seats >= 2 && v.seats <= 5));
     });
   }
 
@@ -326,7 +351,10 @@ describe('errors', () => {
 
 describe('dates and datetimes (reference 9.3)', () => {
   const starts = () => boxes[19].sql<{ id: number; start: string }>('SELECT id, start FROM fleet_reservation ORDER BY id');
-  const ids = (f: (start: string) => boolean) => starts().filter((r) => f(r.start)).map((r) => r.id);
+  const ids = (f: (start: string) => boolean) =>
+    starts()
+      .filter((r) => f(r.start))
+      .map((r) => r.id);
 
   test('17/18 pad a date-only value in UTC', () => {
     for (const version of [17, 18] as const) {

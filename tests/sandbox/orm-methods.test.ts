@@ -64,7 +64,15 @@ describe('argument binding (Python wording)', () => {
   }
 
   test('keyword errors come before positional ones, missing arguments are listed', () => {
-    const spec: MethodSpec = { name: 'f', decorator: 'model', params: [{ name: 'a', required: true }, { name: 'b', required: true }, { name: 'c', required: true }] };
+    const spec: MethodSpec = {
+      name: 'f',
+      decorator: 'model',
+      params: [
+        { name: 'a', required: true },
+        { name: 'b', required: true },
+        { name: 'c', required: true },
+      ],
+    };
     const raised = (positional: unknown[], named: Record<string, unknown>) => {
       try {
         bindArguments('M.f', spec, positional, named);
@@ -119,7 +127,12 @@ describe('fields_get (reference 8.4)', () => {
       expect(all['odometer']).toMatchObject({ type: 'float', store: false, sortable: false, readonly: false, string: 'Last Odometer' });
       expect(all['display_name']).toMatchObject({ type: 'char', store: false });
       expect(Object.keys(all)).toEqual(expect.arrayContaining(['id', 'create_date', 'create_uid', 'write_date', 'write_uid']));
-      expect(boxes[version].call('fleet.vehicle', 'fields_get', [['seats', 'name'], ['type', 'string']])).toEqual({
+      expect(
+        boxes[version].call('fleet.vehicle', 'fields_get', [
+          ['seats', 'name'],
+          ['type', 'string'],
+        ]),
+      ).toEqual({
         name: { string: 'Name', type: 'char' },
         seats: { string: 'Seats', type: 'integer' },
       });

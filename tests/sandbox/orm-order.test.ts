@@ -47,39 +47,101 @@ describe('order', () => {
     test(`${version} several keys, directions and NULL placement`, () => {
       const rows = vehicles();
       const expected = (compare: (a: Vehicle, b: Vehicle) => number) => [...rows].sort(compare).map((v) => v.id);
-      expect(ordered(version, 'seats desc, id')).toEqual(expected(by(pg((v) => v.seats, 'desc'), pg((v) => v.id))));
-      expect(ordered(version, 'seats, id desc')).toEqual(expected(by(pg((v) => v.seats), pg((v) => v.id, 'desc'))));
-      expect(ordered(version, 'seats asc nulls first, id')).toEqual(expected(by(pg((v) => v.seats, 'asc', 'first'), pg((v) => v.id))));
-      expect(ordered(version, 'seats DESC NULLS LAST,id ASC')).toEqual(expected(by(pg((v) => v.seats, 'desc', 'last'), pg((v) => v.id))));
-      expect(ordered(version, '  license_plate  ,  id  ')).toEqual(expected(by(pg((v) => v.license_plate), pg((v) => v.id))));
+      expect(ordered(version, 'seats desc, id')).toEqual(
+        expected(
+          by(
+            pg((v) => v.seats, 'desc'),
+            pg((v) => v.id),
+          ),
+        ),
+      );
+      expect(ordered(version, 'seats, id desc')).toEqual(
+        expected(
+          by(
+            pg((v) => v.seats),
+            pg((v) => v.id, 'desc'),
+          ),
+        ),
+      );
+      expect(ordered(version, 'seats asc nulls first, id')).toEqual(
+        expected(
+          by(
+            pg((v) => v.seats, 'asc', 'first'),
+            pg((v) => v.id),
+          ),
+        ),
+      );
+      expect(ordered(version, 'seats DESC NULLS LAST,id ASC')).toEqual(
+        expected(
+          by(
+            pg((v) => v.seats, 'desc', 'last'),
+            pg((v) => v.id),
+          ),
+        ),
+      );
+      expect(ordered(version, '  license_plate  ,  id  ')).toEqual(
+        expected(
+          by(
+            pg((v) => v.license_plate),
+            pg((v) => v.id),
+          ),
+        ),
+      );
     });
 
     test(`${version} a many2one is ordered by its comodel's _order`, () => {
       const names = new Map(boxes[19].sql<{ id: number; name: string }>('SELECT id, name FROM fleet_vehicle_model').map((m) => [m.id, m.name]));
       const rows = vehicles();
       const expected = (direction: 'asc' | 'desc') =>
-        [...rows].sort(by(pg((v) => names.get(v.model_id) ?? null, direction), pg((v) => v.id))).map((v) => v.id);
+        [...rows]
+          .sort(
+            by(
+              pg((v) => names.get(v.model_id) ?? null, direction),
+              pg((v) => v.id),
+            ),
+          )
+          .map((v) => v.id);
       expect(ordered(version, 'model_id, id')).toEqual(expected('asc'));
       expect(ordered(version, 'model_id desc, id')).toEqual(expected('desc'));
       // res.partner's _order is "complete_name ASC, id DESC", reversed as a whole for desc
       const partners = new Map(boxes[19].sql<{ id: number; complete_name: string | null }>('SELECT id, complete_name FROM res_partner').map((p) => [p.id, p.complete_name]));
-      const drivers = [...rows].sort(by(pg((v) => (v.driver_id === null ? null : (partners.get(v.driver_id) ?? null)), 'desc'), pg((v) => v.driver_id, 'asc'), pg((v) => v.id)));
+      const drivers = [...rows].sort(
+        by(
+          pg((v) => (v.driver_id === null ? null : (partners.get(v.driver_id) ?? null)), 'desc'),
+          pg((v) => v.driver_id, 'asc'),
+          pg((v) => v.id),
+        ),
+      );
       expect(ordered(version, 'driver_id desc, id')).toEqual(drivers.map((v) => v.id));
     });
 
     test(`${version} default order is the model's _order, without an id tie-breaker`, () => {
       const rows = vehicles();
-      const acquisitions = new Map(boxes[19].sql<{ id: number; acquisition_date: string | null }>('SELECT id, acquisition_date FROM fleet_vehicle').map((v) => [v.id, v.acquisition_date]));
+      const acquisitions = new Map(
+        boxes[19].sql<{ id: number; acquisition_date: string | null }>('SELECT id, acquisition_date FROM fleet_vehicle').map((v) => [v.id, v.acquisition_date]),
+      );
       const result = ordered(version, undefined);
       const keys = result.map((id) => [rows.find((v) => v.id === id)!.license_plate, acquisitions.get(id)]);
-      const sorted = [...keys].sort(by(pg((k) => k[0] ?? null), pg((k) => k[1] ?? null)));
+      const sorted = [...keys].sort(
+        by(
+          pg((k) => k[0] ?? null),
+          pg((k) => k[1] ?? null),
+        ),
+      );
       expect(keys).toEqual(sorted);
     });
 
     test(`${version} booleans order as COALESCE(col, false)`, () => {
       const partners = boxes[19].sql<{ id: number; is_company: number | null }>('SELECT id, is_company FROM res_partner WHERE active = 1');
       expect(partners.some((p) => p.is_company === null)).toBe(true);
-      const expected = [...partners].sort(by(pg((p) => p.is_company ?? 0, 'desc'), pg((p) => p.id))).map((p) => p.id);
+      const expected = [...partners]
+        .sort(
+          by(
+            pg((p) => p.is_company ?? 0, 'desc'),
+            pg((p) => p.id),
+          ),
+        )
+        .map((p) => p.id);
       expect(ordered(version, 'is_company desc, id', 'res.partner')).toEqual(expected);
     });
   }
@@ -106,7 +168,16 @@ describe('order', () => {
     expect(boxes[18].error('fleet.vehicle', 'search', [[]], { order: 'odometer' }).message).toBe('Cannot convert fleet.vehicle.odometer to SQL because it is not stored');
     expect(boxes[19].error('fleet.vehicle', 'search', [[]], { order: 'display_name' }).message).toBe('Cannot convert fleet.vehicle.display_name to SQL because it is not stored');
     expect(boxes[17].error('fleet.vehicle', 'search', [[]], { order: 'model_id.name' }).message).toBe("Order a property ('name') on a non-properties field ('model_id')");
-    expect(ordered(19, 'model_id.id, id')).toEqual([...vehicles()].sort(by(pg((v) => v.model_id), pg((v) => v.id))).map((v) => v.id));
+    expect(ordered(19, 'model_id.id, id')).toEqual(
+      [...vehicles()]
+        .sort(
+          by(
+            pg((v) => v.model_id),
+            pg((v) => v.id),
+          ),
+        )
+        .map((v) => v.id),
+    );
   });
 });
 
@@ -133,7 +204,16 @@ describe('version-dependent _order and a many2one to the model itself', () => {
   test("19: sequence, relative_uom_id (the parent's sequence and id, its own relative_uom_id skipped: already seen), id", () => {
     const byId = new Map(rows.map((r) => [r.id, r]));
     const parentSequence = (r: (typeof rows)[number]) => (r.parent === null ? null : byId.get(r.parent)!.sequence);
-    const expected = [...rows].sort(by(pg((r) => r.sequence), pg(parentSequence), pg((r) => r.parent), pg((r) => r.id))).map((r) => r.id);
+    const expected = [...rows]
+      .sort(
+        by(
+          pg((r) => r.sequence),
+          pg(parentSequence),
+          pg((r) => r.parent),
+          pg((r) => r.id),
+        ),
+      )
+      .map((r) => r.id);
     expect(expected).toEqual([4, 2, 3, 1, 5, 6]);
     expect(units[19].call('uom.uom', 'search', [[]])).toEqual(expected);
     // Descending: the comodel's order reversed, no parent first (PostgreSQL's NULLs first).
@@ -141,7 +221,14 @@ describe('version-dependent _order and a many2one to the model itself', () => {
   });
 
   test('17/18: factor DESC, id', () => {
-    const expected = [...rows].sort(by(pg((r) => r.factor, 'desc'), pg((r) => r.id))).map((r) => r.id);
+    const expected = [...rows]
+      .sort(
+        by(
+          pg((r) => r.factor, 'desc'),
+          pg((r) => r.id),
+        ),
+      )
+      .map((r) => r.id);
     for (const version of [17, 18] as const) expect(units[version].call('uom.uom', 'search', [[]])).toEqual(expected);
   });
 

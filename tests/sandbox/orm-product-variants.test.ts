@@ -99,7 +99,9 @@ describe('variant search by name', () => {
 
 test("an attribute's variant creation: 17 labels the last value 'Never (option)'", () => {
   const label = (version: OdooVersion) =>
-    (boxes[version].call('product.attribute', 'fields_get', [['create_variant']], { attributes: ['selection'] }) as Record<string, { selection: [string, string][] }>)['create_variant']!.selection[2];
+    (boxes[version].call('product.attribute', 'fields_get', [['create_variant']], { attributes: ['selection'] }) as Record<string, { selection: [string, string][] }>)[
+      'create_variant'
+    ]!.selection[2];
   expect(label(17)).toEqual(['no_variant', 'Never (option)']);
   expect(label(18)).toEqual(['no_variant', 'Never']);
   expect(label(19)).toEqual(['no_variant', 'Never']);

@@ -67,7 +67,12 @@ describe('value encoding (reference 8.2)', () => {
       const row = boxes[19].sql<{ model_id: number; brand: string; name: string; plate: string }>(
         'SELECT v.model_id, b.name AS brand, m.name, v.license_plate AS plate FROM fleet_vehicle v JOIN fleet_vehicle_model m ON m.id = v.model_id JOIN fleet_vehicle_model_brand b ON b.id = m.brand_id WHERE v.id = 1',
       )[0]!;
-      expect(vehicle).toEqual({ id: 1, model_id: [row.model_id, `${row.brand}/${row.name}`], display_name: `${row.brand}/${row.name}/${row.plate}`, create_uid: [ADMIN_UID, 'Administrator'] });
+      expect(vehicle).toEqual({
+        id: 1,
+        model_id: [row.model_id, `${row.brand}/${row.name}`],
+        display_name: `${row.brand}/${row.name}/${row.plate}`,
+        create_uid: [ADMIN_UID, 'Administrator'],
+      });
       expect(read(version, 'fleet.vehicle', [1], ['model_id'], { load: null })).toEqual([{ id: 1, model_id: row.model_id }]);
       expect(read(version, 'it.consumable.move', [5], ['display_name'])).toEqual([{ id: 5, display_name: 'it.consumable.move,5' }]);
     });

@@ -36,12 +36,16 @@ describe(validateDefinitions.name, () => {
 
   test('reports every problem with its model and field', () => {
     const problems = validateDefinitions([
-      model('a.one', {
-        b_id: { type: 'many2one', relation: 'x.missing' },
-        line_ids: { type: 'one2many', relation: 'a.two', inverse: 'nope' },
-        kind: { type: 'selection', selection: [] },
-        id: { type: 'integer' },
-      }, { order: 'ghost desc', recName: 'title' }),
+      model(
+        'a.one',
+        {
+          b_id: { type: 'many2one', relation: 'x.missing' },
+          line_ids: { type: 'one2many', relation: 'a.two', inverse: 'nope' },
+          kind: { type: 'selection', selection: [] },
+          id: { type: 'integer' },
+        },
+        { order: 'ghost desc', recName: 'title' },
+      ),
       model('a.two', { one_id: { type: 'many2one', relation: 'a.one' }, copy_of: { type: 'char', demo: { copy: 'one_id.missing' } } }),
     ]);
     expect(problems).toEqual([

@@ -149,7 +149,12 @@ test('seeded users, groups and rights', () => {
 test('a many2one cycle is broken, then its back edge filled', () => {
   const cyclic = buildRegistry([
     { name: 'a.one', description: 'One', demoRows: 5, fields: { name: { type: 'char' }, two_id: { type: 'many2one', relation: 'a.two', required: true } } },
-    { name: 'a.two', description: 'Two', demoRows: 4, fields: { one_id: { type: 'many2one', relation: 'a.one', required: true }, tag_ids: { type: 'many2many', relation: 'a.one' } } },
+    {
+      name: 'a.two',
+      description: 'Two',
+      demoRows: 4,
+      fields: { one_id: { type: 'many2one', relation: 'a.one', required: true }, tag_ids: { type: 'many2many', relation: 'a.one' } },
+    },
   ]);
   const memory = openDatabase(':memory:', { bulk: true });
   try {

@@ -34,7 +34,7 @@ let keys: DemoKeys;
 beforeAll(() => {
   const probe = spawnSync('python3', ['--version'], { encoding: 'utf8' });
   if (probe.error || probe.status !== 0) {
-    throw new Error('python3 is required by this test (it runs Python\'s xmlrpc.client against the sandbox): install python3 and put it on PATH');
+    throw new Error("python3 is required by this test (it runs Python's xmlrpc.client against the sandbox): install python3 and put it on PATH");
   }
   dir = mkdtempSync(join(tmpdir(), 'sandbox-python-'));
   dbPath = join(dir, 'demo.db');

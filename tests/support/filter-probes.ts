@@ -52,4 +52,3 @@ export function probe(filter: FilterSpec, field: FieldSpec, sample: unknown): [s
       return undefined;
   }
 }
-

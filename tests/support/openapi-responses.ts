@@ -75,7 +75,9 @@ export function expectDocumented<T extends CheckedResponse>(path: string, respon
     validators.set(key, validate);
   }
   if (!validate(response.body)) {
-    const errors = (validate.errors ?? []).filter((e) => !(driftNulls.has(e.instancePath.split('/').pop() as string) && (e.keyword === 'type' || e.keyword === 'enum') && e.data === null));
+    const errors = (validate.errors ?? []).filter(
+      (e) => !(driftNulls.has(e.instancePath.split('/').pop() as string) && (e.keyword === 'type' || e.keyword === 'enum') && e.data === null),
+    );
     if (errors.length) throw new Error(`GET ${path} ${response.status}: body does not match the OpenAPI document: ${ajv.errorsText(errors)}`);
   }
   if (response.status === 200 && !new URLSearchParams(search).has('fields')) expectComplete(match.template, response.body);
@@ -84,7 +86,9 @@ export function expectDocumented<T extends CheckedResponse>(path: string, respon
 
 /** Without `fields`, every record carries every field of its schema. */
 function expectComplete(template: string, body: unknown): void {
-  const schema = doc.paths[template]?.get.responses['200']?.content?.['application/json']?.schema as { properties: { data: { $ref?: string; items?: { $ref: string } } } } | undefined;
+  const schema = doc.paths[template]?.get.responses['200']?.content?.['application/json']?.schema as
+    | { properties: { data: { $ref?: string; items?: { $ref: string } } } }
+    | undefined;
   if (!schema) throw new Error(`no 200 JSON schema documented for GET ${template}`);
   const schemaRef = schema.properties.data;
   const name = (schemaRef.$ref ?? schemaRef.items?.$ref ?? '').split('/').pop() as string;

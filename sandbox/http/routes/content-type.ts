@@ -7,13 +7,7 @@ import { requestMimetype, type SandboxReply, type SandboxRequest } from '../repl
 import type { VersionTraits } from '../version-traits';
 import { renderWerkzeugPage, WerkzeugException } from '../werkzeug-exception';
 
-export function contentTypeRefusal(
-  traits: VersionTraits,
-  request: SandboxRequest,
-  route: string,
-  routeType: string,
-  acceptedMimetypes: readonly string[],
-): SandboxReply {
+export function contentTypeRefusal(traits: VersionTraits, request: SandboxRequest, route: string, routeType: string, acceptedMimetypes: readonly string[]): SandboxReply {
   // The route types this request would fit, in Odoo's dispatcher registration order.
   const mimetype = requestMimetype(request);
   const compatible = ['http'];
@@ -22,7 +16,5 @@ export function contentTypeRefusal(
   const list = `[${compatible.map((type) => `'${type}'`).join(', ')}]`;
   const description = `Request inferred type is compatible with ${list} but '${route}' is type='${routeType}'.`;
   if (traits.contentTypeRefusal === 400) return renderWerkzeugPage(new WerkzeugException(400, description));
-  return renderWerkzeugPage(
-    new WerkzeugException(415, `${description}\n\nPlease verify the Content-Type request header and try again.`, { Accept: acceptedMimetypes.join(', ') }),
-  );
+  return renderWerkzeugPage(new WerkzeugException(415, `${description}\n\nPlease verify the Content-Type request header and try again.`, { Accept: acceptedMimetypes.join(', ') }));
 }

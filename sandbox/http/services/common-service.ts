@@ -37,7 +37,7 @@ export async function dispatchCommon(context: RpcContext, method: string, params
 }
 
 /** `RPC_VERSION_1`, in Odoo's key order. */
-export function versionInfo(context: RpcContext): Record<string, unknown> {
+function versionInfo(context: RpcContext): Record<string, unknown> {
   const { serverVersion, serverVersionInfo } = context.traits;
   return {
     server_version: serverVersion,

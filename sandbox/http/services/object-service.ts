@@ -23,9 +23,7 @@ interface ModelCall {
 }
 
 export async function dispatchObject(context: RpcContext, service: string, params: readonly unknown[]): Promise<unknown> {
-  const call = context.traits.methodNameBeforeCredentials
-    ? await unpackChecked19(context, service, params)
-    : await unpackChecked17(context, service, params);
+  const call = context.traits.methodNameBeforeCredentials ? await unpackChecked19(context, service, params) : await unpackChecked17(context, service, params);
   return callModel(context, call);
 }
 

@@ -35,11 +35,16 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startGatewayProcess(env: Readonly<Record<string, string>>, startLimitMs = 15000): Promise<GatewayProcess> {
-  if (!existsSync(GATEWAY_MAIN)) throw new Error(`${GATEWAY_MAIN} is missing: run 'make build' (make test does) before these tests`);
+export async function startGatewayProcess(
+  env: Readonly<Record<string, string>>,
+  startLimitMs = 15000,
+  /** The compiled entry point; another one than dist/'s, e.g. an installed release. */
+  main = GATEWAY_MAIN,
+): Promise<GatewayProcess> {
+  if (!existsSync(main)) throw new Error(`${main} is missing: run 'make build' (make test does) before these tests`);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, [GATEWAY_MAIN], {
+  const child: ChildProcess = spawn(process.execPath, [main], {
     // Only what the gateway needs: nothing of the test runner's environment leaks into its settings.
     env: { PATH: process.env['PATH'] ?? '', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
