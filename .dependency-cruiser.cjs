@@ -35,22 +35,22 @@ module.exports = {
       name: 'no-circular',
       severity: 'error',
       comment: 'An import cycle makes a module impossible to read, test or move alone.',
-      from: { path: '^(codec|codegen|generated|runtime|sandbox|live|bench)/' },
+      from: { path: '^(packages/[^/]+/src|codegen|generated|runtime|sandbox|live|bench)/' },
       to: { circular: true },
     },
     {
       name: 'gateway-runs-alone',
       severity: 'error',
       comment: 'What production runs never imports the generator, the sandbox, the live tools, the bench or the tests.',
-      from: { path: '^(runtime|generated|codec)/' },
+      from: { path: '^(runtime|generated|packages/codec)/' },
       to: { path: '^(codegen|sandbox|live|bench|tests)/' },
     },
     {
       name: 'codec-is-a-leaf',
       severity: 'error',
       comment: 'The wire codec is shared by the gateway and the sandbox: it depends on neither.',
-      from: { path: '^codec/' },
-      to: { path: '^(?!codec/)[^/]+/', pathNot: '^node_modules/' },
+      from: { path: '^packages/codec/' },
+      to: { pathNot: '^(packages/codec/|node_modules/)' },
     },
     {
       name: 'sandbox-is-not-the-gateway',
@@ -71,8 +71,16 @@ module.exports = {
       name: 'production-has-no-dev-dependencies',
       severity: 'error',
       comment: 'npm ci --omit=dev must be enough to run the gateway.',
-      from: { path: '^(runtime|generated|codec)/' },
+      from: { path: '^(runtime|generated|packages/codec)/' },
       to: { dependencyTypes: ['npm-dev'] },
+    },
+    {
+      name: 'packages-by-their-name',
+      severity: 'error',
+      comment:
+        'A workspace package is imported by its name (@ops-data-gateway/...), never by a path into its folder: it has its own build, and production installs it as a package.',
+      from: { pathNot: '^packages/codec/' },
+      to: { path: '^packages/codec/src/' },
     },
     {
       name: 'no-unresolvable',
@@ -82,7 +90,7 @@ module.exports = {
     },
   ],
   options: {
-    doNotFollow: { path: 'node_modules' },
+    doNotFollow: { path: ['node_modules', '^packages/[^/]+/dist/'] },
     exclude: { path: '^(dist|node_modules)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },

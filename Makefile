@@ -7,7 +7,7 @@ export PATH := $(CURDIR)/.toolchain/bin:$(CURDIR)/node_modules/.bin:$(PATH)
 NPM_STAMP := node_modules/.install-stamp
 TOOLCHAIN := .toolchain/.node-$(NODE_VERSION)
 
-.PHONY: install generate check-generated build typecheck lint format release test test-tools run sandbox-init bench bench-smoke check-erp erp-diff test-live live-latency clean
+.PHONY: install generate check-generated packages build typecheck lint format release test test-tools run sandbox-init bench bench-smoke check-erp erp-diff test-live live-latency clean
 
 install: $(NPM_STAMP)
 
@@ -33,31 +33,36 @@ check-generated: generate
 	@git diff --exit-code --stat -- generated/ && test -z "$$(git status --porcelain -- generated/)" \
 	  || (echo "generated/ differs from what catalogue/ produces: run 'make generate' and commit generated/" >&2; exit 1)
 
-build: generate
+## packages: the workspace packages (packages/*), compiled in dependency order (tsc -b)
+packages: $(NPM_STAMP)
+	tsc -b packages/codec
+
+build: generate packages
 	tsc -p tsconfig.build.json
 
-typecheck: generate
+typecheck: generate packages
 	tsc -p tsconfig.json --noEmit
 
 ## lint: the guardrails, each a tool the TypeScript world knows: Biome (lint rules, and the format
 ## check), dependency-cruiser (which folder may import which, no cycles: .dependency-cruiser.cjs) and
 ## knip (no dead file, export or dependency: knip.jsonc)
-lint: $(NPM_STAMP) generate
+lint: $(NPM_STAMP) generate packages
 	biome check --error-on-warnings .
-	depcruise codec codegen generated runtime sandbox live bench --config .dependency-cruiser.cjs
+	depcruise packages/codec/src codegen generated runtime sandbox live bench --config .dependency-cruiser.cjs
 	knip --no-progress
 
 ## format: rewrite the sources as the formatter wants them (`make lint` fails otherwise)
 format: $(NPM_STAMP)
 	biome check --write .
 
-## release: what production runs, in release/: the compiled gateway (runtime/, generated/, codec/),
-## package.json and package-lock.json. On the server: `npm ci --omit=dev`, then
+## release: what production runs, in release/: the compiled gateway (runtime/, generated/),
+## the codec package, package.json and package-lock.json. On the server: `npm ci --omit=dev`, then
 ## `node --max-semi-space-size=4 --max-old-space-size=256 dist/runtime/main.js` on Node 22.12+ or 24
-release: generate
+release: generate packages
 	rm -rf release
 	tsc -p tsconfig.release.json
 	cp package.json package-lock.json release/
+	mkdir -p release/packages/codec && cp -r packages/codec/package.json packages/codec/dist release/packages/codec/
 
 ## system packages the tests drive: python3 (a real xmlrpc.client) and Debian's chromium (docs page)
 test-tools:
@@ -102,4 +107,4 @@ sandbox-init: build
 	node --disable-warning=ExperimentalWarning dist/sandbox/cli.js init
 
 clean:
-	rm -rf dist release .sandbox .toolchain
+	rm -rf dist release .sandbox .toolchain packages/*/dist

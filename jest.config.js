@@ -1,7 +1,9 @@
 /** Jest runs the TypeScript sources directly (ts-jest, transpile only: `make typecheck` checks types). */
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/tests'],
+  roots: ['<rootDir>/tests', '<rootDir>/packages/codec/test'],
+  // The workspace packages run from their TypeScript sources here, as the rest does (`make build` compiles them for node).
+  moduleNameMapper: { '^@ops-data-gateway/codec$': '<rootDir>/packages/codec/src/xmlrpc-codec.ts' },
   testMatch: ['**/*.test.ts'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { diagnostics: false }],

@@ -4,7 +4,7 @@
  * page). Pure functions from raw HTTP replies, so that both sides go through the same reading and
  * the unit tests need no server.
  */
-import { decodeMethodResponse, XmlRpcDateTime } from '../../codec/xmlrpc-codec';
+import { decodeMethodResponse, XmlRpcDateTime } from '@ops-data-gateway/codec';
 
 export type Transport = 'json2' | 'jsonrpc' | 'xmlrpc';
 

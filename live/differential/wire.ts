@@ -3,7 +3,7 @@
  * transport, as a plain HTTP request built here (not the gateway's client: the point is to see
  * exactly what the server answers, errors included).
  */
-import { encodeMethodCall, type XmlRpcValue } from '../../codec/xmlrpc-codec';
+import { encodeMethodCall, type XmlRpcValue } from '@ops-data-gateway/codec';
 import { readAnswer, type Answer, type RawReply, type Transport } from './answer';
 
 /** The accounts the series calls as. */

@@ -6,7 +6,7 @@
 import { ErpFault, ErpUnavailable, type ErpFaultKind } from './erp-error';
 import { postToErp } from './http-post';
 import { RpcTransport } from './rpc-transport';
-import { decodeMethodResponse, encodeMethodCall, XmlRpcParseError, type MethodResponse, type XmlRpcValue } from '../../codec/xmlrpc-codec';
+import { decodeMethodResponse, encodeMethodCall, XmlRpcParseError, type MethodResponse, type XmlRpcValue } from '@ops-data-gateway/codec';
 
 const KIND_BY_FAULT: Readonly<Record<number, [ErpFaultKind, string]>> = {
   2: ['user_error', 'odoo.exceptions.UserError'],

@@ -6,7 +6,7 @@
  * which JSON-2 shows in its 400 answers. The fast path is `JSON.parse`; the Python-faithful
  * scanner below only runs when that fails.
  */
-import { pythonFloatRepr } from '../../codec/xmlrpc-codec';
+import { pythonFloatRepr } from '@ops-data-gateway/codec';
 
 /** `json.JSONDecodeError`: `message` is the full Python text, position included. */
 export class PyJsonDecodeError extends Error {

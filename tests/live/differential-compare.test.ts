@@ -7,7 +7,7 @@ import { lastTracebackLine, readJson2, readJsonRpc, readXmlRpc, withoutGroupList
 import { compareAnswers } from '../../live/differential/compare';
 import { nullPrefix } from '../../live/differential/mirror';
 import { tieKeyOf } from '../../live/differential/series';
-import { encodeFault, encodeMethodResponse } from '../../codec/xmlrpc-codec';
+import { encodeFault, encodeMethodResponse } from '@ops-data-gateway/codec';
 
 const result = (value: unknown): Answer => ({ kind: 'result', status: 200, value });
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) => ({

@@ -6,7 +6,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { createSandboxServer, listen } from '../../sandbox/http/server';
 import { ApiKeys } from '../../sandbox/security/api-keys';
 import { OdooException, type Env, type MethodSpec, type OdooVersion, type Orm } from '../../sandbox/orm/types';
-import { decodeMethodResponse, encodeMethodCall, type MethodResponse, type XmlRpcValue } from '../../codec/xmlrpc-codec';
+import { decodeMethodResponse, encodeMethodCall, type MethodResponse, type XmlRpcValue } from '@ops-data-gateway/codec';
 
 const PARTNERS = [
   { id: 1, name: 'Aïssatou Diop', is_company: false, active: true },

@@ -3,7 +3,7 @@
  * `POST /xmlrpc/<service>` (string fault codes). Every answer, fault or not, is HTTP 200 `text/xml`
  * (odoo-external-api.md, sections 2.3 and 2.4).
  */
-import { XmlRpcDateTime, XmlRpcMarshalError, decodeMethodCall, encodeFault, encodeMethodResponse, type MethodCall, type XmlRpcValue } from '../../../codec/xmlrpc-codec';
+import { XmlRpcDateTime, XmlRpcMarshalError, decodeMethodCall, encodeFault, encodeMethodResponse, type MethodCall, type XmlRpcValue } from '@ops-data-gateway/codec';
 import { asPyException, formatTraceback, isUserError, PyException } from '../py-exception';
 import type { SandboxReply, SandboxRequest } from '../reply';
 import { dispatchRpc } from '../services/dispatch-rpc';

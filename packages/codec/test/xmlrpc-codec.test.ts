@@ -8,7 +8,7 @@ import {
   encodeMethodCall,
   encodeMethodResponse,
   pythonFloatRepr,
-} from '../../codec/xmlrpc-codec';
+} from '../src/xmlrpc-codec';
 
 describe('encodeMethodResponse', () => {
   it('writes what Odoo writes (Python marshaller, Odoo header)', () => {
