@@ -1,11 +1,13 @@
 /**
- * Which part of the project may import which (`make lint-deps`, part of `make test`). The gateway
- * that runs in production is `runtime/` + `generated/` + the wire codec; everything else is the
- * generator, the Odoo imitation, the tools that prove it against a real Odoo, and the tests.
+ * Which part of the project may import which (`make lint`, part of `make test`). The gateway that
+ * runs in production is `runtime/` + `generated/` + the wire codec package; everything else is the
+ * generator, the Odoo imitation (the sandbox package), the tools that prove it against a real Odoo,
+ * the demo launcher and the tests. Workspace packages are imported by their names.
  *
- *   sandbox/ ─┐                 ┌─ runtime/ ◄── generated/
- *   live/  ───┼──► codec/ ◄─────┤
- *   bench/ ───┘                 └─ codegen/ (types of runtime/resource-spec.ts only)
+ *   @ops-data-gateway/sandbox ──┐                              ┌── runtime/ ◄── generated/
+ *   live/, bench/, tools/ ──────┼──► @ops-data-gateway/codec ◄──┤
+ *   (these use the sandbox,     │                              └── codegen/ (types of
+ *    the runtime and the codec) ┘                                  runtime/resource-spec.ts only)
  */
 /**
  * Inside the sandbox the folders are layers, each importing only the ones below it (a folder that
@@ -22,8 +24,8 @@ function sandboxLayers() {
       name: `sandbox-${layer.join('-')}-below-${above.join('-')}`,
       severity: 'error',
       comment: `sandbox/${layer.join(', sandbox/')} may not import sandbox/${above.join(', sandbox/')} or the sandbox's entry points.`,
-      from: { path: `^sandbox/(${layer.join('|')})/` },
-      to: { path: `^sandbox/(${above.join('|')})/|^sandbox/[^/]+\\.ts$` },
+      from: { path: `^packages/sandbox/src/(${layer.join('|')})/` },
+      to: { path: `^packages/sandbox/src/(${above.join('|')})/|^packages/sandbox/src/[^/]+\\.ts$` },
     };
   });
 }
@@ -35,7 +37,7 @@ module.exports = {
       name: 'no-circular',
       severity: 'error',
       comment: 'An import cycle makes a module impossible to read, test or move alone.',
-      from: { path: '^(packages/[^/]+/src|codegen|generated|runtime|sandbox|live|bench)/' },
+      from: { path: '^(packages/[^/]+/src|codegen|generated|runtime|live|bench|tools)/' },
       to: { circular: true },
     },
     {
@@ -43,7 +45,7 @@ module.exports = {
       severity: 'error',
       comment: 'What production runs never imports the generator, the sandbox, the live tools, the bench or the tests.',
       from: { path: '^(runtime|generated|packages/codec)/' },
-      to: { path: '^(codegen|sandbox|live|bench|tests)/' },
+      to: { path: '^(codegen|packages/sandbox|live|bench|tools|tests)/' },
     },
     {
       name: 'codec-is-a-leaf',
@@ -56,8 +58,8 @@ module.exports = {
       name: 'sandbox-is-not-the-gateway',
       severity: 'error',
       comment: 'The Odoo imitation speaks the wire through the codec, never through the gateway runtime.',
-      from: { path: '^sandbox/' },
-      to: { path: '^(runtime|generated|codegen|live|bench|tests)/' },
+      from: { path: '^packages/sandbox/src/' },
+      to: { path: '^(runtime|generated|codegen|live|bench|tools|tests)/' },
     },
     ...sandboxLayers(),
     {
@@ -65,7 +67,7 @@ module.exports = {
       severity: 'error',
       comment: "The generator emits the runtime's ResourceSpec shape; it imports nothing else of the gateway.",
       from: { path: '^codegen/' },
-      to: { path: '^(runtime|generated|sandbox|live|bench|tests)/', pathNot: '^runtime/resource-spec\\.ts$' },
+      to: { path: '^(runtime|generated|packages/sandbox|live|bench|tools|tests)/', pathNot: '^runtime/resource-spec\\.ts$' },
     },
     {
       name: 'production-has-no-dev-dependencies',
@@ -79,8 +81,15 @@ module.exports = {
       severity: 'error',
       comment:
         'A workspace package is imported by its name (@ops-data-gateway/...), never by a path into its folder: it has its own build, and production installs it as a package.',
-      from: { pathNot: '^packages/codec/' },
+      from: { path: '^(?!packages/codec/)' },
       to: { path: '^packages/codec/src/' },
+    },
+    {
+      name: 'sandbox-by-its-name',
+      severity: 'error',
+      comment: 'The sandbox package is imported by its name (@ops-data-gateway/sandbox/...), never by a path into its folder.',
+      from: { path: '^(?!packages/sandbox/)' },
+      to: { path: '^packages/sandbox/src/' },
     },
     {
       name: 'no-unresolvable',

@@ -35,7 +35,7 @@ check-generated: generate
 
 ## packages: the workspace packages (packages/*), compiled in dependency order (tsc -b)
 packages: $(NPM_STAMP)
-	tsc -b packages/codec
+	tsc -b packages/codec packages/sandbox
 
 build: generate packages
 	tsc -p tsconfig.build.json
@@ -48,7 +48,7 @@ typecheck: generate packages
 ## knip (no dead file, export or dependency: knip.jsonc)
 lint: $(NPM_STAMP) generate packages
 	biome check --error-on-warnings .
-	depcruise packages/codec/src codegen generated runtime sandbox live bench --config .dependency-cruiser.cjs
+	depcruise packages/codec/src packages/sandbox/src codegen generated runtime live bench tools --config .dependency-cruiser.cjs
 	knip --no-progress
 
 ## format: rewrite the sources as the formatter wants them (`make lint` fails otherwise)
@@ -74,7 +74,7 @@ test: test-tools build typecheck lint
 
 ## run: the gateway on the sandbox ERP; prints the base URL and a demo API key (Ctrl-C stops both)
 run: build
-	node --disable-warning=ExperimentalWarning dist/sandbox/run-demo.js
+	node --disable-warning=ExperimentalWarning dist/tools/run-demo.js
 
 ## bench: the gateway against the ERP it fronts, 1,000,000 rows (several minutes; see BENCHMARKS.md)
 bench: build
@@ -104,7 +104,7 @@ live-latency: build
 	node --disable-warning=ExperimentalWarning dist/live/latency.js
 
 sandbox-init: build
-	node --disable-warning=ExperimentalWarning dist/sandbox/cli.js init
+	node --disable-warning=ExperimentalWarning packages/sandbox/dist/cli.js init
 
 clean:
 	rm -rf dist release .sandbox .toolchain packages/*/dist

@@ -5,13 +5,13 @@
  * The sandbox's seeded security (groups, access rows) is kept and attached to the live users of
  * the same logins, so the technical account and the special keys behave as their live twins.
  */
-import type { FieldInfo, Registry } from '../../sandbox/orm/registry';
-import { ApiKeys } from '../../sandbox/security/api-keys';
-import { ADMIN_LOGIN, GATEWAY_LOGIN, NO_FLEET_LOGIN, SEEDED_USERS, seedSecurity } from '../../sandbox/seed/security';
-import { openDatabase } from '../../sandbox/store/database';
-import { quoteIdent } from '../../sandbox/store/naming';
-import { createIndexes, createTables, USER_PREFERENCE_COLUMNS } from '../../sandbox/orm/schema';
-import type { OdooVersion } from '../../sandbox/orm/types';
+import type { FieldInfo, Registry } from '@ops-data-gateway/sandbox/orm/registry';
+import { ApiKeys } from '@ops-data-gateway/sandbox/security/api-keys';
+import { ADMIN_LOGIN, GATEWAY_LOGIN, NO_FLEET_LOGIN, SEEDED_USERS, seedSecurity } from '@ops-data-gateway/sandbox/seed/security';
+import { openDatabase } from '@ops-data-gateway/sandbox/store/database';
+import { quoteIdent } from '@ops-data-gateway/sandbox/store/naming';
+import { createIndexes, createTables, USER_PREFERENCE_COLUMNS } from '@ops-data-gateway/sandbox/orm/schema';
+import type { OdooVersion } from '@ops-data-gateway/sandbox/orm/types';
 import type { CommonModel, Schema } from './schema';
 import { mustCall, type AccountName, type KeyName, type Side } from './wire';
 

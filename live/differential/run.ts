@@ -7,10 +7,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSandbox } from '../../sandbox/http/start-sandbox';
-import { loadRegistry } from '../../sandbox/models';
-import type { Registry } from '../../sandbox/orm/registry';
-import type { OdooVersion } from '../../sandbox/orm/types';
+import { startSandbox } from '@ops-data-gateway/sandbox/http/start-sandbox';
+import { loadRegistry } from '@ops-data-gateway/sandbox/models/index';
+import type { Registry } from '@ops-data-gateway/sandbox/orm/registry';
+import type { OdooVersion } from '@ops-data-gateway/sandbox/orm/types';
 import { transportsOf, type LiveErpSettings } from '../settings';
 import type { Answer, Transport } from './answer';
 import { canonical, compareAnswers, type DifferenceKind } from './compare';

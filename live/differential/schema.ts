@@ -4,7 +4,7 @@
  * the same type (and comodel) on both sides are mirrored and compared; the rest is reported as a
  * note, never silently dropped.
  */
-import type { FieldInfo, ModelInfo, Registry } from '../../sandbox/orm/registry';
+import type { FieldInfo, ModelInfo, Registry } from '@ops-data-gateway/sandbox/orm/registry';
 import { CallFailed, mustCall, type Side } from './wire';
 
 /** What `fields_get` says of one field (the attributes the check asks for). */

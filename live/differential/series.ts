@@ -4,9 +4,9 @@
  * paging, counts, reads, `fields_get`, every error class, refused writes and the key cases. Values
  * in domains are taken from the mirrored records, so the searches select something.
  */
-import { modelOrder, type FieldInfo } from '../../sandbox/orm/registry';
-import type { OdooVersion } from '../../sandbox/orm/types';
-import { GATEWAY_LOGIN } from '../../sandbox/seed/security';
+import { modelOrder, type FieldInfo } from '@ops-data-gateway/sandbox/orm/registry';
+import type { OdooVersion } from '@ops-data-gateway/sandbox/orm/types';
+import { GATEWAY_LOGIN } from '@ops-data-gateway/sandbox/seed/security';
 import type { Transport } from './answer';
 import type { LiveRecord, Snapshot } from './mirror';
 import { FIELDS_GET_ATTRIBUTES, type CommonModel, type Schema } from './schema';

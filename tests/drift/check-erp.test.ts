@@ -5,7 +5,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import type { RunningSandbox } from '../../sandbox/http/start-sandbox';
+import type { RunningSandbox } from '@ops-data-gateway/sandbox/http/start-sandbox';
 import { createDriftDatabase, gatewayEnv, type DriftDatabase } from './support/drift-sandbox';
 
 const ROOT = join(__dirname, '../..');

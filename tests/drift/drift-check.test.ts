@@ -6,8 +6,8 @@ import { RESOURCES } from '../../generated/routers';
 import { loadConfig } from '../../runtime/config';
 import { ErpClient } from '../../runtime/erp/erp-client';
 import { runDriftCheck } from '../../runtime/drift/run-drift-check';
-import type { RegistryDrift } from '../../sandbox/orm/registry-drift';
-import type { OdooVersion } from '../../sandbox/orm/types';
+import type { RegistryDrift } from '@ops-data-gateway/sandbox/orm/registry-drift';
+import type { OdooVersion } from '@ops-data-gateway/sandbox/orm/types';
 import { createDriftDatabase, gatewayEnv, type DriftDatabase } from './support/drift-sandbox';
 
 let database: DriftDatabase;

@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import type { RunningSandbox } from '../../sandbox/http/start-sandbox';
+import type { RunningSandbox } from '@ops-data-gateway/sandbox/http/start-sandbox';
 import { expectDocumented } from '../support/openapi-responses';
 import { createDriftDatabase, gatewayEnv, type DriftDatabase } from './support/drift-sandbox';
 import { startDriftGateway, type DriftGateway } from './support/drift-gateway';

@@ -8,7 +8,7 @@ import { loadConfig } from '../../runtime/config';
 import { DriftMonitor } from '../../runtime/drift/drift-monitor';
 import { ErpClient } from '../../runtime/erp/erp-client';
 import { createLogger } from '../../runtime/log';
-import { startSandbox } from '../../sandbox/http/start-sandbox';
+import { startSandbox } from '@ops-data-gateway/sandbox/http/start-sandbox';
 import { createDriftDatabase, type DriftDatabase } from './support/drift-sandbox';
 
 let database: DriftDatabase;

@@ -5,7 +5,7 @@
  */
 import { runDifferential } from '../../live/differential/run';
 import type { LiveErpSettings } from '../../live/settings';
-import type { RegistryDrift } from '../../sandbox/orm/registry-drift';
+import type { RegistryDrift } from '@ops-data-gateway/sandbox/orm/registry-drift';
 import { createDriftDatabase } from '../drift/support/drift-sandbox';
 
 jest.setTimeout(60_000);

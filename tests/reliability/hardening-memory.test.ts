@@ -13,7 +13,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect, type Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { GATEWAY_LOGIN } from '../../sandbox/seed/security';
+import { GATEWAY_LOGIN } from '@ops-data-gateway/sandbox/seed/security';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';
 import { startStack, type Stack } from '../support/stack';
 import { rssMb, startGatewayProcess, type GatewayProcess } from './support/gateway-process';

@@ -7,7 +7,7 @@
  * capped in time.
  */
 import autocannon from 'autocannon';
-import { GATEWAY_LOGIN } from '../../sandbox/seed/security';
+import { GATEWAY_LOGIN } from '@ops-data-gateway/sandbox/seed/security';
 import { startStack, type Stack } from '../support/stack';
 import { rssMb, startGatewayProcess, type GatewayProcess } from './support/gateway-process';
 

@@ -10,11 +10,11 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type request from 'supertest';
 import type { ErpCall } from '../../runtime/erp/transport';
-import { startSandbox, type RunningSandbox } from '../../sandbox/http/start-sandbox';
-import type { OdooVersion } from '../../sandbox/orm/types';
-import { createDemoKeys, type DemoKeys } from '../../sandbox/security/demo-keys';
-import { GATEWAY_LOGIN } from '../../sandbox/seed/security';
-import { initDatabase } from '../../sandbox/seed/init';
+import { startSandbox, type RunningSandbox } from '@ops-data-gateway/sandbox/http/start-sandbox';
+import type { OdooVersion } from '@ops-data-gateway/sandbox/orm/types';
+import { createDemoKeys, type DemoKeys } from '@ops-data-gateway/sandbox/security/demo-keys';
+import { GATEWAY_LOGIN } from '@ops-data-gateway/sandbox/seed/security';
+import { initDatabase } from '@ops-data-gateway/sandbox/seed/init';
 import { startFaultProxy, type FaultProxy } from './fault-proxy';
 import { startGateway, type TransportUnderTest } from './gateway';
 

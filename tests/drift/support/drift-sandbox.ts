@@ -7,12 +7,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { startSandbox, type RunningSandbox } from '../../../sandbox/http/start-sandbox';
-import type { RegistryDrift } from '../../../sandbox/orm/registry-drift';
-import type { OdooVersion } from '../../../sandbox/orm/types';
-import { createDemoKeys, type DemoKeys } from '../../../sandbox/security/demo-keys';
-import { initDatabase } from '../../../sandbox/seed/init';
-import { GATEWAY_LOGIN } from '../../../sandbox/seed/security';
+import { startSandbox, type RunningSandbox } from '@ops-data-gateway/sandbox/http/start-sandbox';
+import type { RegistryDrift } from '@ops-data-gateway/sandbox/orm/registry-drift';
+import type { OdooVersion } from '@ops-data-gateway/sandbox/orm/types';
+import { createDemoKeys, type DemoKeys } from '@ops-data-gateway/sandbox/security/demo-keys';
+import { initDatabase } from '@ops-data-gateway/sandbox/seed/init';
+import { GATEWAY_LOGIN } from '@ops-data-gateway/sandbox/seed/security';
 
 export interface DriftDatabase {
   readonly dbPath: string;

@@ -3,9 +3,9 @@
  * them in the ERP: fresh keys (never seen by the gateway), keys that expire soon, and revocation.
  */
 import { DatabaseSync } from 'node:sqlite';
-import { API_KEY_TABLE, ApiKeys } from '../../../sandbox/security/api-keys';
-import { findUserByLogin } from '../../../sandbox/seed/init';
-import { GATEWAY_LOGIN } from '../../../sandbox/seed/security';
+import { API_KEY_TABLE, ApiKeys } from '@ops-data-gateway/sandbox/security/api-keys';
+import { findUserByLogin } from '@ops-data-gateway/sandbox/seed/init';
+import { GATEWAY_LOGIN } from '@ops-data-gateway/sandbox/seed/security';
 
 /** A new key of the gateway's API user, expiring at `expiresAt` (never when omitted). */
 export function mintKey(dbPath: string, options: { name?: string; expiresAt?: Date; now?: () => Date } = {}): string {

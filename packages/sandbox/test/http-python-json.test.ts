@@ -2,7 +2,7 @@
  * JSON as Odoo's Python writes and reads it; every expected text below was produced by CPython
  * 3.11's `json` module.
  */
-import { PyJsonDecodeError, dumpsJson, loadsJson } from '../../sandbox/http/python-json';
+import { PyJsonDecodeError, dumpsJson, loadsJson } from '../src/http/python-json';
 
 describe('dumpsJson', () => {
   it('writes json.dumps(..., ensure_ascii=False)', () => {

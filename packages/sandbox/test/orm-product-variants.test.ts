@@ -5,7 +5,7 @@
  * Demo variants 1-4 have attributes (see sandbox/models/product-attributes.ts).
  */
 import { createSandboxSet, displayNames, searchIds, type Sandbox, type SandboxSet } from './orm-fixture';
-import type { OdooVersion } from '../../sandbox/orm/types';
+import type { OdooVersion } from '../src/orm/types';
 
 let set: SandboxSet;
 const boxes = {} as Record<OdooVersion, Sandbox>;

@@ -3,9 +3,9 @@
  * only: the real ORM is exercised by the end-to-end suites) and wire-level clients.
  */
 import { DatabaseSync } from 'node:sqlite';
-import { createSandboxServer, listen } from '../../sandbox/http/server';
-import { ApiKeys } from '../../sandbox/security/api-keys';
-import { OdooException, type Env, type MethodSpec, type OdooVersion, type Orm } from '../../sandbox/orm/types';
+import { createSandboxServer, listen } from '../src/http/server';
+import { ApiKeys } from '../src/security/api-keys';
+import { OdooException, type Env, type MethodSpec, type OdooVersion, type Orm } from '../src/orm/types';
 import { decodeMethodResponse, encodeMethodCall, type MethodResponse, type XmlRpcValue } from '@ops-data-gateway/codec';
 
 const PARTNERS = [

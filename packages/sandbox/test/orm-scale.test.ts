@@ -5,8 +5,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { initDatabase, openOrm, type SandboxHandle } from '../../sandbox/seed/init';
-import type { MethodSpec } from '../../sandbox/orm/types';
+import { initDatabase, openOrm, type SandboxHandle } from '../src/seed/init';
+import type { MethodSpec } from '../src/orm/types';
 
 const ROWS = 100_000;
 const dir = mkdtempSync(join(tmpdir(), 'orm-scale-'));

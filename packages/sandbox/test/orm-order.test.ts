@@ -3,7 +3,7 @@
  * NULL placement as PostgreSQL's, many2one ordered by the comodel's `_order`, booleans, errors.
  */
 import { createSandboxSet, type Sandbox, type SandboxSet } from './orm-fixture';
-import type { OdooVersion } from '../../sandbox/orm/types';
+import type { OdooVersion } from '../src/orm/types';
 
 let set: SandboxSet;
 const boxes = {} as Record<OdooVersion, Sandbox>;

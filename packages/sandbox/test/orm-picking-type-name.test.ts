@@ -3,7 +3,7 @@
  * on each part (stock.picking.type's `_search_display_name`), also through a picking's many2one.
  */
 import { createSandboxSet, displayNames, searchIds, type Sandbox, type SandboxSet } from './orm-fixture';
-import type { OdooVersion } from '../../sandbox/orm/types';
+import type { OdooVersion } from '../src/orm/types';
 
 let set: SandboxSet;
 const boxes = {} as Record<OdooVersion, Sandbox>;

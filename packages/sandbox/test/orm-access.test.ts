@@ -3,7 +3,7 @@
  * refused writes, and the identity and permission probes of each version (reference section 7).
  */
 import { ADMIN_UID, GATEWAY_UID, NO_FLEET_UID, createSandboxSet, type Sandbox, type SandboxSet } from './orm-fixture';
-import type { OdooVersion } from '../../sandbox/orm/types';
+import type { OdooVersion } from '../src/orm/types';
 
 /** A demo user given read right on event.event only (not on its registrations). */
 const EVENT_ONLY_UID = 10;

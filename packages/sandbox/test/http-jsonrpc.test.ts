@@ -2,7 +2,7 @@
  * JSON-RPC transport over real HTTP, against the in-test ORM: envelopes, error objects per
  * version, content-type and body refusals (odoo-external-api.md, section 3).
  */
-import type { OdooVersion } from '../../sandbox/orm/types';
+import type { OdooVersion } from '../src/orm/types';
 import { jsonrpc, startTestSandbox, type TestSandbox } from './http-helpers';
 
 const VERSIONS: OdooVersion[] = [17, 18, 19];

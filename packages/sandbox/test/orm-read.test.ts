@@ -3,7 +3,7 @@
  * 8.2), ids order, missing and archived records, `load`, field lists, limits and errors.
  */
 import { ADMIN_UID, createSandboxSet, type Sandbox, type SandboxSet } from './orm-fixture';
-import type { OdooVersion } from '../../sandbox/orm/types';
+import type { OdooVersion } from '../src/orm/types';
 
 let set: SandboxSet;
 const boxes = {} as Record<OdooVersion, Sandbox>;

@@ -8,11 +8,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { startSandbox, type RunningSandbox } from '../../sandbox/http/start-sandbox';
-import type { OdooVersion } from '../../sandbox/orm/types';
-import { createDemoKeys, type DemoKeys } from '../../sandbox/security/demo-keys';
-import { initDatabase } from '../../sandbox/seed/init';
-import { openDatabase } from '../../sandbox/store/database';
+import { startSandbox, type RunningSandbox } from '../src/http/start-sandbox';
+import type { OdooVersion } from '../src/orm/types';
+import { createDemoKeys, type DemoKeys } from '../src/security/demo-keys';
+import { initDatabase } from '../src/seed/init';
+import { openDatabase } from '../src/store/database';
 
 const runFile = promisify(execFile);
 const SCRIPT = join(__dirname, 'python_client.py');

@@ -6,9 +6,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { initDatabase, openOrm, type SandboxHandle } from '../../sandbox/seed/init';
-import { SEEDED_USERS } from '../../sandbox/seed/security';
-import { OdooException, type OdooVersion } from '../../sandbox/orm/types';
+import { initDatabase, openOrm, type SandboxHandle } from '../src/seed/init';
+import { SEEDED_USERS } from '../src/seed/security';
+import { OdooException, type OdooVersion } from '../src/orm/types';
 
 export const ADMIN_UID = SEEDED_USERS.find((u) => u.login === 'admin')!.id;
 export const GATEWAY_UID = SEEDED_USERS.find((u) => u.login === 'gateway-api')!.id;

@@ -7,7 +7,7 @@
  * - `key --login LOGIN [--name NAME] [--expires YYYY-MM-DD]` prints a new API key once;
  * - `demo-keys --json` prints fresh keys for the demo users as one JSON line.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startSandbox, DEFAULT_DATABASE_NAME } from './http/start-sandbox';
@@ -181,15 +181,23 @@ function databasePath(option: string | undefined): string {
   return option === undefined ? join(projectRoot(), '.sandbox', 'demo.db') : resolve(option);
 }
 
-/** The nearest directory above this file holding package.json (works from sources and dist/). */
+/**
+ * The project's root: the nearest directory above this file whose package.json declares the
+ * workspaces (works from sources and dist/), so that `.sandbox/` is the one `make run` uses.
+ */
 function projectRoot(): string {
   let dir = __dirname;
-  while (!existsSync(join(dir, 'package.json'))) {
+  while (!isWorkspaceRoot(dir)) {
     const parent = dirname(dir);
     if (parent === dir) return process.cwd();
     dir = parent;
   }
   return dir;
+}
+
+function isWorkspaceRoot(dir: string): boolean {
+  const manifest = join(dir, 'package.json');
+  return existsSync(manifest) && 'workspaces' in (JSON.parse(readFileSync(manifest, 'utf8')) as object);
 }
 
 function odooVersion(text: string): OdooVersion {

@@ -4,9 +4,9 @@
  */
 import { pbkdf2Sync } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
-import { ApiKeys } from '../../sandbox/security/api-keys';
-import { Credentials } from '../../sandbox/security/credentials';
-import { verifySecret } from '../../sandbox/security/pbkdf2-sha512';
+import { ApiKeys } from '../src/security/api-keys';
+import { Credentials } from '../src/security/credentials';
+import { verifySecret } from '../src/security/pbkdf2-sha512';
 
 function usersDb(): DatabaseSync {
   const db = new DatabaseSync(':memory:');

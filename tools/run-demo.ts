@@ -8,10 +8,10 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { dirname, join, resolve } from 'node:path';
-import { startSandbox } from './http/start-sandbox';
-import { createDemoKeys } from './security/demo-keys';
-import { GATEWAY_LOGIN } from './seed/security';
-import { initDatabase, isCurrentDatabase } from './seed/init';
+import { startSandbox } from '@ops-data-gateway/sandbox/http/start-sandbox';
+import { createDemoKeys } from '@ops-data-gateway/sandbox/security/demo-keys';
+import { GATEWAY_LOGIN } from '@ops-data-gateway/sandbox/seed/security';
+import { initDatabase, isCurrentDatabase } from '@ops-data-gateway/sandbox/seed/init';
 
 const root = resolve(__dirname, '..', '..');
 const dbPath = join(root, '.sandbox', 'demo.db');

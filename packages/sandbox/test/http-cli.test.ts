@@ -5,9 +5,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from '../../sandbox/cli';
-import { ApiKeys } from '../../sandbox/security/api-keys';
-import { openDatabase } from '../../sandbox/store/database';
+import { main } from '../src/cli';
+import { ApiKeys } from '../src/security/api-keys';
+import { openDatabase } from '../src/store/database';
 
 let dir: string;
 let dbPath: string;

@@ -3,8 +3,8 @@
  * `name_search`, `name_get` and `fields_get`.
  */
 import { createSandboxSet, type Sandbox, type SandboxSet } from './orm-fixture';
-import { bindArguments } from '../../sandbox/orm/binding';
-import type { OdooException, MethodSpec, OdooVersion } from '../../sandbox/orm/types';
+import { bindArguments } from '../src/orm/binding';
+import type { OdooException, MethodSpec, OdooVersion } from '../src/orm/types';
 
 let set: SandboxSet;
 const boxes = {} as Record<OdooVersion, Sandbox>;

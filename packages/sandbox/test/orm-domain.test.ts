@@ -4,7 +4,7 @@
  * computed independently, in JavaScript, from the rows read with plain SQL.
  */
 import { ADMIN_UID, NO_FLEET_UID, GATEWAY_UID, createSandboxSet, type Sandbox, type SandboxSet } from './orm-fixture';
-import type { OdooVersion } from '../../sandbox/orm/types';
+import type { OdooVersion } from '../src/orm/types';
 
 type PartnerRow = { id: number; name: string; email: string | null; phone: string | null; is_company: number | null; active: number | null; country_id: number | null };
 type VehicleRow = { id: number; seats: number | null; active: number | null };

@@ -2,9 +2,9 @@
  * The model registry: the twelve model files load and validate, magic fields are added, and
  * invalid definitions are reported all at once.
  */
-import { MODEL_SOURCES, loadRegistry } from '../../sandbox/models';
-import { buildRegistry, defaultLabel, validateDefinitions } from '../../sandbox/orm/registry';
-import type { ModelDef } from '../../sandbox/orm/model-def';
+import { MODEL_SOURCES, loadRegistry } from '../src/models';
+import { buildRegistry, defaultLabel, validateDefinitions } from '../src/orm/registry';
+import type { ModelDef } from '../src/orm/model-def';
 
 describe(loadRegistry.name, () => {
   test('loads every model file, with the magic fields', () => {

@@ -2,7 +2,7 @@
  * XML-RPC transport over real HTTP, against the in-test ORM: credentials, processing order per
  * version, fault shapes of every error class (odoo-external-api.md, section 2).
  */
-import type { OdooVersion } from '../../sandbox/orm/types';
+import type { OdooVersion } from '../src/orm/types';
 import { startTestSandbox, xmlrpc, type TestSandbox } from './http-helpers';
 
 const VERSIONS: OdooVersion[] = [17, 18, 19];

@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { loadRegistry } from '../../sandbox/models';
-import { applyRegistryDrift } from '../../sandbox/orm/registry-drift';
-import { initDatabase, isCurrentDatabase, schemaVersion } from '../../sandbox/seed/init';
+import { loadRegistry } from '../src/models';
+import { applyRegistryDrift } from '../src/orm/registry-drift';
+import { initDatabase, isCurrentDatabase, schemaVersion } from '../src/seed/init';
 
 describe('sandbox schema version', () => {
   const dir = mkdtempSync(join(tmpdir(), 'odg-schema-'));
