@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import type { LoadResult, LoadSpec } from './load-generator';
 
 export const ROOT = join(__dirname, '..', '..');
@@ -18,7 +18,7 @@ export interface Service {
   stop(): Promise<void>;
 }
 
-/** Starts a Node script and resolves once a line of its output matches `ready`. */
+/** Starts a Node script (a path under dist/, or an absolute one) and resolves once a line of its output matches `ready`. */
 /** V8 flags the gateway runs with (README, "Running in production"): a small young generation keeps RSS flat. */
 export const GATEWAY_NODE_FLAGS = ['--max-semi-space-size=4', '--max-old-space-size=256'];
 
@@ -30,7 +30,7 @@ export function startService(
   ready: RegExp,
   nodeFlags: readonly string[] = [],
 ): Promise<Service> {
-  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', ...nodeFlags, join(DIST, script), ...args], {
+  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', ...nodeFlags, isAbsolute(script) ? script : join(DIST, script), ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

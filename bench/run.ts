@@ -312,7 +312,14 @@ async function main(): Promise<void> {
   db.close();
 
   const sandboxPort = await freePort();
-  const sandbox = await startService('sandbox/cli.js', ['serve', '--db', dbPath, '--port', String(sandboxPort)], {}, `http://127.0.0.1:${sandboxPort}`, /listening on/);
+  // The sandbox package's command line, compiled by `make packages` (its exports map it to dist/).
+  const sandbox = await startService(
+    require.resolve('@ops-data-gateway/sandbox/cli'),
+    ['serve', '--db', dbPath, '--port', String(sandboxPort)],
+    {},
+    `http://127.0.0.1:${sandboxPort}`,
+    /listening on/,
+  );
   const startGateway: GatewayStarter = async (erpUrl, extra = {}) => {
     const port = await freePort();
     const env = { PORT: String(port), ERP_URL: erpUrl, ERP_DATABASE: 'sandbox', ERP_LOGIN: GATEWAY_LOGIN, ERP_TRANSPORT: 'json2', LOG_LEVEL: 'info', ...extra };
