@@ -30,6 +30,19 @@ function sandboxLayers() {
   });
 }
 
+const WORKSPACE_PACKAGES = ['codec', 'sandbox'];
+
+/** A workspace package is imported by its name: it has its own build, and production installs it as a package. */
+function byItsName(name) {
+  return {
+    name: `${name}-by-its-name`,
+    severity: 'error',
+    comment: `@ops-data-gateway/${name} is imported by its name, never by a path into packages/${name}.`,
+    from: { path: `^(?!packages/${name}/)` },
+    to: { path: `^packages/${name}/src/` },
+  };
+}
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -76,21 +89,7 @@ module.exports = {
       from: { path: '^(runtime|generated|packages/codec)/' },
       to: { dependencyTypes: ['npm-dev'] },
     },
-    {
-      name: 'packages-by-their-name',
-      severity: 'error',
-      comment:
-        'A workspace package is imported by its name (@ops-data-gateway/...), never by a path into its folder: it has its own build, and production installs it as a package.',
-      from: { path: '^(?!packages/codec/)' },
-      to: { path: '^packages/codec/src/' },
-    },
-    {
-      name: 'sandbox-by-its-name',
-      severity: 'error',
-      comment: 'The sandbox package is imported by its name (@ops-data-gateway/sandbox/...), never by a path into its folder.',
-      from: { path: '^(?!packages/sandbox/)' },
-      to: { path: '^packages/sandbox/src/' },
-    },
+    ...WORKSPACE_PACKAGES.map(byItsName),
     {
       name: 'no-unresolvable',
       severity: 'error',
