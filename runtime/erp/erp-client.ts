@@ -6,6 +6,7 @@
  */
 import type { GatewayConfig } from '../config';
 import { Coalescer, flightKey } from './coalesce';
+import { deadlineAfter } from './deadline';
 import { ErpFault, ErpTimeout, ErpUnavailable } from './erp-error';
 import { Json2Transport } from './json2';
 import { bindLease, type BudgetLease } from './memory-budget';
@@ -63,7 +64,7 @@ export class ErpClient {
 
   async identify(key: string, stats: ErpStats): Promise<number | false> {
     const { transport } = await this.connect();
-    return this.timed(stats, this.deadline(stats.lease), (deadline) => transport.identify(key, deadline));
+    return this.alone(stats, (deadline) => transport.identify(key, deadline));
   }
 
   /**
@@ -78,8 +79,9 @@ export class ErpClient {
       return this.timed(stats, deadline, (signal) => transport.call(credentials, call, signal));
     };
     const started = performance.now();
-    const waiter = { sender: credentials, deadline: AbortSignal.timeout(this.config.timeoutMs), lease: stats.lease };
-    const shared = await this.flights.join(flightKey(credentials.uid, call), waiter, send);
+    const deadline = deadlineAfter(this.config.timeoutMs);
+    const waiter = { sender: credentials, deadline: deadline.signal, lease: stats.lease };
+    const shared = await this.flights.join(flightKey(credentials.uid, call), waiter, send).finally(deadline.clear);
     if (!shared.started) {
       stats.shared++;
       stats.ms += performance.now() - started;
@@ -90,15 +92,24 @@ export class ErpClient {
       return outcome.value;
     }
     // A refused key speaks of the key sent, not of the account: another key of it asks for itself.
-    if (!shared.started && isKeyRefusal(outcome.error) && shared.sender.key !== credentials.key) return send(this.deadline(stats.lease));
+    if (!shared.started && isKeyRefusal(outcome.error) && shared.sender.key !== credentials.key) {
+      return this.alone(stats, (signal) => {
+        this.observe?.(call);
+        return transport.call(credentials, call, signal);
+      });
+    }
     throw outcome.error;
   }
 
-  /** A deadline for one call, with the request's memory lease bound to it. */
-  private deadline(lease: BudgetLease | undefined): AbortSignal {
-    const deadline = AbortSignal.timeout(this.config.timeoutMs);
-    if (lease) bindLease(deadline, lease);
-    return deadline;
+  /** One call of this request's own, not shared: its deadline with the request's memory lease bound to it. */
+  private async alone<T>(stats: ErpStats, run: (deadline: AbortSignal) => Promise<T>): Promise<T> {
+    const deadline = deadlineAfter(this.config.timeoutMs);
+    if (stats.lease) bindLease(deadline.signal, stats.lease);
+    try {
+      return await this.timed(stats, deadline.signal, run);
+    } finally {
+      deadline.clear();
+    }
   }
 
   /** The deadline starts before the wait for a slot: time queued counts against the ERP timeout. */
