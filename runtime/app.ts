@@ -19,7 +19,7 @@ import { createDocsRouter, openApiWithServer, withBaseUrl } from './http/docs-ro
 import { createErrorHandler, sendError } from './http/error-handler';
 import { createHealthRouter } from './http/health-routes';
 import { methodNotAllowed } from './http/method-not-allowed';
-import { noStore } from './http/no-store';
+import { noStore, unconditional } from './http/no-store';
 import { requestDeadline } from './http/request-deadline';
 import { requestLog } from './http/request-log';
 import { refuseMisshapenRequests } from './http/request-shape';
@@ -91,8 +91,8 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
       '/llms.txt': { body: withBaseUrl(LLMS_TXT, config.publicBaseUrl, 'text'), type: 'text/markdown; charset=utf-8', cacheControl: 'public, max-age=300' },
     }),
   );
-  // Everything after the documents (which set their own caching) is live data or state: never stored.
-  app.use(noStore());
+  // Everything after the documents (which set their own caching) is live state: never stored, never 304.
+  app.use(noStore(), unconditional());
   app.use(createHealthRouter(erp, config.erp.timeoutMs, drift));
   app.use((req, res) => sendError(res, notFound(`No route ${req.method} ${req.path.slice(0, 200)}.`)));
   app.use(createErrorHandler(log));

@@ -110,10 +110,12 @@ function listOperation(resource: ResourceModel): OpenAPIV3_1.OperationObject {
       },
       ref('Fields', 'parameters'),
       ...resource.filters.map(filterParameter),
+      ref('IfNoneMatch', 'parameters'),
     ],
     responses: {
       '200': {
         description: 'A page of records.',
+        headers: { ETag: ref('ETag', 'headers') },
         content: {
           'application/json': {
             schema: {
@@ -125,6 +127,7 @@ function listOperation(resource: ResourceModel): OpenAPIV3_1.OperationObject {
           },
         },
       },
+      '304': ref('NotModified', 'responses'),
       ...errorResponses([400, 401, 403, 404, 422, ...SERVER_ERRORS]),
     },
   };
@@ -137,10 +140,11 @@ function detailOperation(resource: ResourceModel): OpenAPIV3_1.OperationObject {
     summary: `One record of ${resource.path}`,
     description: `A record of ${resource.path} by its id.${scopeText(resource)} A record outside the scope is 404.`,
     ...(resource.deprecated ? { deprecated: true } : {}),
-    parameters: [ref('Id', 'parameters'), ref('Fields', 'parameters')],
+    parameters: [ref('Id', 'parameters'), ref('Fields', 'parameters'), ref('IfNoneMatch', 'parameters')],
     responses: {
       '200': {
         description: 'The record.',
+        headers: { ETag: ref('ETag', 'headers') },
         content: {
           'application/json': {
             schema: {
@@ -152,6 +156,7 @@ function detailOperation(resource: ResourceModel): OpenAPIV3_1.OperationObject {
           },
         },
       },
+      '304': ref('NotModified', 'responses'),
       ...errorResponses([400, 401, 403, 404, 422, ...SERVER_ERRORS]),
     },
   };
@@ -191,7 +196,19 @@ function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject {
   };
   for (const domain of model.domains)
     for (const resource of domain.resources) schemas[recordTypeName(resource.domain, resource.name)] = recordSchema(resource) as OpenAPIV3_1.SchemaObject;
-  const responses: Record<string, OpenAPIV3_1.ResponseObject> = {};
+  const headers: Record<string, OpenAPIV3_1.HeaderObject> = {
+    ETag: {
+      description: 'Strong entity tag of this answer (a hash of its body). Send it back in `If-None-Match` to get 304 while the answer is unchanged.',
+      schema: { type: 'string' },
+    },
+  };
+  const responses: Record<string, OpenAPIV3_1.ResponseObject> = {
+    // No content: a 304 has no body (and is neither a success nor an error to a typed client).
+    NotModified: {
+      description: 'Not modified: the answer is the one whose ETag the request sent in `If-None-Match`. No body.',
+      headers: { ETag: ref('ETag', 'headers') },
+    },
+  };
   for (const [status, code, text] of ERROR_STATUSES) {
     if (!DECLARED.has(status)) continue;
     const headers: Record<string, OpenAPIV3_1.HeaderObject> = {};
@@ -239,6 +256,14 @@ function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject {
       description: 'Comma-separated subset of field names to return (`id` is always returned). Default: every field.',
       schema: { type: 'string' },
     },
+    IfNoneMatch: {
+      name: 'If-None-Match',
+      in: 'header',
+      required: false,
+      description:
+        'ETags of answers the client holds (`"…"`, comma-separated, `W/` tags compared weakly) or `*`: when the answer would be one of them, it is 304 with no body. The data is still read from the ERP.',
+      schema: { type: 'string' },
+    },
     Id: {
       name: 'id',
       in: 'path',
@@ -251,6 +276,7 @@ function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject {
     schemas,
     responses,
     parameters,
+    headers,
     securitySchemes: {
       bearerAuth: {
         type: 'http',

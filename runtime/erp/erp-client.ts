@@ -1,10 +1,13 @@
 /**
  * @module The gateway's only way to the ERP. It picks the transport (JSON-2 when the ERP offers it,
  * unless configured), lets through read methods only, bounds concurrent calls with a bounded wait
- * queue, puts a deadline on every call and counts calls and time per request for the log line.
+ * queue, puts a deadline on every call, sends identical reads in flight once (coalesce.ts) and
+ * counts calls and time per request for the log line.
  */
 import type { GatewayConfig } from '../config';
-import { ErpTimeout, ErpUnavailable } from './erp-error';
+import { Coalescer, flightKey } from './coalesce';
+import { deadlineAfter } from './deadline';
+import { ErpFault, ErpTimeout, ErpUnavailable } from './erp-error';
 import { Json2Transport } from './json2';
 import { bindLease, type BudgetLease } from './memory-budget';
 import { JsonRpcTransport } from './jsonrpc';
@@ -20,7 +23,11 @@ export const ALLOWED_METHODS: ReadonlySet<string> = new Set(['search_read', 'sea
 
 /** Per-request accounting of ERP calls, for the request's log line. */
 export class ErpStats {
+  /** Calls this request sent to the ERP (`erp_calls`). */
   calls = 0;
+  /** Answers this request took from a call another request had in flight (`erp_shared`): not sent again. */
+  shared = 0;
+  /** Time in the calls it sent and waiting for the ones it shared (`erp_ms`). */
   ms = 0;
   /** The request's share of the memory budget: its ERP answers are charged to it as they arrive. */
   lease: BudgetLease | undefined;
@@ -34,6 +41,7 @@ export interface ErpConnection {
 export class ErpClient {
   private connection: Promise<ErpConnection> | undefined;
   private readonly semaphore: Semaphore;
+  private readonly flights = new Coalescer<ErpCredentials>();
 
   constructor(
     private readonly config: GatewayConfig['erp'],
@@ -56,20 +64,56 @@ export class ErpClient {
 
   async identify(key: string, stats: ErpStats): Promise<number | false> {
     const { transport } = await this.connect();
-    return this.timed(stats, (deadline) => transport.identify(key, deadline));
+    return this.alone(stats, (deadline) => transport.identify(key, deadline));
   }
 
+  /**
+   * Every call is a read (the allow-list), so an identical one of the same account already in flight
+   * is waited for instead of sent again.
+   */
   async call(credentials: ErpCredentials, call: ErpCall, stats: ErpStats): Promise<unknown> {
     if (!ALLOWED_METHODS.has(call.method)) throw new Error(`ERP method '${call.method}' is not on the gateway's allow-list`);
     const { transport } = await this.connect();
-    this.observe?.(call);
-    return this.timed(stats, (deadline) => transport.call(credentials, call, deadline));
+    const send = (deadline: AbortSignal) => {
+      this.observe?.(call);
+      return this.timed(stats, deadline, (signal) => transport.call(credentials, call, signal));
+    };
+    const started = performance.now();
+    const deadline = deadlineAfter(this.config.timeoutMs);
+    const waiter = { sender: credentials, deadline: deadline.signal, lease: stats.lease };
+    const shared = await this.flights.join(flightKey(credentials.uid, call), waiter, send).finally(deadline.clear);
+    if (!shared.started) {
+      stats.shared++;
+      stats.ms += performance.now() - started;
+    }
+    const { outcome } = shared;
+    if (outcome.ok) {
+      if (!shared.started) stats.lease?.chargeCopy(shared.answerBytes);
+      return outcome.value;
+    }
+    // A refused key speaks of the key sent, not of the account: another key of it asks for itself.
+    if (!shared.started && isKeyRefusal(outcome.error) && shared.sender.key !== credentials.key) {
+      return this.alone(stats, (signal) => {
+        this.observe?.(call);
+        return transport.call(credentials, call, signal);
+      });
+    }
+    throw outcome.error;
+  }
+
+  /** One call of this request's own, not shared: its deadline with the request's memory lease bound to it. */
+  private async alone<T>(stats: ErpStats, run: (deadline: AbortSignal) => Promise<T>): Promise<T> {
+    const deadline = deadlineAfter(this.config.timeoutMs);
+    if (stats.lease) bindLease(deadline.signal, stats.lease);
+    try {
+      return await this.timed(stats, deadline.signal, run);
+    } finally {
+      deadline.clear();
+    }
   }
 
   /** The deadline starts before the wait for a slot: time queued counts against the ERP timeout. */
-  private async timed<T>(stats: ErpStats, run: (deadline: AbortSignal) => Promise<T>): Promise<T> {
-    const deadline = AbortSignal.timeout(this.config.timeoutMs);
-    if (stats.lease) bindLease(deadline, stats.lease);
+  private async timed<T>(stats: ErpStats, deadline: AbortSignal, run: (deadline: AbortSignal) => Promise<T>): Promise<T> {
     const release = await this.semaphore.acquire(deadline, () => new ErpTimeout('no ERP slot freed in time'));
     const started = performance.now();
     try {
@@ -93,4 +137,8 @@ export class ErpClient {
     const rpc = transport === 'xmlrpc' ? new XmlRpcTransport(url, database, login, maxAnswerBytes) : new JsonRpcTransport(url, database, login, maxAnswerBytes);
     return { transport: rpc, version: await rpc.version(deadline()) };
   }
+}
+
+function isKeyRefusal(error: unknown): boolean {
+  return error instanceof ErpFault && error.kind === 'access_denied';
 }

@@ -6,6 +6,10 @@
  * is charged to it as it arrives, and past the budget the request fails with 503 `unavailable` and
  * Retry-After instead of the process failing for everyone. The lease is given back when the request
  * has answered. A later response cache is charged to the same budget.
+ *
+ * An answer several requests share (coalesce.ts) is charged once, to a lease of its own that each of
+ * those requests keeps until it has answered; each request beyond the first is charged the one copy
+ * it makes of it (see `keep` and `chargeCopy`).
  */
 import { GatewayError } from '../errors';
 
@@ -38,26 +42,78 @@ export class MemoryBudget {
   }
 }
 
-/** What one request holds of the budget; `release` gives it all back (idempotent). */
+/**
+ * What one request (or one shared answer) holds of the budget; `release` gives it all back
+ * (idempotent). A released lease takes no more: an ERP answer still arriving for a request that has
+ * answered is dropped rather than charged to a lease nobody will give back.
+ */
 export class BudgetLease {
   private held = 0;
+  private bytes = 0;
+  private released = false;
+  /** How to let go of the shared leases this one keeps alive; how many keep this one alive. */
+  private kept: (() => void)[] = [];
+  private keepers = 0;
 
   constructor(private readonly budget: MemoryBudget) {}
 
+  /** Bytes of ERP answers charged so far (before the copies are counted). */
+  get answerBytes(): number {
+    return this.bytes;
+  }
+
   /** Charges `bytes` of an ERP answer (times HELD_COPIES); throws 503 past the budget. */
   charge(bytes: number): void {
-    const cost = bytes * HELD_COPIES;
+    this.take(bytes * HELD_COPIES);
+    this.bytes += bytes;
+  }
+
+  /**
+   * Charges one copy of `bytes` of an answer charged in full elsewhere (a shared answer): what a
+   * request that reads it makes of its own, the records mapped and the answer written.
+   */
+  chargeCopy(bytes: number): void {
+    this.take(bytes);
+  }
+
+  /** A new lease on the same budget, for an answer several requests share. */
+  fork(): BudgetLease {
+    return new BudgetLease(this.budget);
+  }
+
+  /** One more holder of this lease; it is released when the last holder lets go (the function returned, idempotent). */
+  retain(): () => void {
+    this.keepers++;
+    let dropped = false;
+    return () => {
+      if (dropped) return;
+      dropped = true;
+      if (--this.keepers === 0) this.release();
+    };
+  }
+
+  /** Keeps `shared` until this lease is released. */
+  keep(shared: BudgetLease): void {
+    this.kept.push(shared.retain());
+  }
+
+  release(): void {
+    this.budget.give(this.held);
+    this.held = 0;
+    this.released = true;
+    const kept = this.kept;
+    this.kept = [];
+    for (const letGo of kept) letGo();
+  }
+
+  private take(cost: number): void {
+    if (this.released) throw new GatewayError('unavailable', 'The request this ERP answer was read for has already been answered.');
     if (!this.budget.tryTake(cost)) {
       throw new GatewayError('unavailable', 'The gateway is holding as many ERP answers as its memory allows. Retry shortly.', {
         headers: { 'Retry-After': '1' },
       });
     }
     this.held += cost;
-  }
-
-  release(): void {
-    this.budget.give(this.held);
-    this.held = 0;
   }
 }
 

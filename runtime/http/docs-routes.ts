@@ -1,11 +1,11 @@
 /**
  * @module The public documentation routes (no credentials): `/api/openapi.json` with `servers` set to
  * the gateway's public base URL, `/api/docs` (HTML page, with its own Content-Security-Policy) and
- * `/api/llms.txt` (flat Markdown), both with `{base_url}` replaced. Bodies are built once at
- * start-up and served with an ETag.
+ * `/api/llms.txt` (flat Markdown), both with `{base_url}` replaced. Bodies and their ETags are built
+ * once at start-up; a request holding the ETag gets 304 (conditional.ts).
  */
-import { createHash } from 'node:crypto';
 import { Router, type RequestHandler } from 'express';
+import { answeredNotModified, entityTagOf } from './conditional';
 
 export interface StaticDocument {
   readonly body: string | Buffer;
@@ -15,19 +15,15 @@ export interface StaticDocument {
 }
 
 function serveDocument(document: StaticDocument): RequestHandler {
-  const etag = `"${createHash('sha256').update(document.body).digest('base64url').slice(0, 27)}"`;
   // One Buffer for every answer: the OpenAPI document is 468 KB, and a pipelining client asking for
   // it a thousand times must not make the gateway encode a thousand copies.
   const body = Buffer.isBuffer(document.body) ? document.body : Buffer.from(document.body, 'utf8');
+  const etag = entityTagOf(body);
   const type = document.type.includes('charset') ? document.type : `${document.type}; charset=utf-8`;
   return (req, res) => {
-    res.setHeader('ETag', etag);
     res.setHeader('Cache-Control', document.cacheControl);
     for (const [name, value] of Object.entries(document.extraHeaders ?? {})) res.setHeader(name, value);
-    if (req.headers['if-none-match'] === etag) {
-      res.status(304).end();
-      return;
-    }
+    if (answeredNotModified(req, res, etag)) return;
     res.setHeader('Content-Type', type);
     res.setHeader('Content-Length', body.length);
     res.end(body);

@@ -1,6 +1,6 @@
 /**
  * @module One log line per request: method, route template, query keys, status, duration, ERP calls
- * and time in them, the key's short hash id. Never the key, the query values, the raw path or record
+ * (sent, and shared with a request that sent them) and time in them, the key's short hash id. Never the key, the query values, the raw path or record
  * data (they may be personal: a path may hold an e-mail address or a key pasted by mistake).
  */
 import type { Request, RequestHandler } from 'express';
@@ -20,6 +20,8 @@ export function requestLog(log: Logger): RequestHandler {
         status: res.statusCode,
         ms: Math.round((performance.now() - started) * 100) / 100,
         erp_calls: stats.calls,
+        // Answers taken from an identical call another request had in flight (coalesce.ts): not sent again.
+        ...(stats.shared ? { erp_shared: stats.shared } : {}),
         erp_ms: Math.round(stats.ms * 100) / 100,
         ...(res.locals['keyId'] ? { key_id: res.locals['keyId'] as string } : {}),
         ...(res.locals['erpError'] ? { erp_error: res.locals['erpError'] as string } : {}),

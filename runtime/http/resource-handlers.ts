@@ -119,7 +119,7 @@ export function createResourceHandlers(
         const query = gapsOf ? servableListQuery(parsed, gapsOf(resource)) : parsed;
         const page = await reader.list(principal, resource, query, erpStatsOf(res));
         if (resource.deprecated || query.deprecated.length) res.setHeader('Deprecation', 'true');
-        sendJson(res, page);
+        sendJson(req, res, page);
       }),
     detail: (resource) =>
       guarded(resource, async (principal, req, res) => {
@@ -132,7 +132,7 @@ export function createResourceHandlers(
         const query = parser.parseDetail(rawQuery);
         const record = await reader.detail(principal, resource, Number(raw), query, erpStatsOf(res));
         if (resource.deprecated || query.deprecated.length) res.setHeader('Deprecation', 'true');
-        sendJson(res, { data: record });
+        sendJson(req, res, { data: record });
       }),
   };
 }

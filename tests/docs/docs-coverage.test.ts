@@ -59,8 +59,9 @@ describe('the documents cover the catalogue', () => {
     const expected = resources.flatMap((r) => [`/api/v1/${r.path}`, `/api/v1/${r.path}/{id}`]);
     expect(Object.keys(docs.openapi.paths).sort()).toEqual(expected.sort());
     for (const r of resources) {
-      expect(parameterNames(`/api/v1/${r.path}`).sort()).toEqual([...COMMON_LIST_PARAMETERS, ...r.filters.map((f) => f.name)].sort());
-      expect(parameterNames(`/api/v1/${r.path}/{id}`).sort()).toEqual(['fields', 'id']);
+      // Besides the query and path parameters, the If-None-Match header of a conditional GET.
+      expect(parameterNames(`/api/v1/${r.path}`).sort()).toEqual([...COMMON_LIST_PARAMETERS, ...r.filters.map((f) => f.name), 'If-None-Match'].sort());
+      expect(parameterNames(`/api/v1/${r.path}/{id}`).sort()).toEqual(['If-None-Match', 'fields', 'id']);
     }
   });
 

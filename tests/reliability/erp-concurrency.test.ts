@@ -21,8 +21,8 @@ describe('ERP concurrency bound (ERP_MAX_CONCURRENCY, ERP_MAX_QUEUE)', () => {
       transport: 'json2',
       env: { ERP_MAX_CONCURRENCY: String(CONCURRENCY), ERP_MAX_QUEUE: String(QUEUE), ERP_TIMEOUT_MS: '5000' },
     }));
-    // Key check, group and read right are cached from here on: each detail below is one ERP call.
-    expect((await stack.get('/api/v1/fleet/vehicles/1?fields=plate')).status).toBe(200);
+    // Key check, group and read right are cached from here on: each page below is one ERP call.
+    expect((await stack.get('/api/v1/fleet/vehicles?limit=1&total=false&fields=plate')).status).toBe(200);
     expect((await stack.get('/api/v1/purchase/orders?limit=1')).status).toBe(200);
   });
   afterAll(async () => {
@@ -44,7 +44,8 @@ describe('ERP concurrency bound (ERP_MAX_CONCURRENCY, ERP_MAX_QUEUE)', () => {
     );
 
   it(`serves ${CONCURRENCY} + ${QUEUE} one-call requests of a burst of 20 and refuses the rest at once with 503 and Retry-After`, async () => {
-    const answers = await burst(Array.from({ length: 20 }, (_, i) => `/api/v1/fleet/vehicles/${(i % 5) + 1}?fields=plate`));
+    // Twenty different reads: identical ones in flight would be sent once (erp-coalescing.test.ts).
+    const answers = await burst(Array.from({ length: 20 }, (_, i) => `/api/v1/fleet/vehicles?limit=1&offset=${i}&total=false&fields=plate`));
     const served = answers.filter((a) => a.res.status === 200);
     const refused = answers.filter((a) => a.res.status === 503);
     expect([served.length, refused.length]).toEqual([CONCURRENCY + QUEUE, 20 - CONCURRENCY - QUEUE]);

@@ -48,14 +48,23 @@ describe('security headers', () => {
     for (const [kind, send] of kinds.filter(([kind]) => !/docs|openapi|llms|405/.test(kind))) expect([kind, (await send()).headers['cache-control']]).toEqual([kind, 'no-store']);
   });
 
-  it('answers a conditional request on data in full: there is no validator to match (If-None-Match: * is not a 304)', async () => {
-    for (const header of [
-      ['If-None-Match', '*'],
-      ['If-Modified-Since', new Date(Date.now() + 86400000).toUTCString()],
-    ] as const) {
-      const res = await request(stack.url).get('/api/v1/fleet/vehicles/1').set('Authorization', auth()).set(header[0], header[1]);
-      expect([header[0], res.status, res.body.data?.id]).toEqual([header[0], 200, 1]);
-    }
+  it('answers a conditional request on health in full: it has no validator (If-None-Match: * is not a 304)', async () => {
+    for (const path of ['/healthz', '/readyz'])
+      for (const header of [
+        ['If-None-Match', '*'],
+        ['If-Modified-Since', new Date(Date.now() + 86400000).toUTCString()],
+      ] as const) {
+        const res = await request(stack.url).get(path).set(header[0], header[1]);
+        expect([path, header[0], res.status, res.headers['etag']]).toEqual([path, header[0], 200, undefined]);
+      }
+  });
+
+  it('answers If-Modified-Since on data in full: data carries an ETag, no date to compare', async () => {
+    const res = await request(stack.url)
+      .get('/api/v1/fleet/vehicles/1')
+      .set('Authorization', auth())
+      .set('If-Modified-Since', new Date(Date.now() + 86400000).toUTCString());
+    expect([res.status, res.body.data?.id, res.headers['cache-control']]).toEqual([200, 1, 'no-store']);
   });
 
   it('serves the docs page with a strict Content-Security-Policy', async () => {
@@ -99,6 +108,8 @@ describe('CORS with CORS_ORIGINS set', () => {
       const res = await request(stack.url).get('/api/v1/fleet/vehicles?limit=1').set('Authorization', `Bearer ${key}`).set('Origin', ALLOWED);
       expect([res.status, res.headers['access-control-allow-origin'], res.headers['vary']]).toEqual([key === 'wrong' ? 401 : 200, ALLOWED, 'Origin']);
       expect(res.headers['access-control-allow-credentials']).toBeUndefined();
+      // A script may read the ETag to send it back in If-None-Match.
+      expect(String(res.headers['access-control-expose-headers']).split(', ')).toContain('ETag');
     }
   });
 
@@ -119,7 +130,7 @@ describe('CORS with CORS_ORIGINS set', () => {
     expect(ok.headers).toMatchObject({
       'access-control-allow-origin': ALLOWED,
       'access-control-allow-methods': 'GET, HEAD',
-      'access-control-allow-headers': 'Authorization',
+      'access-control-allow-headers': 'Authorization, If-None-Match',
       'x-content-type-options': 'nosniff',
     });
     const refused = await request(stack.url).options('/api/v1/fleet/vehicles').set('Origin', OTHER).set('Access-Control-Request-Method', 'GET');

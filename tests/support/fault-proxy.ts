@@ -19,7 +19,11 @@ export type FaultMode =
    * the server closed a kept-alive connection just as the client reused it.
    */
   | { readonly kind: 'close-reused' }
-  | { readonly kind: 'delay'; readonly ms: number }
+  /**
+   * Requests wait `ms` before they are forwarded (only those whose path matches `only`, when given),
+   * then go through `answer` (plain forwarding by default).
+   */
+  | { readonly kind: 'delay'; readonly ms: number; readonly only?: RegExp; readonly answer?: Extract<FaultMode, { kind: 'rewrite' }> }
   /** Status and headers of the real answer, then half its body, then the connection drops. */
   | { readonly kind: 'cut' }
   /** A 200 HTML page, as a misconfigured reverse proxy in front of the ERP would send. */
@@ -131,9 +135,10 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
         else forward(req, res, mode);
         return;
       case 'delay': {
+        if (mode.only && !mode.only.test(req.url ?? '')) return forward(req, res, { kind: 'forward' });
         const timer = setTimeout(() => {
           timers.delete(timer);
-          forward(req, res, mode);
+          forward(req, res, mode.answer ?? mode);
         }, mode.ms);
         timers.add(timer);
         return;
