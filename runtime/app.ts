@@ -15,6 +15,7 @@ import type { ErpCall } from './erp/transport';
 import { notFound } from './errors';
 import { AuthFailureLimit } from './http/auth-failure-limit';
 import { cors } from './http/cors';
+import { KeyRateLimit } from './http/key-rate-limit';
 import { createDocsRouter, openApiWithServer, withBaseUrl } from './http/docs-routes';
 import { createErrorHandler, sendError } from './http/error-handler';
 import { createHealthRouter } from './http/health-routes';
@@ -28,6 +29,7 @@ import { createResourceHandlers } from './http/resource-handlers';
 import type { Logger } from './log';
 import { recordUrls } from './record-urls';
 import { ResourceReader } from './resource-reader';
+import { SharedRedis } from './shared-state/redis';
 
 export interface AppDependencies {
   readonly logger: Logger;
@@ -40,6 +42,8 @@ export interface Gateway {
   readonly erp: ErpClient;
   /** The catalogue drift check: `start()` it once the app listens (main.ts does). */
   readonly drift: DriftMonitor;
+  /** The Redis connection of the shared state (REDIS_URL), if any: closed at shutdown. */
+  readonly shared: SharedRedis | undefined;
 }
 
 export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway {
@@ -50,9 +54,11 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   const drift = new DriftMonitor({ mode: config.driftCheck.mode, checkKey: config.driftCheck.key, erp, log, resources: RESOURCES });
   const gapsOf = drift.gapsOf.bind(drift);
   const reader = new ResourceReader(erp, log, urlFor, config.auth.cacheTtlMs, gapsOf);
-  const failures = new AuthFailureLimit(config.auth.failureLimit, config.auth.failureWindowMs, config.auth.checkLimit);
+  const shared = config.redis && new SharedRedis(config.redis, log);
+  const failures = new AuthFailureLimit(config.auth.failureLimit, config.auth.failureWindowMs, config.auth.checkLimit, shared);
+  const keyLimit = config.rateLimit && new KeyRateLimit(config.rateLimit, shared);
   const budget = new MemoryBudget(config.memoryBudgetBytes);
-  const handlers = createResourceHandlers(auth, reader, failures, budget, drift);
+  const handlers = createResourceHandlers(auth, reader, failures, budget, drift, keyLimit);
 
   const servedPaths = new Set(RESOURCES.map((r) => `/api/v1/${r.path}`));
   const docs = ['/api/openapi.json', '/api/docs', '/api/llms.txt'];
@@ -96,5 +102,5 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   app.use(createHealthRouter(erp, config.erp.timeoutMs, drift));
   app.use((req, res) => sendError(res, notFound(`No route ${req.method} ${req.path.slice(0, 200)}.`)));
   app.use(createErrorHandler(log));
-  return { app, erp, drift };
+  return { app, erp, drift, shared };
 }

@@ -10,7 +10,7 @@ import type { GatewayConfig } from './config';
 import { ErpFault } from './erp/erp-error';
 import type { ErpClient, ErpStats } from './erp/erp-client';
 import type { ErpCredentials } from './erp/transport';
-import { forbidden, unauthorized } from './errors';
+import { forbidden, GatewayError, unauthorized } from './errors';
 import { TtlCache } from './ttl-cache';
 
 export interface Principal extends ErpCredentials {
@@ -49,10 +49,11 @@ export class Authenticator {
 
   /**
    * The principal of a request's Authorization header; throws 401 or 403. `beforeErp` runs only when
-   * the key is not in the cache, i.e. before the ERP would be asked (the failure limit hooks there);
-   * what it returns is called with whether the ERP refused the key, once it has answered.
+   * the key is not in the cache, i.e. before the ERP would be asked (the failure limit hooks there,
+   * and may refuse with 429); what it resolves to is called with whether the ERP refused the key,
+   * once it has answered.
    */
-  async authenticate(header: string | undefined, stats: ErpStats, beforeErp?: () => (failed: boolean) => void): Promise<Principal> {
+  async authenticate(header: string | undefined, stats: ErpStats, beforeErp?: () => Promise<(failed: boolean) => void>): Promise<Principal> {
     const key = header === undefined ? undefined : BEARER.exec(header)?.[1];
     if (!key || key.length > MAX_KEY_LENGTH) throw unauthorized();
     const hash = createHash('sha256').update(key).digest('hex');
@@ -60,17 +61,22 @@ export class Authenticator {
     if (!verdict) {
       // Requests arriving while the same key is being checked wait for that check: only the one that
       // asks the ERP counts against the limits (a burst of a new dashboard's requests is one check).
-      let inFlight = this.pending.get(hash);
-      let settle: ((failed: boolean) => void) | undefined;
-      if (!inFlight) {
-        settle = beforeErp?.();
-        inFlight = this.check(key, hash, stats).finally(() => this.pending.delete(hash));
-        this.pending.set(hash, inFlight);
-      }
-      try {
-        verdict = await inFlight;
-      } finally {
-        settle?.(verdict?.refusal === 'unauthorized');
+      // The entry is made before the limits are asked (they may wait for Redis), so a burst still
+      // finds it; a joiner refused by the starter's limits (429, the starter's address) asks again
+      // for itself, once.
+      for (let attempt = 1; ; attempt++) {
+        let inFlight = this.pending.get(hash);
+        const joined = inFlight !== undefined;
+        if (!inFlight) {
+          inFlight = this.limitedCheck(key, hash, stats, beforeErp).finally(() => this.pending.delete(hash));
+          this.pending.set(hash, inFlight);
+        }
+        try {
+          verdict = await inFlight;
+          break;
+        } catch (error) {
+          if (!(joined && attempt === 1 && error instanceof GatewayError && error.code === 'rate_limited')) throw error;
+        }
       }
     }
     if (verdict.refusal === 'forbidden') throw forbidden('This API key belongs to an account that is not authorised to use the API.');
@@ -92,6 +98,18 @@ export class Authenticator {
   /** Forgets a key the ERP no longer accepts. */
   evict(principal: Principal): void {
     this.verdicts.delete(principal.keyHash);
+  }
+
+  /** The key check, counted by the limits first (which may refuse it with 429 before the ERP is asked). */
+  private async limitedCheck(key: string, hash: string, stats: ErpStats, beforeErp?: () => Promise<(failed: boolean) => void>): Promise<Verdict> {
+    const settle = await beforeErp?.();
+    let verdict: Verdict | undefined;
+    try {
+      verdict = await this.check(key, hash, stats);
+      return verdict;
+    } finally {
+      settle?.(verdict?.refusal === 'unauthorized');
+    }
   }
 
   private async check(key: string, hash: string, stats: ErpStats): Promise<Verdict> {

@@ -4,6 +4,8 @@
  * else. The README's configuration table lists the same variables.
  */
 
+import { availableParallelism } from 'node:os';
+
 export type TransportName = 'json2' | 'jsonrpc' | 'xmlrpc';
 
 export interface GatewayConfig {
@@ -51,6 +53,12 @@ export interface GatewayConfig {
   readonly requestTimeoutMs: number;
   /** A connection whose answer has not moved for this long (its client stopped reading) is dropped. */
   readonly clientWriteTimeoutMs: number;
+  /** Per-key rate limits (decision D26): off (undefined) unless RATE_LIMIT_POINTS is set. */
+  readonly rateLimit: RateLimitConfig | undefined;
+  /** Where state shared by several gateway processes lives: Redis, or (undefined) this process's memory. */
+  readonly redis: RedisConfig | undefined;
+  /** Gateway processes on this machine sharing the port (WORKERS): 1 runs no cluster primary. */
+  readonly workers: number;
   /** Origins allowed to call the API from a browser; empty: CORS off. */
   readonly corsOrigins: readonly string[];
   /** Express `trust proxy` setting: how the client address is found behind proxies. */
@@ -66,6 +74,34 @@ export interface GatewayConfig {
      */
     readonly key: string | undefined;
   };
+}
+
+/** What each kind of data request costs against its key's quota, in points (RATE_LIMIT_COSTS). */
+export interface RateLimitCosts {
+  /** A list page without its count (`total=false`): one ERP read. */
+  readonly list: number;
+  /** A list page with its count: two ERP calls, the count often the dearer. */
+  readonly counted_list: number;
+  readonly detail: number;
+  /** Charged instead once the answer turns out to be 304 Not Modified (nothing sent but headers). */
+  readonly not_modified: number;
+}
+
+export interface RateLimitConfig {
+  /** Points a key may spend per window. */
+  readonly points: number;
+  /** Length of the window, in whole seconds (the unit of the RateLimit headers and of Redis expiry). */
+  readonly windowSeconds: number;
+  readonly costs: RateLimitCosts;
+}
+
+export interface RedisConfig {
+  /** redis:// or rediss:// URL (may carry a password: never logged). */
+  readonly url: string;
+  /** Longest any Redis call may take before the feature falls back (limits: this process's memory; cache: bypass). */
+  readonly timeoutMs: number;
+  /** Prefix of every key the gateway writes, so that several gateways (or other users) can share one Redis. */
+  readonly keyPrefix: string;
 }
 
 export class ConfigError extends Error {
@@ -149,6 +185,9 @@ export function loadConfig(env: Env): GatewayConfig {
     },
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', erpTimeoutMs, 100, 600000),
     clientWriteTimeoutMs: integer(env, 'CLIENT_WRITE_TIMEOUT_MS', 10000, 1000, 600000),
+    rateLimit: rateLimit(env),
+    redis: redis(env),
+    workers: workers(env, 'WORKERS'),
     corsOrigins: origins(env, 'CORS_ORIGINS'),
     trustProxy: trustProxy(env, 'TRUST_PROXY'),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
@@ -161,6 +200,60 @@ export function loadConfig(env: Env): GatewayConfig {
     throw new ConfigError('ERP_LOGIN', `is required with ERP_TRANSPORT=${config.erp.transport} (RPC checks a key together with a login)`);
   if (!config.erp.urlTemplate.includes('{id}')) throw new ConfigError('ERP_URL_TEMPLATE', "must contain '{id}'");
   return deepFreeze(config);
+}
+
+const COST_KINDS = ['list', 'counted_list', 'detail', 'not_modified'] as const;
+
+function rateLimit(env: Env): RateLimitConfig | undefined {
+  if (!env['RATE_LIMIT_POINTS']?.trim()) {
+    for (const name of ['RATE_LIMIT_WINDOW_SECONDS', 'RATE_LIMIT_COSTS'])
+      if (env[name]?.trim()) throw new ConfigError(name, 'has no effect without RATE_LIMIT_POINTS (per-key limits are off unless it is set)');
+    return undefined;
+  }
+  const points = integer(env, 'RATE_LIMIT_POINTS', 0, 1, 100000000);
+  const windowSeconds = integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86400);
+  const costs: Record<(typeof COST_KINDS)[number], number> = { list: 1, counted_list: 1, detail: 1, not_modified: 1 };
+  const raw = env['RATE_LIMIT_COSTS']?.trim();
+  for (const pair of raw ? raw.split(',') : []) {
+    const match = /^\s*([a-z_]+)\s*=\s*([0-9]{1,9})\s*$/.exec(pair);
+    const kind = match?.[1] as (typeof COST_KINDS)[number] | undefined;
+    if (!match || !kind || !COST_KINDS.includes(kind))
+      throw new ConfigError('RATE_LIMIT_COSTS', `must be kind=points pairs, comma-separated, kinds ${COST_KINDS.join(', ')} (got '${pair.trim()}')`);
+    costs[kind] = Number(match[2]);
+  }
+  for (const kind of ['list', 'counted_list', 'detail'] as const) {
+    // Every request is charged something up front, and no kind may cost more than a whole window's points.
+    if (costs[kind] < 1 || costs[kind] > points) throw new ConfigError('RATE_LIMIT_COSTS', `${kind} must cost from 1 to RATE_LIMIT_POINTS (${points}) (got ${costs[kind]})`);
+  }
+  if (costs.not_modified > points) throw new ConfigError('RATE_LIMIT_COSTS', `not_modified must cost at most RATE_LIMIT_POINTS (${points})`);
+  return { points, windowSeconds, costs };
+}
+
+function redis(env: Env): RedisConfig | undefined {
+  const raw = env['REDIS_URL']?.trim();
+  if (!raw) {
+    for (const name of ['REDIS_TIMEOUT_MS', 'REDIS_KEY_PREFIX']) if (env[name]?.trim()) throw new ConfigError(name, 'has no effect without REDIS_URL');
+    return undefined;
+  }
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') || !parsed.hostname)
+    throw new ConfigError('REDIS_URL', `must be a redis:// or rediss:// URL such as redis://127.0.0.1:6379/0 (got '${raw.replace(/\/\/[^/@]*@/, '//…@')}')`);
+  const keyPrefix = text(env, 'REDIS_KEY_PREFIX', 'odg:');
+  if (!/^[A-Za-z0-9:_.-]{1,64}$/.test(keyPrefix)) throw new ConfigError('REDIS_KEY_PREFIX', `must be 1 to 64 letters, digits or ':_.-' (got '${keyPrefix}')`);
+  return { url: raw, timeoutMs: integer(env, 'REDIS_TIMEOUT_MS', 200, 5, 10000), keyPrefix };
+}
+
+function workers(env: Env, name: string): number {
+  const raw = env[name]?.trim();
+  if (!raw) return 1;
+  if (raw === 'auto') return availableParallelism();
+  if (!/^[0-9]+$/.test(raw) || Number(raw) < 1 || Number(raw) > 256) throw new ConfigError(name, `must be 'auto' (one per CPU) or an integer from 1 to 256 (got '${raw}')`);
+  return Number(raw);
 }
 
 function origins(env: Env, name: string): string[] {

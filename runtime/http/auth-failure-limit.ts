@@ -6,74 +6,66 @@
  * asked. A check still waiting for the ERP counts as a failure until it settles, so that many
  * concurrent bad keys cannot overshoot the limit while the ERP is thinking.
  *
+ * With REDIS_URL both counters live in Redis, shared by every gateway process (several processes
+ * behind a load balancer then check at most AUTH_CHECK_LIMIT keys together); while Redis cannot answer
+ * each process counts alone (shared-state/window-limiter.ts).
+ *
  * The client address is Express's `req.ip`: behind proxies, the right-most address not trusted by
  * TRUST_PROXY (a hop count or subnets; `true`, which would trust the client's own header, is refused).
  */
 import { GatewayError } from '../errors';
-import { TtlCache } from '../ttl-cache';
-
-interface Window {
-  failures: number;
-  /** Key checks of this address sent to the ERP and not yet answered. */
-  pending: number;
-  readonly startedAt: number;
-}
+import type { SharedRedis } from '../shared-state/redis';
+import { WindowLimiter } from '../shared-state/window-limiter';
 
 /** Settles a key check begun by `begin`: whether the key was refused. */
 export type SettleCheck = (failed: boolean) => void;
 
+/** The one counter of key checks (all addresses together). */
+const ALL_ADDRESSES = 'all';
+
 export class AuthFailureLimit {
-  private readonly windows: TtlCache<string, Window>;
-  private checks = 0;
-  private checksSince: number;
+  /** Failures plus checks still waiting for the ERP, per address. */
+  private readonly perAddress: WindowLimiter;
+  private readonly checks: WindowLimiter;
 
   constructor(
-    private readonly limit: number,
-    private readonly windowMs: number,
+    limit: number,
+    windowMs: number,
     /** Key checks sent to the ERP per window, all addresses together. */
-    private readonly checkLimit: number = Number.MAX_SAFE_INTEGER,
-    private readonly now: () => number = Date.now,
+    checkLimit: number = Number.MAX_SAFE_INTEGER,
+    /** With REDIS_URL: counted in Redis, so that every gateway process counts together. */
+    shared?: SharedRedis,
   ) {
-    this.windows = new TtlCache(100000, now);
-    this.checksSince = now();
+    // Windows are whole seconds (Redis expiry's unit): AUTH_FAILURE_WINDOW_MS is rounded up.
+    const windowSeconds = Math.ceil(windowMs / 1000);
+    this.perAddress = new WindowLimiter({ name: 'auth-failures', points: limit, windowSeconds }, shared);
+    this.checks = new WindowLimiter({ name: 'key-checks', points: checkLimit, windowSeconds }, shared);
   }
 
   /**
    * Before a key check goes to the ERP: throws 429 when `address` has used up its failures (pending
-   * checks included) or all addresses the window's checks; else counts the check as pending.
+   * checks included) or all addresses the window's checks; else counts the check as pending (a
+   * failure until it settles as a success).
    */
-  begin(address: string): SettleCheck {
-    const now = this.now();
-    const window = this.windowOf(address, now);
-    if (window.failures + window.pending >= this.limit) throw limited('Too many failed authentications from this address; retry later.', window.startedAt + this.windowMs - now);
-    if (now - this.checksSince >= this.windowMs) {
-      this.checks = 0;
-      this.checksSince = now;
+  async begin(address: string): Promise<SettleCheck> {
+    const own = await this.perAddress.consume(address, 1);
+    if (!own.allowed) throw limited('Too many failed authentications from this address; retry later.', own.resetMs);
+    const all = await this.checks.consume(ALL_ADDRESSES, 1);
+    if (!all.allowed) {
+      void this.perAddress.adjust(address, 1);
+      throw limited('Too many new API keys are being checked; retry later.', all.resetMs);
     }
-    if (this.checks >= this.checkLimit) throw limited('Too many new API keys are being checked; retry later.', this.checksSince + this.windowMs - now);
-    this.checks++;
-    window.pending++;
     let settled = false;
     return (failed) => {
       if (settled) return;
       settled = true;
-      window.pending--;
-      if (failed) window.failures++;
+      if (!failed) void this.perAddress.adjust(address, 1);
     };
   }
 
   /** A failed authentication the ERP was not asked about (no key, or a key already known bad). */
   recordFailure(address: string): void {
-    this.windowOf(address, this.now()).failures++;
-  }
-
-  private windowOf(address: string, now: number): Window {
-    let window = this.windows.get(address);
-    if (!window) {
-      window = { failures: 0, pending: 0, startedAt: now };
-      this.windows.set(address, window, this.windowMs);
-    }
-    return window;
+    void this.perAddress.consume(address, 1);
   }
 }
 

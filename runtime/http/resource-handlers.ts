@@ -10,6 +10,7 @@ import { ErpFault } from '../erp/erp-error';
 import { GatewayError, notFound } from '../errors';
 import type { MemoryBudget } from '../erp/memory-budget';
 import type { AuthFailureLimit, SettleCheck } from './auth-failure-limit';
+import { NO_KEY_RATE_LIMIT, type AnswerOutcome, type Charge, type KeyRateLimitPort, type RequestKind } from './key-rate-limit';
 import { QueryParser } from '../query/parse-query';
 import type { ResourceHandlers } from '../resource-handlers';
 import type { ResourceReader } from '../resource-reader';
@@ -37,6 +38,9 @@ export interface DriftView {
 }
 const INT32_MAX = 2147483647;
 
+/** What the answer just written cost: a 304 sends no body. */
+const outcomeOf = (res: Response): AnswerOutcome => (res.statusCode === 304 ? 'not_modified' : 'full');
+
 export function createResourceHandlers(
   auth: Authenticator,
   reader: ResourceReader,
@@ -44,7 +48,9 @@ export function createResourceHandlers(
   /** What ERP answers in flight may hold in all; each request takes a lease, given back once it has answered. */
   budget: MemoryBudget,
   /** Catalogue drift (DRIFT_CHECK=warn), found at start-up or learned from the ERP's errors: a resource whose model is gone answers 503. */
-  drift?: DriftView,
+  drift: DriftView | undefined,
+  /** Per-key rate limits (D26): charged once the query is parsed, before the ERP is read. */
+  keyLimit: KeyRateLimitPort = NO_KEY_RATE_LIMIT,
 ): ResourceHandlers {
   const gapsOf = drift && ((resource: ResourceSpec) => drift.gapsOf(resource));
   const ajv = new Ajv2020({ allErrors: false, strict: true, verbose: true });
@@ -58,6 +64,15 @@ export function createResourceHandlers(
     return parser;
   };
 
+  /** Charges the request once, even when drift learning asks the ERP again around what it lacks. */
+  const admitOnce = async (principal: Principal, kind: RequestKind, res: Response): Promise<Charge> => {
+    const held = res.locals['rateCharge'] as Charge | undefined;
+    if (held) return held;
+    const charge = await keyLimit.admit(principal.keyId, kind, res);
+    res.locals['rateCharge'] = charge;
+    return charge;
+  };
+
   /** Authenticates, checks the read right, runs `body`; a key the ERP stops accepting is forgotten. */
   const guarded = (resource: ResourceSpec, body: (principal: Principal, req: Request, res: Response) => Promise<void>): RequestHandler => {
     parserOf(resource);
@@ -67,8 +82,8 @@ export function createResourceHandlers(
       const address = req.ip ?? 'unknown';
       let principal: Principal;
       let askedErp = false;
-      const begin = (): SettleCheck => {
-        const settle = failures.begin(address);
+      const begin = async (): Promise<SettleCheck> => {
+        const settle = await failures.begin(address);
         askedErp = true;
         return settle;
       };
@@ -117,9 +132,11 @@ export function createResourceHandlers(
         if (parser.knowsEveryKey(raw, 'list')) assertUsableQuery(raw);
         const parsed = parser.parseList(raw);
         const query = gapsOf ? servableListQuery(parsed, gapsOf(resource)) : parsed;
+        const charge = await admitOnce(principal, query.total ? 'counted_list' : 'list', res);
         const page = await reader.list(principal, resource, query, erpStatsOf(res));
         if (resource.deprecated || query.deprecated.length) res.setHeader('Deprecation', 'true');
         sendJson(req, res, page);
+        charge.settle(outcomeOf(res));
       }),
     detail: (resource) =>
       guarded(resource, async (principal, req, res) => {
@@ -130,9 +147,11 @@ export function createResourceHandlers(
         assertCountedQuery(rawQuery);
         if (parser.knowsEveryKey(rawQuery, 'detail')) assertUsableQuery(rawQuery);
         const query = parser.parseDetail(rawQuery);
+        const charge = await admitOnce(principal, 'detail', res);
         const record = await reader.detail(principal, resource, Number(raw), query, erpStatsOf(res));
         if (resource.deprecated || query.deprecated.length) res.setHeader('Deprecation', 'true');
         sendJson(req, res, { data: record });
+        charge.settle(outcomeOf(res));
       }),
   };
 }

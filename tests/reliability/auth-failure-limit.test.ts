@@ -23,48 +23,52 @@ const NEIGHBOUR = '198.51.100.9';
 let wrongKeys = 0;
 const wrongKey = () => (++wrongKeys).toString(16).padStart(40, 'f');
 
-/** Begins a key check for `address` and settles it at once as a failure; throws what `begin` throws. */
-const failOnce = (limit: AuthFailureLimit, address: string) => limit.begin(address)(true);
+/** Begins a key check for `address` and settles it at once as a failure; rejects as `begin` does. */
+const failOnce = async (limit: AuthFailureLimit, address: string) => (await limit.begin(address))(true);
+/** What `begin` refused with (or undefined when it let the check go). */
+const refusalOf = (attempt: Promise<unknown>) =>
+  attempt.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
 
 describe(AuthFailureLimit.name, () => {
-  it('allows the limit, then refuses with Retry-After until the window ends; addresses are independent', () => {
-    let now = 1_000_000;
-    const limit = new AuthFailureLimit(3, 10_000, undefined, () => now);
-    for (let i = 0; i < 3; i++) expect(() => failOnce(limit, 'a')).not.toThrow();
-    let refusal: unknown;
-    try {
-      limit.begin('a');
-    } catch (error) {
-      refusal = error;
-    }
+  // The windows are rate-limiter-flexible's, timed by Date.now and setTimeout: jest's clock drives them.
+  beforeEach(() => jest.useFakeTimers({ now: 1_000_000 }));
+  afterEach(() => jest.useRealTimers());
+
+  it('allows the limit, then refuses with Retry-After until the window ends; addresses are independent', async () => {
+    const limit = new AuthFailureLimit(3, 10_000);
+    for (let i = 0; i < 3; i++) await failOnce(limit, 'a');
+    const refusal = await refusalOf(limit.begin('a'));
     expect(refusal).toBeInstanceOf(GatewayError);
     expect([(refusal as GatewayError).status, (refusal as GatewayError).code, (refusal as GatewayError).headers]).toEqual([429, 'rate_limited', { 'Retry-After': '10' }]);
-    now += 6_500;
-    expect(() => limit.begin('a')).toThrow(expect.objectContaining({ headers: { 'Retry-After': '4' } }));
-    expect(() => limit.begin('b')).not.toThrow();
-    now += 3_600;
-    expect(() => limit.begin('a')).not.toThrow();
+    jest.advanceTimersByTime(6_500);
+    expect(await refusalOf(limit.begin('a'))).toEqual(expect.objectContaining({ headers: { 'Retry-After': '4' } }));
+    expect(await refusalOf(limit.begin('b'))).toBeUndefined();
+    jest.advanceTimersByTime(3_600);
+    expect(await refusalOf(limit.begin('a'))).toBeUndefined();
   });
 
-  it('counts checks still waiting for the ERP, so concurrent bad keys cannot overshoot the limit', () => {
+  it('counts checks still waiting for the ERP, so concurrent bad keys cannot overshoot the limit', async () => {
     const limit = new AuthFailureLimit(3, 10_000);
-    const pending = [limit.begin('a'), limit.begin('a'), limit.begin('a')];
-    expect(() => limit.begin('a')).toThrow(expect.objectContaining({ code: 'rate_limited' }));
+    const pending = await Promise.all([limit.begin('a'), limit.begin('a'), limit.begin('a')]);
+    expect(await refusalOf(limit.begin('a'))).toEqual(expect.objectContaining({ code: 'rate_limited' }));
     // A check that turns out good frees its place; the failed ones stay counted.
     pending[0]?.(false);
     pending[1]?.(true);
     pending[2]?.(true);
-    expect(() => limit.begin('a')(true)).not.toThrow();
-    expect(() => limit.begin('a')).toThrow(expect.objectContaining({ code: 'rate_limited' }));
+    await Promise.resolve();
+    expect(await refusalOf(failOnce(limit, 'a'))).toBeUndefined();
+    expect(await refusalOf(limit.begin('a'))).toEqual(expect.objectContaining({ code: 'rate_limited' }));
   });
 
-  it('caps key checks for all addresses together, whatever each address has left', () => {
-    let now = 0;
-    const limit = new AuthFailureLimit(1000, 60_000, 4, () => now);
-    for (let i = 0; i < 4; i++) limit.begin(`10.0.0.${i}`)(false);
-    expect(() => limit.begin('10.0.0.99')).toThrow(expect.objectContaining({ code: 'rate_limited', headers: { 'Retry-After': '60' } }));
-    now += 60_000;
-    expect(() => limit.begin('10.0.0.99')).not.toThrow();
+  it('caps key checks for all addresses together, whatever each address has left', async () => {
+    const limit = new AuthFailureLimit(1000, 60_000, 4);
+    for (let i = 0; i < 4; i++) (await limit.begin(`10.0.0.${i}`))(false);
+    expect(await refusalOf(limit.begin('10.0.0.99'))).toEqual(expect.objectContaining({ code: 'rate_limited', headers: { 'Retry-After': '60' } }));
+    jest.advanceTimersByTime(60_000);
+    expect(await refusalOf(limit.begin('10.0.0.99'))).toBeUndefined();
   });
 });
 
