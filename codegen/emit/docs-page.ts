@@ -400,7 +400,8 @@ ${errorRows}
 <tr><td>${code('offset')} minimum</td><td>${LIMITS.offsetMin}</td></tr>
 <tr><td>${code('since_id')} minimum</td><td>${LIMITS.sinceIdMin}</td></tr>
 </tbody></table></div>
-<p>Failed authentications are limited per client address, and new API keys checked at once for all addresses together: past either limit the answer is 429 with ${code('Retry-After')}.</p>`,
+<p>Failed authentications are limited per client address, and new API keys checked at once for all addresses together: past either limit the answer is 429 with ${code('Retry-After')}.</p>
+<p>The operator may also limit each API key (points per window). Data answers then carry ${code('RateLimit-Policy')} (e.g. ${code('"per-key";q=600;w=60')}: 600 points per 60 s) and ${code('RateLimit')} (e.g. ${code('"per-key";r=598;t=42')}: 598 left, the window ends in 42 s), the IETF draft's fields; past the quota the answer is 429 ${code('rate_limited')} with ${code('Retry-After')}.</p>`,
     ),
     section(
       'versioning',

@@ -167,7 +167,7 @@ ${errors.slice(0, 4).join('\n')}
 | 405 | (HTML body) | Any method other than GET or HEAD; \`Allow: GET, HEAD\` |
 ${errors.slice(4).join('\n')}
 
-429 and 503 carry \`Retry-After\` (seconds).
+429 and 503 carry \`Retry-After\` (seconds). When the operator limits each API key, data answers carry \`RateLimit-Policy\` (\`"per-key";q=600;w=60\`: 600 points per 60 s) and \`RateLimit\` (\`"per-key";r=598;t=42\`: 598 left, the window ends in 42 s); past the quota: 429 \`rate_limited\` with \`Retry-After\`.
 
 ## Routes
 

@@ -15,7 +15,11 @@ export const ERROR_STATUSES: readonly (readonly [number, string, string])[] = [
   [403, 'forbidden', 'Account not authorised to use the API, or no read right on the model.'],
   [404, 'not_found', 'Unknown resource, or record not found or outside the exposed scope.'],
   [422, 'invalid_value', 'A parameter value cannot be used (malformed date, integer expected, value outside the allowed list).'],
-  [429, 'rate_limited', 'Too many failed authentications from this address, or too many new API keys being checked at once; retry after the Retry-After delay.'],
+  [
+    429,
+    'rate_limited',
+    'Too many failed authentications from this address, too many new API keys being checked at once, or (when the operator set per-key limits) this API key has used its quota of the window; retry after the Retry-After delay.',
+  ],
   [500, 'internal_error', 'An unexpected failure of the gateway itself (a bug): logged, never detailed.'],
   [502, 'bad_gateway', 'The ERP is unreachable or answered with something that is not its protocol.'],
   [503, 'unavailable', 'The gateway is saturated (ERP calls or memory for ERP answers) or the resource is unavailable; retry after the Retry-After delay.'],
@@ -84,6 +88,9 @@ function errorResponses(statuses: readonly number[]): Record<string, OpenAPIV3_1
  * them on GET operations breaks the usual typed client's `if (error) throw …; data.data`.
  */
 const SERVER_ERRORS = [429, 502, 503, 504];
+/** Headers of the per-key rate limits (decision D26), present only when the operator has set them. */
+const RATE_LIMIT_HEADERS = { 'RateLimit-Policy': ref('RateLimitPolicy', 'headers'), RateLimit: ref('RateLimit', 'headers') };
+const DATA_HEADERS = { ETag: ref('ETag', 'headers'), ...RATE_LIMIT_HEADERS };
 /** Statuses some operation declares: only these get a response component. */
 const DECLARED = new Set([400, 401, 403, 404, 422, ...SERVER_ERRORS]);
 
@@ -115,7 +122,7 @@ function listOperation(resource: ResourceModel): OpenAPIV3_1.OperationObject {
     responses: {
       '200': {
         description: 'A page of records.',
-        headers: { ETag: ref('ETag', 'headers') },
+        headers: DATA_HEADERS,
         content: {
           'application/json': {
             schema: {
@@ -144,7 +151,7 @@ function detailOperation(resource: ResourceModel): OpenAPIV3_1.OperationObject {
     responses: {
       '200': {
         description: 'The record.',
-        headers: { ETag: ref('ETag', 'headers') },
+        headers: DATA_HEADERS,
         content: {
           'application/json': {
             schema: {
@@ -199,21 +206,36 @@ function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject {
   const headers: Record<string, OpenAPIV3_1.HeaderObject> = {
     ETag: {
       description: 'Strong entity tag of this answer (a hash of its body). Send it back in `If-None-Match` to get 304 while the answer is unchanged.',
+      required: true,
       schema: { type: 'string' },
+    },
+    // The IETF draft's syntax (draft-ietf-httpapi-ratelimit-headers-10): runtime/http/key-rate-limit.ts writes them.
+    RateLimitPolicy: {
+      description:
+        'Only when the operator has set per-key rate limits: the quota policy of this API key, an IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers), e.g. `"per-key";q=600;w=60`: `q` points per window of `w` seconds. A request costs at least one point (the operator may weigh counted lists more, and 304 answers less).',
+      required: false,
+      schema: { type: 'string', pattern: '^"per-key";q=[0-9]+;w=[0-9]+$' },
+    },
+    RateLimit: {
+      description:
+        'Only when the operator has set per-key rate limits: what this API key has left, an IETF RateLimit field, e.g. `"per-key";r=598;t=42`: `r` points left, `t` seconds until the window ends and its points are back.',
+      required: false,
+      schema: { type: 'string', pattern: '^"per-key";r=[0-9]+;t=[0-9]+$' },
     },
   };
   const responses: Record<string, OpenAPIV3_1.ResponseObject> = {
     // No content: a 304 has no body (and is neither a success nor an error to a typed client).
     NotModified: {
       description: 'Not modified: the answer is the one whose ETag the request sent in `If-None-Match`. No body.',
-      headers: { ETag: ref('ETag', 'headers') },
+      headers: DATA_HEADERS,
     },
   };
   for (const [status, code, text] of ERROR_STATUSES) {
     if (!DECLARED.has(status)) continue;
     const headers: Record<string, OpenAPIV3_1.HeaderObject> = {};
-    if (status === 401) headers['WWW-Authenticate'] = { schema: { type: 'string' }, description: '`Bearer`.' };
-    if (status === 429 || status === 503) headers['Retry-After'] = { schema: { type: 'integer' }, description: 'Seconds to wait.' };
+    if (status === 401) headers['WWW-Authenticate'] = { required: true, schema: { type: 'string' }, description: '`Bearer`.' };
+    if (status === 429 || status === 503) headers['Retry-After'] = { required: true, schema: { type: 'integer' }, description: 'Seconds to wait.' };
+    if (status === 429) Object.assign(headers, RATE_LIMIT_HEADERS);
     responses[`Error${status}`] = {
       description: `\`${code}\`: ${text}`,
       ...(Object.keys(headers).length ? { headers } : {}),

@@ -1,6 +1,6 @@
 /**
  * @module CORS, off unless the operator lists origins (CORS_ORIGINS): an allowed origin gets the
- * headers a browser needs for GET with a bearer key (and If-None-Match, with the ETag readable), and
+ * headers a browser needs for GET with a bearer key (and If-None-Match, with the ETag and the rate-limit fields readable), and
  * its preflight is answered; others get none.
  */
 import type { RequestHandler } from 'express';
@@ -12,7 +12,7 @@ export function cors(origins: readonly string[]): RequestHandler {
     if (origin === undefined || !allowed.has(origin)) return next();
     res.setHeader('Access-Control-Allow-Origin', origin);
     res.setHeader('Vary', 'Origin');
-    res.setHeader('Access-Control-Expose-Headers', 'Deprecation, ETag, Retry-After, WWW-Authenticate');
+    res.setHeader('Access-Control-Expose-Headers', 'Deprecation, ETag, RateLimit, RateLimit-Policy, Retry-After, WWW-Authenticate');
     if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
       res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD');
       res.setHeader('Access-Control-Allow-Headers', 'Authorization, If-None-Match');

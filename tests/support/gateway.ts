@@ -64,7 +64,7 @@ export async function startGatewayWithEnv(env: Readonly<Record<string, string>>,
   });
   const erpCalls: ErpCall[] = [];
   const config = loadConfig(env);
-  const { app, drift } = createApp(config, { logger: createLogger(config.logLevel, sink), observeErpCall: (call) => erpCalls.push(call) });
+  const { app, drift, shared } = createApp(config, { logger: createLogger(config.logLevel, sink), observeErpCall: (call) => erpCalls.push(call) });
   const server = await new Promise<Server>((resolve) => {
     const s = createGatewayServer(app, config.requestTimeoutMs, config.clientWriteTimeoutMs);
     s.listen(0, '127.0.0.1', () => resolve(s));
@@ -83,6 +83,8 @@ export async function startGatewayWithEnv(env: Readonly<Record<string, string>>,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      // The Redis connection (REDIS_URL) would otherwise keep reconnecting, and the test process alive.
+      await shared?.close();
     },
   };
 }
