@@ -2,8 +2,12 @@
  * @module Starts the gateway: reads the configuration (one clear line and exit 1 when it is wrong),
  * listens, and on SIGTERM/SIGINT stops accepting, lets in-flight requests finish (they all answer
  * within REQUEST_TIMEOUT_MS), then exits 0; 1 when answers were cut (a client not reading its answer).
+ * With WORKERS above 1 this process is the cluster's primary (cluster-primary.ts) and each worker runs
+ * the same code as a single process.
  */
+import cluster from 'node:cluster';
 import { createApp } from './app';
+import { runPrimary } from './cluster-primary';
 import { ConfigError, loadConfig, type GatewayConfig } from './config';
 import { driftFailureLines } from './drift/format-drift';
 import { createGracefulCloser } from './http/graceful-close';
@@ -25,8 +29,14 @@ function main(): void {
     throw error;
   }
   const output = bufferedStdout();
-  const logger = createLogger(config.logLevel, output);
-  const { app, drift } = createApp(config, { logger });
+  const root = createLogger(config.logLevel, output);
+  if (config.workers > 1 && cluster.isPrimary) {
+    runPrimary(config, root, () => output.flush());
+    return;
+  }
+  // A worker's lines say which worker wrote them.
+  const logger = cluster.isWorker ? root.child({ worker: cluster.worker?.id, pid: process.pid }) : root;
+  const { app, drift, shared } = createApp(config, { logger });
   const server = createGatewayServer(app, config.requestTimeoutMs, config.clientWriteTimeoutMs);
   server.listen(config.port, config.host, () => {
     const address = server.address();
@@ -45,9 +55,14 @@ function main(): void {
     process.exit(1);
   });
   const closer = createGracefulCloser(server);
+  let stopping = false;
   const stop = (signal: string) => {
+    // A worker may get the signal twice (from its primary and from the process group): it drains once.
+    if (stopping) return;
+    stopping = true;
     logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
-    void closer.close().then((cut) => {
+    void closer.close().then(async (cut) => {
+      await shared?.close();
       // Exit status 1 when answers were cut: the clients concerned did not get what they asked for.
       if (cut) logger.warn({ answers_cut: cut }, 'shutdown cut answers not yet read by their clients');
       output.flush();
@@ -60,8 +75,8 @@ function main(): void {
       process.exit(1);
     }, config.requestTimeoutMs + SHUTDOWN_MARGIN_MS).unref();
   };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
 }
 
 /** An ERP URL may carry a user and password (`https://user:secret@erp...`): never logged. */

@@ -1,0 +1,123 @@
+/**
+ * WORKERS=3 on the real process (`node dist/runtime/main.js`): three workers share the port and each
+ * answers requests; a worker killed is started again and the gateway keeps answering; on SIGTERM
+ * every worker stops accepting and finishes its requests in flight (200 each), and the gateway exits 0.
+ * Requests are held in flight by a fault proxy delaying the ERP's answers.
+ */
+import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
+import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';
+import { startStack, type Stack } from '../support/stack';
+import { startGatewayProcess, type GatewayProcess } from './support/gateway-process';
+
+const WORKERS = 3;
+const DELAY_MS = 1500;
+const PATH = '/api/v1/fleet/vehicles/1?fields=plate';
+
+/** One request on a connection of its own (so that the primary hands it to the next worker). */
+function get(url: string, key: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers: { Authorization: `Bearer ${key}` }, agent: new Agent({ keepAlive: false }) }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function tryConnect(url: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect({ host: hostname, port: Number(port) });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve('connected');
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+  });
+}
+
+async function waitFor(condition: () => boolean | Promise<boolean>, limitMs: number): Promise<void> {
+  const until = performance.now() + limitMs;
+  while (!(await condition())) {
+    if (performance.now() > until) throw new Error(`condition not met within ${limitMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** The JSON log lines of the gateway (the primary's and every worker's). */
+const logOf = (gateway: GatewayProcess) => gateway.stdout.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+const listeningPids = (gateway: GatewayProcess) =>
+  logOf(gateway)
+    .filter((line) => line['msg'] === 'gateway listening')
+    .map((line) => Number(line['pid']));
+
+describe(`WORKERS=${WORKERS}: several gateway processes sharing the port`, () => {
+  let stack: Stack;
+  let proxy: FaultProxy;
+  let gateway: GatewayProcess;
+
+  beforeAll(async () => {
+    stack = await startStack({ transport: 'json2' });
+    proxy = await startFaultProxy(stack.sandbox.url);
+    gateway = await startGatewayProcess({ ERP_URL: proxy.url, ERP_DATABASE: stack.sandbox.database, ERP_TRANSPORT: 'json2', ERP_TIMEOUT_MS: '5000', WORKERS: String(WORKERS) });
+    await waitFor(() => listeningPids(gateway).length === WORKERS, 15000);
+  });
+  afterAll(async () => {
+    gateway?.kill('SIGKILL');
+    for (const pid of listeningPids(gateway ?? ({ stdout: [] } as unknown as GatewayProcess))) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+    await proxy?.close();
+    await stack?.close();
+  });
+
+  it('answers from every worker', async () => {
+    for (let i = 0; i < 3 * WORKERS; i++) expect((await get(`${gateway.url}${PATH}`, stack.keys.valid)).status).toBe(200);
+    // Each request line names the worker that answered (logs are flushed every second).
+    await waitFor(
+      () =>
+        new Set(
+          logOf(gateway)
+            .filter((line) => line['route'] !== undefined && line['status'] === 200)
+            .map((line) => line['worker']),
+        ).size === WORKERS,
+      3000,
+    );
+  });
+
+  it('starts a worker again when one dies, and keeps answering', async () => {
+    const [victim] = listeningPids(gateway);
+    process.kill(victim as number, 'SIGKILL');
+    await waitFor(() => listeningPids(gateway).length === WORKERS + 1, 10000);
+    expect(logOf(gateway).some((line) => line['msg'] === 'worker exited: starting another' && line['signal'] === 'SIGKILL')).toBe(true);
+    for (let i = 0; i < 2 * WORKERS; i++) expect((await get(`${gateway.url}${PATH}`, stack.keys.valid)).status).toBe(200);
+  });
+
+  it('on SIGTERM every worker finishes its requests in flight with 200, new connections are refused, and the gateway exits 0', async () => {
+    proxy.mode = { kind: 'delay', ms: DELAY_MS };
+    const started = performance.now();
+    // Different records: identical reads in flight would be sent to the ERP once per worker (coalescing).
+    const inFlight = Array.from({ length: 2 * WORKERS }, (_, i) => get(`${gateway.url}/api/v1/fleet/vehicles/${i + 1}?fields=plate`, stack.keys.valid));
+    await waitFor(() => proxy.inFlight >= 2 * WORKERS, 3000);
+    gateway.kill('SIGTERM');
+    await waitFor(async () => (await tryConnect(gateway.url)) === 'ECONNREFUSED', 1000);
+
+    const answers = await Promise.all(inFlight);
+    expect(answers.map((answer) => answer.status)).toEqual(Array(2 * WORKERS).fill(200));
+    expect(answers.map((answer) => JSON.parse(answer.body).data.id)).toEqual(Array.from({ length: 2 * WORKERS }, (_, i) => i + 1));
+    expect(await gateway.exited).toEqual({ code: 0, signal: null });
+    expect(performance.now() - started).toBeLessThan(DELAY_MS + 4000);
+    // Every worker drained (the one started again included) and the primary saw them all stop.
+    const lines = logOf(gateway);
+    expect(new Set(lines.filter((line) => String(line['msg']).startsWith('shutting down: no new connections')).map((line) => line['worker'])).size).toBe(WORKERS);
+    expect(lines.some((line) => line['msg'] === 'all workers stopped' && line['failed'] === false)).toBe(true);
+  });
+});
