@@ -7,7 +7,7 @@ export PATH := $(CURDIR)/.toolchain/bin:$(CURDIR)/node_modules/.bin:$(PATH)
 NPM_STAMP := node_modules/.install-stamp
 TOOLCHAIN := .toolchain/.node-$(NODE_VERSION)
 
-.PHONY: install generate check-generated packages build typecheck lint format release test test-tools run sandbox-init bench bench-smoke check-erp erp-diff test-live live-latency clean
+.PHONY: install generate check-generated packages build typecheck lint format release test test-tools run sandbox-init bench bench-shared bench-smoke check-erp erp-diff test-live live-latency clean
 
 install: $(NPM_STAMP)
 
@@ -80,6 +80,10 @@ run: build
 ## bench: the gateway against the ERP it fronts, 1,000,000 rows (several minutes; see BENCHMARKS.md)
 bench: build
 	node --disable-warning=ExperimentalWarning dist/bench/run.js
+
+## bench-shared: three gateway processes with Redis (the cap of key checks holds across them) and the CPU a per-key limit adds, in memory and in Redis (needs redis-server; about 1 minute)
+bench-shared: build
+	node --disable-warning=ExperimentalWarning dist/bench/shared-state.js
 
 ## bench-smoke: the same benchmark on demo data, a few seconds (the test suite runs it too)
 bench-smoke: build
