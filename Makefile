@@ -55,14 +55,12 @@ lint: $(NPM_STAMP) generate packages
 format: $(NPM_STAMP)
 	biome check --write .
 
-## release: what production runs, in release/: the compiled gateway (runtime/, generated/),
-## the codec package, package.json and package-lock.json. On the server: `npm ci --omit=dev`, then
-## `node --max-semi-space-size=4 --max-old-space-size=256 dist/runtime/main.js` on Node 22.12+ or 24
-release: generate packages
-	rm -rf release
-	tsc -p tsconfig.release.json
-	cp package.json package-lock.json release/
-	mkdir -p release/packages/codec && cp -r packages/codec/package.json packages/codec/dist release/packages/codec/
+## release: what production runs, release/gateway.js: runtime/ and generated/ (and the codec) bundled
+## by esbuild into one file, committed like generated/ (a test fails when it is stale). On the server,
+## from a clone: `npm ci --omit=dev`, then `node --max-semi-space-size=4 --max-old-space-size=256
+## release/gateway.js` on Node 22.12+ or 24
+release: generate $(NPM_STAMP)
+	node scripts/bundle-release.mjs
 
 ## system packages the tests drive: python3 (a real xmlrpc.client) and Debian's chromium (docs page)
 test-tools:
@@ -107,4 +105,4 @@ sandbox-init: build
 	node --disable-warning=ExperimentalWarning packages/sandbox/dist/cli.js init
 
 clean:
-	rm -rf dist release .sandbox .toolchain packages/*/dist
+	rm -rf dist .sandbox .toolchain packages/*/dist
