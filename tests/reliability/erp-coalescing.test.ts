@@ -82,7 +82,8 @@ describe('ERP request coalescing', () => {
     const key = mintKey(stack.dbPath, { name: 'coalescing, key checks' });
     const CHECK = /\/json\/2\/res\.users\/context_get$/;
     proxy.mode = { kind: 'delay', ms: 600, only: CHECK };
-    const valid = stack.get(LIST, key);
+    // Sent now (the request is lazy until something awaits it).
+    const valid = Promise.resolve(stack.get(LIST, key));
     while (sent(CHECK) === 0) await new Promise((resolve) => setTimeout(resolve, 10));
     const refused = await Promise.all([stack.get(LIST, 'f'.repeat(40)), stack.get(LIST, stack.keys.expired)]);
     for (const res of refused) expectDocumented(LIST, res);
