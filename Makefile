@@ -41,6 +41,12 @@ BASE ?= HEAD~1
 openapi-diff: build
 	node dist/tools/openapi-diff/cli.js --base '$(BASE)'
 
+## scaffold: draft a catalogue resource from the ERP's fields_get: MODEL (ERP model), DOMAIN, RESOURCE;
+## the ERP from the gateway's settings (ERP_URL, ERP_DATABASE, ERP_TRANSPORT, ERP_LOGIN) and ERP_CHECK_KEY.
+## Writes into catalogue/DOMAIN.yaml (created if new), never over an existing resource, only what generates
+scaffold: build
+	node dist/tools/scaffold/cli.js --model '$(MODEL)' --domain '$(DOMAIN)' --resource '$(RESOURCE)'
+
 ## packages: the workspace packages (packages/*), compiled in dependency order (tsc -b)
 packages: $(NPM_STAMP)
 	tsc -b packages/codec packages/sandbox
