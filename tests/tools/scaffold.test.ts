@@ -15,6 +15,7 @@ import { readCatalogue } from '../../codegen/generate';
 import { scaffold } from '../../tools/scaffold/cli';
 import { draftResource } from '../../tools/scaffold/draft-resource';
 import type { ErpFieldFacts, ModelFacts } from '../../tools/scaffold/model-facts';
+import { placeResource } from '../../tools/scaffold/resource-yaml';
 
 const root = join(__dirname, '..', '..');
 
@@ -122,6 +123,42 @@ describe(draftResource.name, () => {
       expiration_date_after: { op: '>=', field: 'expiration_date' },
       expiration_date_before: { op: '<=', field: 'expiration_date' },
       ins_ref: { op: '=', field: 'ins_ref' },
+    });
+  });
+});
+
+describe(placeResource.name, () => {
+  const draft = draftResource(
+    facts({
+      fields: {
+        ...CONTRACT,
+        cost_frequency: {
+          type: 'selection',
+          string: 'Frequency',
+          selection: [
+            ['no', 'No'],
+            ['daily', 'Daily'],
+          ],
+          store: true,
+          searchable: true,
+        },
+      },
+    }),
+    'contracts',
+  );
+
+  it('creates the file of a new domain, with values a YAML 1.1 reader would take for booleans quoted', () => {
+    const placed = placeResource(undefined, 'contracts', 'contracts', draft);
+    if (!placed.ok) throw new Error(placed.message);
+    expect(placed.text).toMatch(/^# Contracts: created by make scaffold/);
+    expect(placed.text).toContain('        enum:\n          - "no"\n          - daily\n');
+    expect(placed.text).toContain('    scope:\n      - { erp: active, op: "=", value: true }\n');
+  });
+
+  it('refuses a resource the file already has', () => {
+    expect(placeResource(readFileSync(join(root, 'catalogue', 'fleet.yaml'), 'utf8'), 'fleet', 'vehicles', draft)).toEqual({
+      ok: false,
+      message: "resource 'vehicles' already exists in domain 'fleet': the scaffold never overwrites one",
     });
   });
 });

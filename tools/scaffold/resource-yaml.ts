@@ -10,6 +10,8 @@ import { Document, isMap, isScalar, isSeq, LineCounter, parseDocument, Scalar, t
 import type { ResourceDraft } from './draft-resource';
 
 const PRINT = { lineWidth: 0, flowCollectionPadding: true, indent: 2 } as const;
+/** Strings a YAML 1.1 reader takes for booleans (Odoo's selection `no` of cost_frequency): quoted for every reader. */
+const YAML_11_BOOLEANS = /^(y|yes|n|no|on|off|true|false)$/i;
 
 export type Placed = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly message: string };
 
@@ -105,6 +107,8 @@ function printResource(name: string, draft: ResourceDraft): string {
     if (!value.has('enum')) value.flow = true;
     const erp = value.get('erp', true);
     if (isMapOrSeq(erp)) erp.flow = true;
+    const values = value.get('enum', true);
+    for (const item of isSeq(values) ? values.items : []) if (isScalar(item) && YAML_11_BOOLEANS.test(String(item.value))) item.type = Scalar.QUOTE_DOUBLE;
     if (draftField?.comment) value.comment = ` ${draftField.comment}`;
   }
   const filters = resource.get('filters', true);
