@@ -217,7 +217,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <section class="guide" id="versioning">
 <h2>Versioning and links</h2>
 <ul>
-<li>Interface version <strong>1.0.0</strong>; data routes carry the prefix <code>/api/v1</code>. Changes within v1 only add (resources, fields, filters); what may go is marked deprecated first.</li>
+<li>Interface version <strong>1.0.0</strong>; data routes carry the prefix <code>/api/v1</code>. Changes within a major version only add (resources, fields, filters); what may go is marked deprecated first.</li>
 <li>OpenAPI 3.1 description: <a href="{base_url}/api/openapi.json"><code>/api/openapi.json</code></a>, generated from the same catalogue as this page and describing exactly the routes served.</li>
 <li>Flat Markdown for agents and LLM tools: <a href="{base_url}/api/llms.txt"><code>/api/llms.txt</code></a>.</li>
 <li>Stable links: every resource card is <code>#&lt;domain&gt;/&lt;resource&gt;</code> (e.g. <a href="#approvals/approvers"><code>#approvals/approvers</code></a>), every domain <code>#&lt;domain&gt;</code>.</li>
