@@ -28,6 +28,7 @@ import { createResourceHandlers } from './http/resource-handlers';
 import type { Logger } from './log';
 import { recordUrls } from './record-urls';
 import { ResourceReader } from './resource-reader';
+import { createMcpRouter } from './mcp/mcp-endpoint';
 
 export interface AppDependencies {
   readonly logger: Logger;
@@ -78,6 +79,8 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   const api = express.Router();
   for (const { mount, create } of DOMAIN_ROUTERS) api.use(mount, create(handlers));
   app.use('/api/v1', noStore(), requestDeadline(config.requestTimeoutMs), api);
+  // MCP for agents: each tool call is a GET of a data route above, through this same app.
+  app.use(createMcpRouter(app, auth, failures));
   app.use(
     '/api',
     createDocsRouter({

@@ -13,7 +13,7 @@ import { startGatewayProcess, type GatewayProcess } from './support/gateway-proc
 
 const run = promisify(execFile);
 const ROOT = join(__dirname, '..', '..');
-const PRODUCTION_DEPENDENCIES = ['ajv', 'express', 'pino', 'undici'];
+const PRODUCTION_DEPENDENCIES = ['@modelcontextprotocol/sdk', 'ajv', 'express', 'pino', 'undici'];
 const DEVELOPMENT_TOOLS = ['typescript', 'jest', 'ts-morph', '@biomejs/biome', 'dependency-cruiser', 'knip', 'yaml', 'supertest'];
 
 let dir: string;
@@ -55,5 +55,13 @@ describe('the release installed with npm ci --omit=dev', () => {
     const body = (await answer.json()) as { data: { id: number; plate: string | null }[] };
     expect(body.data).toHaveLength(2);
     expect((await fetch(`${gateway.url}/api/openapi.json`)).status).toBe(200);
+    // The MCP endpoint loads the SDK from the production install.
+    const mcp = await fetch(`${gateway.url}/mcp`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${database.keys.valid}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(mcp.status).toBe(200);
+    expect(((await mcp.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(14);
   });
 });
