@@ -94,7 +94,7 @@ describe('documentation routes', () => {
     expect(scripts).toHaveLength(1);
     expect(styles).toHaveLength(1);
     expect(csp).toBe(
-      `default-src 'none'; script-src ${hash(scripts[0] as string)}; style-src ${hash(styles[0] as string)}; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+      `default-src 'none'; script-src ${hash(scripts[0] as string)}; style-src ${hash(styles[0] as string)}; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
     );
     expect(res.text).not.toMatch(/\sstyle=|\son[a-z]+=/i); // inline attributes would need 'unsafe-inline'
     expect(res.text).not.toMatch(/(?:src|href)="(?:https?:)?\/\/(?!ops\.example\.test)/); // nothing external
