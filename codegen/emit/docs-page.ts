@@ -79,7 +79,8 @@ table{border-collapse:collapse;width:100%;font-size:.9rem}
 th,td{text-align:left;vertical-align:top;padding:.38rem .6rem;border-bottom:1px solid var(--line)}
 th{font-weight:600;color:var(--muted);font-size:.78rem}
 td:first-child{white-space:nowrap}
-td code{white-space:nowrap;overflow-wrap:normal}
+td:first-child code{white-space:nowrap;overflow-wrap:normal}
+td code{overflow-wrap:anywhere}
 .res{border:1px solid var(--line);border-radius:8px;padding:1rem 1.1rem .6rem;margin:1rem 0 1.5rem}
 .res:target{outline:2px solid var(--accent);outline-offset:2px}
 .res h3 a{color:var(--fg)}
@@ -109,7 +110,7 @@ td code{white-space:nowrap;overflow-wrap:normal}
 .scroll thead{display:none}
 .scroll tr{padding:.45rem 0;border-bottom:1px solid var(--line)}
 .scroll td{border:0;padding:.08rem 0}
-td:first-child,td code{white-space:normal;overflow-wrap:anywhere}
+.scroll td:first-child,.scroll td code{white-space:normal;overflow-wrap:anywhere}
 .scroll td:first-child{font-weight:600}
 .scroll td[data-label]::before{content:attr(data-label) ": ";color:var(--muted);font-size:.78rem}
 .try-form{grid-template-columns:minmax(0,1fr)}
