@@ -10,6 +10,7 @@
  * resources, their named filters (typed, with the enum values) and their fields. Never a raw domain:
  * the only filters are the catalogue's, checked again by the API's own query parser.
  */
+import { banner } from '../banner';
 import type { CatalogueModel, DomainModel, FieldModel, FilterModel, ResourceModel } from '../model/catalogue-model';
 import { LIMITS } from '../model/catalogue-model';
 import { filterNote, scopeText, sortableNames } from './llms';
@@ -247,8 +248,8 @@ function resourceEntry(domain: DomainModel, resource: ResourceModel): Schema {
   };
 }
 
-export function mcpTools(model: CatalogueModel): { tools: ToolDefinition[]; resources: Record<string, Schema> } {
+export function mcpTools(model: CatalogueModel): { 'x-generated-by': string; tools: ToolDefinition[]; resources: Record<string, Schema> } {
   const resources: Record<string, Schema> = {};
   for (const domain of model.domains) for (const resource of domain.resources) resources[resource.path] = resourceEntry(domain, resource);
-  return { tools: [...catalogueTools(model), ...model.domains.map(queryTool)], resources };
+  return { 'x-generated-by': banner('catalogue/*.yaml'), tools: [...catalogueTools(model), ...model.domains.map(queryTool)], resources };
 }
