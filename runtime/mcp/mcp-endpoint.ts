@@ -17,6 +17,7 @@ import type { Authenticator } from '../auth';
 import type { AuthFailureLimit } from '../http/auth-failure-limit';
 import { authenticateRequest } from '../http/authenticate-request';
 import { noStore } from '../http/no-store';
+import { badRequest } from '../errors';
 import { inProcessGet, type InProcessGet } from './in-process-get';
 import { createMcpServer } from './mcp-server';
 import { callTool, TOOLS, type ApiAnswer } from './tool-calls';
@@ -24,6 +25,12 @@ import { callTool, TOOLS, type ApiAnswer } from './tool-calls';
 const MCP_PATH = '/mcp';
 /** A tools/call message is a few hundred bytes; a batch of them a few KB. */
 const BODY_LIMIT = '64kb';
+/**
+ * JSON-RPC messages in one POST (a batch, which protocol versions before 2025-06-18 allow). Each tool
+ * call is a request of its own to the data routes, with its own deadline, but one POST must not fan
+ * out into hundreds of them.
+ */
+const MAX_BATCH = 16;
 
 /** A GET of a data route through the app itself, as the client of `req` (its key and address). */
 function apiGetFor(get: InProcessGet, req: Request) {
@@ -61,6 +68,7 @@ export function createMcpRouter(app: Express, auth: Authenticator, failures: Aut
     }
     express.json({ limit: BODY_LIMIT, type: () => true })(req, res, async (bodyError?: unknown) => {
       if (bodyError) return next(bodyError);
+      if (Array.isArray(req.body) && req.body.length > MAX_BATCH) return next(badRequest(`At most ${MAX_BATCH} JSON-RPC messages per request.`));
       const get = apiGetFor(inProcess, req);
       const server = createMcpServer({ list: () => TOOLS as unknown as Tool[], call: (name, args) => callTool(name, args, get) });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
