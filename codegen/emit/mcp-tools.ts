@@ -6,7 +6,7 @@
  * twenty or so among which a model still picks well (and every MCP client lists them all in its
  * prompt); one generic query tool would have a single schema for 45 different filter sets. So the
  * tools are three catalogue tools (`list_resources`, `describe_resource`, `get_record`) and one query
- * tool per domain (`query_fleet`, ...): 14 tools, each query tool naming only its domain's 2 to 6
+ * tool per domain (`query_fleet`, ...): 14 tools, each query tool naming only its domain's 1 to 8
  * resources, their named filters (typed, with the enum values) and their fields. Never a raw domain:
  * the only filters are the catalogue's, checked again by the API's own query parser.
  */
@@ -79,6 +79,7 @@ function queryTool(domain: DomainModel): ToolDefinition {
   const names = domain.resources.map((r) => r.name);
   const fieldNames = [...new Set(domain.resources.flatMap((r) => r.fields.map((f) => f.name)))].sort();
   const resourceLines = domain.resources.map((r) => `- ${r.name}: ${r.description}`).join('\n');
+  const filtered = domain.resources.filter((r) => r.filters.length);
   return {
     name: queryToolName(domain.domain),
     title: `Query ${domain.title}`,
@@ -89,11 +90,13 @@ function queryTool(domain: DomainModel): ToolDefinition {
       required: ['resource'],
       properties: {
         resource: { type: 'string', enum: names, description: 'Which resource of the domain.' },
-        filters: {
-          type: 'object',
-          description: 'Named filters of the chosen resource (the branch titled with its name); any other name is refused. Omit for no filter.',
-          anyOf: domain.resources.filter((r) => r.filters.length).map(filtersSchema),
-        },
+        filters: filtered.length
+          ? {
+              type: 'object',
+              description: 'Named filters of the chosen resource (the branch titled with its name); any other name is refused. Omit for no filter.',
+              anyOf: filtered.map(filtersSchema),
+            }
+          : { type: 'object', additionalProperties: false, properties: {}, description: 'No resource of this domain has filters.' },
         fields: { type: 'array', items: { type: 'string', enum: fieldNames }, minItems: 1, uniqueItems: true, description: FIELDS_TEXT },
         order: { type: 'string', description: "Sort keys among the resource's sortable fields: 'field', 'field desc', comma-separated. Not with since_id." },
         limit: { type: 'integer', minimum: LIMITS.limitMin, maximum: LIMITS.limitMax, description: `Records per page (default ${LIMITS.limitDefault}).` },
@@ -170,8 +173,39 @@ function catalogueTools(model: CatalogueModel): ToolDefinition[] {
           default_order: { type: 'string' },
           sortable: { type: 'array', items: { type: 'string' } },
           scope: { type: 'string' },
-          fields: { type: 'array', items: { type: 'object', required: ['name', 'type', 'description', 'personal'] } },
-          filters: { type: 'array', items: { type: 'object', required: ['name', 'op', 'type', 'example'] } },
+          fields: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['name', 'type', 'description', 'personal'],
+              properties: {
+                name: { type: 'string' },
+                type: { type: 'string' },
+                enum: { type: 'array', items: { type: 'string' } },
+                nullable: { type: 'boolean' },
+                personal: { type: 'boolean' },
+                deprecated: { type: 'boolean' },
+                sortable: { type: 'boolean' },
+                description: { type: 'string' },
+              },
+            },
+          },
+          filters: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['name', 'op', 'type', 'example'],
+              properties: {
+                name: { type: 'string' },
+                op: { type: 'string' },
+                type: { type: 'string' },
+                values: { type: 'array', items: { type: 'string' } },
+                example: { type: 'string' },
+                deprecated: { type: 'boolean' },
+                description: { type: 'string' },
+              },
+            },
+          },
         },
       },
       annotations: { title: 'Describe a resource', ...READ_ONLY },
