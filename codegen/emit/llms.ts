@@ -128,7 +128,7 @@ Send \`Authorization: Bearer <API key>\` on every data route. The key is an ERP 
 Agents that speak the Model Context Protocol use the same key and rules through tools instead of URLs.
 - Streamable HTTP: \`POST ${base}/mcp\` with \`Authorization: Bearer <API key>\` (stateless: no session id; GET is 405). No key: 401 as above.
 - stdio (local agents): \`GATEWAY_URL=${base} API_KEY=<key> npm run mcp\` in a clone of the gateway; it forwards to /mcp.
-- Tools (14): \`list_resources\`; \`describe_resource\` (fields, enums, filters, sort keys, personal-data flags); \`query_<domain>\` (one per domain: \`resource\`, named \`filters\`, \`fields\`, \`order\`, \`limit\`, \`since_id\`, \`total\`); \`get_record\` (\`resource\` as \`domain/name\`, \`id\`, \`fields\`).
+- Tools (${3 + model.domains.length}): \`list_resources\`; \`describe_resource\` (fields, enums, filters, sort keys, personal-data flags); \`query_<domain>\` (one per domain: \`resource\`, named \`filters\`, \`fields\`, \`order\`, \`limit\`, \`since_id\`, \`total\`); \`get_record\` (\`resource\` as \`domain/name\`, \`id\`, \`fields\`).
 - Answers are structured content (\`{"resource", "data", "meta"}\`); personal-data fields are left out unless named in \`fields\` (\`meta.personal_fields_omitted\` lists them). Errors are tool errors whose text is \`{"error": {"code", "message", "status"}}\`, the codes of the table below.
 
 ## Responses and paging
