@@ -282,8 +282,14 @@ function resourceEntry(domain: DomainModel, resource: ResourceModel): Schema {
   };
 }
 
-export function mcpTools(model: CatalogueModel): { 'x-generated-by': string; tools: ToolDefinition[]; resources: Record<string, Schema> } {
+export function mcpTools(model: CatalogueModel): { 'x-generated-by': string; version: string; tools: ToolDefinition[]; resources: Record<string, Schema> } {
   const resources: Record<string, Schema> = {};
   for (const domain of model.domains) for (const resource of domain.resources) resources[resource.path] = resourceEntry(domain, resource);
-  return { 'x-generated-by': banner('catalogue/*.yaml'), tools: [...catalogueTools(model), ...model.domains.map(queryTool)], resources };
+  return {
+    'x-generated-by': banner('catalogue/*.yaml'),
+    // The interface version (catalogue/api.yaml): the MCP server announces it as its own.
+    version: model.version,
+    tools: [...catalogueTools(model), ...model.domains.map(queryTool)],
+    resources,
+  };
 }

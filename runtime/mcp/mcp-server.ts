@@ -7,8 +7,10 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import generated from '../../generated/mcp-tools.json';
 
-export const SERVER_INFO = { name: 'ops-data-gateway', title: 'Operations data API', version: '1.0.0' } as const;
+/** The server's name and the interface version (catalogue/api.yaml). */
+export const SERVER_INFO = { name: 'ops-data-gateway', title: 'Operations data API', version: generated.version } as const;
 
 const INSTRUCTIONS =
   'Read-only access to the operations data of the organisation (fleet, purchase, stock, travel, space, events, IT, sprint, approvals, electricity, analytic). ' +
