@@ -36750,6 +36750,14 @@ function inProcessGet(app) {
 // runtime/mcp/mcp-server.ts
 var import_mcp = require("@modelcontextprotocol/sdk/server/mcp.js");
 var import_types = require("@modelcontextprotocol/sdk/types.js");
+var SERVER_NAME = "ops-data-gateway";
+var INSTRUCTIONS = "Read-only access to the operations data of the organisation (fleet, purchase, stock, travel, space, events, IT, sprint, approvals, electricity, analytic). Start with list_resources, then describe_resource for fields and filters; query_<domain> lists records with named filters (page with since_id), get_record reads one. Personal-data fields are left out unless named in fields. Errors are tool errors carrying the API error code and message.";
+function createMcpServer(backend, version) {
+  const server = new import_mcp.McpServer({ name: SERVER_NAME, title: "Operations data API", version }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+  server.server.setRequestHandler(import_types.ListToolsRequestSchema, async () => ({ tools: await backend.list() }));
+  server.server.setRequestHandler(import_types.CallToolRequestSchema, (request2) => backend.call(request2.params.name, request2.params.arguments ?? {}));
+  return server;
+}
 
 // generated/mcp-tools.json
 var mcp_tools_default = {
@@ -52962,22 +52970,13 @@ var mcp_tools_default = {
   }
 };
 
-// runtime/mcp/mcp-server.ts
-var SERVER_INFO = { name: "ops-data-gateway", title: "Operations data API", version: mcp_tools_default.version };
-var INSTRUCTIONS = "Read-only access to the operations data of the organisation (fleet, purchase, stock, travel, space, events, IT, sprint, approvals, electricity, analytic). Start with list_resources, then describe_resource for fields and filters; query_<domain> lists records with named filters (page with since_id), get_record reads one. Personal-data fields are left out unless named in fields. Errors are tool errors carrying the API error code and message.";
-function createMcpServer(backend) {
-  const server = new import_mcp.McpServer(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
-  server.server.setRequestHandler(import_types.ListToolsRequestSchema, async () => ({ tools: await backend.list() }));
-  server.server.setRequestHandler(import_types.CallToolRequestSchema, (request2) => backend.call(request2.params.name, request2.params.arguments ?? {}));
-  return server;
-}
-
 // runtime/mcp/tool-calls.ts
 var RESOURCES2 = mcp_tools_default.resources;
 var DOMAIN_OF_TOOL = new Map(mcp_tools_default.tools.filter((t) => t.name.startsWith("query_")).map((t) => [t.name, t.name.slice("query_".length)]));
 var QUERY_ARGUMENTS = /* @__PURE__ */ new Set(["resource", "filters", "fields", "order", "limit", "since_id", "total"]);
 var RECORD_ARGUMENTS = /* @__PURE__ */ new Set(["resource", "id", "fields"]);
 var TOOLS = mcp_tools_default.tools;
+var API_VERSION = mcp_tools_default.version;
 var ToolRefusal = class extends Error {
   constructor(code, message) {
     super(message);
@@ -53134,7 +53133,7 @@ function createMcpRouter(app, auth, failures) {
       if (bodyError) return next(bodyError);
       if (Array.isArray(req.body) && req.body.length > MAX_BATCH) return next(badRequest(`At most ${MAX_BATCH} JSON-RPC messages per request.`));
       const get = apiGetFor(inProcess, req);
-      const server = createMcpServer({ list: () => TOOLS, call: (name, args) => callTool(name, args, get) });
+      const server = createMcpServer({ list: () => TOOLS, call: (name, args) => callTool(name, args, get) }, API_VERSION);
       const transport = new import_streamableHttp.StreamableHTTPServerTransport({ sessionIdGenerator: void 0, enableJsonResponse: true });
       res.on("close", () => {
         void transport.close();

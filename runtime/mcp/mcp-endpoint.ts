@@ -20,7 +20,7 @@ import { noStore } from '../http/no-store';
 import { badRequest } from '../errors';
 import { inProcessGet, type InProcessGet } from './in-process-get';
 import { createMcpServer } from './mcp-server';
-import { callTool, TOOLS, type ApiAnswer } from './tool-calls';
+import { API_VERSION, callTool, TOOLS, type ApiAnswer } from './tool-calls';
 
 const MCP_PATH = '/mcp';
 /** A tools/call message is a few hundred bytes; a batch of them a few KB. */
@@ -70,7 +70,7 @@ export function createMcpRouter(app: Express, auth: Authenticator, failures: Aut
       if (bodyError) return next(bodyError);
       if (Array.isArray(req.body) && req.body.length > MAX_BATCH) return next(badRequest(`At most ${MAX_BATCH} JSON-RPC messages per request.`));
       const get = apiGetFor(inProcess, req);
-      const server = createMcpServer({ list: () => TOOLS as unknown as Tool[], call: (name, args) => callTool(name, args, get) });
+      const server = createMcpServer({ list: () => TOOLS as unknown as Tool[], call: (name, args) => callTool(name, args, get) }, API_VERSION);
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       res.on('close', () => {
         void transport.close();

@@ -7,10 +7,8 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import generated from '../../generated/mcp-tools.json';
 
-/** The server's name and the interface version (catalogue/api.yaml). */
-export const SERVER_INFO = { name: 'ops-data-gateway', title: 'Operations data API', version: generated.version } as const;
+export const SERVER_NAME = 'ops-data-gateway';
 
 const INSTRUCTIONS =
   'Read-only access to the operations data of the organisation (fleet, purchase, stock, travel, space, events, IT, sprint, approvals, electricity, analytic). ' +
@@ -22,8 +20,9 @@ export interface ToolBackend {
   call(name: string, args: unknown): Promise<CallToolResult>;
 }
 
-export function createMcpServer(backend: ToolBackend): McpServer {
-  const server = new McpServer(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+/** `version`: the interface version (catalogue/api.yaml), which the server announces as its own. */
+export function createMcpServer(backend: ToolBackend, version: string): McpServer {
+  const server = new McpServer({ name: SERVER_NAME, title: 'Operations data API', version }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
   server.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await backend.list() }));
   server.server.setRequestHandler(CallToolRequestSchema, (request) => backend.call(request.params.name, request.params.arguments ?? {}));
   return server;

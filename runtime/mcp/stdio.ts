@@ -12,7 +12,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigError, loadMcpBridgeConfig, type McpBridgeConfig } from '../config';
-import { createMcpServer, SERVER_INFO } from './mcp-server';
+import { createMcpServer, SERVER_NAME } from './mcp-server';
 
 function fail(message: string): never {
   process.stderr.write(`ops-data-gateway mcp: ${message}\n`);
@@ -28,17 +28,21 @@ async function main(): Promise<void> {
     throw error;
   }
   const endpoint = new URL('/mcp', `${config.gatewayUrl}/`);
-  const upstream = new Client({ name: `${SERVER_INFO.name}-stdio`, version: SERVER_INFO.version });
+  const upstream = new Client({ name: `${SERVER_NAME}-stdio`, version: '1.0.0' });
   try {
     await upstream.connect(new StreamableHTTPClientTransport(endpoint, { requestInit: { headers: { Authorization: `Bearer ${config.apiKey}` } } }));
   } catch (error) {
     // The gateway's 401/403/429 arrive here; its message says which (never the key).
     fail(`cannot open ${endpoint.href}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const server = createMcpServer({
-    list: async () => (await upstream.listTools()).tools,
-    call: async (name, args) => (await upstream.callTool({ name, arguments: args as Record<string, unknown> }, CallToolResultSchema)) as CallToolResult,
-  });
+  // The tools and the version are the gateway's, asked upstream: this process carries no catalogue.
+  const server = createMcpServer(
+    {
+      list: async () => (await upstream.listTools()).tools,
+      call: async (name, args) => (await upstream.callTool({ name, arguments: args as Record<string, unknown> }, CallToolResultSchema)) as CallToolResult,
+    },
+    upstream.getServerVersion()?.version ?? 'unknown',
+  );
   await server.connect(new StdioServerTransport());
   process.stdin.on('end', () => {
     void upstream.close().finally(() => process.exit(0));

@@ -35,6 +35,8 @@ const RECORD_ARGUMENTS = new Set(['resource', 'id', 'fields']);
 
 /** The tools as `tools/list` answers them. */
 export const TOOLS = catalogue.tools;
+/** The interface version (catalogue/api.yaml). */
+export const API_VERSION = catalogue.version;
 
 /** A refusal in the API's terms, answered as a tool error. */
 class ToolRefusal extends Error {

@@ -1,6 +1,6 @@
 /**
- * `npm run mcp` as a local agent starts it: the compiled stdio entry (dist/runtime/mcp/stdio.js,
- * `make build` first) spawned by the SDK's own `StdioClientTransport`, with GATEWAY_URL and API_KEY in
+ * `npm run mcp` as a local agent starts it: the stdio entry (release/mcp-stdio.js, bundled by
+ * `make release` from runtime/mcp/stdio.ts) spawned by the SDK's own `StdioClientTransport`, with GATEWAY_URL and API_KEY in
  * its environment, bridging to the gateway's /mcp on the sandbox ERP. Every tool is called through
  * it; a refused key stops it with a message on stderr and nothing on stdout (the protocol channel).
  */
@@ -10,9 +10,11 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { catalogue } from '../docs/docs-app';
 import { startStack, type Stack } from '../support/stack';
 
-const ENTRY = join(__dirname, '..', '..', 'dist', 'runtime', 'mcp', 'stdio.js');
+/** What `npm run mcp` runs: the committed bundle (production-install.test.ts fails when it is stale). */
+const ENTRY = join(__dirname, '..', '..', 'release', 'mcp-stdio.js');
 let stack: Stack;
 let client: Client;
 
@@ -38,6 +40,8 @@ describe('npm run mcp (stdio, bridged to the gateway)', () => {
     });
     expect(tools).toEqual(((await http.json()) as { result: { tools: unknown[] } }).result.tools);
     expect(tools).toHaveLength(14);
+    // The version it announces is the gateway's: the interface version of the catalogue.
+    expect(client.getServerVersion()).toMatchObject({ name: 'ops-data-gateway', version: catalogue().version });
   });
 
   it('calls every kind of tool: list, describe, query with a filter and the cursor to the end, get', async () => {
