@@ -255,8 +255,8 @@ const SCRIPT = `
     var secret = key.value.trim();
     if (!ROUTE.test(route)) { status.textContent = 'The path must be a data route: /api/v1/<domain>/<resource>[/<id>][?query].'; path.focus(); return; }
     if (!secret) { status.textContent = 'Paste an API key first.'; key.focus(); return; }
-    // Relative to this page (<prefix>/api/docs), so it works behind a proxy that adds a prefix.
-    var url = new URL(route.slice('/api/'.length), new URL('./', location.href));
+    // Beside this page (<prefix>/api/docs, with or without a final slash), so it works behind a proxy that adds a prefix.
+    var url = new URL(location.pathname.replace(/\\/docs\\/?$/, '/') + route.slice('/api/'.length), location.origin);
     var started = Date.now();
     send.disabled = true;
     status.textContent = 'Sending GET ' + route + ' \\u2026';

@@ -93,6 +93,17 @@ describeBrowser('the docs page try-it panel in Chromium, against the gateway', (
     await page.close();
   }, 60000);
 
+  it('reaches the API from the page served at /api/docs/ too (a final slash)', async () => {
+    const page = await context.newPage();
+    await page.goto(`${stack.url}/api/docs/`, { waitUntil: 'load' });
+    await page.fill('#try-key', stack.keys.valid);
+    await page.fill('#try-path', '/api/v1/events/events/1?fields=id');
+    const answer = await send(page);
+    expect(answer.status).toMatch(/^200 /);
+    expect(JSON.parse(answer.body)).toEqual({ data: { id: 1 } });
+    await page.close();
+  }, 60000);
+
   it('shows the error envelope for a wrong key and refuses a path that is not a data route', async () => {
     const { page, problems } = await open();
     await page.fill('#try-key', 'f'.repeat(40));
