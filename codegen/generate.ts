@@ -11,6 +11,7 @@ import { emitDomainTypes } from './emit/types';
 import { openApiDocument } from './emit/openapi';
 import { DOCS_CSP, emitDocsAssets, emitDocsPage } from './emit/docs-page';
 import { emitLlmsTxt } from './emit/llms';
+import { mcpTools } from './emit/mcp-tools';
 import { stableJson, type GeneratedFiles } from './emit/output';
 import { loadApiVersion } from './load/load-api-version';
 import { loadCatalogue } from './load/load-catalogue';
@@ -45,6 +46,7 @@ export function generate(options: GenerateOptions): GeneratedFiles {
   }
   files.set('routers/index.ts', emitRouterIndex(model));
   files.set('openapi.json', stableJson(openApiDocument(model)));
+  files.set('mcp-tools.json', stableJson(mcpTools(model)));
   const llms = emitLlmsTxt(model);
   const html = emitDocsPage(model);
   files.set('docs-assets.ts', emitDocsAssets({ html, llms, csp: DOCS_CSP }));

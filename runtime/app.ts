@@ -30,6 +30,7 @@ import type { Logger } from './log';
 import { recordUrls } from './record-urls';
 import { ResourceReader } from './resource-reader';
 import { SharedRedis } from './shared-state/redis';
+import { createMcpRouter } from './mcp/mcp-endpoint';
 
 export interface AppDependencies {
   readonly logger: Logger;
@@ -61,11 +62,13 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   const handlers = createResourceHandlers(auth, reader, failures, budget, drift, keyLimit);
 
   const servedPaths = new Set(RESOURCES.map((r) => `/api/v1/${r.path}`));
-  const docs = ['/api/openapi.json', '/api/docs', '/api/llms.txt'];
+  const docs = ['/api/openapi.json', '/api/docs', '/api/llms.txt', '/llms.txt'];
   const isServedPath = (path: string) => {
     const trimmed = path.replace(/\/+$/, '');
     return servedPaths.has(trimmed) || servedPaths.has(trimmed.replace(/\/[^/]*$/, '')) || docs.includes(trimmed);
   };
+
+  const llmsTxt = { body: withBaseUrl(LLMS_TXT, config.publicBaseUrl, 'text'), type: 'text/markdown; charset=utf-8', cacheControl: 'public, max-age=300' };
 
   const app = express();
   app.disable('x-powered-by');
@@ -84,6 +87,8 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   const api = express.Router();
   for (const { mount, create } of DOMAIN_ROUTERS) api.use(mount, create(handlers));
   app.use('/api/v1', noStore(), requestDeadline(config.requestTimeoutMs), api);
+  // MCP for agents: each tool call is a GET of a data route above, through this same app.
+  app.use(createMcpRouter(app, auth, failures));
   app.use(
     '/api',
     createDocsRouter({
@@ -94,9 +99,11 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
         cacheControl: 'public, max-age=300',
         extraHeaders: { 'Content-Security-Policy': DOCS_PAGE_CSP, 'Referrer-Policy': 'no-referrer' },
       },
-      '/llms.txt': { body: withBaseUrl(LLMS_TXT, config.publicBaseUrl, 'text'), type: 'text/markdown; charset=utf-8', cacheControl: 'public, max-age=300' },
+      '/llms.txt': llmsTxt,
     }),
   );
+  // The llms.txt convention puts it at the site root as well.
+  app.use(createDocsRouter({ '/llms.txt': llmsTxt }));
   // Everything after the documents (which set their own caching) is live state: never stored, never 304.
   app.use(noStore(), unconditional());
   app.use(createHealthRouter(erp, config.erp.timeoutMs, drift));

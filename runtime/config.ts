@@ -289,3 +289,17 @@ function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+/** Settings of `npm run mcp`, the stdio MCP entry for local agents (runtime/mcp/stdio.ts). */
+export interface McpBridgeConfig {
+  /** The gateway whose `/mcp` endpoint the bridge forwards to. */
+  readonly gatewayUrl: string;
+  /** The agent's API key, sent as the bearer key of every forwarded request. */
+  readonly apiKey: string;
+}
+
+export function loadMcpBridgeConfig(env: Env): McpBridgeConfig {
+  const apiKey = text(env, 'API_KEY');
+  if (/\s/.test(apiKey)) throw new ConfigError('API_KEY', 'must be one word (the key alone, without "Bearer")');
+  return { gatewayUrl: url(env, 'GATEWAY_URL', 'http://127.0.0.1:8080'), apiKey };
+}

@@ -6,33 +6,40 @@
 // The output is deterministic (same sources, same esbuild: same bytes); a test rebuilds it and fails
 // when the committed file is stale, as `make check-generated` does for generated/.
 //
-// Usage: node scripts/bundle-release.mjs [outfile]   (default release/gateway.js)
+// The stdio MCP entry for local agents (runtime/mcp/stdio.ts, `npm run mcp`) is bundled the same way
+// into release/mcp-stdio.js, so that it too runs from a plain clone.
+//
+// Usage: node scripts/bundle-release.mjs [outdir]   (default release/: gateway.js and mcp-stdio.js)
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const outfile = process.argv[2] ?? join(root, 'release', 'gateway.js');
+const outdir = process.argv[2] ?? join(root, 'release');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const codec = '@ops-data-gateway/codec';
 const external = Object.keys(manifest.dependencies).filter((name) => name !== codec);
 const { engines } = manifest;
 
-await build({
-  absWorkingDir: root,
-  entryPoints: ['runtime/main.ts'],
-  outfile,
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: `node${engines.node.replace(/^>=/, '')}`,
-  external,
-  alias: { [codec]: './packages/codec/src/xmlrpc-codec.ts' },
-  tsconfig: 'tsconfig.build.json',
-  legalComments: 'none',
-  logLevel: 'warning',
-  banner: {
-    js: '// release/gateway.js: built by `make release` (scripts/bundle-release.mjs) from runtime/ and generated/. Do not edit.',
-  },
-});
+const bundle = (entryPoint, outfile, what) =>
+  build({
+    absWorkingDir: root,
+    entryPoints: [entryPoint],
+    outfile: join(outdir, outfile),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: `node${engines.node.replace(/^>=/, '')}`,
+    external,
+    alias: { [codec]: './packages/codec/src/xmlrpc-codec.ts' },
+    tsconfig: 'tsconfig.build.json',
+    legalComments: 'none',
+    logLevel: 'warning',
+    banner: {
+      js: `// release/${outfile}: built by \`make release\` (scripts/bundle-release.mjs) from ${what}. Do not edit.`,
+    },
+  });
+
+await bundle('runtime/main.ts', 'gateway.js', 'runtime/ and generated/');
+await bundle('runtime/mcp/stdio.ts', 'mcp-stdio.js', 'runtime/mcp/stdio.ts');

@@ -66,6 +66,7 @@ async function main(): Promise<void> {
           `  base URL  ${baseUrl}`,
           `  API key   ${keys.valid}`,
           `  docs      ${baseUrl}/api/docs`,
+          `  MCP       ${baseUrl}/mcp  (or: GATEWAY_URL=${baseUrl} API_KEY=... npm run mcp)`,
           `  sandbox   ${sandbox.url} (Odoo ${sandbox.version}.0 imitation, database "${sandbox.database}")`,
           '',
           `  export API_KEY=${keys.valid}`,

@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { banner, TS_BANNER } from '../banner';
 import { LIMITS, type CatalogueModel, type DomainModel, type FieldModel, type FilterModel, type ResourceModel } from '../model/catalogue-model';
 import { BASE_URL_PLACEHOLDER, exampleListUrl, filterNote, sampleRequest, scopeText, sortableNames } from './llms';
+import { EXAMPLE_ID, exampleListAnswer } from './example-record';
 import { ERROR_STATUSES } from './openapi';
 
 /** Guide sections, in page order: id and title. Domain ids must not collide with these. */
@@ -23,6 +24,8 @@ const GUIDE_SECTIONS = [
   ['errors', 'Errors'],
   ['limits', 'Limits'],
   ['versioning', 'Versioning and links'],
+  ['agents', 'Agents: MCP and llms.txt'],
+  ['try', 'Try it'],
 ] as const;
 
 const STYLE = `
@@ -76,7 +79,8 @@ table{border-collapse:collapse;width:100%;font-size:.9rem}
 th,td{text-align:left;vertical-align:top;padding:.38rem .6rem;border-bottom:1px solid var(--line)}
 th{font-weight:600;color:var(--muted);font-size:.78rem}
 td:first-child{white-space:nowrap}
-td code{white-space:nowrap;overflow-wrap:normal}
+td:first-child code{white-space:nowrap;overflow-wrap:normal}
+td code{overflow-wrap:anywhere}
 .res{border:1px solid var(--line);border-radius:8px;padding:1rem 1.1rem .6rem;margin:1rem 0 1.5rem}
 .res:target{outline:2px solid var(--accent);outline-offset:2px}
 .res h3 a{color:var(--fg)}
@@ -90,6 +94,28 @@ td code{white-space:nowrap;overflow-wrap:normal}
 .vals{color:var(--muted);font-size:.85em}
 .copy{position:absolute;top:.35rem;right:.35rem;font:inherit;font-size:.75rem;padding:.1rem .5rem;border:1px solid var(--line);border-radius:4px;background:var(--bg);color:var(--fg);cursor:pointer}
 .none{color:var(--muted);font-style:italic}
+.ex-answer summary{cursor:pointer;color:var(--muted);font-size:.9rem}
+.ex-answer pre{max-height:22rem;overflow:auto}
+.try{font:inherit;font-size:.75rem;padding:.05rem .5rem;margin-left:.4rem;border:1px solid var(--line);border-radius:4px;background:var(--bg);color:var(--accent);cursor:pointer}
+.try-form{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.5rem .75rem;align-items:center;margin:.75rem 0}
+.try-form input{width:100%;min-width:0;padding:.4rem .6rem;font:inherit;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.85rem;color:inherit;background:var(--soft);border:1px solid var(--line);border-radius:6px}
+.try-form button{grid-column:2;justify-self:start;font:inherit;padding:.35rem 1rem;border:1px solid var(--accent);border-radius:6px;background:var(--accent);color:#fff;cursor:pointer}
+.try-form button:disabled{opacity:.6;cursor:wait}
+#try-status{font-size:.9rem;color:var(--muted)}
+#try-out{max-height:32rem;overflow:auto}
+#try-out code{white-space:pre-wrap;overflow-wrap:anywhere}
+#nomatch{margin:2rem 0;padding:1rem;border:1px dashed var(--line);border-radius:8px;color:var(--muted)}
+@media (max-width:40rem){
+.scroll table,.scroll tbody,.scroll tr,.scroll td{display:block;width:auto}
+.scroll thead{display:none}
+.scroll tr{padding:.45rem 0;border-bottom:1px solid var(--line)}
+.scroll td{border:0;padding:.08rem 0}
+.scroll td:first-child,.scroll td code{white-space:normal;overflow-wrap:anywhere}
+.scroll td:first-child{font-weight:600}
+.scroll td[data-label]::before{content:attr(data-label) ": ";color:var(--muted);font-size:.78rem}
+.try-form{grid-template-columns:minmax(0,1fr)}
+.try-form button{grid-column:1}
+}
 footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 [hidden]{display:none!important}
 `;
@@ -99,18 +125,27 @@ const SCRIPT = `
   'use strict';
   var q = document.getElementById('q');
   var count = document.getElementById('count');
+  var nomatch = document.getElementById('nomatch');
   var toc = document.getElementById('toc-box');
   var all = function (root, selector) { return Array.prototype.slice.call(root.querySelectorAll(selector)); };
+  var lower = function (e) { return e.textContent.toLowerCase(); };
   var links = {};
   all(document, '#toc a[href^="#"]').forEach(function (a) { links[a.getAttribute('href').slice(1)] = a.parentNode; });
-  var guides = all(document, 'section.guide');
+  var guides = all(document, 'section.guide').map(function (g) {
+    var title = g.querySelector('h1, h2');
+    return {
+      el: g,
+      head: title ? lower(title) : '',
+      items: all(g, ':scope > p, :scope > ul > li, :scope > pre, :scope > .scroll tbody tr').map(function (e) { return { el: e, text: lower(e) }; })
+    };
+  });
   var domains = all(document, 'section.domain');
   var cards = all(document, 'article.res').map(function (card) {
     return {
       el: card,
-      head: all(card, '.head').map(function (e) { return e.textContent; }).join(' ').toLowerCase(),
+      head: all(card, '.head').map(lower).join(' '),
       blocks: all(card, '.rows').map(function (block) {
-        return { el: block, rows: all(block, 'tbody tr').map(function (tr) { return { el: tr, text: tr.textContent.toLowerCase() }; }) };
+        return { el: block, rows: all(block, 'tbody tr').map(function (tr) { return { el: tr, text: lower(tr) }; }) };
       }),
       examples: all(card, '.ex')
     };
@@ -120,6 +155,7 @@ const SCRIPT = `
   function apply() {
     var words = q.value.toLowerCase().split(/\\s+/).filter(Boolean);
     var shown = 0;
+    var guideShown = 0;
     cards.forEach(function (card) {
       var whole = has(card.head, words);
       var visible = whole;
@@ -143,8 +179,24 @@ const SCRIPT = `
       d.hidden = !visible;
       if (links[d.id]) links[d.id].hidden = !visible;
     });
-    guides.forEach(function (g) { g.hidden = words.length > 0; if (links[g.id]) links[g.id].hidden = words.length > 0; });
-    count.textContent = words.length ? shown + (shown === 1 ? ' resource' : ' resources') : '';
+    guides.forEach(function (g) {
+      var whole = has(g.head, words);
+      var any = false;
+      g.items.forEach(function (item) {
+        var hit = whole || has(item.text, words);
+        item.el.hidden = !hit;
+        any = any || hit;
+      });
+      var visible = whole || any;
+      g.el.hidden = !visible;
+      if (links[g.el.id]) links[g.el.id].hidden = !visible;
+      if (visible) guideShown += 1;
+    });
+    if (!words.length) count.textContent = '';
+    else count.textContent = shown + (shown === 1 ? ' resource' : ' resources') + ', ' + guideShown + (guideShown === 1 ? ' guide section' : ' guide sections');
+    var none = words.length > 0 && shown === 0 && guideShown === 0;
+    nomatch.hidden = !none;
+    nomatch.textContent = none ? 'No match for \\u201c' + q.value.trim() + '\\u201d. Search a route (/api/v1/fleet/vehicles), a field, a filter, a parameter (since_id, cursor, fields) or a guide section; Escape clears.' : '';
   }
 
   function reveal() {
@@ -188,6 +240,53 @@ const SCRIPT = `
       pre.appendChild(button);
     });
   }
+
+  // Try it: a GET to this gateway with a key that lives in the input's value only (never stored,
+  // never in the address bar); the page's CSP (connect-src 'self') lets it go nowhere else.
+  var key = document.getElementById('try-key');
+  var path = document.getElementById('try-path');
+  var send = document.getElementById('try-send');
+  var status = document.getElementById('try-status');
+  var out = document.getElementById('try-out');
+  var ROUTE = /^\\/api\\/v1\\/[a-z0-9_]+\\/[a-z0-9_]+(\\/[0-9]+)?(\\?[^#\\s]*)?$/;
+  var MAX_SHOWN = 60000;
+  function tryIt() {
+    var route = path.value.trim();
+    var secret = key.value.trim();
+    if (!ROUTE.test(route)) { status.textContent = 'The path must be a data route: /api/v1/<domain>/<resource>[/<id>][?query].'; path.focus(); return; }
+    if (!secret) { status.textContent = 'Paste an API key first.'; key.focus(); return; }
+    // Beside this page (<prefix>/api/docs, with or without a final slash), so it works behind a proxy that adds a prefix.
+    var url = new URL(location.pathname.replace(/\\/docs\\/?$/, '/') + route.slice('/api/'.length), location.origin);
+    var started = Date.now();
+    send.disabled = true;
+    status.textContent = 'Sending GET ' + route + ' \\u2026';
+    fetch(url.href, { headers: { Authorization: 'Bearer ' + secret, Accept: 'application/json' }, credentials: 'omit', cache: 'no-store', redirect: 'error', referrerPolicy: 'no-referrer' })
+      .then(function (response) {
+        return response.text().then(function (text) {
+          var shown = text;
+          try { shown = JSON.stringify(JSON.parse(text), null, 2); } catch (e) { /* not JSON: shown as text */ }
+          if (shown.length > MAX_SHOWN) shown = shown.slice(0, MAX_SHOWN) + '\\n\\u2026 (cut: ' + shown.length + ' characters)';
+          status.textContent = response.status + ' ' + response.statusText + ' \\u00b7 ' + (Date.now() - started) + ' ms';
+          out.firstChild.textContent = shown;
+          out.hidden = false;
+        });
+      }, function (error) {
+        status.textContent = 'The request failed: ' + error.message;
+      })
+      .then(function () { send.disabled = false; });
+  }
+  send.addEventListener('click', tryIt);
+  [key, path].forEach(function (input) { input.addEventListener('keydown', function (e) { if (e.key === 'Enter') tryIt(); }); });
+  all(document, 'button.try').forEach(function (button) {
+    button.addEventListener('click', function () {
+      path.value = button.getAttribute('data-path');
+      document.getElementById('try').scrollIntoView();
+      (key.value ? send : key).focus();
+    });
+  });
+  // Leaving the page forgets the key, even if the browser keeps the page for going back.
+  window.addEventListener('pagehide', function () { key.value = ''; });
+
   if (q.value) apply();
 })();
 `;
@@ -196,8 +295,8 @@ const sha256 = (text: string): string => `sha256-${createHash('sha256').update(t
 
 const DOCS_SCRIPT_HASH = sha256(SCRIPT);
 const DOCS_STYLE_HASH = sha256(STYLE);
-/** The Content-Security-Policy the page is served with: nothing but its own inline style and script. */
-export const DOCS_CSP = `default-src 'none'; script-src '${DOCS_SCRIPT_HASH}'; style-src '${DOCS_STYLE_HASH}'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+/** The Content-Security-Policy the page is served with: its own inline style and script, and requests to its own origin (the try-it panel). */
+export const DOCS_CSP = `default-src 'none'; script-src '${DOCS_SCRIPT_HASH}'; style-src '${DOCS_STYLE_HASH}'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 
 const ICON = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#0969da"/><path d="M4 5h8M4 8h8M4 11h5" stroke="#fff" stroke-width="1.6"/></svg>')}`;
 
@@ -213,6 +312,16 @@ const codes = (items: readonly string[]): string => items.map(code).join(', ');
 const badge = (text: string, kind = ''): string => `<span class="b${kind ? ` ${kind}` : ''}">${text}</span>`;
 
 const CURL = `curl -sS -H "Authorization: Bearer $API_KEY"`;
+
+/** A table row; on a phone each cell after the first is a line of its own, labelled with its column. */
+function row(cells: readonly string[], labels: readonly string[]): string {
+  return `<tr>${cells.map((cell, i) => `<td${i > 0 && labels[i] ? ` data-label="${escapeHtml(labels[i] as string)}"` : ''}>${cell}</td>`).join('')}</tr>`;
+}
+
+const FIELD_COLUMNS = ['Field', 'Type', 'Description'] as const;
+const FILTER_COLUMNS = ['Filter', 'Op', 'Value', 'Example', 'Note'] as const;
+const ERROR_COLUMNS = ['Status', 'Code', 'Condition'] as const;
+const head = (labels: readonly string[]): string => `<thead><tr>${labels.map((l) => `<th>${l}</th>`).join('')}</tr></thead>`;
 
 function fieldType(field: FieldModel): string {
   const type = field.type === 'array' ? `array of ${field.items ?? 'string'}` : field.format ? `${field.type} (${field.format})` : field.type;
@@ -252,36 +361,40 @@ function resourceCard(resource: ResourceModel): string {
   const path = resource.path;
   const list = `/api/v1/${path}`;
   const scope = scopeText(resource);
-  const fields = resource.fields.map((f) => `<tr><td>${code(f.name)}</td><td>${fieldType(f)}</td><td>${escapeHtml(f.description)}</td></tr>`).join('\n');
+  const fields = resource.fields.map((f) => row([code(f.name), fieldType(f), escapeHtml(f.description)], FIELD_COLUMNS)).join('\n');
   const filters = resource.filters
-    .map(
-      (f) =>
-        `<tr><td>${code(f.name)}${f.deprecated ? badge('deprecated', 'dep') : ''}</td><td>${code(f.op)}</td><td>${filterValue(f)}</td><td>${code(`${f.name}=${f.example}`)}</td><td>${noteHtml(filterNote(f, resource))}</td></tr>`,
+    .map((f) =>
+      row(
+        [`${code(f.name)}${f.deprecated ? badge('deprecated', 'dep') : ''}`, code(f.op), filterValue(f), code(`${f.name}=${f.example}`), noteHtml(filterNote(f, resource))],
+        FILTER_COLUMNS,
+      ),
     )
     .join('\n');
   return `<article class="res" id="${escapeHtml(path)}">
 <h3 class="head"><a href="#${escapeHtml(path)}">${escapeHtml(path)}</a> <span>${escapeHtml(resource.title)}</span>${resource.deprecated ? badge('deprecated', 'dep') : ''}</h3>
 <p class="head">${escapeHtml(resource.description)}</p>
 <dl class="meta">
-<dt>List</dt><dd>${code(`GET ${list}`)}</dd>
-<dt>Detail</dt><dd>${code(`GET ${list}/{id}`)}</dd>
+<dt>List</dt><dd class="head">${code(`GET ${list}`)}<button type="button" class="try" data-path="${escapeHtml(`${list}?limit=2`)}">Try it</button></dd>
+<dt>Detail</dt><dd class="head">${code(`GET ${list}/{id}`)}</dd>
 <dt>Default order</dt><dd>${code(resource.defaultOrderText)}</dd>
 <dt>Sortable</dt><dd>${codes(sortableNames(resource)) || '<span class="none">none</span>'}</dd>
 <dt>Scope</dt><dd>${scope ? `only records with ${code(scope)}; others are 404` : 'all records'}</dd>
 </dl>
-<div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
+<div class="rows"><h4>Fields</h4><div class="scroll"><table>${head(FIELD_COLUMNS)}<tbody>
 ${fields}
 </tbody></table></div></div>
 ${
   resource.filters.length
-    ? `<div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
+    ? `<div class="rows"><h4>Filters</h4><div class="scroll"><table>${head(FILTER_COLUMNS)}<tbody>
 ${filters}
 </tbody></table></div></div>`
     : '<div class="ex"><h4>Filters</h4><p class="none">No filters: page through the list with the common parameters.</p></div>'
 }
 <div class="ex"><h4>Examples</h4>
 <pre class="curl"><code>${escapeHtml(`${CURL} '${exampleListUrl(resource)}'`)}</code></pre>
-<pre class="curl"><code>${escapeHtml(`${CURL} '${BASE_URL_PLACEHOLDER}${list}/42'`)}</code></pre></div>
+<pre class="curl"><code>${escapeHtml(`${CURL} '${BASE_URL_PLACEHOLDER}${list}/${EXAMPLE_ID}'`)}</code></pre>
+<details class="ex-answer"><summary>Example answer (a page of one record; values show the formats, not real data)</summary>
+<pre><code>${escapeHtml(JSON.stringify(exampleListAnswer(resource), null, 2))}</code></pre></details></div>
 </article>`;
 }
 
@@ -320,7 +433,7 @@ function guide(model: CatalogueModel): string {
     ['405', '<span class="none">(HTML body)</span>', `Any method other than GET or HEAD; the answer carries ${code('Allow: GET, HEAD')}.`],
     ...ERROR_STATUSES.slice(4).map(([s, c, t]) => [String(s), code(c), escapeHtml(t)]),
   ]
-    .map((cells) => `<tr>${cells.map((c) => `<td>${c}</td>`).join('')}</tr>`)
+    .map((cells) => row(cells, ERROR_COLUMNS))
     .join('\n');
   const section = (id: (typeof GUIDE_SECTIONS)[number][0], body: string) => {
     const title = GUIDE_SECTIONS.find(([s]) => s === id)?.[1] as string;
@@ -332,7 +445,7 @@ function guide(model: CatalogueModel): string {
       `<p>An HTTP JSON interface for consulting the operational data of the organisation, read live from its ERP. It is <strong>read-only</strong>: every route is GET (HEAD works too), and no route creates, modifies or deletes anything. Only the fields listed for each resource are exposed.</p>
 <p>${resources.length} resources in ${model.domains.length} domains: ${domainLinks}. Each resource has a list route and a detail route under ${code(`${base}/api/v1`)}.</p>
 <pre class="curl"><code>${escapeHtml(`${CURL} '${sampleUrl}'`)}</code></pre>
-<p>A list answers ${code('{"data": [record, ...], "meta": {"total": 123}}')}; a detail answers ${code('{"data": record}')}. Type in the search box (or press ${code('/')}) to narrow the resources and fields below.</p>`,
+<p>A list answers ${code('{"data": [record, ...], "meta": {"total": 123}}')}; a detail answers ${code('{"data": record}')}. Type in the search box (or press ${code('/')}) to narrow the routes, fields, filters, parameters and guide sections below, or try a request in <a href="#try">Try it</a>.</p>`,
     ),
     section(
       'authentication',
@@ -386,7 +499,7 @@ function guide(model: CatalogueModel): string {
     section(
       'errors',
       `<p>Errors answer ${code('{"error": {"code": "...", "message": "..."}}')}, except 405, which the routing layer answers with an HTML page. Rely on the status; the message is for people.</p>
-<div class="scroll"><table><thead><tr><th>Status</th><th>Code</th><th>Condition</th></tr></thead><tbody>
+<div class="scroll"><table>${head(ERROR_COLUMNS)}<tbody>
 ${errorRows}
 </tbody></table></div>
 <p>429 and 503 carry ${code('Retry-After')} (seconds).</p>`,
@@ -412,6 +525,24 @@ ${errorRows}
 <li>Stable links: every resource card is ${code('#<domain>/<resource>')} (e.g. <a href="#${escapeHtml(sample.path)}">${code(`#${sample.path}`)}</a>), every domain ${code('#<domain>')}.</li>
 </ul>`,
     ),
+    section(
+      'agents',
+      `<ul>
+<li><strong>MCP</strong>: agents that speak the Model Context Protocol connect to ${code(`POST ${base}/mcp`)} (streamable HTTP, stateless) with the same ${code('Authorization: Bearer <API key>')}, or run ${code('npm run mcp')} (stdio) with ${code('GATEWAY_URL')} and ${code('API_KEY')} set. ${3 + model.domains.length} tools: ${codes(['list_resources', 'describe_resource', 'query_<domain>', 'get_record'])}; the same rights, limits and errors as the routes; personal-data fields only when named in ${code('fields')}.</li>
+<li><strong>llms.txt</strong>: this whole interface as flat Markdown for language models, at <a href="${base}/llms.txt">${code('/llms.txt')}</a> (and ${code('/api/llms.txt')}).</li>
+</ul>`,
+    ),
+    section(
+      'try',
+      `<p>Send a GET to this gateway with your API key and see the answer. The key stays in this page's memory: it is not stored (no cookie, no local storage), never put in the address bar, sent only to this gateway (the page's security policy allows no other destination), and forgotten when you leave or reload the page. Each resource card has a <em>Try it</em> button that fills in its route.</p>
+<div class="try-form">
+<label for="try-key">API key</label><input id="try-key" type="password" autocomplete="off" spellcheck="false" placeholder="your API key">
+<label for="try-path">Route</label><input id="try-path" type="text" autocomplete="off" spellcheck="false" value="/api/v1/${escapeHtml(sample.path)}?limit=2">
+<button type="button" id="try-send">Send GET</button>
+</div>
+<div id="try-status" role="status" aria-live="polite"></div>
+<pre id="try-out" hidden><code></code></pre>`,
+    ),
   ].join('\n');
 }
 
@@ -434,12 +565,13 @@ export function emitDocsPage(model: CatalogueModel): string {
 <!-- ${escapeHtml(banner('catalogue/*.yaml'))} -->
 <header class="top">
 <a class="brand" href="#intro">Operations data API <span>v${escapeHtml(model.version)}</span></a>
-<input id="q" type="search" placeholder="Search resources and fields" aria-label="Search resources and fields" autocomplete="off" spellcheck="false">
+<input id="q" type="search" placeholder="Search routes, fields, parameters, guide" aria-label="Search routes, fields, parameters and the guide" autocomplete="off" spellcheck="false">
 <span id="count" role="status" aria-live="polite"></span>
 </header>
 <div class="layout">
 ${toc(model)}
 <main>
+<p id="nomatch" role="status" hidden></p>
 ${guide(model)}
 ${model.domains.map(domainSection).join('\n')}
 <footer>Operations data API ${escapeHtml(model.version)} · <a href="${BASE_URL_PLACEHOLDER}/api/openapi.json">OpenAPI</a> · <a href="${BASE_URL_PLACEHOLDER}/api/llms.txt">llms.txt</a></footer>

@@ -6,6 +6,7 @@
  */
 import { banner } from '../banner';
 import { COMMON_LIST_PARAMETERS, LIMITS, type CatalogueModel, type FieldModel, type FilterModel, type ResourceModel } from '../model/catalogue-model';
+import { exampleRecord } from './example-record';
 import { ERROR_STATUSES } from './openapi';
 
 /** The placeholder the gateway replaces with its public base URL when serving a document. */
@@ -96,6 +97,7 @@ function routeSection(resource: ResourceModel): string {
       lines.push(`- ${f.name} ${f.op} ${filterValueText(f)}${marks(f)}${note ? `. ${note}` : ''}`);
     }
   } else lines.push('Filters: none.');
+  lines.push(`Example record (shape only): ${JSON.stringify(exampleRecord(resource))}`);
   return lines.join('\n');
 }
 
@@ -108,7 +110,7 @@ export function emitLlmsTxt(model: CatalogueModel): string {
 
 > Read-only HTTP JSON API over the organisation's ERP: ${resources.length} resources in ${model.domains.length} domains (${domains}). Every data route is GET, needs \`Authorization: Bearer <API key>\` and answers \`{"data": [...], "meta": {...}}\` (list) or \`{"data": {...}}\` (detail). Interface version ${model.version}.
 
-Companion documents (no credentials): ${base}/api/openapi.json (OpenAPI 3.1), ${base}/api/docs (HTML).
+Companion documents (no credentials): ${base}/api/openapi.json (OpenAPI 3.1), ${base}/api/docs (HTML). This text is served at ${base}/llms.txt and ${base}/api/llms.txt. Agents with MCP: see "MCP server" below.
 
 ## Base URL
 
@@ -117,14 +119,24 @@ The base URL is ${base}. Every path below is relative to it; data routes are und
 ## Authentication
 
 Send \`Authorization: Bearer <API key>\` on every data route. The key is an ERP API key of the dedicated technical account (member of the API group).
+- Getting a key: ask the ERP administrator who holds the API's technical account; they create it in the ERP under Preferences > Account security > New API key (a name and an expiry date). It is shown once: keep it in a secret store or an environment variable, never in a prompt, a URL or a log. On the demo sandbox, \`make run\` prints one.
 - 401 \`unauthorized\` (with \`WWW-Authenticate: Bearer\`): key absent, invalid or expired.
 - 403 \`forbidden\`: valid key of another account (even an administrator), or no read right on the model.
+
+## MCP server
+
+Agents that speak the Model Context Protocol use the same key and rules through tools instead of URLs.
+- Streamable HTTP: \`POST ${base}/mcp\` with \`Authorization: Bearer <API key>\` (stateless: no session id; GET is 405). No key: 401 as above.
+- stdio (local agents): \`GATEWAY_URL=${base} API_KEY=<key> npm run mcp\` in a clone of the gateway; it forwards to /mcp.
+- Tools (${3 + model.domains.length}): \`list_resources\`; \`describe_resource\` (fields, enums, filters, sort keys, personal-data flags); \`query_<domain>\` (one per domain: \`resource\`, named \`filters\`, \`fields\`, \`order\`, \`limit\`, \`since_id\`, \`total\`); \`get_record\` (\`resource\` as \`domain/name\`, \`id\`, \`fields\`).
+- Answers are structured content (\`{"resource", "data", "meta"}\`); personal-data fields are left out unless named in \`fields\` (\`meta.personal_fields_omitted\` lists them). Errors are tool errors whose text is \`{"error": {"code", "message", "status"}}\`, the codes of the table below.
 
 ## Responses and paging
 
 List: \`{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}\`. Detail: \`{"data": record}\`. A record holds the resource's fields (all of them, or those named in \`fields\`; \`id\` always).
 - Offset paging: \`limit\` + \`offset\`, in \`order\`; \`meta.total\` counts every match. Cost grows with depth.
 - Cursor paging (full scans): \`since_id=0\`, then pass back \`meta.next_since_id\` until it is \`null\`. Ascending id, constant cost. Not with \`offset\` or \`order\` (400).
+  Example: \`GET /api/v1/${sampleRequest(model).resource.path}?since_id=0&limit=200&total=false\` answers \`{"data": [..., {"id": 212, ...}], "meta": {"next_since_id": 212}}\`; ask again with \`since_id=212\`; stop at \`"next_since_id": null\`. Never compute the cursor yourself.
 - \`total=false\` omits \`meta.total\` (the count scans every match): use it for cursor scans and when no count is needed.
 - Unchanged answers: every 200 carries an \`ETag\`; send it back in \`If-None-Match\` (several comma-separated, or \`*\`) and an unchanged answer is 304 with no body. The data is still read from the ERP, and answers are \`Cache-Control: no-store\`: keep the ETag and the body yourself.
 
@@ -169,9 +181,11 @@ ${errors.slice(4).join('\n')}
 
 429 and 503 carry \`Retry-After\` (seconds). When the operator limits each API key, data answers carry \`RateLimit-Policy\` (\`"per-key";q=600;w=60\`: 600 points per 60 s) and \`RateLimit\` (\`"per-key";r=598;t=42\`: 598 left, the window ends in 42 s); past the quota: 429 \`rate_limited\` with \`Retry-After\`.
 
+What to do: 400 (unknown parameter, or \`offset\`/\`order\` with \`since_id\`): fix the request, the message names the parameter. 422: fix the value, an enumeration's message lists the allowed ones. 401: the key is wrong or expired, get a new one (do not retry). 403: this key may not read this resource (do not retry). 404: no such record in scope. 429, 503: wait \`Retry-After\` seconds, then retry once. 502, 504: the ERP failed or was slow; retry later with a smaller \`limit\` or \`total=false\`. Never retry a 4xx unchanged.
+
 ## Routes
 
-Per domain, per resource: description; paths; default order, sortable fields, scope; \`Fields:\` one line each (\`name: type [marks]. description\`); \`Filters:\` one line each (\`name operator value-format. note\`).
+Per domain, per resource: description; paths; default order, sortable fields, scope; \`Fields:\` one line each (\`name: type [marks]. description\`); \`Filters:\` one line each (\`name operator value-format. note\`); an example record (its shape and value formats, not real data; a list answers \`{"data": [record, ...], "meta": {"total": n}}\`).
 
 ${model.domains.map((d) => `## ${d.domain}: ${d.title}\n\n${d.description}\n\n${d.resources.map(routeSection).join('\n\n')}`).join('\n\n')}
 

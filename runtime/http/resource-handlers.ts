@@ -5,11 +5,12 @@
 import Ajv2020 from 'ajv/dist/2020';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Authenticator, Principal } from '../auth';
+import { authenticateRequest } from './authenticate-request';
 import { driftUnavailable, servableListQuery, type DriftGaps } from '../drift/drift-gaps';
 import { ErpFault } from '../erp/erp-error';
-import { GatewayError, notFound } from '../errors';
+import { notFound } from '../errors';
 import type { MemoryBudget } from '../erp/memory-budget';
-import type { AuthFailureLimit, SettleCheck } from './auth-failure-limit';
+import type { AuthFailureLimit } from './auth-failure-limit';
 import { NO_KEY_RATE_LIMIT, type AnswerOutcome, type Charge, type KeyRateLimitPort, type RequestKind } from './key-rate-limit';
 import { QueryParser } from '../query/parse-query';
 import type { ResourceHandlers } from '../resource-handlers';
@@ -79,22 +80,7 @@ export function createResourceHandlers(
     return async (req, res) => {
       recordRoute(req);
       const stats = erpStatsOf(res);
-      const address = req.ip ?? 'unknown';
-      let principal: Principal;
-      let askedErp = false;
-      const begin = async (): Promise<SettleCheck> => {
-        const settle = await failures.begin(address);
-        askedErp = true;
-        return settle;
-      };
-      try {
-        principal = await auth.authenticate(req.headers.authorization, stats, begin);
-      } catch (error) {
-        // A refusal the ERP gave was counted when it settled; one without the ERP is counted here.
-        if (!askedErp && error instanceof GatewayError && error.code === 'unauthorized') failures.recordFailure(address);
-        throw error;
-      }
-      res.locals['keyId'] = principal.keyId;
+      const principal = await authenticateRequest(auth, failures, req, res);
       stats.lease = budget.lease();
       try {
         for (let attempt = 1; ; attempt++) {

@@ -13,7 +13,7 @@ import { createLogger } from '../../runtime/log';
 
 export const ROOT = join(__dirname, '..', '..');
 export const PUBLIC_BASE_URL = 'https://ops.example.test/gateway';
-export const DOC_PATHS = ['/api/docs', '/api/openapi.json', '/api/llms.txt'] as const;
+export const DOC_PATHS = ['/api/docs', '/api/openapi.json', '/api/llms.txt', '/llms.txt'] as const;
 
 export function createDocsApp(): Express {
   const config = loadConfig({ ERP_URL: 'http://127.0.0.1:9', ERP_DATABASE: 'unused', PUBLIC_BASE_URL, LOG_LEVEL: 'silent' });

@@ -122,8 +122,9 @@ describeBrowser('the documentation page in Chromium', () => {
     const target = resources[resources.length - 1]!;
     await page.fill('#q', target.path);
     expect(await visibleCards(page)).toEqual([target.path]);
-    expect(await page.textContent('#count')).toBe('1 resource');
-    expect(await page.isHidden('section.guide#intro')).toBe(true);
+    expect(await page.textContent('#count')).toMatch(/^1 resource, [0-9]+ guide sections?$/);
+    // Guide sections without the words go.
+    expect(await page.isHidden('section.guide#errors')).toBe(true);
 
     // A field name: its row stays, the other rows of the card go.
     const field = resources.flatMap((r) => r.fields.map((f) => ({ r, f }))).sort((a, b) => b.f.name.length - a.f.name.length)[0]!;
@@ -142,6 +143,69 @@ describeBrowser('the documentation page in Chromium', () => {
     expect(problems).toEqual([]);
     await page.close();
   }, 60000);
+
+  it('finds routes, common parameters and guide sections, and says when nothing matches', async () => {
+    const { page, problems } = await open();
+    // A parameter of the guide: the paging section stays, with its since_id lines only.
+    await page.fill('#q', 'since_id');
+    expect(await page.isVisible('section.guide#paging')).toBe(true);
+    const items = await page.$$eval('section.guide#paging > ul > li', (lis) => lis.filter((li) => !(li as unknown as El).hidden).map((li) => li.textContent ?? ''));
+    expect(items.length).toBeGreaterThan(0);
+    for (const item of items) expect(item).toContain('since_id');
+    expect(await page.isHidden('section.guide#authentication')).toBe(true);
+    expect(await page.isHidden('#nomatch')).toBe(true);
+    // "cursor" is a word of the guide, not a field: found too.
+    await page.fill('#q', 'cursor');
+    expect(await page.isVisible('section.guide#paging')).toBe(true);
+    // A route: its card.
+    const target = resources[7]!;
+    await page.fill('#q', `/api/v1/${target.path}`);
+    expect(await visibleCards(page)).toEqual([target.path]);
+    // Nothing: a message, not a blank page.
+    await page.fill('#q', 'zzqxj-nothing');
+    expect(await visibleCards(page)).toEqual([]);
+    expect(await page.isVisible('#nomatch')).toBe(true);
+    expect(await page.textContent('#nomatch')).toContain('No match for “zzqxj-nothing”');
+    expect(await page.$$eval('section.guide', (gs) => gs.filter((g) => !(g as unknown as El).hidden).length)).toBe(0);
+    await page.press('#q', 'Escape');
+    expect(await page.isHidden('#nomatch')).toBe(true);
+    expect(await visibleCards(page)).toHaveLength(resources.length);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60000);
+
+  it.each([1400, 390])(
+    'at %i px, no table is wider than its box: every cell, descriptions included, is on screen',
+    async (width) => {
+      const { page, problems } = await open();
+      await page.setViewportSize({ width, height: 900 });
+      const overflow = await page.evaluate(() => {
+        const boxes = Array.prototype.slice.call((document as unknown as { querySelectorAll(s: string): ArrayLike<unknown> }).querySelectorAll('.scroll')) as {
+          scrollWidth: number;
+          clientWidth: number;
+          closest(s: string): { id: string } | null;
+        }[];
+        return { boxes: boxes.length, wide: boxes.filter((b) => b.scrollWidth > b.clientWidth + 1).map((b) => b.closest('[id]')?.id) };
+      });
+      expect(overflow.boxes).toBeGreaterThan(90);
+      expect(overflow.wide).toEqual([]);
+      const offScreen = await page.$$eval(
+        'td',
+        (cells, w) => cells.filter((c) => (c as unknown as { getBoundingClientRect(): { right: number } }).getBoundingClientRect().right > w + 1).length,
+        width,
+      );
+      expect(offScreen).toBe(0);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      if (width === 390) {
+        await page.goto(`${url}#${resources[0]!.path}`, { waitUntil: 'load' });
+        await page.screenshot({ path: join(ARTIFACTS, 'docs-page-phone.png') });
+        if (process.env['UPDATE_DOCS_SCREENSHOT']) await page.screenshot({ path: join(ROOT, 'docs', 'docs-page-phone.png') });
+      }
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+    60000,
+  );
 
   it('lands on a resource card from its anchor, and from the sidebar', async () => {
     // Far down the page, but not so near its end that the card cannot scroll to the top.

@@ -99,7 +99,7 @@ describe('the documents cover the catalogue', () => {
     expect(personal.length).toBeGreaterThan(0);
     const schemas = (docs.openapi as unknown as { components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> } }).components.schemas;
     for (const { r, f } of personal) {
-      expect(card(r)).toMatch(new RegExp(`<code>${f.name}</code></td><td>[^\\n]*personal data`));
+      expect(card(r)).toMatch(new RegExp(`<code>${f.name}</code></td><td data-label="Type">[^\\n]*personal data`));
       expect(section(r)).toMatch(new RegExp(`\\n- ${f.name}: [^\\n]*\\[personal data\\]`));
       expect(Object.values(schemas).some((s) => s.properties?.[f.name]?.['x-personal-data'] === true)).toBe(true);
     }

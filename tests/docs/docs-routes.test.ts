@@ -12,6 +12,7 @@ const CONTENT_TYPES: Readonly<Record<(typeof DOC_PATHS)[number], RegExp>> = {
   '/api/docs': /^text\/html; charset=utf-8$/,
   '/api/openapi.json': /^application\/json; charset=utf-8$/,
   '/api/llms.txt': /^text\/markdown; charset=utf-8$/,
+  '/llms.txt': /^text\/markdown; charset=utf-8$/,
 };
 
 describe('documentation routes', () => {
@@ -56,6 +57,23 @@ describe('documentation routes', () => {
     },
   );
 
+  it('serves llms.txt at the site root (the llms.txt convention) as at /api/llms.txt', async () => {
+    const root = await request(app).get('/llms.txt');
+    const api = await request(app).get('/api/llms.txt');
+    expect(root.text).toBe(api.text);
+    expect(root.headers['etag']).toBe(api.headers['etag']);
+  });
+
+  it('keeps llms.txt within its budget of 25,000 tokens (4 characters a token) and tells an agent the essentials', async () => {
+    const text = (await request(app).get('/llms.txt')).text;
+    expect(text.length / 4).toBeLessThan(25000);
+    expect(text).toContain('Getting a key:');
+    expect(text).toContain(`POST ${PUBLIC_BASE_URL}/mcp`);
+    expect(text).toMatch(/429, 503: wait `Retry-After` seconds/);
+    expect(text).toContain('stop at `"next_since_id": null`');
+    expect(text.match(/\nExample record \(shape only\): \{/g)).toHaveLength(45);
+  });
+
   it('replaces {base_url} by the public base URL in the page and in llms.txt', async () => {
     for (const path of ['/api/docs', '/api/llms.txt']) {
       const res = await request(app).get(path);
@@ -76,7 +94,7 @@ describe('documentation routes', () => {
     expect(scripts).toHaveLength(1);
     expect(styles).toHaveLength(1);
     expect(csp).toBe(
-      `default-src 'none'; script-src ${hash(scripts[0] as string)}; style-src ${hash(styles[0] as string)}; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+      `default-src 'none'; script-src ${hash(scripts[0] as string)}; style-src ${hash(styles[0] as string)}; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
     );
     expect(res.text).not.toMatch(/\sstyle=|\son[a-z]+=/i); // inline attributes would need 'unsafe-inline'
     expect(res.text).not.toMatch(/(?:src|href)="(?:https?:)?\/\/(?!ops\.example\.test)/); // nothing external

@@ -5,6 +5,8 @@
  * that the test proves the code beside it. The committed bundle must be what `make release` builds
  * from the sources now, or a clone would run stale code.
  */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +17,7 @@ import { startGatewayProcess, type GatewayProcess } from './support/gateway-proc
 
 const run = promisify(execFile);
 const ROOT = join(__dirname, '..', '..');
-const PRODUCTION_DEPENDENCIES = ['ajv', 'express', 'pino', 'undici'];
+const PRODUCTION_DEPENDENCIES = ['@modelcontextprotocol/sdk', 'ajv', 'express', 'pino', 'undici'];
 const DEVELOPMENT_TOOLS = ['typescript', 'jest', 'ts-morph', 'esbuild', '@biomejs/biome', 'dependency-cruiser', 'knip', 'yaml', 'supertest'];
 /** The production heap bounds of the documented command. */
 const PRODUCTION_NODE_OPTIONS = '--max-semi-space-size=4 --max-old-space-size=256';
@@ -26,7 +28,7 @@ let database: DriftDatabase;
 let gateway: GatewayProcess | undefined;
 
 beforeAll(async () => {
-  rebuilt = join(mkdtempSync(join(tmpdir(), 'odg-bundle-')), 'gateway.js');
+  rebuilt = mkdtempSync(join(tmpdir(), 'odg-bundle-'));
   await run(process.execPath, [join(ROOT, 'scripts', 'bundle-release.mjs'), rebuilt], { cwd: ROOT });
   clone = mkdtempSync(join(tmpdir(), 'odg-clone-'));
   const { stdout } = await run('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: ROOT, maxBuffer: 64 << 20 });
@@ -44,12 +46,12 @@ afterAll(async () => {
   await gateway?.exited;
   await database?.close();
   rmSync(clone, { recursive: true, force: true });
-  rmSync(dirname(rebuilt), { recursive: true, force: true });
+  rmSync(rebuilt, { recursive: true, force: true });
 });
 
 describe('a clone installed with npm ci --omit=dev', () => {
-  it('carries release/gateway.js exactly as make release builds it from the sources now', () => {
-    expect(readFileSync(join(ROOT, 'release', 'gateway.js'), 'utf8') === readFileSync(rebuilt, 'utf8')).toBe(true);
+  it.each(['gateway.js', 'mcp-stdio.js'])('carries release/%s exactly as make release builds it from the sources now', (file) => {
+    expect(readFileSync(join(ROOT, 'release', file), 'utf8') === readFileSync(join(rebuilt, file), 'utf8')).toBe(true);
   });
 
   it('holds the production dependencies and none of the development tools', () => {
@@ -74,5 +76,28 @@ describe('a clone installed with npm ci --omit=dev', () => {
     const body = (await answer.json()) as { data: { id: number; plate: string | null }[] };
     expect(body.data).toHaveLength(2);
     expect((await fetch(`${gateway.url}/api/openapi.json`)).status).toBe(200);
+    // The MCP endpoint loads the SDK from the production install.
+    const mcp = await fetch(`${gateway.url}/mcp`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${database.keys.valid}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(mcp.status).toBe(200);
+    expect(((await mcp.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(14);
+    // And the stdio entry (npm run mcp) runs from the clone, bridging to that gateway.
+    const client = new Client({ name: 'production-install', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [join(clone, 'release', 'mcp-stdio.js')],
+        cwd: clone,
+        env: { GATEWAY_URL: gateway.url, API_KEY: database.keys.valid },
+      }),
+    );
+    try {
+      expect((await client.listTools()).tools).toHaveLength(14);
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -1,0 +1,184 @@
+/**
+ * @module What each MCP tool does, over the data routes themselves: a query or a record is a GET of
+ * `/api/v1/...` sent through the gateway's own request pipeline (`ApiGet`, in-process-get.ts), so the key
+ * check, read rights, scope, drift, memory budget, limits, deadline and log line are exactly those of
+ * the HTTP route, and so will be whatever is later added to that pipeline. The tool's typed
+ * arguments become the route's query string; the API's parser judges them, so a bad value is the
+ * API's own error (code and message), answered as a tool error.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import catalogue from '../../generated/mcp-tools.json';
+
+/** The answer of a GET through the gateway: status, parsed JSON body and the headers a tool passes on. */
+export interface ApiAnswer {
+  readonly status: number;
+  readonly body: unknown;
+  readonly retryAfter?: string;
+}
+
+export type ApiGet = (pathAndQuery: string) => Promise<ApiAnswer>;
+
+interface ResourceEntry {
+  readonly resource: string;
+  readonly title: string;
+  readonly description: string;
+  readonly query_tool: string;
+  readonly fields: readonly { readonly name: string; readonly personal: boolean }[];
+  readonly filters: readonly { readonly name: string }[];
+  readonly personal_fields: readonly string[];
+}
+
+const RESOURCES = catalogue.resources as unknown as Readonly<Record<string, ResourceEntry>>;
+const DOMAIN_OF_TOOL = new Map(catalogue.tools.filter((t) => t.name.startsWith('query_')).map((t) => [t.name, t.name.slice('query_'.length)]));
+const QUERY_ARGUMENTS = new Set(['resource', 'filters', 'fields', 'order', 'limit', 'since_id', 'total']);
+const RECORD_ARGUMENTS = new Set(['resource', 'id', 'fields']);
+
+/** The tools as `tools/list` answers them. */
+export const TOOLS = catalogue.tools;
+/** The interface version (catalogue/api.yaml). */
+export const API_VERSION = catalogue.version;
+
+/** A refusal in the API's terms, answered as a tool error. */
+class ToolRefusal extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const badRequest = (message: string) => new ToolRefusal('bad_request', message);
+
+function toolError(code: string, message: string, extra: Record<string, unknown> = {}): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: { code, message, ...extra } }) }] };
+}
+
+function answer(structured: Record<string, unknown>): CallToolResult {
+  return { structuredContent: structured, content: [{ type: 'text', text: JSON.stringify(structured) }] };
+}
+
+function objectArgument(value: unknown, name: string): Record<string, unknown> {
+  if (value === undefined) return {};
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw badRequest(`'${name}' must be an object.`);
+  return value as Record<string, unknown>;
+}
+
+function onlyKnown(args: Record<string, unknown>, known: ReadonlySet<string>, what: string): void {
+  const unknown = Object.keys(args).filter((k) => !known.has(k));
+  if (unknown.length)
+    throw badRequest(`Unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `'${k}'`).join(', ')} for ${what}; expected ${[...known].join(', ')}.`);
+}
+
+function resourceOf(value: unknown, domain?: string): ResourceEntry {
+  const path = typeof value === 'string' ? (domain ? `${domain}/${value}` : value) : undefined;
+  const entry = path === undefined ? undefined : RESOURCES[path];
+  if (!entry) {
+    const choices = Object.keys(RESOURCES)
+      .filter((p) => !domain || p.startsWith(`${domain}/`))
+      .map((p) => (domain ? p.slice(domain.length + 1) : p));
+    throw badRequest(`Unknown resource ${JSON.stringify(value)}; one of: ${choices.join(', ')}.`);
+  }
+  return entry;
+}
+
+/** A scalar argument as query-string text; anything else is refused rather than guessed at. */
+function text(value: unknown, name: string): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  throw badRequest(`'${name}' must be a string, a number or a boolean.`);
+}
+
+/** `fields`: the names asked, or every field but personal data; reports the personal fields left out. */
+function fieldsParam(value: unknown, resource: ResourceEntry, query: URLSearchParams): string[] {
+  if (value !== undefined) {
+    if (!Array.isArray(value)) throw badRequest("'fields' must be an array of field names.");
+    query.set('fields', value.map((v) => text(v, 'fields')).join(','));
+    return [];
+  }
+  if (resource.personal_fields.length === 0) return [];
+  query.set(
+    'fields',
+    resource.fields
+      .filter((f) => !f.personal)
+      .map((f) => f.name)
+      .join(','),
+  );
+  return [...resource.personal_fields];
+}
+
+async function viaApi(get: ApiGet, path: string, shape: (body: Record<string, unknown>) => Record<string, unknown>): Promise<CallToolResult> {
+  const reply = await get(path);
+  const body = (reply.body ?? {}) as Record<string, unknown>;
+  if (reply.status === 200) return answer(shape(body));
+  const error = body['error'] as { code?: unknown; message?: unknown } | undefined;
+  const code = typeof error?.code === 'string' ? error.code : 'internal_error';
+  const message = typeof error?.message === 'string' ? error.message : `The API answered ${reply.status}.`;
+  return toolError(code, message, { status: reply.status, ...(reply.retryAfter ? { retry_after: Number(reply.retryAfter) } : {}) });
+}
+
+function queryResource(domain: string, args: Record<string, unknown>, get: ApiGet): Promise<CallToolResult> {
+  onlyKnown(args, QUERY_ARGUMENTS, `query_${domain}`);
+  const resource = resourceOf(args['resource'], domain);
+  const query = new URLSearchParams();
+  const filters = objectArgument(args['filters'], 'filters');
+  const names = new Set(resource.filters.map((f) => f.name));
+  for (const [name, value] of Object.entries(filters)) {
+    if (!names.has(name)) throw badRequest(`Unknown filter '${name}' for ${resource.resource}; its filters: ${[...names].join(', ') || 'none'}.`);
+    if (Array.isArray(value)) for (const item of value) query.append(name, text(item, name));
+    else query.set(name, text(value, name));
+  }
+  for (const name of ['order', 'limit', 'since_id', 'total'] as const) if (args[name] !== undefined) query.set(name, text(args[name], name));
+  const omitted = fieldsParam(args['fields'], resource, query);
+  return viaApi(get, `/api/v1/${resource.resource}?${query}`, (body) => ({
+    resource: resource.resource,
+    data: body['data'],
+    meta: { ...(body['meta'] as object), ...(omitted.length ? { personal_fields_omitted: omitted } : {}) },
+  }));
+}
+
+function getRecord(args: Record<string, unknown>, get: ApiGet): Promise<CallToolResult> {
+  onlyKnown(args, RECORD_ARGUMENTS, 'get_record');
+  const resource = resourceOf(args['resource']);
+  const id = args['id'];
+  if (!Number.isInteger(id) || (id as number) < 1) throw badRequest("'id' must be a positive integer.");
+  const query = new URLSearchParams();
+  const omitted = fieldsParam(args['fields'], resource, query);
+  const qs = query.size ? `?${query}` : '';
+  return viaApi(get, `/api/v1/${resource.resource}/${id as number}${qs}`, (body) => ({
+    resource: resource.resource,
+    data: body['data'],
+    ...(omitted.length ? { meta: { personal_fields_omitted: omitted } } : {}),
+  }));
+}
+
+function listResources(): CallToolResult {
+  return answer({
+    resources: Object.values(RESOURCES).map((r) => ({ resource: r.resource, title: r.title, description: r.description, query_tool: r.query_tool })),
+  });
+}
+
+function describeResource(args: Record<string, unknown>): CallToolResult {
+  onlyKnown(args, new Set(['resource']), 'describe_resource');
+  const { personal_fields: _personal, ...entry } = resourceOf(args['resource']);
+  return answer(entry as unknown as Record<string, unknown>);
+}
+
+/** Runs one tool; every refusal is a tool error in the API's terms, never a protocol error. */
+export async function callTool(name: string, rawArgs: unknown, get: ApiGet): Promise<CallToolResult> {
+  try {
+    const args = objectArgument(rawArgs, 'arguments');
+    if (name === 'list_resources') {
+      onlyKnown(args, new Set(), name);
+      return listResources();
+    }
+    if (name === 'describe_resource') return describeResource(args);
+    if (name === 'get_record') return await getRecord(args, get);
+    const domain = DOMAIN_OF_TOOL.get(name);
+    if (domain) return await queryResource(domain, args, get);
+    return toolError('not_found', `No tool '${name}'; the tools are ${TOOLS.map((t) => t.name).join(', ')}.`);
+  } catch (error) {
+    if (error instanceof ToolRefusal) return toolError(error.code, error.message, { status: error.code === 'bad_request' ? 400 : 404 });
+    throw error;
+  }
+}

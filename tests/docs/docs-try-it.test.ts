@@ -1,0 +1,133 @@
+/**
+ * The docs page's "Try it" panel in a real browser (Debian's Chromium, as docs-browser.test.ts
+ * launches it) against the running gateway on the sandbox ERP: a pasted key gets the same answer as
+ * the route gives, nothing is stored (no cookie, local or session storage, nothing in the address
+ * bar or the page's markup), the key is forgotten on reload, and the page's CSP still lets requests
+ * go nowhere but the gateway. A screenshot of the panel goes to tests/artifacts/ (and, with
+ * UPDATE_DOCS_SCREENSHOT=1, to docs/docs-try-it.png).
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { startStack, type Stack } from '../support/stack';
+import { ROOT } from './docs-app';
+
+// Run in the browser (the project compiles without the DOM library).
+declare const document: { readonly documentElement: { readonly outerHTML: string }; addEventListener(type: string, listener: (e: { violatedDirective: string }) => void): void };
+declare const window: unknown;
+declare const localStorage: { readonly length: number };
+declare const sessionStorage: { readonly length: number };
+declare const location: { readonly href: string };
+
+const CHROMIUM = '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARTIFACTS = join(ROOT, 'tests', 'artifacts');
+const describeBrowser = existsSync(CHROMIUM) || process.env['CI'] ? describe : describe.skip;
+
+describeBrowser('the docs page try-it panel in Chromium, against the gateway', () => {
+  let stack: Stack;
+  let context: BrowserContext;
+  let profile = '';
+
+  beforeAll(async () => {
+    stack = await startStack({ transport: 'json2' });
+    profile = mkdtempSync(join(tmpdir(), 'ops-gw-chromium-'));
+    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, headless: true, timeout: 30000, viewport: { width: 1400, height: 900 } });
+    context.setDefaultTimeout(10000);
+    await context.addInitScript(() => {
+      const w = window as { cspViolations?: string[] };
+      w.cspViolations = [];
+      document.addEventListener('securitypolicyviolation', (e) => w.cspViolations?.push(e.violatedDirective));
+    });
+    mkdirSync(ARTIFACTS, { recursive: true });
+  }, 60000);
+
+  afterAll(async () => {
+    await context?.close();
+    await stack?.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  async function open(): Promise<{ page: Page; problems: string[] }> {
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    await page.goto(`${stack.url}/api/docs`, { waitUntil: 'load' });
+    return { page, problems };
+  }
+
+  async function send(page: Page): Promise<{ status: string; body: string }> {
+    await page.click('#try-send');
+    await page.waitForFunction(() =>
+      /^[0-9]{3} /.test((globalThis as unknown as { document: { getElementById(id: string): { textContent: string } } }).document.getElementById('try-status').textContent),
+    );
+    return { status: (await page.textContent('#try-status')) ?? '', body: (await page.textContent('#try-out code')) ?? '' };
+  }
+
+  it('answers a card route with a real key as the route does, and stores nothing', async () => {
+    const { page, problems } = await open();
+    await page.click('article.res[id="fleet/vehicles"] button.try');
+    expect(await page.inputValue('#try-path')).toBe('/api/v1/fleet/vehicles?limit=2');
+    await page.fill('#try-key', stack.keys.valid);
+    const before = stack.logLines.length;
+    const answer = await send(page);
+    expect(answer.status).toMatch(/^200 OK/);
+    const expected = await stack.get('/api/v1/fleet/vehicles?limit=2');
+    expect(JSON.parse(answer.body)).toEqual(expected.body);
+    // The browser's request reached the gateway with the key (its log line has the key's id).
+    expect(stack.logLines.slice(before).some((l) => l.includes('"route":"/api/v1/fleet/vehicles"') && l.includes('"key_id"'))).toBe(true);
+    await page.screenshot({ path: join(ARTIFACTS, 'docs-try-it.png') });
+    if (process.env['UPDATE_DOCS_SCREENSHOT']) await page.locator('section#try').screenshot({ path: join(ROOT, 'docs', 'docs-try-it.png') });
+
+    const stored = await page.evaluate(() => ({ local: localStorage.length, session: sessionStorage.length, href: location.href, markup: document.documentElement.outerHTML }));
+    expect([stored.local, stored.session]).toEqual([0, 0]);
+    expect(await context.cookies()).toEqual([]);
+    expect(stored.href).not.toContain(stack.keys.valid);
+    expect(stored.markup).not.toContain(stack.keys.valid);
+    expect(await page.evaluate(() => (window as { cspViolations: string[] }).cspViolations)).toEqual([]);
+
+    await page.reload({ waitUntil: 'load' });
+    expect(await page.inputValue('#try-key')).toBe('');
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60000);
+
+  it('reaches the API from the page served at /api/docs/ too (a final slash)', async () => {
+    const page = await context.newPage();
+    await page.goto(`${stack.url}/api/docs/`, { waitUntil: 'load' });
+    await page.fill('#try-key', stack.keys.valid);
+    await page.fill('#try-path', '/api/v1/events/events/1?fields=id');
+    const answer = await send(page);
+    expect(answer.status).toMatch(/^200 /);
+    expect(JSON.parse(answer.body)).toEqual({ data: { id: 1 } });
+    await page.close();
+  }, 60000);
+
+  it('shows the error envelope for a wrong key and refuses a path that is not a data route', async () => {
+    const { page, problems } = await open();
+    await page.fill('#try-key', 'f'.repeat(40));
+    await page.fill('#try-path', '/api/v1/fleet/vehicles/1');
+    const answer = await send(page);
+    expect(answer.status).toMatch(/^401 /);
+    expect(JSON.parse(answer.body)).toEqual({ error: { code: 'unauthorized', message: expect.any(String) } });
+    await page.fill('#try-path', 'https://example.org/steal');
+    await page.click('#try-send');
+    expect(await page.textContent('#try-status')).toContain('The path must be a data route');
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60000);
+
+  it("keeps the page's CSP closed to any other destination", async () => {
+    const { page } = await open();
+    const outcome = await page.evaluate(() =>
+      (globalThis as unknown as { fetch(u: string): Promise<unknown> }).fetch('https://example.org/').then(
+        () => 'sent',
+        () => 'blocked',
+      ),
+    );
+    expect(outcome).toBe('blocked');
+    expect(await page.evaluate(() => (window as { cspViolations: string[] }).cspViolations)).toContain('connect-src');
+    await page.close();
+  }, 60000);
+});
