@@ -14,8 +14,9 @@ import { QueryParser } from '../query/parse-query';
 import type { ResourceHandlers } from '../resource-handlers';
 import type { ResourceReader } from '../resource-reader';
 import type { ResourceSpec } from '../resource-spec';
-import { erpStatsOf } from './request-context';
-import { recordRoute } from './request-log';
+import { erpStatsOf, setErpUid } from './request-context';
+import { recordRoute } from './route-template';
+import type { CompressionSettings } from './compression';
 import { sendJson } from './send-json';
 import { assertCountedQuery, assertUsableQuery, type ParsedQuery } from './strict-query';
 
@@ -45,6 +46,8 @@ export function createResourceHandlers(
   budget: MemoryBudget,
   /** Catalogue drift (DRIFT_CHECK=warn), found at start-up or learned from the ERP's errors: a resource whose model is gone answers 503. */
   drift?: DriftView,
+  /** How data answers are compressed (COMPRESSION, COMPRESSION_MIN_BYTES). */
+  compression: CompressionSettings = { enabled: false, minBytes: 0 },
 ): ResourceHandlers {
   const gapsOf = drift && ((resource: ResourceSpec) => drift.gapsOf(resource));
   const ajv = new Ajv2020({ allErrors: false, strict: true, verbose: true });
@@ -80,6 +83,7 @@ export function createResourceHandlers(
         throw error;
       }
       res.locals['keyId'] = principal.keyId;
+      setErpUid(res, principal.uid);
       stats.lease = budget.lease();
       try {
         for (let attempt = 1; ; attempt++) {
@@ -119,7 +123,7 @@ export function createResourceHandlers(
         const query = gapsOf ? servableListQuery(parsed, gapsOf(resource)) : parsed;
         const page = await reader.list(principal, resource, query, erpStatsOf(res));
         if (resource.deprecated || query.deprecated.length) res.setHeader('Deprecation', 'true');
-        sendJson(req, res, page);
+        await sendJson(req, res, page, compression);
       }),
     detail: (resource) =>
       guarded(resource, async (principal, req, res) => {
@@ -132,7 +136,7 @@ export function createResourceHandlers(
         const query = parser.parseDetail(rawQuery);
         const record = await reader.detail(principal, resource, Number(raw), query, erpStatsOf(res));
         if (resource.deprecated || query.deprecated.length) res.setHeader('Deprecation', 'true');
-        sendJson(req, res, { data: record });
+        await sendJson(req, res, { data: record }, compression);
       }),
   };
 }
