@@ -87,7 +87,7 @@ export function serverTimingOf(res: Response): string {
   const stats = erpStatsOf(res);
   const total = started === undefined ? 0 : performance.now() - started;
   const gateway = Math.max(0, total - stats.ms);
-  return `erp;dur=${stats.ms.toFixed(1)};desc="ERP calls: ${stats.calls}", gw;dur=${gateway.toFixed(1)};desc="gateway", cache;desc=${cacheOutcomeOf(res)}`;
+  return `erp;dur=${stats.ms.toFixed(2)};desc="ERP calls: ${stats.calls}", gw;dur=${gateway.toFixed(2)};desc="gateway", cache;desc=${cacheOutcomeOf(res)}`;
 }
 
 const KEY_NAME = /^[A-Za-z0-9_.-]{1,64}$/;

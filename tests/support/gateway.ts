@@ -13,6 +13,8 @@ import { createGatewayServer } from '../../runtime/http/harden-server';
 import type { DriftStatus } from '../../runtime/drift/drift-monitor';
 import type { ErpCall } from '../../runtime/erp/transport';
 import { createLogger } from '../../runtime/log';
+import { createMetricsServer } from '../../runtime/telemetry/metrics-server';
+import { startTracing, type Tracing } from '../../runtime/telemetry/tracing';
 
 export type TransportUnderTest = 'json2' | 'jsonrpc' | 'xmlrpc' | 'auto';
 
@@ -35,6 +37,10 @@ export interface RunningGateway {
   readonly erpCalls: ErpCall[];
   /** Every log line the gateway wrote (raw JSON text). */
   readonly logLines: string[];
+  /** Base URL of the metrics listener, when METRICS_PORT is set (`http://127.0.0.1:<port>`). */
+  readonly metricsUrl: string | undefined;
+  /** The traces, when OTEL_EXPORTER_OTLP_ENDPOINT is set. */
+  readonly tracing: Tracing | undefined;
   /** `GET path` with `key` as bearer (none when null). */
   get(path: string, key: string | null): request.Test;
   close(): Promise<void>;
@@ -64,7 +70,14 @@ export async function startGatewayWithEnv(env: Readonly<Record<string, string>>,
   });
   const erpCalls: ErpCall[] = [];
   const config = loadConfig(env);
-  const { app, drift } = createApp(config, { logger: createLogger(config.logLevel, sink), observeErpCall: (call) => erpCalls.push(call) });
+  const tracing = config.tracing ? await startTracing(config.tracing) : undefined;
+  const { app, drift, metrics } = createApp(config, { logger: createLogger(config.logLevel, sink), observeErpCall: (call) => erpCalls.push(call), tracing });
+  // As main.ts does: the metrics on a listener of their own.
+  const metricsServer = metrics && config.metrics ? createMetricsServer(metrics) : undefined;
+  if (metricsServer && config.metrics) {
+    const { host, port } = config.metrics;
+    await new Promise<void>((resolve) => metricsServer.listen(port, host, resolve));
+  }
   const server = await new Promise<Server>((resolve) => {
     const s = createGatewayServer(app, config.requestTimeoutMs, config.clientWriteTimeoutMs);
     s.listen(0, '127.0.0.1', () => resolve(s));
@@ -76,6 +89,8 @@ export async function startGatewayWithEnv(env: Readonly<Record<string, string>>,
     server,
     erpCalls,
     logLines,
+    metricsUrl: metricsServer ? `http://127.0.0.1:${(metricsServer.address() as AddressInfo).port}` : undefined,
+    tracing,
     get(path, key) {
       const test = request(url).get(path);
       return key === null ? test : test.set('Authorization', `Bearer ${key}`);
@@ -83,6 +98,8 @@ export async function startGatewayWithEnv(env: Readonly<Record<string, string>>,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (metricsServer) await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
+      await tracing?.shutdown();
     },
   };
 }
