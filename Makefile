@@ -64,9 +64,10 @@ release: generate packages
 	cp package.json package-lock.json release/
 	mkdir -p release/packages/codec && cp -r packages/codec/package.json packages/codec/dist release/packages/codec/
 
-## system packages the tests drive: python3 (a real xmlrpc.client) and Debian's chromium (docs page)
+## system packages the tests drive: python3 (a real xmlrpc.client), Debian's chromium (docs page) and
+## prometheus (its promtool checks the /metrics exposition)
 test-tools:
-	@command -v python3 >/dev/null && [ -x /usr/bin/chromium ] || (apt-get update -qq && apt-get install -y -qq python3 chromium)
+	@command -v python3 >/dev/null && [ -x /usr/bin/chromium ] && command -v promtool >/dev/null || (apt-get update -qq && apt-get install -y -qq python3 chromium prometheus)
 
 ## test: every test suite (unit, end to end over real HTTP against the sandbox, python client, browser)
 test: test-tools build typecheck lint
