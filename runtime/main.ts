@@ -29,7 +29,7 @@ async function main(): Promise<void> {
   const output = bufferedStdout();
   const logger = createLogger(config.logLevel, output);
   // The OpenTelemetry SDK is loaded only when traces are asked for.
-  const tracing: Tracing | undefined = config.tracing ? await startTracing(config.tracing) : undefined;
+  const tracing: Tracing | undefined = config.tracing ? startTracing(config.tracing) : undefined;
   const { app, drift, metrics } = createApp(config, { logger, tracing });
   if (metrics && config.metrics) {
     const { host, port } = config.metrics;

@@ -8,7 +8,7 @@
  * honoured); each ERP call sends the `traceparent` of its own span. Spans leave in batches over
  * OTLP/HTTP (JSON) to `<endpoint>/v1/traces`.
  *
- * The SDK is loaded only when tracing is on (`startTracing`, a dynamic import): with it off, no
+ * The SDK is loaded only when tracing is on (`startTracing` requires it): with it off, no
  * OpenTelemetry module is in memory and no request does any tracing work. Parents are passed
  * explicitly (the request's span is in its scope) rather than through a global context manager, so
  * nothing is registered process-wide.
@@ -37,11 +37,12 @@ export interface Tracing {
   shutdown(): Promise<void>;
 }
 
-export async function startTracing(config: TracingConfig): Promise<Tracing> {
-  const api = await import('@opentelemetry/api');
-  const { TracerProvider, BatchSpanProcessor } = await import('@opentelemetry/sdk-trace');
-  const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
-  const { resourceFromAttributes } = await import('@opentelemetry/resources');
+export function startTracing(config: TracingConfig): Tracing {
+  // require, not import(): the gateway is CommonJS, and these packages are CommonJS too.
+  const api = require('@opentelemetry/api') as typeof import('@opentelemetry/api');
+  const { TracerProvider, BatchSpanProcessor } = require('@opentelemetry/sdk-trace') as typeof import('@opentelemetry/sdk-trace');
+  const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
+  const { resourceFromAttributes } = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
   const exporter = new OTLPTraceExporter({ url: `${config.endpoint.replace(/\/+$/, '')}/v1/traces` });
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ 'service.name': config.serviceName }),

@@ -55,9 +55,9 @@ describe('compression', () => {
     const plain = await page('identity');
     const res = await page(encoding);
     expect([res.status, res.headers['content-encoding'], res.headers['vary']]).toEqual([200, expected, 'Accept-Encoding']);
-    expect(Number(res.headers['content-length'])).toBe((res.body).length);
+    expect(Number(res.headers['content-length'])).toBe(res.body.length);
     expect(JSON.parse(decoded(res))).toEqual(JSON.parse(decoded(plain)));
-    if (expected) expect((res.body).length).toBeLessThan((plain.body).length / 3);
+    if (expected) expect(res.body.length).toBeLessThan(plain.body.length / 3);
   });
 
   it('gives each coding its own ETag, and 304 on it', async () => {
@@ -76,7 +76,7 @@ describe('compression', () => {
 
   it('leaves an answer under COMPRESSION_MIN_BYTES (1 KB) as it is, still varying on Accept-Encoding', async () => {
     const res = await data('/api/v1/fleet/vehicles/1?fields=id', { 'Accept-Encoding': 'br, gzip' });
-    expect((res.body).length).toBeLessThan(1024);
+    expect(res.body.length).toBeLessThan(1024);
     expect([res.status, res.headers['content-encoding'], res.headers['vary']]).toEqual([200, undefined, 'Accept-Encoding']);
   });
 
@@ -86,9 +86,9 @@ describe('compression', () => {
       const first = await raw(`${stack.url}${path}`, { 'Accept-Encoding': coding });
       const second = await raw(`${stack.url}${path}`, { 'Accept-Encoding': coding });
       expect([first.headers['content-encoding'], first.headers['vary']]).toEqual([coding, 'Accept-Encoding']);
-      expect(decoded(first)).toBe((plain.body).toString('utf8'));
-      expect((second.body).equals(first.body)).toBe(true);
-      expect((first.body).length).toBeLessThan((plain.body).length / 4);
+      expect(decoded(first)).toBe(plain.body.toString('utf8'));
+      expect(second.body.equals(first.body)).toBe(true);
+      expect(first.body.length).toBeLessThan(plain.body.length / 4);
     }
   });
 

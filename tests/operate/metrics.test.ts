@@ -128,9 +128,23 @@ describe('Prometheus metrics (METRICS_PORT)', () => {
 
   it('says what runs: version, catalogue hash, transport, ERP version; and the drift problems by kind', () => {
     const info = samples.filter((s) => s.name === 'odg_build_info');
-    expect(info).toEqual([{ name: 'odg_build_info', labels: { version: '1.0.0', catalogue_hash: expect.stringMatching(/^[0-9a-f]{12}$/), transport: 'json2', erp_version: expect.stringMatching(/^19\./) }, value: 1 }]);
+    expect(info).toEqual([
+      {
+        name: 'odg_build_info',
+        labels: { version: '1.0.0', catalogue_hash: expect.stringMatching(/^[0-9a-f]{12}$/), transport: 'json2', erp_version: expect.stringMatching(/^19\./) },
+        value: 1,
+      },
+    ]);
     const drift = samples.filter((s) => s.name === 'odg_drift_problems');
-    expect(drift.map((s) => s.labels['kind']).sort()).toEqual(['missing_field', 'missing_model', 'not_searchable', 'not_sortable', 'selection_unknown_to_catalogue', 'selection_unknown_to_erp', 'type_mismatch']);
+    expect(drift.map((s) => s.labels['kind']).sort()).toEqual([
+      'missing_field',
+      'missing_model',
+      'not_searchable',
+      'not_sortable',
+      'selection_unknown_to_catalogue',
+      'selection_unknown_to_erp',
+      'type_mismatch',
+    ]);
     expect(drift.every((s) => s.value === 0)).toBe(true);
     expect(value('process_cpu_seconds_total')).toBeGreaterThan(0);
   });

@@ -14,7 +14,6 @@ import type { DriftStatus } from '../../runtime/drift/drift-monitor';
 import type { ErpCall } from '../../runtime/erp/transport';
 import { createLogger } from '../../runtime/log';
 import { createMetricsServer } from '../../runtime/telemetry/metrics-server';
-import { startTracing, type Tracing } from '../../runtime/telemetry/tracing';
 
 export type TransportUnderTest = 'json2' | 'jsonrpc' | 'xmlrpc' | 'auto';
 
@@ -39,8 +38,6 @@ export interface RunningGateway {
   readonly logLines: string[];
   /** Base URL of the metrics listener, when METRICS_PORT is set (`http://127.0.0.1:<port>`). */
   readonly metricsUrl: string | undefined;
-  /** The traces, when OTEL_EXPORTER_OTLP_ENDPOINT is set. */
-  readonly tracing: Tracing | undefined;
   /** `GET path` with `key` as bearer (none when null). */
   get(path: string, key: string | null): request.Test;
   close(): Promise<void>;
@@ -70,8 +67,9 @@ export async function startGatewayWithEnv(env: Readonly<Record<string, string>>,
   });
   const erpCalls: ErpCall[] = [];
   const config = loadConfig(env);
-  const tracing = config.tracing ? await startTracing(config.tracing) : undefined;
-  const { app, drift, metrics } = createApp(config, { logger: createLogger(config.logLevel, sink), observeErpCall: (call) => erpCalls.push(call), tracing });
+  // Traces are tested on the real process (tests/operate/tracing.test.ts): the OTLP exporter loads
+  // node:http with import(), which jest's module sandbox cannot do.
+  const { app, drift, metrics } = createApp(config, { logger: createLogger(config.logLevel, sink), observeErpCall: (call) => erpCalls.push(call) });
   // As main.ts does: the metrics on a listener of their own.
   const metricsServer = metrics && config.metrics ? createMetricsServer(metrics) : undefined;
   if (metricsServer && config.metrics) {
@@ -90,7 +88,6 @@ export async function startGatewayWithEnv(env: Readonly<Record<string, string>>,
     erpCalls,
     logLines,
     metricsUrl: metricsServer ? `http://127.0.0.1:${(metricsServer.address() as AddressInfo).port}` : undefined,
-    tracing,
     get(path, key) {
       const test = request(url).get(path);
       return key === null ? test : test.set('Authorization', `Bearer ${key}`);
@@ -99,7 +96,6 @@ export async function startGatewayWithEnv(env: Readonly<Record<string, string>>,
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       if (metricsServer) await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
-      await tracing?.shutdown();
     },
   };
 }

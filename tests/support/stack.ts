@@ -16,7 +16,7 @@ import { createDemoKeys, type DemoKeys } from '@ops-data-gateway/sandbox/securit
 import { GATEWAY_LOGIN } from '@ops-data-gateway/sandbox/seed/security';
 import { initDatabase } from '@ops-data-gateway/sandbox/seed/init';
 import { startFaultProxy, type FaultProxy } from './fault-proxy';
-import { startGateway, type RunningGateway, type TransportUnderTest } from './gateway';
+import { startGateway, type TransportUnderTest } from './gateway';
 
 export type { TransportUnderTest } from './gateway';
 
@@ -43,8 +43,6 @@ export interface Stack {
   readonly logLines: string[];
   /** Base URL of the metrics listener, when METRICS_PORT is set. */
   readonly metricsUrl: string | undefined;
-  /** The traces, when OTEL_EXPORTER_OTLP_ENDPOINT is set (`flush()` sends the spans waiting). */
-  readonly tracing: RunningGateway['tracing'];
   /** `GET path` with the valid key. */
   get(path: string, key?: string | null): request.Test;
   close(): Promise<void>;
@@ -75,7 +73,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     erpCalls: gateway.erpCalls,
     logLines: gateway.logLines,
     metricsUrl: gateway.metricsUrl,
-    tracing: gateway.tracing,
     get: (path, key = keys.valid) => gateway.get(path, key),
     async close() {
       await gateway.close();
