@@ -115,7 +115,7 @@ function listOperation(resource: ResourceModel): OpenAPIV3_1.OperationObject {
     responses: {
       '200': {
         description: 'A page of records.',
-        headers: { ETag: ref('ETag', 'headers') },
+        headers: { ETag: ref('ETag', 'headers'), 'Server-Timing': ref('ServerTiming', 'headers'), 'X-Request-Id': ref('RequestId', 'headers') },
         content: {
           'application/json': {
             schema: {
@@ -144,7 +144,7 @@ function detailOperation(resource: ResourceModel): OpenAPIV3_1.OperationObject {
     responses: {
       '200': {
         description: 'The record.',
-        headers: { ETag: ref('ETag', 'headers') },
+        headers: { ETag: ref('ETag', 'headers'), 'Server-Timing': ref('ServerTiming', 'headers'), 'X-Request-Id': ref('RequestId', 'headers') },
         content: {
           'application/json': {
             schema: {
@@ -201,22 +201,31 @@ function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject {
       description: 'Strong entity tag of this answer (a hash of its body). Send it back in `If-None-Match` to get 304 while the answer is unchanged.',
       schema: { type: 'string' },
     },
+    RequestId: {
+      description:
+        'The id of this request, on every answer: the `X-Request-Id` the client sent when it is a safe token (1 to 128 letters, digits and `_ . : + / = -`), else one made by the gateway. Quote it when reporting a problem.',
+      schema: { type: 'string', maxLength: 128 },
+    },
+    ServerTiming: {
+      description: "Where the time went: `erp` (time in ERP calls, and how many), `gw` (the gateway's own time), `cache` (what a response cache did: `off` when none).",
+      schema: { type: 'string' },
+    },
   };
   const responses: Record<string, OpenAPIV3_1.ResponseObject> = {
     // No content: a 304 has no body (and is neither a success nor an error to a typed client).
     NotModified: {
       description: 'Not modified: the answer is the one whose ETag the request sent in `If-None-Match`. No body.',
-      headers: { ETag: ref('ETag', 'headers') },
+      headers: { ETag: ref('ETag', 'headers'), 'Server-Timing': ref('ServerTiming', 'headers'), 'X-Request-Id': ref('RequestId', 'headers') },
     },
   };
   for (const [status, code, text] of ERROR_STATUSES) {
     if (!DECLARED.has(status)) continue;
-    const headers: Record<string, OpenAPIV3_1.HeaderObject> = {};
+    const headers: Record<string, OpenAPIV3_1.HeaderObject | OpenAPIV3_1.ReferenceObject> = { 'X-Request-Id': ref('RequestId', 'headers') };
     if (status === 401) headers['WWW-Authenticate'] = { schema: { type: 'string' }, description: '`Bearer`.' };
     if (status === 429 || status === 503) headers['Retry-After'] = { schema: { type: 'integer' }, description: 'Seconds to wait.' };
     responses[`Error${status}`] = {
       description: `\`${code}\`: ${text}`,
-      ...(Object.keys(headers).length ? { headers } : {}),
+      headers,
       content: { 'application/json': { schema: ref('Error') } },
     };
   }
