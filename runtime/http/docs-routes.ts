@@ -3,7 +3,7 @@
  * the gateway's public base URL, `/api/docs` (HTML page, with its own Content-Security-Policy) and
  * `/api/llms.txt` (flat Markdown), both with `{base_url}` replaced. Bodies and their ETags are built
  * once at start-up; a request holding the ETag gets 304 (conditional.ts). Each compressed form is
- * made once, at the strongest setting, when first asked for, and kept (compression.ts).
+ * made once, when first asked for, at a strong setting, and kept (compression.ts).
  */
 import { Router, type RequestHandler } from 'express';
 import { codingFor, compress, taggedFor, type Coding, type CompressionSettings } from './compression';
@@ -34,7 +34,7 @@ function serveDocument(document: StaticDocument, compression: CompressionSetting
   return async (req, res) => {
     res.setHeader('Cache-Control', document.cacheControl);
     for (const [name, value] of Object.entries(document.extraHeaders ?? {})) res.setHeader(name, value);
-    const coding = codingFor(req, res, compression, body.length);
+    const coding = codingFor(req, res, compression, body.length, 'best');
     if (answeredNotModified(req, res, taggedFor(etag, coding))) return;
     res.setHeader('Content-Type', type);
     const sent = coding === 'identity' ? body : await compressedIn(coding);

@@ -15,7 +15,7 @@ import { serverTimingOf } from './request-log';
 
 export async function sendJson(req: Request, res: Response, body: unknown, compression: CompressionSettings): Promise<void> {
   const bytes = Buffer.from(JSON.stringify(body), 'utf8');
-  const coding = codingFor(req, res, compression, bytes.length);
+  const coding = codingFor(req, res, compression, bytes.length, 'fast');
   res.setHeader('Server-Timing', serverTimingOf(res));
   if (answeredNotModified(req, res, taggedFor(entityTagOf(bytes), coding))) return;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
