@@ -29,11 +29,13 @@ export interface Tracing {
   startRequest(method: string, parent: TraceContext | undefined): Span;
   /** Names the request's span after its route template and records how it ended. */
   endRequest(span: Span, method: string, route: string, status: number, attributes: Attributes): void;
-  /** A child span of `parent` (a request's span), or a root span outside any request. */
+  /**
+   * A child span of `parent` (a request's span: `currentScope()?.span`), or a root span outside any
+   * request; `client` for a call to another service. The ERP calls use it; so can a response cache.
+   */
   startChild(parent: Span | undefined, name: string, attributes: Attributes, client?: boolean): Span;
   endErpCall(span: Span, outcome: ErpCallOutcome): void;
-  /** Sends the spans still waiting in the batch (shutdown, tests). */
-  flush(): Promise<void>;
+  /** Sends the spans still waiting in the batch, then stops (shutdown). */
   shutdown(): Promise<void>;
 }
 
@@ -80,7 +82,6 @@ export function startTracing(config: TracingConfig): Tracing {
       if (outcome !== 'ok') span.setStatus({ code: SpanStatusCode.ERROR, message: outcome });
       span.end();
     },
-    flush: () => provider.forceFlush(),
     shutdown: () => provider.shutdown(),
   };
 }
