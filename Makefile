@@ -7,7 +7,7 @@ export PATH := $(CURDIR)/.toolchain/bin:$(CURDIR)/node_modules/.bin:$(PATH)
 NPM_STAMP := node_modules/.install-stamp
 TOOLCHAIN := .toolchain/.node-$(NODE_VERSION)
 
-.PHONY: install generate check-generated packages build typecheck lint format release test test-tools run sandbox-init bench bench-smoke check-erp erp-diff test-live live-latency clean
+.PHONY: install generate check-generated openapi-diff scaffold packages build typecheck lint format release test test-tools run sandbox-init bench bench-smoke check-erp erp-diff test-live live-latency clean
 
 install: $(NPM_STAMP)
 
@@ -33,6 +33,20 @@ check-generated: generate
 	@git diff --exit-code --stat -- generated/ && test -z "$$(git status --porcelain -- generated/)" \
 	  || (echo "generated/ differs from what catalogue/ produces: run 'make generate' and commit generated/" >&2; exit 1)
 
+## openapi-diff: the breaking-change gate: the OpenAPI document committed at BASE (a git ref; default
+## HEAD~1) against the one the catalogue generates now, as a changelog classed breaking or additive.
+## Exit 1 on a breaking change without a major bump in catalogue/api.yaml or an acknowledgement added
+## to catalogue/acknowledged-changes.yaml since BASE; 0 with nothing to compare (first commit, shallow clone)
+BASE ?= HEAD~1
+openapi-diff: build
+	node dist/tools/openapi-diff/cli.js --base '$(BASE)'
+
+## scaffold: draft a catalogue resource from the ERP's fields_get: MODEL (ERP model), DOMAIN, RESOURCE;
+## the ERP from the gateway's settings (ERP_URL, ERP_DATABASE, ERP_TRANSPORT, ERP_LOGIN) and ERP_CHECK_KEY.
+## Writes into catalogue/DOMAIN.yaml (created if new), never over an existing resource, only what generates
+scaffold: build
+	node dist/tools/scaffold/cli.js --model '$(MODEL)' --domain '$(DOMAIN)' --resource '$(RESOURCE)'
+
 ## packages: the workspace packages (packages/*), compiled in dependency order (tsc -b)
 packages: $(NPM_STAMP)
 	tsc -b packages/codec packages/sandbox
@@ -55,14 +69,12 @@ lint: $(NPM_STAMP) generate packages
 format: $(NPM_STAMP)
 	biome check --write .
 
-## release: what production runs, in release/: the compiled gateway (runtime/, generated/),
-## the codec package, package.json and package-lock.json. On the server: `npm ci --omit=dev`, then
-## `node --max-semi-space-size=4 --max-old-space-size=256 dist/runtime/main.js` on Node 22.12+ or 24
-release: generate packages
-	rm -rf release
-	tsc -p tsconfig.release.json
-	cp package.json package-lock.json release/
-	mkdir -p release/packages/codec && cp -r packages/codec/package.json packages/codec/dist release/packages/codec/
+## release: what production runs, release/gateway.js: runtime/ and generated/ (and the codec) bundled
+## by esbuild into one file, committed like generated/ (a test fails when it is stale). On the server,
+## from a clone: `npm ci --omit=dev`, then `node --max-semi-space-size=4 --max-old-space-size=256
+## release/gateway.js` on Node 22.12+ or 24
+release: generate $(NPM_STAMP)
+	node scripts/bundle-release.mjs
 
 ## system packages the tests drive: python3 (a real xmlrpc.client), Debian's chromium (docs page) and
 ## prometheus (its promtool checks the /metrics exposition)
@@ -108,4 +120,4 @@ sandbox-init: build
 	node --disable-warning=ExperimentalWarning packages/sandbox/dist/cli.js init
 
 clean:
-	rm -rf dist release .sandbox .toolchain packages/*/dist
+	rm -rf dist .sandbox .toolchain packages/*/dist

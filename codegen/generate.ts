@@ -12,6 +12,7 @@ import { openApiDocument } from './emit/openapi';
 import { DOCS_CSP, emitDocsAssets, emitDocsPage } from './emit/docs-page';
 import { emitLlmsTxt } from './emit/llms';
 import { stableJson, type GeneratedFiles } from './emit/output';
+import { loadApiVersion } from './load/load-api-version';
 import { loadCatalogue } from './load/load-catalogue';
 import { buildModel } from './model/build-model';
 import type { CatalogueModel } from './model/catalogue-model';
@@ -28,9 +29,10 @@ export interface GenerateOptions {
 export function readCatalogue(options: GenerateOptions): CatalogueModel {
   const { files, errors } = loadCatalogue(options.catalogueDir, options.root);
   const schema = JSON.parse(readFileSync(join(options.catalogueDir, 'catalogue.schema.json'), 'utf8')) as object;
-  const problems = [...errors, ...(errors.length ? [] : validateCatalogue(files, schema))];
-  if (problems.length) throw new CatalogueErrors(problems);
-  return buildModel(files);
+  const api = loadApiVersion(options.catalogueDir, options.root);
+  const problems = [...(api.errors ?? []), ...errors, ...(errors.length ? [] : validateCatalogue(files, schema))];
+  if (problems.length || api.version === undefined) throw new CatalogueErrors(problems);
+  return buildModel(files, api.version);
 }
 
 export function generate(options: GenerateOptions): GeneratedFiles {

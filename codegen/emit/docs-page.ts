@@ -405,7 +405,7 @@ ${errorRows}
     section(
       'versioning',
       `<ul>
-<li>Interface version <strong>1.0.0</strong>; data routes carry the prefix ${code('/api/v1')}. Changes within v1 only add (resources, fields, filters); what may go is marked deprecated first.</li>
+<li>Interface version <strong>${escapeHtml(model.version)}</strong>; data routes carry the prefix ${code('/api/v1')}. Changes within a major version only add (resources, fields, filters); what may go is marked deprecated first.</li>
 <li>OpenAPI 3.1 description: <a href="${base}/api/openapi.json">${code('/api/openapi.json')}</a>, generated from the same catalogue as this page and describing exactly the routes served.</li>
 <li>Flat Markdown for agents and LLM tools: <a href="${base}/api/llms.txt">${code('/api/llms.txt')}</a>.</li>
 <li>Stable links: every resource card is ${code('#<domain>/<resource>')} (e.g. <a href="#${escapeHtml(sample.path)}">${code(`#${sample.path}`)}</a>), every domain ${code('#<domain>')}.</li>
@@ -432,7 +432,7 @@ export function emitDocsPage(model: CatalogueModel): string {
 <body>
 <!-- ${escapeHtml(banner('catalogue/*.yaml'))} -->
 <header class="top">
-<a class="brand" href="#intro">Operations data API <span>v1.0.0</span></a>
+<a class="brand" href="#intro">Operations data API <span>v${escapeHtml(model.version)}</span></a>
 <input id="q" type="search" placeholder="Search resources and fields" aria-label="Search resources and fields" autocomplete="off" spellcheck="false">
 <span id="count" role="status" aria-live="polite"></span>
 </header>
@@ -441,7 +441,7 @@ ${toc(model)}
 <main>
 ${guide(model)}
 ${model.domains.map(domainSection).join('\n')}
-<footer>Operations data API 1.0.0 · <a href="${BASE_URL_PLACEHOLDER}/api/openapi.json">OpenAPI</a> · <a href="${BASE_URL_PLACEHOLDER}/api/llms.txt">llms.txt</a></footer>
+<footer>Operations data API ${escapeHtml(model.version)} · <a href="${BASE_URL_PLACEHOLDER}/api/openapi.json">OpenAPI</a> · <a href="${BASE_URL_PLACEHOLDER}/api/llms.txt">llms.txt</a></footer>
 </main>
 </div>
 <script>${SCRIPT}</script>

@@ -106,7 +106,7 @@ export function emitLlmsTxt(model: CatalogueModel): string {
   const errors = ERROR_STATUSES.map(([status, code, condition]) => `| ${status} | ${code} | ${condition} |`);
   const text = `# Operations data API
 
-> Read-only HTTP JSON API over the organisation's ERP: ${resources.length} resources in ${model.domains.length} domains (${domains}). Every data route is GET, needs \`Authorization: Bearer <API key>\` and answers \`{"data": [...], "meta": {...}}\` (list) or \`{"data": {...}}\` (detail). Interface version 1.0.0.
+> Read-only HTTP JSON API over the organisation's ERP: ${resources.length} resources in ${model.domains.length} domains (${domains}). Every data route is GET, needs \`Authorization: Bearer <API key>\` and answers \`{"data": [...], "meta": {...}}\` (list) or \`{"data": {...}}\` (detail). Interface version ${model.version}.
 
 Companion documents (no credentials): ${base}/api/openapi.json (OpenAPI 3.1), ${base}/api/docs (HTML).
 

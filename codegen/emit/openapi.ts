@@ -308,7 +308,7 @@ export function openApiDocument(model: CatalogueModel): OpenAPIV3_1.Document {
     openapi: '3.1.0',
     info: {
       title: 'Operations data API',
-      version: '1.0.0',
+      version: model.version,
       summary: 'Read-only JSON API over the organisation’s ERP.',
       description:
         'Read-only HTTP JSON interface for consulting operational data of the organisation (analytic, approvals, electricity, events, fleet, IT, purchase, space, sprint, stock, travel). Every data route is GET, needs `Authorization: Bearer <API key>` and answers `{data, meta}` (lists) or `{data}` (detail). Errors answer `{error: {code, message}}`. Any other method than GET or HEAD on a route answers 405 with an HTML page from the routing layer and `Allow: GET, HEAD`; an unexpected failure of the gateway itself (a bug) answers 500 `internal_error`, logged, never detailed. Neither is declared on the GET operations.',

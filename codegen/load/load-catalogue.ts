@@ -22,10 +22,18 @@ export interface LoadedCatalogue {
   readonly errors: readonly CatalogueError[];
 }
 
-/** Loads every `*.yaml` file of `dir`, sorted by name. */
+/**
+ * Files of the catalogue folder that are not domains: the API's version (read by the generator) and
+ * the acknowledged breaking changes (read by `make openapi-diff`).
+ */
+export const API_FILE = 'api.yaml';
+export const ACKNOWLEDGED_CHANGES_FILE = 'acknowledged-changes.yaml';
+const NOT_DOMAINS: ReadonlySet<string> = new Set([API_FILE, ACKNOWLEDGED_CHANGES_FILE]);
+
+/** Loads every domain file (`*.yaml` but the two above) of `dir`, sorted by name. */
 export function loadCatalogue(dir: string, root: string): LoadedCatalogue {
   const names = readdirSync(dir)
-    .filter((name) => name.endsWith('.yaml'))
+    .filter((name) => name.endsWith('.yaml') && !NOT_DOMAINS.has(name))
     .sort();
   const files: CatalogueFile[] = [];
   const errors: CatalogueError[] = [];

@@ -11,10 +11,10 @@ import type { FieldSource, FilterType } from '../../runtime/resource-spec';
 
 const byName = <T extends { name: string }>(a: T, b: T): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
-export function buildModel(files: readonly CatalogueFile[]): CatalogueModel {
+export function buildModel(files: readonly CatalogueFile[], version: string): CatalogueModel {
   const domains = files.map((file) => buildDomain(file.data as RawDomain, file.path));
   domains.sort((a, b) => (a.domain < b.domain ? -1 : 1));
-  return { domains };
+  return { version, domains };
 }
 
 function buildDomain(raw: RawDomain, file: string): DomainModel {

@@ -35,6 +35,8 @@ export interface DomainModel {
 }
 
 export interface CatalogueModel {
+  /** The API's semantic version (catalogue/api.yaml). */
+  readonly version: string;
   readonly domains: readonly DomainModel[];
 }
 

@@ -36,6 +36,7 @@ function problems(files: Record<string, string>): string[] {
   try {
     mkdirSync(dir, { recursive: true });
     copyFileSync(join(root, 'catalogue', 'catalogue.schema.json'), join(dir, 'catalogue.schema.json'));
+    copyFileSync(join(root, 'catalogue', 'api.yaml'), join(dir, 'api.yaml'));
     for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
     readCatalogue({ catalogueDir: dir, root: dir });
     return [];
@@ -162,5 +163,16 @@ describe('catalogue errors are located and explained', () => {
       'type: int, description: Identifier.',
     );
     expect(problems({ 'demo.yaml': broken }).length).toBe(2);
+  });
+
+  it.each([
+    ['a version that is not MAJOR.MINOR.PATCH', 'version: 1.0\n', /^api\.yaml:1:10: version must be a semantic version MAJOR\.MINOR\.PATCH such as 1\.0\.0 \(got 1\.0\)/],
+    ['a key other than version', 'version: 1.0.0\nprefix: v1\n', /^api\.yaml:2:1: unknown key 'prefix'/],
+  ])("reports the API version file's mistake: %s", (_name, text, pattern) => {
+    expect(problems({ 'demo.yaml': VALID, 'api.yaml': text })).toEqual([expect.stringMatching(pattern)]);
+  });
+
+  it('reads api.yaml and acknowledged-changes.yaml as what they are, not as domains', () => {
+    expect(problems({ 'demo.yaml': VALID, 'acknowledged-changes.yaml': 'acknowledged: []\n' })).toEqual([]);
   });
 });

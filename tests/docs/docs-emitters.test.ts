@@ -19,7 +19,7 @@ function hostileCatalogue(): CatalogueModel {
   const filters = resource.filters.map((f, i) => (i === 0 ? { ...f, description: HOSTILE } : f));
   const fields = resource.fields.map((f, i) => (i === 1 ? { ...f, description: HOSTILE } : f));
   const changed = { ...resource, title: HOSTILE, description: HOSTILE, fields, filters };
-  return { domains: [{ ...first, title: HOSTILE, description: HOSTILE, resources: [changed, ...others] }, ...rest] };
+  return { version: model.version, domains: [{ ...first, title: HOSTILE, description: HOSTILE, resources: [changed, ...others] }, ...rest] };
 }
 
 describe(emitDocsPage.name, () => {
@@ -34,7 +34,7 @@ describe(emitDocsPage.name, () => {
   it('refuses a domain whose anchor would collide with a guide section', () => {
     const model = catalogue();
     const [first, ...rest] = model.domains;
-    expect(() => emitDocsPage({ domains: [{ ...first!, domain: 'errors' }, ...rest] })).toThrow(/collides/);
+    expect(() => emitDocsPage({ version: model.version, domains: [{ ...first!, domain: 'errors' }, ...rest] })).toThrow(/collides/);
   });
 });
 

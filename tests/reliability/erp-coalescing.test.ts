@@ -76,6 +76,27 @@ describe('ERP request coalescing', () => {
     expect(sent(SEARCH_READ)).toBe(1);
   });
 
+  it("never shares a key check between keys: a refused key gets 401 while a valid key's identical check is in flight, and the valid key still gets 200", async () => {
+    // Two keys the gateway has never seen, asked for at once: the valid one's check is held at the
+    // ERP; the refused ones (an unknown key, an expired one) must get the ERP's own verdict.
+    const key = mintKey(stack.dbPath, { name: 'coalescing, key checks' });
+    const CHECK = /\/json\/2\/res\.users\/context_get$/;
+    proxy.mode = { kind: 'delay', ms: 600, only: CHECK };
+    // Sent now (the request is lazy until something awaits it).
+    const valid = Promise.resolve(stack.get(LIST, key));
+    while (sent(CHECK) === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    const refused = await Promise.all([stack.get(LIST, 'f'.repeat(40)), stack.get(LIST, stack.keys.expired)]);
+    for (const res of refused) expectDocumented(LIST, res);
+    expect(refused.map((res) => [res.status, res.body.error?.code])).toEqual([
+      [401, 'unauthorized'],
+      [401, 'unauthorized'],
+    ]);
+    const res = expectDocumented(LIST, await valid);
+    expect(res.status).toBe(200);
+    // One key check per distinct key reached the ERP.
+    expect(sent(CHECK)).toBe(3);
+  });
+
   it('shares an ERP error among the requests waiting for the call, and forgets it: the next request asks again', async () => {
     expect((await stack.get(LIST)).status).toBe(200);
     proxy.resetCounts();
