@@ -6,7 +6,9 @@
  *
  * Options: --smoke (demo data, short rounds: a few seconds; the test suite runs it), --rows N,
  * --rounds N, --seconds S (per side per round), --min-requests N (a slow scenario's rounds are
- * lengthened, up to 20 s, to get that many answers), --soak-requests N, --soak-seconds S.
+ * lengthened, up to 20 s, to get that many answers), --soak-requests N, --soak-seconds S,
+ * --operate-only (only the "operate" section: access log, metrics, traces and compression on and off,
+ * written to bench/results/operate.{json,md}).
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -19,6 +21,7 @@ import { GATEWAY_LOGIN } from '@ops-data-gateway/sandbox/seed/security';
 import { initDatabase, isCurrentDatabase } from '@ops-data-gateway/sandbox/seed/init';
 import type { LoadRequest, LoadResult } from './load-generator';
 import { cpuSeconds, GATEWAY_NODE_FLAGS, memory, ROOT, runLoad, startService, type Service } from './processes';
+import { measureOperate, operateMarkdown, type OperateResult } from './operate';
 import { RESOURCE, scenarios, type Scenario } from './scenarios';
 
 interface Options {
@@ -32,6 +35,8 @@ interface Options {
   readonly soakSeconds: number;
   /** Skip the scenarios: only the memory soak. */
   readonly soakOnly: boolean;
+  /** Only the operate section (bench/operate.ts). */
+  readonly operateOnly: boolean;
 }
 
 interface Side {
@@ -61,6 +66,7 @@ function options(): Options {
       'soak-requests': { type: 'string' },
       'soak-seconds': { type: 'string' },
       'soak-only': { type: 'boolean', default: false },
+      'operate-only': { type: 'boolean', default: false },
     },
   });
   const smoke = values.smoke === true;
@@ -73,6 +79,7 @@ function options(): Options {
     soakRequests: Number(values['soak-requests'] ?? (smoke ? 1000 : 100_000)),
     soakSeconds: Number(values['soak-seconds'] ?? (smoke ? 2 : 60)),
     soakOnly: values['soak-only'] === true,
+    operateOnly: values['operate-only'] === true,
   };
 }
 
@@ -323,7 +330,9 @@ async function main(): Promise<void> {
   const startGateway: GatewayStarter = async (erpUrl, extra = {}) => {
     const port = await freePort();
     const env = { PORT: String(port), ERP_URL: erpUrl, ERP_DATABASE: 'sandbox', ERP_LOGIN: GATEWAY_LOGIN, ERP_TRANSPORT: 'json2', LOG_LEVEL: 'info', ...extra };
-    return startService('runtime/main.js', [], env, `http://127.0.0.1:${port}`, /gateway listening/, GATEWAY_NODE_FLAGS);
+    // At LOG_LEVEL=warn (the operate section's "access log off") "gateway listening" is not written; the
+    // warning that the drift check is skipped (no ERP_CHECK_KEY here) is, once the gateway listens.
+    return startService('runtime/main.js', [], env, `http://127.0.0.1:${port}`, /gateway listening|catalogue drift check skipped/, GATEWAY_NODE_FLAGS);
   };
   const warm = await startGateway(sandbox.url);
   // Every request checks its key here: the overall cap on key checks (AUTH_CHECK_LIMIT) is lifted.
@@ -331,6 +340,29 @@ async function main(): Promise<void> {
   const setupSeconds = (performance.now() - started) / 1000;
   try {
     const all = scenarios({ key: keys.valid, database: 'sandbox', rows, sample: { origin: sample.origin, scheduledDate: sample.scheduled_date } });
+    const list = all.find((scenario) => scenario.id === '2')?.request as LoadRequest;
+    const operate = (): Promise<OperateResult> =>
+      measureOperate(
+        sandbox.url,
+        startGateway,
+        async (id, title, service, request) => {
+          const { gateway } = await measure({ id, title, gateway: 'warm', request }, service, sandbox.url, opts);
+          if (gateway.unexpected) throw new Error(`operate ${id} ${request.path}: ${gateway.unexpected} unexpected statuses or errors`);
+          process.stderr.write(`bench: operate ${id}: CPU ${f(gateway.cpuMsPerRequest, 3)} ms/request\n`);
+          return gateway;
+        },
+        list,
+        opts.smoke ? 1 : 2,
+      );
+    if (opts.operateOnly) {
+      const result = await operate();
+      const out = join(ROOT, 'bench', 'results');
+      mkdirSync(out, { recursive: true });
+      writeFileSync(join(out, 'operate.json'), `${JSON.stringify({ options: opts, rows, result }, null, 2)}\n`);
+      writeFileSync(join(out, 'operate.md'), operateMarkdown(result));
+      process.stdout.write(operateMarkdown(result));
+      return;
+    }
     const results: ScenarioResult[] = [];
     for (const scenario of opts.soakOnly ? [] : all) {
       const result = await measure(scenario, scenario.gateway === 'warm' ? warm : cold, sandbox.url, opts);
@@ -340,12 +372,15 @@ async function main(): Promise<void> {
       results.push(result);
     }
     if (!opts.soakOnly) results.push(...(await measureReferences(all, sandbox, startGateway, opts)));
+    const operateResult = opts.soakOnly ? undefined : await operate();
     const soakResult = await soak(warm, all, opts);
-    const { markdown, targets } = report(opts, rows, results, soakResult, setupSeconds);
+    const report_ = report(opts, rows, results, soakResult, setupSeconds);
+    const markdown = operateResult ? `${report_.markdown}\n${operateMarkdown(operateResult)}` : report_.markdown;
+    const { targets } = report_;
     const out = join(ROOT, 'bench', 'results');
     mkdirSync(out, { recursive: true });
     const name = opts.smoke ? 'smoke' : opts.soakOnly ? 'soak' : 'latest';
-    writeFileSync(join(out, `${name}.json`), `${JSON.stringify({ options: opts, rows, results, soak: soakResult, targets }, null, 2)}\n`);
+    writeFileSync(join(out, `${name}.json`), `${JSON.stringify({ options: opts, rows, results, operate: operateResult, soak: soakResult, targets }, null, 2)}\n`);
     writeFileSync(join(out, `${name}.md`), markdown);
     process.stdout.write(markdown);
   } finally {

@@ -6,6 +6,18 @@ var __getOwnPropDesc = Object.getOwnPropertyDescriptor;
 var __getOwnPropNames = Object.getOwnPropertyNames;
 var __getProtoOf = Object.getPrototypeOf;
 var __hasOwnProp = Object.prototype.hasOwnProperty;
+var __esm = (fn, res, err) => function __init() {
+  if (err) throw err[0];
+  try {
+    return fn && (res = (0, fn[__getOwnPropNames(fn)[0]])(fn = 0)), res;
+  } catch (e) {
+    throw err = [e], e;
+  }
+};
+var __export = (target, all) => {
+  for (var name in all)
+    __defProp(target, name, { get: all[name], enumerable: true });
+};
 var __copyProps = (to, from, except, desc) => {
   if (from && typeof from === "object" || typeof from === "function") {
     for (let key of __getOwnPropNames(from))
@@ -22,6 +34,1401 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
   isNodeMode || !mod || !mod.__esModule ? __defProp(target, "default", { value: mod, enumerable: true }) : target,
   mod
 ));
+var __toCommonJS = (mod) => __copyProps(__defProp({}, "__esModule", { value: true }), mod);
+
+// runtime/erp/erp-error.ts
+function faultKindOf(erpName) {
+  if (erpName.endsWith(".AccessDenied")) return "access_denied";
+  if (erpName.endsWith(".AccessError")) return "access_error";
+  if (/\.(UserError|ValidationError|MissingError|RedirectWarning|LockError)$/.test(erpName)) return "user_error";
+  return "server_error";
+}
+function erpErrorSummary(error) {
+  if (error instanceof ErpFault) return `ErpFault ${error.erpName} (${error.kind})`;
+  if (error instanceof ErpUnavailable || error instanceof ErpTimeout) return `${error.name}: ${error.message}`;
+  return error instanceof Error ? error.name : typeof error;
+}
+var ErpFault, ErpUnavailable, ErpTimeout;
+var init_erp_error = __esm({
+  "runtime/erp/erp-error.ts"() {
+    "use strict";
+    ErpFault = class extends Error {
+      constructor(kind, erpName, message) {
+        super(message);
+        this.kind = kind;
+        this.erpName = erpName;
+        this.name = "ErpFault";
+      }
+      kind;
+      erpName;
+      /** The model named in an AccessError ("... (fleet.vehicle.odometer) records."), if any. */
+      get model() {
+        return /\(([a-z0-9_]+(?:\.[a-z0-9_]+)+)\)/.exec(this.message)?.[1];
+      }
+    };
+    ErpUnavailable = class extends Error {
+      constructor(message, options) {
+        super(message, options);
+        this.name = "ErpUnavailable";
+      }
+    };
+    ErpTimeout = class extends Error {
+      constructor(message) {
+        super(message);
+        this.name = "ErpTimeout";
+      }
+    };
+  }
+});
+
+// runtime/errors.ts
+var ERROR_CODES, GatewayError, badRequest, invalidValue, notFound, unauthorized, forbidden;
+var init_errors = __esm({
+  "runtime/errors.ts"() {
+    "use strict";
+    ERROR_CODES = {
+      bad_request: 400,
+      unauthorized: 401,
+      forbidden: 403,
+      not_found: 404,
+      invalid_value: 422,
+      rate_limited: 429,
+      internal_error: 500,
+      bad_gateway: 502,
+      unavailable: 503,
+      gateway_timeout: 504
+    };
+    GatewayError = class extends Error {
+      constructor(code, message, options = {}) {
+        super(message, options.cause === void 0 ? void 0 : { cause: options.cause });
+        this.code = code;
+        this.name = "GatewayError";
+        this.status = ERROR_CODES[code];
+        this.headers = options.headers ?? {};
+      }
+      code;
+      status;
+      headers;
+    };
+    badRequest = (message) => new GatewayError("bad_request", message);
+    invalidValue = (message) => new GatewayError("invalid_value", message);
+    notFound = (message = "No such record.") => new GatewayError("not_found", message);
+    unauthorized = (message = "A valid API key is required: Authorization: Bearer <key>.") => new GatewayError("unauthorized", message, { headers: { "WWW-Authenticate": "Bearer" } });
+    forbidden = (message) => new GatewayError("forbidden", message);
+  }
+});
+
+// runtime/drift/drift-problem.ts
+function qualifiedField(problem) {
+  return problem.field ? `${problem.model}.${problem.field}` : problem.model;
+}
+var DRIFT_KINDS, DriftProblems;
+var init_drift_problem = __esm({
+  "runtime/drift/drift-problem.ts"() {
+    "use strict";
+    DRIFT_KINDS = {
+      /** The resource's model, or a comodel the catalogue reads from, does not exist in the ERP. */
+      missing_model: "model does not exist",
+      /** A field the catalogue reads, filters, scopes or orders on does not exist. */
+      missing_field: "field does not exist",
+      /** The ERP field's type (or relation) cannot give the catalogue's API type. */
+      type_mismatch: "type cannot map",
+      /** The ERP has selection values the catalogue's enum lacks: a response would break the OpenAPI document. */
+      selection_unknown_to_catalogue: "ERP selection value missing from the catalogue enum",
+      /** The catalogue's enum has values the ERP no longer has. */
+      selection_unknown_to_erp: "catalogue enum value missing from the ERP selection",
+      /** An `order` field (sortable map or default order) the ERP cannot sort on. */
+      not_sortable: "ERP cannot sort on the field",
+      /** A filter or scope field the ERP cannot search on. */
+      not_searchable: "ERP cannot search on the field"
+    };
+    DriftProblems = class {
+      byKey = /* @__PURE__ */ new Map();
+      add(resource, kind, model, field, detail, use) {
+        const key = `${resource}|${kind}|${model}|${field}`;
+        const known = this.byKey.get(key);
+        if (known) known.uses.add(use);
+        else this.byKey.set(key, { problem: { resource, kind, model, field, detail, uses: [] }, uses: /* @__PURE__ */ new Set([use]) });
+      }
+      list() {
+        return [...this.byKey.values()].map(({ problem, uses }) => Object.freeze({ ...problem, uses: Object.freeze([...uses]) }));
+      }
+    };
+  }
+});
+
+// runtime/erp/memory-budget.ts
+function bindLease(deadline, lease) {
+  leases.set(deadline, lease);
+}
+function leaseOf(deadline) {
+  return leases.get(deadline);
+}
+var HELD_COPIES, MemoryBudget, BudgetLease, leases;
+var init_memory_budget = __esm({
+  "runtime/erp/memory-budget.ts"() {
+    "use strict";
+    init_errors();
+    HELD_COPIES = 3;
+    MemoryBudget = class {
+      constructor(limitBytes) {
+        this.limitBytes = limitBytes;
+      }
+      limitBytes;
+      used = 0;
+      /** Bytes held right now. */
+      get inUse() {
+        return this.used;
+      }
+      /** Takes `bytes` if they fit; false (nothing taken) when they do not. */
+      tryTake(bytes) {
+        if (this.used + bytes > this.limitBytes) return false;
+        this.used += bytes;
+        return true;
+      }
+      give(bytes) {
+        this.used = Math.max(0, this.used - bytes);
+      }
+      lease() {
+        return new BudgetLease(this);
+      }
+    };
+    BudgetLease = class _BudgetLease {
+      constructor(budget) {
+        this.budget = budget;
+      }
+      budget;
+      held = 0;
+      bytes = 0;
+      released = false;
+      /** How to let go of the shared leases this one keeps alive; how many keep this one alive. */
+      kept = [];
+      keepers = 0;
+      /** Bytes of ERP answers charged so far (before the copies are counted). */
+      get answerBytes() {
+        return this.bytes;
+      }
+      /** Charges `bytes` of an ERP answer (times HELD_COPIES); throws 503 past the budget. */
+      charge(bytes) {
+        this.take(bytes * HELD_COPIES);
+        this.bytes += bytes;
+      }
+      /**
+       * Charges one copy of `bytes` of an answer charged in full elsewhere (a shared answer): what a
+       * request that reads it makes of its own, the records mapped and the answer written.
+       */
+      chargeCopy(bytes) {
+        this.take(bytes);
+      }
+      /** A new lease on the same budget, for an answer several requests share. */
+      fork() {
+        return new _BudgetLease(this.budget);
+      }
+      /** One more holder of this lease; it is released when the last holder lets go (the function returned, idempotent). */
+      retain() {
+        this.keepers++;
+        let dropped = false;
+        return () => {
+          if (dropped) return;
+          dropped = true;
+          if (--this.keepers === 0) this.release();
+        };
+      }
+      /** Keeps `shared` until this lease is released. */
+      keep(shared) {
+        this.kept.push(shared.retain());
+      }
+      release() {
+        this.budget.give(this.held);
+        this.held = 0;
+        this.released = true;
+        const kept = this.kept;
+        this.kept = [];
+        for (const letGo of kept) letGo();
+      }
+      take(cost) {
+        if (this.released) throw new GatewayError("unavailable", "The request this ERP answer was read for has already been answered.");
+        if (!this.budget.tryTake(cost)) {
+          throw new GatewayError("unavailable", "The gateway is holding as many ERP answers as its memory allows. Retry shortly.", {
+            headers: { "Retry-After": "1" }
+          });
+        }
+        this.held += cost;
+      }
+    };
+    leases = /* @__PURE__ */ new WeakMap();
+  }
+});
+
+// runtime/erp/coalesce.ts
+function flightKey(uid, call) {
+  return canonicalJson([uid, call.model, call.method, call.ids, call.kwargs]);
+}
+function canonicalJson(value) {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  const record = value;
+  const keys = Object.keys(record).filter((key) => record[key] !== void 0).sort();
+  return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(",")}}`;
+}
+function waitFor(outcome, deadline) {
+  const timedOut = () => ({ ok: false, error: new ErpTimeout("the ERP did not answer in time") });
+  if (deadline.aborted) return Promise.resolve(timedOut());
+  return new Promise((resolve) => {
+    const leave = () => resolve(timedOut());
+    deadline.addEventListener("abort", leave, { once: true });
+    void outcome.then((settled) => {
+      deadline.removeEventListener("abort", leave);
+      resolve(settled);
+    });
+  });
+}
+var Coalescer;
+var init_coalesce = __esm({
+  "runtime/erp/coalesce.ts"() {
+    "use strict";
+    init_memory_budget();
+    init_erp_error();
+    Coalescer = class {
+      flights = /* @__PURE__ */ new Map();
+      /**
+       * Waits for the call `key` names: the one in flight if there is one, else one started with `send`
+       * (given the call's own signal, its deadline and memory lease bound to it).
+       */
+      async join(key, waiter, send) {
+        const found = this.flights.get(key);
+        const flight = found ?? this.start(key, waiter, send);
+        if (found && flight.lease) waiter.lease?.keep(flight.lease);
+        flight.waiters++;
+        try {
+          const outcome = await waitFor(flight.outcome, waiter.deadline);
+          return { outcome, started: !found, sender: flight.sender, answerBytes: flight.lease?.answerBytes ?? 0 };
+        } finally {
+          if (--flight.waiters === 0 && !flight.settled) {
+            this.forget(key, flight);
+            flight.controller.abort();
+          }
+        }
+      }
+      start(key, waiter, send) {
+        const controller = new AbortController();
+        const lease = waiter.lease?.fork();
+        const letGo = lease?.retain();
+        if (lease) {
+          waiter.lease?.keep(lease);
+          bindLease(controller.signal, lease);
+        }
+        const outcome = send(controller.signal).then(
+          (value) => this.settle(key, flight, { ok: true, value }, letGo),
+          (error) => this.settle(key, flight, { ok: false, error }, letGo)
+        );
+        const flight = { sender: waiter.sender, controller, lease, outcome, waiters: 0, settled: false };
+        this.flights.set(key, flight);
+        return flight;
+      }
+      settle(key, flight, outcome, letGo) {
+        flight.settled = true;
+        this.forget(key, flight);
+        letGo?.();
+        return outcome;
+      }
+      forget(key, flight) {
+        if (this.flights.get(key) === flight) this.flights.delete(key);
+      }
+    };
+  }
+});
+
+// runtime/erp/deadline.ts
+function deadlineAfter(ms) {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException("The operation timed out.", "TimeoutError")), ms);
+  timer.unref();
+  return { signal: controller.signal, clear: () => clearTimeout(timer) };
+}
+var init_deadline = __esm({
+  "runtime/erp/deadline.ts"() {
+    "use strict";
+  }
+});
+
+// runtime/erp/erp-observer.ts
+function outcomeOf(error) {
+  if (error instanceof ErpFault) return error.kind;
+  if (error instanceof ErpTimeout) return "timeout";
+  if (error instanceof ErpUnavailable) return "unavailable";
+  return "refused";
+}
+function bindCallHeaders(deadline, headers) {
+  headersByCall.set(deadline, headers);
+}
+function callHeadersOf(deadline) {
+  return headersByCall.get(deadline);
+}
+var headersByCall;
+var init_erp_observer = __esm({
+  "runtime/erp/erp-observer.ts"() {
+    "use strict";
+    init_erp_error();
+    headersByCall = /* @__PURE__ */ new WeakMap();
+  }
+});
+
+// runtime/erp/http-post.ts
+function createHttpClient(baseUrl, maxAnswerBytes = DEFAULT_MAX_ANSWER_BYTES) {
+  const url2 = new URL(baseUrl);
+  return { pool: new import_undici.Pool(url2.origin, { connections: 256 }), basePath: url2.pathname.replace(/\/+$/, ""), maxAnswerBytes };
+}
+async function postToErp(client, path, body, headers, deadline, method = "POST") {
+  if (deadline.aborted) throw new ErpTimeout("the ERP did not answer in time");
+  const options = {
+    path: `${client.basePath}${path}`,
+    method,
+    // The request's id and trace context, when the call belongs to a request (erp-observer.ts).
+    headers: { ...callHeadersOf(deadline), ...headers, "accept-encoding": "gzip, deflate" },
+    ...method === "POST" ? { body } : {},
+    signal: deadline
+  };
+  let response;
+  try {
+    response = await client.pool.request(options);
+  } catch (error) {
+    if (deadline.aborted || !STALE_SOCKET.has(codeOf(error))) throw failure(error, deadline);
+    try {
+      response = await client.pool.request(options);
+    } catch (again) {
+      throw failure(again, deadline);
+    }
+  }
+  return readAnswer(response, deadline, client.maxAnswerBytes);
+}
+function codeOf(error) {
+  return String(error.code ?? "");
+}
+function failure(error, deadline) {
+  if (deadline.aborted) return new ErpTimeout("the ERP did not answer in time");
+  const code = codeOf(error) || error.message;
+  return new ErpUnavailable(`ERP unreachable (${code})`, { cause: error });
+}
+async function readAnswer(response, deadline, maxBytes) {
+  const encoding = header(response, "content-encoding").toLowerCase();
+  const lease = leaseOf(deadline);
+  let source = response.body;
+  if (encoding === "gzip" || encoding === "deflate") {
+    const inflater = encoding === "gzip" ? (0, import_node_zlib.createGunzip)() : (0, import_node_zlib.createInflate)();
+    response.body.on("error", (error) => inflater.destroy(error));
+    source = response.body.pipe(inflater);
+  }
+  const chunks = [];
+  let size = 0;
+  try {
+    for await (const chunk of source) {
+      const bytes = chunk;
+      size += bytes.length;
+      if (size > maxBytes) throw new ErpUnavailable(`ERP answer over ERP_MAX_ANSWER_BYTES (${maxBytes})`);
+      lease?.charge(bytes.length);
+      chunks.push(bytes);
+    }
+  } catch (error) {
+    response.body.destroy();
+    if (source !== response.body) source.destroy();
+    if (error instanceof ErpUnavailable || error instanceof GatewayError || !(error instanceof Error)) throw error;
+    if (deadline.aborted) throw new ErpTimeout("the ERP did not answer in time");
+    if (source !== response.body && "errno" in error) throw new ErpUnavailable("ERP answer could not be decompressed", { cause: error });
+    throw new ErpUnavailable("ERP answer cut short", { cause: error });
+  }
+  const raw = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+  return { status: response.statusCode, contentType: header(response, "content-type"), body: raw.toString("utf8") };
+}
+function header(response, name) {
+  const value = response.headers[name];
+  return Array.isArray(value) ? value.join(", ") : String(value ?? "");
+}
+var import_undici, import_node_zlib, DEFAULT_MAX_ANSWER_BYTES, STALE_SOCKET;
+var init_http_post = __esm({
+  "runtime/erp/http-post.ts"() {
+    "use strict";
+    import_undici = require("undici");
+    import_node_zlib = require("node:zlib");
+    init_errors();
+    init_erp_error();
+    init_erp_observer();
+    init_memory_budget();
+    DEFAULT_MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+    STALE_SOCKET = /* @__PURE__ */ new Set(["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"]);
+  }
+});
+
+// runtime/erp/json2.ts
+function parseJson(answer2) {
+  if (!answer2.contentType.includes("json")) return void 0;
+  try {
+    return JSON.parse(answer2.body);
+  } catch {
+    return void 0;
+  }
+}
+var KIND_BY_STATUS, Json2Transport;
+var init_json2 = __esm({
+  "runtime/erp/json2.ts"() {
+    "use strict";
+    init_erp_error();
+    init_http_post();
+    KIND_BY_STATUS = { 401: "access_denied", 403: "access_error", 404: "not_found", 422: "user_error" };
+    Json2Transport = class {
+      constructor(baseUrl, database, maxAnswerBytes) {
+        this.database = database;
+        this.http = createHttpClient(baseUrl, maxAnswerBytes);
+      }
+      database;
+      name = "json2";
+      http;
+      async version(deadline) {
+        const version = await this.offered(deadline);
+        if (!version) throw new ErpUnavailable("the ERP offers no JSON-2 API (no /web/version)");
+        return version;
+      }
+      /** The ERP's version when it serves JSON-2 (Odoo 19+), `undefined` when it does not. */
+      async offered(deadline) {
+        const answer2 = await postToErp(this.http, "/web/version", "", {}, deadline, "GET");
+        const body = parseJson(answer2);
+        if (answer2.status !== 200 || !body || typeof body.version !== "string") return void 0;
+        const major = Number(body.version_info?.[0] ?? parseInt(body.version, 10));
+        return major >= 19 ? { major, text: body.version } : void 0;
+      }
+      async identify(key, deadline) {
+        try {
+          const context = await this.post(key, "res.users", "context_get", {}, deadline);
+          return typeof context?.uid === "number" ? context.uid : false;
+        } catch (error) {
+          if (error instanceof ErpFault && error.kind === "access_denied") return false;
+          throw error;
+        }
+      }
+      call(credentials, call, deadline) {
+        const body = call.ids ? { ids: call.ids, ...call.kwargs } : call.kwargs;
+        return this.post(credentials.key, call.model, call.method, body, deadline);
+      }
+      async post(key, model, method, body, deadline) {
+        const answer2 = await postToErp(
+          this.http,
+          `/json/2/${model}/${method}`,
+          JSON.stringify(body),
+          { Authorization: `bearer ${key}`, "X-Odoo-Database": this.database, "Content-Type": "application/json" },
+          deadline
+        );
+        const parsed = parseJson(answer2);
+        if (answer2.status === 200) {
+          if (parsed === void 0) throw new ErpUnavailable("JSON-2 answer is not JSON");
+          return parsed;
+        }
+        const error = parsed;
+        if (!error || typeof error.name !== "string") throw new ErpUnavailable(`JSON-2 HTTP ${answer2.status} without an error object`);
+        const kind = KIND_BY_STATUS[answer2.status] ?? faultKindOf(error.name);
+        throw new ErpFault(kind, error.name, typeof error.message === "string" ? error.message : "");
+      }
+    };
+  }
+});
+
+// runtime/erp/rpc-transport.ts
+var RpcTransport;
+var init_rpc_transport = __esm({
+  "runtime/erp/rpc-transport.ts"() {
+    "use strict";
+    init_erp_error();
+    init_http_post();
+    RpcTransport = class {
+      constructor(baseUrl, database, login, maxAnswerBytes) {
+        this.database = database;
+        this.login = login;
+        this.http = createHttpClient(baseUrl, maxAnswerBytes);
+      }
+      database;
+      login;
+      http;
+      async version(deadline) {
+        const result = await this.rpc("common", "version", [], deadline);
+        if (!result || typeof result.server_version !== "string") throw new ErpUnavailable("common.version gave no server_version");
+        return { major: Number(result.server_version_info?.[0] ?? parseInt(result.server_version, 10)), text: result.server_version };
+      }
+      async identify(key, deadline) {
+        const uid = await this.rpc("common", "authenticate", [this.database, this.login, key, {}], deadline);
+        return typeof uid === "number" && uid > 0 ? uid : false;
+      }
+      call(credentials, call, deadline) {
+        const args = call.ids ? [call.ids] : [];
+        return this.rpc("object", "execute_kw", [this.database, credentials.uid, credentials.key, call.model, call.method, args, call.kwargs], deadline);
+      }
+    };
+  }
+});
+
+// runtime/erp/jsonrpc.ts
+var JsonRpcTransport;
+var init_jsonrpc = __esm({
+  "runtime/erp/jsonrpc.ts"() {
+    "use strict";
+    init_erp_error();
+    init_http_post();
+    init_rpc_transport();
+    JsonRpcTransport = class extends RpcTransport {
+      name = "jsonrpc";
+      nextId = 1;
+      async rpc(service, method, args, deadline) {
+        const id = this.nextId++;
+        const answer2 = await postToErp(
+          this.http,
+          "/jsonrpc",
+          JSON.stringify({ jsonrpc: "2.0", method: "call", id, params: { service, method, args } }),
+          { "Content-Type": "application/json" },
+          deadline
+        );
+        let body;
+        try {
+          body = JSON.parse(answer2.body);
+        } catch {
+          throw new ErpUnavailable(`JSON-RPC answer is not JSON (HTTP ${answer2.status})`);
+        }
+        if (answer2.status !== 200 || typeof body !== "object" || body === null) throw new ErpUnavailable(`JSON-RPC HTTP ${answer2.status}`);
+        if (body.error) {
+          const name = typeof body.error.data?.name === "string" ? body.error.data.name : "builtins.Exception";
+          const message = typeof body.error.data?.message === "string" ? body.error.data.message : String(body.error.message ?? "");
+          throw new ErpFault(faultKindOf(name), name, message);
+        }
+        return "result" in body ? body.result : null;
+      }
+    };
+  }
+});
+
+// runtime/erp/semaphore.ts
+var Semaphore;
+var init_semaphore = __esm({
+  "runtime/erp/semaphore.ts"() {
+    "use strict";
+    init_errors();
+    Semaphore = class {
+      constructor(max, maxQueue) {
+        this.max = max;
+        this.maxQueue = maxQueue;
+      }
+      max;
+      maxQueue;
+      active = 0;
+      waiting = [];
+      /** Calls holding a slot now. */
+      get inFlight() {
+        return this.active;
+      }
+      /** Calls waiting for a slot now. */
+      get queued() {
+        return this.waiting.length;
+      }
+      /** Resolves with a release function; rejects with `onAbort()` if `signal` fires while waiting. */
+      async acquire(signal, onAbort = () => new Error("aborted")) {
+        if (this.active < this.max) {
+          this.active++;
+          return this.releaser();
+        }
+        if (this.waiting.length >= this.maxQueue)
+          throw new GatewayError("unavailable", "The ERP is busy: too many requests in flight. Retry shortly.", { headers: { "Retry-After": "1" } });
+        await new Promise((resolve, reject) => {
+          const wake = () => {
+            signal?.removeEventListener("abort", giveUp);
+            resolve();
+          };
+          const giveUp = () => {
+            const index = this.waiting.indexOf(wake);
+            if (index >= 0) this.waiting.splice(index, 1);
+            reject(onAbort());
+          };
+          if (signal?.aborted) return giveUp();
+          signal?.addEventListener("abort", giveUp, { once: true });
+          this.waiting.push(wake);
+        });
+        return this.releaser();
+      }
+      releaser() {
+        let released = false;
+        return () => {
+          if (released) return;
+          released = true;
+          const next = this.waiting.shift();
+          if (next) next();
+          else this.active--;
+        };
+      }
+    };
+  }
+});
+
+// packages/codec/src/xmlrpc-codec.ts
+function encodeMethodCall(call, options = {}) {
+  const out = ["<?xml version='1.0'?>\n<methodCall>\n<methodName>", escapeText(call.methodName), "</methodName>\n"];
+  writeParams(call.params, out, options);
+  out.push("</methodCall>\n");
+  return out.join("");
+}
+function writeParams(params, out, options) {
+  out.push("<params>\n");
+  for (const param of params) {
+    out.push("<param>\n");
+    writeValue(param, out, options, 0);
+    out.push("</param>\n");
+  }
+  out.push("</params>\n");
+}
+function writeValue(value, out, options, depth) {
+  if (depth > MAX_DEPTH) throw new XmlRpcMarshalError("cannot marshal recursive or too deeply nested values");
+  if (value === null || value === void 0) {
+    if (!options.allowNone) throw new XmlRpcMarshalError("cannot marshal None unless allow_none is enabled");
+    out.push("<value><nil/></value>");
+  } else if (typeof value === "boolean") {
+    out.push("<value><boolean>", value ? "1" : "0", "</boolean></value>\n");
+  } else if (typeof value === "number") {
+    if (Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX) {
+      out.push("<value><int>", String(value), "</int></value>\n");
+    } else {
+      out.push("<value><double>", pythonFloatRepr(value), "</double></value>\n");
+    }
+  } else if (typeof value === "string") {
+    out.push("<value><string>", escapeText(value), "</string></value>\n");
+  } else if (value instanceof Date) {
+    out.push("<value><dateTime.iso8601>", formatIsoDateTime(value), "</dateTime.iso8601></value>\n");
+  } else if (value instanceof XmlRpcDateTime) {
+    out.push("<value><dateTime.iso8601>", escapeText(value.iso), "</dateTime.iso8601></value>\n");
+  } else if (value instanceof Uint8Array) {
+    out.push("<value><base64>\n", encodeBase64Lines(value), "</base64></value>\n");
+  } else if (Array.isArray(value)) {
+    out.push("<value><array><data>\n");
+    for (const item of value) writeValue(item, out, options, depth + 1);
+    out.push("</data></array></value>\n");
+  } else if (typeof value === "object") {
+    out.push("<value><struct>\n");
+    for (const [name, member] of Object.entries(value)) {
+      if (member === void 0) continue;
+      out.push("<member>\n<name>", escapeText(name), "</name>\n");
+      writeValue(member, out, options, depth + 1);
+      out.push("</member>\n");
+    }
+    out.push("</struct></value>\n");
+  } else {
+    throw new XmlRpcMarshalError(`cannot marshal ${typeof value} objects`);
+  }
+}
+function escapeText(text3) {
+  return text3.replace(CONTROL_CHARACTERS, "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+function formatIsoDateTime(date) {
+  const pad2 = (n, width = 2) => String(n).padStart(width, "0");
+  return `${pad2(date.getUTCFullYear(), 4)}${pad2(date.getUTCMonth() + 1)}${pad2(date.getUTCDate())}T${pad2(date.getUTCHours())}:${pad2(date.getUTCMinutes())}:${pad2(date.getUTCSeconds())}`;
+}
+function encodeBase64Lines(bytes) {
+  const text3 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
+  let out = "";
+  for (let i = 0; i < text3.length; i += 76) out += `${text3.slice(i, i + 76)}
+`;
+  return out;
+}
+function pythonFloatRepr(value) {
+  if (Number.isNaN(value)) return "nan";
+  if (!Number.isFinite(value)) return value > 0 ? "inf" : "-inf";
+  if (value === 0) return Object.is(value, -0) ? "-0.0" : "0.0";
+  const [mantissa = "", exponentText = "0"] = value.toExponential().split("e");
+  const exponent = Number(exponentText);
+  const negative = mantissa.startsWith("-");
+  const digits = mantissa.replace("-", "").replace(".", "");
+  const sign = negative ? "-" : "";
+  if (exponent < -4 || exponent >= 16) {
+    const shortMantissa = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+    const expSign = exponent < 0 ? "-" : "+";
+    return `${sign}${shortMantissa}e${expSign}${String(Math.abs(exponent)).padStart(2, "0")}`;
+  }
+  if (exponent < 0) return `${sign}0.${"0".repeat(-exponent - 1)}${digits}`;
+  const intPart = digits.slice(0, exponent + 1).padEnd(exponent + 1, "0");
+  const fraction = digits.slice(exponent + 1);
+  return `${sign}${intPart}.${fraction || "0"}`;
+}
+function decodeMethodResponse(input) {
+  const root = parseXml(input);
+  expectName(root, "methodResponse");
+  const [body] = childElements(root);
+  if (!body) throw new XmlRpcParseError("empty methodResponse");
+  if (localName(body) === "fault") {
+    const fault = readValue(onlyChild(body, "value"), 0);
+    if (!isStruct(fault)) throw new XmlRpcParseError("fault without a struct");
+    const { faultCode, faultString } = fault;
+    if (typeof faultCode !== "number" && typeof faultCode !== "string" || typeof faultString !== "string") {
+      throw new XmlRpcParseError("fault without faultCode and faultString");
+    }
+    return { kind: "fault", faultCode, faultString };
+  }
+  expectName(body, "params");
+  const [value] = readParams(body);
+  if (value === void 0) throw new XmlRpcParseError("methodResponse without a param");
+  return { kind: "params", value };
+}
+function readParams(params) {
+  return childElements(params).map((param) => {
+    expectName(param, "param");
+    return readValue(onlyChild(param, "value"), 0);
+  });
+}
+function readValue(node, depth) {
+  expectName(node, "value");
+  if (depth > MAX_DEPTH) throw new XmlRpcParseError("values nested too deeply");
+  const [typed, extra] = childElements(node);
+  if (!typed) return textOf(node);
+  if (extra) throw new XmlRpcParseError("value with more than one element");
+  const text3 = textOf(typed);
+  switch (localName(typed)) {
+    case "int":
+    case "i4":
+    case "i8":
+    case "i1":
+    case "i2":
+    case "biginteger":
+      return readInteger(text3);
+    case "double":
+    case "float":
+    case "bigdecimal":
+      return readDouble(text3);
+    case "boolean":
+      if (text3 === "1") return true;
+      if (text3 === "0") return false;
+      throw new XmlRpcParseError("bad boolean value");
+    case "string":
+      return text3;
+    case "nil":
+      return null;
+    case "dateTime.iso8601":
+      if (!DATETIME_PATTERN.test(text3)) throw new XmlRpcParseError(`bad dateTime.iso8601 value ${JSON.stringify(text3)}`);
+      return new XmlRpcDateTime(text3.trim());
+    case "base64":
+      return readBase64(text3);
+    case "array":
+      return readArray(typed, depth);
+    case "struct":
+      return readStruct(typed, depth);
+    default:
+      throw new XmlRpcParseError(`unknown tag ${JSON.stringify(typed.name)}`);
+  }
+}
+function readInteger(text3) {
+  if (!/^\s*[+-]?\d+\s*$/.test(text3)) throw new XmlRpcParseError(`bad int value ${JSON.stringify(text3)}`);
+  return Number(text3);
+}
+function readDouble(text3) {
+  const trimmed = text3.trim().toLowerCase();
+  if (/^[+-]?(inf|infinity)$/.test(trimmed)) return trimmed.startsWith("-") ? -Infinity : Infinity;
+  if (/^[+-]?nan$/.test(trimmed)) return NaN;
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/.test(trimmed)) throw new XmlRpcParseError(`bad double value ${JSON.stringify(text3)}`);
+  return Number(trimmed);
+}
+function readBase64(text3) {
+  const compact = text3.replace(/\s+/g, "");
+  if (compact.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(compact)) throw new XmlRpcParseError("bad base64 value");
+  return Buffer.from(compact, "base64");
+}
+function readArray(node, depth) {
+  const [data] = childElements(node);
+  if (!data) return [];
+  expectName(data, "data");
+  return childElements(data).map((item) => readValue(item, depth + 1));
+}
+function readStruct(node, depth) {
+  const struct = {};
+  for (const member of childElements(node)) {
+    expectName(member, "member");
+    const nameNode = childElements(member).find((child) => localName(child) === "name");
+    const valueNode = childElements(member).find((child) => localName(child) === "value");
+    if (!nameNode || !valueNode) throw new XmlRpcParseError("struct member without name or value");
+    Object.defineProperty(struct, textOf(nameNode), {
+      value: readValue(valueNode, depth + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true
+    });
+  }
+  return struct;
+}
+function isStruct(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array) && !(value instanceof Date) && !(value instanceof XmlRpcDateTime);
+}
+function localName(node) {
+  const colon = node.name.lastIndexOf(":");
+  return colon < 0 ? node.name : node.name.slice(colon + 1);
+}
+function expectName(node, name) {
+  if (localName(node) !== name) throw new XmlRpcParseError(`expected <${name}>, found <${node.name}>`);
+}
+function childElements(node) {
+  return node.children.filter((child) => typeof child !== "string");
+}
+function onlyChild(node, name) {
+  const [child] = childElements(node);
+  if (!child) throw new XmlRpcParseError(`<${node.name}> without <${name}>`);
+  expectName(child, name);
+  return child;
+}
+function textOf(node) {
+  return node.children.filter((child) => typeof child === "string").join("");
+}
+function decodeInput(input) {
+  if (typeof input === "string") return input;
+  const bytes = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+  const head = bytes.subarray(0, 200).toString("latin1");
+  const declared = /^\s*<\?xml[^>]*encoding\s*=\s*["']([^"']+)["']/.exec(head)?.[1]?.toLowerCase();
+  if (declared === void 0 || declared === "utf-8" || declared === "utf8" || declared === "us-ascii" || declared === "ascii") {
+    return bytes.toString("utf8");
+  }
+  if (declared === "iso-8859-1" || declared === "latin-1" || declared === "latin1") return bytes.toString("latin1");
+  throw new XmlRpcParseError(`unsupported encoding ${JSON.stringify(declared)}`);
+}
+function parseXml(input) {
+  const xml = decodeInput(input);
+  let pos = xml.charCodeAt(0) === 65279 ? 1 : 0;
+  const stack = [];
+  let root;
+  const fail = (message) => {
+    throw new XmlRpcParseError(`${message} at offset ${pos}`);
+  };
+  const skipPast = (terminator, what) => {
+    const end = xml.indexOf(terminator, pos);
+    if (end < 0) fail(`unterminated ${what}`);
+    pos = end + terminator.length;
+  };
+  const readName = () => {
+    NAME_PATTERN.lastIndex = pos;
+    const m = NAME_PATTERN.exec(xml);
+    if (!m) return fail("expected a name");
+    pos += m[0].length;
+    return m[0];
+  };
+  const appendText = (text3) => {
+    const parent = stack[stack.length - 1];
+    if (!parent) {
+      if (text3.trim() !== "") fail("text outside the root element");
+      return;
+    }
+    const last = parent.children[parent.children.length - 1];
+    if (typeof last === "string") parent.children[parent.children.length - 1] = last + text3;
+    else parent.children.push(text3);
+  };
+  while (pos < xml.length) {
+    const lt = xml.indexOf("<", pos);
+    if (lt !== pos) {
+      const end = lt < 0 ? xml.length : lt;
+      appendText(decodeEntities(xml.slice(pos, end), pos));
+      pos = end;
+      continue;
+    }
+    const next = xml.charCodeAt(pos + 1);
+    if (next === 47) {
+      pos += 2;
+      const name = readName();
+      while (isSpace(xml.charCodeAt(pos))) pos += 1;
+      if (xml.charCodeAt(pos) !== 62) fail("malformed end tag");
+      pos += 1;
+      const open = stack.pop();
+      if (!open || open.name !== name) fail(`mismatched end tag </${name}>`);
+      if (stack.length === 0) root = open;
+    } else if (next === 33 && xml.startsWith("<!--", pos)) {
+      skipPast("-->", "comment");
+    } else if (next === 33 && xml.startsWith("<![CDATA[", pos)) {
+      if (stack.length === 0) fail("CDATA outside the root element");
+      const start = pos + 9;
+      skipPast("]]>", "CDATA section");
+      appendText(xml.slice(start, pos - 3));
+    } else if (next === 33) {
+      fail("DOCTYPE and entity declarations are not accepted");
+    } else if (next === 63) {
+      skipPast("?>", "processing instruction");
+    } else {
+      pos += 1;
+      if (root) fail("content after the root element");
+      const element = { name: readName(), children: [] };
+      const selfClosing = skipAttributes();
+      const parent = stack[stack.length - 1];
+      if (parent) parent.children.push(element);
+      if (selfClosing) {
+        if (!parent) root = element;
+      } else {
+        if (stack.length >= MAX_DEPTH) fail("elements nested too deeply");
+        stack.push(element);
+      }
+    }
+  }
+  if (stack.length > 0) fail(`unclosed element <${stack[stack.length - 1]?.name}>`);
+  if (!root) fail("no root element");
+  return root;
+  function skipAttributes() {
+    for (; ; ) {
+      while (isSpace(xml.charCodeAt(pos))) pos += 1;
+      const c = xml[pos];
+      if (c === ">") {
+        pos += 1;
+        return false;
+      }
+      if (c === "/" && xml[pos + 1] === ">") {
+        pos += 2;
+        return true;
+      }
+      if (c === void 0) fail("unterminated start tag");
+      readName();
+      while (isSpace(xml.charCodeAt(pos))) pos += 1;
+      if (xml[pos] !== "=") fail("attribute without a value");
+      pos += 1;
+      while (isSpace(xml.charCodeAt(pos))) pos += 1;
+      const quote = xml[pos];
+      if (quote !== '"' && quote !== "'") fail("unquoted attribute value");
+      pos += 1;
+      skipPast(quote, "attribute value");
+    }
+  }
+}
+function isSpace(code) {
+  return code === 32 || code === 10 || code === 9 || code === 13;
+}
+function decodeEntities(text3, offset) {
+  if (!text3.includes("&")) return text3;
+  return text3.replace(/&([^;&\s]*);?/g, (whole, ref) => {
+    if (!whole.endsWith(";")) throw new XmlRpcParseError(`unterminated entity reference near offset ${offset}`);
+    if (ref.startsWith("#")) {
+      const code = ref[1] === "x" ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
+      const valid = /^#(x[0-9a-fA-F]+|[0-9]+)$/.test(ref) && code > 0 && code <= 1114111 && !(code >= 55296 && code <= 57343);
+      if (!valid) throw new XmlRpcParseError(`bad character reference &${ref}; near offset ${offset}`);
+      return String.fromCodePoint(code);
+    }
+    const entity = Object.hasOwn(ENTITIES, ref) ? ENTITIES[ref] : void 0;
+    if (entity === void 0) throw new XmlRpcParseError(`undefined entity &${ref}; near offset ${offset}`);
+    return entity;
+  });
+}
+var XmlRpcDateTime, XmlRpcParseError, XmlRpcMarshalError, MAX_DEPTH, INT32_MAX, INT32_MIN, DATETIME_PATTERN, CONTROL_CHARACTERS, ENTITIES, NAME_PATTERN;
+var init_xmlrpc_codec = __esm({
+  "packages/codec/src/xmlrpc-codec.ts"() {
+    "use strict";
+    XmlRpcDateTime = class {
+      constructor(iso) {
+        this.iso = iso;
+      }
+      iso;
+      /** `YYYY-MM-DD HH:MM:SS`, the form Odoo compares datetime fields with. */
+      toOdooString() {
+        const m = DATETIME_PATTERN.exec(this.iso);
+        if (!m) return this.iso;
+        return `${m[1]}-${m[2]}-${m[3]} ${m[4]}:${m[5]}:${m[6]}`;
+      }
+    };
+    XmlRpcParseError = class extends Error {
+      name = "XmlRpcParseError";
+    };
+    XmlRpcMarshalError = class extends Error {
+      name = "XmlRpcMarshalError";
+    };
+    MAX_DEPTH = 200;
+    INT32_MAX = 2 ** 31 - 1;
+    INT32_MIN = -(2 ** 31);
+    DATETIME_PATTERN = /^\s*(\d{4})-?(\d{2})-?(\d{2})T(\d{2}):?(\d{2}):?(\d{2})/;
+    CONTROL_CHARACTERS = /[\x00-\x08\x0b\x0c\x0e-\x1f]/g;
+    ENTITIES = { lt: "<", gt: ">", amp: "&", quot: '"', apos: "'" };
+    NAME_PATTERN = /[A-Za-z_:][-A-Za-z0-9_:.]*/y;
+  }
+});
+
+// runtime/erp/xmlrpc.ts
+var KIND_BY_FAULT, XmlRpcTransport;
+var init_xmlrpc = __esm({
+  "runtime/erp/xmlrpc.ts"() {
+    "use strict";
+    init_erp_error();
+    init_http_post();
+    init_rpc_transport();
+    init_xmlrpc_codec();
+    KIND_BY_FAULT = {
+      2: ["user_error", "odoo.exceptions.UserError"],
+      3: ["access_denied", "odoo.exceptions.AccessDenied"],
+      4: ["access_error", "odoo.exceptions.AccessError"]
+    };
+    XmlRpcTransport = class extends RpcTransport {
+      name = "xmlrpc";
+      async rpc(service, method, params, deadline) {
+        const answer2 = await postToErp(
+          this.http,
+          `/xmlrpc/2/${service}`,
+          encodeMethodCall({ methodName: method, params }),
+          { "Content-Type": "text/xml" },
+          deadline
+        );
+        if (answer2.status !== 200) throw new ErpUnavailable(`XML-RPC HTTP ${answer2.status}`);
+        let response;
+        try {
+          response = decodeMethodResponse(answer2.body);
+        } catch (error) {
+          if (error instanceof XmlRpcParseError) throw new ErpUnavailable("XML-RPC answer is not XML-RPC", { cause: error });
+          throw error;
+        }
+        if (response.kind === "fault") {
+          const code = typeof response.faultCode === "number" ? response.faultCode : 1;
+          const [kind, name] = KIND_BY_FAULT[code] ?? ["server_error", "builtins.Exception"];
+          throw new ErpFault(kind, name, String(response.faultString ?? ""));
+        }
+        return response.value;
+      }
+    };
+  }
+});
+
+// runtime/erp/erp-client.ts
+function isKeyRefusal(error) {
+  return error instanceof ErpFault && error.kind === "access_denied";
+}
+var ALLOWED_METHODS, KEY_CHECK, ErpStats, ErpClient;
+var init_erp_client = __esm({
+  "runtime/erp/erp-client.ts"() {
+    "use strict";
+    init_errors();
+    init_coalesce();
+    init_deadline();
+    init_erp_error();
+    init_json2();
+    init_memory_budget();
+    init_erp_observer();
+    init_jsonrpc();
+    init_semaphore();
+    init_xmlrpc();
+    ALLOWED_METHODS = /* @__PURE__ */ new Set(["search_read", "search_count", "read", "fields_get", "context_get", "has_group", "has_access", "check_access_rights"]);
+    KEY_CHECK = { model: "res.users", method: "authenticate" };
+    ErpStats = class {
+      /** Calls this request sent to the ERP (`erp_calls`). */
+      calls = 0;
+      /** Answers this request took from a call another request had in flight (`erp_shared`): not sent again. */
+      shared = 0;
+      /** Time in the calls it sent and waiting for the ones it shared (`erp_ms`). */
+      ms = 0;
+      /** The request's share of the memory budget: its ERP answers are charged to it as they arrive. */
+      lease;
+    };
+    ErpClient = class {
+      constructor(config, observe, observer) {
+        this.config = config;
+        this.observe = observe;
+        this.observer = observer;
+        this.semaphore = new Semaphore(config.maxConcurrency, config.maxQueue);
+      }
+      config;
+      observe;
+      observer;
+      connection;
+      semaphore;
+      flights = new Coalescer();
+      /** The transport and the ERP version, found on first use and again after a failure. */
+      connect() {
+        if (!this.connection) {
+          this.connection = this.resolve().catch((error) => {
+            this.connection = void 0;
+            throw error;
+          });
+        }
+        return this.connection;
+      }
+      /** ERP calls holding a slot, and waiting for one (metrics). */
+      get load() {
+        return { inFlight: this.semaphore.inFlight, queued: this.semaphore.queued };
+      }
+      async identify(key, stats) {
+        const { transport } = await this.connect();
+        return this.alone(stats, transport.name, KEY_CHECK, (deadline) => transport.identify(key, deadline));
+      }
+      /**
+       * Every call is a read (the allow-list), so an identical one of the same account already in flight
+       * is waited for instead of sent again.
+       */
+      async call(credentials, call, stats) {
+        if (!ALLOWED_METHODS.has(call.method)) throw new Error(`ERP method '${call.method}' is not on the gateway's allow-list`);
+        const { transport } = await this.connect();
+        const send = (deadline2) => {
+          this.observe?.(call);
+          return this.timed(stats, transport.name, call, deadline2, (signal) => transport.call(credentials, call, signal));
+        };
+        const started = performance.now();
+        const deadline = deadlineAfter(this.config.timeoutMs);
+        const waiter = { sender: credentials, deadline: deadline.signal, lease: stats.lease };
+        const shared = await this.flights.join(flightKey(credentials.uid, call), waiter, send).finally(deadline.clear);
+        if (!shared.started) {
+          this.observer?.coalesced();
+          stats.shared++;
+          stats.ms += performance.now() - started;
+        }
+        const { outcome } = shared;
+        if (outcome.ok) {
+          if (!shared.started) stats.lease?.chargeCopy(shared.answerBytes);
+          return outcome.value;
+        }
+        if (!shared.started && isKeyRefusal(outcome.error) && shared.sender.key !== credentials.key) {
+          return this.alone(stats, transport.name, call, (signal) => {
+            this.observe?.(call);
+            return transport.call(credentials, call, signal);
+          });
+        }
+        throw outcome.error;
+      }
+      /** One call of this request's own, not shared: its deadline with the request's memory lease bound to it. */
+      async alone(stats, transport, name, run) {
+        const deadline = deadlineAfter(this.config.timeoutMs);
+        if (stats.lease) bindLease(deadline.signal, stats.lease);
+        try {
+          return await this.timed(stats, transport, name, deadline.signal, run);
+        } finally {
+          deadline.clear();
+        }
+      }
+      /** The deadline starts before the wait for a slot: time queued counts against the ERP timeout. */
+      async timed(stats, transport, name, deadline, run) {
+        const release = await this.semaphore.acquire(deadline, () => new ErpTimeout("no ERP slot freed in time")).catch((error) => {
+          if (error instanceof GatewayError) this.observer?.queueFull();
+          throw error;
+        });
+        const started = performance.now();
+        const sent = this.observer?.sending(name, transport);
+        if (sent?.headers) bindCallHeaders(deadline, sent.headers);
+        let outcome = "ok";
+        try {
+          return await run(deadline);
+        } catch (error) {
+          outcome = outcomeOf(error);
+          throw error;
+        } finally {
+          release();
+          const ms = performance.now() - started;
+          stats.calls++;
+          stats.ms += ms;
+          sent?.done(outcome, ms / 1e3);
+        }
+      }
+      async resolve() {
+        const { url: url2, database, login, transport, maxAnswerBytes } = this.config;
+        const deadline = () => AbortSignal.timeout(this.config.timeoutMs);
+        if (transport === "json2" || transport === "auto") {
+          const json2 = new Json2Transport(url2, database, maxAnswerBytes);
+          const version = transport === "json2" ? await json2.version(deadline()) : await json2.offered(deadline());
+          if (version) return this.connected({ transport: json2, version });
+        }
+        if (!login) throw new ErpUnavailable("ERP_LOGIN is required: the ERP offers no JSON-2, and RPC checks a key together with a login");
+        const rpc = transport === "xmlrpc" ? new XmlRpcTransport(url2, database, login, maxAnswerBytes) : new JsonRpcTransport(url2, database, login, maxAnswerBytes);
+        return this.connected({ transport: rpc, version: await rpc.version(deadline()) });
+      }
+      connected(connection) {
+        this.observer?.connected(connection.transport.name, connection.version.text);
+        return connection;
+      }
+    };
+  }
+});
+
+// runtime/http/request-context.ts
+function erpStatsOf(res) {
+  let stats = res.locals["erpStats"];
+  if (!stats) {
+    stats = new ErpStats();
+    res.locals["erpStats"] = stats;
+  }
+  return stats;
+}
+function markDeadlineExpired(res, reason) {
+  res.locals["deadlineExpired"] = true;
+  res.locals["erpError"] = reason;
+}
+function deadlineExpired(res) {
+  return res.locals["deadlineExpired"] === true;
+}
+function cacheOutcomeOf(res) {
+  return res.locals["cacheOutcome"] ?? "off";
+}
+function setErpUid(res, uid) {
+  res.locals["erpUid"] = uid;
+}
+function erpUidOf(res) {
+  return res.locals["erpUid"];
+}
+function runInScope(scope, next) {
+  scopes.run(scope, next);
+}
+function currentScope() {
+  return scopes.getStore();
+}
+var import_node_async_hooks, CACHE_OUTCOMES, scopes;
+var init_request_context = __esm({
+  "runtime/http/request-context.ts"() {
+    "use strict";
+    import_node_async_hooks = require("node:async_hooks");
+    init_erp_client();
+    CACHE_OUTCOMES = ["hit", "miss", "stale", "bypass", "off"];
+    scopes = new import_node_async_hooks.AsyncLocalStorage();
+  }
+});
+
+// runtime/telemetry/metrics.ts
+var metrics_exports = {};
+__export(metrics_exports, {
+  GatewayMetrics: () => GatewayMetrics
+});
+var import_prom_client, DURATION_BUCKETS, MISNAMED_DEFAULTS, METHODS, GatewayMetrics;
+var init_metrics = __esm({
+  "runtime/telemetry/metrics.ts"() {
+    "use strict";
+    import_prom_client = require("prom-client");
+    init_drift_problem();
+    init_request_context();
+    DURATION_BUCKETS = [5e-3, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+    MISNAMED_DEFAULTS = ["nodejs_active_handles_total", "nodejs_active_requests_total", "nodejs_active_resources_total"];
+    METHODS = /* @__PURE__ */ new Set(["GET", "HEAD", "OPTIONS"]);
+    GatewayMetrics = class {
+      registry = new import_prom_client.Registry();
+      requests;
+      erpCalls;
+      erpCoalesced;
+      erpQueueFull;
+      /**
+       * Data answers by cache outcome, counted as each data request finishes from the outcome the cache
+       * set on its context (`setCacheOutcome`): `off` until a response cache sets another.
+       */
+      cacheAnswers;
+      /**
+       * Requests refused by a per-key rate limit (429). A rate limiter counts its refusals here.
+       * @public
+       */
+      rateLimitRefusals;
+      authCache;
+      authFailures;
+      erp = { transport: "unknown", version: "unknown" };
+      constructor(sources) {
+        const registers = [this.registry];
+        (0, import_prom_client.collectDefaultMetrics)({ register: this.registry });
+        for (const name of MISNAMED_DEFAULTS) this.registry.removeSingleMetric(name);
+        this.requests = new import_prom_client.Histogram({
+          name: "odg_http_request_duration_seconds",
+          help: "HTTP requests by route template, method and status: time from arrival to the last byte handed to the socket.",
+          labelNames: ["route", "method", "status"],
+          buckets: DURATION_BUCKETS,
+          registers
+        });
+        this.erpCalls = new import_prom_client.Histogram({
+          name: "odg_erp_call_duration_seconds",
+          help: "ERP calls sent, by transport, model, method and outcome (ok, a fault kind, timeout, unavailable, refused): time holding an ERP slot.",
+          labelNames: ["transport", "model", "method", "outcome"],
+          buckets: DURATION_BUCKETS,
+          registers
+        });
+        new import_prom_client.Gauge({
+          name: "odg_erp_calls_in_flight",
+          help: "ERP calls holding a slot now (at most ERP_MAX_CONCURRENCY).",
+          registers,
+          collect() {
+            this.set(sources.erpLoad().inFlight);
+          }
+        });
+        new import_prom_client.Gauge({
+          name: "odg_erp_calls_queued",
+          help: "ERP calls waiting for a slot now (at most ERP_MAX_QUEUE).",
+          registers,
+          collect() {
+            this.set(sources.erpLoad().queued);
+          }
+        });
+        this.erpQueueFull = new import_prom_client.Counter({ name: "odg_erp_queue_full_total", help: "ERP calls refused at once because ERP_MAX_QUEUE calls were already waiting (503).", registers });
+        this.erpCoalesced = new import_prom_client.Counter({
+          name: "odg_erp_calls_coalesced_total",
+          help: "ERP answers a request took from an identical call already in flight instead of sending its own.",
+          registers
+        });
+        new import_prom_client.Gauge({
+          name: "odg_memory_budget_used_bytes",
+          help: "Bytes of ERP answers held now, as charged to the memory budget (each byte three times).",
+          registers,
+          collect() {
+            this.set(sources.memoryBudget.inUse);
+          }
+        });
+        new import_prom_client.Gauge({ name: "odg_memory_budget_limit_bytes", help: "The memory budget (MEMORY_BUDGET_BYTES).", registers }).set(sources.memoryBudget.limitBytes);
+        this.cacheAnswers = new import_prom_client.Counter({
+          name: "odg_cache_answers_total",
+          help: "Data answers by response cache outcome (hit, miss, stale, bypass, off).",
+          labelNames: ["outcome"],
+          registers
+        });
+        for (const outcome of CACHE_OUTCOMES) this.cacheAnswers.inc({ outcome }, 0);
+        this.rateLimitRefusals = new import_prom_client.Counter({ name: "odg_rate_limit_refusals_total", help: "Requests refused by a per-key rate limit (429).", registers });
+        this.authCache = new import_prom_client.Counter({
+          name: "odg_auth_cache_lookups_total",
+          help: "API key checks answered from the authentication cache (hit) or sent to the ERP (miss).",
+          labelNames: ["outcome"],
+          registers
+        });
+        for (const outcome of ["hit", "miss"]) this.authCache.inc({ outcome }, 0);
+        this.authFailures = new import_prom_client.Counter({
+          name: "odg_auth_failures_total",
+          help: "Requests refused by authentication: unauthorized (401), forbidden (403: not in the API group), rate_limited (429: too many failures or key checks).",
+          labelNames: ["reason"],
+          registers
+        });
+        for (const reason of ["unauthorized", "forbidden", "rate_limited"]) this.authFailures.inc({ reason }, 0);
+        new import_prom_client.Gauge({
+          name: "odg_drift_problems",
+          help: "Catalogue drift problems known now (start-up check and learned from ERP errors), by kind.",
+          labelNames: ["kind"],
+          registers,
+          collect() {
+            const counts = new Map(Object.keys(DRIFT_KINDS).map((kind) => [kind, 0]));
+            for (const problem of sources.driftProblems()) counts.set(problem.kind, (counts.get(problem.kind) ?? 0) + 1);
+            for (const [kind, count] of counts) this.set({ kind }, count);
+          }
+        });
+        const erp = () => this.erp;
+        new import_prom_client.Gauge({
+          name: "odg_build_info",
+          help: "Always 1: the gateway version, the hash of its compiled catalogue, the ERP transport and the ERP version (unknown until the ERP has answered).",
+          labelNames: ["version", "catalogue_hash", "transport", "erp_version"],
+          registers,
+          collect() {
+            this.reset();
+            this.set({ version: sources.build.version, catalogue_hash: sources.build.catalogueHash, transport: erp().transport, erp_version: erp().version }, 1);
+          }
+        });
+      }
+      requestDone(route, method, status, seconds) {
+        this.requests.observe({ route, method: METHODS.has(method) ? method : "OTHER", status: String(status) }, seconds);
+      }
+      cacheAnswer(outcome) {
+        this.cacheAnswers.inc({ outcome });
+      }
+      erpCallDone(transport, model, method, outcome, seconds) {
+        this.erpCalls.observe({ transport, model, method, outcome }, seconds);
+      }
+      erpCallCoalesced() {
+        this.erpCoalesced.inc();
+      }
+      erpQueueWasFull() {
+        this.erpQueueFull.inc();
+      }
+      erpConnected(transport, version) {
+        this.erp = { transport, version: version.slice(0, 32) };
+      }
+      authCacheLookup(hit) {
+        this.authCache.inc({ outcome: hit ? "hit" : "miss" });
+      }
+      authFailure(reason) {
+        this.authFailures.inc({ reason });
+      }
+      /** The exposition text and its content type, for one scrape. */
+      async scrape() {
+        return { body: await this.registry.metrics(), contentType: this.registry.contentType };
+      }
+    };
+  }
+});
 
 // runtime/main.ts
 var import_node_cluster2 = __toESM(require("node:cluster"));
@@ -228,7 +1635,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td>503</td><td data-label="Code"><code>unavailable</code></td><td data-label="Condition">The gateway is saturated (ERP calls or memory for ERP answers) or the resource is unavailable; retry after the Retry-After delay.</td></tr>
 <tr><td>504</td><td data-label="Code"><code>gateway_timeout</code></td><td data-label="Condition">The ERP did not answer within the configured timeout.</td></tr>
 </tbody></table></div>
-<p>429 and 503 carry <code>Retry-After</code> (seconds).</p>
+<p>429 and 503 carry <code>Retry-After</code> (seconds). Every answer, errors included, carries <code>X-Request-Id</code>: yours when you send one (1 to 128 letters, digits and <code>_ . : + / = -</code>), else one made for the request. Quote it when reporting a problem. Data answers also carry <code>Server-Timing</code>: time in the ERP, the gateway's own time and the cache outcome.</p>
 </section>
 <section class="guide" id="limits">
 <h2>Limits</h2>
@@ -3263,7 +4670,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 </html>
 `;
 var DOCS_PAGE_CSP = "default-src 'none'; script-src 'sha256-XWxjzAh3B8JkOW5JfCt+EQe1yCDAnIdFp5WeVR+4+Yo='; style-src 'sha256-/WKb5/mFoC+h/VEZqzYoySGLm/5yReF7LUR7Mdg07MM='; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-var LLMS_TXT = '# Operations data API\n\n> Read-only HTTP JSON API over the organisation\'s ERP: 45 resources in 11 domains (analytic, approvals, electricity, events, fleet, it, purchase, space, sprint, stock, travel). Every data route is GET, needs `Authorization: Bearer <API key>` and answers `{"data": [...], "meta": {...}}` (list) or `{"data": {...}}` (detail). Interface version 1.0.0.\n\nCompanion documents (no credentials): {base_url}/api/openapi.json (OpenAPI 3.1), {base_url}/api/docs (HTML). This text is served at {base_url}/llms.txt and {base_url}/api/llms.txt. Agents with MCP: see "MCP server" below.\n\n## Base URL\n\nThe base URL is {base_url}. Every path below is relative to it; data routes are under {base_url}/api/v1. Each resource has a list route `/api/v1/<domain>/<resource>` and a detail route `/api/v1/<domain>/<resource>/{id}` (`{id}`: positive integer). Only GET and HEAD exist; no route writes.\n\n## Authentication\n\nSend `Authorization: Bearer <API key>` on every data route. The key is an ERP API key of the dedicated technical account (member of the API group).\n- Getting a key: ask the ERP administrator who holds the API\'s technical account; they create it in the ERP under Preferences > Account security > New API key (a name and an expiry date). It is shown once: keep it in a secret store or an environment variable, never in a prompt, a URL or a log. On the demo sandbox, `make run` prints one.\n- 401 `unauthorized` (with `WWW-Authenticate: Bearer`): key absent, invalid or expired.\n- 403 `forbidden`: valid key of another account (even an administrator), or no read right on the model.\n\n## MCP server\n\nAgents that speak the Model Context Protocol use the same key and rules through tools instead of URLs.\n- Streamable HTTP: `POST {base_url}/mcp` with `Authorization: Bearer <API key>` (stateless: no session id; GET is 405). No key: 401 as above.\n- stdio (local agents): `GATEWAY_URL={base_url} API_KEY=<key> npm run mcp` in a clone of the gateway; it forwards to /mcp.\n- Tools (14): `list_resources`; `describe_resource` (fields, enums, filters, sort keys, personal-data flags); `query_<domain>` (one per domain: `resource`, named `filters`, `fields`, `order`, `limit`, `since_id`, `total`); `get_record` (`resource` as `domain/name`, `id`, `fields`).\n- Answers are structured content (`{"resource", "data", "meta"}`); personal-data fields are left out unless named in `fields` (`meta.personal_fields_omitted` lists them). Errors are tool errors whose text is `{"error": {"code", "message", "status"}}`, the codes of the table below.\n\n## Responses and paging\n\nList: `{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}`. Detail: `{"data": record}`. A record holds the resource\'s fields (all of them, or those named in `fields`; `id` always).\n- Offset paging: `limit` + `offset`, in `order`; `meta.total` counts every match. Cost grows with depth.\n- Cursor paging (full scans): `since_id=0`, then pass back `meta.next_since_id` until it is `null`. Ascending id, constant cost. Not with `offset` or `order` (400).\n  Example: `GET /api/v1/approvals/approvers?since_id=0&limit=200&total=false` answers `{"data": [..., {"id": 212, ...}], "meta": {"next_since_id": 212}}`; ask again with `since_id=212`; stop at `"next_since_id": null`. Never compute the cursor yourself.\n- `total=false` omits `meta.total` (the count scans every match): use it for cursor scans and when no count is needed.\n- Unchanged answers: every 200 carries an `ETag`; send it back in `If-None-Match` (several comma-separated, or `*`) and an unchanged answer is 304 with no body. The data is still read from the ERP, and answers are `Cache-Control: no-store`: keep the ETag and the body yourself.\n\n## Common parameters and limits\n\nList routes: limit, offset, since_id, total, order, fields. Detail routes: fields only.\n- limit: integer, default 50, min 1, above 200 lowered to 200 without error.\n- offset: integer >= 0, default 0.\n- since_id: integer >= 0; cursor (see paging).\n- total: true|false, default true.\n- order: `field`, `field asc` or `field desc`, several comma-separated; sortable fields only (listed per route); `id` is appended last. Unset values: a number that is not set is read as 0 and sorts as 0 (first ascending, last descending, beside the zeros; before negative numbers ascending); a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by `id`, except on date-times: the ERP keeps fractions of a second that answers round off, so records showing the same date-time are ordered by that hidden fraction first.\n- fields: comma-separated field names; unknown name is 400.\nAny other query key than these and the route\'s filters is 400. Malformed common values (`limit=0`, `offset=-1`, `total=maybe`) are 422.\n\n## Filters\n\nQuery keys named per route, one value each (except `in`), AND-combined. Example: `GET {base_url}/api/v1/approvals/approvers?request_status=new&created_after=2026-01-31&limit=10`.\n- Operators: `=` exact; `ilike` case-insensitive substring of the literal text (`%` and `_` are not wildcards); `>=` / `<=` bounds (inclusive); `in` one of several.\n- integer: a whole number (ids of related records for `*_id`). number: decimal with `.`.\n- text: any non-empty text (URL-encode it).\n- true|false: case-insensitive.\n- Quoted values (`"a"|"b"`): an enumeration; send one of them exactly, without quotes (`state=done`); another value is 422.\n- date: on a date field; `YYYY-MM-DD` (an ISO 8601 date-time is accepted, its UTC date is used).\n- date-time: on a timestamp field; `YYYY-MM-DD` or ISO 8601 date-time (`2026-01-31T08:00:00Z`, offsets converted to UTC, none means UTC). A date alone: `*_after` from 00:00:00Z of that day, `*_before` through the end of that day.\n- integer list (`in`): positive ids comma-separated (`assignee_id=3,5`) or the key repeated (`assignee_id=3&assignee_id=5`).\n- Empty value, repeated key on a single-value filter, or unusable value: 422.\n- Scope: where a route states one, only matching records exist for the API (list and detail, 404 outside).\n\n## Field types (notation below)\n\n`integer`, `number`, `boolean`, `string`; `string(date)` is `YYYY-MM-DD`; `string(date-time)` is ISO 8601 UTC ending in `Z`; `|null` may be null (an empty or unreadable relation is null); `"a"|"b"` enumeration (exact strings); `string[]` readable names of related records, `integer[]` their ids. `*_id` fields are ids of related records, the sibling without `_id` is the readable name. `url` links to the record in the ERP interface. [personal data] marks personal data; [deprecated] marks what may go (responses touching it carry a `Deprecation` header).\n\n## Errors\n\nBody `{"error": {"code": "...", "message": "..."}}`; rely on the status.\n\n| Status | Code | Condition |\n| --- | --- | --- |\n| 400 | bad_request | Unknown parameter, invalid sort or unknown field. |\n| 401 | unauthorized | API key absent, invalid or expired. |\n| 403 | forbidden | Account not authorised to use the API, or no read right on the model. |\n| 404 | not_found | Unknown resource, or record not found or outside the exposed scope. |\n| 405 | (HTML body) | Any method other than GET or HEAD; `Allow: GET, HEAD` |\n| 422 | invalid_value | A parameter value cannot be used (malformed date, integer expected, value outside the allowed list). |\n| 429 | rate_limited | Too many failed authentications from this address, too many new API keys being checked at once, or (when the operator set per-key limits) this API key has used its quota of the window; retry after the Retry-After delay. |\n| 500 | internal_error | An unexpected failure of the gateway itself (a bug): logged, never detailed. |\n| 502 | bad_gateway | The ERP is unreachable or answered with something that is not its protocol. |\n| 503 | unavailable | The gateway is saturated (ERP calls or memory for ERP answers) or the resource is unavailable; retry after the Retry-After delay. |\n| 504 | gateway_timeout | The ERP did not answer within the configured timeout. |\n\n429 and 503 carry `Retry-After` (seconds). When the operator limits each API key, data answers carry `RateLimit-Policy` (`"per-key";q=600;w=60`: 600 points per 60 s) and `RateLimit` (`"per-key";r=598;t=42`: 598 left, the window ends in 42 s); past the quota: 429 `rate_limited` with `Retry-After`.\n\nWhat to do: 400 (unknown parameter, or `offset`/`order` with `since_id`): fix the request, the message names the parameter. 422: fix the value, an enumeration\'s message lists the allowed ones. 401: the key is wrong or expired, get a new one (do not retry). 403: this key may not read this resource (do not retry). 404: no such record in scope. 429, 503: wait `Retry-After` seconds, then retry once. 502, 504: the ERP failed or was slow; retry later with a smaller `limit` or `total=false`. Never retry a 4xx unchanged.\n\n## Routes\n\nPer domain, per resource: description; paths; default order, sortable fields, scope; `Fields:` one line each (`name: type [marks]. description`); `Filters:` one line each (`name operator value-format. note`); an example record (its shape and value formats, not real data; a list answers `{"data": [record, ...], "meta": {"total": n}}`).\n\n## analytic: Analytic\n\nAnalytic accounts charged by purchase and approval lines, and the analysis dimensions (plans) that group them.\n\n### analytic/accounts: Analytic accounts\nAnalytic accounts, active and archived. The account id is the key used inside analytic distributions of lines.\nList: GET /api/v1/analytic/accounts. Detail: GET /api/v1/analytic/accounts/{id}.\nDefault order: id asc. Sortable: id, code, name, active.\nFields:\n- id: integer. Technical identifier of the account (key used inside analytic distributions).\n- code: string|null. Reference code of the account.\n- name: string|null. Name of the account.\n- dimension: string|null. Axis of analysis (plan) the account belongs to.\n- dimension_id: integer|null. Identifier of the axis of analysis (plan).\n- root_dimension: string|null. Top-level axis of analysis (root plan) of the account.\n- partner: string|null. Partner (customer or funder) linked to the account.\n- active: boolean. False for an archived account.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- dimension_id = integer\n- code ilike text\n- name ilike text\n- active = true|false\nExample record (shape only): {"id":42,"code":"Example code","name":"Example name","dimension":"Example dimension","dimension_id":7,"root_dimension":"Example root dimension","partner":"Example partner","active":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=account.analytic.account&view_type=form"}\n\n### analytic/dimensions: Analytic dimensions\nAxes of analysis (analytic plans) grouping the analytic accounts.\nList: GET /api/v1/analytic/dimensions. Detail: GET /api/v1/analytic/dimensions/{id}.\nDefault order: sequence asc. Sortable: id, name, sequence, applicability.\nFields:\n- id: integer. Technical identifier of the dimension.\n- name: string|null. Name of the dimension.\n- sequence: integer|null. Display order.\n- applicability: "optional"|"mandatory"|"unavailable"|null. Default applicability of the dimension on analytic distributions.\n- parent: string|null. Parent dimension when nested.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","sequence":3,"applicability":"optional","parent":"Example parent","url":"https://erp.example.org/web#id=42&model=account.analytic.plan&view_type=form"}\n\n## approvals: Approvals\n\nApproval requests, the approval circuit of each request and the product lines they ask for.\n\n### approvals/approvers: Approvers\nSteps of an approval circuit (one approver of one request).\nList: GET /api/v1/approvals/approvers. Detail: GET /api/v1/approvals/approvers/{id}.\nDefault order: id desc. Sortable: id, status, sequence, required.\nFields:\n- id: integer. Technical identifier of the step.\n- request_id: integer|null. Identifier of the approval request.\n- request_subject: string|null. Subject (number) of the approval request.\n- request_status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the approval request.\n- approver: string|null. Approver (user).\n- approver_id: integer|null. Identifier of the approver (user).\n- status: "new"|"pending"|"waiting"|"approved"|"refused"|"cancel"|null. Position of this approver in the circuit.\n- sequence: integer|null. Rank in the circuit (lowest rank decides first).\n- required: boolean. Approval of this approver is mandatory.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- request_id = integer\n- request_status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"\n- approver_id = integer\n- status = "new"|"pending"|"waiting"|"approved"|"refused"|"cancel"\n- created_after >= date-time. Steps created on or after this date.\n- created_before <= date-time. Steps created on or before this date.\nExample record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_status":"new","approver":"Example approver","approver_id":7,"status":"new","sequence":3,"required":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.approver&view_type=form"}\n\n### approvals/request-lines: Approval request lines\nProduct lines of approval requests (what is asked for and where it is charged).\nList: GET /api/v1/approvals/request-lines. Detail: GET /api/v1/approvals/request-lines/{id}.\nDefault order: id desc. Sortable: id, description, quantity, estimated_amount.\nFields:\n- id: integer. Technical identifier of the line.\n- request_id: integer|null. Identifier of the approval request.\n- request_subject: string|null. Subject (number) of the approval request.\n- request_description: string|null. Description of the approval request.\n- request_status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the approval request.\n- author: string|null. Author of the approval request.\n- description: string|null. Description of the line.\n- product: string|null. Product asked for.\n- product_id: integer|null. Identifier of the product asked for.\n- quantity: number|null. Quantity asked for.\n- uom: string|null. Unit of measure of the quantity.\n- estimated_amount: number|null. Estimated amount excluding tax.\n- currency: string|null. Currency of the estimated amount.\n- analytic_accounts: string[]. Names of the analytic accounts charged.\n- analytic_distribution: string|null. Raw analytic distribution as compact JSON: account identifier and percentage.\n- purchase_order_line_id: integer|null. Purchase order line resulting from this line, if any.\n- vendor: string|null. Vendor proposed for the line.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- request_id = integer\n- request_status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"\n- product_id = integer\n- description ilike text\n- created_after >= date-time. Lines created on or after this date.\n- created_before <= date-time. Lines created on or before this date.\nExample record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_description":"Example request description","request_status":"new","author":"Example author","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","estimated_amount":1250.5,"currency":"EUR","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","purchase_order_line_id":7,"vendor":"Example vendor","company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.product.line&view_type=form"}\n\n### approvals/requests: Approval requests\nApproval requests (purchases, expenses, missions...) and their outcome.\nList: GET /api/v1/approvals/requests. Detail: GET /api/v1/approvals/requests/{id}.\nDefault order: id desc. Sortable: id, subject, description, reference, status, amount, budget_code, location, quantity, created_at, date, date_confirmed, date_start, date_end.\nFields:\n- id: integer. Technical identifier of the request.\n- subject: string|null. Subject of the request (request number).\n- description: string|null. Description (reason) of the request.\n- reference: string|null. External reference of the request.\n- author: string|null. Author (owner) of the request.\n- author_id: integer|null. Identifier of the author (user).\n- created_by: string|null. Person who entered the request, if different from the author.\n- status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the request.\n- category: string|null. Approval category.\n- category_id: integer|null. Identifier of the approval category.\n- amount: number|null. Amount of the request.\n- currency: string|null. Currency of the amount.\n- budget_code: string|null. Budget code charged.\n- final_approver: string|null. Approver who takes the final decision.\n- approvers: integer[]. Identifiers of the circuit steps, to join with approvals/approvers.\n- partner: string|null. Partner (contact) concerned by the request.\n- location: string|null. Location concerned by the request.\n- quantity: number|null. Quantity asked for.\n- created_at: string(date-time)|null. Creation date and time of the record.\n- date: string(date-time)|null. Date of the request.\n- date_confirmed: string(date-time)|null. Date and time the request was submitted for approval.\n- date_start: string(date-time)|null. Start of the period concerned.\n- date_end: string(date-time)|null. End of the period concerned.\n- purchase_order_count: integer|null. Number of purchase orders created from the request.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"\n- author_id = integer\n- category_id = integer\n- subject ilike text\n- description ilike text\n- budget_code ilike text\n- created_after >= date-time. On field `created_at`.\n- created_before <= date-time. On field `created_at`.\n- confirmed_after >= date-time. On field `date_confirmed`.\n- confirmed_before <= date-time. On field `date_confirmed`.\n- amount_above >= number. Requests whose amount is at least this value.\nExample record (shape only): {"id":42,"subject":"Example subject","description":"Example description","reference":"Example reference","author":"Example author","author_id":7,"created_by":"Example created by","status":"new","category":"Example category","category_id":7,"amount":1250.5,"currency":"EUR","budget_code":"Example budget code","final_approver":"Example final approver","approvers":[7,9],"partner":"Example partner","location":"Example location","quantity":1250.5,"created_at":"2026-01-31T08:00:00Z","date":"2026-01-31T08:00:00Z","date_confirmed":"2026-01-31T08:00:00Z","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","purchase_order_count":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.request&view_type=form"}\n\n## electricity: Electricity\n\nPrepaid electricity meters of the sites: credit purchases, balance readings, consumption and remaining autonomy.\n\n### electricity/counters: Meters\nPrepaid electricity meters in service, with their estimated balance and autonomy (archived meters are not exposed).\nList: GET /api/v1/electricity/counters. Detail: GET /api/v1/electricity/counters/{id}.\nDefault order: code asc. Sortable: id, code, label. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the meter.\n- code: string|null. Code of the meter.\n- label: string|null. Label of the meter.\n- environment: string|null. Environment (site) served by the meter.\n- current_kwh: number|null. Estimated balance (kWh): last reading, plus credit bought since, minus the average consumption since.\n- last_reading_kwh: number|null. Balance at the last reading (kWh).\n- last_reading_date: string(date-time)|null. Date and time of the last reading.\n- days_since_reading: integer|null. Whole days since the last reading.\n- avg_daily_consumption: number|null. Average daily consumption (kWh), over the readings not excluded from the average.\n- projected_autonomy_days: integer|null. Days the estimated balance lasts at the average consumption.\n- total_purchased_kwh: number|null. Credit bought for the meter (kWh; cancelled purchases excluded).\n- total_purchased_amount: number|null. Amount spent on credit for the meter (cancelled purchases excluded).\n- currency: string|null. Currency of the amounts.\n- status: "ok"|"warning"|"critical"|"no_data"|null. Alert status from the remaining autonomy: ok, warning (10 days or less), critical (3 days or less), no_data (no reading or no consumption average).\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- status = "ok"|"warning"|"critical"|"no_data"\n- environment_id = integer. Meters serving this environment (environment id).\n- code ilike text\n- autonomy_below <= integer. Meters whose projected autonomy is at most this many days.\nExample record (shape only): {"id":42,"code":"Example code","label":"Example label","environment":"Example environment","current_kwh":1250.5,"last_reading_kwh":1250.5,"last_reading_date":"2026-01-31T08:00:00Z","days_since_reading":3,"avg_daily_consumption":1250.5,"projected_autonomy_days":3,"total_purchased_kwh":1250.5,"total_purchased_amount":1250.5,"currency":"EUR","status":"ok","url":"https://erp.example.org/web#id=42&model=electricity.counter&view_type=form"}\n\n### electricity/purchases: Credit purchases\nPrepaid credit bought for a meter.\nList: GET /api/v1/electricity/purchases. Detail: GET /api/v1/electricity/purchases/{id}.\nDefault order: date_purchase desc. Sortable: id, reference, date_purchase, purchased_kwh, amount, state.\nFields:\n- id: integer. Technical identifier of the purchase.\n- reference: string|null. Reference of the purchase (receipt or token number).\n- counter: string|null. Code of the meter credited.\n- counter_id: integer|null. Identifier of the meter credited.\n- environment: string|null. Environment (site) served by the meter.\n- date_purchase: string(date)|null. Date of the purchase.\n- purchased_kwh: number|null. Credit bought (kWh).\n- amount: number|null. Amount paid.\n- currency: string|null. Currency of the amount.\n- price_per_kwh: number|null. Price paid per kWh (amount divided by the kWh bought).\n- state: "active"|"cancelled"|null. State of the purchase.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "active"|"cancelled"\n- counter_id = integer\n- environment_id = integer. Purchases for meters of this environment (environment id).\n- date_after >= date. On field `date_purchase`.\n- date_before <= date. On field `date_purchase`.\nExample record (shape only): {"id":42,"reference":"Example reference","counter":"Example counter","counter_id":7,"environment":"Example environment","date_purchase":"2026-01-31","purchased_kwh":1250.5,"amount":1250.5,"currency":"EUR","price_per_kwh":1250.5,"state":"active","url":"https://erp.example.org/web#id=42&model=electricity.purchase&view_type=form"}\n\n### electricity/readings: Meter readings\nBalances read on a meter and the consumption derived from the previous reading.\nList: GET /api/v1/electricity/readings. Detail: GET /api/v1/electricity/readings/{id}.\nDefault order: date_reading desc. Sortable: id, date_reading, remaining_kwh, consumed_kwh, days_elapsed, daily_consumption, is_excluded_from_avg, note.\nFields:\n- id: integer. Technical identifier of the reading.\n- counter: string|null. Code of the meter read.\n- counter_id: integer|null. Identifier of the meter read.\n- environment: string|null. Environment (site) served by the meter.\n- date_reading: string(date-time)|null. Date and time of the reading.\n- remaining_kwh: number|null. Balance read on the meter (kWh).\n- consumed_kwh: number|null. Consumption since the previous reading (kWh).\n- days_elapsed: number|null. Days elapsed since the previous reading.\n- daily_consumption: number|null. Average daily consumption over the interval (kWh).\n- is_excluded_from_avg: boolean. The reading is left out of the meter\'s consumption average.\n- note: string|null. Free note.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- counter_id = integer\n- environment_id = integer. Readings of meters of this environment (environment id).\n- date_after >= date-time. On field `date_reading`.\n- date_before <= date-time. On field `date_reading`.\nExample record (shape only): {"id":42,"counter":"Example counter","counter_id":7,"environment":"Example environment","date_reading":"2026-01-31T08:00:00Z","remaining_kwh":1250.5,"consumed_kwh":1250.5,"days_elapsed":1250.5,"daily_consumption":1250.5,"is_excluded_from_avg":true,"note":"Example note","url":"https://erp.example.org/web#id=42&model=electricity.reading&view_type=form"}\n\n## events: Events\n\nEvents of the organisation, their registrations and their preparation checklist tasks.\n\n### events/events: Events\nEvents with their dates, space, seats, people in charge, review state and checklist progress.\nList: GET /api/v1/events/events. Detail: GET /api/v1/events/events/{id}.\nDefault order: date_begin desc. Sortable: id, name, date_begin, date_end, seats_max, origin, review_state, hidden_public, checklist_enabled.\nFields:\n- id: integer. Technical identifier of the event.\n- name: string|null. Name of the event.\n- event_type: string|null. Event template applied.\n- activity: string|null. Activity of the event.\n- stage: string|null. Lifecycle stage.\n- date_begin: string(date-time)|null. Start date and time.\n- date_end: string(date-time)|null. End date and time.\n- is_ongoing: boolean. True if the event is in progress at request time.\n- space: string|null. Space where the event takes place.\n- space_id: integer|null. Identifier of the space.\n- reservation_id: integer|null. Identifier of the linked space reservation.\n- space_capacity: integer|null. Capacity of the space (people).\n- seats_max: integer|null. Maximum number of attendees (0 when unlimited).\n- seats_taken: integer|null. Seats taken by confirmed and attended registrations.\n- seats_available: integer|null. Seats still available (0 when unlimited).\n- organizer: string|null. Organizer of the event.\n- responsible: string|null. User responsible for the event.\n- referent: string|null. Referent person of the event.\n- origin: "internal"|"public"|null. Origin of the event (internal or public request).\n- review_state: "approved"|"pending"|"refused"|null. Review state of the event.\n- hidden_public: boolean. Hidden on the public site.\n- checklist_enabled: boolean. The preparation checklist is enabled.\n- checklist_progress: number|null. Progress of the preparation checklist (percent).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- stage_id = integer. Events in this stage (stage id).\n- space_id = integer\n- review_state = "approved"|"pending"|"refused"\n- origin = "internal"|"public"\n- hidden_public = true|false\n- begin_after >= date-time. On field `date_begin`.\n- begin_before <= date-time. On field `date_begin`.\nExample record (shape only): {"id":42,"name":"Example name","event_type":"Example event type","activity":"Example activity","stage":"Example stage","date_begin":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","is_ongoing":true,"space":"Example space","space_id":7,"reservation_id":7,"space_capacity":3,"seats_max":3,"seats_taken":3,"seats_available":3,"organizer":"Example organizer","responsible":"Example responsible","referent":"Example referent","origin":"internal","review_state":"approved","hidden_public":true,"checklist_enabled":true,"checklist_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=event.event&view_type=form"}\n\n### events/registrations: Registrations\nRegistrations of participants to events (attendee name, email and phone are personal data).\nList: GET /api/v1/events/registrations. Detail: GET /api/v1/events/registrations/{id}.\nDefault order: id desc. Sortable: id, attendee, email, phone, state.\nFields:\n- id: integer. Technical identifier of the registration.\n- event_id: integer|null. Identifier of the event.\n- event: string|null. Name of the event.\n- ticket: string|null. Ticket type of the registration.\n- attendee: string|null [personal data]. Participant name.\n- email: string|null [personal data]. Participant email address.\n- phone: string|null [personal data]. Participant phone number.\n- booked_by: string|null. Contact who booked the registration.\n- state: "draft"|"open"|"done"|"cancel"|null. Registration status: draft (unconfirmed), open (confirmed), done (attended), cancel (cancelled).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- event_id = integer\n- state = "draft"|"open"|"done"|"cancel"\n- partner_id = integer. Registrations booked by this contact (partner id).\n- email ilike text\nExample record (shape only): {"id":42,"event_id":7,"event":"Example event","ticket":"Example ticket","attendee":"Example attendee","email":"someone@example.org","phone":"+1 555 0100","booked_by":"Example booked by","state":"draft","company":"Example company","url":"https://erp.example.org/web#id=42&model=event.registration&view_type=form"}\n\n### events/tasks: Checklist tasks\nPreparation checklist tasks of events.\nList: GET /api/v1/events/tasks. Detail: GET /api/v1/events/tasks/{id}.\nDefault order: event_id desc, sequence asc. Sortable: id, name, done.\nFields:\n- id: integer. Technical identifier of the task.\n- event_id: integer|null. Identifier of the event.\n- event: string|null. Name of the event.\n- name: string|null. Task to carry out.\n- done: boolean. The task is done.\n- assignee: string|null. User assigned to the task.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- event_id = integer\n- done = true|false\n- assigned_user_id = integer. Tasks assigned to this user (user id).\nExample record (shape only): {"id":42,"event_id":7,"event":"Example event","name":"Example name","done":true,"assignee":"Example assignee","url":"https://erp.example.org/web#id=42&model=event.checklist.task&view_type=form"}\n\n## fleet: Fleet\n\nVehicles of the organisation, their reservations and trips, fuel logs, services, incidents and due-date alerts.\n\n### fleet/alerts: Alerts\nDue-date alerts on vehicles: insurance, technical control, mileage service, driving permit and custom reminders.\nList: GET /api/v1/fleet/alerts. Detail: GET /api/v1/fleet/alerts/{id}.\nDefault order: due_date asc. Sortable: id, name, type, due_date, handled_at, reminder_days.\nFields:\n- id: integer. Technical identifier of the alert.\n- name: string|null. Title of the alert.\n- vehicle: string|null. Vehicle concerned.\n- vehicle_id: integer|null. Identifier of the vehicle concerned.\n- type: "assurance"|"controle_technique"|"entretien_km"|"permit"|"custom"|null. Category of the alert.\n- due_date: string(date)|null. Due date.\n- state: "pending"|"handled"|"late"|null. Handling state: late when the due date has passed without the alert being handled.\n- handled_at: string(date-time)|null. When the alert was handled.\n- handled_by: string|null. Person who handled the alert.\n- reminder_days: integer|null. Notice days before the due date.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "pending"|"handled"|"late"\n- type = "assurance"|"controle_technique"|"entretien_km"|"permit"|"custom"\n- vehicle_id = integer\n- due_before <= date. On field `due_date`.\n- due_after >= date. On field `due_date`.\nExample record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","vehicle_id":7,"type":"assurance","due_date":"2026-01-31","state":"pending","handled_at":"2026-01-31T08:00:00Z","handled_by":"Example handled by","reminder_days":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.alert&view_type=form"}\n\n### fleet/fuel-logs: Fuel logs\nFuel fills of the vehicles with consumption over each interval and anomaly detection.\nList: GET /api/v1/fleet/fuel-logs. Detail: GET /api/v1/fleet/fuel-logs/{id}.\nDefault order: date desc. Sortable: id, reference, date, station, liters, price_per_liter, odometer, distance, reviewed.\nFields:\n- id: integer. Technical identifier of the fuel log.\n- reference: string|null. Reference of the fuel log.\n- vehicle: string|null. Vehicle filled.\n- vehicle_id: integer|null. Identifier of the vehicle filled.\n- driver: string|null. Driver at the time of the fill.\n- date: string(date-time)|null. Date and time of the fill.\n- station: string|null. Fuel station.\n- liters: number|null. Litres filled.\n- price_per_liter: number|null. Price per litre.\n- total_amount: number|null. Total amount of the fill.\n- currency: string|null. Currency of the amounts.\n- odometer: number|null. Odometer reading at the fill (km).\n- distance: number|null. Kilometres driven since the previous fill.\n- consumption: number|null. Litres per 100 km over the interval since the previous fill.\n- is_anomaly: boolean. Consumption deviates abnormally from the vehicle average.\n- anomaly_severity: "none"|"low"|"medium"|"high"|null. Severity of the consumption anomaly.\n- anomaly_reason: string|null. Explanation of the anomaly.\n- reviewed: boolean. Anomaly reviewed by a manager.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- is_anomaly = true|false\n- reviewed = true|false\n- date_after >= date-time. On field `date`.\n- date_before <= date-time. On field `date`.\nExample record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31T08:00:00Z","station":"Example station","liters":1250.5,"price_per_liter":1250.5,"total_amount":1250.5,"currency":"EUR","odometer":1250.5,"distance":1250.5,"consumption":1250.5,"is_anomaly":true,"anomaly_severity":"none","anomaly_reason":"Example anomaly reason","reviewed":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.fuel.log&view_type=form"}\n\n### fleet/incidents: Incidents\nIncidents involving the vehicles (damage, breakdowns, accidents).\nList: GET /api/v1/fleet/incidents. Detail: GET /api/v1/fleet/incidents/{id}.\nDefault order: date desc. Sortable: id, name, date, severity, cost.\nFields:\n- id: integer. Technical identifier of the incident.\n- name: string|null. Short description of the incident.\n- vehicle: string|null. Vehicle involved.\n- vehicle_id: integer|null. Identifier of the vehicle involved.\n- driver: string|null. Driver at the time of the incident.\n- date: string(date)|null. Date of the incident.\n- severity: "minor"|"moderate"|"major"|"critical"|null. Severity of the incident.\n- cost: number|null. Estimated impact cost.\n- currency: string|null. Currency of the cost.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- driver_id = integer. Incidents with this driver (partner id).\n- severity = "minor"|"moderate"|"major"|"critical"\n- date_after >= date. On field `date`.\n- date_before <= date. On field `date`.\nExample record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","severity":"minor","cost":1250.5,"currency":"EUR","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.incident&view_type=form"}\n\n### fleet/locations: Locations\nFleet locations in service (pick-up points and sites; archived locations are not exposed).\nList: GET /api/v1/fleet/locations. Detail: GET /api/v1/fleet/locations/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, address, city, latitude, longitude, is_default_pickup. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the location.\n- name: string|null. Name of the location.\n- code: string|null. Short code.\n- address: string|null. Street address.\n- city: string|null. City.\n- country: string|null. Country.\n- latitude: number|null. Latitude (decimal degrees).\n- longitude: number|null. Longitude (decimal degrees).\n- is_default_pickup: boolean. Default pick-up point for vehicle requests.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- city ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","address":"Example address","city":"Example city","country":"Example country","latitude":1250.5,"longitude":1250.5,"is_default_pickup":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.location&view_type=form"}\n\n### fleet/reservations: Reservations\nVehicle requests (reservations of a vehicle for a period).\nList: GET /api/v1/fleet/reservations. Detail: GET /api/v1/fleet/reservations/{id}.\nDefault order: start desc. Sortable: id, reference, start, stop, motive, destination, expected_km, attendees_count, origin, state, approved_at, refusal_reason.\nFields:\n- id: integer. Technical identifier of the reservation.\n- reference: string|null. Reference of the reservation.\n- vehicle: string|null. Vehicle reserved.\n- vehicle_id: integer|null. Identifier of the vehicle reserved.\n- driver: string|null. Driver.\n- requester: string|null. Person who made the request.\n- start: string(date-time)|null. Start of the reservation.\n- stop: string(date-time)|null. End of the reservation.\n- duration: number|null. Duration (hours).\n- motive: string|null. Purpose of the trip.\n- pickup_location: string|null. Where the vehicle is picked up.\n- destination: string|null. Destination.\n- expected_km: number|null. Expected distance (km).\n- attendees_count: integer|null. Expected passengers.\n- origin: "internal"|"public"|null. Channel through which the request was made.\n- state: "draft"|"pending"|"approved"|"in_progress"|"done"|"refused"|"cancelled"|null. State of the reservation.\n- approver: string|null. Person who approved or refused the request.\n- approved_at: string(date-time)|null. When the request was approved.\n- refusal_reason: string|null. Reason given for a refusal.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"pending"|"approved"|"in_progress"|"done"|"refused"|"cancelled"\n- vehicle_id = integer\n- driver_id = integer. Reservations with this driver (partner id).\n- start_after >= date-time. On field `start`.\n- start_before <= date-time. On field `start`.\nExample record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","requester":"Example requester","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"motive":"Example motive","pickup_location":"Example pickup location","destination":"Example destination","expected_km":1250.5,"attendees_count":3,"origin":"internal","state":"draft","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","url":"https://erp.example.org/web#id=42&model=fleet.reservation&view_type=form"}\n\n### fleet/services: Services\nServices performed on the vehicles (maintenance and repairs).\nList: GET /api/v1/fleet/services. Detail: GET /api/v1/fleet/services/{id}.\nDefault order: date desc. Sortable: id, date, description, service_kind, amount, next_service_odometer, invoice_ref, state.\nFields:\n- id: integer. Technical identifier of the service.\n- vehicle: string|null. Vehicle serviced.\n- vehicle_id: integer|null. Identifier of the vehicle serviced.\n- date: string(date)|null. Date of the service.\n- description: string|null. Description of the service.\n- service_type: string|null. Type of service.\n- service_kind: "preventive"|"curative"|null. Preventive or curative service.\n- amount: number|null. Cost of the service.\n- total_cost: number|null. Total cost including detail lines.\n- currency: string|null. Currency of the amounts.\n- odometer: number|null. Odometer reading at the service (km).\n- next_service_odometer: number|null. Odometer reading at which the next service is due (km).\n- vendor: string|null. Vendor who performed the service.\n- invoice_ref: string|null. Vendor invoice reference.\n- state: "new"|"running"|"done"|"cancelled"|null. Stage of the service.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- state = "new"|"running"|"done"|"cancelled"\n- service_kind = "preventive"|"curative"\n- date_after >= date. On field `date`.\n- date_before <= date. On field `date`.\nExample record (shape only): {"id":42,"vehicle":"Example vehicle","vehicle_id":7,"date":"2026-01-31","description":"Example description","service_type":"Example service type","service_kind":"preventive","amount":1250.5,"total_cost":1250.5,"currency":"EUR","odometer":1250.5,"next_service_odometer":1250.5,"vendor":"Example vendor","invoice_ref":"Example invoice ref","state":"new","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.vehicle.log.services&view_type=form"}\n\n### fleet/trips: Trips\nTrips driven with the vehicles.\nList: GET /api/v1/fleet/trips. Detail: GET /api/v1/fleet/trips/{id}.\nDefault order: date desc. Sortable: id, reference, date, date_start, date_end, odometer_start, distance, motive, destination.\nFields:\n- id: integer. Technical identifier of the trip.\n- reference: string|null. Reference of the trip.\n- reservation_id: integer|null. Originating reservation, if any.\n- vehicle: string|null. Vehicle driven.\n- vehicle_id: integer|null. Identifier of the vehicle driven.\n- driver: string|null. Driver.\n- date: string(date)|null. Date of the trip.\n- date_start: string(date-time)|null. Departure time.\n- date_end: string(date-time)|null. Arrival time.\n- odometer_start: number|null. Odometer reading at departure (km).\n- odometer_end: number|null. Odometer reading at arrival (km).\n- distance: number|null. Distance driven (km).\n- motive: string|null. Purpose of the trip.\n- destination: string|null. Destination.\n- analytic_account: string|null. Analytic account charged.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- driver_id = integer. Trips with this driver (partner id).\n- date_after >= date. On field `date`.\n- date_before <= date. On field `date`.\nExample record (shape only): {"id":42,"reference":"Example reference","reservation_id":7,"vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","odometer_start":1250.5,"odometer_end":1250.5,"distance":1250.5,"motive":"Example motive","destination":"Example destination","analytic_account":"Example analytic account","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.trip&view_type=form"}\n\n### fleet/vehicles: Vehicles\nVehicles of the fleet in service (archived vehicles are not exposed).\nList: GET /api/v1/fleet/vehicles. Detail: GET /api/v1/fleet/vehicles/{id}.\nDefault order: plate asc. Sortable: id, plate, vin, seats, fuel_type, assignation_state, acquisition_date, insurance_expiry, technical_control_expiry. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the vehicle.\n- plate: string|null. Licence plate.\n- model: string|null. Make and model.\n- vin: string|null. Vehicle identification number (chassis).\n- driver: string|null. Driver currently assigned.\n- seats: integer|null. Number of seats.\n- fuel_type: "diesel"|"gasoline"|"full_hybrid"|"plug_in_hybrid_diesel"|"plug_in_hybrid_gasoline"|"cng"|"lpg"|"hydrogen"|"electric"|null. Fuel or energy.\n- odometer: number|null. Last odometer reading (km).\n- state: string|null. Vehicle lifecycle state (free value).\n- assignation_state: "free"|"assigned"|"maintenance"|"out_of_service"|"sold"|null. Assignment state.\n- acquisition_date: string(date)|null. Date of acquisition.\n- insurance_expiry: string(date)|null. Expiry date of the insurance.\n- technical_control_expiry: string(date)|null. Expiry date of the technical control.\n- next_alert_date: string(date)|null. Next due date, all alert categories.\n- avg_consumption: number|null. Average consumption (litres per 100 km).\n- total_km_last_year: number|null. Distance driven over the last twelve months (km).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- assignation_state = "free"|"assigned"|"maintenance"|"out_of_service"|"sold"\n- driver_id = integer. Vehicles assigned to this driver (partner id).\n- fuel_type = "diesel"|"gasoline"|"full_hybrid"|"plug_in_hybrid_diesel"|"plug_in_hybrid_gasoline"|"cng"|"lpg"|"hydrogen"|"electric"\n- plate ilike text\n- insurance_expiry_before <= date. On field `insurance_expiry`.\n- technical_control_expiry_before <= date. On field `technical_control_expiry`.\nExample record (shape only): {"id":42,"plate":"Example plate","model":"Example model","vin":"Example vin","driver":"Example driver","seats":3,"fuel_type":"diesel","odometer":1250.5,"state":"Example state","assignation_state":"free","acquisition_date":"2026-01-31","insurance_expiry":"2026-01-31","technical_control_expiry":"2026-01-31","next_alert_date":"2026-01-31","avg_consumption":1250.5,"total_km_last_year":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.vehicle&view_type=form"}\n\n## it: IT\n\nIT hardware assets of the organisation\'s inventory, helpdesk tickets and consumables issued to users.\n\n### it/assets: Assets\nIT hardware identified by serial number, limited to the organisation\'s inventory (parc).\nList: GET /api/v1/it/assets. Detail: GET /api/v1/it/assets/{id}.\nDefault order: serial asc. Sortable: id, serial, internal_ref, lifecycle. Scope: org_in_parc = true.\nFields:\n- id: integer. Technical identifier of the asset.\n- serial: string|null. Serial number.\n- internal_ref: string|null. Internal reference (when it differs from the serial number).\n- product: string|null. Hardware model.\n- quantity: number|null. Quantity on hand.\n- location: string|null. Stock location of the asset.\n- holder: string|null. Person holding the asset.\n- lifecycle: "available"|"assigned"|"maintenance"|"retired"|"external"|null. Lifecycle stage of the asset.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- lifecycle = "available"|"assigned"|"maintenance"|"retired"|"external"\n- holder_id = integer. Assets held by this person (partner id).\n- serial ilike text\nExample record (shape only): {"id":42,"serial":"Example serial","internal_ref":"Example internal ref","product":"Example product","quantity":1250.5,"location":"Example location","holder":"Example holder","lifecycle":"available","company":"Example company","url":"https://erp.example.org/web#id=42&model=stock.lot&view_type=form"}\n\n### it/consumable-moves: Consumable moves\nConsumables issued to beneficiaries against IT tickets, and what came back.\nList: GET /api/v1/it/consumable-moves. Detail: GET /api/v1/it/consumable-moves/{id}.\nDefault order: date desc. Sortable: id, quantity, returned_quantity, state, date.\nFields:\n- id: integer. Technical identifier of the move.\n- ticket_id: integer|null. Identifier of the ticket the consumable was issued for.\n- ticket_number: string|null. Number of the ticket.\n- beneficiary: string|null. Person who received the consumable.\n- product: string|null. Consumable issued.\n- location: string|null. Stock location the consumable was taken from.\n- quantity: number|null. Quantity issued.\n- returned_quantity: number|null. Quantity returned.\n- remaining_quantity: number|null. Quantity not returned.\n- state: "out"|"partial"|"returned"|null. Return state of the move.\n- date: string(date-time)|null. Date and time of issue.\n- handled_by: string|null. Technician who handled the move.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "out"|"partial"|"returned"\n- partner_id = integer. Moves for this beneficiary (partner id).\n- product_id = integer. Moves of this product.\n- date_after >= date-time. Issued on or after this date.\n- date_before <= date-time. Issued on or before this date.\nExample record (shape only): {"id":42,"ticket_id":7,"ticket_number":"Example ticket number","beneficiary":"Example beneficiary","product":"Example product","location":"Example location","quantity":1250.5,"returned_quantity":1250.5,"remaining_quantity":1250.5,"state":"out","date":"2026-01-31T08:00:00Z","handled_by":"Example handled by","url":"https://erp.example.org/web#id=42&model=it.consumable.move&view_type=form"}\n\n### it/tickets: Tickets\nIT helpdesk tickets in service (archived tickets are not exposed); both listings of the specification (decision D4).\nList: GET /api/v1/it/tickets. Detail: GET /api/v1/it/tickets/{id}.\nDefault order: id desc. Sortable: id, number, name, priority, kanban_state, assigned_date, closed_date, validation_state. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the ticket.\n- number: string|null. Ticket number.\n- name: string|null. Subject of the ticket.\n- type: string|null. Request category (ticket type).\n- stage: string|null. Current stage.\n- is_closed: boolean. The current stage is a closing stage.\n- team: string|null. Support team in charge.\n- assignees: string[]. Assigned technicians.\n- assignee: string|null. First assigned technician, or null (earlier listing).\n- requester: string|null. Person who raised the ticket.\n- requester_email: string|null [personal data]. Email address of the requester.\n- priority: "0"|"1"|"2"|"3"|null. Priority: 0 low, 1 normal, 2 high, 3 critical.\n- kanban_state: "normal"|"done"|"blocked"|null. Kanban status: normal (in progress), done (ready) or blocked.\n- assigned_date: string(date-time)|null. Date and time the ticket was assigned.\n- closed_date: string(date-time)|null. Date and time the ticket was closed.\n- category: string|null. Category of the ticket (earlier listing).\n- validation_state: "none"|"to_validate"|"validated"|"rejected"|null. Hierarchical validation status, if the request requires one (earlier listing).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- is_closed = true|false\n- team_id = integer. Tickets of this support team.\n- assignee_id in integer list. Tickets assigned to one or several technicians (user ids, comma-separated or repeated key).\n- priority = "0"|"1"|"2"|"3"\n- number ilike text\n- user_id = integer. Tickets where this user is among the assignees (earlier listing).\n- validation_state = "none"|"to_validate"|"validated"|"rejected"\nExample record (shape only): {"id":42,"number":"Example number","name":"Example name","type":"Example type","stage":"Example stage","is_closed":true,"team":"Example team","assignees":["Example assignees 1","Example assignees 2"],"assignee":"Example assignee","requester":"Example requester","requester_email":"someone@example.org","priority":"0","kanban_state":"normal","assigned_date":"2026-01-31T08:00:00Z","closed_date":"2026-01-31T08:00:00Z","category":"Example category","validation_state":"none","company":"Example company","url":"https://erp.example.org/web#id=42&model=it.ticket&view_type=form"}\n\n## purchase: Purchase\n\nPurchase orders sent to vendors and their lines (quantities, prices, receptions, billing and analytic distribution).\n\n### purchase/order-lines: Purchase order lines\nLines of purchase orders.\nList: GET /api/v1/purchase/order-lines. Detail: GET /api/v1/purchase/order-lines/{id}.\nDefault order: id desc. Sortable: id, description, quantity, price_unit, price_subtotal, price_total, qty_received, qty_invoiced, date_planned.\nFields:\n- id: integer. Technical identifier of the line.\n- order_id: integer|null. Identifier of the purchase order.\n- order_reference: string|null. Reference of the purchase order.\n- description: string|null. Description of the line.\n- product: string|null. Product ordered.\n- product_id: integer|null. Identifier of the product ordered.\n- quantity: number|null. Quantity ordered.\n- uom: string|null. Unit of measure of the quantity.\n- price_unit: number|null. Unit price.\n- price_subtotal: number|null. Line amount excluding tax.\n- price_total: number|null. Line amount including tax.\n- currency: string|null. Currency of the amounts.\n- qty_received: number|null. Quantity received.\n- qty_invoiced: number|null. Quantity billed by the vendor.\n- date_planned: string(date-time)|null. Expected arrival date and time.\n- analytic_accounts: string[]. Names of the analytic accounts charged.\n- analytic_distribution: string|null. Raw analytic distribution as compact JSON: account identifier and percentage.\n- state: "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"|null. State of the parent order.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- order_id = integer\n- product_id = integer\n- state = "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"\n- planned_after >= date-time. On field `date_planned`.\n- planned_before <= date-time. On field `date_planned`.\nExample record (shape only): {"id":42,"order_id":7,"order_reference":"Example order reference","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","price_unit":1250.5,"price_subtotal":1250.5,"price_total":1250.5,"currency":"EUR","qty_received":1250.5,"qty_invoiced":1250.5,"date_planned":"2026-01-31T08:00:00Z","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","state":"draft","url":"https://erp.example.org/web#id=42&model=purchase.order.line&view_type=form"}\n\n### purchase/orders: Purchase orders\nPurchase orders (requests for quotation and confirmed orders).\nList: GET /api/v1/purchase/orders. Detail: GET /api/v1/purchase/orders/{id}.\nDefault order: date_order desc. Sortable: id, reference, vendor_reference, subject, budget_line, delivery_condition, origin, date_order, date_approve, date_planned, amount_untaxed, amount_total, state, invoice_status, created_at.\nFields:\n- id: integer. Technical identifier of the order.\n- reference: string|null. Order reference (number).\n- vendor: string|null. Vendor.\n- vendor_id: integer|null. Identifier of the vendor (partner).\n- vendor_reference: string|null. Reference of the order on the vendor\'s side.\n- subject: string|null. Short description of what the order covers.\n- budget_line: string|null. Budget line charged.\n- department: string|null. Requesting department.\n- delivery_condition: string|null. Delivery conditions agreed with the vendor.\n- origin: string|null. Originating document.\n- date_order: string(date-time)|null. Order deadline.\n- date_approve: string(date-time)|null. Confirmation date.\n- date_planned: string(date-time)|null. Planned reception.\n- amount_untaxed: number|null. Total amount excluding tax.\n- amount_total: number|null. Total amount including tax.\n- currency: string|null. Currency of the amounts.\n- state: "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"|null. State of the order (org_tribu = awaiting tribe validation).\n- invoice_status: "no"|"to invoice"|"invoiced"|null. Billing status.\n- buyer: string|null. Buyer in charge of the order.\n- author: string|null. Person who entered the order.\n- author_id: integer|null. Identifier of the person who entered the order (user).\n- created_at: string(date-time)|null. Creation date and time of the record.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"\n- invoice_status = "no"|"to invoice"|"invoiced"\n- vendor_id = integer\n- user_id = integer. Orders handled by this buyer (user id).\n- origin ilike text\n- subject ilike text\n- budget_line ilike text\n- department_id = integer. Orders of this department (department id).\n- ordered_after >= date-time. On field `date_order`.\n- ordered_before <= date-time. On field `date_order`.\n- amount_above >= number. Orders whose tax-inclusive total is at least this amount.\n- author_id = integer\n- created_after >= date-time. On field `created_at`.\n- created_before <= date-time. On field `created_at`.\nExample record (shape only): {"id":42,"reference":"Example reference","vendor":"Example vendor","vendor_id":7,"vendor_reference":"Example vendor reference","subject":"Example subject","budget_line":"Example budget line","department":"Example department","delivery_condition":"Example delivery condition","origin":"Example origin","date_order":"2026-01-31T08:00:00Z","date_approve":"2026-01-31T08:00:00Z","date_planned":"2026-01-31T08:00:00Z","amount_untaxed":1250.5,"amount_total":1250.5,"currency":"EUR","state":"draft","invoice_status":"no","buyer":"Example buyer","author":"Example author","author_id":7,"created_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=purchase.order&view_type=form"}\n\n## space: Space\n\nSites and bookable spaces of the organisation, their categories and equipment, activities, reservations and maintenance slots.\n\n### space/activities: Activities\nActivities a space can be booked for (archived activities are not exposed).\nList: GET /api/v1/space/activities. Detail: GET /api/v1/space/activities/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, default_duration. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the activity.\n- name: string|null. Name of the activity.\n- code: string|null. Short code of the activity.\n- default_duration: number|null. Default duration of a booking for this activity (hours).\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","default_duration":1250.5,"url":"https://erp.example.org/web#id=42&model=space.activity&view_type=form"}\n\n### space/categories: Categories\nCategories of spaces and equipment (archived categories are not exposed).\nList: GET /api/v1/space/categories. Detail: GET /api/v1/space/categories/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, description. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the category.\n- name: string|null. Name of the category.\n- description: string|null. Description of the category.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","description":"Example description","url":"https://erp.example.org/web#id=42&model=space.category&view_type=form"}\n\n### space/equipments: Equipment\nEquipment available in the spaces (archived equipment is not exposed).\nList: GET /api/v1/space/equipments. Detail: GET /api/v1/space/equipments/{id}.\nDefault order: name asc. Sortable: id, name, code, description. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the equipment.\n- name: string|null. Name of the equipment.\n- code: string|null. Short code of the equipment.\n- category: string|null. Category of the equipment.\n- description: string|null. Description of the equipment.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- category_id = integer. Equipment of this category (category id).\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","category":"Example category","description":"Example description","url":"https://erp.example.org/web#id=42&model=space.equipment&view_type=form"}\n\n### space/maintenances: Maintenances\nMaintenance slots of spaces.\nList: GET /api/v1/space/maintenances. Detail: GET /api/v1/space/maintenances/{id}.\nDefault order: start desc. Sortable: id, name, start, stop, state, category, blocks_reservations.\nFields:\n- id: integer. Technical identifier of the maintenance.\n- name: string|null. Subject of the maintenance.\n- space: string|null. Space under maintenance.\n- space_id: integer|null. Identifier of the space.\n- start: string(date-time)|null. Start of the maintenance slot.\n- stop: string(date-time)|null. End of the maintenance slot.\n- state: "planned"|"in_progress"|"done"|"cancelled"|null. State of the maintenance.\n- category: "preventive"|"curative"|"cleaning"|"other"|null. Kind of maintenance.\n- technician: string|null. Internal technician.\n- external_technician: string|null. External technician or contractor.\n- blocks_reservations: boolean. Prevents any reservation on the slot.\n- check_progress: number|null. Progress of the maintenance checklist (percent).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "planned"|"in_progress"|"done"|"cancelled"\n- space_id = integer\n- category = "preventive"|"curative"|"cleaning"|"other"\n- blocks_reservations = true|false\n- start_after >= date-time. On field `start`.\n- start_before <= date-time. On field `start`.\nExample record (shape only): {"id":42,"name":"Example name","space":"Example space","space_id":7,"start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","state":"planned","category":"preventive","technician":"Example technician","external_technician":"Example external technician","blocks_reservations":true,"check_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.maintenance&view_type=form"}\n\n### space/reservations: Reservations\nReservations of spaces.\nList: GET /api/v1/space/reservations. Detail: GET /api/v1/space/reservations/{id}.\nDefault order: start desc. Sortable: id, reference, start, stop, attendees_expected, attendees_actual, origin, state, approved_at, refusal_reason, cancellation_reason, check_in_at, check_out_at.\nFields:\n- id: integer. Technical identifier of the reservation.\n- reference: string|null. Reservation number.\n- space: string|null. Space reserved.\n- space_id: integer|null. Identifier of the space.\n- activity: string|null. Activity planned in the space.\n- start: string(date-time)|null. Start of the reservation.\n- stop: string(date-time)|null. End of the reservation.\n- duration: number|null. Duration of the reservation (hours).\n- attendees_expected: integer|null. Number of attendees expected.\n- attendees_actual: integer|null. Number of attendees actually present.\n- requester: string|null. Person who requested the reservation.\n- origin: "internal"|"public"|null. Origin of the request (internal or public).\n- state: "pending"|"approved"|"refused"|"cancelled"|"done"|null. State of the reservation.\n- approver: string|null. User who approved or refused the reservation.\n- approved_at: string(date-time)|null. Date and time of the approval.\n- refusal_reason: string|null. Reason given for a refusal.\n- cancellation_reason: string|null. Reason given for a cancellation.\n- check_in_at: string(date-time)|null. Date and time of the check-in.\n- check_out_at: string(date-time)|null. Date and time of the check-out.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "pending"|"approved"|"refused"|"cancelled"|"done"\n- space_id = integer\n- activity_id = integer. Reservations for this activity (activity id).\n- origin = "internal"|"public"\n- start_after >= date-time. On field `start`.\n- start_before <= date-time. On field `start`.\nExample record (shape only): {"id":42,"reference":"Example reference","space":"Example space","space_id":7,"activity":"Example activity","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"attendees_expected":3,"attendees_actual":3,"requester":"Example requester","origin":"internal","state":"pending","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","cancellation_reason":"Example cancellation reason","check_in_at":"2026-01-31T08:00:00Z","check_out_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=space.reservation&view_type=form"}\n\n### space/sites: Sites\nSites holding the spaces, as a tree (archived sites are not exposed).\nList: GET /api/v1/space/sites. Detail: GET /api/v1/space/sites/{id}.\nDefault order: complete_name asc. Sortable: id, name, complete_name, code, address. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the site.\n- name: string|null. Name of the site.\n- complete_name: string|null. Full hierarchical path of the site.\n- code: string|null. Short code of the site.\n- parent_id: integer|null. Identifier of the parent site.\n- address: string|null. Address of the site.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- parent_id = integer\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","complete_name":"Example complete name","code":"Example code","parent_id":7,"address":"Example address","company":"Example company","url":"https://erp.example.org/web#id=42&model=space.site&view_type=form"}\n\n### space/spaces: Spaces\nBookable spaces (archived spaces are not exposed).\nList: GET /api/v1/space/spaces. Detail: GET /api/v1/space/spaces/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, state, location, floor, surface, capacity, hourly_price, public_visibility, approval_required, min_lead_hours, max_lead_days, cancel_deadline_hours. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the space.\n- name: string|null. Name of the space.\n- code: string|null. Short code of the space.\n- site: string|null. Site of the space.\n- site_id: integer|null. Identifier of the site.\n- state: "available"|"restricted"|"closed"|null. Availability state of the space.\n- location: string|null. Free location inside the site.\n- floor: string|null. Floor.\n- surface: number|null. Surface (square metres).\n- capacity: integer|null. Capacity (people).\n- hourly_price: number|null. Hourly price.\n- currency: string|null. Currency of the hourly price.\n- categories: string[]. Names of the categories of the space.\n- public_visibility: "private"|"internal"|"public"|null. Visibility of the space for bookings.\n- approval_required: boolean. Reservations need an approval.\n- min_lead_hours: integer|null. Minimum booking notice (hours).\n- max_lead_days: integer|null. Maximum booking horizon (days).\n- cancel_deadline_hours: integer|null. Cancellation limit (hours before start).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "available"|"restricted"|"closed"\n- site_id = integer\n- capacity_min >= integer. On field `capacity`.\n- approval_required = true|false\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","site":"Example site","site_id":7,"state":"available","location":"Example location","floor":"Example floor","surface":1250.5,"capacity":3,"hourly_price":1250.5,"currency":"EUR","categories":["Example categories 1","Example categories 2"],"public_visibility":"private","approval_required":true,"min_lead_hours":3,"max_lead_days":3,"cancel_deadline_hours":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.space&view_type=form"}\n\n## sprint: Sprint and OKR\n\nObjectives and key results, their measures and readings, squads\' engagements, sprints and blockers.\n\n### sprint/blockers: Blockers\nBlocking points raised by squads, with their origin, owner and the decision that lifted them.\nList: GET /api/v1/sprint/blockers. Detail: GET /api/v1/sprint/blockers/{id}.\nDefault order: date_start desc. Sortable: id, name, description, unblocker, origin, date_start, date_lifted, escalated, decision.\nFields:\n- id: integer. Technical identifier of the blocker.\n- name: string|null. Short title of the blocker.\n- description: string|null. Description of the blocking point.\n- subject: string|null. Subject concerned.\n- subject_id: integer|null. Identifier of the subject concerned.\n- sprint: string|null. Sprint during which the blocker was raised.\n- squad: string|null. Squad that is blocked.\n- owner: string|null. Person in charge of following the blocker.\n- unblocker: string|null. Who can lift the blocker (person or body; free text).\n- unblocker_user: string|null. Person to notify to lift the blocker.\n- origin: "member"|"feedback"|"no_feedback"|null. Where the blocker comes from.\n- reported_by: string|null. Person who reported the blocker.\n- date_start: string(date)|null. Blocked since.\n- date_lifted: string(date)|null. Date the blocker was lifted (null while open).\n- is_open: boolean. True while the blocker has not been lifted.\n- age_days: integer|null. Days since the blocker started (until it was lifted, or until today).\n- escalated: boolean. Raised to the monthly review.\n- decision: string|null. Arbitration by the operations director.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- is_open = true|false\n- subject_id = integer\n- sprint_id = integer. Blockers raised during this sprint.\n- squad_id = integer. Blockers of this squad.\n- escalated = true|false\n- opened_after >= date. Blocked since this date or later.\n- opened_before <= date. Blocked since this date or earlier.\nExample record (shape only): {"id":42,"name":"Example name","description":"Example description","subject":"Example subject","subject_id":7,"sprint":"Example sprint","squad":"Example squad","owner":"Example owner","unblocker":"Example unblocker","unblocker_user":"Example unblocker user","origin":"member","reported_by":"Example reported by","date_start":"2026-01-31","date_lifted":"2026-01-31","is_open":true,"age_days":3,"escalated":true,"decision":"Example decision","url":"https://erp.example.org/web#id=42&model=sprint.blocker&view_type=form"}\n\n### sprint/engagements: Engagements\nCommitments taken by squads towards an objective or key result, with their deadline and state.\nList: GET /api/v1/sprint/engagements. Detail: GET /api/v1/sprint/engagements/{id}.\nDefault order: deadline asc. Sortable: id, number, name, state, deadline, actual_date, expected_proof.\nFields:\n- id: integer. Technical identifier of the engagement.\n- number: string|null. Reference of the engagement.\n- name: string|null. Title of the engagement.\n- state: "open"|"in_progress"|"at_risk"|"kept"|null. State of the engagement.\n- deadline: string(date)|null. Date by which the engagement is due.\n- actual_date: string(date)|null. Date the engagement was actually kept.\n- is_late: boolean. Deadline passed and the engagement not kept.\n- days_to_deadline: integer|null. Days from today to the deadline (negative when passed).\n- squad: string|null. Squad committed.\n- squad_id: integer|null. Identifier of the squad committed.\n- objective: string|null. Objective served.\n- objective_id: integer|null. Identifier of the objective served.\n- key_result: string|null. Key result served.\n- key_result_id: integer|null. Identifier of the key result served.\n- expected_proof: string|null. Evidence expected to show the engagement is kept.\n- sprint: string|null. Sprint in which the engagement was taken.\n- subjects: string[]. Subjects serving the engagement.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "open"|"in_progress"|"at_risk"|"kept"\n- squad_id = integer\n- objective_id = integer\n- key_result_id = integer\n- is_late = true|false\n- deadline_after >= date. Deadline on or after this date.\n- deadline_before <= date. Deadline on or before this date.\nExample record (shape only): {"id":42,"number":"Example number","name":"Example name","state":"open","deadline":"2026-01-31","actual_date":"2026-01-31","is_late":true,"days_to_deadline":3,"squad":"Example squad","squad_id":7,"objective":"Example objective","objective_id":7,"key_result":"Example key result","key_result_id":7,"expected_proof":"Example expected proof","sprint":"Example sprint","subjects":["Example subjects 1","Example subjects 2"],"url":"https://erp.example.org/web#id=42&model=sprint.engagement&view_type=form"}\n\n### sprint/key-results: Key results\nKey results of the objectives, per exercice and squad, with their progress computed from their measures.\nList: GET /api/v1/sprint/key-results. Detail: GET /api/v1/sprint/key-results/{id}.\nDefault order: number asc. Sortable: id, number, name.\nFields:\n- id: integer. Technical identifier of the key result.\n- number: integer|null. Number of the key result.\n- name: string|null. Statement of the key result.\n- progress: number|null. Progress (percent), the average of its measures\' progress.\n- exercice: string|null. Exercice (OKR year) of the key result.\n- exercice_id: integer|null. Identifier of the exercice.\n- objective: string|null. Objective the key result belongs to.\n- objective_id: integer|null. Identifier of the objective.\n- squad: string|null. Squad carrying the key result.\n- measures: string[]. Measures of the key result.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- exercice_id = integer\n- objective_id = integer\n- squad_id = integer. Key results carried by this squad.\n- name ilike text\nExample record (shape only): {"id":42,"number":3,"name":"Example name","progress":1250.5,"exercice":"Example exercice","exercice_id":7,"objective":"Example objective","objective_id":7,"squad":"Example squad","measures":["Example measures 1","Example measures 2"],"url":"https://erp.example.org/web#id=42&model=sprint.key.result&view_type=form"}\n\n### sprint/measure-readings: Measure readings\nValues read for the measures of the key results.\nList: GET /api/v1/sprint/measure-readings. Detail: GET /api/v1/sprint/measure-readings/{id}.\nDefault order: date desc. Sortable: id, date, value, note.\nFields:\n- id: integer. Technical identifier of the reading.\n- measure: string|null. Measure read.\n- measure_id: integer|null. Identifier of the measure read.\n- key_result: string|null. Key result of the measure.\n- key_result_id: integer|null. Identifier of the key result of the measure.\n- squad: string|null. Squad of the key result.\n- date: string(date)|null. Date of the reading.\n- value: number|null. Value read.\n- unit: string|null. Unit of the measure.\n- note: string|null. Comment on the reading.\n- read_by: string|null. Person who recorded the reading.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- measure_id = integer\n- key_result_id = integer\n- squad_id = integer. Readings of this squad\'s measures.\n- date_after >= date. Readings on or after this date.\n- date_before <= date. Readings on or before this date.\nExample record (shape only): {"id":42,"measure":"Example measure","measure_id":7,"key_result":"Example key result","key_result_id":7,"squad":"Example squad","date":"2026-01-31","value":1250.5,"unit":"Example unit","note":"Example note","read_by":"Example read by","url":"https://erp.example.org/web#id=42&model=sprint.measure.reading&view_type=form"}\n\n### sprint/measures: Measures\nMeasures of the key results: start, milestone and target values, last reading and progress.\nList: GET /api/v1/sprint/measures. Detail: GET /api/v1/sprint/measures/{id}.\nDefault order: kr_id, id. Sortable: id, name, unit, start_value, milestone_value, milestone_date, target_value.\nFields:\n- id: integer. Technical identifier of the measure.\n- name: string|null. Name of the measure.\n- unit: string|null. Unit in which the measure is expressed.\n- key_result: string|null. Key result measured.\n- key_result_id: integer|null. Identifier of the key result measured.\n- squad: string|null. Squad carrying the key result.\n- start_value: number|null. Value at the start of the exercice.\n- milestone_value: number|null. Value expected at the milestone.\n- milestone_date: string(date)|null. Date of the milestone.\n- target_value: number|null. Value targeted.\n- last_value: number|null. Value of the latest reading.\n- last_reading_date: string(date)|null. Date of the latest reading.\n- progress: number|null. Progress from start to target value (percent).\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- key_result_id = integer\n- squad_id = integer. Measures of this squad\'s key results.\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","unit":"Example unit","key_result":"Example key result","key_result_id":7,"squad":"Example squad","start_value":1250.5,"milestone_value":1250.5,"milestone_date":"2026-01-31","target_value":1250.5,"last_value":1250.5,"last_reading_date":"2026-01-31","progress":1250.5,"url":"https://erp.example.org/web#id=42&model=sprint.measure&view_type=form"}\n\n### sprint/objectives: Objectives\nObjectives of the OKR framework, archived ones included.\nList: GET /api/v1/sprint/objectives. Detail: GET /api/v1/sprint/objectives/{id}.\nDefault order: name asc. Sortable: id, name, active.\nFields:\n- id: integer. Technical identifier of the objective.\n- name: string|null. Statement of the objective.\n- active: boolean. Objective still in service.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- name ilike text\n- active = true|false\nExample record (shape only): {"id":42,"name":"Example name","active":true,"url":"https://erp.example.org/web#id=42&model=sprint.objective&view_type=form"}\n\n### sprint/sprints: Sprints\nSprints of the squads (field list inferred, may grow; decision D1).\nList: GET /api/v1/sprint/sprints. Detail: GET /api/v1/sprint/sprints/{id}.\nDefault order: date_start desc. Sortable: id, name, date_start, date_end.\nFields:\n- id: integer. Technical identifier of the sprint.\n- name: string|null. Name of the sprint.\n- squad: string|null. Squad running the sprint.\n- squad_id: integer|null. Identifier of the squad running the sprint.\n- date_start: string(date)|null. First day of the sprint.\n- date_end: string(date)|null. Last day of the sprint.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- squad_id = integer\n- start_after >= date. Sprints starting on or after this date.\n- start_before <= date. Sprints starting on or before this date.\nExample record (shape only): {"id":42,"name":"Example name","squad":"Example squad","squad_id":7,"date_start":"2026-01-31","date_end":"2026-01-31","url":"https://erp.example.org/web#id=42&model=sprint.sprint&view_type=form"}\n\n## stock: Stock\n\nStock transfers of the organisation (receipts, deliveries and internal moves).\n\n### stock/pickings: Pickings\nTransfers of goods (receipts, deliveries, internal moves).\nList: GET /api/v1/stock/pickings. Detail: GET /api/v1/stock/pickings/{id}.\nDefault order: scheduled_date desc. Sortable: id, reference, origin, scheduled_date, date_done, priority, state.\nFields:\n- id: integer. Technical identifier of the transfer.\n- reference: string|null. Reference of the transfer.\n- origin: string|null. Source document (purchase order, request...).\n- picking_type: string|null. Operation type (receipt, delivery, internal transfer).\n- partner: string|null. Contact (vendor or recipient).\n- source_location: string|null. Location the goods leave.\n- destination_location: string|null. Location the goods reach.\n- scheduled_date: string(date-time)|null. Scheduled date of the transfer.\n- date_done: string(date-time)|null. Date the transfer was done.\n- priority: "0"|"1"|null. Priority: "0" normal, "1" urgent.\n- state: "draft"|"waiting"|"confirmed"|"assigned"|"done"|"cancel"|null. State of the transfer.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"waiting"|"confirmed"|"assigned"|"done"|"cancel"\n- partner_id = integer. Transfers with this contact (partner id).\n- origin ilike text\n- scheduled_after >= date-time. On field `scheduled_date`.\n- scheduled_before <= date-time. On field `scheduled_date`.\nExample record (shape only): {"id":42,"reference":"Example reference","origin":"Example origin","picking_type":"Example picking type","partner":"Example partner","source_location":"Example source location","destination_location":"Example destination location","scheduled_date":"2026-01-31T08:00:00Z","date_done":"2026-01-31T08:00:00Z","priority":"0","state":"draft","company":"Example company","url":"https://erp.example.org/web#id=42&model=stock.picking&view_type=form"}\n\n## travel: Travel\n\nMissions of the organisation\'s staff: trips, their stages and expenses, trip types, per-diem rates and per-diem requests.\n\n### travel/perdiem-rates: Per-diem rates\nDaily allowance rates by destination country and city (archived rates are not exposed).\nList: GET /api/v1/travel/perdiem-rates. Detail: GET /api/v1/travel/perdiem-rates/{id}.\nDefault order: id desc. Sortable: id, daily_rate, has_tiers, note. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the rate.\n- country: string|null. Destination country the rate applies to.\n- country_id: integer|null. Identifier of the destination country.\n- city: string|null. Destination city the rate applies to (null: whole country).\n- daily_rate: number|null. Daily allowance amount.\n- currency: string|null. Currency of the daily rate.\n- has_tiers: boolean. Duration tiers exist for this rate.\n- environment: string|null. Environment (site or programme area) the rate belongs to.\n- note: string|null. Free note.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- country_id = integer\n- city_id = integer. Rates for this city (city id).\n- environment_id = integer. Rates of this environment (environment id).\n- has_tiers = true|false\nExample record (shape only): {"id":42,"country":"Example country","country_id":7,"city":"Example city","daily_rate":1250.5,"currency":"EUR","has_tiers":true,"environment":"Example environment","note":"Example note","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.rate&view_type=form"}\n\n### travel/perdiem-requests: Per-diem requests\nRequests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).\nList: GET /api/v1/travel/perdiem-requests. Detail: GET /api/v1/travel/perdiem-requests/{id}.\nDefault order: date_start desc. Sortable: id, reference, name, state, mission_object, date_start, date_end, prorata_start, prorata_end, calc_model, daily_rate, duration_abatement_pct, duration_abatement_amount, total_amount, financing_type, partner_share_pct, amount_company, amount_partner, submit_date, approve_date, reject_date. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the request.\n- reference: string|null. Reference (sequence number) of the request.\n- name: string|null. Title of the request.\n- state: "draft"|"pending"|"approved"|"rejected"|"cancelled"|null. State of the request.\n- trip_id: integer|null. Identifier of the trip (mission) concerned, if any.\n- trip_reference: string|null. Reference of the trip concerned.\n- traveler: string|null. User travelling.\n- mission_object: string|null. Purpose of the mission.\n- country: string|null. Destination country.\n- city: string|null. Destination city.\n- date_start: string(date)|null. First day of the mission.\n- date_end: string(date)|null. Last day of the mission.\n- duration_days: number|null. Days paid, after the first-day and last-day rules (halves possible).\n- prorata_start: "full"|"half"|"none"|null. Rule for the first day: full, half or no allowance.\n- prorata_end: "full"|"half"|"none"|null. Rule for the last day: full, half or no allowance.\n- calc_model: "flat_with_abatement"|"tiered"|null. Calculation model: flat rate with duration abatement, or duration tiers.\n- daily_rate: number|null. Daily rate applied.\n- rate_id: integer|null. Identifier of the per-diem rate applied.\n- duration_abatement_pct: number|null. Abatement for duration (percent).\n- duration_abatement_amount: number|null. Amount of the duration abatement.\n- total_amount: number|null. Total allowance due.\n- financing_type: "org"|"partner"|"mixed"|null. Who finances the allowance: the organisation only (org), a partner, or both (mixed).\n- partner: string|null. Co-financing partner.\n- partner_share_pct: number|null. Share financed by the partner (percent).\n- amount_company: number|null. Amount borne by the organisation.\n- amount_partner: number|null. Amount borne by the partner.\n- currency: string|null. Currency of the amounts.\n- environment: string|null. Environment (site or programme area) charged.\n- validator: string|null. User who validates the request.\n- submit_date: string(date-time)|null. When the request was submitted.\n- approve_date: string(date-time)|null. When the request was approved.\n- reject_date: string(date-time)|null. When the request was rejected.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"pending"|"approved"|"rejected"|"cancelled"\n- trip_id = integer\n- traveler_user_id = integer. Requests of this traveller (user id).\n- country_id = integer. Requests for this destination country (country id).\n- financing_type = "org"|"partner"|"mixed"\n- start_after >= date. On field `date_start`.\n- start_before <= date. On field `date_start`.\nExample record (shape only): {"id":42,"reference":"Example reference","name":"Example name","state":"draft","trip_id":7,"trip_reference":"Example trip reference","traveler":"Example traveler","mission_object":"Example mission object","country":"Example country","city":"Example city","date_start":"2026-01-31","date_end":"2026-01-31","duration_days":1250.5,"prorata_start":"full","prorata_end":"full","calc_model":"flat_with_abatement","daily_rate":1250.5,"rate_id":7,"duration_abatement_pct":1250.5,"duration_abatement_amount":1250.5,"total_amount":1250.5,"financing_type":"org","partner":"Example partner","partner_share_pct":1250.5,"amount_company":1250.5,"amount_partner":1250.5,"currency":"EUR","environment":"Example environment","validator":"Example validator","submit_date":"2026-01-31T08:00:00Z","approve_date":"2026-01-31T08:00:00Z","reject_date":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.request&view_type=form"}\n\n### travel/trip-expenses: Trip expenses\nOther expenses of a trip (visa, local transport, fees...).\nList: GET /api/v1/travel/trip-expenses. Detail: GET /api/v1/travel/trip-expenses/{id}.\nDefault order: id desc. Sortable: id, name, cost, notes.\nFields:\n- id: integer. Technical identifier of the expense.\n- name: string|null. Label of the expense.\n- trip_id: integer|null. Identifier of the trip.\n- trip_reference: string|null. Reference of the trip.\n- cost: number|null. Cost of the expense.\n- currency: string|null. Currency of the cost.\n- notes: string|null. Free notes.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- trip_id = integer\n- cost_above >= number. On field `cost`.\nExample record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_reference":"Example trip reference","cost":1250.5,"currency":"EUR","notes":"Example notes","url":"https://erp.example.org/web#id=42&model=travel.trip.expense&view_type=form"}\n\n### travel/trip-stages: Trip stages\nLegs of a trip, in order, from one city to the next.\nList: GET /api/v1/travel/trip-stages. Detail: GET /api/v1/travel/trip-stages/{id}.\nDefault order: trip_id desc, sequence asc. Sortable: id, name, position, is_return_leg, date_from, date_to, has_transport.\nFields:\n- id: integer. Technical identifier of the stage.\n- name: string|null. Label of the stage.\n- trip_id: integer|null. Identifier of the trip.\n- trip_reference: string|null. Reference of the trip.\n- position: integer|null. Rank of the stage in the mission.\n- is_return_leg: boolean. The stage is the return leg.\n- city_from: string|null. City of departure.\n- country_from: string|null. Country of departure.\n- city_to: string|null. City of arrival.\n- country_to: string|null. Country of arrival.\n- date_from: string(date)|null. First day of the stage.\n- date_to: string(date)|null. Last day of the stage.\n- duration_days: integer|null. Duration of the stage in days (both ends included).\n- has_transport: boolean. Transport is to be booked for the stage.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- trip_id = integer\n- is_return_leg = true|false\n- country_to_id = integer. Stages arriving in this country (country id).\n- date_after >= date. On field `date_from`.\n- date_before <= date. On field `date_from`.\nExample record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_reference":"Example trip reference","position":3,"is_return_leg":true,"city_from":"Example city from","country_from":"Example country from","city_to":"Example city to","country_to":"Example country to","date_from":"2026-01-31","date_to":"2026-01-31","duration_days":3,"has_transport":true,"url":"https://erp.example.org/web#id=42&model=travel.trip.stage&view_type=form"}\n\n### travel/trip-types: Trip types\nKinds of mission (archived types are not exposed).\nList: GET /api/v1/travel/trip-types. Detail: GET /api/v1/travel/trip-types/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, description. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the trip type.\n- name: string|null. Name of the trip type.\n- code: string|null. Short code of the trip type.\n- description: string|null. Description of the trip type.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","description":"Example description","url":"https://erp.example.org/web#id=42&model=travel.trip.type&view_type=form"}\n\n### travel/trips: Trips\nMissions of the organisation\'s staff: traveller, itinerary, dates and costs.\nList: GET /api/v1/travel/trips. Detail: GET /api/v1/travel/trips/{id}.\nDefault order: date_start desc. Sortable: id, reference, name, state, traveler_name, traveler_email, description, date_submission, date_start, date_end, transport_cost, accommodation_cost_total, insurance_premium, has_per_diem.\nFields:\n- id: integer. Technical identifier of the trip.\n- reference: string|null. Reference (sequence number) of the trip.\n- name: string|null. Title of the mission.\n- state: "draft"|"pending"|"planned"|"in_progress"|"done"|"cancelled"|null. State of the trip.\n- traveler: string|null. User travelling.\n- traveler_name: string|null [personal data]. Full name of the traveller.\n- traveler_email: string|null [personal data]. Email address of the traveller.\n- trip_type: string|null. Kind of mission.\n- description: string|null. Description of the mission.\n- city_departure: string|null. City of departure.\n- country_departure: string|null. Country of departure.\n- city_destination: string|null. Destination city.\n- country_destination: string|null. Destination country.\n- date_submission: string(date)|null. Date the trip was submitted.\n- date_start: string(date)|null. First day of the trip.\n- date_end: string(date)|null. Last day of the trip.\n- duration_days: integer|null. Duration of the trip in days (both ends included).\n- transport_cost: number|null. Transport cost.\n- accommodation_cost_total: number|null. Total accommodation cost.\n- per_diem_total: number|null. Total of the per-diem requests of the trip (excluding rejected and cancelled ones).\n- insurance_premium: number|null. Travel insurance premium.\n- currency: string|null. Currency of the amounts.\n- has_per_diem: boolean. The traveller is entitled to per diems on this trip.\n- has_return_stage: boolean. One of the stages is a return leg.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"pending"|"planned"|"in_progress"|"done"|"cancelled"\n- traveler_id = integer. Trips of this traveller (user id).\n- trip_type_id = integer. Trips of this type (trip type id).\n- country_destination_id = integer. Trips to this country (country id).\n- has_per_diem = true|false\n- start_after >= date. On field `date_start`.\n- start_before <= date. On field `date_start`.\nExample record (shape only): {"id":42,"reference":"Example reference","name":"Example name","state":"draft","traveler":"Example traveler","traveler_name":"Example traveler name","traveler_email":"someone@example.org","trip_type":"Example trip type","description":"Example description","city_departure":"Example city departure","country_departure":"Example country departure","city_destination":"Example city destination","country_destination":"Example country destination","date_submission":"2026-01-31","date_start":"2026-01-31","date_end":"2026-01-31","duration_days":3,"transport_cost":1250.5,"accommodation_cost_total":1250.5,"per_diem_total":1250.5,"insurance_premium":1250.5,"currency":"EUR","has_per_diem":true,"has_return_stage":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.trip&view_type=form"}\n\n<!-- Generated by ops-data-gateway codegen (make generate) from catalogue/*.yaml. Do not edit: changes are lost at the next generation. -->\n';
+var LLMS_TXT = '# Operations data API\n\n> Read-only HTTP JSON API over the organisation\'s ERP: 45 resources in 11 domains (analytic, approvals, electricity, events, fleet, it, purchase, space, sprint, stock, travel). Every data route is GET, needs `Authorization: Bearer <API key>` and answers `{"data": [...], "meta": {...}}` (list) or `{"data": {...}}` (detail). Interface version 1.0.0.\n\nCompanion documents (no credentials): {base_url}/api/openapi.json (OpenAPI 3.1), {base_url}/api/docs (HTML). This text is served at {base_url}/llms.txt and {base_url}/api/llms.txt. Agents with MCP: see "MCP server" below.\n\n## Base URL\n\nThe base URL is {base_url}. Every path below is relative to it; data routes are under {base_url}/api/v1. Each resource has a list route `/api/v1/<domain>/<resource>` and a detail route `/api/v1/<domain>/<resource>/{id}` (`{id}`: positive integer). Only GET and HEAD exist; no route writes.\n\n## Authentication\n\nSend `Authorization: Bearer <API key>` on every data route. The key is an ERP API key of the dedicated technical account (member of the API group).\n- Getting a key: ask the ERP administrator who holds the API\'s technical account; they create it in the ERP under Preferences > Account security > New API key (a name and an expiry date). It is shown once: keep it in a secret store or an environment variable, never in a prompt, a URL or a log. On the demo sandbox, `make run` prints one.\n- 401 `unauthorized` (with `WWW-Authenticate: Bearer`): key absent, invalid or expired.\n- 403 `forbidden`: valid key of another account (even an administrator), or no read right on the model.\n\n## MCP server\n\nAgents that speak the Model Context Protocol use the same key and rules through tools instead of URLs.\n- Streamable HTTP: `POST {base_url}/mcp` with `Authorization: Bearer <API key>` (stateless: no session id; GET is 405). No key: 401 as above.\n- stdio (local agents): `GATEWAY_URL={base_url} API_KEY=<key> npm run mcp` in a clone of the gateway; it forwards to /mcp.\n- Tools (14): `list_resources`; `describe_resource` (fields, enums, filters, sort keys, personal-data flags); `query_<domain>` (one per domain: `resource`, named `filters`, `fields`, `order`, `limit`, `since_id`, `total`); `get_record` (`resource` as `domain/name`, `id`, `fields`).\n- Answers are structured content (`{"resource", "data", "meta"}`); personal-data fields are left out unless named in `fields` (`meta.personal_fields_omitted` lists them). Errors are tool errors whose text is `{"error": {"code", "message", "status"}}`, the codes of the table below.\n\n## Responses and paging\n\nList: `{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}`. Detail: `{"data": record}`. A record holds the resource\'s fields (all of them, or those named in `fields`; `id` always).\n- Offset paging: `limit` + `offset`, in `order`; `meta.total` counts every match. Cost grows with depth.\n- Cursor paging (full scans): `since_id=0`, then pass back `meta.next_since_id` until it is `null`. Ascending id, constant cost. Not with `offset` or `order` (400).\n  Example: `GET /api/v1/approvals/approvers?since_id=0&limit=200&total=false` answers `{"data": [..., {"id": 212, ...}], "meta": {"next_since_id": 212}}`; ask again with `since_id=212`; stop at `"next_since_id": null`. Never compute the cursor yourself.\n- `total=false` omits `meta.total` (the count scans every match): use it for cursor scans and when no count is needed.\n- Unchanged answers: every 200 carries an `ETag`; send it back in `If-None-Match` (several comma-separated, or `*`) and an unchanged answer is 304 with no body. The data is still read from the ERP, and answers are `Cache-Control: no-store`: keep the ETag and the body yourself.\n\n## Common parameters and limits\n\nList routes: limit, offset, since_id, total, order, fields. Detail routes: fields only.\n- limit: integer, default 50, min 1, above 200 lowered to 200 without error.\n- offset: integer >= 0, default 0.\n- since_id: integer >= 0; cursor (see paging).\n- total: true|false, default true.\n- order: `field`, `field asc` or `field desc`, several comma-separated; sortable fields only (listed per route); `id` is appended last. Unset values: a number that is not set is read as 0 and sorts as 0 (first ascending, last descending, beside the zeros; before negative numbers ascending); a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by `id`, except on date-times: the ERP keeps fractions of a second that answers round off, so records showing the same date-time are ordered by that hidden fraction first.\n- fields: comma-separated field names; unknown name is 400.\nAny other query key than these and the route\'s filters is 400. Malformed common values (`limit=0`, `offset=-1`, `total=maybe`) are 422.\n\n## Filters\n\nQuery keys named per route, one value each (except `in`), AND-combined. Example: `GET {base_url}/api/v1/approvals/approvers?request_status=new&created_after=2026-01-31&limit=10`.\n- Operators: `=` exact; `ilike` case-insensitive substring of the literal text (`%` and `_` are not wildcards); `>=` / `<=` bounds (inclusive); `in` one of several.\n- integer: a whole number (ids of related records for `*_id`). number: decimal with `.`.\n- text: any non-empty text (URL-encode it).\n- true|false: case-insensitive.\n- Quoted values (`"a"|"b"`): an enumeration; send one of them exactly, without quotes (`state=done`); another value is 422.\n- date: on a date field; `YYYY-MM-DD` (an ISO 8601 date-time is accepted, its UTC date is used).\n- date-time: on a timestamp field; `YYYY-MM-DD` or ISO 8601 date-time (`2026-01-31T08:00:00Z`, offsets converted to UTC, none means UTC). A date alone: `*_after` from 00:00:00Z of that day, `*_before` through the end of that day.\n- integer list (`in`): positive ids comma-separated (`assignee_id=3,5`) or the key repeated (`assignee_id=3&assignee_id=5`).\n- Empty value, repeated key on a single-value filter, or unusable value: 422.\n- Scope: where a route states one, only matching records exist for the API (list and detail, 404 outside).\n\n## Field types (notation below)\n\n`integer`, `number`, `boolean`, `string`; `string(date)` is `YYYY-MM-DD`; `string(date-time)` is ISO 8601 UTC ending in `Z`; `|null` may be null (an empty or unreadable relation is null); `"a"|"b"` enumeration (exact strings); `string[]` readable names of related records, `integer[]` their ids. `*_id` fields are ids of related records, the sibling without `_id` is the readable name. `url` links to the record in the ERP interface. [personal data] marks personal data; [deprecated] marks what may go (responses touching it carry a `Deprecation` header).\n\n## Errors\n\nBody `{"error": {"code": "...", "message": "..."}}`; rely on the status. Every answer, errors included, carries `X-Request-Id` (yours when you send a safe one, else made for the request): quote it when reporting a problem. Data answers carry `Server-Timing` (ERP time, gateway time, cache outcome).\n\n| Status | Code | Condition |\n| --- | --- | --- |\n| 400 | bad_request | Unknown parameter, invalid sort or unknown field. |\n| 401 | unauthorized | API key absent, invalid or expired. |\n| 403 | forbidden | Account not authorised to use the API, or no read right on the model. |\n| 404 | not_found | Unknown resource, or record not found or outside the exposed scope. |\n| 405 | (HTML body) | Any method other than GET or HEAD; `Allow: GET, HEAD` |\n| 422 | invalid_value | A parameter value cannot be used (malformed date, integer expected, value outside the allowed list). |\n| 429 | rate_limited | Too many failed authentications from this address, too many new API keys being checked at once, or (when the operator set per-key limits) this API key has used its quota of the window; retry after the Retry-After delay. |\n| 500 | internal_error | An unexpected failure of the gateway itself (a bug): logged, never detailed. |\n| 502 | bad_gateway | The ERP is unreachable or answered with something that is not its protocol. |\n| 503 | unavailable | The gateway is saturated (ERP calls or memory for ERP answers) or the resource is unavailable; retry after the Retry-After delay. |\n| 504 | gateway_timeout | The ERP did not answer within the configured timeout. |\n\n429 and 503 carry `Retry-After` (seconds). When the operator limits each API key, data answers carry `RateLimit-Policy` (`"per-key";q=600;w=60`: 600 points per 60 s) and `RateLimit` (`"per-key";r=598;t=42`: 598 left, the window ends in 42 s); past the quota: 429 `rate_limited` with `Retry-After`.\n\nWhat to do: 400 (unknown parameter, or `offset`/`order` with `since_id`): fix the request, the message names the parameter. 422: fix the value, an enumeration\'s message lists the allowed ones. 401: the key is wrong or expired, get a new one (do not retry). 403: this key may not read this resource (do not retry). 404: no such record in scope. 429, 503: wait `Retry-After` seconds, then retry once. 502, 504: the ERP failed or was slow; retry later with a smaller `limit` or `total=false`. Never retry a 4xx unchanged.\n\n## Routes\n\nPer domain, per resource: description; paths; default order, sortable fields, scope; `Fields:` one line each (`name: type [marks]. description`); `Filters:` one line each (`name operator value-format. note`); an example record (its shape and value formats, not real data; a list answers `{"data": [record, ...], "meta": {"total": n}}`).\n\n## analytic: Analytic\n\nAnalytic accounts charged by purchase and approval lines, and the analysis dimensions (plans) that group them.\n\n### analytic/accounts: Analytic accounts\nAnalytic accounts, active and archived. The account id is the key used inside analytic distributions of lines.\nList: GET /api/v1/analytic/accounts. Detail: GET /api/v1/analytic/accounts/{id}.\nDefault order: id asc. Sortable: id, code, name, active.\nFields:\n- id: integer. Technical identifier of the account (key used inside analytic distributions).\n- code: string|null. Reference code of the account.\n- name: string|null. Name of the account.\n- dimension: string|null. Axis of analysis (plan) the account belongs to.\n- dimension_id: integer|null. Identifier of the axis of analysis (plan).\n- root_dimension: string|null. Top-level axis of analysis (root plan) of the account.\n- partner: string|null. Partner (customer or funder) linked to the account.\n- active: boolean. False for an archived account.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- dimension_id = integer\n- code ilike text\n- name ilike text\n- active = true|false\nExample record (shape only): {"id":42,"code":"Example code","name":"Example name","dimension":"Example dimension","dimension_id":7,"root_dimension":"Example root dimension","partner":"Example partner","active":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=account.analytic.account&view_type=form"}\n\n### analytic/dimensions: Analytic dimensions\nAxes of analysis (analytic plans) grouping the analytic accounts.\nList: GET /api/v1/analytic/dimensions. Detail: GET /api/v1/analytic/dimensions/{id}.\nDefault order: sequence asc. Sortable: id, name, sequence, applicability.\nFields:\n- id: integer. Technical identifier of the dimension.\n- name: string|null. Name of the dimension.\n- sequence: integer|null. Display order.\n- applicability: "optional"|"mandatory"|"unavailable"|null. Default applicability of the dimension on analytic distributions.\n- parent: string|null. Parent dimension when nested.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","sequence":3,"applicability":"optional","parent":"Example parent","url":"https://erp.example.org/web#id=42&model=account.analytic.plan&view_type=form"}\n\n## approvals: Approvals\n\nApproval requests, the approval circuit of each request and the product lines they ask for.\n\n### approvals/approvers: Approvers\nSteps of an approval circuit (one approver of one request).\nList: GET /api/v1/approvals/approvers. Detail: GET /api/v1/approvals/approvers/{id}.\nDefault order: id desc. Sortable: id, status, sequence, required.\nFields:\n- id: integer. Technical identifier of the step.\n- request_id: integer|null. Identifier of the approval request.\n- request_subject: string|null. Subject (number) of the approval request.\n- request_status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the approval request.\n- approver: string|null. Approver (user).\n- approver_id: integer|null. Identifier of the approver (user).\n- status: "new"|"pending"|"waiting"|"approved"|"refused"|"cancel"|null. Position of this approver in the circuit.\n- sequence: integer|null. Rank in the circuit (lowest rank decides first).\n- required: boolean. Approval of this approver is mandatory.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- request_id = integer\n- request_status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"\n- approver_id = integer\n- status = "new"|"pending"|"waiting"|"approved"|"refused"|"cancel"\n- created_after >= date-time. Steps created on or after this date.\n- created_before <= date-time. Steps created on or before this date.\nExample record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_status":"new","approver":"Example approver","approver_id":7,"status":"new","sequence":3,"required":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.approver&view_type=form"}\n\n### approvals/request-lines: Approval request lines\nProduct lines of approval requests (what is asked for and where it is charged).\nList: GET /api/v1/approvals/request-lines. Detail: GET /api/v1/approvals/request-lines/{id}.\nDefault order: id desc. Sortable: id, description, quantity, estimated_amount.\nFields:\n- id: integer. Technical identifier of the line.\n- request_id: integer|null. Identifier of the approval request.\n- request_subject: string|null. Subject (number) of the approval request.\n- request_description: string|null. Description of the approval request.\n- request_status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the approval request.\n- author: string|null. Author of the approval request.\n- description: string|null. Description of the line.\n- product: string|null. Product asked for.\n- product_id: integer|null. Identifier of the product asked for.\n- quantity: number|null. Quantity asked for.\n- uom: string|null. Unit of measure of the quantity.\n- estimated_amount: number|null. Estimated amount excluding tax.\n- currency: string|null. Currency of the estimated amount.\n- analytic_accounts: string[]. Names of the analytic accounts charged.\n- analytic_distribution: string|null. Raw analytic distribution as compact JSON: account identifier and percentage.\n- purchase_order_line_id: integer|null. Purchase order line resulting from this line, if any.\n- vendor: string|null. Vendor proposed for the line.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- request_id = integer\n- request_status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"\n- product_id = integer\n- description ilike text\n- created_after >= date-time. Lines created on or after this date.\n- created_before <= date-time. Lines created on or before this date.\nExample record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_description":"Example request description","request_status":"new","author":"Example author","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","estimated_amount":1250.5,"currency":"EUR","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","purchase_order_line_id":7,"vendor":"Example vendor","company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.product.line&view_type=form"}\n\n### approvals/requests: Approval requests\nApproval requests (purchases, expenses, missions...) and their outcome.\nList: GET /api/v1/approvals/requests. Detail: GET /api/v1/approvals/requests/{id}.\nDefault order: id desc. Sortable: id, subject, description, reference, status, amount, budget_code, location, quantity, created_at, date, date_confirmed, date_start, date_end.\nFields:\n- id: integer. Technical identifier of the request.\n- subject: string|null. Subject of the request (request number).\n- description: string|null. Description (reason) of the request.\n- reference: string|null. External reference of the request.\n- author: string|null. Author (owner) of the request.\n- author_id: integer|null. Identifier of the author (user).\n- created_by: string|null. Person who entered the request, if different from the author.\n- status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the request.\n- category: string|null. Approval category.\n- category_id: integer|null. Identifier of the approval category.\n- amount: number|null. Amount of the request.\n- currency: string|null. Currency of the amount.\n- budget_code: string|null. Budget code charged.\n- final_approver: string|null. Approver who takes the final decision.\n- approvers: integer[]. Identifiers of the circuit steps, to join with approvals/approvers.\n- partner: string|null. Partner (contact) concerned by the request.\n- location: string|null. Location concerned by the request.\n- quantity: number|null. Quantity asked for.\n- created_at: string(date-time)|null. Creation date and time of the record.\n- date: string(date-time)|null. Date of the request.\n- date_confirmed: string(date-time)|null. Date and time the request was submitted for approval.\n- date_start: string(date-time)|null. Start of the period concerned.\n- date_end: string(date-time)|null. End of the period concerned.\n- purchase_order_count: integer|null. Number of purchase orders created from the request.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"\n- author_id = integer\n- category_id = integer\n- subject ilike text\n- description ilike text\n- budget_code ilike text\n- created_after >= date-time. On field `created_at`.\n- created_before <= date-time. On field `created_at`.\n- confirmed_after >= date-time. On field `date_confirmed`.\n- confirmed_before <= date-time. On field `date_confirmed`.\n- amount_above >= number. Requests whose amount is at least this value.\nExample record (shape only): {"id":42,"subject":"Example subject","description":"Example description","reference":"Example reference","author":"Example author","author_id":7,"created_by":"Example created by","status":"new","category":"Example category","category_id":7,"amount":1250.5,"currency":"EUR","budget_code":"Example budget code","final_approver":"Example final approver","approvers":[7,9],"partner":"Example partner","location":"Example location","quantity":1250.5,"created_at":"2026-01-31T08:00:00Z","date":"2026-01-31T08:00:00Z","date_confirmed":"2026-01-31T08:00:00Z","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","purchase_order_count":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.request&view_type=form"}\n\n## electricity: Electricity\n\nPrepaid electricity meters of the sites: credit purchases, balance readings, consumption and remaining autonomy.\n\n### electricity/counters: Meters\nPrepaid electricity meters in service, with their estimated balance and autonomy (archived meters are not exposed).\nList: GET /api/v1/electricity/counters. Detail: GET /api/v1/electricity/counters/{id}.\nDefault order: code asc. Sortable: id, code, label. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the meter.\n- code: string|null. Code of the meter.\n- label: string|null. Label of the meter.\n- environment: string|null. Environment (site) served by the meter.\n- current_kwh: number|null. Estimated balance (kWh): last reading, plus credit bought since, minus the average consumption since.\n- last_reading_kwh: number|null. Balance at the last reading (kWh).\n- last_reading_date: string(date-time)|null. Date and time of the last reading.\n- days_since_reading: integer|null. Whole days since the last reading.\n- avg_daily_consumption: number|null. Average daily consumption (kWh), over the readings not excluded from the average.\n- projected_autonomy_days: integer|null. Days the estimated balance lasts at the average consumption.\n- total_purchased_kwh: number|null. Credit bought for the meter (kWh; cancelled purchases excluded).\n- total_purchased_amount: number|null. Amount spent on credit for the meter (cancelled purchases excluded).\n- currency: string|null. Currency of the amounts.\n- status: "ok"|"warning"|"critical"|"no_data"|null. Alert status from the remaining autonomy: ok, warning (10 days or less), critical (3 days or less), no_data (no reading or no consumption average).\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- status = "ok"|"warning"|"critical"|"no_data"\n- environment_id = integer. Meters serving this environment (environment id).\n- code ilike text\n- autonomy_below <= integer. Meters whose projected autonomy is at most this many days.\nExample record (shape only): {"id":42,"code":"Example code","label":"Example label","environment":"Example environment","current_kwh":1250.5,"last_reading_kwh":1250.5,"last_reading_date":"2026-01-31T08:00:00Z","days_since_reading":3,"avg_daily_consumption":1250.5,"projected_autonomy_days":3,"total_purchased_kwh":1250.5,"total_purchased_amount":1250.5,"currency":"EUR","status":"ok","url":"https://erp.example.org/web#id=42&model=electricity.counter&view_type=form"}\n\n### electricity/purchases: Credit purchases\nPrepaid credit bought for a meter.\nList: GET /api/v1/electricity/purchases. Detail: GET /api/v1/electricity/purchases/{id}.\nDefault order: date_purchase desc. Sortable: id, reference, date_purchase, purchased_kwh, amount, state.\nFields:\n- id: integer. Technical identifier of the purchase.\n- reference: string|null. Reference of the purchase (receipt or token number).\n- counter: string|null. Code of the meter credited.\n- counter_id: integer|null. Identifier of the meter credited.\n- environment: string|null. Environment (site) served by the meter.\n- date_purchase: string(date)|null. Date of the purchase.\n- purchased_kwh: number|null. Credit bought (kWh).\n- amount: number|null. Amount paid.\n- currency: string|null. Currency of the amount.\n- price_per_kwh: number|null. Price paid per kWh (amount divided by the kWh bought).\n- state: "active"|"cancelled"|null. State of the purchase.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "active"|"cancelled"\n- counter_id = integer\n- environment_id = integer. Purchases for meters of this environment (environment id).\n- date_after >= date. On field `date_purchase`.\n- date_before <= date. On field `date_purchase`.\nExample record (shape only): {"id":42,"reference":"Example reference","counter":"Example counter","counter_id":7,"environment":"Example environment","date_purchase":"2026-01-31","purchased_kwh":1250.5,"amount":1250.5,"currency":"EUR","price_per_kwh":1250.5,"state":"active","url":"https://erp.example.org/web#id=42&model=electricity.purchase&view_type=form"}\n\n### electricity/readings: Meter readings\nBalances read on a meter and the consumption derived from the previous reading.\nList: GET /api/v1/electricity/readings. Detail: GET /api/v1/electricity/readings/{id}.\nDefault order: date_reading desc. Sortable: id, date_reading, remaining_kwh, consumed_kwh, days_elapsed, daily_consumption, is_excluded_from_avg, note.\nFields:\n- id: integer. Technical identifier of the reading.\n- counter: string|null. Code of the meter read.\n- counter_id: integer|null. Identifier of the meter read.\n- environment: string|null. Environment (site) served by the meter.\n- date_reading: string(date-time)|null. Date and time of the reading.\n- remaining_kwh: number|null. Balance read on the meter (kWh).\n- consumed_kwh: number|null. Consumption since the previous reading (kWh).\n- days_elapsed: number|null. Days elapsed since the previous reading.\n- daily_consumption: number|null. Average daily consumption over the interval (kWh).\n- is_excluded_from_avg: boolean. The reading is left out of the meter\'s consumption average.\n- note: string|null. Free note.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- counter_id = integer\n- environment_id = integer. Readings of meters of this environment (environment id).\n- date_after >= date-time. On field `date_reading`.\n- date_before <= date-time. On field `date_reading`.\nExample record (shape only): {"id":42,"counter":"Example counter","counter_id":7,"environment":"Example environment","date_reading":"2026-01-31T08:00:00Z","remaining_kwh":1250.5,"consumed_kwh":1250.5,"days_elapsed":1250.5,"daily_consumption":1250.5,"is_excluded_from_avg":true,"note":"Example note","url":"https://erp.example.org/web#id=42&model=electricity.reading&view_type=form"}\n\n## events: Events\n\nEvents of the organisation, their registrations and their preparation checklist tasks.\n\n### events/events: Events\nEvents with their dates, space, seats, people in charge, review state and checklist progress.\nList: GET /api/v1/events/events. Detail: GET /api/v1/events/events/{id}.\nDefault order: date_begin desc. Sortable: id, name, date_begin, date_end, seats_max, origin, review_state, hidden_public, checklist_enabled.\nFields:\n- id: integer. Technical identifier of the event.\n- name: string|null. Name of the event.\n- event_type: string|null. Event template applied.\n- activity: string|null. Activity of the event.\n- stage: string|null. Lifecycle stage.\n- date_begin: string(date-time)|null. Start date and time.\n- date_end: string(date-time)|null. End date and time.\n- is_ongoing: boolean. True if the event is in progress at request time.\n- space: string|null. Space where the event takes place.\n- space_id: integer|null. Identifier of the space.\n- reservation_id: integer|null. Identifier of the linked space reservation.\n- space_capacity: integer|null. Capacity of the space (people).\n- seats_max: integer|null. Maximum number of attendees (0 when unlimited).\n- seats_taken: integer|null. Seats taken by confirmed and attended registrations.\n- seats_available: integer|null. Seats still available (0 when unlimited).\n- organizer: string|null. Organizer of the event.\n- responsible: string|null. User responsible for the event.\n- referent: string|null. Referent person of the event.\n- origin: "internal"|"public"|null. Origin of the event (internal or public request).\n- review_state: "approved"|"pending"|"refused"|null. Review state of the event.\n- hidden_public: boolean. Hidden on the public site.\n- checklist_enabled: boolean. The preparation checklist is enabled.\n- checklist_progress: number|null. Progress of the preparation checklist (percent).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- stage_id = integer. Events in this stage (stage id).\n- space_id = integer\n- review_state = "approved"|"pending"|"refused"\n- origin = "internal"|"public"\n- hidden_public = true|false\n- begin_after >= date-time. On field `date_begin`.\n- begin_before <= date-time. On field `date_begin`.\nExample record (shape only): {"id":42,"name":"Example name","event_type":"Example event type","activity":"Example activity","stage":"Example stage","date_begin":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","is_ongoing":true,"space":"Example space","space_id":7,"reservation_id":7,"space_capacity":3,"seats_max":3,"seats_taken":3,"seats_available":3,"organizer":"Example organizer","responsible":"Example responsible","referent":"Example referent","origin":"internal","review_state":"approved","hidden_public":true,"checklist_enabled":true,"checklist_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=event.event&view_type=form"}\n\n### events/registrations: Registrations\nRegistrations of participants to events (attendee name, email and phone are personal data).\nList: GET /api/v1/events/registrations. Detail: GET /api/v1/events/registrations/{id}.\nDefault order: id desc. Sortable: id, attendee, email, phone, state.\nFields:\n- id: integer. Technical identifier of the registration.\n- event_id: integer|null. Identifier of the event.\n- event: string|null. Name of the event.\n- ticket: string|null. Ticket type of the registration.\n- attendee: string|null [personal data]. Participant name.\n- email: string|null [personal data]. Participant email address.\n- phone: string|null [personal data]. Participant phone number.\n- booked_by: string|null. Contact who booked the registration.\n- state: "draft"|"open"|"done"|"cancel"|null. Registration status: draft (unconfirmed), open (confirmed), done (attended), cancel (cancelled).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- event_id = integer\n- state = "draft"|"open"|"done"|"cancel"\n- partner_id = integer. Registrations booked by this contact (partner id).\n- email ilike text\nExample record (shape only): {"id":42,"event_id":7,"event":"Example event","ticket":"Example ticket","attendee":"Example attendee","email":"someone@example.org","phone":"+1 555 0100","booked_by":"Example booked by","state":"draft","company":"Example company","url":"https://erp.example.org/web#id=42&model=event.registration&view_type=form"}\n\n### events/tasks: Checklist tasks\nPreparation checklist tasks of events.\nList: GET /api/v1/events/tasks. Detail: GET /api/v1/events/tasks/{id}.\nDefault order: event_id desc, sequence asc. Sortable: id, name, done.\nFields:\n- id: integer. Technical identifier of the task.\n- event_id: integer|null. Identifier of the event.\n- event: string|null. Name of the event.\n- name: string|null. Task to carry out.\n- done: boolean. The task is done.\n- assignee: string|null. User assigned to the task.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- event_id = integer\n- done = true|false\n- assigned_user_id = integer. Tasks assigned to this user (user id).\nExample record (shape only): {"id":42,"event_id":7,"event":"Example event","name":"Example name","done":true,"assignee":"Example assignee","url":"https://erp.example.org/web#id=42&model=event.checklist.task&view_type=form"}\n\n## fleet: Fleet\n\nVehicles of the organisation, their reservations and trips, fuel logs, services, incidents and due-date alerts.\n\n### fleet/alerts: Alerts\nDue-date alerts on vehicles: insurance, technical control, mileage service, driving permit and custom reminders.\nList: GET /api/v1/fleet/alerts. Detail: GET /api/v1/fleet/alerts/{id}.\nDefault order: due_date asc. Sortable: id, name, type, due_date, handled_at, reminder_days.\nFields:\n- id: integer. Technical identifier of the alert.\n- name: string|null. Title of the alert.\n- vehicle: string|null. Vehicle concerned.\n- vehicle_id: integer|null. Identifier of the vehicle concerned.\n- type: "assurance"|"controle_technique"|"entretien_km"|"permit"|"custom"|null. Category of the alert.\n- due_date: string(date)|null. Due date.\n- state: "pending"|"handled"|"late"|null. Handling state: late when the due date has passed without the alert being handled.\n- handled_at: string(date-time)|null. When the alert was handled.\n- handled_by: string|null. Person who handled the alert.\n- reminder_days: integer|null. Notice days before the due date.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "pending"|"handled"|"late"\n- type = "assurance"|"controle_technique"|"entretien_km"|"permit"|"custom"\n- vehicle_id = integer\n- due_before <= date. On field `due_date`.\n- due_after >= date. On field `due_date`.\nExample record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","vehicle_id":7,"type":"assurance","due_date":"2026-01-31","state":"pending","handled_at":"2026-01-31T08:00:00Z","handled_by":"Example handled by","reminder_days":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.alert&view_type=form"}\n\n### fleet/fuel-logs: Fuel logs\nFuel fills of the vehicles with consumption over each interval and anomaly detection.\nList: GET /api/v1/fleet/fuel-logs. Detail: GET /api/v1/fleet/fuel-logs/{id}.\nDefault order: date desc. Sortable: id, reference, date, station, liters, price_per_liter, odometer, distance, reviewed.\nFields:\n- id: integer. Technical identifier of the fuel log.\n- reference: string|null. Reference of the fuel log.\n- vehicle: string|null. Vehicle filled.\n- vehicle_id: integer|null. Identifier of the vehicle filled.\n- driver: string|null. Driver at the time of the fill.\n- date: string(date-time)|null. Date and time of the fill.\n- station: string|null. Fuel station.\n- liters: number|null. Litres filled.\n- price_per_liter: number|null. Price per litre.\n- total_amount: number|null. Total amount of the fill.\n- currency: string|null. Currency of the amounts.\n- odometer: number|null. Odometer reading at the fill (km).\n- distance: number|null. Kilometres driven since the previous fill.\n- consumption: number|null. Litres per 100 km over the interval since the previous fill.\n- is_anomaly: boolean. Consumption deviates abnormally from the vehicle average.\n- anomaly_severity: "none"|"low"|"medium"|"high"|null. Severity of the consumption anomaly.\n- anomaly_reason: string|null. Explanation of the anomaly.\n- reviewed: boolean. Anomaly reviewed by a manager.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- is_anomaly = true|false\n- reviewed = true|false\n- date_after >= date-time. On field `date`.\n- date_before <= date-time. On field `date`.\nExample record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31T08:00:00Z","station":"Example station","liters":1250.5,"price_per_liter":1250.5,"total_amount":1250.5,"currency":"EUR","odometer":1250.5,"distance":1250.5,"consumption":1250.5,"is_anomaly":true,"anomaly_severity":"none","anomaly_reason":"Example anomaly reason","reviewed":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.fuel.log&view_type=form"}\n\n### fleet/incidents: Incidents\nIncidents involving the vehicles (damage, breakdowns, accidents).\nList: GET /api/v1/fleet/incidents. Detail: GET /api/v1/fleet/incidents/{id}.\nDefault order: date desc. Sortable: id, name, date, severity, cost.\nFields:\n- id: integer. Technical identifier of the incident.\n- name: string|null. Short description of the incident.\n- vehicle: string|null. Vehicle involved.\n- vehicle_id: integer|null. Identifier of the vehicle involved.\n- driver: string|null. Driver at the time of the incident.\n- date: string(date)|null. Date of the incident.\n- severity: "minor"|"moderate"|"major"|"critical"|null. Severity of the incident.\n- cost: number|null. Estimated impact cost.\n- currency: string|null. Currency of the cost.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- driver_id = integer. Incidents with this driver (partner id).\n- severity = "minor"|"moderate"|"major"|"critical"\n- date_after >= date. On field `date`.\n- date_before <= date. On field `date`.\nExample record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","severity":"minor","cost":1250.5,"currency":"EUR","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.incident&view_type=form"}\n\n### fleet/locations: Locations\nFleet locations in service (pick-up points and sites; archived locations are not exposed).\nList: GET /api/v1/fleet/locations. Detail: GET /api/v1/fleet/locations/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, address, city, latitude, longitude, is_default_pickup. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the location.\n- name: string|null. Name of the location.\n- code: string|null. Short code.\n- address: string|null. Street address.\n- city: string|null. City.\n- country: string|null. Country.\n- latitude: number|null. Latitude (decimal degrees).\n- longitude: number|null. Longitude (decimal degrees).\n- is_default_pickup: boolean. Default pick-up point for vehicle requests.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- city ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","address":"Example address","city":"Example city","country":"Example country","latitude":1250.5,"longitude":1250.5,"is_default_pickup":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.location&view_type=form"}\n\n### fleet/reservations: Reservations\nVehicle requests (reservations of a vehicle for a period).\nList: GET /api/v1/fleet/reservations. Detail: GET /api/v1/fleet/reservations/{id}.\nDefault order: start desc. Sortable: id, reference, start, stop, motive, destination, expected_km, attendees_count, origin, state, approved_at, refusal_reason.\nFields:\n- id: integer. Technical identifier of the reservation.\n- reference: string|null. Reference of the reservation.\n- vehicle: string|null. Vehicle reserved.\n- vehicle_id: integer|null. Identifier of the vehicle reserved.\n- driver: string|null. Driver.\n- requester: string|null. Person who made the request.\n- start: string(date-time)|null. Start of the reservation.\n- stop: string(date-time)|null. End of the reservation.\n- duration: number|null. Duration (hours).\n- motive: string|null. Purpose of the trip.\n- pickup_location: string|null. Where the vehicle is picked up.\n- destination: string|null. Destination.\n- expected_km: number|null. Expected distance (km).\n- attendees_count: integer|null. Expected passengers.\n- origin: "internal"|"public"|null. Channel through which the request was made.\n- state: "draft"|"pending"|"approved"|"in_progress"|"done"|"refused"|"cancelled"|null. State of the reservation.\n- approver: string|null. Person who approved or refused the request.\n- approved_at: string(date-time)|null. When the request was approved.\n- refusal_reason: string|null. Reason given for a refusal.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"pending"|"approved"|"in_progress"|"done"|"refused"|"cancelled"\n- vehicle_id = integer\n- driver_id = integer. Reservations with this driver (partner id).\n- start_after >= date-time. On field `start`.\n- start_before <= date-time. On field `start`.\nExample record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","requester":"Example requester","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"motive":"Example motive","pickup_location":"Example pickup location","destination":"Example destination","expected_km":1250.5,"attendees_count":3,"origin":"internal","state":"draft","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","url":"https://erp.example.org/web#id=42&model=fleet.reservation&view_type=form"}\n\n### fleet/services: Services\nServices performed on the vehicles (maintenance and repairs).\nList: GET /api/v1/fleet/services. Detail: GET /api/v1/fleet/services/{id}.\nDefault order: date desc. Sortable: id, date, description, service_kind, amount, next_service_odometer, invoice_ref, state.\nFields:\n- id: integer. Technical identifier of the service.\n- vehicle: string|null. Vehicle serviced.\n- vehicle_id: integer|null. Identifier of the vehicle serviced.\n- date: string(date)|null. Date of the service.\n- description: string|null. Description of the service.\n- service_type: string|null. Type of service.\n- service_kind: "preventive"|"curative"|null. Preventive or curative service.\n- amount: number|null. Cost of the service.\n- total_cost: number|null. Total cost including detail lines.\n- currency: string|null. Currency of the amounts.\n- odometer: number|null. Odometer reading at the service (km).\n- next_service_odometer: number|null. Odometer reading at which the next service is due (km).\n- vendor: string|null. Vendor who performed the service.\n- invoice_ref: string|null. Vendor invoice reference.\n- state: "new"|"running"|"done"|"cancelled"|null. Stage of the service.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- state = "new"|"running"|"done"|"cancelled"\n- service_kind = "preventive"|"curative"\n- date_after >= date. On field `date`.\n- date_before <= date. On field `date`.\nExample record (shape only): {"id":42,"vehicle":"Example vehicle","vehicle_id":7,"date":"2026-01-31","description":"Example description","service_type":"Example service type","service_kind":"preventive","amount":1250.5,"total_cost":1250.5,"currency":"EUR","odometer":1250.5,"next_service_odometer":1250.5,"vendor":"Example vendor","invoice_ref":"Example invoice ref","state":"new","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.vehicle.log.services&view_type=form"}\n\n### fleet/trips: Trips\nTrips driven with the vehicles.\nList: GET /api/v1/fleet/trips. Detail: GET /api/v1/fleet/trips/{id}.\nDefault order: date desc. Sortable: id, reference, date, date_start, date_end, odometer_start, distance, motive, destination.\nFields:\n- id: integer. Technical identifier of the trip.\n- reference: string|null. Reference of the trip.\n- reservation_id: integer|null. Originating reservation, if any.\n- vehicle: string|null. Vehicle driven.\n- vehicle_id: integer|null. Identifier of the vehicle driven.\n- driver: string|null. Driver.\n- date: string(date)|null. Date of the trip.\n- date_start: string(date-time)|null. Departure time.\n- date_end: string(date-time)|null. Arrival time.\n- odometer_start: number|null. Odometer reading at departure (km).\n- odometer_end: number|null. Odometer reading at arrival (km).\n- distance: number|null. Distance driven (km).\n- motive: string|null. Purpose of the trip.\n- destination: string|null. Destination.\n- analytic_account: string|null. Analytic account charged.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- driver_id = integer. Trips with this driver (partner id).\n- date_after >= date. On field `date`.\n- date_before <= date. On field `date`.\nExample record (shape only): {"id":42,"reference":"Example reference","reservation_id":7,"vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","odometer_start":1250.5,"odometer_end":1250.5,"distance":1250.5,"motive":"Example motive","destination":"Example destination","analytic_account":"Example analytic account","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.trip&view_type=form"}\n\n### fleet/vehicles: Vehicles\nVehicles of the fleet in service (archived vehicles are not exposed).\nList: GET /api/v1/fleet/vehicles. Detail: GET /api/v1/fleet/vehicles/{id}.\nDefault order: plate asc. Sortable: id, plate, vin, seats, fuel_type, assignation_state, acquisition_date, insurance_expiry, technical_control_expiry. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the vehicle.\n- plate: string|null. Licence plate.\n- model: string|null. Make and model.\n- vin: string|null. Vehicle identification number (chassis).\n- driver: string|null. Driver currently assigned.\n- seats: integer|null. Number of seats.\n- fuel_type: "diesel"|"gasoline"|"full_hybrid"|"plug_in_hybrid_diesel"|"plug_in_hybrid_gasoline"|"cng"|"lpg"|"hydrogen"|"electric"|null. Fuel or energy.\n- odometer: number|null. Last odometer reading (km).\n- state: string|null. Vehicle lifecycle state (free value).\n- assignation_state: "free"|"assigned"|"maintenance"|"out_of_service"|"sold"|null. Assignment state.\n- acquisition_date: string(date)|null. Date of acquisition.\n- insurance_expiry: string(date)|null. Expiry date of the insurance.\n- technical_control_expiry: string(date)|null. Expiry date of the technical control.\n- next_alert_date: string(date)|null. Next due date, all alert categories.\n- avg_consumption: number|null. Average consumption (litres per 100 km).\n- total_km_last_year: number|null. Distance driven over the last twelve months (km).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- assignation_state = "free"|"assigned"|"maintenance"|"out_of_service"|"sold"\n- driver_id = integer. Vehicles assigned to this driver (partner id).\n- fuel_type = "diesel"|"gasoline"|"full_hybrid"|"plug_in_hybrid_diesel"|"plug_in_hybrid_gasoline"|"cng"|"lpg"|"hydrogen"|"electric"\n- plate ilike text\n- insurance_expiry_before <= date. On field `insurance_expiry`.\n- technical_control_expiry_before <= date. On field `technical_control_expiry`.\nExample record (shape only): {"id":42,"plate":"Example plate","model":"Example model","vin":"Example vin","driver":"Example driver","seats":3,"fuel_type":"diesel","odometer":1250.5,"state":"Example state","assignation_state":"free","acquisition_date":"2026-01-31","insurance_expiry":"2026-01-31","technical_control_expiry":"2026-01-31","next_alert_date":"2026-01-31","avg_consumption":1250.5,"total_km_last_year":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.vehicle&view_type=form"}\n\n## it: IT\n\nIT hardware assets of the organisation\'s inventory, helpdesk tickets and consumables issued to users.\n\n### it/assets: Assets\nIT hardware identified by serial number, limited to the organisation\'s inventory (parc).\nList: GET /api/v1/it/assets. Detail: GET /api/v1/it/assets/{id}.\nDefault order: serial asc. Sortable: id, serial, internal_ref, lifecycle. Scope: org_in_parc = true.\nFields:\n- id: integer. Technical identifier of the asset.\n- serial: string|null. Serial number.\n- internal_ref: string|null. Internal reference (when it differs from the serial number).\n- product: string|null. Hardware model.\n- quantity: number|null. Quantity on hand.\n- location: string|null. Stock location of the asset.\n- holder: string|null. Person holding the asset.\n- lifecycle: "available"|"assigned"|"maintenance"|"retired"|"external"|null. Lifecycle stage of the asset.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- lifecycle = "available"|"assigned"|"maintenance"|"retired"|"external"\n- holder_id = integer. Assets held by this person (partner id).\n- serial ilike text\nExample record (shape only): {"id":42,"serial":"Example serial","internal_ref":"Example internal ref","product":"Example product","quantity":1250.5,"location":"Example location","holder":"Example holder","lifecycle":"available","company":"Example company","url":"https://erp.example.org/web#id=42&model=stock.lot&view_type=form"}\n\n### it/consumable-moves: Consumable moves\nConsumables issued to beneficiaries against IT tickets, and what came back.\nList: GET /api/v1/it/consumable-moves. Detail: GET /api/v1/it/consumable-moves/{id}.\nDefault order: date desc. Sortable: id, quantity, returned_quantity, state, date.\nFields:\n- id: integer. Technical identifier of the move.\n- ticket_id: integer|null. Identifier of the ticket the consumable was issued for.\n- ticket_number: string|null. Number of the ticket.\n- beneficiary: string|null. Person who received the consumable.\n- product: string|null. Consumable issued.\n- location: string|null. Stock location the consumable was taken from.\n- quantity: number|null. Quantity issued.\n- returned_quantity: number|null. Quantity returned.\n- remaining_quantity: number|null. Quantity not returned.\n- state: "out"|"partial"|"returned"|null. Return state of the move.\n- date: string(date-time)|null. Date and time of issue.\n- handled_by: string|null. Technician who handled the move.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "out"|"partial"|"returned"\n- partner_id = integer. Moves for this beneficiary (partner id).\n- product_id = integer. Moves of this product.\n- date_after >= date-time. Issued on or after this date.\n- date_before <= date-time. Issued on or before this date.\nExample record (shape only): {"id":42,"ticket_id":7,"ticket_number":"Example ticket number","beneficiary":"Example beneficiary","product":"Example product","location":"Example location","quantity":1250.5,"returned_quantity":1250.5,"remaining_quantity":1250.5,"state":"out","date":"2026-01-31T08:00:00Z","handled_by":"Example handled by","url":"https://erp.example.org/web#id=42&model=it.consumable.move&view_type=form"}\n\n### it/tickets: Tickets\nIT helpdesk tickets in service (archived tickets are not exposed); both listings of the specification (decision D4).\nList: GET /api/v1/it/tickets. Detail: GET /api/v1/it/tickets/{id}.\nDefault order: id desc. Sortable: id, number, name, priority, kanban_state, assigned_date, closed_date, validation_state. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the ticket.\n- number: string|null. Ticket number.\n- name: string|null. Subject of the ticket.\n- type: string|null. Request category (ticket type).\n- stage: string|null. Current stage.\n- is_closed: boolean. The current stage is a closing stage.\n- team: string|null. Support team in charge.\n- assignees: string[]. Assigned technicians.\n- assignee: string|null. First assigned technician, or null (earlier listing).\n- requester: string|null. Person who raised the ticket.\n- requester_email: string|null [personal data]. Email address of the requester.\n- priority: "0"|"1"|"2"|"3"|null. Priority: 0 low, 1 normal, 2 high, 3 critical.\n- kanban_state: "normal"|"done"|"blocked"|null. Kanban status: normal (in progress), done (ready) or blocked.\n- assigned_date: string(date-time)|null. Date and time the ticket was assigned.\n- closed_date: string(date-time)|null. Date and time the ticket was closed.\n- category: string|null. Category of the ticket (earlier listing).\n- validation_state: "none"|"to_validate"|"validated"|"rejected"|null. Hierarchical validation status, if the request requires one (earlier listing).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- is_closed = true|false\n- team_id = integer. Tickets of this support team.\n- assignee_id in integer list. Tickets assigned to one or several technicians (user ids, comma-separated or repeated key).\n- priority = "0"|"1"|"2"|"3"\n- number ilike text\n- user_id = integer. Tickets where this user is among the assignees (earlier listing).\n- validation_state = "none"|"to_validate"|"validated"|"rejected"\nExample record (shape only): {"id":42,"number":"Example number","name":"Example name","type":"Example type","stage":"Example stage","is_closed":true,"team":"Example team","assignees":["Example assignees 1","Example assignees 2"],"assignee":"Example assignee","requester":"Example requester","requester_email":"someone@example.org","priority":"0","kanban_state":"normal","assigned_date":"2026-01-31T08:00:00Z","closed_date":"2026-01-31T08:00:00Z","category":"Example category","validation_state":"none","company":"Example company","url":"https://erp.example.org/web#id=42&model=it.ticket&view_type=form"}\n\n## purchase: Purchase\n\nPurchase orders sent to vendors and their lines (quantities, prices, receptions, billing and analytic distribution).\n\n### purchase/order-lines: Purchase order lines\nLines of purchase orders.\nList: GET /api/v1/purchase/order-lines. Detail: GET /api/v1/purchase/order-lines/{id}.\nDefault order: id desc. Sortable: id, description, quantity, price_unit, price_subtotal, price_total, qty_received, qty_invoiced, date_planned.\nFields:\n- id: integer. Technical identifier of the line.\n- order_id: integer|null. Identifier of the purchase order.\n- order_reference: string|null. Reference of the purchase order.\n- description: string|null. Description of the line.\n- product: string|null. Product ordered.\n- product_id: integer|null. Identifier of the product ordered.\n- quantity: number|null. Quantity ordered.\n- uom: string|null. Unit of measure of the quantity.\n- price_unit: number|null. Unit price.\n- price_subtotal: number|null. Line amount excluding tax.\n- price_total: number|null. Line amount including tax.\n- currency: string|null. Currency of the amounts.\n- qty_received: number|null. Quantity received.\n- qty_invoiced: number|null. Quantity billed by the vendor.\n- date_planned: string(date-time)|null. Expected arrival date and time.\n- analytic_accounts: string[]. Names of the analytic accounts charged.\n- analytic_distribution: string|null. Raw analytic distribution as compact JSON: account identifier and percentage.\n- state: "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"|null. State of the parent order.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- order_id = integer\n- product_id = integer\n- state = "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"\n- planned_after >= date-time. On field `date_planned`.\n- planned_before <= date-time. On field `date_planned`.\nExample record (shape only): {"id":42,"order_id":7,"order_reference":"Example order reference","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","price_unit":1250.5,"price_subtotal":1250.5,"price_total":1250.5,"currency":"EUR","qty_received":1250.5,"qty_invoiced":1250.5,"date_planned":"2026-01-31T08:00:00Z","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","state":"draft","url":"https://erp.example.org/web#id=42&model=purchase.order.line&view_type=form"}\n\n### purchase/orders: Purchase orders\nPurchase orders (requests for quotation and confirmed orders).\nList: GET /api/v1/purchase/orders. Detail: GET /api/v1/purchase/orders/{id}.\nDefault order: date_order desc. Sortable: id, reference, vendor_reference, subject, budget_line, delivery_condition, origin, date_order, date_approve, date_planned, amount_untaxed, amount_total, state, invoice_status, created_at.\nFields:\n- id: integer. Technical identifier of the order.\n- reference: string|null. Order reference (number).\n- vendor: string|null. Vendor.\n- vendor_id: integer|null. Identifier of the vendor (partner).\n- vendor_reference: string|null. Reference of the order on the vendor\'s side.\n- subject: string|null. Short description of what the order covers.\n- budget_line: string|null. Budget line charged.\n- department: string|null. Requesting department.\n- delivery_condition: string|null. Delivery conditions agreed with the vendor.\n- origin: string|null. Originating document.\n- date_order: string(date-time)|null. Order deadline.\n- date_approve: string(date-time)|null. Confirmation date.\n- date_planned: string(date-time)|null. Planned reception.\n- amount_untaxed: number|null. Total amount excluding tax.\n- amount_total: number|null. Total amount including tax.\n- currency: string|null. Currency of the amounts.\n- state: "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"|null. State of the order (org_tribu = awaiting tribe validation).\n- invoice_status: "no"|"to invoice"|"invoiced"|null. Billing status.\n- buyer: string|null. Buyer in charge of the order.\n- author: string|null. Person who entered the order.\n- author_id: integer|null. Identifier of the person who entered the order (user).\n- created_at: string(date-time)|null. Creation date and time of the record.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"\n- invoice_status = "no"|"to invoice"|"invoiced"\n- vendor_id = integer\n- user_id = integer. Orders handled by this buyer (user id).\n- origin ilike text\n- subject ilike text\n- budget_line ilike text\n- department_id = integer. Orders of this department (department id).\n- ordered_after >= date-time. On field `date_order`.\n- ordered_before <= date-time. On field `date_order`.\n- amount_above >= number. Orders whose tax-inclusive total is at least this amount.\n- author_id = integer\n- created_after >= date-time. On field `created_at`.\n- created_before <= date-time. On field `created_at`.\nExample record (shape only): {"id":42,"reference":"Example reference","vendor":"Example vendor","vendor_id":7,"vendor_reference":"Example vendor reference","subject":"Example subject","budget_line":"Example budget line","department":"Example department","delivery_condition":"Example delivery condition","origin":"Example origin","date_order":"2026-01-31T08:00:00Z","date_approve":"2026-01-31T08:00:00Z","date_planned":"2026-01-31T08:00:00Z","amount_untaxed":1250.5,"amount_total":1250.5,"currency":"EUR","state":"draft","invoice_status":"no","buyer":"Example buyer","author":"Example author","author_id":7,"created_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=purchase.order&view_type=form"}\n\n## space: Space\n\nSites and bookable spaces of the organisation, their categories and equipment, activities, reservations and maintenance slots.\n\n### space/activities: Activities\nActivities a space can be booked for (archived activities are not exposed).\nList: GET /api/v1/space/activities. Detail: GET /api/v1/space/activities/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, default_duration. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the activity.\n- name: string|null. Name of the activity.\n- code: string|null. Short code of the activity.\n- default_duration: number|null. Default duration of a booking for this activity (hours).\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","default_duration":1250.5,"url":"https://erp.example.org/web#id=42&model=space.activity&view_type=form"}\n\n### space/categories: Categories\nCategories of spaces and equipment (archived categories are not exposed).\nList: GET /api/v1/space/categories. Detail: GET /api/v1/space/categories/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, description. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the category.\n- name: string|null. Name of the category.\n- description: string|null. Description of the category.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","description":"Example description","url":"https://erp.example.org/web#id=42&model=space.category&view_type=form"}\n\n### space/equipments: Equipment\nEquipment available in the spaces (archived equipment is not exposed).\nList: GET /api/v1/space/equipments. Detail: GET /api/v1/space/equipments/{id}.\nDefault order: name asc. Sortable: id, name, code, description. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the equipment.\n- name: string|null. Name of the equipment.\n- code: string|null. Short code of the equipment.\n- category: string|null. Category of the equipment.\n- description: string|null. Description of the equipment.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- category_id = integer. Equipment of this category (category id).\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","category":"Example category","description":"Example description","url":"https://erp.example.org/web#id=42&model=space.equipment&view_type=form"}\n\n### space/maintenances: Maintenances\nMaintenance slots of spaces.\nList: GET /api/v1/space/maintenances. Detail: GET /api/v1/space/maintenances/{id}.\nDefault order: start desc. Sortable: id, name, start, stop, state, category, blocks_reservations.\nFields:\n- id: integer. Technical identifier of the maintenance.\n- name: string|null. Subject of the maintenance.\n- space: string|null. Space under maintenance.\n- space_id: integer|null. Identifier of the space.\n- start: string(date-time)|null. Start of the maintenance slot.\n- stop: string(date-time)|null. End of the maintenance slot.\n- state: "planned"|"in_progress"|"done"|"cancelled"|null. State of the maintenance.\n- category: "preventive"|"curative"|"cleaning"|"other"|null. Kind of maintenance.\n- technician: string|null. Internal technician.\n- external_technician: string|null. External technician or contractor.\n- blocks_reservations: boolean. Prevents any reservation on the slot.\n- check_progress: number|null. Progress of the maintenance checklist (percent).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "planned"|"in_progress"|"done"|"cancelled"\n- space_id = integer\n- category = "preventive"|"curative"|"cleaning"|"other"\n- blocks_reservations = true|false\n- start_after >= date-time. On field `start`.\n- start_before <= date-time. On field `start`.\nExample record (shape only): {"id":42,"name":"Example name","space":"Example space","space_id":7,"start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","state":"planned","category":"preventive","technician":"Example technician","external_technician":"Example external technician","blocks_reservations":true,"check_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.maintenance&view_type=form"}\n\n### space/reservations: Reservations\nReservations of spaces.\nList: GET /api/v1/space/reservations. Detail: GET /api/v1/space/reservations/{id}.\nDefault order: start desc. Sortable: id, reference, start, stop, attendees_expected, attendees_actual, origin, state, approved_at, refusal_reason, cancellation_reason, check_in_at, check_out_at.\nFields:\n- id: integer. Technical identifier of the reservation.\n- reference: string|null. Reservation number.\n- space: string|null. Space reserved.\n- space_id: integer|null. Identifier of the space.\n- activity: string|null. Activity planned in the space.\n- start: string(date-time)|null. Start of the reservation.\n- stop: string(date-time)|null. End of the reservation.\n- duration: number|null. Duration of the reservation (hours).\n- attendees_expected: integer|null. Number of attendees expected.\n- attendees_actual: integer|null. Number of attendees actually present.\n- requester: string|null. Person who requested the reservation.\n- origin: "internal"|"public"|null. Origin of the request (internal or public).\n- state: "pending"|"approved"|"refused"|"cancelled"|"done"|null. State of the reservation.\n- approver: string|null. User who approved or refused the reservation.\n- approved_at: string(date-time)|null. Date and time of the approval.\n- refusal_reason: string|null. Reason given for a refusal.\n- cancellation_reason: string|null. Reason given for a cancellation.\n- check_in_at: string(date-time)|null. Date and time of the check-in.\n- check_out_at: string(date-time)|null. Date and time of the check-out.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "pending"|"approved"|"refused"|"cancelled"|"done"\n- space_id = integer\n- activity_id = integer. Reservations for this activity (activity id).\n- origin = "internal"|"public"\n- start_after >= date-time. On field `start`.\n- start_before <= date-time. On field `start`.\nExample record (shape only): {"id":42,"reference":"Example reference","space":"Example space","space_id":7,"activity":"Example activity","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"attendees_expected":3,"attendees_actual":3,"requester":"Example requester","origin":"internal","state":"pending","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","cancellation_reason":"Example cancellation reason","check_in_at":"2026-01-31T08:00:00Z","check_out_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=space.reservation&view_type=form"}\n\n### space/sites: Sites\nSites holding the spaces, as a tree (archived sites are not exposed).\nList: GET /api/v1/space/sites. Detail: GET /api/v1/space/sites/{id}.\nDefault order: complete_name asc. Sortable: id, name, complete_name, code, address. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the site.\n- name: string|null. Name of the site.\n- complete_name: string|null. Full hierarchical path of the site.\n- code: string|null. Short code of the site.\n- parent_id: integer|null. Identifier of the parent site.\n- address: string|null. Address of the site.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- parent_id = integer\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","complete_name":"Example complete name","code":"Example code","parent_id":7,"address":"Example address","company":"Example company","url":"https://erp.example.org/web#id=42&model=space.site&view_type=form"}\n\n### space/spaces: Spaces\nBookable spaces (archived spaces are not exposed).\nList: GET /api/v1/space/spaces. Detail: GET /api/v1/space/spaces/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, state, location, floor, surface, capacity, hourly_price, public_visibility, approval_required, min_lead_hours, max_lead_days, cancel_deadline_hours. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the space.\n- name: string|null. Name of the space.\n- code: string|null. Short code of the space.\n- site: string|null. Site of the space.\n- site_id: integer|null. Identifier of the site.\n- state: "available"|"restricted"|"closed"|null. Availability state of the space.\n- location: string|null. Free location inside the site.\n- floor: string|null. Floor.\n- surface: number|null. Surface (square metres).\n- capacity: integer|null. Capacity (people).\n- hourly_price: number|null. Hourly price.\n- currency: string|null. Currency of the hourly price.\n- categories: string[]. Names of the categories of the space.\n- public_visibility: "private"|"internal"|"public"|null. Visibility of the space for bookings.\n- approval_required: boolean. Reservations need an approval.\n- min_lead_hours: integer|null. Minimum booking notice (hours).\n- max_lead_days: integer|null. Maximum booking horizon (days).\n- cancel_deadline_hours: integer|null. Cancellation limit (hours before start).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "available"|"restricted"|"closed"\n- site_id = integer\n- capacity_min >= integer. On field `capacity`.\n- approval_required = true|false\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","site":"Example site","site_id":7,"state":"available","location":"Example location","floor":"Example floor","surface":1250.5,"capacity":3,"hourly_price":1250.5,"currency":"EUR","categories":["Example categories 1","Example categories 2"],"public_visibility":"private","approval_required":true,"min_lead_hours":3,"max_lead_days":3,"cancel_deadline_hours":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.space&view_type=form"}\n\n## sprint: Sprint and OKR\n\nObjectives and key results, their measures and readings, squads\' engagements, sprints and blockers.\n\n### sprint/blockers: Blockers\nBlocking points raised by squads, with their origin, owner and the decision that lifted them.\nList: GET /api/v1/sprint/blockers. Detail: GET /api/v1/sprint/blockers/{id}.\nDefault order: date_start desc. Sortable: id, name, description, unblocker, origin, date_start, date_lifted, escalated, decision.\nFields:\n- id: integer. Technical identifier of the blocker.\n- name: string|null. Short title of the blocker.\n- description: string|null. Description of the blocking point.\n- subject: string|null. Subject concerned.\n- subject_id: integer|null. Identifier of the subject concerned.\n- sprint: string|null. Sprint during which the blocker was raised.\n- squad: string|null. Squad that is blocked.\n- owner: string|null. Person in charge of following the blocker.\n- unblocker: string|null. Who can lift the blocker (person or body; free text).\n- unblocker_user: string|null. Person to notify to lift the blocker.\n- origin: "member"|"feedback"|"no_feedback"|null. Where the blocker comes from.\n- reported_by: string|null. Person who reported the blocker.\n- date_start: string(date)|null. Blocked since.\n- date_lifted: string(date)|null. Date the blocker was lifted (null while open).\n- is_open: boolean. True while the blocker has not been lifted.\n- age_days: integer|null. Days since the blocker started (until it was lifted, or until today).\n- escalated: boolean. Raised to the monthly review.\n- decision: string|null. Arbitration by the operations director.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- is_open = true|false\n- subject_id = integer\n- sprint_id = integer. Blockers raised during this sprint.\n- squad_id = integer. Blockers of this squad.\n- escalated = true|false\n- opened_after >= date. Blocked since this date or later.\n- opened_before <= date. Blocked since this date or earlier.\nExample record (shape only): {"id":42,"name":"Example name","description":"Example description","subject":"Example subject","subject_id":7,"sprint":"Example sprint","squad":"Example squad","owner":"Example owner","unblocker":"Example unblocker","unblocker_user":"Example unblocker user","origin":"member","reported_by":"Example reported by","date_start":"2026-01-31","date_lifted":"2026-01-31","is_open":true,"age_days":3,"escalated":true,"decision":"Example decision","url":"https://erp.example.org/web#id=42&model=sprint.blocker&view_type=form"}\n\n### sprint/engagements: Engagements\nCommitments taken by squads towards an objective or key result, with their deadline and state.\nList: GET /api/v1/sprint/engagements. Detail: GET /api/v1/sprint/engagements/{id}.\nDefault order: deadline asc. Sortable: id, number, name, state, deadline, actual_date, expected_proof.\nFields:\n- id: integer. Technical identifier of the engagement.\n- number: string|null. Reference of the engagement.\n- name: string|null. Title of the engagement.\n- state: "open"|"in_progress"|"at_risk"|"kept"|null. State of the engagement.\n- deadline: string(date)|null. Date by which the engagement is due.\n- actual_date: string(date)|null. Date the engagement was actually kept.\n- is_late: boolean. Deadline passed and the engagement not kept.\n- days_to_deadline: integer|null. Days from today to the deadline (negative when passed).\n- squad: string|null. Squad committed.\n- squad_id: integer|null. Identifier of the squad committed.\n- objective: string|null. Objective served.\n- objective_id: integer|null. Identifier of the objective served.\n- key_result: string|null. Key result served.\n- key_result_id: integer|null. Identifier of the key result served.\n- expected_proof: string|null. Evidence expected to show the engagement is kept.\n- sprint: string|null. Sprint in which the engagement was taken.\n- subjects: string[]. Subjects serving the engagement.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "open"|"in_progress"|"at_risk"|"kept"\n- squad_id = integer\n- objective_id = integer\n- key_result_id = integer\n- is_late = true|false\n- deadline_after >= date. Deadline on or after this date.\n- deadline_before <= date. Deadline on or before this date.\nExample record (shape only): {"id":42,"number":"Example number","name":"Example name","state":"open","deadline":"2026-01-31","actual_date":"2026-01-31","is_late":true,"days_to_deadline":3,"squad":"Example squad","squad_id":7,"objective":"Example objective","objective_id":7,"key_result":"Example key result","key_result_id":7,"expected_proof":"Example expected proof","sprint":"Example sprint","subjects":["Example subjects 1","Example subjects 2"],"url":"https://erp.example.org/web#id=42&model=sprint.engagement&view_type=form"}\n\n### sprint/key-results: Key results\nKey results of the objectives, per exercice and squad, with their progress computed from their measures.\nList: GET /api/v1/sprint/key-results. Detail: GET /api/v1/sprint/key-results/{id}.\nDefault order: number asc. Sortable: id, number, name.\nFields:\n- id: integer. Technical identifier of the key result.\n- number: integer|null. Number of the key result.\n- name: string|null. Statement of the key result.\n- progress: number|null. Progress (percent), the average of its measures\' progress.\n- exercice: string|null. Exercice (OKR year) of the key result.\n- exercice_id: integer|null. Identifier of the exercice.\n- objective: string|null. Objective the key result belongs to.\n- objective_id: integer|null. Identifier of the objective.\n- squad: string|null. Squad carrying the key result.\n- measures: string[]. Measures of the key result.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- exercice_id = integer\n- objective_id = integer\n- squad_id = integer. Key results carried by this squad.\n- name ilike text\nExample record (shape only): {"id":42,"number":3,"name":"Example name","progress":1250.5,"exercice":"Example exercice","exercice_id":7,"objective":"Example objective","objective_id":7,"squad":"Example squad","measures":["Example measures 1","Example measures 2"],"url":"https://erp.example.org/web#id=42&model=sprint.key.result&view_type=form"}\n\n### sprint/measure-readings: Measure readings\nValues read for the measures of the key results.\nList: GET /api/v1/sprint/measure-readings. Detail: GET /api/v1/sprint/measure-readings/{id}.\nDefault order: date desc. Sortable: id, date, value, note.\nFields:\n- id: integer. Technical identifier of the reading.\n- measure: string|null. Measure read.\n- measure_id: integer|null. Identifier of the measure read.\n- key_result: string|null. Key result of the measure.\n- key_result_id: integer|null. Identifier of the key result of the measure.\n- squad: string|null. Squad of the key result.\n- date: string(date)|null. Date of the reading.\n- value: number|null. Value read.\n- unit: string|null. Unit of the measure.\n- note: string|null. Comment on the reading.\n- read_by: string|null. Person who recorded the reading.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- measure_id = integer\n- key_result_id = integer\n- squad_id = integer. Readings of this squad\'s measures.\n- date_after >= date. Readings on or after this date.\n- date_before <= date. Readings on or before this date.\nExample record (shape only): {"id":42,"measure":"Example measure","measure_id":7,"key_result":"Example key result","key_result_id":7,"squad":"Example squad","date":"2026-01-31","value":1250.5,"unit":"Example unit","note":"Example note","read_by":"Example read by","url":"https://erp.example.org/web#id=42&model=sprint.measure.reading&view_type=form"}\n\n### sprint/measures: Measures\nMeasures of the key results: start, milestone and target values, last reading and progress.\nList: GET /api/v1/sprint/measures. Detail: GET /api/v1/sprint/measures/{id}.\nDefault order: kr_id, id. Sortable: id, name, unit, start_value, milestone_value, milestone_date, target_value.\nFields:\n- id: integer. Technical identifier of the measure.\n- name: string|null. Name of the measure.\n- unit: string|null. Unit in which the measure is expressed.\n- key_result: string|null. Key result measured.\n- key_result_id: integer|null. Identifier of the key result measured.\n- squad: string|null. Squad carrying the key result.\n- start_value: number|null. Value at the start of the exercice.\n- milestone_value: number|null. Value expected at the milestone.\n- milestone_date: string(date)|null. Date of the milestone.\n- target_value: number|null. Value targeted.\n- last_value: number|null. Value of the latest reading.\n- last_reading_date: string(date)|null. Date of the latest reading.\n- progress: number|null. Progress from start to target value (percent).\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- key_result_id = integer\n- squad_id = integer. Measures of this squad\'s key results.\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","unit":"Example unit","key_result":"Example key result","key_result_id":7,"squad":"Example squad","start_value":1250.5,"milestone_value":1250.5,"milestone_date":"2026-01-31","target_value":1250.5,"last_value":1250.5,"last_reading_date":"2026-01-31","progress":1250.5,"url":"https://erp.example.org/web#id=42&model=sprint.measure&view_type=form"}\n\n### sprint/objectives: Objectives\nObjectives of the OKR framework, archived ones included.\nList: GET /api/v1/sprint/objectives. Detail: GET /api/v1/sprint/objectives/{id}.\nDefault order: name asc. Sortable: id, name, active.\nFields:\n- id: integer. Technical identifier of the objective.\n- name: string|null. Statement of the objective.\n- active: boolean. Objective still in service.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- name ilike text\n- active = true|false\nExample record (shape only): {"id":42,"name":"Example name","active":true,"url":"https://erp.example.org/web#id=42&model=sprint.objective&view_type=form"}\n\n### sprint/sprints: Sprints\nSprints of the squads (field list inferred, may grow; decision D1).\nList: GET /api/v1/sprint/sprints. Detail: GET /api/v1/sprint/sprints/{id}.\nDefault order: date_start desc. Sortable: id, name, date_start, date_end.\nFields:\n- id: integer. Technical identifier of the sprint.\n- name: string|null. Name of the sprint.\n- squad: string|null. Squad running the sprint.\n- squad_id: integer|null. Identifier of the squad running the sprint.\n- date_start: string(date)|null. First day of the sprint.\n- date_end: string(date)|null. Last day of the sprint.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- squad_id = integer\n- start_after >= date. Sprints starting on or after this date.\n- start_before <= date. Sprints starting on or before this date.\nExample record (shape only): {"id":42,"name":"Example name","squad":"Example squad","squad_id":7,"date_start":"2026-01-31","date_end":"2026-01-31","url":"https://erp.example.org/web#id=42&model=sprint.sprint&view_type=form"}\n\n## stock: Stock\n\nStock transfers of the organisation (receipts, deliveries and internal moves).\n\n### stock/pickings: Pickings\nTransfers of goods (receipts, deliveries, internal moves).\nList: GET /api/v1/stock/pickings. Detail: GET /api/v1/stock/pickings/{id}.\nDefault order: scheduled_date desc. Sortable: id, reference, origin, scheduled_date, date_done, priority, state.\nFields:\n- id: integer. Technical identifier of the transfer.\n- reference: string|null. Reference of the transfer.\n- origin: string|null. Source document (purchase order, request...).\n- picking_type: string|null. Operation type (receipt, delivery, internal transfer).\n- partner: string|null. Contact (vendor or recipient).\n- source_location: string|null. Location the goods leave.\n- destination_location: string|null. Location the goods reach.\n- scheduled_date: string(date-time)|null. Scheduled date of the transfer.\n- date_done: string(date-time)|null. Date the transfer was done.\n- priority: "0"|"1"|null. Priority: "0" normal, "1" urgent.\n- state: "draft"|"waiting"|"confirmed"|"assigned"|"done"|"cancel"|null. State of the transfer.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"waiting"|"confirmed"|"assigned"|"done"|"cancel"\n- partner_id = integer. Transfers with this contact (partner id).\n- origin ilike text\n- scheduled_after >= date-time. On field `scheduled_date`.\n- scheduled_before <= date-time. On field `scheduled_date`.\nExample record (shape only): {"id":42,"reference":"Example reference","origin":"Example origin","picking_type":"Example picking type","partner":"Example partner","source_location":"Example source location","destination_location":"Example destination location","scheduled_date":"2026-01-31T08:00:00Z","date_done":"2026-01-31T08:00:00Z","priority":"0","state":"draft","company":"Example company","url":"https://erp.example.org/web#id=42&model=stock.picking&view_type=form"}\n\n## travel: Travel\n\nMissions of the organisation\'s staff: trips, their stages and expenses, trip types, per-diem rates and per-diem requests.\n\n### travel/perdiem-rates: Per-diem rates\nDaily allowance rates by destination country and city (archived rates are not exposed).\nList: GET /api/v1/travel/perdiem-rates. Detail: GET /api/v1/travel/perdiem-rates/{id}.\nDefault order: id desc. Sortable: id, daily_rate, has_tiers, note. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the rate.\n- country: string|null. Destination country the rate applies to.\n- country_id: integer|null. Identifier of the destination country.\n- city: string|null. Destination city the rate applies to (null: whole country).\n- daily_rate: number|null. Daily allowance amount.\n- currency: string|null. Currency of the daily rate.\n- has_tiers: boolean. Duration tiers exist for this rate.\n- environment: string|null. Environment (site or programme area) the rate belongs to.\n- note: string|null. Free note.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- country_id = integer\n- city_id = integer. Rates for this city (city id).\n- environment_id = integer. Rates of this environment (environment id).\n- has_tiers = true|false\nExample record (shape only): {"id":42,"country":"Example country","country_id":7,"city":"Example city","daily_rate":1250.5,"currency":"EUR","has_tiers":true,"environment":"Example environment","note":"Example note","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.rate&view_type=form"}\n\n### travel/perdiem-requests: Per-diem requests\nRequests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).\nList: GET /api/v1/travel/perdiem-requests. Detail: GET /api/v1/travel/perdiem-requests/{id}.\nDefault order: date_start desc. Sortable: id, reference, name, state, mission_object, date_start, date_end, prorata_start, prorata_end, calc_model, daily_rate, duration_abatement_pct, duration_abatement_amount, total_amount, financing_type, partner_share_pct, amount_company, amount_partner, submit_date, approve_date, reject_date. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the request.\n- reference: string|null. Reference (sequence number) of the request.\n- name: string|null. Title of the request.\n- state: "draft"|"pending"|"approved"|"rejected"|"cancelled"|null. State of the request.\n- trip_id: integer|null. Identifier of the trip (mission) concerned, if any.\n- trip_reference: string|null. Reference of the trip concerned.\n- traveler: string|null. User travelling.\n- mission_object: string|null. Purpose of the mission.\n- country: string|null. Destination country.\n- city: string|null. Destination city.\n- date_start: string(date)|null. First day of the mission.\n- date_end: string(date)|null. Last day of the mission.\n- duration_days: number|null. Days paid, after the first-day and last-day rules (halves possible).\n- prorata_start: "full"|"half"|"none"|null. Rule for the first day: full, half or no allowance.\n- prorata_end: "full"|"half"|"none"|null. Rule for the last day: full, half or no allowance.\n- calc_model: "flat_with_abatement"|"tiered"|null. Calculation model: flat rate with duration abatement, or duration tiers.\n- daily_rate: number|null. Daily rate applied.\n- rate_id: integer|null. Identifier of the per-diem rate applied.\n- duration_abatement_pct: number|null. Abatement for duration (percent).\n- duration_abatement_amount: number|null. Amount of the duration abatement.\n- total_amount: number|null. Total allowance due.\n- financing_type: "org"|"partner"|"mixed"|null. Who finances the allowance: the organisation only (org), a partner, or both (mixed).\n- partner: string|null. Co-financing partner.\n- partner_share_pct: number|null. Share financed by the partner (percent).\n- amount_company: number|null. Amount borne by the organisation.\n- amount_partner: number|null. Amount borne by the partner.\n- currency: string|null. Currency of the amounts.\n- environment: string|null. Environment (site or programme area) charged.\n- validator: string|null. User who validates the request.\n- submit_date: string(date-time)|null. When the request was submitted.\n- approve_date: string(date-time)|null. When the request was approved.\n- reject_date: string(date-time)|null. When the request was rejected.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"pending"|"approved"|"rejected"|"cancelled"\n- trip_id = integer\n- traveler_user_id = integer. Requests of this traveller (user id).\n- country_id = integer. Requests for this destination country (country id).\n- financing_type = "org"|"partner"|"mixed"\n- start_after >= date. On field `date_start`.\n- start_before <= date. On field `date_start`.\nExample record (shape only): {"id":42,"reference":"Example reference","name":"Example name","state":"draft","trip_id":7,"trip_reference":"Example trip reference","traveler":"Example traveler","mission_object":"Example mission object","country":"Example country","city":"Example city","date_start":"2026-01-31","date_end":"2026-01-31","duration_days":1250.5,"prorata_start":"full","prorata_end":"full","calc_model":"flat_with_abatement","daily_rate":1250.5,"rate_id":7,"duration_abatement_pct":1250.5,"duration_abatement_amount":1250.5,"total_amount":1250.5,"financing_type":"org","partner":"Example partner","partner_share_pct":1250.5,"amount_company":1250.5,"amount_partner":1250.5,"currency":"EUR","environment":"Example environment","validator":"Example validator","submit_date":"2026-01-31T08:00:00Z","approve_date":"2026-01-31T08:00:00Z","reject_date":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.request&view_type=form"}\n\n### travel/trip-expenses: Trip expenses\nOther expenses of a trip (visa, local transport, fees...).\nList: GET /api/v1/travel/trip-expenses. Detail: GET /api/v1/travel/trip-expenses/{id}.\nDefault order: id desc. Sortable: id, name, cost, notes.\nFields:\n- id: integer. Technical identifier of the expense.\n- name: string|null. Label of the expense.\n- trip_id: integer|null. Identifier of the trip.\n- trip_reference: string|null. Reference of the trip.\n- cost: number|null. Cost of the expense.\n- currency: string|null. Currency of the cost.\n- notes: string|null. Free notes.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- trip_id = integer\n- cost_above >= number. On field `cost`.\nExample record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_reference":"Example trip reference","cost":1250.5,"currency":"EUR","notes":"Example notes","url":"https://erp.example.org/web#id=42&model=travel.trip.expense&view_type=form"}\n\n### travel/trip-stages: Trip stages\nLegs of a trip, in order, from one city to the next.\nList: GET /api/v1/travel/trip-stages. Detail: GET /api/v1/travel/trip-stages/{id}.\nDefault order: trip_id desc, sequence asc. Sortable: id, name, position, is_return_leg, date_from, date_to, has_transport.\nFields:\n- id: integer. Technical identifier of the stage.\n- name: string|null. Label of the stage.\n- trip_id: integer|null. Identifier of the trip.\n- trip_reference: string|null. Reference of the trip.\n- position: integer|null. Rank of the stage in the mission.\n- is_return_leg: boolean. The stage is the return leg.\n- city_from: string|null. City of departure.\n- country_from: string|null. Country of departure.\n- city_to: string|null. City of arrival.\n- country_to: string|null. Country of arrival.\n- date_from: string(date)|null. First day of the stage.\n- date_to: string(date)|null. Last day of the stage.\n- duration_days: integer|null. Duration of the stage in days (both ends included).\n- has_transport: boolean. Transport is to be booked for the stage.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- trip_id = integer\n- is_return_leg = true|false\n- country_to_id = integer. Stages arriving in this country (country id).\n- date_after >= date. On field `date_from`.\n- date_before <= date. On field `date_from`.\nExample record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_reference":"Example trip reference","position":3,"is_return_leg":true,"city_from":"Example city from","country_from":"Example country from","city_to":"Example city to","country_to":"Example country to","date_from":"2026-01-31","date_to":"2026-01-31","duration_days":3,"has_transport":true,"url":"https://erp.example.org/web#id=42&model=travel.trip.stage&view_type=form"}\n\n### travel/trip-types: Trip types\nKinds of mission (archived types are not exposed).\nList: GET /api/v1/travel/trip-types. Detail: GET /api/v1/travel/trip-types/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, description. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the trip type.\n- name: string|null. Name of the trip type.\n- code: string|null. Short code of the trip type.\n- description: string|null. Description of the trip type.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","description":"Example description","url":"https://erp.example.org/web#id=42&model=travel.trip.type&view_type=form"}\n\n### travel/trips: Trips\nMissions of the organisation\'s staff: traveller, itinerary, dates and costs.\nList: GET /api/v1/travel/trips. Detail: GET /api/v1/travel/trips/{id}.\nDefault order: date_start desc. Sortable: id, reference, name, state, traveler_name, traveler_email, description, date_submission, date_start, date_end, transport_cost, accommodation_cost_total, insurance_premium, has_per_diem.\nFields:\n- id: integer. Technical identifier of the trip.\n- reference: string|null. Reference (sequence number) of the trip.\n- name: string|null. Title of the mission.\n- state: "draft"|"pending"|"planned"|"in_progress"|"done"|"cancelled"|null. State of the trip.\n- traveler: string|null. User travelling.\n- traveler_name: string|null [personal data]. Full name of the traveller.\n- traveler_email: string|null [personal data]. Email address of the traveller.\n- trip_type: string|null. Kind of mission.\n- description: string|null. Description of the mission.\n- city_departure: string|null. City of departure.\n- country_departure: string|null. Country of departure.\n- city_destination: string|null. Destination city.\n- country_destination: string|null. Destination country.\n- date_submission: string(date)|null. Date the trip was submitted.\n- date_start: string(date)|null. First day of the trip.\n- date_end: string(date)|null. Last day of the trip.\n- duration_days: integer|null. Duration of the trip in days (both ends included).\n- transport_cost: number|null. Transport cost.\n- accommodation_cost_total: number|null. Total accommodation cost.\n- per_diem_total: number|null. Total of the per-diem requests of the trip (excluding rejected and cancelled ones).\n- insurance_premium: number|null. Travel insurance premium.\n- currency: string|null. Currency of the amounts.\n- has_per_diem: boolean. The traveller is entitled to per diems on this trip.\n- has_return_stage: boolean. One of the stages is a return leg.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"pending"|"planned"|"in_progress"|"done"|"cancelled"\n- traveler_id = integer. Trips of this traveller (user id).\n- trip_type_id = integer. Trips of this type (trip type id).\n- country_destination_id = integer. Trips to this country (country id).\n- has_per_diem = true|false\n- start_after >= date. On field `date_start`.\n- start_before <= date. On field `date_start`.\nExample record (shape only): {"id":42,"reference":"Example reference","name":"Example name","state":"draft","traveler":"Example traveler","traveler_name":"Example traveler name","traveler_email":"someone@example.org","trip_type":"Example trip type","description":"Example description","city_departure":"Example city departure","country_departure":"Example country departure","city_destination":"Example city destination","country_destination":"Example country destination","date_submission":"2026-01-31","date_start":"2026-01-31","date_end":"2026-01-31","duration_days":3,"transport_cost":1250.5,"accommodation_cost_total":1250.5,"per_diem_total":1250.5,"insurance_premium":1250.5,"currency":"EUR","has_per_diem":true,"has_return_stage":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.trip&view_type=form"}\n\n<!-- Generated by ops-data-gateway codegen (make generate) from catalogue/*.yaml. Do not edit: changes are lost at the next generation. -->\n';
 
 // generated/openapi.json
 var openapi_default = {
@@ -3428,6 +4835,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -3517,6 +4930,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -3632,6 +5051,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -3721,6 +5146,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -3922,6 +5353,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -4011,6 +5448,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -4206,6 +5649,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -4295,6 +5744,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -4562,6 +6017,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -4651,6 +6112,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -4806,6 +6273,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -4895,6 +6368,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -5074,6 +6553,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -5163,6 +6648,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -5328,6 +6819,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -5417,6 +6914,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -5621,6 +7124,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -5710,6 +7219,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -5865,6 +7380,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -5954,6 +7475,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -6091,6 +7618,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -6180,6 +7713,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -6365,6 +7904,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -6454,6 +7999,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -6627,6 +8178,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -6716,6 +8273,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -6897,6 +8460,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -6986,6 +8555,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -7113,6 +8688,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -7202,6 +8783,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -7386,6 +8973,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -7475,6 +9068,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -7658,6 +9257,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -7747,6 +9352,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -7912,6 +9523,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -8001,6 +9618,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -8204,6 +9827,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -8293,6 +9922,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -8437,6 +10072,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -8526,6 +10167,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -8706,6 +10353,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -8795,6 +10448,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -8998,6 +10657,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -9087,6 +10752,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -9270,6 +10941,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -9359,6 +11036,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -9665,6 +11348,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -9754,6 +11443,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -9881,6 +11576,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -9970,6 +11671,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -10085,6 +11792,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -10174,6 +11887,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -10301,6 +12020,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -10390,6 +12115,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -10585,6 +12316,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -10674,6 +12411,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -10870,6 +12613,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -10959,6 +12708,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -11098,6 +12853,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -11187,6 +12948,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -11351,6 +13118,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -11440,6 +13213,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -11637,6 +13416,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -11726,6 +13511,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -11929,6 +13720,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -12018,6 +13815,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -12169,6 +13972,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -12258,6 +14067,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -12435,6 +14250,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -12524,6 +14345,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -12663,6 +14490,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -12752,6 +14585,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -12877,6 +14716,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -12966,6 +14811,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -13119,6 +14970,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -13208,6 +15065,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -13391,6 +15254,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -13480,6 +15349,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -13629,6 +15504,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -13718,6 +15599,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -13927,6 +15814,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -14016,6 +15909,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -14141,6 +16040,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -14230,6 +16135,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -14405,6 +16316,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -14494,6 +16411,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -14621,6 +16544,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -14710,6 +16639,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -14915,6 +16850,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -15004,6 +16945,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Server-Timing": {
+                $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -20280,6 +22227,12 @@ var openapi_default = {
           ETag: {
             $ref: "#/components/headers/ETag"
           },
+          "Server-Timing": {
+            $ref: "#/components/headers/ServerTiming"
+          },
+          "X-Request-Id": {
+            $ref: "#/components/headers/RequestId"
+          },
           "RateLimit-Policy": {
             $ref: "#/components/headers/RateLimitPolicy"
           },
@@ -20290,6 +22243,11 @@ var openapi_default = {
       },
       Error400: {
         description: "`bad_request`: Unknown parameter, invalid sort or unknown field.",
+        headers: {
+          "X-Request-Id": {
+            $ref: "#/components/headers/RequestId"
+          }
+        },
         content: {
           "application/json": {
             schema: {
@@ -20301,6 +22259,9 @@ var openapi_default = {
       Error401: {
         description: "`unauthorized`: API key absent, invalid or expired.",
         headers: {
+          "X-Request-Id": {
+            $ref: "#/components/headers/RequestId"
+          },
           "WWW-Authenticate": {
             required: true,
             schema: {
@@ -20319,6 +22280,11 @@ var openapi_default = {
       },
       Error403: {
         description: "`forbidden`: Account not authorised to use the API, or no read right on the model.",
+        headers: {
+          "X-Request-Id": {
+            $ref: "#/components/headers/RequestId"
+          }
+        },
         content: {
           "application/json": {
             schema: {
@@ -20329,6 +22295,11 @@ var openapi_default = {
       },
       Error404: {
         description: "`not_found`: Unknown resource, or record not found or outside the exposed scope.",
+        headers: {
+          "X-Request-Id": {
+            $ref: "#/components/headers/RequestId"
+          }
+        },
         content: {
           "application/json": {
             schema: {
@@ -20339,6 +22310,11 @@ var openapi_default = {
       },
       Error422: {
         description: "`invalid_value`: A parameter value cannot be used (malformed date, integer expected, value outside the allowed list).",
+        headers: {
+          "X-Request-Id": {
+            $ref: "#/components/headers/RequestId"
+          }
+        },
         content: {
           "application/json": {
             schema: {
@@ -20350,6 +22326,9 @@ var openapi_default = {
       Error429: {
         description: "`rate_limited`: Too many failed authentications from this address, too many new API keys being checked at once, or (when the operator set per-key limits) this API key has used its quota of the window; retry after the Retry-After delay.",
         headers: {
+          "X-Request-Id": {
+            $ref: "#/components/headers/RequestId"
+          },
           "Retry-After": {
             required: true,
             schema: {
@@ -20374,6 +22353,11 @@ var openapi_default = {
       },
       Error502: {
         description: "`bad_gateway`: The ERP is unreachable or answered with something that is not its protocol.",
+        headers: {
+          "X-Request-Id": {
+            $ref: "#/components/headers/RequestId"
+          }
+        },
         content: {
           "application/json": {
             schema: {
@@ -20385,6 +22369,9 @@ var openapi_default = {
       Error503: {
         description: "`unavailable`: The gateway is saturated (ERP calls or memory for ERP answers) or the resource is unavailable; retry after the Retry-After delay.",
         headers: {
+          "X-Request-Id": {
+            $ref: "#/components/headers/RequestId"
+          },
           "Retry-After": {
             required: true,
             schema: {
@@ -20403,6 +22390,11 @@ var openapi_default = {
       },
       Error504: {
         description: "`gateway_timeout`: The ERP did not answer within the configured timeout.",
+        headers: {
+          "X-Request-Id": {
+            $ref: "#/components/headers/RequestId"
+          }
+        },
         content: {
           "application/json": {
             schema: {
@@ -20509,6 +22501,20 @@ var openapi_default = {
         schema: {
           type: "string",
           pattern: '^"per-key";r=[0-9]+;t=[0-9]+$'
+        }
+      },
+      RequestId: {
+        description: "The id of this request, on every answer: the `X-Request-Id` the client sent when it is a safe token (1 to 128 letters, digits and `_ . : + / = -`), else one made by the gateway. Quote it when reporting a problem.",
+        required: true,
+        schema: {
+          type: "string",
+          maxLength: 128
+        }
+      },
+      ServerTiming: {
+        description: "Where the time went: `erp` (time in ERP calls, and how many), `gw` (the gateway's own time), `cache` (what a response cache did: `off` when none).",
+        schema: {
+          type: "string"
         }
       }
     },
@@ -34636,76 +36642,8 @@ var RESOURCES = [
 
 // runtime/auth.ts
 var import_node_crypto = require("node:crypto");
-
-// runtime/erp/erp-error.ts
-var ErpFault = class extends Error {
-  constructor(kind, erpName, message) {
-    super(message);
-    this.kind = kind;
-    this.erpName = erpName;
-    this.name = "ErpFault";
-  }
-  kind;
-  erpName;
-  /** The model named in an AccessError ("... (fleet.vehicle.odometer) records."), if any. */
-  get model() {
-    return /\(([a-z0-9_]+(?:\.[a-z0-9_]+)+)\)/.exec(this.message)?.[1];
-  }
-};
-var ErpUnavailable = class extends Error {
-  constructor(message, options) {
-    super(message, options);
-    this.name = "ErpUnavailable";
-  }
-};
-var ErpTimeout = class extends Error {
-  constructor(message) {
-    super(message);
-    this.name = "ErpTimeout";
-  }
-};
-function faultKindOf(erpName) {
-  if (erpName.endsWith(".AccessDenied")) return "access_denied";
-  if (erpName.endsWith(".AccessError")) return "access_error";
-  if (/\.(UserError|ValidationError|MissingError|RedirectWarning|LockError)$/.test(erpName)) return "user_error";
-  return "server_error";
-}
-function erpErrorSummary(error) {
-  if (error instanceof ErpFault) return `ErpFault ${error.erpName} (${error.kind})`;
-  if (error instanceof ErpUnavailable || error instanceof ErpTimeout) return `${error.name}: ${error.message}`;
-  return error instanceof Error ? error.name : typeof error;
-}
-
-// runtime/errors.ts
-var ERROR_CODES = {
-  bad_request: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  not_found: 404,
-  invalid_value: 422,
-  rate_limited: 429,
-  internal_error: 500,
-  bad_gateway: 502,
-  unavailable: 503,
-  gateway_timeout: 504
-};
-var GatewayError = class extends Error {
-  constructor(code, message, options = {}) {
-    super(message, options.cause === void 0 ? void 0 : { cause: options.cause });
-    this.code = code;
-    this.name = "GatewayError";
-    this.status = ERROR_CODES[code];
-    this.headers = options.headers ?? {};
-  }
-  code;
-  status;
-  headers;
-};
-var badRequest = (message) => new GatewayError("bad_request", message);
-var invalidValue = (message) => new GatewayError("invalid_value", message);
-var notFound = (message = "No such record.") => new GatewayError("not_found", message);
-var unauthorized = (message = "A valid API key is required: Authorization: Bearer <key>.") => new GatewayError("unauthorized", message, { headers: { "WWW-Authenticate": "Bearer" } });
-var forbidden = (message) => new GatewayError("forbidden", message);
+init_erp_error();
+init_errors();
 
 // runtime/ttl-cache.ts
 var TtlCache = class {
@@ -34746,16 +36684,18 @@ var BEARER = /^bearer[ \t]+([^\s]+)[ \t]*$/i;
 var MAX_KEY_LENGTH = 512;
 var REFUSED_MAX_ENTRIES = 1e3;
 var Authenticator = class {
-  constructor(erp, apiGroup, config) {
+  constructor(erp, apiGroup, config, observer) {
     this.erp = erp;
     this.apiGroup = apiGroup;
     this.config = config;
+    this.observer = observer;
     this.verdicts = new TtlCache(config.cacheMaxEntries);
     this.refused = new TtlCache(REFUSED_MAX_ENTRIES);
   }
   erp;
   apiGroup;
   config;
+  observer;
   verdicts;
   refused;
   pending = /* @__PURE__ */ new Map();
@@ -34766,17 +36706,27 @@ var Authenticator = class {
    * once it has answered.
    */
   async authenticate(header2, stats, beforeErp) {
+    if (!this.observer) return this.principalOf(header2, stats, beforeErp);
+    try {
+      return await this.principalOf(header2, stats, beforeErp);
+    } catch (error) {
+      if (error instanceof GatewayError && (error.code === "unauthorized" || error.code === "forbidden" || error.code === "rate_limited")) this.observer.refused(error.code);
+      throw error;
+    }
+  }
+  async principalOf(header2, stats, beforeErp) {
     const key = header2 === void 0 ? void 0 : BEARER.exec(header2)?.[1];
     if (!key || key.length > MAX_KEY_LENGTH) throw unauthorized();
-    const hash2 = (0, import_node_crypto.createHash)("sha256").update(key).digest("hex");
-    let verdict = this.verdicts.get(hash2) ?? this.refused.get(hash2);
+    const hash3 = (0, import_node_crypto.createHash)("sha256").update(key).digest("hex");
+    let verdict = this.verdicts.get(hash3) ?? this.refused.get(hash3);
+    this.observer?.cacheLookup(verdict !== void 0);
     if (!verdict) {
       for (let attempt = 1; ; attempt++) {
-        let inFlight = this.pending.get(hash2);
+        let inFlight = this.pending.get(hash3);
         const joined = inFlight !== void 0;
         if (!inFlight) {
-          inFlight = this.limitedCheck(key, hash2, stats, beforeErp).finally(() => this.pending.delete(hash2));
-          this.pending.set(hash2, inFlight);
+          inFlight = this.limitedCheck(key, hash3, stats, beforeErp).finally(() => this.pending.delete(hash3));
+          this.pending.set(hash3, inFlight);
         }
         try {
           verdict = await inFlight;
@@ -34805,26 +36755,26 @@ var Authenticator = class {
     this.verdicts.delete(principal.keyHash);
   }
   /** The key check, counted by the limits first (which may refuse it with 429 before the ERP is asked). */
-  async limitedCheck(key, hash2, stats, beforeErp) {
+  async limitedCheck(key, hash3, stats, beforeErp) {
     const settle = await beforeErp?.();
     let verdict;
     try {
-      verdict = await this.check(key, hash2, stats);
+      verdict = await this.check(key, hash3, stats);
       return verdict;
     } finally {
       settle?.(verdict?.refusal === "unauthorized");
     }
   }
-  async check(key, hash2, stats) {
+  async check(key, hash3, stats) {
     const uid = await this.erp.identify(key, stats);
-    if (uid === false) return this.remember(this.refused, hash2, { refusal: "unauthorized", readable: /* @__PURE__ */ new Map() }, this.config.negativeTtlMs);
-    const principal = Object.freeze({ uid, key, keyHash: hash2, keyId: hash2.slice(0, 12) });
+    if (uid === false) return this.remember(this.refused, hash3, { refusal: "unauthorized", readable: /* @__PURE__ */ new Map() }, this.config.negativeTtlMs);
+    const principal = Object.freeze({ uid, key, keyHash: hash3, keyId: hash3.slice(0, 12) });
     const member = await this.inApiGroup(principal, stats);
-    if (!member) return this.remember(this.refused, hash2, { refusal: "forbidden", readable: /* @__PURE__ */ new Map() }, this.config.cacheTtlMs);
-    return this.remember(this.verdicts, hash2, { principal, readable: /* @__PURE__ */ new Map() }, this.config.cacheTtlMs);
+    if (!member) return this.remember(this.refused, hash3, { refusal: "forbidden", readable: /* @__PURE__ */ new Map() }, this.config.cacheTtlMs);
+    return this.remember(this.verdicts, hash3, { principal, readable: /* @__PURE__ */ new Map() }, this.config.cacheTtlMs);
   }
-  remember(cache, hash2, verdict, ttlMs) {
-    if (ttlMs > 0) cache.set(hash2, verdict, ttlMs);
+  remember(cache, hash3, verdict, ttlMs) {
+    if (ttlMs > 0) cache.set(hash3, verdict, ttlMs);
     return verdict;
   }
   async inApiGroup(principal, stats) {
@@ -34849,6 +36799,7 @@ var Authenticator = class {
 };
 
 // runtime/drift/drift-gaps.ts
+init_errors();
 var DRIFT_RETRY_AFTER_S = 300;
 var NO_GAPS = Object.freeze({
   erpFields: /* @__PURE__ */ new Set(),
@@ -34914,24 +36865,14 @@ function servableListQuery(query, gaps) {
   return { ...query, order };
 }
 
-// runtime/drift/drift-problem.ts
-var DriftProblems = class {
-  byKey = /* @__PURE__ */ new Map();
-  add(resource, kind, model, field, detail, use) {
-    const key = `${resource}|${kind}|${model}|${field}`;
-    const known = this.byKey.get(key);
-    if (known) known.uses.add(use);
-    else this.byKey.set(key, { problem: { resource, kind, model, field, detail, uses: [] }, uses: /* @__PURE__ */ new Set([use]) });
-  }
-  list() {
-    return [...this.byKey.values()].map(({ problem, uses }) => Object.freeze({ ...problem, uses: Object.freeze([...uses]) }));
-  }
-};
-function qualifiedField(problem) {
-  return problem.field ? `${problem.model}.${problem.field}` : problem.model;
-}
+// runtime/drift/drift-monitor.ts
+init_drift_problem();
+
+// runtime/drift/learn-drift.ts
+init_erp_error();
 
 // runtime/drift/compare-catalogue.ts
+init_drift_problem();
 var FITS = {
   integer: ["integer", "many2one"],
   number: ["float", "monetary", "integer"],
@@ -35082,6 +37023,7 @@ function quoted(values) {
 }
 
 // runtime/drift/learn-drift.ts
+init_drift_problem();
 var NAME = "[a-z0-9_]+";
 var MODEL = `${NAME}(?:\\.${NAME})*`;
 var QUOTED_FIELD = new RegExp(`Invalid field '(${NAME})' on (?:model )?'(${MODEL})'`);
@@ -35148,928 +37090,9 @@ function comodelOf(resource, erpField) {
   return void 0;
 }
 
-// runtime/erp/memory-budget.ts
-var HELD_COPIES = 3;
-var MemoryBudget = class {
-  constructor(limitBytes) {
-    this.limitBytes = limitBytes;
-  }
-  limitBytes;
-  used = 0;
-  /** Bytes held right now. */
-  get inUse() {
-    return this.used;
-  }
-  /** Takes `bytes` if they fit; false (nothing taken) when they do not. */
-  tryTake(bytes) {
-    if (this.used + bytes > this.limitBytes) return false;
-    this.used += bytes;
-    return true;
-  }
-  give(bytes) {
-    this.used = Math.max(0, this.used - bytes);
-  }
-  lease() {
-    return new BudgetLease(this);
-  }
-};
-var BudgetLease = class _BudgetLease {
-  constructor(budget) {
-    this.budget = budget;
-  }
-  budget;
-  held = 0;
-  bytes = 0;
-  released = false;
-  /** How to let go of the shared leases this one keeps alive; how many keep this one alive. */
-  kept = [];
-  keepers = 0;
-  /** Bytes of ERP answers charged so far (before the copies are counted). */
-  get answerBytes() {
-    return this.bytes;
-  }
-  /** Charges `bytes` of an ERP answer (times HELD_COPIES); throws 503 past the budget. */
-  charge(bytes) {
-    this.take(bytes * HELD_COPIES);
-    this.bytes += bytes;
-  }
-  /**
-   * Charges one copy of `bytes` of an answer charged in full elsewhere (a shared answer): what a
-   * request that reads it makes of its own, the records mapped and the answer written.
-   */
-  chargeCopy(bytes) {
-    this.take(bytes);
-  }
-  /** A new lease on the same budget, for an answer several requests share. */
-  fork() {
-    return new _BudgetLease(this.budget);
-  }
-  /** One more holder of this lease; it is released when the last holder lets go (the function returned, idempotent). */
-  retain() {
-    this.keepers++;
-    let dropped = false;
-    return () => {
-      if (dropped) return;
-      dropped = true;
-      if (--this.keepers === 0) this.release();
-    };
-  }
-  /** Keeps `shared` until this lease is released. */
-  keep(shared) {
-    this.kept.push(shared.retain());
-  }
-  release() {
-    this.budget.give(this.held);
-    this.held = 0;
-    this.released = true;
-    const kept = this.kept;
-    this.kept = [];
-    for (const letGo of kept) letGo();
-  }
-  take(cost) {
-    if (this.released) throw new GatewayError("unavailable", "The request this ERP answer was read for has already been answered.");
-    if (!this.budget.tryTake(cost)) {
-      throw new GatewayError("unavailable", "The gateway is holding as many ERP answers as its memory allows. Retry shortly.", {
-        headers: { "Retry-After": "1" }
-      });
-    }
-    this.held += cost;
-  }
-};
-var leases = /* @__PURE__ */ new WeakMap();
-function bindLease(deadline, lease) {
-  leases.set(deadline, lease);
-}
-function leaseOf(deadline) {
-  return leases.get(deadline);
-}
-
-// runtime/erp/coalesce.ts
-function flightKey(uid, call) {
-  return canonicalJson([uid, call.model, call.method, call.ids, call.kwargs]);
-}
-function canonicalJson(value) {
-  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  const record = value;
-  const keys = Object.keys(record).filter((key) => record[key] !== void 0).sort();
-  return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(",")}}`;
-}
-var Coalescer = class {
-  flights = /* @__PURE__ */ new Map();
-  /**
-   * Waits for the call `key` names: the one in flight if there is one, else one started with `send`
-   * (given the call's own signal, its deadline and memory lease bound to it).
-   */
-  async join(key, waiter, send) {
-    const found = this.flights.get(key);
-    const flight = found ?? this.start(key, waiter, send);
-    if (found && flight.lease) waiter.lease?.keep(flight.lease);
-    flight.waiters++;
-    try {
-      const outcome = await waitFor(flight.outcome, waiter.deadline);
-      return { outcome, started: !found, sender: flight.sender, answerBytes: flight.lease?.answerBytes ?? 0 };
-    } finally {
-      if (--flight.waiters === 0 && !flight.settled) {
-        this.forget(key, flight);
-        flight.controller.abort();
-      }
-    }
-  }
-  start(key, waiter, send) {
-    const controller = new AbortController();
-    const lease = waiter.lease?.fork();
-    const letGo = lease?.retain();
-    if (lease) {
-      waiter.lease?.keep(lease);
-      bindLease(controller.signal, lease);
-    }
-    const outcome = send(controller.signal).then(
-      (value) => this.settle(key, flight, { ok: true, value }, letGo),
-      (error) => this.settle(key, flight, { ok: false, error }, letGo)
-    );
-    const flight = { sender: waiter.sender, controller, lease, outcome, waiters: 0, settled: false };
-    this.flights.set(key, flight);
-    return flight;
-  }
-  settle(key, flight, outcome, letGo) {
-    flight.settled = true;
-    this.forget(key, flight);
-    letGo?.();
-    return outcome;
-  }
-  forget(key, flight) {
-    if (this.flights.get(key) === flight) this.flights.delete(key);
-  }
-};
-function waitFor(outcome, deadline) {
-  const timedOut = () => ({ ok: false, error: new ErpTimeout("the ERP did not answer in time") });
-  if (deadline.aborted) return Promise.resolve(timedOut());
-  return new Promise((resolve) => {
-    const leave = () => resolve(timedOut());
-    deadline.addEventListener("abort", leave, { once: true });
-    void outcome.then((settled) => {
-      deadline.removeEventListener("abort", leave);
-      resolve(settled);
-    });
-  });
-}
-
-// runtime/erp/deadline.ts
-function deadlineAfter(ms) {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new DOMException("The operation timed out.", "TimeoutError")), ms);
-  timer.unref();
-  return { signal: controller.signal, clear: () => clearTimeout(timer) };
-}
-
-// runtime/erp/http-post.ts
-var import_undici = require("undici");
-var import_node_zlib = require("node:zlib");
-var DEFAULT_MAX_ANSWER_BYTES = 16 * 1024 * 1024;
-function createHttpClient(baseUrl, maxAnswerBytes = DEFAULT_MAX_ANSWER_BYTES) {
-  const url2 = new URL(baseUrl);
-  return { pool: new import_undici.Pool(url2.origin, { connections: 256 }), basePath: url2.pathname.replace(/\/+$/, ""), maxAnswerBytes };
-}
-async function postToErp(client, path, body, headers, deadline, method = "POST") {
-  if (deadline.aborted) throw new ErpTimeout("the ERP did not answer in time");
-  const options = {
-    path: `${client.basePath}${path}`,
-    method,
-    headers: { ...headers, "accept-encoding": "gzip, deflate" },
-    ...method === "POST" ? { body } : {},
-    signal: deadline
-  };
-  let response;
-  try {
-    response = await client.pool.request(options);
-  } catch (error) {
-    if (deadline.aborted || !STALE_SOCKET.has(codeOf(error))) throw failure(error, deadline);
-    try {
-      response = await client.pool.request(options);
-    } catch (again) {
-      throw failure(again, deadline);
-    }
-  }
-  return readAnswer(response, deadline, client.maxAnswerBytes);
-}
-var STALE_SOCKET = /* @__PURE__ */ new Set(["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"]);
-function codeOf(error) {
-  return String(error.code ?? "");
-}
-function failure(error, deadline) {
-  if (deadline.aborted) return new ErpTimeout("the ERP did not answer in time");
-  const code = codeOf(error) || error.message;
-  return new ErpUnavailable(`ERP unreachable (${code})`, { cause: error });
-}
-async function readAnswer(response, deadline, maxBytes) {
-  const encoding = header(response, "content-encoding").toLowerCase();
-  const lease = leaseOf(deadline);
-  let source = response.body;
-  if (encoding === "gzip" || encoding === "deflate") {
-    const inflater = encoding === "gzip" ? (0, import_node_zlib.createGunzip)() : (0, import_node_zlib.createInflate)();
-    response.body.on("error", (error) => inflater.destroy(error));
-    source = response.body.pipe(inflater);
-  }
-  const chunks = [];
-  let size = 0;
-  try {
-    for await (const chunk of source) {
-      const bytes = chunk;
-      size += bytes.length;
-      if (size > maxBytes) throw new ErpUnavailable(`ERP answer over ERP_MAX_ANSWER_BYTES (${maxBytes})`);
-      lease?.charge(bytes.length);
-      chunks.push(bytes);
-    }
-  } catch (error) {
-    response.body.destroy();
-    if (source !== response.body) source.destroy();
-    if (error instanceof ErpUnavailable || error instanceof GatewayError || !(error instanceof Error)) throw error;
-    if (deadline.aborted) throw new ErpTimeout("the ERP did not answer in time");
-    if (source !== response.body && "errno" in error) throw new ErpUnavailable("ERP answer could not be decompressed", { cause: error });
-    throw new ErpUnavailable("ERP answer cut short", { cause: error });
-  }
-  const raw = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
-  return { status: response.statusCode, contentType: header(response, "content-type"), body: raw.toString("utf8") };
-}
-function header(response, name) {
-  const value = response.headers[name];
-  return Array.isArray(value) ? value.join(", ") : String(value ?? "");
-}
-
-// runtime/erp/json2.ts
-var KIND_BY_STATUS = { 401: "access_denied", 403: "access_error", 404: "not_found", 422: "user_error" };
-var Json2Transport = class {
-  constructor(baseUrl, database, maxAnswerBytes) {
-    this.database = database;
-    this.http = createHttpClient(baseUrl, maxAnswerBytes);
-  }
-  database;
-  name = "json2";
-  http;
-  async version(deadline) {
-    const version = await this.offered(deadline);
-    if (!version) throw new ErpUnavailable("the ERP offers no JSON-2 API (no /web/version)");
-    return version;
-  }
-  /** The ERP's version when it serves JSON-2 (Odoo 19+), `undefined` when it does not. */
-  async offered(deadline) {
-    const answer2 = await postToErp(this.http, "/web/version", "", {}, deadline, "GET");
-    const body = parseJson(answer2);
-    if (answer2.status !== 200 || !body || typeof body.version !== "string") return void 0;
-    const major = Number(body.version_info?.[0] ?? parseInt(body.version, 10));
-    return major >= 19 ? { major, text: body.version } : void 0;
-  }
-  async identify(key, deadline) {
-    try {
-      const context = await this.post(key, "res.users", "context_get", {}, deadline);
-      return typeof context?.uid === "number" ? context.uid : false;
-    } catch (error) {
-      if (error instanceof ErpFault && error.kind === "access_denied") return false;
-      throw error;
-    }
-  }
-  call(credentials, call, deadline) {
-    const body = call.ids ? { ids: call.ids, ...call.kwargs } : call.kwargs;
-    return this.post(credentials.key, call.model, call.method, body, deadline);
-  }
-  async post(key, model, method, body, deadline) {
-    const answer2 = await postToErp(
-      this.http,
-      `/json/2/${model}/${method}`,
-      JSON.stringify(body),
-      { Authorization: `bearer ${key}`, "X-Odoo-Database": this.database, "Content-Type": "application/json" },
-      deadline
-    );
-    const parsed = parseJson(answer2);
-    if (answer2.status === 200) {
-      if (parsed === void 0) throw new ErpUnavailable("JSON-2 answer is not JSON");
-      return parsed;
-    }
-    const error = parsed;
-    if (!error || typeof error.name !== "string") throw new ErpUnavailable(`JSON-2 HTTP ${answer2.status} without an error object`);
-    const kind = KIND_BY_STATUS[answer2.status] ?? faultKindOf(error.name);
-    throw new ErpFault(kind, error.name, typeof error.message === "string" ? error.message : "");
-  }
-};
-function parseJson(answer2) {
-  if (!answer2.contentType.includes("json")) return void 0;
-  try {
-    return JSON.parse(answer2.body);
-  } catch {
-    return void 0;
-  }
-}
-
-// runtime/erp/rpc-transport.ts
-var RpcTransport = class {
-  constructor(baseUrl, database, login, maxAnswerBytes) {
-    this.database = database;
-    this.login = login;
-    this.http = createHttpClient(baseUrl, maxAnswerBytes);
-  }
-  database;
-  login;
-  http;
-  async version(deadline) {
-    const result = await this.rpc("common", "version", [], deadline);
-    if (!result || typeof result.server_version !== "string") throw new ErpUnavailable("common.version gave no server_version");
-    return { major: Number(result.server_version_info?.[0] ?? parseInt(result.server_version, 10)), text: result.server_version };
-  }
-  async identify(key, deadline) {
-    const uid = await this.rpc("common", "authenticate", [this.database, this.login, key, {}], deadline);
-    return typeof uid === "number" && uid > 0 ? uid : false;
-  }
-  call(credentials, call, deadline) {
-    const args = call.ids ? [call.ids] : [];
-    return this.rpc("object", "execute_kw", [this.database, credentials.uid, credentials.key, call.model, call.method, args, call.kwargs], deadline);
-  }
-};
-
-// runtime/erp/jsonrpc.ts
-var JsonRpcTransport = class extends RpcTransport {
-  name = "jsonrpc";
-  nextId = 1;
-  async rpc(service, method, args, deadline) {
-    const id = this.nextId++;
-    const answer2 = await postToErp(
-      this.http,
-      "/jsonrpc",
-      JSON.stringify({ jsonrpc: "2.0", method: "call", id, params: { service, method, args } }),
-      { "Content-Type": "application/json" },
-      deadline
-    );
-    let body;
-    try {
-      body = JSON.parse(answer2.body);
-    } catch {
-      throw new ErpUnavailable(`JSON-RPC answer is not JSON (HTTP ${answer2.status})`);
-    }
-    if (answer2.status !== 200 || typeof body !== "object" || body === null) throw new ErpUnavailable(`JSON-RPC HTTP ${answer2.status}`);
-    if (body.error) {
-      const name = typeof body.error.data?.name === "string" ? body.error.data.name : "builtins.Exception";
-      const message = typeof body.error.data?.message === "string" ? body.error.data.message : String(body.error.message ?? "");
-      throw new ErpFault(faultKindOf(name), name, message);
-    }
-    return "result" in body ? body.result : null;
-  }
-};
-
-// runtime/erp/semaphore.ts
-var Semaphore = class {
-  constructor(max, maxQueue) {
-    this.max = max;
-    this.maxQueue = maxQueue;
-  }
-  max;
-  maxQueue;
-  active = 0;
-  waiting = [];
-  /** Resolves with a release function; rejects with `onAbort()` if `signal` fires while waiting. */
-  async acquire(signal, onAbort = () => new Error("aborted")) {
-    if (this.active < this.max) {
-      this.active++;
-      return this.releaser();
-    }
-    if (this.waiting.length >= this.maxQueue)
-      throw new GatewayError("unavailable", "The ERP is busy: too many requests in flight. Retry shortly.", { headers: { "Retry-After": "1" } });
-    await new Promise((resolve, reject) => {
-      const wake = () => {
-        signal?.removeEventListener("abort", giveUp);
-        resolve();
-      };
-      const giveUp = () => {
-        const index = this.waiting.indexOf(wake);
-        if (index >= 0) this.waiting.splice(index, 1);
-        reject(onAbort());
-      };
-      if (signal?.aborted) return giveUp();
-      signal?.addEventListener("abort", giveUp, { once: true });
-      this.waiting.push(wake);
-    });
-    return this.releaser();
-  }
-  releaser() {
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.active--;
-    };
-  }
-};
-
-// packages/codec/src/xmlrpc-codec.ts
-var XmlRpcDateTime = class {
-  constructor(iso) {
-    this.iso = iso;
-  }
-  iso;
-  /** `YYYY-MM-DD HH:MM:SS`, the form Odoo compares datetime fields with. */
-  toOdooString() {
-    const m = DATETIME_PATTERN.exec(this.iso);
-    if (!m) return this.iso;
-    return `${m[1]}-${m[2]}-${m[3]} ${m[4]}:${m[5]}:${m[6]}`;
-  }
-};
-var XmlRpcParseError = class extends Error {
-  name = "XmlRpcParseError";
-};
-var XmlRpcMarshalError = class extends Error {
-  name = "XmlRpcMarshalError";
-};
-var MAX_DEPTH = 200;
-var INT32_MAX = 2 ** 31 - 1;
-var INT32_MIN = -(2 ** 31);
-var DATETIME_PATTERN = /^\s*(\d{4})-?(\d{2})-?(\d{2})T(\d{2}):?(\d{2}):?(\d{2})/;
-var CONTROL_CHARACTERS = /[\x00-\x08\x0b\x0c\x0e-\x1f]/g;
-function encodeMethodCall(call, options = {}) {
-  const out = ["<?xml version='1.0'?>\n<methodCall>\n<methodName>", escapeText(call.methodName), "</methodName>\n"];
-  writeParams(call.params, out, options);
-  out.push("</methodCall>\n");
-  return out.join("");
-}
-function writeParams(params, out, options) {
-  out.push("<params>\n");
-  for (const param of params) {
-    out.push("<param>\n");
-    writeValue(param, out, options, 0);
-    out.push("</param>\n");
-  }
-  out.push("</params>\n");
-}
-function writeValue(value, out, options, depth) {
-  if (depth > MAX_DEPTH) throw new XmlRpcMarshalError("cannot marshal recursive or too deeply nested values");
-  if (value === null || value === void 0) {
-    if (!options.allowNone) throw new XmlRpcMarshalError("cannot marshal None unless allow_none is enabled");
-    out.push("<value><nil/></value>");
-  } else if (typeof value === "boolean") {
-    out.push("<value><boolean>", value ? "1" : "0", "</boolean></value>\n");
-  } else if (typeof value === "number") {
-    if (Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX) {
-      out.push("<value><int>", String(value), "</int></value>\n");
-    } else {
-      out.push("<value><double>", pythonFloatRepr(value), "</double></value>\n");
-    }
-  } else if (typeof value === "string") {
-    out.push("<value><string>", escapeText(value), "</string></value>\n");
-  } else if (value instanceof Date) {
-    out.push("<value><dateTime.iso8601>", formatIsoDateTime(value), "</dateTime.iso8601></value>\n");
-  } else if (value instanceof XmlRpcDateTime) {
-    out.push("<value><dateTime.iso8601>", escapeText(value.iso), "</dateTime.iso8601></value>\n");
-  } else if (value instanceof Uint8Array) {
-    out.push("<value><base64>\n", encodeBase64Lines(value), "</base64></value>\n");
-  } else if (Array.isArray(value)) {
-    out.push("<value><array><data>\n");
-    for (const item of value) writeValue(item, out, options, depth + 1);
-    out.push("</data></array></value>\n");
-  } else if (typeof value === "object") {
-    out.push("<value><struct>\n");
-    for (const [name, member] of Object.entries(value)) {
-      if (member === void 0) continue;
-      out.push("<member>\n<name>", escapeText(name), "</name>\n");
-      writeValue(member, out, options, depth + 1);
-      out.push("</member>\n");
-    }
-    out.push("</struct></value>\n");
-  } else {
-    throw new XmlRpcMarshalError(`cannot marshal ${typeof value} objects`);
-  }
-}
-function escapeText(text3) {
-  return text3.replace(CONTROL_CHARACTERS, "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-}
-function formatIsoDateTime(date) {
-  const pad2 = (n, width = 2) => String(n).padStart(width, "0");
-  return `${pad2(date.getUTCFullYear(), 4)}${pad2(date.getUTCMonth() + 1)}${pad2(date.getUTCDate())}T${pad2(date.getUTCHours())}:${pad2(date.getUTCMinutes())}:${pad2(date.getUTCSeconds())}`;
-}
-function encodeBase64Lines(bytes) {
-  const text3 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
-  let out = "";
-  for (let i = 0; i < text3.length; i += 76) out += `${text3.slice(i, i + 76)}
-`;
-  return out;
-}
-function pythonFloatRepr(value) {
-  if (Number.isNaN(value)) return "nan";
-  if (!Number.isFinite(value)) return value > 0 ? "inf" : "-inf";
-  if (value === 0) return Object.is(value, -0) ? "-0.0" : "0.0";
-  const [mantissa = "", exponentText = "0"] = value.toExponential().split("e");
-  const exponent = Number(exponentText);
-  const negative = mantissa.startsWith("-");
-  const digits = mantissa.replace("-", "").replace(".", "");
-  const sign = negative ? "-" : "";
-  if (exponent < -4 || exponent >= 16) {
-    const shortMantissa = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
-    const expSign = exponent < 0 ? "-" : "+";
-    return `${sign}${shortMantissa}e${expSign}${String(Math.abs(exponent)).padStart(2, "0")}`;
-  }
-  if (exponent < 0) return `${sign}0.${"0".repeat(-exponent - 1)}${digits}`;
-  const intPart = digits.slice(0, exponent + 1).padEnd(exponent + 1, "0");
-  const fraction = digits.slice(exponent + 1);
-  return `${sign}${intPart}.${fraction || "0"}`;
-}
-function decodeMethodResponse(input) {
-  const root = parseXml(input);
-  expectName(root, "methodResponse");
-  const [body] = childElements(root);
-  if (!body) throw new XmlRpcParseError("empty methodResponse");
-  if (localName(body) === "fault") {
-    const fault = readValue(onlyChild(body, "value"), 0);
-    if (!isStruct(fault)) throw new XmlRpcParseError("fault without a struct");
-    const { faultCode, faultString } = fault;
-    if (typeof faultCode !== "number" && typeof faultCode !== "string" || typeof faultString !== "string") {
-      throw new XmlRpcParseError("fault without faultCode and faultString");
-    }
-    return { kind: "fault", faultCode, faultString };
-  }
-  expectName(body, "params");
-  const [value] = readParams(body);
-  if (value === void 0) throw new XmlRpcParseError("methodResponse without a param");
-  return { kind: "params", value };
-}
-function readParams(params) {
-  return childElements(params).map((param) => {
-    expectName(param, "param");
-    return readValue(onlyChild(param, "value"), 0);
-  });
-}
-function readValue(node, depth) {
-  expectName(node, "value");
-  if (depth > MAX_DEPTH) throw new XmlRpcParseError("values nested too deeply");
-  const [typed, extra] = childElements(node);
-  if (!typed) return textOf(node);
-  if (extra) throw new XmlRpcParseError("value with more than one element");
-  const text3 = textOf(typed);
-  switch (localName(typed)) {
-    case "int":
-    case "i4":
-    case "i8":
-    case "i1":
-    case "i2":
-    case "biginteger":
-      return readInteger(text3);
-    case "double":
-    case "float":
-    case "bigdecimal":
-      return readDouble(text3);
-    case "boolean":
-      if (text3 === "1") return true;
-      if (text3 === "0") return false;
-      throw new XmlRpcParseError("bad boolean value");
-    case "string":
-      return text3;
-    case "nil":
-      return null;
-    case "dateTime.iso8601":
-      if (!DATETIME_PATTERN.test(text3)) throw new XmlRpcParseError(`bad dateTime.iso8601 value ${JSON.stringify(text3)}`);
-      return new XmlRpcDateTime(text3.trim());
-    case "base64":
-      return readBase64(text3);
-    case "array":
-      return readArray(typed, depth);
-    case "struct":
-      return readStruct(typed, depth);
-    default:
-      throw new XmlRpcParseError(`unknown tag ${JSON.stringify(typed.name)}`);
-  }
-}
-function readInteger(text3) {
-  if (!/^\s*[+-]?\d+\s*$/.test(text3)) throw new XmlRpcParseError(`bad int value ${JSON.stringify(text3)}`);
-  return Number(text3);
-}
-function readDouble(text3) {
-  const trimmed = text3.trim().toLowerCase();
-  if (/^[+-]?(inf|infinity)$/.test(trimmed)) return trimmed.startsWith("-") ? -Infinity : Infinity;
-  if (/^[+-]?nan$/.test(trimmed)) return NaN;
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/.test(trimmed)) throw new XmlRpcParseError(`bad double value ${JSON.stringify(text3)}`);
-  return Number(trimmed);
-}
-function readBase64(text3) {
-  const compact = text3.replace(/\s+/g, "");
-  if (compact.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(compact)) throw new XmlRpcParseError("bad base64 value");
-  return Buffer.from(compact, "base64");
-}
-function readArray(node, depth) {
-  const [data] = childElements(node);
-  if (!data) return [];
-  expectName(data, "data");
-  return childElements(data).map((item) => readValue(item, depth + 1));
-}
-function readStruct(node, depth) {
-  const struct = {};
-  for (const member of childElements(node)) {
-    expectName(member, "member");
-    const nameNode = childElements(member).find((child) => localName(child) === "name");
-    const valueNode = childElements(member).find((child) => localName(child) === "value");
-    if (!nameNode || !valueNode) throw new XmlRpcParseError("struct member without name or value");
-    Object.defineProperty(struct, textOf(nameNode), {
-      value: readValue(valueNode, depth + 1),
-      enumerable: true,
-      writable: true,
-      configurable: true
-    });
-  }
-  return struct;
-}
-function isStruct(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array) && !(value instanceof Date) && !(value instanceof XmlRpcDateTime);
-}
-function localName(node) {
-  const colon = node.name.lastIndexOf(":");
-  return colon < 0 ? node.name : node.name.slice(colon + 1);
-}
-function expectName(node, name) {
-  if (localName(node) !== name) throw new XmlRpcParseError(`expected <${name}>, found <${node.name}>`);
-}
-function childElements(node) {
-  return node.children.filter((child) => typeof child !== "string");
-}
-function onlyChild(node, name) {
-  const [child] = childElements(node);
-  if (!child) throw new XmlRpcParseError(`<${node.name}> without <${name}>`);
-  expectName(child, name);
-  return child;
-}
-function textOf(node) {
-  return node.children.filter((child) => typeof child === "string").join("");
-}
-var ENTITIES = { lt: "<", gt: ">", amp: "&", quot: '"', apos: "'" };
-var NAME_PATTERN = /[A-Za-z_:][-A-Za-z0-9_:.]*/y;
-function decodeInput(input) {
-  if (typeof input === "string") return input;
-  const bytes = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
-  const head = bytes.subarray(0, 200).toString("latin1");
-  const declared = /^\s*<\?xml[^>]*encoding\s*=\s*["']([^"']+)["']/.exec(head)?.[1]?.toLowerCase();
-  if (declared === void 0 || declared === "utf-8" || declared === "utf8" || declared === "us-ascii" || declared === "ascii") {
-    return bytes.toString("utf8");
-  }
-  if (declared === "iso-8859-1" || declared === "latin-1" || declared === "latin1") return bytes.toString("latin1");
-  throw new XmlRpcParseError(`unsupported encoding ${JSON.stringify(declared)}`);
-}
-function parseXml(input) {
-  const xml = decodeInput(input);
-  let pos = xml.charCodeAt(0) === 65279 ? 1 : 0;
-  const stack = [];
-  let root;
-  const fail = (message) => {
-    throw new XmlRpcParseError(`${message} at offset ${pos}`);
-  };
-  const skipPast = (terminator, what) => {
-    const end = xml.indexOf(terminator, pos);
-    if (end < 0) fail(`unterminated ${what}`);
-    pos = end + terminator.length;
-  };
-  const readName = () => {
-    NAME_PATTERN.lastIndex = pos;
-    const m = NAME_PATTERN.exec(xml);
-    if (!m) return fail("expected a name");
-    pos += m[0].length;
-    return m[0];
-  };
-  const appendText = (text3) => {
-    const parent = stack[stack.length - 1];
-    if (!parent) {
-      if (text3.trim() !== "") fail("text outside the root element");
-      return;
-    }
-    const last = parent.children[parent.children.length - 1];
-    if (typeof last === "string") parent.children[parent.children.length - 1] = last + text3;
-    else parent.children.push(text3);
-  };
-  while (pos < xml.length) {
-    const lt = xml.indexOf("<", pos);
-    if (lt !== pos) {
-      const end = lt < 0 ? xml.length : lt;
-      appendText(decodeEntities(xml.slice(pos, end), pos));
-      pos = end;
-      continue;
-    }
-    const next = xml.charCodeAt(pos + 1);
-    if (next === 47) {
-      pos += 2;
-      const name = readName();
-      while (isSpace(xml.charCodeAt(pos))) pos += 1;
-      if (xml.charCodeAt(pos) !== 62) fail("malformed end tag");
-      pos += 1;
-      const open = stack.pop();
-      if (!open || open.name !== name) fail(`mismatched end tag </${name}>`);
-      if (stack.length === 0) root = open;
-    } else if (next === 33 && xml.startsWith("<!--", pos)) {
-      skipPast("-->", "comment");
-    } else if (next === 33 && xml.startsWith("<![CDATA[", pos)) {
-      if (stack.length === 0) fail("CDATA outside the root element");
-      const start = pos + 9;
-      skipPast("]]>", "CDATA section");
-      appendText(xml.slice(start, pos - 3));
-    } else if (next === 33) {
-      fail("DOCTYPE and entity declarations are not accepted");
-    } else if (next === 63) {
-      skipPast("?>", "processing instruction");
-    } else {
-      pos += 1;
-      if (root) fail("content after the root element");
-      const element = { name: readName(), children: [] };
-      const selfClosing = skipAttributes();
-      const parent = stack[stack.length - 1];
-      if (parent) parent.children.push(element);
-      if (selfClosing) {
-        if (!parent) root = element;
-      } else {
-        if (stack.length >= MAX_DEPTH) fail("elements nested too deeply");
-        stack.push(element);
-      }
-    }
-  }
-  if (stack.length > 0) fail(`unclosed element <${stack[stack.length - 1]?.name}>`);
-  if (!root) fail("no root element");
-  return root;
-  function skipAttributes() {
-    for (; ; ) {
-      while (isSpace(xml.charCodeAt(pos))) pos += 1;
-      const c = xml[pos];
-      if (c === ">") {
-        pos += 1;
-        return false;
-      }
-      if (c === "/" && xml[pos + 1] === ">") {
-        pos += 2;
-        return true;
-      }
-      if (c === void 0) fail("unterminated start tag");
-      readName();
-      while (isSpace(xml.charCodeAt(pos))) pos += 1;
-      if (xml[pos] !== "=") fail("attribute without a value");
-      pos += 1;
-      while (isSpace(xml.charCodeAt(pos))) pos += 1;
-      const quote = xml[pos];
-      if (quote !== '"' && quote !== "'") fail("unquoted attribute value");
-      pos += 1;
-      skipPast(quote, "attribute value");
-    }
-  }
-}
-function isSpace(code) {
-  return code === 32 || code === 10 || code === 9 || code === 13;
-}
-function decodeEntities(text3, offset) {
-  if (!text3.includes("&")) return text3;
-  return text3.replace(/&([^;&\s]*);?/g, (whole, ref) => {
-    if (!whole.endsWith(";")) throw new XmlRpcParseError(`unterminated entity reference near offset ${offset}`);
-    if (ref.startsWith("#")) {
-      const code = ref[1] === "x" ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
-      const valid = /^#(x[0-9a-fA-F]+|[0-9]+)$/.test(ref) && code > 0 && code <= 1114111 && !(code >= 55296 && code <= 57343);
-      if (!valid) throw new XmlRpcParseError(`bad character reference &${ref}; near offset ${offset}`);
-      return String.fromCodePoint(code);
-    }
-    const entity = Object.hasOwn(ENTITIES, ref) ? ENTITIES[ref] : void 0;
-    if (entity === void 0) throw new XmlRpcParseError(`undefined entity &${ref}; near offset ${offset}`);
-    return entity;
-  });
-}
-
-// runtime/erp/xmlrpc.ts
-var KIND_BY_FAULT = {
-  2: ["user_error", "odoo.exceptions.UserError"],
-  3: ["access_denied", "odoo.exceptions.AccessDenied"],
-  4: ["access_error", "odoo.exceptions.AccessError"]
-};
-var XmlRpcTransport = class extends RpcTransport {
-  name = "xmlrpc";
-  async rpc(service, method, params, deadline) {
-    const answer2 = await postToErp(
-      this.http,
-      `/xmlrpc/2/${service}`,
-      encodeMethodCall({ methodName: method, params }),
-      { "Content-Type": "text/xml" },
-      deadline
-    );
-    if (answer2.status !== 200) throw new ErpUnavailable(`XML-RPC HTTP ${answer2.status}`);
-    let response;
-    try {
-      response = decodeMethodResponse(answer2.body);
-    } catch (error) {
-      if (error instanceof XmlRpcParseError) throw new ErpUnavailable("XML-RPC answer is not XML-RPC", { cause: error });
-      throw error;
-    }
-    if (response.kind === "fault") {
-      const code = typeof response.faultCode === "number" ? response.faultCode : 1;
-      const [kind, name] = KIND_BY_FAULT[code] ?? ["server_error", "builtins.Exception"];
-      throw new ErpFault(kind, name, String(response.faultString ?? ""));
-    }
-    return response.value;
-  }
-};
-
-// runtime/erp/erp-client.ts
-var ALLOWED_METHODS = /* @__PURE__ */ new Set(["search_read", "search_count", "read", "fields_get", "context_get", "has_group", "has_access", "check_access_rights"]);
-var ErpStats = class {
-  /** Calls this request sent to the ERP (`erp_calls`). */
-  calls = 0;
-  /** Answers this request took from a call another request had in flight (`erp_shared`): not sent again. */
-  shared = 0;
-  /** Time in the calls it sent and waiting for the ones it shared (`erp_ms`). */
-  ms = 0;
-  /** The request's share of the memory budget: its ERP answers are charged to it as they arrive. */
-  lease;
-};
-var ErpClient = class {
-  constructor(config, observe) {
-    this.config = config;
-    this.observe = observe;
-    this.semaphore = new Semaphore(config.maxConcurrency, config.maxQueue);
-  }
-  config;
-  observe;
-  connection;
-  semaphore;
-  flights = new Coalescer();
-  /** The transport and the ERP version, found on first use and again after a failure. */
-  connect() {
-    if (!this.connection) {
-      this.connection = this.resolve().catch((error) => {
-        this.connection = void 0;
-        throw error;
-      });
-    }
-    return this.connection;
-  }
-  async identify(key, stats) {
-    const { transport } = await this.connect();
-    return this.alone(stats, (deadline) => transport.identify(key, deadline));
-  }
-  /**
-   * Every call is a read (the allow-list), so an identical one of the same account already in flight
-   * is waited for instead of sent again.
-   */
-  async call(credentials, call, stats) {
-    if (!ALLOWED_METHODS.has(call.method)) throw new Error(`ERP method '${call.method}' is not on the gateway's allow-list`);
-    const { transport } = await this.connect();
-    const send = (deadline2) => {
-      this.observe?.(call);
-      return this.timed(stats, deadline2, (signal) => transport.call(credentials, call, signal));
-    };
-    const started = performance.now();
-    const deadline = deadlineAfter(this.config.timeoutMs);
-    const waiter = { sender: credentials, deadline: deadline.signal, lease: stats.lease };
-    const shared = await this.flights.join(flightKey(credentials.uid, call), waiter, send).finally(deadline.clear);
-    if (!shared.started) {
-      stats.shared++;
-      stats.ms += performance.now() - started;
-    }
-    const { outcome } = shared;
-    if (outcome.ok) {
-      if (!shared.started) stats.lease?.chargeCopy(shared.answerBytes);
-      return outcome.value;
-    }
-    if (!shared.started && isKeyRefusal(outcome.error) && shared.sender.key !== credentials.key) {
-      return this.alone(stats, (signal) => {
-        this.observe?.(call);
-        return transport.call(credentials, call, signal);
-      });
-    }
-    throw outcome.error;
-  }
-  /** One call of this request's own, not shared: its deadline with the request's memory lease bound to it. */
-  async alone(stats, run) {
-    const deadline = deadlineAfter(this.config.timeoutMs);
-    if (stats.lease) bindLease(deadline.signal, stats.lease);
-    try {
-      return await this.timed(stats, deadline.signal, run);
-    } finally {
-      deadline.clear();
-    }
-  }
-  /** The deadline starts before the wait for a slot: time queued counts against the ERP timeout. */
-  async timed(stats, deadline, run) {
-    const release = await this.semaphore.acquire(deadline, () => new ErpTimeout("no ERP slot freed in time"));
-    const started = performance.now();
-    try {
-      return await run(deadline);
-    } finally {
-      release();
-      stats.calls++;
-      stats.ms += performance.now() - started;
-    }
-  }
-  async resolve() {
-    const { url: url2, database, login, transport, maxAnswerBytes } = this.config;
-    const deadline = () => AbortSignal.timeout(this.config.timeoutMs);
-    if (transport === "json2" || transport === "auto") {
-      const json2 = new Json2Transport(url2, database, maxAnswerBytes);
-      const version = transport === "json2" ? await json2.version(deadline()) : await json2.offered(deadline());
-      if (version) return { transport: json2, version };
-    }
-    if (!login) throw new ErpUnavailable("ERP_LOGIN is required: the ERP offers no JSON-2, and RPC checks a key together with a login");
-    const rpc = transport === "xmlrpc" ? new XmlRpcTransport(url2, database, login, maxAnswerBytes) : new JsonRpcTransport(url2, database, login, maxAnswerBytes);
-    return { transport: rpc, version: await rpc.version(deadline()) };
-  }
-};
-function isKeyRefusal(error) {
-  return error instanceof ErpFault && error.kind === "access_denied";
-}
+// runtime/drift/run-drift-check.ts
+init_erp_error();
+init_erp_client();
 
 // runtime/drift/erp-schema.ts
 var FIELD_ATTRIBUTES = ["type", "relation", "selection", "store", "sortable", "searchable"];
@@ -36244,6 +37267,14 @@ var DriftMonitor = class {
   }
 };
 
+// runtime/app.ts
+init_erp_client();
+init_memory_budget();
+init_errors();
+
+// runtime/http/auth-failure-limit.ts
+init_errors();
+
 // runtime/shared-state/window-limiter.ts
 var import_rate_limiter_flexible = require("rate-limiter-flexible");
 var WindowLimiter = class {
@@ -36340,10 +37371,10 @@ function cors(origins2) {
     if (origin === void 0 || !allowed.has(origin)) return next();
     res.setHeader("Access-Control-Allow-Origin", origin);
     res.setHeader("Vary", "Origin");
-    res.setHeader("Access-Control-Expose-Headers", "Deprecation, ETag, RateLimit, RateLimit-Policy, Retry-After, WWW-Authenticate");
+    res.setHeader("Access-Control-Expose-Headers", "Deprecation, ETag, RateLimit, RateLimit-Policy, Retry-After, Server-Timing, WWW-Authenticate, X-Request-Id");
     if (req.method === "OPTIONS" && req.headers["access-control-request-method"]) {
       res.setHeader("Access-Control-Allow-Methods", "GET, HEAD");
-      res.setHeader("Access-Control-Allow-Headers", "Authorization, If-None-Match");
+      res.setHeader("Access-Control-Allow-Headers", "Authorization, If-None-Match, X-Request-Id, traceparent, tracestate");
       res.setHeader("Access-Control-Max-Age", "600");
       res.status(204).end();
       return;
@@ -36353,21 +37384,24 @@ function cors(origins2) {
 }
 
 // runtime/http/key-rate-limit.ts
+init_errors();
 var POLICY = "per-key";
 var FREE = { settle: () => void 0 };
 var KeyRateLimit = class {
-  limiter;
-  costs;
-  policy;
-  points;
-  windowSeconds;
-  constructor(config, shared) {
+  constructor(config, shared, onRefusal = () => void 0) {
+    this.onRefusal = onRefusal;
     this.costs = config.costs;
     this.points = config.points;
     this.windowSeconds = config.windowSeconds;
     this.limiter = new WindowLimiter({ name: "key", points: config.points, windowSeconds: config.windowSeconds }, shared);
     this.policy = `"${POLICY}";q=${config.points};w=${config.windowSeconds}`;
   }
+  onRefusal;
+  limiter;
+  costs;
+  policy;
+  points;
+  windowSeconds;
   /**
    * Charges `kind` to the key before the ERP is asked and sets the RateLimit fields on the answer;
    * throws 429 `rate_limited` with Retry-After when the key's window has no room for it.
@@ -36379,6 +37413,7 @@ var KeyRateLimit = class {
     res.setHeader("RateLimit-Policy", this.policy);
     res.setHeader("RateLimit", `"${POLICY}";r=${state.remaining};t=${resetSeconds}`);
     if (!state.allowed) {
+      this.onRefusal();
       throw new GatewayError("rate_limited", `This API key has used its ${this.points} points of the current ${this.windowSeconds}-second window; retry in ${resetSeconds} s.`, {
         headers: { "Retry-After": String(resetSeconds) }
       });
@@ -36397,6 +37432,42 @@ var NO_KEY_RATE_LIMIT = { admit: async () => FREE };
 
 // runtime/http/docs-routes.ts
 var import_express12 = require("express");
+
+// runtime/http/compression.ts
+var import_negotiator = __toESM(require("negotiator"));
+var import_node_util = require("node:util");
+var import_node_zlib2 = require("node:zlib");
+var PREFERENCE = {
+  fast: { preferred: ["gzip", "br", "identity"] },
+  best: { preferred: ["br", "gzip", "identity"] }
+};
+function codingFor(req, res, settings, size, effort) {
+  if (!settings.enabled) return "identity";
+  res.vary("Accept-Encoding");
+  if (size < settings.minBytes || !req.headers["accept-encoding"]) return "identity";
+  const negotiator = new import_negotiator.default(req);
+  const preference = PREFERENCE[effort];
+  return negotiator.encodings.call(negotiator, preference.preferred, preference)[0] ?? "identity";
+}
+var brotli = (0, import_node_util.promisify)(import_node_zlib2.brotliCompress);
+var gzipped = (0, import_node_util.promisify)(import_node_zlib2.gzip);
+var LEVELS = { fast: { gzip: 3, br: 3 }, best: { gzip: import_node_zlib2.constants.Z_BEST_COMPRESSION, br: 9 } };
+function compress(body, coding, effort) {
+  const chunkSize = Math.max(16 * 1024, body.length);
+  if (coding === "br")
+    return brotli(body, {
+      chunkSize,
+      params: {
+        [import_node_zlib2.constants.BROTLI_PARAM_QUALITY]: LEVELS[effort].br,
+        [import_node_zlib2.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+        [import_node_zlib2.constants.BROTLI_PARAM_MODE]: import_node_zlib2.constants.BROTLI_MODE_TEXT
+      }
+    });
+  return gzipped(body, { chunkSize, level: LEVELS[effort].gzip });
+}
+function taggedFor(etag, coding) {
+  return coding === "identity" ? etag : `${etag.slice(0, -1)}-${coding}"`;
+}
 
 // runtime/http/conditional.ts
 var import_node_crypto2 = require("node:crypto");
@@ -36419,17 +37490,29 @@ function answeredNotModified(req, res, etag) {
 }
 
 // runtime/http/docs-routes.ts
-function serveDocument(document) {
+function serveDocument(document, compression) {
   const body = Buffer.isBuffer(document.body) ? document.body : Buffer.from(document.body, "utf8");
   const etag = entityTagOf(body);
   const type = document.type.includes("charset") ? document.type : `${document.type}; charset=utf-8`;
-  return (req, res) => {
+  const compressed = /* @__PURE__ */ new Map();
+  const compressedIn = (coding) => {
+    let made = compressed.get(coding);
+    if (!made) {
+      made = compress(body, coding, "best");
+      compressed.set(coding, made);
+    }
+    return made;
+  };
+  return async (req, res) => {
     res.setHeader("Cache-Control", document.cacheControl);
     for (const [name, value] of Object.entries(document.extraHeaders ?? {})) res.setHeader(name, value);
-    if (answeredNotModified(req, res, etag)) return;
+    const coding = codingFor(req, res, compression, body.length, "best");
+    if (answeredNotModified(req, res, taggedFor(etag, coding))) return;
     res.setHeader("Content-Type", type);
-    res.setHeader("Content-Length", body.length);
-    res.end(body);
+    const sent = coding === "identity" ? body : await compressedIn(coding);
+    if (coding !== "identity") res.setHeader("Content-Encoding", coding);
+    res.setHeader("Content-Length", sent.length);
+    res.end(sent);
   };
 }
 function openApiWithServer(openapi, publicBaseUrl) {
@@ -36442,16 +37525,20 @@ function withBaseUrl(document, publicBaseUrl, format) {
   const value = format === "html" ? publicBaseUrl.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]) : publicBaseUrl;
   return document.split(BASE_URL_PLACEHOLDER).join(value);
 }
-function createDocsRouter(documents) {
+function createDocsRouter(documents, compression) {
   const router = (0, import_express12.Router)();
-  for (const [path, document] of Object.entries(documents)) router.get(path, serveDocument(document));
+  for (const [path, document] of Object.entries(documents)) router.get(path, serveDocument(document, compression));
   return router;
 }
 
 // runtime/http/error-handler.ts
-var import_node_util = require("node:util");
+var import_node_util2 = require("node:util");
+init_errors();
+init_erp_error();
 
 // runtime/http/erp-errors.ts
+init_erp_error();
+init_errors();
 function gatewayErrorOf(error) {
   if (error instanceof GatewayError) return error;
   if (error instanceof ErpTimeout) return new GatewayError("gateway_timeout", "The ERP did not answer in time.", { cause: error });
@@ -36470,77 +37557,25 @@ function maskSecrets(text3) {
   return text3.replace(SECRET_LIKE, "[redacted]");
 }
 
-// runtime/http/request-context.ts
-function erpStatsOf(res) {
-  let stats = res.locals["erpStats"];
-  if (!stats) {
-    stats = new ErpStats();
-    res.locals["erpStats"] = stats;
-  }
-  return stats;
-}
-function markDeadlineExpired(res, reason) {
-  res.locals["deadlineExpired"] = true;
-  res.locals["erpError"] = reason;
-}
-function deadlineExpired(res) {
-  return res.locals["deadlineExpired"] === true;
-}
+// runtime/http/error-handler.ts
+init_request_context();
 
-// runtime/http/request-log.ts
-function requestLog(log) {
-  return (req, res, next) => {
-    const started = performance.now();
-    res.on("finish", () => {
-      const stats = erpStatsOf(res);
-      const keys = queryKeysOf(req.originalUrl);
-      const line = {
-        method: req.method,
-        route: routeOf(req),
-        ...keys.length ? { query_keys: keys } : {},
-        status: res.statusCode,
-        ms: Math.round((performance.now() - started) * 100) / 100,
-        erp_calls: stats.calls,
-        // Answers taken from an identical call another request had in flight (coalesce.ts): not sent again.
-        ...stats.shared ? { erp_shared: stats.shared } : {},
-        erp_ms: Math.round(stats.ms * 100) / 100,
-        ...res.locals["keyId"] ? { key_id: res.locals["keyId"] } : {},
-        ...res.locals["erpError"] ? { erp_error: res.locals["erpError"] } : {}
-      };
-      if (res.statusCode >= 500) log.error(line, "request");
-      else log.info(line, "request");
-    });
-    next();
-  };
-}
+// runtime/http/route-template.ts
+var NO_ROUTE = "(no route)";
 function routeOf(req) {
-  const recorded = req.res?.locals["route"] ?? void 0;
+  const recorded = req.res?.locals["route"];
   if (recorded) return recorded;
   const path = req.route?.path;
-  if (typeof path !== "string") return "(no route)";
-  return path.includes(":") ? path : req.originalUrl.split("?")[0]?.toLowerCase().replace(/\/+$/, "") || "/";
+  if (typeof path !== "string") return NO_ROUTE;
+  return templateOf(req.baseUrl, path);
 }
 function recordRoute(req) {
   const path = req.route?.path;
-  if (req.res && typeof path === "string") req.res.locals["route"] = `${req.baseUrl}${path === "/" ? "" : path}`;
+  if (req.res && typeof path === "string") req.res.locals["route"] = templateOf(req.baseUrl, path);
 }
-var KEY_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
-var MAX_LOGGED_KEYS = 30;
-function queryKeysOf(url2) {
-  const at = url2.indexOf("?");
-  if (at < 0) return [];
-  const keys = [];
-  for (const pair of url2.slice(at + 1).split("&")) {
-    if (pair === "") continue;
-    if (keys.length === MAX_LOGGED_KEYS) {
-      keys.push("\u2026");
-      break;
-    }
-    const eq = pair.indexOf("=");
-    const name = eq < 0 ? pair : pair.slice(0, eq);
-    keys.push(KEY_NAME.test(name) ? name : "?");
-  }
-  return keys;
+function templateOf(base, path) {
+  const joined = `${base.toLowerCase()}${path === "/" ? "" : path}` || "/";
+  return joined.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
 }
 
 // runtime/http/error-handler.ts
@@ -36571,7 +37606,7 @@ function isBodyError(error) {
   return typeof status === "number" && status >= 400 && status < 500;
 }
 function summarize(error) {
-  if (!(error instanceof Error || import_node_util.types.isNativeError(error))) return { type: typeof error, message: String(error).slice(0, 500) };
+  if (!(error instanceof Error || import_node_util2.types.isNativeError(error))) return { type: typeof error, message: String(error).slice(0, 500) };
   return { type: error.name, message: error.message, ...error.stack ? { stack: error.stack } : {} };
 }
 function rawMessage(cause) {
@@ -36627,6 +37662,8 @@ function unconditional() {
 }
 
 // runtime/http/request-deadline.ts
+init_errors();
+init_request_context();
 function requestDeadline(timeoutMs) {
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new Error(`requestDeadline: timeout must be a positive integer (got ${timeoutMs})`);
   return (_req, res, next) => {
@@ -36640,7 +37677,120 @@ function requestDeadline(timeoutMs) {
   };
 }
 
+// runtime/http/request-log.ts
+init_request_context();
+
+// runtime/http/request-id.ts
+var import_node_crypto3 = require("node:crypto");
+var SAFE_ID = /^[A-Za-z0-9_.:+/=-]{1,128}$/;
+function requestIdOf(headers) {
+  const given = headers["x-request-id"];
+  return typeof given === "string" && SAFE_ID.test(given) ? given : (0, import_node_crypto3.randomUUID)();
+}
+var TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
+var ZERO_TRACE = "0".repeat(32);
+var ZERO_PARENT = "0".repeat(16);
+var MAX_TRACESTATE = 512;
+function traceContextOf(headers) {
+  const header2 = headers.traceparent;
+  if (typeof header2 !== "string") return void 0;
+  const match = TRACEPARENT.exec(header2.trim());
+  if (!match) return void 0;
+  const [, version, traceId, parentId, flags, rest] = match;
+  if (version === "ff" || version === "00" && rest !== void 0 || traceId === ZERO_TRACE || parentId === ZERO_PARENT) return void 0;
+  const state = headers.tracestate;
+  const tracestate = typeof state === "string" && state.length <= MAX_TRACESTATE && /^[\x20-\x7e]*$/.test(state) ? state : void 0;
+  return { traceId, parentId, flags, state: tracestate };
+}
+function traceparentOf(trace) {
+  return `00-${trace.traceId}-${trace.parentId}-${trace.flags}`;
+}
+
+// runtime/http/request-log.ts
+function requestLog(log, telemetry = {}) {
+  const { metrics, tracing } = telemetry;
+  return (req, res, next) => {
+    const started = performance.now();
+    res.locals["startedAt"] = started;
+    const scope = { id: requestIdOf(req.headers), trace: traceContextOf(req.headers), span: void 0 };
+    res.setHeader("X-Request-Id", scope.id);
+    if (tracing) {
+      const span = tracing.startRequest(req.method, scope.trace);
+      scope.span = span;
+      res.once("close", () => {
+        if (!res.writableFinished) tracing.endRequest(span, req.method, routeOf(req), 0, { "odg.request_id": scope.id, "odg.client_gone": true });
+      });
+    }
+    res.once("finish", () => {
+      const ms = performance.now() - started;
+      const route = routeOf(req);
+      const stats = erpStatsOf(res);
+      const dataRequest = res.locals["route"] !== void 0;
+      const cache = cacheOutcomeOf(res);
+      const keys = queryKeysOf(req.originalUrl);
+      const uid = erpUidOf(res);
+      const traceId = scope.span?.spanContext().traceId ?? scope.trace?.traceId;
+      const line = {
+        request_id: scope.id,
+        method: req.method,
+        route,
+        ...keys.length ? { query_keys: keys } : {},
+        status: res.statusCode,
+        ms: Math.round(ms * 100) / 100,
+        erp_calls: stats.calls,
+        // Answers taken from an identical call another request had in flight (coalesce.ts): not sent again.
+        ...stats.shared ? { erp_shared: stats.shared } : {},
+        erp_ms: Math.round(stats.ms * 100) / 100,
+        ...dataRequest ? { cache } : {},
+        ...uid !== void 0 ? { erp_uid: uid } : {},
+        ...res.locals["keyId"] ? { key_id: res.locals["keyId"] } : {},
+        ...res.locals["erpError"] ? { erp_error: res.locals["erpError"] } : {},
+        ...traceId ? { trace_id: traceId } : {}
+      };
+      if (res.statusCode >= 500) log.error(line, "request");
+      else log.info(line, "request");
+      if (metrics) {
+        metrics.requestDone(route, req.method, res.statusCode, ms / 1e3);
+        if (dataRequest) metrics.cacheAnswer(cache);
+      }
+      if (scope.span)
+        tracing?.endRequest(scope.span, req.method, route, res.statusCode, {
+          "odg.request_id": scope.id,
+          "odg.erp_calls": stats.calls,
+          ...dataRequest ? { "odg.cache": cache } : {}
+        });
+    });
+    runInScope(scope, next);
+  };
+}
+function serverTimingOf(res) {
+  const started = res.locals["startedAt"];
+  const stats = erpStatsOf(res);
+  const total = started === void 0 ? 0 : performance.now() - started;
+  const gateway = Math.max(0, total - stats.ms);
+  return `erp;dur=${stats.ms.toFixed(2)};desc="ERP calls: ${stats.calls}", gw;dur=${gateway.toFixed(2)};desc="gateway", cache;desc=${cacheOutcomeOf(res)}`;
+}
+var KEY_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+var MAX_LOGGED_KEYS = 30;
+function queryKeysOf(url2) {
+  const at = url2.indexOf("?");
+  if (at < 0) return [];
+  const keys = [];
+  for (const pair of url2.slice(at + 1).split("&")) {
+    if (pair === "") continue;
+    if (keys.length === MAX_LOGGED_KEYS) {
+      keys.push("\u2026");
+      break;
+    }
+    const eq = pair.indexOf("=");
+    const name = eq < 0 ? pair : pair.slice(0, eq);
+    keys.push(KEY_NAME.test(name) ? name : "?");
+  }
+  return keys;
+}
+
 // runtime/http/request-shape.ts
+init_errors();
 function refuseMisshapenRequests() {
   return (req, res, next) => {
     if (req.httpVersion === "1.1" && req.headers.host === void 0) return refuse(res, "HTTP/1.1 requests need a Host header.");
@@ -36656,6 +37806,7 @@ function refuse(res, message) {
 }
 
 // runtime/http/strict-query.ts
+init_errors();
 var MAX_QUERY_PARAMS = 100;
 var QUERY_PROBLEM = /* @__PURE__ */ Symbol("query problem");
 var CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
@@ -36711,6 +37862,8 @@ function assertUsableQuery(query) {
 var import__ = __toESM(require("ajv/dist/2020"));
 
 // runtime/http/authenticate-request.ts
+init_errors();
+init_request_context();
 async function authenticateRequest(auth, failures, req, res) {
   const address = req.ip ?? "unknown";
   let askedErp = false;
@@ -36728,6 +37881,13 @@ async function authenticateRequest(auth, failures, req, res) {
     throw error;
   }
 }
+
+// runtime/http/resource-handlers.ts
+init_erp_error();
+init_errors();
+
+// runtime/query/parse-query.ts
+init_errors();
 
 // runtime/query/dates.ts
 var PARTS = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?([Zz]|([+-])(\d{2}):?(\d{2})?)?)?$/;
@@ -36965,21 +38125,35 @@ var EXPECTED = {
   "integer-list": "expected positive integer ids, comma-separated or repeated"
 };
 
+// runtime/http/resource-handlers.ts
+init_request_context();
+
 // runtime/http/send-json.ts
-function sendJson(req, res, body) {
+init_request_context();
+async function sendJson(req, res, body, compression) {
   const bytes = Buffer.from(JSON.stringify(body), "utf8");
-  if (answeredNotModified(req, res, entityTagOf(bytes))) return;
+  const coding = codingFor(req, res, compression, bytes.length, "fast");
+  res.setHeader("Server-Timing", serverTimingOf(res));
+  if (answeredNotModified(req, res, taggedFor(entityTagOf(bytes), coding))) return;
   res.setHeader("Content-Type", "application/json; charset=utf-8");
-  res.setHeader("Content-Length", bytes.length);
-  res.end(bytes);
+  if (coding === "identity") {
+    res.setHeader("Content-Length", bytes.length);
+    res.end(bytes);
+    return;
+  }
+  const sent = await compress(bytes, coding, "fast");
+  if (deadlineExpired(res) || res.headersSent) return;
+  res.setHeader("Content-Encoding", coding);
+  res.setHeader("Content-Length", sent.length);
+  res.end(sent);
 }
 
 // runtime/http/resource-handlers.ts
 var ID = /^[1-9][0-9]{0,9}$/;
 var RELEARN_ATTEMPTS = 64;
 var INT32_MAX3 = 2147483647;
-var outcomeOf = (res) => res.statusCode === 304 ? "not_modified" : "full";
-function createResourceHandlers(auth, reader, failures, budget, drift, keyLimit = NO_KEY_RATE_LIMIT) {
+var outcomeOf2 = (res) => res.statusCode === 304 ? "not_modified" : "full";
+function createResourceHandlers(auth, reader, failures, budget, drift, keyLimit = NO_KEY_RATE_LIMIT, compression = { enabled: false, minBytes: 0 }) {
   const gapsOf = drift && ((resource) => drift.gapsOf(resource));
   const ajv = new import__.default({ allErrors: false, strict: true, verbose: true });
   const parsers = /* @__PURE__ */ new Map();
@@ -37004,6 +38178,7 @@ function createResourceHandlers(auth, reader, failures, budget, drift, keyLimit 
       recordRoute(req);
       const stats = erpStatsOf(res);
       const principal = await authenticateRequest(auth, failures, req, res);
+      setErpUid(res, principal.uid);
       stats.lease = budget.lease();
       try {
         for (let attempt = 1; ; attempt++) {
@@ -37040,8 +38215,8 @@ function createResourceHandlers(auth, reader, failures, budget, drift, keyLimit 
       const charge = await admitOnce(principal, query.total ? "counted_list" : "list", res);
       const page = await reader.list(principal, resource, query, erpStatsOf(res));
       if (resource.deprecated || query.deprecated.length) res.setHeader("Deprecation", "true");
-      sendJson(req, res, page);
-      charge.settle(outcomeOf(res));
+      await sendJson(req, res, page, compression);
+      charge.settle(outcomeOf2(res));
     }),
     detail: (resource) => guarded(resource, async (principal, req, res) => {
       const raw = String(req.params["id"]);
@@ -37054,406 +38229,16 @@ function createResourceHandlers(auth, reader, failures, budget, drift, keyLimit 
       const charge = await admitOnce(principal, "detail", res);
       const record = await reader.detail(principal, resource, Number(raw), query, erpStatsOf(res));
       if (resource.deprecated || query.deprecated.length) res.setHeader("Deprecation", "true");
-      sendJson(req, res, { data: record });
-      charge.settle(outcomeOf(res));
+      await sendJson(req, res, { data: record }, compression);
+      charge.settle(outcomeOf2(res));
     })
   };
 }
 
-// runtime/record-urls.ts
-function recordUrls(template, publicUrl) {
-  const base = template.replace("{erp_public_url}", publicUrl);
-  const at = base.indexOf("{id}");
-  if (at < 0) throw new Error("ERP_URL_TEMPLATE must contain '{id}'");
-  const [head, tail] = [base.slice(0, at), base.slice(at + "{id}".length)];
-  const byModel = /* @__PURE__ */ new Map();
-  return (model, id) => {
-    let parts = byModel.get(model);
-    if (!parts) {
-      parts = head.includes("{model}") ? [head.replace("{model}", model), tail] : [head, tail.replace("{model}", model)];
-      byModel.set(model, parts);
-    }
-    return `${parts[0]}${id}${parts[1]}`;
-  };
-}
-
-// runtime/erp-requests.ts
-var ERP_CONTEXT = Object.freeze({ active_test: false, lang: "en_US", tz: "UTC" });
-function erpFieldOf(field) {
-  const source = field.source;
-  if (source.kind === "id") return "id";
-  if (source.kind === "url") return void 0;
-  return source.erp;
-}
-function erpFieldsOf(fields) {
-  const names = /* @__PURE__ */ new Set(["id"]);
-  for (const field of fields) {
-    const erp = erpFieldOf(field);
-    if (erp) names.add(erp);
-  }
-  return [...names];
-}
-function listRequests(resource, query) {
-  const domain = compileDomain(resource, query.filters, query.sinceId);
-  const cursor = query.sinceId !== void 0;
-  const page = { domain, fields: erpFieldsOf(query.fields), offset: query.offset, limit: cursor ? query.limit + 1 : query.limit, order: query.order };
-  if (!query.total) return { page };
-  return { page, countDomain: cursor ? compileDomain(resource, query.filters) : domain };
-}
-function detailRequest(resource, id, query) {
-  return { domain: [...compileDomain(resource, []), ["id", "=", id]], fields: erpFieldsOf(query.fields), limit: 1 };
-}
-
-// runtime/records.ts
-function relationKey(field) {
-  const source = field.source;
-  switch (source.kind) {
-    case "related":
-      return `${source.erp}>${source.comodel}.${source.comodelField}`;
-    case "x2many":
-      return source.take === "ids" ? void 0 : `${source.comodel}.display_name`;
-    case "distribution_accounts":
-      return `${source.comodel}.display_name`;
-    default:
-      return void 0;
-  }
-}
-function compileMapper(resource, fields, options) {
-  const mappers = fields.map((field) => [
-    field.name,
-    options.unreadable?.has(field.name) ? () => null : fieldMapper(resource, field, options)
-  ]);
-  return (row, related) => {
-    const record = {};
-    for (const [name, map] of mappers) record[name] = map(row, related);
-    return record;
-  };
-}
-function fieldMapper(resource, field, options) {
-  const source = field.source;
-  switch (source.kind) {
-    case "id":
-      return (row) => row["id"];
-    case "url":
-      return (row) => options.urlFor(resource.model, row["id"]);
-    case "field": {
-      const erp = source.erp;
-      return (row) => scalar(field, row[erp]);
-    }
-    case "many2one": {
-      const erp = source.erp;
-      const index = source.take === "id" ? 0 : 1;
-      return (row) => {
-        const value = row[erp];
-        return Array.isArray(value) ? value[index] || null : typeof value === "number" && index === 0 ? value : null;
-      };
-    }
-    case "related": {
-      const erp = source.erp;
-      const key = relationKey(field);
-      return (row, related) => {
-        const target = row[erp];
-        const id = Array.isArray(target) ? target[0] : typeof target === "number" ? target : void 0;
-        if (id === void 0) return null;
-        const value = related.get(key)?.get(id);
-        if (Array.isArray(value)) return field.type === "integer" ? value[0] ?? null : value[1] || null;
-        return value === void 0 ? null : scalar(field, value);
-      };
-    }
-    case "x2many": {
-      const erp = source.erp;
-      if (source.take === "ids") return (row) => Array.isArray(row[erp]) ? [...row[erp]] : [];
-      const key = relationKey(field);
-      const names = (row, related) => {
-        const ids = Array.isArray(row[erp]) ? row[erp] : [];
-        const known = related.get(key);
-        return ids.map((id) => known?.get(id)).filter((name) => typeof name === "string");
-      };
-      return source.take === "first" ? (row, related) => names(row, related)[0] ?? null : names;
-    }
-    case "distribution": {
-      const erp = source.erp;
-      return (row) => serialiseDistribution(row[erp]);
-    }
-    case "distribution_accounts": {
-      const erp = source.erp;
-      const key = relationKey(field);
-      return (row, related) => {
-        const known = related.get(key);
-        const names = distributionAccountIds(row[erp]).map((id) => known?.get(id));
-        return [...new Set(names.filter((name) => typeof name === "string"))];
-      };
-    }
-  }
-}
-function scalar(field, value) {
-  if (field.type === "boolean") return value === true;
-  if (value === false || value === null || value === void 0) return null;
-  if (field.type === "string") {
-    if (typeof value !== "string") return Array.isArray(value) ? value[1] ?? null : String(value);
-    if (field.format === "date-time") return isoDateTime(value);
-    if (field.format === "date") return value.slice(0, 10);
-    return value;
-  }
-  if (field.type === "integer" && Array.isArray(value)) return value[0] ?? null;
-  return value;
-}
-function isoDateTime(value) {
-  if (value.length === 10) return `${value}T00:00:00Z`;
-  return `${value.slice(0, 10)}T${value.slice(11, 19)}Z`;
-}
-function distributionAccountIds(value) {
-  if (!value || typeof value !== "object") return [];
-  const ids = [];
-  for (const key of Object.keys(value)) for (const part of key.split(",")) if (/^\d+$/.test(part.trim())) ids.push(Number(part));
-  return ids;
-}
-function serialiseDistribution(value) {
-  if (!value || typeof value !== "object" || Array.isArray(value)) return null;
-  const entries = Object.entries(value);
-  if (entries.length === 0) return null;
-  const body = entries.map(([key, share]) => `${JSON.stringify(key)}:${typeof share === "number" && Number.isInteger(share) ? `${share}.0` : JSON.stringify(share)}`);
-  return `{${body.join(",")}}`;
-}
-
-// runtime/resource-reader.ts
-var ResourceReader = class {
-  constructor(erp, log, urlFor, rememberMs, gapsOf = () => NO_GAPS) {
-    this.erp = erp;
-    this.log = log;
-    this.urlFor = urlFor;
-    this.rememberMs = rememberMs;
-    this.gapsOf = gapsOf;
-    this.unreadableFields = new TtlCache(1e4);
-  }
-  erp;
-  log;
-  urlFor;
-  rememberMs;
-  gapsOf;
-  /** `uid|model` → ERP fields that account cannot read on that model, with the model to blame. */
-  unreadableFields;
-  async list(principal, resource, query, stats) {
-    const requests = listRequests(resource, query);
-    const cursor = query.sinceId !== void 0;
-    const pageP = this.readPage(principal, resource, query.fields, requests.page, stats);
-    const countP = requests.countDomain ? this.call(principal, resource.model, "search_count", null, { domain: requests.countDomain }, stats) : void 0;
-    const [page, total] = await Promise.all([pageP, countP]);
-    let rows = page.rows;
-    const meta = {};
-    if (total !== void 0) meta.total = expectCount(total);
-    const more = rows.length > query.limit;
-    if (more) rows = rows.slice(0, query.limit);
-    if (cursor) meta.next_since_id = more ? rows[rows.length - 1]?.["id"] : null;
-    const data = await this.toRecords(principal, resource, query.fields, rows, page.unreadable, stats);
-    return { data, meta };
-  }
-  async detail(principal, resource, id, query, stats) {
-    const page = await this.readPage(principal, resource, query.fields, detailRequest(resource, id, query), stats);
-    if (page.rows.length === 0) throw notFound(`No ${resource.path} record with id ${id}.`);
-    const [record] = await this.toRecords(principal, resource, query.fields, page.rows, page.unreadable, stats);
-    return record;
-  }
-  call(principal, model, method, ids, kwargs, stats) {
-    return this.erp.call(principal, { model, method, ids, kwargs: { ...kwargs, context: ERP_CONTEXT } }, stats);
-  }
-  /** `search_read` of the page, leaving out (and reporting) the fields the account cannot read. */
-  async readPage(principal, resource, fields, request2, stats) {
-    const { fields: wanted, ...options } = request2;
-    const cacheKey = `${principal.uid}|${resource.model}`;
-    let blocked = this.unreadableFields.get(cacheKey) ?? /* @__PURE__ */ new Map();
-    const read = (erpFields) => this.call(principal, resource.model, "search_read", null, { ...options, fields: erpFields }, stats).then(expectRows);
-    const missing = this.gapsOf(resource).erpFields;
-    const readable = (f) => !blocked.has(f) && !missing.has(f);
-    let rows;
-    try {
-      rows = await read(wanted.filter(readable));
-    } catch (error) {
-      if (!isAccessError(error)) throw error;
-      const found = await this.findUnreadable(
-        wanted.filter((f) => f !== "id" && readable(f)),
-        read
-      );
-      if (found.size === 0) throw error;
-      blocked = new Map([...blocked, ...found]);
-      this.unreadableFields.set(cacheKey, blocked, this.rememberMs);
-      rows = await read(wanted.filter(readable));
-    }
-    const unreadable = /* @__PURE__ */ new Map();
-    for (const field of fields) {
-      const erp = erpFieldOf(field);
-      const model = erp === void 0 ? void 0 : blocked.get(erp);
-      if (model !== void 0) unreadable.set(field.name, model);
-    }
-    return { rows, unreadable };
-  }
-  /** The fields whose reading raises AccessError, by halving: each with the model the error names. */
-  async findUnreadable(fields, read) {
-    const found = /* @__PURE__ */ new Map();
-    const probe = async (group) => {
-      try {
-        await read(["id", ...group]);
-      } catch (error) {
-        if (!isAccessError(error)) throw error;
-        if (group.length === 1) {
-          found.set(group[0], error.model ?? "unknown");
-          return;
-        }
-        const half = Math.ceil(group.length / 2);
-        await Promise.all([probe(group.slice(0, half)), probe(group.slice(half))]);
-      }
-    };
-    if (fields.length > 0) await probe(fields);
-    return found;
-  }
-  async toRecords(principal, resource, fields, rows, unreadable, stats) {
-    const dropped = this.gapsOf(resource).apiFields;
-    const related = rows.length ? await this.readRelations(principal, fields, rows, unreadable, dropped, stats) : /* @__PURE__ */ new Map();
-    if (unreadable.size > 0)
-      this.log.warn(
-        { resource: resource.path, fields: [...unreadable].map(([field, model]) => ({ field, model })) },
-        "unreadable relation: fields answered as null (the API account has no read right on their model)"
-      );
-    const map = this.mapperFor(resource, fields, /* @__PURE__ */ new Set([...unreadable.keys(), ...dropped]));
-    return rows.map((row) => map(row, related));
-  }
-  /** Mappers are compiled once per field list (the full list is one shared array) and unreadable set. */
-  mappers = /* @__PURE__ */ new WeakMap();
-  mapperFor(resource, fields, nulls) {
-    let byUnreadable = this.mappers.get(fields);
-    if (!byUnreadable) {
-      byUnreadable = /* @__PURE__ */ new Map();
-      this.mappers.set(fields, byUnreadable);
-    }
-    const key = [...nulls].join(",");
-    let map = byUnreadable.get(key);
-    if (!map) {
-      map = compileMapper(resource, fields, { urlFor: this.urlFor, unreadable: nulls });
-      byUnreadable.set(key, map);
-    }
-    return map;
-  }
-  /** One `read` per comodel relation, for related values and display names. */
-  async readRelations(principal, fields, rows, unreadable, dropped, stats) {
-    const groups = /* @__PURE__ */ new Map();
-    for (const field of fields) {
-      const key = relationKey(field);
-      if (key === void 0 || unreadable.has(field.name) || dropped.has(field.name)) continue;
-      const source = field.source;
-      const comodelField = source.kind === "related" ? source.comodelField : "display_name";
-      const group = groups.get(key) ?? { comodel: source.comodel, field: comodelField, ids: /* @__PURE__ */ new Set(), users: [] };
-      group.users.push(field);
-      for (const row of rows) for (const id of relatedIds(field, row)) group.ids.add(id);
-      groups.set(key, group);
-    }
-    const related = /* @__PURE__ */ new Map();
-    await Promise.all(
-      [...groups].map(async ([key, group]) => {
-        if (group.ids.size === 0) return;
-        try {
-          const values = expectRows(await this.call(principal, group.comodel, "read", [...group.ids], { fields: [group.field] }, stats));
-          related.set(key, new Map(values.map((value) => [value["id"], value[group.field]])));
-        } catch (error) {
-          if (!isAccessError(error)) throw error;
-          for (const field of group.users) unreadable.set(field.name, error.model ?? group.comodel);
-        }
-      })
-    );
-    return related;
-  }
-};
-function expectRows(value) {
-  if (Array.isArray(value) && value.every((row) => row !== null && typeof row === "object" && typeof row["id"] === "number")) return value;
-  throw new ErpUnavailable("the ERP answered a read with something that is not a list of records");
-}
-function expectCount(value) {
-  if (typeof value === "number" && Number.isInteger(value) && value >= 0) return value;
-  throw new ErpUnavailable("the ERP answered a count with something that is not a count");
-}
-function isAccessError(error) {
-  return error instanceof ErpFault && error.kind === "access_error";
-}
-function relatedIds(field, row) {
-  const source = field.source;
-  if (source.kind === "distribution_accounts") return distributionAccountIds(row[source.erp]);
-  if (source.kind !== "related" && source.kind !== "x2many") return [];
-  const value = row[source.erp];
-  if (Array.isArray(value)) return source.kind === "related" ? typeof value[0] === "number" ? [value[0]] : [] : value;
-  return typeof value === "number" ? [value] : [];
-}
-
-// runtime/shared-state/redis.ts
-var import_ioredis = require("ioredis");
-var COOL_DOWN_MS = 2e3;
-var MAX_RECONNECT_DELAY_MS = 2e3;
-var SharedRedis = class {
-  constructor(config, log, now = Date.now) {
-    this.log = log;
-    this.now = now;
-    this.keyPrefix = config.keyPrefix;
-    this.client = new import_ioredis.Redis(config.url, {
-      commandTimeout: config.timeoutMs,
-      connectTimeout: Math.max(config.timeoutMs, 1e3),
-      // While disconnected a command fails at once (the caller falls back) instead of waiting in a queue.
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      retryStrategy: (attempt) => Math.min(attempt * 100, MAX_RECONNECT_DELAY_MS),
-      // Nothing here needs a connection before the first request: start-up never waits for Redis.
-      lazyConnect: false
-    });
-    this.client.on("error", () => this.markFailing("connection error"));
-    this.client.on("ready", () => this.markRecovered());
-  }
-  log;
-  now;
-  client;
-  keyPrefix;
-  coolDownUntil = 0;
-  failing = false;
-  /** Whether to ask Redis now: connected, and no call failed within the cool-down. */
-  get usable() {
-    return this.client.status === "ready" && this.now() >= this.coolDownUntil;
-  }
-  /**
-   * `operation` against Redis, or `fallback()` when Redis is not usable or the operation fails (an
-   * error or the timeout). Never rejects because of Redis.
-   */
-  async attempt(operation, fallback) {
-    if (!this.usable) return fallback();
-    let result;
-    try {
-      result = await operation(this.client);
-    } catch (error) {
-      this.coolDownUntil = this.now() + COOL_DOWN_MS;
-      this.markFailing(error instanceof Error ? error.message.slice(0, 200) : "failed");
-      return fallback();
-    }
-    if (this.failing) this.markRecovered();
-    return result;
-  }
-  /** Closes the connection (at shutdown), within the timeout. */
-  async close() {
-    try {
-      await this.client.quit();
-    } catch {
-      this.client.disconnect();
-    }
-  }
-  markFailing(reason) {
-    if (this.failing) return;
-    this.failing = true;
-    this.log.warn({ shared_state: "redis", reason }, "Redis unusable: limits are counted per process, the cache is bypassed, until it answers again");
-  }
-  markRecovered() {
-    if (!this.failing) return;
-    this.failing = false;
-    this.log.info({ shared_state: "redis" }, "Redis answers again: limits and cache are shared again");
-  }
-};
-
 // runtime/mcp/mcp-endpoint.ts
 var import_streamableHttp = require("@modelcontextprotocol/sdk/server/streamableHttp.js");
 var import_express14 = __toESM(require("express"));
+init_errors();
 
 // runtime/mcp/in-process-get.ts
 var import_node_http = require("node:http");
@@ -53897,20 +54682,471 @@ function createMcpRouter(app, auth, failures) {
   return router;
 }
 
+// runtime/telemetry/build-info.ts
+var import_node_crypto4 = require("node:crypto");
+function buildInfo() {
+  return { version: String(openapi_default.info.version), catalogueHash: (0, import_node_crypto4.hash)("sha256", JSON.stringify(RESOURCES)).slice(0, 12) };
+}
+
+// runtime/telemetry/erp-telemetry.ts
+init_request_context();
+function erpTelemetry(metrics, tracing) {
+  return {
+    sending(name, transport) {
+      const scope = currentScope();
+      const span = tracing?.startChild(scope?.span, `${name.model} ${name.method}`, { "erp.model": name.model, "erp.method": name.method, "erp.transport": transport }, true);
+      let headers;
+      if (scope) {
+        headers = { "X-Request-Id": scope.id };
+        if (span) {
+          const context = span.spanContext();
+          headers["traceparent"] = `00-${context.traceId}-${context.spanId}-0${context.traceFlags & 1}`;
+          const state = context.traceState?.serialize();
+          if (state) headers["tracestate"] = state;
+        } else if (scope.trace) {
+          headers["traceparent"] = traceparentOf(scope.trace);
+          if (scope.trace.state) headers["tracestate"] = scope.trace.state;
+        }
+      }
+      return {
+        headers,
+        done(outcome, seconds) {
+          metrics?.erpCallDone(transport, name.model, name.method, outcome, seconds);
+          if (span) tracing?.endErpCall(span, outcome);
+        }
+      };
+    },
+    coalesced: () => metrics?.erpCallCoalesced(),
+    queueFull: () => metrics?.erpQueueWasFull(),
+    connected: (transport, version) => metrics?.erpConnected(transport, version)
+  };
+}
+
+// runtime/record-urls.ts
+function recordUrls(template, publicUrl) {
+  const base = template.replace("{erp_public_url}", publicUrl);
+  const at = base.indexOf("{id}");
+  if (at < 0) throw new Error("ERP_URL_TEMPLATE must contain '{id}'");
+  const [head, tail] = [base.slice(0, at), base.slice(at + "{id}".length)];
+  const byModel = /* @__PURE__ */ new Map();
+  return (model, id) => {
+    let parts = byModel.get(model);
+    if (!parts) {
+      parts = head.includes("{model}") ? [head.replace("{model}", model), tail] : [head, tail.replace("{model}", model)];
+      byModel.set(model, parts);
+    }
+    return `${parts[0]}${id}${parts[1]}`;
+  };
+}
+
+// runtime/resource-reader.ts
+init_erp_error();
+init_errors();
+
+// runtime/erp-requests.ts
+var ERP_CONTEXT = Object.freeze({ active_test: false, lang: "en_US", tz: "UTC" });
+function erpFieldOf(field) {
+  const source = field.source;
+  if (source.kind === "id") return "id";
+  if (source.kind === "url") return void 0;
+  return source.erp;
+}
+function erpFieldsOf(fields) {
+  const names = /* @__PURE__ */ new Set(["id"]);
+  for (const field of fields) {
+    const erp = erpFieldOf(field);
+    if (erp) names.add(erp);
+  }
+  return [...names];
+}
+function listRequests(resource, query) {
+  const domain = compileDomain(resource, query.filters, query.sinceId);
+  const cursor = query.sinceId !== void 0;
+  const page = { domain, fields: erpFieldsOf(query.fields), offset: query.offset, limit: cursor ? query.limit + 1 : query.limit, order: query.order };
+  if (!query.total) return { page };
+  return { page, countDomain: cursor ? compileDomain(resource, query.filters) : domain };
+}
+function detailRequest(resource, id, query) {
+  return { domain: [...compileDomain(resource, []), ["id", "=", id]], fields: erpFieldsOf(query.fields), limit: 1 };
+}
+
+// runtime/records.ts
+function relationKey(field) {
+  const source = field.source;
+  switch (source.kind) {
+    case "related":
+      return `${source.erp}>${source.comodel}.${source.comodelField}`;
+    case "x2many":
+      return source.take === "ids" ? void 0 : `${source.comodel}.display_name`;
+    case "distribution_accounts":
+      return `${source.comodel}.display_name`;
+    default:
+      return void 0;
+  }
+}
+function compileMapper(resource, fields, options) {
+  const mappers = fields.map((field) => [
+    field.name,
+    options.unreadable?.has(field.name) ? () => null : fieldMapper(resource, field, options)
+  ]);
+  return (row, related) => {
+    const record = {};
+    for (const [name, map] of mappers) record[name] = map(row, related);
+    return record;
+  };
+}
+function fieldMapper(resource, field, options) {
+  const source = field.source;
+  switch (source.kind) {
+    case "id":
+      return (row) => row["id"];
+    case "url":
+      return (row) => options.urlFor(resource.model, row["id"]);
+    case "field": {
+      const erp = source.erp;
+      return (row) => scalar(field, row[erp]);
+    }
+    case "many2one": {
+      const erp = source.erp;
+      const index = source.take === "id" ? 0 : 1;
+      return (row) => {
+        const value = row[erp];
+        return Array.isArray(value) ? value[index] || null : typeof value === "number" && index === 0 ? value : null;
+      };
+    }
+    case "related": {
+      const erp = source.erp;
+      const key = relationKey(field);
+      return (row, related) => {
+        const target = row[erp];
+        const id = Array.isArray(target) ? target[0] : typeof target === "number" ? target : void 0;
+        if (id === void 0) return null;
+        const value = related.get(key)?.get(id);
+        if (Array.isArray(value)) return field.type === "integer" ? value[0] ?? null : value[1] || null;
+        return value === void 0 ? null : scalar(field, value);
+      };
+    }
+    case "x2many": {
+      const erp = source.erp;
+      if (source.take === "ids") return (row) => Array.isArray(row[erp]) ? [...row[erp]] : [];
+      const key = relationKey(field);
+      const names = (row, related) => {
+        const ids = Array.isArray(row[erp]) ? row[erp] : [];
+        const known = related.get(key);
+        return ids.map((id) => known?.get(id)).filter((name) => typeof name === "string");
+      };
+      return source.take === "first" ? (row, related) => names(row, related)[0] ?? null : names;
+    }
+    case "distribution": {
+      const erp = source.erp;
+      return (row) => serialiseDistribution(row[erp]);
+    }
+    case "distribution_accounts": {
+      const erp = source.erp;
+      const key = relationKey(field);
+      return (row, related) => {
+        const known = related.get(key);
+        const names = distributionAccountIds(row[erp]).map((id) => known?.get(id));
+        return [...new Set(names.filter((name) => typeof name === "string"))];
+      };
+    }
+  }
+}
+function scalar(field, value) {
+  if (field.type === "boolean") return value === true;
+  if (value === false || value === null || value === void 0) return null;
+  if (field.type === "string") {
+    if (typeof value !== "string") return Array.isArray(value) ? value[1] ?? null : String(value);
+    if (field.format === "date-time") return isoDateTime(value);
+    if (field.format === "date") return value.slice(0, 10);
+    return value;
+  }
+  if (field.type === "integer" && Array.isArray(value)) return value[0] ?? null;
+  return value;
+}
+function isoDateTime(value) {
+  if (value.length === 10) return `${value}T00:00:00Z`;
+  return `${value.slice(0, 10)}T${value.slice(11, 19)}Z`;
+}
+function distributionAccountIds(value) {
+  if (!value || typeof value !== "object") return [];
+  const ids = [];
+  for (const key of Object.keys(value)) for (const part of key.split(",")) if (/^\d+$/.test(part.trim())) ids.push(Number(part));
+  return ids;
+}
+function serialiseDistribution(value) {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return null;
+  const entries = Object.entries(value);
+  if (entries.length === 0) return null;
+  const body = entries.map(([key, share]) => `${JSON.stringify(key)}:${typeof share === "number" && Number.isInteger(share) ? `${share}.0` : JSON.stringify(share)}`);
+  return `{${body.join(",")}}`;
+}
+
+// runtime/resource-reader.ts
+var ResourceReader = class {
+  constructor(erp, log, urlFor, rememberMs, gapsOf = () => NO_GAPS) {
+    this.erp = erp;
+    this.log = log;
+    this.urlFor = urlFor;
+    this.rememberMs = rememberMs;
+    this.gapsOf = gapsOf;
+    this.unreadableFields = new TtlCache(1e4);
+  }
+  erp;
+  log;
+  urlFor;
+  rememberMs;
+  gapsOf;
+  /** `uid|model` → ERP fields that account cannot read on that model, with the model to blame. */
+  unreadableFields;
+  async list(principal, resource, query, stats) {
+    const requests = listRequests(resource, query);
+    const cursor = query.sinceId !== void 0;
+    const pageP = this.readPage(principal, resource, query.fields, requests.page, stats);
+    const countP = requests.countDomain ? this.call(principal, resource.model, "search_count", null, { domain: requests.countDomain }, stats) : void 0;
+    const [page, total] = await Promise.all([pageP, countP]);
+    let rows = page.rows;
+    const meta = {};
+    if (total !== void 0) meta.total = expectCount(total);
+    const more = rows.length > query.limit;
+    if (more) rows = rows.slice(0, query.limit);
+    if (cursor) meta.next_since_id = more ? rows[rows.length - 1]?.["id"] : null;
+    const data = await this.toRecords(principal, resource, query.fields, rows, page.unreadable, stats);
+    return { data, meta };
+  }
+  async detail(principal, resource, id, query, stats) {
+    const page = await this.readPage(principal, resource, query.fields, detailRequest(resource, id, query), stats);
+    if (page.rows.length === 0) throw notFound(`No ${resource.path} record with id ${id}.`);
+    const [record] = await this.toRecords(principal, resource, query.fields, page.rows, page.unreadable, stats);
+    return record;
+  }
+  call(principal, model, method, ids, kwargs, stats) {
+    return this.erp.call(principal, { model, method, ids, kwargs: { ...kwargs, context: ERP_CONTEXT } }, stats);
+  }
+  /** `search_read` of the page, leaving out (and reporting) the fields the account cannot read. */
+  async readPage(principal, resource, fields, request2, stats) {
+    const { fields: wanted, ...options } = request2;
+    const cacheKey = `${principal.uid}|${resource.model}`;
+    let blocked = this.unreadableFields.get(cacheKey) ?? /* @__PURE__ */ new Map();
+    const read = (erpFields) => this.call(principal, resource.model, "search_read", null, { ...options, fields: erpFields }, stats).then(expectRows);
+    const missing = this.gapsOf(resource).erpFields;
+    const readable = (f) => !blocked.has(f) && !missing.has(f);
+    let rows;
+    try {
+      rows = await read(wanted.filter(readable));
+    } catch (error) {
+      if (!isAccessError(error)) throw error;
+      const found = await this.findUnreadable(
+        wanted.filter((f) => f !== "id" && readable(f)),
+        read
+      );
+      if (found.size === 0) throw error;
+      blocked = new Map([...blocked, ...found]);
+      this.unreadableFields.set(cacheKey, blocked, this.rememberMs);
+      rows = await read(wanted.filter(readable));
+    }
+    const unreadable = /* @__PURE__ */ new Map();
+    for (const field of fields) {
+      const erp = erpFieldOf(field);
+      const model = erp === void 0 ? void 0 : blocked.get(erp);
+      if (model !== void 0) unreadable.set(field.name, model);
+    }
+    return { rows, unreadable };
+  }
+  /** The fields whose reading raises AccessError, by halving: each with the model the error names. */
+  async findUnreadable(fields, read) {
+    const found = /* @__PURE__ */ new Map();
+    const probe = async (group) => {
+      try {
+        await read(["id", ...group]);
+      } catch (error) {
+        if (!isAccessError(error)) throw error;
+        if (group.length === 1) {
+          found.set(group[0], error.model ?? "unknown");
+          return;
+        }
+        const half = Math.ceil(group.length / 2);
+        await Promise.all([probe(group.slice(0, half)), probe(group.slice(half))]);
+      }
+    };
+    if (fields.length > 0) await probe(fields);
+    return found;
+  }
+  async toRecords(principal, resource, fields, rows, unreadable, stats) {
+    const dropped = this.gapsOf(resource).apiFields;
+    const related = rows.length ? await this.readRelations(principal, fields, rows, unreadable, dropped, stats) : /* @__PURE__ */ new Map();
+    if (unreadable.size > 0)
+      this.log.warn(
+        { resource: resource.path, fields: [...unreadable].map(([field, model]) => ({ field, model })) },
+        "unreadable relation: fields answered as null (the API account has no read right on their model)"
+      );
+    const map = this.mapperFor(resource, fields, /* @__PURE__ */ new Set([...unreadable.keys(), ...dropped]));
+    return rows.map((row) => map(row, related));
+  }
+  /** Mappers are compiled once per field list (the full list is one shared array) and unreadable set. */
+  mappers = /* @__PURE__ */ new WeakMap();
+  mapperFor(resource, fields, nulls) {
+    let byUnreadable = this.mappers.get(fields);
+    if (!byUnreadable) {
+      byUnreadable = /* @__PURE__ */ new Map();
+      this.mappers.set(fields, byUnreadable);
+    }
+    const key = [...nulls].join(",");
+    let map = byUnreadable.get(key);
+    if (!map) {
+      map = compileMapper(resource, fields, { urlFor: this.urlFor, unreadable: nulls });
+      byUnreadable.set(key, map);
+    }
+    return map;
+  }
+  /** One `read` per comodel relation, for related values and display names. */
+  async readRelations(principal, fields, rows, unreadable, dropped, stats) {
+    const groups = /* @__PURE__ */ new Map();
+    for (const field of fields) {
+      const key = relationKey(field);
+      if (key === void 0 || unreadable.has(field.name) || dropped.has(field.name)) continue;
+      const source = field.source;
+      const comodelField = source.kind === "related" ? source.comodelField : "display_name";
+      const group = groups.get(key) ?? { comodel: source.comodel, field: comodelField, ids: /* @__PURE__ */ new Set(), users: [] };
+      group.users.push(field);
+      for (const row of rows) for (const id of relatedIds(field, row)) group.ids.add(id);
+      groups.set(key, group);
+    }
+    const related = /* @__PURE__ */ new Map();
+    await Promise.all(
+      [...groups].map(async ([key, group]) => {
+        if (group.ids.size === 0) return;
+        try {
+          const values = expectRows(await this.call(principal, group.comodel, "read", [...group.ids], { fields: [group.field] }, stats));
+          related.set(key, new Map(values.map((value) => [value["id"], value[group.field]])));
+        } catch (error) {
+          if (!isAccessError(error)) throw error;
+          for (const field of group.users) unreadable.set(field.name, error.model ?? group.comodel);
+        }
+      })
+    );
+    return related;
+  }
+};
+function expectRows(value) {
+  if (Array.isArray(value) && value.every((row) => row !== null && typeof row === "object" && typeof row["id"] === "number")) return value;
+  throw new ErpUnavailable("the ERP answered a read with something that is not a list of records");
+}
+function expectCount(value) {
+  if (typeof value === "number" && Number.isInteger(value) && value >= 0) return value;
+  throw new ErpUnavailable("the ERP answered a count with something that is not a count");
+}
+function isAccessError(error) {
+  return error instanceof ErpFault && error.kind === "access_error";
+}
+function relatedIds(field, row) {
+  const source = field.source;
+  if (source.kind === "distribution_accounts") return distributionAccountIds(row[source.erp]);
+  if (source.kind !== "related" && source.kind !== "x2many") return [];
+  const value = row[source.erp];
+  if (Array.isArray(value)) return source.kind === "related" ? typeof value[0] === "number" ? [value[0]] : [] : value;
+  return typeof value === "number" ? [value] : [];
+}
+
+// runtime/shared-state/redis.ts
+var import_ioredis = require("ioredis");
+var COOL_DOWN_MS = 2e3;
+var MAX_RECONNECT_DELAY_MS = 2e3;
+var SharedRedis = class {
+  constructor(config, log, now = Date.now) {
+    this.log = log;
+    this.now = now;
+    this.keyPrefix = config.keyPrefix;
+    this.client = new import_ioredis.Redis(config.url, {
+      commandTimeout: config.timeoutMs,
+      connectTimeout: Math.max(config.timeoutMs, 1e3),
+      // While disconnected a command fails at once (the caller falls back) instead of waiting in a queue.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: (attempt) => Math.min(attempt * 100, MAX_RECONNECT_DELAY_MS),
+      // Nothing here needs a connection before the first request: start-up never waits for Redis.
+      lazyConnect: false
+    });
+    this.client.on("error", () => this.markFailing("connection error"));
+    this.client.on("ready", () => this.markRecovered());
+  }
+  log;
+  now;
+  client;
+  keyPrefix;
+  coolDownUntil = 0;
+  failing = false;
+  /** Whether to ask Redis now: connected, and no call failed within the cool-down. */
+  get usable() {
+    return this.client.status === "ready" && this.now() >= this.coolDownUntil;
+  }
+  /**
+   * `operation` against Redis, or `fallback()` when Redis is not usable or the operation fails (an
+   * error or the timeout). Never rejects because of Redis.
+   */
+  async attempt(operation, fallback) {
+    if (!this.usable) return fallback();
+    let result;
+    try {
+      result = await operation(this.client);
+    } catch (error) {
+      this.coolDownUntil = this.now() + COOL_DOWN_MS;
+      this.markFailing(error instanceof Error ? error.message.slice(0, 200) : "failed");
+      return fallback();
+    }
+    if (this.failing) this.markRecovered();
+    return result;
+  }
+  /** Closes the connection (at shutdown), within the timeout. */
+  async close() {
+    try {
+      await this.client.quit();
+    } catch {
+      this.client.disconnect();
+    }
+  }
+  markFailing(reason) {
+    if (this.failing) return;
+    this.failing = true;
+    this.log.warn({ shared_state: "redis", reason }, "Redis unusable: limits are counted per process, the cache is bypassed, until it answers again");
+  }
+  markRecovered() {
+    if (!this.failing) return;
+    this.failing = false;
+    this.log.info({ shared_state: "redis" }, "Redis answers again: limits and cache are shared again");
+  }
+};
+
 // runtime/app.ts
 function createApp(config, deps) {
   const log = deps.logger;
-  const erp = new ErpClient(config.erp, deps.observeErpCall);
-  const auth = new Authenticator(erp, config.erp.apiGroup, config.auth);
+  const { tracing } = deps;
+  let erp;
+  let budget;
+  let drift;
+  const metrics = config.metrics ? new (loadMetrics())({
+    erpLoad: () => erp?.load ?? { inFlight: 0, queued: 0 },
+    memoryBudget: {
+      get inUse() {
+        return budget?.inUse ?? 0;
+      },
+      limitBytes: config.memoryBudgetBytes
+    },
+    driftProblems: () => drift?.status().problems ?? [],
+    build: buildInfo()
+  }) : void 0;
+  erp = new ErpClient(config.erp, deps.observeErpCall, erpTelemetry(metrics, tracing));
+  const authObserver = metrics && { cacheLookup: (hit) => metrics.authCacheLookup(hit), refused: (reason) => metrics.authFailure(reason) };
+  const auth = new Authenticator(erp, config.erp.apiGroup, config.auth, authObserver);
   const urlFor = recordUrls(config.erp.urlTemplate, config.erp.publicUrl);
-  const drift = new DriftMonitor({ mode: config.driftCheck.mode, checkKey: config.driftCheck.key, erp, log, resources: RESOURCES });
+  drift = new DriftMonitor({ mode: config.driftCheck.mode, checkKey: config.driftCheck.key, erp, log, resources: RESOURCES });
   const gapsOf = drift.gapsOf.bind(drift);
   const reader = new ResourceReader(erp, log, urlFor, config.auth.cacheTtlMs, gapsOf);
   const shared = config.redis && new SharedRedis(config.redis, log);
   const failures = new AuthFailureLimit(config.auth.failureLimit, config.auth.failureWindowMs, config.auth.checkLimit, shared);
-  const keyLimit = config.rateLimit && new KeyRateLimit(config.rateLimit, shared);
-  const budget = new MemoryBudget(config.memoryBudgetBytes);
-  const handlers = createResourceHandlers(auth, reader, failures, budget, drift, keyLimit);
+  const keyLimit = config.rateLimit && new KeyRateLimit(config.rateLimit, shared, metrics && (() => metrics.rateLimitRefusals.inc()));
+  budget = new MemoryBudget(config.memoryBudgetBytes);
+  const handlers = createResourceHandlers(auth, reader, failures, budget, drift, keyLimit, config.compression);
   const servedPaths = new Set(RESOURCES.map((r) => `/api/v1/${r.path}`));
   const docs = ["/api/openapi.json", "/api/docs", "/api/llms.txt", "/llms.txt"];
   const isServedPath = (path) => {
@@ -53923,11 +55159,11 @@ function createApp(config, deps) {
   app.set("etag", false);
   app.set("query parser", parseQueryString);
   app.set("trust proxy", config.trustProxy);
+  app.use(requestLog(log, { metrics, tracing }));
   app.use((_req, res, next) => {
     res.setHeader("X-Content-Type-Options", "nosniff");
     next();
   });
-  app.use(requestLog(log));
   if (config.corsOrigins.length) app.use(cors(config.corsOrigins));
   app.use(methodNotAllowed(isServedPath));
   app.use(refuseMisshapenRequests());
@@ -53937,23 +55173,29 @@ function createApp(config, deps) {
   app.use(createMcpRouter(app, auth, failures));
   app.use(
     "/api",
-    createDocsRouter({
-      "/openapi.json": { body: openApiWithServer(openapi_default, config.publicBaseUrl), type: "application/json", cacheControl: "public, max-age=300" },
-      "/docs": {
-        body: withBaseUrl(DOCS_PAGE_HTML, config.publicBaseUrl, "html"),
-        type: "text/html; charset=utf-8",
-        cacheControl: "public, max-age=300",
-        extraHeaders: { "Content-Security-Policy": DOCS_PAGE_CSP, "Referrer-Policy": "no-referrer" }
+    createDocsRouter(
+      {
+        "/openapi.json": { body: openApiWithServer(openapi_default, config.publicBaseUrl), type: "application/json", cacheControl: "public, max-age=300" },
+        "/docs": {
+          body: withBaseUrl(DOCS_PAGE_HTML, config.publicBaseUrl, "html"),
+          type: "text/html; charset=utf-8",
+          cacheControl: "public, max-age=300",
+          extraHeaders: { "Content-Security-Policy": DOCS_PAGE_CSP, "Referrer-Policy": "no-referrer" }
+        },
+        "/llms.txt": llmsTxt
       },
-      "/llms.txt": llmsTxt
-    })
+      config.compression
+    )
   );
-  app.use(createDocsRouter({ "/llms.txt": llmsTxt }));
+  app.use(createDocsRouter({ "/llms.txt": llmsTxt }, config.compression));
   app.use(noStore(), unconditional());
   app.use(createHealthRouter(erp, config.erp.timeoutMs, drift));
   app.use((req, res) => sendError(res, notFound(`No route ${req.method} ${req.path.slice(0, 200)}.`)));
   app.use(createErrorHandler(log));
-  return { app, erp, drift, shared };
+  return { app, erp, drift, metrics, shared };
+}
+function loadMetrics() {
+  return (init_metrics(), __toCommonJS(metrics_exports)).GatewayMetrics;
 }
 
 // runtime/cluster-primary.ts
@@ -54089,6 +55331,12 @@ function loadConfig(env) {
     corsOrigins: origins(env, "CORS_ORIGINS"),
     trustProxy: trustProxy(env, "TRUST_PROXY"),
     logLevel: oneOf(env, "LOG_LEVEL", "info", ["fatal", "error", "warn", "info", "debug", "trace", "silent"]),
+    metrics: metricsListener(env, host, port),
+    tracing: env["OTEL_EXPORTER_OTLP_ENDPOINT"]?.trim() ? { endpoint: url(env, "OTEL_EXPORTER_OTLP_ENDPOINT"), serviceName: text2(env, "OTEL_SERVICE_NAME", "ops-data-gateway") } : void 0,
+    compression: {
+      enabled: oneOf(env, "COMPRESSION", "on", ["on", "off"]) === "on",
+      minBytes: integer(env, "COMPRESSION_MIN_BYTES", 1024, 0, 64 * 1024 * 1024)
+    },
     driftCheck: {
       mode: oneOf(env, "DRIFT_CHECK", "warn", ["warn", "fail", "off"]),
       key: env["ERP_CHECK_KEY"]?.trim() || void 0
@@ -54148,6 +55396,14 @@ function workers(env, name) {
   if (!/^[0-9]+$/.test(raw) || Number(raw) < 1 || Number(raw) > 256) throw new ConfigError(name, `must be 'auto' (one per CPU) or an integer from 1 to 256 (got '${raw}')`);
   return Number(raw);
 }
+function metricsListener(env, publicHost, publicPort) {
+  if (!env["METRICS_PORT"]?.trim()) return void 0;
+  const port = integer(env, "METRICS_PORT", 0, 0, 65535);
+  const host = text2(env, "METRICS_HOST", "127.0.0.1");
+  if (port !== 0 && port === publicPort && (host === publicHost || host === "0.0.0.0" || publicHost === "0.0.0.0" || host === "::" || publicHost === "::"))
+    throw new ConfigError("METRICS_PORT", `must differ from PORT (${publicPort}): metrics are never served on the public port`);
+  return { host, port };
+}
 function origins(env, name) {
   const raw = env[name]?.trim();
   if (!raw) return [];
@@ -54179,6 +55435,7 @@ function deepFreeze12(value) {
 }
 
 // runtime/drift/format-drift.ts
+init_drift_problem();
 function sortProblems(problems) {
   const key = (p) => [p.resource, p.kind, qualifiedField(p)].join("\0");
   return [...problems].sort((a, b) => key(a).localeCompare(key(b)));
@@ -54313,6 +55570,7 @@ function rawAnswer(status, what, head) {
 
 // runtime/log.ts
 var import_pino = __toESM(require("pino"));
+init_request_context();
 function bufferedStdout() {
   const destination = import_pino.default.destination({ dest: 1, sync: false, minLength: 8192 });
   setInterval(() => destination.flush(), 1e3).unref();
@@ -54326,15 +55584,86 @@ function createLogger(level, destination) {
       timestamp: import_pino.default.stdTimeFunctions.isoTime,
       // Defence in depth: these paths never hold what they name, but if one ever did it is hidden.
       redact: { paths: ["authorization", "key", "*.authorization", "*.key", "headers.authorization", "req.headers.authorization"], censor: "[redacted]" },
-      formatters: { level: (label) => ({ level: label }) }
+      formatters: { level: (label) => ({ level: label }) },
+      // Every line written while a request is served names it: its access line, its errors, what it taught the drift check.
+      mixin: () => {
+        const scope = currentScope();
+        return scope ? { request_id: scope.id } : {};
+      }
     },
     destination
   );
 }
 
+// runtime/telemetry/metrics-server.ts
+var import_node_http3 = require("node:http");
+function createMetricsServer(metrics) {
+  return (0, import_node_http3.createServer)((req, res) => {
+    const path = (req.url ?? "").split("?")[0];
+    if (path !== "/metrics" || req.method !== "GET" && req.method !== "HEAD") {
+      res.writeHead(path === "/metrics" ? 405 : 404, { "Content-Type": "text/plain; charset=utf-8", ...path === "/metrics" ? { Allow: "GET, HEAD" } : {} });
+      res.end(path === "/metrics" ? "Only GET and HEAD.\n" : "Metrics are at /metrics.\n");
+      return;
+    }
+    metrics.scrape().then(
+      ({ body, contentType }) => {
+        res.writeHead(200, { "Content-Type": contentType, "Cache-Control": "no-store" });
+        res.end(body);
+      },
+      () => {
+        res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" });
+        res.end("The metrics could not be collected.\n");
+      }
+    );
+  });
+}
+
+// runtime/telemetry/tracing.ts
+function startTracing(config) {
+  const api = require("@opentelemetry/api");
+  const { TracerProvider, BatchSpanProcessor } = require("@opentelemetry/sdk-trace");
+  const { OTLPTraceExporter } = require("@opentelemetry/exporter-trace-otlp-http");
+  const { resourceFromAttributes } = require("@opentelemetry/resources");
+  const exporter = new OTLPTraceExporter({ url: `${config.endpoint.replace(/\/+$/, "")}/v1/traces` });
+  const provider = new TracerProvider({
+    resource: resourceFromAttributes({ "service.name": config.serviceName }),
+    spanProcessors: [new BatchSpanProcessor({ exporter, scheduledDelayMillis: 1e3 })]
+  });
+  const tracer = provider.getTracer("ops-data-gateway");
+  const { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, createTraceState } = api;
+  return {
+    startRequest(method, parent) {
+      const context = parent ? trace.setSpanContext(ROOT_CONTEXT, {
+        traceId: parent.traceId,
+        spanId: parent.parentId,
+        traceFlags: Number.parseInt(parent.flags, 16),
+        isRemote: true,
+        ...parent.state ? { traceState: createTraceState(parent.state) } : {}
+      }) : ROOT_CONTEXT;
+      return tracer.startSpan(method, { kind: SpanKind.SERVER, attributes: { "http.request.method": method } }, context);
+    },
+    endRequest(span, method, route, status, attributes) {
+      span.updateName(route === NO_ROUTE ? method : `${method} ${route}`);
+      span.setAttributes({ "http.route": route, "http.response.status_code": status, ...attributes });
+      if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+    },
+    startChild(parent, name, attributes, client = false) {
+      const context = parent ? trace.setSpan(ROOT_CONTEXT, parent) : ROOT_CONTEXT;
+      return tracer.startSpan(name, { kind: client ? SpanKind.CLIENT : SpanKind.INTERNAL, attributes }, context);
+    },
+    endErpCall(span, outcome) {
+      span.setAttribute("erp.outcome", outcome);
+      if (outcome !== "ok") span.setStatus({ code: SpanStatusCode.ERROR, message: outcome });
+      span.end();
+    },
+    shutdown: () => provider.shutdown()
+  };
+}
+
 // runtime/main.ts
 var SHUTDOWN_MARGIN_MS2 = 1e3;
-function main() {
+async function main() {
   let config;
   try {
     config = loadConfig(process.env);
@@ -54353,12 +55682,36 @@ function main() {
     return;
   }
   const logger = import_node_cluster2.default.isWorker ? root.child({ worker: import_node_cluster2.default.worker?.id, pid: process.pid }) : root;
-  const { app, drift, shared } = createApp(config, { logger });
+  const tracing = config.tracing ? startTracing(config.tracing) : void 0;
+  const { app, drift, metrics, shared } = createApp(config, { logger, tracing });
+  if (metrics && config.metrics) {
+    const { host, port } = config.metrics;
+    const metricsServer = createMetricsServer(metrics);
+    metricsServer.on("error", (error) => {
+      process.stderr.write(`ops-data-gateway: cannot listen for metrics on ${host}:${port}: ${error.message}
+`);
+      process.exit(1);
+    });
+    metricsServer.listen(port, host, () => {
+      const address = metricsServer.address();
+      logger.info({ host, port: typeof address === "object" && address ? address.port : port }, "metrics listening at /metrics");
+    });
+    metricsServer.unref();
+  }
   const server = createGatewayServer(app, config.requestTimeoutMs, config.clientWriteTimeoutMs);
   server.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.port;
-    logger.info({ host: config.host, port, erp: withoutCredentials(config.erp.url), transport: config.erp.transport }, "gateway listening");
+    logger.info(
+      {
+        host: config.host,
+        port,
+        erp: withoutCredentials(config.erp.url),
+        transport: config.erp.transport,
+        ...config.tracing ? { traces: withoutCredentials(config.tracing.endpoint) } : {}
+      },
+      "gateway listening"
+    );
     output.flush();
     drift.start((problems) => {
       for (const line of driftFailureLines(problems)) process.stderr.write(`ops-data-gateway: ${line}
@@ -54380,6 +55733,7 @@ function main() {
     logger.info({ signal }, "shutting down: no new connections, finishing requests in flight");
     void closer.close().then(async (cut) => {
       await shared?.close();
+      await tracing?.shutdown().catch(() => void 0);
       if (cut) logger.warn({ answers_cut: cut }, "shutdown cut answers not yet read by their clients");
       output.flush();
       process.exit(cut ? 1 : 0);
@@ -54399,4 +55753,4 @@ function withoutCredentials(url2) {
   parsed.password = "";
   return parsed.toString().replace(/\/$/, "");
 }
-main();
+void main();

@@ -27,20 +27,28 @@ import { refuseMisshapenRequests } from './http/request-shape';
 import { parseQueryString } from './http/strict-query';
 import { createResourceHandlers } from './http/resource-handlers';
 import type { Logger } from './log';
+import { createMcpRouter } from './mcp/mcp-endpoint';
+import { buildInfo } from './telemetry/build-info';
+import { erpTelemetry } from './telemetry/erp-telemetry';
+import type { AuthFailureReason, GatewayMetrics } from './telemetry/metrics';
+import type { Tracing } from './telemetry/tracing';
 import { recordUrls } from './record-urls';
 import { ResourceReader } from './resource-reader';
 import { SharedRedis } from './shared-state/redis';
-import { createMcpRouter } from './mcp/mcp-endpoint';
 
 export interface AppDependencies {
   readonly logger: Logger;
   /** Sees every ERP call before it is sent (tests check what reaches the ERP). */
   readonly observeErpCall?: (call: ErpCall) => void;
+  /** OpenTelemetry traces, started by the caller when OTEL_EXPORTER_OTLP_ENDPOINT is set (startTracing). */
+  readonly tracing?: Tracing | undefined;
 }
 
 export interface Gateway {
   readonly app: Express;
   readonly erp: ErpClient;
+  /** The Prometheus metrics when METRICS_PORT is set: serve them with createMetricsServer (main.ts does). */
+  readonly metrics: GatewayMetrics | undefined;
   /** The catalogue drift check: `start()` it once the app listens (main.ts does). */
   readonly drift: DriftMonitor;
   /** The Redis connection of the shared state (REDIS_URL), if any: closed at shutdown. */
@@ -49,17 +57,36 @@ export interface Gateway {
 
 export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway {
   const log = deps.logger;
-  const erp = new ErpClient(config.erp, deps.observeErpCall);
-  const auth = new Authenticator(erp, config.erp.apiGroup, config.auth);
+  const { tracing } = deps;
+  // The gauges read these when scraped; they exist by then.
+  let erp: ErpClient | undefined;
+  let budget: MemoryBudget | undefined;
+  let drift: DriftMonitor | undefined;
+  const metrics = config.metrics
+    ? new (loadMetrics())({
+        erpLoad: () => erp?.load ?? { inFlight: 0, queued: 0 },
+        memoryBudget: {
+          get inUse() {
+            return budget?.inUse ?? 0;
+          },
+          limitBytes: config.memoryBudgetBytes,
+        },
+        driftProblems: () => drift?.status().problems ?? [],
+        build: buildInfo(),
+      })
+    : undefined;
+  erp = new ErpClient(config.erp, deps.observeErpCall, erpTelemetry(metrics, tracing));
+  const authObserver = metrics && { cacheLookup: (hit: boolean) => metrics.authCacheLookup(hit), refused: (reason: AuthFailureReason) => metrics.authFailure(reason) };
+  const auth = new Authenticator(erp, config.erp.apiGroup, config.auth, authObserver);
   const urlFor = recordUrls(config.erp.urlTemplate, config.erp.publicUrl);
-  const drift = new DriftMonitor({ mode: config.driftCheck.mode, checkKey: config.driftCheck.key, erp, log, resources: RESOURCES });
+  drift = new DriftMonitor({ mode: config.driftCheck.mode, checkKey: config.driftCheck.key, erp, log, resources: RESOURCES });
   const gapsOf = drift.gapsOf.bind(drift);
   const reader = new ResourceReader(erp, log, urlFor, config.auth.cacheTtlMs, gapsOf);
   const shared = config.redis && new SharedRedis(config.redis, log);
   const failures = new AuthFailureLimit(config.auth.failureLimit, config.auth.failureWindowMs, config.auth.checkLimit, shared);
-  const keyLimit = config.rateLimit && new KeyRateLimit(config.rateLimit, shared);
-  const budget = new MemoryBudget(config.memoryBudgetBytes);
-  const handlers = createResourceHandlers(auth, reader, failures, budget, drift, keyLimit);
+  const keyLimit = config.rateLimit && new KeyRateLimit(config.rateLimit, shared, metrics && (() => metrics.rateLimitRefusals.inc()));
+  budget = new MemoryBudget(config.memoryBudgetBytes);
+  const handlers = createResourceHandlers(auth, reader, failures, budget, drift, keyLimit, config.compression);
 
   const servedPaths = new Set(RESOURCES.map((r) => `/api/v1/${r.path}`));
   const docs = ['/api/openapi.json', '/api/docs', '/api/llms.txt', '/llms.txt'];
@@ -75,11 +102,12 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   app.set('etag', false);
   app.set('query parser', parseQueryString);
   app.set('trust proxy', config.trustProxy);
+  // First: every answer, whatever answers it, carries the request id, and every log line of the request too.
+  app.use(requestLog(log, { metrics, tracing }));
   app.use((_req, res, next) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     next();
   });
-  app.use(requestLog(log));
   if (config.corsOrigins.length) app.use(cors(config.corsOrigins));
   app.use(methodNotAllowed(isServedPath));
   app.use(refuseMisshapenRequests());
@@ -91,23 +119,34 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   app.use(createMcpRouter(app, auth, failures));
   app.use(
     '/api',
-    createDocsRouter({
-      '/openapi.json': { body: openApiWithServer(openapi, config.publicBaseUrl), type: 'application/json', cacheControl: 'public, max-age=300' },
-      '/docs': {
-        body: withBaseUrl(DOCS_PAGE_HTML, config.publicBaseUrl, 'html'),
-        type: 'text/html; charset=utf-8',
-        cacheControl: 'public, max-age=300',
-        extraHeaders: { 'Content-Security-Policy': DOCS_PAGE_CSP, 'Referrer-Policy': 'no-referrer' },
+    createDocsRouter(
+      {
+        '/openapi.json': { body: openApiWithServer(openapi, config.publicBaseUrl), type: 'application/json', cacheControl: 'public, max-age=300' },
+        '/docs': {
+          body: withBaseUrl(DOCS_PAGE_HTML, config.publicBaseUrl, 'html'),
+          type: 'text/html; charset=utf-8',
+          cacheControl: 'public, max-age=300',
+          extraHeaders: { 'Content-Security-Policy': DOCS_PAGE_CSP, 'Referrer-Policy': 'no-referrer' },
+        },
+        '/llms.txt': llmsTxt,
       },
-      '/llms.txt': llmsTxt,
-    }),
+      config.compression,
+    ),
   );
   // The llms.txt convention puts it at the site root as well.
-  app.use(createDocsRouter({ '/llms.txt': llmsTxt }));
+  app.use(createDocsRouter({ '/llms.txt': llmsTxt }, config.compression));
   // Everything after the documents (which set their own caching) is live state: never stored, never 304.
   app.use(noStore(), unconditional());
   app.use(createHealthRouter(erp, config.erp.timeoutMs, drift));
   app.use((req, res) => sendError(res, notFound(`No route ${req.method} ${req.path.slice(0, 200)}.`)));
   app.use(createErrorHandler(log));
-  return { app, erp, drift, shared };
+  return { app, erp, drift, metrics, shared };
+}
+
+/**
+ * prom-client, loaded only when METRICS_PORT is set: it adds 16 MB of resident memory to a process
+ * whose budget is about 130 MB, for nothing when no one scrapes (as the OpenTelemetry SDK, tracing.ts).
+ */
+function loadMetrics(): typeof GatewayMetrics {
+  return (require('./telemetry/metrics') as typeof import('./telemetry/metrics')).GatewayMetrics;
 }

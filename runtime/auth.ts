@@ -28,6 +28,14 @@ interface Verdict {
   readonly readable: Map<string, boolean>;
 }
 
+/** What the metrics learn of authentication (telemetry/metrics.ts); nothing about the key itself. */
+export interface AuthObserver {
+  /** A key was found in the cache (hit) or had to be checked with the ERP (miss). */
+  cacheLookup(hit: boolean): void;
+  /** A request was refused: no or a bad key (401), a key outside the API group (403), too many failures (429). */
+  refused(reason: 'unauthorized' | 'forbidden' | 'rate_limited'): void;
+}
+
 const BEARER = /^bearer[ \t]+([^\s]+)[ \t]*$/i;
 const MAX_KEY_LENGTH = 512;
 /** Refused keys are kept apart, in a small cache of their own: a flood of junk keys can never evict accepted ones. */
@@ -42,6 +50,7 @@ export class Authenticator {
     private readonly erp: ErpClient,
     private readonly apiGroup: string,
     private readonly config: GatewayConfig['auth'],
+    private readonly observer?: AuthObserver,
   ) {
     this.verdicts = new TtlCache(config.cacheMaxEntries);
     this.refused = new TtlCache(REFUSED_MAX_ENTRIES);
@@ -54,10 +63,21 @@ export class Authenticator {
    * once it has answered.
    */
   async authenticate(header: string | undefined, stats: ErpStats, beforeErp?: () => Promise<(failed: boolean) => void>): Promise<Principal> {
+    if (!this.observer) return this.principalOf(header, stats, beforeErp);
+    try {
+      return await this.principalOf(header, stats, beforeErp);
+    } catch (error) {
+      if (error instanceof GatewayError && (error.code === 'unauthorized' || error.code === 'forbidden' || error.code === 'rate_limited')) this.observer.refused(error.code);
+      throw error;
+    }
+  }
+
+  private async principalOf(header: string | undefined, stats: ErpStats, beforeErp?: () => Promise<(failed: boolean) => void>): Promise<Principal> {
     const key = header === undefined ? undefined : BEARER.exec(header)?.[1];
     if (!key || key.length > MAX_KEY_LENGTH) throw unauthorized();
     const hash = createHash('sha256').update(key).digest('hex');
     let verdict = this.verdicts.get(hash) ?? this.refused.get(hash);
+    this.observer?.cacheLookup(verdict !== undefined);
     if (!verdict) {
       // Requests arriving while the same key is being checked wait for that check: only the one that
       // asks the ERP counts against the limits (a burst of a new dashboard's requests is one check).

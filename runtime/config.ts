@@ -64,6 +64,12 @@ export interface GatewayConfig {
   /** Express `trust proxy` setting: how the client address is found behind proxies. */
   readonly trustProxy: false | number | string;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** The Prometheus listener (README, "Operating it"): off unless METRICS_PORT is set; never the public port. */
+  readonly metrics: { readonly host: string; readonly port: number } | undefined;
+  /** OpenTelemetry traces over OTLP/HTTP: off unless OTEL_EXPORTER_OTLP_ENDPOINT is set. */
+  readonly tracing: { readonly endpoint: string; readonly serviceName: string } | undefined;
+  /** Compression of answers (brotli, gzip); turn it off behind a proxy that compresses. */
+  readonly compression: { readonly enabled: boolean; readonly minBytes: number };
   /** Catalogue drift check at start-up and by `make check-erp` (README, "Catalogue drift check"). */
   readonly driftCheck: {
     /** `warn`: serve around drift and report it; `fail`: refuse to run; `off`: no check at start-up. */
@@ -191,6 +197,14 @@ export function loadConfig(env: Env): GatewayConfig {
     corsOrigins: origins(env, 'CORS_ORIGINS'),
     trustProxy: trustProxy(env, 'TRUST_PROXY'),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
+    metrics: metricsListener(env, host, port),
+    tracing: env['OTEL_EXPORTER_OTLP_ENDPOINT']?.trim()
+      ? { endpoint: url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT'), serviceName: text(env, 'OTEL_SERVICE_NAME', 'ops-data-gateway') }
+      : undefined,
+    compression: {
+      enabled: oneOf(env, 'COMPRESSION', 'on', ['on', 'off'] as const) === 'on',
+      minBytes: integer(env, 'COMPRESSION_MIN_BYTES', 1024, 0, 64 * 1024 * 1024),
+    },
     driftCheck: {
       mode: oneOf(env, 'DRIFT_CHECK', 'warn', ['warn', 'fail', 'off'] as const),
       key: env['ERP_CHECK_KEY']?.trim() || undefined,
@@ -254,6 +268,16 @@ function workers(env: Env, name: string): number {
   if (raw === 'auto') return availableParallelism();
   if (!/^[0-9]+$/.test(raw) || Number(raw) < 1 || Number(raw) > 256) throw new ConfigError(name, `must be 'auto' (one per CPU) or an integer from 1 to 256 (got '${raw}')`);
   return Number(raw);
+}
+
+function metricsListener(env: Env, publicHost: string, publicPort: number): GatewayConfig['metrics'] {
+  if (!env['METRICS_PORT']?.trim()) return undefined;
+  const port = integer(env, 'METRICS_PORT', 0, 0, 65535);
+  const host = text(env, 'METRICS_HOST', '127.0.0.1');
+  // The metrics name routes, models and the ERP version: they are for the operator, not the API's clients.
+  if (port !== 0 && port === publicPort && (host === publicHost || host === '0.0.0.0' || publicHost === '0.0.0.0' || host === '::' || publicHost === '::'))
+    throw new ConfigError('METRICS_PORT', `must differ from PORT (${publicPort}): metrics are never served on the public port`);
+  return { host, port };
 }
 
 function origins(env: Env, name: string): string[] {

@@ -1,8 +1,10 @@
 /**
  * @module The gateway's one logger: structured JSON lines (pino). Request lines carry no key (only a
- * short hash prefix) and no record values; the ERP's own error texts are logged, never returned.
+ * short hash prefix) and no record values; the ERP's own error texts are logged, never returned. A line
+ * written while a request is served carries its `request_id`.
  */
 import pino, { type DestinationStream, type Logger } from 'pino';
+import { currentScope } from './http/request-context';
 
 export type { Logger };
 
@@ -25,6 +27,11 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
       // Defence in depth: these paths never hold what they name, but if one ever did it is hidden.
       redact: { paths: ['authorization', 'key', '*.authorization', '*.key', 'headers.authorization', 'req.headers.authorization'], censor: '[redacted]' },
       formatters: { level: (label) => ({ level: label }) },
+      // Every line written while a request is served names it: its access line, its errors, what it taught the drift check.
+      mixin: () => {
+        const scope = currentScope();
+        return scope ? { request_id: scope.id } : {};
+      },
     },
     destination,
   );

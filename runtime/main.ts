@@ -13,11 +13,13 @@ import { driftFailureLines } from './drift/format-drift';
 import { createGracefulCloser } from './http/graceful-close';
 import { createGatewayServer } from './http/harden-server';
 import { bufferedStdout, createLogger } from './log';
+import { createMetricsServer } from './telemetry/metrics-server';
+import { startTracing, type Tracing } from './telemetry/tracing';
 
 /** Past the request deadline (every request in flight has answered by then), shutdown waits this much more. */
 const SHUTDOWN_MARGIN_MS = 1000;
 
-function main(): void {
+async function main(): Promise<void> {
   let config: GatewayConfig;
   try {
     config = loadConfig(process.env);
@@ -36,12 +38,37 @@ function main(): void {
   }
   // A worker's lines say which worker wrote them.
   const logger = cluster.isWorker ? root.child({ worker: cluster.worker?.id, pid: process.pid }) : root;
-  const { app, drift, shared } = createApp(config, { logger });
+  // The OpenTelemetry SDK is loaded only when traces are asked for.
+  const tracing: Tracing | undefined = config.tracing ? startTracing(config.tracing) : undefined;
+  const { app, drift, metrics, shared } = createApp(config, { logger, tracing });
+  if (metrics && config.metrics) {
+    const { host, port } = config.metrics;
+    const metricsServer = createMetricsServer(metrics);
+    metricsServer.on('error', (error) => {
+      process.stderr.write(`ops-data-gateway: cannot listen for metrics on ${host}:${port}: ${error.message}\n`);
+      process.exit(1);
+    });
+    metricsServer.listen(port, host, () => {
+      const address = metricsServer.address();
+      logger.info({ host, port: typeof address === 'object' && address ? address.port : port }, 'metrics listening at /metrics');
+    });
+    // Scrapes never keep the process alive at shutdown.
+    metricsServer.unref();
+  }
   const server = createGatewayServer(app, config.requestTimeoutMs, config.clientWriteTimeoutMs);
   server.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
-    logger.info({ host: config.host, port, erp: withoutCredentials(config.erp.url), transport: config.erp.transport }, 'gateway listening');
+    logger.info(
+      {
+        host: config.host,
+        port,
+        erp: withoutCredentials(config.erp.url),
+        transport: config.erp.transport,
+        ...(config.tracing ? { traces: withoutCredentials(config.tracing.endpoint) } : {}),
+      },
+      'gateway listening',
+    );
     output.flush();
     // In the background: requests are served while the ERP is asked (DRIFT_CHECK=fail exits on drift).
     drift.start((problems) => {
@@ -63,6 +90,8 @@ function main(): void {
     logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
     void closer.close().then(async (cut) => {
       await shared?.close();
+      // The last spans leave before the process does (bounded: the exporter has its own timeout).
+      await tracing?.shutdown().catch(() => undefined);
       // Exit status 1 when answers were cut: the clients concerned did not get what they asked for.
       if (cut) logger.warn({ answers_cut: cut }, 'shutdown cut answers not yet read by their clients');
       output.flush();
@@ -87,4 +116,4 @@ function withoutCredentials(url: string): string {
   return parsed.toString().replace(/\/$/, '');
 }
 
-main();
+void main();

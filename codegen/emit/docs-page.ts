@@ -502,7 +502,7 @@ function guide(model: CatalogueModel): string {
 <div class="scroll"><table>${head(ERROR_COLUMNS)}<tbody>
 ${errorRows}
 </tbody></table></div>
-<p>429 and 503 carry ${code('Retry-After')} (seconds).</p>`,
+<p>429 and 503 carry ${code('Retry-After')} (seconds). Every answer, errors included, carries ${code('X-Request-Id')}: yours when you send one (1 to 128 letters, digits and ${code('_ . : + / = -')}), else one made for the request. Quote it when reporting a problem. Data answers also carry ${code('Server-Timing')}: time in the ERP, the gateway's own time and the cache outcome.</p>`,
     ),
     section(
       'limits',

@@ -171,7 +171,7 @@ Query keys named per route, one value each (except \`in\`), AND-combined. Exampl
 
 ## Errors
 
-Body \`{"error": {"code": "...", "message": "..."}}\`; rely on the status.
+Body \`{"error": {"code": "...", "message": "..."}}\`; rely on the status. Every answer, errors included, carries \`X-Request-Id\` (yours when you send a safe one, else made for the request): quote it when reporting a problem. Data answers carry \`Server-Timing\` (ERP time, gateway time, cache outcome).
 
 | Status | Code | Condition |
 | --- | --- | --- |

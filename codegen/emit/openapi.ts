@@ -90,7 +90,12 @@ function errorResponses(statuses: readonly number[]): Record<string, OpenAPIV3_1
 const SERVER_ERRORS = [429, 502, 503, 504];
 /** Headers of the per-key rate limits (decision D26), present only when the operator has set them. */
 const RATE_LIMIT_HEADERS = { 'RateLimit-Policy': ref('RateLimitPolicy', 'headers'), RateLimit: ref('RateLimit', 'headers') };
-const DATA_HEADERS = { ETag: ref('ETag', 'headers'), ...RATE_LIMIT_HEADERS };
+const DATA_HEADERS = {
+  ETag: ref('ETag', 'headers'),
+  'Server-Timing': ref('ServerTiming', 'headers'),
+  'X-Request-Id': ref('RequestId', 'headers'),
+  ...RATE_LIMIT_HEADERS,
+};
 /** Statuses some operation declares: only these get a response component. */
 const DECLARED = new Set([400, 401, 403, 404, 422, ...SERVER_ERRORS]);
 
@@ -222,6 +227,16 @@ function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject {
       required: false,
       schema: { type: 'string', pattern: '^"per-key";r=[0-9]+;t=[0-9]+$' },
     },
+    RequestId: {
+      description:
+        'The id of this request, on every answer: the `X-Request-Id` the client sent when it is a safe token (1 to 128 letters, digits and `_ . : + / = -`), else one made by the gateway. Quote it when reporting a problem.',
+      required: true,
+      schema: { type: 'string', maxLength: 128 },
+    },
+    ServerTiming: {
+      description: "Where the time went: `erp` (time in ERP calls, and how many), `gw` (the gateway's own time), `cache` (what a response cache did: `off` when none).",
+      schema: { type: 'string' },
+    },
   };
   const responses: Record<string, OpenAPIV3_1.ResponseObject> = {
     // No content: a 304 has no body (and is neither a success nor an error to a typed client).
@@ -232,13 +247,13 @@ function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject {
   };
   for (const [status, code, text] of ERROR_STATUSES) {
     if (!DECLARED.has(status)) continue;
-    const headers: Record<string, OpenAPIV3_1.HeaderObject> = {};
+    const headers: Record<string, OpenAPIV3_1.HeaderObject | OpenAPIV3_1.ReferenceObject> = { 'X-Request-Id': ref('RequestId', 'headers') };
     if (status === 401) headers['WWW-Authenticate'] = { required: true, schema: { type: 'string' }, description: '`Bearer`.' };
     if (status === 429 || status === 503) headers['Retry-After'] = { required: true, schema: { type: 'integer' }, description: 'Seconds to wait.' };
     if (status === 429) Object.assign(headers, RATE_LIMIT_HEADERS);
     responses[`Error${status}`] = {
       description: `\`${code}\`: ${text}`,
-      ...(Object.keys(headers).length ? { headers } : {}),
+      headers,
       content: { 'application/json': { schema: ref('Error') } },
     };
   }

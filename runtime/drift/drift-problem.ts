@@ -3,7 +3,7 @@
  * (the generated `RESOURCES`) and what the ERP's `fields_get` describes, each with a stable `kind`.
  */
 
-const DRIFT_KINDS = {
+export const DRIFT_KINDS = {
   /** The resource's model, or a comodel the catalogue reads from, does not exist in the ERP. */
   missing_model: 'model does not exist',
   /** A field the catalogue reads, filters, scopes or orders on does not exist. */

@@ -2,17 +2,20 @@
  * @module The gateway's only way to the ERP. It picks the transport (JSON-2 when the ERP offers it,
  * unless configured), lets through read methods only, bounds concurrent calls with a bounded wait
  * queue, puts a deadline on every call, sends identical reads in flight once (coalesce.ts) and
- * counts calls and time per request for the log line.
+ * counts calls and time per request for the log line; an observer (metrics, traces) sees each call.
  */
 import type { GatewayConfig } from '../config';
+import { GatewayError } from '../errors';
 import { Coalescer, flightKey } from './coalesce';
 import { deadlineAfter } from './deadline';
 import { ErpFault, ErpTimeout, ErpUnavailable } from './erp-error';
 import { Json2Transport } from './json2';
 import { bindLease, type BudgetLease } from './memory-budget';
+import { bindCallHeaders, outcomeOf, type ErpCallName, type ErpCallOutcome, type ErpObserver } from './erp-observer';
 import { JsonRpcTransport } from './jsonrpc';
 import { Semaphore } from './semaphore';
 import type { ErpCall, ErpCredentials, ErpTransport, ErpVersion } from './transport';
+import type { TransportName } from '../config';
 import { XmlRpcTransport } from './xmlrpc';
 
 /**
@@ -20,6 +23,9 @@ import { XmlRpcTransport } from './xmlrpc';
  * is refused before it reaches the wire (a test proves no route can call another).
  */
 export const ALLOWED_METHODS: ReadonlySet<string> = new Set(['search_read', 'search_count', 'read', 'fields_get', 'context_get', 'has_group', 'has_access', 'check_access_rights']);
+
+/** The key check, named as the metrics and spans show it (JSON-2 asks `context_get`, RPC `common.authenticate`). */
+const KEY_CHECK: ErpCallName = { model: 'res.users', method: 'authenticate' };
 
 /** Per-request accounting of ERP calls, for the request's log line. */
 export class ErpStats {
@@ -47,6 +53,8 @@ export class ErpClient {
     private readonly config: GatewayConfig['erp'],
     /** Called with each method before it is sent; tests use it to see what reaches the ERP. */
     private readonly observe?: (call: ErpCall) => void,
+    /** Metrics and traces of every call (runtime/telemetry); none when both are off. */
+    private readonly observer?: ErpObserver,
   ) {
     this.semaphore = new Semaphore(config.maxConcurrency, config.maxQueue);
   }
@@ -62,9 +70,14 @@ export class ErpClient {
     return this.connection;
   }
 
+  /** ERP calls holding a slot, and waiting for one (metrics). */
+  get load(): { readonly inFlight: number; readonly queued: number } {
+    return { inFlight: this.semaphore.inFlight, queued: this.semaphore.queued };
+  }
+
   async identify(key: string, stats: ErpStats): Promise<number | false> {
     const { transport } = await this.connect();
-    return this.alone(stats, (deadline) => transport.identify(key, deadline));
+    return this.alone(stats, transport.name, KEY_CHECK, (deadline) => transport.identify(key, deadline));
   }
 
   /**
@@ -76,13 +89,14 @@ export class ErpClient {
     const { transport } = await this.connect();
     const send = (deadline: AbortSignal) => {
       this.observe?.(call);
-      return this.timed(stats, deadline, (signal) => transport.call(credentials, call, signal));
+      return this.timed(stats, transport.name, call, deadline, (signal) => transport.call(credentials, call, signal));
     };
     const started = performance.now();
     const deadline = deadlineAfter(this.config.timeoutMs);
     const waiter = { sender: credentials, deadline: deadline.signal, lease: stats.lease };
     const shared = await this.flights.join(flightKey(credentials.uid, call), waiter, send).finally(deadline.clear);
     if (!shared.started) {
+      this.observer?.coalesced();
       stats.shared++;
       stats.ms += performance.now() - started;
     }
@@ -93,7 +107,7 @@ export class ErpClient {
     }
     // A refused key speaks of the key sent, not of the account: another key of it asks for itself.
     if (!shared.started && isKeyRefusal(outcome.error) && shared.sender.key !== credentials.key) {
-      return this.alone(stats, (signal) => {
+      return this.alone(stats, transport.name, call, (signal) => {
         this.observe?.(call);
         return transport.call(credentials, call, signal);
       });
@@ -102,26 +116,39 @@ export class ErpClient {
   }
 
   /** One call of this request's own, not shared: its deadline with the request's memory lease bound to it. */
-  private async alone<T>(stats: ErpStats, run: (deadline: AbortSignal) => Promise<T>): Promise<T> {
+  private async alone<T>(stats: ErpStats, transport: TransportName, name: ErpCallName, run: (deadline: AbortSignal) => Promise<T>): Promise<T> {
     const deadline = deadlineAfter(this.config.timeoutMs);
     if (stats.lease) bindLease(deadline.signal, stats.lease);
     try {
-      return await this.timed(stats, deadline.signal, run);
+      return await this.timed(stats, transport, name, deadline.signal, run);
     } finally {
       deadline.clear();
     }
   }
 
   /** The deadline starts before the wait for a slot: time queued counts against the ERP timeout. */
-  private async timed<T>(stats: ErpStats, deadline: AbortSignal, run: (deadline: AbortSignal) => Promise<T>): Promise<T> {
-    const release = await this.semaphore.acquire(deadline, () => new ErpTimeout('no ERP slot freed in time'));
+  private async timed<T>(stats: ErpStats, transport: TransportName, name: ErpCallName, deadline: AbortSignal, run: (deadline: AbortSignal) => Promise<T>): Promise<T> {
+    const release = await this.semaphore
+      .acquire(deadline, () => new ErpTimeout('no ERP slot freed in time'))
+      .catch((error: unknown) => {
+        if (error instanceof GatewayError) this.observer?.queueFull();
+        throw error;
+      });
     const started = performance.now();
+    const sent = this.observer?.sending(name, transport);
+    if (sent?.headers) bindCallHeaders(deadline, sent.headers);
+    let outcome: ErpCallOutcome = 'ok';
     try {
       return await run(deadline);
+    } catch (error) {
+      outcome = outcomeOf(error);
+      throw error;
     } finally {
       release();
+      const ms = performance.now() - started;
       stats.calls++;
-      stats.ms += performance.now() - started;
+      stats.ms += ms;
+      sent?.done(outcome, ms / 1000);
     }
   }
 
@@ -131,11 +158,16 @@ export class ErpClient {
     if (transport === 'json2' || transport === 'auto') {
       const json2 = new Json2Transport(url, database, maxAnswerBytes);
       const version = transport === 'json2' ? await json2.version(deadline()) : await json2.offered(deadline());
-      if (version) return { transport: json2, version };
+      if (version) return this.connected({ transport: json2, version });
     }
     if (!login) throw new ErpUnavailable('ERP_LOGIN is required: the ERP offers no JSON-2, and RPC checks a key together with a login');
     const rpc = transport === 'xmlrpc' ? new XmlRpcTransport(url, database, login, maxAnswerBytes) : new JsonRpcTransport(url, database, login, maxAnswerBytes);
-    return { transport: rpc, version: await rpc.version(deadline()) };
+    return this.connected({ transport: rpc, version: await rpc.version(deadline()) });
+  }
+
+  private connected(connection: ErpConnection): ErpConnection {
+    this.observer?.connected(connection.transport.name, connection.version.text);
+    return connection;
   }
 }
 

@@ -12,6 +12,7 @@ import type { Readable } from 'node:stream';
 import { createGunzip, createInflate } from 'node:zlib';
 import { GatewayError } from '../errors';
 import { ErpTimeout, ErpUnavailable } from './erp-error';
+import { callHeadersOf } from './erp-observer';
 import { leaseOf } from './memory-budget';
 
 export interface HttpAnswer {
@@ -54,7 +55,8 @@ export async function postToErp(
   const options: Dispatcher.RequestOptions = {
     path: `${client.basePath}${path}`,
     method,
-    headers: { ...headers, 'accept-encoding': 'gzip, deflate' },
+    // The request's id and trace context, when the call belongs to a request (erp-observer.ts).
+    headers: { ...callHeadersOf(deadline), ...headers, 'accept-encoding': 'gzip, deflate' },
     ...(method === 'POST' ? { body } : {}),
     signal: deadline,
   };

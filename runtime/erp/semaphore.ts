@@ -13,6 +13,16 @@ export class Semaphore {
     private readonly maxQueue: number,
   ) {}
 
+  /** Calls holding a slot now. */
+  get inFlight(): number {
+    return this.active;
+  }
+
+  /** Calls waiting for a slot now. */
+  get queued(): number {
+    return this.waiting.length;
+  }
+
   /** Resolves with a release function; rejects with `onAbort()` if `signal` fires while waiting. */
   async acquire(signal?: AbortSignal, onAbort: () => Error = () => new Error('aborted')): Promise<() => void> {
     if (this.active < this.max) {

@@ -2,9 +2,11 @@
  * @module The public documentation routes (no credentials): `/api/openapi.json` with `servers` set to
  * the gateway's public base URL, `/api/docs` (HTML page, with its own Content-Security-Policy) and
  * `/api/llms.txt` (flat Markdown), both with `{base_url}` replaced. Bodies and their ETags are built
- * once at start-up; a request holding the ETag gets 304 (conditional.ts).
+ * once at start-up; a request holding the ETag gets 304 (conditional.ts). Each compressed form is
+ * made once, when first asked for, at a strong setting, and kept (compression.ts).
  */
 import { Router, type RequestHandler } from 'express';
+import { codingFor, compress, taggedFor, type Coding, type CompressionSettings } from './compression';
 import { answeredNotModified, entityTagOf } from './conditional';
 
 export interface StaticDocument {
@@ -14,19 +16,31 @@ export interface StaticDocument {
   readonly extraHeaders?: Readonly<Record<string, string>>;
 }
 
-function serveDocument(document: StaticDocument): RequestHandler {
+function serveDocument(document: StaticDocument, compression: CompressionSettings): RequestHandler {
   // One Buffer for every answer: the OpenAPI document is 468 KB, and a pipelining client asking for
   // it a thousand times must not make the gateway encode a thousand copies.
   const body = Buffer.isBuffer(document.body) ? document.body : Buffer.from(document.body, 'utf8');
   const etag = entityTagOf(body);
   const type = document.type.includes('charset') ? document.type : `${document.type}; charset=utf-8`;
-  return (req, res) => {
+  const compressed = new Map<Exclude<Coding, 'identity'>, Promise<Buffer>>();
+  const compressedIn = (coding: Exclude<Coding, 'identity'>) => {
+    let made = compressed.get(coding);
+    if (!made) {
+      made = compress(body, coding, 'best');
+      compressed.set(coding, made);
+    }
+    return made;
+  };
+  return async (req, res) => {
     res.setHeader('Cache-Control', document.cacheControl);
     for (const [name, value] of Object.entries(document.extraHeaders ?? {})) res.setHeader(name, value);
-    if (answeredNotModified(req, res, etag)) return;
+    const coding = codingFor(req, res, compression, body.length, 'best');
+    if (answeredNotModified(req, res, taggedFor(etag, coding))) return;
     res.setHeader('Content-Type', type);
-    res.setHeader('Content-Length', body.length);
-    res.end(body);
+    const sent = coding === 'identity' ? body : await compressedIn(coding);
+    if (coding !== 'identity') res.setHeader('Content-Encoding', coding);
+    res.setHeader('Content-Length', sent.length);
+    res.end(sent);
   };
 }
 
@@ -46,8 +60,8 @@ export function withBaseUrl(document: string, publicBaseUrl: string, format: 'ht
   return document.split(BASE_URL_PLACEHOLDER).join(value);
 }
 
-export function createDocsRouter(documents: Readonly<Record<string, StaticDocument>>): Router {
+export function createDocsRouter(documents: Readonly<Record<string, StaticDocument>>, compression: CompressionSettings): Router {
   const router = Router();
-  for (const [path, document] of Object.entries(documents)) router.get(path, serveDocument(document));
+  for (const [path, document] of Object.entries(documents)) router.get(path, serveDocument(document, compression));
   return router;
 }

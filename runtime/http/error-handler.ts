@@ -10,7 +10,7 @@ import { erpErrorSummary } from '../erp/erp-error';
 import { gatewayErrorOf } from './erp-errors';
 import { maskSecrets } from './mask-secrets';
 import { deadlineExpired } from './request-context';
-import { routeOf } from './request-log';
+import { routeOf } from './route-template';
 
 export function sendError(res: Parameters<RequestHandler>[1], error: GatewayError): void {
   for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);

@@ -50,7 +50,12 @@ export class KeyRateLimit {
   private readonly points: number;
   private readonly windowSeconds: number;
 
-  constructor(config: RateLimitConfig, shared?: SharedRedis) {
+  constructor(
+    config: RateLimitConfig,
+    shared?: SharedRedis,
+    /** Told of each refusal (odg_rate_limit_refusals_total when metrics are on). */
+    private readonly onRefusal: () => void = () => undefined,
+  ) {
     this.costs = config.costs;
     this.points = config.points;
     this.windowSeconds = config.windowSeconds;
@@ -69,6 +74,7 @@ export class KeyRateLimit {
     res.setHeader('RateLimit-Policy', this.policy);
     res.setHeader('RateLimit', `"${POLICY}";r=${state.remaining};t=${resetSeconds}`);
     if (!state.allowed) {
+      this.onRefusal();
       // Retry-After never names a time before the window's end (the draft's rule): they are the same here.
       throw new GatewayError('rate_limited', `This API key has used its ${this.points} points of the current ${this.windowSeconds}-second window; retry in ${resetSeconds} s.`, {
         headers: { 'Retry-After': String(resetSeconds) },

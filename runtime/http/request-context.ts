@@ -1,8 +1,13 @@
 /**
- * @module Per-request state shared by the middleware: ERP accounting, the key's short id and whether
- * the request deadline has already answered, kept in `res.locals` so the request's log line and the
- * error handler can see them.
+ * @module Per-request state shared by the middleware: ERP accounting, the key's short id, the ERP
+ * account, the cache outcome and whether the request deadline has already answered, kept in
+ * `res.locals` so the request's log line, `Server-Timing` and the error handler can see them. The
+ * request's identity (its id and trace context) is also held in an AsyncLocalStorage scope, so that
+ * every log line written while the request is served carries its id, and every ERP call it makes
+ * carries its id and trace context on the wire, without each signature passing them along.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Span } from '@opentelemetry/api';
 import type { Response } from 'express';
 import { ErpStats } from '../erp/erp-client';
 
@@ -24,4 +29,64 @@ export function markDeadlineExpired(res: Response, reason: string): void {
 /** True once the deadline has answered for the handler: whatever the handler does later is moot. */
 export function deadlineExpired(res: Response): boolean {
   return res.locals['deadlineExpired'] === true;
+}
+
+/**
+ * What a response cache made of the request: `hit` (answered from the cache), `miss` (read from the
+ * ERP, then kept), `stale` (an older answer served while the ERP is asked again), `bypass` (the
+ * request may not be cached) and `off` (no cache). No cache ships yet: every answer is `off` until
+ * one sets the outcome with `setCacheOutcome`; the log line, `Server-Timing` and the metrics read it.
+ */
+export type CacheOutcome = 'hit' | 'miss' | 'stale' | 'bypass' | 'off';
+export const CACHE_OUTCOMES: readonly CacheOutcome[] = ['hit', 'miss', 'stale', 'bypass', 'off'];
+
+/**
+ * For the response cache to call once it knows what it did with the request.
+ * @public
+ */
+export function setCacheOutcome(res: Response, outcome: CacheOutcome): void {
+  res.locals['cacheOutcome'] = outcome;
+}
+
+export function cacheOutcomeOf(res: Response): CacheOutcome {
+  return (res.locals['cacheOutcome'] as CacheOutcome | undefined) ?? 'off';
+}
+
+/** The ERP account (uid) the request's key resolves to: logged instead of anything about the key. */
+export function setErpUid(res: Response, uid: number): void {
+  res.locals['erpUid'] = uid;
+}
+
+export function erpUidOf(res: Response): number | undefined {
+  return res.locals['erpUid'] as number | undefined;
+}
+
+/** Who a request is, for as long as it is served: its id and the trace context it carries. */
+export interface RequestScope {
+  /** The client's `X-Request-Id` when it is a safe token, else one made here. */
+  readonly id: string;
+  /** The W3C trace context to pass on to the ERP (`traceparent`, `tracestate`), when there is one. */
+  readonly trace: TraceContext | undefined;
+  /** The request's span, when tracing is on (telemetry/tracing.ts). */
+  span: Span | undefined;
+}
+
+/** A W3C trace context: `traceparent` split into its parts, and `tracestate` as received. */
+export interface TraceContext {
+  readonly traceId: string;
+  readonly parentId: string;
+  readonly flags: string;
+  readonly state: string | undefined;
+}
+
+const scopes = new AsyncLocalStorage<RequestScope>();
+
+/** Runs `next` (the rest of the request's middleware) in the request's scope. */
+export function runInScope(scope: RequestScope, next: () => void): void {
+  scopes.run(scope, next);
+}
+
+/** The scope of the request being served, if any (undefined outside a request: start-up, drift check). */
+export function currentScope(): RequestScope | undefined {
+  return scopes.getStore();
 }

@@ -1,56 +1,93 @@
 /**
- * @module One log line per request: method, route template, query keys, status, duration, ERP calls
- * (sent, and shared with a request that sent them) and time in them, the key's short hash id. Never the key, the query values, the raw path or record
- * data (they may be personal: a path may hold an e-mail address or a key pasted by mistake).
+ * @module What every request leaves behind, written once it has answered: one access log line (its
+ * id, method, full route template, query keys, status, duration, ERP calls and time, cache outcome,
+ * ERP account uid and the key's short hash id), its metrics and the end of its trace span. Never the
+ * key, the query values, the raw path or record data (they may be personal: a path may hold an
+ * e-mail address or a key pasted by mistake).
+ *
+ * It also gives the request its identity before anything else runs: the request id (echoed in
+ * `X-Request-Id` on every answer) and the trace context, held in the request's scope so that every
+ * log line and ERP call of the request carries them.
  */
-import type { Request, RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { Logger } from '../log';
-import { erpStatsOf } from './request-context';
+import type { GatewayMetrics } from '../telemetry/metrics';
+import type { Tracing } from '../telemetry/tracing';
+import { cacheOutcomeOf, erpStatsOf, erpUidOf, runInScope, type RequestScope } from './request-context';
+import { requestIdOf, traceContextOf } from './request-id';
+import { routeOf } from './route-template';
 
-export function requestLog(log: Logger): RequestHandler {
+export interface RequestTelemetry {
+  readonly metrics?: GatewayMetrics | undefined;
+  readonly tracing?: Tracing | undefined;
+}
+
+export function requestLog(log: Logger, telemetry: RequestTelemetry = {}): RequestHandler {
+  const { metrics, tracing } = telemetry;
   return (req, res, next) => {
     const started = performance.now();
-    res.on('finish', () => {
+    res.locals['startedAt'] = started;
+    const scope: RequestScope = { id: requestIdOf(req.headers), trace: traceContextOf(req.headers), span: undefined };
+    res.setHeader('X-Request-Id', scope.id);
+    if (tracing) {
+      const span = tracing.startRequest(req.method, scope.trace);
+      scope.span = span;
+      // A client that goes away before its answer is written: the span still ends (its status then is 0).
+      res.once('close', () => {
+        if (!res.writableFinished) tracing.endRequest(span, req.method, routeOf(req), 0, { 'odg.request_id': scope.id, 'odg.client_gone': true });
+      });
+    }
+    res.once('finish', () => {
+      const ms = performance.now() - started;
+      const route = routeOf(req);
       const stats = erpStatsOf(res);
+      // Only data requests have a cache outcome worth counting; the route is recorded by their handler.
+      const dataRequest = res.locals['route'] !== undefined;
+      const cache = cacheOutcomeOf(res);
       const keys = queryKeysOf(req.originalUrl);
+      const uid = erpUidOf(res);
+      const traceId = scope.span?.spanContext().traceId ?? scope.trace?.traceId;
       const line = {
+        request_id: scope.id,
         method: req.method,
-        route: routeOf(req),
+        route,
         ...(keys.length ? { query_keys: keys } : {}),
         status: res.statusCode,
-        ms: Math.round((performance.now() - started) * 100) / 100,
+        ms: Math.round(ms * 100) / 100,
         erp_calls: stats.calls,
         // Answers taken from an identical call another request had in flight (coalesce.ts): not sent again.
         ...(stats.shared ? { erp_shared: stats.shared } : {}),
         erp_ms: Math.round(stats.ms * 100) / 100,
+        ...(dataRequest ? { cache } : {}),
+        ...(uid !== undefined ? { erp_uid: uid } : {}),
         ...(res.locals['keyId'] ? { key_id: res.locals['keyId'] as string } : {}),
         ...(res.locals['erpError'] ? { erp_error: res.locals['erpError'] as string } : {}),
+        ...(traceId ? { trace_id: traceId } : {}),
       };
       if (res.statusCode >= 500) log.error(line, 'request');
       else log.info(line, 'request');
+      if (metrics) {
+        metrics.requestDone(route, req.method, res.statusCode, ms / 1000);
+        if (dataRequest) metrics.cacheAnswer(cache);
+      }
+      if (scope.span)
+        tracing?.endRequest(scope.span, req.method, route, res.statusCode, {
+          'odg.request_id': scope.id,
+          'odg.erp_calls': stats.calls,
+          ...(dataRequest ? { 'odg.cache': cache } : {}),
+        });
     });
-    next();
+    runInScope(scope, next);
   };
 }
 
-/**
- * The route template that served the request, in full (`/api/v1/fleet/trips/:id`), or `(no route)`:
- * the path of a request no route matched is client input and is not logged. Express forgets the
- * mount path once a router is left, so a data handler records its template as it starts
- * (`recordRoute`); a route without parameters (documents, health) is its own path.
- */
-export function routeOf(req: Request): string {
-  const recorded = (req.res?.locals['route'] as string | undefined) ?? undefined;
-  if (recorded) return recorded;
-  const path = (req.route as { path?: unknown } | undefined)?.path;
-  if (typeof path !== 'string') return '(no route)';
-  return path.includes(':') ? path : req.originalUrl.split('?')[0]?.toLowerCase().replace(/\/+$/, '') || '/';
-}
-
-/** Called by a handler while Express still knows where its router is mounted. */
-export function recordRoute(req: Request): void {
-  const path = (req.route as { path?: unknown } | undefined)?.path;
-  if (req.res && typeof path === 'string') req.res.locals['route'] = `${req.baseUrl}${path === '/' ? '' : path}`;
+/** How long the request has run so far, and how much of it was the ERP's: `Server-Timing` of a data answer. */
+export function serverTimingOf(res: Response): string {
+  const started = res.locals['startedAt'] as number | undefined;
+  const stats = erpStatsOf(res);
+  const total = started === undefined ? 0 : performance.now() - started;
+  const gateway = Math.max(0, total - stats.ms);
+  return `erp;dur=${stats.ms.toFixed(2)};desc="ERP calls: ${stats.calls}", gw;dur=${gateway.toFixed(2)};desc="gateway", cache;desc=${cacheOutcomeOf(res)}`;
 }
 
 const KEY_NAME = /^[A-Za-z0-9_.-]{1,64}$/;

@@ -16,8 +16,9 @@ import { QueryParser } from '../query/parse-query';
 import type { ResourceHandlers } from '../resource-handlers';
 import type { ResourceReader } from '../resource-reader';
 import type { ResourceSpec } from '../resource-spec';
-import { erpStatsOf } from './request-context';
-import { recordRoute } from './request-log';
+import { erpStatsOf, setErpUid } from './request-context';
+import { recordRoute } from './route-template';
+import type { CompressionSettings } from './compression';
 import { sendJson } from './send-json';
 import { assertCountedQuery, assertUsableQuery, type ParsedQuery } from './strict-query';
 
@@ -52,6 +53,8 @@ export function createResourceHandlers(
   drift: DriftView | undefined,
   /** Per-key rate limits (D26): charged once the query is parsed, before the ERP is read. */
   keyLimit: KeyRateLimitPort = NO_KEY_RATE_LIMIT,
+  /** How data answers are compressed (COMPRESSION, COMPRESSION_MIN_BYTES). */
+  compression: CompressionSettings = { enabled: false, minBytes: 0 },
 ): ResourceHandlers {
   const gapsOf = drift && ((resource: ResourceSpec) => drift.gapsOf(resource));
   const ajv = new Ajv2020({ allErrors: false, strict: true, verbose: true });
@@ -81,6 +84,7 @@ export function createResourceHandlers(
       recordRoute(req);
       const stats = erpStatsOf(res);
       const principal = await authenticateRequest(auth, failures, req, res);
+      setErpUid(res, principal.uid);
       stats.lease = budget.lease();
       try {
         for (let attempt = 1; ; attempt++) {
@@ -121,7 +125,7 @@ export function createResourceHandlers(
         const charge = await admitOnce(principal, query.total ? 'counted_list' : 'list', res);
         const page = await reader.list(principal, resource, query, erpStatsOf(res));
         if (resource.deprecated || query.deprecated.length) res.setHeader('Deprecation', 'true');
-        sendJson(req, res, page);
+        await sendJson(req, res, page, compression);
         charge.settle(outcomeOf(res));
       }),
     detail: (resource) =>
@@ -136,7 +140,7 @@ export function createResourceHandlers(
         const charge = await admitOnce(principal, 'detail', res);
         const record = await reader.detail(principal, resource, Number(raw), query, erpStatsOf(res));
         if (resource.deprecated || query.deprecated.length) res.setHeader('Deprecation', 'true');
-        sendJson(req, res, { data: record });
+        await sendJson(req, res, { data: record }, compression);
         charge.settle(outcomeOf(res));
       }),
   };

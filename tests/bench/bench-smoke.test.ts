@@ -9,7 +9,7 @@ import { join } from 'node:path';
 const root = join(__dirname, '..', '..');
 
 describe('make bench-smoke', () => {
-  it('measures every scenario on the gateway and directly, with the reference rows and peak RSS, and reports the targets', async () => {
+  it('measures every scenario on the gateway and directly, with the reference rows, peak RSS and what operating costs, and reports the targets', async () => {
     const script = join(root, 'dist', 'bench', 'run.js');
     expect(existsSync(script)).toBe(true); // `make test` builds dist/ first
     const output = await new Promise<string>((resolve, reject) => {
@@ -19,11 +19,19 @@ describe('make bench-smoke', () => {
     });
     for (const id of ['1', '2', '3', '4', '5a', '5b', '6a', '6b', '7a', '7b', 'floor', 'floor-memory', '2-memory']) expect(output).toMatch(new RegExp(`^\\| ${id} \\|`, 'm'));
     expect(output).toContain('Targets:');
+    // What operating costs: access log, metrics, traces, compression (bench/operate.ts).
+    expect(output).toContain('## Operating it');
     const results = JSON.parse(readFileSync(join(root, 'bench', 'results', 'smoke.json'), 'utf8'));
     for (const result of results.results) {
       expect([result.id, result.gateway.unexpected, result.gateway.requests > 0, result.gateway.peakRssMb > 0]).toEqual([result.id, 0, true, true]);
       if (result.direct) expect([result.id, result.direct.unexpected, result.direct.requests > 0]).toEqual([result.id, 0, true]);
     }
     expect(results.soak.unexpected).toBe(0);
+    const operate = results.operate.rows as { id: string; cpuMsPerRequest: number; bytes?: number }[];
+    for (const id of ['log-off', 'log', 'metrics', 'traces', 'page-200-identity', 'page-200-br', 'doc/api/openapi.json-br'])
+      expect([id, operate.find((row) => row.id === id)?.cpuMsPerRequest]).toEqual([id, expect.any(Number)]);
+    // Compression is measured on what was sent: brotli's bytes are fewer.
+    const bytes = (id: string) => operate.find((row) => row.id === id)?.bytes ?? 0;
+    expect(bytes('page-200-br')).toBeLessThan(bytes('page-200-identity'));
   }, 180000);
 });

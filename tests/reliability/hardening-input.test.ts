@@ -210,7 +210,7 @@ describe('the access log line names the route template in full, and the query ke
     expect(lines.map((line) => [line.route, line.query_keys])).toEqual([
       ['/api/v1/fleet/trips', ['limit', 'total']],
       ['/api/v1/travel/trips', ['limit']],
-      ['/api/v1/fleet/vehicles/:id', ['fields']],
+      ['/api/v1/fleet/vehicles/{id}', ['fields']],
       ['/api/openapi.json', undefined],
       ['(no route)', ['secret']],
     ]);

@@ -5,7 +5,7 @@
  * requests in flight (and their peak), so a test can prove the gateway never sends more than its
  * bound at once. Loopback only; it closes everything it opened.
  */
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
 export type FaultMode =
@@ -43,6 +43,8 @@ export interface FaultProxy {
   readonly seen: number;
   /** `METHOD path` of every request seen, in order (the ERP calls, e.g. `POST /json/2/res.users/context_get`). */
   readonly requests: readonly string[];
+  /** The headers of every request seen, in the same order (what the ERP receives besides the body). */
+  readonly requestHeaders: readonly IncomingHttpHeaders[];
   /** Requests received and not yet answered (or dropped). */
   readonly inFlight: number;
   /** The most requests in flight at once since the start or the last `resetCounts`. */
@@ -68,6 +70,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   };
   const counts = { seen: 0, inFlight: 0, maxInFlight: 0 };
   const requests: string[] = [];
+  const requestHeaders: IncomingHttpHeaders[] = [];
   const state: { mode: FaultMode } = { mode: { kind: 'forward' } };
 
   const forward = (req: IncomingMessage, res: ServerResponse, mode: FaultMode) => {
@@ -107,6 +110,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     servedOn.set(req.socket, onSocket);
     counts.seen++;
     requests.push(`${req.method} ${req.url}`);
+    requestHeaders.push(req.headers);
     counts.inFlight++;
     counts.maxInFlight = Math.max(counts.maxInFlight, counts.inFlight);
     let done = false;
@@ -173,6 +177,9 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     get requests() {
       return requests;
     },
+    get requestHeaders() {
+      return requestHeaders;
+    },
     get inFlight() {
       return counts.inFlight;
     },
@@ -182,6 +189,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     resetCounts() {
       counts.seen = 0;
       requests.length = 0;
+      requestHeaders.length = 0;
       counts.maxInFlight = counts.inFlight;
     },
     stopListening: () =>

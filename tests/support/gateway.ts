@@ -13,6 +13,7 @@ import { createGatewayServer } from '../../runtime/http/harden-server';
 import type { DriftStatus } from '../../runtime/drift/drift-monitor';
 import type { ErpCall } from '../../runtime/erp/transport';
 import { createLogger } from '../../runtime/log';
+import { createMetricsServer } from '../../runtime/telemetry/metrics-server';
 
 export type TransportUnderTest = 'json2' | 'jsonrpc' | 'xmlrpc' | 'auto';
 
@@ -35,6 +36,8 @@ export interface RunningGateway {
   readonly erpCalls: ErpCall[];
   /** Every log line the gateway wrote (raw JSON text). */
   readonly logLines: string[];
+  /** Base URL of the metrics listener, when METRICS_PORT is set (`http://127.0.0.1:<port>`). */
+  readonly metricsUrl: string | undefined;
   /** `GET path` with `key` as bearer (none when null). */
   get(path: string, key: string | null): request.Test;
   close(): Promise<void>;
@@ -64,7 +67,15 @@ export async function startGatewayWithEnv(env: Readonly<Record<string, string>>,
   });
   const erpCalls: ErpCall[] = [];
   const config = loadConfig(env);
-  const { app, drift, shared } = createApp(config, { logger: createLogger(config.logLevel, sink), observeErpCall: (call) => erpCalls.push(call) });
+  // Traces are tested on the real process (tests/operate/tracing.test.ts): the OTLP exporter loads
+  // node:http with import(), which jest's module sandbox cannot do.
+  const { app, drift, metrics, shared } = createApp(config, { logger: createLogger(config.logLevel, sink), observeErpCall: (call) => erpCalls.push(call) });
+  // As main.ts does: the metrics on a listener of their own.
+  const metricsServer = metrics && config.metrics ? createMetricsServer(metrics) : undefined;
+  if (metricsServer && config.metrics) {
+    const { host, port } = config.metrics;
+    await new Promise<void>((resolve) => metricsServer.listen(port, host, resolve));
+  }
   const server = await new Promise<Server>((resolve) => {
     const s = createGatewayServer(app, config.requestTimeoutMs, config.clientWriteTimeoutMs);
     s.listen(0, '127.0.0.1', () => resolve(s));
@@ -76,6 +87,7 @@ export async function startGatewayWithEnv(env: Readonly<Record<string, string>>,
     server,
     erpCalls,
     logLines,
+    metricsUrl: metricsServer ? `http://127.0.0.1:${(metricsServer.address() as AddressInfo).port}` : undefined,
     get(path, key) {
       const test = request(url).get(path);
       return key === null ? test : test.set('Authorization', `Bearer ${key}`);
@@ -85,6 +97,7 @@ export async function startGatewayWithEnv(env: Readonly<Record<string, string>>,
       await new Promise<void>((resolve) => server.close(() => resolve()));
       // The Redis connection (REDIS_URL) would otherwise keep reconnecting, and the test process alive.
       await shared?.close();
+      if (metricsServer) await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
     },
   };
 }

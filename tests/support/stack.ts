@@ -41,6 +41,8 @@ export interface Stack {
   readonly erpCalls: ErpCall[];
   /** Every log line the gateway wrote (raw JSON text). */
   readonly logLines: string[];
+  /** Base URL of the metrics listener, when METRICS_PORT is set. */
+  readonly metricsUrl: string | undefined;
   /** `GET path` with the valid key. */
   get(path: string, key?: string | null): request.Test;
   close(): Promise<void>;
@@ -70,6 +72,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     server: gateway.server,
     erpCalls: gateway.erpCalls,
     logLines: gateway.logLines,
+    metricsUrl: gateway.metricsUrl,
     get: (path, key = keys.valid) => gateway.get(path, key),
     async close() {
       await gateway.close();
