@@ -1380,6 +1380,8 @@ var init_metrics = __esm({
           help: "Catalogue drift problems known now (start-up check and learned from ERP errors), by kind.",
           labelNames: ["kind"],
           registers,
+          // With WORKERS, every worker knows the same drift: the primary's sum would count it N times.
+          aggregator: "max",
           collect() {
             const counts = new Map(Object.keys(DRIFT_KINDS).map((kind) => [kind, 0]));
             for (const problem of sources.driftProblems()) counts.set(problem.kind, (counts.get(problem.kind) ?? 0) + 1);
@@ -1392,6 +1394,7 @@ var init_metrics = __esm({
           help: "Always 1: the gateway version, the hash of its compiled catalogue, the ERP transport and the ERP version (unknown until the ERP has answered).",
           labelNames: ["version", "catalogue_hash", "transport", "erp_version"],
           registers,
+          aggregator: "max",
           collect() {
             this.reset();
             this.set({ version: sources.build.version, catalogue_hash: sources.build.catalogueHash, transport: erp().transport, erp_version: erp().version }, 1);
@@ -1427,6 +1430,60 @@ var init_metrics = __esm({
         return { body: await this.registry.metrics(), contentType: this.registry.contentType };
       }
     };
+  }
+});
+
+// runtime/telemetry/metrics-server.ts
+function createMetricsServer(metrics) {
+  return (0, import_node_http3.createServer)((req, res) => {
+    const path = (req.url ?? "").split("?")[0];
+    if (path !== "/metrics" || req.method !== "GET" && req.method !== "HEAD") {
+      res.writeHead(path === "/metrics" ? 405 : 404, { "Content-Type": "text/plain; charset=utf-8", ...path === "/metrics" ? { Allow: "GET, HEAD" } : {} });
+      res.end(path === "/metrics" ? "Only GET and HEAD.\n" : "Metrics are at /metrics.\n");
+      return;
+    }
+    metrics.scrape().then(
+      ({ body, contentType }) => {
+        res.writeHead(200, { "Content-Type": contentType, "Cache-Control": "no-store" });
+        res.end(body);
+      },
+      () => {
+        res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" });
+        res.end("The metrics could not be collected.\n");
+      }
+    );
+  });
+}
+var import_node_http3;
+var init_metrics_server = __esm({
+  "runtime/telemetry/metrics-server.ts"() {
+    "use strict";
+    import_node_http3 = require("node:http");
+  }
+});
+
+// runtime/telemetry/cluster-metrics.ts
+var cluster_metrics_exports = {};
+__export(cluster_metrics_exports, {
+  answerPrimary: () => answerPrimary,
+  createClusterMetricsServer: () => createClusterMetricsServer
+});
+function answerPrimary(metrics) {
+  import_prom_client2.AggregatorRegistry.setRegistries([metrics.registry]);
+  new import_prom_client2.AggregatorRegistry();
+}
+function createClusterMetricsServer() {
+  const aggregator = new import_prom_client2.AggregatorRegistry();
+  return createMetricsServer({
+    scrape: async () => ({ body: await aggregator.clusterMetrics(), contentType: aggregator.contentType })
+  });
+}
+var import_prom_client2;
+var init_cluster_metrics = __esm({
+  "runtime/telemetry/cluster-metrics.ts"() {
+    "use strict";
+    import_prom_client2 = require("prom-client");
+    init_metrics_server();
   }
 });
 
@@ -55595,28 +55652,8 @@ function createLogger(level, destination) {
   );
 }
 
-// runtime/telemetry/metrics-server.ts
-var import_node_http3 = require("node:http");
-function createMetricsServer(metrics) {
-  return (0, import_node_http3.createServer)((req, res) => {
-    const path = (req.url ?? "").split("?")[0];
-    if (path !== "/metrics" || req.method !== "GET" && req.method !== "HEAD") {
-      res.writeHead(path === "/metrics" ? 405 : 404, { "Content-Type": "text/plain; charset=utf-8", ...path === "/metrics" ? { Allow: "GET, HEAD" } : {} });
-      res.end(path === "/metrics" ? "Only GET and HEAD.\n" : "Metrics are at /metrics.\n");
-      return;
-    }
-    metrics.scrape().then(
-      ({ body, contentType }) => {
-        res.writeHead(200, { "Content-Type": contentType, "Cache-Control": "no-store" });
-        res.end(body);
-      },
-      () => {
-        res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" });
-        res.end("The metrics could not be collected.\n");
-      }
-    );
-  });
-}
+// runtime/main.ts
+init_metrics_server();
 
 // runtime/telemetry/tracing.ts
 function startTracing(config) {
@@ -55678,6 +55715,7 @@ async function main() {
   const output = bufferedStdout();
   const root = createLogger(config.logLevel, output);
   if (config.workers > 1 && import_node_cluster2.default.isPrimary) {
+    if (config.metrics) serveMetrics(loadClusterMetrics().createClusterMetricsServer(), config.metrics, root);
     runPrimary(config, root, () => output.flush());
     return;
   }
@@ -55685,18 +55723,8 @@ async function main() {
   const tracing = config.tracing ? startTracing(config.tracing) : void 0;
   const { app, drift, metrics, shared } = createApp(config, { logger, tracing });
   if (metrics && config.metrics) {
-    const { host, port } = config.metrics;
-    const metricsServer = createMetricsServer(metrics);
-    metricsServer.on("error", (error) => {
-      process.stderr.write(`ops-data-gateway: cannot listen for metrics on ${host}:${port}: ${error.message}
-`);
-      process.exit(1);
-    });
-    metricsServer.listen(port, host, () => {
-      const address = metricsServer.address();
-      logger.info({ host, port: typeof address === "object" && address ? address.port : port }, "metrics listening at /metrics");
-    });
-    metricsServer.unref();
+    if (import_node_cluster2.default.isWorker) loadClusterMetrics().answerPrimary(metrics);
+    else serveMetrics(createMetricsServer(metrics), config.metrics, logger);
   }
   const server = createGatewayServer(app, config.requestTimeoutMs, config.clientWriteTimeoutMs);
   server.listen(config.port, config.host, () => {
@@ -55754,3 +55782,18 @@ function withoutCredentials(url2) {
   return parsed.toString().replace(/\/$/, "");
 }
 void main();
+function serveMetrics(server, { host, port }, logger) {
+  server.on("error", (error) => {
+    process.stderr.write(`ops-data-gateway: cannot listen for metrics on ${host}:${port}: ${error.message}
+`);
+    process.exit(1);
+  });
+  server.listen(port, host, () => {
+    const address = server.address();
+    logger.info({ host, port: typeof address === "object" && address ? address.port : port }, "metrics listening at /metrics");
+  });
+  server.unref();
+}
+function loadClusterMetrics() {
+  return init_cluster_metrics(), __toCommonJS(cluster_metrics_exports);
+}

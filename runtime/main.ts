@@ -6,13 +6,14 @@
  * the same code as a single process.
  */
 import cluster from 'node:cluster';
+import type { Server } from 'node:http';
 import { createApp } from './app';
 import { runPrimary } from './cluster-primary';
 import { ConfigError, loadConfig, type GatewayConfig } from './config';
 import { driftFailureLines } from './drift/format-drift';
 import { createGracefulCloser } from './http/graceful-close';
 import { createGatewayServer } from './http/harden-server';
-import { bufferedStdout, createLogger } from './log';
+import { bufferedStdout, createLogger, type Logger } from './log';
 import { createMetricsServer } from './telemetry/metrics-server';
 import { startTracing, type Tracing } from './telemetry/tracing';
 
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
   const output = bufferedStdout();
   const root = createLogger(config.logLevel, output);
   if (config.workers > 1 && cluster.isPrimary) {
+    if (config.metrics) serveMetrics(loadClusterMetrics().createClusterMetricsServer(), config.metrics, root);
     runPrimary(config, root, () => output.flush());
     return;
   }
@@ -42,18 +44,9 @@ async function main(): Promise<void> {
   const tracing: Tracing | undefined = config.tracing ? startTracing(config.tracing) : undefined;
   const { app, drift, metrics, shared } = createApp(config, { logger, tracing });
   if (metrics && config.metrics) {
-    const { host, port } = config.metrics;
-    const metricsServer = createMetricsServer(metrics);
-    metricsServer.on('error', (error) => {
-      process.stderr.write(`ops-data-gateway: cannot listen for metrics on ${host}:${port}: ${error.message}\n`);
-      process.exit(1);
-    });
-    metricsServer.listen(port, host, () => {
-      const address = metricsServer.address();
-      logger.info({ host, port: typeof address === 'object' && address ? address.port : port }, 'metrics listening at /metrics');
-    });
-    // Scrapes never keep the process alive at shutdown.
-    metricsServer.unref();
+    // With WORKERS the primary serves one sum of every worker's numbers (cluster-metrics.ts).
+    if (cluster.isWorker) loadClusterMetrics().answerPrimary(metrics);
+    else serveMetrics(createMetricsServer(metrics), config.metrics, logger);
   }
   const server = createGatewayServer(app, config.requestTimeoutMs, config.clientWriteTimeoutMs);
   server.listen(config.port, config.host, () => {
@@ -117,3 +110,22 @@ function withoutCredentials(url: string): string {
 }
 
 void main();
+
+/** The metrics listener (METRICS_PORT): a port it cannot have stops the gateway, as the public one does. */
+function serveMetrics(server: Server, { host, port }: { readonly host: string; readonly port: number }, logger: Logger): void {
+  server.on('error', (error) => {
+    process.stderr.write(`ops-data-gateway: cannot listen for metrics on ${host}:${port}: ${error.message}\n`);
+    process.exit(1);
+  });
+  server.listen(port, host, () => {
+    const address = server.address();
+    logger.info({ host, port: typeof address === 'object' && address ? address.port : port }, 'metrics listening at /metrics');
+  });
+  // Scrapes never keep the process alive at shutdown.
+  server.unref();
+}
+
+/** prom-client's cluster aggregation, loaded only when METRICS_PORT is set (as app.ts loads metrics.ts). */
+function loadClusterMetrics(): typeof import('./telemetry/cluster-metrics') {
+  return require('./telemetry/cluster-metrics') as typeof import('./telemetry/cluster-metrics');
+}

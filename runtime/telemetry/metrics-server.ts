@@ -4,9 +4,13 @@
  * operator reads (routes, models, ERP version) are not published with the API. Anything else is 404.
  */
 import { createServer, type Server } from 'node:http';
-import type { GatewayMetrics } from './metrics';
 
-export function createMetricsServer(metrics: GatewayMetrics): Server {
+/** Whatever gives one scrape's exposition: this process's metrics, or every worker's added up. */
+export interface MetricsSource {
+  scrape(): Promise<{ readonly body: string; readonly contentType: string }>;
+}
+
+export function createMetricsServer(metrics: MetricsSource): Server {
   return createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
     if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {

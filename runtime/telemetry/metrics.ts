@@ -131,6 +131,8 @@ export class GatewayMetrics {
       help: 'Catalogue drift problems known now (start-up check and learned from ERP errors), by kind.',
       labelNames: ['kind'],
       registers,
+      // With WORKERS, every worker knows the same drift: the primary's sum would count it N times.
+      aggregator: 'max',
       collect() {
         const counts = new Map<string, number>(Object.keys(DRIFT_KINDS).map((kind) => [kind, 0]));
         for (const problem of sources.driftProblems()) counts.set(problem.kind, (counts.get(problem.kind) ?? 0) + 1);
@@ -143,6 +145,7 @@ export class GatewayMetrics {
       help: 'Always 1: the gateway version, the hash of its compiled catalogue, the ERP transport and the ERP version (unknown until the ERP has answered).',
       labelNames: ['version', 'catalogue_hash', 'transport', 'erp_version'],
       registers,
+      aggregator: 'max',
       collect() {
         this.reset();
         this.set({ version: sources.build.version, catalogue_hash: sources.build.catalogueHash, transport: erp().transport, erp_version: erp().version }, 1);

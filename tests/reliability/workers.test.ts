@@ -8,7 +8,7 @@ import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';
 import { startStack, type Stack } from '../support/stack';
-import { startGatewayProcess, type GatewayProcess } from './support/gateway-process';
+import { freePort, startGatewayProcess, type GatewayProcess } from './support/gateway-process';
 
 const WORKERS = 3;
 const DELAY_MS = 1500;
@@ -59,11 +59,21 @@ describe(`WORKERS=${WORKERS}: several gateway processes sharing the port`, () =>
   let stack: Stack;
   let proxy: FaultProxy;
   let gateway: GatewayProcess;
+  let metricsUrl: string;
 
   beforeAll(async () => {
+    const metricsPort = await freePort();
+    metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
     stack = await startStack({ transport: 'json2' });
     proxy = await startFaultProxy(stack.sandbox.url);
-    gateway = await startGatewayProcess({ ERP_URL: proxy.url, ERP_DATABASE: stack.sandbox.database, ERP_TRANSPORT: 'json2', ERP_TIMEOUT_MS: '5000', WORKERS: String(WORKERS) });
+    gateway = await startGatewayProcess({
+      ERP_URL: proxy.url,
+      ERP_DATABASE: stack.sandbox.database,
+      ERP_TRANSPORT: 'json2',
+      ERP_TIMEOUT_MS: '5000',
+      WORKERS: String(WORKERS),
+      METRICS_PORT: String(metricsPort),
+    });
     await waitFor(() => listeningPids(gateway).length === WORKERS, 15000);
   });
   afterAll(async () => {
@@ -91,6 +101,21 @@ describe(`WORKERS=${WORKERS}: several gateway processes sharing the port`, () =>
         ).size === WORKERS,
       3000,
     );
+  });
+
+  it('serves one exposition on METRICS_PORT, the sum of every worker: each request counted once, whichever worker answered', async () => {
+    const count = async () => {
+      const text = await (await fetch(metricsUrl)).text();
+      const lines = text.split('\n').filter((line) => line.startsWith('odg_http_request_duration_seconds_count{') && line.includes('route="/api/v1/fleet/vehicles/{id}"'));
+      return lines.reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+    };
+    const before = await count();
+    for (let i = 0; i < 2 * WORKERS; i++) expect((await get(`${gateway.url}${PATH}`, stack.keys.valid)).status).toBe(200);
+    expect((await count()) - before).toBe(2 * WORKERS);
+    // The same answer from every scrape (not one worker's numbers at random).
+    expect(await count()).toBe(await count());
+    const info = (await (await fetch(metricsUrl)).text()).split('\n').filter((line) => line.startsWith('odg_build_info{'));
+    expect(info.map((line) => line.slice(line.lastIndexOf(' ') + 1))).toEqual(['1']);
   });
 
   it('starts a worker again when one dies, and keeps answering', async () => {

@@ -24,7 +24,7 @@ export interface GatewayProcess {
 }
 
 /** A port free right now on the loopback interface (the kernel picks it). */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
