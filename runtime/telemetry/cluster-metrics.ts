@@ -13,14 +13,20 @@ import { AggregatorRegistry } from 'prom-client';
 import type { GatewayMetrics } from './metrics';
 import { createMetricsServer } from './metrics-server';
 
-/** In a worker: answers the primary's requests for this worker's metrics. */
+/**
+ * In a worker: answers the primary's requests for this worker's metrics.
+ * @public (main.ts loads this module with require, which knip does not follow)
+ */
 export function answerPrimary(metrics: GatewayMetrics): void {
   AggregatorRegistry.setRegistries([metrics.registry]);
   // Constructing one is what installs the worker's IPC listener (prom-client's design).
   new AggregatorRegistry();
 }
 
-/** In the primary: the metrics listener, each scrape the sum of every live worker's numbers. */
+/**
+ * In the primary: the metrics listener, each scrape the sum of every live worker's numbers.
+ * @public (loaded with require by main.ts)
+ */
 export function createClusterMetricsServer(): Server {
   const aggregator = new AggregatorRegistry();
   return createMetricsServer({
