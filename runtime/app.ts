@@ -3,13 +3,18 @@
  * resource-specific comes from `generated/`.
  */
 import express, { type Express } from 'express';
+import { hash } from 'node:crypto';
 import { DOCS_PAGE_CSP, DOCS_PAGE_HTML, LLMS_TXT } from '../generated/docs-assets';
 import openapi from '../generated/openapi.json';
 import { DOMAIN_ROUTERS, RESOURCES } from '../generated/routers';
 import { Authenticator } from './auth';
+import type { CacheStore } from './cache/cache-store';
+import { MemoryCacheStore } from './cache/memory-store';
+import { ResponseCache } from './cache/response-cache';
 import type { GatewayConfig } from './config';
 import { DriftMonitor } from './drift/drift-monitor';
 import { ErpClient } from './erp/erp-client';
+import { erpErrorSummary } from './erp/erp-error';
 import { MemoryBudget } from './erp/memory-budget';
 import type { ErpCall } from './erp/transport';
 import { notFound } from './errors';
@@ -33,6 +38,11 @@ export interface AppDependencies {
   readonly logger: Logger;
   /** Sees every ERP call before it is sent (tests check what reaches the ERP). */
   readonly observeErpCall?: (call: ErpCall) => void;
+  /**
+   * Where cached answers live; default: this process's memory (MemoryCacheStore, CACHE_MAX_BYTES,
+   * charged to the memory budget). A store shared by several processes (Redis) is given here.
+   */
+  readonly cacheStore?: CacheStore;
 }
 
 export interface Gateway {
@@ -40,6 +50,8 @@ export interface Gateway {
   readonly erp: ErpClient;
   /** The catalogue drift check: `start()` it once the app listens (main.ts does). */
   readonly drift: DriftMonitor;
+  /** The memory budget (ERP answers in flight and the in-memory response cache). */
+  readonly budget: MemoryBudget;
 }
 
 export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway {
@@ -52,7 +64,11 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   const reader = new ResourceReader(erp, log, urlFor, config.auth.cacheTtlMs, gapsOf);
   const failures = new AuthFailureLimit(config.auth.failureLimit, config.auth.failureWindowMs, config.auth.checkLimit);
   const budget = new MemoryBudget(config.memoryBudgetBytes);
-  const handlers = createResourceHandlers(auth, reader, failures, budget, drift);
+  const largestEntryBytes = MemoryCacheStore.largestEntryOf(config.cache.maxBytes);
+  const cache = new ResponseCache(deps.cacheStore ?? new MemoryCacheStore(config.cache.maxBytes, budget), config.cache, cacheNamespace(config), largestEntryBytes);
+  const onRefreshError = (error: unknown) =>
+    log.info({ erp_error: erpErrorSummary(error) }, 'cache: a stale answer could not be read again (it is served until its stale window ends)');
+  const handlers = createResourceHandlers(auth, reader, failures, budget, drift, cache, onRefreshError);
 
   const servedPaths = new Set(RESOURCES.map((r) => `/api/v1/${r.path}`));
   const docs = ['/api/openapi.json', '/api/docs', '/api/llms.txt'];
@@ -96,5 +112,10 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   app.use(createHealthRouter(erp, config.erp.timeoutMs, drift));
   app.use((req, res) => sendError(res, notFound(`No route ${req.method} ${req.path.slice(0, 200)}.`)));
   app.use(createErrorHandler(log));
-  return { app, erp, drift };
+  return { app, erp, drift, budget };
+}
+
+/** The ERP and the catalogue this gateway serves, hashed: the prefix of its cache keys (cache-key.ts). */
+function cacheNamespace(config: GatewayConfig): string {
+  return hash('sha256', JSON.stringify([config.erp.url, config.erp.database, RESOURCES]), 'base64url').slice(0, 16);
 }

@@ -32,6 +32,17 @@ export interface GatewayConfig {
   };
   /** Bytes of ERP answers held at once by all requests (each byte counted three times), then 503. */
   readonly memoryBudgetBytes: number;
+  /** The response cache (README, "Caching and conditional requests"). */
+  readonly cache: {
+    /** Seconds an answer stays fresh for a resource whose catalogue entry sets no `cache.ttl`; 0: not cached. */
+    readonly defaultTtlS: number;
+    /** Seconds a stale answer may still be served while it is read again, where the catalogue sets no `cache.stale_while_revalidate`. */
+    readonly defaultStaleS: number;
+    /** Ceiling of every TTL and stale window, the catalogue's included; 0 turns the cache off everywhere. */
+    readonly maxTtlS: number;
+    /** Bytes the cache may hold (charged to the memory budget); 0 turns the cache off. */
+    readonly maxBytes: number;
+  };
   readonly auth: {
     /** Lifetime of a successful key check in the cache. */
     readonly cacheTtlMs: number;
@@ -78,6 +89,9 @@ export class ConfigError extends Error {
   }
 }
 
+/** A day: the longest TTL or stale window the catalogue or the settings may give. */
+const MAX_CACHE_SECONDS = 86400;
+
 type Env = Readonly<Record<string, string | undefined>>;
 
 function text(env: Env, name: string, fallback?: string): string {
@@ -121,6 +135,7 @@ export function loadConfig(env: Env): GatewayConfig {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const erpUrl = url(env, 'ERP_URL');
   const erpTimeoutMs = integer(env, 'ERP_TIMEOUT_MS', 10000, 100, 600000);
+  const memoryBudgetBytes = integer(env, 'MEMORY_BUDGET_BYTES', 96 * 1024 * 1024, 1024 * 1024, 64 * 1024 * 1024 * 1024);
   const config: GatewayConfig = {
     host,
     port,
@@ -138,7 +153,14 @@ export function loadConfig(env: Env): GatewayConfig {
       maxQueue: integer(env, 'ERP_MAX_QUEUE', 256, 0, 100000),
       maxAnswerBytes: integer(env, 'ERP_MAX_ANSWER_BYTES', 16 * 1024 * 1024, 65536, 256 * 1024 * 1024),
     },
-    memoryBudgetBytes: integer(env, 'MEMORY_BUDGET_BYTES', 96 * 1024 * 1024, 1024 * 1024, 64 * 1024 * 1024 * 1024),
+    memoryBudgetBytes,
+    cache: {
+      defaultTtlS: integer(env, 'CACHE_DEFAULT_TTL_S', 0, 0, MAX_CACHE_SECONDS),
+      defaultStaleS: integer(env, 'CACHE_DEFAULT_STALE_S', 0, 0, MAX_CACHE_SECONDS),
+      maxTtlS: integer(env, 'CACHE_MAX_TTL_S', 300, 0, MAX_CACHE_SECONDS),
+      // At most half the budget: the answers in flight always keep the other half.
+      maxBytes: integer(env, 'CACHE_MAX_BYTES', Math.min(32 * 1024 * 1024, Math.floor(memoryBudgetBytes / 4)), 0, Math.floor(memoryBudgetBytes / 2)),
+    },
     auth: {
       cacheTtlMs: integer(env, 'AUTH_CACHE_TTL_MS', 60000, 0, 3600000),
       cacheMaxEntries: integer(env, 'AUTH_CACHE_MAX_ENTRIES', 10000, 1, 1000000),

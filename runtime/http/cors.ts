@@ -12,7 +12,7 @@ export function cors(origins: readonly string[]): RequestHandler {
     if (origin === undefined || !allowed.has(origin)) return next();
     res.setHeader('Access-Control-Allow-Origin', origin);
     res.setHeader('Vary', 'Origin');
-    res.setHeader('Access-Control-Expose-Headers', 'Deprecation, ETag, Retry-After, WWW-Authenticate');
+    res.setHeader('Access-Control-Expose-Headers', 'Age, Deprecation, ETag, Retry-After, WWW-Authenticate');
     if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
       res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD');
       res.setHeader('Access-Control-Allow-Headers', 'Authorization, If-None-Match');

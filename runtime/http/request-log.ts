@@ -1,11 +1,12 @@
 /**
  * @module One log line per request: method, route template, query keys, status, duration, ERP calls
- * (sent, and shared with a request that sent them) and time in them, the key's short hash id. Never the key, the query values, the raw path or record
+ * (sent, and shared with a request that sent them) and time in them, what the response cache did,
+ * the key's short hash id. Never the key, the query values, the raw path or record
  * data (they may be personal: a path may hold an e-mail address or a key pasted by mistake).
  */
 import type { Request, RequestHandler } from 'express';
 import type { Logger } from '../log';
-import { erpStatsOf } from './request-context';
+import { cacheOutcomeOf, erpStatsOf } from './request-context';
 
 export function requestLog(log: Logger): RequestHandler {
   return (req, res, next) => {
@@ -23,6 +24,8 @@ export function requestLog(log: Logger): RequestHandler {
         // Answers taken from an identical call another request had in flight (coalesce.ts): not sent again.
         ...(stats.shared ? { erp_shared: stats.shared } : {}),
         erp_ms: Math.round(stats.ms * 100) / 100,
+        // What the response cache did: hit, stale, miss, bypass or off (response-cache.ts).
+        ...(cacheOutcomeOf(res) ? { cache: cacheOutcomeOf(res) } : {}),
         ...(res.locals['keyId'] ? { key_id: res.locals['keyId'] as string } : {}),
         ...(res.locals['erpError'] ? { erp_error: res.locals['erpError'] as string } : {}),
       };

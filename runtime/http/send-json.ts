@@ -9,9 +9,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { answeredNotModified, entityTagOf } from './conditional';
 
-export function sendJson(req: IncomingMessage, res: ServerResponse, body: unknown): void {
+/** The bytes of a JSON answer and their ETag. */
+export function encodeJson(body: unknown): { readonly bytes: Buffer; readonly etag: string } {
   const bytes = Buffer.from(JSON.stringify(body), 'utf8');
-  if (answeredNotModified(req, res, entityTagOf(bytes))) return;
+  return { bytes, etag: entityTagOf(bytes) };
+}
+
+export function sendJson(req: IncomingMessage, res: ServerResponse, body: unknown): void {
+  const { bytes, etag } = encodeJson(body);
+  sendEncoded(req, res, bytes, etag);
+}
+
+/** Sends JSON bytes already encoded (a cached answer), or 304 when the request holds `etag`. */
+export function sendEncoded(req: IncomingMessage, res: ServerResponse, bytes: Buffer, etag: string): void {
+  if (answeredNotModified(req, res, etag)) return;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', bytes.length);
   res.end(bytes);

@@ -1,0 +1,16 @@
+/** @module Where cached answers live: this process's memory, or Redis shared by several gateway processes. */
+export interface CachedAnswer {
+  /** The JSON body exactly as sent. */
+  readonly body: Buffer;
+  readonly etag: string;
+  /** Epoch milliseconds when the ERP answered (Age counts from here). */
+  readonly storedAt: number;
+  /** Headers that belong to the body (e.g. Deprecation). */
+  readonly headers: Readonly<Record<string, string>>;
+}
+export interface CacheStore {
+  /** The answer, or undefined when absent, expired, or the store cannot answer (a bypass, never an error). */
+  get(key: string): Promise<CachedAnswer | undefined>;
+  /** Keeps the answer for keepMs (TTL plus any stale window). Never throws. */
+  set(key: string, answer: CachedAnswer, keepMs: number): Promise<void>;
+}
