@@ -24,6 +24,9 @@ export const ERROR_STATUSES: readonly (readonly [number, string, string])[] = [
 
 const ref = (name: string, kind = 'schemas') => ({ $ref: `#/components/${kind}/${name}` });
 
+/** Headers of every data answer, 200 and 304 (components.headers). */
+const DATA_HEADERS = { ETag: ref('ETag', 'headers'), 'Cache-Control': ref('CacheControl', 'headers'), Age: ref('Age', 'headers') };
+
 function filterParameter(filter: FilterModel): OpenAPIV3_1.ParameterObject {
   let schema: OpenAPIV3_1.SchemaObject;
   switch (filter.type) {
@@ -115,7 +118,7 @@ function listOperation(resource: ResourceModel): OpenAPIV3_1.OperationObject {
     responses: {
       '200': {
         description: 'A page of records.',
-        headers: { ETag: ref('ETag', 'headers') },
+        headers: DATA_HEADERS,
         content: {
           'application/json': {
             schema: {
@@ -144,7 +147,7 @@ function detailOperation(resource: ResourceModel): OpenAPIV3_1.OperationObject {
     responses: {
       '200': {
         description: 'The record.',
-        headers: { ETag: ref('ETag', 'headers') },
+        headers: DATA_HEADERS,
         content: {
           'application/json': {
             schema: {
@@ -201,12 +204,24 @@ function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject {
       description: 'Strong entity tag of this answer (a hash of its body). Send it back in `If-None-Match` to get 304 while the answer is unchanged.',
       schema: { type: 'string' },
     },
+    CacheControl: {
+      description:
+        "`no-store` when the gateway does not cache this resource (the default). When it does (the catalogue's `cache` or the gateway's settings give the resource a TTL): `private, max-age=<TTL seconds>`, with `, stale-while-revalidate=<seconds>` when a stale window is set. The answer is one account's data: only the client may keep it, never a shared cache. A change in the ERP shows within the TTL (plus the stale window); authentication and the read right are still checked on every request.",
+      required: true,
+      schema: { type: 'string' },
+    },
+    Age: {
+      description:
+        'On resources the gateway caches only: seconds since the ERP gave this answer (0 when it was just read). Freshness left: `max-age` minus `Age`; past `max-age` the answer is stale, served within the stale window while the gateway reads it again.',
+      required: false,
+      schema: { type: 'integer', minimum: 0 },
+    },
   };
   const responses: Record<string, OpenAPIV3_1.ResponseObject> = {
     // No content: a 304 has no body (and is neither a success nor an error to a typed client).
     NotModified: {
       description: 'Not modified: the answer is the one whose ETag the request sent in `If-None-Match`. No body.',
-      headers: { ETag: ref('ETag', 'headers') },
+      headers: DATA_HEADERS,
     },
   };
   for (const [status, code, text] of ERROR_STATUSES) {
@@ -261,7 +276,7 @@ function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject {
       in: 'header',
       required: false,
       description:
-        'ETags of answers the client holds (`"…"`, comma-separated, `W/` tags compared weakly) or `*`: when the answer would be one of them, it is 304 with no body. The data is still read from the ERP.',
+        'ETags of answers the client holds (`"…"`, comma-separated, `W/` tags compared weakly) or `*`: when the answer would be one of them, it is 304 with no body. The data is still read from the ERP, unless the gateway caches the resource and holds a fresh answer (`Age` present).',
       schema: { type: 'string' },
     },
     Id: {

@@ -13,7 +13,7 @@ export interface CachePolicy {
   readonly staleS: number;
 }
 
-export const CACHE_OFF: CachePolicy = Object.freeze({ ttlS: 0, staleS: 0 });
+const CACHE_OFF: CachePolicy = Object.freeze({ ttlS: 0, staleS: 0 });
 
 export function cachePolicyOf(resource: ResourceSpec, settings: GatewayConfig['cache']): CachePolicy {
   if (settings.maxBytes === 0 || settings.maxTtlS === 0) return CACHE_OFF;
