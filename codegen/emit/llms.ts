@@ -126,7 +126,7 @@ List: \`{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}\`
 - Offset paging: \`limit\` + \`offset\`, in \`order\`; \`meta.total\` counts every match. Cost grows with depth.
 - Cursor paging (full scans): \`since_id=0\`, then pass back \`meta.next_since_id\` until it is \`null\`. Ascending id, constant cost. Not with \`offset\` or \`order\` (400).
 - \`total=false\` omits \`meta.total\` (the count scans every match): use it for cursor scans and when no count is needed.
-- Unchanged answers: every 200 carries an \`ETag\`; send it back in \`If-None-Match\` (several comma-separated, or \`*\`) and an unchanged answer is 304 with no body. The data is still read from the ERP, and answers are \`Cache-Control: no-store\`: keep the ETag and the body yourself.
+- Unchanged answers: every 200 carries an \`ETag\`; send it back in \`If-None-Match\` (several comma-separated, or \`*\`) and an unchanged answer is 304 with no body. The data is still read from the ERP, and answers are \`Cache-Control: no-store\`: keep the ETag and the body yourself. Where the operator turned the gateway's response cache on for a resource, its answers are \`Cache-Control: private, max-age=…\` with an \`Age\` instead: they may come from the gateway's cache, at most \`max-age\` seconds old.
 
 ## Common parameters and limits
 

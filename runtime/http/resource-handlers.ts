@@ -5,12 +5,8 @@
 import Ajv2020 from 'ajv/dist/2020';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Authenticator, Principal } from '../auth';
-import { cacheKeyOf, type CachedQuery } from '../cache/cache-key';
-import type { CachePolicy } from '../cache/cache-policy';
-import type { CachedAnswer } from '../cache/cache-store';
 import type { ResponseCache } from '../cache/response-cache';
 import { driftUnavailable, servableListQuery, type DriftGaps } from '../drift/drift-gaps';
-import { ErpStats } from '../erp/erp-client';
 import { ErpFault } from '../erp/erp-error';
 import { GatewayError, notFound } from '../errors';
 import type { MemoryBudget } from '../erp/memory-budget';
@@ -19,9 +15,9 @@ import { QueryParser } from '../query/parse-query';
 import type { ResourceHandlers } from '../resource-handlers';
 import type { ResourceReader } from '../resource-reader';
 import type { ResourceSpec } from '../resource-spec';
-import { erpStatsOf, setCacheOutcome } from './request-context';
+import { createAnswerer } from './cached-answers';
+import { erpStatsOf } from './request-context';
 import { recordRoute } from './request-log';
-import { encodeJson, sendEncoded, sendJson } from './send-json';
 import { assertCountedQuery, assertUsableQuery, type ParsedQuery } from './strict-query';
 
 const ID = /^[1-9][0-9]{0,9}$/;
@@ -117,52 +113,7 @@ export function createResourceHandlers(
     };
   };
 
-  /** What a read gives: the body and the headers that belong to it. */
-  type Read = (stats: ErpStats) => Promise<{ readonly body: unknown; readonly headers: Readonly<Record<string, string>> }>;
-
-  /** Reads and encodes an answer, ready to send and to keep. */
-  const readAnswer = async (read: Read, stats: ErpStats): Promise<CachedAnswer> => {
-    const { body, headers } = await read(stats);
-    const { bytes, etag } = encodeJson(body);
-    return { body: bytes, etag, storedAt: Date.now(), headers };
-  };
-
-  /**
-   * Answers from the cache when the resource is cached and holds the answer, else reads it (and keeps
-   * it when cached). A resource that is not cached is answered exactly as without a cache.
-   */
-  const answer = async (req: Request, res: Response, principal: Principal, resource: ResourceSpec, asked: CachedQuery, read: Read): Promise<void> => {
-    const policy = cache?.policyOf(resource);
-    if (!cache || !policy?.ttlS) {
-      setCacheOutcome(res, 'off');
-      const { body, headers } = await read(erpStatsOf(res));
-      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-      sendJson(req, res, body);
-      return;
-    }
-    const key = cacheKeyOf(cache.namespace, principal.uid, resource, asked, gapsOf?.(resource));
-    const found = await cache.find(key, policy);
-    if (found) {
-      setCacheOutcome(res, found.state);
-      if (found.state === 'stale') cache.refreshOnce(key, () => refresh(cache, key, policy, read), onRefreshError);
-      sendCached(req, res, cache, found.answer, policy);
-      return;
-    }
-    const fresh = await readAnswer(read, erpStatsOf(res));
-    setCacheOutcome(res, (await cache.keep(key, fresh, policy)) ? 'miss' : 'bypass');
-    sendCached(req, res, cache, fresh, policy);
-  };
-
-  /** Reads a stale entry again, in the background, with a memory lease of its own. */
-  const refresh = async (store: ResponseCache, key: string, policy: CachePolicy, read: Read): Promise<void> => {
-    const stats = new ErpStats();
-    stats.lease = budget.lease();
-    try {
-      await store.keep(key, await readAnswer(read, stats), policy);
-    } finally {
-      stats.lease.release();
-    }
-  };
+  const answer = createAnswerer(budget, cache, onRefreshError);
 
   return {
     list: (resource) =>
@@ -174,7 +125,10 @@ export function createResourceHandlers(
         const parsed = parser.parseList(raw);
         const query = gapsOf ? servableListQuery(parsed, gapsOf(resource)) : parsed;
         const headers = deprecationHeaders(resource, query.deprecated);
-        await answer(req, res, principal, resource, { kind: 'list', query }, async (stats) => ({ body: await reader.list(principal, resource, query, stats), headers }));
+        await answer(req, res, principal, resource, { kind: 'list', query }, gapsOf?.(resource), async (stats) => ({
+          body: await reader.list(principal, resource, query, stats),
+          headers,
+        }));
       }),
     detail: (resource) =>
       guarded(resource, async (principal, req, res) => {
@@ -187,7 +141,7 @@ export function createResourceHandlers(
         const query = parser.parseDetail(rawQuery);
         const id = Number(raw);
         const headers = deprecationHeaders(resource, query.deprecated);
-        await answer(req, res, principal, resource, { kind: 'detail', id, query }, async (stats) => ({
+        await answer(req, res, principal, resource, { kind: 'detail', id, query }, gapsOf?.(resource), async (stats) => ({
           body: { data: await reader.detail(principal, resource, id, query, stats) },
           headers,
         }));
@@ -201,18 +155,4 @@ const NONE: Readonly<Record<string, string>> = Object.freeze({});
 /** D28: a deprecated resource, or a deprecated field or filter asked for, says so in a header. */
 function deprecationHeaders(resource: ResourceSpec, deprecated: readonly string[]): Readonly<Record<string, string>> {
   return resource.deprecated || deprecated.length ? DEPRECATED : NONE;
-}
-
-/**
- * Sends a cached resource's answer (fresh from the ERP or from the cache): `private` (it is one
- * account's data: no shared cache may keep it), `max-age` the TTL and `Age` the seconds since the ERP
- * answered, so that a client's own cache counts the same remaining freshness (RFC 9111 §4.2.3:
- * max-age minus Age), and `stale-while-revalidate` the stale window when there is one.
- */
-function sendCached(req: Request, res: Response, cache: ResponseCache, answer: CachedAnswer, policy: CachePolicy): void {
-  const stale = policy.staleS ? `, stale-while-revalidate=${policy.staleS}` : '';
-  res.setHeader('Cache-Control', `private, max-age=${policy.ttlS}${stale}`);
-  res.setHeader('Age', String(cache.ageOf(answer)));
-  for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
-  sendEncoded(req, res, answer.body, answer.etag);
 }
