@@ -18,7 +18,7 @@ import { erpStatsOf, setCacheOutcome } from './request-context';
 import { encodeJson, sendEncoded, sendJson } from './send-json';
 
 /** Reads an answer from the ERP: its body and the headers that belong to it (Deprecation). */
-export type Read = (stats: ErpStats) => Promise<{ readonly body: unknown; readonly headers: Readonly<Record<string, string>> }>;
+type Read = (stats: ErpStats) => Promise<{ readonly body: unknown; readonly headers: Readonly<Record<string, string>> }>;
 
 export type Answerer = (req: Request, res: Response, principal: Principal, resource: ResourceSpec, asked: CachedQuery, gaps: DriftGaps | undefined, read: Read) => Promise<void>;
 

@@ -15,7 +15,12 @@ describe(cachePolicyOf.name, () => {
   it.each([
     ['off by default: no catalogue cache, no default TTL', FLEET_VEHICLES, settings(), { ttlS: 0, staleS: 0 }],
     ['the default TTL and stale window for a resource the catalogue says nothing of', FLEET_VEHICLES, settings({ defaultTtlS: 5, defaultStaleS: 10 }), { ttlS: 5, staleS: 10 }],
-    ["the catalogue's TTL over the default, the default stale window kept", withCache({ ttlSeconds: 30 }), settings({ defaultTtlS: 5, defaultStaleS: 10 }), { ttlS: 30, staleS: 10 }],
+    [
+      "the catalogue's TTL over the default, the default stale window kept",
+      withCache({ ttlSeconds: 30 }),
+      settings({ defaultTtlS: 5, defaultStaleS: 10 }),
+      { ttlS: 30, staleS: 10 },
+    ],
     ["the catalogue's TTL 0: off, whatever the default", withCache({ ttlSeconds: 0 }), settings({ defaultTtlS: 5 }), { ttlS: 0, staleS: 0 }],
     ['the ceiling bounds the TTL and the stale window', withCache({ ttlSeconds: 3600, staleSeconds: 7200 }), settings({ maxTtlS: 60 }), { ttlS: 60, staleS: 60 }],
     ['a ceiling of 0 turns every resource off', withCache({ ttlSeconds: 30 }), settings({ maxTtlS: 0 }), { ttlS: 0, staleS: 0 }],
