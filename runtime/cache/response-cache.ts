@@ -31,6 +31,8 @@ export class ResponseCache {
   private readonly policies = new Map<ResourceSpec, CachePolicy>();
   /** Entries being read again in the background: one refresh each at a time. */
   private readonly refreshing = new Set<string>();
+  /** Answers being read for a miss: requests missing the same entry meanwhile wait for that read. */
+  private readonly filling = new Map<string, Promise<CachedAnswer>>();
 
   constructor(
     private readonly store: CacheStore,
@@ -65,6 +67,29 @@ export class ResponseCache {
     if (answer.body.length > this.largestEntryBytes) return false;
     await this.store.set(key, answer, (policy.ttlS + policy.staleS) * 1000);
     return true;
+  }
+
+  /**
+   * The answer of a miss: the one another request is already reading for `key` (and keeping), else
+   * `read`'s, kept. The ERP's answer to a page and its count arrive at different times, so coalescing
+   * the ERP calls alone would let a request arriving between the two send the page again; this waits
+   * for the whole answer. An error is never shared: a request whose shared read failed reads for
+   * itself (the error may be about the key the other request sent, not about this one's).
+   */
+  async fill(key: string, policy: CachePolicy, read: () => Promise<CachedAnswer>): Promise<{ readonly answer: CachedAnswer; readonly kept: boolean }> {
+    const pending = this.filling.get(key);
+    if (pending) {
+      const answer = await pending.catch(() => undefined);
+      if (answer) return { answer, kept: answer.body.length <= this.largestEntryBytes };
+    }
+    const reading = read();
+    this.filling.set(key, reading);
+    try {
+      const answer = await reading;
+      return { answer, kept: await this.keep(key, answer, policy) };
+    } finally {
+      if (this.filling.get(key) === reading) this.filling.delete(key);
+    }
   }
 
   /** Runs `refresh` unless one is already running for `key`; never throws (its failure is `onError`'s). */

@@ -56,9 +56,9 @@ export function createAnswerer(
       sendCached(req, res, cache, found.answer, policy);
       return;
     }
-    const fresh = await readAnswer(read, erpStatsOf(res));
-    setCacheOutcome(res, (await cache.keep(key, fresh, policy)) ? 'miss' : 'bypass');
-    sendCached(req, res, cache, fresh, policy);
+    const { answer, kept } = await cache.fill(key, policy, () => readAnswer(read, erpStatsOf(res)));
+    setCacheOutcome(res, kept ? 'miss' : 'bypass');
+    sendCached(req, res, cache, answer, policy);
   };
 }
 

@@ -183,6 +183,23 @@ describe(`the response cache, TTL ${TTL_S} s`, () => {
     expect(outcomes(stack.logLines, lines)).toEqual(['miss', 'hit']);
   });
 
+  it('reads an entry missed by many requests at once from the ERP once, count included', async () => {
+    const path = '/api/v1/fleet/vehicles?limit=6&fields=plate,seats';
+    // The key and its read right known beforehand: only the reads of the answer remain.
+    expect((await stack.get('/api/v1/fleet/vehicles?limit=1&fields=plate')).status).toBe(200);
+    const calls = stack.erpCalls.length;
+    // The count answers 300 ms after the page: requests arriving between the two wait for the whole answer.
+    proxy.mode = { kind: 'delay', ms: 300, only: /search_count/ };
+    const first = stack.get(path).then((res) => res);
+    await sleep(100);
+    const others = await Promise.all(Array.from({ length: 6 }, () => stack.get(path)));
+    proxy.mode = { kind: 'forward' };
+    const all = [await first, ...others];
+    for (const res of all) expect([res.status, res.text]).toEqual([200, all[0]?.text]);
+    const reads = stack.erpCalls.slice(calls).filter((call) => call.method === 'search_read' || call.method === 'search_count');
+    expect(reads.map((call) => `${call.model} ${call.method}`).sort()).toEqual(['fleet.vehicle search_count', 'fleet.vehicle search_read']);
+  });
+
   it('never stores an ERP error: the next request reads the ERP again', async () => {
     const path = '/api/v1/fleet/vehicles?limit=2&fields=vin';
     proxy.mode = { kind: 'html' };
