@@ -22,6 +22,7 @@ import { initDatabase, isCurrentDatabase } from '@ops-data-gateway/sandbox/seed/
 import type { LoadRequest, LoadResult } from './load-generator';
 import { cpuSeconds, GATEWAY_NODE_FLAGS, memory, ROOT, runLoad, startService, type Service } from './processes';
 import { measureOperate, operateMarkdown, type OperateResult } from './operate';
+import { cacheReport, runCacheBench, type CacheBenchResult } from './cache-bench';
 import { RESOURCE, scenarios, type Scenario } from './scenarios';
 
 interface Options {
@@ -37,6 +38,8 @@ interface Options {
   readonly soakOnly: boolean;
   /** Only the operate section (bench/operate.ts). */
   readonly operateOnly: boolean;
+  /** Only the response cache's scenarios (bench/cache-bench.ts). */
+  readonly cacheOnly: boolean;
 }
 
 interface Side {
@@ -67,6 +70,7 @@ function options(): Options {
       'soak-seconds': { type: 'string' },
       'soak-only': { type: 'boolean', default: false },
       'operate-only': { type: 'boolean', default: false },
+      'cache-only': { type: 'boolean', default: false },
     },
   });
   const smoke = values.smoke === true;
@@ -80,6 +84,7 @@ function options(): Options {
     soakSeconds: Number(values['soak-seconds'] ?? (smoke ? 2 : 60)),
     soakOnly: values['soak-only'] === true,
     operateOnly: values['operate-only'] === true,
+    cacheOnly: values['cache-only'] === true,
   };
 }
 
@@ -257,7 +262,14 @@ async function soak(gateway: Service, all: readonly Scenario[], opts: Options): 
 
 const f = (n: number | undefined, digits = 2) => (n === undefined || Number.isNaN(n) ? '–' : n.toFixed(digits));
 
-function report(opts: Options, rows: number, results: readonly ScenarioResult[], soakResult: Soak, setupSeconds: number): { markdown: string; targets: string[] } {
+function report(
+  opts: Options,
+  rows: number,
+  results: readonly ScenarioResult[],
+  soakResult: Soak | undefined,
+  setupSeconds: number,
+  cache: CacheBenchResult | undefined,
+): { markdown: string; targets: string[] } {
   const lines = [
     `# Benchmark run (${opts.smoke ? 'smoke' : 'full'})`,
     '',
@@ -269,8 +281,12 @@ function report(opts: Options, rows: number, results: readonly ScenarioResult[],
       (r) =>
         `| ${r.id} | ${r.title} | ${f(r.gateway.rps, 0)} | ${f(r.gateway.p50)} | ${f(r.gateway.p99)} | ${f(r.direct?.rps, 0)} | ${f(r.direct?.p50)} | ${f(r.direct?.p99)} | ${f(r.direct ? r.gateway.p50 - r.direct.p50 : undefined)} | ${f(r.direct ? r.gateway.p99 - r.direct.p99 : undefined)} | ${f(r.gateway.cpuMsPerRequest, 3)} | ${f(r.gateway.peakRssMb, 1)} |`,
     ),
-    '',
-    `Soak: ${soakResult.requests.toLocaleString('en')} requests (${f(soakResult.rps, 0)} req/s at 8 connections, then ${opts.soakSeconds} s at 4), ${soakResult.unexpected} unexpected statuses; RSS after the first ${opts.soakRequests.toLocaleString('en')}: ${f(soakResult.rssAfterRequestsMb, 1)} MB; peak RSS ${f(soakResult.peakRssMb, 1)} MB; RSS trend during the soak ${f(soakResult.slopeMbPerMinute, 2)} MB/min (samples: ${soakResult.samples.map((s) => f(s.rssMb, 1)).join(', ')}).`,
+    ...(soakResult
+      ? [
+          '',
+          `Soak: ${soakResult.requests.toLocaleString('en')} requests (${f(soakResult.rps, 0)} req/s at 8 connections, then ${opts.soakSeconds} s at 4), ${soakResult.unexpected} unexpected statuses; RSS after the first ${opts.soakRequests.toLocaleString('en')}: ${f(soakResult.rssAfterRequestsMb, 1)} MB; peak RSS ${f(soakResult.peakRssMb, 1)} MB; RSS trend during the soak ${f(soakResult.slopeMbPerMinute, 2)} MB/min (samples: ${soakResult.samples.map((s) => f(s.rssMb, 1)).join(', ')}).`,
+        ]
+      : []),
   ];
   const by = (id: string) => results.find((r) => r.id === id);
   const targets: string[] = [];
@@ -293,8 +309,15 @@ function report(opts: Options, rows: number, results: readonly ScenarioResult[],
   const [counted, uncounted] = [by('3'), by('2')];
   if (counted && uncounted)
     check(uncounted.gateway.rps >= 3 * counted.gateway.rps, `total=false throughput / counted: ${f(uncounted.gateway.rps / counted.gateway.rps, 1)}x (target ≥ 3)`);
-  check(soakResult.peakRssMb <= 150, `peak RSS ${f(soakResult.peakRssMb, 1)} MB (target ≤ 150)`);
-  check(soakResult.slopeMbPerMinute <= 1, `RSS trend over the soak ${f(soakResult.slopeMbPerMinute, 2)} MB/min (target: no upward trend, ≤ 1 MB/min)`);
+  if (soakResult) {
+    check(soakResult.peakRssMb <= 150, `peak RSS ${f(soakResult.peakRssMb, 1)} MB (target ≤ 150)`);
+    check(soakResult.slopeMbPerMinute <= 1, `RSS trend over the soak ${f(soakResult.slopeMbPerMinute, 2)} MB/min (target: no upward trend, ≤ 1 MB/min)`);
+  }
+  if (cache) {
+    const section = cacheReport(cache);
+    lines.push(...section.lines);
+    for (const [ok, text] of section.targets) check(ok, text);
+  }
   lines.push('', 'Targets:', '', ...targets.map((t) => `- ${t}`), '');
   return { markdown: lines.join('\n'), targets };
 }
@@ -364,23 +387,25 @@ async function main(): Promise<void> {
       return;
     }
     const results: ScenarioResult[] = [];
-    for (const scenario of opts.soakOnly ? [] : all) {
+    for (const scenario of opts.soakOnly || opts.cacheOnly ? [] : all) {
       const result = await measure(scenario, scenario.gateway === 'warm' ? warm : cold, sandbox.url, opts);
       process.stderr.write(`bench: ${scenario.id} ${scenario.title}: gateway p50 ${f(result.gateway.p50)} ms${result.direct ? `, direct p50 ${f(result.direct.p50)} ms` : ''}\n`);
       if (result.gateway.unexpected || result.direct?.unexpected)
         throw new Error(`scenario ${scenario.id}: unexpected statuses or errors (${result.gateway.unexpected} gateway, ${result.direct?.unexpected ?? 0} direct)`);
       results.push(result);
     }
-    if (!opts.soakOnly) results.push(...(await measureReferences(all, sandbox, startGateway, opts)));
-    const operateResult = opts.soakOnly ? undefined : await operate();
-    const soakResult = await soak(warm, all, opts);
-    const report_ = report(opts, rows, results, soakResult, setupSeconds);
+    if (!opts.soakOnly && !opts.cacheOnly) results.push(...(await measureReferences(all, sandbox, startGateway, opts)));
+    const operateResult = opts.soakOnly || opts.cacheOnly ? undefined : await operate();
+    const cache =
+      opts.soakOnly || opts.operateOnly ? undefined : await runCacheBench({ smoke: opts.smoke, key: keys.valid, database: 'sandbox', rows }, sandbox, startGateway, freePort);
+    const soakResult = opts.cacheOnly ? undefined : await soak(warm, all, opts);
+    const report_ = report(opts, rows, results, soakResult, setupSeconds, cache);
     const markdown = operateResult ? `${report_.markdown}\n${operateMarkdown(operateResult)}` : report_.markdown;
     const { targets } = report_;
     const out = join(ROOT, 'bench', 'results');
     mkdirSync(out, { recursive: true });
-    const name = opts.smoke ? 'smoke' : opts.soakOnly ? 'soak' : 'latest';
-    writeFileSync(join(out, `${name}.json`), `${JSON.stringify({ options: opts, rows, results, operate: operateResult, soak: soakResult, targets }, null, 2)}\n`);
+    const name = opts.smoke ? 'smoke' : opts.soakOnly ? 'soak' : opts.cacheOnly ? 'cache' : 'latest';
+    writeFileSync(join(out, `${name}.json`), `${JSON.stringify({ options: opts, rows, results, operate: operateResult, soak: soakResult, cache, targets }, null, 2)}\n`);
     writeFileSync(join(out, `${name}.md`), markdown);
     process.stdout.write(markdown);
   } finally {

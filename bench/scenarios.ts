@@ -30,7 +30,7 @@ export interface ScenarioContext {
   readonly sample: { readonly origin: string; readonly scheduledDate: string };
 }
 
-function json2(context: ScenarioContext, method: string, body: object): LoadRequest {
+function json2(context: Pick<ScenarioContext, 'key' | 'database'>, method: string, body: object): LoadRequest {
   return {
     method: 'POST',
     path: `/json/2/${RESOURCE.model}/${method}`,
@@ -43,11 +43,16 @@ function gatewayGet(context: ScenarioContext, path: string): LoadRequest {
   return { method: 'GET', path, headers: { Authorization: `Bearer ${context.key}` } };
 }
 
-function listScenario(context: ScenarioContext, id: string, title: string, query: Record<string, string>): Scenario {
+/** The ERP call(s) the gateway sends for a list query, sent directly. */
+export function directListCalls(context: Pick<ScenarioContext, 'key' | 'database'>, query: Record<string, string>): LoadRequest[] {
   const requests = listRequests(RESOURCE, parser.parseList(query));
   const direct = [json2(context, 'search_read', requests.page as PageRequest)];
   if (requests.countDomain) direct.push(json2(context, 'search_count', { domain: requests.countDomain }));
-  return { id, title, gateway: 'warm', request: gatewayGet(context, `/api/v1/${RESOURCE.path}?${new URLSearchParams(query)}`), direct };
+  return direct;
+}
+
+function listScenario(context: ScenarioContext, id: string, title: string, query: Record<string, string>): Scenario {
+  return { id, title, gateway: 'warm', request: gatewayGet(context, `/api/v1/${RESOURCE.path}?${new URLSearchParams(query)}`), direct: directListCalls(context, query) };
 }
 
 export function scenarios(context: ScenarioContext): Scenario[] {

@@ -1244,6 +1244,9 @@ function markDeadlineExpired(res, reason) {
 function deadlineExpired(res) {
   return res.locals["deadlineExpired"] === true;
 }
+function setCacheOutcome(res, outcome) {
+  res.locals["cacheOutcome"] = outcome;
+}
 function cacheOutcomeOf(res) {
   return res.locals["cacheOutcome"] ?? "off";
 }
@@ -1492,6 +1495,7 @@ var import_node_cluster2 = __toESM(require("node:cluster"));
 
 // runtime/app.ts
 var import_express15 = __toESM(require("express"));
+var import_node_crypto7 = require("node:crypto");
 
 // generated/docs-assets.ts
 var DOCS_PAGE_HTML = `<!DOCTYPE html>
@@ -1656,7 +1660,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <li><strong>Offset paging</strong> (<code>limit</code>, <code>offset</code>, optional <code>order</code>): for screens and small lists. <code>meta.total</code> counts every matching record. The cost grows with the offset.</li>
 <li><strong>Cursor paging</strong> (<code>since_id</code>): for full scans and synchronisation. Start with <code>since_id=0</code>, then pass back <code>meta.next_since_id</code> unchanged until it is <code>null</code>. Records come in ascending id at constant cost. Not combinable with <code>offset</code> or <code>order</code> (400).</li>
 <li><code>total=false</code> omits <code>meta.total</code>: the count scans every matching record whatever the <code>limit</code>, so turn it off in cursor scans and whenever the count is not shown.</li>
-<li><strong>Unchanged answers</strong>: every 200 answer carries an <code>ETag</code>. Send it back in <code>If-None-Match</code> (several comma-separated, or <code>*</code>) and an unchanged answer is <strong>304</strong> with no body. The data is still read from the ERP, and answers are <code>Cache-Control: no-store</code>: keep the ETag and the body yourself.</li>
+<li><strong>Unchanged answers</strong>: every 200 answer carries an <code>ETag</code>. Send it back in <code>If-None-Match</code> (several comma-separated, or <code>*</code>) and an unchanged answer is <strong>304</strong> with no body. The data is still read from the ERP, and answers are <code>Cache-Control: no-store</code>: keep the ETag and the body yourself. Where the operator turned the gateway's response cache on for a resource, its answers are <code>Cache-Control: private, max-age=\u2026</code> with an <code>Age</code> instead: they may come from the gateway's cache, at most <code>max-age</code> seconds old.</li>
 <li><code>order</code>: <code>field</code>, <code>field asc</code> or <code>field desc</code>, several keys comma-separated, among the sortable fields of the resource. <code>id</code> is always appended as the last key, so pages are stable. Unset values: a number that is not set is read as 0 and sorts as 0 (first ascending, last descending, beside the zeros; before negative numbers ascending); a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by <code>id</code>, except on date-times: the ERP keeps fractions of a second that answers round off, so records showing the same date-time are ordered by that hidden fraction first.</li>
 <li><code>fields</code>: comma-separated field names, e.g. <code>fields=id,name</code>. An unknown name is 400.</li>
 </ul>
@@ -4727,7 +4731,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 </html>
 `;
 var DOCS_PAGE_CSP = "default-src 'none'; script-src 'sha256-XWxjzAh3B8JkOW5JfCt+EQe1yCDAnIdFp5WeVR+4+Yo='; style-src 'sha256-/WKb5/mFoC+h/VEZqzYoySGLm/5yReF7LUR7Mdg07MM='; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-var LLMS_TXT = '# Operations data API\n\n> Read-only HTTP JSON API over the organisation\'s ERP: 45 resources in 11 domains (analytic, approvals, electricity, events, fleet, it, purchase, space, sprint, stock, travel). Every data route is GET, needs `Authorization: Bearer <API key>` and answers `{"data": [...], "meta": {...}}` (list) or `{"data": {...}}` (detail). Interface version 1.0.0.\n\nCompanion documents (no credentials): {base_url}/api/openapi.json (OpenAPI 3.1), {base_url}/api/docs (HTML). This text is served at {base_url}/llms.txt and {base_url}/api/llms.txt. Agents with MCP: see "MCP server" below.\n\n## Base URL\n\nThe base URL is {base_url}. Every path below is relative to it; data routes are under {base_url}/api/v1. Each resource has a list route `/api/v1/<domain>/<resource>` and a detail route `/api/v1/<domain>/<resource>/{id}` (`{id}`: positive integer). Only GET and HEAD exist; no route writes.\n\n## Authentication\n\nSend `Authorization: Bearer <API key>` on every data route. The key is an ERP API key of the dedicated technical account (member of the API group).\n- Getting a key: ask the ERP administrator who holds the API\'s technical account; they create it in the ERP under Preferences > Account security > New API key (a name and an expiry date). It is shown once: keep it in a secret store or an environment variable, never in a prompt, a URL or a log. On the demo sandbox, `make run` prints one.\n- 401 `unauthorized` (with `WWW-Authenticate: Bearer`): key absent, invalid or expired.\n- 403 `forbidden`: valid key of another account (even an administrator), or no read right on the model.\n\n## MCP server\n\nAgents that speak the Model Context Protocol use the same key and rules through tools instead of URLs.\n- Streamable HTTP: `POST {base_url}/mcp` with `Authorization: Bearer <API key>` (stateless: no session id; GET is 405). No key: 401 as above.\n- stdio (local agents): `GATEWAY_URL={base_url} API_KEY=<key> npm run mcp` in a clone of the gateway; it forwards to /mcp.\n- Tools (14): `list_resources`; `describe_resource` (fields, enums, filters, sort keys, personal-data flags); `query_<domain>` (one per domain: `resource`, named `filters`, `fields`, `order`, `limit`, `since_id`, `total`); `get_record` (`resource` as `domain/name`, `id`, `fields`).\n- Answers are structured content (`{"resource", "data", "meta"}`); personal-data fields are left out unless named in `fields` (`meta.personal_fields_omitted` lists them). Errors are tool errors whose text is `{"error": {"code", "message", "status"}}`, the codes of the table below.\n\n## Responses and paging\n\nList: `{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}`. Detail: `{"data": record}`. A record holds the resource\'s fields (all of them, or those named in `fields`; `id` always).\n- Offset paging: `limit` + `offset`, in `order`; `meta.total` counts every match. Cost grows with depth.\n- Cursor paging (full scans): `since_id=0`, then pass back `meta.next_since_id` until it is `null`. Ascending id, constant cost. Not with `offset` or `order` (400).\n  Example: `GET /api/v1/approvals/approvers?since_id=0&limit=200&total=false` answers `{"data": [..., {"id": 212, ...}], "meta": {"next_since_id": 212}}`; ask again with `since_id=212`; stop at `"next_since_id": null`. Never compute the cursor yourself.\n- `total=false` omits `meta.total` (the count scans every match): use it for cursor scans and when no count is needed.\n- Unchanged answers: every 200 carries an `ETag`; send it back in `If-None-Match` (several comma-separated, or `*`) and an unchanged answer is 304 with no body. The data is still read from the ERP, and answers are `Cache-Control: no-store`: keep the ETag and the body yourself.\n\n## Common parameters and limits\n\nList routes: limit, offset, since_id, total, order, fields. Detail routes: fields only.\n- limit: integer, default 50, min 1, above 200 lowered to 200 without error.\n- offset: integer >= 0, default 0.\n- since_id: integer >= 0; cursor (see paging).\n- total: true|false, default true.\n- order: `field`, `field asc` or `field desc`, several comma-separated; sortable fields only (listed per route); `id` is appended last. Unset values: a number that is not set is read as 0 and sorts as 0 (first ascending, last descending, beside the zeros; before negative numbers ascending); a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by `id`, except on date-times: the ERP keeps fractions of a second that answers round off, so records showing the same date-time are ordered by that hidden fraction first.\n- fields: comma-separated field names; unknown name is 400.\nAny other query key than these and the route\'s filters is 400. Malformed common values (`limit=0`, `offset=-1`, `total=maybe`) are 422.\n\n## Filters\n\nQuery keys named per route, one value each (except `in`), AND-combined. Example: `GET {base_url}/api/v1/approvals/approvers?request_status=new&created_after=2026-01-31&limit=10`.\n- Operators: `=` exact; `ilike` case-insensitive substring of the literal text (`%` and `_` are not wildcards); `>=` / `<=` bounds (inclusive); `in` one of several.\n- integer: a whole number (ids of related records for `*_id`). number: decimal with `.`.\n- text: any non-empty text (URL-encode it).\n- true|false: case-insensitive.\n- Quoted values (`"a"|"b"`): an enumeration; send one of them exactly, without quotes (`state=done`); another value is 422.\n- date: on a date field; `YYYY-MM-DD` (an ISO 8601 date-time is accepted, its UTC date is used).\n- date-time: on a timestamp field; `YYYY-MM-DD` or ISO 8601 date-time (`2026-01-31T08:00:00Z`, offsets converted to UTC, none means UTC). A date alone: `*_after` from 00:00:00Z of that day, `*_before` through the end of that day.\n- integer list (`in`): positive ids comma-separated (`assignee_id=3,5`) or the key repeated (`assignee_id=3&assignee_id=5`).\n- Empty value, repeated key on a single-value filter, or unusable value: 422.\n- Scope: where a route states one, only matching records exist for the API (list and detail, 404 outside).\n\n## Field types (notation below)\n\n`integer`, `number`, `boolean`, `string`; `string(date)` is `YYYY-MM-DD`; `string(date-time)` is ISO 8601 UTC ending in `Z`; `|null` may be null (an empty or unreadable relation is null); `"a"|"b"` enumeration (exact strings); `string[]` readable names of related records, `integer[]` their ids. `*_id` fields are ids of related records, the sibling without `_id` is the readable name. `url` links to the record in the ERP interface. [personal data] marks personal data; [deprecated] marks what may go (responses touching it carry a `Deprecation` header).\n\n## Errors\n\nBody `{"error": {"code": "...", "message": "..."}}`; rely on the status. Every answer, errors included, carries `X-Request-Id` (yours when you send a safe one, else made for the request): quote it when reporting a problem. Data answers carry `Server-Timing` (ERP time, gateway time, cache outcome).\n\n| Status | Code | Condition |\n| --- | --- | --- |\n| 400 | bad_request | Unknown parameter, invalid sort or unknown field. |\n| 401 | unauthorized | API key absent, invalid or expired. |\n| 403 | forbidden | Account not authorised to use the API, or no read right on the model. |\n| 404 | not_found | Unknown resource, or record not found or outside the exposed scope. |\n| 405 | (HTML body) | Any method other than GET or HEAD; `Allow: GET, HEAD` |\n| 422 | invalid_value | A parameter value cannot be used (malformed date, integer expected, value outside the allowed list). |\n| 429 | rate_limited | Too many failed authentications from this address, too many new API keys being checked at once, or (when the operator set per-key limits) this API key has used its quota of the window; retry after the Retry-After delay. |\n| 500 | internal_error | An unexpected failure of the gateway itself (a bug): logged, never detailed. |\n| 502 | bad_gateway | The ERP is unreachable or answered with something that is not its protocol. |\n| 503 | unavailable | The gateway is saturated (ERP calls or memory for ERP answers) or the resource is unavailable; retry after the Retry-After delay. |\n| 504 | gateway_timeout | The ERP did not answer within the configured timeout. |\n\n429 and 503 carry `Retry-After` (seconds). When the operator limits each API key, data answers carry `RateLimit-Policy` (`"per-key";q=600;w=60`: 600 points per 60 s) and `RateLimit` (`"per-key";r=598;t=42`: 598 left, the window ends in 42 s); past the quota: 429 `rate_limited` with `Retry-After`.\n\nWhat to do: 400 (unknown parameter, or `offset`/`order` with `since_id`): fix the request, the message names the parameter. 422: fix the value, an enumeration\'s message lists the allowed ones. 401: the key is wrong or expired, get a new one (do not retry). 403: this key may not read this resource (do not retry). 404: no such record in scope. 429, 503: wait `Retry-After` seconds, then retry once. 502, 504: the ERP failed or was slow; retry later with a smaller `limit` or `total=false`. Never retry a 4xx unchanged.\n\n## Routes\n\nPer domain, per resource: description; paths; default order, sortable fields, scope; `Fields:` one line each (`name: type [marks]. description`); `Filters:` one line each (`name operator value-format. note`); an example record (its shape and value formats, not real data; a list answers `{"data": [record, ...], "meta": {"total": n}}`).\n\n## analytic: Analytic\n\nAnalytic accounts charged by purchase and approval lines, and the analysis dimensions (plans) that group them.\n\n### analytic/accounts: Analytic accounts\nAnalytic accounts, active and archived. The account id is the key used inside analytic distributions of lines.\nList: GET /api/v1/analytic/accounts. Detail: GET /api/v1/analytic/accounts/{id}.\nDefault order: id asc. Sortable: id, code, name, active.\nFields:\n- id: integer. Technical identifier of the account (key used inside analytic distributions).\n- code: string|null. Reference code of the account.\n- name: string|null. Name of the account.\n- dimension: string|null. Axis of analysis (plan) the account belongs to.\n- dimension_id: integer|null. Identifier of the axis of analysis (plan).\n- root_dimension: string|null. Top-level axis of analysis (root plan) of the account.\n- partner: string|null. Partner (customer or funder) linked to the account.\n- active: boolean. False for an archived account.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- dimension_id = integer\n- code ilike text\n- name ilike text\n- active = true|false\nExample record (shape only): {"id":42,"code":"Example code","name":"Example name","dimension":"Example dimension","dimension_id":7,"root_dimension":"Example root dimension","partner":"Example partner","active":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=account.analytic.account&view_type=form"}\n\n### analytic/dimensions: Analytic dimensions\nAxes of analysis (analytic plans) grouping the analytic accounts.\nList: GET /api/v1/analytic/dimensions. Detail: GET /api/v1/analytic/dimensions/{id}.\nDefault order: sequence asc. Sortable: id, name, sequence, applicability.\nFields:\n- id: integer. Technical identifier of the dimension.\n- name: string|null. Name of the dimension.\n- sequence: integer|null. Display order.\n- applicability: "optional"|"mandatory"|"unavailable"|null. Default applicability of the dimension on analytic distributions.\n- parent: string|null. Parent dimension when nested.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","sequence":3,"applicability":"optional","parent":"Example parent","url":"https://erp.example.org/web#id=42&model=account.analytic.plan&view_type=form"}\n\n## approvals: Approvals\n\nApproval requests, the approval circuit of each request and the product lines they ask for.\n\n### approvals/approvers: Approvers\nSteps of an approval circuit (one approver of one request).\nList: GET /api/v1/approvals/approvers. Detail: GET /api/v1/approvals/approvers/{id}.\nDefault order: id desc. Sortable: id, status, sequence, required.\nFields:\n- id: integer. Technical identifier of the step.\n- request_id: integer|null. Identifier of the approval request.\n- request_subject: string|null. Subject (number) of the approval request.\n- request_status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the approval request.\n- approver: string|null. Approver (user).\n- approver_id: integer|null. Identifier of the approver (user).\n- status: "new"|"pending"|"waiting"|"approved"|"refused"|"cancel"|null. Position of this approver in the circuit.\n- sequence: integer|null. Rank in the circuit (lowest rank decides first).\n- required: boolean. Approval of this approver is mandatory.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- request_id = integer\n- request_status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"\n- approver_id = integer\n- status = "new"|"pending"|"waiting"|"approved"|"refused"|"cancel"\n- created_after >= date-time. Steps created on or after this date.\n- created_before <= date-time. Steps created on or before this date.\nExample record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_status":"new","approver":"Example approver","approver_id":7,"status":"new","sequence":3,"required":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.approver&view_type=form"}\n\n### approvals/request-lines: Approval request lines\nProduct lines of approval requests (what is asked for and where it is charged).\nList: GET /api/v1/approvals/request-lines. Detail: GET /api/v1/approvals/request-lines/{id}.\nDefault order: id desc. Sortable: id, description, quantity, estimated_amount.\nFields:\n- id: integer. Technical identifier of the line.\n- request_id: integer|null. Identifier of the approval request.\n- request_subject: string|null. Subject (number) of the approval request.\n- request_description: string|null. Description of the approval request.\n- request_status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the approval request.\n- author: string|null. Author of the approval request.\n- description: string|null. Description of the line.\n- product: string|null. Product asked for.\n- product_id: integer|null. Identifier of the product asked for.\n- quantity: number|null. Quantity asked for.\n- uom: string|null. Unit of measure of the quantity.\n- estimated_amount: number|null. Estimated amount excluding tax.\n- currency: string|null. Currency of the estimated amount.\n- analytic_accounts: string[]. Names of the analytic accounts charged.\n- analytic_distribution: string|null. Raw analytic distribution as compact JSON: account identifier and percentage.\n- purchase_order_line_id: integer|null. Purchase order line resulting from this line, if any.\n- vendor: string|null. Vendor proposed for the line.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- request_id = integer\n- request_status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"\n- product_id = integer\n- description ilike text\n- created_after >= date-time. Lines created on or after this date.\n- created_before <= date-time. Lines created on or before this date.\nExample record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_description":"Example request description","request_status":"new","author":"Example author","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","estimated_amount":1250.5,"currency":"EUR","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","purchase_order_line_id":7,"vendor":"Example vendor","company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.product.line&view_type=form"}\n\n### approvals/requests: Approval requests\nApproval requests (purchases, expenses, missions...) and their outcome.\nList: GET /api/v1/approvals/requests. Detail: GET /api/v1/approvals/requests/{id}.\nDefault order: id desc. Sortable: id, subject, description, reference, status, amount, budget_code, location, quantity, created_at, date, date_confirmed, date_start, date_end.\nFields:\n- id: integer. Technical identifier of the request.\n- subject: string|null. Subject of the request (request number).\n- description: string|null. Description (reason) of the request.\n- reference: string|null. External reference of the request.\n- author: string|null. Author (owner) of the request.\n- author_id: integer|null. Identifier of the author (user).\n- created_by: string|null. Person who entered the request, if different from the author.\n- status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the request.\n- category: string|null. Approval category.\n- category_id: integer|null. Identifier of the approval category.\n- amount: number|null. Amount of the request.\n- currency: string|null. Currency of the amount.\n- budget_code: string|null. Budget code charged.\n- final_approver: string|null. Approver who takes the final decision.\n- approvers: integer[]. Identifiers of the circuit steps, to join with approvals/approvers.\n- partner: string|null. Partner (contact) concerned by the request.\n- location: string|null. Location concerned by the request.\n- quantity: number|null. Quantity asked for.\n- created_at: string(date-time)|null. Creation date and time of the record.\n- date: string(date-time)|null. Date of the request.\n- date_confirmed: string(date-time)|null. Date and time the request was submitted for approval.\n- date_start: string(date-time)|null. Start of the period concerned.\n- date_end: string(date-time)|null. End of the period concerned.\n- purchase_order_count: integer|null. Number of purchase orders created from the request.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"\n- author_id = integer\n- category_id = integer\n- subject ilike text\n- description ilike text\n- budget_code ilike text\n- created_after >= date-time. On field `created_at`.\n- created_before <= date-time. On field `created_at`.\n- confirmed_after >= date-time. On field `date_confirmed`.\n- confirmed_before <= date-time. On field `date_confirmed`.\n- amount_above >= number. Requests whose amount is at least this value.\nExample record (shape only): {"id":42,"subject":"Example subject","description":"Example description","reference":"Example reference","author":"Example author","author_id":7,"created_by":"Example created by","status":"new","category":"Example category","category_id":7,"amount":1250.5,"currency":"EUR","budget_code":"Example budget code","final_approver":"Example final approver","approvers":[7,9],"partner":"Example partner","location":"Example location","quantity":1250.5,"created_at":"2026-01-31T08:00:00Z","date":"2026-01-31T08:00:00Z","date_confirmed":"2026-01-31T08:00:00Z","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","purchase_order_count":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.request&view_type=form"}\n\n## electricity: Electricity\n\nPrepaid electricity meters of the sites: credit purchases, balance readings, consumption and remaining autonomy.\n\n### electricity/counters: Meters\nPrepaid electricity meters in service, with their estimated balance and autonomy (archived meters are not exposed).\nList: GET /api/v1/electricity/counters. Detail: GET /api/v1/electricity/counters/{id}.\nDefault order: code asc. Sortable: id, code, label. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the meter.\n- code: string|null. Code of the meter.\n- label: string|null. Label of the meter.\n- environment: string|null. Environment (site) served by the meter.\n- current_kwh: number|null. Estimated balance (kWh): last reading, plus credit bought since, minus the average consumption since.\n- last_reading_kwh: number|null. Balance at the last reading (kWh).\n- last_reading_date: string(date-time)|null. Date and time of the last reading.\n- days_since_reading: integer|null. Whole days since the last reading.\n- avg_daily_consumption: number|null. Average daily consumption (kWh), over the readings not excluded from the average.\n- projected_autonomy_days: integer|null. Days the estimated balance lasts at the average consumption.\n- total_purchased_kwh: number|null. Credit bought for the meter (kWh; cancelled purchases excluded).\n- total_purchased_amount: number|null. Amount spent on credit for the meter (cancelled purchases excluded).\n- currency: string|null. Currency of the amounts.\n- status: "ok"|"warning"|"critical"|"no_data"|null. Alert status from the remaining autonomy: ok, warning (10 days or less), critical (3 days or less), no_data (no reading or no consumption average).\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- status = "ok"|"warning"|"critical"|"no_data"\n- environment_id = integer. Meters serving this environment (environment id).\n- code ilike text\n- autonomy_below <= integer. Meters whose projected autonomy is at most this many days.\nExample record (shape only): {"id":42,"code":"Example code","label":"Example label","environment":"Example environment","current_kwh":1250.5,"last_reading_kwh":1250.5,"last_reading_date":"2026-01-31T08:00:00Z","days_since_reading":3,"avg_daily_consumption":1250.5,"projected_autonomy_days":3,"total_purchased_kwh":1250.5,"total_purchased_amount":1250.5,"currency":"EUR","status":"ok","url":"https://erp.example.org/web#id=42&model=electricity.counter&view_type=form"}\n\n### electricity/purchases: Credit purchases\nPrepaid credit bought for a meter.\nList: GET /api/v1/electricity/purchases. Detail: GET /api/v1/electricity/purchases/{id}.\nDefault order: date_purchase desc. Sortable: id, reference, date_purchase, purchased_kwh, amount, state.\nFields:\n- id: integer. Technical identifier of the purchase.\n- reference: string|null. Reference of the purchase (receipt or token number).\n- counter: string|null. Code of the meter credited.\n- counter_id: integer|null. Identifier of the meter credited.\n- environment: string|null. Environment (site) served by the meter.\n- date_purchase: string(date)|null. Date of the purchase.\n- purchased_kwh: number|null. Credit bought (kWh).\n- amount: number|null. Amount paid.\n- currency: string|null. Currency of the amount.\n- price_per_kwh: number|null. Price paid per kWh (amount divided by the kWh bought).\n- state: "active"|"cancelled"|null. State of the purchase.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "active"|"cancelled"\n- counter_id = integer\n- environment_id = integer. Purchases for meters of this environment (environment id).\n- date_after >= date. On field `date_purchase`.\n- date_before <= date. On field `date_purchase`.\nExample record (shape only): {"id":42,"reference":"Example reference","counter":"Example counter","counter_id":7,"environment":"Example environment","date_purchase":"2026-01-31","purchased_kwh":1250.5,"amount":1250.5,"currency":"EUR","price_per_kwh":1250.5,"state":"active","url":"https://erp.example.org/web#id=42&model=electricity.purchase&view_type=form"}\n\n### electricity/readings: Meter readings\nBalances read on a meter and the consumption derived from the previous reading.\nList: GET /api/v1/electricity/readings. Detail: GET /api/v1/electricity/readings/{id}.\nDefault order: date_reading desc. Sortable: id, date_reading, remaining_kwh, consumed_kwh, days_elapsed, daily_consumption, is_excluded_from_avg, note.\nFields:\n- id: integer. Technical identifier of the reading.\n- counter: string|null. Code of the meter read.\n- counter_id: integer|null. Identifier of the meter read.\n- environment: string|null. Environment (site) served by the meter.\n- date_reading: string(date-time)|null. Date and time of the reading.\n- remaining_kwh: number|null. Balance read on the meter (kWh).\n- consumed_kwh: number|null. Consumption since the previous reading (kWh).\n- days_elapsed: number|null. Days elapsed since the previous reading.\n- daily_consumption: number|null. Average daily consumption over the interval (kWh).\n- is_excluded_from_avg: boolean. The reading is left out of the meter\'s consumption average.\n- note: string|null. Free note.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- counter_id = integer\n- environment_id = integer. Readings of meters of this environment (environment id).\n- date_after >= date-time. On field `date_reading`.\n- date_before <= date-time. On field `date_reading`.\nExample record (shape only): {"id":42,"counter":"Example counter","counter_id":7,"environment":"Example environment","date_reading":"2026-01-31T08:00:00Z","remaining_kwh":1250.5,"consumed_kwh":1250.5,"days_elapsed":1250.5,"daily_consumption":1250.5,"is_excluded_from_avg":true,"note":"Example note","url":"https://erp.example.org/web#id=42&model=electricity.reading&view_type=form"}\n\n## events: Events\n\nEvents of the organisation, their registrations and their preparation checklist tasks.\n\n### events/events: Events\nEvents with their dates, space, seats, people in charge, review state and checklist progress.\nList: GET /api/v1/events/events. Detail: GET /api/v1/events/events/{id}.\nDefault order: date_begin desc. Sortable: id, name, date_begin, date_end, seats_max, origin, review_state, hidden_public, checklist_enabled.\nFields:\n- id: integer. Technical identifier of the event.\n- name: string|null. Name of the event.\n- event_type: string|null. Event template applied.\n- activity: string|null. Activity of the event.\n- stage: string|null. Lifecycle stage.\n- date_begin: string(date-time)|null. Start date and time.\n- date_end: string(date-time)|null. End date and time.\n- is_ongoing: boolean. True if the event is in progress at request time.\n- space: string|null. Space where the event takes place.\n- space_id: integer|null. Identifier of the space.\n- reservation_id: integer|null. Identifier of the linked space reservation.\n- space_capacity: integer|null. Capacity of the space (people).\n- seats_max: integer|null. Maximum number of attendees (0 when unlimited).\n- seats_taken: integer|null. Seats taken by confirmed and attended registrations.\n- seats_available: integer|null. Seats still available (0 when unlimited).\n- organizer: string|null. Organizer of the event.\n- responsible: string|null. User responsible for the event.\n- referent: string|null. Referent person of the event.\n- origin: "internal"|"public"|null. Origin of the event (internal or public request).\n- review_state: "approved"|"pending"|"refused"|null. Review state of the event.\n- hidden_public: boolean. Hidden on the public site.\n- checklist_enabled: boolean. The preparation checklist is enabled.\n- checklist_progress: number|null. Progress of the preparation checklist (percent).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- stage_id = integer. Events in this stage (stage id).\n- space_id = integer\n- review_state = "approved"|"pending"|"refused"\n- origin = "internal"|"public"\n- hidden_public = true|false\n- begin_after >= date-time. On field `date_begin`.\n- begin_before <= date-time. On field `date_begin`.\nExample record (shape only): {"id":42,"name":"Example name","event_type":"Example event type","activity":"Example activity","stage":"Example stage","date_begin":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","is_ongoing":true,"space":"Example space","space_id":7,"reservation_id":7,"space_capacity":3,"seats_max":3,"seats_taken":3,"seats_available":3,"organizer":"Example organizer","responsible":"Example responsible","referent":"Example referent","origin":"internal","review_state":"approved","hidden_public":true,"checklist_enabled":true,"checklist_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=event.event&view_type=form"}\n\n### events/registrations: Registrations\nRegistrations of participants to events (attendee name, email and phone are personal data).\nList: GET /api/v1/events/registrations. Detail: GET /api/v1/events/registrations/{id}.\nDefault order: id desc. Sortable: id, attendee, email, phone, state.\nFields:\n- id: integer. Technical identifier of the registration.\n- event_id: integer|null. Identifier of the event.\n- event: string|null. Name of the event.\n- ticket: string|null. Ticket type of the registration.\n- attendee: string|null [personal data]. Participant name.\n- email: string|null [personal data]. Participant email address.\n- phone: string|null [personal data]. Participant phone number.\n- booked_by: string|null. Contact who booked the registration.\n- state: "draft"|"open"|"done"|"cancel"|null. Registration status: draft (unconfirmed), open (confirmed), done (attended), cancel (cancelled).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- event_id = integer\n- state = "draft"|"open"|"done"|"cancel"\n- partner_id = integer. Registrations booked by this contact (partner id).\n- email ilike text\nExample record (shape only): {"id":42,"event_id":7,"event":"Example event","ticket":"Example ticket","attendee":"Example attendee","email":"someone@example.org","phone":"+1 555 0100","booked_by":"Example booked by","state":"draft","company":"Example company","url":"https://erp.example.org/web#id=42&model=event.registration&view_type=form"}\n\n### events/tasks: Checklist tasks\nPreparation checklist tasks of events.\nList: GET /api/v1/events/tasks. Detail: GET /api/v1/events/tasks/{id}.\nDefault order: event_id desc, sequence asc. Sortable: id, name, done.\nFields:\n- id: integer. Technical identifier of the task.\n- event_id: integer|null. Identifier of the event.\n- event: string|null. Name of the event.\n- name: string|null. Task to carry out.\n- done: boolean. The task is done.\n- assignee: string|null. User assigned to the task.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- event_id = integer\n- done = true|false\n- assigned_user_id = integer. Tasks assigned to this user (user id).\nExample record (shape only): {"id":42,"event_id":7,"event":"Example event","name":"Example name","done":true,"assignee":"Example assignee","url":"https://erp.example.org/web#id=42&model=event.checklist.task&view_type=form"}\n\n## fleet: Fleet\n\nVehicles of the organisation, their reservations and trips, fuel logs, services, incidents and due-date alerts.\n\n### fleet/alerts: Alerts\nDue-date alerts on vehicles: insurance, technical control, mileage service, driving permit and custom reminders.\nList: GET /api/v1/fleet/alerts. Detail: GET /api/v1/fleet/alerts/{id}.\nDefault order: due_date asc. Sortable: id, name, type, due_date, handled_at, reminder_days.\nFields:\n- id: integer. Technical identifier of the alert.\n- name: string|null. Title of the alert.\n- vehicle: string|null. Vehicle concerned.\n- vehicle_id: integer|null. Identifier of the vehicle concerned.\n- type: "assurance"|"controle_technique"|"entretien_km"|"permit"|"custom"|null. Category of the alert.\n- due_date: string(date)|null. Due date.\n- state: "pending"|"handled"|"late"|null. Handling state: late when the due date has passed without the alert being handled.\n- handled_at: string(date-time)|null. When the alert was handled.\n- handled_by: string|null. Person who handled the alert.\n- reminder_days: integer|null. Notice days before the due date.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "pending"|"handled"|"late"\n- type = "assurance"|"controle_technique"|"entretien_km"|"permit"|"custom"\n- vehicle_id = integer\n- due_before <= date. On field `due_date`.\n- due_after >= date. On field `due_date`.\nExample record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","vehicle_id":7,"type":"assurance","due_date":"2026-01-31","state":"pending","handled_at":"2026-01-31T08:00:00Z","handled_by":"Example handled by","reminder_days":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.alert&view_type=form"}\n\n### fleet/fuel-logs: Fuel logs\nFuel fills of the vehicles with consumption over each interval and anomaly detection.\nList: GET /api/v1/fleet/fuel-logs. Detail: GET /api/v1/fleet/fuel-logs/{id}.\nDefault order: date desc. Sortable: id, reference, date, station, liters, price_per_liter, odometer, distance, reviewed.\nFields:\n- id: integer. Technical identifier of the fuel log.\n- reference: string|null. Reference of the fuel log.\n- vehicle: string|null. Vehicle filled.\n- vehicle_id: integer|null. Identifier of the vehicle filled.\n- driver: string|null. Driver at the time of the fill.\n- date: string(date-time)|null. Date and time of the fill.\n- station: string|null. Fuel station.\n- liters: number|null. Litres filled.\n- price_per_liter: number|null. Price per litre.\n- total_amount: number|null. Total amount of the fill.\n- currency: string|null. Currency of the amounts.\n- odometer: number|null. Odometer reading at the fill (km).\n- distance: number|null. Kilometres driven since the previous fill.\n- consumption: number|null. Litres per 100 km over the interval since the previous fill.\n- is_anomaly: boolean. Consumption deviates abnormally from the vehicle average.\n- anomaly_severity: "none"|"low"|"medium"|"high"|null. Severity of the consumption anomaly.\n- anomaly_reason: string|null. Explanation of the anomaly.\n- reviewed: boolean. Anomaly reviewed by a manager.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- is_anomaly = true|false\n- reviewed = true|false\n- date_after >= date-time. On field `date`.\n- date_before <= date-time. On field `date`.\nExample record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31T08:00:00Z","station":"Example station","liters":1250.5,"price_per_liter":1250.5,"total_amount":1250.5,"currency":"EUR","odometer":1250.5,"distance":1250.5,"consumption":1250.5,"is_anomaly":true,"anomaly_severity":"none","anomaly_reason":"Example anomaly reason","reviewed":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.fuel.log&view_type=form"}\n\n### fleet/incidents: Incidents\nIncidents involving the vehicles (damage, breakdowns, accidents).\nList: GET /api/v1/fleet/incidents. Detail: GET /api/v1/fleet/incidents/{id}.\nDefault order: date desc. Sortable: id, name, date, severity, cost.\nFields:\n- id: integer. Technical identifier of the incident.\n- name: string|null. Short description of the incident.\n- vehicle: string|null. Vehicle involved.\n- vehicle_id: integer|null. Identifier of the vehicle involved.\n- driver: string|null. Driver at the time of the incident.\n- date: string(date)|null. Date of the incident.\n- severity: "minor"|"moderate"|"major"|"critical"|null. Severity of the incident.\n- cost: number|null. Estimated impact cost.\n- currency: string|null. Currency of the cost.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- driver_id = integer. Incidents with this driver (partner id).\n- severity = "minor"|"moderate"|"major"|"critical"\n- date_after >= date. On field `date`.\n- date_before <= date. On field `date`.\nExample record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","severity":"minor","cost":1250.5,"currency":"EUR","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.incident&view_type=form"}\n\n### fleet/locations: Locations\nFleet locations in service (pick-up points and sites; archived locations are not exposed).\nList: GET /api/v1/fleet/locations. Detail: GET /api/v1/fleet/locations/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, address, city, latitude, longitude, is_default_pickup. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the location.\n- name: string|null. Name of the location.\n- code: string|null. Short code.\n- address: string|null. Street address.\n- city: string|null. City.\n- country: string|null. Country.\n- latitude: number|null. Latitude (decimal degrees).\n- longitude: number|null. Longitude (decimal degrees).\n- is_default_pickup: boolean. Default pick-up point for vehicle requests.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- city ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","address":"Example address","city":"Example city","country":"Example country","latitude":1250.5,"longitude":1250.5,"is_default_pickup":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.location&view_type=form"}\n\n### fleet/reservations: Reservations\nVehicle requests (reservations of a vehicle for a period).\nList: GET /api/v1/fleet/reservations. Detail: GET /api/v1/fleet/reservations/{id}.\nDefault order: start desc. Sortable: id, reference, start, stop, motive, destination, expected_km, attendees_count, origin, state, approved_at, refusal_reason.\nFields:\n- id: integer. Technical identifier of the reservation.\n- reference: string|null. Reference of the reservation.\n- vehicle: string|null. Vehicle reserved.\n- vehicle_id: integer|null. Identifier of the vehicle reserved.\n- driver: string|null. Driver.\n- requester: string|null. Person who made the request.\n- start: string(date-time)|null. Start of the reservation.\n- stop: string(date-time)|null. End of the reservation.\n- duration: number|null. Duration (hours).\n- motive: string|null. Purpose of the trip.\n- pickup_location: string|null. Where the vehicle is picked up.\n- destination: string|null. Destination.\n- expected_km: number|null. Expected distance (km).\n- attendees_count: integer|null. Expected passengers.\n- origin: "internal"|"public"|null. Channel through which the request was made.\n- state: "draft"|"pending"|"approved"|"in_progress"|"done"|"refused"|"cancelled"|null. State of the reservation.\n- approver: string|null. Person who approved or refused the request.\n- approved_at: string(date-time)|null. When the request was approved.\n- refusal_reason: string|null. Reason given for a refusal.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"pending"|"approved"|"in_progress"|"done"|"refused"|"cancelled"\n- vehicle_id = integer\n- driver_id = integer. Reservations with this driver (partner id).\n- start_after >= date-time. On field `start`.\n- start_before <= date-time. On field `start`.\nExample record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","requester":"Example requester","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"motive":"Example motive","pickup_location":"Example pickup location","destination":"Example destination","expected_km":1250.5,"attendees_count":3,"origin":"internal","state":"draft","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","url":"https://erp.example.org/web#id=42&model=fleet.reservation&view_type=form"}\n\n### fleet/services: Services\nServices performed on the vehicles (maintenance and repairs).\nList: GET /api/v1/fleet/services. Detail: GET /api/v1/fleet/services/{id}.\nDefault order: date desc. Sortable: id, date, description, service_kind, amount, next_service_odometer, invoice_ref, state.\nFields:\n- id: integer. Technical identifier of the service.\n- vehicle: string|null. Vehicle serviced.\n- vehicle_id: integer|null. Identifier of the vehicle serviced.\n- date: string(date)|null. Date of the service.\n- description: string|null. Description of the service.\n- service_type: string|null. Type of service.\n- service_kind: "preventive"|"curative"|null. Preventive or curative service.\n- amount: number|null. Cost of the service.\n- total_cost: number|null. Total cost including detail lines.\n- currency: string|null. Currency of the amounts.\n- odometer: number|null. Odometer reading at the service (km).\n- next_service_odometer: number|null. Odometer reading at which the next service is due (km).\n- vendor: string|null. Vendor who performed the service.\n- invoice_ref: string|null. Vendor invoice reference.\n- state: "new"|"running"|"done"|"cancelled"|null. Stage of the service.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- state = "new"|"running"|"done"|"cancelled"\n- service_kind = "preventive"|"curative"\n- date_after >= date. On field `date`.\n- date_before <= date. On field `date`.\nExample record (shape only): {"id":42,"vehicle":"Example vehicle","vehicle_id":7,"date":"2026-01-31","description":"Example description","service_type":"Example service type","service_kind":"preventive","amount":1250.5,"total_cost":1250.5,"currency":"EUR","odometer":1250.5,"next_service_odometer":1250.5,"vendor":"Example vendor","invoice_ref":"Example invoice ref","state":"new","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.vehicle.log.services&view_type=form"}\n\n### fleet/trips: Trips\nTrips driven with the vehicles.\nList: GET /api/v1/fleet/trips. Detail: GET /api/v1/fleet/trips/{id}.\nDefault order: date desc. Sortable: id, reference, date, date_start, date_end, odometer_start, distance, motive, destination.\nFields:\n- id: integer. Technical identifier of the trip.\n- reference: string|null. Reference of the trip.\n- reservation_id: integer|null. Originating reservation, if any.\n- vehicle: string|null. Vehicle driven.\n- vehicle_id: integer|null. Identifier of the vehicle driven.\n- driver: string|null. Driver.\n- date: string(date)|null. Date of the trip.\n- date_start: string(date-time)|null. Departure time.\n- date_end: string(date-time)|null. Arrival time.\n- odometer_start: number|null. Odometer reading at departure (km).\n- odometer_end: number|null. Odometer reading at arrival (km).\n- distance: number|null. Distance driven (km).\n- motive: string|null. Purpose of the trip.\n- destination: string|null. Destination.\n- analytic_account: string|null. Analytic account charged.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- driver_id = integer. Trips with this driver (partner id).\n- date_after >= date. On field `date`.\n- date_before <= date. On field `date`.\nExample record (shape only): {"id":42,"reference":"Example reference","reservation_id":7,"vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","odometer_start":1250.5,"odometer_end":1250.5,"distance":1250.5,"motive":"Example motive","destination":"Example destination","analytic_account":"Example analytic account","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.trip&view_type=form"}\n\n### fleet/vehicles: Vehicles\nVehicles of the fleet in service (archived vehicles are not exposed).\nList: GET /api/v1/fleet/vehicles. Detail: GET /api/v1/fleet/vehicles/{id}.\nDefault order: plate asc. Sortable: id, plate, vin, seats, fuel_type, assignation_state, acquisition_date, insurance_expiry, technical_control_expiry. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the vehicle.\n- plate: string|null. Licence plate.\n- model: string|null. Make and model.\n- vin: string|null. Vehicle identification number (chassis).\n- driver: string|null. Driver currently assigned.\n- seats: integer|null. Number of seats.\n- fuel_type: "diesel"|"gasoline"|"full_hybrid"|"plug_in_hybrid_diesel"|"plug_in_hybrid_gasoline"|"cng"|"lpg"|"hydrogen"|"electric"|null. Fuel or energy.\n- odometer: number|null. Last odometer reading (km).\n- state: string|null. Vehicle lifecycle state (free value).\n- assignation_state: "free"|"assigned"|"maintenance"|"out_of_service"|"sold"|null. Assignment state.\n- acquisition_date: string(date)|null. Date of acquisition.\n- insurance_expiry: string(date)|null. Expiry date of the insurance.\n- technical_control_expiry: string(date)|null. Expiry date of the technical control.\n- next_alert_date: string(date)|null. Next due date, all alert categories.\n- avg_consumption: number|null. Average consumption (litres per 100 km).\n- total_km_last_year: number|null. Distance driven over the last twelve months (km).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- assignation_state = "free"|"assigned"|"maintenance"|"out_of_service"|"sold"\n- driver_id = integer. Vehicles assigned to this driver (partner id).\n- fuel_type = "diesel"|"gasoline"|"full_hybrid"|"plug_in_hybrid_diesel"|"plug_in_hybrid_gasoline"|"cng"|"lpg"|"hydrogen"|"electric"\n- plate ilike text\n- insurance_expiry_before <= date. On field `insurance_expiry`.\n- technical_control_expiry_before <= date. On field `technical_control_expiry`.\nExample record (shape only): {"id":42,"plate":"Example plate","model":"Example model","vin":"Example vin","driver":"Example driver","seats":3,"fuel_type":"diesel","odometer":1250.5,"state":"Example state","assignation_state":"free","acquisition_date":"2026-01-31","insurance_expiry":"2026-01-31","technical_control_expiry":"2026-01-31","next_alert_date":"2026-01-31","avg_consumption":1250.5,"total_km_last_year":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.vehicle&view_type=form"}\n\n## it: IT\n\nIT hardware assets of the organisation\'s inventory, helpdesk tickets and consumables issued to users.\n\n### it/assets: Assets\nIT hardware identified by serial number, limited to the organisation\'s inventory (parc).\nList: GET /api/v1/it/assets. Detail: GET /api/v1/it/assets/{id}.\nDefault order: serial asc. Sortable: id, serial, internal_ref, lifecycle. Scope: org_in_parc = true.\nFields:\n- id: integer. Technical identifier of the asset.\n- serial: string|null. Serial number.\n- internal_ref: string|null. Internal reference (when it differs from the serial number).\n- product: string|null. Hardware model.\n- quantity: number|null. Quantity on hand.\n- location: string|null. Stock location of the asset.\n- holder: string|null. Person holding the asset.\n- lifecycle: "available"|"assigned"|"maintenance"|"retired"|"external"|null. Lifecycle stage of the asset.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- lifecycle = "available"|"assigned"|"maintenance"|"retired"|"external"\n- holder_id = integer. Assets held by this person (partner id).\n- serial ilike text\nExample record (shape only): {"id":42,"serial":"Example serial","internal_ref":"Example internal ref","product":"Example product","quantity":1250.5,"location":"Example location","holder":"Example holder","lifecycle":"available","company":"Example company","url":"https://erp.example.org/web#id=42&model=stock.lot&view_type=form"}\n\n### it/consumable-moves: Consumable moves\nConsumables issued to beneficiaries against IT tickets, and what came back.\nList: GET /api/v1/it/consumable-moves. Detail: GET /api/v1/it/consumable-moves/{id}.\nDefault order: date desc. Sortable: id, quantity, returned_quantity, state, date.\nFields:\n- id: integer. Technical identifier of the move.\n- ticket_id: integer|null. Identifier of the ticket the consumable was issued for.\n- ticket_number: string|null. Number of the ticket.\n- beneficiary: string|null. Person who received the consumable.\n- product: string|null. Consumable issued.\n- location: string|null. Stock location the consumable was taken from.\n- quantity: number|null. Quantity issued.\n- returned_quantity: number|null. Quantity returned.\n- remaining_quantity: number|null. Quantity not returned.\n- state: "out"|"partial"|"returned"|null. Return state of the move.\n- date: string(date-time)|null. Date and time of issue.\n- handled_by: string|null. Technician who handled the move.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "out"|"partial"|"returned"\n- partner_id = integer. Moves for this beneficiary (partner id).\n- product_id = integer. Moves of this product.\n- date_after >= date-time. Issued on or after this date.\n- date_before <= date-time. Issued on or before this date.\nExample record (shape only): {"id":42,"ticket_id":7,"ticket_number":"Example ticket number","beneficiary":"Example beneficiary","product":"Example product","location":"Example location","quantity":1250.5,"returned_quantity":1250.5,"remaining_quantity":1250.5,"state":"out","date":"2026-01-31T08:00:00Z","handled_by":"Example handled by","url":"https://erp.example.org/web#id=42&model=it.consumable.move&view_type=form"}\n\n### it/tickets: Tickets\nIT helpdesk tickets in service (archived tickets are not exposed); both listings of the specification (decision D4).\nList: GET /api/v1/it/tickets. Detail: GET /api/v1/it/tickets/{id}.\nDefault order: id desc. Sortable: id, number, name, priority, kanban_state, assigned_date, closed_date, validation_state. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the ticket.\n- number: string|null. Ticket number.\n- name: string|null. Subject of the ticket.\n- type: string|null. Request category (ticket type).\n- stage: string|null. Current stage.\n- is_closed: boolean. The current stage is a closing stage.\n- team: string|null. Support team in charge.\n- assignees: string[]. Assigned technicians.\n- assignee: string|null. First assigned technician, or null (earlier listing).\n- requester: string|null. Person who raised the ticket.\n- requester_email: string|null [personal data]. Email address of the requester.\n- priority: "0"|"1"|"2"|"3"|null. Priority: 0 low, 1 normal, 2 high, 3 critical.\n- kanban_state: "normal"|"done"|"blocked"|null. Kanban status: normal (in progress), done (ready) or blocked.\n- assigned_date: string(date-time)|null. Date and time the ticket was assigned.\n- closed_date: string(date-time)|null. Date and time the ticket was closed.\n- category: string|null. Category of the ticket (earlier listing).\n- validation_state: "none"|"to_validate"|"validated"|"rejected"|null. Hierarchical validation status, if the request requires one (earlier listing).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- is_closed = true|false\n- team_id = integer. Tickets of this support team.\n- assignee_id in integer list. Tickets assigned to one or several technicians (user ids, comma-separated or repeated key).\n- priority = "0"|"1"|"2"|"3"\n- number ilike text\n- user_id = integer. Tickets where this user is among the assignees (earlier listing).\n- validation_state = "none"|"to_validate"|"validated"|"rejected"\nExample record (shape only): {"id":42,"number":"Example number","name":"Example name","type":"Example type","stage":"Example stage","is_closed":true,"team":"Example team","assignees":["Example assignees 1","Example assignees 2"],"assignee":"Example assignee","requester":"Example requester","requester_email":"someone@example.org","priority":"0","kanban_state":"normal","assigned_date":"2026-01-31T08:00:00Z","closed_date":"2026-01-31T08:00:00Z","category":"Example category","validation_state":"none","company":"Example company","url":"https://erp.example.org/web#id=42&model=it.ticket&view_type=form"}\n\n## purchase: Purchase\n\nPurchase orders sent to vendors and their lines (quantities, prices, receptions, billing and analytic distribution).\n\n### purchase/order-lines: Purchase order lines\nLines of purchase orders.\nList: GET /api/v1/purchase/order-lines. Detail: GET /api/v1/purchase/order-lines/{id}.\nDefault order: id desc. Sortable: id, description, quantity, price_unit, price_subtotal, price_total, qty_received, qty_invoiced, date_planned.\nFields:\n- id: integer. Technical identifier of the line.\n- order_id: integer|null. Identifier of the purchase order.\n- order_reference: string|null. Reference of the purchase order.\n- description: string|null. Description of the line.\n- product: string|null. Product ordered.\n- product_id: integer|null. Identifier of the product ordered.\n- quantity: number|null. Quantity ordered.\n- uom: string|null. Unit of measure of the quantity.\n- price_unit: number|null. Unit price.\n- price_subtotal: number|null. Line amount excluding tax.\n- price_total: number|null. Line amount including tax.\n- currency: string|null. Currency of the amounts.\n- qty_received: number|null. Quantity received.\n- qty_invoiced: number|null. Quantity billed by the vendor.\n- date_planned: string(date-time)|null. Expected arrival date and time.\n- analytic_accounts: string[]. Names of the analytic accounts charged.\n- analytic_distribution: string|null. Raw analytic distribution as compact JSON: account identifier and percentage.\n- state: "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"|null. State of the parent order.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- order_id = integer\n- product_id = integer\n- state = "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"\n- planned_after >= date-time. On field `date_planned`.\n- planned_before <= date-time. On field `date_planned`.\nExample record (shape only): {"id":42,"order_id":7,"order_reference":"Example order reference","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","price_unit":1250.5,"price_subtotal":1250.5,"price_total":1250.5,"currency":"EUR","qty_received":1250.5,"qty_invoiced":1250.5,"date_planned":"2026-01-31T08:00:00Z","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","state":"draft","url":"https://erp.example.org/web#id=42&model=purchase.order.line&view_type=form"}\n\n### purchase/orders: Purchase orders\nPurchase orders (requests for quotation and confirmed orders).\nList: GET /api/v1/purchase/orders. Detail: GET /api/v1/purchase/orders/{id}.\nDefault order: date_order desc. Sortable: id, reference, vendor_reference, subject, budget_line, delivery_condition, origin, date_order, date_approve, date_planned, amount_untaxed, amount_total, state, invoice_status, created_at.\nFields:\n- id: integer. Technical identifier of the order.\n- reference: string|null. Order reference (number).\n- vendor: string|null. Vendor.\n- vendor_id: integer|null. Identifier of the vendor (partner).\n- vendor_reference: string|null. Reference of the order on the vendor\'s side.\n- subject: string|null. Short description of what the order covers.\n- budget_line: string|null. Budget line charged.\n- department: string|null. Requesting department.\n- delivery_condition: string|null. Delivery conditions agreed with the vendor.\n- origin: string|null. Originating document.\n- date_order: string(date-time)|null. Order deadline.\n- date_approve: string(date-time)|null. Confirmation date.\n- date_planned: string(date-time)|null. Planned reception.\n- amount_untaxed: number|null. Total amount excluding tax.\n- amount_total: number|null. Total amount including tax.\n- currency: string|null. Currency of the amounts.\n- state: "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"|null. State of the order (org_tribu = awaiting tribe validation).\n- invoice_status: "no"|"to invoice"|"invoiced"|null. Billing status.\n- buyer: string|null. Buyer in charge of the order.\n- author: string|null. Person who entered the order.\n- author_id: integer|null. Identifier of the person who entered the order (user).\n- created_at: string(date-time)|null. Creation date and time of the record.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"\n- invoice_status = "no"|"to invoice"|"invoiced"\n- vendor_id = integer\n- user_id = integer. Orders handled by this buyer (user id).\n- origin ilike text\n- subject ilike text\n- budget_line ilike text\n- department_id = integer. Orders of this department (department id).\n- ordered_after >= date-time. On field `date_order`.\n- ordered_before <= date-time. On field `date_order`.\n- amount_above >= number. Orders whose tax-inclusive total is at least this amount.\n- author_id = integer\n- created_after >= date-time. On field `created_at`.\n- created_before <= date-time. On field `created_at`.\nExample record (shape only): {"id":42,"reference":"Example reference","vendor":"Example vendor","vendor_id":7,"vendor_reference":"Example vendor reference","subject":"Example subject","budget_line":"Example budget line","department":"Example department","delivery_condition":"Example delivery condition","origin":"Example origin","date_order":"2026-01-31T08:00:00Z","date_approve":"2026-01-31T08:00:00Z","date_planned":"2026-01-31T08:00:00Z","amount_untaxed":1250.5,"amount_total":1250.5,"currency":"EUR","state":"draft","invoice_status":"no","buyer":"Example buyer","author":"Example author","author_id":7,"created_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=purchase.order&view_type=form"}\n\n## space: Space\n\nSites and bookable spaces of the organisation, their categories and equipment, activities, reservations and maintenance slots.\n\n### space/activities: Activities\nActivities a space can be booked for (archived activities are not exposed).\nList: GET /api/v1/space/activities. Detail: GET /api/v1/space/activities/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, default_duration. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the activity.\n- name: string|null. Name of the activity.\n- code: string|null. Short code of the activity.\n- default_duration: number|null. Default duration of a booking for this activity (hours).\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","default_duration":1250.5,"url":"https://erp.example.org/web#id=42&model=space.activity&view_type=form"}\n\n### space/categories: Categories\nCategories of spaces and equipment (archived categories are not exposed).\nList: GET /api/v1/space/categories. Detail: GET /api/v1/space/categories/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, description. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the category.\n- name: string|null. Name of the category.\n- description: string|null. Description of the category.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","description":"Example description","url":"https://erp.example.org/web#id=42&model=space.category&view_type=form"}\n\n### space/equipments: Equipment\nEquipment available in the spaces (archived equipment is not exposed).\nList: GET /api/v1/space/equipments. Detail: GET /api/v1/space/equipments/{id}.\nDefault order: name asc. Sortable: id, name, code, description. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the equipment.\n- name: string|null. Name of the equipment.\n- code: string|null. Short code of the equipment.\n- category: string|null. Category of the equipment.\n- description: string|null. Description of the equipment.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- category_id = integer. Equipment of this category (category id).\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","category":"Example category","description":"Example description","url":"https://erp.example.org/web#id=42&model=space.equipment&view_type=form"}\n\n### space/maintenances: Maintenances\nMaintenance slots of spaces.\nList: GET /api/v1/space/maintenances. Detail: GET /api/v1/space/maintenances/{id}.\nDefault order: start desc. Sortable: id, name, start, stop, state, category, blocks_reservations.\nFields:\n- id: integer. Technical identifier of the maintenance.\n- name: string|null. Subject of the maintenance.\n- space: string|null. Space under maintenance.\n- space_id: integer|null. Identifier of the space.\n- start: string(date-time)|null. Start of the maintenance slot.\n- stop: string(date-time)|null. End of the maintenance slot.\n- state: "planned"|"in_progress"|"done"|"cancelled"|null. State of the maintenance.\n- category: "preventive"|"curative"|"cleaning"|"other"|null. Kind of maintenance.\n- technician: string|null. Internal technician.\n- external_technician: string|null. External technician or contractor.\n- blocks_reservations: boolean. Prevents any reservation on the slot.\n- check_progress: number|null. Progress of the maintenance checklist (percent).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "planned"|"in_progress"|"done"|"cancelled"\n- space_id = integer\n- category = "preventive"|"curative"|"cleaning"|"other"\n- blocks_reservations = true|false\n- start_after >= date-time. On field `start`.\n- start_before <= date-time. On field `start`.\nExample record (shape only): {"id":42,"name":"Example name","space":"Example space","space_id":7,"start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","state":"planned","category":"preventive","technician":"Example technician","external_technician":"Example external technician","blocks_reservations":true,"check_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.maintenance&view_type=form"}\n\n### space/reservations: Reservations\nReservations of spaces.\nList: GET /api/v1/space/reservations. Detail: GET /api/v1/space/reservations/{id}.\nDefault order: start desc. Sortable: id, reference, start, stop, attendees_expected, attendees_actual, origin, state, approved_at, refusal_reason, cancellation_reason, check_in_at, check_out_at.\nFields:\n- id: integer. Technical identifier of the reservation.\n- reference: string|null. Reservation number.\n- space: string|null. Space reserved.\n- space_id: integer|null. Identifier of the space.\n- activity: string|null. Activity planned in the space.\n- start: string(date-time)|null. Start of the reservation.\n- stop: string(date-time)|null. End of the reservation.\n- duration: number|null. Duration of the reservation (hours).\n- attendees_expected: integer|null. Number of attendees expected.\n- attendees_actual: integer|null. Number of attendees actually present.\n- requester: string|null. Person who requested the reservation.\n- origin: "internal"|"public"|null. Origin of the request (internal or public).\n- state: "pending"|"approved"|"refused"|"cancelled"|"done"|null. State of the reservation.\n- approver: string|null. User who approved or refused the reservation.\n- approved_at: string(date-time)|null. Date and time of the approval.\n- refusal_reason: string|null. Reason given for a refusal.\n- cancellation_reason: string|null. Reason given for a cancellation.\n- check_in_at: string(date-time)|null. Date and time of the check-in.\n- check_out_at: string(date-time)|null. Date and time of the check-out.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "pending"|"approved"|"refused"|"cancelled"|"done"\n- space_id = integer\n- activity_id = integer. Reservations for this activity (activity id).\n- origin = "internal"|"public"\n- start_after >= date-time. On field `start`.\n- start_before <= date-time. On field `start`.\nExample record (shape only): {"id":42,"reference":"Example reference","space":"Example space","space_id":7,"activity":"Example activity","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"attendees_expected":3,"attendees_actual":3,"requester":"Example requester","origin":"internal","state":"pending","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","cancellation_reason":"Example cancellation reason","check_in_at":"2026-01-31T08:00:00Z","check_out_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=space.reservation&view_type=form"}\n\n### space/sites: Sites\nSites holding the spaces, as a tree (archived sites are not exposed).\nList: GET /api/v1/space/sites. Detail: GET /api/v1/space/sites/{id}.\nDefault order: complete_name asc. Sortable: id, name, complete_name, code, address. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the site.\n- name: string|null. Name of the site.\n- complete_name: string|null. Full hierarchical path of the site.\n- code: string|null. Short code of the site.\n- parent_id: integer|null. Identifier of the parent site.\n- address: string|null. Address of the site.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- parent_id = integer\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","complete_name":"Example complete name","code":"Example code","parent_id":7,"address":"Example address","company":"Example company","url":"https://erp.example.org/web#id=42&model=space.site&view_type=form"}\n\n### space/spaces: Spaces\nBookable spaces (archived spaces are not exposed).\nList: GET /api/v1/space/spaces. Detail: GET /api/v1/space/spaces/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, state, location, floor, surface, capacity, hourly_price, public_visibility, approval_required, min_lead_hours, max_lead_days, cancel_deadline_hours. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the space.\n- name: string|null. Name of the space.\n- code: string|null. Short code of the space.\n- site: string|null. Site of the space.\n- site_id: integer|null. Identifier of the site.\n- state: "available"|"restricted"|"closed"|null. Availability state of the space.\n- location: string|null. Free location inside the site.\n- floor: string|null. Floor.\n- surface: number|null. Surface (square metres).\n- capacity: integer|null. Capacity (people).\n- hourly_price: number|null. Hourly price.\n- currency: string|null. Currency of the hourly price.\n- categories: string[]. Names of the categories of the space.\n- public_visibility: "private"|"internal"|"public"|null. Visibility of the space for bookings.\n- approval_required: boolean. Reservations need an approval.\n- min_lead_hours: integer|null. Minimum booking notice (hours).\n- max_lead_days: integer|null. Maximum booking horizon (days).\n- cancel_deadline_hours: integer|null. Cancellation limit (hours before start).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "available"|"restricted"|"closed"\n- site_id = integer\n- capacity_min >= integer. On field `capacity`.\n- approval_required = true|false\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","site":"Example site","site_id":7,"state":"available","location":"Example location","floor":"Example floor","surface":1250.5,"capacity":3,"hourly_price":1250.5,"currency":"EUR","categories":["Example categories 1","Example categories 2"],"public_visibility":"private","approval_required":true,"min_lead_hours":3,"max_lead_days":3,"cancel_deadline_hours":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.space&view_type=form"}\n\n## sprint: Sprint and OKR\n\nObjectives and key results, their measures and readings, squads\' engagements, sprints and blockers.\n\n### sprint/blockers: Blockers\nBlocking points raised by squads, with their origin, owner and the decision that lifted them.\nList: GET /api/v1/sprint/blockers. Detail: GET /api/v1/sprint/blockers/{id}.\nDefault order: date_start desc. Sortable: id, name, description, unblocker, origin, date_start, date_lifted, escalated, decision.\nFields:\n- id: integer. Technical identifier of the blocker.\n- name: string|null. Short title of the blocker.\n- description: string|null. Description of the blocking point.\n- subject: string|null. Subject concerned.\n- subject_id: integer|null. Identifier of the subject concerned.\n- sprint: string|null. Sprint during which the blocker was raised.\n- squad: string|null. Squad that is blocked.\n- owner: string|null. Person in charge of following the blocker.\n- unblocker: string|null. Who can lift the blocker (person or body; free text).\n- unblocker_user: string|null. Person to notify to lift the blocker.\n- origin: "member"|"feedback"|"no_feedback"|null. Where the blocker comes from.\n- reported_by: string|null. Person who reported the blocker.\n- date_start: string(date)|null. Blocked since.\n- date_lifted: string(date)|null. Date the blocker was lifted (null while open).\n- is_open: boolean. True while the blocker has not been lifted.\n- age_days: integer|null. Days since the blocker started (until it was lifted, or until today).\n- escalated: boolean. Raised to the monthly review.\n- decision: string|null. Arbitration by the operations director.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- is_open = true|false\n- subject_id = integer\n- sprint_id = integer. Blockers raised during this sprint.\n- squad_id = integer. Blockers of this squad.\n- escalated = true|false\n- opened_after >= date. Blocked since this date or later.\n- opened_before <= date. Blocked since this date or earlier.\nExample record (shape only): {"id":42,"name":"Example name","description":"Example description","subject":"Example subject","subject_id":7,"sprint":"Example sprint","squad":"Example squad","owner":"Example owner","unblocker":"Example unblocker","unblocker_user":"Example unblocker user","origin":"member","reported_by":"Example reported by","date_start":"2026-01-31","date_lifted":"2026-01-31","is_open":true,"age_days":3,"escalated":true,"decision":"Example decision","url":"https://erp.example.org/web#id=42&model=sprint.blocker&view_type=form"}\n\n### sprint/engagements: Engagements\nCommitments taken by squads towards an objective or key result, with their deadline and state.\nList: GET /api/v1/sprint/engagements. Detail: GET /api/v1/sprint/engagements/{id}.\nDefault order: deadline asc. Sortable: id, number, name, state, deadline, actual_date, expected_proof.\nFields:\n- id: integer. Technical identifier of the engagement.\n- number: string|null. Reference of the engagement.\n- name: string|null. Title of the engagement.\n- state: "open"|"in_progress"|"at_risk"|"kept"|null. State of the engagement.\n- deadline: string(date)|null. Date by which the engagement is due.\n- actual_date: string(date)|null. Date the engagement was actually kept.\n- is_late: boolean. Deadline passed and the engagement not kept.\n- days_to_deadline: integer|null. Days from today to the deadline (negative when passed).\n- squad: string|null. Squad committed.\n- squad_id: integer|null. Identifier of the squad committed.\n- objective: string|null. Objective served.\n- objective_id: integer|null. Identifier of the objective served.\n- key_result: string|null. Key result served.\n- key_result_id: integer|null. Identifier of the key result served.\n- expected_proof: string|null. Evidence expected to show the engagement is kept.\n- sprint: string|null. Sprint in which the engagement was taken.\n- subjects: string[]. Subjects serving the engagement.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "open"|"in_progress"|"at_risk"|"kept"\n- squad_id = integer\n- objective_id = integer\n- key_result_id = integer\n- is_late = true|false\n- deadline_after >= date. Deadline on or after this date.\n- deadline_before <= date. Deadline on or before this date.\nExample record (shape only): {"id":42,"number":"Example number","name":"Example name","state":"open","deadline":"2026-01-31","actual_date":"2026-01-31","is_late":true,"days_to_deadline":3,"squad":"Example squad","squad_id":7,"objective":"Example objective","objective_id":7,"key_result":"Example key result","key_result_id":7,"expected_proof":"Example expected proof","sprint":"Example sprint","subjects":["Example subjects 1","Example subjects 2"],"url":"https://erp.example.org/web#id=42&model=sprint.engagement&view_type=form"}\n\n### sprint/key-results: Key results\nKey results of the objectives, per exercice and squad, with their progress computed from their measures.\nList: GET /api/v1/sprint/key-results. Detail: GET /api/v1/sprint/key-results/{id}.\nDefault order: number asc. Sortable: id, number, name.\nFields:\n- id: integer. Technical identifier of the key result.\n- number: integer|null. Number of the key result.\n- name: string|null. Statement of the key result.\n- progress: number|null. Progress (percent), the average of its measures\' progress.\n- exercice: string|null. Exercice (OKR year) of the key result.\n- exercice_id: integer|null. Identifier of the exercice.\n- objective: string|null. Objective the key result belongs to.\n- objective_id: integer|null. Identifier of the objective.\n- squad: string|null. Squad carrying the key result.\n- measures: string[]. Measures of the key result.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- exercice_id = integer\n- objective_id = integer\n- squad_id = integer. Key results carried by this squad.\n- name ilike text\nExample record (shape only): {"id":42,"number":3,"name":"Example name","progress":1250.5,"exercice":"Example exercice","exercice_id":7,"objective":"Example objective","objective_id":7,"squad":"Example squad","measures":["Example measures 1","Example measures 2"],"url":"https://erp.example.org/web#id=42&model=sprint.key.result&view_type=form"}\n\n### sprint/measure-readings: Measure readings\nValues read for the measures of the key results.\nList: GET /api/v1/sprint/measure-readings. Detail: GET /api/v1/sprint/measure-readings/{id}.\nDefault order: date desc. Sortable: id, date, value, note.\nFields:\n- id: integer. Technical identifier of the reading.\n- measure: string|null. Measure read.\n- measure_id: integer|null. Identifier of the measure read.\n- key_result: string|null. Key result of the measure.\n- key_result_id: integer|null. Identifier of the key result of the measure.\n- squad: string|null. Squad of the key result.\n- date: string(date)|null. Date of the reading.\n- value: number|null. Value read.\n- unit: string|null. Unit of the measure.\n- note: string|null. Comment on the reading.\n- read_by: string|null. Person who recorded the reading.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- measure_id = integer\n- key_result_id = integer\n- squad_id = integer. Readings of this squad\'s measures.\n- date_after >= date. Readings on or after this date.\n- date_before <= date. Readings on or before this date.\nExample record (shape only): {"id":42,"measure":"Example measure","measure_id":7,"key_result":"Example key result","key_result_id":7,"squad":"Example squad","date":"2026-01-31","value":1250.5,"unit":"Example unit","note":"Example note","read_by":"Example read by","url":"https://erp.example.org/web#id=42&model=sprint.measure.reading&view_type=form"}\n\n### sprint/measures: Measures\nMeasures of the key results: start, milestone and target values, last reading and progress.\nList: GET /api/v1/sprint/measures. Detail: GET /api/v1/sprint/measures/{id}.\nDefault order: kr_id, id. Sortable: id, name, unit, start_value, milestone_value, milestone_date, target_value.\nFields:\n- id: integer. Technical identifier of the measure.\n- name: string|null. Name of the measure.\n- unit: string|null. Unit in which the measure is expressed.\n- key_result: string|null. Key result measured.\n- key_result_id: integer|null. Identifier of the key result measured.\n- squad: string|null. Squad carrying the key result.\n- start_value: number|null. Value at the start of the exercice.\n- milestone_value: number|null. Value expected at the milestone.\n- milestone_date: string(date)|null. Date of the milestone.\n- target_value: number|null. Value targeted.\n- last_value: number|null. Value of the latest reading.\n- last_reading_date: string(date)|null. Date of the latest reading.\n- progress: number|null. Progress from start to target value (percent).\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- key_result_id = integer\n- squad_id = integer. Measures of this squad\'s key results.\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","unit":"Example unit","key_result":"Example key result","key_result_id":7,"squad":"Example squad","start_value":1250.5,"milestone_value":1250.5,"milestone_date":"2026-01-31","target_value":1250.5,"last_value":1250.5,"last_reading_date":"2026-01-31","progress":1250.5,"url":"https://erp.example.org/web#id=42&model=sprint.measure&view_type=form"}\n\n### sprint/objectives: Objectives\nObjectives of the OKR framework, archived ones included.\nList: GET /api/v1/sprint/objectives. Detail: GET /api/v1/sprint/objectives/{id}.\nDefault order: name asc. Sortable: id, name, active.\nFields:\n- id: integer. Technical identifier of the objective.\n- name: string|null. Statement of the objective.\n- active: boolean. Objective still in service.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- name ilike text\n- active = true|false\nExample record (shape only): {"id":42,"name":"Example name","active":true,"url":"https://erp.example.org/web#id=42&model=sprint.objective&view_type=form"}\n\n### sprint/sprints: Sprints\nSprints of the squads (field list inferred, may grow; decision D1).\nList: GET /api/v1/sprint/sprints. Detail: GET /api/v1/sprint/sprints/{id}.\nDefault order: date_start desc. Sortable: id, name, date_start, date_end.\nFields:\n- id: integer. Technical identifier of the sprint.\n- name: string|null. Name of the sprint.\n- squad: string|null. Squad running the sprint.\n- squad_id: integer|null. Identifier of the squad running the sprint.\n- date_start: string(date)|null. First day of the sprint.\n- date_end: string(date)|null. Last day of the sprint.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- squad_id = integer\n- start_after >= date. Sprints starting on or after this date.\n- start_before <= date. Sprints starting on or before this date.\nExample record (shape only): {"id":42,"name":"Example name","squad":"Example squad","squad_id":7,"date_start":"2026-01-31","date_end":"2026-01-31","url":"https://erp.example.org/web#id=42&model=sprint.sprint&view_type=form"}\n\n## stock: Stock\n\nStock transfers of the organisation (receipts, deliveries and internal moves).\n\n### stock/pickings: Pickings\nTransfers of goods (receipts, deliveries, internal moves).\nList: GET /api/v1/stock/pickings. Detail: GET /api/v1/stock/pickings/{id}.\nDefault order: scheduled_date desc. Sortable: id, reference, origin, scheduled_date, date_done, priority, state.\nFields:\n- id: integer. Technical identifier of the transfer.\n- reference: string|null. Reference of the transfer.\n- origin: string|null. Source document (purchase order, request...).\n- picking_type: string|null. Operation type (receipt, delivery, internal transfer).\n- partner: string|null. Contact (vendor or recipient).\n- source_location: string|null. Location the goods leave.\n- destination_location: string|null. Location the goods reach.\n- scheduled_date: string(date-time)|null. Scheduled date of the transfer.\n- date_done: string(date-time)|null. Date the transfer was done.\n- priority: "0"|"1"|null. Priority: "0" normal, "1" urgent.\n- state: "draft"|"waiting"|"confirmed"|"assigned"|"done"|"cancel"|null. State of the transfer.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"waiting"|"confirmed"|"assigned"|"done"|"cancel"\n- partner_id = integer. Transfers with this contact (partner id).\n- origin ilike text\n- scheduled_after >= date-time. On field `scheduled_date`.\n- scheduled_before <= date-time. On field `scheduled_date`.\nExample record (shape only): {"id":42,"reference":"Example reference","origin":"Example origin","picking_type":"Example picking type","partner":"Example partner","source_location":"Example source location","destination_location":"Example destination location","scheduled_date":"2026-01-31T08:00:00Z","date_done":"2026-01-31T08:00:00Z","priority":"0","state":"draft","company":"Example company","url":"https://erp.example.org/web#id=42&model=stock.picking&view_type=form"}\n\n## travel: Travel\n\nMissions of the organisation\'s staff: trips, their stages and expenses, trip types, per-diem rates and per-diem requests.\n\n### travel/perdiem-rates: Per-diem rates\nDaily allowance rates by destination country and city (archived rates are not exposed).\nList: GET /api/v1/travel/perdiem-rates. Detail: GET /api/v1/travel/perdiem-rates/{id}.\nDefault order: id desc. Sortable: id, daily_rate, has_tiers, note. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the rate.\n- country: string|null. Destination country the rate applies to.\n- country_id: integer|null. Identifier of the destination country.\n- city: string|null. Destination city the rate applies to (null: whole country).\n- daily_rate: number|null. Daily allowance amount.\n- currency: string|null. Currency of the daily rate.\n- has_tiers: boolean. Duration tiers exist for this rate.\n- environment: string|null. Environment (site or programme area) the rate belongs to.\n- note: string|null. Free note.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- country_id = integer\n- city_id = integer. Rates for this city (city id).\n- environment_id = integer. Rates of this environment (environment id).\n- has_tiers = true|false\nExample record (shape only): {"id":42,"country":"Example country","country_id":7,"city":"Example city","daily_rate":1250.5,"currency":"EUR","has_tiers":true,"environment":"Example environment","note":"Example note","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.rate&view_type=form"}\n\n### travel/perdiem-requests: Per-diem requests\nRequests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).\nList: GET /api/v1/travel/perdiem-requests. Detail: GET /api/v1/travel/perdiem-requests/{id}.\nDefault order: date_start desc. Sortable: id, reference, name, state, mission_object, date_start, date_end, prorata_start, prorata_end, calc_model, daily_rate, duration_abatement_pct, duration_abatement_amount, total_amount, financing_type, partner_share_pct, amount_company, amount_partner, submit_date, approve_date, reject_date. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the request.\n- reference: string|null. Reference (sequence number) of the request.\n- name: string|null. Title of the request.\n- state: "draft"|"pending"|"approved"|"rejected"|"cancelled"|null. State of the request.\n- trip_id: integer|null. Identifier of the trip (mission) concerned, if any.\n- trip_reference: string|null. Reference of the trip concerned.\n- traveler: string|null. User travelling.\n- mission_object: string|null. Purpose of the mission.\n- country: string|null. Destination country.\n- city: string|null. Destination city.\n- date_start: string(date)|null. First day of the mission.\n- date_end: string(date)|null. Last day of the mission.\n- duration_days: number|null. Days paid, after the first-day and last-day rules (halves possible).\n- prorata_start: "full"|"half"|"none"|null. Rule for the first day: full, half or no allowance.\n- prorata_end: "full"|"half"|"none"|null. Rule for the last day: full, half or no allowance.\n- calc_model: "flat_with_abatement"|"tiered"|null. Calculation model: flat rate with duration abatement, or duration tiers.\n- daily_rate: number|null. Daily rate applied.\n- rate_id: integer|null. Identifier of the per-diem rate applied.\n- duration_abatement_pct: number|null. Abatement for duration (percent).\n- duration_abatement_amount: number|null. Amount of the duration abatement.\n- total_amount: number|null. Total allowance due.\n- financing_type: "org"|"partner"|"mixed"|null. Who finances the allowance: the organisation only (org), a partner, or both (mixed).\n- partner: string|null. Co-financing partner.\n- partner_share_pct: number|null. Share financed by the partner (percent).\n- amount_company: number|null. Amount borne by the organisation.\n- amount_partner: number|null. Amount borne by the partner.\n- currency: string|null. Currency of the amounts.\n- environment: string|null. Environment (site or programme area) charged.\n- validator: string|null. User who validates the request.\n- submit_date: string(date-time)|null. When the request was submitted.\n- approve_date: string(date-time)|null. When the request was approved.\n- reject_date: string(date-time)|null. When the request was rejected.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"pending"|"approved"|"rejected"|"cancelled"\n- trip_id = integer\n- traveler_user_id = integer. Requests of this traveller (user id).\n- country_id = integer. Requests for this destination country (country id).\n- financing_type = "org"|"partner"|"mixed"\n- start_after >= date. On field `date_start`.\n- start_before <= date. On field `date_start`.\nExample record (shape only): {"id":42,"reference":"Example reference","name":"Example name","state":"draft","trip_id":7,"trip_reference":"Example trip reference","traveler":"Example traveler","mission_object":"Example mission object","country":"Example country","city":"Example city","date_start":"2026-01-31","date_end":"2026-01-31","duration_days":1250.5,"prorata_start":"full","prorata_end":"full","calc_model":"flat_with_abatement","daily_rate":1250.5,"rate_id":7,"duration_abatement_pct":1250.5,"duration_abatement_amount":1250.5,"total_amount":1250.5,"financing_type":"org","partner":"Example partner","partner_share_pct":1250.5,"amount_company":1250.5,"amount_partner":1250.5,"currency":"EUR","environment":"Example environment","validator":"Example validator","submit_date":"2026-01-31T08:00:00Z","approve_date":"2026-01-31T08:00:00Z","reject_date":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.request&view_type=form"}\n\n### travel/trip-expenses: Trip expenses\nOther expenses of a trip (visa, local transport, fees...).\nList: GET /api/v1/travel/trip-expenses. Detail: GET /api/v1/travel/trip-expenses/{id}.\nDefault order: id desc. Sortable: id, name, cost, notes.\nFields:\n- id: integer. Technical identifier of the expense.\n- name: string|null. Label of the expense.\n- trip_id: integer|null. Identifier of the trip.\n- trip_reference: string|null. Reference of the trip.\n- cost: number|null. Cost of the expense.\n- currency: string|null. Currency of the cost.\n- notes: string|null. Free notes.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- trip_id = integer\n- cost_above >= number. On field `cost`.\nExample record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_reference":"Example trip reference","cost":1250.5,"currency":"EUR","notes":"Example notes","url":"https://erp.example.org/web#id=42&model=travel.trip.expense&view_type=form"}\n\n### travel/trip-stages: Trip stages\nLegs of a trip, in order, from one city to the next.\nList: GET /api/v1/travel/trip-stages. Detail: GET /api/v1/travel/trip-stages/{id}.\nDefault order: trip_id desc, sequence asc. Sortable: id, name, position, is_return_leg, date_from, date_to, has_transport.\nFields:\n- id: integer. Technical identifier of the stage.\n- name: string|null. Label of the stage.\n- trip_id: integer|null. Identifier of the trip.\n- trip_reference: string|null. Reference of the trip.\n- position: integer|null. Rank of the stage in the mission.\n- is_return_leg: boolean. The stage is the return leg.\n- city_from: string|null. City of departure.\n- country_from: string|null. Country of departure.\n- city_to: string|null. City of arrival.\n- country_to: string|null. Country of arrival.\n- date_from: string(date)|null. First day of the stage.\n- date_to: string(date)|null. Last day of the stage.\n- duration_days: integer|null. Duration of the stage in days (both ends included).\n- has_transport: boolean. Transport is to be booked for the stage.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- trip_id = integer\n- is_return_leg = true|false\n- country_to_id = integer. Stages arriving in this country (country id).\n- date_after >= date. On field `date_from`.\n- date_before <= date. On field `date_from`.\nExample record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_reference":"Example trip reference","position":3,"is_return_leg":true,"city_from":"Example city from","country_from":"Example country from","city_to":"Example city to","country_to":"Example country to","date_from":"2026-01-31","date_to":"2026-01-31","duration_days":3,"has_transport":true,"url":"https://erp.example.org/web#id=42&model=travel.trip.stage&view_type=form"}\n\n### travel/trip-types: Trip types\nKinds of mission (archived types are not exposed).\nList: GET /api/v1/travel/trip-types. Detail: GET /api/v1/travel/trip-types/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, description. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the trip type.\n- name: string|null. Name of the trip type.\n- code: string|null. Short code of the trip type.\n- description: string|null. Description of the trip type.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","description":"Example description","url":"https://erp.example.org/web#id=42&model=travel.trip.type&view_type=form"}\n\n### travel/trips: Trips\nMissions of the organisation\'s staff: traveller, itinerary, dates and costs.\nList: GET /api/v1/travel/trips. Detail: GET /api/v1/travel/trips/{id}.\nDefault order: date_start desc. Sortable: id, reference, name, state, traveler_name, traveler_email, description, date_submission, date_start, date_end, transport_cost, accommodation_cost_total, insurance_premium, has_per_diem.\nFields:\n- id: integer. Technical identifier of the trip.\n- reference: string|null. Reference (sequence number) of the trip.\n- name: string|null. Title of the mission.\n- state: "draft"|"pending"|"planned"|"in_progress"|"done"|"cancelled"|null. State of the trip.\n- traveler: string|null. User travelling.\n- traveler_name: string|null [personal data]. Full name of the traveller.\n- traveler_email: string|null [personal data]. Email address of the traveller.\n- trip_type: string|null. Kind of mission.\n- description: string|null. Description of the mission.\n- city_departure: string|null. City of departure.\n- country_departure: string|null. Country of departure.\n- city_destination: string|null. Destination city.\n- country_destination: string|null. Destination country.\n- date_submission: string(date)|null. Date the trip was submitted.\n- date_start: string(date)|null. First day of the trip.\n- date_end: string(date)|null. Last day of the trip.\n- duration_days: integer|null. Duration of the trip in days (both ends included).\n- transport_cost: number|null. Transport cost.\n- accommodation_cost_total: number|null. Total accommodation cost.\n- per_diem_total: number|null. Total of the per-diem requests of the trip (excluding rejected and cancelled ones).\n- insurance_premium: number|null. Travel insurance premium.\n- currency: string|null. Currency of the amounts.\n- has_per_diem: boolean. The traveller is entitled to per diems on this trip.\n- has_return_stage: boolean. One of the stages is a return leg.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"pending"|"planned"|"in_progress"|"done"|"cancelled"\n- traveler_id = integer. Trips of this traveller (user id).\n- trip_type_id = integer. Trips of this type (trip type id).\n- country_destination_id = integer. Trips to this country (country id).\n- has_per_diem = true|false\n- start_after >= date. On field `date_start`.\n- start_before <= date. On field `date_start`.\nExample record (shape only): {"id":42,"reference":"Example reference","name":"Example name","state":"draft","traveler":"Example traveler","traveler_name":"Example traveler name","traveler_email":"someone@example.org","trip_type":"Example trip type","description":"Example description","city_departure":"Example city departure","country_departure":"Example country departure","city_destination":"Example city destination","country_destination":"Example country destination","date_submission":"2026-01-31","date_start":"2026-01-31","date_end":"2026-01-31","duration_days":3,"transport_cost":1250.5,"accommodation_cost_total":1250.5,"per_diem_total":1250.5,"insurance_premium":1250.5,"currency":"EUR","has_per_diem":true,"has_return_stage":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.trip&view_type=form"}\n\n<!-- Generated by ops-data-gateway codegen (make generate) from catalogue/*.yaml. Do not edit: changes are lost at the next generation. -->\n';
+var LLMS_TXT = '# Operations data API\n\n> Read-only HTTP JSON API over the organisation\'s ERP: 45 resources in 11 domains (analytic, approvals, electricity, events, fleet, it, purchase, space, sprint, stock, travel). Every data route is GET, needs `Authorization: Bearer <API key>` and answers `{"data": [...], "meta": {...}}` (list) or `{"data": {...}}` (detail). Interface version 1.0.0.\n\nCompanion documents (no credentials): {base_url}/api/openapi.json (OpenAPI 3.1), {base_url}/api/docs (HTML). This text is served at {base_url}/llms.txt and {base_url}/api/llms.txt. Agents with MCP: see "MCP server" below.\n\n## Base URL\n\nThe base URL is {base_url}. Every path below is relative to it; data routes are under {base_url}/api/v1. Each resource has a list route `/api/v1/<domain>/<resource>` and a detail route `/api/v1/<domain>/<resource>/{id}` (`{id}`: positive integer). Only GET and HEAD exist; no route writes.\n\n## Authentication\n\nSend `Authorization: Bearer <API key>` on every data route. The key is an ERP API key of the dedicated technical account (member of the API group).\n- Getting a key: ask the ERP administrator who holds the API\'s technical account; they create it in the ERP under Preferences > Account security > New API key (a name and an expiry date). It is shown once: keep it in a secret store or an environment variable, never in a prompt, a URL or a log. On the demo sandbox, `make run` prints one.\n- 401 `unauthorized` (with `WWW-Authenticate: Bearer`): key absent, invalid or expired.\n- 403 `forbidden`: valid key of another account (even an administrator), or no read right on the model.\n\n## MCP server\n\nAgents that speak the Model Context Protocol use the same key and rules through tools instead of URLs.\n- Streamable HTTP: `POST {base_url}/mcp` with `Authorization: Bearer <API key>` (stateless: no session id; GET is 405). No key: 401 as above.\n- stdio (local agents): `GATEWAY_URL={base_url} API_KEY=<key> npm run mcp` in a clone of the gateway; it forwards to /mcp.\n- Tools (14): `list_resources`; `describe_resource` (fields, enums, filters, sort keys, personal-data flags); `query_<domain>` (one per domain: `resource`, named `filters`, `fields`, `order`, `limit`, `since_id`, `total`); `get_record` (`resource` as `domain/name`, `id`, `fields`).\n- Answers are structured content (`{"resource", "data", "meta"}`); personal-data fields are left out unless named in `fields` (`meta.personal_fields_omitted` lists them). Errors are tool errors whose text is `{"error": {"code", "message", "status"}}`, the codes of the table below.\n\n## Responses and paging\n\nList: `{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}`. Detail: `{"data": record}`. A record holds the resource\'s fields (all of them, or those named in `fields`; `id` always).\n- Offset paging: `limit` + `offset`, in `order`; `meta.total` counts every match. Cost grows with depth.\n- Cursor paging (full scans): `since_id=0`, then pass back `meta.next_since_id` until it is `null`. Ascending id, constant cost. Not with `offset` or `order` (400).\n  Example: `GET /api/v1/approvals/approvers?since_id=0&limit=200&total=false` answers `{"data": [..., {"id": 212, ...}], "meta": {"next_since_id": 212}}`; ask again with `since_id=212`; stop at `"next_since_id": null`. Never compute the cursor yourself.\n- `total=false` omits `meta.total` (the count scans every match): use it for cursor scans and when no count is needed.\n- Unchanged answers: every 200 carries an `ETag`; send it back in `If-None-Match` (several comma-separated, or `*`) and an unchanged answer is 304 with no body. The data is still read from the ERP, and answers are `Cache-Control: no-store`: keep the ETag and the body yourself. Where the operator turned the gateway\'s response cache on for a resource, its answers are `Cache-Control: private, max-age=\u2026` with an `Age` instead: they may come from the gateway\'s cache, at most `max-age` seconds old.\n\n## Common parameters and limits\n\nList routes: limit, offset, since_id, total, order, fields. Detail routes: fields only.\n- limit: integer, default 50, min 1, above 200 lowered to 200 without error.\n- offset: integer >= 0, default 0.\n- since_id: integer >= 0; cursor (see paging).\n- total: true|false, default true.\n- order: `field`, `field asc` or `field desc`, several comma-separated; sortable fields only (listed per route); `id` is appended last. Unset values: a number that is not set is read as 0 and sorts as 0 (first ascending, last descending, beside the zeros; before negative numbers ascending); a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by `id`, except on date-times: the ERP keeps fractions of a second that answers round off, so records showing the same date-time are ordered by that hidden fraction first.\n- fields: comma-separated field names; unknown name is 400.\nAny other query key than these and the route\'s filters is 400. Malformed common values (`limit=0`, `offset=-1`, `total=maybe`) are 422.\n\n## Filters\n\nQuery keys named per route, one value each (except `in`), AND-combined. Example: `GET {base_url}/api/v1/approvals/approvers?request_status=new&created_after=2026-01-31&limit=10`.\n- Operators: `=` exact; `ilike` case-insensitive substring of the literal text (`%` and `_` are not wildcards); `>=` / `<=` bounds (inclusive); `in` one of several.\n- integer: a whole number (ids of related records for `*_id`). number: decimal with `.`.\n- text: any non-empty text (URL-encode it).\n- true|false: case-insensitive.\n- Quoted values (`"a"|"b"`): an enumeration; send one of them exactly, without quotes (`state=done`); another value is 422.\n- date: on a date field; `YYYY-MM-DD` (an ISO 8601 date-time is accepted, its UTC date is used).\n- date-time: on a timestamp field; `YYYY-MM-DD` or ISO 8601 date-time (`2026-01-31T08:00:00Z`, offsets converted to UTC, none means UTC). A date alone: `*_after` from 00:00:00Z of that day, `*_before` through the end of that day.\n- integer list (`in`): positive ids comma-separated (`assignee_id=3,5`) or the key repeated (`assignee_id=3&assignee_id=5`).\n- Empty value, repeated key on a single-value filter, or unusable value: 422.\n- Scope: where a route states one, only matching records exist for the API (list and detail, 404 outside).\n\n## Field types (notation below)\n\n`integer`, `number`, `boolean`, `string`; `string(date)` is `YYYY-MM-DD`; `string(date-time)` is ISO 8601 UTC ending in `Z`; `|null` may be null (an empty or unreadable relation is null); `"a"|"b"` enumeration (exact strings); `string[]` readable names of related records, `integer[]` their ids. `*_id` fields are ids of related records, the sibling without `_id` is the readable name. `url` links to the record in the ERP interface. [personal data] marks personal data; [deprecated] marks what may go (responses touching it carry a `Deprecation` header).\n\n## Errors\n\nBody `{"error": {"code": "...", "message": "..."}}`; rely on the status. Every answer, errors included, carries `X-Request-Id` (yours when you send a safe one, else made for the request): quote it when reporting a problem. Data answers carry `Server-Timing` (ERP time, gateway time, cache outcome).\n\n| Status | Code | Condition |\n| --- | --- | --- |\n| 400 | bad_request | Unknown parameter, invalid sort or unknown field. |\n| 401 | unauthorized | API key absent, invalid or expired. |\n| 403 | forbidden | Account not authorised to use the API, or no read right on the model. |\n| 404 | not_found | Unknown resource, or record not found or outside the exposed scope. |\n| 405 | (HTML body) | Any method other than GET or HEAD; `Allow: GET, HEAD` |\n| 422 | invalid_value | A parameter value cannot be used (malformed date, integer expected, value outside the allowed list). |\n| 429 | rate_limited | Too many failed authentications from this address, too many new API keys being checked at once, or (when the operator set per-key limits) this API key has used its quota of the window; retry after the Retry-After delay. |\n| 500 | internal_error | An unexpected failure of the gateway itself (a bug): logged, never detailed. |\n| 502 | bad_gateway | The ERP is unreachable or answered with something that is not its protocol. |\n| 503 | unavailable | The gateway is saturated (ERP calls or memory for ERP answers) or the resource is unavailable; retry after the Retry-After delay. |\n| 504 | gateway_timeout | The ERP did not answer within the configured timeout. |\n\n429 and 503 carry `Retry-After` (seconds). When the operator limits each API key, data answers carry `RateLimit-Policy` (`"per-key";q=600;w=60`: 600 points per 60 s) and `RateLimit` (`"per-key";r=598;t=42`: 598 left, the window ends in 42 s); past the quota: 429 `rate_limited` with `Retry-After`.\n\nWhat to do: 400 (unknown parameter, or `offset`/`order` with `since_id`): fix the request, the message names the parameter. 422: fix the value, an enumeration\'s message lists the allowed ones. 401: the key is wrong or expired, get a new one (do not retry). 403: this key may not read this resource (do not retry). 404: no such record in scope. 429, 503: wait `Retry-After` seconds, then retry once. 502, 504: the ERP failed or was slow; retry later with a smaller `limit` or `total=false`. Never retry a 4xx unchanged.\n\n## Routes\n\nPer domain, per resource: description; paths; default order, sortable fields, scope; `Fields:` one line each (`name: type [marks]. description`); `Filters:` one line each (`name operator value-format. note`); an example record (its shape and value formats, not real data; a list answers `{"data": [record, ...], "meta": {"total": n}}`).\n\n## analytic: Analytic\n\nAnalytic accounts charged by purchase and approval lines, and the analysis dimensions (plans) that group them.\n\n### analytic/accounts: Analytic accounts\nAnalytic accounts, active and archived. The account id is the key used inside analytic distributions of lines.\nList: GET /api/v1/analytic/accounts. Detail: GET /api/v1/analytic/accounts/{id}.\nDefault order: id asc. Sortable: id, code, name, active.\nFields:\n- id: integer. Technical identifier of the account (key used inside analytic distributions).\n- code: string|null. Reference code of the account.\n- name: string|null. Name of the account.\n- dimension: string|null. Axis of analysis (plan) the account belongs to.\n- dimension_id: integer|null. Identifier of the axis of analysis (plan).\n- root_dimension: string|null. Top-level axis of analysis (root plan) of the account.\n- partner: string|null. Partner (customer or funder) linked to the account.\n- active: boolean. False for an archived account.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- dimension_id = integer\n- code ilike text\n- name ilike text\n- active = true|false\nExample record (shape only): {"id":42,"code":"Example code","name":"Example name","dimension":"Example dimension","dimension_id":7,"root_dimension":"Example root dimension","partner":"Example partner","active":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=account.analytic.account&view_type=form"}\n\n### analytic/dimensions: Analytic dimensions\nAxes of analysis (analytic plans) grouping the analytic accounts.\nList: GET /api/v1/analytic/dimensions. Detail: GET /api/v1/analytic/dimensions/{id}.\nDefault order: sequence asc. Sortable: id, name, sequence, applicability.\nFields:\n- id: integer. Technical identifier of the dimension.\n- name: string|null. Name of the dimension.\n- sequence: integer|null. Display order.\n- applicability: "optional"|"mandatory"|"unavailable"|null. Default applicability of the dimension on analytic distributions.\n- parent: string|null. Parent dimension when nested.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","sequence":3,"applicability":"optional","parent":"Example parent","url":"https://erp.example.org/web#id=42&model=account.analytic.plan&view_type=form"}\n\n## approvals: Approvals\n\nApproval requests, the approval circuit of each request and the product lines they ask for.\n\n### approvals/approvers: Approvers\nSteps of an approval circuit (one approver of one request).\nList: GET /api/v1/approvals/approvers. Detail: GET /api/v1/approvals/approvers/{id}.\nDefault order: id desc. Sortable: id, status, sequence, required.\nFields:\n- id: integer. Technical identifier of the step.\n- request_id: integer|null. Identifier of the approval request.\n- request_subject: string|null. Subject (number) of the approval request.\n- request_status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the approval request.\n- approver: string|null. Approver (user).\n- approver_id: integer|null. Identifier of the approver (user).\n- status: "new"|"pending"|"waiting"|"approved"|"refused"|"cancel"|null. Position of this approver in the circuit.\n- sequence: integer|null. Rank in the circuit (lowest rank decides first).\n- required: boolean. Approval of this approver is mandatory.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- request_id = integer\n- request_status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"\n- approver_id = integer\n- status = "new"|"pending"|"waiting"|"approved"|"refused"|"cancel"\n- created_after >= date-time. Steps created on or after this date.\n- created_before <= date-time. Steps created on or before this date.\nExample record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_status":"new","approver":"Example approver","approver_id":7,"status":"new","sequence":3,"required":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.approver&view_type=form"}\n\n### approvals/request-lines: Approval request lines\nProduct lines of approval requests (what is asked for and where it is charged).\nList: GET /api/v1/approvals/request-lines. Detail: GET /api/v1/approvals/request-lines/{id}.\nDefault order: id desc. Sortable: id, description, quantity, estimated_amount.\nFields:\n- id: integer. Technical identifier of the line.\n- request_id: integer|null. Identifier of the approval request.\n- request_subject: string|null. Subject (number) of the approval request.\n- request_description: string|null. Description of the approval request.\n- request_status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the approval request.\n- author: string|null. Author of the approval request.\n- description: string|null. Description of the line.\n- product: string|null. Product asked for.\n- product_id: integer|null. Identifier of the product asked for.\n- quantity: number|null. Quantity asked for.\n- uom: string|null. Unit of measure of the quantity.\n- estimated_amount: number|null. Estimated amount excluding tax.\n- currency: string|null. Currency of the estimated amount.\n- analytic_accounts: string[]. Names of the analytic accounts charged.\n- analytic_distribution: string|null. Raw analytic distribution as compact JSON: account identifier and percentage.\n- purchase_order_line_id: integer|null. Purchase order line resulting from this line, if any.\n- vendor: string|null. Vendor proposed for the line.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- request_id = integer\n- request_status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"\n- product_id = integer\n- description ilike text\n- created_after >= date-time. Lines created on or after this date.\n- created_before <= date-time. Lines created on or before this date.\nExample record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_description":"Example request description","request_status":"new","author":"Example author","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","estimated_amount":1250.5,"currency":"EUR","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","purchase_order_line_id":7,"vendor":"Example vendor","company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.product.line&view_type=form"}\n\n### approvals/requests: Approval requests\nApproval requests (purchases, expenses, missions...) and their outcome.\nList: GET /api/v1/approvals/requests. Detail: GET /api/v1/approvals/requests/{id}.\nDefault order: id desc. Sortable: id, subject, description, reference, status, amount, budget_code, location, quantity, created_at, date, date_confirmed, date_start, date_end.\nFields:\n- id: integer. Technical identifier of the request.\n- subject: string|null. Subject of the request (request number).\n- description: string|null. Description (reason) of the request.\n- reference: string|null. External reference of the request.\n- author: string|null. Author (owner) of the request.\n- author_id: integer|null. Identifier of the author (user).\n- created_by: string|null. Person who entered the request, if different from the author.\n- status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the request.\n- category: string|null. Approval category.\n- category_id: integer|null. Identifier of the approval category.\n- amount: number|null. Amount of the request.\n- currency: string|null. Currency of the amount.\n- budget_code: string|null. Budget code charged.\n- final_approver: string|null. Approver who takes the final decision.\n- approvers: integer[]. Identifiers of the circuit steps, to join with approvals/approvers.\n- partner: string|null. Partner (contact) concerned by the request.\n- location: string|null. Location concerned by the request.\n- quantity: number|null. Quantity asked for.\n- created_at: string(date-time)|null. Creation date and time of the record.\n- date: string(date-time)|null. Date of the request.\n- date_confirmed: string(date-time)|null. Date and time the request was submitted for approval.\n- date_start: string(date-time)|null. Start of the period concerned.\n- date_end: string(date-time)|null. End of the period concerned.\n- purchase_order_count: integer|null. Number of purchase orders created from the request.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"\n- author_id = integer\n- category_id = integer\n- subject ilike text\n- description ilike text\n- budget_code ilike text\n- created_after >= date-time. On field `created_at`.\n- created_before <= date-time. On field `created_at`.\n- confirmed_after >= date-time. On field `date_confirmed`.\n- confirmed_before <= date-time. On field `date_confirmed`.\n- amount_above >= number. Requests whose amount is at least this value.\nExample record (shape only): {"id":42,"subject":"Example subject","description":"Example description","reference":"Example reference","author":"Example author","author_id":7,"created_by":"Example created by","status":"new","category":"Example category","category_id":7,"amount":1250.5,"currency":"EUR","budget_code":"Example budget code","final_approver":"Example final approver","approvers":[7,9],"partner":"Example partner","location":"Example location","quantity":1250.5,"created_at":"2026-01-31T08:00:00Z","date":"2026-01-31T08:00:00Z","date_confirmed":"2026-01-31T08:00:00Z","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","purchase_order_count":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.request&view_type=form"}\n\n## electricity: Electricity\n\nPrepaid electricity meters of the sites: credit purchases, balance readings, consumption and remaining autonomy.\n\n### electricity/counters: Meters\nPrepaid electricity meters in service, with their estimated balance and autonomy (archived meters are not exposed).\nList: GET /api/v1/electricity/counters. Detail: GET /api/v1/electricity/counters/{id}.\nDefault order: code asc. Sortable: id, code, label. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the meter.\n- code: string|null. Code of the meter.\n- label: string|null. Label of the meter.\n- environment: string|null. Environment (site) served by the meter.\n- current_kwh: number|null. Estimated balance (kWh): last reading, plus credit bought since, minus the average consumption since.\n- last_reading_kwh: number|null. Balance at the last reading (kWh).\n- last_reading_date: string(date-time)|null. Date and time of the last reading.\n- days_since_reading: integer|null. Whole days since the last reading.\n- avg_daily_consumption: number|null. Average daily consumption (kWh), over the readings not excluded from the average.\n- projected_autonomy_days: integer|null. Days the estimated balance lasts at the average consumption.\n- total_purchased_kwh: number|null. Credit bought for the meter (kWh; cancelled purchases excluded).\n- total_purchased_amount: number|null. Amount spent on credit for the meter (cancelled purchases excluded).\n- currency: string|null. Currency of the amounts.\n- status: "ok"|"warning"|"critical"|"no_data"|null. Alert status from the remaining autonomy: ok, warning (10 days or less), critical (3 days or less), no_data (no reading or no consumption average).\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- status = "ok"|"warning"|"critical"|"no_data"\n- environment_id = integer. Meters serving this environment (environment id).\n- code ilike text\n- autonomy_below <= integer. Meters whose projected autonomy is at most this many days.\nExample record (shape only): {"id":42,"code":"Example code","label":"Example label","environment":"Example environment","current_kwh":1250.5,"last_reading_kwh":1250.5,"last_reading_date":"2026-01-31T08:00:00Z","days_since_reading":3,"avg_daily_consumption":1250.5,"projected_autonomy_days":3,"total_purchased_kwh":1250.5,"total_purchased_amount":1250.5,"currency":"EUR","status":"ok","url":"https://erp.example.org/web#id=42&model=electricity.counter&view_type=form"}\n\n### electricity/purchases: Credit purchases\nPrepaid credit bought for a meter.\nList: GET /api/v1/electricity/purchases. Detail: GET /api/v1/electricity/purchases/{id}.\nDefault order: date_purchase desc. Sortable: id, reference, date_purchase, purchased_kwh, amount, state.\nFields:\n- id: integer. Technical identifier of the purchase.\n- reference: string|null. Reference of the purchase (receipt or token number).\n- counter: string|null. Code of the meter credited.\n- counter_id: integer|null. Identifier of the meter credited.\n- environment: string|null. Environment (site) served by the meter.\n- date_purchase: string(date)|null. Date of the purchase.\n- purchased_kwh: number|null. Credit bought (kWh).\n- amount: number|null. Amount paid.\n- currency: string|null. Currency of the amount.\n- price_per_kwh: number|null. Price paid per kWh (amount divided by the kWh bought).\n- state: "active"|"cancelled"|null. State of the purchase.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "active"|"cancelled"\n- counter_id = integer\n- environment_id = integer. Purchases for meters of this environment (environment id).\n- date_after >= date. On field `date_purchase`.\n- date_before <= date. On field `date_purchase`.\nExample record (shape only): {"id":42,"reference":"Example reference","counter":"Example counter","counter_id":7,"environment":"Example environment","date_purchase":"2026-01-31","purchased_kwh":1250.5,"amount":1250.5,"currency":"EUR","price_per_kwh":1250.5,"state":"active","url":"https://erp.example.org/web#id=42&model=electricity.purchase&view_type=form"}\n\n### electricity/readings: Meter readings\nBalances read on a meter and the consumption derived from the previous reading.\nList: GET /api/v1/electricity/readings. Detail: GET /api/v1/electricity/readings/{id}.\nDefault order: date_reading desc. Sortable: id, date_reading, remaining_kwh, consumed_kwh, days_elapsed, daily_consumption, is_excluded_from_avg, note.\nFields:\n- id: integer. Technical identifier of the reading.\n- counter: string|null. Code of the meter read.\n- counter_id: integer|null. Identifier of the meter read.\n- environment: string|null. Environment (site) served by the meter.\n- date_reading: string(date-time)|null. Date and time of the reading.\n- remaining_kwh: number|null. Balance read on the meter (kWh).\n- consumed_kwh: number|null. Consumption since the previous reading (kWh).\n- days_elapsed: number|null. Days elapsed since the previous reading.\n- daily_consumption: number|null. Average daily consumption over the interval (kWh).\n- is_excluded_from_avg: boolean. The reading is left out of the meter\'s consumption average.\n- note: string|null. Free note.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- counter_id = integer\n- environment_id = integer. Readings of meters of this environment (environment id).\n- date_after >= date-time. On field `date_reading`.\n- date_before <= date-time. On field `date_reading`.\nExample record (shape only): {"id":42,"counter":"Example counter","counter_id":7,"environment":"Example environment","date_reading":"2026-01-31T08:00:00Z","remaining_kwh":1250.5,"consumed_kwh":1250.5,"days_elapsed":1250.5,"daily_consumption":1250.5,"is_excluded_from_avg":true,"note":"Example note","url":"https://erp.example.org/web#id=42&model=electricity.reading&view_type=form"}\n\n## events: Events\n\nEvents of the organisation, their registrations and their preparation checklist tasks.\n\n### events/events: Events\nEvents with their dates, space, seats, people in charge, review state and checklist progress.\nList: GET /api/v1/events/events. Detail: GET /api/v1/events/events/{id}.\nDefault order: date_begin desc. Sortable: id, name, date_begin, date_end, seats_max, origin, review_state, hidden_public, checklist_enabled.\nFields:\n- id: integer. Technical identifier of the event.\n- name: string|null. Name of the event.\n- event_type: string|null. Event template applied.\n- activity: string|null. Activity of the event.\n- stage: string|null. Lifecycle stage.\n- date_begin: string(date-time)|null. Start date and time.\n- date_end: string(date-time)|null. End date and time.\n- is_ongoing: boolean. True if the event is in progress at request time.\n- space: string|null. Space where the event takes place.\n- space_id: integer|null. Identifier of the space.\n- reservation_id: integer|null. Identifier of the linked space reservation.\n- space_capacity: integer|null. Capacity of the space (people).\n- seats_max: integer|null. Maximum number of attendees (0 when unlimited).\n- seats_taken: integer|null. Seats taken by confirmed and attended registrations.\n- seats_available: integer|null. Seats still available (0 when unlimited).\n- organizer: string|null. Organizer of the event.\n- responsible: string|null. User responsible for the event.\n- referent: string|null. Referent person of the event.\n- origin: "internal"|"public"|null. Origin of the event (internal or public request).\n- review_state: "approved"|"pending"|"refused"|null. Review state of the event.\n- hidden_public: boolean. Hidden on the public site.\n- checklist_enabled: boolean. The preparation checklist is enabled.\n- checklist_progress: number|null. Progress of the preparation checklist (percent).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- stage_id = integer. Events in this stage (stage id).\n- space_id = integer\n- review_state = "approved"|"pending"|"refused"\n- origin = "internal"|"public"\n- hidden_public = true|false\n- begin_after >= date-time. On field `date_begin`.\n- begin_before <= date-time. On field `date_begin`.\nExample record (shape only): {"id":42,"name":"Example name","event_type":"Example event type","activity":"Example activity","stage":"Example stage","date_begin":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","is_ongoing":true,"space":"Example space","space_id":7,"reservation_id":7,"space_capacity":3,"seats_max":3,"seats_taken":3,"seats_available":3,"organizer":"Example organizer","responsible":"Example responsible","referent":"Example referent","origin":"internal","review_state":"approved","hidden_public":true,"checklist_enabled":true,"checklist_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=event.event&view_type=form"}\n\n### events/registrations: Registrations\nRegistrations of participants to events (attendee name, email and phone are personal data).\nList: GET /api/v1/events/registrations. Detail: GET /api/v1/events/registrations/{id}.\nDefault order: id desc. Sortable: id, attendee, email, phone, state.\nFields:\n- id: integer. Technical identifier of the registration.\n- event_id: integer|null. Identifier of the event.\n- event: string|null. Name of the event.\n- ticket: string|null. Ticket type of the registration.\n- attendee: string|null [personal data]. Participant name.\n- email: string|null [personal data]. Participant email address.\n- phone: string|null [personal data]. Participant phone number.\n- booked_by: string|null. Contact who booked the registration.\n- state: "draft"|"open"|"done"|"cancel"|null. Registration status: draft (unconfirmed), open (confirmed), done (attended), cancel (cancelled).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- event_id = integer\n- state = "draft"|"open"|"done"|"cancel"\n- partner_id = integer. Registrations booked by this contact (partner id).\n- email ilike text\nExample record (shape only): {"id":42,"event_id":7,"event":"Example event","ticket":"Example ticket","attendee":"Example attendee","email":"someone@example.org","phone":"+1 555 0100","booked_by":"Example booked by","state":"draft","company":"Example company","url":"https://erp.example.org/web#id=42&model=event.registration&view_type=form"}\n\n### events/tasks: Checklist tasks\nPreparation checklist tasks of events.\nList: GET /api/v1/events/tasks. Detail: GET /api/v1/events/tasks/{id}.\nDefault order: event_id desc, sequence asc. Sortable: id, name, done.\nFields:\n- id: integer. Technical identifier of the task.\n- event_id: integer|null. Identifier of the event.\n- event: string|null. Name of the event.\n- name: string|null. Task to carry out.\n- done: boolean. The task is done.\n- assignee: string|null. User assigned to the task.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- event_id = integer\n- done = true|false\n- assigned_user_id = integer. Tasks assigned to this user (user id).\nExample record (shape only): {"id":42,"event_id":7,"event":"Example event","name":"Example name","done":true,"assignee":"Example assignee","url":"https://erp.example.org/web#id=42&model=event.checklist.task&view_type=form"}\n\n## fleet: Fleet\n\nVehicles of the organisation, their reservations and trips, fuel logs, services, incidents and due-date alerts.\n\n### fleet/alerts: Alerts\nDue-date alerts on vehicles: insurance, technical control, mileage service, driving permit and custom reminders.\nList: GET /api/v1/fleet/alerts. Detail: GET /api/v1/fleet/alerts/{id}.\nDefault order: due_date asc. Sortable: id, name, type, due_date, handled_at, reminder_days.\nFields:\n- id: integer. Technical identifier of the alert.\n- name: string|null. Title of the alert.\n- vehicle: string|null. Vehicle concerned.\n- vehicle_id: integer|null. Identifier of the vehicle concerned.\n- type: "assurance"|"controle_technique"|"entretien_km"|"permit"|"custom"|null. Category of the alert.\n- due_date: string(date)|null. Due date.\n- state: "pending"|"handled"|"late"|null. Handling state: late when the due date has passed without the alert being handled.\n- handled_at: string(date-time)|null. When the alert was handled.\n- handled_by: string|null. Person who handled the alert.\n- reminder_days: integer|null. Notice days before the due date.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "pending"|"handled"|"late"\n- type = "assurance"|"controle_technique"|"entretien_km"|"permit"|"custom"\n- vehicle_id = integer\n- due_before <= date. On field `due_date`.\n- due_after >= date. On field `due_date`.\nExample record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","vehicle_id":7,"type":"assurance","due_date":"2026-01-31","state":"pending","handled_at":"2026-01-31T08:00:00Z","handled_by":"Example handled by","reminder_days":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.alert&view_type=form"}\n\n### fleet/fuel-logs: Fuel logs\nFuel fills of the vehicles with consumption over each interval and anomaly detection.\nList: GET /api/v1/fleet/fuel-logs. Detail: GET /api/v1/fleet/fuel-logs/{id}.\nDefault order: date desc. Sortable: id, reference, date, station, liters, price_per_liter, odometer, distance, reviewed.\nFields:\n- id: integer. Technical identifier of the fuel log.\n- reference: string|null. Reference of the fuel log.\n- vehicle: string|null. Vehicle filled.\n- vehicle_id: integer|null. Identifier of the vehicle filled.\n- driver: string|null. Driver at the time of the fill.\n- date: string(date-time)|null. Date and time of the fill.\n- station: string|null. Fuel station.\n- liters: number|null. Litres filled.\n- price_per_liter: number|null. Price per litre.\n- total_amount: number|null. Total amount of the fill.\n- currency: string|null. Currency of the amounts.\n- odometer: number|null. Odometer reading at the fill (km).\n- distance: number|null. Kilometres driven since the previous fill.\n- consumption: number|null. Litres per 100 km over the interval since the previous fill.\n- is_anomaly: boolean. Consumption deviates abnormally from the vehicle average.\n- anomaly_severity: "none"|"low"|"medium"|"high"|null. Severity of the consumption anomaly.\n- anomaly_reason: string|null. Explanation of the anomaly.\n- reviewed: boolean. Anomaly reviewed by a manager.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- is_anomaly = true|false\n- reviewed = true|false\n- date_after >= date-time. On field `date`.\n- date_before <= date-time. On field `date`.\nExample record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31T08:00:00Z","station":"Example station","liters":1250.5,"price_per_liter":1250.5,"total_amount":1250.5,"currency":"EUR","odometer":1250.5,"distance":1250.5,"consumption":1250.5,"is_anomaly":true,"anomaly_severity":"none","anomaly_reason":"Example anomaly reason","reviewed":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.fuel.log&view_type=form"}\n\n### fleet/incidents: Incidents\nIncidents involving the vehicles (damage, breakdowns, accidents).\nList: GET /api/v1/fleet/incidents. Detail: GET /api/v1/fleet/incidents/{id}.\nDefault order: date desc. Sortable: id, name, date, severity, cost.\nFields:\n- id: integer. Technical identifier of the incident.\n- name: string|null. Short description of the incident.\n- vehicle: string|null. Vehicle involved.\n- vehicle_id: integer|null. Identifier of the vehicle involved.\n- driver: string|null. Driver at the time of the incident.\n- date: string(date)|null. Date of the incident.\n- severity: "minor"|"moderate"|"major"|"critical"|null. Severity of the incident.\n- cost: number|null. Estimated impact cost.\n- currency: string|null. Currency of the cost.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- driver_id = integer. Incidents with this driver (partner id).\n- severity = "minor"|"moderate"|"major"|"critical"\n- date_after >= date. On field `date`.\n- date_before <= date. On field `date`.\nExample record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","severity":"minor","cost":1250.5,"currency":"EUR","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.incident&view_type=form"}\n\n### fleet/locations: Locations\nFleet locations in service (pick-up points and sites; archived locations are not exposed).\nList: GET /api/v1/fleet/locations. Detail: GET /api/v1/fleet/locations/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, address, city, latitude, longitude, is_default_pickup. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the location.\n- name: string|null. Name of the location.\n- code: string|null. Short code.\n- address: string|null. Street address.\n- city: string|null. City.\n- country: string|null. Country.\n- latitude: number|null. Latitude (decimal degrees).\n- longitude: number|null. Longitude (decimal degrees).\n- is_default_pickup: boolean. Default pick-up point for vehicle requests.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- city ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","address":"Example address","city":"Example city","country":"Example country","latitude":1250.5,"longitude":1250.5,"is_default_pickup":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.location&view_type=form"}\n\n### fleet/reservations: Reservations\nVehicle requests (reservations of a vehicle for a period).\nList: GET /api/v1/fleet/reservations. Detail: GET /api/v1/fleet/reservations/{id}.\nDefault order: start desc. Sortable: id, reference, start, stop, motive, destination, expected_km, attendees_count, origin, state, approved_at, refusal_reason.\nFields:\n- id: integer. Technical identifier of the reservation.\n- reference: string|null. Reference of the reservation.\n- vehicle: string|null. Vehicle reserved.\n- vehicle_id: integer|null. Identifier of the vehicle reserved.\n- driver: string|null. Driver.\n- requester: string|null. Person who made the request.\n- start: string(date-time)|null. Start of the reservation.\n- stop: string(date-time)|null. End of the reservation.\n- duration: number|null. Duration (hours).\n- motive: string|null. Purpose of the trip.\n- pickup_location: string|null. Where the vehicle is picked up.\n- destination: string|null. Destination.\n- expected_km: number|null. Expected distance (km).\n- attendees_count: integer|null. Expected passengers.\n- origin: "internal"|"public"|null. Channel through which the request was made.\n- state: "draft"|"pending"|"approved"|"in_progress"|"done"|"refused"|"cancelled"|null. State of the reservation.\n- approver: string|null. Person who approved or refused the request.\n- approved_at: string(date-time)|null. When the request was approved.\n- refusal_reason: string|null. Reason given for a refusal.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"pending"|"approved"|"in_progress"|"done"|"refused"|"cancelled"\n- vehicle_id = integer\n- driver_id = integer. Reservations with this driver (partner id).\n- start_after >= date-time. On field `start`.\n- start_before <= date-time. On field `start`.\nExample record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","requester":"Example requester","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"motive":"Example motive","pickup_location":"Example pickup location","destination":"Example destination","expected_km":1250.5,"attendees_count":3,"origin":"internal","state":"draft","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","url":"https://erp.example.org/web#id=42&model=fleet.reservation&view_type=form"}\n\n### fleet/services: Services\nServices performed on the vehicles (maintenance and repairs).\nList: GET /api/v1/fleet/services. Detail: GET /api/v1/fleet/services/{id}.\nDefault order: date desc. Sortable: id, date, description, service_kind, amount, next_service_odometer, invoice_ref, state.\nFields:\n- id: integer. Technical identifier of the service.\n- vehicle: string|null. Vehicle serviced.\n- vehicle_id: integer|null. Identifier of the vehicle serviced.\n- date: string(date)|null. Date of the service.\n- description: string|null. Description of the service.\n- service_type: string|null. Type of service.\n- service_kind: "preventive"|"curative"|null. Preventive or curative service.\n- amount: number|null. Cost of the service.\n- total_cost: number|null. Total cost including detail lines.\n- currency: string|null. Currency of the amounts.\n- odometer: number|null. Odometer reading at the service (km).\n- next_service_odometer: number|null. Odometer reading at which the next service is due (km).\n- vendor: string|null. Vendor who performed the service.\n- invoice_ref: string|null. Vendor invoice reference.\n- state: "new"|"running"|"done"|"cancelled"|null. Stage of the service.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- state = "new"|"running"|"done"|"cancelled"\n- service_kind = "preventive"|"curative"\n- date_after >= date. On field `date`.\n- date_before <= date. On field `date`.\nExample record (shape only): {"id":42,"vehicle":"Example vehicle","vehicle_id":7,"date":"2026-01-31","description":"Example description","service_type":"Example service type","service_kind":"preventive","amount":1250.5,"total_cost":1250.5,"currency":"EUR","odometer":1250.5,"next_service_odometer":1250.5,"vendor":"Example vendor","invoice_ref":"Example invoice ref","state":"new","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.vehicle.log.services&view_type=form"}\n\n### fleet/trips: Trips\nTrips driven with the vehicles.\nList: GET /api/v1/fleet/trips. Detail: GET /api/v1/fleet/trips/{id}.\nDefault order: date desc. Sortable: id, reference, date, date_start, date_end, odometer_start, distance, motive, destination.\nFields:\n- id: integer. Technical identifier of the trip.\n- reference: string|null. Reference of the trip.\n- reservation_id: integer|null. Originating reservation, if any.\n- vehicle: string|null. Vehicle driven.\n- vehicle_id: integer|null. Identifier of the vehicle driven.\n- driver: string|null. Driver.\n- date: string(date)|null. Date of the trip.\n- date_start: string(date-time)|null. Departure time.\n- date_end: string(date-time)|null. Arrival time.\n- odometer_start: number|null. Odometer reading at departure (km).\n- odometer_end: number|null. Odometer reading at arrival (km).\n- distance: number|null. Distance driven (km).\n- motive: string|null. Purpose of the trip.\n- destination: string|null. Destination.\n- analytic_account: string|null. Analytic account charged.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- driver_id = integer. Trips with this driver (partner id).\n- date_after >= date. On field `date`.\n- date_before <= date. On field `date`.\nExample record (shape only): {"id":42,"reference":"Example reference","reservation_id":7,"vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","odometer_start":1250.5,"odometer_end":1250.5,"distance":1250.5,"motive":"Example motive","destination":"Example destination","analytic_account":"Example analytic account","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.trip&view_type=form"}\n\n### fleet/vehicles: Vehicles\nVehicles of the fleet in service (archived vehicles are not exposed).\nList: GET /api/v1/fleet/vehicles. Detail: GET /api/v1/fleet/vehicles/{id}.\nDefault order: plate asc. Sortable: id, plate, vin, seats, fuel_type, assignation_state, acquisition_date, insurance_expiry, technical_control_expiry. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the vehicle.\n- plate: string|null. Licence plate.\n- model: string|null. Make and model.\n- vin: string|null. Vehicle identification number (chassis).\n- driver: string|null. Driver currently assigned.\n- seats: integer|null. Number of seats.\n- fuel_type: "diesel"|"gasoline"|"full_hybrid"|"plug_in_hybrid_diesel"|"plug_in_hybrid_gasoline"|"cng"|"lpg"|"hydrogen"|"electric"|null. Fuel or energy.\n- odometer: number|null. Last odometer reading (km).\n- state: string|null. Vehicle lifecycle state (free value).\n- assignation_state: "free"|"assigned"|"maintenance"|"out_of_service"|"sold"|null. Assignment state.\n- acquisition_date: string(date)|null. Date of acquisition.\n- insurance_expiry: string(date)|null. Expiry date of the insurance.\n- technical_control_expiry: string(date)|null. Expiry date of the technical control.\n- next_alert_date: string(date)|null. Next due date, all alert categories.\n- avg_consumption: number|null. Average consumption (litres per 100 km).\n- total_km_last_year: number|null. Distance driven over the last twelve months (km).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- assignation_state = "free"|"assigned"|"maintenance"|"out_of_service"|"sold"\n- driver_id = integer. Vehicles assigned to this driver (partner id).\n- fuel_type = "diesel"|"gasoline"|"full_hybrid"|"plug_in_hybrid_diesel"|"plug_in_hybrid_gasoline"|"cng"|"lpg"|"hydrogen"|"electric"\n- plate ilike text\n- insurance_expiry_before <= date. On field `insurance_expiry`.\n- technical_control_expiry_before <= date. On field `technical_control_expiry`.\nExample record (shape only): {"id":42,"plate":"Example plate","model":"Example model","vin":"Example vin","driver":"Example driver","seats":3,"fuel_type":"diesel","odometer":1250.5,"state":"Example state","assignation_state":"free","acquisition_date":"2026-01-31","insurance_expiry":"2026-01-31","technical_control_expiry":"2026-01-31","next_alert_date":"2026-01-31","avg_consumption":1250.5,"total_km_last_year":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.vehicle&view_type=form"}\n\n## it: IT\n\nIT hardware assets of the organisation\'s inventory, helpdesk tickets and consumables issued to users.\n\n### it/assets: Assets\nIT hardware identified by serial number, limited to the organisation\'s inventory (parc).\nList: GET /api/v1/it/assets. Detail: GET /api/v1/it/assets/{id}.\nDefault order: serial asc. Sortable: id, serial, internal_ref, lifecycle. Scope: org_in_parc = true.\nFields:\n- id: integer. Technical identifier of the asset.\n- serial: string|null. Serial number.\n- internal_ref: string|null. Internal reference (when it differs from the serial number).\n- product: string|null. Hardware model.\n- quantity: number|null. Quantity on hand.\n- location: string|null. Stock location of the asset.\n- holder: string|null. Person holding the asset.\n- lifecycle: "available"|"assigned"|"maintenance"|"retired"|"external"|null. Lifecycle stage of the asset.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- lifecycle = "available"|"assigned"|"maintenance"|"retired"|"external"\n- holder_id = integer. Assets held by this person (partner id).\n- serial ilike text\nExample record (shape only): {"id":42,"serial":"Example serial","internal_ref":"Example internal ref","product":"Example product","quantity":1250.5,"location":"Example location","holder":"Example holder","lifecycle":"available","company":"Example company","url":"https://erp.example.org/web#id=42&model=stock.lot&view_type=form"}\n\n### it/consumable-moves: Consumable moves\nConsumables issued to beneficiaries against IT tickets, and what came back.\nList: GET /api/v1/it/consumable-moves. Detail: GET /api/v1/it/consumable-moves/{id}.\nDefault order: date desc. Sortable: id, quantity, returned_quantity, state, date.\nFields:\n- id: integer. Technical identifier of the move.\n- ticket_id: integer|null. Identifier of the ticket the consumable was issued for.\n- ticket_number: string|null. Number of the ticket.\n- beneficiary: string|null. Person who received the consumable.\n- product: string|null. Consumable issued.\n- location: string|null. Stock location the consumable was taken from.\n- quantity: number|null. Quantity issued.\n- returned_quantity: number|null. Quantity returned.\n- remaining_quantity: number|null. Quantity not returned.\n- state: "out"|"partial"|"returned"|null. Return state of the move.\n- date: string(date-time)|null. Date and time of issue.\n- handled_by: string|null. Technician who handled the move.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "out"|"partial"|"returned"\n- partner_id = integer. Moves for this beneficiary (partner id).\n- product_id = integer. Moves of this product.\n- date_after >= date-time. Issued on or after this date.\n- date_before <= date-time. Issued on or before this date.\nExample record (shape only): {"id":42,"ticket_id":7,"ticket_number":"Example ticket number","beneficiary":"Example beneficiary","product":"Example product","location":"Example location","quantity":1250.5,"returned_quantity":1250.5,"remaining_quantity":1250.5,"state":"out","date":"2026-01-31T08:00:00Z","handled_by":"Example handled by","url":"https://erp.example.org/web#id=42&model=it.consumable.move&view_type=form"}\n\n### it/tickets: Tickets\nIT helpdesk tickets in service (archived tickets are not exposed); both listings of the specification (decision D4).\nList: GET /api/v1/it/tickets. Detail: GET /api/v1/it/tickets/{id}.\nDefault order: id desc. Sortable: id, number, name, priority, kanban_state, assigned_date, closed_date, validation_state. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the ticket.\n- number: string|null. Ticket number.\n- name: string|null. Subject of the ticket.\n- type: string|null. Request category (ticket type).\n- stage: string|null. Current stage.\n- is_closed: boolean. The current stage is a closing stage.\n- team: string|null. Support team in charge.\n- assignees: string[]. Assigned technicians.\n- assignee: string|null. First assigned technician, or null (earlier listing).\n- requester: string|null. Person who raised the ticket.\n- requester_email: string|null [personal data]. Email address of the requester.\n- priority: "0"|"1"|"2"|"3"|null. Priority: 0 low, 1 normal, 2 high, 3 critical.\n- kanban_state: "normal"|"done"|"blocked"|null. Kanban status: normal (in progress), done (ready) or blocked.\n- assigned_date: string(date-time)|null. Date and time the ticket was assigned.\n- closed_date: string(date-time)|null. Date and time the ticket was closed.\n- category: string|null. Category of the ticket (earlier listing).\n- validation_state: "none"|"to_validate"|"validated"|"rejected"|null. Hierarchical validation status, if the request requires one (earlier listing).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- is_closed = true|false\n- team_id = integer. Tickets of this support team.\n- assignee_id in integer list. Tickets assigned to one or several technicians (user ids, comma-separated or repeated key).\n- priority = "0"|"1"|"2"|"3"\n- number ilike text\n- user_id = integer. Tickets where this user is among the assignees (earlier listing).\n- validation_state = "none"|"to_validate"|"validated"|"rejected"\nExample record (shape only): {"id":42,"number":"Example number","name":"Example name","type":"Example type","stage":"Example stage","is_closed":true,"team":"Example team","assignees":["Example assignees 1","Example assignees 2"],"assignee":"Example assignee","requester":"Example requester","requester_email":"someone@example.org","priority":"0","kanban_state":"normal","assigned_date":"2026-01-31T08:00:00Z","closed_date":"2026-01-31T08:00:00Z","category":"Example category","validation_state":"none","company":"Example company","url":"https://erp.example.org/web#id=42&model=it.ticket&view_type=form"}\n\n## purchase: Purchase\n\nPurchase orders sent to vendors and their lines (quantities, prices, receptions, billing and analytic distribution).\n\n### purchase/order-lines: Purchase order lines\nLines of purchase orders.\nList: GET /api/v1/purchase/order-lines. Detail: GET /api/v1/purchase/order-lines/{id}.\nDefault order: id desc. Sortable: id, description, quantity, price_unit, price_subtotal, price_total, qty_received, qty_invoiced, date_planned.\nFields:\n- id: integer. Technical identifier of the line.\n- order_id: integer|null. Identifier of the purchase order.\n- order_reference: string|null. Reference of the purchase order.\n- description: string|null. Description of the line.\n- product: string|null. Product ordered.\n- product_id: integer|null. Identifier of the product ordered.\n- quantity: number|null. Quantity ordered.\n- uom: string|null. Unit of measure of the quantity.\n- price_unit: number|null. Unit price.\n- price_subtotal: number|null. Line amount excluding tax.\n- price_total: number|null. Line amount including tax.\n- currency: string|null. Currency of the amounts.\n- qty_received: number|null. Quantity received.\n- qty_invoiced: number|null. Quantity billed by the vendor.\n- date_planned: string(date-time)|null. Expected arrival date and time.\n- analytic_accounts: string[]. Names of the analytic accounts charged.\n- analytic_distribution: string|null. Raw analytic distribution as compact JSON: account identifier and percentage.\n- state: "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"|null. State of the parent order.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- order_id = integer\n- product_id = integer\n- state = "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"\n- planned_after >= date-time. On field `date_planned`.\n- planned_before <= date-time. On field `date_planned`.\nExample record (shape only): {"id":42,"order_id":7,"order_reference":"Example order reference","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","price_unit":1250.5,"price_subtotal":1250.5,"price_total":1250.5,"currency":"EUR","qty_received":1250.5,"qty_invoiced":1250.5,"date_planned":"2026-01-31T08:00:00Z","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","state":"draft","url":"https://erp.example.org/web#id=42&model=purchase.order.line&view_type=form"}\n\n### purchase/orders: Purchase orders\nPurchase orders (requests for quotation and confirmed orders).\nList: GET /api/v1/purchase/orders. Detail: GET /api/v1/purchase/orders/{id}.\nDefault order: date_order desc. Sortable: id, reference, vendor_reference, subject, budget_line, delivery_condition, origin, date_order, date_approve, date_planned, amount_untaxed, amount_total, state, invoice_status, created_at.\nFields:\n- id: integer. Technical identifier of the order.\n- reference: string|null. Order reference (number).\n- vendor: string|null. Vendor.\n- vendor_id: integer|null. Identifier of the vendor (partner).\n- vendor_reference: string|null. Reference of the order on the vendor\'s side.\n- subject: string|null. Short description of what the order covers.\n- budget_line: string|null. Budget line charged.\n- department: string|null. Requesting department.\n- delivery_condition: string|null. Delivery conditions agreed with the vendor.\n- origin: string|null. Originating document.\n- date_order: string(date-time)|null. Order deadline.\n- date_approve: string(date-time)|null. Confirmation date.\n- date_planned: string(date-time)|null. Planned reception.\n- amount_untaxed: number|null. Total amount excluding tax.\n- amount_total: number|null. Total amount including tax.\n- currency: string|null. Currency of the amounts.\n- state: "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"|null. State of the order (org_tribu = awaiting tribe validation).\n- invoice_status: "no"|"to invoice"|"invoiced"|null. Billing status.\n- buyer: string|null. Buyer in charge of the order.\n- author: string|null. Person who entered the order.\n- author_id: integer|null. Identifier of the person who entered the order (user).\n- created_at: string(date-time)|null. Creation date and time of the record.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"\n- invoice_status = "no"|"to invoice"|"invoiced"\n- vendor_id = integer\n- user_id = integer. Orders handled by this buyer (user id).\n- origin ilike text\n- subject ilike text\n- budget_line ilike text\n- department_id = integer. Orders of this department (department id).\n- ordered_after >= date-time. On field `date_order`.\n- ordered_before <= date-time. On field `date_order`.\n- amount_above >= number. Orders whose tax-inclusive total is at least this amount.\n- author_id = integer\n- created_after >= date-time. On field `created_at`.\n- created_before <= date-time. On field `created_at`.\nExample record (shape only): {"id":42,"reference":"Example reference","vendor":"Example vendor","vendor_id":7,"vendor_reference":"Example vendor reference","subject":"Example subject","budget_line":"Example budget line","department":"Example department","delivery_condition":"Example delivery condition","origin":"Example origin","date_order":"2026-01-31T08:00:00Z","date_approve":"2026-01-31T08:00:00Z","date_planned":"2026-01-31T08:00:00Z","amount_untaxed":1250.5,"amount_total":1250.5,"currency":"EUR","state":"draft","invoice_status":"no","buyer":"Example buyer","author":"Example author","author_id":7,"created_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=purchase.order&view_type=form"}\n\n## space: Space\n\nSites and bookable spaces of the organisation, their categories and equipment, activities, reservations and maintenance slots.\n\n### space/activities: Activities\nActivities a space can be booked for (archived activities are not exposed).\nList: GET /api/v1/space/activities. Detail: GET /api/v1/space/activities/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, default_duration. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the activity.\n- name: string|null. Name of the activity.\n- code: string|null. Short code of the activity.\n- default_duration: number|null. Default duration of a booking for this activity (hours).\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","default_duration":1250.5,"url":"https://erp.example.org/web#id=42&model=space.activity&view_type=form"}\n\n### space/categories: Categories\nCategories of spaces and equipment (archived categories are not exposed).\nList: GET /api/v1/space/categories. Detail: GET /api/v1/space/categories/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, description. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the category.\n- name: string|null. Name of the category.\n- description: string|null. Description of the category.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","description":"Example description","url":"https://erp.example.org/web#id=42&model=space.category&view_type=form"}\n\n### space/equipments: Equipment\nEquipment available in the spaces (archived equipment is not exposed).\nList: GET /api/v1/space/equipments. Detail: GET /api/v1/space/equipments/{id}.\nDefault order: name asc. Sortable: id, name, code, description. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the equipment.\n- name: string|null. Name of the equipment.\n- code: string|null. Short code of the equipment.\n- category: string|null. Category of the equipment.\n- description: string|null. Description of the equipment.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- category_id = integer. Equipment of this category (category id).\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","category":"Example category","description":"Example description","url":"https://erp.example.org/web#id=42&model=space.equipment&view_type=form"}\n\n### space/maintenances: Maintenances\nMaintenance slots of spaces.\nList: GET /api/v1/space/maintenances. Detail: GET /api/v1/space/maintenances/{id}.\nDefault order: start desc. Sortable: id, name, start, stop, state, category, blocks_reservations.\nFields:\n- id: integer. Technical identifier of the maintenance.\n- name: string|null. Subject of the maintenance.\n- space: string|null. Space under maintenance.\n- space_id: integer|null. Identifier of the space.\n- start: string(date-time)|null. Start of the maintenance slot.\n- stop: string(date-time)|null. End of the maintenance slot.\n- state: "planned"|"in_progress"|"done"|"cancelled"|null. State of the maintenance.\n- category: "preventive"|"curative"|"cleaning"|"other"|null. Kind of maintenance.\n- technician: string|null. Internal technician.\n- external_technician: string|null. External technician or contractor.\n- blocks_reservations: boolean. Prevents any reservation on the slot.\n- check_progress: number|null. Progress of the maintenance checklist (percent).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "planned"|"in_progress"|"done"|"cancelled"\n- space_id = integer\n- category = "preventive"|"curative"|"cleaning"|"other"\n- blocks_reservations = true|false\n- start_after >= date-time. On field `start`.\n- start_before <= date-time. On field `start`.\nExample record (shape only): {"id":42,"name":"Example name","space":"Example space","space_id":7,"start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","state":"planned","category":"preventive","technician":"Example technician","external_technician":"Example external technician","blocks_reservations":true,"check_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.maintenance&view_type=form"}\n\n### space/reservations: Reservations\nReservations of spaces.\nList: GET /api/v1/space/reservations. Detail: GET /api/v1/space/reservations/{id}.\nDefault order: start desc. Sortable: id, reference, start, stop, attendees_expected, attendees_actual, origin, state, approved_at, refusal_reason, cancellation_reason, check_in_at, check_out_at.\nFields:\n- id: integer. Technical identifier of the reservation.\n- reference: string|null. Reservation number.\n- space: string|null. Space reserved.\n- space_id: integer|null. Identifier of the space.\n- activity: string|null. Activity planned in the space.\n- start: string(date-time)|null. Start of the reservation.\n- stop: string(date-time)|null. End of the reservation.\n- duration: number|null. Duration of the reservation (hours).\n- attendees_expected: integer|null. Number of attendees expected.\n- attendees_actual: integer|null. Number of attendees actually present.\n- requester: string|null. Person who requested the reservation.\n- origin: "internal"|"public"|null. Origin of the request (internal or public).\n- state: "pending"|"approved"|"refused"|"cancelled"|"done"|null. State of the reservation.\n- approver: string|null. User who approved or refused the reservation.\n- approved_at: string(date-time)|null. Date and time of the approval.\n- refusal_reason: string|null. Reason given for a refusal.\n- cancellation_reason: string|null. Reason given for a cancellation.\n- check_in_at: string(date-time)|null. Date and time of the check-in.\n- check_out_at: string(date-time)|null. Date and time of the check-out.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "pending"|"approved"|"refused"|"cancelled"|"done"\n- space_id = integer\n- activity_id = integer. Reservations for this activity (activity id).\n- origin = "internal"|"public"\n- start_after >= date-time. On field `start`.\n- start_before <= date-time. On field `start`.\nExample record (shape only): {"id":42,"reference":"Example reference","space":"Example space","space_id":7,"activity":"Example activity","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"attendees_expected":3,"attendees_actual":3,"requester":"Example requester","origin":"internal","state":"pending","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","cancellation_reason":"Example cancellation reason","check_in_at":"2026-01-31T08:00:00Z","check_out_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=space.reservation&view_type=form"}\n\n### space/sites: Sites\nSites holding the spaces, as a tree (archived sites are not exposed).\nList: GET /api/v1/space/sites. Detail: GET /api/v1/space/sites/{id}.\nDefault order: complete_name asc. Sortable: id, name, complete_name, code, address. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the site.\n- name: string|null. Name of the site.\n- complete_name: string|null. Full hierarchical path of the site.\n- code: string|null. Short code of the site.\n- parent_id: integer|null. Identifier of the parent site.\n- address: string|null. Address of the site.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- parent_id = integer\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","complete_name":"Example complete name","code":"Example code","parent_id":7,"address":"Example address","company":"Example company","url":"https://erp.example.org/web#id=42&model=space.site&view_type=form"}\n\n### space/spaces: Spaces\nBookable spaces (archived spaces are not exposed).\nList: GET /api/v1/space/spaces. Detail: GET /api/v1/space/spaces/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, state, location, floor, surface, capacity, hourly_price, public_visibility, approval_required, min_lead_hours, max_lead_days, cancel_deadline_hours. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the space.\n- name: string|null. Name of the space.\n- code: string|null. Short code of the space.\n- site: string|null. Site of the space.\n- site_id: integer|null. Identifier of the site.\n- state: "available"|"restricted"|"closed"|null. Availability state of the space.\n- location: string|null. Free location inside the site.\n- floor: string|null. Floor.\n- surface: number|null. Surface (square metres).\n- capacity: integer|null. Capacity (people).\n- hourly_price: number|null. Hourly price.\n- currency: string|null. Currency of the hourly price.\n- categories: string[]. Names of the categories of the space.\n- public_visibility: "private"|"internal"|"public"|null. Visibility of the space for bookings.\n- approval_required: boolean. Reservations need an approval.\n- min_lead_hours: integer|null. Minimum booking notice (hours).\n- max_lead_days: integer|null. Maximum booking horizon (days).\n- cancel_deadline_hours: integer|null. Cancellation limit (hours before start).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "available"|"restricted"|"closed"\n- site_id = integer\n- capacity_min >= integer. On field `capacity`.\n- approval_required = true|false\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","site":"Example site","site_id":7,"state":"available","location":"Example location","floor":"Example floor","surface":1250.5,"capacity":3,"hourly_price":1250.5,"currency":"EUR","categories":["Example categories 1","Example categories 2"],"public_visibility":"private","approval_required":true,"min_lead_hours":3,"max_lead_days":3,"cancel_deadline_hours":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.space&view_type=form"}\n\n## sprint: Sprint and OKR\n\nObjectives and key results, their measures and readings, squads\' engagements, sprints and blockers.\n\n### sprint/blockers: Blockers\nBlocking points raised by squads, with their origin, owner and the decision that lifted them.\nList: GET /api/v1/sprint/blockers. Detail: GET /api/v1/sprint/blockers/{id}.\nDefault order: date_start desc. Sortable: id, name, description, unblocker, origin, date_start, date_lifted, escalated, decision.\nFields:\n- id: integer. Technical identifier of the blocker.\n- name: string|null. Short title of the blocker.\n- description: string|null. Description of the blocking point.\n- subject: string|null. Subject concerned.\n- subject_id: integer|null. Identifier of the subject concerned.\n- sprint: string|null. Sprint during which the blocker was raised.\n- squad: string|null. Squad that is blocked.\n- owner: string|null. Person in charge of following the blocker.\n- unblocker: string|null. Who can lift the blocker (person or body; free text).\n- unblocker_user: string|null. Person to notify to lift the blocker.\n- origin: "member"|"feedback"|"no_feedback"|null. Where the blocker comes from.\n- reported_by: string|null. Person who reported the blocker.\n- date_start: string(date)|null. Blocked since.\n- date_lifted: string(date)|null. Date the blocker was lifted (null while open).\n- is_open: boolean. True while the blocker has not been lifted.\n- age_days: integer|null. Days since the blocker started (until it was lifted, or until today).\n- escalated: boolean. Raised to the monthly review.\n- decision: string|null. Arbitration by the operations director.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- is_open = true|false\n- subject_id = integer\n- sprint_id = integer. Blockers raised during this sprint.\n- squad_id = integer. Blockers of this squad.\n- escalated = true|false\n- opened_after >= date. Blocked since this date or later.\n- opened_before <= date. Blocked since this date or earlier.\nExample record (shape only): {"id":42,"name":"Example name","description":"Example description","subject":"Example subject","subject_id":7,"sprint":"Example sprint","squad":"Example squad","owner":"Example owner","unblocker":"Example unblocker","unblocker_user":"Example unblocker user","origin":"member","reported_by":"Example reported by","date_start":"2026-01-31","date_lifted":"2026-01-31","is_open":true,"age_days":3,"escalated":true,"decision":"Example decision","url":"https://erp.example.org/web#id=42&model=sprint.blocker&view_type=form"}\n\n### sprint/engagements: Engagements\nCommitments taken by squads towards an objective or key result, with their deadline and state.\nList: GET /api/v1/sprint/engagements. Detail: GET /api/v1/sprint/engagements/{id}.\nDefault order: deadline asc. Sortable: id, number, name, state, deadline, actual_date, expected_proof.\nFields:\n- id: integer. Technical identifier of the engagement.\n- number: string|null. Reference of the engagement.\n- name: string|null. Title of the engagement.\n- state: "open"|"in_progress"|"at_risk"|"kept"|null. State of the engagement.\n- deadline: string(date)|null. Date by which the engagement is due.\n- actual_date: string(date)|null. Date the engagement was actually kept.\n- is_late: boolean. Deadline passed and the engagement not kept.\n- days_to_deadline: integer|null. Days from today to the deadline (negative when passed).\n- squad: string|null. Squad committed.\n- squad_id: integer|null. Identifier of the squad committed.\n- objective: string|null. Objective served.\n- objective_id: integer|null. Identifier of the objective served.\n- key_result: string|null. Key result served.\n- key_result_id: integer|null. Identifier of the key result served.\n- expected_proof: string|null. Evidence expected to show the engagement is kept.\n- sprint: string|null. Sprint in which the engagement was taken.\n- subjects: string[]. Subjects serving the engagement.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "open"|"in_progress"|"at_risk"|"kept"\n- squad_id = integer\n- objective_id = integer\n- key_result_id = integer\n- is_late = true|false\n- deadline_after >= date. Deadline on or after this date.\n- deadline_before <= date. Deadline on or before this date.\nExample record (shape only): {"id":42,"number":"Example number","name":"Example name","state":"open","deadline":"2026-01-31","actual_date":"2026-01-31","is_late":true,"days_to_deadline":3,"squad":"Example squad","squad_id":7,"objective":"Example objective","objective_id":7,"key_result":"Example key result","key_result_id":7,"expected_proof":"Example expected proof","sprint":"Example sprint","subjects":["Example subjects 1","Example subjects 2"],"url":"https://erp.example.org/web#id=42&model=sprint.engagement&view_type=form"}\n\n### sprint/key-results: Key results\nKey results of the objectives, per exercice and squad, with their progress computed from their measures.\nList: GET /api/v1/sprint/key-results. Detail: GET /api/v1/sprint/key-results/{id}.\nDefault order: number asc. Sortable: id, number, name.\nFields:\n- id: integer. Technical identifier of the key result.\n- number: integer|null. Number of the key result.\n- name: string|null. Statement of the key result.\n- progress: number|null. Progress (percent), the average of its measures\' progress.\n- exercice: string|null. Exercice (OKR year) of the key result.\n- exercice_id: integer|null. Identifier of the exercice.\n- objective: string|null. Objective the key result belongs to.\n- objective_id: integer|null. Identifier of the objective.\n- squad: string|null. Squad carrying the key result.\n- measures: string[]. Measures of the key result.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- exercice_id = integer\n- objective_id = integer\n- squad_id = integer. Key results carried by this squad.\n- name ilike text\nExample record (shape only): {"id":42,"number":3,"name":"Example name","progress":1250.5,"exercice":"Example exercice","exercice_id":7,"objective":"Example objective","objective_id":7,"squad":"Example squad","measures":["Example measures 1","Example measures 2"],"url":"https://erp.example.org/web#id=42&model=sprint.key.result&view_type=form"}\n\n### sprint/measure-readings: Measure readings\nValues read for the measures of the key results.\nList: GET /api/v1/sprint/measure-readings. Detail: GET /api/v1/sprint/measure-readings/{id}.\nDefault order: date desc. Sortable: id, date, value, note.\nFields:\n- id: integer. Technical identifier of the reading.\n- measure: string|null. Measure read.\n- measure_id: integer|null. Identifier of the measure read.\n- key_result: string|null. Key result of the measure.\n- key_result_id: integer|null. Identifier of the key result of the measure.\n- squad: string|null. Squad of the key result.\n- date: string(date)|null. Date of the reading.\n- value: number|null. Value read.\n- unit: string|null. Unit of the measure.\n- note: string|null. Comment on the reading.\n- read_by: string|null. Person who recorded the reading.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- measure_id = integer\n- key_result_id = integer\n- squad_id = integer. Readings of this squad\'s measures.\n- date_after >= date. Readings on or after this date.\n- date_before <= date. Readings on or before this date.\nExample record (shape only): {"id":42,"measure":"Example measure","measure_id":7,"key_result":"Example key result","key_result_id":7,"squad":"Example squad","date":"2026-01-31","value":1250.5,"unit":"Example unit","note":"Example note","read_by":"Example read by","url":"https://erp.example.org/web#id=42&model=sprint.measure.reading&view_type=form"}\n\n### sprint/measures: Measures\nMeasures of the key results: start, milestone and target values, last reading and progress.\nList: GET /api/v1/sprint/measures. Detail: GET /api/v1/sprint/measures/{id}.\nDefault order: kr_id, id. Sortable: id, name, unit, start_value, milestone_value, milestone_date, target_value.\nFields:\n- id: integer. Technical identifier of the measure.\n- name: string|null. Name of the measure.\n- unit: string|null. Unit in which the measure is expressed.\n- key_result: string|null. Key result measured.\n- key_result_id: integer|null. Identifier of the key result measured.\n- squad: string|null. Squad carrying the key result.\n- start_value: number|null. Value at the start of the exercice.\n- milestone_value: number|null. Value expected at the milestone.\n- milestone_date: string(date)|null. Date of the milestone.\n- target_value: number|null. Value targeted.\n- last_value: number|null. Value of the latest reading.\n- last_reading_date: string(date)|null. Date of the latest reading.\n- progress: number|null. Progress from start to target value (percent).\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- key_result_id = integer\n- squad_id = integer. Measures of this squad\'s key results.\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","unit":"Example unit","key_result":"Example key result","key_result_id":7,"squad":"Example squad","start_value":1250.5,"milestone_value":1250.5,"milestone_date":"2026-01-31","target_value":1250.5,"last_value":1250.5,"last_reading_date":"2026-01-31","progress":1250.5,"url":"https://erp.example.org/web#id=42&model=sprint.measure&view_type=form"}\n\n### sprint/objectives: Objectives\nObjectives of the OKR framework, archived ones included.\nList: GET /api/v1/sprint/objectives. Detail: GET /api/v1/sprint/objectives/{id}.\nDefault order: name asc. Sortable: id, name, active.\nFields:\n- id: integer. Technical identifier of the objective.\n- name: string|null. Statement of the objective.\n- active: boolean. Objective still in service.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- name ilike text\n- active = true|false\nExample record (shape only): {"id":42,"name":"Example name","active":true,"url":"https://erp.example.org/web#id=42&model=sprint.objective&view_type=form"}\n\n### sprint/sprints: Sprints\nSprints of the squads (field list inferred, may grow; decision D1).\nList: GET /api/v1/sprint/sprints. Detail: GET /api/v1/sprint/sprints/{id}.\nDefault order: date_start desc. Sortable: id, name, date_start, date_end.\nFields:\n- id: integer. Technical identifier of the sprint.\n- name: string|null. Name of the sprint.\n- squad: string|null. Squad running the sprint.\n- squad_id: integer|null. Identifier of the squad running the sprint.\n- date_start: string(date)|null. First day of the sprint.\n- date_end: string(date)|null. Last day of the sprint.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- squad_id = integer\n- start_after >= date. Sprints starting on or after this date.\n- start_before <= date. Sprints starting on or before this date.\nExample record (shape only): {"id":42,"name":"Example name","squad":"Example squad","squad_id":7,"date_start":"2026-01-31","date_end":"2026-01-31","url":"https://erp.example.org/web#id=42&model=sprint.sprint&view_type=form"}\n\n## stock: Stock\n\nStock transfers of the organisation (receipts, deliveries and internal moves).\n\n### stock/pickings: Pickings\nTransfers of goods (receipts, deliveries, internal moves).\nList: GET /api/v1/stock/pickings. Detail: GET /api/v1/stock/pickings/{id}.\nDefault order: scheduled_date desc. Sortable: id, reference, origin, scheduled_date, date_done, priority, state.\nFields:\n- id: integer. Technical identifier of the transfer.\n- reference: string|null. Reference of the transfer.\n- origin: string|null. Source document (purchase order, request...).\n- picking_type: string|null. Operation type (receipt, delivery, internal transfer).\n- partner: string|null. Contact (vendor or recipient).\n- source_location: string|null. Location the goods leave.\n- destination_location: string|null. Location the goods reach.\n- scheduled_date: string(date-time)|null. Scheduled date of the transfer.\n- date_done: string(date-time)|null. Date the transfer was done.\n- priority: "0"|"1"|null. Priority: "0" normal, "1" urgent.\n- state: "draft"|"waiting"|"confirmed"|"assigned"|"done"|"cancel"|null. State of the transfer.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"waiting"|"confirmed"|"assigned"|"done"|"cancel"\n- partner_id = integer. Transfers with this contact (partner id).\n- origin ilike text\n- scheduled_after >= date-time. On field `scheduled_date`.\n- scheduled_before <= date-time. On field `scheduled_date`.\nExample record (shape only): {"id":42,"reference":"Example reference","origin":"Example origin","picking_type":"Example picking type","partner":"Example partner","source_location":"Example source location","destination_location":"Example destination location","scheduled_date":"2026-01-31T08:00:00Z","date_done":"2026-01-31T08:00:00Z","priority":"0","state":"draft","company":"Example company","url":"https://erp.example.org/web#id=42&model=stock.picking&view_type=form"}\n\n## travel: Travel\n\nMissions of the organisation\'s staff: trips, their stages and expenses, trip types, per-diem rates and per-diem requests.\n\n### travel/perdiem-rates: Per-diem rates\nDaily allowance rates by destination country and city (archived rates are not exposed).\nList: GET /api/v1/travel/perdiem-rates. Detail: GET /api/v1/travel/perdiem-rates/{id}.\nDefault order: id desc. Sortable: id, daily_rate, has_tiers, note. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the rate.\n- country: string|null. Destination country the rate applies to.\n- country_id: integer|null. Identifier of the destination country.\n- city: string|null. Destination city the rate applies to (null: whole country).\n- daily_rate: number|null. Daily allowance amount.\n- currency: string|null. Currency of the daily rate.\n- has_tiers: boolean. Duration tiers exist for this rate.\n- environment: string|null. Environment (site or programme area) the rate belongs to.\n- note: string|null. Free note.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- country_id = integer\n- city_id = integer. Rates for this city (city id).\n- environment_id = integer. Rates of this environment (environment id).\n- has_tiers = true|false\nExample record (shape only): {"id":42,"country":"Example country","country_id":7,"city":"Example city","daily_rate":1250.5,"currency":"EUR","has_tiers":true,"environment":"Example environment","note":"Example note","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.rate&view_type=form"}\n\n### travel/perdiem-requests: Per-diem requests\nRequests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).\nList: GET /api/v1/travel/perdiem-requests. Detail: GET /api/v1/travel/perdiem-requests/{id}.\nDefault order: date_start desc. Sortable: id, reference, name, state, mission_object, date_start, date_end, prorata_start, prorata_end, calc_model, daily_rate, duration_abatement_pct, duration_abatement_amount, total_amount, financing_type, partner_share_pct, amount_company, amount_partner, submit_date, approve_date, reject_date. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the request.\n- reference: string|null. Reference (sequence number) of the request.\n- name: string|null. Title of the request.\n- state: "draft"|"pending"|"approved"|"rejected"|"cancelled"|null. State of the request.\n- trip_id: integer|null. Identifier of the trip (mission) concerned, if any.\n- trip_reference: string|null. Reference of the trip concerned.\n- traveler: string|null. User travelling.\n- mission_object: string|null. Purpose of the mission.\n- country: string|null. Destination country.\n- city: string|null. Destination city.\n- date_start: string(date)|null. First day of the mission.\n- date_end: string(date)|null. Last day of the mission.\n- duration_days: number|null. Days paid, after the first-day and last-day rules (halves possible).\n- prorata_start: "full"|"half"|"none"|null. Rule for the first day: full, half or no allowance.\n- prorata_end: "full"|"half"|"none"|null. Rule for the last day: full, half or no allowance.\n- calc_model: "flat_with_abatement"|"tiered"|null. Calculation model: flat rate with duration abatement, or duration tiers.\n- daily_rate: number|null. Daily rate applied.\n- rate_id: integer|null. Identifier of the per-diem rate applied.\n- duration_abatement_pct: number|null. Abatement for duration (percent).\n- duration_abatement_amount: number|null. Amount of the duration abatement.\n- total_amount: number|null. Total allowance due.\n- financing_type: "org"|"partner"|"mixed"|null. Who finances the allowance: the organisation only (org), a partner, or both (mixed).\n- partner: string|null. Co-financing partner.\n- partner_share_pct: number|null. Share financed by the partner (percent).\n- amount_company: number|null. Amount borne by the organisation.\n- amount_partner: number|null. Amount borne by the partner.\n- currency: string|null. Currency of the amounts.\n- environment: string|null. Environment (site or programme area) charged.\n- validator: string|null. User who validates the request.\n- submit_date: string(date-time)|null. When the request was submitted.\n- approve_date: string(date-time)|null. When the request was approved.\n- reject_date: string(date-time)|null. When the request was rejected.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"pending"|"approved"|"rejected"|"cancelled"\n- trip_id = integer\n- traveler_user_id = integer. Requests of this traveller (user id).\n- country_id = integer. Requests for this destination country (country id).\n- financing_type = "org"|"partner"|"mixed"\n- start_after >= date. On field `date_start`.\n- start_before <= date. On field `date_start`.\nExample record (shape only): {"id":42,"reference":"Example reference","name":"Example name","state":"draft","trip_id":7,"trip_reference":"Example trip reference","traveler":"Example traveler","mission_object":"Example mission object","country":"Example country","city":"Example city","date_start":"2026-01-31","date_end":"2026-01-31","duration_days":1250.5,"prorata_start":"full","prorata_end":"full","calc_model":"flat_with_abatement","daily_rate":1250.5,"rate_id":7,"duration_abatement_pct":1250.5,"duration_abatement_amount":1250.5,"total_amount":1250.5,"financing_type":"org","partner":"Example partner","partner_share_pct":1250.5,"amount_company":1250.5,"amount_partner":1250.5,"currency":"EUR","environment":"Example environment","validator":"Example validator","submit_date":"2026-01-31T08:00:00Z","approve_date":"2026-01-31T08:00:00Z","reject_date":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.request&view_type=form"}\n\n### travel/trip-expenses: Trip expenses\nOther expenses of a trip (visa, local transport, fees...).\nList: GET /api/v1/travel/trip-expenses. Detail: GET /api/v1/travel/trip-expenses/{id}.\nDefault order: id desc. Sortable: id, name, cost, notes.\nFields:\n- id: integer. Technical identifier of the expense.\n- name: string|null. Label of the expense.\n- trip_id: integer|null. Identifier of the trip.\n- trip_reference: string|null. Reference of the trip.\n- cost: number|null. Cost of the expense.\n- currency: string|null. Currency of the cost.\n- notes: string|null. Free notes.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- trip_id = integer\n- cost_above >= number. On field `cost`.\nExample record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_reference":"Example trip reference","cost":1250.5,"currency":"EUR","notes":"Example notes","url":"https://erp.example.org/web#id=42&model=travel.trip.expense&view_type=form"}\n\n### travel/trip-stages: Trip stages\nLegs of a trip, in order, from one city to the next.\nList: GET /api/v1/travel/trip-stages. Detail: GET /api/v1/travel/trip-stages/{id}.\nDefault order: trip_id desc, sequence asc. Sortable: id, name, position, is_return_leg, date_from, date_to, has_transport.\nFields:\n- id: integer. Technical identifier of the stage.\n- name: string|null. Label of the stage.\n- trip_id: integer|null. Identifier of the trip.\n- trip_reference: string|null. Reference of the trip.\n- position: integer|null. Rank of the stage in the mission.\n- is_return_leg: boolean. The stage is the return leg.\n- city_from: string|null. City of departure.\n- country_from: string|null. Country of departure.\n- city_to: string|null. City of arrival.\n- country_to: string|null. Country of arrival.\n- date_from: string(date)|null. First day of the stage.\n- date_to: string(date)|null. Last day of the stage.\n- duration_days: integer|null. Duration of the stage in days (both ends included).\n- has_transport: boolean. Transport is to be booked for the stage.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- trip_id = integer\n- is_return_leg = true|false\n- country_to_id = integer. Stages arriving in this country (country id).\n- date_after >= date. On field `date_from`.\n- date_before <= date. On field `date_from`.\nExample record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_reference":"Example trip reference","position":3,"is_return_leg":true,"city_from":"Example city from","country_from":"Example country from","city_to":"Example city to","country_to":"Example country to","date_from":"2026-01-31","date_to":"2026-01-31","duration_days":3,"has_transport":true,"url":"https://erp.example.org/web#id=42&model=travel.trip.stage&view_type=form"}\n\n### travel/trip-types: Trip types\nKinds of mission (archived types are not exposed).\nList: GET /api/v1/travel/trip-types. Detail: GET /api/v1/travel/trip-types/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, description. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the trip type.\n- name: string|null. Name of the trip type.\n- code: string|null. Short code of the trip type.\n- description: string|null. Description of the trip type.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","description":"Example description","url":"https://erp.example.org/web#id=42&model=travel.trip.type&view_type=form"}\n\n### travel/trips: Trips\nMissions of the organisation\'s staff: traveller, itinerary, dates and costs.\nList: GET /api/v1/travel/trips. Detail: GET /api/v1/travel/trips/{id}.\nDefault order: date_start desc. Sortable: id, reference, name, state, traveler_name, traveler_email, description, date_submission, date_start, date_end, transport_cost, accommodation_cost_total, insurance_premium, has_per_diem.\nFields:\n- id: integer. Technical identifier of the trip.\n- reference: string|null. Reference (sequence number) of the trip.\n- name: string|null. Title of the mission.\n- state: "draft"|"pending"|"planned"|"in_progress"|"done"|"cancelled"|null. State of the trip.\n- traveler: string|null. User travelling.\n- traveler_name: string|null [personal data]. Full name of the traveller.\n- traveler_email: string|null [personal data]. Email address of the traveller.\n- trip_type: string|null. Kind of mission.\n- description: string|null. Description of the mission.\n- city_departure: string|null. City of departure.\n- country_departure: string|null. Country of departure.\n- city_destination: string|null. Destination city.\n- country_destination: string|null. Destination country.\n- date_submission: string(date)|null. Date the trip was submitted.\n- date_start: string(date)|null. First day of the trip.\n- date_end: string(date)|null. Last day of the trip.\n- duration_days: integer|null. Duration of the trip in days (both ends included).\n- transport_cost: number|null. Transport cost.\n- accommodation_cost_total: number|null. Total accommodation cost.\n- per_diem_total: number|null. Total of the per-diem requests of the trip (excluding rejected and cancelled ones).\n- insurance_premium: number|null. Travel insurance premium.\n- currency: string|null. Currency of the amounts.\n- has_per_diem: boolean. The traveller is entitled to per diems on this trip.\n- has_return_stage: boolean. One of the stages is a return leg.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"pending"|"planned"|"in_progress"|"done"|"cancelled"\n- traveler_id = integer. Trips of this traveller (user id).\n- trip_type_id = integer. Trips of this type (trip type id).\n- country_destination_id = integer. Trips to this country (country id).\n- has_per_diem = true|false\n- start_after >= date. On field `date_start`.\n- start_before <= date. On field `date_start`.\nExample record (shape only): {"id":42,"reference":"Example reference","name":"Example name","state":"draft","traveler":"Example traveler","traveler_name":"Example traveler name","traveler_email":"someone@example.org","trip_type":"Example trip type","description":"Example description","city_departure":"Example city departure","country_departure":"Example country departure","city_destination":"Example city destination","country_destination":"Example country destination","date_submission":"2026-01-31","date_start":"2026-01-31","date_end":"2026-01-31","duration_days":3,"transport_cost":1250.5,"accommodation_cost_total":1250.5,"per_diem_total":1250.5,"insurance_premium":1250.5,"currency":"EUR","has_per_diem":true,"has_return_stage":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.trip&view_type=form"}\n\n<!-- Generated by ops-data-gateway codegen (make generate) from catalogue/*.yaml. Do not edit: changes are lost at the next generation. -->\n';
 
 // generated/openapi.json
 var openapi_default = {
@@ -4892,6 +4896,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -4987,6 +4997,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -5108,6 +5124,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -5203,6 +5225,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -5410,6 +5438,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -5505,6 +5539,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -5706,6 +5746,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -5801,6 +5847,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -6074,6 +6126,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -6169,6 +6227,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -6330,6 +6394,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -6425,6 +6495,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -6610,6 +6686,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -6705,6 +6787,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -6876,6 +6964,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -6971,6 +7065,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -7181,6 +7281,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -7276,6 +7382,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -7437,6 +7549,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -7532,6 +7650,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -7675,6 +7799,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -7770,6 +7900,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -7961,6 +8097,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -8056,6 +8198,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -8235,6 +8383,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -8330,6 +8484,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -8517,6 +8677,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -8612,6 +8778,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -8745,6 +8917,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -8840,6 +9018,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -9030,6 +9214,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -9125,6 +9315,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -9314,6 +9510,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -9409,6 +9611,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -9580,6 +9788,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -9675,6 +9889,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -9884,6 +10104,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -9979,6 +10205,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -10129,6 +10361,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -10224,6 +10462,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -10410,6 +10654,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -10505,6 +10755,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -10714,6 +10970,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -10809,6 +11071,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -10998,6 +11266,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -11093,6 +11367,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -11405,6 +11685,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -11500,6 +11786,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -11633,6 +11925,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -11728,6 +12026,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -11849,6 +12153,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -11944,6 +12254,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -12077,6 +12393,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -12172,6 +12494,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -12373,6 +12701,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -12468,6 +12802,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -12670,6 +13010,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -12765,6 +13111,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -12910,6 +13262,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -13005,6 +13363,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -13175,6 +13539,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -13270,6 +13640,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -13473,6 +13849,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -13568,6 +13950,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -13777,6 +14165,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -13872,6 +14266,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -14029,6 +14429,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -14124,6 +14530,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -14307,6 +14719,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -14402,6 +14820,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -14547,6 +14971,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -14642,6 +15072,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -14773,6 +15209,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -14868,6 +15310,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -15027,6 +15475,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -15122,6 +15576,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -15311,6 +15771,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -15406,6 +15872,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -15561,6 +16033,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -15656,6 +16134,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -15871,6 +16355,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -15966,6 +16456,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -16097,6 +16593,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -16192,6 +16694,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -16373,6 +16881,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -16468,6 +16982,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -16601,6 +17121,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -16696,6 +17222,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -16907,6 +17439,12 @@ var openapi_default = {
               ETag: {
                 $ref: "#/components/headers/ETag"
               },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
+              },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
               },
@@ -17002,6 +17540,12 @@ var openapi_default = {
             headers: {
               ETag: {
                 $ref: "#/components/headers/ETag"
+              },
+              "Cache-Control": {
+                $ref: "#/components/headers/CacheControl"
+              },
+              Age: {
+                $ref: "#/components/headers/Age"
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
@@ -22284,6 +22828,12 @@ var openapi_default = {
           ETag: {
             $ref: "#/components/headers/ETag"
           },
+          "Cache-Control": {
+            $ref: "#/components/headers/CacheControl"
+          },
+          Age: {
+            $ref: "#/components/headers/Age"
+          },
           "Server-Timing": {
             $ref: "#/components/headers/ServerTiming"
           },
@@ -22519,7 +23069,7 @@ var openapi_default = {
         name: "If-None-Match",
         in: "header",
         required: false,
-        description: 'ETags of answers the client holds (`"\u2026"`, comma-separated, `W/` tags compared weakly) or `*`: when the answer would be one of them, it is 304 with no body. The data is still read from the ERP.',
+        description: 'ETags of answers the client holds (`"\u2026"`, comma-separated, `W/` tags compared weakly) or `*`: when the answer would be one of them, it is 304 with no body. The data is still read from the ERP, unless the gateway caches the resource and holds a fresh answer (`Age` present).',
         schema: {
           type: "string"
         }
@@ -22572,6 +23122,21 @@ var openapi_default = {
         description: "Where the time went: `erp` (time in ERP calls, and how many), `gw` (the gateway's own time), `cache` (what a response cache did: `off` when none).",
         schema: {
           type: "string"
+        }
+      },
+      CacheControl: {
+        description: "`no-store` when the gateway does not cache this resource (the default). When it does (the catalogue's `cache` or the gateway's settings give the resource a TTL): `private, max-age=<TTL seconds>`, with `, stale-while-revalidate=<seconds>` when a stale window is set. The answer is one account's data: only the client may keep it, never a shared cache. A change in the ERP shows within the TTL (plus the stale window); authentication and the read right are still checked on every request.",
+        required: true,
+        schema: {
+          type: "string"
+        }
+      },
+      Age: {
+        description: "On resources the gateway caches only: seconds since the ERP gave this answer (0 when it was just read). Freshness left: `max-age` minus `Age`; past `max-age` the answer is stale, served within the stale window while the gateway reads it again.",
+        required: false,
+        schema: {
+          type: "integer",
+          minimum: 0
         }
       }
     },
@@ -36774,16 +37339,16 @@ var Authenticator = class {
   async principalOf(header2, stats, beforeErp) {
     const key = header2 === void 0 ? void 0 : BEARER.exec(header2)?.[1];
     if (!key || key.length > MAX_KEY_LENGTH) throw unauthorized();
-    const hash3 = (0, import_node_crypto.createHash)("sha256").update(key).digest("hex");
-    let verdict = this.verdicts.get(hash3) ?? this.refused.get(hash3);
+    const hash5 = (0, import_node_crypto.createHash)("sha256").update(key).digest("hex");
+    let verdict = this.verdicts.get(hash5) ?? this.refused.get(hash5);
     this.observer?.cacheLookup(verdict !== void 0);
     if (!verdict) {
       for (let attempt = 1; ; attempt++) {
-        let inFlight = this.pending.get(hash3);
+        let inFlight = this.pending.get(hash5);
         const joined = inFlight !== void 0;
         if (!inFlight) {
-          inFlight = this.limitedCheck(key, hash3, stats, beforeErp).finally(() => this.pending.delete(hash3));
-          this.pending.set(hash3, inFlight);
+          inFlight = this.limitedCheck(key, hash5, stats, beforeErp).finally(() => this.pending.delete(hash5));
+          this.pending.set(hash5, inFlight);
         }
         try {
           verdict = await inFlight;
@@ -36812,26 +37377,26 @@ var Authenticator = class {
     this.verdicts.delete(principal.keyHash);
   }
   /** The key check, counted by the limits first (which may refuse it with 429 before the ERP is asked). */
-  async limitedCheck(key, hash3, stats, beforeErp) {
+  async limitedCheck(key, hash5, stats, beforeErp) {
     const settle = await beforeErp?.();
     let verdict;
     try {
-      verdict = await this.check(key, hash3, stats);
+      verdict = await this.check(key, hash5, stats);
       return verdict;
     } finally {
       settle?.(verdict?.refusal === "unauthorized");
     }
   }
-  async check(key, hash3, stats) {
+  async check(key, hash5, stats) {
     const uid = await this.erp.identify(key, stats);
-    if (uid === false) return this.remember(this.refused, hash3, { refusal: "unauthorized", readable: /* @__PURE__ */ new Map() }, this.config.negativeTtlMs);
-    const principal = Object.freeze({ uid, key, keyHash: hash3, keyId: hash3.slice(0, 12) });
+    if (uid === false) return this.remember(this.refused, hash5, { refusal: "unauthorized", readable: /* @__PURE__ */ new Map() }, this.config.negativeTtlMs);
+    const principal = Object.freeze({ uid, key, keyHash: hash5, keyId: hash5.slice(0, 12) });
     const member = await this.inApiGroup(principal, stats);
-    if (!member) return this.remember(this.refused, hash3, { refusal: "forbidden", readable: /* @__PURE__ */ new Map() }, this.config.cacheTtlMs);
-    return this.remember(this.verdicts, hash3, { principal, readable: /* @__PURE__ */ new Map() }, this.config.cacheTtlMs);
+    if (!member) return this.remember(this.refused, hash5, { refusal: "forbidden", readable: /* @__PURE__ */ new Map() }, this.config.cacheTtlMs);
+    return this.remember(this.verdicts, hash5, { principal, readable: /* @__PURE__ */ new Map() }, this.config.cacheTtlMs);
   }
-  remember(cache, hash3, verdict, ttlMs) {
-    if (ttlMs > 0) cache.set(hash3, verdict, ttlMs);
+  remember(cache, hash5, verdict, ttlMs) {
+    if (ttlMs > 0) cache.set(hash5, verdict, ttlMs);
     return verdict;
   }
   async inApiGroup(principal, stats) {
@@ -36852,6 +37417,194 @@ var Authenticator = class {
       if (error instanceof ErpFault && error.kind === "access_error") return false;
       throw error;
     }
+  }
+};
+
+// runtime/cache/memory-store.ts
+var import_lru_cache = require("lru-cache");
+var ENTRY_OVERHEAD_BYTES = 256;
+var LARGEST_ENTRY_SHARE = 4;
+var MemoryCacheStore = class _MemoryCacheStore {
+  constructor(maxBytes, budget) {
+    this.budget = budget;
+    this.largestEntryBytes = _MemoryCacheStore.largestEntryOf(maxBytes);
+    this.entries = new import_lru_cache.LRUCache({
+      maxSize: Math.max(1, maxBytes),
+      maxEntrySize: this.largestEntryBytes,
+      sizeCalculation: (entry) => entry.size,
+      // Whatever the reason an entry goes (evicted, replaced, expired, deleted), its bytes go back to the budget.
+      dispose: (entry) => budget.give(entry.size)
+    });
+  }
+  budget;
+  entries;
+  largestEntryBytes;
+  /** The largest answer a cache of `maxBytes` keeps. */
+  static largestEntryOf(maxBytes) {
+    return Math.max(1, Math.floor(maxBytes / LARGEST_ENTRY_SHARE));
+  }
+  /** The bytes an answer costs here. */
+  static sizeOf(key, answer2) {
+    let size = ENTRY_OVERHEAD_BYTES + key.length * 2 + answer2.body.length + answer2.etag.length * 2;
+    for (const [name, value] of Object.entries(answer2.headers)) size += (name.length + value.length) * 2;
+    return size;
+  }
+  async get(key) {
+    return this.entries.get(key)?.answer;
+  }
+  async set(key, answer2, keepMs) {
+    const size = _MemoryCacheStore.sizeOf(key, answer2);
+    if (size > this.largestEntryBytes || keepMs <= 0) return;
+    this.entries.delete(key);
+    if (!this.budget.tryTake(size)) return;
+    this.entries.set(key, { answer: answer2, size }, { ttl: keepMs });
+  }
+  /** Bytes held (for tests and the benchmark). */
+  get bytes() {
+    return this.entries.calculatedSize;
+  }
+  get size() {
+    return this.entries.size;
+  }
+};
+
+// runtime/cache/redis-cache-store.ts
+var import_node_crypto2 = require("node:crypto");
+var DEFAULT_MAX_BODY_BYTES = 2 * 1024 * 1024;
+var LENGTH_BYTES = 4;
+var RedisCacheStore = class {
+  constructor(shared, maxBodyBytes = DEFAULT_MAX_BODY_BYTES) {
+    this.shared = shared;
+    this.maxBodyBytes = maxBodyBytes;
+  }
+  shared;
+  maxBodyBytes;
+  get(key) {
+    return this.shared.attempt(
+      async (client) => decode(await client.getBuffer(this.redisKey(key))),
+      () => void 0
+    );
+  }
+  async set(key, answer2, keepMs) {
+    if (answer2.body.length > this.maxBodyBytes || !(keepMs >= 1)) return;
+    const value = encode(answer2);
+    await this.shared.attempt(
+      async (client) => {
+        await client.set(this.redisKey(key), value, "PX", Math.ceil(keepMs));
+      },
+      () => void 0
+    );
+  }
+  redisKey(key) {
+    return `${this.shared.keyPrefix}cache:${(0, import_node_crypto2.createHash)("sha256").update(key).digest("hex")}`;
+  }
+};
+function encode(answer2) {
+  const meta = Buffer.from(JSON.stringify({ etag: answer2.etag, storedAt: answer2.storedAt, headers: answer2.headers }), "utf8");
+  const length = Buffer.alloc(LENGTH_BYTES);
+  length.writeUInt32BE(meta.length);
+  return Buffer.concat([length, meta, answer2.body]);
+}
+function decode(value) {
+  if (!value || value.length < LENGTH_BYTES) return void 0;
+  const metaLength = value.readUInt32BE(0);
+  if (LENGTH_BYTES + metaLength > value.length) return void 0;
+  let meta;
+  try {
+    meta = JSON.parse(value.subarray(LENGTH_BYTES, LENGTH_BYTES + metaLength).toString("utf8"));
+  } catch {
+    return void 0;
+  }
+  if (!isMeta(meta)) return void 0;
+  return { body: Buffer.from(value.subarray(LENGTH_BYTES + metaLength)), etag: meta.etag, storedAt: meta.storedAt, headers: meta.headers };
+}
+function isMeta(meta) {
+  if (!meta || typeof meta !== "object") return false;
+  const { etag, storedAt, headers } = meta;
+  return typeof etag === "string" && typeof storedAt === "number" && !!headers && typeof headers === "object" && Object.values(headers).every((value) => typeof value === "string");
+}
+
+// runtime/cache/cache-policy.ts
+var CACHE_OFF = Object.freeze({ ttlS: 0, staleS: 0 });
+function cachePolicyOf(resource, settings) {
+  if (settings.maxBytes === 0 || settings.maxTtlS === 0) return CACHE_OFF;
+  const ttlS = Math.min(resource.cache?.ttlSeconds ?? settings.defaultTtlS, settings.maxTtlS);
+  if (ttlS === 0) return CACHE_OFF;
+  return { ttlS, staleS: Math.min(resource.cache?.staleSeconds ?? settings.defaultStaleS, settings.maxTtlS) };
+}
+
+// runtime/cache/response-cache.ts
+var ResponseCache = class {
+  constructor(store, settings, namespace, largestEntryBytes, now = Date.now) {
+    this.store = store;
+    this.settings = settings;
+    this.namespace = namespace;
+    this.largestEntryBytes = largestEntryBytes;
+    this.now = now;
+  }
+  store;
+  settings;
+  namespace;
+  largestEntryBytes;
+  now;
+  policies = /* @__PURE__ */ new Map();
+  /** Entries being read again in the background: one refresh each at a time. */
+  refreshing = /* @__PURE__ */ new Set();
+  /** Answers being read for a miss: requests missing the same entry meanwhile wait for that read. */
+  filling = /* @__PURE__ */ new Map();
+  policyOf(resource) {
+    let policy = this.policies.get(resource);
+    if (!policy) {
+      policy = cachePolicyOf(resource, this.settings);
+      this.policies.set(resource, policy);
+    }
+    return policy;
+  }
+  /** The stored answer, fresh or within its stale window; undefined otherwise. */
+  async find(key, policy) {
+    const answer2 = await this.store.get(key);
+    if (!answer2) return void 0;
+    const age = this.now() - answer2.storedAt;
+    if (age < 0 || age >= (policy.ttlS + policy.staleS) * 1e3) return void 0;
+    return { answer: answer2, state: age < policy.ttlS * 1e3 ? "hit" : "stale" };
+  }
+  /** Stores a 200 answer; false when it was not offered (too large for the cache). */
+  async keep(key, answer2, policy) {
+    if (answer2.body.length > this.largestEntryBytes) return false;
+    await this.store.set(key, answer2, (policy.ttlS + policy.staleS) * 1e3);
+    return true;
+  }
+  /**
+   * The answer of a miss: the one another request is already reading for `key` (and keeping), else
+   * `read`'s, kept. The ERP's answer to a page and its count arrive at different times, so coalescing
+   * the ERP calls alone would let a request arriving between the two send the page again; this waits
+   * for the whole answer. An error is never shared: a request whose shared read failed reads for
+   * itself (the error may be about the key the other request sent, not about this one's).
+   */
+  async fill(key, policy, read) {
+    const pending = this.filling.get(key);
+    if (pending) {
+      const answer2 = await pending.catch(() => void 0);
+      if (answer2) return { answer: answer2, kept: answer2.body.length <= this.largestEntryBytes };
+    }
+    const reading = read();
+    this.filling.set(key, reading);
+    try {
+      const answer2 = await reading;
+      return { answer: answer2, kept: await this.keep(key, answer2, policy) };
+    } finally {
+      if (this.filling.get(key) === reading) this.filling.delete(key);
+    }
+  }
+  /** Runs `refresh` unless one is already running for `key`; never throws (its failure is `onError`'s). */
+  refreshOnce(key, refresh, onError) {
+    if (this.refreshing.has(key)) return;
+    this.refreshing.add(key);
+    refresh().catch(onError).finally(() => this.refreshing.delete(key));
+  }
+  /** Seconds since the ERP answered (the Age header: whole seconds, rounded down). */
+  ageOf(answer2) {
+    return Math.max(0, Math.floor((this.now() - answer2.storedAt) / 1e3));
   }
 };
 
@@ -37326,6 +38079,7 @@ var DriftMonitor = class {
 
 // runtime/app.ts
 init_erp_client();
+init_erp_error();
 init_memory_budget();
 init_errors();
 
@@ -37428,7 +38182,7 @@ function cors(origins2) {
     if (origin === void 0 || !allowed.has(origin)) return next();
     res.setHeader("Access-Control-Allow-Origin", origin);
     res.setHeader("Vary", "Origin");
-    res.setHeader("Access-Control-Expose-Headers", "Deprecation, ETag, RateLimit, RateLimit-Policy, Retry-After, Server-Timing, WWW-Authenticate, X-Request-Id");
+    res.setHeader("Access-Control-Expose-Headers", "Age, Deprecation, ETag, RateLimit, RateLimit-Policy, Retry-After, Server-Timing, WWW-Authenticate, X-Request-Id");
     if (req.method === "OPTIONS" && req.headers["access-control-request-method"]) {
       res.setHeader("Access-Control-Allow-Methods", "GET, HEAD");
       res.setHeader("Access-Control-Allow-Headers", "Authorization, If-None-Match, X-Request-Id, traceparent, tracestate");
@@ -37527,9 +38281,9 @@ function taggedFor(etag, coding) {
 }
 
 // runtime/http/conditional.ts
-var import_node_crypto2 = require("node:crypto");
+var import_node_crypto3 = require("node:crypto");
 function entityTagOf(body) {
-  return `"${(0, import_node_crypto2.hash)("sha256", body, "base64url").slice(0, 27)}"`;
+  return `"${(0, import_node_crypto3.hash)("sha256", body, "base64url").slice(0, 27)}"`;
 }
 var ENTITY_TAG = /(W\/)?"([^"]*)"/g;
 function noneMatchHits(ifNoneMatch, etag) {
@@ -37738,11 +38492,11 @@ function requestDeadline(timeoutMs) {
 init_request_context();
 
 // runtime/http/request-id.ts
-var import_node_crypto3 = require("node:crypto");
+var import_node_crypto4 = require("node:crypto");
 var SAFE_ID = /^[A-Za-z0-9_.:+/=-]{1,128}$/;
 function requestIdOf(headers) {
   const given = headers["x-request-id"];
-  return typeof given === "string" && SAFE_ID.test(given) ? given : (0, import_node_crypto3.randomUUID)();
+  return typeof given === "string" && SAFE_ID.test(given) ? given : (0, import_node_crypto4.randomUUID)();
 }
 var TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
 var ZERO_TRACE = "0".repeat(32);
@@ -37880,8 +38634,8 @@ function parseQueryString(text3) {
     }
     const eq = pair.indexOf("=");
     const rawKey = eq < 0 ? pair : pair.slice(0, eq);
-    const decodedKey = decode(rawKey);
-    const value = decode(eq < 0 ? "" : pair.slice(eq + 1));
+    const decodedKey = decode2(rawKey);
+    const value = decode2(eq < 0 ? "" : pair.slice(eq + 1));
     if (decodedKey === void 0) query[QUERY_PROBLEM] ??= invalidValue("A query parameter name is not valid percent-encoded UTF-8.");
     const key = decodedKey ?? rawKey;
     const name = PRINTABLE_NAME.test(key) ? `'${key}'` : "a query parameter";
@@ -37897,7 +38651,7 @@ function addValue(query, key, value) {
   else if (Array.isArray(seen)) seen.push(value);
   else query[key] = [seen, value];
 }
-function decode(raw) {
+function decode2(raw) {
   const text3 = raw.includes("+") ? raw.replace(/\+/g, " ") : raw;
   if (!text3.includes("%")) return text3;
   try {
@@ -38185,13 +38939,53 @@ var EXPECTED = {
 // runtime/http/resource-handlers.ts
 init_request_context();
 
+// runtime/cache/cache-key.ts
+var import_node_crypto5 = require("node:crypto");
+init_coalesce();
+var signatures = /* @__PURE__ */ new WeakMap();
+function driftSignature(gaps) {
+  if (!gaps) return "";
+  let signature = signatures.get(gaps);
+  if (signature === void 0) {
+    const sorted = (values) => [...values].sort();
+    signature = canonicalJson([
+      gaps.unavailable ?? null,
+      sorted(gaps.erpFields),
+      sorted(gaps.apiFields),
+      sorted(gaps.filters.keys()),
+      sorted(gaps.sortKeys.keys()),
+      sorted(gaps.defaultOrderDrops)
+    ]);
+    signatures.set(gaps, signature);
+  }
+  return signature;
+}
+function normalised(asked) {
+  const fields = asked.query.fields.map((field) => field.name);
+  if (asked.kind === "detail") return ["detail", asked.id, fields];
+  const { limit, offset, sinceId, total, order } = asked.query;
+  const filters = asked.query.filters.map((term) => canonicalJson([term.filter.name, term.value])).sort();
+  return ["list", limit, offset, sinceId ?? null, total, order, fields, filters];
+}
+function cacheKeyOf(namespace, uid, resource, asked, gaps) {
+  const digest = (0, import_node_crypto5.hash)("sha256", canonicalJson([resource.path, normalised(asked), driftSignature(gaps)]), "base64url");
+  return `${namespace}:${uid}:${digest}`;
+}
+
+// runtime/http/cached-answers.ts
+init_erp_client();
+init_request_context();
+
 // runtime/http/send-json.ts
 init_request_context();
-async function sendJson(req, res, body, compression) {
+function encodeJson(body) {
   const bytes = Buffer.from(JSON.stringify(body), "utf8");
+  return { bytes, etag: entityTagOf(bytes) };
+}
+async function sendEncoded(req, res, bytes, etag, compression) {
   const coding = codingFor(req, res, compression, bytes.length, "fast");
   res.setHeader("Server-Timing", serverTimingOf(res));
-  if (answeredNotModified(req, res, taggedFor(entityTagOf(bytes), coding))) return;
+  if (answeredNotModified(req, res, taggedFor(etag, coding))) return;
   res.setHeader("Content-Type", "application/json; charset=utf-8");
   if (coding === "identity") {
     res.setHeader("Content-Length", bytes.length);
@@ -38205,12 +38999,64 @@ async function sendJson(req, res, body, compression) {
   res.end(sent);
 }
 
+// runtime/http/cached-answers.ts
+function createAnswerer(budget, cache, onRefreshError, compression) {
+  const refresh = async (store, key, policy, read) => {
+    const stats = new ErpStats();
+    stats.lease = budget.lease();
+    try {
+      await store.keep(key, await readAnswer2(read, stats), policy);
+    } finally {
+      stats.lease.release();
+    }
+  };
+  return async (req, res, principal, resource, asked, gaps, read) => {
+    const policy = cache?.policyOf(resource);
+    if (!cache || !policy?.ttlS) {
+      setCacheOutcome(res, "off");
+      const { body, headers } = await read(erpStatsOf(res));
+      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+      const { bytes, etag } = encodeJson(body);
+      await sendEncoded(req, res, bytes, etag, compression);
+      return;
+    }
+    const key = cacheKeyOf(cache.namespace, principal.uid, resource, asked, gaps);
+    const found = await cache.find(key, policy);
+    if (found) {
+      setCacheOutcome(res, found.state);
+      if (found.state === "stale") cache.refreshOnce(key, () => refresh(cache, key, policy, read), onRefreshError);
+      await sendCached(req, res, cache, found.answer, policy, compression);
+      return;
+    }
+    const { answer: answer2, kept } = await cache.fill(key, policy, () => readAnswer2(read, erpStatsOf(res)));
+    setCacheOutcome(res, kept ? "miss" : "bypass");
+    await sendCached(req, res, cache, answer2, policy, compression);
+  };
+}
+async function readAnswer2(read, stats) {
+  const { body, headers } = await read(stats);
+  const { bytes, etag } = encodeJson(body);
+  return { body: bytes, etag, storedAt: Date.now(), headers };
+}
+async function sendCached(req, res, cache, answer2, policy, compression) {
+  const stale = policy.staleS ? `, stale-while-revalidate=${policy.staleS}` : "";
+  res.setHeader("Cache-Control", `private, max-age=${policy.ttlS}${stale}`);
+  res.setHeader("Age", String(cache.ageOf(answer2)));
+  for (const [name, value] of Object.entries(answer2.headers)) res.setHeader(name, value);
+  await sendEncoded(req, res, answer2.body, answer2.etag, compression);
+}
+
 // runtime/http/resource-handlers.ts
 var ID = /^[1-9][0-9]{0,9}$/;
 var RELEARN_ATTEMPTS = 64;
 var INT32_MAX3 = 2147483647;
-var outcomeOf2 = (res) => res.statusCode === 304 ? "not_modified" : "full";
-function createResourceHandlers(auth, reader, failures, budget, drift, keyLimit = NO_KEY_RATE_LIMIT, compression = { enabled: false, minBytes: 0 }) {
+var outcomeOf2 = (res) => {
+  if (res.statusCode === 304) return "not_modified";
+  const cache = cacheOutcomeOf(res);
+  return cache === "hit" || cache === "stale" ? "cached" : "full";
+};
+function createResourceHandlers(auth, reader, failures, budget, options = {}) {
+  const { drift, keyLimit = NO_KEY_RATE_LIMIT, compression = { enabled: false, minBytes: 0 }, cache, onRefreshError = () => void 0 } = options;
   const gapsOf = drift && ((resource) => drift.gapsOf(resource));
   const ajv = new import__.default({ allErrors: false, strict: true, verbose: true });
   const parsers = /* @__PURE__ */ new Map();
@@ -38261,6 +39107,7 @@ function createResourceHandlers(auth, reader, failures, budget, drift, keyLimit 
       }
     };
   };
+  const answer2 = createAnswerer(budget, cache, onRefreshError, compression);
   return {
     list: (resource) => guarded(resource, async (principal, req, res) => {
       const raw = req.query;
@@ -38270,9 +39117,11 @@ function createResourceHandlers(auth, reader, failures, budget, drift, keyLimit 
       const parsed = parser.parseList(raw);
       const query = gapsOf ? servableListQuery(parsed, gapsOf(resource)) : parsed;
       const charge = await admitOnce(principal, query.total ? "counted_list" : "list", res);
-      const page = await reader.list(principal, resource, query, erpStatsOf(res));
-      if (resource.deprecated || query.deprecated.length) res.setHeader("Deprecation", "true");
-      await sendJson(req, res, page, compression);
+      const headers = deprecationHeaders(resource, query.deprecated);
+      await answer2(req, res, principal, resource, { kind: "list", query }, gapsOf?.(resource), async (stats) => ({
+        body: await reader.list(principal, resource, query, stats),
+        headers
+      }));
       charge.settle(outcomeOf2(res));
     }),
     detail: (resource) => guarded(resource, async (principal, req, res) => {
@@ -38284,12 +39133,20 @@ function createResourceHandlers(auth, reader, failures, budget, drift, keyLimit 
       if (parser.knowsEveryKey(rawQuery, "detail")) assertUsableQuery(rawQuery);
       const query = parser.parseDetail(rawQuery);
       const charge = await admitOnce(principal, "detail", res);
-      const record = await reader.detail(principal, resource, Number(raw), query, erpStatsOf(res));
-      if (resource.deprecated || query.deprecated.length) res.setHeader("Deprecation", "true");
-      await sendJson(req, res, { data: record }, compression);
+      const id = Number(raw);
+      const headers = deprecationHeaders(resource, query.deprecated);
+      await answer2(req, res, principal, resource, { kind: "detail", id, query }, gapsOf?.(resource), async (stats) => ({
+        body: { data: await reader.detail(principal, resource, id, query, stats) },
+        headers
+      }));
       charge.settle(outcomeOf2(res));
     })
   };
+}
+var DEPRECATED = Object.freeze({ Deprecation: "true" });
+var NONE = Object.freeze({});
+function deprecationHeaders(resource, deprecated) {
+  return resource.deprecated || deprecated.length ? DEPRECATED : NONE;
 }
 
 // runtime/mcp/mcp-endpoint.ts
@@ -54740,9 +55597,9 @@ function createMcpRouter(app, auth, failures) {
 }
 
 // runtime/telemetry/build-info.ts
-var import_node_crypto4 = require("node:crypto");
+var import_node_crypto6 = require("node:crypto");
 function buildInfo() {
-  return { version: String(openapi_default.info.version), catalogueHash: (0, import_node_crypto4.hash)("sha256", JSON.stringify(RESOURCES)).slice(0, 12) };
+  return { version: String(openapi_default.info.version), catalogueHash: (0, import_node_crypto6.hash)("sha256", JSON.stringify(RESOURCES)).slice(0, 12) };
 }
 
 // runtime/telemetry/erp-telemetry.ts
@@ -55203,7 +56060,11 @@ function createApp(config, deps) {
   const failures = new AuthFailureLimit(config.auth.failureLimit, config.auth.failureWindowMs, config.auth.checkLimit, shared);
   const keyLimit = config.rateLimit && new KeyRateLimit(config.rateLimit, shared, metrics && (() => metrics.rateLimitRefusals.inc()));
   budget = new MemoryBudget(config.memoryBudgetBytes);
-  const handlers = createResourceHandlers(auth, reader, failures, budget, drift, keyLimit, config.compression);
+  const largestEntryBytes = MemoryCacheStore.largestEntryOf(config.cache.maxBytes);
+  const store = deps.cacheStore ?? (shared ? new RedisCacheStore(shared, largestEntryBytes) : new MemoryCacheStore(config.cache.maxBytes, budget));
+  const cache = new ResponseCache(store, config.cache, cacheNamespace(config), largestEntryBytes);
+  const onRefreshError = (error) => log.info({ erp_error: erpErrorSummary(error) }, "cache: a stale answer could not be read again (it is served until its stale window ends)");
+  const handlers = createResourceHandlers(auth, reader, failures, budget, { drift, keyLimit, compression: config.compression, cache, onRefreshError });
   const servedPaths = new Set(RESOURCES.map((r) => `/api/v1/${r.path}`));
   const docs = ["/api/openapi.json", "/api/docs", "/api/llms.txt", "/llms.txt"];
   const isServedPath = (path) => {
@@ -55249,7 +56110,10 @@ function createApp(config, deps) {
   app.use(createHealthRouter(erp, config.erp.timeoutMs, drift));
   app.use((req, res) => sendError(res, notFound(`No route ${req.method} ${req.path.slice(0, 200)}.`)));
   app.use(createErrorHandler(log));
-  return { app, erp, drift, metrics, shared };
+  return { app, erp, drift, metrics, shared, budget };
+}
+function cacheNamespace(config) {
+  return (0, import_node_crypto7.hash)("sha256", JSON.stringify([config.erp.url, config.erp.database, RESOURCES]), "base64url").slice(0, 16);
 }
 function loadMetrics() {
   return (init_metrics(), __toCommonJS(metrics_exports)).GatewayMetrics;
@@ -55319,6 +56183,7 @@ var ConfigError = class extends Error {
   }
   variable;
 };
+var MAX_CACHE_SECONDS = 86400;
 function text2(env, name, fallback) {
   const value = env[name]?.trim();
   if (value) return value;
@@ -55354,6 +56219,7 @@ function loadConfig(env) {
   const port = integer(env, "PORT", 8080, 0, 65535);
   const erpUrl = url(env, "ERP_URL");
   const erpTimeoutMs = integer(env, "ERP_TIMEOUT_MS", 1e4, 100, 6e5);
+  const memoryBudgetBytes = integer(env, "MEMORY_BUDGET_BYTES", 96 * 1024 * 1024, 1024 * 1024, 64 * 1024 * 1024 * 1024);
   const config = {
     host,
     port,
@@ -55371,7 +56237,14 @@ function loadConfig(env) {
       maxQueue: integer(env, "ERP_MAX_QUEUE", 256, 0, 1e5),
       maxAnswerBytes: integer(env, "ERP_MAX_ANSWER_BYTES", 16 * 1024 * 1024, 65536, 256 * 1024 * 1024)
     },
-    memoryBudgetBytes: integer(env, "MEMORY_BUDGET_BYTES", 96 * 1024 * 1024, 1024 * 1024, 64 * 1024 * 1024 * 1024),
+    memoryBudgetBytes,
+    cache: {
+      defaultTtlS: integer(env, "CACHE_DEFAULT_TTL_S", 0, 0, MAX_CACHE_SECONDS),
+      defaultStaleS: integer(env, "CACHE_DEFAULT_STALE_S", 0, 0, MAX_CACHE_SECONDS),
+      maxTtlS: integer(env, "CACHE_MAX_TTL_S", 300, 0, MAX_CACHE_SECONDS),
+      // At most half the budget: the answers in flight always keep the other half.
+      maxBytes: integer(env, "CACHE_MAX_BYTES", Math.min(32 * 1024 * 1024, Math.floor(memoryBudgetBytes / 4)), 0, Math.floor(memoryBudgetBytes / 2))
+    },
     auth: {
       cacheTtlMs: integer(env, "AUTH_CACHE_TTL_MS", 6e4, 0, 36e5),
       cacheMaxEntries: integer(env, "AUTH_CACHE_MAX_ENTRIES", 1e4, 1, 1e6),
@@ -55404,7 +56277,7 @@ function loadConfig(env) {
   if (!config.erp.urlTemplate.includes("{id}")) throw new ConfigError("ERP_URL_TEMPLATE", "must contain '{id}'");
   return deepFreeze12(config);
 }
-var COST_KINDS = ["list", "counted_list", "detail", "not_modified"];
+var COST_KINDS = ["list", "counted_list", "detail", "not_modified", "cached"];
 function rateLimit(env) {
   if (!env["RATE_LIMIT_POINTS"]?.trim()) {
     for (const name of ["RATE_LIMIT_WINDOW_SECONDS", "RATE_LIMIT_COSTS"])
@@ -55413,7 +56286,7 @@ function rateLimit(env) {
   }
   const points = integer(env, "RATE_LIMIT_POINTS", 0, 1, 1e8);
   const windowSeconds = integer(env, "RATE_LIMIT_WINDOW_SECONDS", 60, 1, 86400);
-  const costs = { list: 1, counted_list: 1, detail: 1, not_modified: 1 };
+  const costs = { list: 1, counted_list: 1, detail: 1, not_modified: 1, cached: 1 };
   const raw = env["RATE_LIMIT_COSTS"]?.trim();
   for (const pair of raw ? raw.split(",") : []) {
     const match = /^\s*([a-z_]+)\s*=\s*([0-9]{1,9})\s*$/.exec(pair);
@@ -55425,7 +56298,8 @@ function rateLimit(env) {
   for (const kind of ["list", "counted_list", "detail"]) {
     if (costs[kind] < 1 || costs[kind] > points) throw new ConfigError("RATE_LIMIT_COSTS", `${kind} must cost from 1 to RATE_LIMIT_POINTS (${points}) (got ${costs[kind]})`);
   }
-  if (costs.not_modified > points) throw new ConfigError("RATE_LIMIT_COSTS", `not_modified must cost at most RATE_LIMIT_POINTS (${points})`);
+  for (const kind of ["not_modified", "cached"])
+    if (costs[kind] > points) throw new ConfigError("RATE_LIMIT_COSTS", `${kind} must cost at most RATE_LIMIT_POINTS (${points})`);
   return { points, windowSeconds, costs };
 }
 function redis(env) {

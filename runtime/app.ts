@@ -3,13 +3,19 @@
  * resource-specific comes from `generated/`.
  */
 import express, { type Express } from 'express';
+import { hash } from 'node:crypto';
 import { DOCS_PAGE_CSP, DOCS_PAGE_HTML, LLMS_TXT } from '../generated/docs-assets';
 import openapi from '../generated/openapi.json';
 import { DOMAIN_ROUTERS, RESOURCES } from '../generated/routers';
 import { Authenticator } from './auth';
+import type { CacheStore } from './cache/cache-store';
+import { MemoryCacheStore } from './cache/memory-store';
+import { RedisCacheStore } from './cache/redis-cache-store';
+import { ResponseCache } from './cache/response-cache';
 import type { GatewayConfig } from './config';
 import { DriftMonitor } from './drift/drift-monitor';
 import { ErpClient } from './erp/erp-client';
+import { erpErrorSummary } from './erp/erp-error';
 import { MemoryBudget } from './erp/memory-budget';
 import type { ErpCall } from './erp/transport';
 import { notFound } from './errors';
@@ -42,6 +48,11 @@ export interface AppDependencies {
   readonly observeErpCall?: (call: ErpCall) => void;
   /** OpenTelemetry traces, started by the caller when OTEL_EXPORTER_OTLP_ENDPOINT is set (startTracing). */
   readonly tracing?: Tracing | undefined;
+  /**
+   * Where cached answers live; default: this process's memory (MemoryCacheStore, CACHE_MAX_BYTES,
+   * charged to the memory budget). A store shared by several processes (Redis) is given here.
+   */
+  readonly cacheStore?: CacheStore;
 }
 
 export interface Gateway {
@@ -53,6 +64,8 @@ export interface Gateway {
   readonly drift: DriftMonitor;
   /** The Redis connection of the shared state (REDIS_URL), if any: closed at shutdown. */
   readonly shared: SharedRedis | undefined;
+  /** The memory budget (ERP answers in flight and the in-memory response cache). */
+  readonly budget: MemoryBudget;
 }
 
 export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway {
@@ -86,7 +99,14 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   const failures = new AuthFailureLimit(config.auth.failureLimit, config.auth.failureWindowMs, config.auth.checkLimit, shared);
   const keyLimit = config.rateLimit && new KeyRateLimit(config.rateLimit, shared, metrics && (() => metrics.rateLimitRefusals.inc()));
   budget = new MemoryBudget(config.memoryBudgetBytes);
-  const handlers = createResourceHandlers(auth, reader, failures, budget, drift, keyLimit, config.compression);
+  const largestEntryBytes = MemoryCacheStore.largestEntryOf(config.cache.maxBytes);
+  // With REDIS_URL the cached answers are shared by every process (bounded by Redis's own maxmemory);
+  // else this process keeps them, within CACHE_MAX_BYTES of its memory budget.
+  const store = deps.cacheStore ?? (shared ? new RedisCacheStore(shared, largestEntryBytes) : new MemoryCacheStore(config.cache.maxBytes, budget));
+  const cache = new ResponseCache(store, config.cache, cacheNamespace(config), largestEntryBytes);
+  const onRefreshError = (error: unknown) =>
+    log.info({ erp_error: erpErrorSummary(error) }, 'cache: a stale answer could not be read again (it is served until its stale window ends)');
+  const handlers = createResourceHandlers(auth, reader, failures, budget, { drift, keyLimit, compression: config.compression, cache, onRefreshError });
 
   const servedPaths = new Set(RESOURCES.map((r) => `/api/v1/${r.path}`));
   const docs = ['/api/openapi.json', '/api/docs', '/api/llms.txt', '/llms.txt'];
@@ -140,7 +160,12 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   app.use(createHealthRouter(erp, config.erp.timeoutMs, drift));
   app.use((req, res) => sendError(res, notFound(`No route ${req.method} ${req.path.slice(0, 200)}.`)));
   app.use(createErrorHandler(log));
-  return { app, erp, drift, metrics, shared };
+  return { app, erp, drift, metrics, shared, budget };
+}
+
+/** The ERP and the catalogue this gateway serves, hashed: the prefix of its cache keys (cache-key.ts). */
+function cacheNamespace(config: GatewayConfig): string {
+  return hash('sha256', JSON.stringify([config.erp.url, config.erp.database, RESOURCES]), 'base64url').slice(0, 16);
 }
 
 /**

@@ -34,6 +34,17 @@ export interface GatewayConfig {
   };
   /** Bytes of ERP answers held at once by all requests (each byte counted three times), then 503. */
   readonly memoryBudgetBytes: number;
+  /** The response cache (README, "Caching and conditional requests"). */
+  readonly cache: {
+    /** Seconds an answer stays fresh for a resource whose catalogue entry sets no `cache.ttl`; 0: not cached. */
+    readonly defaultTtlS: number;
+    /** Seconds a stale answer may still be served while it is read again, where the catalogue sets no `cache.stale_while_revalidate`. */
+    readonly defaultStaleS: number;
+    /** Ceiling of every TTL and stale window, the catalogue's included; 0 turns the cache off everywhere. */
+    readonly maxTtlS: number;
+    /** Bytes the cache may hold (charged to the memory budget); 0 turns the cache off. */
+    readonly maxBytes: number;
+  };
   readonly auth: {
     /** Lifetime of a successful key check in the cache. */
     readonly cacheTtlMs: number;
@@ -91,6 +102,8 @@ export interface RateLimitCosts {
   readonly detail: number;
   /** Charged instead once the answer turns out to be 304 Not Modified (nothing sent but headers). */
   readonly not_modified: number;
+  /** Charged instead once the response cache answered (a 200 the ERP was not asked for). */
+  readonly cached: number;
 }
 
 export interface RateLimitConfig {
@@ -119,6 +132,9 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
+
+/** A day: the longest TTL or stale window the catalogue or the settings may give. */
+const MAX_CACHE_SECONDS = 86400;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -163,6 +179,7 @@ export function loadConfig(env: Env): GatewayConfig {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const erpUrl = url(env, 'ERP_URL');
   const erpTimeoutMs = integer(env, 'ERP_TIMEOUT_MS', 10000, 100, 600000);
+  const memoryBudgetBytes = integer(env, 'MEMORY_BUDGET_BYTES', 96 * 1024 * 1024, 1024 * 1024, 64 * 1024 * 1024 * 1024);
   const config: GatewayConfig = {
     host,
     port,
@@ -180,7 +197,14 @@ export function loadConfig(env: Env): GatewayConfig {
       maxQueue: integer(env, 'ERP_MAX_QUEUE', 256, 0, 100000),
       maxAnswerBytes: integer(env, 'ERP_MAX_ANSWER_BYTES', 16 * 1024 * 1024, 65536, 256 * 1024 * 1024),
     },
-    memoryBudgetBytes: integer(env, 'MEMORY_BUDGET_BYTES', 96 * 1024 * 1024, 1024 * 1024, 64 * 1024 * 1024 * 1024),
+    memoryBudgetBytes,
+    cache: {
+      defaultTtlS: integer(env, 'CACHE_DEFAULT_TTL_S', 0, 0, MAX_CACHE_SECONDS),
+      defaultStaleS: integer(env, 'CACHE_DEFAULT_STALE_S', 0, 0, MAX_CACHE_SECONDS),
+      maxTtlS: integer(env, 'CACHE_MAX_TTL_S', 300, 0, MAX_CACHE_SECONDS),
+      // At most half the budget: the answers in flight always keep the other half.
+      maxBytes: integer(env, 'CACHE_MAX_BYTES', Math.min(32 * 1024 * 1024, Math.floor(memoryBudgetBytes / 4)), 0, Math.floor(memoryBudgetBytes / 2)),
+    },
     auth: {
       cacheTtlMs: integer(env, 'AUTH_CACHE_TTL_MS', 60000, 0, 3600000),
       cacheMaxEntries: integer(env, 'AUTH_CACHE_MAX_ENTRIES', 10000, 1, 1000000),
@@ -216,7 +240,7 @@ export function loadConfig(env: Env): GatewayConfig {
   return deepFreeze(config);
 }
 
-const COST_KINDS = ['list', 'counted_list', 'detail', 'not_modified'] as const;
+const COST_KINDS = ['list', 'counted_list', 'detail', 'not_modified', 'cached'] as const;
 
 function rateLimit(env: Env): RateLimitConfig | undefined {
   if (!env['RATE_LIMIT_POINTS']?.trim()) {
@@ -226,7 +250,7 @@ function rateLimit(env: Env): RateLimitConfig | undefined {
   }
   const points = integer(env, 'RATE_LIMIT_POINTS', 0, 1, 100000000);
   const windowSeconds = integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86400);
-  const costs: Record<(typeof COST_KINDS)[number], number> = { list: 1, counted_list: 1, detail: 1, not_modified: 1 };
+  const costs: Record<(typeof COST_KINDS)[number], number> = { list: 1, counted_list: 1, detail: 1, not_modified: 1, cached: 1 };
   const raw = env['RATE_LIMIT_COSTS']?.trim();
   for (const pair of raw ? raw.split(',') : []) {
     const match = /^\s*([a-z_]+)\s*=\s*([0-9]{1,9})\s*$/.exec(pair);
@@ -239,7 +263,8 @@ function rateLimit(env: Env): RateLimitConfig | undefined {
     // Every request is charged something up front, and no kind may cost more than a whole window's points.
     if (costs[kind] < 1 || costs[kind] > points) throw new ConfigError('RATE_LIMIT_COSTS', `${kind} must cost from 1 to RATE_LIMIT_POINTS (${points}) (got ${costs[kind]})`);
   }
-  if (costs.not_modified > points) throw new ConfigError('RATE_LIMIT_COSTS', `not_modified must cost at most RATE_LIMIT_POINTS (${points})`);
+  for (const kind of ['not_modified', 'cached'] as const)
+    if (costs[kind] > points) throw new ConfigError('RATE_LIMIT_COSTS', `${kind} must cost at most RATE_LIMIT_POINTS (${points})`);
   return { points, windowSeconds, costs };
 }
 

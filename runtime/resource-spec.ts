@@ -86,6 +86,11 @@ export interface ResourceSpec<Name extends string = string, R extends object = o
   /** API field name → ERP field name, for the fields usable in `order`. */
   readonly sortable: Readonly<Record<string, string>>;
   readonly deprecated: boolean;
+  /**
+   * The catalogue's `cache` (the resource's keys over its domain's), in seconds; absent when neither
+   * says: the settings' defaults apply (runtime/cache/cache-policy.ts).
+   */
+  readonly cache?: { readonly ttlSeconds?: number; readonly staleSeconds?: number };
   /** JSON Schema of the raw query string of the list route (strings and repeated keys), for ajv. */
   readonly listQuerySchema: object;
   /** JSON Schema of the raw query string of the detail route. */

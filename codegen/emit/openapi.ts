@@ -90,8 +90,11 @@ function errorResponses(statuses: readonly number[]): Record<string, OpenAPIV3_1
 const SERVER_ERRORS = [429, 502, 503, 504];
 /** Headers of the per-key rate limits (decision D26), present only when the operator has set them. */
 const RATE_LIMIT_HEADERS = { 'RateLimit-Policy': ref('RateLimitPolicy', 'headers'), RateLimit: ref('RateLimit', 'headers') };
+/** Headers of every data answer, 200 and 304 (components.headers). */
 const DATA_HEADERS = {
   ETag: ref('ETag', 'headers'),
+  'Cache-Control': ref('CacheControl', 'headers'),
+  Age: ref('Age', 'headers'),
   'Server-Timing': ref('ServerTiming', 'headers'),
   'X-Request-Id': ref('RequestId', 'headers'),
   ...RATE_LIMIT_HEADERS,
@@ -237,6 +240,18 @@ function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject {
       description: "Where the time went: `erp` (time in ERP calls, and how many), `gw` (the gateway's own time), `cache` (what a response cache did: `off` when none).",
       schema: { type: 'string' },
     },
+    CacheControl: {
+      description:
+        "`no-store` when the gateway does not cache this resource (the default). When it does (the catalogue's `cache` or the gateway's settings give the resource a TTL): `private, max-age=<TTL seconds>`, with `, stale-while-revalidate=<seconds>` when a stale window is set. The answer is one account's data: only the client may keep it, never a shared cache. A change in the ERP shows within the TTL (plus the stale window); authentication and the read right are still checked on every request.",
+      required: true,
+      schema: { type: 'string' },
+    },
+    Age: {
+      description:
+        'On resources the gateway caches only: seconds since the ERP gave this answer (0 when it was just read). Freshness left: `max-age` minus `Age`; past `max-age` the answer is stale, served within the stale window while the gateway reads it again.',
+      required: false,
+      schema: { type: 'integer', minimum: 0 },
+    },
   };
   const responses: Record<string, OpenAPIV3_1.ResponseObject> = {
     // No content: a 304 has no body (and is neither a success nor an error to a typed client).
@@ -298,7 +313,7 @@ function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject {
       in: 'header',
       required: false,
       description:
-        'ETags of answers the client holds (`"…"`, comma-separated, `W/` tags compared weakly) or `*`: when the answer would be one of them, it is 304 with no body. The data is still read from the ERP.',
+        'ETags of answers the client holds (`"…"`, comma-separated, `W/` tags compared weakly) or `*`: when the answer would be one of them, it is 304 with no body. The data is still read from the ERP, unless the gateway caches the resource and holds a fresh answer (`Age` present).',
       schema: { type: 'string' },
     },
     Id: {

@@ -20,6 +20,7 @@ function resourceSpec(resource: ResourceModel): ResourceSpec {
     filters: resource.filters.map(({ description: _d, example: _e, ...filter }) => filter),
     sortable: resource.sortable,
     deprecated: resource.deprecated,
+    ...(resource.cache ? { cache: resource.cache } : {}),
     listQuerySchema: listQuerySchema(resource),
     detailQuerySchema: detailQuerySchema(resource),
   };

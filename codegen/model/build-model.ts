@@ -6,7 +6,7 @@
 import type { CatalogueFile } from '../load/load-catalogue';
 import { filterTypeOfField, isPlainStored } from '../validate/validate-catalogue';
 import type { CatalogueModel, DomainModel, FieldModel, FilterModel, ResourceModel } from './catalogue-model';
-import type { RawDomain, RawErpSource, RawField, RawFilter, RawResource } from './raw';
+import type { RawCache, RawDomain, RawErpSource, RawField, RawFilter, RawResource } from './raw';
 import type { FieldSource, FilterType } from '../../runtime/resource-spec';
 
 const byName = <T extends { name: string }>(a: T, b: T): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
@@ -18,12 +18,12 @@ export function buildModel(files: readonly CatalogueFile[], version: string): Ca
 }
 
 function buildDomain(raw: RawDomain, file: string): DomainModel {
-  const resources = Object.entries(raw.resources).map(([name, resource]) => buildResource(raw.domain, name, resource, file));
+  const resources = Object.entries(raw.resources).map(([name, resource]) => buildResource(raw.domain, name, resource, file, raw.cache));
   resources.sort(byName);
   return { domain: raw.domain, title: raw.title, description: raw.description, file, resources };
 }
 
-function buildResource(domain: string, name: string, raw: RawResource, file: string): ResourceModel {
+function buildResource(domain: string, name: string, raw: RawResource, file: string, domainCache: RawCache | undefined): ResourceModel {
   const fields = Object.entries(raw.fields).map(([fieldName, field]) => buildField(fieldName, field));
   const filters = Object.entries(raw.filters ?? {}).map(([filterName, filter]) => buildFilter(filterName, filter, raw));
   const sortable: Record<string, string> = {};
@@ -42,8 +42,18 @@ function buildResource(domain: string, name: string, raw: RawResource, file: str
     filters,
     sortable,
     deprecated: raw.deprecated ?? false,
+    ...cacheOf({ ...domainCache, ...raw.cache }),
     file,
   };
+}
+
+/** The resource's `cache` in the runtime's terms; nothing when the catalogue says nothing (the settings decide). */
+function cacheOf(raw: RawCache): Pick<ResourceModel, 'cache'> {
+  const cache = {
+    ...(raw.ttl !== undefined ? { ttlSeconds: raw.ttl } : {}),
+    ...(raw.stale_while_revalidate !== undefined ? { staleSeconds: raw.stale_while_revalidate } : {}),
+  };
+  return Object.keys(cache).length ? { cache } : {};
 }
 
 function buildField(name: string, raw: RawField): FieldModel {

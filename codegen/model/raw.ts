@@ -39,6 +39,12 @@ interface RawScopeTerm {
   value: boolean | number | string | (boolean | number | string)[];
 }
 
+/** Seconds (catalogue.schema.json, `cache`). */
+export interface RawCache {
+  ttl?: number;
+  stale_while_revalidate?: number;
+}
+
 export interface RawResource {
   title: string;
   description: string;
@@ -47,6 +53,7 @@ export interface RawResource {
   order_only?: string[];
   scope?: RawScopeTerm[];
   deprecated?: boolean;
+  cache?: RawCache;
   fields: Record<string, RawField>;
   filters?: Record<string, RawFilter>;
 }
@@ -55,5 +62,6 @@ export interface RawDomain {
   domain: string;
   title: string;
   description: string;
+  cache?: RawCache;
   resources: Record<string, RawResource>;
 }

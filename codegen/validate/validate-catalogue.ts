@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 import type { CatalogueError } from '../catalogue-error';
 import { locate, type CatalogueFile } from '../load/load-catalogue';
 import { COMMON_LIST_PARAMETERS } from '../model/catalogue-model';
-import type { RawDomain, RawField, RawFilter, RawResource } from '../model/raw';
+import type { RawCache, RawDomain, RawField, RawFilter, RawResource } from '../model/raw';
 
 type Path = readonly (string | number)[];
 
@@ -29,12 +29,23 @@ export function validateCatalogue(files: readonly CatalogueFile[], schema: objec
     const seen = routes.get(domain.domain);
     if (seen) report(['domain'], `domain '${domain.domain}' is already defined in ${seen}: each route must be defined once`);
     else routes.set(domain.domain, file.path);
-    for (const [name, resource] of Object.entries(domain.resources)) checkResource(resource, ['resources', name], report);
+    checkCache(domain.cache, undefined, ['cache'], report);
+    for (const [name, resource] of Object.entries(domain.resources)) {
+      checkResource(resource, ['resources', name], report);
+      checkCache(resource.cache, domain.cache, ['resources', name, 'cache'], report);
+    }
   }
   return errors;
 }
 
 type Report = (path: Path, message: string, key?: boolean) => void;
+
+/** A stale window extends a TTL: with the TTL set to 0 (not cached) it would never apply. */
+function checkCache(cache: RawCache | undefined, inherited: RawCache | undefined, at: Path, report: Report): void {
+  if (!cache?.stale_while_revalidate) return;
+  const ttl = cache.ttl ?? inherited?.ttl;
+  if (ttl === 0) report([...at, 'stale_while_revalidate'], 'stale_while_revalidate extends the TTL, and the TTL here is 0 (not cached): remove one of them');
+}
 
 function checkResource(resource: RawResource, at: Path, report: Report): void {
   const id = resource.fields.id;

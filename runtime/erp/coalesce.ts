@@ -63,7 +63,8 @@ export function flightKey(uid: number, call: ErpCall): string {
   return canonicalJson([uid, call.model, call.method, call.ids, call.kwargs]);
 }
 
-function canonicalJson(value: unknown): string {
+/** JSON with object keys sorted and undefined members left out: equal values give equal text. */
+export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   const record = value as Record<string, unknown>;

@@ -5,7 +5,10 @@
  * process however few calls are in flight. Every request takes a lease; each chunk of an ERP answer
  * is charged to it as it arrives, and past the budget the request fails with 503 `unavailable` and
  * Retry-After instead of the process failing for everyone. The lease is given back when the request
- * has answered. A later response cache is charged to the same budget.
+ * has answered. The in-memory response cache (runtime/cache/memory-store.ts) is charged to the same
+ * budget, once per byte it holds (body, ETag, headers, key, bookkeeping), from the moment an answer
+ * is stored until it is evicted, replaced or expires: at most CACHE_MAX_BYTES (config.ts keeps that
+ * at most half the budget), and an answer that does not fit is not stored.
  *
  * An answer several requests share (coalesce.ts) is charged once, to a lease of its own that each of
  * those requests keeps until it has answered; each request beyond the first is charged the one copy

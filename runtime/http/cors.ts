@@ -13,7 +13,7 @@ export function cors(origins: readonly string[]): RequestHandler {
     res.setHeader('Access-Control-Allow-Origin', origin);
     res.setHeader('Vary', 'Origin');
     // A page's script may read the request id (to quote it in a support request) and the timings.
-    res.setHeader('Access-Control-Expose-Headers', 'Deprecation, ETag, RateLimit, RateLimit-Policy, Retry-After, Server-Timing, WWW-Authenticate, X-Request-Id');
+    res.setHeader('Access-Control-Expose-Headers', 'Age, Deprecation, ETag, RateLimit, RateLimit-Policy, Retry-After, Server-Timing, WWW-Authenticate, X-Request-Id');
     if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
       res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD');
       res.setHeader('Access-Control-Allow-Headers', 'Authorization, If-None-Match, X-Request-Id, traceparent, tracestate');

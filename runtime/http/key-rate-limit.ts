@@ -3,7 +3,7 @@
  * key may spend that many points per window of RATE_LIMIT_WINDOW_SECONDS; a request is charged its
  * kind's cost (RATE_LIMIT_COSTS) before the ERP is asked, and past the limit it is answered 429
  * `rate_limited` with Retry-After, the ERP untouched. A request that turns out cheaper (a 304) is
- * charged its lower cost instead once answered.
+ * charged its lower cost instead once answered, and so is one the response cache answered.
  *
  * Counted per key, not per ERP account: the gateway's consumers usually hold keys of one technical
  * account (README, "Authentication"), so a limit per account would let one busy dashboard use up
@@ -29,10 +29,11 @@ import { WindowLimiter } from '../shared-state/window-limiter';
 /** What a request asks of the ERP, known once its query is parsed: what it is charged up front. */
 export type RequestKind = 'list' | 'counted_list' | 'detail';
 /**
- * How a request was answered, when that is cheaper than its kind: `full` keeps the charge. A cache hit
- * (the response cache, merged from issue-17-cache) settles here too, with a cost of its own.
+ * How a request was answered, when that may be cheaper than its kind: `full` keeps the charge;
+ * `not_modified` (a 304) and `cached` (a 200 from the response cache, fresh or stale: the ERP was not
+ * asked) are charged their own costs instead.
  */
-export type AnswerOutcome = 'full' | 'not_modified';
+export type AnswerOutcome = 'full' | 'not_modified' | 'cached';
 
 const POLICY = 'per-key';
 

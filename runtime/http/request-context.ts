@@ -9,6 +9,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Span } from '@opentelemetry/api';
 import type { Response } from 'express';
+import type { CacheOutcome } from '../cache/response-cache';
 import { ErpStats } from '../erp/erp-client';
 
 export function erpStatsOf(res: Response): ErpStats {
@@ -37,7 +38,6 @@ export function deadlineExpired(res: Response): boolean {
  * request may not be cached) and `off` (no cache). No cache ships yet: every answer is `off` until
  * one sets the outcome with `setCacheOutcome`; the log line, `Server-Timing` and the metrics read it.
  */
-export type CacheOutcome = 'hit' | 'miss' | 'stale' | 'bypass' | 'off';
 export const CACHE_OUTCOMES: readonly CacheOutcome[] = ['hit', 'miss', 'stale', 'bypass', 'off'];
 
 /**

@@ -5,6 +5,7 @@
 import Ajv2020 from 'ajv/dist/2020';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Authenticator, Principal } from '../auth';
+import type { ResponseCache } from '../cache/response-cache';
 import { authenticateRequest } from './authenticate-request';
 import { driftUnavailable, servableListQuery, type DriftGaps } from '../drift/drift-gaps';
 import { ErpFault } from '../erp/erp-error';
@@ -16,10 +17,10 @@ import { QueryParser } from '../query/parse-query';
 import type { ResourceHandlers } from '../resource-handlers';
 import type { ResourceReader } from '../resource-reader';
 import type { ResourceSpec } from '../resource-spec';
-import { erpStatsOf, setErpUid } from './request-context';
+import { cacheOutcomeOf, erpStatsOf, setErpUid } from './request-context';
 import { recordRoute } from './route-template';
+import { createAnswerer } from './cached-answers';
 import type { CompressionSettings } from './compression';
-import { sendJson } from './send-json';
 import { assertCountedQuery, assertUsableQuery, type ParsedQuery } from './strict-query';
 
 const ID = /^[1-9][0-9]{0,9}$/;
@@ -33,15 +34,33 @@ const ID = /^[1-9][0-9]{0,9}$/;
 const RELEARN_ATTEMPTS = 64;
 
 /** The drift the handlers serve around (drift-monitor.ts). */
-export interface DriftView {
+interface DriftView {
   gapsOf(resource: ResourceSpec): DriftGaps;
   /** Records what an ERP error says the ERP lacks; `gapsOf` then answers anew. */
   learnFrom(error: unknown): boolean;
 }
 const INT32_MAX = 2147483647;
 
-/** What the answer just written cost: a 304 sends no body. */
-const outcomeOf = (res: Response): AnswerOutcome => (res.statusCode === 304 ? 'not_modified' : 'full');
+/** What the answer just written cost: a 304 sends no body; a cached one asked nothing of the ERP. */
+const outcomeOf = (res: Response): AnswerOutcome => {
+  if (res.statusCode === 304) return 'not_modified';
+  const cache = cacheOutcomeOf(res);
+  return cache === 'hit' || cache === 'stale' ? 'cached' : 'full';
+};
+
+/** What the handlers use besides the key check, the reader and the memory budget; each optional. */
+export interface HandlerOptions {
+  /** Catalogue drift (DRIFT_CHECK=warn), found at start-up or learned from the ERP's errors: a resource whose model is gone answers 503. */
+  readonly drift?: DriftView | undefined;
+  /** Per-key rate limits (D26): charged once the query is parsed, before the ERP is read. */
+  readonly keyLimit?: KeyRateLimitPort | undefined;
+  /** How data answers are compressed (COMPRESSION, COMPRESSION_MIN_BYTES). */
+  readonly compression?: CompressionSettings;
+  /** The response cache; without it (or for a resource whose TTL is 0) every answer is read from the ERP. */
+  readonly cache?: ResponseCache | undefined;
+  /** Where a failed background refresh of a stale cached answer is reported. */
+  readonly onRefreshError?: (error: unknown) => void;
+}
 
 export function createResourceHandlers(
   auth: Authenticator,
@@ -49,13 +68,9 @@ export function createResourceHandlers(
   failures: AuthFailureLimit,
   /** What ERP answers in flight may hold in all; each request takes a lease, given back once it has answered. */
   budget: MemoryBudget,
-  /** Catalogue drift (DRIFT_CHECK=warn), found at start-up or learned from the ERP's errors: a resource whose model is gone answers 503. */
-  drift: DriftView | undefined,
-  /** Per-key rate limits (D26): charged once the query is parsed, before the ERP is read. */
-  keyLimit: KeyRateLimitPort = NO_KEY_RATE_LIMIT,
-  /** How data answers are compressed (COMPRESSION, COMPRESSION_MIN_BYTES). */
-  compression: CompressionSettings = { enabled: false, minBytes: 0 },
+  options: HandlerOptions = {},
 ): ResourceHandlers {
+  const { drift, keyLimit = NO_KEY_RATE_LIMIT, compression = { enabled: false, minBytes: 0 }, cache, onRefreshError = () => undefined } = options;
   const gapsOf = drift && ((resource: ResourceSpec) => drift.gapsOf(resource));
   const ajv = new Ajv2020({ allErrors: false, strict: true, verbose: true });
   const parsers = new Map<ResourceSpec, QueryParser>();
@@ -113,6 +128,8 @@ export function createResourceHandlers(
     };
   };
 
+  const answer = createAnswerer(budget, cache, onRefreshError, compression);
+
   return {
     list: (resource) =>
       guarded(resource, async (principal, req, res) => {
@@ -123,9 +140,11 @@ export function createResourceHandlers(
         const parsed = parser.parseList(raw);
         const query = gapsOf ? servableListQuery(parsed, gapsOf(resource)) : parsed;
         const charge = await admitOnce(principal, query.total ? 'counted_list' : 'list', res);
-        const page = await reader.list(principal, resource, query, erpStatsOf(res));
-        if (resource.deprecated || query.deprecated.length) res.setHeader('Deprecation', 'true');
-        await sendJson(req, res, page, compression);
+        const headers = deprecationHeaders(resource, query.deprecated);
+        await answer(req, res, principal, resource, { kind: 'list', query }, gapsOf?.(resource), async (stats) => ({
+          body: await reader.list(principal, resource, query, stats),
+          headers,
+        }));
         charge.settle(outcomeOf(res));
       }),
     detail: (resource) =>
@@ -138,10 +157,21 @@ export function createResourceHandlers(
         if (parser.knowsEveryKey(rawQuery, 'detail')) assertUsableQuery(rawQuery);
         const query = parser.parseDetail(rawQuery);
         const charge = await admitOnce(principal, 'detail', res);
-        const record = await reader.detail(principal, resource, Number(raw), query, erpStatsOf(res));
-        if (resource.deprecated || query.deprecated.length) res.setHeader('Deprecation', 'true');
-        await sendJson(req, res, { data: record }, compression);
+        const id = Number(raw);
+        const headers = deprecationHeaders(resource, query.deprecated);
+        await answer(req, res, principal, resource, { kind: 'detail', id, query }, gapsOf?.(resource), async (stats) => ({
+          body: { data: await reader.detail(principal, resource, id, query, stats) },
+          headers,
+        }));
         charge.settle(outcomeOf(res));
       }),
   };
+}
+
+const DEPRECATED: Readonly<Record<string, string>> = Object.freeze({ Deprecation: 'true' });
+const NONE: Readonly<Record<string, string>> = Object.freeze({});
+
+/** D28: a deprecated resource, or a deprecated field or filter asked for, says so in a header. */
+function deprecationHeaders(resource: ResourceSpec, deprecated: readonly string[]): Readonly<Record<string, string>> {
+  return resource.deprecated || deprecated.length ? DEPRECATED : NONE;
 }

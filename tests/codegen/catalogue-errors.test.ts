@@ -121,6 +121,31 @@ describe('catalogue errors are located and explained', () => {
       /demo\.yaml:17:\d+: filter 'name': operator '>=' does not apply to string values/,
     ],
     [
+      'a cache TTL that is not whole seconds',
+      withLine('    default_order: name asc\n', '    default_order: name asc\n    cache: { ttl: 5s }\n'),
+      /demo\.yaml:10:\d+: resources\.things\.cache\.ttl must be integer/,
+    ],
+    [
+      'an unknown key in a cache',
+      withLine('    default_order: name asc\n', '    default_order: name asc\n    cache: { ttl: 5, stale: 10 }\n'),
+      /demo\.yaml:10:\d+: unknown key 'stale' in resources\.things\.cache/,
+    ],
+    [
+      'a cache TTL longer than a day',
+      withLine('description: A demo domain.\n', 'description: A demo domain.\ncache: { ttl: 86401 }\n'),
+      /demo\.yaml:4:\d+: cache\.ttl must be <= 86400/,
+    ],
+    [
+      'a stale window on a resource its domain does not cache',
+      {
+        'demo.yaml': VALID.replace('description: A demo domain.\n', 'description: A demo domain.\ncache: { ttl: 0 }\n').replace(
+          '    default_order: name asc\n',
+          '    default_order: name asc\n    cache: { stale_while_revalidate: 30 }\n',
+        ),
+      },
+      /demo\.yaml:11:\d+: stale_while_revalidate extends the TTL, and the TTL here is 0 \(not cached\)/,
+    ],
+    [
       'an array without its item type',
       withLine('name: { type: string, description: Name., erp: name }', 'name: { type: array, description: Name., erp: name }'),
       /demo\.yaml:12:\d+: field 'name': arrays need 'items'/,
@@ -128,6 +153,28 @@ describe('catalogue errors are located and explained', () => {
   ])('reports %s', (_name, files, pattern) => {
     const found = problems(files);
     expect(found.join('\n')).toMatch(pattern);
+  });
+
+  it("generates a resource's cache from its own keys over its domain's, and nothing when neither has one", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'catalogue-'));
+    try {
+      copyFileSync(join(root, 'catalogue', 'catalogue.schema.json'), join(dir, 'catalogue.schema.json'));
+      const two = VALID.replace('description: A demo domain.\n', 'description: A demo domain.\ncache: { ttl: 30, stale_while_revalidate: 60 }\n').replace(
+        '    default_order: name asc\n',
+        '    default_order: name asc\n    cache: { ttl: 5 }\n',
+      );
+      writeFileSync(join(dir, 'demo.yaml'), `${two}  others:\n${two.slice(two.indexOf('    title: Things')).replace('    cache: { ttl: 5 }\n', '')}`);
+      writeFileSync(join(dir, 'plain.yaml'), VALID.replace('domain: demo', 'domain: plain'));
+      const model = readCatalogue({ catalogueDir: dir, root: dir });
+      const cacheOf = (path: string) => model.domains.flatMap((d) => d.resources).find((r) => r.path === path)?.cache;
+      expect([cacheOf('demo/things'), cacheOf('demo/others'), cacheOf('plain/things')]).toEqual([
+        { ttlSeconds: 5, staleSeconds: 60 },
+        { ttlSeconds: 30, staleSeconds: 60 },
+        undefined,
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('accepts a default order on an ERP field the resource does not expose once it is listed in order_only', () => {

@@ -17,8 +17,10 @@ import { GATEWAY_LOGIN } from '@ops-data-gateway/sandbox/seed/security';
 export interface DriftDatabase {
   readonly dbPath: string;
   readonly keys: DemoKeys;
-  /** Serves the database with `drift` applied; closed by `close()`. */
-  serve(drift?: RegistryDrift, version?: OdooVersion): Promise<RunningSandbox>;
+  /** Serves the database with `drift` applied (on `port` when given); closed by `close()`. */
+  serve(drift?: RegistryDrift, version?: OdooVersion, port?: number): Promise<RunningSandbox>;
+  /** Stops serving it (every sandbox started so far), as an ERP going down for an upgrade. */
+  closeServed(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -33,13 +35,16 @@ export function createDriftDatabase(): DriftDatabase {
   return {
     dbPath,
     keys,
-    async serve(drift, version = 19) {
-      const sandbox = await startSandbox({ dbPath, version, ...(drift ? { drift } : {}) });
+    async serve(drift, version = 19, port = 0) {
+      const sandbox = await startSandbox({ dbPath, version, port, ...(drift ? { drift } : {}) });
       running.push(sandbox);
       return sandbox;
     },
+    async closeServed() {
+      await Promise.all(running.splice(0).map((sandbox) => sandbox.close()));
+    },
     async close() {
-      await Promise.all(running.map((sandbox) => sandbox.close()));
+      await Promise.all(running.splice(0).map((sandbox) => sandbox.close()));
       rmSync(dir, { recursive: true, force: true });
     },
   };
