@@ -159,6 +159,7 @@ describe('catalogue errors are located and explained', () => {
     const dir = mkdtempSync(join(tmpdir(), 'catalogue-'));
     try {
       copyFileSync(join(root, 'catalogue', 'catalogue.schema.json'), join(dir, 'catalogue.schema.json'));
+      copyFileSync(join(root, 'catalogue', 'api.yaml'), join(dir, 'api.yaml'));
       const two = VALID.replace('description: A demo domain.\n', 'description: A demo domain.\ncache: { ttl: 30, stale_while_revalidate: 60 }\n').replace(
         '    default_order: name asc\n',
         '    default_order: name asc\n    cache: { ttl: 5 }\n',

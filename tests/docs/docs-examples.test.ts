@@ -8,6 +8,9 @@ import { EXAMPLE_ID, exampleListAnswer, exampleRecord } from '../../codegen/emit
 import { expectDocumented } from '../support/openapi-responses';
 import { catalogue, createDocsApp } from './docs-app';
 
+/** The headers every data answer carries (the example is about the body; these only satisfy the headers the document requires). */
+const DATA_ANSWER_HEADERS = { 'content-type': 'application/json; charset=utf-8', etag: '"x"', 'cache-control': 'no-store', 'x-request-id': 'example' };
+
 const resources = catalogue().domains.flatMap((d) => d.resources);
 const app = createDocsApp();
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
@@ -22,16 +25,16 @@ beforeAll(async () => {
 describe('example answers', () => {
   it.each(resources.map((r) => [r.path, r] as const))('%s: the example list answer is valid for its route in the OpenAPI document', (path, resource) => {
     const body = exampleListAnswer(resource);
-    expectDocumented(`/api/v1/${path}`, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', etag: '"x"' }, body });
+    expectDocumented(`/api/v1/${path}`, { status: 200, headers: DATA_ANSWER_HEADERS, body });
     // And the detail answer with the same record.
-    expectDocumented(`/api/v1/${path}/${EXAMPLE_ID}`, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', etag: '"x"' }, body: { data: body.data[0] } });
+    expectDocumented(`/api/v1/${path}/${EXAMPLE_ID}`, { status: 200, headers: DATA_ANSWER_HEADERS, body: { data: body.data[0] } });
   });
 
   it('the check above fails on a wrong example (a field of the wrong type)', () => {
     const resource = resources[0]!;
     const body = exampleListAnswer(resource);
     (body.data[0] as Record<string, unknown>)['id'] = 'forty-two';
-    expect(() => expectDocumented(`/api/v1/${resource.path}`, { status: 200, headers: { 'content-type': 'application/json', etag: '"x"' }, body })).toThrow(/does not match/);
+    expect(() => expectDocumented(`/api/v1/${resource.path}`, { status: 200, headers: DATA_ANSWER_HEADERS, body })).toThrow(/does not match/);
   });
 
   it.each(resources.map((r) => [r.path, r] as const))('%s: the docs page and llms.txt show its example', (path, resource) => {

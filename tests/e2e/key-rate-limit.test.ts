@@ -87,3 +87,30 @@ describe('per-key rate limits on (RATE_LIMIT_POINTS=10 per 60 s, counted lists c
     }
   });
 });
+
+describe('per-key rate limits with the response cache (CACHE_DEFAULT_TTL_S=60, a cached answer costs 0)', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({
+      transport: 'json2',
+      env: { RATE_LIMIT_POINTS: '10', RATE_LIMIT_WINDOW_SECONDS: '60', RATE_LIMIT_COSTS: 'detail=2,cached=0', CACHE_DEFAULT_TTL_S: '60' },
+    });
+  });
+  afterAll(async () => stack?.close());
+
+  it('charges an answer the cache gave its own cost once answered: the ERP read costs 2, every hit after it nothing', async () => {
+    const key = mintKey(stack.dbPath, { name: 'cached dashboard' });
+    const first = expectDocumented(DETAIL, await stack.get(DETAIL, key));
+    expect([first.status, remaining(first.headers['ratelimit'])]).toEqual([200, 8]);
+    const calls = stack.erpCalls.length;
+    for (let i = 0; i < 5; i++) {
+      const res = expectDocumented(DETAIL, await stack.get(DETAIL, key));
+      // Admitted at a detail's cost (the gateway cannot know before looking), given back once the cache answered.
+      expect([res.status, res.headers['age'] !== undefined, remaining(res.headers['ratelimit'])]).toEqual([200, true, 6]);
+    }
+    expect(stack.erpCalls.length - calls).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const after = await stack.get(DETAIL, key);
+    expect(remaining(after.headers['ratelimit'])).toBe(6);
+  });
+});

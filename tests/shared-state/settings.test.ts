@@ -21,7 +21,7 @@ describe('per-key limits, shared state and workers settings', () => {
       REDIS_URL: 'rediss://user:pw@redis.example.org:6380/2',
       WORKERS: '4',
     });
-    expect(config.rateLimit).toEqual({ points: 600, windowSeconds: 60, costs: { list: 1, counted_list: 3, detail: 1, not_modified: 0 } });
+    expect(config.rateLimit).toEqual({ points: 600, windowSeconds: 60, costs: { list: 1, counted_list: 3, detail: 1, not_modified: 0, cached: 1 } });
     expect(config.redis).toEqual({ url: 'rediss://user:pw@redis.example.org:6380/2', timeoutMs: 200, keyPrefix: 'odg:' });
     expect(config.workers).toBe(4);
     expect(loadConfig({ ...base, WORKERS: 'auto' }).workers).toBeGreaterThanOrEqual(1);
@@ -31,7 +31,8 @@ describe('per-key limits, shared state and workers settings', () => {
     ['RATE_LIMIT_POINTS', { RATE_LIMIT_POINTS: '0' }],
     ['RATE_LIMIT_WINDOW_SECONDS', { RATE_LIMIT_WINDOW_SECONDS: '60' }],
     ['RATE_LIMIT_WINDOW_SECONDS', { RATE_LIMIT_POINTS: '10', RATE_LIMIT_WINDOW_SECONDS: '0.5' }],
-    ['RATE_LIMIT_COSTS', { RATE_LIMIT_POINTS: '10', RATE_LIMIT_COSTS: 'cached=0' }],
+    ['RATE_LIMIT_COSTS', { RATE_LIMIT_POINTS: '10', RATE_LIMIT_COSTS: 'cached=11' }],
+    ['RATE_LIMIT_COSTS', { RATE_LIMIT_POINTS: '10', RATE_LIMIT_COSTS: 'hit=0' }],
     ['RATE_LIMIT_COSTS', { RATE_LIMIT_POINTS: '10', RATE_LIMIT_COSTS: 'list=0' }],
     ['RATE_LIMIT_COSTS', { RATE_LIMIT_POINTS: '10', RATE_LIMIT_COSTS: 'counted_list=11' }],
     ['RATE_LIMIT_COSTS', { RATE_LIMIT_POINTS: '10', RATE_LIMIT_COSTS: 'list:2' }],
