@@ -39000,7 +39000,18 @@ async function sendEncoded(req, res, bytes, etag, compression) {
 }
 
 // runtime/http/cached-answers.ts
-function createAnswerer(budget, cache, onRefreshError, compression) {
+function createAnswerer(budget, cache, onRefreshError, compression, tracing) {
+  const traced = async (name, resource, step, outcome) => {
+    const span = tracing?.startChild(currentScope()?.span, name, { "cache.resource": resource.path });
+    if (!span) return step();
+    try {
+      const result = await step();
+      span.setAttribute("cache.outcome", outcome(result));
+      return result;
+    } finally {
+      span.end();
+    }
+  };
   const refresh = async (store, key, policy, read) => {
     const stats = new ErpStats();
     stats.lease = budget.lease();
@@ -39021,14 +39032,24 @@ function createAnswerer(budget, cache, onRefreshError, compression) {
       return;
     }
     const key = cacheKeyOf(cache.namespace, principal.uid, resource, asked, gaps);
-    const found = await cache.find(key, policy);
+    const found = await traced(
+      "cache lookup",
+      resource,
+      () => cache.find(key, policy),
+      (entry) => entry?.state ?? "miss"
+    );
     if (found) {
       setCacheOutcome(res, found.state);
       if (found.state === "stale") cache.refreshOnce(key, () => refresh(cache, key, policy, read), onRefreshError);
       await sendCached(req, res, cache, found.answer, policy, compression);
       return;
     }
-    const { answer: answer2, kept } = await cache.fill(key, policy, () => readAnswer2(read, erpStatsOf(res)));
+    const { answer: answer2, kept } = await traced(
+      "cache fill",
+      resource,
+      () => cache.fill(key, policy, () => readAnswer2(read, erpStatsOf(res))),
+      (filled) => filled.kept ? "miss" : "bypass"
+    );
     setCacheOutcome(res, kept ? "miss" : "bypass");
     await sendCached(req, res, cache, answer2, policy, compression);
   };
@@ -39056,7 +39077,7 @@ var outcomeOf2 = (res) => {
   return cache === "hit" || cache === "stale" ? "cached" : "full";
 };
 function createResourceHandlers(auth, reader, failures, budget, options = {}) {
-  const { drift, keyLimit = NO_KEY_RATE_LIMIT, compression = { enabled: false, minBytes: 0 }, cache, onRefreshError = () => void 0 } = options;
+  const { drift, keyLimit = NO_KEY_RATE_LIMIT, compression = { enabled: false, minBytes: 0 }, cache, onRefreshError = () => void 0, tracing } = options;
   const gapsOf = drift && ((resource) => drift.gapsOf(resource));
   const ajv = new import__.default({ allErrors: false, strict: true, verbose: true });
   const parsers = /* @__PURE__ */ new Map();
@@ -39107,7 +39128,7 @@ function createResourceHandlers(auth, reader, failures, budget, options = {}) {
       }
     };
   };
-  const answer2 = createAnswerer(budget, cache, onRefreshError, compression);
+  const answer2 = createAnswerer(budget, cache, onRefreshError, compression, tracing);
   return {
     list: (resource) => guarded(resource, async (principal, req, res) => {
       const raw = req.query;
@@ -56064,7 +56085,7 @@ function createApp(config, deps) {
   const store = deps.cacheStore ?? (shared ? new RedisCacheStore(shared, largestEntryBytes) : new MemoryCacheStore(config.cache.maxBytes, budget));
   const cache = new ResponseCache(store, config.cache, cacheNamespace(config), largestEntryBytes);
   const onRefreshError = (error) => log.info({ erp_error: erpErrorSummary(error) }, "cache: a stale answer could not be read again (it is served until its stale window ends)");
-  const handlers = createResourceHandlers(auth, reader, failures, budget, { drift, keyLimit, compression: config.compression, cache, onRefreshError });
+  const handlers = createResourceHandlers(auth, reader, failures, budget, { drift, keyLimit, compression: config.compression, cache, onRefreshError, tracing });
   const servedPaths = new Set(RESOURCES.map((r) => `/api/v1/${r.path}`));
   const docs = ["/api/openapi.json", "/api/docs", "/api/llms.txt", "/llms.txt"];
   const isServedPath = (path) => {

@@ -106,7 +106,7 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   const cache = new ResponseCache(store, config.cache, cacheNamespace(config), largestEntryBytes);
   const onRefreshError = (error: unknown) =>
     log.info({ erp_error: erpErrorSummary(error) }, 'cache: a stale answer could not be read again (it is served until its stale window ends)');
-  const handlers = createResourceHandlers(auth, reader, failures, budget, { drift, keyLimit, compression: config.compression, cache, onRefreshError });
+  const handlers = createResourceHandlers(auth, reader, failures, budget, { drift, keyLimit, compression: config.compression, cache, onRefreshError, tracing });
 
   const servedPaths = new Set(RESOURCES.map((r) => `/api/v1/${r.path}`));
   const docs = ['/api/openapi.json', '/api/docs', '/api/llms.txt', '/llms.txt'];

@@ -14,7 +14,8 @@ import type { DriftGaps } from '../drift/drift-gaps';
 import { ErpStats } from '../erp/erp-client';
 import type { MemoryBudget } from '../erp/memory-budget';
 import type { ResourceSpec } from '../resource-spec';
-import { erpStatsOf, setCacheOutcome } from './request-context';
+import type { Tracing } from '../telemetry/tracing';
+import { currentScope, erpStatsOf, setCacheOutcome } from './request-context';
 import type { CompressionSettings } from './compression';
 import { encodeJson, sendEncoded } from './send-json';
 
@@ -29,7 +30,26 @@ export function createAnswerer(
   cache: ResponseCache | undefined,
   onRefreshError: (error: unknown) => void,
   compression: CompressionSettings,
+  /** OpenTelemetry (OTEL_EXPORTER_OTLP_ENDPOINT): a span per cache lookup and per read that fills an entry. */
+  tracing?: Tracing,
 ): Answerer {
+  /**
+   * Runs a cache step in a span of its own under the request's (`cache lookup`, `cache fill`), with
+   * the outcome as `cache.outcome`. The ERP calls of a fill stay children of the request's span, as
+   * every ERP call is: the fill's span says how long the request waited for the entry.
+   */
+  const traced = async <T>(name: string, resource: ResourceSpec, step: () => Promise<T>, outcome: (result: T) => string): Promise<T> => {
+    const span = tracing?.startChild(currentScope()?.span, name, { 'cache.resource': resource.path });
+    if (!span) return step();
+    try {
+      const result = await step();
+      span.setAttribute('cache.outcome', outcome(result));
+      return result;
+    } finally {
+      span.end();
+    }
+  };
+
   /** Reads a stale entry again, in the background, with a memory lease of its own. */
   const refresh = async (store: ResponseCache, key: string, policy: CachePolicy, read: Read): Promise<void> => {
     const stats = new ErpStats();
@@ -52,14 +72,24 @@ export function createAnswerer(
       return;
     }
     const key = cacheKeyOf(cache.namespace, principal.uid, resource, asked, gaps);
-    const found = await cache.find(key, policy);
+    const found = await traced(
+      'cache lookup',
+      resource,
+      () => cache.find(key, policy),
+      (entry) => entry?.state ?? 'miss',
+    );
     if (found) {
       setCacheOutcome(res, found.state);
       if (found.state === 'stale') cache.refreshOnce(key, () => refresh(cache, key, policy, read), onRefreshError);
       await sendCached(req, res, cache, found.answer, policy, compression);
       return;
     }
-    const { answer, kept } = await cache.fill(key, policy, () => readAnswer(read, erpStatsOf(res)));
+    const { answer, kept } = await traced(
+      'cache fill',
+      resource,
+      () => cache.fill(key, policy, () => readAnswer(read, erpStatsOf(res))),
+      (filled) => (filled.kept ? 'miss' : 'bypass'),
+    );
     setCacheOutcome(res, kept ? 'miss' : 'bypass');
     await sendCached(req, res, cache, answer, policy, compression);
   };

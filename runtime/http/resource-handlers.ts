@@ -17,6 +17,7 @@ import { QueryParser } from '../query/parse-query';
 import type { ResourceHandlers } from '../resource-handlers';
 import type { ResourceReader } from '../resource-reader';
 import type { ResourceSpec } from '../resource-spec';
+import type { Tracing } from '../telemetry/tracing';
 import { cacheOutcomeOf, erpStatsOf, setErpUid } from './request-context';
 import { recordRoute } from './route-template';
 import { createAnswerer } from './cached-answers';
@@ -60,6 +61,8 @@ export interface HandlerOptions {
   readonly cache?: ResponseCache | undefined;
   /** Where a failed background refresh of a stale cached answer is reported. */
   readonly onRefreshError?: (error: unknown) => void;
+  /** OpenTelemetry, when OTEL_EXPORTER_OTLP_ENDPOINT is set: the cache's steps get spans. */
+  readonly tracing?: Tracing | undefined;
 }
 
 export function createResourceHandlers(
@@ -70,7 +73,7 @@ export function createResourceHandlers(
   budget: MemoryBudget,
   options: HandlerOptions = {},
 ): ResourceHandlers {
-  const { drift, keyLimit = NO_KEY_RATE_LIMIT, compression = { enabled: false, minBytes: 0 }, cache, onRefreshError = () => undefined } = options;
+  const { drift, keyLimit = NO_KEY_RATE_LIMIT, compression = { enabled: false, minBytes: 0 }, cache, onRefreshError = () => undefined, tracing } = options;
   const gapsOf = drift && ((resource: ResourceSpec) => drift.gapsOf(resource));
   const ajv = new Ajv2020({ allErrors: false, strict: true, verbose: true });
   const parsers = new Map<ResourceSpec, QueryParser>();
@@ -128,7 +131,7 @@ export function createResourceHandlers(
     };
   };
 
-  const answer = createAnswerer(budget, cache, onRefreshError, compression);
+  const answer = createAnswerer(budget, cache, onRefreshError, compression, tracing);
 
   return {
     list: (resource) =>

@@ -167,3 +167,52 @@ describe('OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
     expect(JSON.stringify(server)).not.toContain('secret');
   });
 });
+
+describe('OpenTelemetry traces with the response cache (CACHE_DEFAULT_TTL_S)', () => {
+  let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
+  let stack: Stack;
+  let gateway: GatewayProcess;
+  beforeAll(async () => {
+    receiver = await startOtlpReceiver();
+    stack = await startStack({ transport: 'json2' });
+    gateway = await startGatewayProcess({
+      ERP_URL: stack.sandbox.url,
+      ERP_DATABASE: stack.sandbox.database,
+      ERP_TRANSPORT: 'json2',
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      CACHE_DEFAULT_TTL_S: '60',
+    });
+  });
+  afterAll(async () => {
+    gateway?.kill('SIGKILL');
+    await stack?.close();
+    await receiver?.close();
+  });
+
+  const childrenOf = async (requestId: string) => {
+    const serverSpan = () => receiver.spans.find((span) => span.kind === SERVER && span.attributes['odg.request_id'] === requestId);
+    for (let i = 0; i < 100 && !serverSpan(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    const server = serverSpan();
+    if (!server) throw new Error(`no server span for ${requestId}`);
+    return receiver.spans.filter((span) => span.parentSpanId === server.spanId);
+  };
+  const get = (id: string) =>
+    request(gateway.url).get('/api/v1/fleet/trips?limit=2&date_after=2020-01-02').set('Authorization', `Bearer ${stack.keys.valid}`).set('X-Request-Id', id);
+
+  it('gives each cache step a span under the request: a lookup that misses and a fill beside the ERP calls, then a lookup that hits and no ERP call', async () => {
+    expect((await get('cached-1')).status).toBe(200);
+    expect((await get('cached-2')).status).toBe(200);
+    const cacheSteps = (spans: ReceivedSpan[]) =>
+      spans.filter((span) => span.name.startsWith('cache ')).map((span) => [span.name, span.attributes['cache.outcome'], span.attributes['cache.resource']]);
+    const first = await childrenOf('cached-1');
+    expect(cacheSteps(first)).toEqual([
+      ['cache lookup', 'miss', 'fleet/trips'],
+      ['cache fill', 'miss', 'fleet/trips'],
+    ]);
+    expect(first.filter((span) => span.kind === CLIENT).map((span) => span.attributes['erp.method'])).toContain('search_read');
+    const second = await childrenOf('cached-2');
+    expect(cacheSteps(second)).toEqual([['cache lookup', 'hit', 'fleet/trips']]);
+    expect(second.filter((span) => span.kind === CLIENT)).toEqual([]);
+    expect(JSON.stringify(receiver.spans)).not.toContain('2020-01-02');
+  });
+});
