@@ -8,7 +8,9 @@ import openapi from '../generated/openapi.json';
 import { DOMAIN_ROUTERS, RESOURCES } from '../generated/routers';
 import { Authenticator } from './auth';
 import type { GatewayConfig } from './config';
+import { ChangeFeed } from './changes/change-feed';
 import { DriftMonitor } from './drift/drift-monitor';
+import { Exporter } from './export/exporter';
 import { ErpClient } from './erp/erp-client';
 import { MemoryBudget } from './erp/memory-budget';
 import type { ErpCall } from './erp/transport';
@@ -52,7 +54,9 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   const reader = new ResourceReader(erp, log, urlFor, config.auth.cacheTtlMs, gapsOf);
   const failures = new AuthFailureLimit(config.auth.failureLimit, config.auth.failureWindowMs, config.auth.checkLimit);
   const budget = new MemoryBudget(config.memoryBudgetBytes);
-  const handlers = createResourceHandlers(auth, reader, failures, budget, drift);
+  const changes = new ChangeFeed(reader, config.changesSettleMs);
+  const exporter = new Exporter(reader, changes, budget, config.export, log);
+  const handlers = createResourceHandlers(auth, reader, failures, budget, { exporter, changes }, drift);
 
   const servedPaths = new Set(RESOURCES.map((r) => `/api/v1/${r.path}`));
   const docs = ['/api/openapi.json', '/api/docs', '/api/llms.txt'];

@@ -16,7 +16,10 @@ import type { ResourceReader } from '../resource-reader';
 import type { ResourceSpec } from '../resource-spec';
 import { erpStatsOf } from './request-context';
 import { recordRoute } from './request-log';
+import { listFormatOf } from './list-format';
 import { sendJson } from './send-json';
+import type { Exporter } from '../export/exporter';
+import { changePage, type ChangeFeed } from '../changes/change-feed';
 import { assertCountedQuery, assertUsableQuery, type ParsedQuery } from './strict-query';
 
 const ID = /^[1-9][0-9]{0,9}$/;
@@ -43,6 +46,8 @@ export function createResourceHandlers(
   failures: AuthFailureLimit,
   /** What ERP answers in flight may hold in all; each request takes a lease, given back once it has answered. */
   budget: MemoryBudget,
+  /** Exports (CSV, NDJSON) and the change feed. */
+  bulk: { readonly exporter: Exporter; readonly changes: ChangeFeed },
   /** Catalogue drift (DRIFT_CHECK=warn), found at start-up or learned from the ERP's errors: a resource whose model is gone answers 503. */
   drift?: DriftView,
 ): ResourceHandlers {
@@ -115,11 +120,13 @@ export function createResourceHandlers(
         const parser = parserOf(resource);
         assertCountedQuery(raw);
         if (parser.knowsEveryKey(raw, 'list')) assertUsableQuery(raw);
-        const parsed = parser.parseList(raw);
+        const format = listFormatOf(req, raw['format']);
+        const parsed = parser.parseList(raw, format);
         const query = gapsOf ? servableListQuery(parsed, gapsOf(resource)) : parsed;
-        const page = await reader.list(principal, resource, query, erpStatsOf(res));
         if (resource.deprecated || query.deprecated.length) res.setHeader('Deprecation', 'true');
-        sendJson(req, res, page);
+        if (format !== 'json') return bulk.exporter.stream(principal, resource, query, format, req, res, erpStatsOf(res));
+        if (query.changes) return sendJson(req, res, await changePage(bulk.changes, principal, resource, query, erpStatsOf(res)));
+        sendJson(req, res, await reader.list(principal, resource, query, erpStatsOf(res)));
       }),
     detail: (resource) =>
       guarded(resource, async (principal, req, res) => {
