@@ -6,7 +6,8 @@
  *
  * Options: --smoke (demo data, short rounds: a few seconds; the test suite runs it), --rows N,
  * --rounds N, --seconds S (per side per round), --min-requests N (a slow scenario's rounds are
- * lengthened, up to 20 s, to get that many answers), --soak-requests N, --soak-seconds S.
+ * lengthened, up to 20 s, to get that many answers), --soak-requests N, --soak-seconds S, --exports-only
+ * (only the whole-table exports of bench/exports.ts, written to bench/results/exports.md).
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -20,6 +21,7 @@ import { initDatabase, isCurrentDatabase } from '@ops-data-gateway/sandbox/seed/
 import type { LoadRequest, LoadResult } from './load-generator';
 import { cpuSeconds, GATEWAY_NODE_FLAGS, memory, ROOT, runLoad, startService, type Service } from './processes';
 import { RESOURCE, scenarios, type Scenario } from './scenarios';
+import { benchExports, exportReport } from './exports';
 
 interface Options {
   readonly smoke: boolean;
@@ -32,6 +34,8 @@ interface Options {
   readonly soakSeconds: number;
   /** Skip the scenarios: only the memory soak. */
   readonly soakOnly: boolean;
+  /** Only the exports (bench/exports.ts). */
+  readonly exportsOnly: boolean;
 }
 
 interface Side {
@@ -61,6 +65,7 @@ function options(): Options {
       'soak-requests': { type: 'string' },
       'soak-seconds': { type: 'string' },
       'soak-only': { type: 'boolean', default: false },
+      'exports-only': { type: 'boolean', default: false },
     },
   });
   const smoke = values.smoke === true;
@@ -73,6 +78,7 @@ function options(): Options {
     soakRequests: Number(values['soak-requests'] ?? (smoke ? 1000 : 100_000)),
     soakSeconds: Number(values['soak-seconds'] ?? (smoke ? 2 : 60)),
     soakOnly: values['soak-only'] === true,
+    exportsOnly: values['exports-only'] === true,
   };
 }
 
@@ -330,6 +336,16 @@ async function main(): Promise<void> {
   const cold = await startGateway(sandbox.url, { AUTH_CACHE_TTL_MS: '0', AUTH_NEGATIVE_TTL_MS: '0', AUTH_CHECK_LIMIT: '10000000' });
   const setupSeconds = (performance.now() - started) / 1000;
   try {
+    // The exports run first, on a gateway of their own: a whole export is minutes of ERP paging.
+    const exportLines = opts.soakOnly ? [] : exportReport(await benchExports(sandbox.url, keys.valid, 'sandbox', startGateway));
+    if (exportLines.length) process.stderr.write(`bench: exports\n${exportLines.join('\n')}\n`);
+    if (opts.exportsOnly) {
+      const out = join(ROOT, 'bench', 'results');
+      mkdirSync(out, { recursive: true });
+      writeFileSync(join(out, 'exports.md'), `${exportLines.join('\n')}\n`);
+      process.stdout.write(`${exportLines.join('\n')}\n`);
+      return;
+    }
     const all = scenarios({ key: keys.valid, database: 'sandbox', rows, sample: { origin: sample.origin, scheduledDate: sample.scheduled_date } });
     const results: ScenarioResult[] = [];
     for (const scenario of opts.soakOnly ? [] : all) {
@@ -341,7 +357,9 @@ async function main(): Promise<void> {
     }
     if (!opts.soakOnly) results.push(...(await measureReferences(all, sandbox, startGateway, opts)));
     const soakResult = await soak(warm, all, opts);
-    const { markdown, targets } = report(opts, rows, results, soakResult, setupSeconds);
+    const reported = report(opts, rows, results, soakResult, setupSeconds);
+    const { targets } = reported;
+    const markdown = `${reported.markdown}${exportLines.join('\n')}\n`;
     const out = join(ROOT, 'bench', 'results');
     mkdirSync(out, { recursive: true });
     const name = opts.smoke ? 'smoke' : opts.soakOnly ? 'soak' : 'latest';

@@ -358,7 +358,7 @@ function guide(model: CatalogueModel): string {
     ),
     section(
       'paging',
-      `<p>Common parameters of list routes: ${codes(['limit', 'offset', 'since_id', 'total', 'order', 'fields'])}. The detail route takes only ${code('fields')}.</p>
+      `<p>Common parameters of list routes: ${codes(['limit', 'offset', 'since_id', 'total', 'order', 'fields', 'format', 'changed_since'])}. The detail route takes only ${code('fields')}.</p>
 <ul>
 <li><strong>Offset paging</strong> (${code('limit')}, ${code('offset')}, optional ${code('order')}): for screens and small lists. ${code('meta.total')} counts every matching record. The cost grows with the offset.</li>
 <li><strong>Cursor paging</strong> (${code('since_id')}): for full scans and synchronisation. Start with ${code('since_id=0')}, then pass back ${code('meta.next_since_id')} unchanged until it is ${code('null')}. Records come in ascending id at constant cost. Not combinable with ${code('offset')} or ${code('order')} (400).</li>
@@ -366,8 +366,11 @@ function guide(model: CatalogueModel): string {
 <li><strong>Unchanged answers</strong>: every 200 answer carries an ${code('ETag')}. Send it back in ${code('If-None-Match')} (several comma-separated, or ${code('*')}) and an unchanged answer is <strong>304</strong> with no body. The data is still read from the ERP, and answers are ${code('Cache-Control: no-store')}: keep the ETag and the body yourself.</li>
 <li>${code('order')}: ${code('field')}, ${code('field asc')} or ${code('field desc')}, several keys comma-separated, among the sortable fields of the resource. ${code('id')} is always appended as the last key, so pages are stable. Unset values: a number that is not set is read as 0 and sorts as 0 (first ascending, last descending, beside the zeros; before negative numbers ascending); a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by ${code('id')}, except on date-times: the ERP keeps fractions of a second that answers round off, so records showing the same date-time are ordered by that hidden fraction first.</li>
 <li>${code('fields')}: comma-separated field names, e.g. ${code('fields=id,name')}. An unknown name is 400.</li>
+<li><strong>Exports</strong> (${code('Accept: text/csv')} or ${code('Accept: application/x-ndjson')}, or ${code('format=csv')} / ${code('format=ndjson')} in a link): every matching record, streamed by ascending id, with the filters and ${code('fields')}; ${code('since_id')} resumes after an id; not with ${code('limit')}, ${code('offset')}, ${code('order')} or ${code('total')} (400); past the gateway's ceiling on rows, 422 before anything is sent. CSV: RFC 4180, a header row, ${code('null')} an empty field and an empty text ${code('""')}, arrays as JSON text. An export that ends without its last chunk was cut short: resume with ${code('since_id')}. ${code('format=json')} gives the JSON page whatever ${code('Accept')} says.</li>
+<li><strong>Change feed</strong> (${code('changed_since')}): records written at or after an ISO 8601 date-time, in ${code('(write_date, id)')} order. Pass back ${code('meta.next_changed_since')} (a token) while ${code('meta.more_changes')} is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters come in ${code('meta.removed_ids')} (exports: a ${code('_removed')} column). The last few seconds wait until they are settled. Deleted records cannot be seen: compare the ids of an export now and then. Not with ${code('order')}, ${code('offset')}, ${code('since_id')} or ${code('total=true')} (400).</li>
 </ul>
-<pre class="curl"><code>${escapeHtml(`${CURL} '${base}/api/v1/${sample.path}?since_id=0&limit=200&total=false'`)}</code></pre>`,
+<pre class="curl"><code>${escapeHtml(`${CURL} '${base}/api/v1/${sample.path}?since_id=0&limit=200&total=false'`)}</code></pre>
+<pre class="curl"><code>${escapeHtml(`${CURL} -H 'Accept: text/csv' '${base}/api/v1/${sample.path}' -o ${sample.path.replace('/', '-')}.csv`)}</code></pre>`,
     ),
     section(
       'filters',

@@ -79,7 +79,10 @@ export class Exporter {
   }
 
   private sendHeaders(res: Response, resource: ResourceSpec, encoder: ExportEncoder): void {
-    const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+    const stamp = new Date()
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d+Z$/, 'Z');
     res.status(200);
     res.setHeader('Content-Type', encoder.contentType);
     res.setHeader('Content-Disposition', `attachment; filename="${resource.path.replace('/', '-')}-${stamp}.${encoder.extension}"`);
@@ -107,7 +110,12 @@ export class Exporter {
     const horizon = this.changes.horizon();
     let cursor = query.changes as NonNullable<ListQuery['changes']>;
     // Every record written in the window counts (removals included): an upper bound of the rows.
-    const count = await this.reader.count(principal, resource, changeScanRequest(erpSecond(cursor.second), erpSecond(Math.max(horizon, cursor.second)), 0, 0, 'id asc').domain, stats);
+    const count = await this.reader.count(
+      principal,
+      resource,
+      changeScanRequest(erpSecond(cursor.second), erpSecond(Math.max(horizon, cursor.second)), 0, 0, 'id asc').domain,
+      stats,
+    );
     this.assertUnderCeiling(count, 'export from a later changed_since, or sync with the JSON pages');
     return async () => {
       const page = await this.changes.page(principal, resource, query, cursor, this.settings.pageSize, horizon, stats);

@@ -83,9 +83,7 @@ export class QueryParser {
     if (format !== 'json') {
       const refused = NOT_WITH_EXPORT.filter((name) => query[name] !== undefined);
       if (refused.length)
-        throw badRequest(
-          `An export streams every matching record by ascending id: ${refused.join(', ')} cannot be used with it (filter instead; since_id resumes after an id).`,
-        );
+        throw badRequest(`An export streams every matching record by ascending id: ${refused.join(', ')} cannot be used with it (filter instead; since_id resumes after an id).`);
     }
     const changes = query['changed_since'] === undefined ? undefined : parseChangedSince(query['changed_since'] as string);
     if (changes) {

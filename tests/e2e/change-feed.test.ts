@@ -87,14 +87,20 @@ describe('change feed', () => {
     const page = await feed('fleet/vehicles?fields=plate', since, 50);
     expect(page.meta.removed_ids).toEqual([a]);
     expect(page.data).toEqual([{ id: b, plate: 'STILL-HERE' }]);
-    const ndjson = await stack.get(`/api/v1/fleet/vehicles?format=ndjson&fields=plate&changed_since=${encodeURIComponent(since)}`).buffer(true).parse(text);
+    const ndjson = await stack
+      .get(`/api/v1/fleet/vehicles?format=ndjson&fields=plate&changed_since=${encodeURIComponent(since)}`)
+      .buffer(true)
+      .parse(text);
     expect(
       (ndjson.body as string)
         .trim()
         .split('\n')
         .map((line) => JSON.parse(line)),
     ).toEqual([a, b].sort((x, y) => x - y).map((id) => (id === a ? { id: a, _removed: true } : { id: b, plate: 'STILL-HERE', _removed: false })));
-    const csv = await stack.get(`/api/v1/fleet/vehicles?format=csv&fields=plate&changed_since=${encodeURIComponent(since)}`).buffer(true).parse(text);
+    const csv = await stack
+      .get(`/api/v1/fleet/vehicles?format=csv&fields=plate&changed_since=${encodeURIComponent(since)}`)
+      .buffer(true)
+      .parse(text);
     const rows = [`id,plate,_removed`, ...[a, b].sort((x, y) => x - y).map((id) => (id === a ? `${a},,true` : `${b},STILL-HERE,false`))];
     expect(csv.body).toBe(`${rows.join('\r\n')}\r\n`);
   });
@@ -161,7 +167,7 @@ describe('change feed', () => {
   });
 });
 
-function text(res: NodeJS.ReadableStream & { setEncoding(e: string): void }, done: (error: Error | null, body: string) => void): void {
+function text(res: import('supertest').Response, done: (error: Error | null, body: string) => void): void {
   let body = '';
   res.setEncoding('utf8');
   res.on('data', (chunk: string) => {

@@ -35,14 +35,18 @@ describe('exports', () => {
   };
 
   const exportText = async (path: string, accept: string): Promise<{ text: string; headers: Record<string, string> }> => {
-    const res = await stack.get(path).set('Accept', accept).buffer(true).parse((r, done) => {
-      let text = '';
-      r.setEncoding('utf8');
-      r.on('data', (chunk: string) => {
-        text += chunk;
+    const res = await stack
+      .get(path)
+      .set('Accept', accept)
+      .buffer(true)
+      .parse((r, done) => {
+        let text = '';
+        r.setEncoding('utf8');
+        r.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        r.on('end', () => done(null, text));
       });
-      r.on('end', () => done(null, text));
-    });
     expect(res.status).toBe(200);
     return { text: res.body as string, headers: res.headers as Record<string, string> };
   };
@@ -84,7 +88,10 @@ describe('exports', () => {
     const { text, headers } = await exportText('/api/v1/purchase/orders?state=purchase&fields=reference,amount_total,vendor_reference', 'application/x-ndjson');
     expect(headers['content-type']).toBe('application/x-ndjson; charset=utf-8');
     expect(text.endsWith('\n')).toBe(true);
-    const lines = text.slice(0, -1).split('\n').map((line) => JSON.parse(line) as ApiRecord);
+    const lines = text
+      .slice(0, -1)
+      .split('\n')
+      .map((line) => JSON.parse(line) as ApiRecord);
     expect(lines).toEqual(expected);
     expect(lines.length).toBeGreaterThan(PAGE_SIZE);
   });
@@ -93,7 +100,12 @@ describe('exports', () => {
     const all = await jsonList('stock/pickings', '&fields=id');
     const after = all[10]?.id as number;
     const { text } = await exportText(`/api/v1/stock/pickings?format=ndjson&fields=id&since_id=${after}`, 'text/csv');
-    expect(text.trim().split('\n').map((line) => (JSON.parse(line) as ApiRecord).id)).toEqual(all.slice(11).map((r) => r.id));
+    expect(
+      text
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as ApiRecord).id),
+    ).toEqual(all.slice(11).map((r) => r.id));
     const browser = await stack.get('/api/v1/stock/pickings?limit=1').set('Accept', 'text/html,application/xhtml+xml,*/*;q=0.8');
     expect(browser.headers['content-type']).toBe('application/json; charset=utf-8');
     const preferred = await stack.get('/api/v1/stock/pickings?fields=id').set('Accept', 'application/json;q=0.5, text/csv');
