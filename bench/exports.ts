@@ -16,7 +16,7 @@ import { RESOURCE, parseListQuery } from './scenarios';
 const PAGE_SIZE = 1000;
 const RSS_SAMPLE_MS = 100;
 
-export interface ExportRun {
+interface ExportRun {
   readonly label: string;
   readonly rows: number;
   readonly bytes: number;
@@ -26,7 +26,7 @@ export interface ExportRun {
   readonly rss?: { readonly beforeMb: number; readonly peakMb: number; readonly afterMb: number };
 }
 
-export interface DisconnectRun {
+interface DisconnectRun {
   /** Pages a whole export reads. */
   readonly pages: number;
   /** `search_read` calls the ERP received: when the client left, 2 s later, 4 s later. */

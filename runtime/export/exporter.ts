@@ -5,9 +5,10 @@
  * - Order and paging: by ascending id, keyset (`id > last`), so every page costs the same at any
  *   depth and a record is never read twice; `since_id` resumes after an id. With `changed_since`,
  *   the change feed's own order and cursor (change-feed.ts), up to a horizon fixed when it starts.
- * - Memory: one page at a time. Each page takes its own lease of the memory budget, given back once
- *   the page is written; the next page is read only when the client has taken the last one
- *   (backpressure: `write` returning false waits for `drain`).
+ * - Memory: two pages at most, the one being written and the next, read meanwhile. Each page takes
+ *   its own lease of the memory budget, given back once it is written; the page after is asked only
+ *   when the client has taken the one before (backpressure: `write` returning false waits for
+ *   `drain`).
  * - The client going away (or being dropped by CLIENT_WRITE_TIMEOUT_MS for not reading) stops the
  *   paging: no page is asked after the connection closes.
  * - Deadlines: the ceiling check and the first page are under the request deadline (an error is
@@ -37,8 +38,14 @@ export interface ExportSettings {
   readonly pageSize: number;
 }
 
-/** Pages of an export, each read when the one before is written; an empty page or `done` ends it. */
-type PageSource = () => Promise<{ entries: readonly ChangeEntry[]; done: boolean }>;
+interface Page {
+  readonly entries: readonly ChangeEntry[];
+  /** The last page: nothing follows. */
+  readonly done: boolean;
+}
+
+/** Pages of an export, in order: each call reads the page after the one the previous call gave. */
+type PageSource = () => Promise<Page>;
 
 export class Exporter {
   constructor(
@@ -57,23 +64,38 @@ export class Exporter {
       closed = true;
     });
     // The first page is read before the status is sent: a failure there is still an error answer.
-    let page = req.method === 'HEAD' ? { entries: [], done: true } : await next();
+    let page: Page = req.method === 'HEAD' ? { entries: [], done: true } : await next();
     if (res.headersSent || deadlineExpired(res)) return;
     this.sendHeaders(res, resource, encoder);
+    let lease = stats.lease;
     try {
       await write(res, encoder.head());
       for (;;) {
+        // The next page is read while this one is written: the ERP and the gateway work at the same
+        // time (measured: 0.68x the direct paging's rows/s without, BENCHMARKS.md), two pages at most.
+        let ahead: Promise<Page> | undefined;
+        const aheadLease = page.done || closed ? undefined : this.budget.lease();
+        if (aheadLease) {
+          stats.lease = aheadLease;
+          ahead = next();
+          // Observed now: if the client leaves, this read is let go of below, never awaited.
+          ahead.catch(() => undefined);
+          // Let the read go out before this page's encoding takes the thread.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
         await write(res, encoder.encode(page.entries));
-        stats.lease?.release();
-        if (page.done || closed) break;
-        stats.lease = this.budget.lease();
-        page = await next();
+        lease?.release();
+        lease = aheadLease;
+        if (!ahead || closed) break;
+        page = await ahead;
       }
     } catch (error) {
       // The status is sent: the only way left to say "incomplete" is to cut the connection.
       this.log.warn({ resource: resource.path, error: error instanceof Error ? error.message : String(error) }, 'export cut short: the connection is closed before its end');
       res.destroy();
       return;
+    } finally {
+      lease?.release();
     }
     if (!closed) res.end();
   }

@@ -65,6 +65,7 @@ describe('exports', () => {
     const duck = await loadCsvWithDuckDb(text);
     expect(duck.columns).toEqual(columns);
     expect(duck.rows).toEqual(wanted);
+    expect(duck.typedRows).toBe(wanted.length);
 
     // Python's csv module (3.11) reads an empty field as '' whether quoted or not: null is '' there.
     const python = loadCsvWithPython(text);

@@ -8,8 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 
-/** Every row of a CSV text as DuckDB reads it: text values, `null` for a NULL (an empty unquoted field). */
-export async function loadCsvWithDuckDb(csv: string): Promise<{ columns: string[]; rows: (string | null)[][] }> {
+/**
+ * Every row of a CSV text as DuckDB reads it: text values, `null` for a NULL (an empty unquoted
+ * field); and how many rows the README's typed recipe (types detected) loads.
+ */
+export async function loadCsvWithDuckDb(csv: string): Promise<{ columns: string[]; rows: (string | null)[][]; typedRows: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'odg-duckdb-'));
   try {
     const file = join(dir, 'export.csv');
@@ -19,7 +22,13 @@ export async function loadCsvWithDuckDb(csv: string): Promise<{ columns: string[
     try {
       // The README's recipe: a quoted empty field is an empty text, an unquoted one is NULL.
       const reader = await connection.runAndReadAll(`SELECT * FROM read_csv('${file}', header = true, all_varchar = true, allow_quoted_nulls = false)`);
-      return { columns: reader.columnNames(), rows: reader.getRows().map((row) => row.map((value) => (value === null ? null : String(value)))) };
+      await connection.run(`CREATE TABLE typed AS SELECT * FROM read_csv('${file}', header = true, allow_quoted_nulls = false)`);
+      const typed = await connection.runAndReadAll('SELECT count(*)::INTEGER AS n FROM typed');
+      return {
+        columns: reader.columnNames(),
+        rows: reader.getRows().map((row) => row.map((value) => (value === null ? null : String(value)))),
+        typedRows: Number(typed.getRows()[0]?.[0]),
+      };
     } finally {
       connection.closeSync();
       instance.closeSync();
