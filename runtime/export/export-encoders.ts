@@ -37,6 +37,9 @@ function csvEncoder(fields: readonly FieldSpec[], changeFeed: boolean): ExportEn
   const options = {
     columns,
     record_delimiter: 'windows',
+    // With a record delimiter given, csv-stringify quotes only values holding that delimiter unless
+    // told: a bare LF or CR inside a text must be quoted too (RFC 4180), or loaders split the row.
+    quote_record_delimiter: true,
     // Only an empty text is quoted (`""`); a null stays an empty field (`quoted_empty` would quote both).
     quoted_match: /^$/,
     cast: {
