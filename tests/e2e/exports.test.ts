@@ -23,7 +23,7 @@ describe('exports', () => {
   beforeAll(async () => {
     ({ stack, proxy } = await startStackBehindProxy({ env: { EXPORT_PAGE_SIZE: String(PAGE_SIZE), EXPORT_MAX_ROWS: '650' } }));
     const erp = new ErpWriter(stack.dbPath);
-    TRICKY.forEach((origin, index) => erp.write('stock.picking', 3 + index * 11, { origin }));
+    for (const [index, origin] of TRICKY.entries()) erp.write('stock.picking', 3 + index * 11, { origin });
     erp.close();
   });
   afterAll(() => stack.close());
