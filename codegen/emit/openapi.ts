@@ -122,8 +122,9 @@ function listOperation(resource: ResourceModel): OpenAPIV3_1.OperationObject {
     responses: {
       '200': {
         description:
-          'A page of records (JSON), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`).',
-        headers: { ETag: ref('ETag', 'headers'), 'Content-Disposition': ref('ContentDisposition', 'headers') },
+          'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+        // An export's Content-Disposition is described with its media types: a response header here would be promised on the JSON page too.
+        headers: { ETag: ref('ETag', 'headers') },
         content: {
           'text/csv': { schema: { type: 'string', description: EXPORT_CSV_TEXT } },
           'application/x-ndjson': { schema: { type: 'string', description: EXPORT_NDJSON_TEXT } },
@@ -218,10 +219,6 @@ function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject {
   for (const domain of model.domains)
     for (const resource of domain.resources) schemas[recordTypeName(resource.domain, resource.name)] = recordSchema(resource) as OpenAPIV3_1.SchemaObject;
   const headers: Record<string, OpenAPIV3_1.HeaderObject> = {
-    ContentDisposition: {
-      description: 'On exports: `attachment` with a file name such as `stock-pickings-20261125T193000Z.csv`.',
-      schema: { type: 'string' },
-    },
     ETag: {
       description: 'Strong entity tag of this answer (a hash of its body). Send it back in `If-None-Match` to get 304 while the answer is unchanged.',
       schema: { type: 'string' },
