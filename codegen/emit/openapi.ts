@@ -284,7 +284,7 @@ function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject {
       in: 'query',
       required: false,
       description:
-        'Change feed: records written at or after this ISO 8601 date-time (a date alone is midnight UTC), in `(write_date, id)` order, or the token `meta.next_changed_since` gave. Loop while `meta.more_changes` is true, then keep the last token for the next sync: no record is missed or repeated, same second included. Records written in the last `CHANGES_SETTLE_MS` (default 10 s) wait for the next call. Records that left the resource or the filters come in `meta.removed_ids` (exports: a `_removed` column). Deleted records cannot be seen: reconcile with an export of ids now and then. Not with `order`, `offset`, `since_id` or `total=true`.',
+        'Change feed: records written at or after this ISO 8601 date-time (a date alone is midnight UTC), in `(write_date, id)` order, or the token `meta.next_changed_since` gave. Loop while `meta.more_changes` is true, then keep the last token for the next sync: no record is missed or repeated, same second included. Records written in the last `CHANGES_SETTLE_MS` (default 10 s) wait for the next call. Records that left the resource or the filters come in `meta.removed_ids` (exports: a `_removed` column; the token to go on from is the `X-Next-Changed-Since` header). Deleted records cannot be seen: reconcile with an export of ids now and then. Not with `order`, `offset`, `since_id` or `total=true`.',
       schema: { type: 'string', maxLength: 128 },
     },
     Fields: {

@@ -26,7 +26,7 @@ import type { MemoryBudget } from '../erp/memory-budget';
 import { changeScanRequest, exportDomain, exportPageRequest } from '../erp-requests';
 import { invalidValue } from '../errors';
 import type { Logger } from '../log';
-import { erpSecond } from '../query/changed-since';
+import { changeToken, erpSecond } from '../query/changed-since';
 import type { ListQuery } from '../query/parse-query';
 import type { ResourceReader } from '../resource-reader';
 import type { ResourceSpec } from '../resource-spec';
@@ -57,7 +57,9 @@ export class Exporter {
   ) {}
 
   async stream(principal: Principal, resource: ResourceSpec, query: ListQuery, format: ExportFormat, req: Request, res: Response, stats: ErpStats): Promise<void> {
-    const next = query.changes ? await this.changePages(principal, resource, query, stats) : await this.recordPages(principal, resource, query, stats);
+    const { next, headers } = query.changes
+      ? await this.changePages(principal, resource, query, stats)
+      : { next: await this.recordPages(principal, resource, query, stats), headers: {} };
     const encoder = encoderFor(format, query.fields, query.changes !== undefined);
     let closed = false;
     res.once('close', () => {
@@ -67,6 +69,7 @@ export class Exporter {
     let page: Page = req.method === 'HEAD' ? { entries: [], done: true } : await next();
     if (res.headersSent || deadlineExpired(res)) return;
     this.sendHeaders(res, resource, encoder);
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     let lease = stats.lease;
     try {
       await write(res, encoder.head());
@@ -127,10 +130,15 @@ export class Exporter {
     };
   }
 
-  /** The change feed from the query's cursor up to a horizon fixed now, page after page. */
-  private async changePages(principal: Principal, resource: ResourceSpec, query: ListQuery, stats: ErpStats): Promise<PageSource> {
+  /**
+   * The change feed from the query's cursor up to a horizon fixed now, page after page; and, in
+   * `X-Next-Changed-Since`, the token of where it will have stopped once read to the end (known
+   * now, since the horizon is): what a sync passes to its next run.
+   */
+  private async changePages(principal: Principal, resource: ResourceSpec, query: ListQuery, stats: ErpStats): Promise<{ next: PageSource; headers: Record<string, string> }> {
     const horizon = this.changes.horizon();
     let cursor = query.changes as NonNullable<ListQuery['changes']>;
+    const end = cursor.second >= horizon ? cursor : { second: horizon, afterId: 0 };
     // Every record written in the window counts (removals included): an upper bound of the rows.
     const count = await this.reader.count(
       principal,
@@ -139,11 +147,12 @@ export class Exporter {
       stats,
     );
     this.assertUnderCeiling(count, 'export from a later changed_since, or sync with the JSON pages');
-    return async () => {
+    const next = async () => {
       const page = await this.changes.page(principal, resource, query, cursor, this.settings.pageSize, horizon, stats);
       cursor = page.next;
       return { entries: page.entries, done: !page.more };
     };
+    return { next, headers: { 'X-Next-Changed-Since': changeToken(end) } };
   }
 
   private assertUnderCeiling(count: number, advice: string): void {

@@ -12,7 +12,8 @@ export function cors(origins: readonly string[]): RequestHandler {
     if (origin === undefined || !allowed.has(origin)) return next();
     res.setHeader('Access-Control-Allow-Origin', origin);
     res.setHeader('Vary', 'Origin');
-    res.setHeader('Access-Control-Expose-Headers', 'Deprecation, ETag, Retry-After, WWW-Authenticate');
+    // Content-Disposition and X-Next-Changed-Since: an export's file name and where a change-feed export stops.
+    res.setHeader('Access-Control-Expose-Headers', 'Content-Disposition, Deprecation, ETag, Retry-After, WWW-Authenticate, X-Next-Changed-Since');
     if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
       res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD');
       res.setHeader('Access-Control-Allow-Headers', 'Authorization, If-None-Match');

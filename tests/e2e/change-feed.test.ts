@@ -103,6 +103,11 @@ describe('change feed', () => {
       .parse(text);
     const rows = [`id,plate,_removed`, ...[a, b].sort((x, y) => x - y).map((id) => (id === a ? `${a},,true` : `${b},STILL-HERE,false`))];
     expect(csv.body).toBe(`${rows.join('\r\n')}\r\n`);
+    // The export says where a sync goes on from: passed back, it gives nothing already exported.
+    const token = csv.headers['x-next-changed-since'] as string;
+    expect(token).toMatch(/^v1\./);
+    const after = await feed('fleet/vehicles?fields=plate', token, 50);
+    expect([...after.data.map((r) => r.id), ...after.meta.removed_ids].filter((id) => id === a || id === b)).toEqual([]);
   });
 
   it('ends a sync loop with exactly the records the ERP has, with writes, creations and archiving between its calls (same second included)', async () => {
