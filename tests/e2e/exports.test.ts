@@ -26,7 +26,10 @@ describe('exports', () => {
     for (const [index, origin] of TRICKY.entries()) erp.write('stock.picking', 3 + index * 11, { origin });
     erp.close();
   });
-  afterAll(() => stack.close());
+  afterAll(async () => {
+    await stack.close();
+    await proxy.close();
+  });
 
   /** Every record of the JSON list, by the since_id cursor (the oracle). */
   const jsonList = async (path: string, query = ''): Promise<ApiRecord[]> => {
