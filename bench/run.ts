@@ -8,7 +8,8 @@
  * --rounds N, --seconds S (per side per round), --min-requests N (a slow scenario's rounds are
  * lengthened, up to 20 s, to get that many answers), --soak-requests N, --soak-seconds S,
  * --operate-only (only the "operate" section: access log, metrics, traces and compression on and off,
- * written to bench/results/operate.{json,md}).
+ * written to bench/results/operate.{json,md}). --exports-only
+ * (only the whole-table exports of bench/exports.ts, written to bench/results/exports.md).
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -24,6 +25,7 @@ import { cpuSeconds, GATEWAY_NODE_FLAGS, memory, ROOT, runLoad, startService, ty
 import { measureOperate, operateMarkdown, type OperateResult } from './operate';
 import { cacheReport, runCacheBench, type CacheBenchResult } from './cache-bench';
 import { RESOURCE, scenarios, type Scenario } from './scenarios';
+import { benchExports, exportReport } from './exports';
 
 interface Options {
   readonly smoke: boolean;
@@ -40,6 +42,8 @@ interface Options {
   readonly operateOnly: boolean;
   /** Only the response cache's scenarios (bench/cache-bench.ts). */
   readonly cacheOnly: boolean;
+  /** Only the exports (bench/exports.ts). */
+  readonly exportsOnly: boolean;
 }
 
 interface Side {
@@ -71,6 +75,7 @@ function options(): Options {
       'soak-only': { type: 'boolean', default: false },
       'operate-only': { type: 'boolean', default: false },
       'cache-only': { type: 'boolean', default: false },
+      'exports-only': { type: 'boolean', default: false },
     },
   });
   const smoke = values.smoke === true;
@@ -85,6 +90,7 @@ function options(): Options {
     soakOnly: values['soak-only'] === true,
     operateOnly: values['operate-only'] === true,
     cacheOnly: values['cache-only'] === true,
+    exportsOnly: values['exports-only'] === true,
   };
 }
 
@@ -362,6 +368,16 @@ async function main(): Promise<void> {
   const cold = await startGateway(sandbox.url, { AUTH_CACHE_TTL_MS: '0', AUTH_NEGATIVE_TTL_MS: '0', AUTH_CHECK_LIMIT: '10000000' });
   const setupSeconds = (performance.now() - started) / 1000;
   try {
+    // The exports run first, on a gateway of their own: a whole export is minutes of ERP paging.
+    const exportLines = opts.soakOnly || opts.cacheOnly || opts.operateOnly ? [] : exportReport(await benchExports(sandbox.url, keys.valid, 'sandbox', startGateway));
+    if (exportLines.length) process.stderr.write(`bench: exports\n${exportLines.join('\n')}\n`);
+    if (opts.exportsOnly) {
+      const out = join(ROOT, 'bench', 'results');
+      mkdirSync(out, { recursive: true });
+      writeFileSync(join(out, 'exports.md'), `${exportLines.join('\n')}\n`);
+      process.stdout.write(`${exportLines.join('\n')}\n`);
+      return;
+    }
     const all = scenarios({ key: keys.valid, database: 'sandbox', rows, sample: { origin: sample.origin, scheduledDate: sample.scheduled_date } });
     const list = all.find((scenario) => scenario.id === '2')?.request as LoadRequest;
     const operate = (): Promise<OperateResult> =>
@@ -400,7 +416,7 @@ async function main(): Promise<void> {
       opts.soakOnly || opts.operateOnly ? undefined : await runCacheBench({ smoke: opts.smoke, key: keys.valid, database: 'sandbox', rows }, sandbox, startGateway, freePort);
     const soakResult = opts.cacheOnly ? undefined : await soak(warm, all, opts);
     const report_ = report(opts, rows, results, soakResult, setupSeconds, cache);
-    const markdown = operateResult ? `${report_.markdown}\n${operateMarkdown(operateResult)}` : report_.markdown;
+    const markdown = `${report_.markdown}${exportLines.length ? `${exportLines.join('\n')}\n` : ''}${operateResult ? `\n${operateMarkdown(operateResult)}` : ''}`;
     const { targets } = report_;
     const out = join(ROOT, 'bench', 'results');
     mkdirSync(out, { recursive: true });

@@ -6,11 +6,16 @@
 import Ajv2020 from 'ajv/dist/2020';
 import { STOCK_PICKINGS } from '../generated/resources/stock';
 import { detailRequest, ERP_CONTEXT, listRequests, type PageRequest } from '../runtime/erp-requests';
-import { QueryParser } from '../runtime/query/parse-query';
+import { QueryParser, type ListQuery } from '../runtime/query/parse-query';
 import type { LoadRequest } from './load-generator';
 
 export const RESOURCE = STOCK_PICKINGS;
 const parser = new QueryParser(RESOURCE, new Ajv2020({ strict: true, verbose: true }));
+
+/** A list query of the resource as the gateway parses it (the export bench builds its direct paging from it). */
+export function parseListQuery(raw: Readonly<Record<string, string>>): ListQuery {
+  return parser.parseList(raw);
+}
 
 export interface Scenario {
   readonly id: string;

@@ -13,7 +13,9 @@ import { MemoryCacheStore } from './cache/memory-store';
 import { RedisCacheStore } from './cache/redis-cache-store';
 import { ResponseCache } from './cache/response-cache';
 import type { GatewayConfig } from './config';
+import { ChangeFeed } from './changes/change-feed';
 import { DriftMonitor } from './drift/drift-monitor';
+import { Exporter } from './export/exporter';
 import { ErpClient } from './erp/erp-client';
 import { erpErrorSummary } from './erp/erp-error';
 import { MemoryBudget } from './erp/memory-budget';
@@ -106,7 +108,9 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   const cache = new ResponseCache(store, config.cache, cacheNamespace(config), largestEntryBytes);
   const onRefreshError = (error: unknown) =>
     log.info({ erp_error: erpErrorSummary(error) }, 'cache: a stale answer could not be read again (it is served until its stale window ends)');
-  const handlers = createResourceHandlers(auth, reader, failures, budget, { drift, keyLimit, compression: config.compression, cache, onRefreshError, tracing });
+  const changes = new ChangeFeed(reader, config.changesSettleMs);
+  const exporter = new Exporter(reader, changes, budget, config.export, log);
+  const handlers = createResourceHandlers(auth, reader, failures, budget, { exporter, changes }, { drift, keyLimit, compression: config.compression, cache, onRefreshError, tracing });
 
   const servedPaths = new Set(RESOURCES.map((r) => `/api/v1/${r.path}`));
   const docs = ['/api/openapi.json', '/api/docs', '/api/llms.txt', '/llms.txt'];

@@ -70,6 +70,20 @@ export interface GatewayConfig {
   readonly redis: RedisConfig | undefined;
   /** Gateway processes on this machine sharing the port (WORKERS): 1 runs no cluster primary. */
   readonly workers: number;
+  /** Streamed CSV and NDJSON exports of list routes (README, "Exports and incremental sync"). */
+  readonly export: {
+    /** Records an export may hold at most: a larger one is refused (422 `invalid_value`) before anything is sent. */
+    readonly maxRows: number;
+    /** Records read from the ERP per call of an export: what it holds in memory at once. */
+    readonly pageSize: number;
+  };
+  /**
+   * The change feed (`changed_since`) serves only records whose write_date is this much older than
+   * the gateway's clock: Odoo stamps a record with the time its transaction began, so a record
+   * stamped with a second already served could still appear until every transaction that began in
+   * that second has committed.
+   */
+  readonly changesSettleMs: number;
   /** Origins allowed to call the API from a browser; empty: CORS off. */
   readonly corsOrigins: readonly string[];
   /** Express `trust proxy` setting: how the client address is found behind proxies. */
@@ -218,6 +232,11 @@ export function loadConfig(env: Env): GatewayConfig {
     rateLimit: rateLimit(env),
     redis: redis(env),
     workers: workers(env, 'WORKERS'),
+    export: {
+      maxRows: integer(env, 'EXPORT_MAX_ROWS', 1_000_000, 1, 100_000_000),
+      pageSize: integer(env, 'EXPORT_PAGE_SIZE', 1000, 10, 10_000),
+    },
+    changesSettleMs: integer(env, 'CHANGES_SETTLE_MS', 10_000, 0, 3_600_000),
     corsOrigins: origins(env, 'CORS_ORIGINS'),
     trustProxy: trustProxy(env, 'TRUST_PROXY'),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),

@@ -51,6 +51,34 @@ export function listRequests(resource: ResourceSpec, query: ListQuery): ListRequ
   return { page, countDomain: cursor ? compileDomain(resource, query.filters) : domain };
 }
 
+/** An export's page: the records after `afterId`, by ascending id (keyset paging: constant cost at any depth). */
+export function exportPageRequest(resource: ResourceSpec, query: ListQuery, afterId: number, pageSize: number): PageRequest {
+  return { domain: compileDomain(resource, query.filters, afterId), fields: erpFieldsOf(query.fields), limit: pageSize, order: 'id asc' };
+}
+
+/** The domain an export holds: the scope, the filters and `since_id`. */
+export function exportDomain(resource: ResourceSpec, query: ListQuery): DomainLeaf[] {
+  return compileDomain(resource, query.filters, query.sinceId);
+}
+
+/**
+ * The change feed's scan: ids of the records written in `[from, to)` (seconds), after `afterId`,
+ * whatever the scope and filters (those decide which of them are records and which are removals).
+ */
+export function changeScanRequest(from: string, to: string, afterId: number, limit: number, order: 'id asc' | 'write_date asc, id asc'): PageRequest {
+  const domain: DomainLeaf[] = [
+    ['write_date', '>=', from],
+    ['write_date', '<', to],
+  ];
+  if (afterId > 0) domain.push(['id', '>', afterId]);
+  return { domain, fields: ['id', 'write_date'], limit, order };
+}
+
+/** Which of the ids the scan found are records of the resource (scope and filters), read whole. */
+export function changedRecordsRequest(resource: ResourceSpec, query: ListQuery, ids: readonly number[]): PageRequest {
+  return { domain: [...compileDomain(resource, query.filters), ['id', 'in', [...ids]]], fields: erpFieldsOf(query.fields), limit: ids.length, order: 'id asc' };
+}
+
 export function detailRequest(resource: ResourceSpec, id: number, query: DetailQuery): PageRequest {
   return { domain: [...compileDomain(resource, []), ['id', '=', id]], fields: erpFieldsOf(query.fields), limit: 1 };
 }

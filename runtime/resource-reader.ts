@@ -67,6 +67,25 @@ export class ResourceReader {
     return { data, meta };
   }
 
+  /**
+   * The records of one ERP page, mapped: the building block of exports and of the change feed,
+   * which read page after page with requests of their own.
+   */
+  async records(principal: Principal, resource: ResourceSpec, fields: readonly FieldSpec[], request: PageRequest, stats: ErpStats): Promise<ApiRecord[]> {
+    const page = await this.readPage(principal, resource, fields, request, stats);
+    return this.toRecords(principal, resource, fields, page.rows, page.unreadable, stats);
+  }
+
+  /** Ids (and the other ERP fields named) of the records of `domain`, unmapped: the change feed's scan. */
+  async scan(principal: Principal, resource: ResourceSpec, request: PageRequest, stats: ErpStats): Promise<ErpRow[]> {
+    const { fields, ...options } = request;
+    return expectRows(await this.call(principal, resource.model, 'search_read', null, { ...options, fields }, stats));
+  }
+
+  async count(principal: Principal, resource: ResourceSpec, domain: PageRequest['domain'], stats: ErpStats): Promise<number> {
+    return expectCount(await this.call(principal, resource.model, 'search_count', null, { domain }, stats));
+  }
+
   async detail(principal: Principal, resource: ResourceSpec, id: number, query: DetailQuery, stats: ErpStats): Promise<ApiRecord> {
     const page = await this.readPage(principal, resource, query.fields, detailRequest(resource, id, query), stats);
     if (page.rows.length === 0) throw notFound(`No ${resource.path} record with id ${id}.`);

@@ -133,7 +133,7 @@ Agents that speak the Model Context Protocol use the same key and rules through 
 
 ## Responses and paging
 
-List: \`{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}\`. Detail: \`{"data": record}\`. A record holds the resource's fields (all of them, or those named in \`fields\`; \`id\` always).
+List: \`{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}\` (with changed_since: \`{"next_changed_since": token, "more_changes": bool, "removed_ids": [id, ...]}\`). Detail: \`{"data": record}\`. A record holds the resource's fields (all of them, or those named in \`fields\`; \`id\` always).
 - Offset paging: \`limit\` + \`offset\`, in \`order\`; \`meta.total\` counts every match. Cost grows with depth.
 - Cursor paging (full scans): \`since_id=0\`, then pass back \`meta.next_since_id\` until it is \`null\`. Ascending id, constant cost. Not with \`offset\` or \`order\` (400).
   Example: \`GET /api/v1/${sampleRequest(model).resource.path}?since_id=0&limit=200&total=false\` answers \`{"data": [..., {"id": 212, ...}], "meta": {"next_since_id": 212}}\`; ask again with \`since_id=212\`; stop at \`"next_since_id": null\`. Never compute the cursor yourself.
@@ -149,6 +149,8 @@ List routes: ${COMMON_LIST_PARAMETERS.join(', ')}. Detail routes: fields only.
 - total: true|false, default true.
 - order: \`field\`, \`field asc\` or \`field desc\`, several comma-separated; sortable fields only (listed per route); \`id\` is appended last. Unset values: a number that is not set is read as 0 and sorts as 0 (first ascending, last descending, beside the zeros; before negative numbers ascending); a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by \`id\`, except on date-times: the ERP keeps fractions of a second that answers round off, so records showing the same date-time are ordered by that hidden fraction first.
 - fields: comma-separated field names; unknown name is 400.
+- format: csv|ndjson|json. csv or ndjson (or \`Accept: text/csv\` / \`application/x-ndjson\`): an export of every matching record, streamed by ascending id, with the filters and \`fields\`; \`since_id\` resumes after an id; not with limit, offset, order or total (400); past the gateway's row ceiling 422 before anything is sent. CSV: RFC 4180, header row, null = empty field, empty text = \`""\`, arrays as JSON text. An export that ends without its last chunk was cut short.
+- changed_since: ISO 8601 date-time or the token \`meta.next_changed_since\` gave. Change feed: records written at or after it, in (write_date, id) order; loop while \`meta.more_changes\` is true, keep the last token for the next sync (nothing missed or repeated, same second included). Records that left the resource or the filters: \`meta.removed_ids\` (exports: \`_removed\` column; the next token in the \`X-Next-Changed-Since\` header). Deleted records cannot be seen: compare ids with an export now and then. Not with order, offset, since_id or total=true (400).
 Any other query key than these and the route's filters is 400. Malformed common values (\`limit=0\`, \`offset=-1\`, \`total=maybe\`) are 422.
 
 ## Filters

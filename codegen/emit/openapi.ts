@@ -99,6 +99,11 @@ const DATA_HEADERS = {
   'X-Request-Id': ref('RequestId', 'headers'),
   ...RATE_LIMIT_HEADERS,
 };
+
+const EXPORT_CSV_TEXT =
+  'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).';
+const EXPORT_NDJSON_TEXT =
+  'One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`).';
 /** Statuses some operation declares: only these get a response component. */
 const DECLARED = new Set([400, 401, 403, 404, 422, ...SERVER_ERRORS]);
 
@@ -124,14 +129,20 @@ function listOperation(resource: ResourceModel): OpenAPIV3_1.OperationObject {
         schema: { type: 'string', maxLength: 256 },
       },
       ref('Fields', 'parameters'),
+      ref('Format', 'parameters'),
+      ref('ChangedSince', 'parameters'),
       ...resource.filters.map(filterParameter),
       ref('IfNoneMatch', 'parameters'),
     ],
     responses: {
       '200': {
-        description: 'A page of records.',
+        description:
+          'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+        // An export's Content-Disposition is described with its media types: a response header here would be promised on the JSON page too.
         headers: DATA_HEADERS,
         content: {
+          'text/csv': { schema: { type: 'string', description: EXPORT_CSV_TEXT } },
+          'application/x-ndjson': { schema: { type: 'string', description: EXPORT_NDJSON_TEXT } },
           'application/json': {
             schema: {
               type: 'object',
@@ -206,6 +217,17 @@ function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject {
       properties: {
         total: { type: 'integer', minimum: 0, description: 'Records matching the filters; absent when `total=false`.' },
         next_since_id: { type: ['integer', 'null'], description: 'With `since_id`: the value for the next page, `null` when nothing remains.' },
+        next_changed_since: {
+          type: 'string',
+          description: 'With `changed_since`: an opaque token to pass back as `changed_since` for the next page (and, once `more_changes` is false, for the next sync).',
+        },
+        more_changes: { type: 'boolean', description: 'With `changed_since`: true while more changes are ready to be read (ask again at once with `next_changed_since`).' },
+        removed_ids: {
+          type: 'array',
+          items: { type: 'integer' },
+          description:
+            'With `changed_since`: ids of records written in this window that are now outside the resource (its scope, such as archived records) or no longer match the filters. A sync drops them.',
+        },
       },
     },
   };
@@ -300,6 +322,22 @@ function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject {
       required: false,
       description: '`false` omits `meta.total` (the count scans every matching record).',
       schema: { type: 'boolean', default: true },
+    },
+    Format: {
+      name: 'format',
+      in: 'query',
+      required: false,
+      description:
+        '`csv` or `ndjson`: an export of every matching record, streamed (as `Accept: text/csv` or `application/x-ndjson` asks, for links opened in a browser or spreadsheet); `json`: the JSON page whatever `Accept` says. An export takes the filters, `fields`, `since_id` (resume after that id) and `changed_since`; not `limit`, `offset`, `order` or `total` (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent.',
+      schema: { type: 'string', enum: ['json', 'csv', 'ndjson'] },
+    },
+    ChangedSince: {
+      name: 'changed_since',
+      in: 'query',
+      required: false,
+      description:
+        'Change feed: records written at or after this ISO 8601 date-time (a date alone is midnight UTC), in `(write_date, id)` order, or the token `meta.next_changed_since` gave. Loop while `meta.more_changes` is true, then keep the last token for the next sync: no record is missed or repeated, same second included. Records written in the last `CHANGES_SETTLE_MS` (default 10 s) wait for the next call. Records that left the resource or the filters come in `meta.removed_ids` (exports: a `_removed` column; the token to go on from is the `X-Next-Changed-Since` header). Deleted records cannot be seen: reconcile with an export of ids now and then. Not with `order`, `offset`, `since_id` or `total=true`.',
+      schema: { type: 'string', maxLength: 128 },
     },
     Fields: {
       name: 'fields',

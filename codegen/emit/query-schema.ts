@@ -49,6 +49,9 @@ export function listQuerySchema(resource: ResourceModel): object {
     total: text(BOOLEAN),
     order: { type: 'string', minLength: 1, maxLength: MAX_TEXT },
     fields: { type: 'string', maxLength: MAX_LIST_TEXT },
+    format: { type: 'string', enum: ['json', 'csv', 'ndjson'] },
+    // A date-time or a token the gateway gave: which of the two, and whether it is valid, is checked at run time.
+    changed_since: { type: 'string', minLength: 1, maxLength: 128 },
   };
   for (const filter of resource.filters) properties[filter.name] = filterValueSchema(filter);
   return {

@@ -205,6 +205,15 @@ export const ANALYTIC_ACCOUNTS: RecordSpec<AnalyticAccountsRecord> = deepFreeze(
         type: 'string',
         maxLength: 2048,
       },
+      format: {
+        type: 'string',
+        enum: ['json', 'csv', 'ndjson'],
+      },
+      changed_since: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 128,
+      },
       dimension_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -372,6 +381,15 @@ export const ANALYTIC_DIMENSIONS: RecordSpec<AnalyticDimensionsRecord> = deepFre
       fields: {
         type: 'string',
         maxLength: 2048,
+      },
+      format: {
+        type: 'string',
+        enum: ['json', 'csv', 'ndjson'],
+      },
+      changed_since: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 128,
       },
       name: {
         type: 'string',

@@ -236,6 +236,15 @@ export const APPROVALS_APPROVERS: RecordSpec<ApprovalsApproversRecord> = deepFre
         type: 'string',
         maxLength: 2048,
       },
+      format: {
+        type: 'string',
+        enum: ['json', 'csv', 'ndjson'],
+      },
+      changed_since: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 128,
+      },
       request_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -614,6 +623,15 @@ export const APPROVALS_REQUEST_LINES: RecordSpec<ApprovalsRequestLinesRecord> = 
       fields: {
         type: 'string',
         maxLength: 2048,
+      },
+      format: {
+        type: 'string',
+        enum: ['json', 'csv', 'ndjson'],
+      },
+      changed_since: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 128,
       },
       request_id: {
         type: 'string',
@@ -1127,6 +1145,15 @@ export const APPROVALS_REQUESTS: RecordSpec<ApprovalsRequestsRecord> = deepFreez
       fields: {
         type: 'string',
         maxLength: 2048,
+      },
+      format: {
+        type: 'string',
+        enum: ['json', 'csv', 'ndjson'],
+      },
+      changed_since: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 128,
       },
       status: {
         type: 'string',

@@ -270,6 +270,15 @@ export const ELECTRICITY_COUNTERS: RecordSpec<ElectricityCountersRecord> = deepF
         type: 'string',
         maxLength: 2048,
       },
+      format: {
+        type: 'string',
+        enum: ['json', 'csv', 'ndjson'],
+      },
+      changed_since: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 128,
+      },
       status: {
         type: 'string',
         enum: ['ok', 'warning', 'critical', 'no_data'],
@@ -544,6 +553,15 @@ export const ELECTRICITY_PURCHASES: RecordSpec<ElectricityPurchasesRecord> = dee
         type: 'string',
         maxLength: 2048,
       },
+      format: {
+        type: 'string',
+        enum: ['json', 'csv', 'ndjson'],
+      },
+      changed_since: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 128,
+      },
       state: {
         type: 'string',
         enum: ['active', 'cancelled'],
@@ -814,6 +832,15 @@ export const ELECTRICITY_READINGS: RecordSpec<ElectricityReadingsRecord> = deepF
       fields: {
         type: 'string',
         maxLength: 2048,
+      },
+      format: {
+        type: 'string',
+        enum: ['json', 'csv', 'ndjson'],
+      },
+      changed_since: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 128,
       },
       counter_id: {
         type: 'string',

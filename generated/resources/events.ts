@@ -423,6 +423,15 @@ export const EVENTS_EVENTS: RecordSpec<EventsEventsRecord> = deepFreeze({
         type: 'string',
         maxLength: 2048,
       },
+      format: {
+        type: 'string',
+        enum: ['json', 'csv', 'ndjson'],
+      },
+      changed_since: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 128,
+      },
       stage_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -691,6 +700,15 @@ export const EVENTS_REGISTRATIONS: RecordSpec<EventsRegistrationsRecord> = deepF
         type: 'string',
         maxLength: 2048,
       },
+      format: {
+        type: 'string',
+        enum: ['json', 'csv', 'ndjson'],
+      },
+      changed_since: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 128,
+      },
       event_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -883,6 +901,15 @@ export const EVENTS_TASKS: RecordSpec<EventsTasksRecord> = deepFreeze({
       fields: {
         type: 'string',
         maxLength: 2048,
+      },
+      format: {
+        type: 'string',
+        enum: ['json', 'csv', 'ndjson'],
+      },
+      changed_since: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 128,
       },
       event_id: {
         type: 'string',

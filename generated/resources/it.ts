@@ -205,6 +205,15 @@ export const IT_ASSETS: RecordSpec<ItAssetsRecord> = deepFreeze({
         type: 'string',
         maxLength: 2048,
       },
+      format: {
+        type: 'string',
+        enum: ['json', 'csv', 'ndjson'],
+      },
+      changed_since: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 128,
+      },
       lifecycle: {
         type: 'string',
         enum: ['available', 'assigned', 'maintenance', 'retired', 'external'],
@@ -486,6 +495,15 @@ export const IT_CONSUMABLE_MOVES: RecordSpec<ItConsumableMovesRecord> = deepFree
       fields: {
         type: 'string',
         maxLength: 2048,
+      },
+      format: {
+        type: 'string',
+        enum: ['json', 'csv', 'ndjson'],
+      },
+      changed_since: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 128,
       },
       state: {
         type: 'string',
@@ -881,6 +899,15 @@ export const IT_TICKETS: RecordSpec<ItTicketsRecord> = deepFreeze({
       fields: {
         type: 'string',
         maxLength: 2048,
+      },
+      format: {
+        type: 'string',
+        enum: ['json', 'csv', 'ndjson'],
+      },
+      changed_since: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 128,
       },
       is_closed: {
         type: 'string',

@@ -132,6 +132,15 @@ export const SPACE_ACTIVITIES: RecordSpec<SpaceActivitiesRecord> = deepFreeze({
         type: 'string',
         maxLength: 2048,
       },
+      format: {
+        type: 'string',
+        enum: ['json', 'csv', 'ndjson'],
+      },
+      changed_since: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 128,
+      },
       code: {
         type: 'string',
         minLength: 1,
@@ -268,6 +277,15 @@ export const SPACE_CATEGORIES: RecordSpec<SpaceCategoriesRecord> = deepFreeze({
       fields: {
         type: 'string',
         maxLength: 2048,
+      },
+      format: {
+        type: 'string',
+        enum: ['json', 'csv', 'ndjson'],
+      },
+      changed_since: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 128,
       },
       name: {
         type: 'string',
@@ -433,6 +451,15 @@ export const SPACE_EQUIPMENTS: RecordSpec<SpaceEquipmentsRecord> = deepFreeze({
       fields: {
         type: 'string',
         maxLength: 2048,
+      },
+      format: {
+        type: 'string',
+        enum: ['json', 'csv', 'ndjson'],
+      },
+      changed_since: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 128,
       },
       category_id: {
         type: 'string',
@@ -734,6 +761,15 @@ export const SPACE_MAINTENANCES: RecordSpec<SpaceMaintenancesRecord> = deepFreez
       fields: {
         type: 'string',
         maxLength: 2048,
+      },
+      format: {
+        type: 'string',
+        enum: ['json', 'csv', 'ndjson'],
+      },
+      changed_since: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 128,
       },
       state: {
         type: 'string',
@@ -1148,6 +1184,15 @@ export const SPACE_RESERVATIONS: RecordSpec<SpaceReservationsRecord> = deepFreez
         type: 'string',
         maxLength: 2048,
       },
+      format: {
+        type: 'string',
+        enum: ['json', 'csv', 'ndjson'],
+      },
+      changed_since: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 128,
+      },
       state: {
         type: 'string',
         enum: ['pending', 'approved', 'refused', 'cancelled', 'done'],
@@ -1368,6 +1413,15 @@ export const SPACE_SITES: RecordSpec<SpaceSitesRecord> = deepFreeze({
       fields: {
         type: 'string',
         maxLength: 2048,
+      },
+      format: {
+        type: 'string',
+        enum: ['json', 'csv', 'ndjson'],
+      },
+      changed_since: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 128,
       },
       code: {
         type: 'string',
@@ -1750,6 +1804,15 @@ export const SPACE_SPACES: RecordSpec<SpaceSpacesRecord> = deepFreeze({
       fields: {
         type: 'string',
         maxLength: 2048,
+      },
+      format: {
+        type: 'string',
+        enum: ['json', 'csv', 'ndjson'],
+      },
+      changed_since: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 128,
       },
       state: {
         type: 'string',

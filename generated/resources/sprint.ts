@@ -344,6 +344,15 @@ export const SPRINT_BLOCKERS: RecordSpec<SprintBlockersRecord> = deepFreeze({
         type: 'string',
         maxLength: 2048,
       },
+      format: {
+        type: 'string',
+        enum: ['json', 'csv', 'ndjson'],
+      },
+      changed_since: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 128,
+      },
       is_open: {
         type: 'string',
         pattern: '^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$',
@@ -727,6 +736,15 @@ export const SPRINT_ENGAGEMENTS: RecordSpec<SprintEngagementsRecord> = deepFreez
         type: 'string',
         maxLength: 2048,
       },
+      format: {
+        type: 'string',
+        enum: ['json', 'csv', 'ndjson'],
+      },
+      changed_since: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 128,
+      },
       state: {
         type: 'string',
         enum: ['open', 'in_progress', 'at_risk', 'kept'],
@@ -993,6 +1011,15 @@ export const SPRINT_KEY_RESULTS: RecordSpec<SprintKeyResultsRecord> = deepFreeze
       fields: {
         type: 'string',
         maxLength: 2048,
+      },
+      format: {
+        type: 'string',
+        enum: ['json', 'csv', 'ndjson'],
+      },
+      changed_since: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 128,
       },
       exercice_id: {
         type: 'string',
@@ -1267,6 +1294,15 @@ export const SPRINT_MEASURE_READINGS: RecordSpec<SprintMeasureReadingsRecord> = 
       fields: {
         type: 'string',
         maxLength: 2048,
+      },
+      format: {
+        type: 'string',
+        enum: ['json', 'csv', 'ndjson'],
+      },
+      changed_since: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 128,
       },
       measure_id: {
         type: 'string',
@@ -1557,6 +1593,15 @@ export const SPRINT_MEASURES: RecordSpec<SprintMeasuresRecord> = deepFreeze({
         type: 'string',
         maxLength: 2048,
       },
+      format: {
+        type: 'string',
+        enum: ['json', 'csv', 'ndjson'],
+      },
+      changed_since: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 128,
+      },
       key_result_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -1699,6 +1744,15 @@ export const SPRINT_OBJECTIVES: RecordSpec<SprintObjectivesRecord> = deepFreeze(
       fields: {
         type: 'string',
         maxLength: 2048,
+      },
+      format: {
+        type: 'string',
+        enum: ['json', 'csv', 'ndjson'],
+      },
+      changed_since: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 128,
       },
       name: {
         type: 'string',
@@ -1885,6 +1939,15 @@ export const SPRINT_SPRINTS: RecordSpec<SprintSprintsRecord> = deepFreeze({
       fields: {
         type: 'string',
         maxLength: 2048,
+      },
+      format: {
+        type: 'string',
+        enum: ['json', 'csv', 'ndjson'],
+      },
+      changed_since: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 128,
       },
       squad_id: {
         type: 'string',

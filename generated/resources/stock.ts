@@ -256,6 +256,15 @@ export const STOCK_PICKINGS: RecordSpec<StockPickingsRecord> = deepFreeze({
         type: 'string',
         maxLength: 2048,
       },
+      format: {
+        type: 'string',
+        enum: ['json', 'csv', 'ndjson'],
+      },
+      changed_since: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 128,
+      },
       state: {
         type: 'string',
         enum: ['draft', 'waiting', 'confirmed', 'assigned', 'done', 'cancel'],

@@ -12,8 +12,8 @@ export function cors(origins: readonly string[]): RequestHandler {
     if (origin === undefined || !allowed.has(origin)) return next();
     res.setHeader('Access-Control-Allow-Origin', origin);
     res.setHeader('Vary', 'Origin');
-    // A page's script may read the request id (to quote it in a support request) and the timings.
-    res.setHeader('Access-Control-Expose-Headers', 'Age, Deprecation, ETag, RateLimit, RateLimit-Policy, Retry-After, Server-Timing, WWW-Authenticate, X-Request-Id');
+    // A page's script may read the request id (to quote it in a support request), the timings, an export's file name and where a change-feed export stops.
+    res.setHeader('Access-Control-Expose-Headers', 'Age, Content-Disposition, Deprecation, ETag, RateLimit, RateLimit-Policy, Retry-After, Server-Timing, WWW-Authenticate, X-Next-Changed-Since, X-Request-Id');
     if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
       res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD');
       res.setHeader('Access-Control-Allow-Headers', 'Authorization, If-None-Match, X-Request-Id, traceparent, tracestate');

@@ -18,10 +18,14 @@ import type { ResourceHandlers } from '../resource-handlers';
 import type { ResourceReader } from '../resource-reader';
 import type { ResourceSpec } from '../resource-spec';
 import type { Tracing } from '../telemetry/tracing';
-import { cacheOutcomeOf, erpStatsOf, setErpUid } from './request-context';
+import { cacheOutcomeOf, erpStatsOf, setCacheOutcome, setErpUid } from './request-context';
 import { recordRoute } from './route-template';
 import { createAnswerer } from './cached-answers';
 import type { CompressionSettings } from './compression';
+import { listFormatOf } from './list-format';
+import { encodeJson, sendEncoded } from './send-json';
+import type { Exporter } from '../export/exporter';
+import { changePage, type ChangeFeed } from '../changes/change-feed';
 import { assertCountedQuery, assertUsableQuery, type ParsedQuery } from './strict-query';
 
 const ID = /^[1-9][0-9]{0,9}$/;
@@ -71,6 +75,8 @@ export function createResourceHandlers(
   failures: AuthFailureLimit,
   /** What ERP answers in flight may hold in all; each request takes a lease, given back once it has answered. */
   budget: MemoryBudget,
+  /** Exports (CSV, NDJSON) and the change feed. */
+  bulk: { readonly exporter: Exporter; readonly changes: ChangeFeed },
   options: HandlerOptions = {},
 ): ResourceHandlers {
   const { drift, keyLimit = NO_KEY_RATE_LIMIT, compression = { enabled: false, minBytes: 0 }, cache, onRefreshError = () => undefined, tracing } = options;
@@ -140,10 +146,21 @@ export function createResourceHandlers(
         const parser = parserOf(resource);
         assertCountedQuery(raw);
         if (parser.knowsEveryKey(raw, 'list')) assertUsableQuery(raw);
-        const parsed = parser.parseList(raw);
+        const format = listFormatOf(req, raw['format']);
+        const parsed = parser.parseList(raw, format);
         const query = gapsOf ? servableListQuery(parsed, gapsOf(resource)) : parsed;
         const charge = await admitOnce(principal, query.total ? 'counted_list' : 'list', res);
         const headers = deprecationHeaders(resource, query.deprecated);
+        if (format !== 'json' || query.changes) {
+          // Exports and change-feed pages are never cached: they are read from the ERP as they are asked.
+          setCacheOutcome(res, 'bypass');
+          for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+          if (format !== 'json') return bulk.exporter.stream(principal, resource, query, format, req, res, erpStatsOf(res));
+          const { bytes, etag } = encodeJson(await changePage(bulk.changes, principal, resource, query, erpStatsOf(res)));
+          await sendEncoded(req, res, bytes, etag, compression);
+          charge.settle(outcomeOf(res));
+          return;
+        }
         await answer(req, res, principal, resource, { kind: 'list', query }, gapsOf?.(resource), async (stats) => ({
           body: await reader.list(principal, resource, query, stats),
           headers,

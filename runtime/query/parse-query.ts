@@ -8,6 +8,7 @@ import type Ajv2020 from 'ajv/dist/2020';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import { badRequest, invalidValue } from '../errors';
 import type { FieldSpec, FilterSpec, ResourceSpec } from '../resource-spec';
+import { parseChangedSince, type ChangeCursor } from './changed-since';
 import { erpDate, erpDatetimeBound, parseDateValue } from './dates';
 import { escapeLike, type FilterTerm } from './domain';
 
@@ -28,7 +29,15 @@ export interface ListQuery {
   readonly filters: readonly FilterTerm[];
   /** Names of deprecated filters or fields the request uses (D28). */
   readonly deprecated: readonly string[];
+  /** `changed_since`: the change feed, from this cursor, in `(write_date, id)` order. */
+  readonly changes?: ChangeCursor;
 }
+
+/** What a list request asks for: a JSON page, or an export of every matching record. */
+export type ListFormat = 'json' | 'csv' | 'ndjson';
+
+/** Parameters an export does not take: it streams every matching record, by ascending id. */
+const NOT_WITH_EXPORT = ['limit', 'offset', 'order', 'total'] as const;
 
 export interface DetailQuery {
   readonly fields: readonly FieldSpec[];
@@ -67,9 +76,22 @@ export class QueryParser {
     this.defaultOrder = withIdLast(withNullsAtTheEnds(resource.defaultOrder, this.numberSortFields));
   }
 
-  parseList(query: RawQuery): ListQuery {
+  /** `format` is what the request asks for, by `format` or `Accept` (the handler decides which). */
+  parseList(query: RawQuery, format: ListFormat = 'json'): ListQuery {
     this.check(this.validateList, query);
     const deprecated: string[] = [];
+    if (format !== 'json') {
+      const refused = NOT_WITH_EXPORT.filter((name) => query[name] !== undefined);
+      if (refused.length)
+        throw badRequest(`An export streams every matching record by ascending id: ${refused.join(', ')} cannot be used with it (filter instead; since_id resumes after an id).`);
+    }
+    const changes = query['changed_since'] === undefined ? undefined : parseChangedSince(query['changed_since'] as string);
+    if (changes) {
+      const refused = ['order', 'offset', 'since_id'].filter((name) => query[name] !== undefined);
+      if (refused.length) throw badRequest(`changed_since cannot be combined with ${refused.join(', ')}: the change feed is in (write_date, id) order and pages by its own token.`);
+      if (typeof query['total'] === 'string' && query['total'].toLowerCase() === 'true')
+        throw badRequest('changed_since cannot be combined with total=true: the change feed gives no count (loop while meta.more_changes is true).');
+    }
     const limit = query['limit'] === undefined ? LIMIT_DEFAULT : Number(query['limit']);
     if (limit < 1) throw invalidValue('limit must be an integer of at least 1.');
     const offset = query['offset'] === undefined ? 0 : boundedInteger('offset', query['offset'] as string);
@@ -89,12 +111,13 @@ export class QueryParser {
       limit: Math.min(limit, LIMIT_MAX),
       offset,
       ...(sinceId !== undefined ? { sinceId } : {}),
-      total: query['total'] === undefined ? true : (query['total'] as string).toLowerCase() === 'true',
+      total: changes || format !== 'json' ? false : query['total'] === undefined ? true : (query['total'] as string).toLowerCase() === 'true',
       order: sinceId !== undefined ? 'id asc' : query['order'] === undefined ? this.defaultOrder : this.parseOrder(query['order'] as string, sortKeys),
       sortKeys,
       fields,
       filters,
       deprecated,
+      ...(changes ? { changes } : {}),
     };
   }
 
@@ -252,6 +275,8 @@ const EXPECTED: Readonly<Record<string, string>> = {
   total: 'expected true or false',
   order: 'expected one sort text',
   fields: 'expected one comma-separated list of field names',
+  format: 'expected json, csv or ndjson',
+  changed_since: 'expected one ISO 8601 date-time or the token meta.next_changed_since gave',
   integer: 'expected a non-negative integer',
   number: 'expected a decimal number',
   boolean: 'expected true or false',

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 const root = join(__dirname, '..', '..');
 
 describe('make bench-smoke', () => {
-  it('measures every scenario on the gateway and directly, with the reference rows, peak RSS and what operating costs, and reports the targets', async () => {
+  it('measures every scenario on the gateway and directly, with the reference rows, peak RSS, what operating costs and the exports, and reports the targets', async () => {
     const script = join(root, 'dist', 'bench', 'run.js');
     expect(existsSync(script)).toBe(true); // `make test` builds dist/ first
     const output = await new Promise<string>((resolve, reject) => {
@@ -21,6 +21,9 @@ describe('make bench-smoke', () => {
     expect(output).toContain('Targets:');
     // What operating costs: access log, metrics, traces, compression (bench/operate.ts).
     expect(output).toContain('## Operating it');
+    // The exports: both formats read to the end, against the direct paging, and the client leaving halfway.
+    for (const run of ['gateway, csv', 'gateway, ndjson', 'direct ERP paging']) expect(output).toMatch(new RegExp(`^\\| ${run}[^|]* \\| 250 \\|`, 'm'));
+    expect(output).toMatch(/Client leaving halfway through a CSV export of 1 pages/);
     const results = JSON.parse(readFileSync(join(root, 'bench', 'results', 'smoke.json'), 'utf8'));
     for (const result of results.results) {
       expect([result.id, result.gateway.unexpected, result.gateway.requests > 0, result.gateway.peakRssMb > 0]).toEqual([result.id, 0, true, true]);

@@ -68,7 +68,8 @@ describe('openapi.json with third-party tools', () => {
       'export type Ops = keyof operations;',
       // The idiomatic openapi-fetch call: once `error` is handled, `data` is the page, typed.
       "import createClient from 'openapi-fetch';",
-      "const client = createClient<paths>({ baseUrl: 'http://127.0.0.1:8080' });",
+      // List routes also answer text/csv and application/x-ndjson (exports): a typed client picks JSON, as openapi-fetch documents.
+      "const client = createClient<paths, 'application/json'>({ baseUrl: 'http://127.0.0.1:8080' });",
       'export async function plates(): Promise<(string | null)[]> {',
       "  const { data, error } = await client.GET('/api/v1/fleet/vehicles', { params: { query: { limit: 2, order: 'plate desc' } } });",
       // biome-ignore lint/suspicious/noTemplateCurlyInString: the client source compiled below, template literal included.

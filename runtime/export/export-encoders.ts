@@ -1,0 +1,78 @@
+/**
+ * @module How an export writes records: CSV (RFC 4180) or NDJSON, a page at a time. The CSV text is
+ * csv-stringify's: quoting, doubled quotes and line breaks inside fields are the part of RFC 4180
+ * that is easy to get wrong by hand.
+ *
+ * CSV, as documented in the README and OpenAPI: UTF-8, CRLF line ends, a header row of the field
+ * names; `null` is an empty field and an empty text `""`, so the two stay apart (DuckDB: read with
+ * `allow_quoted_nulls = false`); booleans `true`/`false`; arrays as JSON text; numbers as JSON
+ * writes them. NDJSON: each record as the JSON list gives it, one per line.
+ * With the change feed, each row also says `_removed`: a record that left the resource comes as its
+ * id alone with `_removed` true.
+ */
+import { stringify } from 'csv-stringify/sync';
+import type { ChangeEntry } from '../changes/change-feed';
+import type { FieldSpec } from '../resource-spec';
+
+export type ExportFormat = 'csv' | 'ndjson';
+
+export interface ExportEncoder {
+  readonly contentType: string;
+  readonly extension: string;
+  /** What comes before the first record (the CSV header row). */
+  head(): string;
+  encode(entries: readonly ChangeEntry[]): string;
+}
+
+/** The column a change-feed export adds. */
+const REMOVED = '_removed';
+
+export function encoderFor(format: ExportFormat, fields: readonly FieldSpec[], changeFeed: boolean): ExportEncoder {
+  return format === 'csv' ? csvEncoder(fields, changeFeed) : ndjsonEncoder(changeFeed);
+}
+
+function csvEncoder(fields: readonly FieldSpec[], changeFeed: boolean): ExportEncoder {
+  const columns = fields.map((field) => field.name);
+  if (changeFeed) columns.push(REMOVED);
+  const options = {
+    columns,
+    record_delimiter: 'windows',
+    // With a record delimiter given, csv-stringify quotes only values holding that delimiter unless
+    // told: a bare LF or CR inside a text must be quoted too (RFC 4180), or loaders split the row.
+    quote_record_delimiter: true,
+    // Only an empty text is quoted (`""`); a null stays an empty field (`quoted_empty` would quote both).
+    quoted_match: /^$/,
+    cast: {
+      boolean: (value: boolean) => (value ? 'true' : 'false'),
+      // Arrays (the only objects a record holds) as JSON text, which any loader can parse back.
+      object: (value: object) => JSON.stringify(value),
+    },
+  } as const;
+  const row = (entry: ChangeEntry): Record<string, unknown> => {
+    if (!changeFeed) return entry.record as Record<string, unknown>;
+    return entry.record ? { ...entry.record, [REMOVED]: false } : { id: entry.id, [REMOVED]: true };
+  };
+  return {
+    contentType: 'text/csv; charset=utf-8; header=present',
+    extension: 'csv',
+    head: () => stringify([], { ...options, header: true }),
+    encode: (entries) => (entries.length ? stringify(entries.map(row), options) : ''),
+  };
+}
+
+function ndjsonEncoder(changeFeed: boolean): ExportEncoder {
+  const line = (entry: ChangeEntry): string => {
+    if (!changeFeed) return JSON.stringify(entry.record);
+    return JSON.stringify(entry.record ? { ...entry.record, [REMOVED]: false } : { id: entry.id, [REMOVED]: true });
+  };
+  return {
+    contentType: 'application/x-ndjson; charset=utf-8',
+    extension: 'ndjson',
+    head: () => '',
+    encode: (entries) => {
+      let text = '';
+      for (const entry of entries) text += `${line(entry)}\n`;
+      return text;
+    },
+  };
+}
