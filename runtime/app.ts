@@ -110,7 +110,14 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
     log.info({ erp_error: erpErrorSummary(error) }, 'cache: a stale answer could not be read again (it is served until its stale window ends)');
   const changes = new ChangeFeed(reader, config.changesSettleMs);
   const exporter = new Exporter(reader, changes, budget, config.export, log);
-  const handlers = createResourceHandlers(auth, reader, failures, budget, { exporter, changes }, { drift, keyLimit, compression: config.compression, cache, onRefreshError, tracing });
+  const handlers = createResourceHandlers(
+    auth,
+    reader,
+    failures,
+    budget,
+    { exporter, changes },
+    { drift, keyLimit, compression: config.compression, cache, onRefreshError, tracing },
+  );
 
   const servedPaths = new Set(RESOURCES.map((r) => `/api/v1/${r.path}`));
   const docs = ['/api/openapi.json', '/api/docs', '/api/llms.txt', '/llms.txt'];

@@ -13,7 +13,10 @@ export function cors(origins: readonly string[]): RequestHandler {
     res.setHeader('Access-Control-Allow-Origin', origin);
     res.setHeader('Vary', 'Origin');
     // A page's script may read the request id (to quote it in a support request), the timings, an export's file name and where a change-feed export stops.
-    res.setHeader('Access-Control-Expose-Headers', 'Age, Content-Disposition, Deprecation, ETag, RateLimit, RateLimit-Policy, Retry-After, Server-Timing, WWW-Authenticate, X-Next-Changed-Since, X-Request-Id');
+    res.setHeader(
+      'Access-Control-Expose-Headers',
+      'Age, Content-Disposition, Deprecation, ETag, RateLimit, RateLimit-Policy, Retry-After, Server-Timing, WWW-Authenticate, X-Next-Changed-Since, X-Request-Id',
+    );
     if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
       res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD');
       res.setHeader('Access-Control-Allow-Headers', 'Authorization, If-None-Match, X-Request-Id, traceparent, tracestate');
