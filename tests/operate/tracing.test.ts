@@ -73,6 +73,15 @@ async function startOtlpReceiver(): Promise<{ url: string; spans: ReceivedSpan[]
   };
 }
 
+/** The spans of the request that answered `requestId`, once the gateway has sent them (batches leave every second). */
+async function requestSpans(spans: readonly ReceivedSpan[], requestId: string): Promise<{ server: ReceivedSpan; children: ReceivedSpan[] }> {
+  const serverSpan = () => spans.find((span) => span.kind === SERVER && span.attributes['odg.request_id'] === requestId);
+  for (let i = 0; i < 100 && !serverSpan(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  const server = serverSpan();
+  if (!server) throw new Error(`no server span for ${requestId}`);
+  return { server, children: spans.filter((span) => span.parentSpanId === server.spanId) };
+}
+
 describe('OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
   let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
   let stack: Stack;
@@ -98,14 +107,7 @@ describe('OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
     await receiver?.close();
   });
 
-  /** The spans of the request that answered `id`, once the gateway has sent them (batches leave every second). */
-  const spansOf = async (requestId: string) => {
-    const serverSpan = () => receiver.spans.find((span) => span.kind === SERVER && span.attributes['odg.request_id'] === requestId);
-    for (let i = 0; i < 100 && !serverSpan(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-    const server = serverSpan();
-    if (!server) throw new Error(`no server span for ${requestId}`);
-    return { server, children: receiver.spans.filter((span) => span.parentSpanId === server.spanId) };
-  };
+  const spansOf = (requestId: string) => requestSpans(receiver.spans, requestId);
 
   it('continues the client trace with a server span, and an ERP client span per call under it, each sent to the ERP', async () => {
     proxy.resetCounts();
@@ -189,13 +191,7 @@ describe('OpenTelemetry traces with the response cache (CACHE_DEFAULT_TTL_S)', (
     await receiver?.close();
   });
 
-  const childrenOf = async (requestId: string) => {
-    const serverSpan = () => receiver.spans.find((span) => span.kind === SERVER && span.attributes['odg.request_id'] === requestId);
-    for (let i = 0; i < 100 && !serverSpan(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-    const server = serverSpan();
-    if (!server) throw new Error(`no server span for ${requestId}`);
-    return receiver.spans.filter((span) => span.parentSpanId === server.spanId);
-  };
+  const childrenOf = async (requestId: string) => (await requestSpans(receiver.spans, requestId)).children;
   const get = (id: string) =>
     request(gateway.url).get('/api/v1/fleet/trips?limit=2&date_after=2020-01-02').set('Authorization', `Bearer ${stack.keys.valid}`).set('X-Request-Id', id);
 

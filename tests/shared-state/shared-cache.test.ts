@@ -32,8 +32,7 @@ describe('the response cache shared by two gateway apps through one Redis', () =
     const env = { REDIS_URL: redis.url, REDIS_TIMEOUT_MS: '100', CACHE_DEFAULT_TTL_S: '60' };
     ({ stack, proxy } = await startStackBehindProxy({ transport: 'json2', env }));
     second = await startGateway({ erpUrl: proxy.url, database: stack.sandbox.database, login: GATEWAY_LOGIN, transport: 'json2', env });
-    for (let i = 0; i < 100 && Number(await redis.client.call('CLIENT', 'LIST').then((list) => String(list).trim().split('\n').length)) < 3; i++)
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    await redis.waitForClients(3);
   });
   afterAll(async () => {
     await second?.close();

@@ -50,8 +50,7 @@ describe('limits shared by two gateway apps through one Redis', () => {
     second = await startGateway({ erpUrl: proxy.url, database: stack.sandbox.database, login: GATEWAY_LOGIN, transport: 'json2', env });
     apps = [stack, second];
     // Both connected before counting starts (a not-yet-connected app would count in memory, as designed).
-    for (let i = 0; i < 100 && Number(await redis.client.call('CLIENT', 'LIST').then((list) => String(list).trim().split('\n').length)) < 3; i++)
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    await redis.waitForClients(3);
   });
   afterAll(async () => {
     await second?.close();

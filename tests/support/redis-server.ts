@@ -6,10 +6,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { freePort } from '../reliability/support/gateway-process';
 
 const REDIS_SERVER = process.env['REDIS_SERVER'] ?? 'redis-server';
 
@@ -26,18 +26,9 @@ export interface RedisServer {
   /** SIGSTOP: the server keeps its connections but answers nothing until `resume`. */
   pause(): void;
   resume(): void;
+  /** Resolves once `clients` connections (the test's own client included) are open, or after 5 s. */
+  waitForClients(clients: number): Promise<void>;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 async function launch(port: number, dir: string): Promise<ChildProcess> {
@@ -120,6 +111,14 @@ export async function startRedisServer(): Promise<RedisServer> {
     },
     pause: () => child.kill('SIGSTOP'),
     resume: () => child.kill('SIGCONT'),
+    async waitForClients(clients) {
+      // A gateway connects in the background (start-up never waits for Redis): until then it counts alone.
+      for (let i = 0; i < 100; i++) {
+        const list = String(await client.call('CLIENT', 'LIST'));
+        if (list.trim().split('\n').length >= clients) return;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
     async stop() {
       client.disconnect();
       await kill();
