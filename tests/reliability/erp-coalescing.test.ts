@@ -22,8 +22,9 @@ describe('ERP request coalescing', () => {
     ({ stack, proxy } = await startStackBehindProxy({ transport: 'json2', env: { ERP_TIMEOUT_MS: String(ERP_TIMEOUT_MS), REQUEST_TIMEOUT_MS: '4000' } }));
   });
   afterAll(async () => {
-    await stack.close();
+    // The proxy first: its delayed forwards are cancelled before the ERP behind it goes.
     await proxy.close();
+    await stack.close();
   });
   beforeEach(() => {
     proxy.mode = { kind: 'forward' };
