@@ -1,13 +1,15 @@
 /**
  * Which part of the project may import which (`make lint`, part of `make test`). The gateway that
- * runs in production is `runtime/` + `generated/` + the wire codec package; everything else is the
- * generator, the Odoo imitation (the sandbox package), the tools that prove it against a real Odoo,
- * the demo launcher and the tests. Workspace packages are imported by their names.
+ * runs in production is the gateway package (packages/gateway: runtime/ + generated/) and the wire
+ * codec package; everything else is the generator, the Odoo imitation (the sandbox package), the tools
+ * that prove it against a real Odoo, the demo launcher and the tests. Workspace packages are imported
+ * by their names.
  *
- *   @ops-data-gateway/sandbox ──┐                              ┌── runtime/ ◄── generated/
- *   live/, bench/, tools/ ──────┼──► @ops-data-gateway/codec ◄──┤
- *   (these use the sandbox,     │                              └── codegen/ (types of
- *    the runtime and the codec) ┘                                  runtime/resource-spec.ts only)
+ *   @ops-data-gateway/sandbox ──────────────► @ops-data-gateway/codec ◄── @ops-data-gateway/gateway
+ *                                                                          (runtime/ ◄── generated/)
+ *   live/, bench/, tools/, tests/ ──► any of the three packages
+ *   codegen/ ──► packages/gateway/runtime/resource-spec.ts (its types only, by path: the generator
+ *                builds before the gateway it generates)
  */
 /**
  * Inside the sandbox the folders are layers, each importing only the ones below it (a folder that
@@ -30,16 +32,19 @@ function sandboxLayers() {
   });
 }
 
-const WORKSPACE_PACKAGES = ['codec', 'sandbox'];
+/** Each workspace package and the folders of its sources. */
+const WORKSPACE_PACKAGES = { codec: 'src', gateway: '(runtime|generated)', sandbox: 'src' };
+const GATEWAY = '^packages/gateway/(runtime|generated)/';
+const RESOURCE_SPEC = '^packages/gateway/runtime/resource-spec\\.ts$';
 
 /** A workspace package is imported by its name: it has its own build, and production installs it as a package. */
-function byItsName(name) {
+function byItsName([name, sources]) {
   return {
     name: `${name}-by-its-name`,
     severity: 'error',
-    comment: `@ops-data-gateway/${name} is imported by its name, never by a path into packages/${name}.`,
-    from: { path: `^(?!packages/${name}/)` },
-    to: { path: `^packages/${name}/src/` },
+    comment: `@ops-data-gateway/${name} is imported by its name, never by a path into packages/${name} (the generator's types excepted).`,
+    from: { path: `^(?!packages/${name}/)`, pathNot: '^codegen/' },
+    to: { path: `^packages/${name}/${sources}/` },
   };
 }
 
@@ -50,14 +55,14 @@ module.exports = {
       name: 'no-circular',
       severity: 'error',
       comment: 'An import cycle makes a module impossible to read, test or move alone.',
-      from: { path: '^(packages/[^/]+/src|codegen|generated|runtime|live|bench|tools)/' },
+      from: { path: '^(packages/[^/]+/(src|runtime|generated)|codegen|live|bench|tools)/' },
       to: { circular: true },
     },
     {
       name: 'gateway-runs-alone',
       severity: 'error',
       comment: 'What production runs never imports the generator, the sandbox, the live tools, the bench or the tests.',
-      from: { path: '^(runtime|generated|packages/codec)/' },
+      from: { path: `${GATEWAY}|^packages/codec/` },
       to: { path: '^(codegen|packages/sandbox|live|bench|tools|tests)/' },
     },
     {
@@ -72,7 +77,7 @@ module.exports = {
       severity: 'error',
       comment: 'The Odoo imitation speaks the wire through the codec, never through the gateway runtime.',
       from: { path: '^packages/sandbox/src/' },
-      to: { path: '^(runtime|generated|codegen|live|bench|tools|tests)/' },
+      to: { path: '^(packages/gateway|codegen|live|bench|tools|tests)/' },
     },
     ...sandboxLayers(),
     {
@@ -80,16 +85,17 @@ module.exports = {
       severity: 'error',
       comment: "The generator emits the runtime's ResourceSpec shape; it imports nothing else of the gateway.",
       from: { path: '^codegen/' },
-      to: { path: '^(runtime|generated|packages/sandbox|live|bench|tools|tests)/', pathNot: '^runtime/resource-spec\\.ts$' },
+      to: { path: '^(packages/gateway|packages/sandbox|live|bench|tools|tests)/', pathNot: RESOURCE_SPEC },
     },
     {
       name: 'production-has-no-dev-dependencies',
       severity: 'error',
-      comment: 'npm ci --omit=dev must be enough to run the gateway.',
-      from: { path: '^(runtime|generated|packages/codec)/' },
-      to: { dependencyTypes: ['npm-dev'] },
+      comment:
+        "npm ci --omit=dev must be enough to run the gateway: it imports only what its own package.json lists as dependencies (the workspace root's devDependencies are hoisted, so they would resolve here, but not in production).",
+      from: { path: `${GATEWAY}|^packages/codec/` },
+      to: { dependencyTypes: ['npm-dev', 'npm-no-pkg', 'npm-unknown'] },
     },
-    ...WORKSPACE_PACKAGES.map(byItsName),
+    ...Object.entries(WORKSPACE_PACKAGES).map(byItsName),
     {
       name: 'no-unresolvable',
       severity: 'error',
@@ -99,7 +105,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: ['node_modules', '^packages/[^/]+/dist/'] },
-    exclude: { path: '^(dist|node_modules)/' },
+    exclude: { path: '^dist/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },

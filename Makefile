@@ -20,18 +20,19 @@ $(NPM_STAMP): package.json package-lock.json | $(TOOLCHAIN)
 	npm ci --no-audit --no-fund
 	@touch $(NPM_STAMP)
 
-dist/codegen/.stamp: $(NPM_STAMP) $(shell find codegen runtime/resource-spec.ts -name '*.ts') tsconfig.codegen.json
+dist/codegen/.stamp: $(NPM_STAMP) $(shell find codegen packages/gateway/runtime/resource-spec.ts -name '*.ts') tsconfig.codegen.json
 	tsc -p tsconfig.codegen.json
 	@touch $@
 
-## generate: write generated/ from catalogue/*.yaml
+## generate: write packages/gateway/generated/ from catalogue/*.yaml
 generate: dist/codegen/.stamp
 	node dist/codegen/index.js
 
-## check-generated: fail when generated/ is not what the catalogue produces
+## check-generated: fail when packages/gateway/generated/ is not what the catalogue produces
+GENERATED := packages/gateway/generated/
 check-generated: generate
-	@git diff --exit-code --stat -- generated/ && test -z "$$(git status --porcelain -- generated/)" \
-	  || (echo "generated/ differs from what catalogue/ produces: run 'make generate' and commit generated/" >&2; exit 1)
+	@git diff --exit-code --stat -- $(GENERATED) && test -z "$$(git status --porcelain -- $(GENERATED))" \
+	  || (echo "$(GENERATED) differs from what catalogue/ produces: run 'make generate' and commit $(GENERATED)" >&2; exit 1)
 
 ## openapi-diff: the breaking-change gate: the OpenAPI document committed at BASE (a git ref; default
 ## HEAD~1) against the one the catalogue generates now, as a changelog classed breaking or additive.
@@ -47,9 +48,10 @@ openapi-diff: build
 scaffold: build
 	node dist/tools/scaffold/cli.js --model '$(MODEL)' --domain '$(DOMAIN)' --resource '$(RESOURCE)'
 
-## packages: the workspace packages (packages/*), compiled in dependency order (tsc -b)
+## packages: the workspace packages (packages/*), compiled in dependency order (tsc -b); the gateway
+## from its generated/, so after `make generate`
 packages: $(NPM_STAMP)
-	tsc -b packages/codec packages/sandbox
+	tsc -b packages/codec packages/gateway packages/sandbox
 
 build: generate packages
 	tsc -p tsconfig.build.json
@@ -62,17 +64,17 @@ typecheck: generate packages
 ## knip (no dead file, export or dependency: knip.jsonc)
 lint: $(NPM_STAMP) generate packages
 	biome check --error-on-warnings .
-	depcruise packages/codec/src packages/sandbox/src codegen generated runtime live bench tools --config .dependency-cruiser.cjs
+	depcruise packages/codec/src packages/gateway/runtime packages/gateway/generated packages/sandbox/src codegen live bench tools --config .dependency-cruiser.cjs
 	knip --no-progress
 
 ## format: rewrite the sources as the formatter wants them (`make lint` fails otherwise)
 format: $(NPM_STAMP)
 	biome check --write .
 
-## release: what production runs, release/gateway.js: runtime/ and generated/ (and the codec) bundled
-## by esbuild into one file, committed like generated/ (a test fails when it is stale). On the server,
-## from a clone: `npm ci --omit=dev`, then `node --max-semi-space-size=4 --max-old-space-size=256
-## release/gateway.js` on Node 22.12+ or 24
+## release: what production runs, packages/gateway/release/gateway.js: the gateway's runtime/ and
+## generated/ (and the codec) bundled by esbuild into one file, committed like generated/ (a test fails
+## when it is stale). On the server, from a clone: `npm ci --omit=dev`, then `npm start -w
+## @ops-data-gateway/gateway` on Node 22.12+ or 24
 release: generate $(NPM_STAMP)
 	node scripts/bundle-release.mjs
 
@@ -105,7 +107,7 @@ bench-smoke: build
 ## check-erp: compare the catalogue with the ERP's fields_get (gateway environment + ERP_CHECK_KEY;
 ## ARGS=--json for JSON). Exit status of the check: 0 no drift, 1 drift, 2 configuration or ERP error
 check-erp: build
-	node dist/runtime/drift/check-erp.js $(ARGS)
+	node packages/gateway/dist/runtime/drift/check-erp.js $(ARGS)
 
 ## erp-diff: send the same calls to the sandbox and to a live Odoo (LIVE_ERP_URL, LIVE_ERP_DATABASE,
 ## LIVE_ERP_LOGIN, LIVE_ERP_KEY, LIVE_ERP_ADMIN_LOGIN/KEY, optional LIVE_ERP_*_KEY; see live/settings.ts)

@@ -6,6 +6,7 @@ module.exports = {
   moduleNameMapper: {
     '^@ops-data-gateway/codec$': '<rootDir>/packages/codec/src/xmlrpc-codec.ts',
     '^@ops-data-gateway/sandbox/(.*)$': '<rootDir>/packages/sandbox/src/$1',
+    '^@ops-data-gateway/gateway/(.*)$': '<rootDir>/packages/gateway/$1',
   },
   testMatch: ['**/*.test.ts'],
   transform: {

@@ -8,7 +8,7 @@
 import { createServer, request, type IncomingMessage } from 'node:http';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ERP_CONTEXT, exportPageRequest } from '../runtime/erp-requests';
+import { ERP_CONTEXT, exportPageRequest } from '@ops-data-gateway/gateway/runtime/erp-requests';
 import { cpuSeconds, memory, type Service } from './processes';
 import { RESOURCE, parseListQuery } from './scenarios';
 

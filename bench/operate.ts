@@ -7,7 +7,7 @@
  */
 import { get } from 'node:http';
 import { createServer } from 'node:net';
-import { compress } from '../runtime/http/compression';
+import { compress } from '@ops-data-gateway/gateway/runtime/http/compression';
 import type { LoadRequest } from './load-generator';
 import { startService, type Service } from './processes';
 

@@ -9,6 +9,8 @@ import type { LoadResult, LoadSpec } from './load-generator';
 
 export const ROOT = join(__dirname, '..', '..');
 const DIST = join(ROOT, 'dist');
+/** The built gateway (`make build` compiles the gateway package into its own dist/). */
+export const GATEWAY_MAIN = join(ROOT, 'packages', 'gateway', 'dist', 'runtime', 'main.js');
 /** Clock ticks per second of /proc/<pid>/stat times (USER_HZ, 100 on Linux). */
 const TICKS_PER_SECOND = 100;
 

@@ -21,7 +21,7 @@ import { createDemoKeys } from '@ops-data-gateway/sandbox/security/demo-keys';
 import { GATEWAY_LOGIN } from '@ops-data-gateway/sandbox/seed/security';
 import { initDatabase, isCurrentDatabase } from '@ops-data-gateway/sandbox/seed/init';
 import type { LoadRequest, LoadResult } from './load-generator';
-import { cpuSeconds, GATEWAY_NODE_FLAGS, memory, ROOT, runLoad, startService, type Service } from './processes';
+import { cpuSeconds, GATEWAY_MAIN, GATEWAY_NODE_FLAGS, memory, ROOT, runLoad, startService, type Service } from './processes';
 import { measureOperate, operateMarkdown, type OperateResult } from './operate';
 import { cacheReport, runCacheBench, type CacheBenchResult } from './cache-bench';
 import { RESOURCE, scenarios, type Scenario } from './scenarios';
@@ -361,7 +361,7 @@ async function main(): Promise<void> {
     const env = { PORT: String(port), ERP_URL: erpUrl, ERP_DATABASE: 'sandbox', ERP_LOGIN: GATEWAY_LOGIN, ERP_TRANSPORT: 'json2', LOG_LEVEL: 'info', ...extra };
     // At LOG_LEVEL=warn (the operate section's "access log off") "gateway listening" is not written; the
     // warning that the drift check is skipped (no ERP_CHECK_KEY here) is, once the gateway listens.
-    return startService('runtime/main.js', [], env, `http://127.0.0.1:${port}`, /gateway listening|catalogue drift check skipped/, GATEWAY_NODE_FLAGS);
+    return startService(GATEWAY_MAIN, [], env, `http://127.0.0.1:${port}`, /gateway listening|catalogue drift check skipped/, GATEWAY_NODE_FLAGS);
   };
   const warm = await startGateway(sandbox.url);
   // Every request checks its key here: the overall cap on key checks (AUTH_CHECK_LIMIT) is lifted.

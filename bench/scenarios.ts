@@ -4,9 +4,9 @@
  * own query parser and request builders so that both sides ask the ERP exactly the same thing.
  */
 import Ajv2020 from 'ajv/dist/2020';
-import { STOCK_PICKINGS } from '../generated/resources/stock';
-import { detailRequest, ERP_CONTEXT, listRequests, type PageRequest } from '../runtime/erp-requests';
-import { QueryParser, type ListQuery } from '../runtime/query/parse-query';
+import { STOCK_PICKINGS } from '@ops-data-gateway/gateway/generated/resources/stock';
+import { detailRequest, ERP_CONTEXT, listRequests, type PageRequest } from '@ops-data-gateway/gateway/runtime/erp-requests';
+import { QueryParser, type ListQuery } from '@ops-data-gateway/gateway/runtime/query/parse-query';
 import type { LoadRequest } from './load-generator';
 
 export const RESOURCE = STOCK_PICKINGS;

@@ -22,7 +22,7 @@ import { Redis } from 'ioredis';
 import { createDemoKeys } from '@ops-data-gateway/sandbox/security/demo-keys';
 import { GATEWAY_LOGIN } from '@ops-data-gateway/sandbox/seed/security';
 import { initDatabase } from '@ops-data-gateway/sandbox/seed/init';
-import { cpuSeconds, GATEWAY_NODE_FLAGS, memory, ROOT, runLoad, startService, type Service } from './processes';
+import { cpuSeconds, GATEWAY_MAIN, GATEWAY_NODE_FLAGS, memory, ROOT, runLoad, startService, type Service } from './processes';
 
 const PROCESSES = 3;
 const CHECK_CAP = 50;
@@ -105,7 +105,7 @@ async function startGateway(erpUrl: string, extra: Record<string, string>): Prom
   const port = await freePort();
   // Logging one line per request at info, as in production and in `make bench`.
   const env = { PORT: String(port), ERP_URL: erpUrl, ERP_DATABASE: 'sandbox', ERP_LOGIN: GATEWAY_LOGIN, ERP_TRANSPORT: 'json2', LOG_LEVEL: 'info', ...extra };
-  return startService('runtime/main.js', [], env, `http://127.0.0.1:${port}`, /gateway listening/, GATEWAY_NODE_FLAGS);
+  return startService(GATEWAY_MAIN, [], env, `http://127.0.0.1:${port}`, /gateway listening/, GATEWAY_NODE_FLAGS);
 }
 
 interface CapResult {

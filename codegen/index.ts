@@ -1,11 +1,14 @@
 /**
- * @module Command line of the generator: `make generate` writes `generated/`; `--check` compares
- * and exits 1 listing stale files, without writing.
+ * @module Command line of the generator: `make generate` writes the gateway package's `generated/`
+ * (packages/gateway/generated); `--check` compares and exits 1 listing stale files, without writing.
  */
 import { join, resolve } from 'node:path';
 import { CatalogueErrors } from './catalogue-error';
 import { generate } from './generate';
 import { writeGenerated } from './write';
+
+/** Where the generated modules live: in the gateway package, beside the runtime that imports them. */
+const GENERATED_DIR = join('packages', 'gateway', 'generated');
 
 function main(argv: readonly string[]): number {
   const check = argv.includes('--check');
@@ -13,7 +16,7 @@ function main(argv: readonly string[]): number {
   const out = process.stdout;
   try {
     const files = generate({ catalogueDir: join(root, 'catalogue'), root });
-    const report = writeGenerated(join(root, 'generated'), files, check);
+    const report = writeGenerated(join(root, GENERATED_DIR), files, check);
     if (check) {
       if (report.stale.length) {
         process.stderr.write(`generated/ is stale (${report.stale.length} file(s)); run 'make generate':\n${report.stale.map((f) => `  ${f}\n`).join('')}`);

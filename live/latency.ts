@@ -1,18 +1,18 @@
 /**
  * @module `make live-latency`: what the gateway adds on a live ERP, per transport. For each
- * transport the ERP offers, a built gateway (dist/runtime/main.js, production V8 flags) runs against
+ * transport the ERP offers, a built gateway (packages/gateway/dist/runtime/main.js, production V8 flags) runs against
  * the ERP from LIVE_ERP_* settings; each scenario is timed sequentially (concurrency 1) through the
  * gateway and as the same ERP call(s) sent directly with the gateway's own client, in alternating
  * rounds so drift of the machine cancels out. Prints a Markdown table (docs/compatibility.md).
  */
 import Ajv2020 from 'ajv/dist/2020';
-import { RESOURCES } from '../generated/routers';
-import { GATEWAY_NODE_FLAGS, startService } from '../bench/processes';
-import { loadConfig } from '../runtime/config';
-import { ErpClient, ErpStats } from '../runtime/erp/erp-client';
-import { detailRequest, ERP_CONTEXT, listRequests } from '../runtime/erp-requests';
-import { QueryParser } from '../runtime/query/parse-query';
-import type { ResourceSpec } from '../runtime/resource-spec';
+import { RESOURCES } from '@ops-data-gateway/gateway/generated/routers/index';
+import { GATEWAY_MAIN, GATEWAY_NODE_FLAGS, startService } from '../bench/processes';
+import { loadConfig } from '@ops-data-gateway/gateway/runtime/config';
+import { ErpClient, ErpStats } from '@ops-data-gateway/gateway/runtime/erp/erp-client';
+import { detailRequest, ERP_CONTEXT, listRequests } from '@ops-data-gateway/gateway/runtime/erp-requests';
+import { QueryParser } from '@ops-data-gateway/gateway/runtime/query/parse-query';
+import type { ResourceSpec } from '@ops-data-gateway/gateway/runtime/resource-spec';
 import { liveErpSettings, transportsOf, type LiveErpSettings, type LiveTransport } from './settings';
 
 const ROUNDS = Number(process.env['LIVE_LATENCY_ROUNDS'] ?? 5);
@@ -65,7 +65,7 @@ async function measure(settings: LiveErpSettings, transport: LiveTransport, reso
     { model: resource.model, method: 'search_read', ids: null, kwargs: { domain: [], fields: ['id'], limit: 1, context: ERP_CONTEXT } },
     stats,
   )) as { id: number }[];
-  const gateway = await startService('runtime/main.js', [], env, `http://127.0.0.1:${port}`, /gateway listening/, GATEWAY_NODE_FLAGS);
+  const gateway = await startService(GATEWAY_MAIN, [], env, `http://127.0.0.1:${port}`, /gateway listening/, GATEWAY_NODE_FLAGS);
   const rows: string[] = [];
   try {
     for (const scenario of scenariosOf(resource, sent[0]?.id ?? 1)) {

@@ -1,30 +1,32 @@
-// The production gateway as one committed file, release/gateway.js: what lets a plain clone run on
-// the server with `npm ci --omit=dev` and `node release/gateway.js`, no compiler there. esbuild
-// bundles runtime/ and generated/ (and the wire codec, a workspace package whose compiled dist/ a clone
-// does not have) into CommonJS for Node 22.12+; the production dependencies stay outside the bundle,
-// installed by npm from package.json, so `npm ls --omit=dev` is still the truth about what runs.
+// The production gateway as one committed file, packages/gateway/release/gateway.js: what lets a plain
+// clone run on the server with `npm ci --omit=dev` and `npm start -w @ops-data-gateway/gateway`, no
+// compiler there. esbuild bundles the gateway package's runtime/ and generated/ (and the wire codec, a
+// workspace package whose compiled dist/ a clone does not have) into CommonJS for Node 22.12+; the
+// production dependencies stay outside the bundle, installed by npm from packages/gateway/package.json,
+// so `npm ls --omit=dev` in packages/gateway is still the truth about what runs.
 // The output is deterministic (same sources, same esbuild: same bytes); a test rebuilds it and fails
 // when the committed file is stale, as `make check-generated` does for generated/.
 //
 // The stdio MCP entry for local agents (runtime/mcp/stdio.ts, `npm run mcp`) is bundled the same way
 // into release/mcp-stdio.js, so that it too runs from a plain clone.
 //
-// Usage: node scripts/bundle-release.mjs [outdir]   (default release/: gateway.js and mcp-stdio.js)
+// Usage: node scripts/bundle-release.mjs [outdir]   (default packages/gateway/release/: gateway.js and mcp-stdio.js)
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const outdir = process.argv[2] ?? join(root, 'release');
-const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const gateway = join(root, 'packages', 'gateway');
+const outdir = process.argv[2] ?? join(gateway, 'release');
+const manifest = JSON.parse(readFileSync(join(gateway, 'package.json'), 'utf8'));
 const codec = '@ops-data-gateway/codec';
 const external = Object.keys(manifest.dependencies).filter((name) => name !== codec);
 const { engines } = manifest;
 
 const bundle = (entryPoint, outfile, what) =>
   build({
-    absWorkingDir: root,
+    absWorkingDir: gateway,
     entryPoints: [entryPoint],
     outfile: join(outdir, outfile),
     bundle: true,
@@ -32,8 +34,8 @@ const bundle = (entryPoint, outfile, what) =>
     format: 'cjs',
     target: `node${engines.node.replace(/^>=/, '')}`,
     external,
-    alias: { [codec]: './packages/codec/src/xmlrpc-codec.ts' },
-    tsconfig: 'tsconfig.build.json',
+    alias: { [codec]: '../codec/src/xmlrpc-codec.ts' },
+    tsconfig: 'tsconfig.json',
     legalComments: 'none',
     logLevel: 'warning',
     banner: {

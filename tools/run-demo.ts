@@ -1,7 +1,7 @@
 /**
  * @module `make run`: the gateway on the sandbox ERP, in one command. Initialises the sandbox
  * database on the first run (and reuses it after, unless an older sandbox made it), starts the sandbox, starts the gateway as its own
- * process (exactly as it runs in production: `dist/runtime/main.js` configured by environment),
+ * process (exactly as it runs in production: `packages/gateway/dist/runtime/main.js` configured by environment),
  * prints the base URL and a fresh demo key, and stops both on Ctrl-C or SIGTERM.
  */
 import { spawn } from 'node:child_process';
@@ -42,7 +42,7 @@ async function main(): Promise<void> {
 
   const baseUrl = `http://127.0.0.1:${gatewayPort}`;
   // The V8 flags of README "Running in production": a small young generation keeps RSS flat.
-  const gateway = spawn(process.execPath, ['--max-semi-space-size=4', '--max-old-space-size=256', join(root, 'dist', 'runtime', 'main.js')], {
+  const gateway = spawn(process.execPath, ['--max-semi-space-size=4', '--max-old-space-size=256', join(root, 'packages', 'gateway', 'dist', 'runtime', 'main.js')], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: {
       ...process.env,

@@ -4,7 +4,7 @@
  */
 import type { DomainModel, ResourceModel } from '../model/catalogue-model';
 import { domainResourcesConstName, recordTypeName, resourceConstName } from '../model/names';
-import type { ResourceSpec } from '../../runtime/resource-spec';
+import type { ResourceSpec } from '../../packages/gateway/runtime/resource-spec';
 import { detailQuerySchema, listQuerySchema } from './query-schema';
 import { literal, printSourceFile } from './ts-printer';
 

@@ -7,7 +7,7 @@ import type { CatalogueFile } from '../load/load-catalogue';
 import { filterTypeOfField, isPlainStored } from '../validate/validate-catalogue';
 import type { CatalogueModel, DomainModel, FieldModel, FilterModel, ResourceModel } from './catalogue-model';
 import type { RawCache, RawDomain, RawErpSource, RawField, RawFilter, RawResource } from './raw';
-import type { FieldSource, FilterType } from '../../runtime/resource-spec';
+import type { FieldSource, FilterType } from '../../packages/gateway/runtime/resource-spec';
 
 const byName = <T extends { name: string }>(a: T, b: T): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 

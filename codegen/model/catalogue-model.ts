@@ -2,7 +2,7 @@
  * @module The normalised catalogue every emitter reads: domains and resources sorted, every
  * default resolved, every ERP mapping in the runtime's own shape.
  */
-import type { FieldSpec, FilterSpec, ResourceSpec } from '../../runtime/resource-spec';
+import type { FieldSpec, FilterSpec, ResourceSpec } from '../../packages/gateway/runtime/resource-spec';
 
 export interface FieldModel extends FieldSpec {
   readonly description: string;

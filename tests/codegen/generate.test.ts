@@ -21,7 +21,7 @@ describe('generate', () => {
   });
 
   it('matches the committed generated/ tree (nothing stale, missing or extra)', () => {
-    expect(writeGenerated(join(root, 'generated'), first, true).stale).toEqual([]);
+    expect(writeGenerated(join(root, 'packages', 'gateway', 'generated'), first, true).stale).toEqual([]);
   });
 
   it('marks every generated file as generated', () => {
@@ -44,12 +44,12 @@ describe('generate', () => {
 
   it('passes a real OpenAPI 3.1 validator', () => {
     const node = process.execPath;
-    const out = execFileSync(node, [join(root, 'tests/tools/validate-openapi.mjs'), join(root, 'generated/openapi.json')], { encoding: 'utf8' });
+    const out = execFileSync(node, [join(root, 'tests/tools/validate-openapi.mjs'), join(root, 'packages/gateway/generated/openapi.json')], { encoding: 'utf8' });
     expect(JSON.parse(out)).toEqual({ valid: true, version: '3.1', errors: null });
   });
 
   it('flags personal data with x-personal-data', () => {
-    const openapi = JSON.parse(readFileSync(join(root, 'generated/openapi.json'), 'utf8'));
+    const openapi = JSON.parse(readFileSync(join(root, 'packages/gateway/generated/openapi.json'), 'utf8'));
     const record = openapi.components.schemas.EventsRegistrationsRecord;
     expect(record.properties.email['x-personal-data']).toBe(true);
     expect(record.properties.event['x-personal-data']).toBeUndefined();

@@ -5,7 +5,7 @@
  */
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import tools from '../../generated/mcp-tools.json';
+import tools from '@ops-data-gateway/gateway/generated/mcp-tools.json';
 import { catalogue } from '../docs/docs-app';
 
 const model = catalogue();

@@ -7,9 +7,9 @@ import type { Express } from 'express';
 import { join } from 'node:path';
 import { readCatalogue } from '../../codegen/generate';
 import type { CatalogueModel } from '../../codegen/model/catalogue-model';
-import { createApp } from '../../runtime/app';
-import { loadConfig } from '../../runtime/config';
-import { createLogger } from '../../runtime/log';
+import { createApp } from '@ops-data-gateway/gateway/runtime/app';
+import { loadConfig } from '@ops-data-gateway/gateway/runtime/config';
+import { createLogger } from '@ops-data-gateway/gateway/runtime/log';
 
 export const ROOT = join(__dirname, '..', '..');
 export const PUBLIC_BASE_URL = 'https://ops.example.test/gateway';

@@ -12,7 +12,7 @@ import { recordTypeName } from '../../codegen/model/names';
 import { catalogue, ROOT } from './docs-app';
 
 const run = promisify(execFile);
-const OPENAPI = join(ROOT, 'generated', 'openapi.json');
+const OPENAPI = join(ROOT, 'packages', 'gateway', 'generated', 'openapi.json');
 const QUIET = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' };
 
 /** The JS file of a package's command, run with this very node (no PATH lookup). */

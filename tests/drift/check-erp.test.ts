@@ -1,5 +1,5 @@
 /**
- * `make check-erp` (the built CLI, dist/runtime/drift/check-erp.js, which the target runs after
+ * `make check-erp` (the built CLI, packages/gateway/dist/runtime/drift/check-erp.js, which the target runs after
  * `make build`): exit 0 without drift, 1 with drift (table, or JSON with --json), 2 without
  * ERP_CHECK_KEY or without an ERP. One run goes through make itself (`-o build`: dist is built).
  */
@@ -9,7 +9,7 @@ import type { RunningSandbox } from '@ops-data-gateway/sandbox/http/start-sandbo
 import { createDriftDatabase, gatewayEnv, type DriftDatabase } from './support/drift-sandbox';
 
 const ROOT = join(__dirname, '../..');
-const CLI = join(ROOT, 'dist/runtime/drift/check-erp.js');
+const CLI = join(ROOT, 'packages/gateway/dist/runtime/drift/check-erp.js');
 
 let database: DriftDatabase;
 let plain: RunningSandbox;

@@ -3,9 +3,9 @@
  * targets, x2many and distribution types, dotted paths through plain fields, catalogue enum values
  * the ERP lacks), and what is not drift (ERP-computed fields the catalogue says are computed).
  */
-import { compareCatalogue, orderFields } from '../../runtime/drift/compare-catalogue';
-import type { ErpField, ErpSchema } from '../../runtime/drift/erp-schema';
-import type { FieldSource, FieldSpec, ResourceSpec } from '../../runtime/resource-spec';
+import { compareCatalogue, orderFields } from '@ops-data-gateway/gateway/runtime/drift/compare-catalogue';
+import type { ErpField, ErpSchema } from '@ops-data-gateway/gateway/runtime/drift/erp-schema';
+import type { FieldSource, FieldSpec, ResourceSpec } from '@ops-data-gateway/gateway/runtime/resource-spec';
 
 const field = (name: string, type: FieldSpec['type'], source: FieldSource, extra: Partial<FieldSpec> = {}): FieldSpec => ({
   name,

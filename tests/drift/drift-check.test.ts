@@ -2,10 +2,10 @@
  * runDriftCheck over real HTTP against the sandbox: the catalogue and the plain sandbox agree; each
  * kind of drift the sandbox can be started with is reported as one precise problem.
  */
-import { RESOURCES } from '../../generated/routers';
-import { loadConfig } from '../../runtime/config';
-import { ErpClient } from '../../runtime/erp/erp-client';
-import { runDriftCheck } from '../../runtime/drift/run-drift-check';
+import { RESOURCES } from '@ops-data-gateway/gateway/generated/routers/index';
+import { loadConfig } from '@ops-data-gateway/gateway/runtime/config';
+import { ErpClient } from '@ops-data-gateway/gateway/runtime/erp/erp-client';
+import { runDriftCheck } from '@ops-data-gateway/gateway/runtime/drift/run-drift-check';
 import type { RegistryDrift } from '@ops-data-gateway/sandbox/orm/registry-drift';
 import type { OdooVersion } from '@ops-data-gateway/sandbox/orm/types';
 import { createDriftDatabase, gatewayEnv, type DriftDatabase } from './support/drift-sandbox';

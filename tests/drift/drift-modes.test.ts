@@ -1,7 +1,7 @@
 /**
  * DRIFT_CHECK at start-up, over real HTTP against a drifted sandbox (fleet.alert removed,
  * fleet.vehicle.vin_sn removed): `warn` serves around the drift and lists it on /readyz, `off` does
- * nothing, `fail` refuses to run (the built gateway, dist/runtime/main.js, as a child process).
+ * nothing, `fail` refuses to run (the built gateway, packages/gateway/dist/runtime/main.js, as a child process).
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -227,7 +227,7 @@ describe('DRIFT_CHECK=off', () => {
 });
 
 describe('DRIFT_CHECK=fail', () => {
-  const MAIN = join(__dirname, '../../dist/runtime/main.js');
+  const MAIN = join(__dirname, '../../packages/gateway/dist/runtime/main.js');
 
   /** Runs the built gateway until it exits, or stops it once `until` holds of its output or `ms` pass. */
   function runGateway(env: Record<string, string>, ms: number, until?: (stdout: string) => boolean): Promise<{ code: number | null; stderr: string; stdout: string }> {

@@ -3,11 +3,11 @@
  * next retry (what `/readyz` triggers) runs it again once the ERP answers.
  */
 import { createServer } from 'node:net';
-import { RESOURCES } from '../../generated/routers';
-import { loadConfig } from '../../runtime/config';
-import { DriftMonitor } from '../../runtime/drift/drift-monitor';
-import { ErpClient } from '../../runtime/erp/erp-client';
-import { createLogger } from '../../runtime/log';
+import { RESOURCES } from '@ops-data-gateway/gateway/generated/routers/index';
+import { loadConfig } from '@ops-data-gateway/gateway/runtime/config';
+import { DriftMonitor } from '@ops-data-gateway/gateway/runtime/drift/drift-monitor';
+import { ErpClient } from '@ops-data-gateway/gateway/runtime/erp/erp-client';
+import { createLogger } from '@ops-data-gateway/gateway/runtime/log';
 import { startSandbox } from '@ops-data-gateway/sandbox/http/start-sandbox';
 import { createDriftDatabase, type DriftDatabase } from './support/drift-sandbox';
 

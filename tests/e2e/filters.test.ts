@@ -3,7 +3,7 @@
  * with a value taken from the data and every record returned must satisfy it; a filter on an ERP
  * field that is not exposed must answer 200 with no more records than the unfiltered list.
  */
-import { RESOURCES } from '../../generated/routers';
+import { RESOURCES } from '@ops-data-gateway/gateway/generated/routers/index';
 import { EXAMPLE, exposedField, probe } from '../support/filter-probes';
 import { expectDocumented } from '../support/openapi-responses';
 import { startStack, TRANSPORTS, type Stack } from '../support/stack';

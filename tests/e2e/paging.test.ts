@@ -2,7 +2,7 @@
  * Paging by offset and by cursor walk a whole resource and meet the same records; total=false,
  * order, fields and limit clamping behave as the spec says; over each transport.
  */
-import { RESOURCES } from '../../generated/routers';
+import { RESOURCES } from '@ops-data-gateway/gateway/generated/routers/index';
 import { expectDocumented } from '../support/openapi-responses';
 import { expectSameRecords, walkBothWays, type Page } from '../support/paging-walk';
 import { startStack, TRANSPORTS, type Stack } from '../support/stack';

@@ -3,14 +3,14 @@
  * need to judge it: the drift the ERP shows against the catalogue, the resources it can serve, the
  * keys from the settings, and direct read calls to the ERP as the technical account.
  */
-import { RESOURCES } from '../../generated/routers';
-import { loadConfig } from '../../runtime/config';
-import type { DriftProblem } from '../../runtime/drift/drift-problem';
-import { driftGapsOf, type DriftGaps } from '../../runtime/drift/drift-gaps';
-import { runDriftCheck } from '../../runtime/drift/run-drift-check';
-import { ErpClient, ErpStats } from '../../runtime/erp/erp-client';
-import type { ErpCall } from '../../runtime/erp/transport';
-import type { ResourceSpec } from '../../runtime/resource-spec';
+import { RESOURCES } from '@ops-data-gateway/gateway/generated/routers/index';
+import { loadConfig } from '@ops-data-gateway/gateway/runtime/config';
+import type { DriftProblem } from '@ops-data-gateway/gateway/runtime/drift/drift-problem';
+import { driftGapsOf, type DriftGaps } from '@ops-data-gateway/gateway/runtime/drift/drift-gaps';
+import { runDriftCheck } from '@ops-data-gateway/gateway/runtime/drift/run-drift-check';
+import { ErpClient, ErpStats } from '@ops-data-gateway/gateway/runtime/erp/erp-client';
+import type { ErpCall } from '@ops-data-gateway/gateway/runtime/erp/transport';
+import type { ResourceSpec } from '@ops-data-gateway/gateway/runtime/resource-spec';
 import type { LiveErpSettings, LiveTransport } from '../../live/settings';
 import { startGateway, type RunningGateway } from '../support/gateway';
 

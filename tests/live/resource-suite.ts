@@ -5,10 +5,10 @@
  * generated/openapi.json. Run on a live Odoo from settings (odoo.live.test.ts) and, so that the
  * suite cannot rot where CI has no Odoo, on the sandbox (sandbox.live.test.ts).
  */
-import { orderFields } from '../../runtime/drift/compare-catalogue';
+import { orderFields } from '@ops-data-gateway/gateway/runtime/drift/compare-catalogue';
 import { WRONG_KEY } from '../../live/differential/wire';
-import type { DomainLeaf } from '../../runtime/query/domain';
-import type { ResourceSpec, ScopeTerm } from '../../runtime/resource-spec';
+import type { DomainLeaf } from '@ops-data-gateway/gateway/runtime/query/domain';
+import type { ResourceSpec, ScopeTerm } from '@ops-data-gateway/gateway/runtime/resource-spec';
 import { EXAMPLE, exposedField, probe } from '../support/filter-probes';
 import { readyAfterDriftCheck } from '../support/gateway';
 import { expectDocumented } from '../support/openapi-responses';

@@ -3,7 +3,7 @@
  * settings a live Odoo gets (live/settings.ts), so the suite itself is proven and cannot rot. On the
  * sandbox every resource of the catalogue is served.
  */
-import { RESOURCES } from '../../generated/routers';
+import { RESOURCES } from '@ops-data-gateway/gateway/generated/routers/index';
 import type { LiveErpSettings } from '../../live/settings';
 import { startStack, type Stack } from '../support/stack';
 import { describeLiveSuite } from './resource-suite';

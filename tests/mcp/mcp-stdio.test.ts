@@ -14,7 +14,7 @@ import { catalogue } from '../docs/docs-app';
 import { startStack, type Stack } from '../support/stack';
 
 /** What `npm run mcp` runs: the committed bundle (production-install.test.ts fails when it is stale). */
-const ENTRY = join(__dirname, '..', '..', 'release', 'mcp-stdio.js');
+const ENTRY = join(__dirname, '..', '..', 'packages', 'gateway', 'release', 'mcp-stdio.js');
 let stack: Stack;
 let client: Client;
 

@@ -3,7 +3,7 @@
  * Configuration table says by default (metrics and traces off, compression on), and a wrong value
  * stops start-up naming its variable; the metrics listener can never be the public port.
  */
-import { ConfigError, loadConfig } from '../../runtime/config';
+import { ConfigError, loadConfig } from '@ops-data-gateway/gateway/runtime/config';
 
 const BASE = { ERP_URL: 'http://127.0.0.1:8069', ERP_DATABASE: 'odoo', PORT: '8080' };
 

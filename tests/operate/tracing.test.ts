@@ -1,5 +1,5 @@
 /**
- * OpenTelemetry traces over real HTTP: the gateway process (`node dist/runtime/main.js`, as in
+ * OpenTelemetry traces over real HTTP: the gateway process (`node packages/gateway/dist/runtime/main.js`, as in
  * production) exports to a small OTLP/HTTP receiver started here (it decodes the JSON export, as a
  * collector would), with the sandbox ERP behind a recording proxy. The span tree is checked: a server span per request that continues the client's trace, a
  * client span per ERP call under it with model, method, transport and outcome, the ERP receiving each

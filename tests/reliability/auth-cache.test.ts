@@ -5,10 +5,10 @@
  * carries the key to the ERP. The sandbox's clock is moved to expire a key; a fault proxy in
  * forward mode shows which key checks (`context_get` over JSON-2) reach the ERP.
  */
-import { Authenticator } from '../../runtime/auth';
-import { loadConfig } from '../../runtime/config';
-import { ErpClient, ErpStats } from '../../runtime/erp/erp-client';
-import { TtlCache } from '../../runtime/ttl-cache';
+import { Authenticator } from '@ops-data-gateway/gateway/runtime/auth';
+import { loadConfig } from '@ops-data-gateway/gateway/runtime/config';
+import { ErpClient, ErpStats } from '@ops-data-gateway/gateway/runtime/erp/erp-client';
+import { TtlCache } from '@ops-data-gateway/gateway/runtime/ttl-cache';
 import type { FaultProxy } from '../support/fault-proxy';
 import { startStackBehindProxy, type Stack } from '../support/stack';
 import { mintKey, revokeKey } from './support/sandbox-keys';

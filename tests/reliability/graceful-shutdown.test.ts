@@ -1,5 +1,5 @@
 /**
- * Graceful shutdown of the real process (`node dist/runtime/main.js`): on SIGTERM it stops accepting
+ * Graceful shutdown of the real process (`node packages/gateway/dist/runtime/main.js`): on SIGTERM it stops accepting
  * connections at once, closes idle kept-alive ones, lets the request in flight finish with its 200,
  * and exits 0. The request is kept in flight by a fault proxy delaying the ERP's answer. The same
  * process also shows that main.ts answers unreadable requests in the error envelope.
@@ -47,7 +47,7 @@ async function waitFor(condition: () => boolean | Promise<boolean>, limitMs: num
   }
 }
 
-describe('graceful shutdown of dist/runtime/main.js on SIGTERM', () => {
+describe('graceful shutdown of packages/gateway/dist/runtime/main.js on SIGTERM', () => {
   let stack: Stack;
   let proxy: FaultProxy;
   let gateway: GatewayProcess;

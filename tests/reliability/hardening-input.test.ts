@@ -7,8 +7,8 @@
  * refused at start-up, what Node would answer by itself is answered in the error envelope, and the
  * sandbox refuses a NUL in a domain value as PostgreSQL-backed Odoo does.
  */
-import { ConfigError, loadConfig } from '../../runtime/config';
-import { MAX_QUERY_PARAMS } from '../../runtime/http/strict-query';
+import { ConfigError, loadConfig } from '@ops-data-gateway/gateway/runtime/config';
+import { MAX_QUERY_PARAMS } from '@ops-data-gateway/gateway/runtime/http/strict-query';
 import type { FaultProxy } from '../support/fault-proxy';
 import { expectDocumented } from '../support/openapi-responses';
 import { startStack, startStackBehindProxy, type Stack, type TransportUnderTest } from '../support/stack';

@@ -1,5 +1,5 @@
 /**
- * No client and no ERP answer can make the real process (`node dist/runtime/main.js` with the
+ * No client and no ERP answer can make the real process (`node packages/gateway/dist/runtime/main.js` with the
  * production heap bounds of the README) leak or die. Each attack that used to end it with "JavaScript
  * heap out of memory" is replayed, bounded in count and time, on loopback:
  * - clients that pipeline many requests on one connection and hang up (their queued answers were

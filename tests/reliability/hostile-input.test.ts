@@ -9,9 +9,9 @@
  * FC_SEED and FC_RUNS override the seed and the number of cases (the seed is printed on failure).
  */
 import fc from 'fast-check';
-import openapi from '../../generated/openapi.json';
-import { RESOURCES } from '../../generated/routers';
-import { ERROR_CODES } from '../../runtime/errors';
+import openapi from '@ops-data-gateway/gateway/generated/openapi.json';
+import { RESOURCES } from '@ops-data-gateway/gateway/generated/routers/index';
+import { ERROR_CODES } from '@ops-data-gateway/gateway/runtime/errors';
 import { expectDocumented } from '../support/openapi-responses';
 import { startStack, type Stack } from '../support/stack';
 import { catalogueViolations } from './support/erp-call-checks';

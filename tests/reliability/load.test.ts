@@ -1,5 +1,5 @@
 /**
- * A bounded load run against the gateway as it runs in production (`node dist/runtime/main.js`, its
+ * A bounded load run against the gateway as it runs in production (`node packages/gateway/dist/runtime/main.js`, its
  * own process, so the memory measured is its own) on a sandbox ERP: 50,000 requests over 64
  * kept-alive loopback connections, mixing list, detail, cursor and error routes. No answer may be
  * other than the one its route gives when idle, and the gateway's resident memory must not grow

@@ -10,10 +10,10 @@
 import { Writable } from 'node:stream';
 import express from 'express';
 import request from 'supertest';
-import { RESOURCES } from '../../generated/routers';
-import { createErrorHandler } from '../../runtime/http/error-handler';
-import { maskSecrets } from '../../runtime/http/mask-secrets';
-import { createLogger } from '../../runtime/log';
+import { RESOURCES } from '@ops-data-gateway/gateway/generated/routers/index';
+import { createErrorHandler } from '@ops-data-gateway/gateway/runtime/http/error-handler';
+import { maskSecrets } from '@ops-data-gateway/gateway/runtime/http/mask-secrets';
+import { createLogger } from '@ops-data-gateway/gateway/runtime/log';
 import type { FaultProxy } from '../support/fault-proxy';
 import { startStackBehindProxy, type Stack } from '../support/stack';
 import { mintKey } from './support/sandbox-keys';

@@ -1,5 +1,5 @@
 /**
- * WORKERS=3 on the real process (`node dist/runtime/main.js`): three workers share the port and each
+ * WORKERS=3 on the real process (`node packages/gateway/dist/runtime/main.js`): three workers share the port and each
  * answers requests; a worker killed is started again and the gateway keeps answering; on SIGTERM
  * every worker stops accepting and finishes its requests in flight (200 each), and the gateway exits 0.
  * Requests are held in flight by a fault proxy delaying the ERP's answers.

@@ -3,10 +3,10 @@
  * spec) over the settings' defaults, both under the ceiling; off when the ceiling or the byte bound
  * is 0. The catalogue → spec step is proved in tests/codegen/catalogue-errors.test.ts.
  */
-import { cachePolicyOf } from '../../runtime/cache/cache-policy';
-import type { GatewayConfig } from '../../runtime/config';
-import type { ResourceSpec } from '../../runtime/resource-spec';
-import { FLEET_VEHICLES } from '../../generated/resources/fleet';
+import { cachePolicyOf } from '@ops-data-gateway/gateway/runtime/cache/cache-policy';
+import type { GatewayConfig } from '@ops-data-gateway/gateway/runtime/config';
+import type { ResourceSpec } from '@ops-data-gateway/gateway/runtime/resource-spec';
+import { FLEET_VEHICLES } from '@ops-data-gateway/gateway/generated/resources/fleet';
 
 const settings = (over: Partial<GatewayConfig['cache']> = {}): GatewayConfig['cache'] => ({ defaultTtlS: 0, defaultStaleS: 0, maxTtlS: 300, maxBytes: 1 << 20, ...over });
 const withCache = (cache: ResourceSpec['cache']): ResourceSpec => ({ ...FLEET_VEHICLES, cache });

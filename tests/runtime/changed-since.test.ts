@@ -2,8 +2,8 @@
  * `changed_since` values: a date-time becomes the second it falls in (the ERP answers whole seconds),
  * a token the gateway gave comes back as the cursor it holds, anything else is a 422.
  */
-import { GatewayError } from '../../runtime/errors';
-import { changeToken, erpSecond, parseChangedSince, secondOf } from '../../runtime/query/changed-since';
+import { GatewayError } from '@ops-data-gateway/gateway/runtime/errors';
+import { changeToken, erpSecond, parseChangedSince, secondOf } from '@ops-data-gateway/gateway/runtime/query/changed-since';
 
 const at = (iso: string) => Date.parse(iso) / 1000;
 

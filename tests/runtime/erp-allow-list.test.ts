@@ -5,8 +5,8 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ALLOWED_METHODS, ErpClient, ErpStats } from '../../runtime/erp/erp-client';
-import { loadConfig } from '../../runtime/config';
+import { ALLOWED_METHODS, ErpClient, ErpStats } from '@ops-data-gateway/gateway/runtime/erp/erp-client';
+import { loadConfig } from '@ops-data-gateway/gateway/runtime/config';
 
 describe('the ERP method allow-list', () => {
   let server: Server;

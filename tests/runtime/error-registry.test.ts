@@ -1,7 +1,7 @@
 /** The error codes of the runtime's registry are those the OpenAPI document and the docs describe, both ways. */
-import openapi from '../../generated/openapi.json';
-import { DOCS_PAGE_HTML, LLMS_TXT } from '../../generated/docs-assets';
-import { ERROR_CODES } from '../../runtime/errors';
+import openapi from '@ops-data-gateway/gateway/generated/openapi.json';
+import { DOCS_PAGE_HTML, LLMS_TXT } from '@ops-data-gateway/gateway/generated/docs-assets';
+import { ERROR_CODES } from '@ops-data-gateway/gateway/runtime/errors';
 
 describe('the error registry', () => {
   const documented = (openapi as unknown as { components: { schemas: { Error: { properties: { error: { properties: { code: { enum: string[] } } } } } } } }).components.schemas

@@ -3,8 +3,8 @@
  * back when an entry goes (evicted, replaced, expired), stays within its own bound, and stores
  * nothing when the budget has no room (the answers in flight come first).
  */
-import { MemoryCacheStore } from '../../runtime/cache/memory-store';
-import { MemoryBudget } from '../../runtime/erp/memory-budget';
+import { MemoryCacheStore } from '@ops-data-gateway/gateway/runtime/cache/memory-store';
+import { MemoryBudget } from '@ops-data-gateway/gateway/runtime/erp/memory-budget';
 
 const answer = (bytes: number) => ({ body: Buffer.alloc(bytes, 0x61), etag: '"x"', storedAt: Date.now(), headers: {} });
 

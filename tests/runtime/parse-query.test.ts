@@ -1,11 +1,11 @@
 /** The query string of a list or detail route becomes a typed query, or the error of decisions D11–D20. */
 import Ajv2020 from 'ajv/dist/2020';
-import { GatewayError } from '../../runtime/errors';
-import { QueryParser } from '../../runtime/query/parse-query';
-import { compileDomain } from '../../runtime/query/domain';
-import { FLEET_RESERVATIONS, FLEET_VEHICLES } from '../../generated/resources/fleet';
-import { IT_TICKETS } from '../../generated/resources/it';
-import { EVENTS_REGISTRATIONS } from '../../generated/resources/events';
+import { GatewayError } from '@ops-data-gateway/gateway/runtime/errors';
+import { QueryParser } from '@ops-data-gateway/gateway/runtime/query/parse-query';
+import { compileDomain } from '@ops-data-gateway/gateway/runtime/query/domain';
+import { FLEET_RESERVATIONS, FLEET_VEHICLES } from '@ops-data-gateway/gateway/generated/resources/fleet';
+import { IT_TICKETS } from '@ops-data-gateway/gateway/generated/resources/it';
+import { EVENTS_REGISTRATIONS } from '@ops-data-gateway/gateway/generated/resources/events';
 
 const ajv = new Ajv2020({ strict: true, verbose: true });
 const vehicles = new QueryParser(FLEET_VEHICLES, ajv);

@@ -1,4 +1,4 @@
-import { recordUrls } from '../../runtime/record-urls';
+import { recordUrls } from '@ops-data-gateway/gateway/runtime/record-urls';
 
 describe('recordUrls (ERP_URL_TEMPLATE, decision D9)', () => {
   it('fills the default template: public URL, id, then model', () => {

@@ -1,9 +1,9 @@
 /** ERP rows become API records: false is null except for booleans, relations by id or name, UTC Z datetimes. */
-import { compileMapper, serialiseDistribution, type RelatedValues } from '../../runtime/records';
-import { FLEET_VEHICLES } from '../../generated/resources/fleet';
-import type { FleetVehiclesRecord } from '../../generated/types/fleet';
-import { PURCHASE_ORDER_LINES } from '../../generated/resources/purchase';
-import { IT_TICKETS } from '../../generated/resources/it';
+import { compileMapper, serialiseDistribution, type RelatedValues } from '@ops-data-gateway/gateway/runtime/records';
+import { FLEET_VEHICLES } from '@ops-data-gateway/gateway/generated/resources/fleet';
+import type { FleetVehiclesRecord } from '@ops-data-gateway/gateway/generated/types/fleet';
+import { PURCHASE_ORDER_LINES } from '@ops-data-gateway/gateway/generated/resources/purchase';
+import { IT_TICKETS } from '@ops-data-gateway/gateway/generated/resources/it';
 
 const urlFor = (model: string, id: number) => `https://erp.example.test/web#id=${id}&model=${model}&view_type=form`;
 /**

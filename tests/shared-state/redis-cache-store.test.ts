@@ -5,10 +5,10 @@
  * answers again.
  */
 import { createHash } from 'node:crypto';
-import { RedisCacheStore } from '../../runtime/cache/redis-cache-store';
-import type { CachedAnswer } from '../../runtime/cache/cache-store';
-import { createLogger } from '../../runtime/log';
-import { SharedRedis } from '../../runtime/shared-state/redis';
+import { RedisCacheStore } from '@ops-data-gateway/gateway/runtime/cache/redis-cache-store';
+import type { CachedAnswer } from '@ops-data-gateway/gateway/runtime/cache/cache-store';
+import { createLogger } from '@ops-data-gateway/gateway/runtime/log';
+import { SharedRedis } from '@ops-data-gateway/gateway/runtime/shared-state/redis';
 import { startRedisServer, type RedisServer } from '../support/redis-server';
 
 const TIMEOUT_MS = 100;

@@ -3,7 +3,7 @@
  * README's Configuration table says, and a wrong value stops start-up naming the variable (a Redis
  * password never shown).
  */
-import { ConfigError, loadConfig } from '../../runtime/config';
+import { ConfigError, loadConfig } from '@ops-data-gateway/gateway/runtime/config';
 
 const base = { ERP_URL: 'http://127.0.0.1:8069', ERP_DATABASE: 'db' };
 

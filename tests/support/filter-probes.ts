@@ -3,7 +3,7 @@
  * filter acts on, a query value that a sample record satisfies, and the check every returned value
  * must then pass; or a harmless example value for a filter on a field that is not exposed.
  */
-import type { FieldSpec, FilterSpec, ResourceSpec } from '../../runtime/resource-spec';
+import type { FieldSpec, FilterSpec, ResourceSpec } from '@ops-data-gateway/gateway/runtime/resource-spec';
 
 /** The exposed field a filter acts on, if any. */
 export function exposedField(resource: ResourceSpec, filter: FilterSpec): FieldSpec | undefined {

@@ -7,13 +7,13 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Writable } from 'node:stream';
 import request from 'supertest';
-import { createApp } from '../../runtime/app';
-import { loadConfig } from '../../runtime/config';
-import { createGatewayServer } from '../../runtime/http/harden-server';
-import type { DriftStatus } from '../../runtime/drift/drift-monitor';
-import type { ErpCall } from '../../runtime/erp/transport';
-import { createLogger } from '../../runtime/log';
-import { createMetricsServer } from '../../runtime/telemetry/metrics-server';
+import { createApp } from '@ops-data-gateway/gateway/runtime/app';
+import { loadConfig } from '@ops-data-gateway/gateway/runtime/config';
+import { createGatewayServer } from '@ops-data-gateway/gateway/runtime/http/harden-server';
+import type { DriftStatus } from '@ops-data-gateway/gateway/runtime/drift/drift-monitor';
+import type { ErpCall } from '@ops-data-gateway/gateway/runtime/erp/transport';
+import { createLogger } from '@ops-data-gateway/gateway/runtime/log';
+import { createMetricsServer } from '@ops-data-gateway/gateway/runtime/telemetry/metrics-server';
 
 export type TransportUnderTest = 'json2' | 'jsonrpc' | 'xmlrpc' | 'auto';
 

@@ -5,7 +5,7 @@
  */
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import openapi from '../../generated/openapi.json';
+import openapi from '@ops-data-gateway/gateway/generated/openapi.json';
 
 interface HeaderSpec {
   $ref?: string;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type request from 'supertest';
-import type { ErpCall } from '../../runtime/erp/transport';
+import type { ErpCall } from '@ops-data-gateway/gateway/runtime/erp/transport';
 import { startSandbox, type RunningSandbox } from '@ops-data-gateway/sandbox/http/start-sandbox';
 import type { OdooVersion } from '@ops-data-gateway/sandbox/orm/types';
 import { createDemoKeys, type DemoKeys } from '@ops-data-gateway/sandbox/security/demo-keys';

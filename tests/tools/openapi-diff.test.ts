@@ -213,11 +213,12 @@ describe('openapi-diff classes each change', () => {
 });
 
 describe('openapi-diff against a git base', () => {
+  const GENERATED = join('packages', 'gateway', 'generated');
   const git = (cwd: string, ...args: string[]) =>
     execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.test', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8', stdio: 'pipe' });
   let repo = '';
   const commit = (openapi: string, message: string) => {
-    copyFileSync(openapi, join(repo, 'generated', 'openapi.json'));
+    copyFileSync(openapi, join(repo, GENERATED, 'openapi.json'));
     git(repo, 'add', '-A');
     git(repo, 'commit', '-qm', message);
   };
@@ -237,7 +238,7 @@ describe('openapi-diff against a git base', () => {
 
   beforeAll(() => {
     repo = join(dir, 'repo');
-    mkdirSync(join(repo, 'generated'), { recursive: true });
+    mkdirSync(join(repo, GENERATED), { recursive: true });
     mkdirSync(join(repo, 'catalogue'));
     writeFileSync(join(repo, 'catalogue', 'acknowledged-changes.yaml'), 'acknowledged: []\n');
     git(repo, 'init', '-q');
@@ -253,9 +254,29 @@ describe('openapi-diff against a git base', () => {
   it('compares with the document committed at the base, and says a ref the repository does not have (exit 2)', async () => {
     commit(documentOf(edited('      name: { op: ilike, field: name }\n', '')), 'second: a filter removed');
     const { code, text } = await run(repo, '--base', 'HEAD~1');
-    expect(text).toContain('generated/openapi.json at HEAD~1 (API 1.0.0) -> generated/openapi.json (API 1.0.0)');
+    expect(text).toContain('packages/gateway/generated/openapi.json at HEAD~1 (API 1.0.0) -> packages/gateway/generated/openapi.json (API 1.0.0)');
     expect(code).toBe(1);
     expect(await run(repo, '--base', 'no-such-branch')).toEqual({ code: 2, text: "openapi-diff: unknown git ref 'no-such-branch'\n" });
+  });
+
+  it('compares with a base from before the gateway was packages/gateway, where the document was generated/openapi.json', async () => {
+    const before = join(dir, 'before-the-move');
+    mkdirSync(join(before, 'generated'), { recursive: true });
+    mkdirSync(join(before, 'catalogue'));
+    writeFileSync(join(before, 'catalogue', 'acknowledged-changes.yaml'), 'acknowledged: []\n');
+    git(before, 'init', '-q');
+    copyFileSync(original(), join(before, 'generated', 'openapi.json'));
+    git(before, 'add', '-A');
+    git(before, 'commit', '-qm', 'before the move');
+    mkdirSync(join(before, GENERATED), { recursive: true });
+    git(before, 'mv', 'generated/openapi.json', `${GENERATED}/openapi.json`);
+    copyFileSync(documentOf(edited('      name: { op: ilike, field: name }\n', '')), join(before, GENERATED, 'openapi.json'));
+    git(before, 'add', '-A');
+    git(before, 'commit', '-qm', 'moved, and a filter removed');
+    const { code, text } = await run(before, '--base', 'HEAD~1');
+    expect(text).toContain('generated/openapi.json at HEAD~1 (API 1.0.0) -> packages/gateway/generated/openapi.json (API 1.0.0)');
+    expect(text).not.toContain('nothing to compare');
+    expect(code).toBe(1);
   });
 
   it('has nothing to compare in a shallow clone without the base, and says so (exit 0)', async () => {

@@ -21,7 +21,7 @@ import type { LiveTarget } from '../live/live-target';
 import type * as ResourceSuite from '../live/resource-suite';
 import type * as LiveTargetModule from '../live/live-target';
 import type * as StackModule from '../support/stack';
-import type * as GeneratedRouters from '../../generated/routers';
+import type * as GeneratedRouters from '@ops-data-gateway/gateway/generated/routers/index';
 
 const root = join(__dirname, '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'odg-scaffold-sandbox-'));
@@ -31,13 +31,13 @@ const prepared = JSON.parse(
   execFileSync(process.execPath, ['--disable-warning=ExperimentalWarning', join(__dirname, 'scaffold-sandbox-catalogue.mjs'), work], { encoding: 'utf8', timeout: 180_000 }),
 ) as { models: string[]; resources: string[]; refused: { model: string; said: string }[] };
 const generated = join(work, 'generated');
-jest.doMock('../../generated/routers', () => jest.requireActual(join(generated, 'routers')));
-jest.doMock('../../generated/openapi.json', () => jest.requireActual(join(generated, 'openapi.json')));
-jest.doMock('../../generated/docs-assets', () => jest.requireActual(join(generated, 'docs-assets')));
+jest.doMock('@ops-data-gateway/gateway/generated/routers/index', () => jest.requireActual(join(generated, 'routers')));
+jest.doMock('@ops-data-gateway/gateway/generated/openapi.json', () => jest.requireActual(join(generated, 'openapi.json')));
+jest.doMock('@ops-data-gateway/gateway/generated/docs-assets', () => jest.requireActual(join(generated, 'docs-assets')));
 const { describeLiveSuite } = require('../live/resource-suite') as typeof ResourceSuite;
 const { startLiveTarget } = require('../live/live-target') as typeof LiveTargetModule;
 const { startStack } = require('../support/stack') as typeof StackModule;
-const { RESOURCES } = require('../../generated/routers') as typeof GeneratedRouters;
+const { RESOURCES } = require('@ops-data-gateway/gateway/generated/routers/index') as typeof GeneratedRouters;
 
 /** The sandbox's API account may not read odometer readings (README, "The sandbox ERP"): served, it answers 403. */
 const UNREADABLE_MODEL = 'scaffolded/fleet-vehicle-odometer';

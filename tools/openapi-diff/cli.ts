@@ -36,7 +36,7 @@ export async function openApiDiff(argv: readonly string[], out: Output, root = r
       out.write(`openapi-diff: nothing to compare: ${found.reason}\n`);
       return 0;
     }
-    base = { openapi: found.openapi, acknowledgedText: found.acknowledgedText, name: `${OPENAPI_PATH} at ${options.base}` };
+    base = { openapi: found.openapi, acknowledgedText: found.acknowledgedText, name: `${found.path} at ${options.base}` };
   } else {
     const openapi = readJson(options.baseFile as string);
     if (openapi instanceof Error) return fail(out, openapi.message);

@@ -5,9 +5,9 @@
  * `ir.model` and its indexed fields from `ir.model.fields`. `fields_get` never says either: a key
  * without that right gets the scaffold's safe default order and filters chosen without indexes.
  */
-import { ErpFault, erpErrorSummary } from '../../runtime/erp/erp-error';
-import { ErpStats, type ErpClient } from '../../runtime/erp/erp-client';
-import type { ErpCredentials } from '../../runtime/erp/transport';
+import { ErpFault, erpErrorSummary } from '@ops-data-gateway/gateway/runtime/erp/erp-error';
+import { ErpStats, type ErpClient } from '@ops-data-gateway/gateway/runtime/erp/erp-client';
+import type { ErpCredentials } from '@ops-data-gateway/gateway/runtime/erp/transport';
 
 const FIELD_ATTRIBUTES = ['type', 'string', 'help', 'relation', 'selection', 'store', 'sortable', 'searchable', 'groups'] as const;
 

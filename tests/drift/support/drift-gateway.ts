@@ -3,8 +3,8 @@
  * main.ts starts it; its log lines and ERP calls are captured.
  */
 import type request from 'supertest';
-import type { DriftStatus } from '../../../runtime/drift/drift-monitor';
-import type { ErpCall } from '../../../runtime/erp/transport';
+import type { DriftStatus } from '@ops-data-gateway/gateway/runtime/drift/drift-monitor';
+import type { ErpCall } from '@ops-data-gateway/gateway/runtime/erp/transport';
 import { readyAfterDriftCheck, startGatewayWithEnv } from '../../support/gateway';
 
 export interface DriftGateway {

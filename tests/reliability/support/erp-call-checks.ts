@@ -4,8 +4,8 @@
  * sortable fields, `id`); only values come from the client, and they travel as plain data. The
  * hostile-input suite checks each request's ERP calls against this and collects any violation.
  */
-import type { ErpCall } from '../../../runtime/erp/transport';
-import type { ResourceSpec } from '../../../runtime/resource-spec';
+import type { ErpCall } from '@ops-data-gateway/gateway/runtime/erp/transport';
+import type { ResourceSpec } from '@ops-data-gateway/gateway/runtime/resource-spec';
 
 /** Methods that check the key and rights: no domain, nothing from the query string. */
 const AUTH_METHODS = new Set(['context_get', 'has_group', 'has_access', 'check_access_rights']);

@@ -1,5 +1,5 @@
 /**
- * The gateway as it runs in production: `node dist/runtime/main.js` in its own process, configured by
+ * The gateway as it runs in production: `node packages/gateway/dist/runtime/main.js` in its own process, configured by
  * environment, on a free loopback port. Used where the process itself is under test (its memory,
  * its signals). `make test` builds dist/ before jest runs; a missing build fails with the command
  * that makes it.
@@ -10,7 +10,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
-const GATEWAY_MAIN = join(__dirname, '..', '..', '..', 'dist', 'runtime', 'main.js');
+const GATEWAY_MAIN = join(__dirname, '..', '..', '..', 'packages', 'gateway', 'dist', 'runtime', 'main.js');
 
 export interface GatewayProcess {
   readonly pid: number;

@@ -8,7 +8,7 @@
  * Transfer-Encoding other than chunked): the raw-protocol cases are tested apart.
  */
 import fc from 'fast-check';
-import type { FilterSpec, ResourceSpec } from '../../../runtime/resource-spec';
+import type { FilterSpec, ResourceSpec } from '@ops-data-gateway/gateway/runtime/resource-spec';
 import type { RawRequest } from './keep-alive-client';
 
 export interface HostileRequest extends RawRequest {

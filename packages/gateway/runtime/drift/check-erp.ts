@@ -12,7 +12,7 @@ import { runDriftCheck } from './run-drift-check';
 
 const USAGE = 'usage: check-erp [--json]   (settings from the environment, as for the gateway)';
 
-export async function checkErp(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Promise<number> {
+async function checkErp(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Promise<number> {
   const json = argv.includes('--json');
   const unknown = argv.filter((arg) => arg !== '--json');
   if (unknown.length) return fail(`unknown argument ${JSON.stringify(unknown[0])}\n${USAGE}`);
