@@ -45,7 +45,8 @@ export function emitDomainRouter(domain: DomainModel): string {
   return printSourceFile(
     {
       statements: [
-        importOf('express', ['Router']),
+        importOf('express', ['Router'], true),
+        importOf(`${RUNTIME}/http/exact-routing`, ['exactRouter']),
         importOf(`${RUNTIME}/resource-handlers`, ['ResourceHandlers'], true),
         importOf(`../resources/${domain.domain}`, constants),
         {
@@ -55,7 +56,7 @@ export function emitDomainRouter(domain: DomainModel): string {
           docs: [`Routes of the ${domain.domain} domain (${domain.resources.length * 2} GET routes), mounted at /api/v1/${domain.domain}.`],
           parameters: [{ name: 'handlers', type: 'ResourceHandlers' }],
           returnType: 'Router',
-          statements: ['const router = Router();', ...routes, 'return router;'],
+          statements: ['const router = exactRouter();', ...routes, 'return router;'],
         },
       ],
     },

@@ -125,7 +125,7 @@ describe('request correlation', () => {
     const cases = [
       [`/api/v1/fleet/trips/${fleet}?fields=id`, '/api/v1/fleet/trips/{id}', ['fields']],
       [`/api/v1/travel/trips/${travel}`, '/api/v1/travel/trips/{id}', undefined],
-      ['/API/V1/Fleet/Trips?limit=3&date_after=2020-01-02', '/api/v1/fleet/trips', ['limit', 'date_after']],
+      ['/api/v1/fleet/trips?limit=3&date_after=2020-01-02', '/api/v1/fleet/trips', ['limit', 'date_after']],
     ] as const;
     for (const [path, route, keys] of cases) {
       const id = `route-${route.replace(/[^a-z]/g, '')}-${keys?.length ?? 0}`;

@@ -28,27 +28,34 @@ const RESOURCE_BY_PATH = new Map(RESOURCES.map((r) => [r.path, r]));
 const TEMPLATES = Object.keys(openapi.paths).map((t) => new RegExp(`^${t.replace('{id}', '[^/]+')}$`));
 
 /**
- * The path the OpenAPI document describes for what the gateway serves: Express ignores a fragment, a
- * trailing slash and letter case when routing (its defaults; the 405 check ignores any number of
- * trailing slashes), so `/API/V1/FLEET/VEHICLES/` is the documented `/api/v1/fleet/vehicles`.
+ * The path the OpenAPI document describes for what the gateway serves: a fragment is not part of the
+ * path; anything else is matched exactly (letter case and trailing slashes count: exact-routing.ts).
  */
 function documentedPath(path: string): string {
   const [withoutFragment = ''] = path.split('#');
-  const q = withoutFragment.indexOf('?');
-  const pathname = q < 0 ? withoutFragment : withoutFragment.slice(0, q);
-  const search = q < 0 ? '' : withoutFragment.slice(q);
-  const trimmed = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  return (/^\/api\/v1\//i.test(trimmed) ? trimmed.toLowerCase() : trimmed) + search;
+  return withoutFragment;
 }
 
-/** The resource route Express routes the request to (one trailing slash and letter case aside), if any. */
-function servedRoute(req: HostileRequest): 'list' | 'detail' | undefined {
-  const [pathname = ''] = (req.path.split('#')[0] as string).split('?');
-  const routed = pathname.toLowerCase().replace(/(.)\/$/, '$1');
-  const base = `/api/v1/${req.resource}`;
-  if (routed === base) return 'list';
-  const id = routed.startsWith(`${base}/`) ? routed.slice(base.length + 1) : '';
+/** The resource route the request's path names exactly, if any. */
+function routeNamed(pathname: string, resource: string): 'list' | 'detail' | undefined {
+  const base = `/api/v1/${resource}`;
+  if (pathname === base) return 'list';
+  const id = pathname.startsWith(`${base}/`) ? pathname.slice(base.length + 1) : '';
   return id && !id.includes('/') ? 'detail' : undefined;
+}
+
+const pathnameOf = (req: HostileRequest) => (req.path.split('#')[0] as string).split('?')[0] as string;
+
+/** The resource route the gateway serves the request on, if any. */
+function servedRoute(req: HostileRequest): 'list' | 'detail' | undefined {
+  return routeNamed(pathnameOf(req), req.resource);
+}
+
+/** The served path a request's path differs from only by letter case or trailing slashes, if any: its 404 names it. */
+function misspeltRoute(req: HostileRequest): string | undefined {
+  const pathname = pathnameOf(req);
+  const spelled = pathname.toLowerCase().replace(/(?<=.)\/+$/, '');
+  return spelled !== pathname && !routeNamed(pathname, req.resource) && routeNamed(spelled, req.resource) ? spelled : undefined;
 }
 
 describe('hostile input on the 90 data routes', () => {
@@ -93,6 +100,10 @@ describe('hostile input on the 90 data routes', () => {
     else if (!unreadable) expectDocumented(documented, res, req.method);
 
     const route = servedRoute(req);
+    // A misspelling of a served path (case, trailing slash) is not served: 404 naming the served path.
+    const misspelt = misspeltRoute(req);
+    if (misspelt && !head && !unreadable && res.status !== 400)
+      expect([res.status, (res.body as { error: { message: string } }).error.message]).toEqual([404, expect.stringContaining(`did you mean ${misspelt.slice(0, 200)}?`)]);
     // Spec: any method other than GET (and HEAD, D25) on a data route is 405.
     if (route && !['GET', 'HEAD'].includes(req.method) && res.status !== 400) expect(res.status).toBe(405);
     // Spec: any query key that is not a named filter or common parameter is 400 (after a good key).

@@ -25,8 +25,10 @@ import type * as GeneratedRouters from '@ops-data-gateway/gateway/generated/rout
 
 const root = join(__dirname, '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'odg-scaffold-sandbox-'));
-// The generated routers import express: found through the project's node_modules.
+// The generated routers import express, found through the project's node_modules, and the runtime's
+// router factory (../../runtime/http/exact-routing from generated/routers/), found where it is beside them.
 symlinkSync(join(root, 'node_modules'), join(work, 'node_modules'));
+symlinkSync(join(root, 'packages', 'gateway', 'runtime'), join(work, 'runtime'));
 const prepared = JSON.parse(
   execFileSync(process.execPath, ['--disable-warning=ExperimentalWarning', join(__dirname, 'scaffold-sandbox-catalogue.mjs'), work], { encoding: 'utf8', timeout: 180_000 }),
 ) as { models: string[]; resources: string[]; refused: { model: string; said: string }[] };

@@ -36,6 +36,43 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
 ));
 var __toCommonJS = (mod) => __copyProps(__defProp({}, "__esModule", { value: true }), mod);
 
+// runtime/errors.ts
+var ERROR_CODES, GatewayError, badRequest, invalidValue, notFound, unauthorized, forbidden;
+var init_errors = __esm({
+  "runtime/errors.ts"() {
+    "use strict";
+    ERROR_CODES = {
+      bad_request: 400,
+      unauthorized: 401,
+      forbidden: 403,
+      not_found: 404,
+      invalid_value: 422,
+      rate_limited: 429,
+      internal_error: 500,
+      bad_gateway: 502,
+      unavailable: 503,
+      gateway_timeout: 504
+    };
+    GatewayError = class extends Error {
+      constructor(code, message, options = {}) {
+        super(message, options.cause === void 0 ? void 0 : { cause: options.cause });
+        this.code = code;
+        this.name = "GatewayError";
+        this.status = ERROR_CODES[code];
+        this.headers = options.headers ?? {};
+      }
+      code;
+      status;
+      headers;
+    };
+    badRequest = (message) => new GatewayError("bad_request", message);
+    invalidValue = (message) => new GatewayError("invalid_value", message);
+    notFound = (message = "No such record.") => new GatewayError("not_found", message);
+    unauthorized = (message = "A valid API key is required: Authorization: Bearer <key>.") => new GatewayError("unauthorized", message, { headers: { "WWW-Authenticate": "Bearer" } });
+    forbidden = (message) => new GatewayError("forbidden", message);
+  }
+});
+
 // runtime/erp/erp-error.ts
 function faultKindOf(erpName) {
   if (erpName.endsWith(".AccessDenied")) return "access_denied";
@@ -76,82 +113,6 @@ var init_erp_error = __esm({
       constructor(message) {
         super(message);
         this.name = "ErpTimeout";
-      }
-    };
-  }
-});
-
-// runtime/errors.ts
-var ERROR_CODES, GatewayError, badRequest, invalidValue, notFound, unauthorized, forbidden;
-var init_errors = __esm({
-  "runtime/errors.ts"() {
-    "use strict";
-    ERROR_CODES = {
-      bad_request: 400,
-      unauthorized: 401,
-      forbidden: 403,
-      not_found: 404,
-      invalid_value: 422,
-      rate_limited: 429,
-      internal_error: 500,
-      bad_gateway: 502,
-      unavailable: 503,
-      gateway_timeout: 504
-    };
-    GatewayError = class extends Error {
-      constructor(code, message, options = {}) {
-        super(message, options.cause === void 0 ? void 0 : { cause: options.cause });
-        this.code = code;
-        this.name = "GatewayError";
-        this.status = ERROR_CODES[code];
-        this.headers = options.headers ?? {};
-      }
-      code;
-      status;
-      headers;
-    };
-    badRequest = (message) => new GatewayError("bad_request", message);
-    invalidValue = (message) => new GatewayError("invalid_value", message);
-    notFound = (message = "No such record.") => new GatewayError("not_found", message);
-    unauthorized = (message = "A valid API key is required: Authorization: Bearer <key>.") => new GatewayError("unauthorized", message, { headers: { "WWW-Authenticate": "Bearer" } });
-    forbidden = (message) => new GatewayError("forbidden", message);
-  }
-});
-
-// runtime/drift/drift-problem.ts
-function qualifiedField(problem) {
-  return problem.field ? `${problem.model}.${problem.field}` : problem.model;
-}
-var DRIFT_KINDS, DriftProblems;
-var init_drift_problem = __esm({
-  "runtime/drift/drift-problem.ts"() {
-    "use strict";
-    DRIFT_KINDS = {
-      /** The resource's model, or a comodel the catalogue reads from, does not exist in the ERP. */
-      missing_model: "model does not exist",
-      /** A field the catalogue reads, filters, scopes or orders on does not exist. */
-      missing_field: "field does not exist",
-      /** The ERP field's type (or relation) cannot give the catalogue's API type. */
-      type_mismatch: "type cannot map",
-      /** The ERP has selection values the catalogue's enum lacks: a response would break the OpenAPI document. */
-      selection_unknown_to_catalogue: "ERP selection value missing from the catalogue enum",
-      /** The catalogue's enum has values the ERP no longer has. */
-      selection_unknown_to_erp: "catalogue enum value missing from the ERP selection",
-      /** An `order` field (sortable map or default order) the ERP cannot sort on. */
-      not_sortable: "ERP cannot sort on the field",
-      /** A filter or scope field the ERP cannot search on. */
-      not_searchable: "ERP cannot search on the field"
-    };
-    DriftProblems = class {
-      byKey = /* @__PURE__ */ new Map();
-      add(resource, kind, model, field, detail, use) {
-        const key = `${resource}|${kind}|${model}|${field}`;
-        const known = this.byKey.get(key);
-        if (known) known.uses.add(use);
-        else this.byKey.set(key, { problem: { resource, kind, model, field, detail, uses: [] }, uses: /* @__PURE__ */ new Set([use]) });
-      }
-      list() {
-        return [...this.byKey.values()].map(({ problem, uses }) => Object.freeze({ ...problem, uses: Object.freeze([...uses]) }));
       }
     };
   }
@@ -687,7 +648,7 @@ function writeValue(value, out, options, depth) {
   } else if (typeof value === "boolean") {
     out.push("<value><boolean>", value ? "1" : "0", "</boolean></value>\n");
   } else if (typeof value === "number") {
-    if (Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX2) {
+    if (Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX) {
       out.push("<value><int>", String(value), "</int></value>\n");
     } else {
       out.push("<value><double>", pythonFloatRepr(value), "</double></value>\n");
@@ -1006,7 +967,7 @@ function decodeEntities(text3, offset) {
     return entity;
   });
 }
-var XmlRpcDateTime, XmlRpcParseError, XmlRpcMarshalError, MAX_DEPTH, INT32_MAX2, INT32_MIN, DATETIME_PATTERN, CONTROL_CHARACTERS, ENTITIES, NAME_PATTERN;
+var XmlRpcDateTime, XmlRpcParseError, XmlRpcMarshalError, MAX_DEPTH, INT32_MAX, INT32_MIN, DATETIME_PATTERN, CONTROL_CHARACTERS, ENTITIES, NAME_PATTERN;
 var init_xmlrpc_codec = __esm({
   "../codec/src/xmlrpc-codec.ts"() {
     "use strict";
@@ -1029,7 +990,7 @@ var init_xmlrpc_codec = __esm({
       name = "XmlRpcMarshalError";
     };
     MAX_DEPTH = 200;
-    INT32_MAX2 = 2 ** 31 - 1;
+    INT32_MAX = 2 ** 31 - 1;
     INT32_MIN = -(2 ** 31);
     DATETIME_PATTERN = /^\s*(\d{4})-?(\d{2})-?(\d{2})T(\d{2}):?(\d{2}):?(\d{2})/;
     CONTROL_CHARACTERS = /[\x00-\x08\x0b\x0c\x0e-\x1f]/g;
@@ -1273,6 +1234,45 @@ var init_request_context = __esm({
   }
 });
 
+// runtime/drift/drift-problem.ts
+function qualifiedField(problem) {
+  return problem.field ? `${problem.model}.${problem.field}` : problem.model;
+}
+var DRIFT_KINDS, DriftProblems;
+var init_drift_problem = __esm({
+  "runtime/drift/drift-problem.ts"() {
+    "use strict";
+    DRIFT_KINDS = {
+      /** The resource's model, or a comodel the catalogue reads from, does not exist in the ERP. */
+      missing_model: "model does not exist",
+      /** A field the catalogue reads, filters, scopes or orders on does not exist. */
+      missing_field: "field does not exist",
+      /** The ERP field's type (or relation) cannot give the catalogue's API type. */
+      type_mismatch: "type cannot map",
+      /** The ERP has selection values the catalogue's enum lacks: a response would break the OpenAPI document. */
+      selection_unknown_to_catalogue: "ERP selection value missing from the catalogue enum",
+      /** The catalogue's enum has values the ERP no longer has. */
+      selection_unknown_to_erp: "catalogue enum value missing from the ERP selection",
+      /** An `order` field (sortable map or default order) the ERP cannot sort on. */
+      not_sortable: "ERP cannot sort on the field",
+      /** A filter or scope field the ERP cannot search on. */
+      not_searchable: "ERP cannot search on the field"
+    };
+    DriftProblems = class {
+      byKey = /* @__PURE__ */ new Map();
+      add(resource, kind, model, field, detail, use) {
+        const key = `${resource}|${kind}|${model}|${field}`;
+        const known = this.byKey.get(key);
+        if (known) known.uses.add(use);
+        else this.byKey.set(key, { problem: { resource, kind, model, field, detail, uses: [] }, uses: /* @__PURE__ */ new Set([use]) });
+      }
+      list() {
+        return [...this.byKey.values()].map(({ problem, uses }) => Object.freeze({ ...problem, uses: Object.freeze([...uses]) }));
+      }
+    };
+  }
+});
+
 // runtime/telemetry/metrics.ts
 var metrics_exports = {};
 __export(metrics_exports, {
@@ -1494,7 +1494,7 @@ var init_cluster_metrics = __esm({
 var import_node_cluster2 = __toESM(require("node:cluster"));
 
 // runtime/app.ts
-var import_express15 = __toESM(require("express"));
+var import_express3 = __toESM(require("express"));
 var import_node_crypto7 = require("node:crypto");
 
 // generated/docs-assets.ts
@@ -24003,8 +24003,114 @@ var openapi_default = {
   "x-generated-by": "ops-data-gateway codegen (make generate); Generated by ops-data-gateway codegen (make generate) from catalogue/*.yaml. Do not edit: changes are lost at the next generation."
 };
 
-// generated/routers/analytic.ts
+// runtime/http/exact-routing.ts
 var import_express = require("express");
+init_errors();
+
+// runtime/http/error-handler.ts
+var import_node_util = require("node:util");
+init_errors();
+init_erp_error();
+
+// runtime/http/erp-errors.ts
+init_erp_error();
+init_errors();
+function gatewayErrorOf(error) {
+  if (error instanceof GatewayError) return error;
+  if (error instanceof ErpTimeout) return new GatewayError("gateway_timeout", "The ERP did not answer in time.", { cause: error });
+  if (error instanceof ErpUnavailable) return new GatewayError("bad_gateway", "The ERP is unreachable or gave an answer that could not be understood.", { cause: error });
+  if (error instanceof ErpFault) {
+    if (error.kind === "access_denied") return unauthorized("The API key is invalid or expired.");
+    if (error.kind === "access_error") return forbidden("The API account is not allowed to read this data.");
+    return new GatewayError("bad_gateway", "The ERP refused the request; the gateway logged the reason.", { cause: error });
+  }
+  return void 0;
+}
+
+// runtime/http/mask-secrets.ts
+var SECRET_LIKE = /[A-Za-z0-9_-]{32,}|[^\s/@'"<>()[\]{},;:]+@[^\s/@'"<>()[\]{},;:]+/g;
+function maskSecrets(text3) {
+  return text3.replace(SECRET_LIKE, "[redacted]");
+}
+
+// runtime/http/error-handler.ts
+init_request_context();
+
+// runtime/http/route-template.ts
+var NO_ROUTE = "(no route)";
+function routeOf(req) {
+  const recorded = req.res?.locals["route"];
+  if (recorded) return recorded;
+  const path = req.route?.path;
+  if (typeof path !== "string") return NO_ROUTE;
+  return templateOf(req.baseUrl, path);
+}
+function recordRoute(req) {
+  const path = req.route?.path;
+  if (req.res && typeof path === "string") req.res.locals["route"] = templateOf(req.baseUrl, path);
+}
+function templateOf(base, path) {
+  const joined = `${base.toLowerCase()}${path === "/" ? "" : path}` || "/";
+  return joined.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
+}
+
+// runtime/http/error-handler.ts
+function sendError(res, error) {
+  for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+  res.status(error.status).json({ error: { code: error.code, message: error.message } });
+}
+function createErrorHandler(log) {
+  return (error, req, res, next) => {
+    if (res.headersSent) {
+      if (deadlineExpired(res)) return;
+      return next(error);
+    }
+    let known = gatewayErrorOf(error);
+    if (!known && isBodyError(error)) known = new GatewayError("bad_request", "The request could not be read.");
+    if (!known) {
+      log.error({ error: summarize(error), method: req.method, route: routeOf(req) }, "unexpected error");
+      known = new GatewayError("internal_error", "Internal error.");
+    } else if (known.status >= 500 && known.cause) {
+      res.locals["erpError"] = erpErrorSummary(known.cause);
+      if (log.isLevelEnabled("debug")) log.debug({ method: req.method, erp_message: rawMessage(known.cause) }, "ERP error message");
+    }
+    sendError(res, known);
+  };
+}
+function isBodyError(error) {
+  const status = error.status;
+  return typeof status === "number" && status >= 400 && status < 500;
+}
+function summarize(error) {
+  if (!(error instanceof Error || import_node_util.types.isNativeError(error))) return { type: typeof error, message: String(error).slice(0, 500) };
+  return { type: error.name, message: error.message, ...error.stack ? { stack: error.stack } : {} };
+}
+function rawMessage(cause) {
+  const parts = [];
+  for (let error = cause, depth = 0; error instanceof Error && depth < 3; error = error.cause, depth++) parts.push(`${error.name}: ${error.message}`);
+  return maskSecrets(parts.join(" <- ").slice(0, 2e3));
+}
+
+// runtime/http/exact-routing.ts
+var EXACT = { caseSensitive: true, strict: true };
+function exactRouter() {
+  return (0, import_express.Router)(EXACT);
+}
+var EXACT_APP_SETTINGS = [
+  ["case sensitive routing", EXACT.caseSensitive],
+  ["strict routing", EXACT.strict]
+];
+function spelledAsServed(path) {
+  return path.toLowerCase().replace(/(?<=.)\/+$/, "");
+}
+function noRoute(isServedPath) {
+  return (req, res) => {
+    const shown = req.path.slice(0, 200);
+    const served = spelledAsServed(req.path);
+    const hint = served !== req.path && isServedPath(served) ? ` Paths are matched exactly (letter case, no trailing slash): did you mean ${served.slice(0, 200)}?` : "";
+    sendError(res, notFound(`No route ${req.method} ${shown}.${hint}`));
+  };
+}
 
 // generated/resources/analytic.ts
 var ANALYTIC_ACCOUNTS = deepFreeze({
@@ -24427,16 +24533,13 @@ function deepFreeze(value) {
 
 // generated/routers/analytic.ts
 function createAnalyticRouter(handlers) {
-  const router = (0, import_express.Router)();
+  const router = exactRouter();
   router.get("/accounts", handlers.list(ANALYTIC_ACCOUNTS));
   router.get("/accounts/:id", handlers.detail(ANALYTIC_ACCOUNTS));
   router.get("/dimensions", handlers.list(ANALYTIC_DIMENSIONS));
   router.get("/dimensions/:id", handlers.detail(ANALYTIC_DIMENSIONS));
   return router;
 }
-
-// generated/routers/approvals.ts
-var import_express2 = require("express");
 
 // generated/resources/approvals.ts
 var APPROVALS_APPROVERS = deepFreeze2({
@@ -25671,7 +25774,7 @@ function deepFreeze2(value) {
 
 // generated/routers/approvals.ts
 function createApprovalsRouter(handlers) {
-  const router = (0, import_express2.Router)();
+  const router = exactRouter();
   router.get("/approvers", handlers.list(APPROVALS_APPROVERS));
   router.get("/approvers/:id", handlers.detail(APPROVALS_APPROVERS));
   router.get("/request-lines", handlers.list(APPROVALS_REQUEST_LINES));
@@ -25680,9 +25783,6 @@ function createApprovalsRouter(handlers) {
   router.get("/requests/:id", handlers.detail(APPROVALS_REQUESTS));
   return router;
 }
-
-// generated/routers/electricity.ts
-var import_express3 = require("express");
 
 // generated/resources/electricity.ts
 var ELECTRICITY_COUNTERS = deepFreeze3({
@@ -26570,7 +26670,7 @@ function deepFreeze3(value) {
 
 // generated/routers/electricity.ts
 function createElectricityRouter(handlers) {
-  const router = (0, import_express3.Router)();
+  const router = exactRouter();
   router.get("/counters", handlers.list(ELECTRICITY_COUNTERS));
   router.get("/counters/:id", handlers.detail(ELECTRICITY_COUNTERS));
   router.get("/purchases", handlers.list(ELECTRICITY_PURCHASES));
@@ -26579,9 +26679,6 @@ function createElectricityRouter(handlers) {
   router.get("/readings/:id", handlers.detail(ELECTRICITY_READINGS));
   return router;
 }
-
-// generated/routers/events.ts
-var import_express4 = require("express");
 
 // generated/resources/events.ts
 var EVENTS_EVENTS = deepFreeze4({
@@ -27533,7 +27630,7 @@ function deepFreeze4(value) {
 
 // generated/routers/events.ts
 function createEventsRouter(handlers) {
-  const router = (0, import_express4.Router)();
+  const router = exactRouter();
   router.get("/events", handlers.list(EVENTS_EVENTS));
   router.get("/events/:id", handlers.detail(EVENTS_EVENTS));
   router.get("/registrations", handlers.list(EVENTS_REGISTRATIONS));
@@ -27542,9 +27639,6 @@ function createEventsRouter(handlers) {
   router.get("/tasks/:id", handlers.detail(EVENTS_TASKS));
   return router;
 }
-
-// generated/routers/fleet.ts
-var import_express5 = require("express");
 
 // generated/resources/fleet.ts
 var FLEET_ALERTS = deepFreeze5({
@@ -30223,7 +30317,7 @@ function deepFreeze5(value) {
 
 // generated/routers/fleet.ts
 function createFleetRouter(handlers) {
-  const router = (0, import_express5.Router)();
+  const router = exactRouter();
   router.get("/alerts", handlers.list(FLEET_ALERTS));
   router.get("/alerts/:id", handlers.detail(FLEET_ALERTS));
   router.get("/fuel-logs", handlers.list(FLEET_FUEL_LOGS));
@@ -30242,9 +30336,6 @@ function createFleetRouter(handlers) {
   router.get("/vehicles/:id", handlers.detail(FLEET_VEHICLES));
   return router;
 }
-
-// generated/routers/it.ts
-var import_express6 = require("express");
 
 // generated/resources/it.ts
 var IT_ASSETS = deepFreeze6({
@@ -31226,7 +31317,7 @@ function deepFreeze6(value) {
 
 // generated/routers/it.ts
 function createItRouter(handlers) {
-  const router = (0, import_express6.Router)();
+  const router = exactRouter();
   router.get("/assets", handlers.list(IT_ASSETS));
   router.get("/assets/:id", handlers.detail(IT_ASSETS));
   router.get("/consumable-moves", handlers.list(IT_CONSUMABLE_MOVES));
@@ -31235,9 +31326,6 @@ function createItRouter(handlers) {
   router.get("/tickets/:id", handlers.detail(IT_TICKETS));
   return router;
 }
-
-// generated/routers/purchase.ts
-var import_express7 = require("express");
 
 // generated/resources/purchase.ts
 var PURCHASE_ORDER_LINES = deepFreeze7({
@@ -32184,16 +32272,13 @@ function deepFreeze7(value) {
 
 // generated/routers/purchase.ts
 function createPurchaseRouter(handlers) {
-  const router = (0, import_express7.Router)();
+  const router = exactRouter();
   router.get("/order-lines", handlers.list(PURCHASE_ORDER_LINES));
   router.get("/order-lines/:id", handlers.detail(PURCHASE_ORDER_LINES));
   router.get("/orders", handlers.list(PURCHASE_ORDERS));
   router.get("/orders/:id", handlers.detail(PURCHASE_ORDERS));
   return router;
 }
-
-// generated/routers/space.ts
-var import_express8 = require("express");
 
 // generated/resources/space.ts
 var SPACE_ACTIVITIES = deepFreeze8({
@@ -34053,7 +34138,7 @@ function deepFreeze8(value) {
 
 // generated/routers/space.ts
 function createSpaceRouter(handlers) {
-  const router = (0, import_express8.Router)();
+  const router = exactRouter();
   router.get("/activities", handlers.list(SPACE_ACTIVITIES));
   router.get("/activities/:id", handlers.detail(SPACE_ACTIVITIES));
   router.get("/categories", handlers.list(SPACE_CATEGORIES));
@@ -34070,9 +34155,6 @@ function createSpaceRouter(handlers) {
   router.get("/spaces/:id", handlers.detail(SPACE_SPACES));
   return router;
 }
-
-// generated/routers/sprint.ts
-var import_express9 = require("express");
 
 // generated/resources/sprint.ts
 var SPRINT_BLOCKERS = deepFreeze9({
@@ -36058,7 +36140,7 @@ function deepFreeze9(value) {
 
 // generated/routers/sprint.ts
 function createSprintRouter(handlers) {
-  const router = (0, import_express9.Router)();
+  const router = exactRouter();
   router.get("/blockers", handlers.list(SPRINT_BLOCKERS));
   router.get("/blockers/:id", handlers.detail(SPRINT_BLOCKERS));
   router.get("/engagements", handlers.list(SPRINT_ENGAGEMENTS));
@@ -36075,9 +36157,6 @@ function createSprintRouter(handlers) {
   router.get("/sprints/:id", handlers.detail(SPRINT_SPRINTS));
   return router;
 }
-
-// generated/routers/stock.ts
-var import_express10 = require("express");
 
 // generated/resources/stock.ts
 var STOCK_PICKINGS = deepFreeze10({
@@ -36394,14 +36473,11 @@ function deepFreeze10(value) {
 
 // generated/routers/stock.ts
 function createStockRouter(handlers) {
-  const router = (0, import_express10.Router)();
+  const router = exactRouter();
   router.get("/pickings", handlers.list(STOCK_PICKINGS));
   router.get("/pickings/:id", handlers.detail(STOCK_PICKINGS));
   return router;
 }
-
-// generated/routers/travel.ts
-var import_express11 = require("express");
 
 // generated/resources/travel.ts
 var TRAVEL_PERDIEM_RATES = deepFreeze11({
@@ -38475,7 +38551,7 @@ function deepFreeze11(value) {
 
 // generated/routers/travel.ts
 function createTravelRouter(handlers) {
-  const router = (0, import_express11.Router)();
+  const router = exactRouter();
   router.get("/perdiem-rates", handlers.list(TRAVEL_PERDIEM_RATES));
   router.get("/perdiem-rates/:id", handlers.detail(TRAVEL_PERDIEM_RATES));
   router.get("/perdiem-requests", handlers.list(TRAVEL_PERDIEM_REQUESTS));
@@ -38956,7 +39032,7 @@ function erpDate(value) {
 // runtime/query/changed-since.ts
 var TOKEN = /^v1\.([A-Za-z0-9_-]{1,64})$/;
 var TOKEN_BODY = /^([0-9]{1,12}):([0-9]{1,10})$/;
-var INT32_MAX = 2147483647;
+var INT32_MAX2 = 2147483647;
 function changeToken(cursor) {
   return `v1.${Buffer.from(`${cursor.second}:${cursor.afterId}`, "utf8").toString("base64url")}`;
 }
@@ -38964,7 +39040,7 @@ function parseChangedSince(text3) {
   const token = TOKEN.exec(text3);
   if (token) {
     const body = TOKEN_BODY.exec(Buffer.from(token[1], "base64url").toString("utf8"));
-    if (body && Number(body[2]) <= INT32_MAX) return { second: Number(body[1]), afterId: Number(body[2]) };
+    if (body && Number(body[2]) <= INT32_MAX2) return { second: Number(body[1]), afterId: Number(body[2]) };
     throw invalidValue("changed_since: this token was not given by the gateway (pass back meta.next_changed_since unchanged).");
   }
   const date = parseDateValue(text3);
@@ -39700,7 +39776,6 @@ function write(res, text3) {
 init_erp_client();
 init_erp_error();
 init_memory_budget();
-init_errors();
 
 // runtime/http/auth-failure-limit.ts
 init_errors();
@@ -39794,7 +39869,12 @@ function limited(message, retryInMs) {
 }
 
 // runtime/http/cors.ts
-function cors(origins2) {
+var TRACING_HEADERS = "X-Request-Id, traceparent, tracestate";
+var PREFLIGHT = {
+  data: { methods: "GET, HEAD", headers: `Authorization, If-None-Match, ${TRACING_HEADERS}` },
+  mcp: { methods: "POST", headers: `Authorization, Content-Type, Accept, Mcp-Protocol-Version, ${TRACING_HEADERS}` }
+};
+function cors(origins2, mcpPath) {
   const allowed = new Set(origins2);
   return (req, res, next) => {
     const origin = req.headers.origin;
@@ -39806,8 +39886,9 @@ function cors(origins2) {
       "Age, Content-Disposition, Deprecation, ETag, RateLimit, RateLimit-Policy, Retry-After, Server-Timing, WWW-Authenticate, X-Next-Changed-Since, X-Request-Id"
     );
     if (req.method === "OPTIONS" && req.headers["access-control-request-method"]) {
-      res.setHeader("Access-Control-Allow-Methods", "GET, HEAD");
-      res.setHeader("Access-Control-Allow-Headers", "Authorization, If-None-Match, X-Request-Id, traceparent, tracestate");
+      const allows = req.path === mcpPath ? PREFLIGHT.mcp : PREFLIGHT.data;
+      res.setHeader("Access-Control-Allow-Methods", allows.methods);
+      res.setHeader("Access-Control-Allow-Headers", allows.headers);
       res.setHeader("Access-Control-Max-Age", "600");
       res.status(204).end();
       return;
@@ -39863,12 +39944,9 @@ var KeyRateLimit = class {
 };
 var NO_KEY_RATE_LIMIT = { admit: async () => FREE };
 
-// runtime/http/docs-routes.ts
-var import_express12 = require("express");
-
 // runtime/http/compression.ts
 var import_negotiator = __toESM(require("negotiator"));
-var import_node_util = require("node:util");
+var import_node_util2 = require("node:util");
 var import_node_zlib2 = require("node:zlib");
 var PREFERENCE = {
   fast: { preferred: ["gzip", "br", "identity"] },
@@ -39882,8 +39960,8 @@ function codingFor(req, res, settings, size, effort) {
   const preference = PREFERENCE[effort];
   return negotiator.encodings.call(negotiator, preference.preferred, preference)[0] ?? "identity";
 }
-var brotli = (0, import_node_util.promisify)(import_node_zlib2.brotliCompress);
-var gzipped = (0, import_node_util.promisify)(import_node_zlib2.gzip);
+var brotli = (0, import_node_util2.promisify)(import_node_zlib2.brotliCompress);
+var gzipped = (0, import_node_util2.promisify)(import_node_zlib2.gzip);
 var LEVELS = { fast: { gzip: 3, br: 3 }, best: { gzip: import_node_zlib2.constants.Z_BEST_COMPRESSION, br: 9 } };
 function compress(body, coding, effort) {
   const chunkSize = Math.max(16 * 1024, body.length);
@@ -39959,99 +40037,14 @@ function withBaseUrl(document, publicBaseUrl, format) {
   return document.split(BASE_URL_PLACEHOLDER).join(value);
 }
 function createDocsRouter(documents, compression) {
-  const router = (0, import_express12.Router)();
+  const router = exactRouter();
   for (const [path, document] of Object.entries(documents)) router.get(path, serveDocument(document, compression));
   return router;
 }
 
-// runtime/http/error-handler.ts
-var import_node_util2 = require("node:util");
-init_errors();
-init_erp_error();
-
-// runtime/http/erp-errors.ts
-init_erp_error();
-init_errors();
-function gatewayErrorOf(error) {
-  if (error instanceof GatewayError) return error;
-  if (error instanceof ErpTimeout) return new GatewayError("gateway_timeout", "The ERP did not answer in time.", { cause: error });
-  if (error instanceof ErpUnavailable) return new GatewayError("bad_gateway", "The ERP is unreachable or gave an answer that could not be understood.", { cause: error });
-  if (error instanceof ErpFault) {
-    if (error.kind === "access_denied") return unauthorized("The API key is invalid or expired.");
-    if (error.kind === "access_error") return forbidden("The API account is not allowed to read this data.");
-    return new GatewayError("bad_gateway", "The ERP refused the request; the gateway logged the reason.", { cause: error });
-  }
-  return void 0;
-}
-
-// runtime/http/mask-secrets.ts
-var SECRET_LIKE = /[A-Za-z0-9_-]{32,}|[^\s/@'"<>()[\]{},;:]+@[^\s/@'"<>()[\]{},;:]+/g;
-function maskSecrets(text3) {
-  return text3.replace(SECRET_LIKE, "[redacted]");
-}
-
-// runtime/http/error-handler.ts
-init_request_context();
-
-// runtime/http/route-template.ts
-var NO_ROUTE = "(no route)";
-function routeOf(req) {
-  const recorded = req.res?.locals["route"];
-  if (recorded) return recorded;
-  const path = req.route?.path;
-  if (typeof path !== "string") return NO_ROUTE;
-  return templateOf(req.baseUrl, path);
-}
-function recordRoute(req) {
-  const path = req.route?.path;
-  if (req.res && typeof path === "string") req.res.locals["route"] = templateOf(req.baseUrl, path);
-}
-function templateOf(base, path) {
-  const joined = `${base.toLowerCase()}${path === "/" ? "" : path}` || "/";
-  return joined.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
-}
-
-// runtime/http/error-handler.ts
-function sendError(res, error) {
-  for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
-  res.status(error.status).json({ error: { code: error.code, message: error.message } });
-}
-function createErrorHandler(log) {
-  return (error, req, res, next) => {
-    if (res.headersSent) {
-      if (deadlineExpired(res)) return;
-      return next(error);
-    }
-    let known = gatewayErrorOf(error);
-    if (!known && isBodyError(error)) known = new GatewayError("bad_request", "The request could not be read.");
-    if (!known) {
-      log.error({ error: summarize(error), method: req.method, route: routeOf(req) }, "unexpected error");
-      known = new GatewayError("internal_error", "Internal error.");
-    } else if (known.status >= 500 && known.cause) {
-      res.locals["erpError"] = erpErrorSummary(known.cause);
-      if (log.isLevelEnabled("debug")) log.debug({ method: req.method, erp_message: rawMessage(known.cause) }, "ERP error message");
-    }
-    sendError(res, known);
-  };
-}
-function isBodyError(error) {
-  const status = error.status;
-  return typeof status === "number" && status >= 400 && status < 500;
-}
-function summarize(error) {
-  if (!(error instanceof Error || import_node_util2.types.isNativeError(error))) return { type: typeof error, message: String(error).slice(0, 500) };
-  return { type: error.name, message: error.message, ...error.stack ? { stack: error.stack } : {} };
-}
-function rawMessage(cause) {
-  const parts = [];
-  for (let error = cause, depth = 0; error instanceof Error && depth < 3; error = error.cause, depth++) parts.push(`${error.name}: ${error.message}`);
-  return maskSecrets(parts.join(" <- ").slice(0, 2e3));
-}
-
 // runtime/http/health-routes.ts
-var import_express13 = require("express");
 function createHealthRouter(erp, timeoutMs, drift) {
-  const router = (0, import_express13.Router)();
+  const router = exactRouter();
   router.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });
   });
@@ -40074,7 +40067,7 @@ function createHealthRouter(erp, timeoutMs, drift) {
 var PAGE = '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>405 Method Not Allowed</title></head><body><h1>Method Not Allowed</h1><p>The method is not allowed for the requested URL. Only GET and HEAD are served.</p></body></html>\n';
 function methodNotAllowed(isServedPath) {
   return (req, res, next) => {
-    if (req.method === "GET" || req.method === "HEAD" || !isServedPath(req.path.toLowerCase())) return next();
+    if (req.method === "GET" || req.method === "HEAD" || !isServedPath(req.path)) return next();
     res.status(405).setHeader("Allow", "GET, HEAD").type("html").send(PAGE);
   };
 }
@@ -40791,7 +40784,7 @@ function deprecationHeaders(resource, deprecated) {
 
 // runtime/mcp/mcp-endpoint.ts
 var import_streamableHttp = require("@modelcontextprotocol/sdk/server/streamableHttp.js");
-var import_express14 = __toESM(require("express"));
+var import_express2 = __toESM(require("express"));
 init_errors();
 
 // runtime/mcp/in-process-get.ts
@@ -57203,7 +57196,7 @@ function methodNotAllowed2(_req, res) {
   res.status(405).setHeader("Allow", "POST").json({ jsonrpc: "2.0", error: { code: -32e3, message: "Method not allowed: this MCP endpoint is stateless, POST only." }, id: null });
 }
 function createMcpRouter(app, auth, failures) {
-  const router = import_express14.default.Router();
+  const router = exactRouter();
   const inProcess = inProcessGet(app);
   router.all(MCP_PATH, noStore());
   router.post(MCP_PATH, async (req, res, next) => {
@@ -57213,7 +57206,7 @@ function createMcpRouter(app, auth, failures) {
       next(error);
       return;
     }
-    import_express14.default.json({ limit: BODY_LIMIT, type: () => true })(req, res, async (bodyError) => {
+    import_express2.default.json({ limit: BODY_LIMIT, type: () => true })(req, res, async (bodyError) => {
       if (bodyError) return next(bodyError);
       if (Array.isArray(req.body) && req.body.length > MAX_BATCH) return next(badRequest(`At most ${MAX_BATCH} JSON-RPC messages per request.`));
       const get = apiGetFor(inProcess, req);
@@ -57705,25 +57698,25 @@ function createApp(config, deps) {
   );
   const servedPaths = new Set(RESOURCES.map((r) => `/api/v1/${r.path}`));
   const docs = ["/api/openapi.json", "/api/docs", "/api/llms.txt", "/llms.txt"];
-  const isServedPath = (path) => {
-    const trimmed = path.replace(/\/+$/, "");
-    return servedPaths.has(trimmed) || servedPaths.has(trimmed.replace(/\/[^/]*$/, "")) || docs.includes(trimmed);
-  };
+  const isServedPath = (path) => servedPaths.has(path) || servedPaths.has(path.replace(/\/[^/]+$/, "")) || docs.includes(path);
+  const operational = [MCP_PATH, "/healthz", "/readyz"];
+  const isKnownPath = (path) => isServedPath(path) || operational.includes(path);
   const llmsTxt = { body: withBaseUrl(LLMS_TXT, config.publicBaseUrl, "text"), type: "text/markdown; charset=utf-8", cacheControl: "public, max-age=300" };
-  const app = (0, import_express15.default)();
+  const app = (0, import_express3.default)();
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", parseQueryString);
   app.set("trust proxy", config.trustProxy);
+  for (const [setting, value] of EXACT_APP_SETTINGS) app.set(setting, value);
   app.use(requestLog(log, { metrics, tracing }));
   app.use((_req, res, next) => {
     res.setHeader("X-Content-Type-Options", "nosniff");
     next();
   });
-  if (config.corsOrigins.length) app.use(cors(config.corsOrigins));
+  if (config.corsOrigins.length) app.use(cors(config.corsOrigins, MCP_PATH));
   app.use(methodNotAllowed(isServedPath));
   app.use(refuseMisshapenRequests());
-  const api = import_express15.default.Router();
+  const api = exactRouter();
   for (const { mount, create } of DOMAIN_ROUTERS) api.use(mount, create(handlers));
   app.use("/api/v1", noStore(), requestDeadline(config.requestTimeoutMs), api);
   app.use(createMcpRouter(app, auth, failures));
@@ -57743,10 +57736,11 @@ function createApp(config, deps) {
       config.compression
     )
   );
+  app.get("/api/docs/", (_req, res) => res.redirect(308, "../docs"));
   app.use(createDocsRouter({ "/llms.txt": llmsTxt }, config.compression));
   app.use(noStore(), unconditional());
   app.use(createHealthRouter(erp, config.erp.timeoutMs, drift));
-  app.use((req, res) => sendError(res, notFound(`No route ${req.method} ${req.path.slice(0, 200)}.`)));
+  app.use(noRoute(isKnownPath));
   app.use(createErrorHandler(log));
   return { app, erp, drift, metrics, shared, budget };
 }

@@ -20,12 +20,12 @@ import { ErpClient } from './erp/erp-client';
 import { erpErrorSummary } from './erp/erp-error';
 import { MemoryBudget } from './erp/memory-budget';
 import type { ErpCall } from './erp/transport';
-import { notFound } from './errors';
 import { AuthFailureLimit } from './http/auth-failure-limit';
 import { cors } from './http/cors';
+import { EXACT_APP_SETTINGS, exactRouter, noRoute } from './http/exact-routing';
 import { KeyRateLimit } from './http/key-rate-limit';
 import { createDocsRouter, openApiWithServer, withBaseUrl } from './http/docs-routes';
-import { createErrorHandler, sendError } from './http/error-handler';
+import { createErrorHandler } from './http/error-handler';
 import { createHealthRouter } from './http/health-routes';
 import { methodNotAllowed } from './http/method-not-allowed';
 import { noStore, unconditional } from './http/no-store';
@@ -35,7 +35,7 @@ import { refuseMisshapenRequests } from './http/request-shape';
 import { parseQueryString } from './http/strict-query';
 import { createResourceHandlers } from './http/resource-handlers';
 import type { Logger } from './log';
-import { createMcpRouter } from './mcp/mcp-endpoint';
+import { createMcpRouter, MCP_PATH } from './mcp/mcp-endpoint';
 import { buildInfo } from './telemetry/build-info';
 import { erpTelemetry } from './telemetry/erp-telemetry';
 import type { AuthFailureReason, GatewayMetrics } from './telemetry/metrics';
@@ -121,10 +121,10 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
 
   const servedPaths = new Set(RESOURCES.map((r) => `/api/v1/${r.path}`));
   const docs = ['/api/openapi.json', '/api/docs', '/api/llms.txt', '/llms.txt'];
-  const isServedPath = (path: string) => {
-    const trimmed = path.replace(/\/+$/, '');
-    return servedPaths.has(trimmed) || servedPaths.has(trimmed.replace(/\/[^/]*$/, '')) || docs.includes(trimmed);
-  };
+  /** The GET routes: a list, a detail (its parent is a list) or a document. */
+  const isServedPath = (path: string) => servedPaths.has(path) || servedPaths.has(path.replace(/\/[^/]+$/, '')) || docs.includes(path);
+  const operational = [MCP_PATH, '/healthz', '/readyz'];
+  const isKnownPath = (path: string) => isServedPath(path) || operational.includes(path);
 
   const llmsTxt = { body: withBaseUrl(LLMS_TXT, config.publicBaseUrl, 'text'), type: 'text/markdown; charset=utf-8', cacheControl: 'public, max-age=300' };
 
@@ -133,17 +133,18 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   app.set('etag', false);
   app.set('query parser', parseQueryString);
   app.set('trust proxy', config.trustProxy);
+  for (const [setting, value] of EXACT_APP_SETTINGS) app.set(setting, value);
   // First: every answer, whatever answers it, carries the request id, and every log line of the request too.
   app.use(requestLog(log, { metrics, tracing }));
   app.use((_req, res, next) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     next();
   });
-  if (config.corsOrigins.length) app.use(cors(config.corsOrigins));
+  if (config.corsOrigins.length) app.use(cors(config.corsOrigins, MCP_PATH));
   app.use(methodNotAllowed(isServedPath));
   app.use(refuseMisshapenRequests());
   // The data API first: it is what nearly every request asks for, and Express tries mounted routers in order.
-  const api = express.Router();
+  const api = exactRouter();
   for (const { mount, create } of DOMAIN_ROUTERS) api.use(mount, create(handlers));
   app.use('/api/v1', noStore(), requestDeadline(config.requestTimeoutMs), api);
   // MCP for agents: each tool call is a GET of a data route above, through this same app.
@@ -164,12 +165,15 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
       config.compression,
     ),
   );
+  // People type or bookmark the page with a final slash: sent on to its one URL (a relative Location,
+  // so that a reverse proxy's path prefix is kept; the browser keeps the #anchor).
+  app.get('/api/docs/', (_req, res) => res.redirect(308, '../docs'));
   // The llms.txt convention puts it at the site root as well.
   app.use(createDocsRouter({ '/llms.txt': llmsTxt }, config.compression));
   // Everything after the documents (which set their own caching) is live state: never stored, never 304.
   app.use(noStore(), unconditional());
   app.use(createHealthRouter(erp, config.erp.timeoutMs, drift));
-  app.use((req, res) => sendError(res, notFound(`No route ${req.method} ${req.path.slice(0, 200)}.`)));
+  app.use(noRoute(isKnownPath));
   app.use(createErrorHandler(log));
   return { app, erp, drift, metrics, shared, budget };
 }

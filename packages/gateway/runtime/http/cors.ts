@@ -2,10 +2,21 @@
  * @module CORS, off unless the operator lists origins (CORS_ORIGINS): an allowed origin gets the
  * headers a browser needs for GET with a bearer key (and If-None-Match, with the ETag and the rate-limit fields readable), and
  * its preflight is answered; others get none. A browser may send its own request id and trace context.
+ * The MCP endpoint is the one POST: its preflight allows POST with the JSON body and the headers an
+ * MCP client sends (streamable HTTP: Accept, Mcp-Protocol-Version), so that a browser-based agent
+ * or inspector on an allowed origin can use it too.
  */
 import type { RequestHandler } from 'express';
 
-export function cors(origins: readonly string[]): RequestHandler {
+const TRACING_HEADERS = 'X-Request-Id, traceparent, tracestate';
+/** What the preflight of each kind of path allows. */
+const PREFLIGHT = {
+  data: { methods: 'GET, HEAD', headers: `Authorization, If-None-Match, ${TRACING_HEADERS}` },
+  mcp: { methods: 'POST', headers: `Authorization, Content-Type, Accept, Mcp-Protocol-Version, ${TRACING_HEADERS}` },
+} as const;
+
+/** `mcpPath`: where the MCP endpoint is mounted (mcp-endpoint.ts). */
+export function cors(origins: readonly string[], mcpPath: string): RequestHandler {
   const allowed = new Set(origins);
   return (req, res, next) => {
     const origin = req.headers.origin;
@@ -18,8 +29,9 @@ export function cors(origins: readonly string[]): RequestHandler {
       'Age, Content-Disposition, Deprecation, ETag, RateLimit, RateLimit-Policy, Retry-After, Server-Timing, WWW-Authenticate, X-Next-Changed-Since, X-Request-Id',
     );
     if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
-      res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD');
-      res.setHeader('Access-Control-Allow-Headers', 'Authorization, If-None-Match, X-Request-Id, traceparent, tracestate');
+      const allows = req.path === mcpPath ? PREFLIGHT.mcp : PREFLIGHT.data;
+      res.setHeader('Access-Control-Allow-Methods', allows.methods);
+      res.setHeader('Access-Control-Allow-Headers', allows.headers);
       res.setHeader('Access-Control-Max-Age', '600');
       res.status(204).end();
       return;

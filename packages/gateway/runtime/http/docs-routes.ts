@@ -5,7 +5,8 @@
  * once at start-up; a request holding the ETag gets 304 (conditional.ts). Each compressed form is
  * made once, when first asked for, at a strong setting, and kept (compression.ts).
  */
-import { Router, type RequestHandler } from 'express';
+import type { RequestHandler, Router } from 'express';
+import { exactRouter } from './exact-routing';
 import { codingFor, compress, taggedFor, type Coding, type CompressionSettings } from './compression';
 import { answeredNotModified, entityTagOf } from './conditional';
 
@@ -61,7 +62,7 @@ export function withBaseUrl(document: string, publicBaseUrl: string, format: 'ht
 }
 
 export function createDocsRouter(documents: Readonly<Record<string, StaticDocument>>, compression: CompressionSettings): Router {
-  const router = Router();
+  const router = exactRouter();
   for (const [path, document] of Object.entries(documents)) router.get(path, serveDocument(document, compression));
   return router;
 }

@@ -5,13 +5,14 @@
  * drift check on, a ready answer lists its state and problems in `drift`, and a check the ERP could
  * not answer is started again (in the background: the probe does not wait for it).
  */
-import { Router } from 'express';
+import type { Router } from 'express';
+import { exactRouter } from './exact-routing';
 import type { DriftMonitor } from '../drift/drift-monitor';
 import type { ErpClient } from '../erp/erp-client';
 import { gatewayErrorOf } from './erp-errors';
 
 export function createHealthRouter(erp: ErpClient, timeoutMs: number, drift?: DriftMonitor): Router {
-  const router = Router();
+  const router = exactRouter();
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });

@@ -1,7 +1,7 @@
 /**
  * @module 405 for any method other than GET/HEAD on a served path (decision D25): an HTML body, as
- * the spec says the routing layer answers, with `Allow: GET, HEAD`. Express routes regardless of
- * letter case, so a path is served (and 405 for other methods) in any case too.
+ * the spec says the routing layer answers, with `Allow: GET, HEAD`. Paths are matched exactly
+ * (exact-routing.ts), so only the served spelling of a path is 405; any other is the 404 of no route.
  */
 import type { RequestHandler } from 'express';
 
@@ -10,7 +10,7 @@ const PAGE =
 
 export function methodNotAllowed(isServedPath: (path: string) => boolean): RequestHandler {
   return (req, res, next) => {
-    if (req.method === 'GET' || req.method === 'HEAD' || !isServedPath(req.path.toLowerCase())) return next();
+    if (req.method === 'GET' || req.method === 'HEAD' || !isServedPath(req.path)) return next();
     res.status(405).setHeader('Allow', 'GET, HEAD').type('html').send(PAGE);
   };
 }

@@ -16,13 +16,14 @@ import express, { type Express, type Request, type Response, type Router } from 
 import type { Authenticator } from '../auth';
 import type { AuthFailureLimit } from '../http/auth-failure-limit';
 import { authenticateRequest } from '../http/authenticate-request';
+import { exactRouter } from '../http/exact-routing';
 import { noStore } from '../http/no-store';
 import { badRequest } from '../errors';
 import { inProcessGet, type InProcessGet } from './in-process-get';
 import { createMcpServer } from './mcp-server';
 import { API_VERSION, callTool, TOOLS, type ApiAnswer } from './tool-calls';
 
-const MCP_PATH = '/mcp';
+export const MCP_PATH = '/mcp';
 /** A tools/call message is a few hundred bytes; a batch of them a few KB. */
 const BODY_LIMIT = '64kb';
 /**
@@ -55,7 +56,7 @@ function methodNotAllowed(_req: Request, res: Response): void {
 }
 
 export function createMcpRouter(app: Express, auth: Authenticator, failures: AuthFailureLimit): Router {
-  const router = express.Router();
+  const router = exactRouter();
   const inProcess = inProcessGet(app);
   // Live answers, like the data routes': never stored by any cache.
   router.all(MCP_PATH, noStore());
