@@ -4,48 +4,14 @@
  * and exits 0. The request is kept in flight by a fault proxy delaying the ERP's answer. The same
  * process also shows that main.ts answers unreadable requests in the error envelope.
  */
-import { Agent, request } from 'node:http';
-import { connect } from 'node:net';
+import { Agent } from 'node:http';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';
 import { startStack, type Stack } from '../support/stack';
 import { startGatewayProcess, type GatewayProcess } from './support/gateway-process';
 import { rawExchange } from './support/raw-exchange';
+import { get, tryConnect, waitFor } from './support/raw-http';
 
 const DELAY_MS = 1500;
-
-function get(url: string, key: string, agent?: Agent): Promise<{ status: number; body: string; connection?: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { headers: { Authorization: `Bearer ${key}` }, ...(agent ? { agent } : {}) }, (res) => {
-      let body = '';
-      res.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, connection: res.headers.connection }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-/** Resolves with the error code of a connection attempt (or 'connected'). */
-function tryConnect(url: string): Promise<string> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = connect({ host: hostname, port: Number(port) });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve('connected');
-    });
-    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
-  });
-}
-
-async function waitFor(condition: () => boolean | Promise<boolean>, limitMs: number): Promise<void> {
-  const until = performance.now() + limitMs;
-  while (!(await condition())) {
-    if (performance.now() > until) throw new Error(`condition not met within ${limitMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe('graceful shutdown of packages/gateway/dist/runtime/main.js on SIGTERM', () => {
   let stack: Stack;

@@ -4,49 +4,17 @@
  * every worker stops accepting and finishes its requests in flight (200 each), and the gateway exits 0.
  * Requests are held in flight by a fault proxy delaying the ERP's answers.
  */
-import { Agent, request } from 'node:http';
-import { connect } from 'node:net';
+import { Agent } from 'node:http';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';
 import { startStack, type Stack } from '../support/stack';
 import { freePort, startGatewayProcess, type GatewayProcess } from './support/gateway-process';
+import { get, tryConnect, waitFor } from './support/raw-http';
 
 const WORKERS = 3;
 const DELAY_MS = 1500;
 const PATH = '/api/v1/fleet/vehicles/1?fields=plate';
-
-/** One request on a connection of its own (so that the primary hands it to the next worker). */
-function get(url: string, key: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { headers: { Authorization: `Bearer ${key}` }, agent: new Agent({ keepAlive: false }) }, (res) => {
-      let body = '';
-      res.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-function tryConnect(url: string): Promise<string> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = connect({ host: hostname, port: Number(port) });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve('connected');
-    });
-    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
-  });
-}
-
-async function waitFor(condition: () => boolean | Promise<boolean>, limitMs: number): Promise<void> {
-  const until = performance.now() + limitMs;
-  while (!(await condition())) {
-    if (performance.now() > until) throw new Error(`condition not met within ${limitMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+/** A connection of its own for one request, so that the primary hands it to the next worker. */
+const ownConnection = () => new Agent({ keepAlive: false });
 
 /** The JSON log lines of the gateway (the primary's and every worker's). */
 const logOf = (gateway: GatewayProcess) => gateway.stdout.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
@@ -90,7 +58,7 @@ describe(`WORKERS=${WORKERS}: several gateway processes sharing the port`, () =>
   });
 
   it('answers from every worker', async () => {
-    for (let i = 0; i < 3 * WORKERS; i++) expect((await get(`${gateway.url}${PATH}`, stack.keys.valid)).status).toBe(200);
+    for (let i = 0; i < 3 * WORKERS; i++) expect((await get(`${gateway.url}${PATH}`, stack.keys.valid, ownConnection())).status).toBe(200);
     // Each request line names the worker that answered (logs are flushed every second).
     await waitFor(
       () =>
@@ -110,7 +78,7 @@ describe(`WORKERS=${WORKERS}: several gateway processes sharing the port`, () =>
       return lines.reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
     };
     const before = await count();
-    for (let i = 0; i < 2 * WORKERS; i++) expect((await get(`${gateway.url}${PATH}`, stack.keys.valid)).status).toBe(200);
+    for (let i = 0; i < 2 * WORKERS; i++) expect((await get(`${gateway.url}${PATH}`, stack.keys.valid, ownConnection())).status).toBe(200);
     expect((await count()) - before).toBe(2 * WORKERS);
     // The same answer from every scrape (not one worker's numbers at random).
     expect(await count()).toBe(await count());
@@ -124,7 +92,7 @@ describe(`WORKERS=${WORKERS}: several gateway processes sharing the port`, () =>
     await waitFor(() => listeningPids(gateway).length === WORKERS + 1, 10000);
     // The primary's own line comes with its next flush (its output is buffered, as every process's is).
     await waitFor(() => logOf(gateway).some((line) => line['msg'] === 'worker exited: starting another' && line['signal'] === 'SIGKILL'), 3000);
-    for (let i = 0; i < 2 * WORKERS; i++) expect((await get(`${gateway.url}${PATH}`, stack.keys.valid)).status).toBe(200);
+    for (let i = 0; i < 2 * WORKERS; i++) expect((await get(`${gateway.url}${PATH}`, stack.keys.valid, ownConnection())).status).toBe(200);
   });
 
   it('on SIGTERM every worker finishes its requests in flight with 200, new connections are refused, and the gateway exits 0', async () => {
@@ -132,7 +100,9 @@ describe(`WORKERS=${WORKERS}: several gateway processes sharing the port`, () =>
     const started = performance.now();
     // Different records: identical reads in flight would be sent to the ERP once per worker (coalescing).
     // Settled from the start: a step below that fails must fail the test, not leave these to reject unheard.
-    const inFlight = Promise.allSettled(Array.from({ length: 2 * WORKERS }, (_, i) => get(`${gateway.url}/api/v1/fleet/vehicles/${i + 1}?fields=plate`, stack.keys.valid)));
+    const inFlight = Promise.allSettled(
+      Array.from({ length: 2 * WORKERS }, (_, i) => get(`${gateway.url}/api/v1/fleet/vehicles/${i + 1}?fields=plate`, stack.keys.valid, ownConnection())),
+    );
     await waitFor(() => proxy.inFlight >= 2 * WORKERS, 3000);
     gateway.kill('SIGTERM');
     await waitFor(async () => (await tryConnect(gateway.url)) === 'ECONNREFUSED', 1000);
