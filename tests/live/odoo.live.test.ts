@@ -17,7 +17,10 @@ if (!found.ok) {
   const transports: readonly LiveTransport[] = settings.transports ?? transportsOf(majorVersionOf(settings.url));
   const only = process.env['LIVE_ERP_RESOURCES']?.split(',').map((s) => s.trim());
   for (const transport of transports) {
-    describeLiveSuite(`live ERP ${settings.url} (${settings.database}) over ${transport}`, () => startLiveTarget(settings, transport), only ?? STOCK_ODOO_RESOURCES);
+    const resources = only ?? STOCK_ODOO_RESOURCES;
+    describeLiveSuite(`live ERP ${settings.url} (${settings.database}) over ${transport}`, () => startLiveTarget(settings, transport), resources, {
+      exportsAndFeed: resources,
+    });
   }
 }
 

@@ -6,7 +6,7 @@
 import { RESOURCES } from '@ops-data-gateway/gateway/generated/routers/index';
 import type { LiveErpSettings } from '../../live/settings';
 import { startStack, type Stack } from '../support/stack';
-import { describeLiveSuite } from './resource-suite';
+import { describeLiveSuite, STOCK_ODOO_RESOURCES } from './resource-suite';
 import { startLiveTarget, type LiveTarget } from './live-target';
 
 async function sandboxAsLiveErp(version: 17 | 19, transport: 'json2' | 'xmlrpc'): Promise<LiveTarget> {
@@ -36,5 +36,8 @@ describeLiveSuite(
   'the live suite on the sandbox as Odoo 19 over JSON-2',
   () => sandboxAsLiveErp(19, 'json2'),
   RESOURCES.map((r) => r.path),
+  { exportsAndFeed: [...STOCK_ODOO_RESOURCES, 'it/tickets'] },
 );
-describeLiveSuite('the live suite on the sandbox as Odoo 17 over XML-RPC', () => sandboxAsLiveErp(17, 'xmlrpc'), ['fleet/vehicles', 'purchase/orders', 'stock/pickings']);
+describeLiveSuite('the live suite on the sandbox as Odoo 17 over XML-RPC', () => sandboxAsLiveErp(17, 'xmlrpc'), ['fleet/vehicles', 'purchase/orders', 'stock/pickings'], {
+  exportsAndFeed: ['fleet/vehicles', 'purchase/orders', 'stock/pickings'],
+});
