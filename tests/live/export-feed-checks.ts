@@ -94,16 +94,18 @@ export function describeExportAndFeedChecks(suite: SuiteAccess, resources: reado
     return { text, headers };
   };
 
-  const ndjson = async (r: ResourceSpec, path: string, accept = '*/*'): Promise<Row[]> => {
+  const ndjsonWithHeaders = async (r: ResourceSpec, path: string, accept = '*/*'): Promise<{ rows: Row[]; headers: Record<string, string> }> => {
     const { text, headers } = await download(r, path, accept);
     expect(headers['content-type']).toBe(NDJSON_TYPE);
-    if (text === '') return [];
+    if (text === '') return { rows: [], headers };
     expect(text.endsWith('\n')).toBe(true);
-    return text
+    const rows = text
       .slice(0, -1)
       .split('\n')
       .map((line) => JSON.parse(line) as Row);
+    return { rows, headers };
   };
+  const ndjson = async (r: ResourceSpec, path: string, accept = '*/*'): Promise<Row[]> => (await ndjsonWithHeaders(r, path, accept)).rows;
 
   /** The CSV export as rows of text, `null` for an unquoted empty field (RFC 4180, CRLF only). */
   const csv = async (r: ResourceSpec, path: string, accept = '*/*'): Promise<(string | null)[][]> => {
@@ -197,9 +199,19 @@ export function describeExportAndFeedChecks(suite: SuiteAccess, resources: reado
       const ranks = pages.filter((ids) => ids.length).map((ids) => ids.map((id) => rank.get(id) as number));
       for (let i = 1; i < ranks.length; i++) expect([path, Math.min(...(ranks[i] as number[])) > Math.max(...(ranks[i - 1] as number[]))]).toEqual([path, true]);
 
-      // The same feed as one export: the walk's entries in (write_date, id) order, `_removed` on every line.
-      const exported = await ndjson(r, `/api/v1/${path}?format=ndjson&changed_since=${EPOCH}`);
-      expect(exported).toEqual(inFeedOrder.map((id) => (listed.has(id) ? { ...listed.get(id), _removed: false } : { id, _removed: true })));
+      // The same feed as one export: the walk's entries in (write_date, id) order, `_removed` on every line,
+      // and the token the next sync starts from, not earlier than where the walk caught up.
+      const exported = await ndjsonWithHeaders(r, `/api/v1/${path}?format=ndjson&changed_since=${EPOCH}`);
+      expect(exported.rows).toEqual(inFeedOrder.map((id) => (listed.has(id) ? { ...listed.get(id), _removed: false } : { id, _removed: true })));
+      const next = exported.headers['x-next-changed-since'];
+      expect([path, typeof next]).toEqual([path, 'string']);
+      expect([path, notBefore(parseChangedSince(next as string), previous as Cursor)]).toEqual([path, true]);
+
+      // With a filter, a record written in the window that does not match it is a removal too (README).
+      const { filter } = narrowingFilter(r, target, [...listed.values()]);
+      const matching = new Map((await walkList(path, `&${filter}`)).map((row) => [row.id, row]));
+      const filteredFeed = await ndjson(r, `/api/v1/${path}?format=ndjson&changed_since=${EPOCH}&${filter}`);
+      expect(filteredFeed).toEqual(inFeedOrder.map((id) => (matching.has(id) ? { ...matching.get(id), _removed: false } : { id, _removed: true })));
     });
   });
 
@@ -212,10 +224,15 @@ export function describeExportAndFeedChecks(suite: SuiteAccess, resources: reado
   }
 }
 
-/** Two fields besides id: a many2one when the resource has one, and the last other field. */
+/**
+ * Two fields besides id: a many2one when the resource has one, and another of the type CSV writes
+ * least plainly (an array as JSON text, then a date-time, a number or boolean; else the last field).
+ */
 function fewFields(r: ResourceSpec): string[] {
   const many2one = r.fields.find((f) => f.source.kind === 'many2one');
-  const other = r.fields.filter((f) => f.name !== 'id' && f !== many2one).at(-1);
+  const others = r.fields.filter((f) => f.name !== 'id' && f !== many2one);
+  const plainness = (f: ResourceSpec['fields'][number]) => (f.type === 'array' ? 0 : f.format === 'date-time' ? 1 : f.type !== 'string' ? 2 : 3);
+  const other = [...others].reverse().sort((a, b) => plainness(a) - plainness(b))[0];
   return r.fields.filter((f) => f === many2one || f === other).map((f) => f.name);
 }
 
