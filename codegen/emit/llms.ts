@@ -138,7 +138,7 @@ List: \`{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}\`
 - Cursor paging (full scans): \`since_id=0\`, then pass back \`meta.next_since_id\` until it is \`null\`. Ascending id, constant cost. Not with \`offset\` or \`order\` (400).
   Example: \`GET /api/v1/${sampleRequest(model).resource.path}?since_id=0&limit=200&total=false\` answers \`{"data": [..., {"id": 212, ...}], "meta": {"next_since_id": 212}}\`; ask again with \`since_id=212\`; stop at \`"next_since_id": null\`. Never compute the cursor yourself.
 - \`total=false\` omits \`meta.total\` (the count scans every match): use it for cursor scans and when no count is needed.
-- Unchanged answers: every 200 carries an \`ETag\`; send it back in \`If-None-Match\` (several comma-separated, or \`*\`) and an unchanged answer is 304 with no body. The data is still read from the ERP, and answers are \`Cache-Control: no-store\`: keep the ETag and the body yourself. Where the operator turned the gateway's response cache on for a resource, its answers are \`Cache-Control: private, max-age=…\` with an \`Age\` instead: they may come from the gateway's cache, at most \`max-age\` seconds old.
+- Unchanged answers: every 200 JSON answer carries an \`ETag\` (an export has none); send it back in \`If-None-Match\` (several comma-separated, or \`*\`) and an unchanged answer is 304 with no body. The data is still read from the ERP, and answers are \`Cache-Control: no-store\`: keep the ETag and the body yourself. Where the operator turned the gateway's response cache on for a resource, its answers are \`Cache-Control: private, max-age=…\` with an \`Age\` instead: they may come from the gateway's cache, at most \`max-age\` seconds old.
 
 ## Common parameters and limits
 

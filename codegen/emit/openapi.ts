@@ -139,7 +139,8 @@ function listOperation(resource: ResourceModel): OpenAPIV3_1.OperationObject {
         description:
           'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
         // An export's Content-Disposition is described with its media types: a response header here would be promised on the JSON page too.
-        headers: DATA_HEADERS,
+        // Likewise its ETag: a JSON page always has one, an export never, so the header is optional here.
+        headers: { ...DATA_HEADERS, ETag: ref('PageETag', 'headers') },
         content: {
           'text/csv': { schema: { type: 'string', description: EXPORT_CSV_TEXT } },
           'application/x-ndjson': { schema: { type: 'string', description: EXPORT_NDJSON_TEXT } },
@@ -237,6 +238,12 @@ function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject {
     ETag: {
       description: 'Strong entity tag of this answer (a hash of its body). Send it back in `If-None-Match` to get 304 while the answer is unchanged.',
       required: true,
+      schema: { type: 'string' },
+    },
+    PageETag: {
+      description:
+        'On a JSON page, always: strong entity tag of this answer (a hash of its body); send it back in `If-None-Match` to get 304 while the answer is unchanged. A CSV or NDJSON export has none (exports are never cached nor answered 304).',
+      required: false,
       schema: { type: 'string' },
     },
     // The IETF draft's syntax (draft-ietf-httpapi-ratelimit-headers-10): runtime/http/key-rate-limit.ts writes them.

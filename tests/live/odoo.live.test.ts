@@ -2,6 +2,13 @@
  * The live suites on a real ERP given by LIVE_ERP_* settings (live/settings.ts), over each transport
  * the ERP offers (or LIVE_ERP_TRANSPORTS), for the catalogue resources whose models stock Odoo
  * provides. Without settings the suite is skipped with one line saying why. `make test-live`.
+ *
+ * The export and change-feed checks (export-feed-checks.ts) run on every one of those resources over
+ * every transport: on the loopback Odoo 19 they add about 24 s to the 47 s of the rest (nine small
+ * resources, a few dozen records each), well within budget, and the feed reads `write_date` through
+ * each transport's own encoding (XML-RPC and JSON carry it differently), which one transport would
+ * not prove. An ERP with large models (tens of thousands of records) makes them slower: narrow the run
+ * with LIVE_ERP_RESOURCES or LIVE_ERP_TRANSPORTS.
  */
 import { execFileSync } from 'node:child_process';
 import { liveErpSettings, transportsOf, type LiveTransport } from '../../live/settings';
@@ -17,7 +24,10 @@ if (!found.ok) {
   const transports: readonly LiveTransport[] = settings.transports ?? transportsOf(majorVersionOf(settings.url));
   const only = process.env['LIVE_ERP_RESOURCES']?.split(',').map((s) => s.trim());
   for (const transport of transports) {
-    describeLiveSuite(`live ERP ${settings.url} (${settings.database}) over ${transport}`, () => startLiveTarget(settings, transport), only ?? STOCK_ODOO_RESOURCES);
+    const resources = only ?? STOCK_ODOO_RESOURCES;
+    describeLiveSuite(`live ERP ${settings.url} (${settings.database}) over ${transport}`, () => startLiveTarget(settings, transport), resources, {
+      exportsAndFeed: resources,
+    });
   }
 }
 

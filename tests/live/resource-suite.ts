@@ -13,6 +13,7 @@ import { EXAMPLE, exposedField, probe } from '../support/filter-probes';
 import { readyAfterDriftCheck } from '../support/gateway';
 import { expectDocumented } from '../support/openapi-responses';
 import { expectSameRecords, walkBothWays, type Page } from '../support/paging-walk';
+import { describeExportAndFeedChecks } from './export-feed-checks';
 import type { LiveTarget } from './live-target';
 
 type Row = Record<string, unknown>;
@@ -33,7 +34,15 @@ export const STOCK_ODOO_RESOURCES = [
   'stock/pickings',
 ] as const;
 
-export function describeLiveSuite(title: string, start: () => Promise<LiveTarget>, resources: readonly string[]): void {
+export interface LiveSuiteOptions {
+  /**
+   * Resources whose exports and change feed are checked too (export-feed-checks.ts). Each walks its
+   * whole list several times, so a caller bounds them (see odoo.live.test.ts, sandbox.live.test.ts).
+   */
+  readonly exportsAndFeed?: readonly string[];
+}
+
+export function describeLiveSuite(title: string, start: () => Promise<LiveTarget>, resources: readonly string[], options: LiveSuiteOptions = {}): void {
   describe(title, () => {
     let target: LiveTarget;
     beforeAll(async () => {
@@ -176,6 +185,8 @@ export function describeLiveSuite(title: string, start: () => Promise<LiveTarget
         expect(orderFields(String(sent?.kwargs['order']))).toEqual(kept.includes('id') ? kept : [...kept, 'id']);
       });
     });
+
+    describeExportAndFeedChecks({ target: () => target, resource, ok }, options.exportsAndFeed ?? []);
 
     it('hides every record outside a resource scope, in list and detail', async () => {
       const scoped = target.served.filter((r) => resources.includes(r.path) && r.scope.length);
