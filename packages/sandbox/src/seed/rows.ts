@@ -143,7 +143,10 @@ function defaultEmptyShare(field: FieldInfo): number {
   return field.name === 'active' || truthy === 0 || truthy === 1 ? 0 : 0.05;
 }
 
-/** `create_date` over the year before the reference date, `write_date` after it, by the admin. */
+/** The second of the batch write that last touched a quarter of the records (two days before the reference date). */
+const BATCH_WRITE_DATE = REFERENCE_DATE - 2 * 86_400_000;
+
+/** `create_date` over the year before the reference date, `write_date` after it (or at the batch write), by the admin. */
 function magicProducer(field: FieldInfo, get: (name: string) => (row: RowContext) => Value): Producer {
   switch (field.name) {
     case 'create_date':
@@ -153,7 +156,11 @@ function magicProducer(field: FieldInfo, get: (name: string) => (row: RowContext
       return (row) => {
         const value = created(row);
         const start = typeof value === 'string' ? parseStored(value) : REFERENCE_DATE;
-        return datetimeText(Math.min(REFERENCE_DATE, start + row.random.int(0, 30 * 86_400) * 1000));
+        const written = Math.min(REFERENCE_DATE, start + row.random.int(0, 30 * 86_400) * 1000);
+        // Every fourth record was last written by one batch (a scheduled action, an import) in one
+        // second, as on a real Odoo, where a module's data or a mass update shares its write_date:
+        // readers that page by (write_date, id) meet many records of the same second.
+        return datetimeText(row.index % 4 === 3 && start <= BATCH_WRITE_DATE ? BATCH_WRITE_DATE : written);
       };
     }
     case 'create_uid':
