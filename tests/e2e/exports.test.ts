@@ -5,7 +5,7 @@
  * ERP paging, counted on the ERP's side of the wire.
  */
 import { request as httpRequest } from 'node:http';
-import { csvText, loadCsvWithDuckDb, loadCsvWithPython } from '../support/export-loaders';
+import { asText, csvText, loadCsvWithDuckDb, loadCsvWithPython } from '../support/export-loaders';
 import type { FaultProxy } from '../support/fault-proxy';
 import { ErpWriter } from '../support/erp-writes';
 import { startStackBehindProxy, type Stack } from '../support/stack';
@@ -44,18 +44,7 @@ describe('exports', () => {
   };
 
   const exportText = async (path: string, accept: string): Promise<{ text: string; headers: Record<string, string> }> => {
-    const res = await stack
-      .get(path)
-      .set('Accept', accept)
-      .buffer(true)
-      .parse((r, done) => {
-        let text = '';
-        r.setEncoding('utf8');
-        r.on('data', (chunk: string) => {
-          text += chunk;
-        });
-        r.on('end', () => done(null, text));
-      });
+    const res = await stack.get(path).set('Accept', accept).buffer(true).parse(asText);
     expect(res.status).toBe(200);
     return { text: res.body as string, headers: res.headers as Record<string, string> };
   };

@@ -18,7 +18,7 @@ import { parse } from 'csv-parse/sync';
 import type { Response } from 'supertest';
 import { parseChangedSince } from '@ops-data-gateway/gateway/runtime/query/changed-since';
 import type { ResourceSpec } from '@ops-data-gateway/gateway/runtime/resource-spec';
-import { csvText } from '../support/export-loaders';
+import { asText, csvText } from '../support/export-loaders';
 import { EXAMPLE, exposedField, probe } from '../support/filter-probes';
 import { expectDocumented } from '../support/openapi-responses';
 import type { LiveTarget } from './live-target';
@@ -63,19 +63,7 @@ export function describeExportAndFeedChecks(suite: SuiteAccess, resources: reado
   /** An export as a consumer downloads it: the whole body as text, the answer documented by openapi.json. */
   const download = async (r: ResourceSpec, path: string, accept: string): Promise<{ text: string; headers: Record<string, string> }> => {
     const started = Date.now();
-    const res: Response = await suite
-      .target()
-      .gateway.get(path, key())
-      .set('Accept', accept)
-      .buffer(true)
-      .parse((stream, done) => {
-        let text = '';
-        stream.setEncoding('utf8');
-        stream.on('data', (chunk: string) => {
-          text += chunk;
-        });
-        stream.on('end', () => done(null, text));
-      });
+    const res: Response = await suite.target().gateway.get(path, key()).set('Accept', accept).buffer(true).parse(asText);
     const text = res.body as string;
     if (res.status !== 200) throw new Error(`GET ${path} (${accept}): ${res.status} ${text}`);
     expectDocumented(path, { status: res.status, headers: res.headers, body: text, text }, 'GET', driftNulls(r));

@@ -7,6 +7,20 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
+import type { Test } from 'supertest';
+
+/** What supertest's `.parse` takes on Node: the answer as a stream, and a callback with the body. */
+type NodeParser = Exclude<Parameters<Test['parse']>[0], (text: string) => unknown>;
+
+/** A supertest parser that keeps the body as the text it is (an export is neither JSON nor a form): `.buffer(true).parse(asText)`. */
+export const asText: NodeParser = (stream, done) => {
+  let text = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => {
+    text += chunk;
+  });
+  stream.on('end', () => done(null, text));
+};
 
 /**
  * Every row of a CSV text as DuckDB reads it: text values, `null` for a NULL (an empty unquoted
