@@ -40050,12 +40050,13 @@ function createDocsRouter(documents, compression) {
 }
 
 // runtime/http/health-routes.ts
+var HEALTH_PATHS = { alive: "/healthz", ready: "/readyz" };
 function createHealthRouter(erp, timeoutMs, drift) {
   const router = exactRouter();
-  router.get("/healthz", (_req, res) => {
+  router.get(HEALTH_PATHS.alive, (_req, res) => {
     res.json({ status: "ok" });
   });
-  router.get("/readyz", async (_req, res) => {
+  router.get(HEALTH_PATHS.ready, async (_req, res) => {
     try {
       const { transport, version } = await erp.connect();
       await transport.version(AbortSignal.timeout(timeoutMs));
@@ -57706,7 +57707,7 @@ function createApp(config, deps) {
   const servedPaths = new Set(RESOURCES.map((r) => `/api/v1/${r.path}`));
   const docs = ["/api/openapi.json", "/api/docs", "/api/llms.txt", "/llms.txt"];
   const isServedPath = (path) => servedPaths.has(path) || servedPaths.has(path.replace(/\/[^/]+$/, "")) || docs.includes(path);
-  const operational = [MCP_PATH, "/healthz", "/readyz"];
+  const operational = [MCP_PATH, ...Object.values(HEALTH_PATHS)];
   const isKnownPath = (path) => isServedPath(path) || operational.includes(path);
   const llmsTxt = { body: withBaseUrl(LLMS_TXT, config.publicBaseUrl, "text"), type: "text/markdown; charset=utf-8", cacheControl: "public, max-age=300" };
   const app = (0, import_express3.default)();

@@ -26,7 +26,7 @@ import { EXACT_APP_SETTINGS, exactRouter, noRoute } from './http/exact-routing';
 import { KeyRateLimit } from './http/key-rate-limit';
 import { createDocsRouter, openApiWithServer, withBaseUrl } from './http/docs-routes';
 import { createErrorHandler } from './http/error-handler';
-import { createHealthRouter } from './http/health-routes';
+import { createHealthRouter, HEALTH_PATHS } from './http/health-routes';
 import { methodNotAllowed } from './http/method-not-allowed';
 import { noStore, unconditional } from './http/no-store';
 import { requestDeadline } from './http/request-deadline';
@@ -123,7 +123,7 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   const docs = ['/api/openapi.json', '/api/docs', '/api/llms.txt', '/llms.txt'];
   /** The GET routes: a list, a detail (its parent is a list) or a document. */
   const isServedPath = (path: string) => servedPaths.has(path) || servedPaths.has(path.replace(/\/[^/]+$/, '')) || docs.includes(path);
-  const operational = [MCP_PATH, '/healthz', '/readyz'];
+  const operational: readonly string[] = [MCP_PATH, ...Object.values(HEALTH_PATHS)];
   const isKnownPath = (path: string) => isServedPath(path) || operational.includes(path);
 
   const llmsTxt = { body: withBaseUrl(LLMS_TXT, config.publicBaseUrl, 'text'), type: 'text/markdown; charset=utf-8', cacheControl: 'public, max-age=300' };

@@ -11,12 +11,15 @@ import type { DriftMonitor } from '../drift/drift-monitor';
 import type { ErpClient } from '../erp/erp-client';
 import { gatewayErrorOf } from './erp-errors';
 
+/** Where the probes answer: alive, and ready. */
+export const HEALTH_PATHS = { alive: '/healthz', ready: '/readyz' } as const;
+
 export function createHealthRouter(erp: ErpClient, timeoutMs: number, drift?: DriftMonitor): Router {
   const router = exactRouter();
-  router.get('/healthz', (_req, res) => {
+  router.get(HEALTH_PATHS.alive, (_req, res) => {
     res.json({ status: 'ok' });
   });
-  router.get('/readyz', async (_req, res) => {
+  router.get(HEALTH_PATHS.ready, async (_req, res) => {
     try {
       const { transport, version } = await erp.connect();
       await transport.version(AbortSignal.timeout(timeoutMs));
