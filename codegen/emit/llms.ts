@@ -130,6 +130,7 @@ Agents that speak the Model Context Protocol use the same key and rules through 
 - stdio (local agents): \`GATEWAY_URL=${base} API_KEY=<key> npm run mcp\` in a clone of the gateway; it forwards to /mcp.
 - Tools (${3 + model.domains.length}): \`list_resources\`; \`describe_resource\` (fields, enums, filters, sort keys, personal-data flags); \`query_<domain>\` (one per domain: \`resource\`, named \`filters\`, \`fields\`, \`order\`, \`limit\`, \`since_id\`, \`total\`); \`get_record\` (\`resource\` as \`domain/name\`, \`id\`, \`fields\`).
 - Answers are structured content (\`{"resource", "data", "meta"}\`); personal-data fields are left out unless named in \`fields\` (\`meta.personal_fields_omitted\` lists them). Errors are tool errors whose text is \`{"error": {"code", "message", "status"}}\`, the codes of the table below.
+- Bounds: one POST carries at most ${LIMITS.mcpBatchMax} JSON-RPC messages (a batch; 400 past it), and at most ${LIMITS.mcpCallsInFlight} of its tool calls run at once (the others wait their turn, until the request timeout: then \`gateway_timeout\`, 504). A tool call that reads data costs what its route costs against the key's rate limit (\`rate_limited\`, 429, past it); while the gateway holds as many answers as its memory budget allows, a call answers \`unavailable\` (503) with \`retry_after\` seconds: retry then, or ask for fewer records.
 
 ## Responses and paging
 
