@@ -40342,6 +40342,7 @@ var QueryParser = class {
     this.validateDetail = ajv.compile(resource.detailQuerySchema);
     this.fieldsByName = new Map(resource.fields.map((f) => [f.name, f]));
     this.filtersByName = new Map(resource.filters.map((f) => [f.name, f]));
+    this.sortFieldsByKey = new Map(Object.entries(resource.sortable));
     this.numberSortFields = new Set(
       Object.entries(resource.sortable).filter(([api]) => api !== "id" && NUMBER_TYPES.has(this.fieldsByName.get(api)?.type ?? "")).map(([, erp]) => erp)
     );
@@ -40352,6 +40353,8 @@ var QueryParser = class {
   validateDetail;
   fieldsByName;
   filtersByName;
+  /** API sort key → ERP field: a Map, so that a client's `order=constructor` is never looked up on a prototype. */
+  sortFieldsByKey;
   defaultOrder;
   /** ERP names of the number sort keys: sent with NULLS FIRST ascending, NULLS LAST descending. */
   numberSortFields;
@@ -40422,9 +40425,9 @@ var QueryParser = class {
       const m = /^\s*([A-Za-z0-9_]+)(?:\s+(asc|desc))?\s*$/i.exec(term);
       if (!m) throw badRequest(`Invalid sort '${text3}': use field, field asc or field desc, comma-separated.`);
       const field = m[1];
-      const erp = this.resource.sortable[field];
+      const erp = this.sortFieldsByKey.get(field);
       if (erp === void 0) {
-        const sortable = Object.keys(this.resource.sortable).join(", ");
+        const sortable = [...this.sortFieldsByKey.keys()].join(", ");
         throw badRequest(`Cannot sort by '${field}': sortable fields are ${sortable || "none"}.`);
       }
       keys.push(field);
@@ -40517,7 +40520,10 @@ function errorFromSchema(errors, filters) {
     return badRequest(`Invalid sort: order ${Array.isArray(dataOf(first)) ? "given more than once" : "too long"}; use field, field asc or field desc, comma-separated.`);
   const filter = filters.get(name);
   if (filter?.type === "enum") return invalidValue(`${name} must be one of: ${(filter.values ?? []).join(", ")}.`);
-  return invalidValue(`${name}: ${EXPECTED[filter?.type ?? name] ?? "invalid value"}${Array.isArray(dataOf(first)) ? " (given more than once)" : ""}.`);
+  const expectedOf = filter?.type ?? name;
+  return invalidValue(
+    `${name}: ${Object.hasOwn(EXPECTED, expectedOf) && EXPECTED[expectedOf] || "invalid value"}${Array.isArray(dataOf(first)) ? " (given more than once)" : ""}.`
+  );
 }
 function dataOf(error) {
   return error?.data;
@@ -40855,12 +40861,35 @@ function inProcessGet(app) {
 var import_mcp = require("@modelcontextprotocol/sdk/server/mcp.js");
 var import_types = require("@modelcontextprotocol/sdk/types.js");
 var SERVER_NAME = "ops-data-gateway";
-var INSTRUCTIONS = "Read-only access to the operations data of the organisation (fleet, purchase, stock, travel, space, events, IT, sprint, approvals, electricity, analytic). Start with list_resources, then describe_resource for fields and filters; query_<domain> lists records with named filters (page with since_id), get_record reads one. Personal-data fields are left out unless named in fields. Errors are tool errors carrying the API error code and message.";
+var INSTRUCTIONS = "Read-only access to the operations data of the organisation (fleet, purchase, stock, travel, space, events, IT, sprint, approvals, electricity, analytic). Start with list_resources, then describe_resource for fields and filters; query_<domain> lists records with named filters (page with since_id), get_record reads one. Personal-data fields are left out unless named in fields. Errors are tool errors carrying the API error code and message. A call that reads data costs what its API route costs against the key rate limit; rate_limited (429) and unavailable (503: the gateway holds as many answers as its memory allows) carry retry_after, the seconds to wait before calling again.";
 function createMcpServer(backend, version) {
   const server = new import_mcp.McpServer({ name: SERVER_NAME, title: "Operations data API", version }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+  const onTheWire = /* @__PURE__ */ new Map();
   server.server.setRequestHandler(import_types.ListToolsRequestSchema, async () => ({ tools: await backend.list() }));
-  server.server.setRequestHandler(import_types.CallToolRequestSchema, (request2) => backend.call(request2.params.name, request2.params.arguments ?? {}));
-  return server;
+  server.server.setRequestHandler(import_types.CallToolRequestSchema, (request2, extra) => {
+    const raw = onTheWire.get(extra.requestId);
+    onTheWire.delete(extra.requestId);
+    return backend.call(request2.params.name, raw ?? request2.params.arguments ?? {});
+  });
+  return {
+    async connect(transport) {
+      await server.connect(transport);
+      const deliver = transport.onmessage;
+      transport.onmessage = (message, extra) => {
+        if ((0, import_types.isJSONRPCRequest)(message) && message.method === "tools/call") {
+          const args = onTheWire.has(message.id) ? void 0 : message.params?.arguments;
+          onTheWire.set(message.id, args);
+        }
+        deliver?.(message, extra);
+      };
+      const send = transport.send.bind(transport);
+      transport.send = (message, options) => {
+        if ((0, import_types.isJSONRPCResultResponse)(message) || (0, import_types.isJSONRPCErrorResponse)(message)) onTheWire.delete(message.id);
+        return send(message, options);
+      };
+    },
+    close: () => server.close()
+  };
 }
 
 // generated/mcp-tools.json
@@ -57206,7 +57235,7 @@ async function callTool(name, rawArgs, host) {
     if (name === "get_record") return await getRecord(args, host.get);
     const domain = DOMAIN_OF_TOOL.get(name);
     if (domain) return await queryResource(domain, args, host.get);
-    return toolError("not_found", `No tool '${name}'; the tools are ${TOOLS.map((t) => t.name).join(", ")}.`);
+    return toolError("not_found", `No tool '${name}'; the tools are ${TOOLS.map((t) => t.name).join(", ")}.`, { status: 404 });
   } catch (error) {
     if (error instanceof ToolRefusal) return toolError(error.code, error.message, { status: error.code === "bad_request" ? 400 : 404 });
     if (error instanceof GatewayError) return gatewayToolError(error);
@@ -57257,7 +57286,10 @@ function requestBounds(res, options) {
     lease.release();
   });
   const startBy = AbortSignal.any([ended.signal, AbortSignal.timeout(options.requestTimeoutMs)]);
-  const late = () => new GatewayError("gateway_timeout", `This tool call did not start within the request timeout (${options.requestTimeoutMs} ms): the calls before it in the batch took that long.`);
+  const late = () => new GatewayError(
+    "gateway_timeout",
+    `This tool call did not start within the request timeout (${options.requestTimeoutMs} ms): the calls before it in the batch took that long.`
+  );
   return {
     lease,
     /** Runs `call` in one of the request's slots, once one is free. */

@@ -45,12 +45,35 @@ function loadMcpBridgeConfig(env) {
 var import_mcp = require("@modelcontextprotocol/sdk/server/mcp.js");
 var import_types = require("@modelcontextprotocol/sdk/types.js");
 var SERVER_NAME = "ops-data-gateway";
-var INSTRUCTIONS = "Read-only access to the operations data of the organisation (fleet, purchase, stock, travel, space, events, IT, sprint, approvals, electricity, analytic). Start with list_resources, then describe_resource for fields and filters; query_<domain> lists records with named filters (page with since_id), get_record reads one. Personal-data fields are left out unless named in fields. Errors are tool errors carrying the API error code and message.";
+var INSTRUCTIONS = "Read-only access to the operations data of the organisation (fleet, purchase, stock, travel, space, events, IT, sprint, approvals, electricity, analytic). Start with list_resources, then describe_resource for fields and filters; query_<domain> lists records with named filters (page with since_id), get_record reads one. Personal-data fields are left out unless named in fields. Errors are tool errors carrying the API error code and message. A call that reads data costs what its API route costs against the key rate limit; rate_limited (429) and unavailable (503: the gateway holds as many answers as its memory allows) carry retry_after, the seconds to wait before calling again.";
 function createMcpServer(backend, version) {
   const server = new import_mcp.McpServer({ name: SERVER_NAME, title: "Operations data API", version }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+  const onTheWire = /* @__PURE__ */ new Map();
   server.server.setRequestHandler(import_types.ListToolsRequestSchema, async () => ({ tools: await backend.list() }));
-  server.server.setRequestHandler(import_types.CallToolRequestSchema, (request) => backend.call(request.params.name, request.params.arguments ?? {}));
-  return server;
+  server.server.setRequestHandler(import_types.CallToolRequestSchema, (request, extra) => {
+    const raw = onTheWire.get(extra.requestId);
+    onTheWire.delete(extra.requestId);
+    return backend.call(request.params.name, raw ?? request.params.arguments ?? {});
+  });
+  return {
+    async connect(transport) {
+      await server.connect(transport);
+      const deliver = transport.onmessage;
+      transport.onmessage = (message, extra) => {
+        if ((0, import_types.isJSONRPCRequest)(message) && message.method === "tools/call") {
+          const args = onTheWire.has(message.id) ? void 0 : message.params?.arguments;
+          onTheWire.set(message.id, args);
+        }
+        deliver?.(message, extra);
+      };
+      const send = transport.send.bind(transport);
+      transport.send = (message, options) => {
+        if ((0, import_types.isJSONRPCResultResponse)(message) || (0, import_types.isJSONRPCErrorResponse)(message)) onTheWire.delete(message.id);
+        return send(message, options);
+      };
+    },
+    close: () => server.close()
+  };
 }
 
 // runtime/mcp/stdio.ts

@@ -17,7 +17,7 @@ export interface ApiAnswer {
   readonly retryAfter?: string;
 }
 
-export type ApiGet = (pathAndQuery: string) => Promise<ApiAnswer>;
+type ApiGet = (pathAndQuery: string) => Promise<ApiAnswer>;
 
 /** What the tools need of the MCP request they serve. */
 export interface ToolHost {
@@ -196,7 +196,7 @@ export async function callTool(name: string, rawArgs: unknown, host: ToolHost): 
     if (name === 'get_record') return await getRecord(args, host.get);
     const domain = DOMAIN_OF_TOOL.get(name);
     if (domain) return await queryResource(domain, args, host.get);
-    return toolError('not_found', `No tool '${name}'; the tools are ${TOOLS.map((t) => t.name).join(', ')}.`);
+    return toolError('not_found', `No tool '${name}'; the tools are ${TOOLS.map((t) => t.name).join(', ')}.`, { status: 404 });
   } catch (error) {
     if (error instanceof ToolRefusal) return toolError(error.code, error.message, { status: error.code === 'bad_request' ? 400 : 404 });
     if (error instanceof GatewayError) return gatewayToolError(error);
