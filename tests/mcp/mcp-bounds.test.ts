@@ -56,6 +56,22 @@ function toolErrorOf(answer: RpcAnswer): ToolError | undefined {
 
 const fleetPage = (id: number, sinceId: number) => toolCall(id, 'query_fleet', { resource: 'vehicles', since_id: sinceId, limit: 1, total: false, fields: ['id', 'plate'] });
 
+/** A batch of BATCH_MAX one-record pages (distinct: none coalesced) while the ERP holds every search_read for `delayMs`. */
+async function slowedBatch(stack: Stack, proxy: FaultProxy, delayMs: number): Promise<{ answers: RpcAnswer[]; ms: number }> {
+  proxy.mode = { kind: 'delay', ms: delayMs, only: /search_read/ };
+  proxy.resetCounts();
+  const started = performance.now();
+  try {
+    const answers = await batch(
+      stack,
+      Array.from({ length: BATCH_MAX }, (_, i) => fleetPage(i + 1, i)),
+    );
+    return { answers, ms: performance.now() - started };
+  } finally {
+    proxy.mode = { kind: 'forward' };
+  }
+}
+
 describe('batch size and calls in flight (a slow ERP)', () => {
   let stack: Stack;
   let proxy: FaultProxy;
@@ -81,15 +97,7 @@ describe('batch size and calls in flight (a slow ERP)', () => {
   });
 
   it(`answers a batch of ${BATCH_MAX} calls, ${IN_FLIGHT} at a time where the ERP receives them`, async () => {
-    proxy.mode = { kind: 'delay', ms: 300, only: /search_read/ };
-    proxy.resetCounts();
-    const started = performance.now();
-    const answers = await batch(
-      stack,
-      Array.from({ length: BATCH_MAX }, (_, i) => fleetPage(i + 1, i)),
-    );
-    const ms = performance.now() - started;
-    proxy.mode = { kind: 'forward' };
+    const { answers, ms } = await slowedBatch(stack, proxy, 300);
     expect(answers.map((a) => [a.id, toolErrorOf(a)])).toEqual(Array.from({ length: BATCH_MAX }, (_, i) => [i + 1, undefined]));
     // Distinct reads (since_id i), none coalesced: all sent to the ERP, never more than IN_FLIGHT at once.
     expect(proxy.requests.filter((r) => r.includes('search_read'))).toHaveLength(BATCH_MAX);
@@ -117,22 +125,14 @@ describe('a batch against an ERP that never answers (REQUEST_TIMEOUT_MS=1000)', 
   });
 
   it(`answers within about one request timeout: ${IN_FLIGHT} calls time out at the ERP, the others are never started`, async () => {
-    proxy.mode = { kind: 'delay', ms: 60000, only: /search_read/ };
-    proxy.resetCounts();
-    const started = performance.now();
-    const answers = await batch(
-      stack,
-      Array.from({ length: BATCH_MAX }, (_, i) => fleetPage(i + 1, i)),
-    );
-    const ms = performance.now() - started;
+    const { answers, ms } = await slowedBatch(stack, proxy, 60000);
     const errors = answers.map(toolErrorOf);
     expect(errors.every((e) => e?.code === 'gateway_timeout' && e.status === 504)).toBe(true);
     const notStarted = errors.filter((e) => /did not start within the request timeout \(1000 ms\)/.test(e?.message ?? ''));
     expect(notStarted).toHaveLength(BATCH_MAX - IN_FLIGHT);
     expect(proxy.requests.filter((r) => r.includes('search_read'))).toHaveLength(IN_FLIGHT);
-    // Not one timeout per wave (4 s): the POST's calls share its deadline. Generous for a loaded machine.
-    expect(ms).toBeLessThan(3000);
-    proxy.mode = { kind: 'forward' };
+    // Not one timeout per wave (4 s): the calls of the POST share its deadline. Generous for a loaded machine.
+    expect(ms).toBeLessThan(3500);
   });
 });
 
