@@ -57281,10 +57281,12 @@ function requestBounds(res, options) {
   const lease = options.budget.lease();
   const slots = new Semaphore(MCP_LIMITS.calls_in_flight, MCP_LIMITS.batch_max);
   const ended = new AbortController();
-  res.once("close", () => {
+  const end = () => {
     ended.abort();
     lease.release();
-  });
+  };
+  if (res.closed) end();
+  else res.once("close", end);
   const startBy = AbortSignal.any([ended.signal, AbortSignal.timeout(options.requestTimeoutMs)]);
   const late = () => new GatewayError(
     "gateway_timeout",

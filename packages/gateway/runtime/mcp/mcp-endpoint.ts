@@ -97,10 +97,13 @@ function requestBounds(res: Response, options: McpOptions) {
   const lease = options.budget.lease();
   const slots = new Semaphore(MCP_LIMITS.calls_in_flight, MCP_LIMITS.batch_max);
   const ended = new AbortController();
-  res.once('close', () => {
+  const end = () => {
     ended.abort();
     lease.release();
-  });
+  };
+  // A client gone while its key was checked or its body read: nothing it asks may be held past now.
+  if (res.closed) end();
+  else res.once('close', end);
   const startBy = AbortSignal.any([ended.signal, AbortSignal.timeout(options.requestTimeoutMs)]);
   const late = () =>
     new GatewayError(
