@@ -531,7 +531,7 @@ ${errorRows}
     section(
       'agents',
       `<ul>
-<li><strong>MCP</strong>: agents that speak the Model Context Protocol connect to ${code(`POST ${base}/mcp`)} (streamable HTTP, stateless) with the same ${code('Authorization: Bearer <API key>')}, or run ${code('npm run mcp')} (stdio) with ${code('GATEWAY_URL')} and ${code('API_KEY')} set. ${3 + model.domains.length} tools: ${codes(['list_resources', 'describe_resource', 'query_<domain>', 'get_record'])}; the same rights, limits and errors as the routes; personal-data fields only when named in ${code('fields')}.</li>
+<li><strong>MCP</strong>: agents that speak the Model Context Protocol connect to ${code(`POST ${base}/mcp`)} (streamable HTTP, stateless) with the same ${code('Authorization: Bearer <API key>')}, or run ${code('npm run mcp')} (stdio) with ${code('GATEWAY_URL')} and ${code('API_KEY')} set. ${3 + model.domains.length} tools: ${codes(['list_resources', 'describe_resource', 'query_<domain>', 'get_record'])}; the same rights, limits and errors as the routes (a call that reads data costs its route's rate-limit points; past the memory budget it is the tool error ${code('unavailable')}); one POST carries at most ${LIMITS.mcpBatchMax} JSON-RPC messages, ${LIMITS.mcpCallsInFlight} tool calls running at once; personal-data fields only when named in ${code('fields')}.</li>
 <li><strong>llms.txt</strong>: this whole interface as flat Markdown for language models, at <a href="${base}/llms.txt">${code('/llms.txt')}</a> (and ${code('/api/llms.txt')}).</li>
 </ul>`,
     ),

@@ -1732,7 +1732,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <section class="guide" id="agents">
 <h2>Agents: MCP and llms.txt</h2>
 <ul>
-<li><strong>MCP</strong>: agents that speak the Model Context Protocol connect to <code>POST {base_url}/mcp</code> (streamable HTTP, stateless) with the same <code>Authorization: Bearer &lt;API key&gt;</code>, or run <code>npm run mcp</code> (stdio) with <code>GATEWAY_URL</code> and <code>API_KEY</code> set. 14 tools: <code>list_resources</code>, <code>describe_resource</code>, <code>query_&lt;domain&gt;</code>, <code>get_record</code>; the same rights, limits and errors as the routes; personal-data fields only when named in <code>fields</code>.</li>
+<li><strong>MCP</strong>: agents that speak the Model Context Protocol connect to <code>POST {base_url}/mcp</code> (streamable HTTP, stateless) with the same <code>Authorization: Bearer &lt;API key&gt;</code>, or run <code>npm run mcp</code> (stdio) with <code>GATEWAY_URL</code> and <code>API_KEY</code> set. 14 tools: <code>list_resources</code>, <code>describe_resource</code>, <code>query_&lt;domain&gt;</code>, <code>get_record</code>; the same rights, limits and errors as the routes (a call that reads data costs its route's rate-limit points; past the memory budget it is the tool error <code>unavailable</code>); one POST carries at most 16 JSON-RPC messages, 4 tool calls running at once; personal-data fields only when named in <code>fields</code>.</li>
 <li><strong>llms.txt</strong>: this whole interface as flat Markdown for language models, at <a href="{base_url}/llms.txt"><code>/llms.txt</code></a> (and <code>/api/llms.txt</code>).</li>
 </ul>
 </section>
