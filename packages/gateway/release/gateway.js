@@ -40118,8 +40118,8 @@ init_request_context();
 var import_node_crypto4 = require("node:crypto");
 var SAFE_ID = /^[A-Za-z0-9_.:+/=-]{1,128}$/;
 function requestIdOf(headers) {
-  const given = headers["x-request-id"];
-  return typeof given === "string" && SAFE_ID.test(given) ? given : (0, import_node_crypto4.randomUUID)();
+  const given2 = headers["x-request-id"];
+  return typeof given2 === "string" && SAFE_ID.test(given2) ? given2 : (0, import_node_crypto4.randomUUID)();
 }
 var TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
 var ZERO_TRACE = "0".repeat(32);
@@ -57815,6 +57815,69 @@ function runPrimary(config, log, flush) {
 
 // runtime/config.ts
 var import_node_os = require("node:os");
+
+// runtime/settings.ts
+var MiB = 1024 * 1024;
+var MAX_CACHE_SECONDS = 86400;
+var SETTINGS = {
+  HOST: { default: "127.0.0.1", description: "Listen address." },
+  PORT: { default: 8080, min: 0, max: 65535, description: "Listen port." },
+  PUBLIC_BASE_URL: { shown: "`http://HOST:PORT`", accepts: "an http(s) URL", description: "Base URL clients use (OpenAPI `servers`, docs and llms.txt examples)." },
+  ERP_URL: { required: true, accepts: "an http(s) URL", description: "Where the gateway reaches the ERP, e.g. `https://erp.example.org`. A user or password in it (`user:secret@`) is refused at start-up: JSON-2 needs the Authorization header for the client's key, and credentials must never reach the `url` fields." },
+  ERP_DATABASE: { required: true, description: "ERP database name (sent as `X-Odoo-Database` or the RPC `db`)." },
+  ERP_TRANSPORT: { default: "auto", values: ["auto", "json2", "jsonrpc", "xmlrpc"], description: "`auto`: JSON-2 when the ERP offers it (Odoo 19+), else JSON-RPC; or the one named." },
+  ERP_LOGIN: { default: "", shown: "(empty)", description: "Login of the technical account; required by the two RPC transports, which check a key together with a login." },
+  ERP_API_GROUP: { default: "ops_api.group_api_user", description: "External id of the group whose members may use the API." },
+  ERP_PUBLIC_URL: { shown: "`ERP_URL`", accepts: "an http(s) URL", description: "ERP host as users see it, for the `url` fields." },
+  ERP_URL_TEMPLATE: { default: "{erp_public_url}/web#id={id}&model={model}&view_type=form", accepts: "text holding `{id}`", description: "Template of the `url` fields (decision D9; works on Odoo 16 to 19)." },
+  ERP_TIMEOUT_MS: { default: 1e4, min: 100, max: 6e5, description: "Deadline of every ERP call, and of `/readyz`'s probe; past it the request answers 504 `gateway_timeout`." },
+  REQUEST_TIMEOUT_MS: { shown: "`ERP_TIMEOUT_MS`", min: 100, max: 6e5, description: "Deadline of a whole data request: the wait for an ERP slot plus every round of ERP calls; past it the request answers 504 `gateway_timeout` (not a multiple of `ERP_TIMEOUT_MS`)." },
+  ERP_MAX_CONCURRENCY: { default: 32, min: 1, max: 1e4, description: "ERP calls in flight at most." },
+  ERP_MAX_QUEUE: { default: 256, min: 0, max: 1e5, description: "Calls waiting for a slot at most; past it the request answers 503 `unavailable` with `Retry-After`." },
+  ERP_MAX_ANSWER_BYTES: { default: 16 * MiB, shown: "`16777216` (16 MiB)", min: 65536, max: 256 * MiB, description: "Largest ERP answer accepted, decompressed; past it the request answers 502. A 200-record page of ordinary data is about 70 KB; 16 MiB leaves room for 200 records with 80 KB of text each." },
+  MEMORY_BUDGET_BYTES: { default: 96 * MiB, shown: "`100663296` (96 MiB)", min: MiB, max: 64 * 1024 * MiB, description: "Memory all ERP answers in flight may hold together (each byte counted three times: text, parsed records, the answer written); past it the request answers 503 `unavailable` with `Retry-After`. Sized for the production heap of 256 MB." },
+  CACHE_DEFAULT_TTL_S: { default: 0, shown: "`0` (off)", min: 0, max: MAX_CACHE_SECONDS, description: 'Seconds an answer is served from the response cache, for resources whose catalogue entry has no `cache.ttl` (see "Caching and conditional requests"). `0`: not cached, exactly as without a cache.' },
+  CACHE_DEFAULT_STALE_S: { default: 0, min: 0, max: MAX_CACHE_SECONDS, description: "Seconds after the TTL during which a stale answer is still served while one background read refreshes it, for resources whose catalogue entry has no `cache.stale_while_revalidate`." },
+  CACHE_MAX_TTL_S: { default: 300, min: 0, max: MAX_CACHE_SECONDS, description: "Ceiling of every TTL and stale window, the catalogue's included; `0` turns the cache off everywhere." },
+  CACHE_MAX_BYTES: { shown: "a quarter of `MEMORY_BUDGET_BYTES` (24 MiB with its default), at most 32 MiB", min: 0, accepts: "0 to half of `MEMORY_BUDGET_BYTES`", description: "Bytes the in-memory response cache may hold, charged to `MEMORY_BUDGET_BYTES` while held; `0` turns the cache off. An answer larger than a quarter of it is not kept." },
+  CLIENT_WRITE_TIMEOUT_MS: { default: 1e4, min: 1e3, max: 6e5, description: "A connection whose answer has not moved for this long (its client stopped reading) is dropped, with what it held." },
+  AUTH_CACHE_TTL_MS: { default: 6e4, min: 0, max: 36e5, description: "How long a successful key check is reused (keyed by a SHA-256 of the key, never the key)." },
+  AUTH_CACHE_MAX_ENTRIES: { default: 1e4, min: 1, max: 1e6, description: "Bound of that cache." },
+  AUTH_NEGATIVE_TTL_MS: { default: 5e3, min: 0, max: 6e5, description: "How long a refused key is answered 401 without asking the ERP again." },
+  AUTH_FAILURE_LIMIT: { default: 20, min: 1, max: 1e6, description: "Failed authentications per client address and window before 429 `rate_limited`." },
+  AUTH_FAILURE_WINDOW_MS: { default: 6e4, min: 1e3, max: 36e5, description: "That window (counted in whole seconds, rounded up)." },
+  AUTH_CHECK_LIMIT: { default: 300, min: 1, max: 1e7, description: "Key checks sent to the ERP per window, all client addresses together; past it a key not already known gets 429 `rate_limited` (keys already validated keep working). With `AUTH_CACHE_TTL_MS=0` every request is a key check: raise this cap to the request rate." },
+  RATE_LIMIT_POINTS: { shown: "(empty: off)", min: 1, max: 1e8, description: 'Per-key rate limit (decision D26): points each API key may spend per window; each request costs its kind\'s points (`RATE_LIMIT_COSTS`); past them **429** `rate_limited` with `Retry-After`, the ERP not asked. See "Rate limits".' },
+  RATE_LIMIT_WINDOW_SECONDS: { default: 60, min: 1, max: 86400, description: "That window, in whole seconds. Only with `RATE_LIMIT_POINTS`." },
+  RATE_LIMIT_COSTS: { default: "list=1,counted_list=1,detail=1,not_modified=1,cached=1", accepts: "`kind=points`, comma-separated", description: "Points per kind of request: `list` (a page with `total=false`), `counted_list` (a page with its count: two ERP calls), `detail`, `not_modified` (charged instead when the answer is 304) and `cached` (charged instead when the response cache answered a 200, the ERP not asked). Kinds left out keep their default; `list`, `counted_list` and `detail` cost 1 to `RATE_LIMIT_POINTS`, `not_modified` and `cached` 0 to it. Only with `RATE_LIMIT_POINTS`." },
+  REDIS_URL: { shown: "(empty: each process's memory)", accepts: "a `redis://` or `rediss://` URL", description: 'A Redis that several gateway processes share (user, password and database number allowed; never logged): the failed-authentication limits, the cap of key checks and the per-key limits are then counted there, for all processes together. See "Several processes and machines".' },
+  REDIS_TIMEOUT_MS: { default: 200, min: 5, max: 1e4, description: "Longest one Redis call may take; past it, or with Redis down, each process counts in its own memory (limits) until Redis answers again. Only with `REDIS_URL`." },
+  REDIS_KEY_PREFIX: { default: "odg:", accepts: "1 to 64 letters, digits or `:_.-`", description: "Prefix of every key the gateway writes in Redis, so that several gateways can share one Redis. Only with `REDIS_URL`." },
+  WORKERS: { default: 1, min: 1, max: 256, accepts: "1 to 256, or `auto` (one per CPU)", description: 'Gateway processes on this machine sharing the port. See "Several processes and machines".' },
+  EXPORT_MAX_ROWS: { default: 1e6, min: 1, max: 1e8, description: 'Most records one export (CSV or NDJSON) may hold; a larger one is refused with 422 `invalid_value` before anything is sent (counted first). See "Exports and incremental sync".' },
+  EXPORT_PAGE_SIZE: { default: 1e3, min: 10, max: 1e4, description: "Records an export reads from the ERP per call: what it holds in memory at once." },
+  CHANGES_SETTLE_MS: { default: 1e4, min: 0, max: 36e5, description: "The change feed (`changed_since`) serves only records whose `write_date` is at least this old: Odoo stamps a record with the time its transaction *began*, so a second is only complete once every transaction begun in it has committed." },
+  CORS_ORIGINS: { shown: "(empty: off)", accepts: "origins, comma-separated", description: "Origins allowed to call the API (the data routes and `/mcp`) from a browser, e.g. `https://dash.example.org`." },
+  TRUST_PROXY: { default: "false", accepts: "a number, or addresses and subnets", description: "Behind reverse proxies: their number (`1`) or their addresses or subnets (`10.0.0.0/8,loopback`), as Express's `trust proxy`; the client address is then the right-most `X-Forwarded-For` entry not trusted. `true` is refused: it would take the left-most entry, which the client writes itself." },
+  ERP_CHECK_KEY: { shown: "(empty: drift learned from the ERP's errors)", description: 'An API key of the technical account used only by the catalogue drift check (`make check-erp`, and at start-up); never logged. Without it the start-up check is skipped (one log line), drift is learned from the ERP\'s errors instead, and `make check-erp` exits 2. See "Catalogue drift check".' },
+  DRIFT_CHECK: { default: "warn", values: ["warn", "fail", "off"], description: "What start-up does with drift: serve around it and report it, refuse to start, or no check." },
+  LOG_LEVEL: { default: "info", values: ["fatal", "error", "warn", "info", "debug", "trace", "silent"], description: "The access log is at `info`." },
+  METRICS_PORT: { shown: "(empty: off)", min: 0, max: 65535, description: 'Port of the Prometheus listener (`GET /metrics`), never the public port (refused at start-up if it is). See "Operating it".' },
+  METRICS_HOST: { default: "127.0.0.1", description: "Address of that listener: loopback unless the scraper is elsewhere." },
+  OTEL_EXPORTER_OTLP_ENDPOINT: { shown: "(empty: off)", accepts: "an http(s) URL", description: "OTLP/HTTP collector base URL (e.g. `http://otel-collector:4318`): traces are sent as JSON to `<endpoint>/v1/traces`." },
+  OTEL_SERVICE_NAME: { default: "ops-data-gateway", description: "The traces' `service.name`." },
+  COMPRESSION: { default: "on", values: ["on", "off"], description: "`on`: answers of at least `COMPRESSION_MIN_BYTES` are sent gzip or brotli as `Accept-Encoding` asks; `off` behind a reverse proxy that compresses." },
+  COMPRESSION_MIN_BYTES: { default: 1024, min: 0, max: 64 * MiB, description: "Smaller answers go out as they are." }
+};
+var MCP_BRIDGE_SETTINGS = {
+  GATEWAY_URL: { default: "http://127.0.0.1:8080", accepts: "an http(s) URL", description: "The gateway whose `/mcp` endpoint it forwards to." },
+  API_KEY: { required: true, accepts: "one word", description: "The agent's API key (the key alone, without `Bearer`)." }
+};
+function settingSpec(name) {
+  return name in SETTINGS ? SETTINGS[name] : MCP_BRIDGE_SETTINGS[name];
+}
+
+// runtime/config.ts
 var ConfigError = class extends Error {
   constructor(variable, detail) {
     super(`configuration: ${variable} ${detail}`);
@@ -57823,16 +57886,27 @@ var ConfigError = class extends Error {
   }
   variable;
 };
-var MAX_CACHE_SECONDS = 86400;
-function text2(env, name, fallback) {
-  const value = env[name]?.trim();
+function given(env, name) {
+  return env[name]?.trim() || void 0;
+}
+function text2(env, name, derived) {
+  const value = given(env, name);
   if (value) return value;
-  if (fallback !== void 0) return fallback;
+  const fallback = derived ?? settingSpec(name).default;
+  if (fallback !== void 0) return String(fallback);
   throw new ConfigError(name, "is required");
 }
-function integer(env, name, fallback, min, max) {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
+function integer(env, name, derived = {}) {
+  const spec = settingSpec(name);
+  const min = spec.min;
+  const max = derived.max ?? spec.max;
+  if (min === void 0 || max === void 0) throw new Error(`settings.ts: ${name} declares no integer bounds`);
+  const raw = given(env, name);
+  if (!raw) {
+    const fallback = derived.fallback ?? spec.default;
+    if (typeof fallback === "number") return fallback;
+    throw new ConfigError(name, "is required");
+  }
   if (!/^[0-9]+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new ConfigError(name, `must be an integer from ${min} to ${max} (got '${raw}')`);
   return Number(raw);
 }
@@ -57849,17 +57923,18 @@ function url(env, name, fallback) {
     throw new ConfigError(name, "must not carry a user or password (user:password@): the gateway authenticates with its clients' API keys; put a proxy's credentials in the proxy");
   return value.replace(/\/+$/, "");
 }
-function oneOf(env, name, fallback, values) {
-  const value = env[name]?.trim() || fallback;
+function oneOf(env, name) {
+  const { default: fallback, values } = SETTINGS[name];
+  const value = given(env, name) ?? fallback;
   if (!values.includes(value)) throw new ConfigError(name, `must be one of ${values.join(", ")} (got '${value}')`);
   return value;
 }
 function loadConfig(env) {
-  const host = text2(env, "HOST", "127.0.0.1");
-  const port = integer(env, "PORT", 8080, 0, 65535);
+  const host = text2(env, "HOST");
+  const port = integer(env, "PORT");
   const erpUrl = url(env, "ERP_URL");
-  const erpTimeoutMs = integer(env, "ERP_TIMEOUT_MS", 1e4, 100, 6e5);
-  const memoryBudgetBytes = integer(env, "MEMORY_BUDGET_BYTES", 96 * 1024 * 1024, 1024 * 1024, 64 * 1024 * 1024 * 1024);
+  const erpTimeoutMs = integer(env, "ERP_TIMEOUT_MS");
+  const memoryBudgetBytes = integer(env, "MEMORY_BUDGET_BYTES");
   const config = {
     host,
     port,
@@ -57867,54 +57942,54 @@ function loadConfig(env) {
     erp: {
       url: erpUrl,
       database: text2(env, "ERP_DATABASE"),
-      transport: oneOf(env, "ERP_TRANSPORT", "auto", ["auto", "json2", "jsonrpc", "xmlrpc"]),
-      login: text2(env, "ERP_LOGIN", ""),
-      apiGroup: text2(env, "ERP_API_GROUP", "ops_api.group_api_user"),
+      transport: oneOf(env, "ERP_TRANSPORT"),
+      login: text2(env, "ERP_LOGIN"),
+      apiGroup: text2(env, "ERP_API_GROUP"),
       publicUrl: url(env, "ERP_PUBLIC_URL", erpUrl),
-      urlTemplate: text2(env, "ERP_URL_TEMPLATE", "{erp_public_url}/web#id={id}&model={model}&view_type=form"),
+      urlTemplate: text2(env, "ERP_URL_TEMPLATE"),
       timeoutMs: erpTimeoutMs,
-      maxConcurrency: integer(env, "ERP_MAX_CONCURRENCY", 32, 1, 1e4),
-      maxQueue: integer(env, "ERP_MAX_QUEUE", 256, 0, 1e5),
-      maxAnswerBytes: integer(env, "ERP_MAX_ANSWER_BYTES", 16 * 1024 * 1024, 65536, 256 * 1024 * 1024)
+      maxConcurrency: integer(env, "ERP_MAX_CONCURRENCY"),
+      maxQueue: integer(env, "ERP_MAX_QUEUE"),
+      maxAnswerBytes: integer(env, "ERP_MAX_ANSWER_BYTES")
     },
     memoryBudgetBytes,
     cache: {
-      defaultTtlS: integer(env, "CACHE_DEFAULT_TTL_S", 0, 0, MAX_CACHE_SECONDS),
-      defaultStaleS: integer(env, "CACHE_DEFAULT_STALE_S", 0, 0, MAX_CACHE_SECONDS),
-      maxTtlS: integer(env, "CACHE_MAX_TTL_S", 300, 0, MAX_CACHE_SECONDS),
+      defaultTtlS: integer(env, "CACHE_DEFAULT_TTL_S"),
+      defaultStaleS: integer(env, "CACHE_DEFAULT_STALE_S"),
+      maxTtlS: integer(env, "CACHE_MAX_TTL_S"),
       // At most half the budget: the answers in flight always keep the other half.
-      maxBytes: integer(env, "CACHE_MAX_BYTES", Math.min(32 * 1024 * 1024, Math.floor(memoryBudgetBytes / 4)), 0, Math.floor(memoryBudgetBytes / 2))
+      maxBytes: integer(env, "CACHE_MAX_BYTES", { fallback: Math.min(32 * 1024 * 1024, Math.floor(memoryBudgetBytes / 4)), max: Math.floor(memoryBudgetBytes / 2) })
     },
     auth: {
-      cacheTtlMs: integer(env, "AUTH_CACHE_TTL_MS", 6e4, 0, 36e5),
-      cacheMaxEntries: integer(env, "AUTH_CACHE_MAX_ENTRIES", 1e4, 1, 1e6),
-      negativeTtlMs: integer(env, "AUTH_NEGATIVE_TTL_MS", 5e3, 0, 6e5),
-      failureLimit: integer(env, "AUTH_FAILURE_LIMIT", 20, 1, 1e6),
-      failureWindowMs: integer(env, "AUTH_FAILURE_WINDOW_MS", 6e4, 1e3, 36e5),
-      checkLimit: integer(env, "AUTH_CHECK_LIMIT", 300, 1, 1e7)
+      cacheTtlMs: integer(env, "AUTH_CACHE_TTL_MS"),
+      cacheMaxEntries: integer(env, "AUTH_CACHE_MAX_ENTRIES"),
+      negativeTtlMs: integer(env, "AUTH_NEGATIVE_TTL_MS"),
+      failureLimit: integer(env, "AUTH_FAILURE_LIMIT"),
+      failureWindowMs: integer(env, "AUTH_FAILURE_WINDOW_MS"),
+      checkLimit: integer(env, "AUTH_CHECK_LIMIT")
     },
-    requestTimeoutMs: integer(env, "REQUEST_TIMEOUT_MS", erpTimeoutMs, 100, 6e5),
-    clientWriteTimeoutMs: integer(env, "CLIENT_WRITE_TIMEOUT_MS", 1e4, 1e3, 6e5),
+    requestTimeoutMs: integer(env, "REQUEST_TIMEOUT_MS", { fallback: erpTimeoutMs }),
+    clientWriteTimeoutMs: integer(env, "CLIENT_WRITE_TIMEOUT_MS"),
     rateLimit: rateLimit(env),
     redis: redis(env),
     workers: workers(env, "WORKERS"),
     export: {
-      maxRows: integer(env, "EXPORT_MAX_ROWS", 1e6, 1, 1e8),
-      pageSize: integer(env, "EXPORT_PAGE_SIZE", 1e3, 10, 1e4)
+      maxRows: integer(env, "EXPORT_MAX_ROWS"),
+      pageSize: integer(env, "EXPORT_PAGE_SIZE")
     },
-    changesSettleMs: integer(env, "CHANGES_SETTLE_MS", 1e4, 0, 36e5),
+    changesSettleMs: integer(env, "CHANGES_SETTLE_MS"),
     corsOrigins: origins(env, "CORS_ORIGINS"),
     trustProxy: trustProxy(env, "TRUST_PROXY"),
-    logLevel: oneOf(env, "LOG_LEVEL", "info", ["fatal", "error", "warn", "info", "debug", "trace", "silent"]),
+    logLevel: oneOf(env, "LOG_LEVEL"),
     metrics: metricsListener(env, host, port),
-    tracing: env["OTEL_EXPORTER_OTLP_ENDPOINT"]?.trim() ? { endpoint: url(env, "OTEL_EXPORTER_OTLP_ENDPOINT"), serviceName: text2(env, "OTEL_SERVICE_NAME", "ops-data-gateway") } : void 0,
+    tracing: given(env, "OTEL_EXPORTER_OTLP_ENDPOINT") ? { endpoint: url(env, "OTEL_EXPORTER_OTLP_ENDPOINT"), serviceName: text2(env, "OTEL_SERVICE_NAME") } : void 0,
     compression: {
-      enabled: oneOf(env, "COMPRESSION", "on", ["on", "off"]) === "on",
-      minBytes: integer(env, "COMPRESSION_MIN_BYTES", 1024, 0, 64 * 1024 * 1024)
+      enabled: oneOf(env, "COMPRESSION") === "on",
+      minBytes: integer(env, "COMPRESSION_MIN_BYTES")
     },
     driftCheck: {
-      mode: oneOf(env, "DRIFT_CHECK", "warn", ["warn", "fail", "off"]),
-      key: env["ERP_CHECK_KEY"]?.trim() || void 0
+      mode: oneOf(env, "DRIFT_CHECK"),
+      key: given(env, "ERP_CHECK_KEY")
     }
   };
   if (config.erp.transport !== "json2" && config.erp.transport !== "auto" && !config.erp.login)
@@ -57924,33 +57999,39 @@ function loadConfig(env) {
 }
 var COST_KINDS = ["list", "counted_list", "detail", "not_modified", "cached"];
 function rateLimit(env) {
-  if (!env["RATE_LIMIT_POINTS"]?.trim()) {
+  if (!given(env, "RATE_LIMIT_POINTS")) {
     for (const name of ["RATE_LIMIT_WINDOW_SECONDS", "RATE_LIMIT_COSTS"])
-      if (env[name]?.trim()) throw new ConfigError(name, "has no effect without RATE_LIMIT_POINTS (per-key limits are off unless it is set)");
+      if (given(env, name)) throw new ConfigError(name, "has no effect without RATE_LIMIT_POINTS (per-key limits are off unless it is set)");
     return void 0;
   }
-  const points = integer(env, "RATE_LIMIT_POINTS", 0, 1, 1e8);
-  const windowSeconds = integer(env, "RATE_LIMIT_WINDOW_SECONDS", 60, 1, 86400);
-  const costs = { list: 1, counted_list: 1, detail: 1, not_modified: 1, cached: 1 };
-  const raw = env["RATE_LIMIT_COSTS"]?.trim();
-  for (const pair of raw ? raw.split(",") : []) {
+  const points = integer(env, "RATE_LIMIT_POINTS");
+  const windowSeconds = integer(env, "RATE_LIMIT_WINDOW_SECONDS");
+  const costs = {};
+  const raw = given(env, "RATE_LIMIT_COSTS");
+  for (const pair of [...SETTINGS.RATE_LIMIT_COSTS.default.split(","), ...raw ? raw.split(",") : []]) {
     const match = /^\s*([a-z_]+)\s*=\s*([0-9]{1,9})\s*$/.exec(pair);
     const kind = match?.[1];
     if (!match || !kind || !COST_KINDS.includes(kind))
       throw new ConfigError("RATE_LIMIT_COSTS", `must be kind=points pairs, comma-separated, kinds ${COST_KINDS.join(", ")} (got '${pair.trim()}')`);
     costs[kind] = Number(match[2]);
   }
+  const cost = (kind) => {
+    const points2 = costs[kind];
+    if (points2 === void 0) throw new Error(`settings.ts: RATE_LIMIT_COSTS declares no default for ${kind}`);
+    return points2;
+  };
+  const charged = { list: cost("list"), counted_list: cost("counted_list"), detail: cost("detail"), not_modified: cost("not_modified"), cached: cost("cached") };
   for (const kind of ["list", "counted_list", "detail"]) {
-    if (costs[kind] < 1 || costs[kind] > points) throw new ConfigError("RATE_LIMIT_COSTS", `${kind} must cost from 1 to RATE_LIMIT_POINTS (${points}) (got ${costs[kind]})`);
+    if (charged[kind] < 1 || charged[kind] > points) throw new ConfigError("RATE_LIMIT_COSTS", `${kind} must cost from 1 to RATE_LIMIT_POINTS (${points}) (got ${charged[kind]})`);
   }
   for (const kind of ["not_modified", "cached"])
-    if (costs[kind] > points) throw new ConfigError("RATE_LIMIT_COSTS", `${kind} must cost at most RATE_LIMIT_POINTS (${points})`);
-  return { points, windowSeconds, costs };
+    if (charged[kind] > points) throw new ConfigError("RATE_LIMIT_COSTS", `${kind} must cost at most RATE_LIMIT_POINTS (${points})`);
+  return { points, windowSeconds, costs: charged };
 }
 function redis(env) {
-  const raw = env["REDIS_URL"]?.trim();
+  const raw = given(env, "REDIS_URL");
   if (!raw) {
-    for (const name of ["REDIS_TIMEOUT_MS", "REDIS_KEY_PREFIX"]) if (env[name]?.trim()) throw new ConfigError(name, "has no effect without REDIS_URL");
+    for (const name of ["REDIS_TIMEOUT_MS", "REDIS_KEY_PREFIX"]) if (given(env, name)) throw new ConfigError(name, "has no effect without REDIS_URL");
     return void 0;
   }
   let parsed;
@@ -57961,27 +58042,29 @@ function redis(env) {
   }
   if (!parsed || parsed.protocol !== "redis:" && parsed.protocol !== "rediss:" || !parsed.hostname)
     throw new ConfigError("REDIS_URL", `must be a redis:// or rediss:// URL such as redis://127.0.0.1:6379/0 (got '${raw.replace(/\/\/[^/@]*@/, "//\u2026@")}')`);
-  const keyPrefix = text2(env, "REDIS_KEY_PREFIX", "odg:");
+  const keyPrefix = text2(env, "REDIS_KEY_PREFIX");
   if (!/^[A-Za-z0-9:_.-]{1,64}$/.test(keyPrefix)) throw new ConfigError("REDIS_KEY_PREFIX", `must be 1 to 64 letters, digits or ':_.-' (got '${keyPrefix}')`);
-  return { url: raw, timeoutMs: integer(env, "REDIS_TIMEOUT_MS", 200, 5, 1e4), keyPrefix };
+  return { url: raw, timeoutMs: integer(env, "REDIS_TIMEOUT_MS"), keyPrefix };
 }
 function workers(env, name) {
-  const raw = env[name]?.trim();
-  if (!raw) return 1;
+  const { default: fallback, min, max } = SETTINGS[name];
+  const raw = given(env, name);
+  if (!raw) return fallback;
   if (raw === "auto") return (0, import_node_os.availableParallelism)();
-  if (!/^[0-9]+$/.test(raw) || Number(raw) < 1 || Number(raw) > 256) throw new ConfigError(name, `must be 'auto' (one per CPU) or an integer from 1 to 256 (got '${raw}')`);
+  if (!/^[0-9]+$/.test(raw) || Number(raw) < min || Number(raw) > max)
+    throw new ConfigError(name, `must be 'auto' (one per CPU) or an integer from ${min} to ${max} (got '${raw}')`);
   return Number(raw);
 }
 function metricsListener(env, publicHost, publicPort) {
-  if (!env["METRICS_PORT"]?.trim()) return void 0;
-  const port = integer(env, "METRICS_PORT", 0, 0, 65535);
-  const host = text2(env, "METRICS_HOST", "127.0.0.1");
+  if (!given(env, "METRICS_PORT")) return void 0;
+  const port = integer(env, "METRICS_PORT");
+  const host = text2(env, "METRICS_HOST");
   if (port !== 0 && port === publicPort && (host === publicHost || host === "0.0.0.0" || publicHost === "0.0.0.0" || host === "::" || publicHost === "::"))
     throw new ConfigError("METRICS_PORT", `must differ from PORT (${publicPort}): metrics are never served on the public port`);
   return { host, port };
 }
 function origins(env, name) {
-  const raw = env[name]?.trim();
+  const raw = given(env, name);
   if (!raw) return [];
   return raw.split(",").map((origin) => {
     const value = origin.trim();
@@ -57995,8 +58078,8 @@ function origins(env, name) {
   });
 }
 function trustProxy(env, name) {
-  const raw = env[name]?.trim();
-  if (!raw || raw === "false") return false;
+  const raw = given(env, name) ?? SETTINGS[name].default;
+  if (raw === "false") return false;
   if (raw === "true")
     throw new ConfigError(name, "must not be 'true' (it trusts the client's own X-Forwarded-For): give the number of proxies in front (e.g. 1) or their addresses or subnets");
   if (/^[0-9]+$/.test(raw)) return Number(raw);
