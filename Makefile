@@ -7,7 +7,7 @@ export PATH := $(CURDIR)/.toolchain/bin:$(CURDIR)/node_modules/.bin:$(PATH)
 NPM_STAMP := node_modules/.install-stamp
 TOOLCHAIN := .toolchain/.node-$(NODE_VERSION)
 
-.PHONY: install ci generate check-generated openapi-diff scaffold packages build typecheck lint format release test test-tools run sandbox-init bench bench-shared bench-smoke check-erp erp-diff test-live live-latency clean
+.PHONY: install ci generate fixtures check-generated openapi-diff scaffold packages build typecheck lint format release test test-tools run sandbox-init bench bench-shared bench-smoke check-erp erp-diff test-live live-latency clean
 
 install: $(NPM_STAMP)
 
@@ -29,6 +29,12 @@ dist/codegen/.stamp: $(NPM_STAMP) $(shell find codegen packages/gateway/runtime/
 ## generate: write packages/gateway/generated/ from catalogue/*.yaml
 generate: dist/codegen/.stamp
 	node dist/codegen/index.js
+
+## fixtures: rewrite the expected generated/ tree of every fixture catalogue of the generator's golden
+## tests (tests/fixtures/<case>/catalogue → tests/fixtures/<case>/generated), after changing the
+## generator on purpose: review the diff, it is what the change does to the output
+fixtures: dist/codegen/.stamp
+	@for catalogue in tests/fixtures/*/catalogue; do node dist/codegen/index.js --catalogue "$$catalogue" --out "$${catalogue%/catalogue}/generated" || exit 1; done
 
 ## check-generated: fail when a committed build output is not what its sources produce: generated/
 ## (from the catalogue) and the release bundle (from runtime/ and generated/, `make release`)
