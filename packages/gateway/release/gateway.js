@@ -39794,7 +39794,7 @@ var WindowLimiter = class {
     this.limit = limit;
     this.shared = shared;
     const options = { points: limit.points, duration: limit.windowSeconds };
-    this.memory = new import_rate_limiter_flexible.RateLimiterMemory({ ...options, keyPrefix: limit.name });
+    this.local = new import_rate_limiter_flexible.RateLimiterMemory({ ...options, keyPrefix: limit.name });
     this.redis = shared && new import_rate_limiter_flexible.RateLimiterRedis({
       ...options,
       storeClient: shared.client,
@@ -39805,33 +39805,59 @@ var WindowLimiter = class {
   }
   limit;
   shared;
-  memory;
+  /** This process's count of each key: the count without Redis, and what it goes on from while Redis is away. */
+  local;
   redis;
   /** Spends `points` of `key`'s window; refused, spending nothing, when they do not fit. */
   consume(key, points) {
-    return this.run(async (limiter) => {
-      const state = await limiter.consume(key, points).then(stateOf(true), refusedOrThrow);
-      if (!state.allowed) await limiter.reward(key, points);
-      return state;
-    });
+    const { shared, redis: redis2 } = this;
+    if (!shared || !redis2) return this.consumeLocally(key, points);
+    return shared.attempt(
+      () => this.consumeShared(redis2, key, points),
+      () => this.consumeLocally(key, points)
+    );
   }
   /** Gives back `points` (negative: takes more) of `key`'s window, e.g. when a request turned out cheaper. */
   async adjust(key, points) {
     if (points === 0) return;
-    await this.run((limiter) => (points > 0 ? limiter.reward(key, points) : limiter.penalty(key, -points)).then(stateOf(true), refusedOrThrow));
-  }
-  run(operation) {
+    const change = (limiter) => points > 0 ? limiter.reward(key, points) : limiter.penalty(key, -points);
     const { shared, redis: redis2 } = this;
-    if (!shared || !redis2) return operation(this.memory);
-    return shared.attempt(
-      () => operation(redis2),
-      () => operation(this.memory)
+    if (!shared || !redis2) {
+      await change(this.local);
+      return;
+    }
+    await shared.attempt(
+      async () => this.remember(key, await change(redis2)),
+      async () => void await change(this.local)
     );
   }
+  async consumeLocally(key, points) {
+    const res = await this.local.consume(key, points).catch(verdictOrThrow);
+    if (res.consumedPoints <= this.limit.points) return stateOf(true, res);
+    return stateOf(false, await this.local.reward(key, points));
+  }
+  async consumeShared(redis2, key, points) {
+    const own = await this.local.get(key);
+    const counted = own && own.msBeforeNext > 0 ? own.consumedPoints : 0;
+    let res = await redis2.consume(key, points).catch(verdictOrThrow);
+    if (res.consumedPoints < counted + points) res = await redis2.penalty(key, counted + points - res.consumedPoints);
+    const allowed = res.consumedPoints <= this.limit.points;
+    if (!allowed) res = await redis2.reward(key, points);
+    this.remember(key, res);
+    return stateOf(allowed, res);
+  }
+  /** Keeps Redis's answer for `key` as this process's count, until the same window end. */
+  remember(key, res) {
+    if (res.msBeforeNext > 0) void this.local.set(key, res.consumedPoints, Math.ceil(res.msBeforeNext / 1e3));
+  }
 };
-var stateOf = (allowed) => (res) => ({ allowed, remaining: Math.max(0, res.remainingPoints), resetMs: Math.max(0, res.msBeforeNext) });
-function refusedOrThrow(reason) {
-  if (reason instanceof import_rate_limiter_flexible.RateLimiterRes) return stateOf(false)(reason);
+var stateOf = (allowed, res) => ({
+  allowed,
+  remaining: allowed ? Math.max(0, res.remainingPoints) : 0,
+  resetMs: Math.max(0, res.msBeforeNext)
+});
+function verdictOrThrow(reason) {
+  if (reason instanceof import_rate_limiter_flexible.RateLimiterRes) return reason;
   throw reason;
 }
 
