@@ -1655,7 +1655,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 </section>
 <section class="guide" id="paging">
 <h2>Paging</h2>
-<p>Common parameters of list routes: <code>limit</code>, <code>offset</code>, <code>since_id</code>, <code>total</code>, <code>order</code>, <code>fields</code>, <code>format</code>, <code>changed_since</code>. The detail route takes only <code>fields</code>.</p>
+<p>Common parameters of list routes: <code>limit</code>, <code>offset</code>, <code>since_id</code>, <code>total</code>, <code>order</code>, <code>fields</code>, <code>format</code>, <code>csv_formulas</code>, <code>changed_since</code>. The detail route takes only <code>fields</code>.</p>
 <ul>
 <li><strong>Offset paging</strong> (<code>limit</code>, <code>offset</code>, optional <code>order</code>): for screens and small lists. <code>meta.total</code> counts every matching record. The cost grows with the offset.</li>
 <li><strong>Cursor paging</strong> (<code>since_id</code>): for full scans and synchronisation. Start with <code>since_id=0</code>, then pass back <code>meta.next_since_id</code> unchanged until it is <code>null</code>. Records come in ascending id at constant cost. Not combinable with <code>offset</code> or <code>order</code> (400).</li>
@@ -1663,7 +1663,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <li><strong>Unchanged answers</strong>: every 200 JSON answer carries an <code>ETag</code> (an export has none). Send it back in <code>If-None-Match</code> (several comma-separated, or <code>*</code>) and an unchanged answer is <strong>304</strong> with no body. The data is still read from the ERP, and answers are <code>Cache-Control: no-store</code>: keep the ETag and the body yourself. Where the operator turned the gateway's response cache on for a resource, its answers are <code>Cache-Control: private, max-age=\u2026</code> with an <code>Age</code> instead: they may come from the gateway's cache, at most <code>max-age</code> seconds old.</li>
 <li><code>order</code>: <code>field</code>, <code>field asc</code> or <code>field desc</code>, several keys comma-separated, among the sortable fields of the resource. <code>id</code> is always appended as the last key, so pages are stable. Unset values: a number that is not set is read as 0 and sorts as 0 (first ascending, last descending, beside the zeros; before negative numbers ascending); a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by <code>id</code>, except on date-times: the ERP keeps fractions of a second that answers round off, so records showing the same date-time are ordered by that hidden fraction first.</li>
 <li><code>fields</code>: comma-separated field names, e.g. <code>fields=id,name</code>. An unknown name is 400.</li>
-<li><strong>Exports</strong> (<code>Accept: text/csv</code> or <code>Accept: application/x-ndjson</code>, or <code>format=csv</code> / <code>format=ndjson</code> in a link): every matching record, streamed by ascending id, with the filters and <code>fields</code>; <code>since_id</code> resumes after an id; not with <code>limit</code>, <code>offset</code>, <code>order</code> or <code>total</code> (400); past the gateway's ceiling on rows, 422 before anything is sent. CSV: RFC 4180, a header row, <code>null</code> an empty field and an empty text <code>&quot;&quot;</code>, arrays as JSON text. An export that ends without its last chunk was cut short: resume with <code>since_id</code>. <code>format=json</code> gives the JSON page whatever <code>Accept</code> says.</li>
+<li><strong>Exports</strong> (<code>Accept: text/csv</code> or <code>Accept: application/x-ndjson</code>, or <code>format=csv</code> / <code>format=ndjson</code> in a link): every matching record, streamed by ascending id, with the filters and <code>fields</code>; <code>since_id</code> resumes after an id; not with <code>limit</code>, <code>offset</code>, <code>order</code> or <code>total</code> (400); past the gateway's ceiling on rows, 422 before anything is sent. CSV: RFC 4180, a header row, <code>null</code> an empty field and an empty text <code>&quot;&quot;</code>, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab or a carriage return) has a <code>&#39;</code> in front, as OWASP advises, so that opening the file computes nothing (numbers such as <code>-12.5</code> are never changed); <code>csv_formulas=raw</code> gives every text as the ERP holds it, for loaders that are not spreadsheets. An export that ends without its last chunk was cut short: resume with <code>since_id</code>. <code>format=json</code> gives the JSON page whatever <code>Accept</code> says.</li>
 <li><strong>Change feed</strong> (<code>changed_since</code>): records written at or after an ISO 8601 date-time, in <code>(write_date, id)</code> order. Pass back <code>meta.next_changed_since</code> (a token) while <code>meta.more_changes</code> is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters come in <code>meta.removed_ids</code> (exports: a <code>_removed</code> column, and the token to go on from in the <code>X-Next-Changed-Since</code> header). The last few seconds wait until they are settled. Deleted records cannot be seen: compare the ids of an export now and then. Not with <code>order</code>, <code>offset</code>, <code>since_id</code> or <code>total=true</code> (400).</li>
 </ul>
 <pre class="curl"><code>curl -sS -H &quot;Authorization: Bearer $API_KEY&quot; &#39;{base_url}/api/v1/approvals/approvers?since_id=0&amp;limit=200&amp;total=false&#39;</code></pre>
@@ -4734,7 +4734,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 </html>
 `;
 var DOCS_PAGE_CSP = "default-src 'none'; script-src 'sha256-XWxjzAh3B8JkOW5JfCt+EQe1yCDAnIdFp5WeVR+4+Yo='; style-src 'sha256-/WKb5/mFoC+h/VEZqzYoySGLm/5yReF7LUR7Mdg07MM='; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-var LLMS_TXT = '# Operations data API\n\n> Read-only HTTP JSON API over the organisation\'s ERP: 45 resources in 11 domains (analytic, approvals, electricity, events, fleet, it, purchase, space, sprint, stock, travel). Every data route is GET, needs `Authorization: Bearer <API key>` and answers `{"data": [...], "meta": {...}}` (list) or `{"data": {...}}` (detail). Interface version 1.0.0.\n\nCompanion documents (no credentials): {base_url}/api/openapi.json (OpenAPI 3.1), {base_url}/api/docs (HTML). This text is served at {base_url}/llms.txt and {base_url}/api/llms.txt. Agents with MCP: see "MCP server" below.\n\n## Base URL\n\nThe base URL is {base_url}. Every path below is relative to it; data routes are under {base_url}/api/v1. Each resource has a list route `/api/v1/<domain>/<resource>` and a detail route `/api/v1/<domain>/<resource>/{id}` (`{id}`: positive integer). Only GET and HEAD exist; no route writes.\n\n## Authentication\n\nSend `Authorization: Bearer <API key>` on every data route. The key is an ERP API key of the dedicated technical account (member of the API group).\n- Getting a key: ask the ERP administrator who holds the API\'s technical account; they create it in the ERP under Preferences > Account security > New API key (a name and an expiry date). It is shown once: keep it in a secret store or an environment variable, never in a prompt, a URL or a log. On the demo sandbox, `make run` prints one.\n- 401 `unauthorized` (with `WWW-Authenticate: Bearer`): key absent, invalid or expired.\n- 403 `forbidden`: valid key of another account (even an administrator), or no read right on the model.\n\n## MCP server\n\nAgents that speak the Model Context Protocol use the same key and rules through tools instead of URLs.\n- Streamable HTTP: `POST {base_url}/mcp` with `Authorization: Bearer <API key>` (stateless: no session id; GET is 405). No key: 401 as above.\n- stdio (local agents): `GATEWAY_URL={base_url} API_KEY=<key> npm run mcp` in a clone of the gateway; it forwards to /mcp.\n- Tools (14): `list_resources`; `describe_resource` (fields, enums, filters, sort keys, personal-data flags); `query_<domain>` (one per domain: `resource`, named `filters`, `fields`, `order`, `limit`, `since_id`, `total`); `get_record` (`resource` as `domain/name`, `id`, `fields`).\n- Answers are structured content (`{"resource", "data", "meta"}`); personal-data fields are left out unless named in `fields` (`meta.personal_fields_omitted` lists them). Errors are tool errors whose text is `{"error": {"code", "message", "status"}}`, the codes of the table below.\n\n## Responses and paging\n\nList: `{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}` (with changed_since: `{"next_changed_since": token, "more_changes": bool, "removed_ids": [id, ...]}`). Detail: `{"data": record}`. A record holds the resource\'s fields (all of them, or those named in `fields`; `id` always).\n- Offset paging: `limit` + `offset`, in `order`; `meta.total` counts every match. Cost grows with depth.\n- Cursor paging (full scans): `since_id=0`, then pass back `meta.next_since_id` until it is `null`. Ascending id, constant cost. Not with `offset` or `order` (400).\n  Example: `GET /api/v1/approvals/approvers?since_id=0&limit=200&total=false` answers `{"data": [..., {"id": 212, ...}], "meta": {"next_since_id": 212}}`; ask again with `since_id=212`; stop at `"next_since_id": null`. Never compute the cursor yourself.\n- `total=false` omits `meta.total` (the count scans every match): use it for cursor scans and when no count is needed.\n- Unchanged answers: every 200 JSON answer carries an `ETag` (an export has none); send it back in `If-None-Match` (several comma-separated, or `*`) and an unchanged answer is 304 with no body. The data is still read from the ERP, and answers are `Cache-Control: no-store`: keep the ETag and the body yourself. Where the operator turned the gateway\'s response cache on for a resource, its answers are `Cache-Control: private, max-age=\u2026` with an `Age` instead: they may come from the gateway\'s cache, at most `max-age` seconds old.\n\n## Common parameters and limits\n\nList routes: limit, offset, since_id, total, order, fields, format, changed_since. Detail routes: fields only.\n- limit: integer, default 50, min 1, above 200 lowered to 200 without error.\n- offset: integer >= 0, default 0.\n- since_id: integer >= 0; cursor (see paging).\n- total: true|false, default true.\n- order: `field`, `field asc` or `field desc`, several comma-separated; sortable fields only (listed per route); `id` is appended last. Unset values: a number that is not set is read as 0 and sorts as 0 (first ascending, last descending, beside the zeros; before negative numbers ascending); a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by `id`, except on date-times: the ERP keeps fractions of a second that answers round off, so records showing the same date-time are ordered by that hidden fraction first.\n- fields: comma-separated field names; unknown name is 400.\n- format: csv|ndjson|json. csv or ndjson (or `Accept: text/csv` / `application/x-ndjson`): an export of every matching record, streamed by ascending id, with the filters and `fields`; `since_id` resumes after an id; not with limit, offset, order or total (400); past the gateway\'s row ceiling 422 before anything is sent. CSV: RFC 4180, header row, null = empty field, empty text = `""`, arrays as JSON text. An export that ends without its last chunk was cut short.\n- changed_since: ISO 8601 date-time or the token `meta.next_changed_since` gave. Change feed: records written at or after it, in (write_date, id) order; loop while `meta.more_changes` is true, keep the last token for the next sync (nothing missed or repeated, same second included). Records that left the resource or the filters: `meta.removed_ids` (exports: `_removed` column; the next token in the `X-Next-Changed-Since` header). Deleted records cannot be seen: compare ids with an export now and then. Not with order, offset, since_id or total=true (400).\nAny other query key than these and the route\'s filters is 400. Malformed common values (`limit=0`, `offset=-1`, `total=maybe`) are 422.\n\n## Filters\n\nQuery keys named per route, one value each (except `in`), AND-combined. Example: `GET {base_url}/api/v1/approvals/approvers?request_status=new&created_after=2026-01-31&limit=10`.\n- Operators: `=` exact; `ilike` case-insensitive substring of the literal text (`%` and `_` are not wildcards); `>=` / `<=` bounds (inclusive); `in` one of several.\n- integer: a whole number (ids of related records for `*_id`). number: decimal with `.`.\n- text: any non-empty text (URL-encode it).\n- true|false: case-insensitive.\n- Quoted values (`"a"|"b"`): an enumeration; send one of them exactly, without quotes (`state=done`); another value is 422.\n- date: on a date field; `YYYY-MM-DD` (an ISO 8601 date-time is accepted, its UTC date is used).\n- date-time: on a timestamp field; `YYYY-MM-DD` or ISO 8601 date-time (`2026-01-31T08:00:00Z`, offsets converted to UTC, none means UTC). A date alone: `*_after` from 00:00:00Z of that day, `*_before` through the end of that day.\n- integer list (`in`): positive ids comma-separated (`assignee_id=3,5`) or the key repeated (`assignee_id=3&assignee_id=5`).\n- Empty value, repeated key on a single-value filter, or unusable value: 422.\n- Scope: where a route states one, only matching records exist for the API (list and detail, 404 outside).\n\n## Field types (notation below)\n\n`integer`, `number`, `boolean`, `string`; `string(date)` is `YYYY-MM-DD`; `string(date-time)` is ISO 8601 UTC ending in `Z`; `|null` may be null (an empty or unreadable relation is null); `"a"|"b"` enumeration (exact strings); `string[]` readable names of related records, `integer[]` their ids. `*_id` fields are ids of related records, the sibling without `_id` is the readable name. `url` links to the record in the ERP interface. [personal data] marks personal data; [deprecated] marks what may go (responses touching it carry a `Deprecation` header).\n\n## Errors\n\nBody `{"error": {"code": "...", "message": "..."}}`; rely on the status. Every answer, errors included, carries `X-Request-Id` (yours when you send a safe one, else made for the request): quote it when reporting a problem. Data answers carry `Server-Timing` (ERP time, gateway time, cache outcome).\n\n| Status | Code | Condition |\n| --- | --- | --- |\n| 400 | bad_request | Unknown parameter, invalid sort or unknown field. |\n| 401 | unauthorized | API key absent, invalid or expired. |\n| 403 | forbidden | Account not authorised to use the API, or no read right on the model. |\n| 404 | not_found | Unknown resource, or record not found or outside the exposed scope. |\n| 405 | (HTML body) | Any method other than GET or HEAD; `Allow: GET, HEAD` |\n| 422 | invalid_value | A parameter value cannot be used (malformed date, integer expected, value outside the allowed list). |\n| 429 | rate_limited | Too many failed authentications from this address, too many new API keys being checked at once, or (when the operator set per-key limits) this API key has used its quota of the window; retry after the Retry-After delay. |\n| 500 | internal_error | An unexpected failure of the gateway itself (a bug): logged, never detailed. |\n| 502 | bad_gateway | The ERP is unreachable or answered with something that is not its protocol. |\n| 503 | unavailable | The gateway is saturated (ERP calls or memory for ERP answers) or the resource is unavailable; retry after the Retry-After delay. |\n| 504 | gateway_timeout | The ERP did not answer within the configured timeout. |\n\n429 and 503 carry `Retry-After` (seconds). When the operator limits each API key, data answers carry `RateLimit-Policy` (`"per-key";q=600;w=60`: 600 points per 60 s) and `RateLimit` (`"per-key";r=598;t=42`: 598 left, the window ends in 42 s); past the quota: 429 `rate_limited` with `Retry-After`.\n\nWhat to do: 400 (unknown parameter, or `offset`/`order` with `since_id`): fix the request, the message names the parameter. 422: fix the value, an enumeration\'s message lists the allowed ones. 401: the key is wrong or expired, get a new one (do not retry). 403: this key may not read this resource (do not retry). 404: no such record in scope. 429, 503: wait `Retry-After` seconds, then retry once. 502, 504: the ERP failed or was slow; retry later with a smaller `limit` or `total=false`. Never retry a 4xx unchanged.\n\n## Routes\n\nPer domain, per resource: description; paths; default order, sortable fields, scope; `Fields:` one line each (`name: type [marks]. description`); `Filters:` one line each (`name operator value-format. note`); an example record (its shape and value formats, not real data; a list answers `{"data": [record, ...], "meta": {"total": n}}`).\n\n## analytic: Analytic\n\nAnalytic accounts charged by purchase and approval lines, and the analysis dimensions (plans) that group them.\n\n### analytic/accounts: Analytic accounts\nAnalytic accounts, active and archived. The account id is the key used inside analytic distributions of lines.\nList: GET /api/v1/analytic/accounts. Detail: GET /api/v1/analytic/accounts/{id}.\nDefault order: id asc. Sortable: id, code, name, active.\nFields:\n- id: integer. Technical identifier of the account (key used inside analytic distributions).\n- code: string|null. Reference code of the account.\n- name: string|null. Name of the account.\n- dimension: string|null. Axis of analysis (plan) the account belongs to.\n- dimension_id: integer|null. Identifier of the axis of analysis (plan).\n- root_dimension: string|null. Top-level axis of analysis (root plan) of the account.\n- partner: string|null. Partner (customer or funder) linked to the account.\n- active: boolean. False for an archived account.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- dimension_id = integer\n- code ilike text\n- name ilike text\n- active = true|false\nExample record (shape only): {"id":42,"code":"Example code","name":"Example name","dimension":"Example dimension","dimension_id":7,"root_dimension":"Example root dimension","partner":"Example partner","active":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=account.analytic.account&view_type=form"}\n\n### analytic/dimensions: Analytic dimensions\nAxes of analysis (analytic plans) grouping the analytic accounts.\nList: GET /api/v1/analytic/dimensions. Detail: GET /api/v1/analytic/dimensions/{id}.\nDefault order: sequence asc. Sortable: id, name, sequence, applicability.\nFields:\n- id: integer. Technical identifier of the dimension.\n- name: string|null. Name of the dimension.\n- sequence: integer|null. Display order.\n- applicability: "optional"|"mandatory"|"unavailable"|null. Default applicability of the dimension on analytic distributions.\n- parent: string|null. Parent dimension when nested.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","sequence":3,"applicability":"optional","parent":"Example parent","url":"https://erp.example.org/web#id=42&model=account.analytic.plan&view_type=form"}\n\n## approvals: Approvals\n\nApproval requests, the approval circuit of each request and the product lines they ask for.\n\n### approvals/approvers: Approvers\nSteps of an approval circuit (one approver of one request).\nList: GET /api/v1/approvals/approvers. Detail: GET /api/v1/approvals/approvers/{id}.\nDefault order: id desc. Sortable: id, status, sequence, required.\nFields:\n- id: integer. Technical identifier of the step.\n- request_id: integer|null. Identifier of the approval request.\n- request_subject: string|null. Subject (number) of the approval request.\n- request_status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the approval request.\n- approver: string|null. Approver (user).\n- approver_id: integer|null. Identifier of the approver (user).\n- status: "new"|"pending"|"waiting"|"approved"|"refused"|"cancel"|null. Position of this approver in the circuit.\n- sequence: integer|null. Rank in the circuit (lowest rank decides first).\n- required: boolean. Approval of this approver is mandatory.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- request_id = integer\n- request_status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"\n- approver_id = integer\n- status = "new"|"pending"|"waiting"|"approved"|"refused"|"cancel"\n- created_after >= date-time. Steps created on or after this date.\n- created_before <= date-time. Steps created on or before this date.\nExample record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_status":"new","approver":"Example approver","approver_id":7,"status":"new","sequence":3,"required":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.approver&view_type=form"}\n\n### approvals/request-lines: Approval request lines\nProduct lines of approval requests (what is asked for and where it is charged).\nList: GET /api/v1/approvals/request-lines. Detail: GET /api/v1/approvals/request-lines/{id}.\nDefault order: id desc. Sortable: id, description, quantity, estimated_amount.\nFields:\n- id: integer. Technical identifier of the line.\n- request_id: integer|null. Identifier of the approval request.\n- request_subject: string|null. Subject (number) of the approval request.\n- request_description: string|null. Description of the approval request.\n- request_status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the approval request.\n- author: string|null. Author of the approval request.\n- description: string|null. Description of the line.\n- product: string|null. Product asked for.\n- product_id: integer|null. Identifier of the product asked for.\n- quantity: number|null. Quantity asked for.\n- uom: string|null. Unit of measure of the quantity.\n- estimated_amount: number|null. Estimated amount excluding tax.\n- currency: string|null. Currency of the estimated amount.\n- analytic_accounts: string[]. Names of the analytic accounts charged.\n- analytic_distribution: string|null. Raw analytic distribution as compact JSON: account identifier and percentage.\n- purchase_order_line_id: integer|null. Purchase order line resulting from this line, if any.\n- vendor: string|null. Vendor proposed for the line.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- request_id = integer\n- request_status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"\n- product_id = integer\n- description ilike text\n- created_after >= date-time. Lines created on or after this date.\n- created_before <= date-time. Lines created on or before this date.\nExample record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_description":"Example request description","request_status":"new","author":"Example author","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","estimated_amount":1250.5,"currency":"EUR","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","purchase_order_line_id":7,"vendor":"Example vendor","company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.product.line&view_type=form"}\n\n### approvals/requests: Approval requests\nApproval requests (purchases, expenses, missions...) and their outcome.\nList: GET /api/v1/approvals/requests. Detail: GET /api/v1/approvals/requests/{id}.\nDefault order: id desc. Sortable: id, subject, description, reference, status, amount, budget_code, location, quantity, created_at, date, date_confirmed, date_start, date_end.\nFields:\n- id: integer. Technical identifier of the request.\n- subject: string|null. Subject of the request (request number).\n- description: string|null. Description (reason) of the request.\n- reference: string|null. External reference of the request.\n- author: string|null. Author (owner) of the request.\n- author_id: integer|null. Identifier of the author (user).\n- created_by: string|null. Person who entered the request, if different from the author.\n- status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the request.\n- category: string|null. Approval category.\n- category_id: integer|null. Identifier of the approval category.\n- amount: number|null. Amount of the request.\n- currency: string|null. Currency of the amount.\n- budget_code: string|null. Budget code charged.\n- final_approver: string|null. Approver who takes the final decision.\n- approvers: integer[]. Identifiers of the circuit steps, to join with approvals/approvers.\n- partner: string|null. Partner (contact) concerned by the request.\n- location: string|null. Location concerned by the request.\n- quantity: number|null. Quantity asked for.\n- created_at: string(date-time)|null. Creation date and time of the record.\n- date: string(date-time)|null. Date of the request.\n- date_confirmed: string(date-time)|null. Date and time the request was submitted for approval.\n- date_start: string(date-time)|null. Start of the period concerned.\n- date_end: string(date-time)|null. End of the period concerned.\n- purchase_order_count: integer|null. Number of purchase orders created from the request.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"\n- author_id = integer\n- category_id = integer\n- subject ilike text\n- description ilike text\n- budget_code ilike text\n- created_after >= date-time. On field `created_at`.\n- created_before <= date-time. On field `created_at`.\n- confirmed_after >= date-time. On field `date_confirmed`.\n- confirmed_before <= date-time. On field `date_confirmed`.\n- amount_above >= number. Requests whose amount is at least this value.\nExample record (shape only): {"id":42,"subject":"Example subject","description":"Example description","reference":"Example reference","author":"Example author","author_id":7,"created_by":"Example created by","status":"new","category":"Example category","category_id":7,"amount":1250.5,"currency":"EUR","budget_code":"Example budget code","final_approver":"Example final approver","approvers":[7,9],"partner":"Example partner","location":"Example location","quantity":1250.5,"created_at":"2026-01-31T08:00:00Z","date":"2026-01-31T08:00:00Z","date_confirmed":"2026-01-31T08:00:00Z","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","purchase_order_count":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.request&view_type=form"}\n\n## electricity: Electricity\n\nPrepaid electricity meters of the sites: credit purchases, balance readings, consumption and remaining autonomy.\n\n### electricity/counters: Meters\nPrepaid electricity meters in service, with their estimated balance and autonomy (archived meters are not exposed).\nList: GET /api/v1/electricity/counters. Detail: GET /api/v1/electricity/counters/{id}.\nDefault order: code asc. Sortable: id, code, label. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the meter.\n- code: string|null. Code of the meter.\n- label: string|null. Label of the meter.\n- environment: string|null. Environment (site) served by the meter.\n- current_kwh: number|null. Estimated balance (kWh): last reading, plus credit bought since, minus the average consumption since.\n- last_reading_kwh: number|null. Balance at the last reading (kWh).\n- last_reading_date: string(date-time)|null. Date and time of the last reading.\n- days_since_reading: integer|null. Whole days since the last reading.\n- avg_daily_consumption: number|null. Average daily consumption (kWh), over the readings not excluded from the average.\n- projected_autonomy_days: integer|null. Days the estimated balance lasts at the average consumption.\n- total_purchased_kwh: number|null. Credit bought for the meter (kWh; cancelled purchases excluded).\n- total_purchased_amount: number|null. Amount spent on credit for the meter (cancelled purchases excluded).\n- currency: string|null. Currency of the amounts.\n- status: "ok"|"warning"|"critical"|"no_data"|null. Alert status from the remaining autonomy: ok, warning (10 days or less), critical (3 days or less), no_data (no reading or no consumption average).\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- status = "ok"|"warning"|"critical"|"no_data"\n- environment_id = integer. Meters serving this environment (environment id).\n- code ilike text\n- autonomy_below <= integer. Meters whose projected autonomy is at most this many days.\nExample record (shape only): {"id":42,"code":"Example code","label":"Example label","environment":"Example environment","current_kwh":1250.5,"last_reading_kwh":1250.5,"last_reading_date":"2026-01-31T08:00:00Z","days_since_reading":3,"avg_daily_consumption":1250.5,"projected_autonomy_days":3,"total_purchased_kwh":1250.5,"total_purchased_amount":1250.5,"currency":"EUR","status":"ok","url":"https://erp.example.org/web#id=42&model=electricity.counter&view_type=form"}\n\n### electricity/purchases: Credit purchases\nPrepaid credit bought for a meter.\nList: GET /api/v1/electricity/purchases. Detail: GET /api/v1/electricity/purchases/{id}.\nDefault order: date_purchase desc. Sortable: id, reference, date_purchase, purchased_kwh, amount, state.\nFields:\n- id: integer. Technical identifier of the purchase.\n- reference: string|null. Reference of the purchase (receipt or token number).\n- counter: string|null. Code of the meter credited.\n- counter_id: integer|null. Identifier of the meter credited.\n- environment: string|null. Environment (site) served by the meter.\n- date_purchase: string(date)|null. Date of the purchase.\n- purchased_kwh: number|null. Credit bought (kWh).\n- amount: number|null. Amount paid.\n- currency: string|null. Currency of the amount.\n- price_per_kwh: number|null. Price paid per kWh (amount divided by the kWh bought).\n- state: "active"|"cancelled"|null. State of the purchase.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "active"|"cancelled"\n- counter_id = integer\n- environment_id = integer. Purchases for meters of this environment (environment id).\n- date_after >= date. On field `date_purchase`.\n- date_before <= date. On field `date_purchase`.\nExample record (shape only): {"id":42,"reference":"Example reference","counter":"Example counter","counter_id":7,"environment":"Example environment","date_purchase":"2026-01-31","purchased_kwh":1250.5,"amount":1250.5,"currency":"EUR","price_per_kwh":1250.5,"state":"active","url":"https://erp.example.org/web#id=42&model=electricity.purchase&view_type=form"}\n\n### electricity/readings: Meter readings\nBalances read on a meter and the consumption derived from the previous reading.\nList: GET /api/v1/electricity/readings. Detail: GET /api/v1/electricity/readings/{id}.\nDefault order: date_reading desc. Sortable: id, date_reading, remaining_kwh, consumed_kwh, days_elapsed, daily_consumption, is_excluded_from_avg, note.\nFields:\n- id: integer. Technical identifier of the reading.\n- counter: string|null. Code of the meter read.\n- counter_id: integer|null. Identifier of the meter read.\n- environment: string|null. Environment (site) served by the meter.\n- date_reading: string(date-time)|null. Date and time of the reading.\n- remaining_kwh: number|null. Balance read on the meter (kWh).\n- consumed_kwh: number|null. Consumption since the previous reading (kWh).\n- days_elapsed: number|null. Days elapsed since the previous reading.\n- daily_consumption: number|null. Average daily consumption over the interval (kWh).\n- is_excluded_from_avg: boolean. The reading is left out of the meter\'s consumption average.\n- note: string|null. Free note.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- counter_id = integer\n- environment_id = integer. Readings of meters of this environment (environment id).\n- date_after >= date-time. On field `date_reading`.\n- date_before <= date-time. On field `date_reading`.\nExample record (shape only): {"id":42,"counter":"Example counter","counter_id":7,"environment":"Example environment","date_reading":"2026-01-31T08:00:00Z","remaining_kwh":1250.5,"consumed_kwh":1250.5,"days_elapsed":1250.5,"daily_consumption":1250.5,"is_excluded_from_avg":true,"note":"Example note","url":"https://erp.example.org/web#id=42&model=electricity.reading&view_type=form"}\n\n## events: Events\n\nEvents of the organisation, their registrations and their preparation checklist tasks.\n\n### events/events: Events\nEvents with their dates, space, seats, people in charge, review state and checklist progress.\nList: GET /api/v1/events/events. Detail: GET /api/v1/events/events/{id}.\nDefault order: date_begin desc. Sortable: id, name, date_begin, date_end, seats_max, origin, review_state, hidden_public, checklist_enabled.\nFields:\n- id: integer. Technical identifier of the event.\n- name: string|null. Name of the event.\n- event_type: string|null. Event template applied.\n- activity: string|null. Activity of the event.\n- stage: string|null. Lifecycle stage.\n- date_begin: string(date-time)|null. Start date and time.\n- date_end: string(date-time)|null. End date and time.\n- is_ongoing: boolean. True if the event is in progress at request time.\n- space: string|null. Space where the event takes place.\n- space_id: integer|null. Identifier of the space.\n- reservation_id: integer|null. Identifier of the linked space reservation.\n- space_capacity: integer|null. Capacity of the space (people).\n- seats_max: integer|null. Maximum number of attendees (0 when unlimited).\n- seats_taken: integer|null. Seats taken by confirmed and attended registrations.\n- seats_available: integer|null. Seats still available (0 when unlimited).\n- organizer: string|null. Organizer of the event.\n- responsible: string|null. User responsible for the event.\n- referent: string|null. Referent person of the event.\n- origin: "internal"|"public"|null. Origin of the event (internal or public request).\n- review_state: "approved"|"pending"|"refused"|null. Review state of the event.\n- hidden_public: boolean. Hidden on the public site.\n- checklist_enabled: boolean. The preparation checklist is enabled.\n- checklist_progress: number|null. Progress of the preparation checklist (percent).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- stage_id = integer. Events in this stage (stage id).\n- space_id = integer\n- review_state = "approved"|"pending"|"refused"\n- origin = "internal"|"public"\n- hidden_public = true|false\n- begin_after >= date-time. On field `date_begin`.\n- begin_before <= date-time. On field `date_begin`.\nExample record (shape only): {"id":42,"name":"Example name","event_type":"Example event type","activity":"Example activity","stage":"Example stage","date_begin":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","is_ongoing":true,"space":"Example space","space_id":7,"reservation_id":7,"space_capacity":3,"seats_max":3,"seats_taken":3,"seats_available":3,"organizer":"Example organizer","responsible":"Example responsible","referent":"Example referent","origin":"internal","review_state":"approved","hidden_public":true,"checklist_enabled":true,"checklist_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=event.event&view_type=form"}\n\n### events/registrations: Registrations\nRegistrations of participants to events (attendee name, email and phone are personal data).\nList: GET /api/v1/events/registrations. Detail: GET /api/v1/events/registrations/{id}.\nDefault order: id desc. Sortable: id, attendee, email, phone, state.\nFields:\n- id: integer. Technical identifier of the registration.\n- event_id: integer|null. Identifier of the event.\n- event: string|null. Name of the event.\n- ticket: string|null. Ticket type of the registration.\n- attendee: string|null [personal data]. Participant name.\n- email: string|null [personal data]. Participant email address.\n- phone: string|null [personal data]. Participant phone number.\n- booked_by: string|null. Contact who booked the registration.\n- state: "draft"|"open"|"done"|"cancel"|null. Registration status: draft (unconfirmed), open (confirmed), done (attended), cancel (cancelled).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- event_id = integer\n- state = "draft"|"open"|"done"|"cancel"\n- partner_id = integer. Registrations booked by this contact (partner id).\n- email ilike text\nExample record (shape only): {"id":42,"event_id":7,"event":"Example event","ticket":"Example ticket","attendee":"Example attendee","email":"someone@example.org","phone":"+1 555 0100","booked_by":"Example booked by","state":"draft","company":"Example company","url":"https://erp.example.org/web#id=42&model=event.registration&view_type=form"}\n\n### events/tasks: Checklist tasks\nPreparation checklist tasks of events.\nList: GET /api/v1/events/tasks. Detail: GET /api/v1/events/tasks/{id}.\nDefault order: event_id desc, sequence asc. Sortable: id, name, done.\nFields:\n- id: integer. Technical identifier of the task.\n- event_id: integer|null. Identifier of the event.\n- event: string|null. Name of the event.\n- name: string|null. Task to carry out.\n- done: boolean. The task is done.\n- assignee: string|null. User assigned to the task.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- event_id = integer\n- done = true|false\n- assigned_user_id = integer. Tasks assigned to this user (user id).\nExample record (shape only): {"id":42,"event_id":7,"event":"Example event","name":"Example name","done":true,"assignee":"Example assignee","url":"https://erp.example.org/web#id=42&model=event.checklist.task&view_type=form"}\n\n## fleet: Fleet\n\nVehicles of the organisation, their reservations and trips, fuel logs, services, incidents and due-date alerts.\n\n### fleet/alerts: Alerts\nDue-date alerts on vehicles: insurance, technical control, mileage service, driving permit and custom reminders.\nList: GET /api/v1/fleet/alerts. Detail: GET /api/v1/fleet/alerts/{id}.\nDefault order: due_date asc. Sortable: id, name, type, due_date, handled_at, reminder_days.\nFields:\n- id: integer. Technical identifier of the alert.\n- name: string|null. Title of the alert.\n- vehicle: string|null. Vehicle concerned.\n- vehicle_id: integer|null. Identifier of the vehicle concerned.\n- type: "assurance"|"controle_technique"|"entretien_km"|"permit"|"custom"|null. Category of the alert.\n- due_date: string(date)|null. Due date.\n- state: "pending"|"handled"|"late"|null. Handling state: late when the due date has passed without the alert being handled.\n- handled_at: string(date-time)|null. When the alert was handled.\n- handled_by: string|null. Person who handled the alert.\n- reminder_days: integer|null. Notice days before the due date.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "pending"|"handled"|"late"\n- type = "assurance"|"controle_technique"|"entretien_km"|"permit"|"custom"\n- vehicle_id = integer\n- due_before <= date. On field `due_date`.\n- due_after >= date. On field `due_date`.\nExample record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","vehicle_id":7,"type":"assurance","due_date":"2026-01-31","state":"pending","handled_at":"2026-01-31T08:00:00Z","handled_by":"Example handled by","reminder_days":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.alert&view_type=form"}\n\n### fleet/fuel-logs: Fuel logs\nFuel fills of the vehicles with consumption over each interval and anomaly detection.\nList: GET /api/v1/fleet/fuel-logs. Detail: GET /api/v1/fleet/fuel-logs/{id}.\nDefault order: date desc. Sortable: id, reference, date, station, liters, price_per_liter, odometer, distance, reviewed.\nFields:\n- id: integer. Technical identifier of the fuel log.\n- reference: string|null. Reference of the fuel log.\n- vehicle: string|null. Vehicle filled.\n- vehicle_id: integer|null. Identifier of the vehicle filled.\n- driver: string|null. Driver at the time of the fill.\n- date: string(date-time)|null. Date and time of the fill.\n- station: string|null. Fuel station.\n- liters: number|null. Litres filled.\n- price_per_liter: number|null. Price per litre.\n- total_amount: number|null. Total amount of the fill.\n- currency: string|null. Currency of the amounts.\n- odometer: number|null. Odometer reading at the fill (km).\n- distance: number|null. Kilometres driven since the previous fill.\n- consumption: number|null. Litres per 100 km over the interval since the previous fill.\n- is_anomaly: boolean. Consumption deviates abnormally from the vehicle average.\n- anomaly_severity: "none"|"low"|"medium"|"high"|null. Severity of the consumption anomaly.\n- anomaly_reason: string|null. Explanation of the anomaly.\n- reviewed: boolean. Anomaly reviewed by a manager.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- is_anomaly = true|false\n- reviewed = true|false\n- date_after >= date-time. On field `date`.\n- date_before <= date-time. On field `date`.\nExample record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31T08:00:00Z","station":"Example station","liters":1250.5,"price_per_liter":1250.5,"total_amount":1250.5,"currency":"EUR","odometer":1250.5,"distance":1250.5,"consumption":1250.5,"is_anomaly":true,"anomaly_severity":"none","anomaly_reason":"Example anomaly reason","reviewed":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.fuel.log&view_type=form"}\n\n### fleet/incidents: Incidents\nIncidents involving the vehicles (damage, breakdowns, accidents).\nList: GET /api/v1/fleet/incidents. Detail: GET /api/v1/fleet/incidents/{id}.\nDefault order: date desc. Sortable: id, name, date, severity, cost.\nFields:\n- id: integer. Technical identifier of the incident.\n- name: string|null. Short description of the incident.\n- vehicle: string|null. Vehicle involved.\n- vehicle_id: integer|null. Identifier of the vehicle involved.\n- driver: string|null. Driver at the time of the incident.\n- date: string(date)|null. Date of the incident.\n- severity: "minor"|"moderate"|"major"|"critical"|null. Severity of the incident.\n- cost: number|null. Estimated impact cost.\n- currency: string|null. Currency of the cost.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- driver_id = integer. Incidents with this driver (partner id).\n- severity = "minor"|"moderate"|"major"|"critical"\n- date_after >= date. On field `date`.\n- date_before <= date. On field `date`.\nExample record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","severity":"minor","cost":1250.5,"currency":"EUR","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.incident&view_type=form"}\n\n### fleet/locations: Locations\nFleet locations in service (pick-up points and sites; archived locations are not exposed).\nList: GET /api/v1/fleet/locations. Detail: GET /api/v1/fleet/locations/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, address, city, latitude, longitude, is_default_pickup. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the location.\n- name: string|null. Name of the location.\n- code: string|null. Short code.\n- address: string|null. Street address.\n- city: string|null. City.\n- country: string|null. Country.\n- latitude: number|null. Latitude (decimal degrees).\n- longitude: number|null. Longitude (decimal degrees).\n- is_default_pickup: boolean. Default pick-up point for vehicle requests.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- city ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","address":"Example address","city":"Example city","country":"Example country","latitude":1250.5,"longitude":1250.5,"is_default_pickup":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.location&view_type=form"}\n\n### fleet/reservations: Reservations\nVehicle requests (reservations of a vehicle for a period).\nList: GET /api/v1/fleet/reservations. Detail: GET /api/v1/fleet/reservations/{id}.\nDefault order: start desc. Sortable: id, reference, start, stop, motive, destination, expected_km, attendees_count, origin, state, approved_at, refusal_reason.\nFields:\n- id: integer. Technical identifier of the reservation.\n- reference: string|null. Reference of the reservation.\n- vehicle: string|null. Vehicle reserved.\n- vehicle_id: integer|null. Identifier of the vehicle reserved.\n- driver: string|null. Driver.\n- requester: string|null. Person who made the request.\n- start: string(date-time)|null. Start of the reservation.\n- stop: string(date-time)|null. End of the reservation.\n- duration: number|null. Duration (hours).\n- motive: string|null. Purpose of the trip.\n- pickup_location: string|null. Where the vehicle is picked up.\n- destination: string|null. Destination.\n- expected_km: number|null. Expected distance (km).\n- attendees_count: integer|null. Expected passengers.\n- origin: "internal"|"public"|null. Channel through which the request was made.\n- state: "draft"|"pending"|"approved"|"in_progress"|"done"|"refused"|"cancelled"|null. State of the reservation.\n- approver: string|null. Person who approved or refused the request.\n- approved_at: string(date-time)|null. When the request was approved.\n- refusal_reason: string|null. Reason given for a refusal.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"pending"|"approved"|"in_progress"|"done"|"refused"|"cancelled"\n- vehicle_id = integer\n- driver_id = integer. Reservations with this driver (partner id).\n- start_after >= date-time. On field `start`.\n- start_before <= date-time. On field `start`.\nExample record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","requester":"Example requester","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"motive":"Example motive","pickup_location":"Example pickup location","destination":"Example destination","expected_km":1250.5,"attendees_count":3,"origin":"internal","state":"draft","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","url":"https://erp.example.org/web#id=42&model=fleet.reservation&view_type=form"}\n\n### fleet/services: Services\nServices performed on the vehicles (maintenance and repairs).\nList: GET /api/v1/fleet/services. Detail: GET /api/v1/fleet/services/{id}.\nDefault order: date desc. Sortable: id, date, description, service_kind, amount, next_service_odometer, invoice_ref, state.\nFields:\n- id: integer. Technical identifier of the service.\n- vehicle: string|null. Vehicle serviced.\n- vehicle_id: integer|null. Identifier of the vehicle serviced.\n- date: string(date)|null. Date of the service.\n- description: string|null. Description of the service.\n- service_type: string|null. Type of service.\n- service_kind: "preventive"|"curative"|null. Preventive or curative service.\n- amount: number|null. Cost of the service.\n- total_cost: number|null. Total cost including detail lines.\n- currency: string|null. Currency of the amounts.\n- odometer: number|null. Odometer reading at the service (km).\n- next_service_odometer: number|null. Odometer reading at which the next service is due (km).\n- vendor: string|null. Vendor who performed the service.\n- invoice_ref: string|null. Vendor invoice reference.\n- state: "new"|"running"|"done"|"cancelled"|null. Stage of the service.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- state = "new"|"running"|"done"|"cancelled"\n- service_kind = "preventive"|"curative"\n- date_after >= date. On field `date`.\n- date_before <= date. On field `date`.\nExample record (shape only): {"id":42,"vehicle":"Example vehicle","vehicle_id":7,"date":"2026-01-31","description":"Example description","service_type":"Example service type","service_kind":"preventive","amount":1250.5,"total_cost":1250.5,"currency":"EUR","odometer":1250.5,"next_service_odometer":1250.5,"vendor":"Example vendor","invoice_ref":"Example invoice ref","state":"new","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.vehicle.log.services&view_type=form"}\n\n### fleet/trips: Trips\nTrips driven with the vehicles.\nList: GET /api/v1/fleet/trips. Detail: GET /api/v1/fleet/trips/{id}.\nDefault order: date desc. Sortable: id, reference, date, date_start, date_end, odometer_start, distance, motive, destination.\nFields:\n- id: integer. Technical identifier of the trip.\n- reference: string|null. Reference of the trip.\n- reservation_id: integer|null. Originating reservation, if any.\n- vehicle: string|null. Vehicle driven.\n- vehicle_id: integer|null. Identifier of the vehicle driven.\n- driver: string|null. Driver.\n- date: string(date)|null. Date of the trip.\n- date_start: string(date-time)|null. Departure time.\n- date_end: string(date-time)|null. Arrival time.\n- odometer_start: number|null. Odometer reading at departure (km).\n- odometer_end: number|null. Odometer reading at arrival (km).\n- distance: number|null. Distance driven (km).\n- motive: string|null. Purpose of the trip.\n- destination: string|null. Destination.\n- analytic_account: string|null. Analytic account charged.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- driver_id = integer. Trips with this driver (partner id).\n- date_after >= date. On field `date`.\n- date_before <= date. On field `date`.\nExample record (shape only): {"id":42,"reference":"Example reference","reservation_id":7,"vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","odometer_start":1250.5,"odometer_end":1250.5,"distance":1250.5,"motive":"Example motive","destination":"Example destination","analytic_account":"Example analytic account","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.trip&view_type=form"}\n\n### fleet/vehicles: Vehicles\nVehicles of the fleet in service (archived vehicles are not exposed).\nList: GET /api/v1/fleet/vehicles. Detail: GET /api/v1/fleet/vehicles/{id}.\nDefault order: plate asc. Sortable: id, plate, vin, seats, fuel_type, assignation_state, acquisition_date, insurance_expiry, technical_control_expiry. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the vehicle.\n- plate: string|null. Licence plate.\n- model: string|null. Make and model.\n- vin: string|null. Vehicle identification number (chassis).\n- driver: string|null. Driver currently assigned.\n- seats: integer|null. Number of seats.\n- fuel_type: "diesel"|"gasoline"|"full_hybrid"|"plug_in_hybrid_diesel"|"plug_in_hybrid_gasoline"|"cng"|"lpg"|"hydrogen"|"electric"|null. Fuel or energy.\n- odometer: number|null. Last odometer reading (km).\n- state: string|null. Vehicle lifecycle state (free value).\n- assignation_state: "free"|"assigned"|"maintenance"|"out_of_service"|"sold"|null. Assignment state.\n- acquisition_date: string(date)|null. Date of acquisition.\n- insurance_expiry: string(date)|null. Expiry date of the insurance.\n- technical_control_expiry: string(date)|null. Expiry date of the technical control.\n- next_alert_date: string(date)|null. Next due date, all alert categories.\n- avg_consumption: number|null. Average consumption (litres per 100 km).\n- total_km_last_year: number|null. Distance driven over the last twelve months (km).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- assignation_state = "free"|"assigned"|"maintenance"|"out_of_service"|"sold"\n- driver_id = integer. Vehicles assigned to this driver (partner id).\n- fuel_type = "diesel"|"gasoline"|"full_hybrid"|"plug_in_hybrid_diesel"|"plug_in_hybrid_gasoline"|"cng"|"lpg"|"hydrogen"|"electric"\n- plate ilike text\n- insurance_expiry_before <= date. On field `insurance_expiry`.\n- technical_control_expiry_before <= date. On field `technical_control_expiry`.\nExample record (shape only): {"id":42,"plate":"Example plate","model":"Example model","vin":"Example vin","driver":"Example driver","seats":3,"fuel_type":"diesel","odometer":1250.5,"state":"Example state","assignation_state":"free","acquisition_date":"2026-01-31","insurance_expiry":"2026-01-31","technical_control_expiry":"2026-01-31","next_alert_date":"2026-01-31","avg_consumption":1250.5,"total_km_last_year":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.vehicle&view_type=form"}\n\n## it: IT\n\nIT hardware assets of the organisation\'s inventory, helpdesk tickets and consumables issued to users.\n\n### it/assets: Assets\nIT hardware identified by serial number, limited to the organisation\'s inventory (parc).\nList: GET /api/v1/it/assets. Detail: GET /api/v1/it/assets/{id}.\nDefault order: serial asc. Sortable: id, serial, internal_ref, lifecycle. Scope: org_in_parc = true.\nFields:\n- id: integer. Technical identifier of the asset.\n- serial: string|null. Serial number.\n- internal_ref: string|null. Internal reference (when it differs from the serial number).\n- product: string|null. Hardware model.\n- quantity: number|null. Quantity on hand.\n- location: string|null. Stock location of the asset.\n- holder: string|null. Person holding the asset.\n- lifecycle: "available"|"assigned"|"maintenance"|"retired"|"external"|null. Lifecycle stage of the asset.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- lifecycle = "available"|"assigned"|"maintenance"|"retired"|"external"\n- holder_id = integer. Assets held by this person (partner id).\n- serial ilike text\nExample record (shape only): {"id":42,"serial":"Example serial","internal_ref":"Example internal ref","product":"Example product","quantity":1250.5,"location":"Example location","holder":"Example holder","lifecycle":"available","company":"Example company","url":"https://erp.example.org/web#id=42&model=stock.lot&view_type=form"}\n\n### it/consumable-moves: Consumable moves\nConsumables issued to beneficiaries against IT tickets, and what came back.\nList: GET /api/v1/it/consumable-moves. Detail: GET /api/v1/it/consumable-moves/{id}.\nDefault order: date desc. Sortable: id, quantity, returned_quantity, state, date.\nFields:\n- id: integer. Technical identifier of the move.\n- ticket_id: integer|null. Identifier of the ticket the consumable was issued for.\n- ticket_number: string|null. Number of the ticket.\n- beneficiary: string|null. Person who received the consumable.\n- product: string|null. Consumable issued.\n- location: string|null. Stock location the consumable was taken from.\n- quantity: number|null. Quantity issued.\n- returned_quantity: number|null. Quantity returned.\n- remaining_quantity: number|null. Quantity not returned.\n- state: "out"|"partial"|"returned"|null. Return state of the move.\n- date: string(date-time)|null. Date and time of issue.\n- handled_by: string|null. Technician who handled the move.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "out"|"partial"|"returned"\n- partner_id = integer. Moves for this beneficiary (partner id).\n- product_id = integer. Moves of this product.\n- date_after >= date-time. Issued on or after this date.\n- date_before <= date-time. Issued on or before this date.\nExample record (shape only): {"id":42,"ticket_id":7,"ticket_number":"Example ticket number","beneficiary":"Example beneficiary","product":"Example product","location":"Example location","quantity":1250.5,"returned_quantity":1250.5,"remaining_quantity":1250.5,"state":"out","date":"2026-01-31T08:00:00Z","handled_by":"Example handled by","url":"https://erp.example.org/web#id=42&model=it.consumable.move&view_type=form"}\n\n### it/tickets: Tickets\nIT helpdesk tickets in service (archived tickets are not exposed); both listings of the specification (decision D4).\nList: GET /api/v1/it/tickets. Detail: GET /api/v1/it/tickets/{id}.\nDefault order: id desc. Sortable: id, number, name, priority, kanban_state, assigned_date, closed_date, validation_state. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the ticket.\n- number: string|null. Ticket number.\n- name: string|null. Subject of the ticket.\n- type: string|null. Request category (ticket type).\n- stage: string|null. Current stage.\n- is_closed: boolean. The current stage is a closing stage.\n- team: string|null. Support team in charge.\n- assignees: string[]. Assigned technicians.\n- assignee: string|null. First assigned technician, or null (earlier listing).\n- requester: string|null. Person who raised the ticket.\n- requester_email: string|null [personal data]. Email address of the requester.\n- priority: "0"|"1"|"2"|"3"|null. Priority: 0 low, 1 normal, 2 high, 3 critical.\n- kanban_state: "normal"|"done"|"blocked"|null. Kanban status: normal (in progress), done (ready) or blocked.\n- assigned_date: string(date-time)|null. Date and time the ticket was assigned.\n- closed_date: string(date-time)|null. Date and time the ticket was closed.\n- category: string|null. Category of the ticket (earlier listing).\n- validation_state: "none"|"to_validate"|"validated"|"rejected"|null. Hierarchical validation status, if the request requires one (earlier listing).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- is_closed = true|false\n- team_id = integer. Tickets of this support team.\n- assignee_id in integer list. Tickets assigned to one or several technicians (user ids, comma-separated or repeated key).\n- priority = "0"|"1"|"2"|"3"\n- number ilike text\n- user_id = integer. Tickets where this user is among the assignees (earlier listing).\n- validation_state = "none"|"to_validate"|"validated"|"rejected"\nExample record (shape only): {"id":42,"number":"Example number","name":"Example name","type":"Example type","stage":"Example stage","is_closed":true,"team":"Example team","assignees":["Example assignees 1","Example assignees 2"],"assignee":"Example assignee","requester":"Example requester","requester_email":"someone@example.org","priority":"0","kanban_state":"normal","assigned_date":"2026-01-31T08:00:00Z","closed_date":"2026-01-31T08:00:00Z","category":"Example category","validation_state":"none","company":"Example company","url":"https://erp.example.org/web#id=42&model=it.ticket&view_type=form"}\n\n## purchase: Purchase\n\nPurchase orders sent to vendors and their lines (quantities, prices, receptions, billing and analytic distribution).\n\n### purchase/order-lines: Purchase order lines\nLines of purchase orders.\nList: GET /api/v1/purchase/order-lines. Detail: GET /api/v1/purchase/order-lines/{id}.\nDefault order: id desc. Sortable: id, description, quantity, price_unit, price_subtotal, price_total, qty_received, qty_invoiced, date_planned.\nFields:\n- id: integer. Technical identifier of the line.\n- order_id: integer|null. Identifier of the purchase order.\n- order_reference: string|null. Reference of the purchase order.\n- description: string|null. Description of the line.\n- product: string|null. Product ordered.\n- product_id: integer|null. Identifier of the product ordered.\n- quantity: number|null. Quantity ordered.\n- uom: string|null. Unit of measure of the quantity.\n- price_unit: number|null. Unit price.\n- price_subtotal: number|null. Line amount excluding tax.\n- price_total: number|null. Line amount including tax.\n- currency: string|null. Currency of the amounts.\n- qty_received: number|null. Quantity received.\n- qty_invoiced: number|null. Quantity billed by the vendor.\n- date_planned: string(date-time)|null. Expected arrival date and time.\n- analytic_accounts: string[]. Names of the analytic accounts charged.\n- analytic_distribution: string|null. Raw analytic distribution as compact JSON: account identifier and percentage.\n- state: "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"|null. State of the parent order.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- order_id = integer\n- product_id = integer\n- state = "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"\n- planned_after >= date-time. On field `date_planned`.\n- planned_before <= date-time. On field `date_planned`.\nExample record (shape only): {"id":42,"order_id":7,"order_reference":"Example order reference","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","price_unit":1250.5,"price_subtotal":1250.5,"price_total":1250.5,"currency":"EUR","qty_received":1250.5,"qty_invoiced":1250.5,"date_planned":"2026-01-31T08:00:00Z","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","state":"draft","url":"https://erp.example.org/web#id=42&model=purchase.order.line&view_type=form"}\n\n### purchase/orders: Purchase orders\nPurchase orders (requests for quotation and confirmed orders).\nList: GET /api/v1/purchase/orders. Detail: GET /api/v1/purchase/orders/{id}.\nDefault order: date_order desc. Sortable: id, reference, vendor_reference, subject, budget_line, delivery_condition, origin, date_order, date_approve, date_planned, amount_untaxed, amount_total, state, invoice_status, created_at.\nFields:\n- id: integer. Technical identifier of the order.\n- reference: string|null. Order reference (number).\n- vendor: string|null. Vendor.\n- vendor_id: integer|null. Identifier of the vendor (partner).\n- vendor_reference: string|null. Reference of the order on the vendor\'s side.\n- subject: string|null. Short description of what the order covers.\n- budget_line: string|null. Budget line charged.\n- department: string|null. Requesting department.\n- delivery_condition: string|null. Delivery conditions agreed with the vendor.\n- origin: string|null. Originating document.\n- date_order: string(date-time)|null. Order deadline.\n- date_approve: string(date-time)|null. Confirmation date.\n- date_planned: string(date-time)|null. Planned reception.\n- amount_untaxed: number|null. Total amount excluding tax.\n- amount_total: number|null. Total amount including tax.\n- currency: string|null. Currency of the amounts.\n- state: "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"|null. State of the order (org_tribu = awaiting tribe validation).\n- invoice_status: "no"|"to invoice"|"invoiced"|null. Billing status.\n- buyer: string|null. Buyer in charge of the order.\n- author: string|null. Person who entered the order.\n- author_id: integer|null. Identifier of the person who entered the order (user).\n- created_at: string(date-time)|null. Creation date and time of the record.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"\n- invoice_status = "no"|"to invoice"|"invoiced"\n- vendor_id = integer\n- user_id = integer. Orders handled by this buyer (user id).\n- origin ilike text\n- subject ilike text\n- budget_line ilike text\n- department_id = integer. Orders of this department (department id).\n- ordered_after >= date-time. On field `date_order`.\n- ordered_before <= date-time. On field `date_order`.\n- amount_above >= number. Orders whose tax-inclusive total is at least this amount.\n- author_id = integer\n- created_after >= date-time. On field `created_at`.\n- created_before <= date-time. On field `created_at`.\nExample record (shape only): {"id":42,"reference":"Example reference","vendor":"Example vendor","vendor_id":7,"vendor_reference":"Example vendor reference","subject":"Example subject","budget_line":"Example budget line","department":"Example department","delivery_condition":"Example delivery condition","origin":"Example origin","date_order":"2026-01-31T08:00:00Z","date_approve":"2026-01-31T08:00:00Z","date_planned":"2026-01-31T08:00:00Z","amount_untaxed":1250.5,"amount_total":1250.5,"currency":"EUR","state":"draft","invoice_status":"no","buyer":"Example buyer","author":"Example author","author_id":7,"created_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=purchase.order&view_type=form"}\n\n## space: Space\n\nSites and bookable spaces of the organisation, their categories and equipment, activities, reservations and maintenance slots.\n\n### space/activities: Activities\nActivities a space can be booked for (archived activities are not exposed).\nList: GET /api/v1/space/activities. Detail: GET /api/v1/space/activities/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, default_duration. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the activity.\n- name: string|null. Name of the activity.\n- code: string|null. Short code of the activity.\n- default_duration: number|null. Default duration of a booking for this activity (hours).\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","default_duration":1250.5,"url":"https://erp.example.org/web#id=42&model=space.activity&view_type=form"}\n\n### space/categories: Categories\nCategories of spaces and equipment (archived categories are not exposed).\nList: GET /api/v1/space/categories. Detail: GET /api/v1/space/categories/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, description. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the category.\n- name: string|null. Name of the category.\n- description: string|null. Description of the category.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","description":"Example description","url":"https://erp.example.org/web#id=42&model=space.category&view_type=form"}\n\n### space/equipments: Equipment\nEquipment available in the spaces (archived equipment is not exposed).\nList: GET /api/v1/space/equipments. Detail: GET /api/v1/space/equipments/{id}.\nDefault order: name asc. Sortable: id, name, code, description. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the equipment.\n- name: string|null. Name of the equipment.\n- code: string|null. Short code of the equipment.\n- category: string|null. Category of the equipment.\n- description: string|null. Description of the equipment.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- category_id = integer. Equipment of this category (category id).\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","category":"Example category","description":"Example description","url":"https://erp.example.org/web#id=42&model=space.equipment&view_type=form"}\n\n### space/maintenances: Maintenances\nMaintenance slots of spaces.\nList: GET /api/v1/space/maintenances. Detail: GET /api/v1/space/maintenances/{id}.\nDefault order: start desc. Sortable: id, name, start, stop, state, category, blocks_reservations.\nFields:\n- id: integer. Technical identifier of the maintenance.\n- name: string|null. Subject of the maintenance.\n- space: string|null. Space under maintenance.\n- space_id: integer|null. Identifier of the space.\n- start: string(date-time)|null. Start of the maintenance slot.\n- stop: string(date-time)|null. End of the maintenance slot.\n- state: "planned"|"in_progress"|"done"|"cancelled"|null. State of the maintenance.\n- category: "preventive"|"curative"|"cleaning"|"other"|null. Kind of maintenance.\n- technician: string|null. Internal technician.\n- external_technician: string|null. External technician or contractor.\n- blocks_reservations: boolean. Prevents any reservation on the slot.\n- check_progress: number|null. Progress of the maintenance checklist (percent).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "planned"|"in_progress"|"done"|"cancelled"\n- space_id = integer\n- category = "preventive"|"curative"|"cleaning"|"other"\n- blocks_reservations = true|false\n- start_after >= date-time. On field `start`.\n- start_before <= date-time. On field `start`.\nExample record (shape only): {"id":42,"name":"Example name","space":"Example space","space_id":7,"start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","state":"planned","category":"preventive","technician":"Example technician","external_technician":"Example external technician","blocks_reservations":true,"check_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.maintenance&view_type=form"}\n\n### space/reservations: Reservations\nReservations of spaces.\nList: GET /api/v1/space/reservations. Detail: GET /api/v1/space/reservations/{id}.\nDefault order: start desc. Sortable: id, reference, start, stop, attendees_expected, attendees_actual, origin, state, approved_at, refusal_reason, cancellation_reason, check_in_at, check_out_at.\nFields:\n- id: integer. Technical identifier of the reservation.\n- reference: string|null. Reservation number.\n- space: string|null. Space reserved.\n- space_id: integer|null. Identifier of the space.\n- activity: string|null. Activity planned in the space.\n- start: string(date-time)|null. Start of the reservation.\n- stop: string(date-time)|null. End of the reservation.\n- duration: number|null. Duration of the reservation (hours).\n- attendees_expected: integer|null. Number of attendees expected.\n- attendees_actual: integer|null. Number of attendees actually present.\n- requester: string|null. Person who requested the reservation.\n- origin: "internal"|"public"|null. Origin of the request (internal or public).\n- state: "pending"|"approved"|"refused"|"cancelled"|"done"|null. State of the reservation.\n- approver: string|null. User who approved or refused the reservation.\n- approved_at: string(date-time)|null. Date and time of the approval.\n- refusal_reason: string|null. Reason given for a refusal.\n- cancellation_reason: string|null. Reason given for a cancellation.\n- check_in_at: string(date-time)|null. Date and time of the check-in.\n- check_out_at: string(date-time)|null. Date and time of the check-out.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "pending"|"approved"|"refused"|"cancelled"|"done"\n- space_id = integer\n- activity_id = integer. Reservations for this activity (activity id).\n- origin = "internal"|"public"\n- start_after >= date-time. On field `start`.\n- start_before <= date-time. On field `start`.\nExample record (shape only): {"id":42,"reference":"Example reference","space":"Example space","space_id":7,"activity":"Example activity","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"attendees_expected":3,"attendees_actual":3,"requester":"Example requester","origin":"internal","state":"pending","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","cancellation_reason":"Example cancellation reason","check_in_at":"2026-01-31T08:00:00Z","check_out_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=space.reservation&view_type=form"}\n\n### space/sites: Sites\nSites holding the spaces, as a tree (archived sites are not exposed).\nList: GET /api/v1/space/sites. Detail: GET /api/v1/space/sites/{id}.\nDefault order: complete_name asc. Sortable: id, name, complete_name, code, address. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the site.\n- name: string|null. Name of the site.\n- complete_name: string|null. Full hierarchical path of the site.\n- code: string|null. Short code of the site.\n- parent_id: integer|null. Identifier of the parent site.\n- address: string|null. Address of the site.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- parent_id = integer\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","complete_name":"Example complete name","code":"Example code","parent_id":7,"address":"Example address","company":"Example company","url":"https://erp.example.org/web#id=42&model=space.site&view_type=form"}\n\n### space/spaces: Spaces\nBookable spaces (archived spaces are not exposed).\nList: GET /api/v1/space/spaces. Detail: GET /api/v1/space/spaces/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, state, location, floor, surface, capacity, hourly_price, public_visibility, approval_required, min_lead_hours, max_lead_days, cancel_deadline_hours. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the space.\n- name: string|null. Name of the space.\n- code: string|null. Short code of the space.\n- site: string|null. Site of the space.\n- site_id: integer|null. Identifier of the site.\n- state: "available"|"restricted"|"closed"|null. Availability state of the space.\n- location: string|null. Free location inside the site.\n- floor: string|null. Floor.\n- surface: number|null. Surface (square metres).\n- capacity: integer|null. Capacity (people).\n- hourly_price: number|null. Hourly price.\n- currency: string|null. Currency of the hourly price.\n- categories: string[]. Names of the categories of the space.\n- public_visibility: "private"|"internal"|"public"|null. Visibility of the space for bookings.\n- approval_required: boolean. Reservations need an approval.\n- min_lead_hours: integer|null. Minimum booking notice (hours).\n- max_lead_days: integer|null. Maximum booking horizon (days).\n- cancel_deadline_hours: integer|null. Cancellation limit (hours before start).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "available"|"restricted"|"closed"\n- site_id = integer\n- capacity_min >= integer. On field `capacity`.\n- approval_required = true|false\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","site":"Example site","site_id":7,"state":"available","location":"Example location","floor":"Example floor","surface":1250.5,"capacity":3,"hourly_price":1250.5,"currency":"EUR","categories":["Example categories 1","Example categories 2"],"public_visibility":"private","approval_required":true,"min_lead_hours":3,"max_lead_days":3,"cancel_deadline_hours":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.space&view_type=form"}\n\n## sprint: Sprint and OKR\n\nObjectives and key results, their measures and readings, squads\' engagements, sprints and blockers.\n\n### sprint/blockers: Blockers\nBlocking points raised by squads, with their origin, owner and the decision that lifted them.\nList: GET /api/v1/sprint/blockers. Detail: GET /api/v1/sprint/blockers/{id}.\nDefault order: date_start desc. Sortable: id, name, description, unblocker, origin, date_start, date_lifted, escalated, decision.\nFields:\n- id: integer. Technical identifier of the blocker.\n- name: string|null. Short title of the blocker.\n- description: string|null. Description of the blocking point.\n- subject: string|null. Subject concerned.\n- subject_id: integer|null. Identifier of the subject concerned.\n- sprint: string|null. Sprint during which the blocker was raised.\n- squad: string|null. Squad that is blocked.\n- owner: string|null. Person in charge of following the blocker.\n- unblocker: string|null. Who can lift the blocker (person or body; free text).\n- unblocker_user: string|null. Person to notify to lift the blocker.\n- origin: "member"|"feedback"|"no_feedback"|null. Where the blocker comes from.\n- reported_by: string|null. Person who reported the blocker.\n- date_start: string(date)|null. Blocked since.\n- date_lifted: string(date)|null. Date the blocker was lifted (null while open).\n- is_open: boolean. True while the blocker has not been lifted.\n- age_days: integer|null. Days since the blocker started (until it was lifted, or until today).\n- escalated: boolean. Raised to the monthly review.\n- decision: string|null. Arbitration by the operations director.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- is_open = true|false\n- subject_id = integer\n- sprint_id = integer. Blockers raised during this sprint.\n- squad_id = integer. Blockers of this squad.\n- escalated = true|false\n- opened_after >= date. Blocked since this date or later.\n- opened_before <= date. Blocked since this date or earlier.\nExample record (shape only): {"id":42,"name":"Example name","description":"Example description","subject":"Example subject","subject_id":7,"sprint":"Example sprint","squad":"Example squad","owner":"Example owner","unblocker":"Example unblocker","unblocker_user":"Example unblocker user","origin":"member","reported_by":"Example reported by","date_start":"2026-01-31","date_lifted":"2026-01-31","is_open":true,"age_days":3,"escalated":true,"decision":"Example decision","url":"https://erp.example.org/web#id=42&model=sprint.blocker&view_type=form"}\n\n### sprint/engagements: Engagements\nCommitments taken by squads towards an objective or key result, with their deadline and state.\nList: GET /api/v1/sprint/engagements. Detail: GET /api/v1/sprint/engagements/{id}.\nDefault order: deadline asc. Sortable: id, number, name, state, deadline, actual_date, expected_proof.\nFields:\n- id: integer. Technical identifier of the engagement.\n- number: string|null. Reference of the engagement.\n- name: string|null. Title of the engagement.\n- state: "open"|"in_progress"|"at_risk"|"kept"|null. State of the engagement.\n- deadline: string(date)|null. Date by which the engagement is due.\n- actual_date: string(date)|null. Date the engagement was actually kept.\n- is_late: boolean. Deadline passed and the engagement not kept.\n- days_to_deadline: integer|null. Days from today to the deadline (negative when passed).\n- squad: string|null. Squad committed.\n- squad_id: integer|null. Identifier of the squad committed.\n- objective: string|null. Objective served.\n- objective_id: integer|null. Identifier of the objective served.\n- key_result: string|null. Key result served.\n- key_result_id: integer|null. Identifier of the key result served.\n- expected_proof: string|null. Evidence expected to show the engagement is kept.\n- sprint: string|null. Sprint in which the engagement was taken.\n- subjects: string[]. Subjects serving the engagement.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "open"|"in_progress"|"at_risk"|"kept"\n- squad_id = integer\n- objective_id = integer\n- key_result_id = integer\n- is_late = true|false\n- deadline_after >= date. Deadline on or after this date.\n- deadline_before <= date. Deadline on or before this date.\nExample record (shape only): {"id":42,"number":"Example number","name":"Example name","state":"open","deadline":"2026-01-31","actual_date":"2026-01-31","is_late":true,"days_to_deadline":3,"squad":"Example squad","squad_id":7,"objective":"Example objective","objective_id":7,"key_result":"Example key result","key_result_id":7,"expected_proof":"Example expected proof","sprint":"Example sprint","subjects":["Example subjects 1","Example subjects 2"],"url":"https://erp.example.org/web#id=42&model=sprint.engagement&view_type=form"}\n\n### sprint/key-results: Key results\nKey results of the objectives, per exercice and squad, with their progress computed from their measures.\nList: GET /api/v1/sprint/key-results. Detail: GET /api/v1/sprint/key-results/{id}.\nDefault order: number asc. Sortable: id, number, name.\nFields:\n- id: integer. Technical identifier of the key result.\n- number: integer|null. Number of the key result.\n- name: string|null. Statement of the key result.\n- progress: number|null. Progress (percent), the average of its measures\' progress.\n- exercice: string|null. Exercice (OKR year) of the key result.\n- exercice_id: integer|null. Identifier of the exercice.\n- objective: string|null. Objective the key result belongs to.\n- objective_id: integer|null. Identifier of the objective.\n- squad: string|null. Squad carrying the key result.\n- measures: string[]. Measures of the key result.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- exercice_id = integer\n- objective_id = integer\n- squad_id = integer. Key results carried by this squad.\n- name ilike text\nExample record (shape only): {"id":42,"number":3,"name":"Example name","progress":1250.5,"exercice":"Example exercice","exercice_id":7,"objective":"Example objective","objective_id":7,"squad":"Example squad","measures":["Example measures 1","Example measures 2"],"url":"https://erp.example.org/web#id=42&model=sprint.key.result&view_type=form"}\n\n### sprint/measure-readings: Measure readings\nValues read for the measures of the key results.\nList: GET /api/v1/sprint/measure-readings. Detail: GET /api/v1/sprint/measure-readings/{id}.\nDefault order: date desc. Sortable: id, date, value, note.\nFields:\n- id: integer. Technical identifier of the reading.\n- measure: string|null. Measure read.\n- measure_id: integer|null. Identifier of the measure read.\n- key_result: string|null. Key result of the measure.\n- key_result_id: integer|null. Identifier of the key result of the measure.\n- squad: string|null. Squad of the key result.\n- date: string(date)|null. Date of the reading.\n- value: number|null. Value read.\n- unit: string|null. Unit of the measure.\n- note: string|null. Comment on the reading.\n- read_by: string|null. Person who recorded the reading.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- measure_id = integer\n- key_result_id = integer\n- squad_id = integer. Readings of this squad\'s measures.\n- date_after >= date. Readings on or after this date.\n- date_before <= date. Readings on or before this date.\nExample record (shape only): {"id":42,"measure":"Example measure","measure_id":7,"key_result":"Example key result","key_result_id":7,"squad":"Example squad","date":"2026-01-31","value":1250.5,"unit":"Example unit","note":"Example note","read_by":"Example read by","url":"https://erp.example.org/web#id=42&model=sprint.measure.reading&view_type=form"}\n\n### sprint/measures: Measures\nMeasures of the key results: start, milestone and target values, last reading and progress.\nList: GET /api/v1/sprint/measures. Detail: GET /api/v1/sprint/measures/{id}.\nDefault order: kr_id, id. Sortable: id, name, unit, start_value, milestone_value, milestone_date, target_value.\nFields:\n- id: integer. Technical identifier of the measure.\n- name: string|null. Name of the measure.\n- unit: string|null. Unit in which the measure is expressed.\n- key_result: string|null. Key result measured.\n- key_result_id: integer|null. Identifier of the key result measured.\n- squad: string|null. Squad carrying the key result.\n- start_value: number|null. Value at the start of the exercice.\n- milestone_value: number|null. Value expected at the milestone.\n- milestone_date: string(date)|null. Date of the milestone.\n- target_value: number|null. Value targeted.\n- last_value: number|null. Value of the latest reading.\n- last_reading_date: string(date)|null. Date of the latest reading.\n- progress: number|null. Progress from start to target value (percent).\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- key_result_id = integer\n- squad_id = integer. Measures of this squad\'s key results.\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","unit":"Example unit","key_result":"Example key result","key_result_id":7,"squad":"Example squad","start_value":1250.5,"milestone_value":1250.5,"milestone_date":"2026-01-31","target_value":1250.5,"last_value":1250.5,"last_reading_date":"2026-01-31","progress":1250.5,"url":"https://erp.example.org/web#id=42&model=sprint.measure&view_type=form"}\n\n### sprint/objectives: Objectives\nObjectives of the OKR framework, archived ones included.\nList: GET /api/v1/sprint/objectives. Detail: GET /api/v1/sprint/objectives/{id}.\nDefault order: name asc. Sortable: id, name, active.\nFields:\n- id: integer. Technical identifier of the objective.\n- name: string|null. Statement of the objective.\n- active: boolean. Objective still in service.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- name ilike text\n- active = true|false\nExample record (shape only): {"id":42,"name":"Example name","active":true,"url":"https://erp.example.org/web#id=42&model=sprint.objective&view_type=form"}\n\n### sprint/sprints: Sprints\nSprints of the squads (field list inferred, may grow; decision D1).\nList: GET /api/v1/sprint/sprints. Detail: GET /api/v1/sprint/sprints/{id}.\nDefault order: date_start desc. Sortable: id, name, date_start, date_end.\nFields:\n- id: integer. Technical identifier of the sprint.\n- name: string|null. Name of the sprint.\n- squad: string|null. Squad running the sprint.\n- squad_id: integer|null. Identifier of the squad running the sprint.\n- date_start: string(date)|null. First day of the sprint.\n- date_end: string(date)|null. Last day of the sprint.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- squad_id = integer\n- start_after >= date. Sprints starting on or after this date.\n- start_before <= date. Sprints starting on or before this date.\nExample record (shape only): {"id":42,"name":"Example name","squad":"Example squad","squad_id":7,"date_start":"2026-01-31","date_end":"2026-01-31","url":"https://erp.example.org/web#id=42&model=sprint.sprint&view_type=form"}\n\n## stock: Stock\n\nStock transfers of the organisation (receipts, deliveries and internal moves).\n\n### stock/pickings: Pickings\nTransfers of goods (receipts, deliveries, internal moves).\nList: GET /api/v1/stock/pickings. Detail: GET /api/v1/stock/pickings/{id}.\nDefault order: scheduled_date desc. Sortable: id, reference, origin, scheduled_date, date_done, priority, state.\nFields:\n- id: integer. Technical identifier of the transfer.\n- reference: string|null. Reference of the transfer.\n- origin: string|null. Source document (purchase order, request...).\n- picking_type: string|null. Operation type (receipt, delivery, internal transfer).\n- partner: string|null. Contact (vendor or recipient).\n- source_location: string|null. Location the goods leave.\n- destination_location: string|null. Location the goods reach.\n- scheduled_date: string(date-time)|null. Scheduled date of the transfer.\n- date_done: string(date-time)|null. Date the transfer was done.\n- priority: "0"|"1"|null. Priority: "0" normal, "1" urgent.\n- state: "draft"|"waiting"|"confirmed"|"assigned"|"done"|"cancel"|null. State of the transfer.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"waiting"|"confirmed"|"assigned"|"done"|"cancel"\n- partner_id = integer. Transfers with this contact (partner id).\n- origin ilike text\n- scheduled_after >= date-time. On field `scheduled_date`.\n- scheduled_before <= date-time. On field `scheduled_date`.\nExample record (shape only): {"id":42,"reference":"Example reference","origin":"Example origin","picking_type":"Example picking type","partner":"Example partner","source_location":"Example source location","destination_location":"Example destination location","scheduled_date":"2026-01-31T08:00:00Z","date_done":"2026-01-31T08:00:00Z","priority":"0","state":"draft","company":"Example company","url":"https://erp.example.org/web#id=42&model=stock.picking&view_type=form"}\n\n## travel: Travel\n\nMissions of the organisation\'s staff: trips, their stages and expenses, trip types, per-diem rates and per-diem requests.\n\n### travel/perdiem-rates: Per-diem rates\nDaily allowance rates by destination country and city (archived rates are not exposed).\nList: GET /api/v1/travel/perdiem-rates. Detail: GET /api/v1/travel/perdiem-rates/{id}.\nDefault order: id desc. Sortable: id, daily_rate, has_tiers, note. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the rate.\n- country: string|null. Destination country the rate applies to.\n- country_id: integer|null. Identifier of the destination country.\n- city: string|null. Destination city the rate applies to (null: whole country).\n- daily_rate: number|null. Daily allowance amount.\n- currency: string|null. Currency of the daily rate.\n- has_tiers: boolean. Duration tiers exist for this rate.\n- environment: string|null. Environment (site or programme area) the rate belongs to.\n- note: string|null. Free note.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- country_id = integer\n- city_id = integer. Rates for this city (city id).\n- environment_id = integer. Rates of this environment (environment id).\n- has_tiers = true|false\nExample record (shape only): {"id":42,"country":"Example country","country_id":7,"city":"Example city","daily_rate":1250.5,"currency":"EUR","has_tiers":true,"environment":"Example environment","note":"Example note","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.rate&view_type=form"}\n\n### travel/perdiem-requests: Per-diem requests\nRequests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).\nList: GET /api/v1/travel/perdiem-requests. Detail: GET /api/v1/travel/perdiem-requests/{id}.\nDefault order: date_start desc. Sortable: id, reference, name, state, mission_object, date_start, date_end, prorata_start, prorata_end, calc_model, daily_rate, duration_abatement_pct, duration_abatement_amount, total_amount, financing_type, partner_share_pct, amount_company, amount_partner, submit_date, approve_date, reject_date. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the request.\n- reference: string|null. Reference (sequence number) of the request.\n- name: string|null. Title of the request.\n- state: "draft"|"pending"|"approved"|"rejected"|"cancelled"|null. State of the request.\n- trip_id: integer|null. Identifier of the trip (mission) concerned, if any.\n- trip_reference: string|null. Reference of the trip concerned.\n- traveler: string|null. User travelling.\n- mission_object: string|null. Purpose of the mission.\n- country: string|null. Destination country.\n- city: string|null. Destination city.\n- date_start: string(date)|null. First day of the mission.\n- date_end: string(date)|null. Last day of the mission.\n- duration_days: number|null. Days paid, after the first-day and last-day rules (halves possible).\n- prorata_start: "full"|"half"|"none"|null. Rule for the first day: full, half or no allowance.\n- prorata_end: "full"|"half"|"none"|null. Rule for the last day: full, half or no allowance.\n- calc_model: "flat_with_abatement"|"tiered"|null. Calculation model: flat rate with duration abatement, or duration tiers.\n- daily_rate: number|null. Daily rate applied.\n- rate_id: integer|null. Identifier of the per-diem rate applied.\n- duration_abatement_pct: number|null. Abatement for duration (percent).\n- duration_abatement_amount: number|null. Amount of the duration abatement.\n- total_amount: number|null. Total allowance due.\n- financing_type: "org"|"partner"|"mixed"|null. Who finances the allowance: the organisation only (org), a partner, or both (mixed).\n- partner: string|null. Co-financing partner.\n- partner_share_pct: number|null. Share financed by the partner (percent).\n- amount_company: number|null. Amount borne by the organisation.\n- amount_partner: number|null. Amount borne by the partner.\n- currency: string|null. Currency of the amounts.\n- environment: string|null. Environment (site or programme area) charged.\n- validator: string|null. User who validates the request.\n- submit_date: string(date-time)|null. When the request was submitted.\n- approve_date: string(date-time)|null. When the request was approved.\n- reject_date: string(date-time)|null. When the request was rejected.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"pending"|"approved"|"rejected"|"cancelled"\n- trip_id = integer\n- traveler_user_id = integer. Requests of this traveller (user id).\n- country_id = integer. Requests for this destination country (country id).\n- financing_type = "org"|"partner"|"mixed"\n- start_after >= date. On field `date_start`.\n- start_before <= date. On field `date_start`.\nExample record (shape only): {"id":42,"reference":"Example reference","name":"Example name","state":"draft","trip_id":7,"trip_reference":"Example trip reference","traveler":"Example traveler","mission_object":"Example mission object","country":"Example country","city":"Example city","date_start":"2026-01-31","date_end":"2026-01-31","duration_days":1250.5,"prorata_start":"full","prorata_end":"full","calc_model":"flat_with_abatement","daily_rate":1250.5,"rate_id":7,"duration_abatement_pct":1250.5,"duration_abatement_amount":1250.5,"total_amount":1250.5,"financing_type":"org","partner":"Example partner","partner_share_pct":1250.5,"amount_company":1250.5,"amount_partner":1250.5,"currency":"EUR","environment":"Example environment","validator":"Example validator","submit_date":"2026-01-31T08:00:00Z","approve_date":"2026-01-31T08:00:00Z","reject_date":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.request&view_type=form"}\n\n### travel/trip-expenses: Trip expenses\nOther expenses of a trip (visa, local transport, fees...).\nList: GET /api/v1/travel/trip-expenses. Detail: GET /api/v1/travel/trip-expenses/{id}.\nDefault order: id desc. Sortable: id, name, cost, notes.\nFields:\n- id: integer. Technical identifier of the expense.\n- name: string|null. Label of the expense.\n- trip_id: integer|null. Identifier of the trip.\n- trip_reference: string|null. Reference of the trip.\n- cost: number|null. Cost of the expense.\n- currency: string|null. Currency of the cost.\n- notes: string|null. Free notes.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- trip_id = integer\n- cost_above >= number. On field `cost`.\nExample record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_reference":"Example trip reference","cost":1250.5,"currency":"EUR","notes":"Example notes","url":"https://erp.example.org/web#id=42&model=travel.trip.expense&view_type=form"}\n\n### travel/trip-stages: Trip stages\nLegs of a trip, in order, from one city to the next.\nList: GET /api/v1/travel/trip-stages. Detail: GET /api/v1/travel/trip-stages/{id}.\nDefault order: trip_id desc, sequence asc. Sortable: id, name, position, is_return_leg, date_from, date_to, has_transport.\nFields:\n- id: integer. Technical identifier of the stage.\n- name: string|null. Label of the stage.\n- trip_id: integer|null. Identifier of the trip.\n- trip_reference: string|null. Reference of the trip.\n- position: integer|null. Rank of the stage in the mission.\n- is_return_leg: boolean. The stage is the return leg.\n- city_from: string|null. City of departure.\n- country_from: string|null. Country of departure.\n- city_to: string|null. City of arrival.\n- country_to: string|null. Country of arrival.\n- date_from: string(date)|null. First day of the stage.\n- date_to: string(date)|null. Last day of the stage.\n- duration_days: integer|null. Duration of the stage in days (both ends included).\n- has_transport: boolean. Transport is to be booked for the stage.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- trip_id = integer\n- is_return_leg = true|false\n- country_to_id = integer. Stages arriving in this country (country id).\n- date_after >= date. On field `date_from`.\n- date_before <= date. On field `date_from`.\nExample record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_reference":"Example trip reference","position":3,"is_return_leg":true,"city_from":"Example city from","country_from":"Example country from","city_to":"Example city to","country_to":"Example country to","date_from":"2026-01-31","date_to":"2026-01-31","duration_days":3,"has_transport":true,"url":"https://erp.example.org/web#id=42&model=travel.trip.stage&view_type=form"}\n\n### travel/trip-types: Trip types\nKinds of mission (archived types are not exposed).\nList: GET /api/v1/travel/trip-types. Detail: GET /api/v1/travel/trip-types/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, description. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the trip type.\n- name: string|null. Name of the trip type.\n- code: string|null. Short code of the trip type.\n- description: string|null. Description of the trip type.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","description":"Example description","url":"https://erp.example.org/web#id=42&model=travel.trip.type&view_type=form"}\n\n### travel/trips: Trips\nMissions of the organisation\'s staff: traveller, itinerary, dates and costs.\nList: GET /api/v1/travel/trips. Detail: GET /api/v1/travel/trips/{id}.\nDefault order: date_start desc. Sortable: id, reference, name, state, traveler_name, traveler_email, description, date_submission, date_start, date_end, transport_cost, accommodation_cost_total, insurance_premium, has_per_diem.\nFields:\n- id: integer. Technical identifier of the trip.\n- reference: string|null. Reference (sequence number) of the trip.\n- name: string|null. Title of the mission.\n- state: "draft"|"pending"|"planned"|"in_progress"|"done"|"cancelled"|null. State of the trip.\n- traveler: string|null. User travelling.\n- traveler_name: string|null [personal data]. Full name of the traveller.\n- traveler_email: string|null [personal data]. Email address of the traveller.\n- trip_type: string|null. Kind of mission.\n- description: string|null. Description of the mission.\n- city_departure: string|null. City of departure.\n- country_departure: string|null. Country of departure.\n- city_destination: string|null. Destination city.\n- country_destination: string|null. Destination country.\n- date_submission: string(date)|null. Date the trip was submitted.\n- date_start: string(date)|null. First day of the trip.\n- date_end: string(date)|null. Last day of the trip.\n- duration_days: integer|null. Duration of the trip in days (both ends included).\n- transport_cost: number|null. Transport cost.\n- accommodation_cost_total: number|null. Total accommodation cost.\n- per_diem_total: number|null. Total of the per-diem requests of the trip (excluding rejected and cancelled ones).\n- insurance_premium: number|null. Travel insurance premium.\n- currency: string|null. Currency of the amounts.\n- has_per_diem: boolean. The traveller is entitled to per diems on this trip.\n- has_return_stage: boolean. One of the stages is a return leg.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"pending"|"planned"|"in_progress"|"done"|"cancelled"\n- traveler_id = integer. Trips of this traveller (user id).\n- trip_type_id = integer. Trips of this type (trip type id).\n- country_destination_id = integer. Trips to this country (country id).\n- has_per_diem = true|false\n- start_after >= date. On field `date_start`.\n- start_before <= date. On field `date_start`.\nExample record (shape only): {"id":42,"reference":"Example reference","name":"Example name","state":"draft","traveler":"Example traveler","traveler_name":"Example traveler name","traveler_email":"someone@example.org","trip_type":"Example trip type","description":"Example description","city_departure":"Example city departure","country_departure":"Example country departure","city_destination":"Example city destination","country_destination":"Example country destination","date_submission":"2026-01-31","date_start":"2026-01-31","date_end":"2026-01-31","duration_days":3,"transport_cost":1250.5,"accommodation_cost_total":1250.5,"per_diem_total":1250.5,"insurance_premium":1250.5,"currency":"EUR","has_per_diem":true,"has_return_stage":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.trip&view_type=form"}\n\n<!-- Generated by ops-data-gateway codegen (make generate) from catalogue/*.yaml. Do not edit: changes are lost at the next generation. -->\n';
+var LLMS_TXT = '# Operations data API\n\n> Read-only HTTP JSON API over the organisation\'s ERP: 45 resources in 11 domains (analytic, approvals, electricity, events, fleet, it, purchase, space, sprint, stock, travel). Every data route is GET, needs `Authorization: Bearer <API key>` and answers `{"data": [...], "meta": {...}}` (list) or `{"data": {...}}` (detail). Interface version 1.0.0.\n\nCompanion documents (no credentials): {base_url}/api/openapi.json (OpenAPI 3.1), {base_url}/api/docs (HTML). This text is served at {base_url}/llms.txt and {base_url}/api/llms.txt. Agents with MCP: see "MCP server" below.\n\n## Base URL\n\nThe base URL is {base_url}. Every path below is relative to it; data routes are under {base_url}/api/v1. Each resource has a list route `/api/v1/<domain>/<resource>` and a detail route `/api/v1/<domain>/<resource>/{id}` (`{id}`: positive integer). Only GET and HEAD exist; no route writes.\n\n## Authentication\n\nSend `Authorization: Bearer <API key>` on every data route. The key is an ERP API key of the dedicated technical account (member of the API group).\n- Getting a key: ask the ERP administrator who holds the API\'s technical account; they create it in the ERP under Preferences > Account security > New API key (a name and an expiry date). It is shown once: keep it in a secret store or an environment variable, never in a prompt, a URL or a log. On the demo sandbox, `make run` prints one.\n- 401 `unauthorized` (with `WWW-Authenticate: Bearer`): key absent, invalid or expired.\n- 403 `forbidden`: valid key of another account (even an administrator), or no read right on the model.\n\n## MCP server\n\nAgents that speak the Model Context Protocol use the same key and rules through tools instead of URLs.\n- Streamable HTTP: `POST {base_url}/mcp` with `Authorization: Bearer <API key>` (stateless: no session id; GET is 405). No key: 401 as above.\n- stdio (local agents): `GATEWAY_URL={base_url} API_KEY=<key> npm run mcp` in a clone of the gateway; it forwards to /mcp.\n- Tools (14): `list_resources`; `describe_resource` (fields, enums, filters, sort keys, personal-data flags); `query_<domain>` (one per domain: `resource`, named `filters`, `fields`, `order`, `limit`, `since_id`, `total`); `get_record` (`resource` as `domain/name`, `id`, `fields`).\n- Answers are structured content (`{"resource", "data", "meta"}`); personal-data fields are left out unless named in `fields` (`meta.personal_fields_omitted` lists them). Errors are tool errors whose text is `{"error": {"code", "message", "status"}}`, the codes of the table below.\n\n## Responses and paging\n\nList: `{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}` (with changed_since: `{"next_changed_since": token, "more_changes": bool, "removed_ids": [id, ...]}`). Detail: `{"data": record}`. A record holds the resource\'s fields (all of them, or those named in `fields`; `id` always).\n- Offset paging: `limit` + `offset`, in `order`; `meta.total` counts every match. Cost grows with depth.\n- Cursor paging (full scans): `since_id=0`, then pass back `meta.next_since_id` until it is `null`. Ascending id, constant cost. Not with `offset` or `order` (400).\n  Example: `GET /api/v1/approvals/approvers?since_id=0&limit=200&total=false` answers `{"data": [..., {"id": 212, ...}], "meta": {"next_since_id": 212}}`; ask again with `since_id=212`; stop at `"next_since_id": null`. Never compute the cursor yourself.\n- `total=false` omits `meta.total` (the count scans every match): use it for cursor scans and when no count is needed.\n- Unchanged answers: every 200 JSON answer carries an `ETag` (an export has none); send it back in `If-None-Match` (several comma-separated, or `*`) and an unchanged answer is 304 with no body. The data is still read from the ERP, and answers are `Cache-Control: no-store`: keep the ETag and the body yourself. Where the operator turned the gateway\'s response cache on for a resource, its answers are `Cache-Control: private, max-age=\u2026` with an `Age` instead: they may come from the gateway\'s cache, at most `max-age` seconds old.\n\n## Common parameters and limits\n\nList routes: limit, offset, since_id, total, order, fields, format, csv_formulas, changed_since. Detail routes: fields only.\n- limit: integer, default 50, min 1, above 200 lowered to 200 without error.\n- offset: integer >= 0, default 0.\n- since_id: integer >= 0; cursor (see paging).\n- total: true|false, default true.\n- order: `field`, `field asc` or `field desc`, several comma-separated; sortable fields only (listed per route); `id` is appended last. Unset values: a number that is not set is read as 0 and sorts as 0 (first ascending, last descending, beside the zeros; before negative numbers ascending); a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by `id`, except on date-times: the ERP keeps fractions of a second that answers round off, so records showing the same date-time are ordered by that hidden fraction first.\n- fields: comma-separated field names; unknown name is 400.\n- format: csv|ndjson|json. csv or ndjson (or `Accept: text/csv` / `application/x-ndjson`): an export of every matching record, streamed by ascending id, with the filters and `fields`; `since_id` resumes after an id; not with limit, offset, order or total (400); past the gateway\'s row ceiling 422 before anything is sent. CSV: RFC 4180, header row, null = empty field, empty text = `""`, arrays as JSON text; a text beginning with =, +, -, @, tab or carriage return gets a leading `\'` (spreadsheets then compute nothing; numbers are never changed) unless csv_formulas=raw. An export that ends without its last chunk was cut short.\n- csv_formulas: escaped|raw, CSV exports only (400 otherwise). escaped (default): texts a spreadsheet would read as formulas (beginning with =, +, -, @, tab, carriage return, or their full-width forms) get a leading `\'` (OWASP\'s advice against CSV injection); raw: every text as the ERP holds it, for loaders that are not spreadsheets.\n- changed_since: ISO 8601 date-time or the token `meta.next_changed_since` gave. Change feed: records written at or after it, in (write_date, id) order; loop while `meta.more_changes` is true, keep the last token for the next sync (nothing missed or repeated, same second included). Records that left the resource or the filters: `meta.removed_ids` (exports: `_removed` column; the next token in the `X-Next-Changed-Since` header). Deleted records cannot be seen: compare ids with an export now and then. Not with order, offset, since_id or total=true (400).\nAny other query key than these and the route\'s filters is 400. Malformed common values (`limit=0`, `offset=-1`, `total=maybe`) are 422.\n\n## Filters\n\nQuery keys named per route, one value each (except `in`), AND-combined. Example: `GET {base_url}/api/v1/approvals/approvers?request_status=new&created_after=2026-01-31&limit=10`.\n- Operators: `=` exact; `ilike` case-insensitive substring of the literal text (`%` and `_` are not wildcards); `>=` / `<=` bounds (inclusive); `in` one of several.\n- integer: a whole number (ids of related records for `*_id`). number: decimal with `.`.\n- text: any non-empty text (URL-encode it).\n- true|false: case-insensitive.\n- Quoted values (`"a"|"b"`): an enumeration; send one of them exactly, without quotes (`state=done`); another value is 422.\n- date: on a date field; `YYYY-MM-DD` (an ISO 8601 date-time is accepted, its UTC date is used).\n- date-time: on a timestamp field; `YYYY-MM-DD` or ISO 8601 date-time (`2026-01-31T08:00:00Z`, offsets converted to UTC, none means UTC). A date alone: `*_after` from 00:00:00Z of that day, `*_before` through the end of that day.\n- integer list (`in`): positive ids comma-separated (`assignee_id=3,5`) or the key repeated (`assignee_id=3&assignee_id=5`).\n- Empty value, repeated key on a single-value filter, or unusable value: 422.\n- Scope: where a route states one, only matching records exist for the API (list and detail, 404 outside).\n\n## Field types (notation below)\n\n`integer`, `number`, `boolean`, `string`; `string(date)` is `YYYY-MM-DD`; `string(date-time)` is ISO 8601 UTC ending in `Z`; `|null` may be null (an empty or unreadable relation is null); `"a"|"b"` enumeration (exact strings); `string[]` readable names of related records, `integer[]` their ids. `*_id` fields are ids of related records, the sibling without `_id` is the readable name. `url` links to the record in the ERP interface. [personal data] marks personal data; [deprecated] marks what may go (responses touching it carry a `Deprecation` header).\n\n## Errors\n\nBody `{"error": {"code": "...", "message": "..."}}`; rely on the status. Every answer, errors included, carries `X-Request-Id` (yours when you send a safe one, else made for the request): quote it when reporting a problem. Data answers carry `Server-Timing` (ERP time, gateway time, cache outcome).\n\n| Status | Code | Condition |\n| --- | --- | --- |\n| 400 | bad_request | Unknown parameter, invalid sort or unknown field. |\n| 401 | unauthorized | API key absent, invalid or expired. |\n| 403 | forbidden | Account not authorised to use the API, or no read right on the model. |\n| 404 | not_found | Unknown resource, or record not found or outside the exposed scope. |\n| 405 | (HTML body) | Any method other than GET or HEAD; `Allow: GET, HEAD` |\n| 422 | invalid_value | A parameter value cannot be used (malformed date, integer expected, value outside the allowed list). |\n| 429 | rate_limited | Too many failed authentications from this address, too many new API keys being checked at once, or (when the operator set per-key limits) this API key has used its quota of the window; retry after the Retry-After delay. |\n| 500 | internal_error | An unexpected failure of the gateway itself (a bug): logged, never detailed. |\n| 502 | bad_gateway | The ERP is unreachable or answered with something that is not its protocol. |\n| 503 | unavailable | The gateway is saturated (ERP calls or memory for ERP answers) or the resource is unavailable; retry after the Retry-After delay. |\n| 504 | gateway_timeout | The ERP did not answer within the configured timeout. |\n\n429 and 503 carry `Retry-After` (seconds). When the operator limits each API key, data answers carry `RateLimit-Policy` (`"per-key";q=600;w=60`: 600 points per 60 s) and `RateLimit` (`"per-key";r=598;t=42`: 598 left, the window ends in 42 s); past the quota: 429 `rate_limited` with `Retry-After`.\n\nWhat to do: 400 (unknown parameter, or `offset`/`order` with `since_id`): fix the request, the message names the parameter. 422: fix the value, an enumeration\'s message lists the allowed ones. 401: the key is wrong or expired, get a new one (do not retry). 403: this key may not read this resource (do not retry). 404: no such record in scope. 429, 503: wait `Retry-After` seconds, then retry once. 502, 504: the ERP failed or was slow; retry later with a smaller `limit` or `total=false`. Never retry a 4xx unchanged.\n\n## Routes\n\nPer domain, per resource: description; paths; default order, sortable fields, scope; `Fields:` one line each (`name: type [marks]. description`); `Filters:` one line each (`name operator value-format. note`); an example record (its shape and value formats, not real data; a list answers `{"data": [record, ...], "meta": {"total": n}}`).\n\n## analytic: Analytic\n\nAnalytic accounts charged by purchase and approval lines, and the analysis dimensions (plans) that group them.\n\n### analytic/accounts: Analytic accounts\nAnalytic accounts, active and archived. The account id is the key used inside analytic distributions of lines.\nList: GET /api/v1/analytic/accounts. Detail: GET /api/v1/analytic/accounts/{id}.\nDefault order: id asc. Sortable: id, code, name, active.\nFields:\n- id: integer. Technical identifier of the account (key used inside analytic distributions).\n- code: string|null. Reference code of the account.\n- name: string|null. Name of the account.\n- dimension: string|null. Axis of analysis (plan) the account belongs to.\n- dimension_id: integer|null. Identifier of the axis of analysis (plan).\n- root_dimension: string|null. Top-level axis of analysis (root plan) of the account.\n- partner: string|null. Partner (customer or funder) linked to the account.\n- active: boolean. False for an archived account.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- dimension_id = integer\n- code ilike text\n- name ilike text\n- active = true|false\nExample record (shape only): {"id":42,"code":"Example code","name":"Example name","dimension":"Example dimension","dimension_id":7,"root_dimension":"Example root dimension","partner":"Example partner","active":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=account.analytic.account&view_type=form"}\n\n### analytic/dimensions: Analytic dimensions\nAxes of analysis (analytic plans) grouping the analytic accounts.\nList: GET /api/v1/analytic/dimensions. Detail: GET /api/v1/analytic/dimensions/{id}.\nDefault order: sequence asc. Sortable: id, name, sequence, applicability.\nFields:\n- id: integer. Technical identifier of the dimension.\n- name: string|null. Name of the dimension.\n- sequence: integer|null. Display order.\n- applicability: "optional"|"mandatory"|"unavailable"|null. Default applicability of the dimension on analytic distributions.\n- parent: string|null. Parent dimension when nested.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","sequence":3,"applicability":"optional","parent":"Example parent","url":"https://erp.example.org/web#id=42&model=account.analytic.plan&view_type=form"}\n\n## approvals: Approvals\n\nApproval requests, the approval circuit of each request and the product lines they ask for.\n\n### approvals/approvers: Approvers\nSteps of an approval circuit (one approver of one request).\nList: GET /api/v1/approvals/approvers. Detail: GET /api/v1/approvals/approvers/{id}.\nDefault order: id desc. Sortable: id, status, sequence, required.\nFields:\n- id: integer. Technical identifier of the step.\n- request_id: integer|null. Identifier of the approval request.\n- request_subject: string|null. Subject (number) of the approval request.\n- request_status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the approval request.\n- approver: string|null. Approver (user).\n- approver_id: integer|null. Identifier of the approver (user).\n- status: "new"|"pending"|"waiting"|"approved"|"refused"|"cancel"|null. Position of this approver in the circuit.\n- sequence: integer|null. Rank in the circuit (lowest rank decides first).\n- required: boolean. Approval of this approver is mandatory.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- request_id = integer\n- request_status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"\n- approver_id = integer\n- status = "new"|"pending"|"waiting"|"approved"|"refused"|"cancel"\n- created_after >= date-time. Steps created on or after this date.\n- created_before <= date-time. Steps created on or before this date.\nExample record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_status":"new","approver":"Example approver","approver_id":7,"status":"new","sequence":3,"required":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.approver&view_type=form"}\n\n### approvals/request-lines: Approval request lines\nProduct lines of approval requests (what is asked for and where it is charged).\nList: GET /api/v1/approvals/request-lines. Detail: GET /api/v1/approvals/request-lines/{id}.\nDefault order: id desc. Sortable: id, description, quantity, estimated_amount.\nFields:\n- id: integer. Technical identifier of the line.\n- request_id: integer|null. Identifier of the approval request.\n- request_subject: string|null. Subject (number) of the approval request.\n- request_description: string|null. Description of the approval request.\n- request_status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the approval request.\n- author: string|null. Author of the approval request.\n- description: string|null. Description of the line.\n- product: string|null. Product asked for.\n- product_id: integer|null. Identifier of the product asked for.\n- quantity: number|null. Quantity asked for.\n- uom: string|null. Unit of measure of the quantity.\n- estimated_amount: number|null. Estimated amount excluding tax.\n- currency: string|null. Currency of the estimated amount.\n- analytic_accounts: string[]. Names of the analytic accounts charged.\n- analytic_distribution: string|null. Raw analytic distribution as compact JSON: account identifier and percentage.\n- purchase_order_line_id: integer|null. Purchase order line resulting from this line, if any.\n- vendor: string|null. Vendor proposed for the line.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- request_id = integer\n- request_status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"\n- product_id = integer\n- description ilike text\n- created_after >= date-time. Lines created on or after this date.\n- created_before <= date-time. Lines created on or before this date.\nExample record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_description":"Example request description","request_status":"new","author":"Example author","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","estimated_amount":1250.5,"currency":"EUR","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","purchase_order_line_id":7,"vendor":"Example vendor","company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.product.line&view_type=form"}\n\n### approvals/requests: Approval requests\nApproval requests (purchases, expenses, missions...) and their outcome.\nList: GET /api/v1/approvals/requests. Detail: GET /api/v1/approvals/requests/{id}.\nDefault order: id desc. Sortable: id, subject, description, reference, status, amount, budget_code, location, quantity, created_at, date, date_confirmed, date_start, date_end.\nFields:\n- id: integer. Technical identifier of the request.\n- subject: string|null. Subject of the request (request number).\n- description: string|null. Description (reason) of the request.\n- reference: string|null. External reference of the request.\n- author: string|null. Author (owner) of the request.\n- author_id: integer|null. Identifier of the author (user).\n- created_by: string|null. Person who entered the request, if different from the author.\n- status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the request.\n- category: string|null. Approval category.\n- category_id: integer|null. Identifier of the approval category.\n- amount: number|null. Amount of the request.\n- currency: string|null. Currency of the amount.\n- budget_code: string|null. Budget code charged.\n- final_approver: string|null. Approver who takes the final decision.\n- approvers: integer[]. Identifiers of the circuit steps, to join with approvals/approvers.\n- partner: string|null. Partner (contact) concerned by the request.\n- location: string|null. Location concerned by the request.\n- quantity: number|null. Quantity asked for.\n- created_at: string(date-time)|null. Creation date and time of the record.\n- date: string(date-time)|null. Date of the request.\n- date_confirmed: string(date-time)|null. Date and time the request was submitted for approval.\n- date_start: string(date-time)|null. Start of the period concerned.\n- date_end: string(date-time)|null. End of the period concerned.\n- purchase_order_count: integer|null. Number of purchase orders created from the request.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"\n- author_id = integer\n- category_id = integer\n- subject ilike text\n- description ilike text\n- budget_code ilike text\n- created_after >= date-time. On field `created_at`.\n- created_before <= date-time. On field `created_at`.\n- confirmed_after >= date-time. On field `date_confirmed`.\n- confirmed_before <= date-time. On field `date_confirmed`.\n- amount_above >= number. Requests whose amount is at least this value.\nExample record (shape only): {"id":42,"subject":"Example subject","description":"Example description","reference":"Example reference","author":"Example author","author_id":7,"created_by":"Example created by","status":"new","category":"Example category","category_id":7,"amount":1250.5,"currency":"EUR","budget_code":"Example budget code","final_approver":"Example final approver","approvers":[7,9],"partner":"Example partner","location":"Example location","quantity":1250.5,"created_at":"2026-01-31T08:00:00Z","date":"2026-01-31T08:00:00Z","date_confirmed":"2026-01-31T08:00:00Z","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","purchase_order_count":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.request&view_type=form"}\n\n## electricity: Electricity\n\nPrepaid electricity meters of the sites: credit purchases, balance readings, consumption and remaining autonomy.\n\n### electricity/counters: Meters\nPrepaid electricity meters in service, with their estimated balance and autonomy (archived meters are not exposed).\nList: GET /api/v1/electricity/counters. Detail: GET /api/v1/electricity/counters/{id}.\nDefault order: code asc. Sortable: id, code, label. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the meter.\n- code: string|null. Code of the meter.\n- label: string|null. Label of the meter.\n- environment: string|null. Environment (site) served by the meter.\n- current_kwh: number|null. Estimated balance (kWh): last reading, plus credit bought since, minus the average consumption since.\n- last_reading_kwh: number|null. Balance at the last reading (kWh).\n- last_reading_date: string(date-time)|null. Date and time of the last reading.\n- days_since_reading: integer|null. Whole days since the last reading.\n- avg_daily_consumption: number|null. Average daily consumption (kWh), over the readings not excluded from the average.\n- projected_autonomy_days: integer|null. Days the estimated balance lasts at the average consumption.\n- total_purchased_kwh: number|null. Credit bought for the meter (kWh; cancelled purchases excluded).\n- total_purchased_amount: number|null. Amount spent on credit for the meter (cancelled purchases excluded).\n- currency: string|null. Currency of the amounts.\n- status: "ok"|"warning"|"critical"|"no_data"|null. Alert status from the remaining autonomy: ok, warning (10 days or less), critical (3 days or less), no_data (no reading or no consumption average).\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- status = "ok"|"warning"|"critical"|"no_data"\n- environment_id = integer. Meters serving this environment (environment id).\n- code ilike text\n- autonomy_below <= integer. Meters whose projected autonomy is at most this many days.\nExample record (shape only): {"id":42,"code":"Example code","label":"Example label","environment":"Example environment","current_kwh":1250.5,"last_reading_kwh":1250.5,"last_reading_date":"2026-01-31T08:00:00Z","days_since_reading":3,"avg_daily_consumption":1250.5,"projected_autonomy_days":3,"total_purchased_kwh":1250.5,"total_purchased_amount":1250.5,"currency":"EUR","status":"ok","url":"https://erp.example.org/web#id=42&model=electricity.counter&view_type=form"}\n\n### electricity/purchases: Credit purchases\nPrepaid credit bought for a meter.\nList: GET /api/v1/electricity/purchases. Detail: GET /api/v1/electricity/purchases/{id}.\nDefault order: date_purchase desc. Sortable: id, reference, date_purchase, purchased_kwh, amount, state.\nFields:\n- id: integer. Technical identifier of the purchase.\n- reference: string|null. Reference of the purchase (receipt or token number).\n- counter: string|null. Code of the meter credited.\n- counter_id: integer|null. Identifier of the meter credited.\n- environment: string|null. Environment (site) served by the meter.\n- date_purchase: string(date)|null. Date of the purchase.\n- purchased_kwh: number|null. Credit bought (kWh).\n- amount: number|null. Amount paid.\n- currency: string|null. Currency of the amount.\n- price_per_kwh: number|null. Price paid per kWh (amount divided by the kWh bought).\n- state: "active"|"cancelled"|null. State of the purchase.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "active"|"cancelled"\n- counter_id = integer\n- environment_id = integer. Purchases for meters of this environment (environment id).\n- date_after >= date. On field `date_purchase`.\n- date_before <= date. On field `date_purchase`.\nExample record (shape only): {"id":42,"reference":"Example reference","counter":"Example counter","counter_id":7,"environment":"Example environment","date_purchase":"2026-01-31","purchased_kwh":1250.5,"amount":1250.5,"currency":"EUR","price_per_kwh":1250.5,"state":"active","url":"https://erp.example.org/web#id=42&model=electricity.purchase&view_type=form"}\n\n### electricity/readings: Meter readings\nBalances read on a meter and the consumption derived from the previous reading.\nList: GET /api/v1/electricity/readings. Detail: GET /api/v1/electricity/readings/{id}.\nDefault order: date_reading desc. Sortable: id, date_reading, remaining_kwh, consumed_kwh, days_elapsed, daily_consumption, is_excluded_from_avg, note.\nFields:\n- id: integer. Technical identifier of the reading.\n- counter: string|null. Code of the meter read.\n- counter_id: integer|null. Identifier of the meter read.\n- environment: string|null. Environment (site) served by the meter.\n- date_reading: string(date-time)|null. Date and time of the reading.\n- remaining_kwh: number|null. Balance read on the meter (kWh).\n- consumed_kwh: number|null. Consumption since the previous reading (kWh).\n- days_elapsed: number|null. Days elapsed since the previous reading.\n- daily_consumption: number|null. Average daily consumption over the interval (kWh).\n- is_excluded_from_avg: boolean. The reading is left out of the meter\'s consumption average.\n- note: string|null. Free note.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- counter_id = integer\n- environment_id = integer. Readings of meters of this environment (environment id).\n- date_after >= date-time. On field `date_reading`.\n- date_before <= date-time. On field `date_reading`.\nExample record (shape only): {"id":42,"counter":"Example counter","counter_id":7,"environment":"Example environment","date_reading":"2026-01-31T08:00:00Z","remaining_kwh":1250.5,"consumed_kwh":1250.5,"days_elapsed":1250.5,"daily_consumption":1250.5,"is_excluded_from_avg":true,"note":"Example note","url":"https://erp.example.org/web#id=42&model=electricity.reading&view_type=form"}\n\n## events: Events\n\nEvents of the organisation, their registrations and their preparation checklist tasks.\n\n### events/events: Events\nEvents with their dates, space, seats, people in charge, review state and checklist progress.\nList: GET /api/v1/events/events. Detail: GET /api/v1/events/events/{id}.\nDefault order: date_begin desc. Sortable: id, name, date_begin, date_end, seats_max, origin, review_state, hidden_public, checklist_enabled.\nFields:\n- id: integer. Technical identifier of the event.\n- name: string|null. Name of the event.\n- event_type: string|null. Event template applied.\n- activity: string|null. Activity of the event.\n- stage: string|null. Lifecycle stage.\n- date_begin: string(date-time)|null. Start date and time.\n- date_end: string(date-time)|null. End date and time.\n- is_ongoing: boolean. True if the event is in progress at request time.\n- space: string|null. Space where the event takes place.\n- space_id: integer|null. Identifier of the space.\n- reservation_id: integer|null. Identifier of the linked space reservation.\n- space_capacity: integer|null. Capacity of the space (people).\n- seats_max: integer|null. Maximum number of attendees (0 when unlimited).\n- seats_taken: integer|null. Seats taken by confirmed and attended registrations.\n- seats_available: integer|null. Seats still available (0 when unlimited).\n- organizer: string|null. Organizer of the event.\n- responsible: string|null. User responsible for the event.\n- referent: string|null. Referent person of the event.\n- origin: "internal"|"public"|null. Origin of the event (internal or public request).\n- review_state: "approved"|"pending"|"refused"|null. Review state of the event.\n- hidden_public: boolean. Hidden on the public site.\n- checklist_enabled: boolean. The preparation checklist is enabled.\n- checklist_progress: number|null. Progress of the preparation checklist (percent).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- stage_id = integer. Events in this stage (stage id).\n- space_id = integer\n- review_state = "approved"|"pending"|"refused"\n- origin = "internal"|"public"\n- hidden_public = true|false\n- begin_after >= date-time. On field `date_begin`.\n- begin_before <= date-time. On field `date_begin`.\nExample record (shape only): {"id":42,"name":"Example name","event_type":"Example event type","activity":"Example activity","stage":"Example stage","date_begin":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","is_ongoing":true,"space":"Example space","space_id":7,"reservation_id":7,"space_capacity":3,"seats_max":3,"seats_taken":3,"seats_available":3,"organizer":"Example organizer","responsible":"Example responsible","referent":"Example referent","origin":"internal","review_state":"approved","hidden_public":true,"checklist_enabled":true,"checklist_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=event.event&view_type=form"}\n\n### events/registrations: Registrations\nRegistrations of participants to events (attendee name, email and phone are personal data).\nList: GET /api/v1/events/registrations. Detail: GET /api/v1/events/registrations/{id}.\nDefault order: id desc. Sortable: id, attendee, email, phone, state.\nFields:\n- id: integer. Technical identifier of the registration.\n- event_id: integer|null. Identifier of the event.\n- event: string|null. Name of the event.\n- ticket: string|null. Ticket type of the registration.\n- attendee: string|null [personal data]. Participant name.\n- email: string|null [personal data]. Participant email address.\n- phone: string|null [personal data]. Participant phone number.\n- booked_by: string|null. Contact who booked the registration.\n- state: "draft"|"open"|"done"|"cancel"|null. Registration status: draft (unconfirmed), open (confirmed), done (attended), cancel (cancelled).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- event_id = integer\n- state = "draft"|"open"|"done"|"cancel"\n- partner_id = integer. Registrations booked by this contact (partner id).\n- email ilike text\nExample record (shape only): {"id":42,"event_id":7,"event":"Example event","ticket":"Example ticket","attendee":"Example attendee","email":"someone@example.org","phone":"+1 555 0100","booked_by":"Example booked by","state":"draft","company":"Example company","url":"https://erp.example.org/web#id=42&model=event.registration&view_type=form"}\n\n### events/tasks: Checklist tasks\nPreparation checklist tasks of events.\nList: GET /api/v1/events/tasks. Detail: GET /api/v1/events/tasks/{id}.\nDefault order: event_id desc, sequence asc. Sortable: id, name, done.\nFields:\n- id: integer. Technical identifier of the task.\n- event_id: integer|null. Identifier of the event.\n- event: string|null. Name of the event.\n- name: string|null. Task to carry out.\n- done: boolean. The task is done.\n- assignee: string|null. User assigned to the task.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- event_id = integer\n- done = true|false\n- assigned_user_id = integer. Tasks assigned to this user (user id).\nExample record (shape only): {"id":42,"event_id":7,"event":"Example event","name":"Example name","done":true,"assignee":"Example assignee","url":"https://erp.example.org/web#id=42&model=event.checklist.task&view_type=form"}\n\n## fleet: Fleet\n\nVehicles of the organisation, their reservations and trips, fuel logs, services, incidents and due-date alerts.\n\n### fleet/alerts: Alerts\nDue-date alerts on vehicles: insurance, technical control, mileage service, driving permit and custom reminders.\nList: GET /api/v1/fleet/alerts. Detail: GET /api/v1/fleet/alerts/{id}.\nDefault order: due_date asc. Sortable: id, name, type, due_date, handled_at, reminder_days.\nFields:\n- id: integer. Technical identifier of the alert.\n- name: string|null. Title of the alert.\n- vehicle: string|null. Vehicle concerned.\n- vehicle_id: integer|null. Identifier of the vehicle concerned.\n- type: "assurance"|"controle_technique"|"entretien_km"|"permit"|"custom"|null. Category of the alert.\n- due_date: string(date)|null. Due date.\n- state: "pending"|"handled"|"late"|null. Handling state: late when the due date has passed without the alert being handled.\n- handled_at: string(date-time)|null. When the alert was handled.\n- handled_by: string|null. Person who handled the alert.\n- reminder_days: integer|null. Notice days before the due date.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "pending"|"handled"|"late"\n- type = "assurance"|"controle_technique"|"entretien_km"|"permit"|"custom"\n- vehicle_id = integer\n- due_before <= date. On field `due_date`.\n- due_after >= date. On field `due_date`.\nExample record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","vehicle_id":7,"type":"assurance","due_date":"2026-01-31","state":"pending","handled_at":"2026-01-31T08:00:00Z","handled_by":"Example handled by","reminder_days":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.alert&view_type=form"}\n\n### fleet/fuel-logs: Fuel logs\nFuel fills of the vehicles with consumption over each interval and anomaly detection.\nList: GET /api/v1/fleet/fuel-logs. Detail: GET /api/v1/fleet/fuel-logs/{id}.\nDefault order: date desc. Sortable: id, reference, date, station, liters, price_per_liter, odometer, distance, reviewed.\nFields:\n- id: integer. Technical identifier of the fuel log.\n- reference: string|null. Reference of the fuel log.\n- vehicle: string|null. Vehicle filled.\n- vehicle_id: integer|null. Identifier of the vehicle filled.\n- driver: string|null. Driver at the time of the fill.\n- date: string(date-time)|null. Date and time of the fill.\n- station: string|null. Fuel station.\n- liters: number|null. Litres filled.\n- price_per_liter: number|null. Price per litre.\n- total_amount: number|null. Total amount of the fill.\n- currency: string|null. Currency of the amounts.\n- odometer: number|null. Odometer reading at the fill (km).\n- distance: number|null. Kilometres driven since the previous fill.\n- consumption: number|null. Litres per 100 km over the interval since the previous fill.\n- is_anomaly: boolean. Consumption deviates abnormally from the vehicle average.\n- anomaly_severity: "none"|"low"|"medium"|"high"|null. Severity of the consumption anomaly.\n- anomaly_reason: string|null. Explanation of the anomaly.\n- reviewed: boolean. Anomaly reviewed by a manager.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- is_anomaly = true|false\n- reviewed = true|false\n- date_after >= date-time. On field `date`.\n- date_before <= date-time. On field `date`.\nExample record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31T08:00:00Z","station":"Example station","liters":1250.5,"price_per_liter":1250.5,"total_amount":1250.5,"currency":"EUR","odometer":1250.5,"distance":1250.5,"consumption":1250.5,"is_anomaly":true,"anomaly_severity":"none","anomaly_reason":"Example anomaly reason","reviewed":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.fuel.log&view_type=form"}\n\n### fleet/incidents: Incidents\nIncidents involving the vehicles (damage, breakdowns, accidents).\nList: GET /api/v1/fleet/incidents. Detail: GET /api/v1/fleet/incidents/{id}.\nDefault order: date desc. Sortable: id, name, date, severity, cost.\nFields:\n- id: integer. Technical identifier of the incident.\n- name: string|null. Short description of the incident.\n- vehicle: string|null. Vehicle involved.\n- vehicle_id: integer|null. Identifier of the vehicle involved.\n- driver: string|null. Driver at the time of the incident.\n- date: string(date)|null. Date of the incident.\n- severity: "minor"|"moderate"|"major"|"critical"|null. Severity of the incident.\n- cost: number|null. Estimated impact cost.\n- currency: string|null. Currency of the cost.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- driver_id = integer. Incidents with this driver (partner id).\n- severity = "minor"|"moderate"|"major"|"critical"\n- date_after >= date. On field `date`.\n- date_before <= date. On field `date`.\nExample record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","severity":"minor","cost":1250.5,"currency":"EUR","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.incident&view_type=form"}\n\n### fleet/locations: Locations\nFleet locations in service (pick-up points and sites; archived locations are not exposed).\nList: GET /api/v1/fleet/locations. Detail: GET /api/v1/fleet/locations/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, address, city, latitude, longitude, is_default_pickup. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the location.\n- name: string|null. Name of the location.\n- code: string|null. Short code.\n- address: string|null. Street address.\n- city: string|null. City.\n- country: string|null. Country.\n- latitude: number|null. Latitude (decimal degrees).\n- longitude: number|null. Longitude (decimal degrees).\n- is_default_pickup: boolean. Default pick-up point for vehicle requests.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- city ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","address":"Example address","city":"Example city","country":"Example country","latitude":1250.5,"longitude":1250.5,"is_default_pickup":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.location&view_type=form"}\n\n### fleet/reservations: Reservations\nVehicle requests (reservations of a vehicle for a period).\nList: GET /api/v1/fleet/reservations. Detail: GET /api/v1/fleet/reservations/{id}.\nDefault order: start desc. Sortable: id, reference, start, stop, motive, destination, expected_km, attendees_count, origin, state, approved_at, refusal_reason.\nFields:\n- id: integer. Technical identifier of the reservation.\n- reference: string|null. Reference of the reservation.\n- vehicle: string|null. Vehicle reserved.\n- vehicle_id: integer|null. Identifier of the vehicle reserved.\n- driver: string|null. Driver.\n- requester: string|null. Person who made the request.\n- start: string(date-time)|null. Start of the reservation.\n- stop: string(date-time)|null. End of the reservation.\n- duration: number|null. Duration (hours).\n- motive: string|null. Purpose of the trip.\n- pickup_location: string|null. Where the vehicle is picked up.\n- destination: string|null. Destination.\n- expected_km: number|null. Expected distance (km).\n- attendees_count: integer|null. Expected passengers.\n- origin: "internal"|"public"|null. Channel through which the request was made.\n- state: "draft"|"pending"|"approved"|"in_progress"|"done"|"refused"|"cancelled"|null. State of the reservation.\n- approver: string|null. Person who approved or refused the request.\n- approved_at: string(date-time)|null. When the request was approved.\n- refusal_reason: string|null. Reason given for a refusal.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"pending"|"approved"|"in_progress"|"done"|"refused"|"cancelled"\n- vehicle_id = integer\n- driver_id = integer. Reservations with this driver (partner id).\n- start_after >= date-time. On field `start`.\n- start_before <= date-time. On field `start`.\nExample record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","requester":"Example requester","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"motive":"Example motive","pickup_location":"Example pickup location","destination":"Example destination","expected_km":1250.5,"attendees_count":3,"origin":"internal","state":"draft","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","url":"https://erp.example.org/web#id=42&model=fleet.reservation&view_type=form"}\n\n### fleet/services: Services\nServices performed on the vehicles (maintenance and repairs).\nList: GET /api/v1/fleet/services. Detail: GET /api/v1/fleet/services/{id}.\nDefault order: date desc. Sortable: id, date, description, service_kind, amount, next_service_odometer, invoice_ref, state.\nFields:\n- id: integer. Technical identifier of the service.\n- vehicle: string|null. Vehicle serviced.\n- vehicle_id: integer|null. Identifier of the vehicle serviced.\n- date: string(date)|null. Date of the service.\n- description: string|null. Description of the service.\n- service_type: string|null. Type of service.\n- service_kind: "preventive"|"curative"|null. Preventive or curative service.\n- amount: number|null. Cost of the service.\n- total_cost: number|null. Total cost including detail lines.\n- currency: string|null. Currency of the amounts.\n- odometer: number|null. Odometer reading at the service (km).\n- next_service_odometer: number|null. Odometer reading at which the next service is due (km).\n- vendor: string|null. Vendor who performed the service.\n- invoice_ref: string|null. Vendor invoice reference.\n- state: "new"|"running"|"done"|"cancelled"|null. Stage of the service.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- state = "new"|"running"|"done"|"cancelled"\n- service_kind = "preventive"|"curative"\n- date_after >= date. On field `date`.\n- date_before <= date. On field `date`.\nExample record (shape only): {"id":42,"vehicle":"Example vehicle","vehicle_id":7,"date":"2026-01-31","description":"Example description","service_type":"Example service type","service_kind":"preventive","amount":1250.5,"total_cost":1250.5,"currency":"EUR","odometer":1250.5,"next_service_odometer":1250.5,"vendor":"Example vendor","invoice_ref":"Example invoice ref","state":"new","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.vehicle.log.services&view_type=form"}\n\n### fleet/trips: Trips\nTrips driven with the vehicles.\nList: GET /api/v1/fleet/trips. Detail: GET /api/v1/fleet/trips/{id}.\nDefault order: date desc. Sortable: id, reference, date, date_start, date_end, odometer_start, distance, motive, destination.\nFields:\n- id: integer. Technical identifier of the trip.\n- reference: string|null. Reference of the trip.\n- reservation_id: integer|null. Originating reservation, if any.\n- vehicle: string|null. Vehicle driven.\n- vehicle_id: integer|null. Identifier of the vehicle driven.\n- driver: string|null. Driver.\n- date: string(date)|null. Date of the trip.\n- date_start: string(date-time)|null. Departure time.\n- date_end: string(date-time)|null. Arrival time.\n- odometer_start: number|null. Odometer reading at departure (km).\n- odometer_end: number|null. Odometer reading at arrival (km).\n- distance: number|null. Distance driven (km).\n- motive: string|null. Purpose of the trip.\n- destination: string|null. Destination.\n- analytic_account: string|null. Analytic account charged.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- driver_id = integer. Trips with this driver (partner id).\n- date_after >= date. On field `date`.\n- date_before <= date. On field `date`.\nExample record (shape only): {"id":42,"reference":"Example reference","reservation_id":7,"vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","odometer_start":1250.5,"odometer_end":1250.5,"distance":1250.5,"motive":"Example motive","destination":"Example destination","analytic_account":"Example analytic account","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.trip&view_type=form"}\n\n### fleet/vehicles: Vehicles\nVehicles of the fleet in service (archived vehicles are not exposed).\nList: GET /api/v1/fleet/vehicles. Detail: GET /api/v1/fleet/vehicles/{id}.\nDefault order: plate asc. Sortable: id, plate, vin, seats, fuel_type, assignation_state, acquisition_date, insurance_expiry, technical_control_expiry. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the vehicle.\n- plate: string|null. Licence plate.\n- model: string|null. Make and model.\n- vin: string|null. Vehicle identification number (chassis).\n- driver: string|null. Driver currently assigned.\n- seats: integer|null. Number of seats.\n- fuel_type: "diesel"|"gasoline"|"full_hybrid"|"plug_in_hybrid_diesel"|"plug_in_hybrid_gasoline"|"cng"|"lpg"|"hydrogen"|"electric"|null. Fuel or energy.\n- odometer: number|null. Last odometer reading (km).\n- state: string|null. Vehicle lifecycle state (free value).\n- assignation_state: "free"|"assigned"|"maintenance"|"out_of_service"|"sold"|null. Assignment state.\n- acquisition_date: string(date)|null. Date of acquisition.\n- insurance_expiry: string(date)|null. Expiry date of the insurance.\n- technical_control_expiry: string(date)|null. Expiry date of the technical control.\n- next_alert_date: string(date)|null. Next due date, all alert categories.\n- avg_consumption: number|null. Average consumption (litres per 100 km).\n- total_km_last_year: number|null. Distance driven over the last twelve months (km).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- assignation_state = "free"|"assigned"|"maintenance"|"out_of_service"|"sold"\n- driver_id = integer. Vehicles assigned to this driver (partner id).\n- fuel_type = "diesel"|"gasoline"|"full_hybrid"|"plug_in_hybrid_diesel"|"plug_in_hybrid_gasoline"|"cng"|"lpg"|"hydrogen"|"electric"\n- plate ilike text\n- insurance_expiry_before <= date. On field `insurance_expiry`.\n- technical_control_expiry_before <= date. On field `technical_control_expiry`.\nExample record (shape only): {"id":42,"plate":"Example plate","model":"Example model","vin":"Example vin","driver":"Example driver","seats":3,"fuel_type":"diesel","odometer":1250.5,"state":"Example state","assignation_state":"free","acquisition_date":"2026-01-31","insurance_expiry":"2026-01-31","technical_control_expiry":"2026-01-31","next_alert_date":"2026-01-31","avg_consumption":1250.5,"total_km_last_year":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.vehicle&view_type=form"}\n\n## it: IT\n\nIT hardware assets of the organisation\'s inventory, helpdesk tickets and consumables issued to users.\n\n### it/assets: Assets\nIT hardware identified by serial number, limited to the organisation\'s inventory (parc).\nList: GET /api/v1/it/assets. Detail: GET /api/v1/it/assets/{id}.\nDefault order: serial asc. Sortable: id, serial, internal_ref, lifecycle. Scope: org_in_parc = true.\nFields:\n- id: integer. Technical identifier of the asset.\n- serial: string|null. Serial number.\n- internal_ref: string|null. Internal reference (when it differs from the serial number).\n- product: string|null. Hardware model.\n- quantity: number|null. Quantity on hand.\n- location: string|null. Stock location of the asset.\n- holder: string|null. Person holding the asset.\n- lifecycle: "available"|"assigned"|"maintenance"|"retired"|"external"|null. Lifecycle stage of the asset.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- lifecycle = "available"|"assigned"|"maintenance"|"retired"|"external"\n- holder_id = integer. Assets held by this person (partner id).\n- serial ilike text\nExample record (shape only): {"id":42,"serial":"Example serial","internal_ref":"Example internal ref","product":"Example product","quantity":1250.5,"location":"Example location","holder":"Example holder","lifecycle":"available","company":"Example company","url":"https://erp.example.org/web#id=42&model=stock.lot&view_type=form"}\n\n### it/consumable-moves: Consumable moves\nConsumables issued to beneficiaries against IT tickets, and what came back.\nList: GET /api/v1/it/consumable-moves. Detail: GET /api/v1/it/consumable-moves/{id}.\nDefault order: date desc. Sortable: id, quantity, returned_quantity, state, date.\nFields:\n- id: integer. Technical identifier of the move.\n- ticket_id: integer|null. Identifier of the ticket the consumable was issued for.\n- ticket_number: string|null. Number of the ticket.\n- beneficiary: string|null. Person who received the consumable.\n- product: string|null. Consumable issued.\n- location: string|null. Stock location the consumable was taken from.\n- quantity: number|null. Quantity issued.\n- returned_quantity: number|null. Quantity returned.\n- remaining_quantity: number|null. Quantity not returned.\n- state: "out"|"partial"|"returned"|null. Return state of the move.\n- date: string(date-time)|null. Date and time of issue.\n- handled_by: string|null. Technician who handled the move.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "out"|"partial"|"returned"\n- partner_id = integer. Moves for this beneficiary (partner id).\n- product_id = integer. Moves of this product.\n- date_after >= date-time. Issued on or after this date.\n- date_before <= date-time. Issued on or before this date.\nExample record (shape only): {"id":42,"ticket_id":7,"ticket_number":"Example ticket number","beneficiary":"Example beneficiary","product":"Example product","location":"Example location","quantity":1250.5,"returned_quantity":1250.5,"remaining_quantity":1250.5,"state":"out","date":"2026-01-31T08:00:00Z","handled_by":"Example handled by","url":"https://erp.example.org/web#id=42&model=it.consumable.move&view_type=form"}\n\n### it/tickets: Tickets\nIT helpdesk tickets in service (archived tickets are not exposed); both listings of the specification (decision D4).\nList: GET /api/v1/it/tickets. Detail: GET /api/v1/it/tickets/{id}.\nDefault order: id desc. Sortable: id, number, name, priority, kanban_state, assigned_date, closed_date, validation_state. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the ticket.\n- number: string|null. Ticket number.\n- name: string|null. Subject of the ticket.\n- type: string|null. Request category (ticket type).\n- stage: string|null. Current stage.\n- is_closed: boolean. The current stage is a closing stage.\n- team: string|null. Support team in charge.\n- assignees: string[]. Assigned technicians.\n- assignee: string|null. First assigned technician, or null (earlier listing).\n- requester: string|null. Person who raised the ticket.\n- requester_email: string|null [personal data]. Email address of the requester.\n- priority: "0"|"1"|"2"|"3"|null. Priority: 0 low, 1 normal, 2 high, 3 critical.\n- kanban_state: "normal"|"done"|"blocked"|null. Kanban status: normal (in progress), done (ready) or blocked.\n- assigned_date: string(date-time)|null. Date and time the ticket was assigned.\n- closed_date: string(date-time)|null. Date and time the ticket was closed.\n- category: string|null. Category of the ticket (earlier listing).\n- validation_state: "none"|"to_validate"|"validated"|"rejected"|null. Hierarchical validation status, if the request requires one (earlier listing).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- is_closed = true|false\n- team_id = integer. Tickets of this support team.\n- assignee_id in integer list. Tickets assigned to one or several technicians (user ids, comma-separated or repeated key).\n- priority = "0"|"1"|"2"|"3"\n- number ilike text\n- user_id = integer. Tickets where this user is among the assignees (earlier listing).\n- validation_state = "none"|"to_validate"|"validated"|"rejected"\nExample record (shape only): {"id":42,"number":"Example number","name":"Example name","type":"Example type","stage":"Example stage","is_closed":true,"team":"Example team","assignees":["Example assignees 1","Example assignees 2"],"assignee":"Example assignee","requester":"Example requester","requester_email":"someone@example.org","priority":"0","kanban_state":"normal","assigned_date":"2026-01-31T08:00:00Z","closed_date":"2026-01-31T08:00:00Z","category":"Example category","validation_state":"none","company":"Example company","url":"https://erp.example.org/web#id=42&model=it.ticket&view_type=form"}\n\n## purchase: Purchase\n\nPurchase orders sent to vendors and their lines (quantities, prices, receptions, billing and analytic distribution).\n\n### purchase/order-lines: Purchase order lines\nLines of purchase orders.\nList: GET /api/v1/purchase/order-lines. Detail: GET /api/v1/purchase/order-lines/{id}.\nDefault order: id desc. Sortable: id, description, quantity, price_unit, price_subtotal, price_total, qty_received, qty_invoiced, date_planned.\nFields:\n- id: integer. Technical identifier of the line.\n- order_id: integer|null. Identifier of the purchase order.\n- order_reference: string|null. Reference of the purchase order.\n- description: string|null. Description of the line.\n- product: string|null. Product ordered.\n- product_id: integer|null. Identifier of the product ordered.\n- quantity: number|null. Quantity ordered.\n- uom: string|null. Unit of measure of the quantity.\n- price_unit: number|null. Unit price.\n- price_subtotal: number|null. Line amount excluding tax.\n- price_total: number|null. Line amount including tax.\n- currency: string|null. Currency of the amounts.\n- qty_received: number|null. Quantity received.\n- qty_invoiced: number|null. Quantity billed by the vendor.\n- date_planned: string(date-time)|null. Expected arrival date and time.\n- analytic_accounts: string[]. Names of the analytic accounts charged.\n- analytic_distribution: string|null. Raw analytic distribution as compact JSON: account identifier and percentage.\n- state: "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"|null. State of the parent order.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- order_id = integer\n- product_id = integer\n- state = "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"\n- planned_after >= date-time. On field `date_planned`.\n- planned_before <= date-time. On field `date_planned`.\nExample record (shape only): {"id":42,"order_id":7,"order_reference":"Example order reference","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","price_unit":1250.5,"price_subtotal":1250.5,"price_total":1250.5,"currency":"EUR","qty_received":1250.5,"qty_invoiced":1250.5,"date_planned":"2026-01-31T08:00:00Z","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","state":"draft","url":"https://erp.example.org/web#id=42&model=purchase.order.line&view_type=form"}\n\n### purchase/orders: Purchase orders\nPurchase orders (requests for quotation and confirmed orders).\nList: GET /api/v1/purchase/orders. Detail: GET /api/v1/purchase/orders/{id}.\nDefault order: date_order desc. Sortable: id, reference, vendor_reference, subject, budget_line, delivery_condition, origin, date_order, date_approve, date_planned, amount_untaxed, amount_total, state, invoice_status, created_at.\nFields:\n- id: integer. Technical identifier of the order.\n- reference: string|null. Order reference (number).\n- vendor: string|null. Vendor.\n- vendor_id: integer|null. Identifier of the vendor (partner).\n- vendor_reference: string|null. Reference of the order on the vendor\'s side.\n- subject: string|null. Short description of what the order covers.\n- budget_line: string|null. Budget line charged.\n- department: string|null. Requesting department.\n- delivery_condition: string|null. Delivery conditions agreed with the vendor.\n- origin: string|null. Originating document.\n- date_order: string(date-time)|null. Order deadline.\n- date_approve: string(date-time)|null. Confirmation date.\n- date_planned: string(date-time)|null. Planned reception.\n- amount_untaxed: number|null. Total amount excluding tax.\n- amount_total: number|null. Total amount including tax.\n- currency: string|null. Currency of the amounts.\n- state: "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"|null. State of the order (org_tribu = awaiting tribe validation).\n- invoice_status: "no"|"to invoice"|"invoiced"|null. Billing status.\n- buyer: string|null. Buyer in charge of the order.\n- author: string|null. Person who entered the order.\n- author_id: integer|null. Identifier of the person who entered the order (user).\n- created_at: string(date-time)|null. Creation date and time of the record.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"\n- invoice_status = "no"|"to invoice"|"invoiced"\n- vendor_id = integer\n- user_id = integer. Orders handled by this buyer (user id).\n- origin ilike text\n- subject ilike text\n- budget_line ilike text\n- department_id = integer. Orders of this department (department id).\n- ordered_after >= date-time. On field `date_order`.\n- ordered_before <= date-time. On field `date_order`.\n- amount_above >= number. Orders whose tax-inclusive total is at least this amount.\n- author_id = integer\n- created_after >= date-time. On field `created_at`.\n- created_before <= date-time. On field `created_at`.\nExample record (shape only): {"id":42,"reference":"Example reference","vendor":"Example vendor","vendor_id":7,"vendor_reference":"Example vendor reference","subject":"Example subject","budget_line":"Example budget line","department":"Example department","delivery_condition":"Example delivery condition","origin":"Example origin","date_order":"2026-01-31T08:00:00Z","date_approve":"2026-01-31T08:00:00Z","date_planned":"2026-01-31T08:00:00Z","amount_untaxed":1250.5,"amount_total":1250.5,"currency":"EUR","state":"draft","invoice_status":"no","buyer":"Example buyer","author":"Example author","author_id":7,"created_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=purchase.order&view_type=form"}\n\n## space: Space\n\nSites and bookable spaces of the organisation, their categories and equipment, activities, reservations and maintenance slots.\n\n### space/activities: Activities\nActivities a space can be booked for (archived activities are not exposed).\nList: GET /api/v1/space/activities. Detail: GET /api/v1/space/activities/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, default_duration. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the activity.\n- name: string|null. Name of the activity.\n- code: string|null. Short code of the activity.\n- default_duration: number|null. Default duration of a booking for this activity (hours).\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","default_duration":1250.5,"url":"https://erp.example.org/web#id=42&model=space.activity&view_type=form"}\n\n### space/categories: Categories\nCategories of spaces and equipment (archived categories are not exposed).\nList: GET /api/v1/space/categories. Detail: GET /api/v1/space/categories/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, description. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the category.\n- name: string|null. Name of the category.\n- description: string|null. Description of the category.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","description":"Example description","url":"https://erp.example.org/web#id=42&model=space.category&view_type=form"}\n\n### space/equipments: Equipment\nEquipment available in the spaces (archived equipment is not exposed).\nList: GET /api/v1/space/equipments. Detail: GET /api/v1/space/equipments/{id}.\nDefault order: name asc. Sortable: id, name, code, description. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the equipment.\n- name: string|null. Name of the equipment.\n- code: string|null. Short code of the equipment.\n- category: string|null. Category of the equipment.\n- description: string|null. Description of the equipment.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- category_id = integer. Equipment of this category (category id).\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","category":"Example category","description":"Example description","url":"https://erp.example.org/web#id=42&model=space.equipment&view_type=form"}\n\n### space/maintenances: Maintenances\nMaintenance slots of spaces.\nList: GET /api/v1/space/maintenances. Detail: GET /api/v1/space/maintenances/{id}.\nDefault order: start desc. Sortable: id, name, start, stop, state, category, blocks_reservations.\nFields:\n- id: integer. Technical identifier of the maintenance.\n- name: string|null. Subject of the maintenance.\n- space: string|null. Space under maintenance.\n- space_id: integer|null. Identifier of the space.\n- start: string(date-time)|null. Start of the maintenance slot.\n- stop: string(date-time)|null. End of the maintenance slot.\n- state: "planned"|"in_progress"|"done"|"cancelled"|null. State of the maintenance.\n- category: "preventive"|"curative"|"cleaning"|"other"|null. Kind of maintenance.\n- technician: string|null. Internal technician.\n- external_technician: string|null. External technician or contractor.\n- blocks_reservations: boolean. Prevents any reservation on the slot.\n- check_progress: number|null. Progress of the maintenance checklist (percent).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "planned"|"in_progress"|"done"|"cancelled"\n- space_id = integer\n- category = "preventive"|"curative"|"cleaning"|"other"\n- blocks_reservations = true|false\n- start_after >= date-time. On field `start`.\n- start_before <= date-time. On field `start`.\nExample record (shape only): {"id":42,"name":"Example name","space":"Example space","space_id":7,"start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","state":"planned","category":"preventive","technician":"Example technician","external_technician":"Example external technician","blocks_reservations":true,"check_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.maintenance&view_type=form"}\n\n### space/reservations: Reservations\nReservations of spaces.\nList: GET /api/v1/space/reservations. Detail: GET /api/v1/space/reservations/{id}.\nDefault order: start desc. Sortable: id, reference, start, stop, attendees_expected, attendees_actual, origin, state, approved_at, refusal_reason, cancellation_reason, check_in_at, check_out_at.\nFields:\n- id: integer. Technical identifier of the reservation.\n- reference: string|null. Reservation number.\n- space: string|null. Space reserved.\n- space_id: integer|null. Identifier of the space.\n- activity: string|null. Activity planned in the space.\n- start: string(date-time)|null. Start of the reservation.\n- stop: string(date-time)|null. End of the reservation.\n- duration: number|null. Duration of the reservation (hours).\n- attendees_expected: integer|null. Number of attendees expected.\n- attendees_actual: integer|null. Number of attendees actually present.\n- requester: string|null. Person who requested the reservation.\n- origin: "internal"|"public"|null. Origin of the request (internal or public).\n- state: "pending"|"approved"|"refused"|"cancelled"|"done"|null. State of the reservation.\n- approver: string|null. User who approved or refused the reservation.\n- approved_at: string(date-time)|null. Date and time of the approval.\n- refusal_reason: string|null. Reason given for a refusal.\n- cancellation_reason: string|null. Reason given for a cancellation.\n- check_in_at: string(date-time)|null. Date and time of the check-in.\n- check_out_at: string(date-time)|null. Date and time of the check-out.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "pending"|"approved"|"refused"|"cancelled"|"done"\n- space_id = integer\n- activity_id = integer. Reservations for this activity (activity id).\n- origin = "internal"|"public"\n- start_after >= date-time. On field `start`.\n- start_before <= date-time. On field `start`.\nExample record (shape only): {"id":42,"reference":"Example reference","space":"Example space","space_id":7,"activity":"Example activity","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"attendees_expected":3,"attendees_actual":3,"requester":"Example requester","origin":"internal","state":"pending","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","cancellation_reason":"Example cancellation reason","check_in_at":"2026-01-31T08:00:00Z","check_out_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=space.reservation&view_type=form"}\n\n### space/sites: Sites\nSites holding the spaces, as a tree (archived sites are not exposed).\nList: GET /api/v1/space/sites. Detail: GET /api/v1/space/sites/{id}.\nDefault order: complete_name asc. Sortable: id, name, complete_name, code, address. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the site.\n- name: string|null. Name of the site.\n- complete_name: string|null. Full hierarchical path of the site.\n- code: string|null. Short code of the site.\n- parent_id: integer|null. Identifier of the parent site.\n- address: string|null. Address of the site.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- parent_id = integer\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","complete_name":"Example complete name","code":"Example code","parent_id":7,"address":"Example address","company":"Example company","url":"https://erp.example.org/web#id=42&model=space.site&view_type=form"}\n\n### space/spaces: Spaces\nBookable spaces (archived spaces are not exposed).\nList: GET /api/v1/space/spaces. Detail: GET /api/v1/space/spaces/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, state, location, floor, surface, capacity, hourly_price, public_visibility, approval_required, min_lead_hours, max_lead_days, cancel_deadline_hours. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the space.\n- name: string|null. Name of the space.\n- code: string|null. Short code of the space.\n- site: string|null. Site of the space.\n- site_id: integer|null. Identifier of the site.\n- state: "available"|"restricted"|"closed"|null. Availability state of the space.\n- location: string|null. Free location inside the site.\n- floor: string|null. Floor.\n- surface: number|null. Surface (square metres).\n- capacity: integer|null. Capacity (people).\n- hourly_price: number|null. Hourly price.\n- currency: string|null. Currency of the hourly price.\n- categories: string[]. Names of the categories of the space.\n- public_visibility: "private"|"internal"|"public"|null. Visibility of the space for bookings.\n- approval_required: boolean. Reservations need an approval.\n- min_lead_hours: integer|null. Minimum booking notice (hours).\n- max_lead_days: integer|null. Maximum booking horizon (days).\n- cancel_deadline_hours: integer|null. Cancellation limit (hours before start).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "available"|"restricted"|"closed"\n- site_id = integer\n- capacity_min >= integer. On field `capacity`.\n- approval_required = true|false\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","site":"Example site","site_id":7,"state":"available","location":"Example location","floor":"Example floor","surface":1250.5,"capacity":3,"hourly_price":1250.5,"currency":"EUR","categories":["Example categories 1","Example categories 2"],"public_visibility":"private","approval_required":true,"min_lead_hours":3,"max_lead_days":3,"cancel_deadline_hours":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.space&view_type=form"}\n\n## sprint: Sprint and OKR\n\nObjectives and key results, their measures and readings, squads\' engagements, sprints and blockers.\n\n### sprint/blockers: Blockers\nBlocking points raised by squads, with their origin, owner and the decision that lifted them.\nList: GET /api/v1/sprint/blockers. Detail: GET /api/v1/sprint/blockers/{id}.\nDefault order: date_start desc. Sortable: id, name, description, unblocker, origin, date_start, date_lifted, escalated, decision.\nFields:\n- id: integer. Technical identifier of the blocker.\n- name: string|null. Short title of the blocker.\n- description: string|null. Description of the blocking point.\n- subject: string|null. Subject concerned.\n- subject_id: integer|null. Identifier of the subject concerned.\n- sprint: string|null. Sprint during which the blocker was raised.\n- squad: string|null. Squad that is blocked.\n- owner: string|null. Person in charge of following the blocker.\n- unblocker: string|null. Who can lift the blocker (person or body; free text).\n- unblocker_user: string|null. Person to notify to lift the blocker.\n- origin: "member"|"feedback"|"no_feedback"|null. Where the blocker comes from.\n- reported_by: string|null. Person who reported the blocker.\n- date_start: string(date)|null. Blocked since.\n- date_lifted: string(date)|null. Date the blocker was lifted (null while open).\n- is_open: boolean. True while the blocker has not been lifted.\n- age_days: integer|null. Days since the blocker started (until it was lifted, or until today).\n- escalated: boolean. Raised to the monthly review.\n- decision: string|null. Arbitration by the operations director.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- is_open = true|false\n- subject_id = integer\n- sprint_id = integer. Blockers raised during this sprint.\n- squad_id = integer. Blockers of this squad.\n- escalated = true|false\n- opened_after >= date. Blocked since this date or later.\n- opened_before <= date. Blocked since this date or earlier.\nExample record (shape only): {"id":42,"name":"Example name","description":"Example description","subject":"Example subject","subject_id":7,"sprint":"Example sprint","squad":"Example squad","owner":"Example owner","unblocker":"Example unblocker","unblocker_user":"Example unblocker user","origin":"member","reported_by":"Example reported by","date_start":"2026-01-31","date_lifted":"2026-01-31","is_open":true,"age_days":3,"escalated":true,"decision":"Example decision","url":"https://erp.example.org/web#id=42&model=sprint.blocker&view_type=form"}\n\n### sprint/engagements: Engagements\nCommitments taken by squads towards an objective or key result, with their deadline and state.\nList: GET /api/v1/sprint/engagements. Detail: GET /api/v1/sprint/engagements/{id}.\nDefault order: deadline asc. Sortable: id, number, name, state, deadline, actual_date, expected_proof.\nFields:\n- id: integer. Technical identifier of the engagement.\n- number: string|null. Reference of the engagement.\n- name: string|null. Title of the engagement.\n- state: "open"|"in_progress"|"at_risk"|"kept"|null. State of the engagement.\n- deadline: string(date)|null. Date by which the engagement is due.\n- actual_date: string(date)|null. Date the engagement was actually kept.\n- is_late: boolean. Deadline passed and the engagement not kept.\n- days_to_deadline: integer|null. Days from today to the deadline (negative when passed).\n- squad: string|null. Squad committed.\n- squad_id: integer|null. Identifier of the squad committed.\n- objective: string|null. Objective served.\n- objective_id: integer|null. Identifier of the objective served.\n- key_result: string|null. Key result served.\n- key_result_id: integer|null. Identifier of the key result served.\n- expected_proof: string|null. Evidence expected to show the engagement is kept.\n- sprint: string|null. Sprint in which the engagement was taken.\n- subjects: string[]. Subjects serving the engagement.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "open"|"in_progress"|"at_risk"|"kept"\n- squad_id = integer\n- objective_id = integer\n- key_result_id = integer\n- is_late = true|false\n- deadline_after >= date. Deadline on or after this date.\n- deadline_before <= date. Deadline on or before this date.\nExample record (shape only): {"id":42,"number":"Example number","name":"Example name","state":"open","deadline":"2026-01-31","actual_date":"2026-01-31","is_late":true,"days_to_deadline":3,"squad":"Example squad","squad_id":7,"objective":"Example objective","objective_id":7,"key_result":"Example key result","key_result_id":7,"expected_proof":"Example expected proof","sprint":"Example sprint","subjects":["Example subjects 1","Example subjects 2"],"url":"https://erp.example.org/web#id=42&model=sprint.engagement&view_type=form"}\n\n### sprint/key-results: Key results\nKey results of the objectives, per exercice and squad, with their progress computed from their measures.\nList: GET /api/v1/sprint/key-results. Detail: GET /api/v1/sprint/key-results/{id}.\nDefault order: number asc. Sortable: id, number, name.\nFields:\n- id: integer. Technical identifier of the key result.\n- number: integer|null. Number of the key result.\n- name: string|null. Statement of the key result.\n- progress: number|null. Progress (percent), the average of its measures\' progress.\n- exercice: string|null. Exercice (OKR year) of the key result.\n- exercice_id: integer|null. Identifier of the exercice.\n- objective: string|null. Objective the key result belongs to.\n- objective_id: integer|null. Identifier of the objective.\n- squad: string|null. Squad carrying the key result.\n- measures: string[]. Measures of the key result.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- exercice_id = integer\n- objective_id = integer\n- squad_id = integer. Key results carried by this squad.\n- name ilike text\nExample record (shape only): {"id":42,"number":3,"name":"Example name","progress":1250.5,"exercice":"Example exercice","exercice_id":7,"objective":"Example objective","objective_id":7,"squad":"Example squad","measures":["Example measures 1","Example measures 2"],"url":"https://erp.example.org/web#id=42&model=sprint.key.result&view_type=form"}\n\n### sprint/measure-readings: Measure readings\nValues read for the measures of the key results.\nList: GET /api/v1/sprint/measure-readings. Detail: GET /api/v1/sprint/measure-readings/{id}.\nDefault order: date desc. Sortable: id, date, value, note.\nFields:\n- id: integer. Technical identifier of the reading.\n- measure: string|null. Measure read.\n- measure_id: integer|null. Identifier of the measure read.\n- key_result: string|null. Key result of the measure.\n- key_result_id: integer|null. Identifier of the key result of the measure.\n- squad: string|null. Squad of the key result.\n- date: string(date)|null. Date of the reading.\n- value: number|null. Value read.\n- unit: string|null. Unit of the measure.\n- note: string|null. Comment on the reading.\n- read_by: string|null. Person who recorded the reading.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- measure_id = integer\n- key_result_id = integer\n- squad_id = integer. Readings of this squad\'s measures.\n- date_after >= date. Readings on or after this date.\n- date_before <= date. Readings on or before this date.\nExample record (shape only): {"id":42,"measure":"Example measure","measure_id":7,"key_result":"Example key result","key_result_id":7,"squad":"Example squad","date":"2026-01-31","value":1250.5,"unit":"Example unit","note":"Example note","read_by":"Example read by","url":"https://erp.example.org/web#id=42&model=sprint.measure.reading&view_type=form"}\n\n### sprint/measures: Measures\nMeasures of the key results: start, milestone and target values, last reading and progress.\nList: GET /api/v1/sprint/measures. Detail: GET /api/v1/sprint/measures/{id}.\nDefault order: kr_id, id. Sortable: id, name, unit, start_value, milestone_value, milestone_date, target_value.\nFields:\n- id: integer. Technical identifier of the measure.\n- name: string|null. Name of the measure.\n- unit: string|null. Unit in which the measure is expressed.\n- key_result: string|null. Key result measured.\n- key_result_id: integer|null. Identifier of the key result measured.\n- squad: string|null. Squad carrying the key result.\n- start_value: number|null. Value at the start of the exercice.\n- milestone_value: number|null. Value expected at the milestone.\n- milestone_date: string(date)|null. Date of the milestone.\n- target_value: number|null. Value targeted.\n- last_value: number|null. Value of the latest reading.\n- last_reading_date: string(date)|null. Date of the latest reading.\n- progress: number|null. Progress from start to target value (percent).\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- key_result_id = integer\n- squad_id = integer. Measures of this squad\'s key results.\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","unit":"Example unit","key_result":"Example key result","key_result_id":7,"squad":"Example squad","start_value":1250.5,"milestone_value":1250.5,"milestone_date":"2026-01-31","target_value":1250.5,"last_value":1250.5,"last_reading_date":"2026-01-31","progress":1250.5,"url":"https://erp.example.org/web#id=42&model=sprint.measure&view_type=form"}\n\n### sprint/objectives: Objectives\nObjectives of the OKR framework, archived ones included.\nList: GET /api/v1/sprint/objectives. Detail: GET /api/v1/sprint/objectives/{id}.\nDefault order: name asc. Sortable: id, name, active.\nFields:\n- id: integer. Technical identifier of the objective.\n- name: string|null. Statement of the objective.\n- active: boolean. Objective still in service.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- name ilike text\n- active = true|false\nExample record (shape only): {"id":42,"name":"Example name","active":true,"url":"https://erp.example.org/web#id=42&model=sprint.objective&view_type=form"}\n\n### sprint/sprints: Sprints\nSprints of the squads (field list inferred, may grow; decision D1).\nList: GET /api/v1/sprint/sprints. Detail: GET /api/v1/sprint/sprints/{id}.\nDefault order: date_start desc. Sortable: id, name, date_start, date_end.\nFields:\n- id: integer. Technical identifier of the sprint.\n- name: string|null. Name of the sprint.\n- squad: string|null. Squad running the sprint.\n- squad_id: integer|null. Identifier of the squad running the sprint.\n- date_start: string(date)|null. First day of the sprint.\n- date_end: string(date)|null. Last day of the sprint.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- squad_id = integer\n- start_after >= date. Sprints starting on or after this date.\n- start_before <= date. Sprints starting on or before this date.\nExample record (shape only): {"id":42,"name":"Example name","squad":"Example squad","squad_id":7,"date_start":"2026-01-31","date_end":"2026-01-31","url":"https://erp.example.org/web#id=42&model=sprint.sprint&view_type=form"}\n\n## stock: Stock\n\nStock transfers of the organisation (receipts, deliveries and internal moves).\n\n### stock/pickings: Pickings\nTransfers of goods (receipts, deliveries, internal moves).\nList: GET /api/v1/stock/pickings. Detail: GET /api/v1/stock/pickings/{id}.\nDefault order: scheduled_date desc. Sortable: id, reference, origin, scheduled_date, date_done, priority, state.\nFields:\n- id: integer. Technical identifier of the transfer.\n- reference: string|null. Reference of the transfer.\n- origin: string|null. Source document (purchase order, request...).\n- picking_type: string|null. Operation type (receipt, delivery, internal transfer).\n- partner: string|null. Contact (vendor or recipient).\n- source_location: string|null. Location the goods leave.\n- destination_location: string|null. Location the goods reach.\n- scheduled_date: string(date-time)|null. Scheduled date of the transfer.\n- date_done: string(date-time)|null. Date the transfer was done.\n- priority: "0"|"1"|null. Priority: "0" normal, "1" urgent.\n- state: "draft"|"waiting"|"confirmed"|"assigned"|"done"|"cancel"|null. State of the transfer.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"waiting"|"confirmed"|"assigned"|"done"|"cancel"\n- partner_id = integer. Transfers with this contact (partner id).\n- origin ilike text\n- scheduled_after >= date-time. On field `scheduled_date`.\n- scheduled_before <= date-time. On field `scheduled_date`.\nExample record (shape only): {"id":42,"reference":"Example reference","origin":"Example origin","picking_type":"Example picking type","partner":"Example partner","source_location":"Example source location","destination_location":"Example destination location","scheduled_date":"2026-01-31T08:00:00Z","date_done":"2026-01-31T08:00:00Z","priority":"0","state":"draft","company":"Example company","url":"https://erp.example.org/web#id=42&model=stock.picking&view_type=form"}\n\n## travel: Travel\n\nMissions of the organisation\'s staff: trips, their stages and expenses, trip types, per-diem rates and per-diem requests.\n\n### travel/perdiem-rates: Per-diem rates\nDaily allowance rates by destination country and city (archived rates are not exposed).\nList: GET /api/v1/travel/perdiem-rates. Detail: GET /api/v1/travel/perdiem-rates/{id}.\nDefault order: id desc. Sortable: id, daily_rate, has_tiers, note. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the rate.\n- country: string|null. Destination country the rate applies to.\n- country_id: integer|null. Identifier of the destination country.\n- city: string|null. Destination city the rate applies to (null: whole country).\n- daily_rate: number|null. Daily allowance amount.\n- currency: string|null. Currency of the daily rate.\n- has_tiers: boolean. Duration tiers exist for this rate.\n- environment: string|null. Environment (site or programme area) the rate belongs to.\n- note: string|null. Free note.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- country_id = integer\n- city_id = integer. Rates for this city (city id).\n- environment_id = integer. Rates of this environment (environment id).\n- has_tiers = true|false\nExample record (shape only): {"id":42,"country":"Example country","country_id":7,"city":"Example city","daily_rate":1250.5,"currency":"EUR","has_tiers":true,"environment":"Example environment","note":"Example note","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.rate&view_type=form"}\n\n### travel/perdiem-requests: Per-diem requests\nRequests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).\nList: GET /api/v1/travel/perdiem-requests. Detail: GET /api/v1/travel/perdiem-requests/{id}.\nDefault order: date_start desc. Sortable: id, reference, name, state, mission_object, date_start, date_end, prorata_start, prorata_end, calc_model, daily_rate, duration_abatement_pct, duration_abatement_amount, total_amount, financing_type, partner_share_pct, amount_company, amount_partner, submit_date, approve_date, reject_date. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the request.\n- reference: string|null. Reference (sequence number) of the request.\n- name: string|null. Title of the request.\n- state: "draft"|"pending"|"approved"|"rejected"|"cancelled"|null. State of the request.\n- trip_id: integer|null. Identifier of the trip (mission) concerned, if any.\n- trip_reference: string|null. Reference of the trip concerned.\n- traveler: string|null. User travelling.\n- mission_object: string|null. Purpose of the mission.\n- country: string|null. Destination country.\n- city: string|null. Destination city.\n- date_start: string(date)|null. First day of the mission.\n- date_end: string(date)|null. Last day of the mission.\n- duration_days: number|null. Days paid, after the first-day and last-day rules (halves possible).\n- prorata_start: "full"|"half"|"none"|null. Rule for the first day: full, half or no allowance.\n- prorata_end: "full"|"half"|"none"|null. Rule for the last day: full, half or no allowance.\n- calc_model: "flat_with_abatement"|"tiered"|null. Calculation model: flat rate with duration abatement, or duration tiers.\n- daily_rate: number|null. Daily rate applied.\n- rate_id: integer|null. Identifier of the per-diem rate applied.\n- duration_abatement_pct: number|null. Abatement for duration (percent).\n- duration_abatement_amount: number|null. Amount of the duration abatement.\n- total_amount: number|null. Total allowance due.\n- financing_type: "org"|"partner"|"mixed"|null. Who finances the allowance: the organisation only (org), a partner, or both (mixed).\n- partner: string|null. Co-financing partner.\n- partner_share_pct: number|null. Share financed by the partner (percent).\n- amount_company: number|null. Amount borne by the organisation.\n- amount_partner: number|null. Amount borne by the partner.\n- currency: string|null. Currency of the amounts.\n- environment: string|null. Environment (site or programme area) charged.\n- validator: string|null. User who validates the request.\n- submit_date: string(date-time)|null. When the request was submitted.\n- approve_date: string(date-time)|null. When the request was approved.\n- reject_date: string(date-time)|null. When the request was rejected.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"pending"|"approved"|"rejected"|"cancelled"\n- trip_id = integer\n- traveler_user_id = integer. Requests of this traveller (user id).\n- country_id = integer. Requests for this destination country (country id).\n- financing_type = "org"|"partner"|"mixed"\n- start_after >= date. On field `date_start`.\n- start_before <= date. On field `date_start`.\nExample record (shape only): {"id":42,"reference":"Example reference","name":"Example name","state":"draft","trip_id":7,"trip_reference":"Example trip reference","traveler":"Example traveler","mission_object":"Example mission object","country":"Example country","city":"Example city","date_start":"2026-01-31","date_end":"2026-01-31","duration_days":1250.5,"prorata_start":"full","prorata_end":"full","calc_model":"flat_with_abatement","daily_rate":1250.5,"rate_id":7,"duration_abatement_pct":1250.5,"duration_abatement_amount":1250.5,"total_amount":1250.5,"financing_type":"org","partner":"Example partner","partner_share_pct":1250.5,"amount_company":1250.5,"amount_partner":1250.5,"currency":"EUR","environment":"Example environment","validator":"Example validator","submit_date":"2026-01-31T08:00:00Z","approve_date":"2026-01-31T08:00:00Z","reject_date":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.request&view_type=form"}\n\n### travel/trip-expenses: Trip expenses\nOther expenses of a trip (visa, local transport, fees...).\nList: GET /api/v1/travel/trip-expenses. Detail: GET /api/v1/travel/trip-expenses/{id}.\nDefault order: id desc. Sortable: id, name, cost, notes.\nFields:\n- id: integer. Technical identifier of the expense.\n- name: string|null. Label of the expense.\n- trip_id: integer|null. Identifier of the trip.\n- trip_reference: string|null. Reference of the trip.\n- cost: number|null. Cost of the expense.\n- currency: string|null. Currency of the cost.\n- notes: string|null. Free notes.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- trip_id = integer\n- cost_above >= number. On field `cost`.\nExample record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_reference":"Example trip reference","cost":1250.5,"currency":"EUR","notes":"Example notes","url":"https://erp.example.org/web#id=42&model=travel.trip.expense&view_type=form"}\n\n### travel/trip-stages: Trip stages\nLegs of a trip, in order, from one city to the next.\nList: GET /api/v1/travel/trip-stages. Detail: GET /api/v1/travel/trip-stages/{id}.\nDefault order: trip_id desc, sequence asc. Sortable: id, name, position, is_return_leg, date_from, date_to, has_transport.\nFields:\n- id: integer. Technical identifier of the stage.\n- name: string|null. Label of the stage.\n- trip_id: integer|null. Identifier of the trip.\n- trip_reference: string|null. Reference of the trip.\n- position: integer|null. Rank of the stage in the mission.\n- is_return_leg: boolean. The stage is the return leg.\n- city_from: string|null. City of departure.\n- country_from: string|null. Country of departure.\n- city_to: string|null. City of arrival.\n- country_to: string|null. Country of arrival.\n- date_from: string(date)|null. First day of the stage.\n- date_to: string(date)|null. Last day of the stage.\n- duration_days: integer|null. Duration of the stage in days (both ends included).\n- has_transport: boolean. Transport is to be booked for the stage.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- trip_id = integer\n- is_return_leg = true|false\n- country_to_id = integer. Stages arriving in this country (country id).\n- date_after >= date. On field `date_from`.\n- date_before <= date. On field `date_from`.\nExample record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_reference":"Example trip reference","position":3,"is_return_leg":true,"city_from":"Example city from","country_from":"Example country from","city_to":"Example city to","country_to":"Example country to","date_from":"2026-01-31","date_to":"2026-01-31","duration_days":3,"has_transport":true,"url":"https://erp.example.org/web#id=42&model=travel.trip.stage&view_type=form"}\n\n### travel/trip-types: Trip types\nKinds of mission (archived types are not exposed).\nList: GET /api/v1/travel/trip-types. Detail: GET /api/v1/travel/trip-types/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, description. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the trip type.\n- name: string|null. Name of the trip type.\n- code: string|null. Short code of the trip type.\n- description: string|null. Description of the trip type.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","description":"Example description","url":"https://erp.example.org/web#id=42&model=travel.trip.type&view_type=form"}\n\n### travel/trips: Trips\nMissions of the organisation\'s staff: traveller, itinerary, dates and costs.\nList: GET /api/v1/travel/trips. Detail: GET /api/v1/travel/trips/{id}.\nDefault order: date_start desc. Sortable: id, reference, name, state, traveler_name, traveler_email, description, date_submission, date_start, date_end, transport_cost, accommodation_cost_total, insurance_premium, has_per_diem.\nFields:\n- id: integer. Technical identifier of the trip.\n- reference: string|null. Reference (sequence number) of the trip.\n- name: string|null. Title of the mission.\n- state: "draft"|"pending"|"planned"|"in_progress"|"done"|"cancelled"|null. State of the trip.\n- traveler: string|null. User travelling.\n- traveler_name: string|null [personal data]. Full name of the traveller.\n- traveler_email: string|null [personal data]. Email address of the traveller.\n- trip_type: string|null. Kind of mission.\n- description: string|null. Description of the mission.\n- city_departure: string|null. City of departure.\n- country_departure: string|null. Country of departure.\n- city_destination: string|null. Destination city.\n- country_destination: string|null. Destination country.\n- date_submission: string(date)|null. Date the trip was submitted.\n- date_start: string(date)|null. First day of the trip.\n- date_end: string(date)|null. Last day of the trip.\n- duration_days: integer|null. Duration of the trip in days (both ends included).\n- transport_cost: number|null. Transport cost.\n- accommodation_cost_total: number|null. Total accommodation cost.\n- per_diem_total: number|null. Total of the per-diem requests of the trip (excluding rejected and cancelled ones).\n- insurance_premium: number|null. Travel insurance premium.\n- currency: string|null. Currency of the amounts.\n- has_per_diem: boolean. The traveller is entitled to per diems on this trip.\n- has_return_stage: boolean. One of the stages is a return leg.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"pending"|"planned"|"in_progress"|"done"|"cancelled"\n- traveler_id = integer. Trips of this traveller (user id).\n- trip_type_id = integer. Trips of this type (trip type id).\n- country_destination_id = integer. Trips to this country (country id).\n- has_per_diem = true|false\n- start_after >= date. On field `date_start`.\n- start_before <= date. On field `date_start`.\nExample record (shape only): {"id":42,"reference":"Example reference","name":"Example name","state":"draft","traveler":"Example traveler","traveler_name":"Example traveler name","traveler_email":"someone@example.org","trip_type":"Example trip type","description":"Example description","city_departure":"Example city departure","country_departure":"Example country departure","city_destination":"Example city destination","country_destination":"Example country destination","date_submission":"2026-01-31","date_start":"2026-01-31","date_end":"2026-01-31","duration_days":3,"transport_cost":1250.5,"accommodation_cost_total":1250.5,"per_diem_total":1250.5,"insurance_premium":1250.5,"currency":"EUR","has_per_diem":true,"has_return_stage":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.trip&view_type=form"}\n\n<!-- Generated by ops-data-gateway codegen (make generate) from catalogue/*.yaml. Do not edit: changes are lost at the next generation. -->\n';
 
 // generated/openapi.json
 var openapi_default = {
@@ -4846,6 +4846,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -4928,7 +4931,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -5126,6 +5129,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -5174,7 +5180,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -5372,6 +5378,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -5506,7 +5515,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -5704,6 +5713,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -5832,7 +5844,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -6028,6 +6040,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -6230,7 +6245,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -6428,6 +6443,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -6516,7 +6534,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -6714,6 +6732,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -6826,7 +6847,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -7024,6 +7045,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -7122,7 +7146,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -7320,6 +7344,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -7457,7 +7484,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -7655,6 +7682,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -7743,7 +7773,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -7941,6 +7971,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -8011,7 +8044,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -8209,6 +8242,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -8327,7 +8363,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -8525,6 +8561,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -8631,7 +8670,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -8829,6 +8868,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -8943,7 +8985,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -9141,6 +9183,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -9201,7 +9246,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -9399,6 +9444,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -9516,7 +9564,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -9714,6 +9762,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -9830,7 +9881,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -10028,6 +10079,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -10126,7 +10180,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -10324,6 +10378,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -10460,7 +10517,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -10658,6 +10715,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -10735,7 +10795,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -10933,6 +10993,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -11046,7 +11109,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -11244,6 +11307,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -11380,7 +11446,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -11578,6 +11644,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -11694,7 +11763,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -11890,6 +11959,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -12131,7 +12203,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -12329,6 +12401,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -12389,7 +12464,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -12587,6 +12662,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -12635,7 +12713,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -12833,6 +12911,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -12893,7 +12974,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -13091,6 +13172,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -13219,7 +13303,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -13417,6 +13501,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -13546,7 +13633,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -13744,6 +13831,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -13816,7 +13906,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -14014,6 +14104,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -14111,7 +14204,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -14309,6 +14402,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -14439,7 +14535,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -14637,6 +14733,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -14773,7 +14872,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -14971,6 +15070,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -15055,7 +15157,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -15253,6 +15355,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -15363,7 +15468,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -15561,6 +15666,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -15633,7 +15741,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -15831,6 +15939,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -15889,7 +16000,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -16087,6 +16198,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -16173,7 +16287,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -16371,6 +16485,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -16487,7 +16604,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -16685,6 +16802,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -16767,7 +16887,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -16965,6 +17085,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -17107,7 +17230,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -17305,6 +17428,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -17363,7 +17489,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -17561,6 +17687,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -17669,7 +17798,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -17867,6 +17996,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -17927,7 +18059,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -18125,6 +18257,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -18263,7 +18398,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -23898,6 +24033,20 @@ var openapi_default = {
           ]
         }
       },
+      CsvFormulas: {
+        name: "csv_formulas",
+        in: "query",
+        required: false,
+        description: "CSV exports only (400 otherwise). `escaped` (the default): a text cell that a spreadsheet would read as a formula, one beginning with `=`, `+`, `-`, `@`, a tab or a carriage return (or the full-width `\uFF1D`, `\uFF0B`, `\uFF0D`, `\uFF20`), is written with a `'` in front, as OWASP advises against CSV injection, so that Excel or LibreOffice show it as text and compute nothing; numbers (`-12.5`), booleans, dates and arrays are never changed. `raw`: every text exactly as the ERP holds it, for loaders that are not spreadsheets (DuckDB, pandas); never open such a file in a spreadsheet when its texts come from outsiders.",
+        schema: {
+          type: "string",
+          enum: [
+            "escaped",
+            "raw"
+          ],
+          default: "escaped"
+        }
+      },
       ChangedSince: {
         name: "changed_since",
         in: "query",
@@ -24327,6 +24476,10 @@ var ANALYTIC_ACCOUNTS = deepFreeze({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -24502,6 +24655,10 @@ var ANALYTIC_DIMENSIONS = deepFreeze({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -24786,6 +24943,10 @@ var APPROVALS_APPROVERS = deepFreeze2({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -25173,6 +25334,10 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -25695,6 +25860,10 @@ var APPROVALS_REQUESTS = deepFreeze2({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -26064,6 +26233,10 @@ var ELECTRICITY_COUNTERS = deepFreeze3({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -26346,6 +26519,10 @@ var ELECTRICITY_PURCHASES = deepFreeze3({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -26624,6 +26801,10 @@ var ELECTRICITY_READINGS = deepFreeze3({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -27113,6 +27294,10 @@ var EVENTS_EVENTS = deepFreeze4({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -27389,6 +27574,10 @@ var EVENTS_REGISTRATIONS = deepFreeze4({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -27589,6 +27778,10 @@ var EVENTS_TASKS = deepFreeze4({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -27892,6 +28085,10 @@ var FLEET_ALERTS = deepFreeze5({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -28278,6 +28475,10 @@ var FLEET_FUEL_LOGS = deepFreeze5({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -28554,6 +28755,10 @@ var FLEET_INCIDENTS = deepFreeze5({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -28810,6 +29015,10 @@ var FLEET_LOCATIONS = deepFreeze5({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -29191,6 +29400,10 @@ var FLEET_RESERVATIONS = deepFreeze5({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -29544,6 +29757,10 @@ var FLEET_SERVICES = deepFreeze5({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -29887,6 +30104,10 @@ var FLEET_TRIPS = deepFreeze5({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -30264,6 +30485,10 @@ var FLEET_VEHICLES = deepFreeze5({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -30551,6 +30776,10 @@ var IT_ASSETS = deepFreeze6({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -30841,6 +31070,10 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -31244,6 +31477,10 @@ var IT_TICKETS = deepFreeze6({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -31666,6 +31903,10 @@ var PURCHASE_ORDER_LINES = deepFreeze7({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -32179,6 +32420,10 @@ var PURCHASE_ORDERS = deepFreeze7({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -32422,6 +32667,10 @@ var SPACE_ACTIVITIES = deepFreeze8({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -32566,6 +32815,10 @@ var SPACE_CATEGORIES = deepFreeze8({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -32739,6 +32992,10 @@ var SPACE_EQUIPMENTS = deepFreeze8({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -33048,6 +33305,10 @@ var SPACE_MAINTENANCES = deepFreeze8({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -33470,6 +33731,10 @@ var SPACE_RESERVATIONS = deepFreeze8({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -33698,6 +33963,10 @@ var SPACE_SITES = deepFreeze8({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -34088,6 +34357,10 @@ var SPACE_SPACES = deepFreeze8({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -34510,6 +34783,10 @@ var SPRINT_BLOCKERS = deepFreeze9({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -34901,6 +35178,10 @@ var SPRINT_ENGAGEMENTS = deepFreeze9({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -35175,6 +35456,10 @@ var SPRINT_KEY_RESULTS = deepFreeze9({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -35457,6 +35742,10 @@ var SPRINT_MEASURE_READINGS = deepFreeze9({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -35755,6 +36044,10 @@ var SPRINT_MEASURES = deepFreeze9({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -35905,6 +36198,10 @@ var SPRINT_OBJECTIVES = deepFreeze9({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -36099,6 +36396,10 @@ var SPRINT_SPRINTS = deepFreeze9({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -36424,6 +36725,10 @@ var STOCK_PICKINGS = deepFreeze10({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -36712,6 +37017,10 @@ var TRAVEL_PERDIEM_RATES = deepFreeze11({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -37311,6 +37620,10 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -37531,6 +37844,10 @@ var TRAVEL_TRIP_EXPENSES = deepFreeze11({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -37843,6 +38160,10 @@ var TRAVEL_TRIP_STAGES = deepFreeze11({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -38022,6 +38343,10 @@ var TRAVEL_TRIP_TYPES = deepFreeze11({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -38491,6 +38816,10 @@ var TRAVEL_TRIPS = deepFreeze11({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -39615,10 +39944,10 @@ init_request_context();
 // runtime/export/export-encoders.ts
 var import_sync = require("csv-stringify/sync");
 var REMOVED = "_removed";
-function encoderFor(format, fields, changeFeed) {
-  return format === "csv" ? csvEncoder(fields, changeFeed) : ndjsonEncoder(changeFeed);
+function encoderFor(format, fields, changeFeed, formulas) {
+  return format === "csv" ? csvEncoder(fields, changeFeed, formulas) : ndjsonEncoder(changeFeed);
 }
-function csvEncoder(fields, changeFeed) {
+function csvEncoder(fields, changeFeed, formulas) {
   const columns = fields.map((field) => field.name);
   if (changeFeed) columns.push(REMOVED);
   const options = {
@@ -39629,6 +39958,7 @@ function csvEncoder(fields, changeFeed) {
     quote_record_delimiter: true,
     // Only an empty text is quoted (`""`); a null stays an empty field (`quoted_empty` would quote both).
     quoted_match: /^$/,
+    escape_formulas: formulas === "escaped",
     cast: {
       boolean: (value) => value ? "true" : "false",
       // Arrays (the only objects a record holds) as JSON text, which any loader can parse back.
@@ -39680,7 +40010,7 @@ var Exporter = class {
   log;
   async stream(principal, resource, query, format, req, res, stats) {
     const { next, headers } = query.changes ? await this.changePages(principal, resource, query, stats) : { next: await this.recordPages(principal, resource, query, stats), headers: {} };
-    const encoder = encoderFor(format, query.fields, query.changes !== void 0);
+    const encoder = encoderFor(format, query.fields, query.changes !== void 0, query.csvFormulas);
     let closed = false;
     res.once("close", () => {
       closed = true;
@@ -40385,6 +40715,8 @@ var QueryParser = class {
       if (refused.length)
         throw badRequest(`An export streams every matching record by ascending id: ${refused.join(", ")} cannot be used with it (filter instead; since_id resumes after an id).`);
     }
+    if (query["csv_formulas"] !== void 0 && format !== "csv")
+      throw badRequest("csv_formulas applies to CSV exports only (format=csv, or Accept: text/csv): other answers never hold formulas.");
     const changes = query["changed_since"] === void 0 ? void 0 : parseChangedSince(query["changed_since"]);
     if (changes) {
       const refused = ["order", "offset", "since_id"].filter((name) => query[name] !== void 0);
@@ -40417,7 +40749,8 @@ var QueryParser = class {
       fields,
       filters,
       deprecated,
-      ...changes ? { changes } : {}
+      ...changes ? { changes } : {},
+      csvFormulas: query["csv_formulas"] === "raw" ? "raw" : "escaped"
     };
   }
   /** True when every key of `query` is one the route accepts (an unknown key is a 400 whatever its value). */

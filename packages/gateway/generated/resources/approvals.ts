@@ -240,6 +240,10 @@ export const APPROVALS_APPROVERS: RecordSpec<ApprovalsApproversRecord> = deepFre
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
       },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
+      },
       changed_since: {
         type: 'string',
         minLength: 1,
@@ -627,6 +631,10 @@ export const APPROVALS_REQUEST_LINES: RecordSpec<ApprovalsRequestLinesRecord> = 
       format: {
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
+      },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
       },
       changed_since: {
         type: 'string',
@@ -1149,6 +1157,10 @@ export const APPROVALS_REQUESTS: RecordSpec<ApprovalsRequestsRecord> = deepFreez
       format: {
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
+      },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
       },
       changed_since: {
         type: 'string',

@@ -427,6 +427,10 @@ export const EVENTS_EVENTS: RecordSpec<EventsEventsRecord> = deepFreeze({
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
       },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
+      },
       changed_since: {
         type: 'string',
         minLength: 1,
@@ -704,6 +708,10 @@ export const EVENTS_REGISTRATIONS: RecordSpec<EventsRegistrationsRecord> = deepF
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
       },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
+      },
       changed_since: {
         type: 'string',
         minLength: 1,
@@ -905,6 +913,10 @@ export const EVENTS_TASKS: RecordSpec<EventsTasksRecord> = deepFreeze({
       format: {
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
+      },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
       },
       changed_since: {
         type: 'string',

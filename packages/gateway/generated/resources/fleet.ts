@@ -247,6 +247,10 @@ export const FLEET_ALERTS: RecordSpec<FleetAlertsRecord> = deepFreeze({
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
       },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
+      },
       changed_since: {
         type: 'string',
         minLength: 1,
@@ -633,6 +637,10 @@ export const FLEET_FUEL_LOGS: RecordSpec<FleetFuelLogsRecord> = deepFreeze({
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
       },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
+      },
       changed_since: {
         type: 'string',
         minLength: 1,
@@ -910,6 +918,10 @@ export const FLEET_INCIDENTS: RecordSpec<FleetIncidentsRecord> = deepFreeze({
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
       },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
+      },
       changed_since: {
         type: 'string',
         minLength: 1,
@@ -1167,6 +1179,10 @@ export const FLEET_LOCATIONS: RecordSpec<FleetLocationsRecord> = deepFreeze({
       format: {
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
+      },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
       },
       changed_since: {
         type: 'string',
@@ -1549,6 +1565,10 @@ export const FLEET_RESERVATIONS: RecordSpec<FleetReservationsRecord> = deepFreez
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
       },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
+      },
       changed_since: {
         type: 'string',
         minLength: 1,
@@ -1903,6 +1923,10 @@ export const FLEET_SERVICES: RecordSpec<FleetServicesRecord> = deepFreeze({
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
       },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
+      },
       changed_since: {
         type: 'string',
         minLength: 1,
@@ -2247,6 +2271,10 @@ export const FLEET_TRIPS: RecordSpec<FleetTripsRecord> = deepFreeze({
       format: {
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
+      },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
       },
       changed_since: {
         type: 'string',
@@ -2624,6 +2652,10 @@ export const FLEET_VEHICLES: RecordSpec<FleetVehiclesRecord> = deepFreeze({
       format: {
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
+      },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
       },
       changed_since: {
         type: 'string',

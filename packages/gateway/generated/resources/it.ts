@@ -209,6 +209,10 @@ export const IT_ASSETS: RecordSpec<ItAssetsRecord> = deepFreeze({
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
       },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
+      },
       changed_since: {
         type: 'string',
         minLength: 1,
@@ -499,6 +503,10 @@ export const IT_CONSUMABLE_MOVES: RecordSpec<ItConsumableMovesRecord> = deepFree
       format: {
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
+      },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
       },
       changed_since: {
         type: 'string',
@@ -903,6 +911,10 @@ export const IT_TICKETS: RecordSpec<ItTicketsRecord> = deepFreeze({
       format: {
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
+      },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
       },
       changed_since: {
         type: 'string',

@@ -334,6 +334,10 @@ export const PURCHASE_ORDER_LINES: RecordSpec<PurchaseOrderLinesRecord> = deepFr
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
       },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
+      },
       changed_since: {
         type: 'string',
         minLength: 1,
@@ -846,6 +850,10 @@ export const PURCHASE_ORDERS: RecordSpec<PurchaseOrdersRecord> = deepFreeze({
       format: {
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
+      },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
       },
       changed_since: {
         type: 'string',

@@ -136,6 +136,10 @@ export const SPACE_ACTIVITIES: RecordSpec<SpaceActivitiesRecord> = deepFreeze({
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
       },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
+      },
       changed_since: {
         type: 'string',
         minLength: 1,
@@ -281,6 +285,10 @@ export const SPACE_CATEGORIES: RecordSpec<SpaceCategoriesRecord> = deepFreeze({
       format: {
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
+      },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
       },
       changed_since: {
         type: 'string',
@@ -455,6 +463,10 @@ export const SPACE_EQUIPMENTS: RecordSpec<SpaceEquipmentsRecord> = deepFreeze({
       format: {
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
+      },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
       },
       changed_since: {
         type: 'string',
@@ -765,6 +777,10 @@ export const SPACE_MAINTENANCES: RecordSpec<SpaceMaintenancesRecord> = deepFreez
       format: {
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
+      },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
       },
       changed_since: {
         type: 'string',
@@ -1188,6 +1204,10 @@ export const SPACE_RESERVATIONS: RecordSpec<SpaceReservationsRecord> = deepFreez
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
       },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
+      },
       changed_since: {
         type: 'string',
         minLength: 1,
@@ -1417,6 +1437,10 @@ export const SPACE_SITES: RecordSpec<SpaceSitesRecord> = deepFreeze({
       format: {
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
+      },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
       },
       changed_since: {
         type: 'string',
@@ -1808,6 +1832,10 @@ export const SPACE_SPACES: RecordSpec<SpaceSpacesRecord> = deepFreeze({
       format: {
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
+      },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
       },
       changed_since: {
         type: 'string',

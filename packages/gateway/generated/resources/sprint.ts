@@ -348,6 +348,10 @@ export const SPRINT_BLOCKERS: RecordSpec<SprintBlockersRecord> = deepFreeze({
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
       },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
+      },
       changed_since: {
         type: 'string',
         minLength: 1,
@@ -740,6 +744,10 @@ export const SPRINT_ENGAGEMENTS: RecordSpec<SprintEngagementsRecord> = deepFreez
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
       },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
+      },
       changed_since: {
         type: 'string',
         minLength: 1,
@@ -1015,6 +1023,10 @@ export const SPRINT_KEY_RESULTS: RecordSpec<SprintKeyResultsRecord> = deepFreeze
       format: {
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
+      },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
       },
       changed_since: {
         type: 'string',
@@ -1298,6 +1310,10 @@ export const SPRINT_MEASURE_READINGS: RecordSpec<SprintMeasureReadingsRecord> = 
       format: {
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
+      },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
       },
       changed_since: {
         type: 'string',
@@ -1597,6 +1613,10 @@ export const SPRINT_MEASURES: RecordSpec<SprintMeasuresRecord> = deepFreeze({
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
       },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
+      },
       changed_since: {
         type: 'string',
         minLength: 1,
@@ -1748,6 +1768,10 @@ export const SPRINT_OBJECTIVES: RecordSpec<SprintObjectivesRecord> = deepFreeze(
       format: {
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
+      },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
       },
       changed_since: {
         type: 'string',
@@ -1943,6 +1967,10 @@ export const SPRINT_SPRINTS: RecordSpec<SprintSprintsRecord> = deepFreeze({
       format: {
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
+      },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
       },
       changed_since: {
         type: 'string',

@@ -260,6 +260,10 @@ export const STOCK_PICKINGS: RecordSpec<StockPickingsRecord> = deepFreeze({
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
       },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
+      },
       changed_since: {
         type: 'string',
         minLength: 1,

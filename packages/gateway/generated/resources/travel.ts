@@ -228,6 +228,10 @@ export const TRAVEL_PERDIEM_RATES: RecordSpec<TravelPerdiemRatesRecord> = deepFr
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
       },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
+      },
       changed_since: {
         type: 'string',
         minLength: 1,
@@ -827,6 +831,10 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
       },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
+      },
       changed_since: {
         type: 'string',
         minLength: 1,
@@ -1048,6 +1056,10 @@ export const TRAVEL_TRIP_EXPENSES: RecordSpec<TravelTripExpensesRecord> = deepFr
       format: {
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
+      },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
       },
       changed_since: {
         type: 'string',
@@ -1361,6 +1373,10 @@ export const TRAVEL_TRIP_STAGES: RecordSpec<TravelTripStagesRecord> = deepFreeze
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
       },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
+      },
       changed_since: {
         type: 'string',
         minLength: 1,
@@ -1541,6 +1557,10 @@ export const TRAVEL_TRIP_TYPES: RecordSpec<TravelTripTypesRecord> = deepFreeze({
       format: {
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
+      },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
       },
       changed_since: {
         type: 'string',
@@ -2011,6 +2031,10 @@ export const TRAVEL_TRIPS: RecordSpec<TravelTripsRecord> = deepFreeze({
       format: {
         type: 'string',
         enum: ['json', 'csv', 'ndjson'],
+      },
+      csv_formulas: {
+        type: 'string',
+        enum: ['escaped', 'raw'],
       },
       changed_since: {
         type: 'string',
