@@ -1472,26 +1472,112 @@ __export(cluster_metrics_exports, {
   createClusterMetricsServer: () => createClusterMetricsServer
 });
 function answerPrimary(metrics) {
-  import_prom_client2.AggregatorRegistry.setRegistries([metrics.registry]);
-  new import_prom_client2.AggregatorRegistry();
-}
-function createClusterMetricsServer() {
-  const aggregator = new import_prom_client2.AggregatorRegistry();
-  return createMetricsServer({
-    scrape: async () => ({ body: await aggregator.clusterMetrics(), contentType: aggregator.contentType })
+  process.on("message", (message) => {
+    if (!isMessage(message, REQUEST)) return;
+    metrics.registry.getMetricsAsJSON().then(
+      (json) => process.send?.({ type: ANSWER, id: message.id, metrics: json }),
+      // No answer: the primary counts this worker by its last one.
+      () => void 0
+    );
   });
 }
-var import_prom_client2;
+function createClusterMetricsServer() {
+  const sum = new ClusterSum();
+  return createMetricsServer({ scrape: () => sum.scrape() });
+}
+function addUp(a, b) {
+  const byName = new Map(a.map((metric) => [metric.name, { ...metric, values: metric.values.map((value) => ({ ...value })) }]));
+  for (const metric of b) {
+    const into = byName.get(metric.name);
+    if (!into) {
+      byName.set(metric.name, { ...metric, values: metric.values.map((value) => ({ ...value })) });
+      continue;
+    }
+    const series = new Map(into.values.map((value) => [seriesKey(value), value]));
+    for (const value of metric.values) {
+      const same = series.get(seriesKey(value));
+      if (same) same.value += value.value;
+      else into.values.push({ ...value });
+    }
+  }
+  return [...byName.values()];
+}
+function seriesKey(value) {
+  const labels = Object.entries(value.labels).sort(([x], [y]) => x < y ? -1 : x > y ? 1 : 0);
+  return JSON.stringify([value.metricName ?? "", labels]);
+}
+var import_node_cluster2, import_prom_client2, REQUEST, ANSWER, ANSWER_LIMIT_MS, MONOTONIC, isMessage, ClusterSum;
 var init_cluster_metrics = __esm({
   "runtime/telemetry/cluster-metrics.ts"() {
     "use strict";
+    import_node_cluster2 = __toESM(require("node:cluster"));
     import_prom_client2 = require("prom-client");
     init_metrics_server();
+    REQUEST = "odg:metrics-request";
+    ANSWER = "odg:metrics-answer";
+    ANSWER_LIMIT_MS = 2e3;
+    MONOTONIC = /* @__PURE__ */ new Set(["counter", "histogram"]);
+    isMessage = (message, type) => typeof message === "object" && message !== null && message.type === type;
+    ClusterSum = class {
+      /** Each live worker's numbers at its last answer. */
+      last = /* @__PURE__ */ new Map();
+      /** The counters and histograms of every worker that has exited, summed, as of each one's last answer. */
+      retired = [];
+      nextId = 0;
+      waiting = /* @__PURE__ */ new Map();
+      constructor() {
+        import_node_cluster2.default.on("message", (worker, message) => {
+          if (isMessage(message, ANSWER)) this.waiting.get(`${message.id}:${worker.id}`)?.(message.metrics);
+        });
+        import_node_cluster2.default.on("exit", (worker) => this.retire(worker.id));
+      }
+      async scrape() {
+        const id = this.nextId++;
+        const workers2 = Object.values(import_node_cluster2.default.workers ?? {}).filter((worker) => worker?.isConnected() === true);
+        const answers = await Promise.all(workers2.map((worker) => this.ask(worker, id)));
+        workers2.forEach((worker, i) => {
+          const answer2 = answers[i];
+          if (answer2 && !worker.isDead()) this.last.set(worker.id, answer2);
+        });
+        const registry = import_prom_client2.AggregatorRegistry.aggregate([...this.last.values(), this.retired]);
+        return { body: await registry.metrics(), contentType: registry.contentType };
+      }
+      ask(worker, id) {
+        const key = `${id}:${worker.id}`;
+        return new Promise((resolve) => {
+          const done = (metrics) => {
+            clearTimeout(timer);
+            worker.off("exit", gone);
+            this.waiting.delete(key);
+            resolve(metrics);
+          };
+          const gone = () => done(void 0);
+          const timer = setTimeout(gone, ANSWER_LIMIT_MS);
+          this.waiting.set(key, done);
+          worker.once("exit", gone);
+          try {
+            worker.send({ type: REQUEST, id });
+          } catch {
+            gone();
+          }
+        });
+      }
+      /** A worker exited: its last counters and histograms join the dead workers' sum. */
+      retire(workerId) {
+        const last = this.last.get(workerId);
+        this.last.delete(workerId);
+        if (last)
+          this.retired = addUp(
+            this.retired,
+            last.filter((metric) => MONOTONIC.has(String(metric.type)))
+          );
+      }
+    };
   }
 });
 
 // runtime/main.ts
-var import_node_cluster2 = __toESM(require("node:cluster"));
+var import_node_cluster3 = __toESM(require("node:cluster"));
 
 // runtime/app.ts
 var import_express3 = __toESM(require("express"));
@@ -58592,16 +58678,16 @@ async function main() {
   }
   const output = bufferedStdout();
   const root = createLogger(config.logLevel, output);
-  if (config.workers > 1 && import_node_cluster2.default.isPrimary) {
+  if (config.workers > 1 && import_node_cluster3.default.isPrimary) {
     if (config.metrics) serveMetrics(loadClusterMetrics().createClusterMetricsServer(), config.metrics, root);
     runPrimary(config, root, () => output.flush());
     return;
   }
-  const logger = import_node_cluster2.default.isWorker ? root.child({ worker: import_node_cluster2.default.worker?.id, pid: process.pid }) : root;
+  const logger = import_node_cluster3.default.isWorker ? root.child({ worker: import_node_cluster3.default.worker?.id, pid: process.pid }) : root;
   const tracing = config.tracing ? startTracing(config.tracing) : void 0;
   const { app, drift, metrics, shared } = createApp(config, { logger, tracing });
   if (metrics && config.metrics) {
-    if (import_node_cluster2.default.isWorker) loadClusterMetrics().answerPrimary(metrics);
+    if (import_node_cluster3.default.isWorker) loadClusterMetrics().answerPrimary(metrics);
     else serveMetrics(createMetricsServer(metrics), config.metrics, logger);
   }
   const server = createGatewayServer(app, config.requestTimeoutMs, config.clientWriteTimeoutMs);
