@@ -58515,14 +58515,15 @@ var SWEEP_MS = 1e3;
 function dropStalledWriters(server, stallMs) {
   const sockets = /* @__PURE__ */ new Map();
   server.on("connection", (socket) => {
-    sockets.set(socket, { written: 0, since: 0 });
+    sockets.set(socket, { sent: 0, since: 0 });
     socket.once("close", () => sockets.delete(socket));
   });
   const sweep = setInterval(() => {
     const now = performance.now();
     for (const [socket, progress] of sockets) {
-      if (socket.writableLength === 0 || socket.bytesWritten !== progress.written) {
-        progress.written = socket.bytesWritten;
+      const sent = bytesTaken(socket);
+      if (socket.writableLength === 0 || sent !== progress.sent) {
+        progress.sent = sent;
         progress.since = now;
       } else if (now - progress.since >= stallMs) {
         socket.destroy();
@@ -58531,6 +58532,13 @@ function dropStalledWriters(server, stallMs) {
   }, SWEEP_MS);
   sweep.unref();
   server.once("close", () => clearInterval(sweep));
+}
+function bytesTaken(socket) {
+  const internals = socket;
+  const dispatched = internals._bytesDispatched;
+  const held = internals._handle?.writeQueueSize;
+  if (typeof dispatched === "number" && typeof held === "number") return dispatched - held;
+  return socket.bytesWritten - socket.writableLength;
 }
 
 // runtime/http/harden-server.ts
