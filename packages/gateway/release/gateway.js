@@ -1941,7 +1941,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>request_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the approval request.</td></tr>
 <tr><td><code>request_subject</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Subject (number) of the approval request.</td></tr>
 <tr><td><code>request_status</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>new</code>, <code>pending</code>, <code>approved</code>, <code>refused</code>, <code>cancel</code>, <code>treated_paid</code></span></td><td data-label="Description">Status of the approval request.</td></tr>
-<tr><td><code>approver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Approver (user).</td></tr>
+<tr><td><code>approver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Approver (user).</td></tr>
 <tr><td><code>approver_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the approver (user).</td></tr>
 <tr><td><code>status</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>new</code>, <code>pending</code>, <code>waiting</code>, <code>approved</code>, <code>refused</code>, <code>cancel</code></span></td><td data-label="Description">Position of this approver in the circuit.</td></tr>
 <tr><td><code>sequence</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Rank in the circuit (lowest rank decides first).</td></tr>
@@ -1998,7 +1998,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>request_subject</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Subject (number) of the approval request.</td></tr>
 <tr><td><code>request_description</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Description of the approval request.</td></tr>
 <tr><td><code>request_status</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>new</code>, <code>pending</code>, <code>approved</code>, <code>refused</code>, <code>cancel</code>, <code>treated_paid</code></span></td><td data-label="Description">Status of the approval request.</td></tr>
-<tr><td><code>author</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Author of the approval request.</td></tr>
+<tr><td><code>author</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Author of the approval request.</td></tr>
 <tr><td><code>description</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Description of the line.</td></tr>
 <tr><td><code>product</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Product asked for.</td></tr>
 <tr><td><code>product_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the product asked for.</td></tr>
@@ -2071,18 +2071,18 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>subject</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Subject of the request (request number).</td></tr>
 <tr><td><code>description</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Description (reason) of the request.</td></tr>
 <tr><td><code>reference</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">External reference of the request.</td></tr>
-<tr><td><code>author</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Author (owner) of the request.</td></tr>
+<tr><td><code>author</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Author (owner) of the request.</td></tr>
 <tr><td><code>author_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the author (user).</td></tr>
-<tr><td><code>created_by</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who entered the request, if different from the author.</td></tr>
+<tr><td><code>created_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who entered the request, if different from the author.</td></tr>
 <tr><td><code>status</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>new</code>, <code>pending</code>, <code>approved</code>, <code>refused</code>, <code>cancel</code>, <code>treated_paid</code></span></td><td data-label="Description">Status of the request.</td></tr>
 <tr><td><code>category</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Approval category.</td></tr>
 <tr><td><code>category_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the approval category.</td></tr>
 <tr><td><code>amount</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Amount of the request.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amount.</td></tr>
 <tr><td><code>budget_code</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Budget code charged.</td></tr>
-<tr><td><code>final_approver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Approver who takes the final decision.</td></tr>
+<tr><td><code>final_approver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Approver who takes the final decision.</td></tr>
 <tr><td><code>approvers</code></td><td data-label="Type">array of integer</td><td data-label="Description">Identifiers of the circuit steps, to join with approvals/approvers.</td></tr>
-<tr><td><code>partner</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Partner (contact) concerned by the request.</td></tr>
+<tr><td><code>partner</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Partner (contact) concerned by the request.</td></tr>
 <tr><td><code>location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Location concerned by the request.</td></tr>
 <tr><td><code>quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity asked for.</td></tr>
 <tr><td><code>created_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Creation date and time of the record.</td></tr>
@@ -2359,9 +2359,9 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>seats_max</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Maximum number of attendees (0 when unlimited).</td></tr>
 <tr><td><code>seats_taken</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Seats taken by confirmed and attended registrations.</td></tr>
 <tr><td><code>seats_available</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Seats still available (0 when unlimited).</td></tr>
-<tr><td><code>organizer</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Organizer of the event.</td></tr>
-<tr><td><code>responsible</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">User responsible for the event.</td></tr>
-<tr><td><code>referent</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Referent person of the event.</td></tr>
+<tr><td><code>organizer</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Organizer of the event.</td></tr>
+<tr><td><code>responsible</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User responsible for the event.</td></tr>
+<tr><td><code>referent</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Referent person of the event.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>internal</code>, <code>public</code></span></td><td data-label="Description">Origin of the event (internal or public request).</td></tr>
 <tr><td><code>review_state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>approved</code>, <code>pending</code>, <code>refused</code></span></td><td data-label="Description">Review state of the event.</td></tr>
 <tr><td><code>hidden_public</code></td><td data-label="Type">boolean</td><td data-label="Description">Hidden on the public site.</td></tr>
@@ -2436,7 +2436,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>attendee</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Participant name.</td></tr>
 <tr><td><code>email</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Participant email address.</td></tr>
 <tr><td><code>phone</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Participant phone number.</td></tr>
-<tr><td><code>booked_by</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Contact who booked the registration.</td></tr>
+<tr><td><code>booked_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Contact who booked the registration.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>draft</code>, <code>open</code>, <code>done</code>, <code>cancel</code></span></td><td data-label="Description">Registration status: draft (unconfirmed), open (confirmed), done (attended), cancel (cancelled).</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
@@ -2488,7 +2488,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>event</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Name of the event.</td></tr>
 <tr><td><code>name</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Task to carry out.</td></tr>
 <tr><td><code>done</code></td><td data-label="Type">boolean</td><td data-label="Description">The task is done.</td></tr>
-<tr><td><code>assignee</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">User assigned to the task.</td></tr>
+<tr><td><code>assignee</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User assigned to the task.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -2540,7 +2540,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>due_date</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Due date.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>pending</code>, <code>handled</code>, <code>late</code></span></td><td data-label="Description">Handling state: late when the due date has passed without the alert being handled.</td></tr>
 <tr><td><code>handled_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">When the alert was handled.</td></tr>
-<tr><td><code>handled_by</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who handled the alert.</td></tr>
+<tr><td><code>handled_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who handled the alert.</td></tr>
 <tr><td><code>reminder_days</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Notice days before the due date.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
@@ -2593,7 +2593,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>reference</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reference of the fuel log.</td></tr>
 <tr><td><code>vehicle</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle filled.</td></tr>
 <tr><td><code>vehicle_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the vehicle filled.</td></tr>
-<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Driver at the time of the fill.</td></tr>
+<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Driver at the time of the fill.</td></tr>
 <tr><td><code>date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time of the fill.</td></tr>
 <tr><td><code>station</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Fuel station.</td></tr>
 <tr><td><code>liters</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Litres filled.</td></tr>
@@ -2666,7 +2666,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>name</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Short description of the incident.</td></tr>
 <tr><td><code>vehicle</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle involved.</td></tr>
 <tr><td><code>vehicle_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the vehicle involved.</td></tr>
-<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Driver at the time of the incident.</td></tr>
+<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Driver at the time of the incident.</td></tr>
 <tr><td><code>date</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date of the incident.</td></tr>
 <tr><td><code>severity</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>minor</code>, <code>moderate</code>, <code>major</code>, <code>critical</code></span></td><td data-label="Description">Severity of the incident.</td></tr>
 <tr><td><code>cost</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Estimated impact cost.</td></tr>
@@ -2773,8 +2773,8 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>reference</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reference of the reservation.</td></tr>
 <tr><td><code>vehicle</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle reserved.</td></tr>
 <tr><td><code>vehicle_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the vehicle reserved.</td></tr>
-<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Driver.</td></tr>
-<tr><td><code>requester</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who made the request.</td></tr>
+<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Driver.</td></tr>
+<tr><td><code>requester</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who made the request.</td></tr>
 <tr><td><code>start</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Start of the reservation.</td></tr>
 <tr><td><code>stop</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">End of the reservation.</td></tr>
 <tr><td><code>duration</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Duration (hours).</td></tr>
@@ -2785,7 +2785,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>attendees_count</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Expected passengers.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>internal</code>, <code>public</code></span></td><td data-label="Description">Channel through which the request was made.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>draft</code>, <code>pending</code>, <code>approved</code>, <code>in_progress</code>, <code>done</code>, <code>refused</code>, <code>cancelled</code></span></td><td data-label="Description">State of the reservation.</td></tr>
-<tr><td><code>approver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who approved or refused the request.</td></tr>
+<tr><td><code>approver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who approved or refused the request.</td></tr>
 <tr><td><code>approved_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">When the request was approved.</td></tr>
 <tr><td><code>refusal_reason</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reason given for a refusal.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
@@ -2914,7 +2914,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>reservation_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Originating reservation, if any.</td></tr>
 <tr><td><code>vehicle</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle driven.</td></tr>
 <tr><td><code>vehicle_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the vehicle driven.</td></tr>
-<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Driver.</td></tr>
+<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Driver.</td></tr>
 <tr><td><code>date</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date of the trip.</td></tr>
 <tr><td><code>date_start</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Departure time.</td></tr>
 <tr><td><code>date_end</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Arrival time.</td></tr>
@@ -2979,7 +2979,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>plate</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Licence plate.</td></tr>
 <tr><td><code>model</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Make and model.</td></tr>
 <tr><td><code>vin</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle identification number (chassis).</td></tr>
-<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Driver currently assigned.</td></tr>
+<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Driver currently assigned.</td></tr>
 <tr><td><code>seats</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Number of seats.</td></tr>
 <tr><td><code>fuel_type</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>diesel</code>, <code>gasoline</code>, <code>full_hybrid</code>, <code>plug_in_hybrid_diesel</code>, <code>plug_in_hybrid_gasoline</code>, <code>cng</code>, <code>lpg</code>, <code>hydrogen</code>, <code>electric</code></span></td><td data-label="Description">Fuel or energy.</td></tr>
 <tr><td><code>odometer</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Last odometer reading (km).</td></tr>
@@ -3055,7 +3055,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>product</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Hardware model.</td></tr>
 <tr><td><code>quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity on hand.</td></tr>
 <tr><td><code>location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Stock location of the asset.</td></tr>
-<tr><td><code>holder</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person holding the asset.</td></tr>
+<tr><td><code>holder</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person holding the asset.</td></tr>
 <tr><td><code>lifecycle</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>available</code>, <code>assigned</code>, <code>maintenance</code>, <code>retired</code>, <code>external</code></span></td><td data-label="Description">Lifecycle stage of the asset.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
@@ -3103,7 +3103,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the move.</td></tr>
 <tr><td><code>ticket_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the ticket the consumable was issued for.</td></tr>
 <tr><td><code>ticket_number</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Number of the ticket.</td></tr>
-<tr><td><code>beneficiary</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who received the consumable.</td></tr>
+<tr><td><code>beneficiary</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who received the consumable.</td></tr>
 <tr><td><code>product</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Consumable issued.</td></tr>
 <tr><td><code>location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Stock location the consumable was taken from.</td></tr>
 <tr><td><code>quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity issued.</td></tr>
@@ -3111,7 +3111,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>remaining_quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity not returned.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>out</code>, <code>partial</code>, <code>returned</code></span></td><td data-label="Description">Return state of the move.</td></tr>
 <tr><td><code>date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time of issue.</td></tr>
-<tr><td><code>handled_by</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Technician who handled the move.</td></tr>
+<tr><td><code>handled_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Technician who handled the move.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -3166,9 +3166,9 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>stage</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Current stage.</td></tr>
 <tr><td><code>is_closed</code></td><td data-label="Type">boolean</td><td data-label="Description">The current stage is a closing stage.</td></tr>
 <tr><td><code>team</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Support team in charge.</td></tr>
-<tr><td><code>assignees</code></td><td data-label="Type">array of string</td><td data-label="Description">Assigned technicians.</td></tr>
-<tr><td><code>assignee</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">First assigned technician, or null (earlier listing).</td></tr>
-<tr><td><code>requester</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who raised the ticket.</td></tr>
+<tr><td><code>assignees</code></td><td data-label="Type">array of string <span class="b pd">personal data</span></td><td data-label="Description">Assigned technicians.</td></tr>
+<tr><td><code>assignee</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">First assigned technician, or null (earlier listing).</td></tr>
+<tr><td><code>requester</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who raised the ticket.</td></tr>
 <tr><td><code>requester_email</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Email address of the requester.</td></tr>
 <tr><td><code>priority</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>0</code>, <code>1</code>, <code>2</code>, <code>3</code></span></td><td data-label="Description">Priority: 0 low, 1 normal, 2 high, 3 critical.</td></tr>
 <tr><td><code>kanban_state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>normal</code>, <code>done</code>, <code>blocked</code></span></td><td data-label="Description">Kanban status: normal (in progress), done (ready) or blocked.</td></tr>
@@ -3330,8 +3330,8 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amounts.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>draft</code>, <code>sent</code>, <code>org_tribu</code>, <code>to approve</code>, <code>purchase</code>, <code>cancel</code></span></td><td data-label="Description">State of the order (org_tribu = awaiting tribe validation).</td></tr>
 <tr><td><code>invoice_status</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>no</code>, <code>to invoice</code>, <code>invoiced</code></span></td><td data-label="Description">Billing status.</td></tr>
-<tr><td><code>buyer</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Buyer in charge of the order.</td></tr>
-<tr><td><code>author</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who entered the order.</td></tr>
+<tr><td><code>buyer</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Buyer in charge of the order.</td></tr>
+<tr><td><code>author</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who entered the order.</td></tr>
 <tr><td><code>author_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the person who entered the order (user).</td></tr>
 <tr><td><code>created_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Creation date and time of the record.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
@@ -3533,8 +3533,8 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>stop</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">End of the maintenance slot.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>planned</code>, <code>in_progress</code>, <code>done</code>, <code>cancelled</code></span></td><td data-label="Description">State of the maintenance.</td></tr>
 <tr><td><code>category</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>preventive</code>, <code>curative</code>, <code>cleaning</code>, <code>other</code></span></td><td data-label="Description">Kind of maintenance.</td></tr>
-<tr><td><code>technician</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Internal technician.</td></tr>
-<tr><td><code>external_technician</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">External technician or contractor.</td></tr>
+<tr><td><code>technician</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Internal technician.</td></tr>
+<tr><td><code>external_technician</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">External technician or contractor.</td></tr>
 <tr><td><code>blocks_reservations</code></td><td data-label="Type">boolean</td><td data-label="Description">Prevents any reservation on the slot.</td></tr>
 <tr><td><code>check_progress</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Progress of the maintenance checklist (percent).</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
@@ -3597,10 +3597,10 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>duration</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Duration of the reservation (hours).</td></tr>
 <tr><td><code>attendees_expected</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Number of attendees expected.</td></tr>
 <tr><td><code>attendees_actual</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Number of attendees actually present.</td></tr>
-<tr><td><code>requester</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who requested the reservation.</td></tr>
+<tr><td><code>requester</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who requested the reservation.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>internal</code>, <code>public</code></span></td><td data-label="Description">Origin of the request (internal or public).</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>pending</code>, <code>approved</code>, <code>refused</code>, <code>cancelled</code>, <code>done</code></span></td><td data-label="Description">State of the reservation.</td></tr>
-<tr><td><code>approver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">User who approved or refused the reservation.</td></tr>
+<tr><td><code>approver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User who approved or refused the reservation.</td></tr>
 <tr><td><code>approved_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time of the approval.</td></tr>
 <tr><td><code>refusal_reason</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reason given for a refusal.</td></tr>
 <tr><td><code>cancellation_reason</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reason given for a cancellation.</td></tr>
@@ -3797,11 +3797,11 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>subject_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the subject concerned.</td></tr>
 <tr><td><code>sprint</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Sprint during which the blocker was raised.</td></tr>
 <tr><td><code>squad</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Squad that is blocked.</td></tr>
-<tr><td><code>owner</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person in charge of following the blocker.</td></tr>
-<tr><td><code>unblocker</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Who can lift the blocker (person or body; free text).</td></tr>
-<tr><td><code>unblocker_user</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person to notify to lift the blocker.</td></tr>
+<tr><td><code>owner</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person in charge of following the blocker.</td></tr>
+<tr><td><code>unblocker</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Who can lift the blocker (person or body; free text).</td></tr>
+<tr><td><code>unblocker_user</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person to notify to lift the blocker.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>member</code>, <code>feedback</code>, <code>no_feedback</code></span></td><td data-label="Description">Where the blocker comes from.</td></tr>
-<tr><td><code>reported_by</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who reported the blocker.</td></tr>
+<tr><td><code>reported_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who reported the blocker.</td></tr>
 <tr><td><code>date_start</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Blocked since.</td></tr>
 <tr><td><code>date_lifted</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date the blocker was lifted (null while open).</td></tr>
 <tr><td><code>is_open</code></td><td data-label="Type">boolean</td><td data-label="Description">True while the blocker has not been lifted.</td></tr>
@@ -4004,7 +4004,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>value</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Value read.</td></tr>
 <tr><td><code>unit</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Unit of the measure.</td></tr>
 <tr><td><code>note</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Comment on the reading.</td></tr>
-<tr><td><code>read_by</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who recorded the reading.</td></tr>
+<tr><td><code>read_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who recorded the reading.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -4201,7 +4201,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>reference</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reference of the transfer.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Source document (purchase order, request...).</td></tr>
 <tr><td><code>picking_type</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Operation type (receipt, delivery, internal transfer).</td></tr>
-<tr><td><code>partner</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Contact (vendor or recipient).</td></tr>
+<tr><td><code>partner</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Contact (vendor or recipient).</td></tr>
 <tr><td><code>source_location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Location the goods leave.</td></tr>
 <tr><td><code>destination_location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Location the goods reach.</td></tr>
 <tr><td><code>scheduled_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Scheduled date of the transfer.</td></tr>
@@ -4320,7 +4320,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>draft</code>, <code>pending</code>, <code>approved</code>, <code>rejected</code>, <code>cancelled</code></span></td><td data-label="Description">State of the request.</td></tr>
 <tr><td><code>trip_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the trip (mission) concerned, if any.</td></tr>
 <tr><td><code>trip_reference</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reference of the trip concerned.</td></tr>
-<tr><td><code>traveler</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">User travelling.</td></tr>
+<tr><td><code>traveler</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User travelling.</td></tr>
 <tr><td><code>mission_object</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Purpose of the mission.</td></tr>
 <tr><td><code>country</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Destination country.</td></tr>
 <tr><td><code>city</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Destination city.</td></tr>
@@ -4342,7 +4342,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>amount_partner</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Amount borne by the partner.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amounts.</td></tr>
 <tr><td><code>environment</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Environment (site or programme area) charged.</td></tr>
-<tr><td><code>validator</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">User who validates the request.</td></tr>
+<tr><td><code>validator</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User who validates the request.</td></tr>
 <tr><td><code>submit_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">When the request was submitted.</td></tr>
 <tr><td><code>approve_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">When the request was approved.</td></tr>
 <tr><td><code>reject_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">When the request was rejected.</td></tr>
@@ -4570,7 +4570,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <tr><td><code>reference</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reference (sequence number) of the trip.</td></tr>
 <tr><td><code>name</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Title of the mission.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>draft</code>, <code>pending</code>, <code>planned</code>, <code>in_progress</code>, <code>done</code>, <code>cancelled</code></span></td><td data-label="Description">State of the trip.</td></tr>
-<tr><td><code>traveler</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">User travelling.</td></tr>
+<tr><td><code>traveler</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User travelling.</td></tr>
 <tr><td><code>traveler_name</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Full name of the traveller.</td></tr>
 <tr><td><code>traveler_email</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Email address of the traveller.</td></tr>
 <tr><td><code>trip_type</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Kind of mission.</td></tr>
@@ -4820,7 +4820,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 </html>
 `;
 var DOCS_PAGE_CSP = "default-src 'none'; script-src 'sha256-XWxjzAh3B8JkOW5JfCt+EQe1yCDAnIdFp5WeVR+4+Yo='; style-src 'sha256-/WKb5/mFoC+h/VEZqzYoySGLm/5yReF7LUR7Mdg07MM='; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-var LLMS_TXT = '# Operations data API\n\n> Read-only HTTP JSON API over the organisation\'s ERP: 45 resources in 11 domains (analytic, approvals, electricity, events, fleet, it, purchase, space, sprint, stock, travel). Every data route is GET, needs `Authorization: Bearer <API key>` and answers `{"data": [...], "meta": {...}}` (list) or `{"data": {...}}` (detail). Interface version 1.0.0.\n\nCompanion documents (no credentials): {base_url}/api/openapi.json (OpenAPI 3.1), {base_url}/api/docs (HTML). This text is served at {base_url}/llms.txt and {base_url}/api/llms.txt. Agents with MCP: see "MCP server" below.\n\n## Base URL\n\nThe base URL is {base_url}. Every path below is relative to it; data routes are under {base_url}/api/v1. Each resource has a list route `/api/v1/<domain>/<resource>` and a detail route `/api/v1/<domain>/<resource>/{id}` (`{id}`: positive integer). Only GET and HEAD exist; no route writes.\n\n## Authentication\n\nSend `Authorization: Bearer <API key>` on every data route. The key is an ERP API key of the dedicated technical account (member of the API group).\n- Getting a key: ask the ERP administrator who holds the API\'s technical account; they create it in the ERP under Preferences > Account security > New API key (a name and an expiry date). It is shown once: keep it in a secret store or an environment variable, never in a prompt, a URL or a log. On the demo sandbox, `make run` prints one.\n- 401 `unauthorized` (with `WWW-Authenticate: Bearer`): key absent, invalid or expired.\n- 403 `forbidden`: valid key of another account (even an administrator), or no read right on the model.\n\n## MCP server\n\nAgents that speak the Model Context Protocol use the same key and rules through tools instead of URLs.\n- Streamable HTTP: `POST {base_url}/mcp` with `Authorization: Bearer <API key>` (stateless: no session id; GET is 405). No key: 401 as above.\n- stdio (local agents): `GATEWAY_URL={base_url} API_KEY=<key> npm run mcp` in a clone of the gateway; it forwards to /mcp.\n- Tools (14): `list_resources`; `describe_resource` (fields, enums, filters, sort keys, personal-data flags); `query_<domain>` (one per domain: `resource`, named `filters`, `fields`, `order`, `limit`, `since_id`, `total`); `get_record` (`resource` as `domain/name`, `id`, `fields`).\n- Answers are structured content (`{"resource", "data", "meta"}`); personal-data fields are left out unless named in `fields` (`meta.personal_fields_omitted` lists them). Errors are tool errors whose text is `{"error": {"code", "message", "status"}}`, the codes of the table below.\n\n## Responses and paging\n\nList: `{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}` (with changed_since: `{"next_changed_since": token, "more_changes": bool, "removed_ids": [id, ...]}`). Detail: `{"data": record}`. A record holds the resource\'s fields (all of them, or those named in `fields`; `id` always).\n- Offset paging: `limit` + `offset`, in `order`; `meta.total` counts every match. Cost grows with depth.\n- Cursor paging (full scans): `since_id=0`, then pass back `meta.next_since_id` until it is `null`. Ascending id, constant cost. Not with `offset` or `order` (400).\n  Example: `GET /api/v1/approvals/approvers?since_id=0&limit=200&total=false` answers `{"data": [..., {"id": 212, ...}], "meta": {"next_since_id": 212}}`; ask again with `since_id=212`; stop at `"next_since_id": null`. Never compute the cursor yourself.\n- `total=false` omits `meta.total` (the count scans every match): use it for cursor scans and when no count is needed.\n- Unchanged answers: every 200 JSON answer carries an `ETag` (an export has none); send it back in `If-None-Match` (several comma-separated, or `*`) and an unchanged answer is 304 with no body. The data is still read from the ERP, and answers are `Cache-Control: no-store`: keep the ETag and the body yourself. Where the operator turned the gateway\'s response cache on for a resource, its answers are `Cache-Control: private, max-age=\u2026` with an `Age` instead: they may come from the gateway\'s cache, at most `max-age` seconds old.\n\n## Common parameters and limits\n\nList routes: limit, offset, since_id, total, order, fields, format, csv_formulas, changed_since. Detail routes: fields only.\n- limit: integer, default 50, min 1, above 200 lowered to 200 without error.\n- offset: integer >= 0, default 0.\n- since_id: integer >= 0; cursor (see paging).\n- total: true|false, default true.\n- order: `field`, `field asc` or `field desc`, several comma-separated; sortable fields only (listed per route); `id` is appended last. Unset values: a number that is not set is read as 0 and sorts as 0 (first ascending, last descending, beside the zeros; before negative numbers ascending); a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by `id`, except on date-times: the ERP keeps fractions of a second that answers round off, so records showing the same date-time are ordered by that hidden fraction first.\n- fields: comma-separated field names; unknown name is 400.\n- format: csv|ndjson|json. csv or ndjson (or `Accept: text/csv` / `application/x-ndjson`): an export of every matching record, streamed by ascending id, with the filters and `fields`; `since_id` resumes after an id; not with limit, offset, order or total (400); past the gateway\'s row ceiling 422 before anything is sent. CSV: RFC 4180, header row, null = empty field, empty text = `""`, arrays as JSON text; a text beginning with =, +, -, @, tab or carriage return gets a leading `\'` (spreadsheets then compute nothing; numbers are never changed) unless csv_formulas=raw. An export that ends without its last chunk was cut short.\n- csv_formulas: escaped|raw, CSV exports only (400 otherwise). escaped (default): texts a spreadsheet would read as formulas (beginning with =, +, -, @, tab, carriage return, or their full-width forms) get a leading `\'` (OWASP\'s advice against CSV injection); raw: every text as the ERP holds it, for loaders that are not spreadsheets.\n- changed_since: ISO 8601 date-time or the token `meta.next_changed_since` gave. Change feed: records written at or after it, in (write_date, id) order; loop while `meta.more_changes` is true, keep the last token for the next sync (nothing missed or repeated, same second included). Records that left the resource or the filters: `meta.removed_ids` (exports: `_removed` column; the next token in the `X-Next-Changed-Since` header). Deleted records cannot be seen: compare ids with an export now and then. Not with order, offset, since_id or total=true (400).\nAny other query key than these and the route\'s filters is 400. Malformed common values (`limit=0`, `offset=-1`, `total=maybe`) are 422.\n\n## Filters\n\nQuery keys named per route, one value each (except `in`), AND-combined. Example: `GET {base_url}/api/v1/approvals/approvers?request_status=new&created_after=2026-01-31&limit=10`.\n- Operators: `=` exact; `ilike` case-insensitive substring of the literal text (`%` and `_` are not wildcards); `>=` / `<=` bounds (inclusive); `in` one of several.\n- integer: a whole number (ids of related records for `*_id`). number: decimal with `.`.\n- text: any non-empty text (URL-encode it).\n- true|false: case-insensitive.\n- Quoted values (`"a"|"b"`): an enumeration; send one of them exactly, without quotes (`state=done`); another value is 422.\n- date: on a date field; `YYYY-MM-DD` (an ISO 8601 date-time is accepted, its UTC date is used).\n- date-time: on a timestamp field; `YYYY-MM-DD` or ISO 8601 date-time (`2026-01-31T08:00:00Z`, offsets converted to UTC, none means UTC). A date alone: `*_after` from 00:00:00Z of that day, `*_before` through the end of that day.\n- integer list (`in`): positive ids comma-separated (`assignee_id=3,5`) or the key repeated (`assignee_id=3&assignee_id=5`).\n- Empty value, repeated key on a single-value filter, or unusable value: 422.\n- Scope: where a route states one, only matching records exist for the API (list and detail, 404 outside).\n\n## Field types (notation below)\n\n`integer`, `number`, `boolean`, `string`; `string(date)` is `YYYY-MM-DD`; `string(date-time)` is ISO 8601 UTC ending in `Z`; `|null` may be null (an empty or unreadable relation is null); `"a"|"b"` enumeration (exact strings); `string[]` readable names of related records, `integer[]` their ids. `*_id` fields are ids of related records, the sibling without `_id` is the readable name. `url` links to the record in the ERP interface. [personal data] marks personal data; [deprecated] marks what may go (responses touching it carry a `Deprecation` header).\n\n## Errors\n\nBody `{"error": {"code": "...", "message": "..."}}`; rely on the status. Every answer, errors included, carries `X-Request-Id` (yours when you send a safe one, else made for the request): quote it when reporting a problem. Data answers carry `Server-Timing` (ERP time, gateway time, cache outcome).\n\n| Status | Code | Condition |\n| --- | --- | --- |\n| 400 | bad_request | Unknown parameter, invalid sort or unknown field. |\n| 401 | unauthorized | API key absent, invalid or expired. |\n| 403 | forbidden | Account not authorised to use the API, or no read right on the model. |\n| 404 | not_found | Unknown resource, or record not found or outside the exposed scope. |\n| 405 | (HTML body) | Any method other than GET or HEAD; `Allow: GET, HEAD` |\n| 422 | invalid_value | A parameter value cannot be used (malformed date, integer expected, value outside the allowed list). |\n| 429 | rate_limited | Too many failed authentications from this address, too many new API keys being checked at once, or (when the operator set per-key limits) this API key has used its quota of the window; retry after the Retry-After delay. |\n| 500 | internal_error | An unexpected failure of the gateway itself (a bug): logged, never detailed. |\n| 502 | bad_gateway | The ERP is unreachable or answered with something that is not its protocol. |\n| 503 | unavailable | The gateway is saturated (ERP calls or memory for ERP answers) or the resource is unavailable; retry after the Retry-After delay. |\n| 504 | gateway_timeout | The ERP did not answer within the configured timeout. |\n\n429 and 503 carry `Retry-After` (seconds). When the operator limits each API key, data answers carry `RateLimit-Policy` (`"per-key";q=600;w=60`: 600 points per 60 s) and `RateLimit` (`"per-key";r=598;t=42`: 598 left, the window ends in 42 s); past the quota: 429 `rate_limited` with `Retry-After`.\n\nWhat to do: 400 (unknown parameter, or `offset`/`order` with `since_id`): fix the request, the message names the parameter. 422: fix the value, an enumeration\'s message lists the allowed ones. 401: the key is wrong or expired, get a new one (do not retry). 403: this key may not read this resource (do not retry). 404: no such record in scope. 429, 503: wait `Retry-After` seconds, then retry once. 502, 504: the ERP failed or was slow; retry later with a smaller `limit` or `total=false`. Never retry a 4xx unchanged.\n\n## Routes\n\nPer domain, per resource: description; paths; default order, sortable fields, scope; `Fields:` one line each (`name: type [marks]. description`); `Filters:` one line each (`name operator value-format. note`); an example record (its shape and value formats, not real data; a list answers `{"data": [record, ...], "meta": {"total": n}}`).\n\n## analytic: Analytic\n\nAnalytic accounts charged by purchase and approval lines, and the analysis dimensions (plans) that group them.\n\n### analytic/accounts: Analytic accounts\nAnalytic accounts, active and archived. The account id is the key used inside analytic distributions of lines.\nList: GET /api/v1/analytic/accounts. Detail: GET /api/v1/analytic/accounts/{id}.\nDefault order: id asc. Sortable: id, code, name, active.\nFields:\n- id: integer. Technical identifier of the account (key used inside analytic distributions).\n- code: string|null. Reference code of the account.\n- name: string|null. Name of the account.\n- dimension: string|null. Axis of analysis (plan) the account belongs to.\n- dimension_id: integer|null. Identifier of the axis of analysis (plan).\n- root_dimension: string|null. Top-level axis of analysis (root plan) of the account.\n- partner: string|null. Partner (customer or funder) linked to the account.\n- active: boolean. False for an archived account.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- dimension_id = integer\n- code ilike text\n- name ilike text\n- active = true|false\nExample record (shape only): {"id":42,"code":"Example code","name":"Example name","dimension":"Example dimension","dimension_id":7,"root_dimension":"Example root dimension","partner":"Example partner","active":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=account.analytic.account&view_type=form"}\n\n### analytic/dimensions: Analytic dimensions\nAxes of analysis (analytic plans) grouping the analytic accounts.\nList: GET /api/v1/analytic/dimensions. Detail: GET /api/v1/analytic/dimensions/{id}.\nDefault order: sequence asc. Sortable: id, name, sequence, applicability.\nFields:\n- id: integer. Technical identifier of the dimension.\n- name: string|null. Name of the dimension.\n- sequence: integer|null. Display order.\n- applicability: "optional"|"mandatory"|"unavailable"|null. Default applicability of the dimension on analytic distributions.\n- parent: string|null. Parent dimension when nested.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","sequence":3,"applicability":"optional","parent":"Example parent","url":"https://erp.example.org/web#id=42&model=account.analytic.plan&view_type=form"}\n\n## approvals: Approvals\n\nApproval requests, the approval circuit of each request and the product lines they ask for.\n\n### approvals/approvers: Approvers\nSteps of an approval circuit (one approver of one request).\nList: GET /api/v1/approvals/approvers. Detail: GET /api/v1/approvals/approvers/{id}.\nDefault order: id desc. Sortable: id, status, sequence, required.\nFields:\n- id: integer. Technical identifier of the step.\n- request_id: integer|null. Identifier of the approval request.\n- request_subject: string|null. Subject (number) of the approval request.\n- request_status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the approval request.\n- approver: string|null. Approver (user).\n- approver_id: integer|null. Identifier of the approver (user).\n- status: "new"|"pending"|"waiting"|"approved"|"refused"|"cancel"|null. Position of this approver in the circuit.\n- sequence: integer|null. Rank in the circuit (lowest rank decides first).\n- required: boolean. Approval of this approver is mandatory.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- request_id = integer\n- request_status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"\n- approver_id = integer\n- status = "new"|"pending"|"waiting"|"approved"|"refused"|"cancel"\n- created_after >= date-time. Steps created on or after this date.\n- created_before <= date-time. Steps created on or before this date.\nExample record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_status":"new","approver":"Example approver","approver_id":7,"status":"new","sequence":3,"required":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.approver&view_type=form"}\n\n### approvals/request-lines: Approval request lines\nProduct lines of approval requests (what is asked for and where it is charged).\nList: GET /api/v1/approvals/request-lines. Detail: GET /api/v1/approvals/request-lines/{id}.\nDefault order: id desc. Sortable: id, description, quantity, estimated_amount.\nFields:\n- id: integer. Technical identifier of the line.\n- request_id: integer|null. Identifier of the approval request.\n- request_subject: string|null. Subject (number) of the approval request.\n- request_description: string|null. Description of the approval request.\n- request_status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the approval request.\n- author: string|null. Author of the approval request.\n- description: string|null. Description of the line.\n- product: string|null. Product asked for.\n- product_id: integer|null. Identifier of the product asked for.\n- quantity: number|null. Quantity asked for.\n- uom: string|null. Unit of measure of the quantity.\n- estimated_amount: number|null. Estimated amount excluding tax.\n- currency: string|null. Currency of the estimated amount.\n- analytic_accounts: string[]. Names of the analytic accounts charged.\n- analytic_distribution: string|null. Raw analytic distribution as compact JSON: account identifier and percentage.\n- purchase_order_line_id: integer|null. Purchase order line resulting from this line, if any.\n- vendor: string|null. Vendor proposed for the line.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- request_id = integer\n- request_status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"\n- product_id = integer\n- description ilike text\n- created_after >= date-time. Lines created on or after this date.\n- created_before <= date-time. Lines created on or before this date.\nExample record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_description":"Example request description","request_status":"new","author":"Example author","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","estimated_amount":1250.5,"currency":"EUR","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","purchase_order_line_id":7,"vendor":"Example vendor","company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.product.line&view_type=form"}\n\n### approvals/requests: Approval requests\nApproval requests (purchases, expenses, missions...) and their outcome.\nList: GET /api/v1/approvals/requests. Detail: GET /api/v1/approvals/requests/{id}.\nDefault order: id desc. Sortable: id, subject, description, reference, status, amount, budget_code, location, quantity, created_at, date, date_confirmed, date_start, date_end.\nFields:\n- id: integer. Technical identifier of the request.\n- subject: string|null. Subject of the request (request number).\n- description: string|null. Description (reason) of the request.\n- reference: string|null. External reference of the request.\n- author: string|null. Author (owner) of the request.\n- author_id: integer|null. Identifier of the author (user).\n- created_by: string|null. Person who entered the request, if different from the author.\n- status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the request.\n- category: string|null. Approval category.\n- category_id: integer|null. Identifier of the approval category.\n- amount: number|null. Amount of the request.\n- currency: string|null. Currency of the amount.\n- budget_code: string|null. Budget code charged.\n- final_approver: string|null. Approver who takes the final decision.\n- approvers: integer[]. Identifiers of the circuit steps, to join with approvals/approvers.\n- partner: string|null. Partner (contact) concerned by the request.\n- location: string|null. Location concerned by the request.\n- quantity: number|null. Quantity asked for.\n- created_at: string(date-time)|null. Creation date and time of the record.\n- date: string(date-time)|null. Date of the request.\n- date_confirmed: string(date-time)|null. Date and time the request was submitted for approval.\n- date_start: string(date-time)|null. Start of the period concerned.\n- date_end: string(date-time)|null. End of the period concerned.\n- purchase_order_count: integer|null. Number of purchase orders created from the request.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"\n- author_id = integer\n- category_id = integer\n- subject ilike text\n- description ilike text\n- budget_code ilike text\n- created_after >= date-time. On field `created_at`.\n- created_before <= date-time. On field `created_at`.\n- confirmed_after >= date-time. On field `date_confirmed`.\n- confirmed_before <= date-time. On field `date_confirmed`.\n- amount_above >= number. Requests whose amount is at least this value.\nExample record (shape only): {"id":42,"subject":"Example subject","description":"Example description","reference":"Example reference","author":"Example author","author_id":7,"created_by":"Example created by","status":"new","category":"Example category","category_id":7,"amount":1250.5,"currency":"EUR","budget_code":"Example budget code","final_approver":"Example final approver","approvers":[7,9],"partner":"Example partner","location":"Example location","quantity":1250.5,"created_at":"2026-01-31T08:00:00Z","date":"2026-01-31T08:00:00Z","date_confirmed":"2026-01-31T08:00:00Z","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","purchase_order_count":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.request&view_type=form"}\n\n## electricity: Electricity\n\nPrepaid electricity meters of the sites: credit purchases, balance readings, consumption and remaining autonomy.\n\n### electricity/counters: Meters\nPrepaid electricity meters in service, with their estimated balance and autonomy (archived meters are not exposed).\nList: GET /api/v1/electricity/counters. Detail: GET /api/v1/electricity/counters/{id}.\nDefault order: code asc. Sortable: id, code, label. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the meter.\n- code: string|null. Code of the meter.\n- label: string|null. Label of the meter.\n- environment: string|null. Environment (site) served by the meter.\n- current_kwh: number|null. Estimated balance (kWh): last reading, plus credit bought since, minus the average consumption since.\n- last_reading_kwh: number|null. Balance at the last reading (kWh).\n- last_reading_date: string(date-time)|null. Date and time of the last reading.\n- days_since_reading: integer|null. Whole days since the last reading.\n- avg_daily_consumption: number|null. Average daily consumption (kWh), over the readings not excluded from the average.\n- projected_autonomy_days: integer|null. Days the estimated balance lasts at the average consumption.\n- total_purchased_kwh: number|null. Credit bought for the meter (kWh; cancelled purchases excluded).\n- total_purchased_amount: number|null. Amount spent on credit for the meter (cancelled purchases excluded).\n- currency: string|null. Currency of the amounts.\n- status: "ok"|"warning"|"critical"|"no_data"|null. Alert status from the remaining autonomy: ok, warning (10 days or less), critical (3 days or less), no_data (no reading or no consumption average).\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- status = "ok"|"warning"|"critical"|"no_data"\n- environment_id = integer. Meters serving this environment (environment id).\n- code ilike text\n- autonomy_below <= integer. Meters whose projected autonomy is at most this many days.\nExample record (shape only): {"id":42,"code":"Example code","label":"Example label","environment":"Example environment","current_kwh":1250.5,"last_reading_kwh":1250.5,"last_reading_date":"2026-01-31T08:00:00Z","days_since_reading":3,"avg_daily_consumption":1250.5,"projected_autonomy_days":3,"total_purchased_kwh":1250.5,"total_purchased_amount":1250.5,"currency":"EUR","status":"ok","url":"https://erp.example.org/web#id=42&model=electricity.counter&view_type=form"}\n\n### electricity/purchases: Credit purchases\nPrepaid credit bought for a meter.\nList: GET /api/v1/electricity/purchases. Detail: GET /api/v1/electricity/purchases/{id}.\nDefault order: date_purchase desc. Sortable: id, reference, date_purchase, purchased_kwh, amount, state.\nFields:\n- id: integer. Technical identifier of the purchase.\n- reference: string|null. Reference of the purchase (receipt or token number).\n- counter: string|null. Code of the meter credited.\n- counter_id: integer|null. Identifier of the meter credited.\n- environment: string|null. Environment (site) served by the meter.\n- date_purchase: string(date)|null. Date of the purchase.\n- purchased_kwh: number|null. Credit bought (kWh).\n- amount: number|null. Amount paid.\n- currency: string|null. Currency of the amount.\n- price_per_kwh: number|null. Price paid per kWh (amount divided by the kWh bought).\n- state: "active"|"cancelled"|null. State of the purchase.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "active"|"cancelled"\n- counter_id = integer\n- environment_id = integer. Purchases for meters of this environment (environment id).\n- date_after >= date. On field `date_purchase`.\n- date_before <= date. On field `date_purchase`.\nExample record (shape only): {"id":42,"reference":"Example reference","counter":"Example counter","counter_id":7,"environment":"Example environment","date_purchase":"2026-01-31","purchased_kwh":1250.5,"amount":1250.5,"currency":"EUR","price_per_kwh":1250.5,"state":"active","url":"https://erp.example.org/web#id=42&model=electricity.purchase&view_type=form"}\n\n### electricity/readings: Meter readings\nBalances read on a meter and the consumption derived from the previous reading.\nList: GET /api/v1/electricity/readings. Detail: GET /api/v1/electricity/readings/{id}.\nDefault order: date_reading desc. Sortable: id, date_reading, remaining_kwh, consumed_kwh, days_elapsed, daily_consumption, is_excluded_from_avg, note.\nFields:\n- id: integer. Technical identifier of the reading.\n- counter: string|null. Code of the meter read.\n- counter_id: integer|null. Identifier of the meter read.\n- environment: string|null. Environment (site) served by the meter.\n- date_reading: string(date-time)|null. Date and time of the reading.\n- remaining_kwh: number|null. Balance read on the meter (kWh).\n- consumed_kwh: number|null. Consumption since the previous reading (kWh).\n- days_elapsed: number|null. Days elapsed since the previous reading.\n- daily_consumption: number|null. Average daily consumption over the interval (kWh).\n- is_excluded_from_avg: boolean. The reading is left out of the meter\'s consumption average.\n- note: string|null. Free note.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- counter_id = integer\n- environment_id = integer. Readings of meters of this environment (environment id).\n- date_after >= date-time. On field `date_reading`.\n- date_before <= date-time. On field `date_reading`.\nExample record (shape only): {"id":42,"counter":"Example counter","counter_id":7,"environment":"Example environment","date_reading":"2026-01-31T08:00:00Z","remaining_kwh":1250.5,"consumed_kwh":1250.5,"days_elapsed":1250.5,"daily_consumption":1250.5,"is_excluded_from_avg":true,"note":"Example note","url":"https://erp.example.org/web#id=42&model=electricity.reading&view_type=form"}\n\n## events: Events\n\nEvents of the organisation, their registrations and their preparation checklist tasks.\n\n### events/events: Events\nEvents with their dates, space, seats, people in charge, review state and checklist progress.\nList: GET /api/v1/events/events. Detail: GET /api/v1/events/events/{id}.\nDefault order: date_begin desc. Sortable: id, name, date_begin, date_end, seats_max, origin, review_state, hidden_public, checklist_enabled.\nFields:\n- id: integer. Technical identifier of the event.\n- name: string|null. Name of the event.\n- event_type: string|null. Event template applied.\n- activity: string|null. Activity of the event.\n- stage: string|null. Lifecycle stage.\n- date_begin: string(date-time)|null. Start date and time.\n- date_end: string(date-time)|null. End date and time.\n- is_ongoing: boolean. True if the event is in progress at request time.\n- space: string|null. Space where the event takes place.\n- space_id: integer|null. Identifier of the space.\n- reservation_id: integer|null. Identifier of the linked space reservation.\n- space_capacity: integer|null. Capacity of the space (people).\n- seats_max: integer|null. Maximum number of attendees (0 when unlimited).\n- seats_taken: integer|null. Seats taken by confirmed and attended registrations.\n- seats_available: integer|null. Seats still available (0 when unlimited).\n- organizer: string|null. Organizer of the event.\n- responsible: string|null. User responsible for the event.\n- referent: string|null. Referent person of the event.\n- origin: "internal"|"public"|null. Origin of the event (internal or public request).\n- review_state: "approved"|"pending"|"refused"|null. Review state of the event.\n- hidden_public: boolean. Hidden on the public site.\n- checklist_enabled: boolean. The preparation checklist is enabled.\n- checklist_progress: number|null. Progress of the preparation checklist (percent).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- stage_id = integer. Events in this stage (stage id).\n- space_id = integer\n- review_state = "approved"|"pending"|"refused"\n- origin = "internal"|"public"\n- hidden_public = true|false\n- begin_after >= date-time. On field `date_begin`.\n- begin_before <= date-time. On field `date_begin`.\nExample record (shape only): {"id":42,"name":"Example name","event_type":"Example event type","activity":"Example activity","stage":"Example stage","date_begin":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","is_ongoing":true,"space":"Example space","space_id":7,"reservation_id":7,"space_capacity":3,"seats_max":3,"seats_taken":3,"seats_available":3,"organizer":"Example organizer","responsible":"Example responsible","referent":"Example referent","origin":"internal","review_state":"approved","hidden_public":true,"checklist_enabled":true,"checklist_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=event.event&view_type=form"}\n\n### events/registrations: Registrations\nRegistrations of participants to events (attendee name, email and phone are personal data).\nList: GET /api/v1/events/registrations. Detail: GET /api/v1/events/registrations/{id}.\nDefault order: id desc. Sortable: id, attendee, email, phone, state.\nFields:\n- id: integer. Technical identifier of the registration.\n- event_id: integer|null. Identifier of the event.\n- event: string|null. Name of the event.\n- ticket: string|null. Ticket type of the registration.\n- attendee: string|null [personal data]. Participant name.\n- email: string|null [personal data]. Participant email address.\n- phone: string|null [personal data]. Participant phone number.\n- booked_by: string|null. Contact who booked the registration.\n- state: "draft"|"open"|"done"|"cancel"|null. Registration status: draft (unconfirmed), open (confirmed), done (attended), cancel (cancelled).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- event_id = integer\n- state = "draft"|"open"|"done"|"cancel"\n- partner_id = integer. Registrations booked by this contact (partner id).\n- email ilike text\nExample record (shape only): {"id":42,"event_id":7,"event":"Example event","ticket":"Example ticket","attendee":"Example attendee","email":"someone@example.org","phone":"+1 555 0100","booked_by":"Example booked by","state":"draft","company":"Example company","url":"https://erp.example.org/web#id=42&model=event.registration&view_type=form"}\n\n### events/tasks: Checklist tasks\nPreparation checklist tasks of events.\nList: GET /api/v1/events/tasks. Detail: GET /api/v1/events/tasks/{id}.\nDefault order: event_id desc, sequence asc. Sortable: id, name, done.\nFields:\n- id: integer. Technical identifier of the task.\n- event_id: integer|null. Identifier of the event.\n- event: string|null. Name of the event.\n- name: string|null. Task to carry out.\n- done: boolean. The task is done.\n- assignee: string|null. User assigned to the task.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- event_id = integer\n- done = true|false\n- assigned_user_id = integer. Tasks assigned to this user (user id).\nExample record (shape only): {"id":42,"event_id":7,"event":"Example event","name":"Example name","done":true,"assignee":"Example assignee","url":"https://erp.example.org/web#id=42&model=event.checklist.task&view_type=form"}\n\n## fleet: Fleet\n\nVehicles of the organisation, their reservations and trips, fuel logs, services, incidents and due-date alerts.\n\n### fleet/alerts: Alerts\nDue-date alerts on vehicles: insurance, technical control, mileage service, driving permit and custom reminders.\nList: GET /api/v1/fleet/alerts. Detail: GET /api/v1/fleet/alerts/{id}.\nDefault order: due_date asc. Sortable: id, name, type, due_date, handled_at, reminder_days.\nFields:\n- id: integer. Technical identifier of the alert.\n- name: string|null. Title of the alert.\n- vehicle: string|null. Vehicle concerned.\n- vehicle_id: integer|null. Identifier of the vehicle concerned.\n- type: "assurance"|"controle_technique"|"entretien_km"|"permit"|"custom"|null. Category of the alert.\n- due_date: string(date)|null. Due date.\n- state: "pending"|"handled"|"late"|null. Handling state: late when the due date has passed without the alert being handled.\n- handled_at: string(date-time)|null. When the alert was handled.\n- handled_by: string|null. Person who handled the alert.\n- reminder_days: integer|null. Notice days before the due date.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "pending"|"handled"|"late"\n- type = "assurance"|"controle_technique"|"entretien_km"|"permit"|"custom"\n- vehicle_id = integer\n- due_before <= date. On field `due_date`.\n- due_after >= date. On field `due_date`.\nExample record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","vehicle_id":7,"type":"assurance","due_date":"2026-01-31","state":"pending","handled_at":"2026-01-31T08:00:00Z","handled_by":"Example handled by","reminder_days":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.alert&view_type=form"}\n\n### fleet/fuel-logs: Fuel logs\nFuel fills of the vehicles with consumption over each interval and anomaly detection.\nList: GET /api/v1/fleet/fuel-logs. Detail: GET /api/v1/fleet/fuel-logs/{id}.\nDefault order: date desc. Sortable: id, reference, date, station, liters, price_per_liter, odometer, distance, reviewed.\nFields:\n- id: integer. Technical identifier of the fuel log.\n- reference: string|null. Reference of the fuel log.\n- vehicle: string|null. Vehicle filled.\n- vehicle_id: integer|null. Identifier of the vehicle filled.\n- driver: string|null. Driver at the time of the fill.\n- date: string(date-time)|null. Date and time of the fill.\n- station: string|null. Fuel station.\n- liters: number|null. Litres filled.\n- price_per_liter: number|null. Price per litre.\n- total_amount: number|null. Total amount of the fill.\n- currency: string|null. Currency of the amounts.\n- odometer: number|null. Odometer reading at the fill (km).\n- distance: number|null. Kilometres driven since the previous fill.\n- consumption: number|null. Litres per 100 km over the interval since the previous fill.\n- is_anomaly: boolean. Consumption deviates abnormally from the vehicle average.\n- anomaly_severity: "none"|"low"|"medium"|"high"|null. Severity of the consumption anomaly.\n- anomaly_reason: string|null. Explanation of the anomaly.\n- reviewed: boolean. Anomaly reviewed by a manager.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- is_anomaly = true|false\n- reviewed = true|false\n- date_after >= date-time. On field `date`.\n- date_before <= date-time. On field `date`.\nExample record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31T08:00:00Z","station":"Example station","liters":1250.5,"price_per_liter":1250.5,"total_amount":1250.5,"currency":"EUR","odometer":1250.5,"distance":1250.5,"consumption":1250.5,"is_anomaly":true,"anomaly_severity":"none","anomaly_reason":"Example anomaly reason","reviewed":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.fuel.log&view_type=form"}\n\n### fleet/incidents: Incidents\nIncidents involving the vehicles (damage, breakdowns, accidents).\nList: GET /api/v1/fleet/incidents. Detail: GET /api/v1/fleet/incidents/{id}.\nDefault order: date desc. Sortable: id, name, date, severity, cost.\nFields:\n- id: integer. Technical identifier of the incident.\n- name: string|null. Short description of the incident.\n- vehicle: string|null. Vehicle involved.\n- vehicle_id: integer|null. Identifier of the vehicle involved.\n- driver: string|null. Driver at the time of the incident.\n- date: string(date)|null. Date of the incident.\n- severity: "minor"|"moderate"|"major"|"critical"|null. Severity of the incident.\n- cost: number|null. Estimated impact cost.\n- currency: string|null. Currency of the cost.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- driver_id = integer. Incidents with this driver (partner id).\n- severity = "minor"|"moderate"|"major"|"critical"\n- date_after >= date. On field `date`.\n- date_before <= date. On field `date`.\nExample record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","severity":"minor","cost":1250.5,"currency":"EUR","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.incident&view_type=form"}\n\n### fleet/locations: Locations\nFleet locations in service (pick-up points and sites; archived locations are not exposed).\nList: GET /api/v1/fleet/locations. Detail: GET /api/v1/fleet/locations/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, address, city, latitude, longitude, is_default_pickup. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the location.\n- name: string|null. Name of the location.\n- code: string|null. Short code.\n- address: string|null. Street address.\n- city: string|null. City.\n- country: string|null. Country.\n- latitude: number|null. Latitude (decimal degrees).\n- longitude: number|null. Longitude (decimal degrees).\n- is_default_pickup: boolean. Default pick-up point for vehicle requests.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- city ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","address":"Example address","city":"Example city","country":"Example country","latitude":1250.5,"longitude":1250.5,"is_default_pickup":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.location&view_type=form"}\n\n### fleet/reservations: Reservations\nVehicle requests (reservations of a vehicle for a period).\nList: GET /api/v1/fleet/reservations. Detail: GET /api/v1/fleet/reservations/{id}.\nDefault order: start desc. Sortable: id, reference, start, stop, motive, destination, expected_km, attendees_count, origin, state, approved_at, refusal_reason.\nFields:\n- id: integer. Technical identifier of the reservation.\n- reference: string|null. Reference of the reservation.\n- vehicle: string|null. Vehicle reserved.\n- vehicle_id: integer|null. Identifier of the vehicle reserved.\n- driver: string|null. Driver.\n- requester: string|null. Person who made the request.\n- start: string(date-time)|null. Start of the reservation.\n- stop: string(date-time)|null. End of the reservation.\n- duration: number|null. Duration (hours).\n- motive: string|null. Purpose of the trip.\n- pickup_location: string|null. Where the vehicle is picked up.\n- destination: string|null. Destination.\n- expected_km: number|null. Expected distance (km).\n- attendees_count: integer|null. Expected passengers.\n- origin: "internal"|"public"|null. Channel through which the request was made.\n- state: "draft"|"pending"|"approved"|"in_progress"|"done"|"refused"|"cancelled"|null. State of the reservation.\n- approver: string|null. Person who approved or refused the request.\n- approved_at: string(date-time)|null. When the request was approved.\n- refusal_reason: string|null. Reason given for a refusal.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"pending"|"approved"|"in_progress"|"done"|"refused"|"cancelled"\n- vehicle_id = integer\n- driver_id = integer. Reservations with this driver (partner id).\n- start_after >= date-time. On field `start`.\n- start_before <= date-time. On field `start`.\nExample record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","requester":"Example requester","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"motive":"Example motive","pickup_location":"Example pickup location","destination":"Example destination","expected_km":1250.5,"attendees_count":3,"origin":"internal","state":"draft","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","url":"https://erp.example.org/web#id=42&model=fleet.reservation&view_type=form"}\n\n### fleet/services: Services\nServices performed on the vehicles (maintenance and repairs).\nList: GET /api/v1/fleet/services. Detail: GET /api/v1/fleet/services/{id}.\nDefault order: date desc. Sortable: id, date, description, service_kind, amount, next_service_odometer, invoice_ref, state.\nFields:\n- id: integer. Technical identifier of the service.\n- vehicle: string|null. Vehicle serviced.\n- vehicle_id: integer|null. Identifier of the vehicle serviced.\n- date: string(date)|null. Date of the service.\n- description: string|null. Description of the service.\n- service_type: string|null. Type of service.\n- service_kind: "preventive"|"curative"|null. Preventive or curative service.\n- amount: number|null. Cost of the service.\n- total_cost: number|null. Total cost including detail lines.\n- currency: string|null. Currency of the amounts.\n- odometer: number|null. Odometer reading at the service (km).\n- next_service_odometer: number|null. Odometer reading at which the next service is due (km).\n- vendor: string|null. Vendor who performed the service.\n- invoice_ref: string|null. Vendor invoice reference.\n- state: "new"|"running"|"done"|"cancelled"|null. Stage of the service.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- state = "new"|"running"|"done"|"cancelled"\n- service_kind = "preventive"|"curative"\n- date_after >= date. On field `date`.\n- date_before <= date. On field `date`.\nExample record (shape only): {"id":42,"vehicle":"Example vehicle","vehicle_id":7,"date":"2026-01-31","description":"Example description","service_type":"Example service type","service_kind":"preventive","amount":1250.5,"total_cost":1250.5,"currency":"EUR","odometer":1250.5,"next_service_odometer":1250.5,"vendor":"Example vendor","invoice_ref":"Example invoice ref","state":"new","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.vehicle.log.services&view_type=form"}\n\n### fleet/trips: Trips\nTrips driven with the vehicles.\nList: GET /api/v1/fleet/trips. Detail: GET /api/v1/fleet/trips/{id}.\nDefault order: date desc. Sortable: id, reference, date, date_start, date_end, odometer_start, distance, motive, destination.\nFields:\n- id: integer. Technical identifier of the trip.\n- reference: string|null. Reference of the trip.\n- reservation_id: integer|null. Originating reservation, if any.\n- vehicle: string|null. Vehicle driven.\n- vehicle_id: integer|null. Identifier of the vehicle driven.\n- driver: string|null. Driver.\n- date: string(date)|null. Date of the trip.\n- date_start: string(date-time)|null. Departure time.\n- date_end: string(date-time)|null. Arrival time.\n- odometer_start: number|null. Odometer reading at departure (km).\n- odometer_end: number|null. Odometer reading at arrival (km).\n- distance: number|null. Distance driven (km).\n- motive: string|null. Purpose of the trip.\n- destination: string|null. Destination.\n- analytic_account: string|null. Analytic account charged.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- driver_id = integer. Trips with this driver (partner id).\n- date_after >= date. On field `date`.\n- date_before <= date. On field `date`.\nExample record (shape only): {"id":42,"reference":"Example reference","reservation_id":7,"vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","odometer_start":1250.5,"odometer_end":1250.5,"distance":1250.5,"motive":"Example motive","destination":"Example destination","analytic_account":"Example analytic account","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.trip&view_type=form"}\n\n### fleet/vehicles: Vehicles\nVehicles of the fleet in service (archived vehicles are not exposed).\nList: GET /api/v1/fleet/vehicles. Detail: GET /api/v1/fleet/vehicles/{id}.\nDefault order: plate asc. Sortable: id, plate, vin, seats, fuel_type, assignation_state, acquisition_date, insurance_expiry, technical_control_expiry. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the vehicle.\n- plate: string|null. Licence plate.\n- model: string|null. Make and model.\n- vin: string|null. Vehicle identification number (chassis).\n- driver: string|null. Driver currently assigned.\n- seats: integer|null. Number of seats.\n- fuel_type: "diesel"|"gasoline"|"full_hybrid"|"plug_in_hybrid_diesel"|"plug_in_hybrid_gasoline"|"cng"|"lpg"|"hydrogen"|"electric"|null. Fuel or energy.\n- odometer: number|null. Last odometer reading (km).\n- state: string|null. Vehicle lifecycle state (free value).\n- assignation_state: "free"|"assigned"|"maintenance"|"out_of_service"|"sold"|null. Assignment state.\n- acquisition_date: string(date)|null. Date of acquisition.\n- insurance_expiry: string(date)|null. Expiry date of the insurance.\n- technical_control_expiry: string(date)|null. Expiry date of the technical control.\n- next_alert_date: string(date)|null. Next due date, all alert categories.\n- avg_consumption: number|null. Average consumption (litres per 100 km).\n- total_km_last_year: number|null. Distance driven over the last twelve months (km).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- assignation_state = "free"|"assigned"|"maintenance"|"out_of_service"|"sold"\n- driver_id = integer. Vehicles assigned to this driver (partner id).\n- fuel_type = "diesel"|"gasoline"|"full_hybrid"|"plug_in_hybrid_diesel"|"plug_in_hybrid_gasoline"|"cng"|"lpg"|"hydrogen"|"electric"\n- plate ilike text\n- insurance_expiry_before <= date. On field `insurance_expiry`.\n- technical_control_expiry_before <= date. On field `technical_control_expiry`.\nExample record (shape only): {"id":42,"plate":"Example plate","model":"Example model","vin":"Example vin","driver":"Example driver","seats":3,"fuel_type":"diesel","odometer":1250.5,"state":"Example state","assignation_state":"free","acquisition_date":"2026-01-31","insurance_expiry":"2026-01-31","technical_control_expiry":"2026-01-31","next_alert_date":"2026-01-31","avg_consumption":1250.5,"total_km_last_year":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.vehicle&view_type=form"}\n\n## it: IT\n\nIT hardware assets of the organisation\'s inventory, helpdesk tickets and consumables issued to users.\n\n### it/assets: Assets\nIT hardware identified by serial number, limited to the organisation\'s inventory (parc).\nList: GET /api/v1/it/assets. Detail: GET /api/v1/it/assets/{id}.\nDefault order: serial asc. Sortable: id, serial, internal_ref, lifecycle. Scope: org_in_parc = true.\nFields:\n- id: integer. Technical identifier of the asset.\n- serial: string|null. Serial number.\n- internal_ref: string|null. Internal reference (when it differs from the serial number).\n- product: string|null. Hardware model.\n- quantity: number|null. Quantity on hand.\n- location: string|null. Stock location of the asset.\n- holder: string|null. Person holding the asset.\n- lifecycle: "available"|"assigned"|"maintenance"|"retired"|"external"|null. Lifecycle stage of the asset.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- lifecycle = "available"|"assigned"|"maintenance"|"retired"|"external"\n- holder_id = integer. Assets held by this person (partner id).\n- serial ilike text\nExample record (shape only): {"id":42,"serial":"Example serial","internal_ref":"Example internal ref","product":"Example product","quantity":1250.5,"location":"Example location","holder":"Example holder","lifecycle":"available","company":"Example company","url":"https://erp.example.org/web#id=42&model=stock.lot&view_type=form"}\n\n### it/consumable-moves: Consumable moves\nConsumables issued to beneficiaries against IT tickets, and what came back.\nList: GET /api/v1/it/consumable-moves. Detail: GET /api/v1/it/consumable-moves/{id}.\nDefault order: date desc. Sortable: id, quantity, returned_quantity, state, date.\nFields:\n- id: integer. Technical identifier of the move.\n- ticket_id: integer|null. Identifier of the ticket the consumable was issued for.\n- ticket_number: string|null. Number of the ticket.\n- beneficiary: string|null. Person who received the consumable.\n- product: string|null. Consumable issued.\n- location: string|null. Stock location the consumable was taken from.\n- quantity: number|null. Quantity issued.\n- returned_quantity: number|null. Quantity returned.\n- remaining_quantity: number|null. Quantity not returned.\n- state: "out"|"partial"|"returned"|null. Return state of the move.\n- date: string(date-time)|null. Date and time of issue.\n- handled_by: string|null. Technician who handled the move.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "out"|"partial"|"returned"\n- partner_id = integer. Moves for this beneficiary (partner id).\n- product_id = integer. Moves of this product.\n- date_after >= date-time. Issued on or after this date.\n- date_before <= date-time. Issued on or before this date.\nExample record (shape only): {"id":42,"ticket_id":7,"ticket_number":"Example ticket number","beneficiary":"Example beneficiary","product":"Example product","location":"Example location","quantity":1250.5,"returned_quantity":1250.5,"remaining_quantity":1250.5,"state":"out","date":"2026-01-31T08:00:00Z","handled_by":"Example handled by","url":"https://erp.example.org/web#id=42&model=it.consumable.move&view_type=form"}\n\n### it/tickets: Tickets\nIT helpdesk tickets in service (archived tickets are not exposed); both listings of the specification (decision D4).\nList: GET /api/v1/it/tickets. Detail: GET /api/v1/it/tickets/{id}.\nDefault order: id desc. Sortable: id, number, name, priority, kanban_state, assigned_date, closed_date, validation_state. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the ticket.\n- number: string|null. Ticket number.\n- name: string|null. Subject of the ticket.\n- type: string|null. Request category (ticket type).\n- stage: string|null. Current stage.\n- is_closed: boolean. The current stage is a closing stage.\n- team: string|null. Support team in charge.\n- assignees: string[]. Assigned technicians.\n- assignee: string|null. First assigned technician, or null (earlier listing).\n- requester: string|null. Person who raised the ticket.\n- requester_email: string|null [personal data]. Email address of the requester.\n- priority: "0"|"1"|"2"|"3"|null. Priority: 0 low, 1 normal, 2 high, 3 critical.\n- kanban_state: "normal"|"done"|"blocked"|null. Kanban status: normal (in progress), done (ready) or blocked.\n- assigned_date: string(date-time)|null. Date and time the ticket was assigned.\n- closed_date: string(date-time)|null. Date and time the ticket was closed.\n- category: string|null. Category of the ticket (earlier listing).\n- validation_state: "none"|"to_validate"|"validated"|"rejected"|null. Hierarchical validation status, if the request requires one (earlier listing).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- is_closed = true|false\n- team_id = integer. Tickets of this support team.\n- assignee_id in integer list. Tickets assigned to one or several technicians (user ids, comma-separated or repeated key).\n- priority = "0"|"1"|"2"|"3"\n- number ilike text\n- user_id = integer. Tickets where this user is among the assignees (earlier listing).\n- validation_state = "none"|"to_validate"|"validated"|"rejected"\nExample record (shape only): {"id":42,"number":"Example number","name":"Example name","type":"Example type","stage":"Example stage","is_closed":true,"team":"Example team","assignees":["Example assignees 1","Example assignees 2"],"assignee":"Example assignee","requester":"Example requester","requester_email":"someone@example.org","priority":"0","kanban_state":"normal","assigned_date":"2026-01-31T08:00:00Z","closed_date":"2026-01-31T08:00:00Z","category":"Example category","validation_state":"none","company":"Example company","url":"https://erp.example.org/web#id=42&model=it.ticket&view_type=form"}\n\n## purchase: Purchase\n\nPurchase orders sent to vendors and their lines (quantities, prices, receptions, billing and analytic distribution).\n\n### purchase/order-lines: Purchase order lines\nLines of purchase orders.\nList: GET /api/v1/purchase/order-lines. Detail: GET /api/v1/purchase/order-lines/{id}.\nDefault order: id desc. Sortable: id, description, quantity, price_unit, price_subtotal, price_total, qty_received, qty_invoiced, date_planned.\nFields:\n- id: integer. Technical identifier of the line.\n- order_id: integer|null. Identifier of the purchase order.\n- order_reference: string|null. Reference of the purchase order.\n- description: string|null. Description of the line.\n- product: string|null. Product ordered.\n- product_id: integer|null. Identifier of the product ordered.\n- quantity: number|null. Quantity ordered.\n- uom: string|null. Unit of measure of the quantity.\n- price_unit: number|null. Unit price.\n- price_subtotal: number|null. Line amount excluding tax.\n- price_total: number|null. Line amount including tax.\n- currency: string|null. Currency of the amounts.\n- qty_received: number|null. Quantity received.\n- qty_invoiced: number|null. Quantity billed by the vendor.\n- date_planned: string(date-time)|null. Expected arrival date and time.\n- analytic_accounts: string[]. Names of the analytic accounts charged.\n- analytic_distribution: string|null. Raw analytic distribution as compact JSON: account identifier and percentage.\n- state: "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"|null. State of the parent order.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- order_id = integer\n- product_id = integer\n- state = "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"\n- planned_after >= date-time. On field `date_planned`.\n- planned_before <= date-time. On field `date_planned`.\nExample record (shape only): {"id":42,"order_id":7,"order_reference":"Example order reference","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","price_unit":1250.5,"price_subtotal":1250.5,"price_total":1250.5,"currency":"EUR","qty_received":1250.5,"qty_invoiced":1250.5,"date_planned":"2026-01-31T08:00:00Z","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","state":"draft","url":"https://erp.example.org/web#id=42&model=purchase.order.line&view_type=form"}\n\n### purchase/orders: Purchase orders\nPurchase orders (requests for quotation and confirmed orders).\nList: GET /api/v1/purchase/orders. Detail: GET /api/v1/purchase/orders/{id}.\nDefault order: date_order desc. Sortable: id, reference, vendor_reference, subject, budget_line, delivery_condition, origin, date_order, date_approve, date_planned, amount_untaxed, amount_total, state, invoice_status, created_at.\nFields:\n- id: integer. Technical identifier of the order.\n- reference: string|null. Order reference (number).\n- vendor: string|null. Vendor.\n- vendor_id: integer|null. Identifier of the vendor (partner).\n- vendor_reference: string|null. Reference of the order on the vendor\'s side.\n- subject: string|null. Short description of what the order covers.\n- budget_line: string|null. Budget line charged.\n- department: string|null. Requesting department.\n- delivery_condition: string|null. Delivery conditions agreed with the vendor.\n- origin: string|null. Originating document.\n- date_order: string(date-time)|null. Order deadline.\n- date_approve: string(date-time)|null. Confirmation date.\n- date_planned: string(date-time)|null. Planned reception.\n- amount_untaxed: number|null. Total amount excluding tax.\n- amount_total: number|null. Total amount including tax.\n- currency: string|null. Currency of the amounts.\n- state: "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"|null. State of the order (org_tribu = awaiting tribe validation).\n- invoice_status: "no"|"to invoice"|"invoiced"|null. Billing status.\n- buyer: string|null. Buyer in charge of the order.\n- author: string|null. Person who entered the order.\n- author_id: integer|null. Identifier of the person who entered the order (user).\n- created_at: string(date-time)|null. Creation date and time of the record.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"\n- invoice_status = "no"|"to invoice"|"invoiced"\n- vendor_id = integer\n- user_id = integer. Orders handled by this buyer (user id).\n- origin ilike text\n- subject ilike text\n- budget_line ilike text\n- department_id = integer. Orders of this department (department id).\n- ordered_after >= date-time. On field `date_order`.\n- ordered_before <= date-time. On field `date_order`.\n- amount_above >= number. Orders whose tax-inclusive total is at least this amount.\n- author_id = integer\n- created_after >= date-time. On field `created_at`.\n- created_before <= date-time. On field `created_at`.\nExample record (shape only): {"id":42,"reference":"Example reference","vendor":"Example vendor","vendor_id":7,"vendor_reference":"Example vendor reference","subject":"Example subject","budget_line":"Example budget line","department":"Example department","delivery_condition":"Example delivery condition","origin":"Example origin","date_order":"2026-01-31T08:00:00Z","date_approve":"2026-01-31T08:00:00Z","date_planned":"2026-01-31T08:00:00Z","amount_untaxed":1250.5,"amount_total":1250.5,"currency":"EUR","state":"draft","invoice_status":"no","buyer":"Example buyer","author":"Example author","author_id":7,"created_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=purchase.order&view_type=form"}\n\n## space: Space\n\nSites and bookable spaces of the organisation, their categories and equipment, activities, reservations and maintenance slots.\n\n### space/activities: Activities\nActivities a space can be booked for (archived activities are not exposed).\nList: GET /api/v1/space/activities. Detail: GET /api/v1/space/activities/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, default_duration. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the activity.\n- name: string|null. Name of the activity.\n- code: string|null. Short code of the activity.\n- default_duration: number|null. Default duration of a booking for this activity (hours).\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","default_duration":1250.5,"url":"https://erp.example.org/web#id=42&model=space.activity&view_type=form"}\n\n### space/categories: Categories\nCategories of spaces and equipment (archived categories are not exposed).\nList: GET /api/v1/space/categories. Detail: GET /api/v1/space/categories/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, description. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the category.\n- name: string|null. Name of the category.\n- description: string|null. Description of the category.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","description":"Example description","url":"https://erp.example.org/web#id=42&model=space.category&view_type=form"}\n\n### space/equipments: Equipment\nEquipment available in the spaces (archived equipment is not exposed).\nList: GET /api/v1/space/equipments. Detail: GET /api/v1/space/equipments/{id}.\nDefault order: name asc. Sortable: id, name, code, description. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the equipment.\n- name: string|null. Name of the equipment.\n- code: string|null. Short code of the equipment.\n- category: string|null. Category of the equipment.\n- description: string|null. Description of the equipment.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- category_id = integer. Equipment of this category (category id).\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","category":"Example category","description":"Example description","url":"https://erp.example.org/web#id=42&model=space.equipment&view_type=form"}\n\n### space/maintenances: Maintenances\nMaintenance slots of spaces.\nList: GET /api/v1/space/maintenances. Detail: GET /api/v1/space/maintenances/{id}.\nDefault order: start desc. Sortable: id, name, start, stop, state, category, blocks_reservations.\nFields:\n- id: integer. Technical identifier of the maintenance.\n- name: string|null. Subject of the maintenance.\n- space: string|null. Space under maintenance.\n- space_id: integer|null. Identifier of the space.\n- start: string(date-time)|null. Start of the maintenance slot.\n- stop: string(date-time)|null. End of the maintenance slot.\n- state: "planned"|"in_progress"|"done"|"cancelled"|null. State of the maintenance.\n- category: "preventive"|"curative"|"cleaning"|"other"|null. Kind of maintenance.\n- technician: string|null. Internal technician.\n- external_technician: string|null. External technician or contractor.\n- blocks_reservations: boolean. Prevents any reservation on the slot.\n- check_progress: number|null. Progress of the maintenance checklist (percent).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "planned"|"in_progress"|"done"|"cancelled"\n- space_id = integer\n- category = "preventive"|"curative"|"cleaning"|"other"\n- blocks_reservations = true|false\n- start_after >= date-time. On field `start`.\n- start_before <= date-time. On field `start`.\nExample record (shape only): {"id":42,"name":"Example name","space":"Example space","space_id":7,"start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","state":"planned","category":"preventive","technician":"Example technician","external_technician":"Example external technician","blocks_reservations":true,"check_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.maintenance&view_type=form"}\n\n### space/reservations: Reservations\nReservations of spaces.\nList: GET /api/v1/space/reservations. Detail: GET /api/v1/space/reservations/{id}.\nDefault order: start desc. Sortable: id, reference, start, stop, attendees_expected, attendees_actual, origin, state, approved_at, refusal_reason, cancellation_reason, check_in_at, check_out_at.\nFields:\n- id: integer. Technical identifier of the reservation.\n- reference: string|null. Reservation number.\n- space: string|null. Space reserved.\n- space_id: integer|null. Identifier of the space.\n- activity: string|null. Activity planned in the space.\n- start: string(date-time)|null. Start of the reservation.\n- stop: string(date-time)|null. End of the reservation.\n- duration: number|null. Duration of the reservation (hours).\n- attendees_expected: integer|null. Number of attendees expected.\n- attendees_actual: integer|null. Number of attendees actually present.\n- requester: string|null. Person who requested the reservation.\n- origin: "internal"|"public"|null. Origin of the request (internal or public).\n- state: "pending"|"approved"|"refused"|"cancelled"|"done"|null. State of the reservation.\n- approver: string|null. User who approved or refused the reservation.\n- approved_at: string(date-time)|null. Date and time of the approval.\n- refusal_reason: string|null. Reason given for a refusal.\n- cancellation_reason: string|null. Reason given for a cancellation.\n- check_in_at: string(date-time)|null. Date and time of the check-in.\n- check_out_at: string(date-time)|null. Date and time of the check-out.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "pending"|"approved"|"refused"|"cancelled"|"done"\n- space_id = integer\n- activity_id = integer. Reservations for this activity (activity id).\n- origin = "internal"|"public"\n- start_after >= date-time. On field `start`.\n- start_before <= date-time. On field `start`.\nExample record (shape only): {"id":42,"reference":"Example reference","space":"Example space","space_id":7,"activity":"Example activity","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"attendees_expected":3,"attendees_actual":3,"requester":"Example requester","origin":"internal","state":"pending","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","cancellation_reason":"Example cancellation reason","check_in_at":"2026-01-31T08:00:00Z","check_out_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=space.reservation&view_type=form"}\n\n### space/sites: Sites\nSites holding the spaces, as a tree (archived sites are not exposed).\nList: GET /api/v1/space/sites. Detail: GET /api/v1/space/sites/{id}.\nDefault order: complete_name asc. Sortable: id, name, complete_name, code, address. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the site.\n- name: string|null. Name of the site.\n- complete_name: string|null. Full hierarchical path of the site.\n- code: string|null. Short code of the site.\n- parent_id: integer|null. Identifier of the parent site.\n- address: string|null. Address of the site.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- parent_id = integer\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","complete_name":"Example complete name","code":"Example code","parent_id":7,"address":"Example address","company":"Example company","url":"https://erp.example.org/web#id=42&model=space.site&view_type=form"}\n\n### space/spaces: Spaces\nBookable spaces (archived spaces are not exposed).\nList: GET /api/v1/space/spaces. Detail: GET /api/v1/space/spaces/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, state, location, floor, surface, capacity, hourly_price, public_visibility, approval_required, min_lead_hours, max_lead_days, cancel_deadline_hours. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the space.\n- name: string|null. Name of the space.\n- code: string|null. Short code of the space.\n- site: string|null. Site of the space.\n- site_id: integer|null. Identifier of the site.\n- state: "available"|"restricted"|"closed"|null. Availability state of the space.\n- location: string|null. Free location inside the site.\n- floor: string|null. Floor.\n- surface: number|null. Surface (square metres).\n- capacity: integer|null. Capacity (people).\n- hourly_price: number|null. Hourly price.\n- currency: string|null. Currency of the hourly price.\n- categories: string[]. Names of the categories of the space.\n- public_visibility: "private"|"internal"|"public"|null. Visibility of the space for bookings.\n- approval_required: boolean. Reservations need an approval.\n- min_lead_hours: integer|null. Minimum booking notice (hours).\n- max_lead_days: integer|null. Maximum booking horizon (days).\n- cancel_deadline_hours: integer|null. Cancellation limit (hours before start).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "available"|"restricted"|"closed"\n- site_id = integer\n- capacity_min >= integer. On field `capacity`.\n- approval_required = true|false\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","site":"Example site","site_id":7,"state":"available","location":"Example location","floor":"Example floor","surface":1250.5,"capacity":3,"hourly_price":1250.5,"currency":"EUR","categories":["Example categories 1","Example categories 2"],"public_visibility":"private","approval_required":true,"min_lead_hours":3,"max_lead_days":3,"cancel_deadline_hours":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.space&view_type=form"}\n\n## sprint: Sprint and OKR\n\nObjectives and key results, their measures and readings, squads\' engagements, sprints and blockers.\n\n### sprint/blockers: Blockers\nBlocking points raised by squads, with their origin, owner and the decision that lifted them.\nList: GET /api/v1/sprint/blockers. Detail: GET /api/v1/sprint/blockers/{id}.\nDefault order: date_start desc. Sortable: id, name, description, unblocker, origin, date_start, date_lifted, escalated, decision.\nFields:\n- id: integer. Technical identifier of the blocker.\n- name: string|null. Short title of the blocker.\n- description: string|null. Description of the blocking point.\n- subject: string|null. Subject concerned.\n- subject_id: integer|null. Identifier of the subject concerned.\n- sprint: string|null. Sprint during which the blocker was raised.\n- squad: string|null. Squad that is blocked.\n- owner: string|null. Person in charge of following the blocker.\n- unblocker: string|null. Who can lift the blocker (person or body; free text).\n- unblocker_user: string|null. Person to notify to lift the blocker.\n- origin: "member"|"feedback"|"no_feedback"|null. Where the blocker comes from.\n- reported_by: string|null. Person who reported the blocker.\n- date_start: string(date)|null. Blocked since.\n- date_lifted: string(date)|null. Date the blocker was lifted (null while open).\n- is_open: boolean. True while the blocker has not been lifted.\n- age_days: integer|null. Days since the blocker started (until it was lifted, or until today).\n- escalated: boolean. Raised to the monthly review.\n- decision: string|null. Arbitration by the operations director.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- is_open = true|false\n- subject_id = integer\n- sprint_id = integer. Blockers raised during this sprint.\n- squad_id = integer. Blockers of this squad.\n- escalated = true|false\n- opened_after >= date. Blocked since this date or later.\n- opened_before <= date. Blocked since this date or earlier.\nExample record (shape only): {"id":42,"name":"Example name","description":"Example description","subject":"Example subject","subject_id":7,"sprint":"Example sprint","squad":"Example squad","owner":"Example owner","unblocker":"Example unblocker","unblocker_user":"Example unblocker user","origin":"member","reported_by":"Example reported by","date_start":"2026-01-31","date_lifted":"2026-01-31","is_open":true,"age_days":3,"escalated":true,"decision":"Example decision","url":"https://erp.example.org/web#id=42&model=sprint.blocker&view_type=form"}\n\n### sprint/engagements: Engagements\nCommitments taken by squads towards an objective or key result, with their deadline and state.\nList: GET /api/v1/sprint/engagements. Detail: GET /api/v1/sprint/engagements/{id}.\nDefault order: deadline asc. Sortable: id, number, name, state, deadline, actual_date, expected_proof.\nFields:\n- id: integer. Technical identifier of the engagement.\n- number: string|null. Reference of the engagement.\n- name: string|null. Title of the engagement.\n- state: "open"|"in_progress"|"at_risk"|"kept"|null. State of the engagement.\n- deadline: string(date)|null. Date by which the engagement is due.\n- actual_date: string(date)|null. Date the engagement was actually kept.\n- is_late: boolean. Deadline passed and the engagement not kept.\n- days_to_deadline: integer|null. Days from today to the deadline (negative when passed).\n- squad: string|null. Squad committed.\n- squad_id: integer|null. Identifier of the squad committed.\n- objective: string|null. Objective served.\n- objective_id: integer|null. Identifier of the objective served.\n- key_result: string|null. Key result served.\n- key_result_id: integer|null. Identifier of the key result served.\n- expected_proof: string|null. Evidence expected to show the engagement is kept.\n- sprint: string|null. Sprint in which the engagement was taken.\n- subjects: string[]. Subjects serving the engagement.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "open"|"in_progress"|"at_risk"|"kept"\n- squad_id = integer\n- objective_id = integer\n- key_result_id = integer\n- is_late = true|false\n- deadline_after >= date. Deadline on or after this date.\n- deadline_before <= date. Deadline on or before this date.\nExample record (shape only): {"id":42,"number":"Example number","name":"Example name","state":"open","deadline":"2026-01-31","actual_date":"2026-01-31","is_late":true,"days_to_deadline":3,"squad":"Example squad","squad_id":7,"objective":"Example objective","objective_id":7,"key_result":"Example key result","key_result_id":7,"expected_proof":"Example expected proof","sprint":"Example sprint","subjects":["Example subjects 1","Example subjects 2"],"url":"https://erp.example.org/web#id=42&model=sprint.engagement&view_type=form"}\n\n### sprint/key-results: Key results\nKey results of the objectives, per exercice and squad, with their progress computed from their measures.\nList: GET /api/v1/sprint/key-results. Detail: GET /api/v1/sprint/key-results/{id}.\nDefault order: number asc. Sortable: id, number, name.\nFields:\n- id: integer. Technical identifier of the key result.\n- number: integer|null. Number of the key result.\n- name: string|null. Statement of the key result.\n- progress: number|null. Progress (percent), the average of its measures\' progress.\n- exercice: string|null. Exercice (OKR year) of the key result.\n- exercice_id: integer|null. Identifier of the exercice.\n- objective: string|null. Objective the key result belongs to.\n- objective_id: integer|null. Identifier of the objective.\n- squad: string|null. Squad carrying the key result.\n- measures: string[]. Measures of the key result.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- exercice_id = integer\n- objective_id = integer\n- squad_id = integer. Key results carried by this squad.\n- name ilike text\nExample record (shape only): {"id":42,"number":3,"name":"Example name","progress":1250.5,"exercice":"Example exercice","exercice_id":7,"objective":"Example objective","objective_id":7,"squad":"Example squad","measures":["Example measures 1","Example measures 2"],"url":"https://erp.example.org/web#id=42&model=sprint.key.result&view_type=form"}\n\n### sprint/measure-readings: Measure readings\nValues read for the measures of the key results.\nList: GET /api/v1/sprint/measure-readings. Detail: GET /api/v1/sprint/measure-readings/{id}.\nDefault order: date desc. Sortable: id, date, value, note.\nFields:\n- id: integer. Technical identifier of the reading.\n- measure: string|null. Measure read.\n- measure_id: integer|null. Identifier of the measure read.\n- key_result: string|null. Key result of the measure.\n- key_result_id: integer|null. Identifier of the key result of the measure.\n- squad: string|null. Squad of the key result.\n- date: string(date)|null. Date of the reading.\n- value: number|null. Value read.\n- unit: string|null. Unit of the measure.\n- note: string|null. Comment on the reading.\n- read_by: string|null. Person who recorded the reading.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- measure_id = integer\n- key_result_id = integer\n- squad_id = integer. Readings of this squad\'s measures.\n- date_after >= date. Readings on or after this date.\n- date_before <= date. Readings on or before this date.\nExample record (shape only): {"id":42,"measure":"Example measure","measure_id":7,"key_result":"Example key result","key_result_id":7,"squad":"Example squad","date":"2026-01-31","value":1250.5,"unit":"Example unit","note":"Example note","read_by":"Example read by","url":"https://erp.example.org/web#id=42&model=sprint.measure.reading&view_type=form"}\n\n### sprint/measures: Measures\nMeasures of the key results: start, milestone and target values, last reading and progress.\nList: GET /api/v1/sprint/measures. Detail: GET /api/v1/sprint/measures/{id}.\nDefault order: kr_id, id. Sortable: id, name, unit, start_value, milestone_value, milestone_date, target_value.\nFields:\n- id: integer. Technical identifier of the measure.\n- name: string|null. Name of the measure.\n- unit: string|null. Unit in which the measure is expressed.\n- key_result: string|null. Key result measured.\n- key_result_id: integer|null. Identifier of the key result measured.\n- squad: string|null. Squad carrying the key result.\n- start_value: number|null. Value at the start of the exercice.\n- milestone_value: number|null. Value expected at the milestone.\n- milestone_date: string(date)|null. Date of the milestone.\n- target_value: number|null. Value targeted.\n- last_value: number|null. Value of the latest reading.\n- last_reading_date: string(date)|null. Date of the latest reading.\n- progress: number|null. Progress from start to target value (percent).\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- key_result_id = integer\n- squad_id = integer. Measures of this squad\'s key results.\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","unit":"Example unit","key_result":"Example key result","key_result_id":7,"squad":"Example squad","start_value":1250.5,"milestone_value":1250.5,"milestone_date":"2026-01-31","target_value":1250.5,"last_value":1250.5,"last_reading_date":"2026-01-31","progress":1250.5,"url":"https://erp.example.org/web#id=42&model=sprint.measure&view_type=form"}\n\n### sprint/objectives: Objectives\nObjectives of the OKR framework, archived ones included.\nList: GET /api/v1/sprint/objectives. Detail: GET /api/v1/sprint/objectives/{id}.\nDefault order: name asc. Sortable: id, name, active.\nFields:\n- id: integer. Technical identifier of the objective.\n- name: string|null. Statement of the objective.\n- active: boolean. Objective still in service.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- name ilike text\n- active = true|false\nExample record (shape only): {"id":42,"name":"Example name","active":true,"url":"https://erp.example.org/web#id=42&model=sprint.objective&view_type=form"}\n\n### sprint/sprints: Sprints\nSprints of the squads (field list inferred, may grow; decision D1).\nList: GET /api/v1/sprint/sprints. Detail: GET /api/v1/sprint/sprints/{id}.\nDefault order: date_start desc. Sortable: id, name, date_start, date_end.\nFields:\n- id: integer. Technical identifier of the sprint.\n- name: string|null. Name of the sprint.\n- squad: string|null. Squad running the sprint.\n- squad_id: integer|null. Identifier of the squad running the sprint.\n- date_start: string(date)|null. First day of the sprint.\n- date_end: string(date)|null. Last day of the sprint.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- squad_id = integer\n- start_after >= date. Sprints starting on or after this date.\n- start_before <= date. Sprints starting on or before this date.\nExample record (shape only): {"id":42,"name":"Example name","squad":"Example squad","squad_id":7,"date_start":"2026-01-31","date_end":"2026-01-31","url":"https://erp.example.org/web#id=42&model=sprint.sprint&view_type=form"}\n\n## stock: Stock\n\nStock transfers of the organisation (receipts, deliveries and internal moves).\n\n### stock/pickings: Pickings\nTransfers of goods (receipts, deliveries, internal moves).\nList: GET /api/v1/stock/pickings. Detail: GET /api/v1/stock/pickings/{id}.\nDefault order: scheduled_date desc. Sortable: id, reference, origin, scheduled_date, date_done, priority, state.\nFields:\n- id: integer. Technical identifier of the transfer.\n- reference: string|null. Reference of the transfer.\n- origin: string|null. Source document (purchase order, request...).\n- picking_type: string|null. Operation type (receipt, delivery, internal transfer).\n- partner: string|null. Contact (vendor or recipient).\n- source_location: string|null. Location the goods leave.\n- destination_location: string|null. Location the goods reach.\n- scheduled_date: string(date-time)|null. Scheduled date of the transfer.\n- date_done: string(date-time)|null. Date the transfer was done.\n- priority: "0"|"1"|null. Priority: "0" normal, "1" urgent.\n- state: "draft"|"waiting"|"confirmed"|"assigned"|"done"|"cancel"|null. State of the transfer.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"waiting"|"confirmed"|"assigned"|"done"|"cancel"\n- partner_id = integer. Transfers with this contact (partner id).\n- origin ilike text\n- scheduled_after >= date-time. On field `scheduled_date`.\n- scheduled_before <= date-time. On field `scheduled_date`.\nExample record (shape only): {"id":42,"reference":"Example reference","origin":"Example origin","picking_type":"Example picking type","partner":"Example partner","source_location":"Example source location","destination_location":"Example destination location","scheduled_date":"2026-01-31T08:00:00Z","date_done":"2026-01-31T08:00:00Z","priority":"0","state":"draft","company":"Example company","url":"https://erp.example.org/web#id=42&model=stock.picking&view_type=form"}\n\n## travel: Travel\n\nMissions of the organisation\'s staff: trips, their stages and expenses, trip types, per-diem rates and per-diem requests.\n\n### travel/perdiem-rates: Per-diem rates\nDaily allowance rates by destination country and city (archived rates are not exposed).\nList: GET /api/v1/travel/perdiem-rates. Detail: GET /api/v1/travel/perdiem-rates/{id}.\nDefault order: id desc. Sortable: id, daily_rate, has_tiers, note. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the rate.\n- country: string|null. Destination country the rate applies to.\n- country_id: integer|null. Identifier of the destination country.\n- city: string|null. Destination city the rate applies to (null: whole country).\n- daily_rate: number|null. Daily allowance amount.\n- currency: string|null. Currency of the daily rate.\n- has_tiers: boolean. Duration tiers exist for this rate.\n- environment: string|null. Environment (site or programme area) the rate belongs to.\n- note: string|null. Free note.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- country_id = integer\n- city_id = integer. Rates for this city (city id).\n- environment_id = integer. Rates of this environment (environment id).\n- has_tiers = true|false\nExample record (shape only): {"id":42,"country":"Example country","country_id":7,"city":"Example city","daily_rate":1250.5,"currency":"EUR","has_tiers":true,"environment":"Example environment","note":"Example note","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.rate&view_type=form"}\n\n### travel/perdiem-requests: Per-diem requests\nRequests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).\nList: GET /api/v1/travel/perdiem-requests. Detail: GET /api/v1/travel/perdiem-requests/{id}.\nDefault order: date_start desc. Sortable: id, reference, name, state, mission_object, date_start, date_end, prorata_start, prorata_end, calc_model, daily_rate, duration_abatement_pct, duration_abatement_amount, total_amount, financing_type, partner_share_pct, amount_company, amount_partner, submit_date, approve_date, reject_date. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the request.\n- reference: string|null. Reference (sequence number) of the request.\n- name: string|null. Title of the request.\n- state: "draft"|"pending"|"approved"|"rejected"|"cancelled"|null. State of the request.\n- trip_id: integer|null. Identifier of the trip (mission) concerned, if any.\n- trip_reference: string|null. Reference of the trip concerned.\n- traveler: string|null. User travelling.\n- mission_object: string|null. Purpose of the mission.\n- country: string|null. Destination country.\n- city: string|null. Destination city.\n- date_start: string(date)|null. First day of the mission.\n- date_end: string(date)|null. Last day of the mission.\n- duration_days: number|null. Days paid, after the first-day and last-day rules (halves possible).\n- prorata_start: "full"|"half"|"none"|null. Rule for the first day: full, half or no allowance.\n- prorata_end: "full"|"half"|"none"|null. Rule for the last day: full, half or no allowance.\n- calc_model: "flat_with_abatement"|"tiered"|null. Calculation model: flat rate with duration abatement, or duration tiers.\n- daily_rate: number|null. Daily rate applied.\n- rate_id: integer|null. Identifier of the per-diem rate applied.\n- duration_abatement_pct: number|null. Abatement for duration (percent).\n- duration_abatement_amount: number|null. Amount of the duration abatement.\n- total_amount: number|null. Total allowance due.\n- financing_type: "org"|"partner"|"mixed"|null. Who finances the allowance: the organisation only (org), a partner, or both (mixed).\n- partner: string|null. Co-financing partner.\n- partner_share_pct: number|null. Share financed by the partner (percent).\n- amount_company: number|null. Amount borne by the organisation.\n- amount_partner: number|null. Amount borne by the partner.\n- currency: string|null. Currency of the amounts.\n- environment: string|null. Environment (site or programme area) charged.\n- validator: string|null. User who validates the request.\n- submit_date: string(date-time)|null. When the request was submitted.\n- approve_date: string(date-time)|null. When the request was approved.\n- reject_date: string(date-time)|null. When the request was rejected.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"pending"|"approved"|"rejected"|"cancelled"\n- trip_id = integer\n- traveler_user_id = integer. Requests of this traveller (user id).\n- country_id = integer. Requests for this destination country (country id).\n- financing_type = "org"|"partner"|"mixed"\n- start_after >= date. On field `date_start`.\n- start_before <= date. On field `date_start`.\nExample record (shape only): {"id":42,"reference":"Example reference","name":"Example name","state":"draft","trip_id":7,"trip_reference":"Example trip reference","traveler":"Example traveler","mission_object":"Example mission object","country":"Example country","city":"Example city","date_start":"2026-01-31","date_end":"2026-01-31","duration_days":1250.5,"prorata_start":"full","prorata_end":"full","calc_model":"flat_with_abatement","daily_rate":1250.5,"rate_id":7,"duration_abatement_pct":1250.5,"duration_abatement_amount":1250.5,"total_amount":1250.5,"financing_type":"org","partner":"Example partner","partner_share_pct":1250.5,"amount_company":1250.5,"amount_partner":1250.5,"currency":"EUR","environment":"Example environment","validator":"Example validator","submit_date":"2026-01-31T08:00:00Z","approve_date":"2026-01-31T08:00:00Z","reject_date":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.request&view_type=form"}\n\n### travel/trip-expenses: Trip expenses\nOther expenses of a trip (visa, local transport, fees...).\nList: GET /api/v1/travel/trip-expenses. Detail: GET /api/v1/travel/trip-expenses/{id}.\nDefault order: id desc. Sortable: id, name, cost, notes.\nFields:\n- id: integer. Technical identifier of the expense.\n- name: string|null. Label of the expense.\n- trip_id: integer|null. Identifier of the trip.\n- trip_reference: string|null. Reference of the trip.\n- cost: number|null. Cost of the expense.\n- currency: string|null. Currency of the cost.\n- notes: string|null. Free notes.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- trip_id = integer\n- cost_above >= number. On field `cost`.\nExample record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_reference":"Example trip reference","cost":1250.5,"currency":"EUR","notes":"Example notes","url":"https://erp.example.org/web#id=42&model=travel.trip.expense&view_type=form"}\n\n### travel/trip-stages: Trip stages\nLegs of a trip, in order, from one city to the next.\nList: GET /api/v1/travel/trip-stages. Detail: GET /api/v1/travel/trip-stages/{id}.\nDefault order: trip_id desc, sequence asc. Sortable: id, name, position, is_return_leg, date_from, date_to, has_transport.\nFields:\n- id: integer. Technical identifier of the stage.\n- name: string|null. Label of the stage.\n- trip_id: integer|null. Identifier of the trip.\n- trip_reference: string|null. Reference of the trip.\n- position: integer|null. Rank of the stage in the mission.\n- is_return_leg: boolean. The stage is the return leg.\n- city_from: string|null. City of departure.\n- country_from: string|null. Country of departure.\n- city_to: string|null. City of arrival.\n- country_to: string|null. Country of arrival.\n- date_from: string(date)|null. First day of the stage.\n- date_to: string(date)|null. Last day of the stage.\n- duration_days: integer|null. Duration of the stage in days (both ends included).\n- has_transport: boolean. Transport is to be booked for the stage.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- trip_id = integer\n- is_return_leg = true|false\n- country_to_id = integer. Stages arriving in this country (country id).\n- date_after >= date. On field `date_from`.\n- date_before <= date. On field `date_from`.\nExample record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_reference":"Example trip reference","position":3,"is_return_leg":true,"city_from":"Example city from","country_from":"Example country from","city_to":"Example city to","country_to":"Example country to","date_from":"2026-01-31","date_to":"2026-01-31","duration_days":3,"has_transport":true,"url":"https://erp.example.org/web#id=42&model=travel.trip.stage&view_type=form"}\n\n### travel/trip-types: Trip types\nKinds of mission (archived types are not exposed).\nList: GET /api/v1/travel/trip-types. Detail: GET /api/v1/travel/trip-types/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, description. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the trip type.\n- name: string|null. Name of the trip type.\n- code: string|null. Short code of the trip type.\n- description: string|null. Description of the trip type.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","description":"Example description","url":"https://erp.example.org/web#id=42&model=travel.trip.type&view_type=form"}\n\n### travel/trips: Trips\nMissions of the organisation\'s staff: traveller, itinerary, dates and costs.\nList: GET /api/v1/travel/trips. Detail: GET /api/v1/travel/trips/{id}.\nDefault order: date_start desc. Sortable: id, reference, name, state, traveler_name, traveler_email, description, date_submission, date_start, date_end, transport_cost, accommodation_cost_total, insurance_premium, has_per_diem.\nFields:\n- id: integer. Technical identifier of the trip.\n- reference: string|null. Reference (sequence number) of the trip.\n- name: string|null. Title of the mission.\n- state: "draft"|"pending"|"planned"|"in_progress"|"done"|"cancelled"|null. State of the trip.\n- traveler: string|null. User travelling.\n- traveler_name: string|null [personal data]. Full name of the traveller.\n- traveler_email: string|null [personal data]. Email address of the traveller.\n- trip_type: string|null. Kind of mission.\n- description: string|null. Description of the mission.\n- city_departure: string|null. City of departure.\n- country_departure: string|null. Country of departure.\n- city_destination: string|null. Destination city.\n- country_destination: string|null. Destination country.\n- date_submission: string(date)|null. Date the trip was submitted.\n- date_start: string(date)|null. First day of the trip.\n- date_end: string(date)|null. Last day of the trip.\n- duration_days: integer|null. Duration of the trip in days (both ends included).\n- transport_cost: number|null. Transport cost.\n- accommodation_cost_total: number|null. Total accommodation cost.\n- per_diem_total: number|null. Total of the per-diem requests of the trip (excluding rejected and cancelled ones).\n- insurance_premium: number|null. Travel insurance premium.\n- currency: string|null. Currency of the amounts.\n- has_per_diem: boolean. The traveller is entitled to per diems on this trip.\n- has_return_stage: boolean. One of the stages is a return leg.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"pending"|"planned"|"in_progress"|"done"|"cancelled"\n- traveler_id = integer. Trips of this traveller (user id).\n- trip_type_id = integer. Trips of this type (trip type id).\n- country_destination_id = integer. Trips to this country (country id).\n- has_per_diem = true|false\n- start_after >= date. On field `date_start`.\n- start_before <= date. On field `date_start`.\nExample record (shape only): {"id":42,"reference":"Example reference","name":"Example name","state":"draft","traveler":"Example traveler","traveler_name":"Example traveler name","traveler_email":"someone@example.org","trip_type":"Example trip type","description":"Example description","city_departure":"Example city departure","country_departure":"Example country departure","city_destination":"Example city destination","country_destination":"Example country destination","date_submission":"2026-01-31","date_start":"2026-01-31","date_end":"2026-01-31","duration_days":3,"transport_cost":1250.5,"accommodation_cost_total":1250.5,"per_diem_total":1250.5,"insurance_premium":1250.5,"currency":"EUR","has_per_diem":true,"has_return_stage":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.trip&view_type=form"}\n\n<!-- Generated by ops-data-gateway codegen (make generate) from catalogue/*.yaml. Do not edit: changes are lost at the next generation. -->\n';
+var LLMS_TXT = '# Operations data API\n\n> Read-only HTTP JSON API over the organisation\'s ERP: 45 resources in 11 domains (analytic, approvals, electricity, events, fleet, it, purchase, space, sprint, stock, travel). Every data route is GET, needs `Authorization: Bearer <API key>` and answers `{"data": [...], "meta": {...}}` (list) or `{"data": {...}}` (detail). Interface version 1.0.0.\n\nCompanion documents (no credentials): {base_url}/api/openapi.json (OpenAPI 3.1), {base_url}/api/docs (HTML). This text is served at {base_url}/llms.txt and {base_url}/api/llms.txt. Agents with MCP: see "MCP server" below.\n\n## Base URL\n\nThe base URL is {base_url}. Every path below is relative to it; data routes are under {base_url}/api/v1. Each resource has a list route `/api/v1/<domain>/<resource>` and a detail route `/api/v1/<domain>/<resource>/{id}` (`{id}`: positive integer). Only GET and HEAD exist; no route writes.\n\n## Authentication\n\nSend `Authorization: Bearer <API key>` on every data route. The key is an ERP API key of the dedicated technical account (member of the API group).\n- Getting a key: ask the ERP administrator who holds the API\'s technical account; they create it in the ERP under Preferences > Account security > New API key (a name and an expiry date). It is shown once: keep it in a secret store or an environment variable, never in a prompt, a URL or a log. On the demo sandbox, `make run` prints one.\n- 401 `unauthorized` (with `WWW-Authenticate: Bearer`): key absent, invalid or expired.\n- 403 `forbidden`: valid key of another account (even an administrator), or no read right on the model.\n\n## MCP server\n\nAgents that speak the Model Context Protocol use the same key and rules through tools instead of URLs.\n- Streamable HTTP: `POST {base_url}/mcp` with `Authorization: Bearer <API key>` (stateless: no session id; GET is 405). No key: 401 as above.\n- stdio (local agents): `GATEWAY_URL={base_url} API_KEY=<key> npm run mcp` in a clone of the gateway; it forwards to /mcp.\n- Tools (14): `list_resources`; `describe_resource` (fields, enums, filters, sort keys, personal-data flags); `query_<domain>` (one per domain: `resource`, named `filters`, `fields`, `order`, `limit`, `since_id`, `total`); `get_record` (`resource` as `domain/name`, `id`, `fields`).\n- Answers are structured content (`{"resource", "data", "meta"}`); personal-data fields are left out unless named in `fields` (`meta.personal_fields_omitted` lists them). Errors are tool errors whose text is `{"error": {"code", "message", "status"}}`, the codes of the table below.\n\n## Responses and paging\n\nList: `{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}` (with changed_since: `{"next_changed_since": token, "more_changes": bool, "removed_ids": [id, ...]}`). Detail: `{"data": record}`. A record holds the resource\'s fields (all of them, or those named in `fields`; `id` always).\n- Offset paging: `limit` + `offset`, in `order`; `meta.total` counts every match. Cost grows with depth.\n- Cursor paging (full scans): `since_id=0`, then pass back `meta.next_since_id` until it is `null`. Ascending id, constant cost. Not with `offset` or `order` (400).\n  Example: `GET /api/v1/approvals/approvers?since_id=0&limit=200&total=false` answers `{"data": [..., {"id": 212, ...}], "meta": {"next_since_id": 212}}`; ask again with `since_id=212`; stop at `"next_since_id": null`. Never compute the cursor yourself.\n- `total=false` omits `meta.total` (the count scans every match): use it for cursor scans and when no count is needed.\n- Unchanged answers: every 200 JSON answer carries an `ETag` (an export has none); send it back in `If-None-Match` (several comma-separated, or `*`) and an unchanged answer is 304 with no body. The data is still read from the ERP, and answers are `Cache-Control: no-store`: keep the ETag and the body yourself. Where the operator turned the gateway\'s response cache on for a resource, its answers are `Cache-Control: private, max-age=\u2026` with an `Age` instead: they may come from the gateway\'s cache, at most `max-age` seconds old.\n\n## Common parameters and limits\n\nList routes: limit, offset, since_id, total, order, fields, format, csv_formulas, changed_since. Detail routes: fields only.\n- limit: integer, default 50, min 1, above 200 lowered to 200 without error.\n- offset: integer >= 0, default 0.\n- since_id: integer >= 0; cursor (see paging).\n- total: true|false, default true.\n- order: `field`, `field asc` or `field desc`, several comma-separated; sortable fields only (listed per route); `id` is appended last. Unset values: a number that is not set is read as 0 and sorts as 0 (first ascending, last descending, beside the zeros; before negative numbers ascending); a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by `id`, except on date-times: the ERP keeps fractions of a second that answers round off, so records showing the same date-time are ordered by that hidden fraction first.\n- fields: comma-separated field names; unknown name is 400.\n- format: csv|ndjson|json. csv or ndjson (or `Accept: text/csv` / `application/x-ndjson`): an export of every matching record, streamed by ascending id, with the filters and `fields`; `since_id` resumes after an id; not with limit, offset, order or total (400); past the gateway\'s row ceiling 422 before anything is sent. CSV: RFC 4180, header row, null = empty field, empty text = `""`, arrays as JSON text; a text beginning with =, +, -, @, tab or carriage return gets a leading `\'` (spreadsheets then compute nothing; numbers are never changed) unless csv_formulas=raw. An export that ends without its last chunk was cut short.\n- csv_formulas: escaped|raw, CSV exports only (400 otherwise). escaped (default): texts a spreadsheet would read as formulas (beginning with =, +, -, @, tab, carriage return, or their full-width forms) get a leading `\'` (OWASP\'s advice against CSV injection); raw: every text as the ERP holds it, for loaders that are not spreadsheets.\n- changed_since: ISO 8601 date-time or the token `meta.next_changed_since` gave. Change feed: records written at or after it, in (write_date, id) order; loop while `meta.more_changes` is true, keep the last token for the next sync (nothing missed or repeated, same second included). Records that left the resource or the filters: `meta.removed_ids` (exports: `_removed` column; the next token in the `X-Next-Changed-Since` header). Deleted records cannot be seen: compare ids with an export now and then. Not with order, offset, since_id or total=true (400).\nAny other query key than these and the route\'s filters is 400. Malformed common values (`limit=0`, `offset=-1`, `total=maybe`) are 422.\n\n## Filters\n\nQuery keys named per route, one value each (except `in`), AND-combined. Example: `GET {base_url}/api/v1/approvals/approvers?request_status=new&created_after=2026-01-31&limit=10`.\n- Operators: `=` exact; `ilike` case-insensitive substring of the literal text (`%` and `_` are not wildcards); `>=` / `<=` bounds (inclusive); `in` one of several.\n- integer: a whole number (ids of related records for `*_id`). number: decimal with `.`.\n- text: any non-empty text (URL-encode it).\n- true|false: case-insensitive.\n- Quoted values (`"a"|"b"`): an enumeration; send one of them exactly, without quotes (`state=done`); another value is 422.\n- date: on a date field; `YYYY-MM-DD` (an ISO 8601 date-time is accepted, its UTC date is used).\n- date-time: on a timestamp field; `YYYY-MM-DD` or ISO 8601 date-time (`2026-01-31T08:00:00Z`, offsets converted to UTC, none means UTC). A date alone: `*_after` from 00:00:00Z of that day, `*_before` through the end of that day.\n- integer list (`in`): positive ids comma-separated (`assignee_id=3,5`) or the key repeated (`assignee_id=3&assignee_id=5`).\n- Empty value, repeated key on a single-value filter, or unusable value: 422.\n- Scope: where a route states one, only matching records exist for the API (list and detail, 404 outside).\n\n## Field types (notation below)\n\n`integer`, `number`, `boolean`, `string`; `string(date)` is `YYYY-MM-DD`; `string(date-time)` is ISO 8601 UTC ending in `Z`; `|null` may be null (an empty or unreadable relation is null); `"a"|"b"` enumeration (exact strings); `string[]` readable names of related records, `integer[]` their ids. `*_id` fields are ids of related records, the sibling without `_id` is the readable name. `url` links to the record in the ERP interface. [personal data] marks personal data; [deprecated] marks what may go (responses touching it carry a `Deprecation` header).\n\n## Errors\n\nBody `{"error": {"code": "...", "message": "..."}}`; rely on the status. Every answer, errors included, carries `X-Request-Id` (yours when you send a safe one, else made for the request): quote it when reporting a problem. Data answers carry `Server-Timing` (ERP time, gateway time, cache outcome).\n\n| Status | Code | Condition |\n| --- | --- | --- |\n| 400 | bad_request | Unknown parameter, invalid sort or unknown field. |\n| 401 | unauthorized | API key absent, invalid or expired. |\n| 403 | forbidden | Account not authorised to use the API, or no read right on the model. |\n| 404 | not_found | Unknown resource, or record not found or outside the exposed scope. |\n| 405 | (HTML body) | Any method other than GET or HEAD; `Allow: GET, HEAD` |\n| 422 | invalid_value | A parameter value cannot be used (malformed date, integer expected, value outside the allowed list). |\n| 429 | rate_limited | Too many failed authentications from this address, too many new API keys being checked at once, or (when the operator set per-key limits) this API key has used its quota of the window; retry after the Retry-After delay. |\n| 500 | internal_error | An unexpected failure of the gateway itself (a bug): logged, never detailed. |\n| 502 | bad_gateway | The ERP is unreachable or answered with something that is not its protocol. |\n| 503 | unavailable | The gateway is saturated (ERP calls or memory for ERP answers) or the resource is unavailable; retry after the Retry-After delay. |\n| 504 | gateway_timeout | The ERP did not answer within the configured timeout. |\n\n429 and 503 carry `Retry-After` (seconds). When the operator limits each API key, data answers carry `RateLimit-Policy` (`"per-key";q=600;w=60`: 600 points per 60 s) and `RateLimit` (`"per-key";r=598;t=42`: 598 left, the window ends in 42 s); past the quota: 429 `rate_limited` with `Retry-After`.\n\nWhat to do: 400 (unknown parameter, or `offset`/`order` with `since_id`): fix the request, the message names the parameter. 422: fix the value, an enumeration\'s message lists the allowed ones. 401: the key is wrong or expired, get a new one (do not retry). 403: this key may not read this resource (do not retry). 404: no such record in scope. 429, 503: wait `Retry-After` seconds, then retry once. 502, 504: the ERP failed or was slow; retry later with a smaller `limit` or `total=false`. Never retry a 4xx unchanged.\n\n## Routes\n\nPer domain, per resource: description; paths; default order, sortable fields, scope; `Fields:` one line each (`name: type [marks]. description`); `Filters:` one line each (`name operator value-format. note`); an example record (its shape and value formats, not real data; a list answers `{"data": [record, ...], "meta": {"total": n}}`).\n\n## analytic: Analytic\n\nAnalytic accounts charged by purchase and approval lines, and the analysis dimensions (plans) that group them.\n\n### analytic/accounts: Analytic accounts\nAnalytic accounts, active and archived. The account id is the key used inside analytic distributions of lines.\nList: GET /api/v1/analytic/accounts. Detail: GET /api/v1/analytic/accounts/{id}.\nDefault order: id asc. Sortable: id, code, name, active.\nFields:\n- id: integer. Technical identifier of the account (key used inside analytic distributions).\n- code: string|null. Reference code of the account.\n- name: string|null. Name of the account.\n- dimension: string|null. Axis of analysis (plan) the account belongs to.\n- dimension_id: integer|null. Identifier of the axis of analysis (plan).\n- root_dimension: string|null. Top-level axis of analysis (root plan) of the account.\n- partner: string|null. Partner (customer or funder) linked to the account.\n- active: boolean. False for an archived account.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- dimension_id = integer\n- code ilike text\n- name ilike text\n- active = true|false\nExample record (shape only): {"id":42,"code":"Example code","name":"Example name","dimension":"Example dimension","dimension_id":7,"root_dimension":"Example root dimension","partner":"Example partner","active":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=account.analytic.account&view_type=form"}\n\n### analytic/dimensions: Analytic dimensions\nAxes of analysis (analytic plans) grouping the analytic accounts.\nList: GET /api/v1/analytic/dimensions. Detail: GET /api/v1/analytic/dimensions/{id}.\nDefault order: sequence asc. Sortable: id, name, sequence, applicability.\nFields:\n- id: integer. Technical identifier of the dimension.\n- name: string|null. Name of the dimension.\n- sequence: integer|null. Display order.\n- applicability: "optional"|"mandatory"|"unavailable"|null. Default applicability of the dimension on analytic distributions.\n- parent: string|null. Parent dimension when nested.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","sequence":3,"applicability":"optional","parent":"Example parent","url":"https://erp.example.org/web#id=42&model=account.analytic.plan&view_type=form"}\n\n## approvals: Approvals\n\nApproval requests, the approval circuit of each request and the product lines they ask for.\n\n### approvals/approvers: Approvers\nSteps of an approval circuit (one approver of one request).\nList: GET /api/v1/approvals/approvers. Detail: GET /api/v1/approvals/approvers/{id}.\nDefault order: id desc. Sortable: id, status, sequence, required.\nFields:\n- id: integer. Technical identifier of the step.\n- request_id: integer|null. Identifier of the approval request.\n- request_subject: string|null. Subject (number) of the approval request.\n- request_status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the approval request.\n- approver: string|null [personal data]. Approver (user).\n- approver_id: integer|null. Identifier of the approver (user).\n- status: "new"|"pending"|"waiting"|"approved"|"refused"|"cancel"|null. Position of this approver in the circuit.\n- sequence: integer|null. Rank in the circuit (lowest rank decides first).\n- required: boolean. Approval of this approver is mandatory.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- request_id = integer\n- request_status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"\n- approver_id = integer\n- status = "new"|"pending"|"waiting"|"approved"|"refused"|"cancel"\n- created_after >= date-time. Steps created on or after this date.\n- created_before <= date-time. Steps created on or before this date.\nExample record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_status":"new","approver":"Example approver","approver_id":7,"status":"new","sequence":3,"required":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.approver&view_type=form"}\n\n### approvals/request-lines: Approval request lines\nProduct lines of approval requests (what is asked for and where it is charged).\nList: GET /api/v1/approvals/request-lines. Detail: GET /api/v1/approvals/request-lines/{id}.\nDefault order: id desc. Sortable: id, description, quantity, estimated_amount.\nFields:\n- id: integer. Technical identifier of the line.\n- request_id: integer|null. Identifier of the approval request.\n- request_subject: string|null. Subject (number) of the approval request.\n- request_description: string|null. Description of the approval request.\n- request_status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the approval request.\n- author: string|null [personal data]. Author of the approval request.\n- description: string|null. Description of the line.\n- product: string|null. Product asked for.\n- product_id: integer|null. Identifier of the product asked for.\n- quantity: number|null. Quantity asked for.\n- uom: string|null. Unit of measure of the quantity.\n- estimated_amount: number|null. Estimated amount excluding tax.\n- currency: string|null. Currency of the estimated amount.\n- analytic_accounts: string[]. Names of the analytic accounts charged.\n- analytic_distribution: string|null. Raw analytic distribution as compact JSON: account identifier and percentage.\n- purchase_order_line_id: integer|null. Purchase order line resulting from this line, if any.\n- vendor: string|null. Vendor proposed for the line.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- request_id = integer\n- request_status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"\n- product_id = integer\n- description ilike text\n- created_after >= date-time. Lines created on or after this date.\n- created_before <= date-time. Lines created on or before this date.\nExample record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_description":"Example request description","request_status":"new","author":"Example author","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","estimated_amount":1250.5,"currency":"EUR","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","purchase_order_line_id":7,"vendor":"Example vendor","company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.product.line&view_type=form"}\n\n### approvals/requests: Approval requests\nApproval requests (purchases, expenses, missions...) and their outcome.\nList: GET /api/v1/approvals/requests. Detail: GET /api/v1/approvals/requests/{id}.\nDefault order: id desc. Sortable: id, subject, description, reference, status, amount, budget_code, location, quantity, created_at, date, date_confirmed, date_start, date_end.\nFields:\n- id: integer. Technical identifier of the request.\n- subject: string|null. Subject of the request (request number).\n- description: string|null. Description (reason) of the request.\n- reference: string|null. External reference of the request.\n- author: string|null [personal data]. Author (owner) of the request.\n- author_id: integer|null. Identifier of the author (user).\n- created_by: string|null [personal data]. Person who entered the request, if different from the author.\n- status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the request.\n- category: string|null. Approval category.\n- category_id: integer|null. Identifier of the approval category.\n- amount: number|null. Amount of the request.\n- currency: string|null. Currency of the amount.\n- budget_code: string|null. Budget code charged.\n- final_approver: string|null [personal data]. Approver who takes the final decision.\n- approvers: integer[]. Identifiers of the circuit steps, to join with approvals/approvers.\n- partner: string|null [personal data]. Partner (contact) concerned by the request.\n- location: string|null. Location concerned by the request.\n- quantity: number|null. Quantity asked for.\n- created_at: string(date-time)|null. Creation date and time of the record.\n- date: string(date-time)|null. Date of the request.\n- date_confirmed: string(date-time)|null. Date and time the request was submitted for approval.\n- date_start: string(date-time)|null. Start of the period concerned.\n- date_end: string(date-time)|null. End of the period concerned.\n- purchase_order_count: integer|null. Number of purchase orders created from the request.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"\n- author_id = integer\n- category_id = integer\n- subject ilike text\n- description ilike text\n- budget_code ilike text\n- created_after >= date-time. On field `created_at`.\n- created_before <= date-time. On field `created_at`.\n- confirmed_after >= date-time. On field `date_confirmed`.\n- confirmed_before <= date-time. On field `date_confirmed`.\n- amount_above >= number. Requests whose amount is at least this value.\nExample record (shape only): {"id":42,"subject":"Example subject","description":"Example description","reference":"Example reference","author":"Example author","author_id":7,"created_by":"Example created by","status":"new","category":"Example category","category_id":7,"amount":1250.5,"currency":"EUR","budget_code":"Example budget code","final_approver":"Example final approver","approvers":[7,9],"partner":"Example partner","location":"Example location","quantity":1250.5,"created_at":"2026-01-31T08:00:00Z","date":"2026-01-31T08:00:00Z","date_confirmed":"2026-01-31T08:00:00Z","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","purchase_order_count":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.request&view_type=form"}\n\n## electricity: Electricity\n\nPrepaid electricity meters of the sites: credit purchases, balance readings, consumption and remaining autonomy.\n\n### electricity/counters: Meters\nPrepaid electricity meters in service, with their estimated balance and autonomy (archived meters are not exposed).\nList: GET /api/v1/electricity/counters. Detail: GET /api/v1/electricity/counters/{id}.\nDefault order: code asc. Sortable: id, code, label. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the meter.\n- code: string|null. Code of the meter.\n- label: string|null. Label of the meter.\n- environment: string|null. Environment (site) served by the meter.\n- current_kwh: number|null. Estimated balance (kWh): last reading, plus credit bought since, minus the average consumption since.\n- last_reading_kwh: number|null. Balance at the last reading (kWh).\n- last_reading_date: string(date-time)|null. Date and time of the last reading.\n- days_since_reading: integer|null. Whole days since the last reading.\n- avg_daily_consumption: number|null. Average daily consumption (kWh), over the readings not excluded from the average.\n- projected_autonomy_days: integer|null. Days the estimated balance lasts at the average consumption.\n- total_purchased_kwh: number|null. Credit bought for the meter (kWh; cancelled purchases excluded).\n- total_purchased_amount: number|null. Amount spent on credit for the meter (cancelled purchases excluded).\n- currency: string|null. Currency of the amounts.\n- status: "ok"|"warning"|"critical"|"no_data"|null. Alert status from the remaining autonomy: ok, warning (10 days or less), critical (3 days or less), no_data (no reading or no consumption average).\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- status = "ok"|"warning"|"critical"|"no_data"\n- environment_id = integer. Meters serving this environment (environment id).\n- code ilike text\n- autonomy_below <= integer. Meters whose projected autonomy is at most this many days.\nExample record (shape only): {"id":42,"code":"Example code","label":"Example label","environment":"Example environment","current_kwh":1250.5,"last_reading_kwh":1250.5,"last_reading_date":"2026-01-31T08:00:00Z","days_since_reading":3,"avg_daily_consumption":1250.5,"projected_autonomy_days":3,"total_purchased_kwh":1250.5,"total_purchased_amount":1250.5,"currency":"EUR","status":"ok","url":"https://erp.example.org/web#id=42&model=electricity.counter&view_type=form"}\n\n### electricity/purchases: Credit purchases\nPrepaid credit bought for a meter.\nList: GET /api/v1/electricity/purchases. Detail: GET /api/v1/electricity/purchases/{id}.\nDefault order: date_purchase desc. Sortable: id, reference, date_purchase, purchased_kwh, amount, state.\nFields:\n- id: integer. Technical identifier of the purchase.\n- reference: string|null. Reference of the purchase (receipt or token number).\n- counter: string|null. Code of the meter credited.\n- counter_id: integer|null. Identifier of the meter credited.\n- environment: string|null. Environment (site) served by the meter.\n- date_purchase: string(date)|null. Date of the purchase.\n- purchased_kwh: number|null. Credit bought (kWh).\n- amount: number|null. Amount paid.\n- currency: string|null. Currency of the amount.\n- price_per_kwh: number|null. Price paid per kWh (amount divided by the kWh bought).\n- state: "active"|"cancelled"|null. State of the purchase.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "active"|"cancelled"\n- counter_id = integer\n- environment_id = integer. Purchases for meters of this environment (environment id).\n- date_after >= date. On field `date_purchase`.\n- date_before <= date. On field `date_purchase`.\nExample record (shape only): {"id":42,"reference":"Example reference","counter":"Example counter","counter_id":7,"environment":"Example environment","date_purchase":"2026-01-31","purchased_kwh":1250.5,"amount":1250.5,"currency":"EUR","price_per_kwh":1250.5,"state":"active","url":"https://erp.example.org/web#id=42&model=electricity.purchase&view_type=form"}\n\n### electricity/readings: Meter readings\nBalances read on a meter and the consumption derived from the previous reading.\nList: GET /api/v1/electricity/readings. Detail: GET /api/v1/electricity/readings/{id}.\nDefault order: date_reading desc. Sortable: id, date_reading, remaining_kwh, consumed_kwh, days_elapsed, daily_consumption, is_excluded_from_avg, note.\nFields:\n- id: integer. Technical identifier of the reading.\n- counter: string|null. Code of the meter read.\n- counter_id: integer|null. Identifier of the meter read.\n- environment: string|null. Environment (site) served by the meter.\n- date_reading: string(date-time)|null. Date and time of the reading.\n- remaining_kwh: number|null. Balance read on the meter (kWh).\n- consumed_kwh: number|null. Consumption since the previous reading (kWh).\n- days_elapsed: number|null. Days elapsed since the previous reading.\n- daily_consumption: number|null. Average daily consumption over the interval (kWh).\n- is_excluded_from_avg: boolean. The reading is left out of the meter\'s consumption average.\n- note: string|null. Free note.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- counter_id = integer\n- environment_id = integer. Readings of meters of this environment (environment id).\n- date_after >= date-time. On field `date_reading`.\n- date_before <= date-time. On field `date_reading`.\nExample record (shape only): {"id":42,"counter":"Example counter","counter_id":7,"environment":"Example environment","date_reading":"2026-01-31T08:00:00Z","remaining_kwh":1250.5,"consumed_kwh":1250.5,"days_elapsed":1250.5,"daily_consumption":1250.5,"is_excluded_from_avg":true,"note":"Example note","url":"https://erp.example.org/web#id=42&model=electricity.reading&view_type=form"}\n\n## events: Events\n\nEvents of the organisation, their registrations and their preparation checklist tasks.\n\n### events/events: Events\nEvents with their dates, space, seats, people in charge, review state and checklist progress.\nList: GET /api/v1/events/events. Detail: GET /api/v1/events/events/{id}.\nDefault order: date_begin desc. Sortable: id, name, date_begin, date_end, seats_max, origin, review_state, hidden_public, checklist_enabled.\nFields:\n- id: integer. Technical identifier of the event.\n- name: string|null. Name of the event.\n- event_type: string|null. Event template applied.\n- activity: string|null. Activity of the event.\n- stage: string|null. Lifecycle stage.\n- date_begin: string(date-time)|null. Start date and time.\n- date_end: string(date-time)|null. End date and time.\n- is_ongoing: boolean. True if the event is in progress at request time.\n- space: string|null. Space where the event takes place.\n- space_id: integer|null. Identifier of the space.\n- reservation_id: integer|null. Identifier of the linked space reservation.\n- space_capacity: integer|null. Capacity of the space (people).\n- seats_max: integer|null. Maximum number of attendees (0 when unlimited).\n- seats_taken: integer|null. Seats taken by confirmed and attended registrations.\n- seats_available: integer|null. Seats still available (0 when unlimited).\n- organizer: string|null [personal data]. Organizer of the event.\n- responsible: string|null [personal data]. User responsible for the event.\n- referent: string|null [personal data]. Referent person of the event.\n- origin: "internal"|"public"|null. Origin of the event (internal or public request).\n- review_state: "approved"|"pending"|"refused"|null. Review state of the event.\n- hidden_public: boolean. Hidden on the public site.\n- checklist_enabled: boolean. The preparation checklist is enabled.\n- checklist_progress: number|null. Progress of the preparation checklist (percent).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- stage_id = integer. Events in this stage (stage id).\n- space_id = integer\n- review_state = "approved"|"pending"|"refused"\n- origin = "internal"|"public"\n- hidden_public = true|false\n- begin_after >= date-time. On field `date_begin`.\n- begin_before <= date-time. On field `date_begin`.\nExample record (shape only): {"id":42,"name":"Example name","event_type":"Example event type","activity":"Example activity","stage":"Example stage","date_begin":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","is_ongoing":true,"space":"Example space","space_id":7,"reservation_id":7,"space_capacity":3,"seats_max":3,"seats_taken":3,"seats_available":3,"organizer":"Example organizer","responsible":"Example responsible","referent":"Example referent","origin":"internal","review_state":"approved","hidden_public":true,"checklist_enabled":true,"checklist_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=event.event&view_type=form"}\n\n### events/registrations: Registrations\nRegistrations of participants to events (attendee name, email and phone are personal data).\nList: GET /api/v1/events/registrations. Detail: GET /api/v1/events/registrations/{id}.\nDefault order: id desc. Sortable: id, attendee, email, phone, state.\nFields:\n- id: integer. Technical identifier of the registration.\n- event_id: integer|null. Identifier of the event.\n- event: string|null. Name of the event.\n- ticket: string|null. Ticket type of the registration.\n- attendee: string|null [personal data]. Participant name.\n- email: string|null [personal data]. Participant email address.\n- phone: string|null [personal data]. Participant phone number.\n- booked_by: string|null [personal data]. Contact who booked the registration.\n- state: "draft"|"open"|"done"|"cancel"|null. Registration status: draft (unconfirmed), open (confirmed), done (attended), cancel (cancelled).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- event_id = integer\n- state = "draft"|"open"|"done"|"cancel"\n- partner_id = integer. Registrations booked by this contact (partner id).\n- email ilike text\nExample record (shape only): {"id":42,"event_id":7,"event":"Example event","ticket":"Example ticket","attendee":"Example attendee","email":"someone@example.org","phone":"+1 555 0100","booked_by":"Example booked by","state":"draft","company":"Example company","url":"https://erp.example.org/web#id=42&model=event.registration&view_type=form"}\n\n### events/tasks: Checklist tasks\nPreparation checklist tasks of events.\nList: GET /api/v1/events/tasks. Detail: GET /api/v1/events/tasks/{id}.\nDefault order: event_id desc, sequence asc. Sortable: id, name, done.\nFields:\n- id: integer. Technical identifier of the task.\n- event_id: integer|null. Identifier of the event.\n- event: string|null. Name of the event.\n- name: string|null. Task to carry out.\n- done: boolean. The task is done.\n- assignee: string|null [personal data]. User assigned to the task.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- event_id = integer\n- done = true|false\n- assigned_user_id = integer. Tasks assigned to this user (user id).\nExample record (shape only): {"id":42,"event_id":7,"event":"Example event","name":"Example name","done":true,"assignee":"Example assignee","url":"https://erp.example.org/web#id=42&model=event.checklist.task&view_type=form"}\n\n## fleet: Fleet\n\nVehicles of the organisation, their reservations and trips, fuel logs, services, incidents and due-date alerts.\n\n### fleet/alerts: Alerts\nDue-date alerts on vehicles: insurance, technical control, mileage service, driving permit and custom reminders.\nList: GET /api/v1/fleet/alerts. Detail: GET /api/v1/fleet/alerts/{id}.\nDefault order: due_date asc. Sortable: id, name, type, due_date, handled_at, reminder_days.\nFields:\n- id: integer. Technical identifier of the alert.\n- name: string|null. Title of the alert.\n- vehicle: string|null. Vehicle concerned.\n- vehicle_id: integer|null. Identifier of the vehicle concerned.\n- type: "assurance"|"controle_technique"|"entretien_km"|"permit"|"custom"|null. Category of the alert.\n- due_date: string(date)|null. Due date.\n- state: "pending"|"handled"|"late"|null. Handling state: late when the due date has passed without the alert being handled.\n- handled_at: string(date-time)|null. When the alert was handled.\n- handled_by: string|null [personal data]. Person who handled the alert.\n- reminder_days: integer|null. Notice days before the due date.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "pending"|"handled"|"late"\n- type = "assurance"|"controle_technique"|"entretien_km"|"permit"|"custom"\n- vehicle_id = integer\n- due_before <= date. On field `due_date`.\n- due_after >= date. On field `due_date`.\nExample record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","vehicle_id":7,"type":"assurance","due_date":"2026-01-31","state":"pending","handled_at":"2026-01-31T08:00:00Z","handled_by":"Example handled by","reminder_days":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.alert&view_type=form"}\n\n### fleet/fuel-logs: Fuel logs\nFuel fills of the vehicles with consumption over each interval and anomaly detection.\nList: GET /api/v1/fleet/fuel-logs. Detail: GET /api/v1/fleet/fuel-logs/{id}.\nDefault order: date desc. Sortable: id, reference, date, station, liters, price_per_liter, odometer, distance, reviewed.\nFields:\n- id: integer. Technical identifier of the fuel log.\n- reference: string|null. Reference of the fuel log.\n- vehicle: string|null. Vehicle filled.\n- vehicle_id: integer|null. Identifier of the vehicle filled.\n- driver: string|null [personal data]. Driver at the time of the fill.\n- date: string(date-time)|null. Date and time of the fill.\n- station: string|null. Fuel station.\n- liters: number|null. Litres filled.\n- price_per_liter: number|null. Price per litre.\n- total_amount: number|null. Total amount of the fill.\n- currency: string|null. Currency of the amounts.\n- odometer: number|null. Odometer reading at the fill (km).\n- distance: number|null. Kilometres driven since the previous fill.\n- consumption: number|null. Litres per 100 km over the interval since the previous fill.\n- is_anomaly: boolean. Consumption deviates abnormally from the vehicle average.\n- anomaly_severity: "none"|"low"|"medium"|"high"|null. Severity of the consumption anomaly.\n- anomaly_reason: string|null. Explanation of the anomaly.\n- reviewed: boolean. Anomaly reviewed by a manager.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- is_anomaly = true|false\n- reviewed = true|false\n- date_after >= date-time. On field `date`.\n- date_before <= date-time. On field `date`.\nExample record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31T08:00:00Z","station":"Example station","liters":1250.5,"price_per_liter":1250.5,"total_amount":1250.5,"currency":"EUR","odometer":1250.5,"distance":1250.5,"consumption":1250.5,"is_anomaly":true,"anomaly_severity":"none","anomaly_reason":"Example anomaly reason","reviewed":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.fuel.log&view_type=form"}\n\n### fleet/incidents: Incidents\nIncidents involving the vehicles (damage, breakdowns, accidents).\nList: GET /api/v1/fleet/incidents. Detail: GET /api/v1/fleet/incidents/{id}.\nDefault order: date desc. Sortable: id, name, date, severity, cost.\nFields:\n- id: integer. Technical identifier of the incident.\n- name: string|null. Short description of the incident.\n- vehicle: string|null. Vehicle involved.\n- vehicle_id: integer|null. Identifier of the vehicle involved.\n- driver: string|null [personal data]. Driver at the time of the incident.\n- date: string(date)|null. Date of the incident.\n- severity: "minor"|"moderate"|"major"|"critical"|null. Severity of the incident.\n- cost: number|null. Estimated impact cost.\n- currency: string|null. Currency of the cost.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- driver_id = integer. Incidents with this driver (partner id).\n- severity = "minor"|"moderate"|"major"|"critical"\n- date_after >= date. On field `date`.\n- date_before <= date. On field `date`.\nExample record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","severity":"minor","cost":1250.5,"currency":"EUR","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.incident&view_type=form"}\n\n### fleet/locations: Locations\nFleet locations in service (pick-up points and sites; archived locations are not exposed).\nList: GET /api/v1/fleet/locations. Detail: GET /api/v1/fleet/locations/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, address, city, latitude, longitude, is_default_pickup. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the location.\n- name: string|null. Name of the location.\n- code: string|null. Short code.\n- address: string|null. Street address.\n- city: string|null. City.\n- country: string|null. Country.\n- latitude: number|null. Latitude (decimal degrees).\n- longitude: number|null. Longitude (decimal degrees).\n- is_default_pickup: boolean. Default pick-up point for vehicle requests.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- city ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","address":"Example address","city":"Example city","country":"Example country","latitude":1250.5,"longitude":1250.5,"is_default_pickup":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.location&view_type=form"}\n\n### fleet/reservations: Reservations\nVehicle requests (reservations of a vehicle for a period).\nList: GET /api/v1/fleet/reservations. Detail: GET /api/v1/fleet/reservations/{id}.\nDefault order: start desc. Sortable: id, reference, start, stop, motive, destination, expected_km, attendees_count, origin, state, approved_at, refusal_reason.\nFields:\n- id: integer. Technical identifier of the reservation.\n- reference: string|null. Reference of the reservation.\n- vehicle: string|null. Vehicle reserved.\n- vehicle_id: integer|null. Identifier of the vehicle reserved.\n- driver: string|null [personal data]. Driver.\n- requester: string|null [personal data]. Person who made the request.\n- start: string(date-time)|null. Start of the reservation.\n- stop: string(date-time)|null. End of the reservation.\n- duration: number|null. Duration (hours).\n- motive: string|null. Purpose of the trip.\n- pickup_location: string|null. Where the vehicle is picked up.\n- destination: string|null. Destination.\n- expected_km: number|null. Expected distance (km).\n- attendees_count: integer|null. Expected passengers.\n- origin: "internal"|"public"|null. Channel through which the request was made.\n- state: "draft"|"pending"|"approved"|"in_progress"|"done"|"refused"|"cancelled"|null. State of the reservation.\n- approver: string|null [personal data]. Person who approved or refused the request.\n- approved_at: string(date-time)|null. When the request was approved.\n- refusal_reason: string|null. Reason given for a refusal.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"pending"|"approved"|"in_progress"|"done"|"refused"|"cancelled"\n- vehicle_id = integer\n- driver_id = integer. Reservations with this driver (partner id).\n- start_after >= date-time. On field `start`.\n- start_before <= date-time. On field `start`.\nExample record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","requester":"Example requester","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"motive":"Example motive","pickup_location":"Example pickup location","destination":"Example destination","expected_km":1250.5,"attendees_count":3,"origin":"internal","state":"draft","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","url":"https://erp.example.org/web#id=42&model=fleet.reservation&view_type=form"}\n\n### fleet/services: Services\nServices performed on the vehicles (maintenance and repairs).\nList: GET /api/v1/fleet/services. Detail: GET /api/v1/fleet/services/{id}.\nDefault order: date desc. Sortable: id, date, description, service_kind, amount, next_service_odometer, invoice_ref, state.\nFields:\n- id: integer. Technical identifier of the service.\n- vehicle: string|null. Vehicle serviced.\n- vehicle_id: integer|null. Identifier of the vehicle serviced.\n- date: string(date)|null. Date of the service.\n- description: string|null. Description of the service.\n- service_type: string|null. Type of service.\n- service_kind: "preventive"|"curative"|null. Preventive or curative service.\n- amount: number|null. Cost of the service.\n- total_cost: number|null. Total cost including detail lines.\n- currency: string|null. Currency of the amounts.\n- odometer: number|null. Odometer reading at the service (km).\n- next_service_odometer: number|null. Odometer reading at which the next service is due (km).\n- vendor: string|null. Vendor who performed the service.\n- invoice_ref: string|null. Vendor invoice reference.\n- state: "new"|"running"|"done"|"cancelled"|null. Stage of the service.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- state = "new"|"running"|"done"|"cancelled"\n- service_kind = "preventive"|"curative"\n- date_after >= date. On field `date`.\n- date_before <= date. On field `date`.\nExample record (shape only): {"id":42,"vehicle":"Example vehicle","vehicle_id":7,"date":"2026-01-31","description":"Example description","service_type":"Example service type","service_kind":"preventive","amount":1250.5,"total_cost":1250.5,"currency":"EUR","odometer":1250.5,"next_service_odometer":1250.5,"vendor":"Example vendor","invoice_ref":"Example invoice ref","state":"new","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.vehicle.log.services&view_type=form"}\n\n### fleet/trips: Trips\nTrips driven with the vehicles.\nList: GET /api/v1/fleet/trips. Detail: GET /api/v1/fleet/trips/{id}.\nDefault order: date desc. Sortable: id, reference, date, date_start, date_end, odometer_start, distance, motive, destination.\nFields:\n- id: integer. Technical identifier of the trip.\n- reference: string|null. Reference of the trip.\n- reservation_id: integer|null. Originating reservation, if any.\n- vehicle: string|null. Vehicle driven.\n- vehicle_id: integer|null. Identifier of the vehicle driven.\n- driver: string|null [personal data]. Driver.\n- date: string(date)|null. Date of the trip.\n- date_start: string(date-time)|null. Departure time.\n- date_end: string(date-time)|null. Arrival time.\n- odometer_start: number|null. Odometer reading at departure (km).\n- odometer_end: number|null. Odometer reading at arrival (km).\n- distance: number|null. Distance driven (km).\n- motive: string|null. Purpose of the trip.\n- destination: string|null. Destination.\n- analytic_account: string|null. Analytic account charged.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- driver_id = integer. Trips with this driver (partner id).\n- date_after >= date. On field `date`.\n- date_before <= date. On field `date`.\nExample record (shape only): {"id":42,"reference":"Example reference","reservation_id":7,"vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","odometer_start":1250.5,"odometer_end":1250.5,"distance":1250.5,"motive":"Example motive","destination":"Example destination","analytic_account":"Example analytic account","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.trip&view_type=form"}\n\n### fleet/vehicles: Vehicles\nVehicles of the fleet in service (archived vehicles are not exposed).\nList: GET /api/v1/fleet/vehicles. Detail: GET /api/v1/fleet/vehicles/{id}.\nDefault order: plate asc. Sortable: id, plate, vin, seats, fuel_type, assignation_state, acquisition_date, insurance_expiry, technical_control_expiry. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the vehicle.\n- plate: string|null. Licence plate.\n- model: string|null. Make and model.\n- vin: string|null. Vehicle identification number (chassis).\n- driver: string|null [personal data]. Driver currently assigned.\n- seats: integer|null. Number of seats.\n- fuel_type: "diesel"|"gasoline"|"full_hybrid"|"plug_in_hybrid_diesel"|"plug_in_hybrid_gasoline"|"cng"|"lpg"|"hydrogen"|"electric"|null. Fuel or energy.\n- odometer: number|null. Last odometer reading (km).\n- state: string|null. Vehicle lifecycle state (free value).\n- assignation_state: "free"|"assigned"|"maintenance"|"out_of_service"|"sold"|null. Assignment state.\n- acquisition_date: string(date)|null. Date of acquisition.\n- insurance_expiry: string(date)|null. Expiry date of the insurance.\n- technical_control_expiry: string(date)|null. Expiry date of the technical control.\n- next_alert_date: string(date)|null. Next due date, all alert categories.\n- avg_consumption: number|null. Average consumption (litres per 100 km).\n- total_km_last_year: number|null. Distance driven over the last twelve months (km).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- assignation_state = "free"|"assigned"|"maintenance"|"out_of_service"|"sold"\n- driver_id = integer. Vehicles assigned to this driver (partner id).\n- fuel_type = "diesel"|"gasoline"|"full_hybrid"|"plug_in_hybrid_diesel"|"plug_in_hybrid_gasoline"|"cng"|"lpg"|"hydrogen"|"electric"\n- plate ilike text\n- insurance_expiry_before <= date. On field `insurance_expiry`.\n- technical_control_expiry_before <= date. On field `technical_control_expiry`.\nExample record (shape only): {"id":42,"plate":"Example plate","model":"Example model","vin":"Example vin","driver":"Example driver","seats":3,"fuel_type":"diesel","odometer":1250.5,"state":"Example state","assignation_state":"free","acquisition_date":"2026-01-31","insurance_expiry":"2026-01-31","technical_control_expiry":"2026-01-31","next_alert_date":"2026-01-31","avg_consumption":1250.5,"total_km_last_year":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.vehicle&view_type=form"}\n\n## it: IT\n\nIT hardware assets of the organisation\'s inventory, helpdesk tickets and consumables issued to users.\n\n### it/assets: Assets\nIT hardware identified by serial number, limited to the organisation\'s inventory (parc).\nList: GET /api/v1/it/assets. Detail: GET /api/v1/it/assets/{id}.\nDefault order: serial asc. Sortable: id, serial, internal_ref, lifecycle. Scope: org_in_parc = true.\nFields:\n- id: integer. Technical identifier of the asset.\n- serial: string|null. Serial number.\n- internal_ref: string|null. Internal reference (when it differs from the serial number).\n- product: string|null. Hardware model.\n- quantity: number|null. Quantity on hand.\n- location: string|null. Stock location of the asset.\n- holder: string|null [personal data]. Person holding the asset.\n- lifecycle: "available"|"assigned"|"maintenance"|"retired"|"external"|null. Lifecycle stage of the asset.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- lifecycle = "available"|"assigned"|"maintenance"|"retired"|"external"\n- holder_id = integer. Assets held by this person (partner id).\n- serial ilike text\nExample record (shape only): {"id":42,"serial":"Example serial","internal_ref":"Example internal ref","product":"Example product","quantity":1250.5,"location":"Example location","holder":"Example holder","lifecycle":"available","company":"Example company","url":"https://erp.example.org/web#id=42&model=stock.lot&view_type=form"}\n\n### it/consumable-moves: Consumable moves\nConsumables issued to beneficiaries against IT tickets, and what came back.\nList: GET /api/v1/it/consumable-moves. Detail: GET /api/v1/it/consumable-moves/{id}.\nDefault order: date desc. Sortable: id, quantity, returned_quantity, state, date.\nFields:\n- id: integer. Technical identifier of the move.\n- ticket_id: integer|null. Identifier of the ticket the consumable was issued for.\n- ticket_number: string|null. Number of the ticket.\n- beneficiary: string|null [personal data]. Person who received the consumable.\n- product: string|null. Consumable issued.\n- location: string|null. Stock location the consumable was taken from.\n- quantity: number|null. Quantity issued.\n- returned_quantity: number|null. Quantity returned.\n- remaining_quantity: number|null. Quantity not returned.\n- state: "out"|"partial"|"returned"|null. Return state of the move.\n- date: string(date-time)|null. Date and time of issue.\n- handled_by: string|null [personal data]. Technician who handled the move.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "out"|"partial"|"returned"\n- partner_id = integer. Moves for this beneficiary (partner id).\n- product_id = integer. Moves of this product.\n- date_after >= date-time. Issued on or after this date.\n- date_before <= date-time. Issued on or before this date.\nExample record (shape only): {"id":42,"ticket_id":7,"ticket_number":"Example ticket number","beneficiary":"Example beneficiary","product":"Example product","location":"Example location","quantity":1250.5,"returned_quantity":1250.5,"remaining_quantity":1250.5,"state":"out","date":"2026-01-31T08:00:00Z","handled_by":"Example handled by","url":"https://erp.example.org/web#id=42&model=it.consumable.move&view_type=form"}\n\n### it/tickets: Tickets\nIT helpdesk tickets in service (archived tickets are not exposed); both listings of the specification (decision D4).\nList: GET /api/v1/it/tickets. Detail: GET /api/v1/it/tickets/{id}.\nDefault order: id desc. Sortable: id, number, name, priority, kanban_state, assigned_date, closed_date, validation_state. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the ticket.\n- number: string|null. Ticket number.\n- name: string|null. Subject of the ticket.\n- type: string|null. Request category (ticket type).\n- stage: string|null. Current stage.\n- is_closed: boolean. The current stage is a closing stage.\n- team: string|null. Support team in charge.\n- assignees: string[] [personal data]. Assigned technicians.\n- assignee: string|null [personal data]. First assigned technician, or null (earlier listing).\n- requester: string|null [personal data]. Person who raised the ticket.\n- requester_email: string|null [personal data]. Email address of the requester.\n- priority: "0"|"1"|"2"|"3"|null. Priority: 0 low, 1 normal, 2 high, 3 critical.\n- kanban_state: "normal"|"done"|"blocked"|null. Kanban status: normal (in progress), done (ready) or blocked.\n- assigned_date: string(date-time)|null. Date and time the ticket was assigned.\n- closed_date: string(date-time)|null. Date and time the ticket was closed.\n- category: string|null. Category of the ticket (earlier listing).\n- validation_state: "none"|"to_validate"|"validated"|"rejected"|null. Hierarchical validation status, if the request requires one (earlier listing).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- is_closed = true|false\n- team_id = integer. Tickets of this support team.\n- assignee_id in integer list. Tickets assigned to one or several technicians (user ids, comma-separated or repeated key).\n- priority = "0"|"1"|"2"|"3"\n- number ilike text\n- user_id = integer. Tickets where this user is among the assignees (earlier listing).\n- validation_state = "none"|"to_validate"|"validated"|"rejected"\nExample record (shape only): {"id":42,"number":"Example number","name":"Example name","type":"Example type","stage":"Example stage","is_closed":true,"team":"Example team","assignees":["Example assignees 1","Example assignees 2"],"assignee":"Example assignee","requester":"Example requester","requester_email":"someone@example.org","priority":"0","kanban_state":"normal","assigned_date":"2026-01-31T08:00:00Z","closed_date":"2026-01-31T08:00:00Z","category":"Example category","validation_state":"none","company":"Example company","url":"https://erp.example.org/web#id=42&model=it.ticket&view_type=form"}\n\n## purchase: Purchase\n\nPurchase orders sent to vendors and their lines (quantities, prices, receptions, billing and analytic distribution).\n\n### purchase/order-lines: Purchase order lines\nLines of purchase orders.\nList: GET /api/v1/purchase/order-lines. Detail: GET /api/v1/purchase/order-lines/{id}.\nDefault order: id desc. Sortable: id, description, quantity, price_unit, price_subtotal, price_total, qty_received, qty_invoiced, date_planned.\nFields:\n- id: integer. Technical identifier of the line.\n- order_id: integer|null. Identifier of the purchase order.\n- order_reference: string|null. Reference of the purchase order.\n- description: string|null. Description of the line.\n- product: string|null. Product ordered.\n- product_id: integer|null. Identifier of the product ordered.\n- quantity: number|null. Quantity ordered.\n- uom: string|null. Unit of measure of the quantity.\n- price_unit: number|null. Unit price.\n- price_subtotal: number|null. Line amount excluding tax.\n- price_total: number|null. Line amount including tax.\n- currency: string|null. Currency of the amounts.\n- qty_received: number|null. Quantity received.\n- qty_invoiced: number|null. Quantity billed by the vendor.\n- date_planned: string(date-time)|null. Expected arrival date and time.\n- analytic_accounts: string[]. Names of the analytic accounts charged.\n- analytic_distribution: string|null. Raw analytic distribution as compact JSON: account identifier and percentage.\n- state: "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"|null. State of the parent order.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- order_id = integer\n- product_id = integer\n- state = "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"\n- planned_after >= date-time. On field `date_planned`.\n- planned_before <= date-time. On field `date_planned`.\nExample record (shape only): {"id":42,"order_id":7,"order_reference":"Example order reference","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","price_unit":1250.5,"price_subtotal":1250.5,"price_total":1250.5,"currency":"EUR","qty_received":1250.5,"qty_invoiced":1250.5,"date_planned":"2026-01-31T08:00:00Z","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","state":"draft","url":"https://erp.example.org/web#id=42&model=purchase.order.line&view_type=form"}\n\n### purchase/orders: Purchase orders\nPurchase orders (requests for quotation and confirmed orders).\nList: GET /api/v1/purchase/orders. Detail: GET /api/v1/purchase/orders/{id}.\nDefault order: date_order desc. Sortable: id, reference, vendor_reference, subject, budget_line, delivery_condition, origin, date_order, date_approve, date_planned, amount_untaxed, amount_total, state, invoice_status, created_at.\nFields:\n- id: integer. Technical identifier of the order.\n- reference: string|null. Order reference (number).\n- vendor: string|null. Vendor.\n- vendor_id: integer|null. Identifier of the vendor (partner).\n- vendor_reference: string|null. Reference of the order on the vendor\'s side.\n- subject: string|null. Short description of what the order covers.\n- budget_line: string|null. Budget line charged.\n- department: string|null. Requesting department.\n- delivery_condition: string|null. Delivery conditions agreed with the vendor.\n- origin: string|null. Originating document.\n- date_order: string(date-time)|null. Order deadline.\n- date_approve: string(date-time)|null. Confirmation date.\n- date_planned: string(date-time)|null. Planned reception.\n- amount_untaxed: number|null. Total amount excluding tax.\n- amount_total: number|null. Total amount including tax.\n- currency: string|null. Currency of the amounts.\n- state: "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"|null. State of the order (org_tribu = awaiting tribe validation).\n- invoice_status: "no"|"to invoice"|"invoiced"|null. Billing status.\n- buyer: string|null [personal data]. Buyer in charge of the order.\n- author: string|null [personal data]. Person who entered the order.\n- author_id: integer|null. Identifier of the person who entered the order (user).\n- created_at: string(date-time)|null. Creation date and time of the record.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"\n- invoice_status = "no"|"to invoice"|"invoiced"\n- vendor_id = integer\n- user_id = integer. Orders handled by this buyer (user id).\n- origin ilike text\n- subject ilike text\n- budget_line ilike text\n- department_id = integer. Orders of this department (department id).\n- ordered_after >= date-time. On field `date_order`.\n- ordered_before <= date-time. On field `date_order`.\n- amount_above >= number. Orders whose tax-inclusive total is at least this amount.\n- author_id = integer\n- created_after >= date-time. On field `created_at`.\n- created_before <= date-time. On field `created_at`.\nExample record (shape only): {"id":42,"reference":"Example reference","vendor":"Example vendor","vendor_id":7,"vendor_reference":"Example vendor reference","subject":"Example subject","budget_line":"Example budget line","department":"Example department","delivery_condition":"Example delivery condition","origin":"Example origin","date_order":"2026-01-31T08:00:00Z","date_approve":"2026-01-31T08:00:00Z","date_planned":"2026-01-31T08:00:00Z","amount_untaxed":1250.5,"amount_total":1250.5,"currency":"EUR","state":"draft","invoice_status":"no","buyer":"Example buyer","author":"Example author","author_id":7,"created_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=purchase.order&view_type=form"}\n\n## space: Space\n\nSites and bookable spaces of the organisation, their categories and equipment, activities, reservations and maintenance slots.\n\n### space/activities: Activities\nActivities a space can be booked for (archived activities are not exposed).\nList: GET /api/v1/space/activities. Detail: GET /api/v1/space/activities/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, default_duration. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the activity.\n- name: string|null. Name of the activity.\n- code: string|null. Short code of the activity.\n- default_duration: number|null. Default duration of a booking for this activity (hours).\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","default_duration":1250.5,"url":"https://erp.example.org/web#id=42&model=space.activity&view_type=form"}\n\n### space/categories: Categories\nCategories of spaces and equipment (archived categories are not exposed).\nList: GET /api/v1/space/categories. Detail: GET /api/v1/space/categories/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, description. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the category.\n- name: string|null. Name of the category.\n- description: string|null. Description of the category.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","description":"Example description","url":"https://erp.example.org/web#id=42&model=space.category&view_type=form"}\n\n### space/equipments: Equipment\nEquipment available in the spaces (archived equipment is not exposed).\nList: GET /api/v1/space/equipments. Detail: GET /api/v1/space/equipments/{id}.\nDefault order: name asc. Sortable: id, name, code, description. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the equipment.\n- name: string|null. Name of the equipment.\n- code: string|null. Short code of the equipment.\n- category: string|null. Category of the equipment.\n- description: string|null. Description of the equipment.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- category_id = integer. Equipment of this category (category id).\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","category":"Example category","description":"Example description","url":"https://erp.example.org/web#id=42&model=space.equipment&view_type=form"}\n\n### space/maintenances: Maintenances\nMaintenance slots of spaces.\nList: GET /api/v1/space/maintenances. Detail: GET /api/v1/space/maintenances/{id}.\nDefault order: start desc. Sortable: id, name, start, stop, state, category, blocks_reservations.\nFields:\n- id: integer. Technical identifier of the maintenance.\n- name: string|null. Subject of the maintenance.\n- space: string|null. Space under maintenance.\n- space_id: integer|null. Identifier of the space.\n- start: string(date-time)|null. Start of the maintenance slot.\n- stop: string(date-time)|null. End of the maintenance slot.\n- state: "planned"|"in_progress"|"done"|"cancelled"|null. State of the maintenance.\n- category: "preventive"|"curative"|"cleaning"|"other"|null. Kind of maintenance.\n- technician: string|null [personal data]. Internal technician.\n- external_technician: string|null [personal data]. External technician or contractor.\n- blocks_reservations: boolean. Prevents any reservation on the slot.\n- check_progress: number|null. Progress of the maintenance checklist (percent).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "planned"|"in_progress"|"done"|"cancelled"\n- space_id = integer\n- category = "preventive"|"curative"|"cleaning"|"other"\n- blocks_reservations = true|false\n- start_after >= date-time. On field `start`.\n- start_before <= date-time. On field `start`.\nExample record (shape only): {"id":42,"name":"Example name","space":"Example space","space_id":7,"start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","state":"planned","category":"preventive","technician":"Example technician","external_technician":"Example external technician","blocks_reservations":true,"check_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.maintenance&view_type=form"}\n\n### space/reservations: Reservations\nReservations of spaces.\nList: GET /api/v1/space/reservations. Detail: GET /api/v1/space/reservations/{id}.\nDefault order: start desc. Sortable: id, reference, start, stop, attendees_expected, attendees_actual, origin, state, approved_at, refusal_reason, cancellation_reason, check_in_at, check_out_at.\nFields:\n- id: integer. Technical identifier of the reservation.\n- reference: string|null. Reservation number.\n- space: string|null. Space reserved.\n- space_id: integer|null. Identifier of the space.\n- activity: string|null. Activity planned in the space.\n- start: string(date-time)|null. Start of the reservation.\n- stop: string(date-time)|null. End of the reservation.\n- duration: number|null. Duration of the reservation (hours).\n- attendees_expected: integer|null. Number of attendees expected.\n- attendees_actual: integer|null. Number of attendees actually present.\n- requester: string|null [personal data]. Person who requested the reservation.\n- origin: "internal"|"public"|null. Origin of the request (internal or public).\n- state: "pending"|"approved"|"refused"|"cancelled"|"done"|null. State of the reservation.\n- approver: string|null [personal data]. User who approved or refused the reservation.\n- approved_at: string(date-time)|null. Date and time of the approval.\n- refusal_reason: string|null. Reason given for a refusal.\n- cancellation_reason: string|null. Reason given for a cancellation.\n- check_in_at: string(date-time)|null. Date and time of the check-in.\n- check_out_at: string(date-time)|null. Date and time of the check-out.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "pending"|"approved"|"refused"|"cancelled"|"done"\n- space_id = integer\n- activity_id = integer. Reservations for this activity (activity id).\n- origin = "internal"|"public"\n- start_after >= date-time. On field `start`.\n- start_before <= date-time. On field `start`.\nExample record (shape only): {"id":42,"reference":"Example reference","space":"Example space","space_id":7,"activity":"Example activity","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"attendees_expected":3,"attendees_actual":3,"requester":"Example requester","origin":"internal","state":"pending","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","cancellation_reason":"Example cancellation reason","check_in_at":"2026-01-31T08:00:00Z","check_out_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=space.reservation&view_type=form"}\n\n### space/sites: Sites\nSites holding the spaces, as a tree (archived sites are not exposed).\nList: GET /api/v1/space/sites. Detail: GET /api/v1/space/sites/{id}.\nDefault order: complete_name asc. Sortable: id, name, complete_name, code, address. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the site.\n- name: string|null. Name of the site.\n- complete_name: string|null. Full hierarchical path of the site.\n- code: string|null. Short code of the site.\n- parent_id: integer|null. Identifier of the parent site.\n- address: string|null. Address of the site.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- parent_id = integer\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","complete_name":"Example complete name","code":"Example code","parent_id":7,"address":"Example address","company":"Example company","url":"https://erp.example.org/web#id=42&model=space.site&view_type=form"}\n\n### space/spaces: Spaces\nBookable spaces (archived spaces are not exposed).\nList: GET /api/v1/space/spaces. Detail: GET /api/v1/space/spaces/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, state, location, floor, surface, capacity, hourly_price, public_visibility, approval_required, min_lead_hours, max_lead_days, cancel_deadline_hours. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the space.\n- name: string|null. Name of the space.\n- code: string|null. Short code of the space.\n- site: string|null. Site of the space.\n- site_id: integer|null. Identifier of the site.\n- state: "available"|"restricted"|"closed"|null. Availability state of the space.\n- location: string|null. Free location inside the site.\n- floor: string|null. Floor.\n- surface: number|null. Surface (square metres).\n- capacity: integer|null. Capacity (people).\n- hourly_price: number|null. Hourly price.\n- currency: string|null. Currency of the hourly price.\n- categories: string[]. Names of the categories of the space.\n- public_visibility: "private"|"internal"|"public"|null. Visibility of the space for bookings.\n- approval_required: boolean. Reservations need an approval.\n- min_lead_hours: integer|null. Minimum booking notice (hours).\n- max_lead_days: integer|null. Maximum booking horizon (days).\n- cancel_deadline_hours: integer|null. Cancellation limit (hours before start).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "available"|"restricted"|"closed"\n- site_id = integer\n- capacity_min >= integer. On field `capacity`.\n- approval_required = true|false\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","site":"Example site","site_id":7,"state":"available","location":"Example location","floor":"Example floor","surface":1250.5,"capacity":3,"hourly_price":1250.5,"currency":"EUR","categories":["Example categories 1","Example categories 2"],"public_visibility":"private","approval_required":true,"min_lead_hours":3,"max_lead_days":3,"cancel_deadline_hours":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.space&view_type=form"}\n\n## sprint: Sprint and OKR\n\nObjectives and key results, their measures and readings, squads\' engagements, sprints and blockers.\n\n### sprint/blockers: Blockers\nBlocking points raised by squads, with their origin, owner and the decision that lifted them.\nList: GET /api/v1/sprint/blockers. Detail: GET /api/v1/sprint/blockers/{id}.\nDefault order: date_start desc. Sortable: id, name, description, unblocker, origin, date_start, date_lifted, escalated, decision.\nFields:\n- id: integer. Technical identifier of the blocker.\n- name: string|null. Short title of the blocker.\n- description: string|null. Description of the blocking point.\n- subject: string|null. Subject concerned.\n- subject_id: integer|null. Identifier of the subject concerned.\n- sprint: string|null. Sprint during which the blocker was raised.\n- squad: string|null. Squad that is blocked.\n- owner: string|null [personal data]. Person in charge of following the blocker.\n- unblocker: string|null [personal data]. Who can lift the blocker (person or body; free text).\n- unblocker_user: string|null [personal data]. Person to notify to lift the blocker.\n- origin: "member"|"feedback"|"no_feedback"|null. Where the blocker comes from.\n- reported_by: string|null [personal data]. Person who reported the blocker.\n- date_start: string(date)|null. Blocked since.\n- date_lifted: string(date)|null. Date the blocker was lifted (null while open).\n- is_open: boolean. True while the blocker has not been lifted.\n- age_days: integer|null. Days since the blocker started (until it was lifted, or until today).\n- escalated: boolean. Raised to the monthly review.\n- decision: string|null. Arbitration by the operations director.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- is_open = true|false\n- subject_id = integer\n- sprint_id = integer. Blockers raised during this sprint.\n- squad_id = integer. Blockers of this squad.\n- escalated = true|false\n- opened_after >= date. Blocked since this date or later.\n- opened_before <= date. Blocked since this date or earlier.\nExample record (shape only): {"id":42,"name":"Example name","description":"Example description","subject":"Example subject","subject_id":7,"sprint":"Example sprint","squad":"Example squad","owner":"Example owner","unblocker":"Example unblocker","unblocker_user":"Example unblocker user","origin":"member","reported_by":"Example reported by","date_start":"2026-01-31","date_lifted":"2026-01-31","is_open":true,"age_days":3,"escalated":true,"decision":"Example decision","url":"https://erp.example.org/web#id=42&model=sprint.blocker&view_type=form"}\n\n### sprint/engagements: Engagements\nCommitments taken by squads towards an objective or key result, with their deadline and state.\nList: GET /api/v1/sprint/engagements. Detail: GET /api/v1/sprint/engagements/{id}.\nDefault order: deadline asc. Sortable: id, number, name, state, deadline, actual_date, expected_proof.\nFields:\n- id: integer. Technical identifier of the engagement.\n- number: string|null. Reference of the engagement.\n- name: string|null. Title of the engagement.\n- state: "open"|"in_progress"|"at_risk"|"kept"|null. State of the engagement.\n- deadline: string(date)|null. Date by which the engagement is due.\n- actual_date: string(date)|null. Date the engagement was actually kept.\n- is_late: boolean. Deadline passed and the engagement not kept.\n- days_to_deadline: integer|null. Days from today to the deadline (negative when passed).\n- squad: string|null. Squad committed.\n- squad_id: integer|null. Identifier of the squad committed.\n- objective: string|null. Objective served.\n- objective_id: integer|null. Identifier of the objective served.\n- key_result: string|null. Key result served.\n- key_result_id: integer|null. Identifier of the key result served.\n- expected_proof: string|null. Evidence expected to show the engagement is kept.\n- sprint: string|null. Sprint in which the engagement was taken.\n- subjects: string[]. Subjects serving the engagement.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "open"|"in_progress"|"at_risk"|"kept"\n- squad_id = integer\n- objective_id = integer\n- key_result_id = integer\n- is_late = true|false\n- deadline_after >= date. Deadline on or after this date.\n- deadline_before <= date. Deadline on or before this date.\nExample record (shape only): {"id":42,"number":"Example number","name":"Example name","state":"open","deadline":"2026-01-31","actual_date":"2026-01-31","is_late":true,"days_to_deadline":3,"squad":"Example squad","squad_id":7,"objective":"Example objective","objective_id":7,"key_result":"Example key result","key_result_id":7,"expected_proof":"Example expected proof","sprint":"Example sprint","subjects":["Example subjects 1","Example subjects 2"],"url":"https://erp.example.org/web#id=42&model=sprint.engagement&view_type=form"}\n\n### sprint/key-results: Key results\nKey results of the objectives, per exercice and squad, with their progress computed from their measures.\nList: GET /api/v1/sprint/key-results. Detail: GET /api/v1/sprint/key-results/{id}.\nDefault order: number asc. Sortable: id, number, name.\nFields:\n- id: integer. Technical identifier of the key result.\n- number: integer|null. Number of the key result.\n- name: string|null. Statement of the key result.\n- progress: number|null. Progress (percent), the average of its measures\' progress.\n- exercice: string|null. Exercice (OKR year) of the key result.\n- exercice_id: integer|null. Identifier of the exercice.\n- objective: string|null. Objective the key result belongs to.\n- objective_id: integer|null. Identifier of the objective.\n- squad: string|null. Squad carrying the key result.\n- measures: string[]. Measures of the key result.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- exercice_id = integer\n- objective_id = integer\n- squad_id = integer. Key results carried by this squad.\n- name ilike text\nExample record (shape only): {"id":42,"number":3,"name":"Example name","progress":1250.5,"exercice":"Example exercice","exercice_id":7,"objective":"Example objective","objective_id":7,"squad":"Example squad","measures":["Example measures 1","Example measures 2"],"url":"https://erp.example.org/web#id=42&model=sprint.key.result&view_type=form"}\n\n### sprint/measure-readings: Measure readings\nValues read for the measures of the key results.\nList: GET /api/v1/sprint/measure-readings. Detail: GET /api/v1/sprint/measure-readings/{id}.\nDefault order: date desc. Sortable: id, date, value, note.\nFields:\n- id: integer. Technical identifier of the reading.\n- measure: string|null. Measure read.\n- measure_id: integer|null. Identifier of the measure read.\n- key_result: string|null. Key result of the measure.\n- key_result_id: integer|null. Identifier of the key result of the measure.\n- squad: string|null. Squad of the key result.\n- date: string(date)|null. Date of the reading.\n- value: number|null. Value read.\n- unit: string|null. Unit of the measure.\n- note: string|null. Comment on the reading.\n- read_by: string|null [personal data]. Person who recorded the reading.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- measure_id = integer\n- key_result_id = integer\n- squad_id = integer. Readings of this squad\'s measures.\n- date_after >= date. Readings on or after this date.\n- date_before <= date. Readings on or before this date.\nExample record (shape only): {"id":42,"measure":"Example measure","measure_id":7,"key_result":"Example key result","key_result_id":7,"squad":"Example squad","date":"2026-01-31","value":1250.5,"unit":"Example unit","note":"Example note","read_by":"Example read by","url":"https://erp.example.org/web#id=42&model=sprint.measure.reading&view_type=form"}\n\n### sprint/measures: Measures\nMeasures of the key results: start, milestone and target values, last reading and progress.\nList: GET /api/v1/sprint/measures. Detail: GET /api/v1/sprint/measures/{id}.\nDefault order: kr_id, id. Sortable: id, name, unit, start_value, milestone_value, milestone_date, target_value.\nFields:\n- id: integer. Technical identifier of the measure.\n- name: string|null. Name of the measure.\n- unit: string|null. Unit in which the measure is expressed.\n- key_result: string|null. Key result measured.\n- key_result_id: integer|null. Identifier of the key result measured.\n- squad: string|null. Squad carrying the key result.\n- start_value: number|null. Value at the start of the exercice.\n- milestone_value: number|null. Value expected at the milestone.\n- milestone_date: string(date)|null. Date of the milestone.\n- target_value: number|null. Value targeted.\n- last_value: number|null. Value of the latest reading.\n- last_reading_date: string(date)|null. Date of the latest reading.\n- progress: number|null. Progress from start to target value (percent).\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- key_result_id = integer\n- squad_id = integer. Measures of this squad\'s key results.\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","unit":"Example unit","key_result":"Example key result","key_result_id":7,"squad":"Example squad","start_value":1250.5,"milestone_value":1250.5,"milestone_date":"2026-01-31","target_value":1250.5,"last_value":1250.5,"last_reading_date":"2026-01-31","progress":1250.5,"url":"https://erp.example.org/web#id=42&model=sprint.measure&view_type=form"}\n\n### sprint/objectives: Objectives\nObjectives of the OKR framework, archived ones included.\nList: GET /api/v1/sprint/objectives. Detail: GET /api/v1/sprint/objectives/{id}.\nDefault order: name asc. Sortable: id, name, active.\nFields:\n- id: integer. Technical identifier of the objective.\n- name: string|null. Statement of the objective.\n- active: boolean. Objective still in service.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- name ilike text\n- active = true|false\nExample record (shape only): {"id":42,"name":"Example name","active":true,"url":"https://erp.example.org/web#id=42&model=sprint.objective&view_type=form"}\n\n### sprint/sprints: Sprints\nSprints of the squads (field list inferred, may grow; decision D1).\nList: GET /api/v1/sprint/sprints. Detail: GET /api/v1/sprint/sprints/{id}.\nDefault order: date_start desc. Sortable: id, name, date_start, date_end.\nFields:\n- id: integer. Technical identifier of the sprint.\n- name: string|null. Name of the sprint.\n- squad: string|null. Squad running the sprint.\n- squad_id: integer|null. Identifier of the squad running the sprint.\n- date_start: string(date)|null. First day of the sprint.\n- date_end: string(date)|null. Last day of the sprint.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- squad_id = integer\n- start_after >= date. Sprints starting on or after this date.\n- start_before <= date. Sprints starting on or before this date.\nExample record (shape only): {"id":42,"name":"Example name","squad":"Example squad","squad_id":7,"date_start":"2026-01-31","date_end":"2026-01-31","url":"https://erp.example.org/web#id=42&model=sprint.sprint&view_type=form"}\n\n## stock: Stock\n\nStock transfers of the organisation (receipts, deliveries and internal moves).\n\n### stock/pickings: Pickings\nTransfers of goods (receipts, deliveries, internal moves).\nList: GET /api/v1/stock/pickings. Detail: GET /api/v1/stock/pickings/{id}.\nDefault order: scheduled_date desc. Sortable: id, reference, origin, scheduled_date, date_done, priority, state.\nFields:\n- id: integer. Technical identifier of the transfer.\n- reference: string|null. Reference of the transfer.\n- origin: string|null. Source document (purchase order, request...).\n- picking_type: string|null. Operation type (receipt, delivery, internal transfer).\n- partner: string|null [personal data]. Contact (vendor or recipient).\n- source_location: string|null. Location the goods leave.\n- destination_location: string|null. Location the goods reach.\n- scheduled_date: string(date-time)|null. Scheduled date of the transfer.\n- date_done: string(date-time)|null. Date the transfer was done.\n- priority: "0"|"1"|null. Priority: "0" normal, "1" urgent.\n- state: "draft"|"waiting"|"confirmed"|"assigned"|"done"|"cancel"|null. State of the transfer.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"waiting"|"confirmed"|"assigned"|"done"|"cancel"\n- partner_id = integer. Transfers with this contact (partner id).\n- origin ilike text\n- scheduled_after >= date-time. On field `scheduled_date`.\n- scheduled_before <= date-time. On field `scheduled_date`.\nExample record (shape only): {"id":42,"reference":"Example reference","origin":"Example origin","picking_type":"Example picking type","partner":"Example partner","source_location":"Example source location","destination_location":"Example destination location","scheduled_date":"2026-01-31T08:00:00Z","date_done":"2026-01-31T08:00:00Z","priority":"0","state":"draft","company":"Example company","url":"https://erp.example.org/web#id=42&model=stock.picking&view_type=form"}\n\n## travel: Travel\n\nMissions of the organisation\'s staff: trips, their stages and expenses, trip types, per-diem rates and per-diem requests.\n\n### travel/perdiem-rates: Per-diem rates\nDaily allowance rates by destination country and city (archived rates are not exposed).\nList: GET /api/v1/travel/perdiem-rates. Detail: GET /api/v1/travel/perdiem-rates/{id}.\nDefault order: id desc. Sortable: id, daily_rate, has_tiers, note. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the rate.\n- country: string|null. Destination country the rate applies to.\n- country_id: integer|null. Identifier of the destination country.\n- city: string|null. Destination city the rate applies to (null: whole country).\n- daily_rate: number|null. Daily allowance amount.\n- currency: string|null. Currency of the daily rate.\n- has_tiers: boolean. Duration tiers exist for this rate.\n- environment: string|null. Environment (site or programme area) the rate belongs to.\n- note: string|null. Free note.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- country_id = integer\n- city_id = integer. Rates for this city (city id).\n- environment_id = integer. Rates of this environment (environment id).\n- has_tiers = true|false\nExample record (shape only): {"id":42,"country":"Example country","country_id":7,"city":"Example city","daily_rate":1250.5,"currency":"EUR","has_tiers":true,"environment":"Example environment","note":"Example note","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.rate&view_type=form"}\n\n### travel/perdiem-requests: Per-diem requests\nRequests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).\nList: GET /api/v1/travel/perdiem-requests. Detail: GET /api/v1/travel/perdiem-requests/{id}.\nDefault order: date_start desc. Sortable: id, reference, name, state, mission_object, date_start, date_end, prorata_start, prorata_end, calc_model, daily_rate, duration_abatement_pct, duration_abatement_amount, total_amount, financing_type, partner_share_pct, amount_company, amount_partner, submit_date, approve_date, reject_date. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the request.\n- reference: string|null. Reference (sequence number) of the request.\n- name: string|null. Title of the request.\n- state: "draft"|"pending"|"approved"|"rejected"|"cancelled"|null. State of the request.\n- trip_id: integer|null. Identifier of the trip (mission) concerned, if any.\n- trip_reference: string|null. Reference of the trip concerned.\n- traveler: string|null [personal data]. User travelling.\n- mission_object: string|null. Purpose of the mission.\n- country: string|null. Destination country.\n- city: string|null. Destination city.\n- date_start: string(date)|null. First day of the mission.\n- date_end: string(date)|null. Last day of the mission.\n- duration_days: number|null. Days paid, after the first-day and last-day rules (halves possible).\n- prorata_start: "full"|"half"|"none"|null. Rule for the first day: full, half or no allowance.\n- prorata_end: "full"|"half"|"none"|null. Rule for the last day: full, half or no allowance.\n- calc_model: "flat_with_abatement"|"tiered"|null. Calculation model: flat rate with duration abatement, or duration tiers.\n- daily_rate: number|null. Daily rate applied.\n- rate_id: integer|null. Identifier of the per-diem rate applied.\n- duration_abatement_pct: number|null. Abatement for duration (percent).\n- duration_abatement_amount: number|null. Amount of the duration abatement.\n- total_amount: number|null. Total allowance due.\n- financing_type: "org"|"partner"|"mixed"|null. Who finances the allowance: the organisation only (org), a partner, or both (mixed).\n- partner: string|null. Co-financing partner.\n- partner_share_pct: number|null. Share financed by the partner (percent).\n- amount_company: number|null. Amount borne by the organisation.\n- amount_partner: number|null. Amount borne by the partner.\n- currency: string|null. Currency of the amounts.\n- environment: string|null. Environment (site or programme area) charged.\n- validator: string|null [personal data]. User who validates the request.\n- submit_date: string(date-time)|null. When the request was submitted.\n- approve_date: string(date-time)|null. When the request was approved.\n- reject_date: string(date-time)|null. When the request was rejected.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"pending"|"approved"|"rejected"|"cancelled"\n- trip_id = integer\n- traveler_user_id = integer. Requests of this traveller (user id).\n- country_id = integer. Requests for this destination country (country id).\n- financing_type = "org"|"partner"|"mixed"\n- start_after >= date. On field `date_start`.\n- start_before <= date. On field `date_start`.\nExample record (shape only): {"id":42,"reference":"Example reference","name":"Example name","state":"draft","trip_id":7,"trip_reference":"Example trip reference","traveler":"Example traveler","mission_object":"Example mission object","country":"Example country","city":"Example city","date_start":"2026-01-31","date_end":"2026-01-31","duration_days":1250.5,"prorata_start":"full","prorata_end":"full","calc_model":"flat_with_abatement","daily_rate":1250.5,"rate_id":7,"duration_abatement_pct":1250.5,"duration_abatement_amount":1250.5,"total_amount":1250.5,"financing_type":"org","partner":"Example partner","partner_share_pct":1250.5,"amount_company":1250.5,"amount_partner":1250.5,"currency":"EUR","environment":"Example environment","validator":"Example validator","submit_date":"2026-01-31T08:00:00Z","approve_date":"2026-01-31T08:00:00Z","reject_date":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.request&view_type=form"}\n\n### travel/trip-expenses: Trip expenses\nOther expenses of a trip (visa, local transport, fees...).\nList: GET /api/v1/travel/trip-expenses. Detail: GET /api/v1/travel/trip-expenses/{id}.\nDefault order: id desc. Sortable: id, name, cost, notes.\nFields:\n- id: integer. Technical identifier of the expense.\n- name: string|null. Label of the expense.\n- trip_id: integer|null. Identifier of the trip.\n- trip_reference: string|null. Reference of the trip.\n- cost: number|null. Cost of the expense.\n- currency: string|null. Currency of the cost.\n- notes: string|null. Free notes.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- trip_id = integer\n- cost_above >= number. On field `cost`.\nExample record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_reference":"Example trip reference","cost":1250.5,"currency":"EUR","notes":"Example notes","url":"https://erp.example.org/web#id=42&model=travel.trip.expense&view_type=form"}\n\n### travel/trip-stages: Trip stages\nLegs of a trip, in order, from one city to the next.\nList: GET /api/v1/travel/trip-stages. Detail: GET /api/v1/travel/trip-stages/{id}.\nDefault order: trip_id desc, sequence asc. Sortable: id, name, position, is_return_leg, date_from, date_to, has_transport.\nFields:\n- id: integer. Technical identifier of the stage.\n- name: string|null. Label of the stage.\n- trip_id: integer|null. Identifier of the trip.\n- trip_reference: string|null. Reference of the trip.\n- position: integer|null. Rank of the stage in the mission.\n- is_return_leg: boolean. The stage is the return leg.\n- city_from: string|null. City of departure.\n- country_from: string|null. Country of departure.\n- city_to: string|null. City of arrival.\n- country_to: string|null. Country of arrival.\n- date_from: string(date)|null. First day of the stage.\n- date_to: string(date)|null. Last day of the stage.\n- duration_days: integer|null. Duration of the stage in days (both ends included).\n- has_transport: boolean. Transport is to be booked for the stage.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- trip_id = integer\n- is_return_leg = true|false\n- country_to_id = integer. Stages arriving in this country (country id).\n- date_after >= date. On field `date_from`.\n- date_before <= date. On field `date_from`.\nExample record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_reference":"Example trip reference","position":3,"is_return_leg":true,"city_from":"Example city from","country_from":"Example country from","city_to":"Example city to","country_to":"Example country to","date_from":"2026-01-31","date_to":"2026-01-31","duration_days":3,"has_transport":true,"url":"https://erp.example.org/web#id=42&model=travel.trip.stage&view_type=form"}\n\n### travel/trip-types: Trip types\nKinds of mission (archived types are not exposed).\nList: GET /api/v1/travel/trip-types. Detail: GET /api/v1/travel/trip-types/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, description. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the trip type.\n- name: string|null. Name of the trip type.\n- code: string|null. Short code of the trip type.\n- description: string|null. Description of the trip type.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","description":"Example description","url":"https://erp.example.org/web#id=42&model=travel.trip.type&view_type=form"}\n\n### travel/trips: Trips\nMissions of the organisation\'s staff: traveller, itinerary, dates and costs.\nList: GET /api/v1/travel/trips. Detail: GET /api/v1/travel/trips/{id}.\nDefault order: date_start desc. Sortable: id, reference, name, state, traveler_name, traveler_email, description, date_submission, date_start, date_end, transport_cost, accommodation_cost_total, insurance_premium, has_per_diem.\nFields:\n- id: integer. Technical identifier of the trip.\n- reference: string|null. Reference (sequence number) of the trip.\n- name: string|null. Title of the mission.\n- state: "draft"|"pending"|"planned"|"in_progress"|"done"|"cancelled"|null. State of the trip.\n- traveler: string|null [personal data]. User travelling.\n- traveler_name: string|null [personal data]. Full name of the traveller.\n- traveler_email: string|null [personal data]. Email address of the traveller.\n- trip_type: string|null. Kind of mission.\n- description: string|null. Description of the mission.\n- city_departure: string|null. City of departure.\n- country_departure: string|null. Country of departure.\n- city_destination: string|null. Destination city.\n- country_destination: string|null. Destination country.\n- date_submission: string(date)|null. Date the trip was submitted.\n- date_start: string(date)|null. First day of the trip.\n- date_end: string(date)|null. Last day of the trip.\n- duration_days: integer|null. Duration of the trip in days (both ends included).\n- transport_cost: number|null. Transport cost.\n- accommodation_cost_total: number|null. Total accommodation cost.\n- per_diem_total: number|null. Total of the per-diem requests of the trip (excluding rejected and cancelled ones).\n- insurance_premium: number|null. Travel insurance premium.\n- currency: string|null. Currency of the amounts.\n- has_per_diem: boolean. The traveller is entitled to per diems on this trip.\n- has_return_stage: boolean. One of the stages is a return leg.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"pending"|"planned"|"in_progress"|"done"|"cancelled"\n- traveler_id = integer. Trips of this traveller (user id).\n- trip_type_id = integer. Trips of this type (trip type id).\n- country_destination_id = integer. Trips to this country (country id).\n- has_per_diem = true|false\n- start_after >= date. On field `date_start`.\n- start_before <= date. On field `date_start`.\nExample record (shape only): {"id":42,"reference":"Example reference","name":"Example name","state":"draft","traveler":"Example traveler","traveler_name":"Example traveler name","traveler_email":"someone@example.org","trip_type":"Example trip type","description":"Example description","city_departure":"Example city departure","country_departure":"Example country departure","city_destination":"Example city destination","country_destination":"Example country destination","date_submission":"2026-01-31","date_start":"2026-01-31","date_end":"2026-01-31","duration_days":3,"transport_cost":1250.5,"accommodation_cost_total":1250.5,"per_diem_total":1250.5,"insurance_premium":1250.5,"currency":"EUR","has_per_diem":true,"has_return_stage":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.trip&view_type=form"}\n\n<!-- Generated by ops-data-gateway codegen (make generate) from catalogue/*.yaml. Do not edit: changes are lost at the next generation. -->\n';
 
 // generated/openapi.json
 var openapi_default = {
@@ -18896,7 +18896,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Approver (user)."
+            description: "Approver (user).",
+            "x-personal-data": true
           },
           approver_id: {
             type: [
@@ -19003,7 +19004,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Author of the approval request."
+            description: "Author of the approval request.",
+            "x-personal-data": true
           },
           description: {
             type: [
@@ -19137,7 +19139,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Author (owner) of the request."
+            description: "Author (owner) of the request.",
+            "x-personal-data": true
           },
           author_id: {
             type: [
@@ -19151,7 +19154,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Person who entered the request, if different from the author."
+            description: "Person who entered the request, if different from the author.",
+            "x-personal-data": true
           },
           status: {
             type: [
@@ -19209,7 +19213,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Approver who takes the final decision."
+            description: "Approver who takes the final decision.",
+            "x-personal-data": true
           },
           approvers: {
             type: "array",
@@ -19223,7 +19228,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Partner (contact) concerned by the request."
+            description: "Partner (contact) concerned by the request.",
+            "x-personal-data": true
           },
           location: {
             type: [
@@ -19726,21 +19732,24 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Organizer of the event."
+            description: "Organizer of the event.",
+            "x-personal-data": true
           },
           responsible: {
             type: [
               "string",
               "null"
             ],
-            description: "User responsible for the event."
+            description: "User responsible for the event.",
+            "x-personal-data": true
           },
           referent: {
             type: [
               "string",
               "null"
             ],
-            description: "Referent person of the event."
+            description: "Referent person of the event.",
+            "x-personal-data": true
           },
           origin: {
             type: [
@@ -19861,7 +19870,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Contact who booked the registration."
+            description: "Contact who booked the registration.",
+            "x-personal-data": true
           },
           state: {
             type: [
@@ -19936,7 +19946,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "User assigned to the task."
+            description: "User assigned to the task.",
+            "x-personal-data": true
           },
           url: {
             type: [
@@ -20030,7 +20041,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Person who handled the alert."
+            description: "Person who handled the alert.",
+            "x-personal-data": true
           },
           reminder_days: {
             type: [
@@ -20094,7 +20106,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Driver at the time of the fill."
+            description: "Driver at the time of the fill.",
+            "x-personal-data": true
           },
           date: {
             type: [
@@ -20244,7 +20257,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Driver at the time of the incident."
+            description: "Driver at the time of the incident.",
+            "x-personal-data": true
           },
           date: {
             type: [
@@ -20419,14 +20433,16 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Driver."
+            description: "Driver.",
+            "x-personal-data": true
           },
           requester: {
             type: [
               "string",
               "null"
             ],
-            description: "Person who made the request."
+            description: "Person who made the request.",
+            "x-personal-data": true
           },
           start: {
             type: [
@@ -20520,7 +20536,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Person who approved or refused the request."
+            description: "Person who approved or refused the request.",
+            "x-personal-data": true
           },
           approved_at: {
             type: [
@@ -20732,7 +20749,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Driver."
+            description: "Driver.",
+            "x-personal-data": true
           },
           date: {
             type: [
@@ -20855,7 +20873,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Driver currently assigned."
+            description: "Driver currently assigned.",
+            "x-personal-data": true
           },
           seats: {
             type: [
@@ -21027,7 +21046,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Person holding the asset."
+            description: "Person holding the asset.",
+            "x-personal-data": true
           },
           lifecycle: {
             type: [
@@ -21092,7 +21112,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Person who received the consumable."
+            description: "Person who received the consumable.",
+            "x-personal-data": true
           },
           product: {
             type: [
@@ -21155,7 +21176,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Technician who handled the move."
+            description: "Technician who handled the move.",
+            "x-personal-data": true
           },
           url: {
             type: [
@@ -21223,21 +21245,24 @@ var openapi_default = {
             items: {
               type: "string"
             },
-            description: "Assigned technicians."
+            description: "Assigned technicians.",
+            "x-personal-data": true
           },
           assignee: {
             type: [
               "string",
               "null"
             ],
-            description: "First assigned technician, or null (earlier listing)."
+            description: "First assigned technician, or null (earlier listing).",
+            "x-personal-data": true
           },
           requester: {
             type: [
               "string",
               "null"
             ],
-            description: "Person who raised the ticket."
+            description: "Person who raised the ticket.",
+            "x-personal-data": true
           },
           requester_email: {
             type: [
@@ -21633,14 +21658,16 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Buyer in charge of the order."
+            description: "Buyer in charge of the order.",
+            "x-personal-data": true
           },
           author: {
             type: [
               "string",
               "null"
             ],
-            description: "Person who entered the order."
+            description: "Person who entered the order.",
+            "x-personal-data": true
           },
           author_id: {
             type: [
@@ -21885,14 +21912,16 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Internal technician."
+            description: "Internal technician.",
+            "x-personal-data": true
           },
           external_technician: {
             type: [
               "string",
               "null"
             ],
-            description: "External technician or contractor."
+            description: "External technician or contractor.",
+            "x-personal-data": true
           },
           blocks_reservations: {
             type: "boolean",
@@ -22004,7 +22033,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Person who requested the reservation."
+            description: "Person who requested the reservation.",
+            "x-personal-data": true
           },
           origin: {
             type: [
@@ -22038,7 +22068,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "User who approved or refused the reservation."
+            description: "User who approved or refused the reservation.",
+            "x-personal-data": true
           },
           approved_at: {
             type: [
@@ -22375,21 +22406,24 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Person in charge of following the blocker."
+            description: "Person in charge of following the blocker.",
+            "x-personal-data": true
           },
           unblocker: {
             type: [
               "string",
               "null"
             ],
-            description: "Who can lift the blocker (person or body; free text)."
+            description: "Who can lift the blocker (person or body; free text).",
+            "x-personal-data": true
           },
           unblocker_user: {
             type: [
               "string",
               "null"
             ],
-            description: "Person to notify to lift the blocker."
+            description: "Person to notify to lift the blocker.",
+            "x-personal-data": true
           },
           origin: {
             type: [
@@ -22409,7 +22443,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Person who reported the blocker."
+            description: "Person who reported the blocker.",
+            "x-personal-data": true
           },
           date_start: {
             type: [
@@ -22765,7 +22800,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Person who recorded the reading."
+            description: "Person who recorded the reading.",
+            "x-personal-data": true
           },
           url: {
             type: [
@@ -23015,7 +23051,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Contact (vendor or recipient)."
+            description: "Contact (vendor or recipient).",
+            "x-personal-data": true
           },
           source_location: {
             type: [
@@ -23234,7 +23271,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "User travelling."
+            description: "User travelling.",
+            "x-personal-data": true
           },
           mission_object: {
             type: [
@@ -23413,7 +23451,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "User who validates the request."
+            description: "User who validates the request.",
+            "x-personal-data": true
           },
           submit_date: {
             type: [
@@ -23719,7 +23758,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "User travelling."
+            description: "User travelling.",
+            "x-personal-data": true
           },
           traveler_name: {
             type: [
@@ -24854,7 +24894,7 @@ var APPROVALS_APPROVERS = deepFreeze2({
       name: "approver",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -25158,7 +25198,7 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
       name: "author",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "related",
@@ -25533,7 +25573,7 @@ var APPROVALS_REQUESTS = deepFreeze2({
       name: "author",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -25559,7 +25599,7 @@ var APPROVALS_REQUESTS = deepFreeze2({
       name: "created_by",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -25648,7 +25688,7 @@ var APPROVALS_REQUESTS = deepFreeze2({
       name: "final_approver",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -25675,7 +25715,7 @@ var APPROVALS_REQUESTS = deepFreeze2({
       name: "partner",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -27154,7 +27194,7 @@ var EVENTS_EVENTS = deepFreeze4({
       name: "organizer",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -27167,7 +27207,7 @@ var EVENTS_EVENTS = deepFreeze4({
       name: "responsible",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -27180,7 +27220,7 @@ var EVENTS_EVENTS = deepFreeze4({
       name: "referent",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -27535,7 +27575,7 @@ var EVENTS_REGISTRATIONS = deepFreeze4({
       name: "booked_by",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -27776,7 +27816,7 @@ var EVENTS_TASKS = deepFreeze4({
       name: "assignee",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -28039,7 +28079,7 @@ var FLEET_ALERTS = deepFreeze5({
       name: "handled_by",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -28280,7 +28320,7 @@ var FLEET_FUEL_LOGS = deepFreeze5({
       name: "driver",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -28671,7 +28711,7 @@ var FLEET_INCIDENTS = deepFreeze5({
       name: "driver",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -29197,7 +29237,7 @@ var FLEET_RESERVATIONS = deepFreeze5({
       name: "driver",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -29210,7 +29250,7 @@ var FLEET_RESERVATIONS = deepFreeze5({
       name: "requester",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -29348,7 +29388,7 @@ var FLEET_RESERVATIONS = deepFreeze5({
       name: "approver",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -29964,7 +30004,7 @@ var FLEET_TRIPS = deepFreeze5({
       name: "driver",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -30301,7 +30341,7 @@ var FLEET_VEHICLES = deepFreeze5({
       name: "driver",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -30746,7 +30786,7 @@ var IT_ASSETS = deepFreeze6({
       name: "holder",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -30950,7 +30990,7 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
       name: "beneficiary",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -31051,7 +31091,7 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
       name: "handled_by",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -31310,7 +31350,7 @@ var IT_TICKETS = deepFreeze6({
       type: "array",
       items: "string",
       nullable: false,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "x2many",
@@ -31323,7 +31363,7 @@ var IT_TICKETS = deepFreeze6({
       name: "assignee",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "x2many",
@@ -31336,7 +31376,7 @@ var IT_TICKETS = deepFreeze6({
       name: "requester",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -32274,7 +32314,7 @@ var PURCHASE_ORDERS = deepFreeze7({
       name: "buyer",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -32287,7 +32327,7 @@ var PURCHASE_ORDERS = deepFreeze7({
       name: "author",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -33226,7 +33266,7 @@ var SPACE_MAINTENANCES = deepFreeze8({
       name: "technician",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -33239,7 +33279,7 @@ var SPACE_MAINTENANCES = deepFreeze8({
       name: "external_technician",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -33580,7 +33620,7 @@ var SPACE_RESERVATIONS = deepFreeze8({
       name: "requester",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -33619,7 +33659,7 @@ var SPACE_RESERVATIONS = deepFreeze8({
       name: "approver",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -34621,7 +34661,7 @@ var SPRINT_BLOCKERS = deepFreeze9({
       name: "owner",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -34634,7 +34674,7 @@ var SPRINT_BLOCKERS = deepFreeze9({
       name: "unblocker",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "field",
@@ -34646,7 +34686,7 @@ var SPRINT_BLOCKERS = deepFreeze9({
       name: "unblocker_user",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -34672,7 +34712,7 @@ var SPRINT_BLOCKERS = deepFreeze9({
       name: "reported_by",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -35725,7 +35765,7 @@ var SPRINT_MEASURE_READINGS = deepFreeze9({
       name: "read_by",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -36612,7 +36652,7 @@ var STOCK_PICKINGS = deepFreeze10({
       name: "partner",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -37240,7 +37280,7 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
       name: "traveler",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -37517,7 +37557,7 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
       name: "validator",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -38524,7 +38564,7 @@ var TRAVEL_TRIPS = deepFreeze11({
       name: "traveler",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -49515,7 +49555,7 @@ var mcp_tools_default = {
           name: "approver",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Approver (user)."
         },
@@ -49636,7 +49676,9 @@ var mcp_tools_default = {
           description: "Steps created on or before this date."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "approver"
+      ]
     },
     "approvals/request-lines": {
       resource: "approvals/request-lines",
@@ -49707,7 +49749,7 @@ var mcp_tools_default = {
           name: "author",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Author of the approval request."
         },
@@ -49868,7 +49910,9 @@ var mcp_tools_default = {
           description: "Lines created on or before this date."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "author"
+      ]
     },
     "approvals/requests": {
       resource: "approvals/requests",
@@ -49933,7 +49977,7 @@ var mcp_tools_default = {
           name: "author",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Author (owner) of the request."
         },
@@ -49949,7 +49993,7 @@ var mcp_tools_default = {
           name: "created_by",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person who entered the request, if different from the author."
         },
@@ -50013,7 +50057,7 @@ var mcp_tools_default = {
           name: "final_approver",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Approver who takes the final decision."
         },
@@ -50029,7 +50073,7 @@ var mcp_tools_default = {
           name: "partner",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Partner (contact) concerned by the request."
         },
@@ -50201,7 +50245,12 @@ var mcp_tools_default = {
           description: "Requests whose amount is at least this value."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "author",
+        "created_by",
+        "final_approver",
+        "partner"
+      ]
     },
     "electricity/counters": {
       resource: "electricity/counters",
@@ -50844,7 +50893,7 @@ var mcp_tools_default = {
           name: "organizer",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Organizer of the event."
         },
@@ -50852,7 +50901,7 @@ var mcp_tools_default = {
           name: "responsible",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "User responsible for the event."
         },
@@ -50860,7 +50909,7 @@ var mcp_tools_default = {
           name: "referent",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Referent person of the event."
         },
@@ -50990,7 +51039,11 @@ var mcp_tools_default = {
           description: "On field `date_begin`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "organizer",
+        "responsible",
+        "referent"
+      ]
     },
     "events/registrations": {
       resource: "events/registrations",
@@ -51070,7 +51123,7 @@ var mcp_tools_default = {
           name: "booked_by",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Contact who booked the registration."
         },
@@ -51144,7 +51197,8 @@ var mcp_tools_default = {
       personal_fields: [
         "attendee",
         "email",
-        "phone"
+        "phone",
+        "booked_by"
       ]
     },
     "events/tasks": {
@@ -51207,7 +51261,7 @@ var mcp_tools_default = {
           name: "assignee",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "User assigned to the task."
         },
@@ -51243,7 +51297,9 @@ var mcp_tools_default = {
           description: "Tasks assigned to this user (user id)."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "assignee"
+      ]
     },
     "fleet/alerts": {
       resource: "fleet/alerts",
@@ -51344,7 +51400,7 @@ var mcp_tools_default = {
           name: "handled_by",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person who handled the alert."
         },
@@ -51422,7 +51478,9 @@ var mcp_tools_default = {
           description: "On field `due_date`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "handled_by"
+      ]
     },
     "fleet/fuel-logs": {
       resource: "fleet/fuel-logs",
@@ -51482,7 +51540,7 @@ var mcp_tools_default = {
           name: "driver",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Driver at the time of the fill."
         },
@@ -51650,7 +51708,9 @@ var mcp_tools_default = {
           description: "On field `date`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "driver"
+      ]
     },
     "fleet/incidents": {
       resource: "fleet/incidents",
@@ -51706,7 +51766,7 @@ var mcp_tools_default = {
           name: "driver",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Driver at the time of the incident."
         },
@@ -51808,7 +51868,9 @@ var mcp_tools_default = {
           description: "On field `date`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "driver"
+      ]
     },
     "fleet/locations": {
       resource: "fleet/locations",
@@ -52000,7 +52062,7 @@ var mcp_tools_default = {
           name: "driver",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Driver."
         },
@@ -52008,7 +52070,7 @@ var mcp_tools_default = {
           name: "requester",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person who made the request."
         },
@@ -52109,7 +52171,7 @@ var mcp_tools_default = {
           name: "approver",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person who approved or refused the request."
         },
@@ -52184,7 +52246,11 @@ var mcp_tools_default = {
           description: "On field `start`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "driver",
+        "requester",
+        "approver"
+      ]
     },
     "fleet/services": {
       resource: "fleet/services",
@@ -52469,7 +52535,7 @@ var mcp_tools_default = {
           name: "driver",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Driver."
         },
@@ -52592,7 +52658,9 @@ var mcp_tools_default = {
           description: "On field `date`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "driver"
+      ]
     },
     "fleet/vehicles": {
       resource: "fleet/vehicles",
@@ -52653,7 +52721,7 @@ var mcp_tools_default = {
           name: "driver",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Driver currently assigned."
         },
@@ -52842,7 +52910,9 @@ var mcp_tools_default = {
           description: "On field `technical_control_expiry`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "driver"
+      ]
     },
     "it/assets": {
       resource: "it/assets",
@@ -52914,7 +52984,7 @@ var mcp_tools_default = {
           name: "holder",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person holding the asset."
         },
@@ -52980,7 +53050,9 @@ var mcp_tools_default = {
           description: "Records whose serial is containing (case-insensitive) the text value."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "holder"
+      ]
     },
     "it/consumable-moves": {
       resource: "it/consumable-moves",
@@ -53028,7 +53100,7 @@ var mcp_tools_default = {
           name: "beneficiary",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person who received the consumable."
         },
@@ -53097,7 +53169,7 @@ var mcp_tools_default = {
           name: "handled_by",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Technician who handled the move."
         },
@@ -53152,7 +53224,10 @@ var mcp_tools_default = {
           description: "Issued on or before this date."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "beneficiary",
+        "handled_by"
+      ]
     },
     "it/tickets": {
       resource: "it/tickets",
@@ -53236,7 +53311,7 @@ var mcp_tools_default = {
           name: "assignees",
           type: "array of string",
           nullable: false,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Assigned technicians."
         },
@@ -53244,7 +53319,7 @@ var mcp_tools_default = {
           name: "assignee",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "First assigned technician, or null (earlier listing)."
         },
@@ -53252,7 +53327,7 @@ var mcp_tools_default = {
           name: "requester",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person who raised the ticket."
         },
@@ -53410,6 +53485,9 @@ var mcp_tools_default = {
         }
       ],
       personal_fields: [
+        "assignees",
+        "assignee",
+        "requester",
         "requester_email"
       ]
     },
@@ -53832,7 +53910,7 @@ var mcp_tools_default = {
           name: "buyer",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Buyer in charge of the order."
         },
@@ -53840,7 +53918,7 @@ var mcp_tools_default = {
           name: "author",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person who entered the order."
         },
@@ -53990,7 +54068,10 @@ var mcp_tools_default = {
           description: "On field `created_at`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "buyer",
+        "author"
+      ]
     },
     "space/activities": {
       resource: "space/activities",
@@ -54315,7 +54396,7 @@ var mcp_tools_default = {
           name: "technician",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Internal technician."
         },
@@ -54323,7 +54404,7 @@ var mcp_tools_default = {
           name: "external_technician",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "External technician or contractor."
         },
@@ -54416,7 +54497,10 @@ var mcp_tools_default = {
           description: "On field `start`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "technician",
+        "external_technician"
+      ]
     },
     "space/reservations": {
       resource: "space/reservations",
@@ -54528,7 +54612,7 @@ var mcp_tools_default = {
           name: "requester",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person who requested the reservation."
         },
@@ -54563,7 +54647,7 @@ var mcp_tools_default = {
           name: "approver",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "User who approved or refused the reservation."
         },
@@ -54679,7 +54763,10 @@ var mcp_tools_default = {
           description: "On field `start`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "requester",
+        "approver"
+      ]
     },
     "space/sites": {
       resource: "space/sites",
@@ -55115,7 +55202,7 @@ var mcp_tools_default = {
           name: "owner",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person in charge of following the blocker."
         },
@@ -55123,7 +55210,7 @@ var mcp_tools_default = {
           name: "unblocker",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: true,
           description: "Who can lift the blocker (person or body; free text)."
         },
@@ -55131,7 +55218,7 @@ var mcp_tools_default = {
           name: "unblocker_user",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person to notify to lift the blocker."
         },
@@ -55152,7 +55239,7 @@ var mcp_tools_default = {
           name: "reported_by",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person who reported the blocker."
         },
@@ -55264,7 +55351,12 @@ var mcp_tools_default = {
           description: "Blocked since this date or earlier."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "owner",
+        "unblocker",
+        "unblocker_user",
+        "reported_by"
+      ]
     },
     "sprint/engagements": {
       resource: "sprint/engagements",
@@ -55734,7 +55826,7 @@ var mcp_tools_default = {
           name: "read_by",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person who recorded the reading."
         },
@@ -55784,7 +55876,9 @@ var mcp_tools_default = {
           description: "Readings on or before this date."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "read_by"
+      ]
     },
     "sprint/measures": {
       resource: "sprint/measures",
@@ -56166,7 +56260,7 @@ var mcp_tools_default = {
           name: "partner",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Contact (vendor or recipient)."
         },
@@ -56292,7 +56386,9 @@ var mcp_tools_default = {
           description: "On field `scheduled_date`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "partner"
+      ]
     },
     "travel/perdiem-rates": {
       resource: "travel/perdiem-rates",
@@ -56527,7 +56623,7 @@ var mcp_tools_default = {
           name: "traveler",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "User travelling."
         },
@@ -56722,7 +56818,7 @@ var mcp_tools_default = {
           name: "validator",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "User who validates the request."
         },
@@ -56830,7 +56926,10 @@ var mcp_tools_default = {
           description: "On field `date_start`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "traveler",
+        "validator"
+      ]
     },
     "travel/trip-expenses": {
       resource: "travel/trip-expenses",
@@ -57260,7 +57359,7 @@ var mcp_tools_default = {
           name: "traveler",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "User travelling."
         },
@@ -57493,6 +57592,7 @@ var mcp_tools_default = {
         }
       ],
       personal_fields: [
+        "traveler",
         "traveler_name",
         "traveler_email"
       ]

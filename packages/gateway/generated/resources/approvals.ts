@@ -64,7 +64,7 @@ export const APPROVALS_APPROVERS: RecordSpec<ApprovalsApproversRecord> = deepFre
       name: 'approver',
       type: 'string',
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'many2one',
@@ -369,7 +369,7 @@ export const APPROVALS_REQUEST_LINES: RecordSpec<ApprovalsRequestLinesRecord> = 
       name: 'author',
       type: 'string',
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'related',
@@ -745,7 +745,7 @@ export const APPROVALS_REQUESTS: RecordSpec<ApprovalsRequestsRecord> = deepFreez
       name: 'author',
       type: 'string',
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'many2one',
@@ -771,7 +771,7 @@ export const APPROVALS_REQUESTS: RecordSpec<ApprovalsRequestsRecord> = deepFreez
       name: 'created_by',
       type: 'string',
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'many2one',
@@ -860,7 +860,7 @@ export const APPROVALS_REQUESTS: RecordSpec<ApprovalsRequestsRecord> = deepFreez
       name: 'final_approver',
       type: 'string',
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'many2one',
@@ -887,7 +887,7 @@ export const APPROVALS_REQUESTS: RecordSpec<ApprovalsRequestsRecord> = deepFreez
       name: 'partner',
       type: 'string',
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'many2one',

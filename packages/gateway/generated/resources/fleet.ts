@@ -114,7 +114,7 @@ export const FLEET_ALERTS: RecordSpec<FleetAlertsRecord> = deepFreeze({
       name: 'handled_by',
       type: 'string',
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'many2one',
@@ -356,7 +356,7 @@ export const FLEET_FUEL_LOGS: RecordSpec<FleetFuelLogsRecord> = deepFreeze({
       name: 'driver',
       type: 'string',
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'many2one',
@@ -748,7 +748,7 @@ export const FLEET_INCIDENTS: RecordSpec<FleetIncidentsRecord> = deepFreeze({
       name: 'driver',
       type: 'string',
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'many2one',
@@ -1276,7 +1276,7 @@ export const FLEET_RESERVATIONS: RecordSpec<FleetReservationsRecord> = deepFreez
       name: 'driver',
       type: 'string',
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'many2one',
@@ -1289,7 +1289,7 @@ export const FLEET_RESERVATIONS: RecordSpec<FleetReservationsRecord> = deepFreez
       name: 'requester',
       type: 'string',
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'many2one',
@@ -1427,7 +1427,7 @@ export const FLEET_RESERVATIONS: RecordSpec<FleetReservationsRecord> = deepFreez
       name: 'approver',
       type: 'string',
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'many2one',
@@ -2045,7 +2045,7 @@ export const FLEET_TRIPS: RecordSpec<FleetTripsRecord> = deepFreeze({
       name: 'driver',
       type: 'string',
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'many2one',
@@ -2383,7 +2383,7 @@ export const FLEET_VEHICLES: RecordSpec<FleetVehiclesRecord> = deepFreeze({
       name: 'driver',
       type: 'string',
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'many2one',

@@ -92,7 +92,7 @@ export const IT_ASSETS: RecordSpec<ItAssetsRecord> = deepFreeze({
       name: 'holder',
       type: 'string',
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'many2one',
@@ -297,7 +297,7 @@ export const IT_CONSUMABLE_MOVES: RecordSpec<ItConsumableMovesRecord> = deepFree
       name: 'beneficiary',
       type: 'string',
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'many2one',
@@ -398,7 +398,7 @@ export const IT_CONSUMABLE_MOVES: RecordSpec<ItConsumableMovesRecord> = deepFree
       name: 'handled_by',
       type: 'string',
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'many2one',
@@ -658,7 +658,7 @@ export const IT_TICKETS: RecordSpec<ItTicketsRecord> = deepFreeze({
       type: 'array',
       items: 'string',
       nullable: false,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'x2many',
@@ -671,7 +671,7 @@ export const IT_TICKETS: RecordSpec<ItTicketsRecord> = deepFreeze({
       name: 'assignee',
       type: 'string',
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'x2many',
@@ -684,7 +684,7 @@ export const IT_TICKETS: RecordSpec<ItTicketsRecord> = deepFreeze({
       name: 'requester',
       type: 'string',
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'many2one',

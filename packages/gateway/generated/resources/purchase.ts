@@ -619,7 +619,7 @@ export const PURCHASE_ORDERS: RecordSpec<PurchaseOrdersRecord> = deepFreeze({
       name: 'buyer',
       type: 'string',
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'many2one',
@@ -632,7 +632,7 @@ export const PURCHASE_ORDERS: RecordSpec<PurchaseOrdersRecord> = deepFreeze({
       name: 'author',
       type: 'string',
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'many2one',

@@ -612,7 +612,7 @@ export const SPACE_MAINTENANCES: RecordSpec<SpaceMaintenancesRecord> = deepFreez
       name: 'technician',
       type: 'string',
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'many2one',
@@ -625,7 +625,7 @@ export const SPACE_MAINTENANCES: RecordSpec<SpaceMaintenancesRecord> = deepFreez
       name: 'external_technician',
       type: 'string',
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'many2one',
@@ -967,7 +967,7 @@ export const SPACE_RESERVATIONS: RecordSpec<SpaceReservationsRecord> = deepFreez
       name: 'requester',
       type: 'string',
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'many2one',
@@ -1006,7 +1006,7 @@ export const SPACE_RESERVATIONS: RecordSpec<SpaceReservationsRecord> = deepFreez
       name: 'approver',
       type: 'string',
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'many2one',

@@ -100,7 +100,7 @@ export const SPRINT_BLOCKERS: RecordSpec<SprintBlockersRecord> = deepFreeze({
       name: 'owner',
       type: 'string',
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'many2one',
@@ -113,7 +113,7 @@ export const SPRINT_BLOCKERS: RecordSpec<SprintBlockersRecord> = deepFreeze({
       name: 'unblocker',
       type: 'string',
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'field',
@@ -125,7 +125,7 @@ export const SPRINT_BLOCKERS: RecordSpec<SprintBlockersRecord> = deepFreeze({
       name: 'unblocker_user',
       type: 'string',
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'many2one',
@@ -151,7 +151,7 @@ export const SPRINT_BLOCKERS: RecordSpec<SprintBlockersRecord> = deepFreeze({
       name: 'reported_by',
       type: 'string',
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'many2one',
@@ -1207,7 +1207,7 @@ export const SPRINT_MEASURE_READINGS: RecordSpec<SprintMeasureReadingsRecord> = 
       name: 'read_by',
       type: 'string',
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'many2one',

@@ -61,7 +61,7 @@ export const STOCK_PICKINGS: RecordSpec<StockPickingsRecord> = deepFreeze({
       name: 'partner',
       type: 'string',
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'many2one',

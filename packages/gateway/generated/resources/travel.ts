@@ -365,7 +365,7 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
       name: 'traveler',
       type: 'string',
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'many2one',
@@ -642,7 +642,7 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
       name: 'validator',
       type: 'string',
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'many2one',
@@ -1653,7 +1653,7 @@ export const TRAVEL_TRIPS: RecordSpec<TravelTripsRecord> = deepFreeze({
       name: 'traveler',
       type: 'string',
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: 'many2one',
