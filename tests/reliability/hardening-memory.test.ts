@@ -7,7 +7,9 @@
  * - clients that never read their answers (now dropped once their connection is idle);
  * - concurrent maximal ERP answers (10 MB pages, charged to the memory budget: 503 past it);
  * - compressed bombs from the ERP (inflated off the main thread, up to ERP_MAX_ANSWER_BYTES).
- * After each, the process is alive, answers /healthz, and its RSS stays under RSS_BOUND_MB.
+ * After each, the process is alive, answers /healthz, and its RSS stays under RSS_BOUND_MB. Each
+ * scenario prints its RSS before and at its peak (the README's and BENCHMARKS.md's figures);
+ * HARDENING_HEAP replaces the production heap flags for a measurement with others.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -20,7 +22,7 @@ import { rssMb, startGatewayProcess, type GatewayProcess } from './support/gatew
 import { establishedFrom, unreadBy } from './support/tcp-connections';
 
 /** The production flags of the README's "Running in production". */
-const PRODUCTION_HEAP = '--max-semi-space-size=4 --max-old-space-size=256';
+const PRODUCTION_HEAP = process.env['HARDENING_HEAP'] ?? '--max-semi-space-size=4 --max-old-space-size=256';
 /** Well above the ~110 MB the gateway settles at, well below what the leaks reached (1.27 GB). */
 const RSS_BOUND_MB = 400;
 const REQUEST_TIMEOUT_MS = 10000;
@@ -54,6 +56,9 @@ describe('the real process under hostile clients and maximal ERP answers', () =>
   let proxy: FaultProxy;
   let gateway: GatewayProcess;
   let peakMb = 0;
+  /** The peak of the test running, and the RSS it started from: each scenario's figures (README, BENCHMARKS.md). */
+  let testPeakMb = 0;
+  let testStartMb = 0;
   let sampler: NodeJS.Timeout;
 
   beforeAll(async () => {
@@ -69,8 +74,20 @@ describe('the real process under hostile clients and maximal ERP answers', () =>
       LOG_LEVEL: 'warn',
       NODE_OPTIONS: PRODUCTION_HEAP,
     });
-    sampler = setInterval(() => (peakMb = Math.max(peakMb, rssMb(gateway.pid))), 100);
+    sampler = setInterval(() => {
+      const now = rssMb(gateway.pid);
+      peakMb = Math.max(peakMb, now);
+      testPeakMb = Math.max(testPeakMb, now);
+    }, 100);
   }, START_WITHIN_MS);
+  beforeEach(() => {
+    testStartMb = rssMb(gateway.pid);
+    testPeakMb = testStartMb;
+  });
+  afterEach(() => {
+    const name = expect.getState().currentTestName?.replace('the real process under hostile clients and maximal ERP answers ', '') ?? '';
+    process.stdout.write(`hardening: RSS ${testStartMb.toFixed(1)} MB before, peak ${testPeakMb.toFixed(1)} MB during "${name.slice(0, 60)}"\n`);
+  });
   afterAll(async () => {
     clearInterval(sampler);
     process.stdout.write(`hardening: gateway peak RSS ${peakMb.toFixed(1)} MB (bound ${RSS_BOUND_MB} MB)\n`);
@@ -156,6 +173,7 @@ describe('the real process under hostile clients and maximal ERP answers', () =>
       statuses.push(...answers);
     }
     proxy.mode = { kind: 'forward' };
+    process.stdout.write(`hardening: 48 ERP pages of 10 MB: ${statuses.filter((s) => s === 200).length} × 200, ${statuses.filter((s) => s === 503).length} × 503\n`);
     expect([...new Set(statuses)].sort()).toEqual(expect.arrayContaining([200, 503]));
     expect(statuses.filter((s) => s !== 200 && s !== 503)).toEqual([]);
     await expectHealthy(gateway);
