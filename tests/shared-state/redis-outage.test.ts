@@ -5,7 +5,8 @@
  * the gateway counted meanwhile. For each limit that falls back (an address's failed authentications,
  * the cap of key checks of all addresses, a key's quota), the whole attack, across the kill and the
  * restart, gets exactly the limit through and nothing more (the counts in memory would otherwise start
- * from zero at the kill, and Redis again from zero at its restart: three times the limit).
+ * from zero at the kill, and Redis again from zero at its restart: three times the limit). Two gateways
+ * that counted alone before they could reach Redis add what they let through to its count once they do.
  */
 import { createHash } from 'node:crypto';
 import request from 'supertest';
@@ -29,7 +30,7 @@ describe('limits through a Redis killed mid-attack and started again', () => {
   let redis: RedisServer;
   let stack: Stack;
   let proxy: FaultProxy;
-  let gateway: RunningGateway | undefined;
+  let gateways: RunningGateway[] = [];
   const keyChecks = () => proxy.requests.filter((line) => line.includes('context_get')).length;
 
   beforeAll(async () => {
@@ -38,8 +39,8 @@ describe('limits through a Redis killed mid-attack and started again', () => {
     ({ stack, proxy } = await startStackBehindProxy({ transport: 'json2' }));
   });
   afterEach(async () => {
-    await gateway?.close();
-    gateway = undefined;
+    for (const gateway of gateways) await gateway.close();
+    gateways = [];
     await redis.restart();
   });
   afterAll(async () => {
@@ -48,15 +49,17 @@ describe('limits through a Redis killed mid-attack and started again', () => {
     await redis?.stop();
   });
 
-  async function startCounting(env: Record<string, string>): Promise<(key: string, address: string) => Promise<number>> {
-    gateway = await startGateway({
+  /** A gateway on the shared Redis (connected to it before this resolves, unless Redis is down), and how to ask it. */
+  async function startCounting(env: Record<string, string>, redisUp = true): Promise<(key: string, address: string) => Promise<number>> {
+    const gateway = await startGateway({
       erpUrl: proxy.url,
       database: stack.sandbox.database,
       login: GATEWAY_LOGIN,
       transport: 'json2',
       env: { REDIS_URL: redis.url, REDIS_TIMEOUT_MS: '100', REDIS_KEY_PREFIX: PREFIX, TRUST_PROXY: 'loopback', ...env },
     });
-    await redis.waitForClients(2);
+    gateways.push(gateway);
+    if (redisUp) await redis.waitForClients(1 + gateways.length);
     const url = gateway.url;
     return async (key, address) => {
       const res = await request(url).get(PATH).set('X-Forwarded-For', address).set('Authorization', `Bearer ${key}`);
@@ -112,6 +115,22 @@ describe('limits through a Redis killed mid-attack and started again', () => {
     expect(statuses).toEqual([...Array(LIMIT).fill(401), ...Array(statuses.length - LIMIT).fill(429)]);
     expect(back.count).toBe(LIMIT);
     expect(keyChecks() - before).toBe(LIMIT);
+  });
+
+  it('two gateways that counted alone before Redis was up: once it is, their points are added to its count, and the limit holds across them', async () => {
+    await redis.kill();
+    const env = { AUTH_FAILURE_LIMIT: String(LIMIT), AUTH_FAILURE_WINDOW_MS: '120000', AUTH_CHECK_LIMIT: '1000' };
+    const apps = [await startCounting(env, false), await startCounting(env, false)];
+    const address = '198.51.100.88';
+    const statuses: number[] = [];
+    // Each counts alone (not connected): a third of the limit each.
+    for (const get of apps) for (let i = 0; i < LIMIT / 3; i++) statuses.push(await get(wrongKey(), address));
+    await redis.restart();
+    await redis.waitForClients(3);
+    // Now in Redis: each adds the points it let through alone to Redis's count, then decides.
+    for (let i = 0; i < 2 * LIMIT; i++) statuses.push(await (apps[i % 2] as (typeof apps)[number])(wrongKey(), address));
+    expect(statuses).toEqual([...Array(LIMIT).fill(401), ...Array(statuses.length - LIMIT).fill(429)]);
+    expect(await redis.client.get(`${PREFIX}rl:auth-failures:${address}`)).toBe(String(LIMIT));
   });
 
   it("a key's quota (RATE_LIMIT_POINTS): the quota of 200s across the kill and the restart, then 429 only", async () => {

@@ -57,6 +57,8 @@ describe('limits shared by two gateway apps through one Redis', () => {
   });
   afterEach(async () => {
     for (const app of apps) await app.close();
+    // Their connections gone before the next test counts those of its own apps.
+    await redis.waitForClients(1);
   });
   afterAll(async () => {
     await proxy?.close();

@@ -39913,12 +39913,12 @@ async function collectErpSchema(resources, describe) {
 function hopModels(schema, model, path) {
   const hops = path.split(".");
   const models = [];
-  let current = model;
+  let current2 = model;
   for (const hop of hops.slice(0, -1)) {
-    const relation = current === void 0 ? void 0 : schema.get(current)?.[hop]?.relation;
+    const relation = current2 === void 0 ? void 0 : schema.get(current2)?.[hop]?.relation;
     if (!relation) break;
     models.push(relation);
-    current = relation;
+    current2 = relation;
   }
   return models;
 }
@@ -40251,6 +40251,7 @@ var WindowLimiter = class {
     this.shared = shared;
     const options = { points: limit.points, duration: limit.windowSeconds };
     this.local = new import_rate_limiter_flexible.RateLimiterMemory({ ...options, keyPrefix: limit.name });
+    this.unsynced = new import_rate_limiter_flexible.RateLimiterMemory({ ...options, keyPrefix: `${limit.name}:unsynced` });
     this.redis = shared && new import_rate_limiter_flexible.RateLimiterRedis({
       ...options,
       storeClient: shared.client,
@@ -40263,6 +40264,8 @@ var WindowLimiter = class {
   shared;
   /** This process's count of each key: the count without Redis, and what it goes on from while Redis is away. */
   local;
+  /** Points this process let through (or gave back) while Redis was away, not yet added to Redis's count. */
+  unsynced;
   redis;
   /** Spends `points` of `key`'s window; refused, spending nothing, when they do not fit. */
   consume(key, points) {
@@ -40270,7 +40273,11 @@ var WindowLimiter = class {
     if (!shared || !redis2) return this.consumeLocally(key, points);
     return shared.attempt(
       () => this.consumeShared(redis2, key, points),
-      () => this.consumeLocally(key, points)
+      async () => {
+        const state = await this.consumeLocally(key, points);
+        if (state.allowed) await this.unsynced.penalty(key, points);
+        return state;
+      }
     );
   }
   /** Gives back `points` (negative: takes more) of `key`'s window, e.g. when a request turned out cheaper. */
@@ -40284,7 +40291,10 @@ var WindowLimiter = class {
     }
     await shared.attempt(
       async () => this.remember(key, await change(redis2)),
-      async () => void await change(this.local)
+      async () => {
+        await change(this.local);
+        await change(this.unsynced);
+      }
     );
   }
   async consumeLocally(key, points) {
@@ -40293,9 +40303,10 @@ var WindowLimiter = class {
     return stateOf(false, await this.local.reward(key, points));
   }
   async consumeShared(redis2, key, points) {
-    const own = await this.local.get(key);
-    const counted = own && own.msBeforeNext > 0 ? own.consumedPoints : 0;
-    let res = await redis2.consume(key, points).catch(verdictOrThrow);
+    const counted = current(await this.local.get(key));
+    const pending = current(await this.unsynced.get(key));
+    let res = await redis2.consume(key, points + pending).catch(verdictOrThrow);
+    await this.unsynced.delete(key);
     if (res.consumedPoints < counted + points) res = await redis2.penalty(key, counted + points - res.consumedPoints);
     const allowed = res.consumedPoints <= this.limit.points;
     if (!allowed) res = await redis2.reward(key, points);
@@ -40307,6 +40318,7 @@ var WindowLimiter = class {
     if (res.msBeforeNext > 0) void this.local.set(key, res.consumedPoints, Math.ceil(res.msBeforeNext / 1e3));
   }
 };
+var current = (res) => res && res.msBeforeNext > 0 ? res.consumedPoints : 0;
 var stateOf = (allowed, res) => ({
   allowed,
   remaining: allowed ? Math.max(0, res.remainingPoints) : 0,

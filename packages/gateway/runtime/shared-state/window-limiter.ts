@@ -5,11 +5,13 @@
  *
  * Redis going away or coming back never resets a count. Each process keeps its own count of every key
  * in memory: without Redis it is the count; with Redis it is what Redis last answered for the key (the
- * global count, with the window's end). While Redis cannot answer (down, slow past REDIS_TIMEOUT_MS),
- * the process goes on from that count; when Redis answers again knowing less than the process counted
- * (it restarted empty, or lost the key), Redis is brought up to it. So one process never lets more
- * than the limit through in a window, across an outage and a Redis restart; with N processes, each
- * goes on alone from the count it last had, up to N times the limit while Redis is away.
+ * global count, with the window's end). While Redis cannot answer (down, slow past REDIS_TIMEOUT_MS,
+ * not connected yet), the process goes on from that count, and remembers apart what it let through
+ * meanwhile; when Redis answers again, those points are added to Redis's count, and if Redis still
+ * knows less than the process counted (it restarted empty, or lost the key) it is brought up to that.
+ * So one process never lets more than the limit through in a window, across an outage and a Redis
+ * restart; with N processes, each goes on alone from the count it last had, up to N times the limit
+ * while Redis is away, and Redis has every process's points once it is back.
  */
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { SharedRedis } from './redis';
@@ -34,6 +36,8 @@ export interface LimitState {
 export class WindowLimiter {
   /** This process's count of each key: the count without Redis, and what it goes on from while Redis is away. */
   private readonly local: RateLimiterMemory;
+  /** Points this process let through (or gave back) while Redis was away, not yet added to Redis's count. */
+  private readonly unsynced: RateLimiterMemory;
   private readonly redis: RateLimiterRedis | undefined;
 
   constructor(
@@ -42,6 +46,7 @@ export class WindowLimiter {
   ) {
     const options = { points: limit.points, duration: limit.windowSeconds };
     this.local = new RateLimiterMemory({ ...options, keyPrefix: limit.name });
+    this.unsynced = new RateLimiterMemory({ ...options, keyPrefix: `${limit.name}:unsynced` });
     this.redis =
       shared &&
       new RateLimiterRedis({
@@ -59,7 +64,11 @@ export class WindowLimiter {
     if (!shared || !redis) return this.consumeLocally(key, points);
     return shared.attempt(
       () => this.consumeShared(redis, key, points),
-      () => this.consumeLocally(key, points),
+      async () => {
+        const state = await this.consumeLocally(key, points);
+        if (state.allowed) await this.unsynced.penalty(key, points);
+        return state;
+      },
     );
   }
 
@@ -74,7 +83,10 @@ export class WindowLimiter {
     }
     await shared.attempt(
       async () => this.remember(key, await change(redis)),
-      async () => void (await change(this.local)),
+      async () => {
+        await change(this.local);
+        await change(this.unsynced);
+      },
     );
   }
 
@@ -87,9 +99,11 @@ export class WindowLimiter {
   }
 
   private async consumeShared(redis: RateLimiterRedis, key: string, points: number): Promise<LimitState> {
-    const own = await this.local.get(key);
-    const counted = own && own.msBeforeNext > 0 ? own.consumedPoints : 0;
-    let res = await redis.consume(key, points).catch(verdictOrThrow);
+    const counted = current(await this.local.get(key));
+    const pending = current(await this.unsynced.get(key));
+    // The points let through while Redis was away join Redis's count with this request's.
+    let res = await redis.consume(key, points + pending).catch(verdictOrThrow);
+    await this.unsynced.delete(key);
     // Redis knows fewer points than this process had counted (it restarted empty, or lost the key while
     // this process counted alone): brought up to them before deciding.
     if (res.consumedPoints < counted + points) res = await redis.penalty(key, counted + points - res.consumedPoints);
@@ -104,6 +118,9 @@ export class WindowLimiter {
     if (res.msBeforeNext > 0) void this.local.set(key, res.consumedPoints, Math.ceil(res.msBeforeNext / 1000));
   }
 }
+
+/** The points of an in-memory count, 0 when it has none (or its window is over). */
+const current = (res: RateLimiterRes | null): number => (res && res.msBeforeNext > 0 ? res.consumedPoints : 0);
 
 const stateOf = (allowed: boolean, res: RateLimiterRes): LimitState => ({
   allowed,
