@@ -101,7 +101,7 @@ const DATA_HEADERS = {
 };
 
 const EXPORT_CSV_TEXT =
-  'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).';
+  'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).';
 const EXPORT_NDJSON_TEXT =
   'One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`).';
 /** Statuses some operation declares: only these get a response component. */
@@ -130,6 +130,7 @@ function listOperation(resource: ResourceModel): OpenAPIV3_1.OperationObject {
       },
       ref('Fields', 'parameters'),
       ref('Format', 'parameters'),
+      ref('CsvFormulas', 'parameters'),
       ref('ChangedSince', 'parameters'),
       ...resource.filters.map(filterParameter),
       ref('IfNoneMatch', 'parameters'),
@@ -337,6 +338,14 @@ function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject {
       description:
         '`csv` or `ndjson`: an export of every matching record, streamed (as `Accept: text/csv` or `application/x-ndjson` asks, for links opened in a browser or spreadsheet); `json`: the JSON page whatever `Accept` says. An export takes the filters, `fields`, `since_id` (resume after that id) and `changed_since`; not `limit`, `offset`, `order` or `total` (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent.',
       schema: { type: 'string', enum: ['json', 'csv', 'ndjson'] },
+    },
+    CsvFormulas: {
+      name: 'csv_formulas',
+      in: 'query',
+      required: false,
+      description:
+        "CSV exports only (400 otherwise). `escaped` (the default): a text cell that a spreadsheet would read as a formula, one beginning with `=`, `+`, `-`, `@`, a tab or a carriage return (or the full-width `＝`, `＋`, `－`, `＠`), is written with a `'` in front, as OWASP advises against CSV injection, so that Excel or LibreOffice show it as text and compute nothing; numbers (`-12.5`), booleans, dates and arrays are never changed. `raw`: every text exactly as the ERP holds it, for loaders that are not spreadsheets (DuckDB, pandas); never open such a file in a spreadsheet when its texts come from outsiders.",
+      schema: { type: 'string', enum: ['escaped', 'raw'], default: 'escaped' },
     },
     ChangedSince: {
       name: 'changed_since',
