@@ -25,6 +25,15 @@ import type { ApiRecord, ErpRow } from '../records';
 import type { ResourceReader } from '../resource-reader';
 import type { ResourceSpec } from '../resource-spec';
 import { ErpUnavailable } from '../erp/erp-error';
+import { invalidValue } from '../errors';
+
+/**
+ * How far ahead of the gateway's clock a `changed_since` may be (seconds): a client's clock (or
+ * another gateway instance's) may run a little ahead. Past it the position cannot have been given
+ * by a gateway nor be meant: it is refused (422) rather than kept, as a sync holding it would
+ * never see another change.
+ */
+export const FUTURE_TOLERANCE_S = 60;
 
 /** One change, in feed order: the record as it is now, or only its id when it left the resource. */
 export type ChangeEntry = { readonly id: number; readonly record: ApiRecord } | { readonly id: number; readonly record?: undefined };
@@ -43,6 +52,14 @@ export class ChangeFeed {
     private readonly settleMs: number,
     private readonly now: () => number = Date.now,
   ) {}
+
+  /** 422 for a position in the future (beyond FUTURE_TOLERANCE_S): never served, never echoed back. */
+  assertNotAhead(cursor: ChangeCursor): void {
+    if (cursor.second <= Math.floor(this.now() / 1000) + FUTURE_TOLERANCE_S) return;
+    throw invalidValue(
+      `changed_since is in the future (more than ${FUTURE_TOLERANCE_S} s ahead of the gateway's clock): pass back meta.next_changed_since unchanged, or start from a date-time not later than now.`,
+    );
+  }
 
   /** The first second not served yet: seconds before it are complete (see the module comment). */
   horizon(): number {

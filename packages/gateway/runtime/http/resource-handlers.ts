@@ -149,6 +149,7 @@ export function createResourceHandlers(
         const format = listFormatOf(req, raw['format']);
         const parsed = parser.parseList(raw, format);
         const query = gapsOf ? servableListQuery(parsed, gapsOf(resource)) : parsed;
+        if (query.changes) bulk.changes.assertNotAhead(query.changes);
         const charge = await admitOnce(principal, query.total ? 'counted_list' : 'list', res);
         const headers = deprecationHeaders(resource, query.deprecated);
         if (format !== 'json' || query.changes) {
