@@ -133,7 +133,7 @@ Agents that speak the Model Context Protocol use the same key and rules through 
 
 ## Responses and paging
 
-List: \`{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}\` (with changed_since: \`{"next_changed_since": token, "more_changes": bool, "removed_ids": [id, ...]}\`). Detail: \`{"data": record}\`. A record holds the resource's fields (all of them, or those named in \`fields\`; \`id\` always).
+List: \`{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}\` (with changed_since: \`{"next_changed_since": token, "more_changes": bool, "removed_ids": [id, ...]}\`). Detail: \`{"data": record}\`. A record holds the resource's fields (all of them, or those named in \`fields\`; \`id\` always). When some fields are null because the API account may not read the model their value comes from (not because they are empty), \`meta.unreadable_fields\` names them (detail answers then have a \`meta\` too) and so does the \`X-Unreadable-Fields\` header (exports: the header only): never store such a null as the value.
 - Offset paging: \`limit\` + \`offset\`, in \`order\`; \`meta.total\` counts every match. Cost grows with depth.
 - Cursor paging (full scans): \`since_id=0\`, then pass back \`meta.next_since_id\` until it is \`null\`. Ascending id, constant cost. Not with \`offset\` or \`order\` (400).
   Example: \`GET /api/v1/${sampleRequest(model).resource.path}?since_id=0&limit=200&total=false\` answers \`{"data": [..., {"id": 212, ...}], "meta": {"next_since_id": 212}}\`; ask again with \`since_id=212\`; stop at \`"next_since_id": null\`. Never compute the cursor yourself.
@@ -150,7 +150,7 @@ List routes: ${COMMON_LIST_PARAMETERS.join(', ')}. Detail routes: fields only.
 - order: \`field\`, \`field asc\` or \`field desc\`, several comma-separated; sortable fields only (listed per route); \`id\` is appended last. Unset values: a number that is not set is read as 0 and sorts as 0 (first ascending, last descending, beside the zeros; before negative numbers ascending); a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by \`id\`, except on date-times: the ERP keeps fractions of a second that answers round off, so records showing the same date-time are ordered by that hidden fraction first.
 - fields: comma-separated field names; unknown name is 400.
 - format: csv|ndjson|json. csv or ndjson (or \`Accept: text/csv\` / \`application/x-ndjson\`): an export of every matching record, streamed by ascending id, with the filters and \`fields\`; \`since_id\` resumes after an id; not with limit, offset, order or total (400); past the gateway's row ceiling 422 before anything is sent. CSV: RFC 4180, header row, null = empty field, empty text = \`""\`, arrays as JSON text. An export that ends without its last chunk was cut short.
-- changed_since: ISO 8601 date-time or the token \`meta.next_changed_since\` gave. Change feed: records written at or after it, in (write_date, id) order; loop while \`meta.more_changes\` is true, keep the last token for the next sync (nothing missed or repeated, same second included). Records that left the resource or the filters: \`meta.removed_ids\` (exports: \`_removed\` column; the next token in the \`X-Next-Changed-Since\` header). Deleted records cannot be seen: compare ids with an export now and then. Not with order, offset, since_id or total=true (400).
+- changed_since: ISO 8601 date-time or the token \`meta.next_changed_since\` gave. Change feed: records written at or after it, in (write_date, id) order; loop while \`meta.more_changes\` is true, keep the last token for the next sync (nothing missed or repeated, same second included). Records that left the resource or the filters: \`meta.removed_ids\` (exports: \`_removed\` column; the next token in the \`X-Next-Changed-Since\` header). Deleted records cannot be seen: compare ids with an export now and then. Not with order, offset, since_id or total=true (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.
 Any other query key than these and the route's filters is 400. Malformed common values (\`limit=0\`, \`offset=-1\`, \`total=maybe\`) are 422.
 
 ## Filters
@@ -162,14 +162,14 @@ Query keys named per route, one value each (except \`in\`), AND-combined. Exampl
 - true|false: case-insensitive.
 - Quoted values (\`"a"|"b"\`): an enumeration; send one of them exactly, without quotes (\`state=done\`); another value is 422.
 - date: on a date field; \`YYYY-MM-DD\` (an ISO 8601 date-time is accepted, its UTC date is used).
-- date-time: on a timestamp field; \`YYYY-MM-DD\` or ISO 8601 date-time (\`2026-01-31T08:00:00Z\`, offsets converted to UTC, none means UTC). A date alone: \`*_after\` from 00:00:00Z of that day, \`*_before\` through the end of that day.
+- date-time: on a timestamp field; \`YYYY-MM-DD\` or ISO 8601 date-time (\`2026-01-31T08:00:00Z\`, offsets converted to UTC, none means UTC). A date alone: \`*_after\` from 00:00:00Z of that day, \`*_before\` through the end of that day. Bounds are on the values as answered (to the second): \`*_before=t\` includes every record shown at \`t\`, \`*_after=t\` every record shown at \`t\` or later (a bound with a fraction of a second: the records shown at a later second).
 - integer list (\`in\`): positive ids comma-separated (\`assignee_id=3,5\`) or the key repeated (\`assignee_id=3&assignee_id=5\`).
 - Empty value, repeated key on a single-value filter, or unusable value: 422.
 - Scope: where a route states one, only matching records exist for the API (list and detail, 404 outside).
 
 ## Field types (notation below)
 
-\`integer\`, \`number\`, \`boolean\`, \`string\`; \`string(date)\` is \`YYYY-MM-DD\`; \`string(date-time)\` is ISO 8601 UTC ending in \`Z\`; \`|null\` may be null (an empty or unreadable relation is null); \`"a"|"b"\` enumeration (exact strings); \`string[]\` readable names of related records, \`integer[]\` their ids. \`*_id\` fields are ids of related records, the sibling without \`_id\` is the readable name. \`url\` links to the record in the ERP interface. [personal data] marks personal data; [deprecated] marks what may go (responses touching it carry a \`Deprecation\` header).
+\`integer\`, \`number\`, \`boolean\`, \`string\`; \`string(date)\` is \`YYYY-MM-DD\`; \`string(date-time)\` is ISO 8601 UTC ending in \`Z\`; \`|null\` may be null (an empty or unreadable relation is null; \`meta.unreadable_fields\` names the unreadable ones); \`"a"|"b"\` enumeration (exact strings); \`string[]\` readable names of related records, \`integer[]\` their ids. \`*_id\` fields are ids of related records, the sibling without \`_id\` is the readable name. \`url\` links to the record in the ERP interface. [personal data] marks personal data; [deprecated] marks what may go (responses touching it carry a \`Deprecation\` header).
 
 ## Errors
 

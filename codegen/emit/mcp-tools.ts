@@ -73,6 +73,13 @@ function outputRecordSchema(resource: ResourceModel): Schema {
 
 const personalNames = (resource: ResourceModel): string[] => resource.fields.filter((f) => f.personal).map((f) => f.name);
 
+/** `meta.unreadable_fields` of the API: fields answered null for want of a read right, not for being empty. */
+const UNREADABLE_FIELDS = {
+  type: 'array',
+  items: { type: 'string' },
+  description: 'Fields answered null because the API account may not read the model their value comes from (not because they are empty). Absent when there are none.',
+} as const;
+
 const FIELDS_TEXT = 'Fields to return (default: every field except personal data). Personal-data fields (see describe_resource) are returned only when named here.';
 
 function queryTool(domain: DomainModel): ToolDefinition {
@@ -122,6 +129,7 @@ function queryTool(domain: DomainModel): ToolDefinition {
             total: { type: 'integer', minimum: 0 },
             next_since_id: { type: ['integer', 'null'] },
             personal_fields_omitted: { type: 'array', items: { type: 'string' } },
+            unreadable_fields: UNREADABLE_FIELDS,
           },
         },
       },
@@ -230,7 +238,7 @@ function catalogueTools(model: CatalogueModel): ToolDefinition[] {
         properties: {
           resource: { type: 'string', enum: paths },
           data: anyRecord,
-          meta: { type: 'object', properties: { personal_fields_omitted: { type: 'array', items: { type: 'string' } } } },
+          meta: { type: 'object', properties: { personal_fields_omitted: { type: 'array', items: { type: 'string' } }, unreadable_fields: UNREADABLE_FIELDS } },
         },
       },
       annotations: { title: 'Get one record', ...READ_ONLY },

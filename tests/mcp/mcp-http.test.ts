@@ -126,7 +126,8 @@ describe('the MCP server over streamable HTTP', () => {
   it('get_record answers the record the detail route answers', async () => {
     const http = await stack.get('/api/v1/fleet/vehicles/3');
     const result = await call(client, 'get_record', { resource: 'fleet/vehicles', id: 3 });
-    expect(result.structuredContent).toEqual({ resource: 'fleet/vehicles', data: http.body.data });
+    expect(result.structuredContent).toEqual({ resource: 'fleet/vehicles', data: http.body.data, meta: http.body.meta });
+    expect(http.body.meta).toEqual({ unreadable_fields: ['odometer'] });
     const missing = errorOf(await call(client, 'get_record', { resource: 'fleet/vehicles', id: 999999 }));
     expect(missing).toMatchObject({ code: 'not_found', status: 404 });
   });

@@ -61,7 +61,8 @@ describe('npm run mcp (stdio, bridged to the gateway)', () => {
     const all = await stack.get('/api/v1/fleet/vehicles?insurance_expiry_before=2027-01-01&since_id=0&limit=200&total=false&fields=id');
     expect(ids).toEqual((all.body as { data: { id: number }[] }).data.map((r) => r.id));
     const record = await call('get_record', { resource: 'fleet/vehicles', id: ids[0] as number });
-    expect(record.structuredContent).toEqual({ resource: 'fleet/vehicles', data: (await stack.get(`/api/v1/fleet/vehicles/${ids[0]}`)).body.data });
+    const detail = (await stack.get(`/api/v1/fleet/vehicles/${ids[0]}`)).body;
+    expect(record.structuredContent).toEqual({ resource: 'fleet/vehicles', data: detail.data, meta: detail.meta });
   });
 
   it('passes a bad filter value back as the API tool error', async () => {

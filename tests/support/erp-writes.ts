@@ -37,6 +37,18 @@ export class ErpWriter {
     return Number(result.lastInsertRowid);
   }
 
+  /**
+   * An administrator's `ir.model.access.write({'perm_read': allowed})` on the access row that gives
+   * `group` (an external id) read right on `model`: the right taken away or given back. The sandbox
+   * sees it on its next call, as Odoo does once such a write clears its access cache.
+   */
+  setReadRight(group: string, model: string, allowed: boolean): void {
+    const { changes } = this.db
+      .prepare('UPDATE "ir_model_access" SET "perm_read" = ? WHERE "model" = ? AND "group_id" = (SELECT "id" FROM "res_groups" WHERE "xml_id" = ?)')
+      .run(allowed ? 1 : 0, model, group);
+    if (changes !== 1) throw new Error(`no access row of ${group} on ${model}`);
+  }
+
   close(): void {
     this.db.close();
   }

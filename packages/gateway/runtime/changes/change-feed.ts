@@ -40,6 +40,8 @@ export type ChangeEntry = { readonly id: number; readonly record: ApiRecord } | 
 
 export interface ChangePage {
   readonly entries: readonly ChangeEntry[];
+  /** API fields answered `null` in the entries for want of a read right on another model. */
+  readonly unreadable: readonly string[];
   /** Where the next page (or the next sync) starts. */
   readonly next: ChangeCursor;
   /** True while more changes before the horizon remain to be read. */
@@ -69,14 +71,14 @@ export class ChangeFeed {
   /** Up to `limit` changes after `from`, before `horizon` (a second). */
   async page(principal: Principal, resource: ResourceSpec, query: ListQuery, from: ChangeCursor, limit: number, horizon: number, stats: ErpStats): Promise<ChangePage> {
     const { ids, next, more } = await this.scan(principal, resource, from, limit, horizon, stats);
-    if (ids.length === 0) return { entries: [], next, more };
-    const records = await this.reader.records(principal, resource, query.fields, changedRecordsRequest(resource, query, ids), stats);
+    if (ids.length === 0) return { entries: [], unreadable: [], next, more };
+    const { records, unreadable } = await this.reader.records(principal, resource, query.fields, changedRecordsRequest(resource, query, ids), stats);
     const byId = new Map(records.map((record) => [record['id'] as number, record]));
     const entries = ids.map((id): ChangeEntry => {
       const record = byId.get(id);
       return record ? { id, record } : { id };
     });
-    return { entries, next, more };
+    return { entries, unreadable, next, more };
   }
 
   /**
@@ -126,7 +128,11 @@ function idsBySecond(rows: readonly ErpRow[]): number[] {
     .map(([, id]) => id);
 }
 
-/** A JSON page of the change feed: the records in `data`, the removals in `meta.removed_ids`. */
+/**
+ * A JSON page of the change feed: the records in `data`, the removals in `meta.removed_ids`, and the
+ * fields answered `null` for want of a read right in `meta.unreadable_fields` (when there are any),
+ * so that a sync never stores such a null as the record's value without knowing.
+ */
 export async function changePage(feed: ChangeFeed, principal: Principal, resource: ResourceSpec, query: ListQuery, stats: ErpStats) {
   const page = await feed.page(principal, resource, query, query.changes as ChangeCursor, query.limit, feed.horizon(), stats);
   const data: ApiRecord[] = [];
@@ -135,5 +141,11 @@ export async function changePage(feed: ChangeFeed, principal: Principal, resourc
     if (entry.record) data.push(entry.record);
     else removed.push(entry.id);
   }
-  return { data, meta: { next_changed_since: changeToken(page.next), more_changes: page.more, removed_ids: removed } };
+  const meta = {
+    next_changed_since: changeToken(page.next),
+    more_changes: page.more,
+    removed_ids: removed,
+    ...(page.unreadable.length ? { unreadable_fields: [...page.unreadable] } : {}),
+  };
+  return { body: { data, meta }, unreadable: page.unreadable };
 }
