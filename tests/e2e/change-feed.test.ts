@@ -87,6 +87,14 @@ describe('change feed', () => {
     const page = await feed('fleet/vehicles?fields=plate', since, 50);
     expect(page.meta.removed_ids).toEqual([a]);
     expect(page.data).toEqual([{ id: b, plate: 'STILL-HERE' }]);
+    // With every field, the odometer (a model the account never reads) is named while records carry it;
+    // a page holding only the removal carries no record, so it names nothing.
+    const full = await feed('fleet/vehicles', since, 50);
+    expect(full.meta).toMatchObject({ removed_ids: [a], unreadable_fields: ['odometer'] });
+    expect(a).toBeLessThan(b);
+    const onlyRemoval = await stack.get(`/api/v1/fleet/vehicles?changed_since=${encodeURIComponent(since)}&limit=1`);
+    expect([onlyRemoval.body.data, onlyRemoval.body.meta.removed_ids, onlyRemoval.body.meta.unreadable_fields]).toEqual([[], [a], undefined]);
+    expect(onlyRemoval.headers['x-unreadable-fields']).toBeUndefined();
     const ndjson = await stack
       .get(`/api/v1/fleet/vehicles?format=ndjson&fields=plate&changed_since=${encodeURIComponent(since)}`)
       .buffer(true)

@@ -53,7 +53,7 @@ interface PageRows {
  * API names; absent when there are none): on every data answer, JSON or export, as `meta.unreadable_fields`
  * is in a JSON body.
  */
-export const UNREADABLE_FIELDS_HEADER = 'X-Unreadable-Fields';
+const UNREADABLE_FIELDS_HEADER = 'X-Unreadable-Fields';
 
 /** The header of `unreadable_fields`, or none. */
 export function unreadableFieldsHeader(fields: readonly string[]): Record<string, string> {
@@ -194,8 +194,10 @@ export class ResourceReader {
     unreadable: Map<string, string>,
     stats: ErpStats,
   ): Promise<ReadRecords> {
+    // No record, no null: an empty page names no field (what is remembered still holds for the next one).
+    if (rows.length === 0) return { records: [], unreadable: [] };
     const dropped = this.gapsOf(resource).apiFields;
-    const related = rows.length ? await this.readRelations(principal, fields, rows, unreadable, dropped, stats) : new Map();
+    const related = await this.readRelations(principal, fields, rows, unreadable, dropped, stats);
     if (unreadable.size > 0) this.warnOnce(principal, resource, unreadable);
     const map = this.mapperFor(resource, fields, new Set([...unreadable.keys(), ...dropped]));
     return { records: rows.map((row) => map(row, related) as ApiRecord), unreadable: fields.filter((f) => unreadable.has(f.name)).map((f) => f.name) };

@@ -34,7 +34,7 @@ import { invalidValue } from '../errors';
  * by a gateway nor be meant: it is refused (422) rather than kept, as a sync holding it would
  * never see another change.
  */
-export const FUTURE_TOLERANCE_S = 60;
+const FUTURE_TOLERANCE_S = 60;
 
 /** One change, in feed order: the record as it is now, or only its id when it left the resource. */
 export type ChangeEntry = { readonly id: number; readonly record: ApiRecord } | { readonly id: number; readonly record?: undefined };
