@@ -73,12 +73,12 @@ function outputRecordSchema(resource: ResourceModel): Schema {
 
 const personalNames = (resource: ResourceModel): string[] => resource.fields.filter((f) => f.personal).map((f) => f.name);
 
-/** `meta.unreadable_fields` of the API: fields answered null for want of a read right, not for being empty. */
-const UNREADABLE_FIELDS = {
-  type: 'array',
-  items: { type: 'string' },
-  description: 'Fields answered null because the API account may not read the model their value comes from (not because they are empty). Absent when there are none.',
-} as const;
+/**
+ * `meta.unreadable_fields` of the API: fields answered null for want of a read right, not for being
+ * empty (the agents guide says so once; tools/list is charged to the memory budget ten times over,
+ * so the schema repeated in every tool stays bare, as `personal_fields_omitted`'s).
+ */
+const UNREADABLE_FIELDS = { type: 'array', items: { type: 'string' } } as const;
 
 /** What a tool that reads the ERP costs and may answer besides its own errors: the same as its data route. */
 const DATA_CALL_TEXT =

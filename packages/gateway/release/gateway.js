@@ -44400,8 +44400,7 @@ var mcp_tools_default = {
                 type: "array",
                 items: {
                   type: "string"
-                },
-                description: "Fields answered null because the API account may not read the model their value comes from (not because they are empty). Absent when there are none."
+                }
               }
             }
           }
@@ -44677,8 +44676,7 @@ var mcp_tools_default = {
                 type: "array",
                 items: {
                   type: "string"
-                },
-                description: "Fields answered null because the API account may not read the model their value comes from (not because they are empty). Absent when there are none."
+                }
               }
             }
           }
@@ -45377,8 +45375,7 @@ var mcp_tools_default = {
                 type: "array",
                 items: {
                   type: "string"
-                },
-                description: "Fields answered null because the API account may not read the model their value comes from (not because they are empty). Absent when there are none."
+                }
               }
             }
           }
@@ -45875,8 +45872,7 @@ var mcp_tools_default = {
                 type: "array",
                 items: {
                   type: "string"
-                },
-                description: "Fields answered null because the API account may not read the model their value comes from (not because they are empty). Absent when there are none."
+                }
               }
             }
           }
@@ -46407,8 +46403,7 @@ var mcp_tools_default = {
                 type: "array",
                 items: {
                   type: "string"
-                },
-                description: "Fields answered null because the API account may not read the model their value comes from (not because they are empty). Absent when there are none."
+                }
               }
             }
           }
@@ -47757,8 +47752,7 @@ var mcp_tools_default = {
                 type: "array",
                 items: {
                   type: "string"
-                },
-                description: "Fields answered null because the API account may not read the model their value comes from (not because they are empty). Absent when there are none."
+                }
               }
             }
           }
@@ -48326,8 +48320,7 @@ var mcp_tools_default = {
                 type: "array",
                 items: {
                   type: "string"
-                },
-                description: "Fields answered null because the API account may not read the model their value comes from (not because they are empty). Absent when there are none."
+                }
               }
             }
           }
@@ -48893,8 +48886,7 @@ var mcp_tools_default = {
                 type: "array",
                 items: {
                   type: "string"
-                },
-                description: "Fields answered null because the API account may not read the model their value comes from (not because they are empty). Absent when there are none."
+                }
               }
             }
           }
@@ -49796,8 +49788,7 @@ var mcp_tools_default = {
                 type: "array",
                 items: {
                   type: "string"
-                },
-                description: "Fields answered null because the API account may not read the model their value comes from (not because they are empty). Absent when there are none."
+                }
               }
             }
           }
@@ -50717,8 +50708,7 @@ var mcp_tools_default = {
                 type: "array",
                 items: {
                   type: "string"
-                },
-                description: "Fields answered null because the API account may not read the model their value comes from (not because they are empty). Absent when there are none."
+                }
               }
             }
           }
@@ -50982,8 +50972,7 @@ var mcp_tools_default = {
                 type: "array",
                 items: {
                   type: "string"
-                },
-                description: "Fields answered null because the API account may not read the model their value comes from (not because they are empty). Absent when there are none."
+                }
               }
             }
           }
@@ -52008,8 +51997,7 @@ var mcp_tools_default = {
                 type: "array",
                 items: {
                   type: "string"
-                },
-                description: "Fields answered null because the API account may not read the model their value comes from (not because they are empty). Absent when there are none."
+                }
               }
             }
           }
