@@ -73,6 +73,13 @@ function outputRecordSchema(resource: ResourceModel): Schema {
 
 const personalNames = (resource: ResourceModel): string[] => resource.fields.filter((f) => f.personal).map((f) => f.name);
 
+/**
+ * `meta.unreadable_fields` of the API: fields answered null for want of a read right, not for being
+ * empty (the agents guide says so once; tools/list is charged to the memory budget ten times over,
+ * so the schema repeated in every tool stays bare, as `personal_fields_omitted`'s).
+ */
+const UNREADABLE_FIELDS = { type: 'array', items: { type: 'string' } } as const;
+
 /** What a tool that reads the ERP costs and may answer besides its own errors: the same as its data route. */
 const DATA_CALL_TEXT =
   "Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). " +
@@ -127,6 +134,7 @@ function queryTool(domain: DomainModel): ToolDefinition {
             total: { type: 'integer', minimum: 0 },
             next_since_id: { type: ['integer', 'null'] },
             personal_fields_omitted: { type: 'array', items: { type: 'string' } },
+            unreadable_fields: UNREADABLE_FIELDS,
           },
         },
       },
@@ -235,7 +243,7 @@ function catalogueTools(model: CatalogueModel): ToolDefinition[] {
         properties: {
           resource: { type: 'string', enum: paths },
           data: anyRecord,
-          meta: { type: 'object', properties: { personal_fields_omitted: { type: 'array', items: { type: 'string' } } } },
+          meta: { type: 'object', properties: { personal_fields_omitted: { type: 'array', items: { type: 'string' } }, unreadable_fields: UNREADABLE_FIELDS } },
         },
       },
       annotations: { title: 'Get one record', ...READ_ONLY },

@@ -28,6 +28,20 @@ export const ERROR_STATUSES: readonly (readonly [number, string, string])[] = [
 
 const ref = (name: string, kind = 'schemas') => ({ $ref: `#/components/${kind}/${name}` });
 
+/** `meta.unreadable_fields`: present only when an answer holds such nulls (runtime/resource-reader.ts). */
+const UNREADABLE_FIELDS: OpenAPIV3_1.SchemaObject = {
+  type: 'array',
+  items: { type: 'string' },
+  description:
+    'Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value.',
+};
+
+/** How a date-time bound reads (runtime/query/dates.ts): on the value as answered, to the second. */
+const DATETIME_BOUND_TEXT: Readonly<Record<string, string>> = {
+  '>=': ' A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.',
+  '<=': ' A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.',
+};
+
 function filterParameter(filter: FilterModel): OpenAPIV3_1.ParameterObject {
   let schema: OpenAPIV3_1.SchemaObject;
   switch (filter.type) {
@@ -63,7 +77,7 @@ function filterParameter(filter: FilterModel): OpenAPIV3_1.ParameterObject {
     name: filter.name,
     in: 'query',
     required: false,
-    description: `${filter.description} Operator \`${filter.op}\`.`,
+    description: `${filter.description} Operator \`${filter.op}\`.${filter.type === 'date-time' ? DATETIME_BOUND_TEXT[filter.op] : ''}`,
     schema: schema as OpenAPIV3_1.ParameterObject['schema'],
     example:
       filter.type === 'integer-list' ? [3, 5] : filter.type === 'integer' || filter.type === 'number' ? Number(filter.example) : filter.type === 'boolean' ? true : filter.example,
@@ -97,6 +111,7 @@ const DATA_HEADERS = {
   Age: ref('Age', 'headers'),
   'Server-Timing': ref('ServerTiming', 'headers'),
   'X-Request-Id': ref('RequestId', 'headers'),
+  'X-Unreadable-Fields': ref('UnreadableFields', 'headers'),
   ...RATE_LIMIT_HEADERS,
 };
 
@@ -179,7 +194,10 @@ function detailOperation(resource: ResourceModel): OpenAPIV3_1.OperationObject {
               type: 'object',
               additionalProperties: false,
               required: ['data'],
-              properties: { data: ref(recordTypeName(resource.domain, resource.name)) },
+              properties: {
+                data: ref(recordTypeName(resource.domain, resource.name)),
+                meta: { type: 'object', additionalProperties: false, properties: { unreadable_fields: UNREADABLE_FIELDS } },
+              },
             },
           },
         },
@@ -230,6 +248,7 @@ function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject {
           description:
             'With `changed_since`: ids of records written in this window that are now outside the resource (its scope, such as archived records) or no longer match the filters. A sync drops them.',
         },
+        unreadable_fields: UNREADABLE_FIELDS,
       },
     },
   };
@@ -259,6 +278,12 @@ function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject {
         'Only when the operator has set per-key rate limits: what this API key has left, an IETF RateLimit field, e.g. `"per-key";r=598;t=42`: `r` points left, `t` seconds until the window ends and its points are back.',
       required: false,
       schema: { type: 'string', pattern: '^"per-key";r=[0-9]+;t=[0-9]+$' },
+    },
+    UnreadableFields: {
+      description:
+        "Only when some are: the fields this answer holds as `null` because the API account may not read the model their value comes from (comma-separated names), as `meta.unreadable_fields` says in a JSON body. Such a null is not the record's value: a sync should not store it as one. On an export it names every such field of the file (an export that meets another one is cut short).",
+      required: false,
+      schema: { type: 'string' },
     },
     RequestId: {
       description:
@@ -352,7 +377,7 @@ function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject {
       in: 'query',
       required: false,
       description:
-        'Change feed: records written at or after this ISO 8601 date-time (a date alone is midnight UTC), in `(write_date, id)` order, or the token `meta.next_changed_since` gave. Loop while `meta.more_changes` is true, then keep the last token for the next sync: no record is missed or repeated, same second included. Records written in the last `CHANGES_SETTLE_MS` (default 10 s) wait for the next call. Records that left the resource or the filters come in `meta.removed_ids` (exports: a `_removed` column; the token to go on from is the `X-Next-Changed-Since` header). Deleted records cannot be seen: reconcile with an export of ids now and then. Not with `order`, `offset`, `since_id` or `total=true`.',
+        "Change feed: records written at or after this ISO 8601 date-time (a date alone is midnight UTC), in `(write_date, id)` order, or the token `meta.next_changed_since` gave. Loop while `meta.more_changes` is true, then keep the last token for the next sync: no record is missed or repeated, same second included. Records written in the last `CHANGES_SETTLE_MS` (default 10 s) wait for the next call. Records that left the resource or the filters come in `meta.removed_ids` (exports: a `_removed` column; the token to go on from is the `X-Next-Changed-Since` header). Deleted records cannot be seen: reconcile with an export of ids now and then. Not with `order`, `offset`, `since_id` or `total=true`. A position in the future (more than 60 s ahead of the gateway's clock) is 422.",
       schema: { type: 'string', maxLength: 128 },
     },
     Fields: {

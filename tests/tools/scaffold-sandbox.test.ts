@@ -16,7 +16,7 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import type { LiveErpSettings } from '../../live/settings';
+import { livePlan, type LiveErpSettings } from '../../live/settings';
 import type { LiveTarget } from '../live/live-target';
 import type * as ResourceSuite from '../live/resource-suite';
 import type * as LiveTargetModule from '../live/live-target';
@@ -37,7 +37,7 @@ jest.doMock('@ops-data-gateway/gateway/generated/routers/index', () => jest.requ
 jest.doMock('@ops-data-gateway/gateway/generated/openapi.json', () => jest.requireActual(join(generated, 'openapi.json')));
 jest.doMock('@ops-data-gateway/gateway/generated/docs-assets', () => jest.requireActual(join(generated, 'docs-assets')));
 const { describeLiveSuite } = require('../live/resource-suite') as typeof ResourceSuite;
-const { startLiveTarget } = require('../live/live-target') as typeof LiveTargetModule;
+const { sandboxRightsSwitch, startLiveTarget } = require('../live/live-target') as typeof LiveTargetModule;
 const { startStack } = require('../support/stack') as typeof StackModule;
 const { RESOURCES } = require('@ops-data-gateway/gateway/generated/routers/index') as typeof GeneratedRouters;
 
@@ -95,17 +95,36 @@ async function sandboxWithScaffoldedGateway(): Promise<LiveTarget> {
     unreadable: [{ resource: 'fleet/vehicles', field: 'odometer', model: 'fleet.vehicle.odometer' }],
   };
   const target = await startLiveTarget(settings, 'json2');
+  const rights = sandboxRightsSwitch(stack.dbPath, { login: settings.login, key: settings.key }, RIGHTS.group, RIGHTS.resource);
   return {
     ...target,
+    rights,
     close: async () => {
+      rights.close();
       await target.close();
       await stack.close();
     },
   };
 }
 
+/** The rights-restored check on the API account and the group that gives it its read rights. */
+const RIGHTS = { login: 'gateway-api', key: 'given by the sandbox stack', group: 'ops_api.group_data_reader', resource: 'fleet/vehicles' };
+
 describeLiveSuite(
   'the live suite on the scaffolded resources (sandbox as Odoo 19 over JSON-2)',
   sandboxWithScaffoldedGateway,
+  livePlan(
+    {
+      forbiddenKey: 'given',
+      expiredKey: 'given',
+      noReadKey: 'given',
+      noReadResource: UNREADABLE_MODEL,
+      unreadable: [{ resource: 'fleet/vehicles', field: 'odometer', model: 'fleet.vehicle.odometer' }],
+      rights: RIGHTS,
+      adminLogin: 'given',
+      adminKey: 'given',
+    },
+    19,
+  ),
   prepared.resources.filter((path) => path !== UNREADABLE_MODEL),
 );

@@ -2105,7 +2105,7 @@ footer {
 <li>Getting a key: it is an API key of the ERP's dedicated technical account, a member of the group authorised to use the API. The ERP administrator who holds that account creates it under <em>Preferences \u2192 Account security \u2192 New API key</em>, with a name and an expiry date. It is shown <strong>only once</strong>: keep it in a secret store or an environment variable, never in a prompt, a URL or a log. On the demo sandbox, <code>make run</code> prints one.</li>
 <li>Reads are made with that account's read-only rights, never with a person's.</li>
 <li><strong>401</strong> <code>unauthorized</code> (with <code>WWW-Authenticate: Bearer</code>): the key is absent, invalid or expired.</li>
-<li><strong>403</strong> <code>forbidden</code>: the key is valid but of another account (even an administrator's), or the account has no read right on the model.</li>
+<li><strong>403</strong> <code>forbidden</code>: the key is valid but of another account (even an administrator's), or the account has no read right on the model. A read right given back to the account counts on the very next request.</li>
 <li>Over XML-RPC and JSON-RPC a key of another account looks like a wrong key (401): the ERP checks a key together with the technical account's login. Over JSON-2 (recent ERP versions) it is 403.</li>
 </ul>
 </section>
@@ -2114,7 +2114,7 @@ footer {
 <ul>
 <li>Every record has an integer <code>id</code>, always present; the other fields are all present unless <code>fields</code> selects a subset.</li>
 <li>Types: <code>integer</code>, <code>number</code>, <code>boolean</code>, <code>string</code>; dates (<code>string (date)</code>) are <code>YYYY-MM-DD</code>, date-times (<code>string (date-time)</code>) ISO 8601 in UTC ending in <code>Z</code>; arrays hold the readable names of related records (<code>array of string</code>) or their ids (<code>array of integer</code>).</li>
-<li><span class="b">nullable</span>: the field may be <code>null</code> (an empty relation, or one the API account cannot read; the request still succeeds).</li>
+<li><span class="b">nullable</span>: the field may be <code>null</code> (an empty relation, or one the API account cannot read; the request still succeeds). Nulls of the second kind are named in <code>meta.unreadable_fields</code> (a detail answer then has a <code>meta</code> too) and in the <code>X-Unreadable-Fields</code> header (an export has the header only): they are not the record's value, so a sync should not store them as one.</li>
 <li>Fields named <code>*_id</code> hold the id of a related record; the sibling without the suffix holds its readable name. <code>url</code> links to the record in the ERP interface.</li>
 <li>Enumerated fields (\u201Cone of \u2026\u201D in the tables) take exactly one of the listed strings.</li>
 <li><span class="b pd">personal data</span> marks personal data: handle it accordingly. <span class="b dep">deprecated</span> marks what may go; answers touching it carry a <code>Deprecation</code> header.</li>
@@ -2134,7 +2134,7 @@ footer {
 <li>fields: comma-separated field names (<code>fields=id,name</code>); an unknown name is 400.</li>
 <li>format: <code>csv</code> or <code>ndjson</code> (or <code>Accept: text/csv</code> or <code>application/x-ndjson</code>): an export of every match, streamed by ascending id, with the filters and <code>fields</code>; <code>since_id</code> resumes after an id; not with <code>limit</code>, <code>offset</code>, <code>order</code> or <code>total</code> (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, <code>null</code> an empty field, an empty text <code>&quot;&quot;</code>, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab or a carriage return) has a <code>'</code> in front, as OWASP advises, so that opening the file computes nothing (numbers such as <code>-12.5</code> are never changed). An export that ends without its last chunk was cut short: resume with <code>since_id</code>. <code>format=json</code> gives the JSON page whatever <code>Accept</code> says.</li>
 <li>csv_formulas: <code>escaped</code> (default) or <code>raw</code>, CSV exports only (400 otherwise). <code>escaped</code>: texts a spreadsheet would read as formulas (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab, a carriage return, or their full-width forms) get a leading <code>'</code> (OWASP's advice against CSV injection); <code>raw</code>: every text as the ERP holds it, for loaders that are not spreadsheets.</li>
-<li>changed_since: an ISO 8601 date-time, or the token <code>meta.next_changed_since</code> gave: the change feed, records written at or after it in <code>(write_date, id)</code> order. Pass back <code>meta.next_changed_since</code> while <code>meta.more_changes</code> is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters come in <code>meta.removed_ids</code> (exports: a <code>_removed</code> column, and the next token in the <code>X-Next-Changed-Since</code> header). The last few seconds wait until settled. Deleted records cannot be seen: compare the ids of an export now and then. Not with <code>order</code>, <code>offset</code>, <code>since_id</code> or <code>total=true</code> (400).</li>
+<li>changed_since: an ISO 8601 date-time, or the token <code>meta.next_changed_since</code> gave: the change feed, records written at or after it in <code>(write_date, id)</code> order. Pass back <code>meta.next_changed_since</code> while <code>meta.more_changes</code> is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters come in <code>meta.removed_ids</code> (exports: a <code>_removed</code> column, and the next token in the <code>X-Next-Changed-Since</code> header). The last few seconds wait until settled. Deleted records cannot be seen: compare the ids of an export now and then. Not with <code>order</code>, <code>offset</code>, <code>since_id</code> or <code>total=true</code> (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.</li>
 <li><strong>Unchanged answers</strong>: a 200 JSON answer carries an <code>ETag</code> (an export none); send it back in <code>If-None-Match</code> (comma-separated, or <code>*</code>) and an unchanged answer is <strong>304</strong> with no body. The ERP is still read, and answers are <code>Cache-Control: no-store</code>: keep the ETag and the body yourself. A resource the operator caches answers <code>Cache-Control: private, max-age=\u2026</code> with an <code>Age</code> instead: it may come from the gateway's cache, at most <code>max-age</code> seconds old.</li>
 </ul>
 <pre class="curl"><code>curl -sS -H &quot;Authorization: Bearer $API_KEY&quot; &#39;{base_url}/api/v1/approvals/approvers?since_id=0&amp;limit=200&amp;total=false&#39;</code></pre>
@@ -2146,7 +2146,7 @@ footer {
 <li>Operators: <code>=</code> exact; <code>ilike</code> case-insensitive substring of the literal text (<code>%</code> and <code>_</code> are not wildcards); <code>&gt;=</code> and <code>&lt;=</code> inclusive bounds; <code>in</code> one of several ids.</li>
 <li>Integers: whole numbers (<code>*_id</code>: the id of a related record). Numbers: decimals with a dot. Text: non-empty, URL-encoded. Booleans: <code>true</code> or <code>false</code>, case-insensitive.</li>
 <li>Enumerations (\u201Cone of \u2026\u201D in the tables): one of the listed values, exactly, without quotes (<code>state=done</code>); another value is 422, its message listing the allowed ones.</li>
-<li>Dates: <code>YYYY-MM-DD</code> (a date-time is accepted, its UTC date used). Date-times: <code>YYYY-MM-DD</code> or ISO 8601 (<code>2026-01-31T08:00:00Z</code>; an offset is converted to UTC, none means UTC); a date alone means from 00:00:00Z of that day for <code>*_after</code>, through its end for <code>*_before</code>.</li>
+<li>Dates: <code>YYYY-MM-DD</code> (a date-time is accepted, its UTC date used). Date-times: <code>YYYY-MM-DD</code> or ISO 8601 (<code>2026-01-31T08:00:00Z</code>; an offset is converted to UTC, none means UTC); a date alone means from 00:00:00Z of that day for <code>*_after</code>, through its end for <code>*_before</code>. Bounds hold on the values as answered, to the second: <code>*_before=t</code> includes every record shown at <code>t</code> (the ERP keeps fractions of a second it does not answer), <code>*_after=t</code> every record shown at <code>t</code> or later (with a fraction of a second in <code>t</code>: at a later second).</li>
 <li>Integer lists (<code>in</code>): positive ids comma-separated (<code>assignee_id=3,5</code>) or the key repeated (<code>assignee_id=3&amp;assignee_id=5</code>).</li>
 <li>An empty value, a repeated key on a single-value filter, or a value that cannot be used is 422 <code>invalid_value</code>.</li>
 <li>Where a resource states a scope, records outside it do not exist for the API: absent from lists, 404 on detail.</li>
@@ -2245,7 +2245,7 @@ footer {
 <li>Streamable HTTP: <code>POST {base_url}/mcp</code> with <code>Authorization: Bearer &lt;API key&gt;</code> (stateless: no session id; GET is 405).</li>
 <li>stdio, for local agents: <code>GATEWAY_URL={base_url} API_KEY=&lt;key&gt; npm run mcp</code> in a clone of the gateway; it forwards to <code>/mcp</code>.</li>
 <li>14 tools: <code>list_resources</code>; <code>describe_resource</code> (fields, enums, filters, sort keys, personal-data flags); <code>query_&lt;domain&gt;</code> (one per domain: <code>resource</code>, named <code>filters</code>, <code>fields</code>, <code>order</code>, <code>limit</code>, <code>since_id</code>, <code>total</code>); <code>get_record</code> (<code>resource</code> as <code>domain/name</code>, <code>id</code>, <code>fields</code>).</li>
-<li>Answers are structured content (<code>{&quot;resource&quot;, &quot;data&quot;, &quot;meta&quot;}</code>); personal-data fields only when named in <code>fields</code> (<code>meta.personal_fields_omitted</code> lists the others). Errors are tool errors whose text is <code>{&quot;error&quot;: {&quot;code&quot;, &quot;message&quot;, &quot;status&quot;}}</code>.</li>
+<li>Answers are structured content (<code>{&quot;resource&quot;, &quot;data&quot;, &quot;meta&quot;}</code>); personal-data fields only when named in <code>fields</code> (<code>meta.personal_fields_omitted</code> lists the others); <code>meta.unreadable_fields</code> names fields that are null because the API account may not read their model. Errors are tool errors whose text is <code>{&quot;error&quot;: {&quot;code&quot;, &quot;message&quot;, &quot;status&quot;}}</code>.</li>
 <li>Bounds: one POST carries at most 16 JSON-RPC messages (a batch; 400 past it), and at most 4 of its tool calls run at once (the others wait their turn, until the request timeout: then <code>gateway_timeout</code>, 504). A call that reads data costs what its route costs against the key's rate limit (<code>rate_limited</code>, 429, past it); while the gateway holds as many answers as its memory budget allows, a call answers <code>unavailable</code> (503) with <code>retry_after</code> seconds: retry then, or ask for fewer records.</li>
 <li><strong>llms.txt</strong>: this interface as flat Markdown for language models, at <code>{base_url}/llms.txt</code> (and <code>/api/llms.txt</code>).</li>
 </ul>
@@ -5326,14 +5326,14 @@ Every data route needs \`Authorization: Bearer <API key>\`; the documentation ro
 - Getting a key: it is an API key of the ERP's dedicated technical account, a member of the group authorised to use the API. The ERP administrator who holds that account creates it under *Preferences \u2192 Account security \u2192 New API key*, with a name and an expiry date. It is shown **only once**: keep it in a secret store or an environment variable, never in a prompt, a URL or a log. On the demo sandbox, \`make run\` prints one.
 - Reads are made with that account's read-only rights, never with a person's.
 - **401** \`unauthorized\` (with \`WWW-Authenticate: Bearer\`): the key is absent, invalid or expired.
-- **403** \`forbidden\`: the key is valid but of another account (even an administrator's), or the account has no read right on the model.
+- **403** \`forbidden\`: the key is valid but of another account (even an administrator's), or the account has no read right on the model. A read right given back to the account counts on the very next request.
 - Over XML-RPC and JSON-RPC a key of another account looks like a wrong key (401): the ERP checks a key together with the technical account's login. Over JSON-2 (recent ERP versions) it is 403.
 
 ## Records and types
 
 - Every record has an integer \`id\`, always present; the other fields are all present unless \`fields\` selects a subset.
 - Types: \`integer\`, \`number\`, \`boolean\`, \`string\`; dates (\`string(date)\`) are \`YYYY-MM-DD\`, date-times (\`string(date-time)\`) ISO 8601 in UTC ending in \`Z\`; arrays hold the readable names of related records (\`string[]\`) or their ids (\`integer[]\`).
-- \`|null\`: the field may be \`null\` (an empty relation, or one the API account cannot read; the request still succeeds).
+- \`|null\`: the field may be \`null\` (an empty relation, or one the API account cannot read; the request still succeeds). Nulls of the second kind are named in \`meta.unreadable_fields\` (a detail answer then has a \`meta\` too) and in the \`X-Unreadable-Fields\` header (an export has the header only): they are not the record's value, so a sync should not store them as one.
 - Fields named \`*_id\` hold the id of a related record; the sibling without the suffix holds its readable name. \`url\` links to the record in the ERP interface.
 - Enumerated fields (\`"a"|"b"\`) take exactly one of the listed strings.
 - [personal data] marks personal data: handle it accordingly. [deprecated] marks what may go; answers touching it carry a \`Deprecation\` header.
@@ -5352,7 +5352,7 @@ List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fi
 - fields: comma-separated field names (\`fields=id,name\`); an unknown name is 400.
 - format: \`csv\` or \`ndjson\` (or \`Accept: text/csv\` or \`application/x-ndjson\`): an export of every match, streamed by ascending id, with the filters and \`fields\`; \`since_id\` resumes after an id; not with \`limit\`, \`offset\`, \`order\` or \`total\` (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, \`null\` an empty field, an empty text \`""\`, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return) has a \`'\` in front, as OWASP advises, so that opening the file computes nothing (numbers such as \`-12.5\` are never changed). An export that ends without its last chunk was cut short: resume with \`since_id\`. \`format=json\` gives the JSON page whatever \`Accept\` says.
 - csv_formulas: \`escaped\` (default) or \`raw\`, CSV exports only (400 otherwise). \`escaped\`: texts a spreadsheet would read as formulas (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab, a carriage return, or their full-width forms) get a leading \`'\` (OWASP's advice against CSV injection); \`raw\`: every text as the ERP holds it, for loaders that are not spreadsheets.
-- changed_since: an ISO 8601 date-time, or the token \`meta.next_changed_since\` gave: the change feed, records written at or after it in \`(write_date, id)\` order. Pass back \`meta.next_changed_since\` while \`meta.more_changes\` is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters come in \`meta.removed_ids\` (exports: a \`_removed\` column, and the next token in the \`X-Next-Changed-Since\` header). The last few seconds wait until settled. Deleted records cannot be seen: compare the ids of an export now and then. Not with \`order\`, \`offset\`, \`since_id\` or \`total=true\` (400).
+- changed_since: an ISO 8601 date-time, or the token \`meta.next_changed_since\` gave: the change feed, records written at or after it in \`(write_date, id)\` order. Pass back \`meta.next_changed_since\` while \`meta.more_changes\` is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters come in \`meta.removed_ids\` (exports: a \`_removed\` column, and the next token in the \`X-Next-Changed-Since\` header). The last few seconds wait until settled. Deleted records cannot be seen: compare the ids of an export now and then. Not with \`order\`, \`offset\`, \`since_id\` or \`total=true\` (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.
 - **Unchanged answers**: a 200 JSON answer carries an \`ETag\` (an export none); send it back in \`If-None-Match\` (comma-separated, or \`*\`) and an unchanged answer is **304** with no body. The ERP is still read, and answers are \`Cache-Control: no-store\`: keep the ETag and the body yourself. A resource the operator caches answers \`Cache-Control: private, max-age=\u2026\` with an \`Age\` instead: it may come from the gateway's cache, at most \`max-age\` seconds old.
 
 \`\`\`sh
@@ -5366,7 +5366,7 @@ Each resource takes its named filters (listed with it) and the common parameters
 - Operators: \`=\` exact; \`ilike\` case-insensitive substring of the literal text (\`%\` and \`_\` are not wildcards); \`>=\` and \`<=\` inclusive bounds; \`in\` one of several ids.
 - Integers: whole numbers (\`*_id\`: the id of a related record). Numbers: decimals with a dot. Text: non-empty, URL-encoded. Booleans: \`true\` or \`false\`, case-insensitive.
 - Enumerations (\`"a"|"b"\`): one of the listed values, exactly, without quotes (\`state=done\`); another value is 422, its message listing the allowed ones.
-- Dates: \`YYYY-MM-DD\` (a date-time is accepted, its UTC date used). Date-times: \`YYYY-MM-DD\` or ISO 8601 (\`2026-01-31T08:00:00Z\`; an offset is converted to UTC, none means UTC); a date alone means from 00:00:00Z of that day for \`*_after\`, through its end for \`*_before\`.
+- Dates: \`YYYY-MM-DD\` (a date-time is accepted, its UTC date used). Date-times: \`YYYY-MM-DD\` or ISO 8601 (\`2026-01-31T08:00:00Z\`; an offset is converted to UTC, none means UTC); a date alone means from 00:00:00Z of that day for \`*_after\`, through its end for \`*_before\`. Bounds hold on the values as answered, to the second: \`*_before=t\` includes every record shown at \`t\` (the ERP keeps fractions of a second it does not answer), \`*_after=t\` every record shown at \`t\` or later (with a fraction of a second in \`t\`: at a later second).
 - Integer lists (\`in\`): positive ids comma-separated (\`assignee_id=3,5\`) or the key repeated (\`assignee_id=3&assignee_id=5\`).
 - An empty value, a repeated key on a single-value filter, or a value that cannot be used is 422 \`invalid_value\`.
 - Where a resource states a scope, records outside it do not exist for the API: absent from lists, 404 on detail.
@@ -5410,7 +5410,7 @@ Agents that speak the Model Context Protocol use the same key, rights, limits an
 - Streamable HTTP: \`POST {base_url}/mcp\` with \`Authorization: Bearer <API key>\` (stateless: no session id; GET is 405).
 - stdio, for local agents: \`GATEWAY_URL={base_url} API_KEY=<key> npm run mcp\` in a clone of the gateway; it forwards to \`/mcp\`.
 - 14 tools: \`list_resources\`; \`describe_resource\` (fields, enums, filters, sort keys, personal-data flags); \`query_<domain>\` (one per domain: \`resource\`, named \`filters\`, \`fields\`, \`order\`, \`limit\`, \`since_id\`, \`total\`); \`get_record\` (\`resource\` as \`domain/name\`, \`id\`, \`fields\`).
-- Answers are structured content (\`{"resource", "data", "meta"}\`); personal-data fields only when named in \`fields\` (\`meta.personal_fields_omitted\` lists the others). Errors are tool errors whose text is \`{"error": {"code", "message", "status"}}\`.
+- Answers are structured content (\`{"resource", "data", "meta"}\`); personal-data fields only when named in \`fields\` (\`meta.personal_fields_omitted\` lists the others); \`meta.unreadable_fields\` names fields that are null because the API account may not read their model. Errors are tool errors whose text is \`{"error": {"code", "message", "status"}}\`.
 - Bounds: one POST carries at most 16 JSON-RPC messages (a batch; 400 past it), and at most 4 of its tool calls run at once (the others wait their turn, until the request timeout: then \`gateway_timeout\`, 504). A call that reads data costs what its route costs against the key's rate limit (\`rate_limited\`, 429, past it); while the gateway holds as many answers as its memory budget allows, a call answers \`unavailable\` (503) with \`retry_after\` seconds: retry then, or ask for fewer records.
 - **llms.txt**: this interface as flat Markdown for language models, at \`{base_url}/llms.txt\` (and \`/api/llms.txt\`).
 
@@ -6863,6 +6863,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -6977,6 +6980,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -6995,6 +7001,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/AnalyticAccountsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -7112,6 +7131,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -7226,6 +7248,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -7244,6 +7269,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/AnalyticDimensionsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -7390,7 +7428,7 @@ var openapi_default = {
             name: "created_after",
             in: "query",
             required: false,
-            description: "Steps created on or after this date. Operator `>=`.",
+            description: "Steps created on or after this date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -7409,7 +7447,7 @@ var openapi_default = {
             name: "created_before",
             in: "query",
             required: false,
-            description: "Steps created on or before this date. Operator `<=`.",
+            description: "Steps created on or before this date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -7446,6 +7484,9 @@ var openapi_default = {
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -7561,6 +7602,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -7579,6 +7623,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/ApprovalsApproversRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -7719,7 +7776,7 @@ var openapi_default = {
             name: "created_after",
             in: "query",
             required: false,
-            description: "Lines created on or after this date. Operator `>=`.",
+            description: "Lines created on or after this date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -7738,7 +7795,7 @@ var openapi_default = {
             name: "created_before",
             in: "query",
             required: false,
-            description: "Lines created on or before this date. Operator `<=`.",
+            description: "Lines created on or before this date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -7775,6 +7832,9 @@ var openapi_default = {
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -7890,6 +7950,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -7908,6 +7971,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/ApprovalsRequestLinesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -8072,7 +8148,7 @@ var openapi_default = {
             name: "created_after",
             in: "query",
             required: false,
-            description: "Records whose created_at is on or after the given date. Operator `>=`.",
+            description: "Records whose created_at is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -8091,7 +8167,7 @@ var openapi_default = {
             name: "created_before",
             in: "query",
             required: false,
-            description: "Records whose created_at is on or before the given date. Operator `<=`.",
+            description: "Records whose created_at is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -8110,7 +8186,7 @@ var openapi_default = {
             name: "confirmed_after",
             in: "query",
             required: false,
-            description: "Records whose date_confirmed is on or after the given date. Operator `>=`.",
+            description: "Records whose date_confirmed is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -8129,7 +8205,7 @@ var openapi_default = {
             name: "confirmed_before",
             in: "query",
             required: false,
-            description: "Records whose date_confirmed is on or before the given date. Operator `<=`.",
+            description: "Records whose date_confirmed is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -8176,6 +8252,9 @@ var openapi_default = {
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -8291,6 +8370,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -8309,6 +8391,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/ApprovalsRequestsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -8466,6 +8561,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -8580,6 +8678,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -8598,6 +8699,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/ElectricityCountersRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -8779,6 +8893,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -8893,6 +9010,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -8911,6 +9031,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/ElectricityPurchasesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -9021,7 +9154,7 @@ var openapi_default = {
             name: "date_after",
             in: "query",
             required: false,
-            description: "Records whose date_reading is on or after the given date. Operator `>=`.",
+            description: "Records whose date_reading is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -9040,7 +9173,7 @@ var openapi_default = {
             name: "date_before",
             in: "query",
             required: false,
-            description: "Records whose date_reading is on or before the given date. Operator `<=`.",
+            description: "Records whose date_reading is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -9077,6 +9210,9 @@ var openapi_default = {
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -9192,6 +9328,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -9210,6 +9349,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/ElectricityReadingsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -9359,7 +9511,7 @@ var openapi_default = {
             name: "begin_after",
             in: "query",
             required: false,
-            description: "Records whose date_begin is on or after the given date. Operator `>=`.",
+            description: "Records whose date_begin is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -9378,7 +9530,7 @@ var openapi_default = {
             name: "begin_before",
             in: "query",
             required: false,
-            description: "Records whose date_begin is on or before the given date. Operator `<=`.",
+            description: "Records whose date_begin is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -9415,6 +9567,9 @@ var openapi_default = {
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -9530,6 +9685,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -9548,6 +9706,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/EventsEventsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -9705,6 +9876,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -9819,6 +9993,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -9837,6 +10014,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/EventsRegistrationsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -9976,6 +10166,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -10090,6 +10283,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -10108,6 +10304,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/EventsTasksRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -10295,6 +10504,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -10409,6 +10621,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -10427,6 +10642,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/FleetAlertsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -10545,7 +10773,7 @@ var openapi_default = {
             name: "date_after",
             in: "query",
             required: false,
-            description: "Records whose date is on or after the given date. Operator `>=`.",
+            description: "Records whose date is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -10564,7 +10792,7 @@ var openapi_default = {
             name: "date_before",
             in: "query",
             required: false,
-            description: "Records whose date is on or before the given date. Operator `<=`.",
+            description: "Records whose date is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -10601,6 +10829,9 @@ var openapi_default = {
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -10716,6 +10947,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -10734,6 +10968,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/FleetFuelLogsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -10917,6 +11164,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -11031,6 +11281,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -11049,6 +11302,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/FleetIncidentsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -11178,6 +11444,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -11292,6 +11561,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -11310,6 +11582,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/FleetLocationsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -11439,7 +11724,7 @@ var openapi_default = {
             name: "start_after",
             in: "query",
             required: false,
-            description: "Records whose start is on or after the given date. Operator `>=`.",
+            description: "Records whose start is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -11458,7 +11743,7 @@ var openapi_default = {
             name: "start_before",
             in: "query",
             required: false,
-            description: "Records whose start is on or before the given date. Operator `<=`.",
+            description: "Records whose start is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -11495,6 +11780,9 @@ var openapi_default = {
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -11610,6 +11898,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -11628,6 +11919,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/FleetReservationsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -11813,6 +12117,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -11927,6 +12234,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -11945,6 +12255,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/FleetServicesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -12112,6 +12435,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -12226,6 +12552,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -12244,6 +12573,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/FleetTripsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -12449,6 +12791,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -12563,6 +12908,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -12581,6 +12929,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/FleetVehiclesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -12727,6 +13088,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -12841,6 +13205,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -12859,6 +13226,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/ItAssetsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -12984,7 +13364,7 @@ var openapi_default = {
             name: "date_after",
             in: "query",
             required: false,
-            description: "Issued on or after this date. Operator `>=`.",
+            description: "Issued on or after this date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -13003,7 +13383,7 @@ var openapi_default = {
             name: "date_before",
             in: "query",
             required: false,
-            description: "Issued on or before this date. Operator `<=`.",
+            description: "Issued on or before this date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -13040,6 +13420,9 @@ var openapi_default = {
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -13155,6 +13538,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -13173,6 +13559,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/ItConsumableMovesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -13378,6 +13777,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -13492,6 +13894,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -13510,6 +13915,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/ItTicketsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -13638,7 +14056,7 @@ var openapi_default = {
             name: "planned_after",
             in: "query",
             required: false,
-            description: "Records whose date_planned is on or after the given date. Operator `>=`.",
+            description: "Records whose date_planned is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -13657,7 +14075,7 @@ var openapi_default = {
             name: "planned_before",
             in: "query",
             required: false,
-            description: "Records whose date_planned is on or before the given date. Operator `<=`.",
+            description: "Records whose date_planned is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -13694,6 +14112,9 @@ var openapi_default = {
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -13809,6 +14230,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -13827,6 +14251,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/PurchaseOrderLinesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -14018,7 +14455,7 @@ var openapi_default = {
             name: "ordered_after",
             in: "query",
             required: false,
-            description: "Records whose date_order is on or after the given date. Operator `>=`.",
+            description: "Records whose date_order is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -14037,7 +14474,7 @@ var openapi_default = {
             name: "ordered_before",
             in: "query",
             required: false,
-            description: "Records whose date_order is on or before the given date. Operator `<=`.",
+            description: "Records whose date_order is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -14078,7 +14515,7 @@ var openapi_default = {
             name: "created_after",
             in: "query",
             required: false,
-            description: "Records whose created_at is on or after the given date. Operator `>=`.",
+            description: "Records whose created_at is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -14097,7 +14534,7 @@ var openapi_default = {
             name: "created_before",
             in: "query",
             required: false,
-            description: "Records whose created_at is on or before the given date. Operator `<=`.",
+            description: "Records whose created_at is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -14134,6 +14571,9 @@ var openapi_default = {
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -14249,6 +14689,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -14267,6 +14710,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/PurchaseOrdersRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -14396,6 +14852,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -14510,6 +14969,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -14528,6 +14990,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SpaceActivitiesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -14645,6 +15120,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -14759,6 +15237,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -14777,6 +15258,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SpaceCategoriesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -14906,6 +15400,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -15020,6 +15517,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -15038,6 +15538,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SpaceEquipmentsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -15178,7 +15691,7 @@ var openapi_default = {
             name: "start_after",
             in: "query",
             required: false,
-            description: "Records whose start is on or after the given date. Operator `>=`.",
+            description: "Records whose start is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -15197,7 +15710,7 @@ var openapi_default = {
             name: "start_before",
             in: "query",
             required: false,
-            description: "Records whose start is on or before the given date. Operator `<=`.",
+            description: "Records whose start is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -15234,6 +15747,9 @@ var openapi_default = {
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -15349,6 +15865,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -15367,6 +15886,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SpaceMaintenancesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -15508,7 +16040,7 @@ var openapi_default = {
             name: "start_after",
             in: "query",
             required: false,
-            description: "Records whose start is on or after the given date. Operator `>=`.",
+            description: "Records whose start is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -15527,7 +16059,7 @@ var openapi_default = {
             name: "start_before",
             in: "query",
             required: false,
-            description: "Records whose start is on or before the given date. Operator `<=`.",
+            description: "Records whose start is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -15564,6 +16096,9 @@ var openapi_default = {
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -15679,6 +16214,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -15697,6 +16235,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SpaceReservationsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -15838,6 +16389,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -15952,6 +16506,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -15970,6 +16527,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SpaceSitesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -16136,6 +16706,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -16250,6 +16823,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -16268,6 +16844,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SpaceSpacesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -16467,6 +17056,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -16581,6 +17173,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -16599,6 +17194,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SprintBlockersRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -16804,6 +17412,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -16918,6 +17529,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -16936,6 +17550,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SprintEngagementsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -17089,6 +17716,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -17203,6 +17833,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -17221,6 +17854,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SprintKeyResultsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -17400,6 +18046,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -17514,6 +18163,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -17532,6 +18184,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SprintMeasureReadingsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -17673,6 +18338,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -17787,6 +18455,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -17805,6 +18476,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SprintMeasuresRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -17932,6 +18616,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -18046,6 +18733,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -18064,6 +18754,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SprintObjectivesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -18219,6 +18922,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -18333,6 +19039,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -18351,6 +19060,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SprintSprintsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -18479,7 +19201,7 @@ var openapi_default = {
             name: "scheduled_after",
             in: "query",
             required: false,
-            description: "Records whose scheduled_date is on or after the given date. Operator `>=`.",
+            description: "Records whose scheduled_date is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -18498,7 +19220,7 @@ var openapi_default = {
             name: "scheduled_before",
             in: "query",
             required: false,
-            description: "Records whose scheduled_date is on or before the given date. Operator `<=`.",
+            description: "Records whose scheduled_date is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -18535,6 +19257,9 @@ var openapi_default = {
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -18650,6 +19375,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -18668,6 +19396,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/StockPickingsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -18819,6 +19560,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -18933,6 +19677,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -18951,6 +19698,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/TravelPerdiemRatesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -19162,6 +19922,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -19276,6 +20039,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -19294,6 +20060,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/TravelPerdiemRequestsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -19421,6 +20200,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -19535,6 +20317,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -19553,6 +20338,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/TravelTripExpensesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -19730,6 +20528,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -19844,6 +20645,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -19862,6 +20666,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/TravelTripStagesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -19991,6 +20808,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -20105,6 +20925,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -20123,6 +20946,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/TravelTripTypesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -20330,6 +21166,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -20444,6 +21283,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -20462,6 +21304,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/TravelTripsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -20571,6 +21426,13 @@ var openapi_default = {
               type: "integer"
             },
             description: "With `changed_since`: ids of records written in this window that are now outside the resource (its scope, such as archived records) or no longer match the filters. A sync drops them."
+          },
+          unreadable_fields: {
+            type: "array",
+            items: {
+              type: "string"
+            },
+            description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
           }
         }
       },
@@ -25786,6 +26648,9 @@ var openapi_default = {
           "X-Request-Id": {
             $ref: "#/components/headers/RequestId"
           },
+          "X-Unreadable-Fields": {
+            $ref: "#/components/headers/UnreadableFields"
+          },
           "RateLimit-Policy": {
             $ref: "#/components/headers/RateLimitPolicy"
           },
@@ -26034,7 +26899,7 @@ var openapi_default = {
         name: "changed_since",
         in: "query",
         required: false,
-        description: "Change feed: records written at or after this ISO 8601 date-time (a date alone is midnight UTC), in `(write_date, id)` order, or the token `meta.next_changed_since` gave. Loop while `meta.more_changes` is true, then keep the last token for the next sync: no record is missed or repeated, same second included. Records written in the last `CHANGES_SETTLE_MS` (default 10 s) wait for the next call. Records that left the resource or the filters come in `meta.removed_ids` (exports: a `_removed` column; the token to go on from is the `X-Next-Changed-Since` header). Deleted records cannot be seen: reconcile with an export of ids now and then. Not with `order`, `offset`, `since_id` or `total=true`.",
+        description: "Change feed: records written at or after this ISO 8601 date-time (a date alone is midnight UTC), in `(write_date, id)` order, or the token `meta.next_changed_since` gave. Loop while `meta.more_changes` is true, then keep the last token for the next sync: no record is missed or repeated, same second included. Records written in the last `CHANGES_SETTLE_MS` (default 10 s) wait for the next call. Records that left the resource or the filters come in `meta.removed_ids` (exports: a `_removed` column; the token to go on from is the `X-Next-Changed-Since` header). Deleted records cannot be seen: reconcile with an export of ids now and then. Not with `order`, `offset`, `since_id` or `total=true`. A position in the future (more than 60 s ahead of the gateway's clock) is 422.",
         schema: {
           type: "string",
           maxLength: 128
@@ -26099,6 +26964,13 @@ var openapi_default = {
         schema: {
           type: "string",
           pattern: '^"per-key";r=[0-9]+;t=[0-9]+$'
+        }
+      },
+      UnreadableFields: {
+        description: "Only when some are: the fields this answer holds as `null` because the API account may not read the model their value comes from (comma-separated names), as `meta.unreadable_fields` says in a JSON body. Such a null is not the record's value: a sync should not store it as one. On an export it names every such field of the file (an export that meets another one is cut short).",
+        required: false,
+        schema: {
+          type: "string"
         }
       },
       RequestId: {
@@ -41017,12 +41889,23 @@ var Authenticator = class {
   /** Throws 403 unless the principal's account may read `model`. */
   async assertCanRead(principal, model, stats) {
     const verdict = this.verdicts.get(principal.keyHash);
-    let readable = verdict?.readable.get(model);
-    if (readable === void 0) {
-      readable = await this.probeRead(principal, model, stats);
-      verdict?.readable.set(model, readable);
-    }
-    if (!readable) throw forbidden(`The API account has no read right on the data of this resource (${model}).`);
+    if (verdict?.readable.has(model)) return;
+    if (!await this.probeRead(principal, model, stats)) throw forbidden(`The API account has no read right on the data of this resource (${model}).`);
+    verdict?.readable.set(model, {});
+  }
+  /**
+   * Forgets the account's read right on `model`, and what was learned under it: the ERP refused a
+   * read the cached right allowed (the right was taken away). The next request asks again.
+   */
+  forgetRight(principal, model) {
+    this.verdicts.get(principal.keyHash)?.readable.delete(model);
+  }
+  unreadableOn(principal, model) {
+    return this.verdicts.get(principal.keyHash)?.readable.get(model)?.unreadable;
+  }
+  rememberUnreadable(principal, model, fields) {
+    const right = this.verdicts.get(principal.keyHash)?.readable.get(model);
+    if (right) right.unreadable = fields;
   }
   /** Forgets a key the ERP no longer accepts. */
   evict(principal) {
@@ -41266,7 +42149,7 @@ function escapeLike(text3) {
 }
 function compileDomain(resource, terms, sinceId) {
   const domain = resource.scope.map((term) => [term.erp, term.op, term.value]);
-  for (const { filter, value } of terms) domain.push([filter.erp, filter.op, value]);
+  for (const { filter, value, op } of terms) domain.push([filter.erp, op ?? filter.op, value]);
   if (sinceId !== void 0) domain.push(["id", ">", sinceId]);
   return domain;
 }
@@ -41319,7 +42202,7 @@ function detailRequest(resource, id, query) {
 init_errors();
 
 // runtime/query/dates.ts
-var PARTS = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?([Zz]|([+-])(\d{2}):?(\d{2})?)?)?$/;
+var PARTS = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?([Zz]|([+-])(\d{2}):?(\d{2})?)?)?$/;
 function parseDateValue(text3) {
   const m = PARTS.exec(text3);
   if (!m) return void 0;
@@ -41327,22 +42210,30 @@ function parseDateValue(text3) {
   const [hour, minute, second] = [Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0)];
   if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return void 0;
   const local = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
+  local.setUTCFullYear(year);
   if (local.getUTCDate() !== day || local.getUTCMonth() !== month - 1) return void 0;
   let offsetMinutes = 0;
-  if (m[8]) {
-    const hours = Number(m[9]);
-    const minutes = Number(m[10] ?? 0);
+  if (m[9]) {
+    const hours = Number(m[10]);
+    const minutes = Number(m[11] ?? 0);
     if (hours > 23 || minutes > 59) return void 0;
-    offsetMinutes = (m[8] === "-" ? -1 : 1) * (hours * 60 + minutes);
+    offsetMinutes = (m[9] === "-" ? -1 : 1) * (hours * 60 + minutes);
   }
-  return { utc: new Date(local.getTime() - offsetMinutes * 6e4), dateOnly: m[4] === void 0 };
+  return { utc: new Date(local.getTime() - offsetMinutes * 6e4), dateOnly: m[4] === void 0, fraction: /[1-9]/.test(m[7] ?? "") };
 }
-var pad = (n) => String(n).padStart(2, "0");
-var datePart = (d) => `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+var pad = (n, width = 2) => String(n).padStart(width, "0");
+var datePart = (d) => `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
 var timePart = (d) => `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
-function erpDatetimeBound(value, op) {
-  if (value.dateOnly) return `${datePart(value.utc)} ${op === ">=" ? "00:00:00" : "23:59:59"}`;
-  return `${datePart(value.utc)} ${timePart(value.utc)}`;
+var ERP_MIN = "0001-01-01 00:00:00";
+var ERP_MAX_YEAR = 9999;
+function erpDatetimeCondition(value, bound) {
+  const second = value.utc.getTime();
+  const step = value.dateOnly ? 864e5 : 1e3;
+  const edge = new Date(bound === ">=" ? value.fraction ? second + 1e3 : second : second + step);
+  if (edge.getUTCFullYear() > ERP_MAX_YEAR) {
+    return bound === "<=" ? { op: ">=", value: ERP_MIN } : { op: "<", value: ERP_MIN };
+  }
+  return { op: bound === ">=" ? ">=" : "<", value: `${datePart(edge)} ${timePart(edge)}` };
 }
 function erpDate(value) {
   return datePart(value.utc);
@@ -41377,6 +42268,8 @@ function secondOf(value) {
 
 // runtime/changes/change-feed.ts
 init_erp_error();
+init_errors();
+var FUTURE_TOLERANCE_S = 60;
 var ChangeFeed = class {
   constructor(reader, settleMs, now = Date.now) {
     this.reader = reader;
@@ -41386,6 +42279,13 @@ var ChangeFeed = class {
   reader;
   settleMs;
   now;
+  /** 422 for a position in the future (beyond FUTURE_TOLERANCE_S): never served, never echoed back. */
+  assertNotAhead(cursor) {
+    if (cursor.second <= Math.floor(this.now() / 1e3) + FUTURE_TOLERANCE_S) return;
+    throw invalidValue(
+      `changed_since is in the future (more than ${FUTURE_TOLERANCE_S} s ahead of the gateway's clock): pass back meta.next_changed_since unchanged, or start from a date-time not later than now.`
+    );
+  }
   /** The first second not served yet: seconds before it are complete (see the module comment). */
   horizon() {
     return Math.floor((this.now() - this.settleMs) / 1e3);
@@ -41393,14 +42293,14 @@ var ChangeFeed = class {
   /** Up to `limit` changes after `from`, before `horizon` (a second). */
   async page(principal, resource, query, from, limit, horizon, stats) {
     const { ids, next, more } = await this.scan(principal, resource, from, limit, horizon, stats);
-    if (ids.length === 0) return { entries: [], next, more };
-    const records = await this.reader.records(principal, resource, query.fields, changedRecordsRequest(resource, query, ids), stats);
+    if (ids.length === 0) return { entries: [], unreadable: [], next, more };
+    const { records, unreadable } = await this.reader.records(principal, resource, query.fields, changedRecordsRequest(resource, query, ids), stats);
     const byId = new Map(records.map((record) => [record["id"], record]));
     const entries = ids.map((id) => {
       const record = byId.get(id);
       return record ? { id, record } : { id };
     });
-    return { entries, next, more };
+    return { entries, unreadable, next, more };
   }
   /**
    * The ids of the next `limit` changes, in `(second, id)` order. Within the cursor's second, by id
@@ -41448,7 +42348,13 @@ async function changePage(feed, principal, resource, query, stats) {
     if (entry.record) data.push(entry.record);
     else removed.push(entry.id);
   }
-  return { data, meta: { next_changed_since: changeToken(page.next), more_changes: page.more, removed_ids: removed } };
+  const meta = {
+    next_changed_since: changeToken(page.next),
+    more_changes: page.more,
+    removed_ids: removed,
+    ...page.unreadable.length ? { unreadable_fields: [...page.unreadable] } : {}
+  };
+  return { body: { data, meta }, unreadable: page.unreadable };
 }
 
 // runtime/drift/drift-gaps.ts
@@ -41922,6 +42828,326 @@ var DriftMonitor = class {
 
 // runtime/export/exporter.ts
 init_errors();
+
+// runtime/resource-reader.ts
+init_erp_error();
+init_errors();
+
+// runtime/records.ts
+function relationKey(field) {
+  const source = field.source;
+  switch (source.kind) {
+    case "related":
+      return `${source.erp}>${source.comodel}.${source.comodelField}`;
+    case "x2many":
+      return source.take === "ids" ? void 0 : `${source.comodel}.display_name`;
+    case "distribution_accounts":
+      return `${source.comodel}.display_name`;
+    default:
+      return void 0;
+  }
+}
+function compileMapper(resource, fields, options) {
+  const mappers = fields.map((field) => [
+    field.name,
+    options.unreadable?.has(field.name) ? () => null : fieldMapper(resource, field, options)
+  ]);
+  return (row, related) => {
+    const record = {};
+    for (const [name, map] of mappers) record[name] = map(row, related);
+    return record;
+  };
+}
+function fieldMapper(resource, field, options) {
+  const source = field.source;
+  switch (source.kind) {
+    case "id":
+      return (row) => row["id"];
+    case "url":
+      return (row) => options.urlFor(resource.model, row["id"]);
+    case "field": {
+      const erp = source.erp;
+      return (row) => scalar(field, row[erp]);
+    }
+    case "many2one": {
+      const erp = source.erp;
+      const index = source.take === "id" ? 0 : 1;
+      return (row) => {
+        const value = row[erp];
+        return Array.isArray(value) ? value[index] || null : typeof value === "number" && index === 0 ? value : null;
+      };
+    }
+    case "related": {
+      const erp = source.erp;
+      const key = relationKey(field);
+      return (row, related) => {
+        const target = row[erp];
+        const id = Array.isArray(target) ? target[0] : typeof target === "number" ? target : void 0;
+        if (id === void 0) return null;
+        const value = related.get(key)?.get(id);
+        if (Array.isArray(value)) return field.type === "integer" ? value[0] ?? null : value[1] || null;
+        return value === void 0 ? null : scalar(field, value);
+      };
+    }
+    case "x2many": {
+      const erp = source.erp;
+      if (source.take === "ids") return (row) => Array.isArray(row[erp]) ? [...row[erp]] : [];
+      const key = relationKey(field);
+      const names = (row, related) => {
+        const ids = Array.isArray(row[erp]) ? row[erp] : [];
+        const known = related.get(key);
+        return ids.map((id) => known?.get(id)).filter((name) => typeof name === "string");
+      };
+      return source.take === "first" ? (row, related) => names(row, related)[0] ?? null : names;
+    }
+    case "distribution": {
+      const erp = source.erp;
+      return (row) => serialiseDistribution(row[erp]);
+    }
+    case "distribution_accounts": {
+      const erp = source.erp;
+      const key = relationKey(field);
+      return (row, related) => {
+        const known = related.get(key);
+        const names = distributionAccountIds(row[erp]).map((id) => known?.get(id));
+        return [...new Set(names.filter((name) => typeof name === "string"))];
+      };
+    }
+  }
+}
+function scalar(field, value) {
+  if (field.type === "boolean") return value === true;
+  if (value === false || value === null || value === void 0) return null;
+  if (field.type === "string") {
+    if (typeof value !== "string") return Array.isArray(value) ? value[1] ?? null : String(value);
+    if (field.format === "date-time") return isoDateTime(value);
+    if (field.format === "date") return value.slice(0, 10);
+    return value;
+  }
+  if (field.type === "integer" && Array.isArray(value)) return value[0] ?? null;
+  return value;
+}
+function isoDateTime(value) {
+  if (value.length === 10) return `${value}T00:00:00Z`;
+  return `${value.slice(0, 10)}T${value.slice(11, 19)}Z`;
+}
+function distributionAccountIds(value) {
+  if (!value || typeof value !== "object") return [];
+  const ids = [];
+  for (const key of Object.keys(value)) for (const part of key.split(",")) if (/^\d+$/.test(part.trim())) ids.push(Number(part));
+  return ids;
+}
+function serialiseDistribution(value) {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return null;
+  const entries = Object.entries(value);
+  if (entries.length === 0) return null;
+  const body = entries.map(([key, share]) => `${JSON.stringify(key)}:${typeof share === "number" && Number.isInteger(share) ? `${share}.0` : JSON.stringify(share)}`);
+  return `{${body.join(",")}}`;
+}
+
+// runtime/resource-reader.ts
+var UNREADABLE_FIELDS_HEADER = "X-Unreadable-Fields";
+function unreadableFieldsHeader(fields) {
+  return fields.length ? { [UNREADABLE_FIELDS_HEADER]: fields.join(", ") } : {};
+}
+var WARNED_MAX_ENTRIES = 1e4;
+var ResourceReader = class {
+  constructor(erp, log, urlFor, memory, rememberMs, gapsOf = () => NO_GAPS) {
+    this.erp = erp;
+    this.log = log;
+    this.urlFor = urlFor;
+    this.memory = memory;
+    this.rememberMs = rememberMs;
+    this.gapsOf = gapsOf;
+    this.warned = new TtlCache(WARNED_MAX_ENTRIES);
+  }
+  erp;
+  log;
+  urlFor;
+  memory;
+  rememberMs;
+  gapsOf;
+  /** `uid|model|fields` already warned about, for `rememberMs`: one log line per account, model and field set. */
+  warned;
+  async list(principal, resource, query, stats) {
+    const requests = listRequests(resource, query);
+    const cursor = query.sinceId !== void 0;
+    const pageP = this.readPage(principal, resource, query.fields, requests.page, stats);
+    const countP = requests.countDomain ? this.call(principal, resource.model, "search_count", null, { domain: requests.countDomain }, stats) : void 0;
+    const [page, total] = await Promise.all([pageP, countP]);
+    let rows = page.rows;
+    const meta = {};
+    if (total !== void 0) meta.total = expectCount(total);
+    const more = rows.length > query.limit;
+    if (more) rows = rows.slice(0, query.limit);
+    if (cursor) meta.next_since_id = more ? rows[rows.length - 1]?.["id"] : null;
+    const { records, unreadable } = await this.toRecords(principal, resource, query.fields, rows, page.unreadable, stats);
+    if (unreadable.length) meta.unreadable_fields = [...unreadable];
+    return { data: records, meta };
+  }
+  /**
+   * The records of one ERP page, mapped: the building block of exports and of the change feed,
+   * which read page after page with requests of their own.
+   */
+  async records(principal, resource, fields, request2, stats) {
+    const page = await this.readPage(principal, resource, fields, request2, stats);
+    return this.toRecords(principal, resource, fields, page.rows, page.unreadable, stats);
+  }
+  /** Ids (and the other ERP fields named) of the records of `domain`, unmapped: the change feed's scan. */
+  async scan(principal, resource, request2, stats) {
+    const { fields, ...options } = request2;
+    return expectRows(await this.call(principal, resource.model, "search_read", null, { ...options, fields }, stats));
+  }
+  async count(principal, resource, domain, stats) {
+    return expectCount(await this.call(principal, resource.model, "search_count", null, { domain }, stats));
+  }
+  /** One record (404 when the account cannot see it), and the fields answered `null` in it for want of a right. */
+  async detail(principal, resource, id, query, stats) {
+    const page = await this.readPage(principal, resource, query.fields, detailRequest(resource, id, query), stats);
+    if (page.rows.length === 0) throw notFound(`No ${resource.path} record with id ${id}.`);
+    const { records, unreadable } = await this.toRecords(principal, resource, query.fields, page.rows, page.unreadable, stats);
+    return { record: records[0], unreadable };
+  }
+  call(principal, model, method, ids, kwargs, stats) {
+    return this.erp.call(principal, { model, method, ids, kwargs: { ...kwargs, context: ERP_CONTEXT } }, stats);
+  }
+  /** `search_read` of the page, leaving out (and reporting) the fields the account cannot read. */
+  async readPage(principal, resource, fields, request2, stats) {
+    const { fields: wanted, ...options } = request2;
+    let blocked = this.memory.unreadableOn(principal, resource.model) ?? /* @__PURE__ */ new Map();
+    const read = (erpFields) => this.call(principal, resource.model, "search_read", null, { ...options, fields: erpFields }, stats).then(expectRows);
+    const missing = this.gapsOf(resource).erpFields;
+    const readable = (f) => !blocked.has(f) && !missing.has(f);
+    let rows;
+    try {
+      rows = await read(wanted.filter(readable));
+    } catch (error) {
+      if (!isRelationRefusal(error, resource)) throw error;
+      const found = await this.findUnreadable(
+        resource,
+        wanted.filter((f) => f !== "id" && readable(f)),
+        read
+      );
+      if (found.size === 0) throw error;
+      blocked = new Map([...blocked, ...found]);
+      this.memory.rememberUnreadable(principal, resource.model, blocked);
+      rows = await read(wanted.filter(readable));
+    }
+    const unreadable = /* @__PURE__ */ new Map();
+    for (const field of fields) {
+      const erp = erpFieldOf(field);
+      const model = erp === void 0 ? void 0 : blocked.get(erp);
+      if (model !== void 0) unreadable.set(field.name, model);
+    }
+    return { rows, unreadable };
+  }
+  /**
+   * The fields whose reading raises an AccessError naming another model, by halving: each with that
+   * model. A refusal of the resource's own model on the way (the right was taken away meanwhile) ends
+   * the search: it is passed on, and nothing is learned.
+   */
+  async findUnreadable(resource, fields, read) {
+    const found = /* @__PURE__ */ new Map();
+    const probe = async (group) => {
+      try {
+        await read(["id", ...group]);
+      } catch (error) {
+        if (!isRelationRefusal(error, resource)) throw error;
+        if (group.length === 1) {
+          found.set(group[0], error.model);
+          return;
+        }
+        const half = Math.ceil(group.length / 2);
+        await Promise.all([probe(group.slice(0, half)), probe(group.slice(half))]);
+      }
+    };
+    if (fields.length > 0) await probe(fields);
+    return found;
+  }
+  async toRecords(principal, resource, fields, rows, unreadable, stats) {
+    if (rows.length === 0) return { records: [], unreadable: [] };
+    const dropped = this.gapsOf(resource).apiFields;
+    const related = await this.readRelations(principal, fields, rows, unreadable, dropped, stats);
+    if (unreadable.size > 0) this.warnOnce(principal, resource, unreadable);
+    const map = this.mapperFor(resource, fields, /* @__PURE__ */ new Set([...unreadable.keys(), ...dropped]));
+    return { records: rows.map((row) => map(row, related)), unreadable: fields.filter((f) => unreadable.has(f.name)).map((f) => f.name) };
+  }
+  /** The unreadable-relation warning, once per account, model and field set while `rememberMs` lasts. */
+  warnOnce(principal, resource, unreadable) {
+    const fields = [...unreadable].map(([field, model]) => ({ field, model }));
+    const key = `${principal.uid}|${resource.model}|${fields.map(({ field, model }) => `${field}:${model}`).sort().join(",")}`;
+    if (this.warned.get(key)) return;
+    if (this.rememberMs > 0) this.warned.set(key, true, this.rememberMs);
+    this.log.warn({ resource: resource.path, erp_uid: principal.uid, fields }, "unreadable relation: fields answered as null (the API account has no read right on their model)");
+  }
+  /** Mappers are compiled once per field list (the full list is one shared array) and unreadable set. */
+  mappers = /* @__PURE__ */ new WeakMap();
+  mapperFor(resource, fields, nulls) {
+    let byUnreadable = this.mappers.get(fields);
+    if (!byUnreadable) {
+      byUnreadable = /* @__PURE__ */ new Map();
+      this.mappers.set(fields, byUnreadable);
+    }
+    const key = [...nulls].join(",");
+    let map = byUnreadable.get(key);
+    if (!map) {
+      map = compileMapper(resource, fields, { urlFor: this.urlFor, unreadable: nulls });
+      byUnreadable.set(key, map);
+    }
+    return map;
+  }
+  /** One `read` per comodel relation, for related values and display names. */
+  async readRelations(principal, fields, rows, unreadable, dropped, stats) {
+    const groups = /* @__PURE__ */ new Map();
+    for (const field of fields) {
+      const key = relationKey(field);
+      if (key === void 0 || unreadable.has(field.name) || dropped.has(field.name)) continue;
+      const source = field.source;
+      const comodelField = source.kind === "related" ? source.comodelField : "display_name";
+      const group = groups.get(key) ?? { comodel: source.comodel, field: comodelField, ids: /* @__PURE__ */ new Set(), users: [] };
+      group.users.push(field);
+      for (const row of rows) for (const id of relatedIds(field, row)) group.ids.add(id);
+      groups.set(key, group);
+    }
+    const related = /* @__PURE__ */ new Map();
+    await Promise.all(
+      [...groups].map(async ([key, group]) => {
+        if (group.ids.size === 0) return;
+        try {
+          const values = expectRows(await this.call(principal, group.comodel, "read", [...group.ids], { fields: [group.field] }, stats));
+          related.set(key, new Map(values.map((value) => [value["id"], value[group.field]])));
+        } catch (error) {
+          if (!(error instanceof ErpFault && error.kind === "access_error")) throw error;
+          for (const field of group.users) unreadable.set(field.name, error.model ?? group.comodel);
+        }
+      })
+    );
+    return related;
+  }
+};
+function expectRows(value) {
+  if (Array.isArray(value) && value.every((row) => row !== null && typeof row === "object" && typeof row["id"] === "number")) return value;
+  throw new ErpUnavailable("the ERP answered a read with something that is not a list of records");
+}
+function expectCount(value) {
+  if (typeof value === "number" && Number.isInteger(value) && value >= 0) return value;
+  throw new ErpUnavailable("the ERP answered a count with something that is not a count");
+}
+function isRelationRefusal(error, resource) {
+  if (!(error instanceof ErpFault && error.kind === "access_error")) return false;
+  const model = error.model;
+  return model !== void 0 && model !== resource.model;
+}
+function relatedIds(field, row) {
+  const source = field.source;
+  if (source.kind === "distribution_accounts") return distributionAccountIds(row[source.erp]);
+  if (source.kind !== "related" && source.kind !== "x2many") return [];
+  const value = row[source.erp];
+  if (Array.isArray(value)) return source.kind === "related" ? typeof value[0] === "number" ? [value[0]] : [] : value;
+  return typeof value === "number" ? [value] : [];
+}
+
+// runtime/export/exporter.ts
 init_request_context();
 
 // runtime/export/export-encoders.ts
@@ -41998,10 +43224,11 @@ var Exporter = class {
     res.once("close", () => {
       closed = true;
     });
-    let page = req.method === "HEAD" ? { entries: [], done: true } : await next();
+    let page = req.method === "HEAD" ? { entries: [], unreadable: [], done: true } : await next();
     if (res.headersSent || deadlineExpired(res)) return;
     this.sendHeaders(res, resource, encoder);
-    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    for (const [name, value] of Object.entries({ ...headers, ...unreadableFieldsHeader(page.unreadable) })) res.setHeader(name, value);
+    const announced = new Set(page.unreadable);
     let lease = stats.lease;
     try {
       await write(res, encoder.head());
@@ -42019,6 +43246,8 @@ var Exporter = class {
         lease = aheadLease;
         if (!ahead || closed) break;
         page = await ahead;
+        const unannounced = page.unreadable.filter((field) => !announced.has(field));
+        if (unannounced.length) throw new Error(`fields became unreadable during the export (${unannounced.join(", ")}): the header did not announce them`);
       }
     } catch (error) {
       this.log.warn({ resource: resource.path, error: error instanceof Error ? error.message : String(error) }, "export cut short: the connection is closed before its end");
@@ -42043,11 +43272,15 @@ var Exporter = class {
     let afterId = query.sinceId ?? 0;
     let sent = 0;
     return async () => {
-      const records = await this.reader.records(principal, resource, query.fields, exportPageRequest(resource, query, afterId, pageSize), stats);
+      const { records, unreadable } = await this.reader.records(principal, resource, query.fields, exportPageRequest(resource, query, afterId, pageSize), stats);
       const kept = records.slice(0, this.settings.maxRows - sent);
       sent += kept.length;
       afterId = records[records.length - 1]?.["id"] ?? afterId;
-      return { entries: kept.map((record) => ({ id: record["id"], record })), done: records.length < pageSize || sent >= this.settings.maxRows };
+      return {
+        entries: kept.map((record) => ({ id: record["id"], record })),
+        unreadable,
+        done: records.length < pageSize || sent >= this.settings.maxRows
+      };
     };
   }
   /**
@@ -42069,7 +43302,7 @@ var Exporter = class {
     const next = async () => {
       const page = await this.changes.page(principal, resource, query, cursor, this.settings.pageSize, horizon, stats);
       cursor = page.next;
-      return { entries: page.entries, done: !page.more };
+      return { entries: page.entries, unreadable: page.unreadable, done: !page.more };
     };
     return { next, headers: { "X-Next-Changed-Since": changeToken(end) } };
   }
@@ -42241,7 +43474,7 @@ function cors(origins2, mcpPath) {
     res.setHeader("Vary", "Origin");
     res.setHeader(
       "Access-Control-Expose-Headers",
-      "Age, Content-Disposition, Deprecation, ETag, RateLimit, RateLimit-Policy, Retry-After, Server-Timing, WWW-Authenticate, X-Next-Changed-Since, X-Request-Id"
+      "Age, Content-Disposition, Deprecation, ETag, RateLimit, RateLimit-Policy, Retry-After, Server-Timing, WWW-Authenticate, X-Next-Changed-Since, X-Request-Id, X-Unreadable-Fields"
     );
     if (req.method === "OPTIONS" && req.headers["access-control-request-method"]) {
       const allows = req.path === mcpPath ? PREFLIGHT.mcp : PREFLIGHT.data;
@@ -42733,7 +43966,7 @@ var QueryParser = class {
       const filter = this.filtersByName.get(name);
       if (!filter) continue;
       if (filter.deprecated) deprecated.push(name);
-      filters.push({ filter, value: convertFilterValue(filter, raw) });
+      filters.push(filterTerm(filter, raw));
     }
     const fields = this.parseFields(query["fields"], deprecated);
     const sortKeys = [];
@@ -42825,24 +44058,23 @@ function boundedInteger(name, text3) {
   if (!Number.isSafeInteger(value) || value > INT32_MAX3) throw invalidValue(`${name} must be an integer from 0 to ${INT32_MAX3}.`);
   return value;
 }
-function convertFilterValue(filter, raw) {
+function filterTerm(filter, raw) {
   switch (filter.type) {
     case "integer":
-      return boundedInteger(filter.name, raw);
+      return { filter, value: boundedInteger(filter.name, raw) };
     case "number":
-      return Number(raw);
+      return { filter, value: Number(raw) };
     case "boolean":
-      return raw.toLowerCase() === "true";
+      return { filter, value: raw.toLowerCase() === "true" };
     case "enum":
-      return raw;
+      return { filter, value: raw };
     case "string":
-      return filter.op === "ilike" ? escapeLike(raw) : raw;
+      return { filter, value: filter.op === "ilike" ? escapeLike(raw) : raw };
     case "date":
+      return { filter, value: erpDate(parsedDate(filter, raw)) };
     case "date-time": {
-      const parsed = parseDateValue(raw);
-      if (!parsed) throw invalidValue(`${filter.name} must be a date (YYYY-MM-DD) or an ISO 8601 date-time; '${String(raw)}' is not.`);
-      if (filter.type === "date") return erpDate(parsed);
-      return erpDatetimeBound(parsed, filter.op === "<=" ? "<=" : ">=");
+      const { op, value } = erpDatetimeCondition(parsedDate(filter, raw), filter.op === "<=" ? "<=" : ">=");
+      return op === filter.op ? { filter, value } : { filter, value, op };
     }
     case "integer-list": {
       const ids = /* @__PURE__ */ new Set();
@@ -42851,9 +44083,14 @@ function convertFilterValue(filter, raw) {
         if (id < 1 || id > INT32_MAX3) throw invalidValue(`${filter.name} takes positive integer ids, comma-separated or repeated.`);
         ids.add(id);
       }
-      return [...ids];
+      return { filter, value: [...ids] };
     }
   }
+}
+function parsedDate(filter, raw) {
+  const parsed = parseDateValue(raw);
+  if (!parsed) throw invalidValue(`${filter.name} must be a date (YYYY-MM-DD) or an ISO 8601 date-time; '${raw}' is not.`);
+  return parsed;
 }
 function errorFromSchema(errors, filters) {
   const unknown = errors.find((e) => e.keyword === "additionalProperties");
@@ -43092,6 +44329,7 @@ function createResourceHandlers(auth, reader, failures, budget, bulk, options = 
         }
       } catch (error) {
         if (error instanceof ErpFault && error.kind === "access_denied") auth.evict(principal);
+        if (error instanceof ErpFault && error.kind === "access_error") auth.forgetRight(principal, resource.model);
         throw error;
       } finally {
         stats.lease.release();
@@ -43108,21 +44346,24 @@ function createResourceHandlers(auth, reader, failures, budget, bulk, options = 
       const format = listFormatOf(req, raw["format"]);
       const parsed = parser.parseList(raw, format);
       const query = gapsOf ? servableListQuery(parsed, gapsOf(resource)) : parsed;
+      if (query.changes) bulk.changes.assertNotAhead(query.changes);
       const charge = await admitOnce(principal, query.total ? "counted_list" : "list", res);
       const headers = deprecationHeaders(resource, query.deprecated);
       if (format !== "json" || query.changes) {
         setCacheOutcome(res, "bypass");
         for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
         if (format !== "json") return bulk.exporter.stream(principal, resource, query, format, req, res, erpStatsOf(res));
-        const { bytes, etag } = encodeJson(await changePage(bulk.changes, principal, resource, query, erpStatsOf(res)));
+        const page = await changePage(bulk.changes, principal, resource, query, erpStatsOf(res));
+        for (const [name, value] of Object.entries(unreadableFieldsHeader(page.unreadable))) res.setHeader(name, value);
+        const { bytes, etag } = encodeJson(page.body);
         await sendEncoded(req, res, bytes, etag, compression);
         charge.settle(outcomeOf2(res));
         return;
       }
-      await answer2(req, res, principal, resource, { kind: "list", query }, gapsOf?.(resource), async (stats) => ({
-        body: await reader.list(principal, resource, query, stats),
-        headers
-      }));
+      await answer2(req, res, principal, resource, { kind: "list", query }, gapsOf?.(resource), async (stats) => {
+        const page = await reader.list(principal, resource, query, stats);
+        return { body: page, headers: { ...headers, ...unreadableFieldsHeader(page.meta.unreadable_fields ?? []) } };
+      });
       charge.settle(outcomeOf2(res));
     }),
     detail: (resource) => guarded(resource, async (principal, req, res) => {
@@ -43136,10 +44377,13 @@ function createResourceHandlers(auth, reader, failures, budget, bulk, options = 
       const charge = await admitOnce(principal, "detail", res);
       const id = Number(raw);
       const headers = deprecationHeaders(resource, query.deprecated);
-      await answer2(req, res, principal, resource, { kind: "detail", id, query }, gapsOf?.(resource), async (stats) => ({
-        body: { data: await reader.detail(principal, resource, id, query, stats) },
-        headers
-      }));
+      await answer2(req, res, principal, resource, { kind: "detail", id, query }, gapsOf?.(resource), async (stats) => {
+        const { record, unreadable } = await reader.detail(principal, resource, id, query, stats);
+        return {
+          body: unreadable.length ? { data: record, meta: { unreadable_fields: [...unreadable] } } : { data: record },
+          headers: { ...headers, ...unreadableFieldsHeader(unreadable) }
+        };
+      });
       charge.settle(outcomeOf2(res));
     })
   };
@@ -43650,6 +44894,12 @@ var mcp_tools_default = {
                 items: {
                   type: "string"
                 }
+              },
+              unreadable_fields: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
               }
             }
           }
@@ -43916,6 +45166,12 @@ var mcp_tools_default = {
                 ]
               },
               personal_fields_omitted: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
+              },
+              unreadable_fields: {
                 type: "array",
                 items: {
                   type: "string"
@@ -44613,6 +45869,12 @@ var mcp_tools_default = {
                 items: {
                   type: "string"
                 }
+              },
+              unreadable_fields: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
               }
             }
           }
@@ -45100,6 +46362,12 @@ var mcp_tools_default = {
                 ]
               },
               personal_fields_omitted: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
+              },
+              unreadable_fields: {
                 type: "array",
                 items: {
                   type: "string"
@@ -45625,6 +46893,12 @@ var mcp_tools_default = {
                 ]
               },
               personal_fields_omitted: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
+              },
+              unreadable_fields: {
                 type: "array",
                 items: {
                   type: "string"
@@ -46972,6 +48246,12 @@ var mcp_tools_default = {
                 items: {
                   type: "string"
                 }
+              },
+              unreadable_fields: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
               }
             }
           }
@@ -47534,6 +48814,12 @@ var mcp_tools_default = {
                 items: {
                   type: "string"
                 }
+              },
+              unreadable_fields: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
               }
             }
           }
@@ -48090,6 +49376,12 @@ var mcp_tools_default = {
                 ]
               },
               personal_fields_omitted: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
+              },
+              unreadable_fields: {
                 type: "array",
                 items: {
                   type: "string"
@@ -48986,6 +50278,12 @@ var mcp_tools_default = {
                 ]
               },
               personal_fields_omitted: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
+              },
+              unreadable_fields: {
                 type: "array",
                 items: {
                   type: "string"
@@ -49904,6 +51202,12 @@ var mcp_tools_default = {
                 items: {
                   type: "string"
                 }
+              },
+              unreadable_fields: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
               }
             }
           }
@@ -50158,6 +51462,12 @@ var mcp_tools_default = {
                 ]
               },
               personal_fields_omitted: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
+              },
+              unreadable_fields: {
                 type: "array",
                 items: {
                   type: "string"
@@ -51177,6 +52487,12 @@ var mcp_tools_default = {
                 ]
               },
               personal_fields_omitted: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
+              },
+              unreadable_fields: {
                 type: "array",
                 items: {
                   type: "string"
@@ -59610,11 +60926,10 @@ function getRecord(args, get) {
   const query = new URLSearchParams();
   const omitted = fieldsParam(args["fields"], resource, query);
   const qs = query.size ? `?${query}` : "";
-  return viaApi(get, `/api/v1/${resource.resource}/${id}${qs}`, (body) => ({
-    resource: resource.resource,
-    data: body["data"],
-    ...omitted.length ? { meta: { personal_fields_omitted: omitted } } : {}
-  }));
+  return viaApi(get, `/api/v1/${resource.resource}/${id}${qs}`, (body) => {
+    const meta = { ...body["meta"], ...omitted.length ? { personal_fields_omitted: omitted } : {} };
+    return { resource: resource.resource, data: body["data"], ...Object.keys(meta).length ? { meta } : {} };
+  });
 }
 function held(result, host) {
   const [content] = result.content;
@@ -59822,304 +61137,6 @@ function recordUrls(template, publicUrl) {
   };
 }
 
-// runtime/resource-reader.ts
-init_erp_error();
-init_errors();
-
-// runtime/records.ts
-function relationKey(field) {
-  const source = field.source;
-  switch (source.kind) {
-    case "related":
-      return `${source.erp}>${source.comodel}.${source.comodelField}`;
-    case "x2many":
-      return source.take === "ids" ? void 0 : `${source.comodel}.display_name`;
-    case "distribution_accounts":
-      return `${source.comodel}.display_name`;
-    default:
-      return void 0;
-  }
-}
-function compileMapper(resource, fields, options) {
-  const mappers = fields.map((field) => [
-    field.name,
-    options.unreadable?.has(field.name) ? () => null : fieldMapper(resource, field, options)
-  ]);
-  return (row, related) => {
-    const record = {};
-    for (const [name, map] of mappers) record[name] = map(row, related);
-    return record;
-  };
-}
-function fieldMapper(resource, field, options) {
-  const source = field.source;
-  switch (source.kind) {
-    case "id":
-      return (row) => row["id"];
-    case "url":
-      return (row) => options.urlFor(resource.model, row["id"]);
-    case "field": {
-      const erp = source.erp;
-      return (row) => scalar(field, row[erp]);
-    }
-    case "many2one": {
-      const erp = source.erp;
-      const index = source.take === "id" ? 0 : 1;
-      return (row) => {
-        const value = row[erp];
-        return Array.isArray(value) ? value[index] || null : typeof value === "number" && index === 0 ? value : null;
-      };
-    }
-    case "related": {
-      const erp = source.erp;
-      const key = relationKey(field);
-      return (row, related) => {
-        const target = row[erp];
-        const id = Array.isArray(target) ? target[0] : typeof target === "number" ? target : void 0;
-        if (id === void 0) return null;
-        const value = related.get(key)?.get(id);
-        if (Array.isArray(value)) return field.type === "integer" ? value[0] ?? null : value[1] || null;
-        return value === void 0 ? null : scalar(field, value);
-      };
-    }
-    case "x2many": {
-      const erp = source.erp;
-      if (source.take === "ids") return (row) => Array.isArray(row[erp]) ? [...row[erp]] : [];
-      const key = relationKey(field);
-      const names = (row, related) => {
-        const ids = Array.isArray(row[erp]) ? row[erp] : [];
-        const known = related.get(key);
-        return ids.map((id) => known?.get(id)).filter((name) => typeof name === "string");
-      };
-      return source.take === "first" ? (row, related) => names(row, related)[0] ?? null : names;
-    }
-    case "distribution": {
-      const erp = source.erp;
-      return (row) => serialiseDistribution(row[erp]);
-    }
-    case "distribution_accounts": {
-      const erp = source.erp;
-      const key = relationKey(field);
-      return (row, related) => {
-        const known = related.get(key);
-        const names = distributionAccountIds(row[erp]).map((id) => known?.get(id));
-        return [...new Set(names.filter((name) => typeof name === "string"))];
-      };
-    }
-  }
-}
-function scalar(field, value) {
-  if (field.type === "boolean") return value === true;
-  if (value === false || value === null || value === void 0) return null;
-  if (field.type === "string") {
-    if (typeof value !== "string") return Array.isArray(value) ? value[1] ?? null : String(value);
-    if (field.format === "date-time") return isoDateTime(value);
-    if (field.format === "date") return value.slice(0, 10);
-    return value;
-  }
-  if (field.type === "integer" && Array.isArray(value)) return value[0] ?? null;
-  return value;
-}
-function isoDateTime(value) {
-  if (value.length === 10) return `${value}T00:00:00Z`;
-  return `${value.slice(0, 10)}T${value.slice(11, 19)}Z`;
-}
-function distributionAccountIds(value) {
-  if (!value || typeof value !== "object") return [];
-  const ids = [];
-  for (const key of Object.keys(value)) for (const part of key.split(",")) if (/^\d+$/.test(part.trim())) ids.push(Number(part));
-  return ids;
-}
-function serialiseDistribution(value) {
-  if (!value || typeof value !== "object" || Array.isArray(value)) return null;
-  const entries = Object.entries(value);
-  if (entries.length === 0) return null;
-  const body = entries.map(([key, share]) => `${JSON.stringify(key)}:${typeof share === "number" && Number.isInteger(share) ? `${share}.0` : JSON.stringify(share)}`);
-  return `{${body.join(",")}}`;
-}
-
-// runtime/resource-reader.ts
-var ResourceReader = class {
-  constructor(erp, log, urlFor, rememberMs, gapsOf = () => NO_GAPS) {
-    this.erp = erp;
-    this.log = log;
-    this.urlFor = urlFor;
-    this.rememberMs = rememberMs;
-    this.gapsOf = gapsOf;
-    this.unreadableFields = new TtlCache(1e4);
-  }
-  erp;
-  log;
-  urlFor;
-  rememberMs;
-  gapsOf;
-  /** `uid|model` → ERP fields that account cannot read on that model, with the model to blame. */
-  unreadableFields;
-  async list(principal, resource, query, stats) {
-    const requests = listRequests(resource, query);
-    const cursor = query.sinceId !== void 0;
-    const pageP = this.readPage(principal, resource, query.fields, requests.page, stats);
-    const countP = requests.countDomain ? this.call(principal, resource.model, "search_count", null, { domain: requests.countDomain }, stats) : void 0;
-    const [page, total] = await Promise.all([pageP, countP]);
-    let rows = page.rows;
-    const meta = {};
-    if (total !== void 0) meta.total = expectCount(total);
-    const more = rows.length > query.limit;
-    if (more) rows = rows.slice(0, query.limit);
-    if (cursor) meta.next_since_id = more ? rows[rows.length - 1]?.["id"] : null;
-    const data = await this.toRecords(principal, resource, query.fields, rows, page.unreadable, stats);
-    return { data, meta };
-  }
-  /**
-   * The records of one ERP page, mapped: the building block of exports and of the change feed,
-   * which read page after page with requests of their own.
-   */
-  async records(principal, resource, fields, request2, stats) {
-    const page = await this.readPage(principal, resource, fields, request2, stats);
-    return this.toRecords(principal, resource, fields, page.rows, page.unreadable, stats);
-  }
-  /** Ids (and the other ERP fields named) of the records of `domain`, unmapped: the change feed's scan. */
-  async scan(principal, resource, request2, stats) {
-    const { fields, ...options } = request2;
-    return expectRows(await this.call(principal, resource.model, "search_read", null, { ...options, fields }, stats));
-  }
-  async count(principal, resource, domain, stats) {
-    return expectCount(await this.call(principal, resource.model, "search_count", null, { domain }, stats));
-  }
-  async detail(principal, resource, id, query, stats) {
-    const page = await this.readPage(principal, resource, query.fields, detailRequest(resource, id, query), stats);
-    if (page.rows.length === 0) throw notFound(`No ${resource.path} record with id ${id}.`);
-    const [record] = await this.toRecords(principal, resource, query.fields, page.rows, page.unreadable, stats);
-    return record;
-  }
-  call(principal, model, method, ids, kwargs, stats) {
-    return this.erp.call(principal, { model, method, ids, kwargs: { ...kwargs, context: ERP_CONTEXT } }, stats);
-  }
-  /** `search_read` of the page, leaving out (and reporting) the fields the account cannot read. */
-  async readPage(principal, resource, fields, request2, stats) {
-    const { fields: wanted, ...options } = request2;
-    const cacheKey = `${principal.uid}|${resource.model}`;
-    let blocked = this.unreadableFields.get(cacheKey) ?? /* @__PURE__ */ new Map();
-    const read = (erpFields) => this.call(principal, resource.model, "search_read", null, { ...options, fields: erpFields }, stats).then(expectRows);
-    const missing = this.gapsOf(resource).erpFields;
-    const readable = (f) => !blocked.has(f) && !missing.has(f);
-    let rows;
-    try {
-      rows = await read(wanted.filter(readable));
-    } catch (error) {
-      if (!isAccessError(error)) throw error;
-      const found = await this.findUnreadable(
-        wanted.filter((f) => f !== "id" && readable(f)),
-        read
-      );
-      if (found.size === 0) throw error;
-      blocked = new Map([...blocked, ...found]);
-      this.unreadableFields.set(cacheKey, blocked, this.rememberMs);
-      rows = await read(wanted.filter(readable));
-    }
-    const unreadable = /* @__PURE__ */ new Map();
-    for (const field of fields) {
-      const erp = erpFieldOf(field);
-      const model = erp === void 0 ? void 0 : blocked.get(erp);
-      if (model !== void 0) unreadable.set(field.name, model);
-    }
-    return { rows, unreadable };
-  }
-  /** The fields whose reading raises AccessError, by halving: each with the model the error names. */
-  async findUnreadable(fields, read) {
-    const found = /* @__PURE__ */ new Map();
-    const probe = async (group) => {
-      try {
-        await read(["id", ...group]);
-      } catch (error) {
-        if (!isAccessError(error)) throw error;
-        if (group.length === 1) {
-          found.set(group[0], error.model ?? "unknown");
-          return;
-        }
-        const half = Math.ceil(group.length / 2);
-        await Promise.all([probe(group.slice(0, half)), probe(group.slice(half))]);
-      }
-    };
-    if (fields.length > 0) await probe(fields);
-    return found;
-  }
-  async toRecords(principal, resource, fields, rows, unreadable, stats) {
-    const dropped = this.gapsOf(resource).apiFields;
-    const related = rows.length ? await this.readRelations(principal, fields, rows, unreadable, dropped, stats) : /* @__PURE__ */ new Map();
-    if (unreadable.size > 0)
-      this.log.warn(
-        { resource: resource.path, fields: [...unreadable].map(([field, model]) => ({ field, model })) },
-        "unreadable relation: fields answered as null (the API account has no read right on their model)"
-      );
-    const map = this.mapperFor(resource, fields, /* @__PURE__ */ new Set([...unreadable.keys(), ...dropped]));
-    return rows.map((row) => map(row, related));
-  }
-  /** Mappers are compiled once per field list (the full list is one shared array) and unreadable set. */
-  mappers = /* @__PURE__ */ new WeakMap();
-  mapperFor(resource, fields, nulls) {
-    let byUnreadable = this.mappers.get(fields);
-    if (!byUnreadable) {
-      byUnreadable = /* @__PURE__ */ new Map();
-      this.mappers.set(fields, byUnreadable);
-    }
-    const key = [...nulls].join(",");
-    let map = byUnreadable.get(key);
-    if (!map) {
-      map = compileMapper(resource, fields, { urlFor: this.urlFor, unreadable: nulls });
-      byUnreadable.set(key, map);
-    }
-    return map;
-  }
-  /** One `read` per comodel relation, for related values and display names. */
-  async readRelations(principal, fields, rows, unreadable, dropped, stats) {
-    const groups = /* @__PURE__ */ new Map();
-    for (const field of fields) {
-      const key = relationKey(field);
-      if (key === void 0 || unreadable.has(field.name) || dropped.has(field.name)) continue;
-      const source = field.source;
-      const comodelField = source.kind === "related" ? source.comodelField : "display_name";
-      const group = groups.get(key) ?? { comodel: source.comodel, field: comodelField, ids: /* @__PURE__ */ new Set(), users: [] };
-      group.users.push(field);
-      for (const row of rows) for (const id of relatedIds(field, row)) group.ids.add(id);
-      groups.set(key, group);
-    }
-    const related = /* @__PURE__ */ new Map();
-    await Promise.all(
-      [...groups].map(async ([key, group]) => {
-        if (group.ids.size === 0) return;
-        try {
-          const values = expectRows(await this.call(principal, group.comodel, "read", [...group.ids], { fields: [group.field] }, stats));
-          related.set(key, new Map(values.map((value) => [value["id"], value[group.field]])));
-        } catch (error) {
-          if (!isAccessError(error)) throw error;
-          for (const field of group.users) unreadable.set(field.name, error.model ?? group.comodel);
-        }
-      })
-    );
-    return related;
-  }
-};
-function expectRows(value) {
-  if (Array.isArray(value) && value.every((row) => row !== null && typeof row === "object" && typeof row["id"] === "number")) return value;
-  throw new ErpUnavailable("the ERP answered a read with something that is not a list of records");
-}
-function expectCount(value) {
-  if (typeof value === "number" && Number.isInteger(value) && value >= 0) return value;
-  throw new ErpUnavailable("the ERP answered a count with something that is not a count");
-}
-function isAccessError(error) {
-  return error instanceof ErpFault && error.kind === "access_error";
-}
-function relatedIds(field, row) {
-  const source = field.source;
-  if (source.kind === "distribution_accounts") return distributionAccountIds(row[source.erp]);
-  if (source.kind !== "related" && source.kind !== "x2many") return [];
-  const value = row[source.erp];
-  if (Array.isArray(value)) return source.kind === "related" ? typeof value[0] === "number" ? [value[0]] : [] : value;
-  return typeof value === "number" ? [value] : [];
-}
-
 // runtime/shared-state/redis.ts
 var import_ioredis = require("ioredis");
 var COOL_DOWN_MS = 2e3;
@@ -60213,7 +61230,7 @@ function createApp(config, deps) {
   const urlFor = recordUrls(config.erp.urlTemplate, config.erp.publicUrl);
   drift = new DriftMonitor({ mode: config.driftCheck.mode, checkKey: config.driftCheck.key, erp, log, resources: RESOURCES });
   const gapsOf = drift.gapsOf.bind(drift);
-  const reader = new ResourceReader(erp, log, urlFor, config.auth.cacheTtlMs, gapsOf);
+  const reader = new ResourceReader(erp, log, urlFor, auth, config.auth.cacheTtlMs, gapsOf);
   const shared = config.redis && new SharedRedis(config.redis, log);
   const failures = new AuthFailureLimit(config.auth.failureLimit, config.auth.failureWindowMs, config.auth.checkLimit, shared);
   const keyLimit = config.rateLimit && new KeyRateLimit(config.rateLimit, shared, metrics && (() => metrics.rateLimitRefusals.inc()));

@@ -96,7 +96,7 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   const urlFor = recordUrls(config.erp.urlTemplate, config.erp.publicUrl);
   drift = new DriftMonitor({ mode: config.driftCheck.mode, checkKey: config.driftCheck.key, erp, log, resources: RESOURCES });
   const gapsOf = drift.gapsOf.bind(drift);
-  const reader = new ResourceReader(erp, log, urlFor, config.auth.cacheTtlMs, gapsOf);
+  const reader = new ResourceReader(erp, log, urlFor, auth, config.auth.cacheTtlMs, gapsOf);
   const shared = config.redis && new SharedRedis(config.redis, log);
   const failures = new AuthFailureLimit(config.auth.failureLimit, config.auth.failureWindowMs, config.auth.checkLimit, shared);
   const keyLimit = config.rateLimit && new KeyRateLimit(config.rateLimit, shared, metrics && (() => metrics.rateLimitRefusals.inc()));

@@ -15,7 +15,7 @@ import type { AuthFailureLimit } from './auth-failure-limit';
 import { NO_KEY_RATE_LIMIT, type AnswerOutcome, type Charge, type KeyRateLimitPort, type RequestKind } from './key-rate-limit';
 import { QueryParser } from '../query/parse-query';
 import type { ResourceHandlers } from '../resource-handlers';
-import type { ResourceReader } from '../resource-reader';
+import { unreadableFieldsHeader, type ResourceReader } from '../resource-reader';
 import type { ResourceSpec } from '../resource-spec';
 import type { Tracing } from '../telemetry/tracing';
 import { cacheOutcomeOf, erpStatsOf, setCacheOutcome, setErpUid } from './request-context';
@@ -129,6 +129,10 @@ export function createResourceHandlers(
         }
       } catch (error) {
         if (error instanceof ErpFault && error.kind === 'access_denied') auth.evict(principal);
+        // The ERP refused a read the cached right allowed: the right was taken away. Forget it (and
+        // what was learned under it), so that the next request asks again and a right given back
+        // counts at once.
+        if (error instanceof ErpFault && error.kind === 'access_error') auth.forgetRight(principal, resource.model);
         throw error;
       } finally {
         // The answer is written (or the error is about to be): the ERP answers' memory is no longer held here.
@@ -149,6 +153,7 @@ export function createResourceHandlers(
         const format = listFormatOf(req, raw['format']);
         const parsed = parser.parseList(raw, format);
         const query = gapsOf ? servableListQuery(parsed, gapsOf(resource)) : parsed;
+        if (query.changes) bulk.changes.assertNotAhead(query.changes);
         const charge = await admitOnce(principal, query.total ? 'counted_list' : 'list', res);
         const headers = deprecationHeaders(resource, query.deprecated);
         if (format !== 'json' || query.changes) {
@@ -156,15 +161,17 @@ export function createResourceHandlers(
           setCacheOutcome(res, 'bypass');
           for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
           if (format !== 'json') return bulk.exporter.stream(principal, resource, query, format, req, res, erpStatsOf(res));
-          const { bytes, etag } = encodeJson(await changePage(bulk.changes, principal, resource, query, erpStatsOf(res)));
+          const page = await changePage(bulk.changes, principal, resource, query, erpStatsOf(res));
+          for (const [name, value] of Object.entries(unreadableFieldsHeader(page.unreadable))) res.setHeader(name, value);
+          const { bytes, etag } = encodeJson(page.body);
           await sendEncoded(req, res, bytes, etag, compression);
           charge.settle(outcomeOf(res));
           return;
         }
-        await answer(req, res, principal, resource, { kind: 'list', query }, gapsOf?.(resource), async (stats) => ({
-          body: await reader.list(principal, resource, query, stats),
-          headers,
-        }));
+        await answer(req, res, principal, resource, { kind: 'list', query }, gapsOf?.(resource), async (stats) => {
+          const page = await reader.list(principal, resource, query, stats);
+          return { body: page, headers: { ...headers, ...unreadableFieldsHeader(page.meta.unreadable_fields ?? []) } };
+        });
         charge.settle(outcomeOf(res));
       }),
     detail: (resource) =>
@@ -179,10 +186,13 @@ export function createResourceHandlers(
         const charge = await admitOnce(principal, 'detail', res);
         const id = Number(raw);
         const headers = deprecationHeaders(resource, query.deprecated);
-        await answer(req, res, principal, resource, { kind: 'detail', id, query }, gapsOf?.(resource), async (stats) => ({
-          body: { data: await reader.detail(principal, resource, id, query, stats) },
-          headers,
-        }));
+        await answer(req, res, principal, resource, { kind: 'detail', id, query }, gapsOf?.(resource), async (stats) => {
+          const { record, unreadable } = await reader.detail(principal, resource, id, query, stats);
+          return {
+            body: unreadable.length ? { data: record, meta: { unreadable_fields: [...unreadable] } } : { data: record },
+            headers: { ...headers, ...unreadableFieldsHeader(unreadable) },
+          };
+        });
         charge.settle(outcomeOf(res));
       }),
   };

@@ -158,11 +158,10 @@ function getRecord(args: Record<string, unknown>, get: ApiGet): Promise<CallTool
   const query = new URLSearchParams();
   const omitted = fieldsParam(args['fields'], resource, query);
   const qs = query.size ? `?${query}` : '';
-  return viaApi(get, `/api/v1/${resource.resource}/${id as number}${qs}`, (body) => ({
-    resource: resource.resource,
-    data: body['data'],
-    ...(omitted.length ? { meta: { personal_fields_omitted: omitted } } : {}),
-  }));
+  return viaApi(get, `/api/v1/${resource.resource}/${id as number}${qs}`, (body) => {
+    const meta = { ...(body['meta'] as object | undefined), ...(omitted.length ? { personal_fields_omitted: omitted } : {}) };
+    return { resource: resource.resource, data: body['data'], ...(Object.keys(meta).length ? { meta } : {}) };
+  });
 }
 
 /** An answer built here, charged to the request's memory like an answer read from a route. */

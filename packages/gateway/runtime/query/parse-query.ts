@@ -9,7 +9,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import { badRequest, invalidValue } from '../errors';
 import type { FieldSpec, FilterSpec, ResourceSpec } from '../resource-spec';
 import { parseChangedSince, type ChangeCursor } from './changed-since';
-import { erpDate, erpDatetimeBound, parseDateValue } from './dates';
+import { erpDate, erpDatetimeCondition, parseDateValue, type ParsedDate } from './dates';
 import { escapeLike, type FilterTerm } from './domain';
 
 const LIMIT_DEFAULT = 50;
@@ -112,7 +112,7 @@ export class QueryParser {
       const filter = this.filtersByName.get(name);
       if (!filter) continue;
       if (filter.deprecated) deprecated.push(name);
-      filters.push({ filter, value: convertFilterValue(filter, raw as string | string[]) });
+      filters.push(filterTerm(filter, raw as string | string[]));
     }
     const fields = this.parseFields(query['fields'] as string | undefined, deprecated);
     const sortKeys: string[] = [];
@@ -226,24 +226,24 @@ function boundedInteger(name: string, text: string): number {
   return value;
 }
 
-function convertFilterValue(filter: FilterSpec, raw: string | string[]): unknown {
+/** A filter's value converted to what the ERP compares, with the operator sent when it is not the catalogue's. */
+function filterTerm(filter: FilterSpec, raw: string | string[]): FilterTerm {
   switch (filter.type) {
     case 'integer':
-      return boundedInteger(filter.name, raw as string);
+      return { filter, value: boundedInteger(filter.name, raw as string) };
     case 'number':
-      return Number(raw);
+      return { filter, value: Number(raw) };
     case 'boolean':
-      return (raw as string).toLowerCase() === 'true';
+      return { filter, value: (raw as string).toLowerCase() === 'true' };
     case 'enum':
-      return raw;
+      return { filter, value: raw };
     case 'string':
-      return filter.op === 'ilike' ? escapeLike(raw as string) : raw;
+      return { filter, value: filter.op === 'ilike' ? escapeLike(raw as string) : raw };
     case 'date':
+      return { filter, value: erpDate(parsedDate(filter, raw as string)) };
     case 'date-time': {
-      const parsed = parseDateValue(raw as string);
-      if (!parsed) throw invalidValue(`${filter.name} must be a date (YYYY-MM-DD) or an ISO 8601 date-time; '${String(raw)}' is not.`);
-      if (filter.type === 'date') return erpDate(parsed);
-      return erpDatetimeBound(parsed, filter.op === '<=' ? '<=' : '>=');
+      const { op, value } = erpDatetimeCondition(parsedDate(filter, raw as string), filter.op === '<=' ? '<=' : '>=');
+      return op === filter.op ? { filter, value } : { filter, value, op };
     }
     case 'integer-list': {
       const ids = new Set<number>();
@@ -252,9 +252,15 @@ function convertFilterValue(filter: FilterSpec, raw: string | string[]): unknown
         if (id < 1 || id > INT32_MAX) throw invalidValue(`${filter.name} takes positive integer ids, comma-separated or repeated.`);
         ids.add(id);
       }
-      return [...ids];
+      return { filter, value: [...ids] };
     }
   }
+}
+
+function parsedDate(filter: FilterSpec, raw: string): ParsedDate {
+  const parsed = parseDateValue(raw);
+  if (!parsed) throw invalidValue(`${filter.name} must be a date (YYYY-MM-DD) or an ISO 8601 date-time; '${raw}' is not.`);
+  return parsed;
 }
 
 /** The first schema failure as a client error: unknown key 400, anything else 422. */

@@ -127,8 +127,8 @@ export const STOCK_MODELS: readonly ModelDef[] = [
       partner_id: { type: 'many2one', relation: 'res.partner', string: 'Contact', empty: 0.15 },
       location_id: { type: 'many2one', relation: 'stock.location', string: 'Source Location', required: true },
       location_dest_id: { type: 'many2one', relation: 'stock.location', string: 'Destination Location', required: true },
-      scheduled_date: { type: 'datetime', string: 'Scheduled Date', empty: 0, demo: { days: [-365, 60] } },
-      date_done: { type: 'datetime', string: 'Date of Transfer', demo: { after: 'scheduled_date', hours: [0, 96] }, empty: 0.5 },
+      scheduled_date: { type: 'datetime', string: 'Scheduled Date', empty: 0, demo: { days: [-365, 60] }, fractions: true },
+      date_done: { type: 'datetime', string: 'Date of Transfer', demo: { after: 'scheduled_date', hours: [0, 96] }, empty: 0.5, fractions: true },
       priority: {
         type: 'selection',
         selection: [

@@ -136,6 +136,12 @@ export interface FieldDef {
   readonly ownDemoStream?: boolean;
   /** Share of rows whose boolean is true (boolean fields only). Default 0.5; `active` 0.9. */
   readonly truthy?: number;
+  /**
+   * Datetime fields: Odoo stores this field's values with fractions of a second, as it does for a
+   * value written from Python's `datetime.now()` (demo data, code) rather than typed by a user; the
+   * seeder adds microseconds, which reads never answer (`create_date` and `write_date` always have them).
+   */
+  readonly fractions?: boolean;
 }
 
 /**
