@@ -82,10 +82,10 @@ function faultKindOf(erpName) {
 }
 function erpErrorSummary(error) {
   if (error instanceof ErpFault) return `ErpFault ${error.erpName} (${error.kind})`;
-  if (error instanceof ErpUnavailable || error instanceof ErpTimeout) return `${error.name}: ${error.message}`;
+  if (error instanceof ErpUnavailable || error instanceof ErpTimeout || error instanceof ErpTransportMissing) return `${error.name}: ${error.message}`;
   return error instanceof Error ? error.name : typeof error;
 }
-var ErpFault, ErpUnavailable, ErpTimeout;
+var ErpFault, ErpUnavailable, ErpTransportMissing, ErpTimeout;
 var init_erp_error = __esm({
   "runtime/erp/erp-error.ts"() {
     "use strict";
@@ -107,6 +107,12 @@ var init_erp_error = __esm({
       constructor(message, options) {
         super(message, options);
         this.name = "ErpUnavailable";
+      }
+    };
+    ErpTransportMissing = class extends Error {
+      constructor(message) {
+        super(message);
+        this.name = "ErpTransportMissing";
       }
     };
     ErpTimeout = class extends Error {
@@ -429,12 +435,13 @@ function parseJson(answer2) {
     return void 0;
   }
 }
-var KIND_BY_STATUS, Json2Transport;
+var JSON2_SINCE, KIND_BY_STATUS, Json2Transport;
 var init_json2 = __esm({
   "runtime/erp/json2.ts"() {
     "use strict";
     init_erp_error();
     init_http_post();
+    JSON2_SINCE = 19;
     KIND_BY_STATUS = { 401: "access_denied", 403: "access_error", 404: "not_found", 422: "user_error" };
     Json2Transport = class {
       constructor(baseUrl, database, maxAnswerBytes) {
@@ -455,7 +462,7 @@ var init_json2 = __esm({
         const body = parseJson(answer2);
         if (answer2.status !== 200 || !body || typeof body.version !== "string") return void 0;
         const major = Number(body.version_info?.[0] ?? parseInt(body.version, 10));
-        return major >= 19 ? { major, text: body.version } : void 0;
+        return major >= JSON2_SINCE ? { major, text: body.version } : void 0;
       }
       async identify(key, deadline) {
         try {
@@ -1083,6 +1090,7 @@ var init_erp_client = __esm({
       observe;
       observer;
       connection;
+      refused;
       semaphore;
       flights = new Coalescer();
       /** The transport and the ERP version, found on first use and again after a failure. */
@@ -1094,6 +1102,13 @@ var init_erp_client = __esm({
           });
         }
         return this.connection;
+      }
+      /**
+       * Called once the ERP has answered and shown that it lacks what the configuration needs (main.ts
+       * exits then, as at start-up); until the ERP answers, nothing is known and nothing is called.
+       */
+      onRefusal(handler) {
+        this.refused = handler;
       }
       /** ERP calls holding a slot, and waiting for one (metrics). */
       get load() {
@@ -1174,12 +1189,31 @@ var init_erp_client = __esm({
         const deadline = () => AbortSignal.timeout(this.config.timeoutMs);
         if (transport === "json2" || transport === "auto") {
           const json2 = new Json2Transport(url2, database, maxAnswerBytes);
-          const version = transport === "json2" ? await json2.version(deadline()) : await json2.offered(deadline());
+          const version = await json2.offered(deadline());
           if (version) return this.connected({ transport: json2, version });
+          if (transport === "json2")
+            await this.refuseWithoutJson2((erp) => `ERP_TRANSPORT=json2, but the ERP is ${erp}, which has no JSON-2 API (Odoo ${JSON2_SINCE} and later): set ERP_TRANSPORT to auto, jsonrpc or xmlrpc`);
+          if (!login)
+            await this.refuseWithoutJson2(
+              (erp) => `ERP_LOGIN is not set, but the ERP is ${erp}, which has no JSON-2 API (Odoo ${JSON2_SINCE} and later) and checks keys over RPC with a login: set ERP_LOGIN`
+            );
         }
         if (!login) throw new ErpUnavailable("ERP_LOGIN is required: the ERP offers no JSON-2, and RPC checks a key together with a login");
         const rpc = transport === "xmlrpc" ? new XmlRpcTransport(url2, database, login, maxAnswerBytes) : new JsonRpcTransport(url2, database, login, maxAnswerBytes);
         return this.connected({ transport: rpc, version: await rpc.version(deadline()) });
+      }
+      /**
+       * The ERP offers no JSON-2 where the configuration needs it. When its RPC names a version before
+       * JSON-2's, that is a setting to change: ErpTransportMissing (`say` words it, given `Odoo 18.0`), and
+       * the refusal handler is told. Otherwise the ERP was not understood: ErpUnavailable, asked again later.
+       */
+      async refuseWithoutJson2(say) {
+        const { url: url2, database, maxAnswerBytes, timeoutMs } = this.config;
+        const version = await new JsonRpcTransport(url2, database, "", maxAnswerBytes).version(AbortSignal.timeout(timeoutMs)).catch(() => void 0);
+        if (!version || !(version.major < JSON2_SINCE)) throw new ErpUnavailable("the ERP offers no JSON-2 API (no /web/version)");
+        const refusal = new ErpTransportMissing(say(`Odoo ${version.text}`));
+        this.refused?.(refusal);
+        throw refusal;
       }
       connected(connection) {
         this.observer?.connected(connection.transport.name, connection.version.text);
@@ -24025,6 +24059,8 @@ init_errors();
 function gatewayErrorOf(error) {
   if (error instanceof GatewayError) return error;
   if (error instanceof ErpTimeout) return new GatewayError("gateway_timeout", "The ERP did not answer in time.", { cause: error });
+  if (error instanceof ErpTransportMissing)
+    return new GatewayError("unavailable", "The gateway's ERP settings do not fit this ERP; its log says which one to change.", { cause: error });
   if (error instanceof ErpUnavailable) return new GatewayError("bad_gateway", "The ERP is unreachable or gave an answer that could not be understood.", { cause: error });
   if (error instanceof ErpFault) {
     if (error.kind === "access_denied") return unauthorized("The API key is invalid or expired.");
@@ -58023,6 +58059,9 @@ function driftFailureLines(problems) {
   ];
 }
 
+// runtime/main.ts
+init_erp_error();
+
 // runtime/http/graceful-close.ts
 function createGracefulCloser(server) {
   const bySocket = /* @__PURE__ */ new Map();
@@ -58240,7 +58279,7 @@ async function main() {
   }
   const logger = import_node_cluster2.default.isWorker ? root.child({ worker: import_node_cluster2.default.worker?.id, pid: process.pid }) : root;
   const tracing = config.tracing ? startTracing(config.tracing) : void 0;
-  const { app, drift, metrics, shared } = createApp(config, { logger, tracing });
+  const { app, erp, drift, metrics, shared } = createApp(config, { logger, tracing });
   if (metrics && config.metrics) {
     if (import_node_cluster2.default.isWorker) loadClusterMetrics().answerPrimary(metrics);
     else serveMetrics(createMetricsServer(metrics), config.metrics, logger);
@@ -58260,6 +58299,12 @@ async function main() {
       "gateway listening"
     );
     output.flush();
+    erp.connect().then(
+      ({ transport, version }) => logger.info({ transport: transport.name, erp_version: version.text }, "ERP reached"),
+      (error) => {
+        if (!(error instanceof ErpTransportMissing)) logger.warn({ erp_error: erpErrorSummary(error) }, "ERP not reachable at start-up: asked again on the next request");
+      }
+    );
     drift.start((problems) => {
       for (const line of driftFailureLines(problems)) process.stderr.write(`ops-data-gateway: ${line}
 `);
@@ -58274,7 +58319,7 @@ async function main() {
   });
   const closer = createGracefulCloser(server);
   let stopping = false;
-  const stop = (signal) => {
+  const stop = (signal, refused = false) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, "shutting down: no new connections, finishing requests in flight");
@@ -58283,7 +58328,7 @@ async function main() {
       await tracing?.shutdown().catch(() => void 0);
       if (cut) logger.warn({ answers_cut: cut }, "shutdown cut answers not yet read by their clients");
       output.flush();
-      process.exit(cut ? 1 : 0);
+      process.exit(cut || refused ? 1 : 0);
     });
     setTimeout(() => {
       logger.warn({ answers_cut: closer.inFlight }, "shutdown deadline reached with answers still in flight");
@@ -58293,6 +58338,11 @@ async function main() {
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
+  erp.onRefusal((refusal) => {
+    process.stderr.write(`ops-data-gateway: ${refusal.message}
+`);
+    stop("ERP settings refused", true);
+  });
 }
 function withoutCredentials(url2) {
   const parsed = new URL(url2);
