@@ -31,7 +31,7 @@ export const ANALYTIC_MODELS: readonly ModelDef[] = [
           ['unavailable', 'Unavailable'],
         ],
         // Company-dependent with a default: never empty (and no empty draw, the demo data stays).
-        requiredUntil: 17,
+        declaredUntil: [{ until: 17, required: true }],
         empty: 0,
       },
     },

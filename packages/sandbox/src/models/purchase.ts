@@ -72,6 +72,21 @@ export const PURCHASE_MODELS: readonly ModelDef[] = [
           ['purchase', 'Purchase Order'],
           ['cancel', 'Cancelled'],
         ],
+        // 19 replaced the Locked state by a `locked` flag.
+        declaredUntil: [
+          {
+            until: 18,
+            selection: [
+              ['draft', 'RFQ'],
+              ['sent', 'RFQ Sent'],
+              ['org_tribu', 'Awaiting tribe validation'],
+              ['to approve', 'To Approve'],
+              ['purchase', 'Purchase Order'],
+              ['done', 'Locked'],
+              ['cancel', 'Cancelled'],
+            ],
+          },
+        ],
         empty: 0,
       },
       invoice_status: {
@@ -113,6 +128,7 @@ export const PURCHASE_MODELS: readonly ModelDef[] = [
         relation: 'res.currency',
         string: 'Currency',
         related: 'order_id.currency_id',
+        declaredUntil: [{ until: 18, store: true }],
         demo: { copy: 'order_id.currency_id' },
         empty: 0,
       },
