@@ -12,7 +12,7 @@ import { ormTraits } from './version-traits';
 const X2MANY = new Set(['one2many', 'many2many']);
 
 /** What `version` declares otherwise than 19 for this field, if anything (`FieldDef.declaredUntil`). */
-export function earlierDeclaration(version: OdooVersion, field: FieldInfo): EarlierDeclaration | undefined {
+function earlierDeclaration(version: OdooVersion, field: FieldInfo): EarlierDeclaration | undefined {
   return field.def?.declaredUntil?.find((declared) => version <= declared.until);
 }
 
