@@ -196,17 +196,23 @@ function leavesFor(field: FieldInfo, raw: readonly unknown[], model: CommonModel
     case 'datetime': {
       if (typeof v !== 'string') return nulls;
       const day = v.slice(0, 10);
-      // Odoo stamps create_date/write_date with microseconds that reads round off; before 19 a
-      // domain compares them exactly, so a value read back matches nothing there. The mirror holds
-      // whole seconds only: equality on them would compare the mirror, not the behaviour.
-      const exact: Leaf[] =
-        input.major < 19 && (f === 'create_date' || f === 'write_date')
-          ? []
-          : [
-              [f, '=', v],
-              [f, '!=', v],
-            ];
-      return [...nulls, ...exact, [f, '<', v], [f, '>=', v], [f, '<', day], [f, '<=', day], [f, '>', day], [f, '>=', day], [f, '=', day]];
+      // Odoo keeps fractions of a second (create_date, write_date, values from datetime.now()) that
+      // reads cut off; before 19 a domain compares them exactly, so a value read back may match
+      // nothing there. The mirror learns which rows have one (mirror.ts, `fractionRows`).
+      return [
+        ...nulls,
+        [f, '=', v],
+        [f, '!=', v],
+        [f, '<', v],
+        [f, '<=', v],
+        [f, '>', v],
+        [f, '>=', v],
+        [f, '<', day],
+        [f, '<=', day],
+        [f, '>', day],
+        [f, '>=', day],
+        [f, '=', day],
+      ];
     }
     case 'selection': {
       const leaves: Leaf[] = [...nulls];
