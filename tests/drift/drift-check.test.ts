@@ -31,11 +31,12 @@ describe(runDriftCheck.name, () => {
     expect(result).toEqual({ ok: true, problems: [], models: expect.any(Number) });
   });
 
-  // The catalogue names 19's order states; 17 and 18 also lock an order in `done` (docs/compatibility.md).
+  // What a real Odoo 17 and 18 show (docs/compatibility.md): the catalogue names 19's order states,
+  // and 17 and 18 also lock an order in `done`; 17 cannot sort on a company-dependent field.
   it.each([
     ['JSON-RPC on Odoo 17', 'jsonrpc', 17],
     ['XML-RPC on Odoo 18', 'xmlrpc', 18],
-  ] as const)("finds only the version's own Locked state on the plain sandbox (%s)", async (_name, transport, version) => {
+  ] as const)("finds only the version's own differences on the plain sandbox (%s)", async (_name, transport, version) => {
     const result = await check(undefined, transport, version);
     const locked = (resource: string) => ({
       resource,
@@ -45,7 +46,16 @@ describe(runDriftCheck.name, () => {
       detail: "ERP value(s) 'done' not in the catalogue enum (a response would break the OpenAPI document)",
       uses: ['field state', 'filter state'],
     });
-    expect(result).toEqual({ ok: true, problems: [locked('purchase/order-lines'), locked('purchase/orders')], models: expect.any(Number) });
+    const unsortable = {
+      resource: 'analytic/dimensions',
+      kind: 'not_sortable',
+      model: 'account.analytic.plan',
+      field: 'default_applicability',
+      detail: 'the ERP cannot sort on account.analytic.plan.default_applicability',
+      uses: ['order applicability'],
+    };
+    const problems = [...(version === 17 ? [unsortable] : []), locked('purchase/order-lines'), locked('purchase/orders')];
+    expect(result).toEqual({ ok: true, problems, models: expect.any(Number) });
   });
 });
 

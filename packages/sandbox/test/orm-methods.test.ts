@@ -159,9 +159,9 @@ describe('fields_get (reference 8.4)', () => {
         seats_limited: { store: true, searchable: true, sortable: true, required: true },
       });
       expect(flags('fleet.vehicle.model', ['brand_id'])).toEqual({ brand_id: { store: true, searchable: true, sortable: true, required: true } });
-      // Required in 17 only (company-dependent with a default since 18).
+      // Company-dependent: 17 keeps it in ir.property (required, not stored, not sortable); 18 in a JSON column.
       expect(flags('account.analytic.plan', ['default_applicability'])).toEqual({
-        default_applicability: { store: true, searchable: true, sortable: true, required: version === 17 },
+        default_applicability: { store: version >= 18, searchable: true, sortable: version >= 18, required: version === 17 },
       });
     });
 

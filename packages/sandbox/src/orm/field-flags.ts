@@ -16,9 +16,10 @@ function earlierDeclaration(version: OdooVersion, field: FieldInfo): EarlierDecl
   return field.def?.declaredUntil?.find((declared) => version <= declared.until);
 }
 
-/** Odoo's `store`: false for computed and related fields (unless the version stores it), true otherwise (x2many included). */
+/** Odoo's `store`: false for computed and related fields, true otherwise (x2many included), unless the version declares it otherwise. */
 export function odooStore(version: OdooVersion, field: FieldInfo): boolean {
-  if (earlierDeclaration(version, field)?.store) return true;
+  const declared = earlierDeclaration(version, field)?.store;
+  if (declared !== undefined) return declared;
   if (field.compute !== undefined || field.related !== undefined) return false;
   return field.store || X2MANY.has(field.type);
 }
@@ -49,10 +50,13 @@ export function isSearchable(version: OdooVersion, field: FieldInfo): boolean {
 
 /**
  * Stored columns sort; a related field sorts through its path in 18/19, in 17 only when it is
- * inherited (`_inherits`) or stored; computed and x2many fields do not.
+ * inherited (`_inherits`); computed and x2many fields do not. A version that stores a related field
+ * sorts on its column; 17's company-dependent fields (`ir.property`) do not sort.
  */
 export function isSortable(version: OdooVersion, field: FieldInfo): boolean {
   if (field.sortable !== undefined) return field.sortable;
-  if (field.related !== undefined) return ormTraits(version).relatedFieldsSortable || field.inherited === true || odooStore(version, field);
+  const stored = earlierDeclaration(version, field)?.store;
+  if (stored !== undefined) return stored;
+  if (field.related !== undefined) return ormTraits(version).relatedFieldsSortable || field.inherited === true;
   return field.store && !X2MANY.has(field.type);
 }

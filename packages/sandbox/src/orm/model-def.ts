@@ -148,8 +148,11 @@ export interface EarlierDeclaration {
   readonly selection?: readonly (readonly [string, string])[];
   readonly required?: boolean;
   readonly readonly?: boolean;
-  /** A related field that version stores (`store=True`): stored, searchable and sortable as a column. */
-  readonly store?: true;
+  /**
+   * `true`: a related field that version stores (`store=True`), sortable as a column; `false`: a
+   * company-dependent field 17 keeps in `ir.property`, not stored and not sortable (still searchable).
+   */
+  readonly store?: boolean;
 }
 
 /**
