@@ -60274,6 +60274,7 @@ async function main() {
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
   erp.onRefusal((refusal) => {
+    if (stopping) return;
     process.stderr.write(`ops-data-gateway: ${refusal.message}
 `);
     stop("ERP settings refused", true);

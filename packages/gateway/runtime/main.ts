@@ -113,6 +113,7 @@ async function main(): Promise<void> {
   // as the ERP answers: at start-up, or later when it was unreachable then (requests in flight are
   // answered 503 first).
   erp.onRefusal((refusal) => {
+    if (stopping) return;
     process.stderr.write(`ops-data-gateway: ${refusal.message}\n`);
     stop('ERP settings refused', true);
   });
