@@ -82,10 +82,10 @@ function faultKindOf(erpName) {
 }
 function erpErrorSummary(error) {
   if (error instanceof ErpFault) return `ErpFault ${error.erpName} (${error.kind})`;
-  if (error instanceof ErpUnavailable || error instanceof ErpTimeout) return `${error.name}: ${error.message}`;
+  if (error instanceof ErpUnavailable || error instanceof ErpTimeout || error instanceof ErpTransportMissing) return `${error.name}: ${error.message}`;
   return error instanceof Error ? error.name : typeof error;
 }
-var ErpFault, ErpUnavailable, ErpTimeout;
+var ErpFault, ErpUnavailable, ErpTransportMissing, ErpTimeout;
 var init_erp_error = __esm({
   "runtime/erp/erp-error.ts"() {
     "use strict";
@@ -107,6 +107,12 @@ var init_erp_error = __esm({
       constructor(message, options) {
         super(message, options);
         this.name = "ErpUnavailable";
+      }
+    };
+    ErpTransportMissing = class extends Error {
+      constructor(message) {
+        super(message);
+        this.name = "ErpTransportMissing";
       }
     };
     ErpTimeout = class extends Error {
@@ -436,12 +442,13 @@ function parseJson(answer2) {
     return void 0;
   }
 }
-var KIND_BY_STATUS, Json2Transport;
+var JSON2_SINCE, KIND_BY_STATUS, Json2Transport;
 var init_json2 = __esm({
   "runtime/erp/json2.ts"() {
     "use strict";
     init_erp_error();
     init_http_post();
+    JSON2_SINCE = 19;
     KIND_BY_STATUS = { 401: "access_denied", 403: "access_error", 404: "not_found", 422: "user_error" };
     Json2Transport = class {
       constructor(baseUrl, database, maxAnswerBytes) {
@@ -462,7 +469,7 @@ var init_json2 = __esm({
         const body = parseJson(answer2);
         if (answer2.status !== 200 || !body || typeof body.version !== "string") return void 0;
         const major = Number(body.version_info?.[0] ?? parseInt(body.version, 10));
-        return major >= 19 ? { major, text: body.version } : void 0;
+        return major >= JSON2_SINCE ? { major, text: body.version } : void 0;
       }
       async identify(key, deadline) {
         try {
@@ -1090,6 +1097,7 @@ var init_erp_client = __esm({
       observe;
       observer;
       connection;
+      refused;
       semaphore;
       flights = new Coalescer();
       /** The transport and the ERP version, found on first use and again after a failure. */
@@ -1101,6 +1109,13 @@ var init_erp_client = __esm({
           });
         }
         return this.connection;
+      }
+      /**
+       * Called once the ERP has answered and shown that it lacks what the configuration needs (main.ts
+       * exits then, as at start-up); until the ERP answers, nothing is known and nothing is called.
+       */
+      onRefusal(handler) {
+        this.refused = handler;
       }
       /** ERP calls holding a slot, and waiting for one (metrics). */
       get load() {
@@ -1181,12 +1196,33 @@ var init_erp_client = __esm({
         const deadline = () => AbortSignal.timeout(this.config.timeoutMs);
         if (transport === "json2" || transport === "auto") {
           const json2 = new Json2Transport(url2, database, maxAnswerBytes);
-          const version = transport === "json2" ? await json2.version(deadline()) : await json2.offered(deadline());
+          const version = await json2.offered(deadline());
           if (version) return this.connected({ transport: json2, version });
+          if (transport === "json2")
+            await this.refuseWithoutJson2(
+              (erp) => `ERP_TRANSPORT=json2, but the ERP is ${erp}, which has no JSON-2 API (Odoo ${JSON2_SINCE} and later): set ERP_TRANSPORT to auto, jsonrpc or xmlrpc`
+            );
+          if (!login)
+            await this.refuseWithoutJson2(
+              (erp) => `ERP_LOGIN is not set, but the ERP is ${erp}, which has no JSON-2 API (Odoo ${JSON2_SINCE} and later) and checks keys over RPC with a login: set ERP_LOGIN`
+            );
         }
         if (!login) throw new ErpUnavailable("ERP_LOGIN is required: the ERP offers no JSON-2, and RPC checks a key together with a login");
         const rpc = transport === "xmlrpc" ? new XmlRpcTransport(url2, database, login, maxAnswerBytes) : new JsonRpcTransport(url2, database, login, maxAnswerBytes);
         return this.connected({ transport: rpc, version: await rpc.version(deadline()) });
+      }
+      /**
+       * The ERP offers no JSON-2 where the configuration needs it. When its RPC names a version before
+       * JSON-2's, that is a setting to change: ErpTransportMissing (`say` words it, given `Odoo 18.0`), and
+       * the refusal handler is told. Otherwise the ERP was not understood: ErpUnavailable, asked again later.
+       */
+      async refuseWithoutJson2(say) {
+        const { url: url2, database, maxAnswerBytes, timeoutMs } = this.config;
+        const version = await new JsonRpcTransport(url2, database, "", maxAnswerBytes).version(AbortSignal.timeout(timeoutMs)).catch(() => void 0);
+        if (!version || !(version.major < JSON2_SINCE)) throw new ErpUnavailable("the ERP offers no JSON-2 API (no /web/version)");
+        const refusal = new ErpTransportMissing(say(`Odoo ${version.text}`));
+        this.refused?.(refusal);
+        throw refusal;
       }
       connected(connection) {
         this.observer?.connected(connection.transport.name, connection.version.text);
@@ -27029,6 +27065,8 @@ init_errors();
 function gatewayErrorOf(error) {
   if (error instanceof GatewayError) return error;
   if (error instanceof ErpTimeout) return new GatewayError("gateway_timeout", "The ERP did not answer in time.", { cause: error });
+  if (error instanceof ErpTransportMissing)
+    return new GatewayError("unavailable", "The gateway's ERP settings do not fit this ERP; its log says which one to change.", { cause: error });
   if (error instanceof ErpUnavailable) return new GatewayError("bad_gateway", "The ERP is unreachable or gave an answer that could not be understood.", { cause: error });
   if (error instanceof ErpFault) {
     if (error.kind === "access_denied") return unauthorized("The API key is invalid or expired.");
@@ -61370,7 +61408,11 @@ var SETTINGS = {
   PUBLIC_BASE_URL: { shown: "`http://HOST:PORT`", accepts: "an http(s) URL", description: "Base URL clients use (OpenAPI `servers`, docs and llms.txt examples)." },
   ERP_URL: { required: true, accepts: "an http(s) URL", description: "Where the gateway reaches the ERP, e.g. `https://erp.example.org`. A user or password in it (`user:secret@`) is refused at start-up: JSON-2 needs the Authorization header for the client's key, and credentials must never reach the `url` fields." },
   ERP_DATABASE: { required: true, description: "ERP database name (sent as `X-Odoo-Database` or the RPC `db`)." },
-  ERP_TRANSPORT: { default: "auto", values: ["auto", "json2", "jsonrpc", "xmlrpc"], description: "`auto`: JSON-2 when the ERP offers it (Odoo 19+), else JSON-RPC; or the one named." },
+  ERP_TRANSPORT: {
+    default: "auto",
+    values: ["auto", "json2", "jsonrpc", "xmlrpc"],
+    description: "`auto`: JSON-2 when the ERP offers it (Odoo 19+), else JSON-RPC; or the one named. A setting the ERP cannot serve (`json2` before Odoo 19; `auto` without `ERP_LOGIN` before 19) stops the gateway with exit 1 and one line naming the setting and the ERP's version, as soon as the ERP answers: at start-up, or, when the ERP is unreachable then (the gateway starts and answers 502 meanwhile), at the first request that reaches it (answered 503 before the gateway stops)."
+  },
   ERP_LOGIN: { default: "", shown: "(empty)", description: "Login of the technical account; required by the two RPC transports, which check a key together with a login." },
   ERP_API_GROUP: { default: "ops_api.group_api_user", description: "External id of the group whose members may use the API." },
   ERP_PUBLIC_URL: { shown: "`ERP_URL`", accepts: "an http(s) URL", description: "ERP host as users see it, for the `url` fields." },
@@ -61651,6 +61693,9 @@ function driftFailureLines(problems) {
   ];
 }
 
+// runtime/main.ts
+init_erp_error();
+
 // runtime/http/graceful-close.ts
 function createGracefulCloser(server) {
   const bySocket = /* @__PURE__ */ new Map();
@@ -61876,7 +61921,7 @@ async function main() {
   }
   const logger = import_node_cluster3.default.isWorker ? root.child({ worker: import_node_cluster3.default.worker?.id, pid: process.pid }) : root;
   const tracing = config.tracing ? startTracing(config.tracing) : void 0;
-  const { app, drift, metrics, shared } = createApp(config, { logger, tracing });
+  const { app, erp, drift, metrics, shared } = createApp(config, { logger, tracing });
   if (metrics && config.metrics) {
     if (import_node_cluster3.default.isWorker) loadClusterMetrics().answerPrimary(metrics);
     else serveMetrics(createMetricsServer(metrics), config.metrics, logger);
@@ -61896,6 +61941,12 @@ async function main() {
       "gateway listening"
     );
     output.flush();
+    erp.connect().then(
+      ({ transport, version }) => logger.info({ transport: transport.name, erp_version: version.text }, "ERP reached"),
+      (error) => {
+        if (!(error instanceof ErpTransportMissing)) logger.warn({ erp_error: erpErrorSummary(error) }, "ERP not reachable at start-up: asked again on the next request");
+      }
+    );
     drift.start((problems) => {
       for (const line of driftFailureLines(problems)) process.stderr.write(`ops-data-gateway: ${line}
 `);
@@ -61910,7 +61961,7 @@ async function main() {
   });
   const closer = createGracefulCloser(server);
   let stopping = false;
-  const stop = (signal) => {
+  const stop = (signal, refused = false) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, "shutting down: no new connections, finishing requests in flight");
@@ -61919,7 +61970,7 @@ async function main() {
       await tracing?.shutdown().catch(() => void 0);
       if (cut) logger.warn({ answers_cut: cut }, "shutdown cut answers not yet read by their clients");
       output.flush();
-      process.exit(cut ? 1 : 0);
+      process.exit(cut || refused ? 1 : 0);
     });
     setTimeout(() => {
       logger.warn({ answers_cut: closer.inFlight }, "shutdown deadline reached with answers still in flight");
@@ -61929,6 +61980,12 @@ async function main() {
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
+  erp.onRefusal((refusal) => {
+    if (stopping) return;
+    process.stderr.write(`ops-data-gateway: ${refusal.message}
+`);
+    stop("ERP settings refused", true);
+  });
 }
 function withoutCredentials(url2) {
   const parsed = new URL(url2);

@@ -16,7 +16,11 @@ var SETTINGS = {
   PUBLIC_BASE_URL: { shown: "`http://HOST:PORT`", accepts: "an http(s) URL", description: "Base URL clients use (OpenAPI `servers`, docs and llms.txt examples)." },
   ERP_URL: { required: true, accepts: "an http(s) URL", description: "Where the gateway reaches the ERP, e.g. `https://erp.example.org`. A user or password in it (`user:secret@`) is refused at start-up: JSON-2 needs the Authorization header for the client's key, and credentials must never reach the `url` fields." },
   ERP_DATABASE: { required: true, description: "ERP database name (sent as `X-Odoo-Database` or the RPC `db`)." },
-  ERP_TRANSPORT: { default: "auto", values: ["auto", "json2", "jsonrpc", "xmlrpc"], description: "`auto`: JSON-2 when the ERP offers it (Odoo 19+), else JSON-RPC; or the one named." },
+  ERP_TRANSPORT: {
+    default: "auto",
+    values: ["auto", "json2", "jsonrpc", "xmlrpc"],
+    description: "`auto`: JSON-2 when the ERP offers it (Odoo 19+), else JSON-RPC; or the one named. A setting the ERP cannot serve (`json2` before Odoo 19; `auto` without `ERP_LOGIN` before 19) stops the gateway with exit 1 and one line naming the setting and the ERP's version, as soon as the ERP answers: at start-up, or, when the ERP is unreachable then (the gateway starts and answers 502 meanwhile), at the first request that reaches it (answered 503 before the gateway stops)."
+  },
   ERP_LOGIN: { default: "", shown: "(empty)", description: "Login of the technical account; required by the two RPC transports, which check a key together with a login." },
   ERP_API_GROUP: { default: "ops_api.group_api_user", description: "External id of the group whose members may use the API." },
   ERP_PUBLIC_URL: { shown: "`ERP_URL`", accepts: "an http(s) URL", description: "ERP host as users see it, for the `url` fields." },

@@ -2,12 +2,15 @@
  * @module The one translation of ERP failures into client errors (decisions D22, D23): the ERP's own
  * message goes to the log, never to the client.
  */
-import { ErpFault, ErpTimeout, ErpUnavailable } from '../erp/erp-error';
+import { ErpFault, ErpTimeout, ErpTransportMissing, ErpUnavailable } from '../erp/erp-error';
 import { forbidden, GatewayError, unauthorized } from '../errors';
 
 export function gatewayErrorOf(error: unknown): GatewayError | undefined {
   if (error instanceof GatewayError) return error;
   if (error instanceof ErpTimeout) return new GatewayError('gateway_timeout', 'The ERP did not answer in time.', { cause: error });
+  // A setting the ERP cannot serve: the process is stopping (main.ts); the log names the setting.
+  if (error instanceof ErpTransportMissing)
+    return new GatewayError('unavailable', "The gateway's ERP settings do not fit this ERP; its log says which one to change.", { cause: error });
   if (error instanceof ErpUnavailable) return new GatewayError('bad_gateway', 'The ERP is unreachable or gave an answer that could not be understood.', { cause: error });
   if (error instanceof ErpFault) {
     if (error.kind === 'access_denied') return unauthorized('The API key is invalid or expired.');

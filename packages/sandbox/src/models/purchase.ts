@@ -6,6 +6,16 @@
  */
 import type { ModelDef } from '../orm/model-def';
 
+/** An order's states before it is cancelled, in Odoo's order (the organisation's `org_tribu` among them). */
+const ORDER_STATES = [
+  ['draft', 'RFQ'],
+  ['sent', 'RFQ Sent'],
+  ['org_tribu', 'Awaiting tribe validation'],
+  ['to approve', 'To Approve'],
+  ['purchase', 'Purchase Order'],
+] as const;
+const ORDER_CANCELLED = ['cancel', 'Cancelled'] as const;
+
 export const PURCHASE_MODELS: readonly ModelDef[] = [
   {
     name: 'purchase.order',
@@ -64,14 +74,9 @@ export const PURCHASE_MODELS: readonly ModelDef[] = [
         type: 'selection',
         readonly: true,
         string: 'Status',
-        selection: [
-          ['draft', 'RFQ'],
-          ['sent', 'RFQ Sent'],
-          ['org_tribu', 'Awaiting tribe validation'],
-          ['to approve', 'To Approve'],
-          ['purchase', 'Purchase Order'],
-          ['cancel', 'Cancelled'],
-        ],
+        selection: [...ORDER_STATES, ORDER_CANCELLED],
+        // 17/18 lock an order in a `done` state; 19 replaced it by a `locked` flag.
+        declaredUntil: [{ until: 18, selection: [...ORDER_STATES, ['done', 'Locked'], ORDER_CANCELLED] }],
         empty: 0,
       },
       invoice_status: {
@@ -113,6 +118,7 @@ export const PURCHASE_MODELS: readonly ModelDef[] = [
         relation: 'res.currency',
         string: 'Currency',
         related: 'order_id.currency_id',
+        declaredUntil: [{ until: 18, store: true }],
         demo: { copy: 'order_id.currency_id' },
         empty: 0,
       },

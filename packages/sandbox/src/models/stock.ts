@@ -65,6 +65,20 @@ export const STOCK_MODELS: readonly ModelDef[] = [
           ['production', 'Production'],
           ['transit', 'Transit'],
         ],
+        declaredUntil: [
+          {
+            until: 18,
+            selection: [
+              ['supplier', 'Vendor Location'],
+              ['view', 'View'],
+              ['internal', 'Internal Location'],
+              ['customer', 'Customer Location'],
+              ['inventory', 'Inventory Loss'],
+              ['production', 'Production'],
+              ['transit', 'Transit Location'],
+            ],
+          },
+        ],
         required: true,
         demo: { pick: ['internal', 'internal', 'internal', 'supplier', 'customer', 'inventory', 'internal', 'internal', 'internal', 'inventory'] },
       },
@@ -109,8 +123,23 @@ export const STOCK_MODELS: readonly ModelDef[] = [
       },
       sequence_code: { type: 'char', string: 'Sequence Prefix', required: true, demo: { pick: ['IN', 'OUT', 'INT', 'RET'] } },
       sequence: { type: 'integer', demo: { int: [1, 10] } },
-      default_location_src_id: { type: 'many2one', relation: 'stock.location', string: 'Default Source Location', required: true, emptyBeforeRequired: 0.05 },
-      default_location_dest_id: { type: 'many2one', relation: 'stock.location', string: 'Default Destination Location', required: true, emptyBeforeRequired: 0.05 },
+      // Required since 18.
+      default_location_src_id: {
+        type: 'many2one',
+        relation: 'stock.location',
+        string: 'Default Source Location',
+        required: true,
+        declaredUntil: [{ until: 17, required: false }],
+        emptyBeforeRequired: 0.05,
+      },
+      default_location_dest_id: {
+        type: 'many2one',
+        relation: 'stock.location',
+        string: 'Default Destination Location',
+        required: true,
+        declaredUntil: [{ until: 17, required: false }],
+        emptyBeforeRequired: 0.05,
+      },
       company_id: { type: 'many2one', relation: 'res.company', required: true },
       active: { type: 'boolean', truthy: 1 },
     },
@@ -128,7 +157,14 @@ export const STOCK_MODELS: readonly ModelDef[] = [
       location_id: { type: 'many2one', relation: 'stock.location', string: 'Source Location', required: true },
       location_dest_id: { type: 'many2one', relation: 'stock.location', string: 'Destination Location', required: true },
       scheduled_date: { type: 'datetime', string: 'Scheduled Date', empty: 0, demo: { days: [-365, 60] }, fractions: true },
-      date_done: { type: 'datetime', string: 'Date of Transfer', demo: { after: 'scheduled_date', hours: [0, 96] }, empty: 0.5, fractions: true },
+      date_done: {
+        type: 'datetime',
+        string: 'Date of Transfer',
+        declaredUntil: [{ until: 18, readonly: true }],
+        demo: { after: 'scheduled_date', hours: [0, 96] },
+        empty: 0.5,
+        fractions: true,
+      },
       priority: {
         type: 'selection',
         selection: [
