@@ -246,7 +246,7 @@ function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject {
       required: false,
       schema: { type: 'string' },
     },
-    // The IETF draft's syntax (draft-ietf-httpapi-ratelimit-headers-10): runtime/http/key-rate-limit.ts writes them.
+    // The IETF draft's syntax (draft-ietf-httpapi-ratelimit-headers-10): runtime/admission/key-rate-limit.ts writes them.
     RateLimitPolicy: {
       description:
         'Only when the operator has set per-key rate limits: the quota policy of this API key, an IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers), e.g. `"per-key";q=600;w=60`: `q` points per window of `w` seconds. A request costs at least one point (the operator may weigh counted lists more, and 304 answers less).',

@@ -47,7 +47,7 @@ export function emitDomainRouter(domain: DomainModel): string {
       statements: [
         importOf('express', ['Router'], true),
         importOf(`${RUNTIME}/http/exact-routing`, ['exactRouter']),
-        importOf(`${RUNTIME}/resource-handlers`, ['ResourceHandlers'], true),
+        importOf(`${RUNTIME}/data-routes/route-table`, ['ResourceHandlers'], true),
         importOf(`../resources/${domain.domain}`, constants),
         {
           kind: StructureKind.Function,
@@ -69,7 +69,7 @@ export function emitRouterIndex(model: CatalogueModel): string {
     {
       statements: [
         importOf('express', ['Router'], true),
-        importOf(`${RUNTIME}/resource-handlers`, ['ResourceHandlers'], true),
+        importOf(`${RUNTIME}/data-routes/route-table`, ['ResourceHandlers'], true),
         importOf(`${RUNTIME}/resource-spec`, ['ResourceSpec'], true),
         ...model.domains.flatMap((d) => [importOf(`./${d.domain}`, [routerFactoryName(d.domain)]), importOf(`../resources/${d.domain}`, [domainResourcesConstName(d.domain)])]),
         exportedConst(

@@ -118,7 +118,7 @@ var init_erp_error = __esm({
   }
 });
 
-// runtime/erp/memory-budget.ts
+// runtime/admission/memory-budget.ts
 function bindLease(deadline, lease) {
   leases.set(deadline, lease);
 }
@@ -127,7 +127,7 @@ function leaseOf(deadline) {
 }
 var HELD_COPIES, MemoryBudget, BudgetLease, leases;
 var init_memory_budget = __esm({
-  "runtime/erp/memory-budget.ts"() {
+  "runtime/admission/memory-budget.ts"() {
     "use strict";
     init_errors();
     HELD_COPIES = 3;
@@ -1189,7 +1189,7 @@ var init_erp_client = __esm({
   }
 });
 
-// runtime/http/request-context.ts
+// runtime/request/request-context.ts
 function erpStatsOf(res) {
   let stats = res.locals["erpStats"];
   if (!stats) {
@@ -1225,7 +1225,7 @@ function currentScope() {
 }
 var import_node_async_hooks, CACHE_OUTCOMES, scopes;
 var init_request_context = __esm({
-  "runtime/http/request-context.ts"() {
+  "runtime/request/request-context.ts"() {
     "use strict";
     import_node_async_hooks = require("node:async_hooks");
     init_erp_client();
@@ -24043,7 +24043,7 @@ function maskSecrets(text3) {
 // runtime/http/error-handler.ts
 init_request_context();
 
-// runtime/http/route-template.ts
+// runtime/request/route-template.ts
 var NO_ROUTE = "(no route)";
 function routeOf(req) {
   const recorded = req.res?.locals["route"];
@@ -38602,7 +38602,7 @@ var RESOURCES = [
   ...TRAVEL_RESOURCES
 ];
 
-// runtime/auth.ts
+// runtime/admission/auth.ts
 var import_node_crypto = require("node:crypto");
 init_erp_error();
 init_errors();
@@ -38641,7 +38641,7 @@ var TtlCache = class {
   }
 };
 
-// runtime/auth.ts
+// runtime/admission/auth.ts
 var BEARER = /^bearer[ \t]+([^\s]+)[ \t]*$/i;
 var MAX_KEY_LENGTH = 512;
 var REFUSED_MAX_ENTRIES = 1e3;
@@ -39784,7 +39784,7 @@ init_erp_client();
 init_erp_error();
 init_memory_budget();
 
-// runtime/http/auth-failure-limit.ts
+// runtime/admission/auth-failure-limit.ts
 init_errors();
 
 // runtime/shared-state/window-limiter.ts
@@ -39835,7 +39835,7 @@ function refusedOrThrow(reason) {
   throw reason;
 }
 
-// runtime/http/auth-failure-limit.ts
+// runtime/admission/auth-failure-limit.ts
 var ALL_ADDRESSES = "all";
 var AuthFailureLimit = class {
   /** Failures plus checks still waiting for the ERP, per address. */
@@ -39904,7 +39904,7 @@ function cors(origins2, mcpPath) {
   };
 }
 
-// runtime/http/key-rate-limit.ts
+// runtime/admission/key-rate-limit.ts
 init_errors();
 var POLICY = "per-key";
 var FREE = { settle: () => void 0 };
@@ -40095,7 +40095,7 @@ function unconditional() {
   };
 }
 
-// runtime/http/request-deadline.ts
+// runtime/admission/request-deadline.ts
 init_errors();
 init_request_context();
 function requestDeadline(timeoutMs) {
@@ -40114,7 +40114,7 @@ function requestDeadline(timeoutMs) {
 // runtime/http/request-log.ts
 init_request_context();
 
-// runtime/http/request-id.ts
+// runtime/request/request-id.ts
 var import_node_crypto4 = require("node:crypto");
 var SAFE_ID = /^[A-Za-z0-9_.:+/=-]{1,128}$/;
 function requestIdOf(headers) {
@@ -40292,10 +40292,10 @@ function assertUsableQuery(query) {
   if (problem) throw problem;
 }
 
-// runtime/http/resource-handlers.ts
+// runtime/data-routes/guard.ts
 var import__ = __toESM(require("ajv/dist/2020"));
 
-// runtime/http/authenticate-request.ts
+// runtime/admission/authenticate-request.ts
 init_errors();
 init_request_context();
 async function authenticateRequest(auth, failures, req, res) {
@@ -40316,7 +40316,7 @@ async function authenticateRequest(auth, failures, req, res) {
   }
 }
 
-// runtime/http/resource-handlers.ts
+// runtime/data-routes/guard.ts
 init_erp_error();
 init_errors();
 
@@ -40533,7 +40533,7 @@ var EXPECTED = {
   "integer-list": "expected positive integer ids, comma-separated or repeated"
 };
 
-// runtime/http/resource-handlers.ts
+// runtime/data-routes/guard.ts
 init_request_context();
 
 // runtime/cache/cache-key.ts
@@ -40569,7 +40569,7 @@ function cacheKeyOf(namespace, uid, resource, asked, gaps) {
   return `${namespace}:${uid}:${digest}`;
 }
 
-// runtime/http/cached-answers.ts
+// runtime/data-routes/cached-answers.ts
 init_erp_client();
 init_request_context();
 
@@ -40596,7 +40596,7 @@ async function sendEncoded(req, res, bytes, etag, compression) {
   res.end(sent);
 }
 
-// runtime/http/cached-answers.ts
+// runtime/data-routes/cached-answers.ts
 function createAnswerer(budget, cache, onRefreshError, compression, tracing) {
   const traced = async (name, resource, step, outcome) => {
     const span = tracing?.startChild(currentScope()?.span, name, { "cache.resource": resource.path });
@@ -40664,7 +40664,7 @@ async function sendCached(req, res, cache, answer2, policy, compression) {
   await sendEncoded(req, res, answer2.body, answer2.etag, compression);
 }
 
-// runtime/http/list-format.ts
+// runtime/data-routes/kinds/list/list-format.ts
 var BY_MEDIA_TYPE = {
   "application/json": "json",
   "text/csv": "csv",
@@ -40677,7 +40677,7 @@ function listFormatOf(req, format) {
   return chosen && BY_MEDIA_TYPE[chosen] || "json";
 }
 
-// runtime/http/resource-handlers.ts
+// runtime/data-routes/guard.ts
 var ID = /^[1-9][0-9]{0,9}$/;
 var RELEARN_ATTEMPTS = 64;
 var INT32_MAX4 = 2147483647;
@@ -58023,7 +58023,7 @@ function driftFailureLines(problems) {
   ];
 }
 
-// runtime/http/graceful-close.ts
+// runtime/server/graceful-close.ts
 function createGracefulCloser(server) {
   const bySocket = /* @__PURE__ */ new Map();
   let closing = false;
@@ -58062,10 +58062,10 @@ function createGracefulCloser(server) {
   };
 }
 
-// runtime/http/harden-server.ts
+// runtime/server/harden-server.ts
 var import_node_http2 = require("node:http");
 
-// runtime/http/stalled-writers.ts
+// runtime/server/stalled-writers.ts
 var SWEEP_MS = 1e3;
 function dropStalledWriters(server, stallMs) {
   const sockets = /* @__PURE__ */ new Map();
@@ -58088,7 +58088,7 @@ function dropStalledWriters(server, stallMs) {
   server.once("close", () => clearInterval(sweep));
 }
 
-// runtime/http/harden-server.ts
+// runtime/server/harden-server.ts
 var TOO_LARGE = /* @__PURE__ */ new Set(["HPE_HEADER_OVERFLOW", "HPE_URI_OVERFLOW"]);
 var HEADERS_TIMEOUT_MS = 1e4;
 var KEEP_ALIVE_TIMEOUT_MS = 5e3;

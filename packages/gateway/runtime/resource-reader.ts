@@ -14,7 +14,7 @@
 import type { Logger } from 'pino';
 import { ErpFault, ErpUnavailable } from './erp/erp-error';
 import type { ErpClient, ErpStats } from './erp/erp-client';
-import type { Principal } from './auth';
+import type { Principal } from './admission/auth';
 import { notFound } from './errors';
 import { detailRequest, ERP_CONTEXT, erpFieldOf, listRequests, type PageRequest } from './erp-requests';
 import { NO_GAPS, type DriftGaps } from './drift/drift-gaps';

@@ -6,7 +6,7 @@
  * entry, however many requests find it stale) replaces it. Past both it is gone.
  *
  * The cache sits behind authentication and the read-right check, which every request still passes
- * (resource-handlers.ts): it only saves the ERP reads of the answer itself.
+ * (data-routes/guard.ts): it only saves the ERP reads of the answer itself.
  */
 import type { GatewayConfig } from '../config';
 import type { ResourceSpec } from '../resource-spec';

@@ -10,7 +10,7 @@ import { Coalescer, flightKey } from './coalesce';
 import { deadlineAfter } from './deadline';
 import { ErpFault, ErpTimeout, ErpUnavailable } from './erp-error';
 import { Json2Transport } from './json2';
-import { bindLease, type BudgetLease } from './memory-budget';
+import { bindLease, type BudgetLease } from '../admission/memory-budget';
 import { bindCallHeaders, outcomeOf, type ErpCallName, type ErpCallOutcome, type ErpObserver } from './erp-observer';
 import { JsonRpcTransport } from './jsonrpc';
 import { Semaphore } from './semaphore';

@@ -13,7 +13,7 @@ import { createGunzip, createInflate } from 'node:zlib';
 import { GatewayError } from '../errors';
 import { ErpTimeout, ErpUnavailable } from './erp-error';
 import { callHeadersOf } from './erp-observer';
-import { leaseOf } from './memory-budget';
+import { leaseOf } from '../admission/memory-budget';
 
 export interface HttpAnswer {
   readonly status: number;

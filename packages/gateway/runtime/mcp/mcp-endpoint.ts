@@ -13,9 +13,9 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import express, { type Express, type Request, type Response, type Router } from 'express';
-import type { Authenticator } from '../auth';
-import type { AuthFailureLimit } from '../http/auth-failure-limit';
-import { authenticateRequest } from '../http/authenticate-request';
+import type { Authenticator } from '../admission/auth';
+import type { AuthFailureLimit } from '../admission/auth-failure-limit';
+import { authenticateRequest } from '../admission/authenticate-request';
 import { exactRouter } from '../http/exact-routing';
 import { noStore } from '../http/no-store';
 import { badRequest } from '../errors';

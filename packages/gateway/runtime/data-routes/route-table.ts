@@ -1,6 +1,6 @@
 /** @module The generic handlers the generated routers register each resource on. */
 import type { RequestHandler } from 'express';
-import type { ResourceSpec } from './resource-spec';
+import type { ResourceSpec } from '../resource-spec';
 
 export interface ResourceHandlers {
   list(resource: ResourceSpec): RequestHandler;

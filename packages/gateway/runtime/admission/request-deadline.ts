@@ -7,8 +7,8 @@
  */
 import type { RequestHandler } from 'express';
 import { GatewayError } from '../errors';
-import { sendError } from './error-handler';
-import { markDeadlineExpired } from './request-context';
+import { sendError } from '../http/error-handler';
+import { markDeadlineExpired } from '../request/request-context';
 
 export function requestDeadline(timeoutMs: number): RequestHandler {
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new Error(`requestDeadline: timeout must be a positive integer (got ${timeoutMs})`);

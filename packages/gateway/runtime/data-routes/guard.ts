@@ -4,29 +4,29 @@
  */
 import Ajv2020 from 'ajv/dist/2020';
 import type { Request, RequestHandler, Response } from 'express';
-import type { Authenticator, Principal } from '../auth';
+import type { Authenticator, Principal } from '../admission/auth';
 import type { ResponseCache } from '../cache/response-cache';
-import { authenticateRequest } from './authenticate-request';
+import { authenticateRequest } from '../admission/authenticate-request';
 import { driftUnavailable, servableListQuery, type DriftGaps } from '../drift/drift-gaps';
 import { ErpFault } from '../erp/erp-error';
 import { notFound } from '../errors';
-import type { MemoryBudget } from '../erp/memory-budget';
-import type { AuthFailureLimit } from './auth-failure-limit';
-import { NO_KEY_RATE_LIMIT, type AnswerOutcome, type Charge, type KeyRateLimitPort, type RequestKind } from './key-rate-limit';
+import type { MemoryBudget } from '../admission/memory-budget';
+import type { AuthFailureLimit } from '../admission/auth-failure-limit';
+import { NO_KEY_RATE_LIMIT, type AnswerOutcome, type Charge, type KeyRateLimitPort, type RequestKind } from '../admission/key-rate-limit';
 import { QueryParser } from '../query/parse-query';
-import type { ResourceHandlers } from '../resource-handlers';
+import type { ResourceHandlers } from './route-table';
 import type { ResourceReader } from '../resource-reader';
 import type { ResourceSpec } from '../resource-spec';
 import type { Tracing } from '../telemetry/tracing';
-import { cacheOutcomeOf, erpStatsOf, setCacheOutcome, setErpUid } from './request-context';
-import { recordRoute } from './route-template';
+import { cacheOutcomeOf, erpStatsOf, setCacheOutcome, setErpUid } from '../request/request-context';
+import { recordRoute } from '../request/route-template';
 import { createAnswerer } from './cached-answers';
-import type { CompressionSettings } from './compression';
-import { listFormatOf } from './list-format';
-import { encodeJson, sendEncoded } from './send-json';
+import type { CompressionSettings } from '../http/compression';
+import { listFormatOf } from './kinds/list/list-format';
+import { encodeJson, sendEncoded } from '../http/send-json';
 import type { Exporter } from '../export/exporter';
 import { changePage, type ChangeFeed } from '../changes/change-feed';
-import { assertCountedQuery, assertUsableQuery, type ParsedQuery } from './strict-query';
+import { assertCountedQuery, assertUsableQuery, type ParsedQuery } from '../http/strict-query';
 
 const ID = /^[1-9][0-9]{0,9}$/;
 /**
