@@ -25,7 +25,7 @@ import { cors } from './http/cors';
 import { EXACT_APP_SETTINGS, exactRouter, noRoute } from './http/exact-routing';
 import { KeyRateLimit } from './admission/key-rate-limit';
 import { createDocsRouter, openApiWithServer, withBaseUrl } from './http/docs-routes';
-import { createErrorHandler } from './http/error-handler';
+import { createErrorHandler, sendError } from './http/error-handler';
 import { createHealthRouter, HEALTH_PATHS } from './http/health-routes';
 import { methodNotAllowed } from './http/method-not-allowed';
 import { noStore, unconditional } from './http/no-store';
@@ -146,7 +146,7 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   // The data API first: it is what nearly every request asks for, and Express tries mounted routers in order.
   const api = exactRouter();
   for (const { mount, create } of DOMAIN_ROUTERS) api.use(mount, create(handlers));
-  app.use('/api/v1', noStore(), requestDeadline(config.requestTimeoutMs), api);
+  app.use('/api/v1', noStore(), requestDeadline(config.requestTimeoutMs, sendError), api);
   // MCP for agents: each tool call is a GET of a data route above, through this same app.
   app.use(createMcpRouter(app, auth, failures));
   app.use(

@@ -14,7 +14,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { TransportName } from '../config';
 import { DRIFT_KINDS } from '../drift/drift-problem';
 import type { ErpCallOutcome } from '../erp/erp-observer';
-import type { CacheOutcome } from '../cache/response-cache';
+import type { CacheOutcome } from '../request/request-context';
 import { CACHE_OUTCOMES } from '../request/request-context';
 
 /** What the gauges read when Prometheus scrapes (nothing is updated on the request path for them). */
