@@ -12,7 +12,7 @@ import { banner, TS_BANNER } from '../banner';
 import { LIMITS, type CatalogueModel, type DomainModel, type FieldModel, type FilterModel, type ResourceModel } from '../model/catalogue-model';
 import { BASE_URL_PLACEHOLDER, exampleListUrl, filterNote, sampleRequest, scopeText, sortableNames } from './llms';
 import { EXAMPLE_ID, exampleListAnswer } from './example-record';
-import { ERROR_STATUSES } from './openapi';
+import { ERROR_STATUSES } from './openapi/components';
 
 /** Guide sections, in page order: id and title. Domain ids must not collide with these. */
 const GUIDE_SECTIONS = [

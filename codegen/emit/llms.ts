@@ -7,7 +7,7 @@
 import { banner } from '../banner';
 import { COMMON_LIST_PARAMETERS, LIMITS, type CatalogueModel, type FieldModel, type FilterModel, type ResourceModel } from '../model/catalogue-model';
 import { exampleRecord } from './example-record';
-import { ERROR_STATUSES } from './openapi';
+import { ERROR_STATUSES } from './openapi/components';
 
 /** The placeholder the gateway replaces with its public base URL when serving a document. */
 export const BASE_URL_PLACEHOLDER = '{base_url}';

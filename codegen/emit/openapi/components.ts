@@ -3,10 +3,10 @@
  * the catalogue. The gateway serves it with `servers` set to its public base URL.
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { banner, GENERATOR } from '../banner';
-import { LIMITS, type CatalogueModel, type FilterModel, type ResourceModel } from '../model/catalogue-model';
-import { detailOperationId, listOperationId, recordTypeName } from '../model/names';
-import { recordSchema } from './record-schema';
+import { banner, GENERATOR } from '../../banner';
+import { LIMITS, type CatalogueModel, type FilterModel, type ResourceModel } from '../../model/catalogue-model';
+import { detailOperationId, listOperationId, recordTypeName } from '../../model/names';
+import { recordSchema } from '../record-schema';
 
 /** Error codes of the envelope, with the status each is sent with. Mirrors runtime/errors.ts (a test checks both ways). */
 export const ERROR_STATUSES: readonly (readonly [number, string, string])[] = [
