@@ -8,8 +8,8 @@
  *   @ops-data-gateway/sandbox ──────────────► @ops-data-gateway/codec ◄── @ops-data-gateway/gateway
  *                                                                          (runtime/ ◄── generated/)
  *   live/, bench/, tools/, tests/ ──► any of the three packages
- *   codegen/ ──► packages/gateway/runtime/resource-spec.ts (its types only, by path: the generator
- *                builds before the gateway it generates)
+ *   codegen/ ──► packages/gateway/runtime/resource-spec.ts and route-kinds.ts (their types only, by
+ *                path: the generator builds before the gateway it generates)
  */
 /**
  * Inside the sandbox the folders are layers, each importing only the ones below it (a folder that
@@ -35,7 +35,8 @@ function sandboxLayers() {
 /** Each workspace package and the folders of its sources. */
 const WORKSPACE_PACKAGES = { codec: 'src', gateway: '(runtime|generated)', sandbox: 'src' };
 const GATEWAY = '^packages/gateway/(runtime|generated)/';
-const RESOURCE_SPEC = '^packages/gateway/runtime/resource-spec\\.ts$';
+/** What the generator and the runtime share: the shape of a resource's spec and the declaration of the route kinds. */
+const SHARED_TYPES = '^packages/gateway/runtime/(resource-spec|route-kinds)\\.ts$';
 
 /** A workspace package is imported by its name: it has its own build, and production installs it as a package. */
 function byItsName([name, sources]) {
@@ -83,9 +84,16 @@ module.exports = {
     {
       name: 'codegen-reads-only-the-spec-types',
       severity: 'error',
-      comment: "The generator emits the runtime's ResourceSpec shape; it imports nothing else of the gateway.",
+      comment: "The generator emits the runtime's ResourceSpec shape and route kinds; it imports nothing else of the gateway.",
       from: { path: '^codegen/' },
-      to: { path: '^(packages/gateway|packages/sandbox|live|bench|tools|tests)/', pathNot: RESOURCE_SPEC },
+      to: { path: '^(packages/gateway|packages/sandbox|live|bench|tools|tests)/', pathNot: SHARED_TYPES },
+    },
+    {
+      name: 'codegen-imports-types-only',
+      severity: 'error',
+      comment: 'The generator reads the shared modules with `import type` only: it never runs code of the gateway it generates.',
+      from: { path: '^codegen/' },
+      to: { path: SHARED_TYPES, dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'production-has-no-dev-dependencies',

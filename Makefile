@@ -20,7 +20,7 @@ $(NPM_STAMP): package.json package-lock.json | $(TOOLCHAIN)
 	npm ci --no-audit --no-fund
 	@touch $(NPM_STAMP)
 
-dist/codegen/.stamp: $(NPM_STAMP) $(shell find codegen packages/gateway/runtime/resource-spec.ts -name '*.ts') tsconfig.codegen.json
+dist/codegen/.stamp: $(NPM_STAMP) $(shell find codegen packages/gateway/runtime/resource-spec.ts packages/gateway/runtime/route-kinds.ts -name '*.ts') tsconfig.codegen.json
 	tsc -p tsconfig.codegen.json
 	@touch $@
 

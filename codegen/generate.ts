@@ -8,7 +8,7 @@ import { CatalogueErrors } from './catalogue-error';
 import { emitDomainResources } from './emit/resources';
 import { emitDomainRouter, emitRouterIndex } from './emit/routers';
 import { emitDomainTypes } from './emit/types';
-import { openApiDocument } from './emit/openapi/components';
+import { openApiDocument } from './emit/openapi/document';
 import { DOCS_CSP, emitDocsAssets, emitDocsPage } from './emit/docs-page';
 import { emitLlmsTxt } from './emit/llms';
 import { mcpTools } from './emit/mcp-tools';

@@ -10,7 +10,9 @@
 import { createHash } from 'node:crypto';
 import { banner, TS_BANNER } from '../banner';
 import { LIMITS, type CatalogueModel, type DomainModel, type FieldModel, type FilterModel, type ResourceModel } from '../model/catalogue-model';
-import { BASE_URL_PLACEHOLDER, exampleListUrl, filterNote, sampleRequest, scopeText, sortableNames } from './llms';
+import { BASE_URL_PLACEHOLDER, exampleListUrl, sampleRequest, scopeText, sortableNames } from './llms';
+import { filterNote } from './filter-note';
+import { routesOf, type ResourceRoute } from '../kinds';
 import { EXAMPLE_ID, exampleListAnswer } from './example-record';
 import { ERROR_STATUSES } from './openapi/components';
 
@@ -357,6 +359,13 @@ function noteHtml(note: string): string {
   return escapeHtml(note).replace(/`([^`]+)`/g, '<code>$1</code>');
 }
 
+/** A route of a resource's card: its kind's label, its path, and its "Try it" button when its kind has one. */
+function routeLine(route: ResourceRoute, resource: ResourceModel): string {
+  const tried = route.emitter.tryPath?.(resource);
+  const button = tried === undefined ? '' : `<button type="button" class="try" data-path="${escapeHtml(tried)}">Try it</button>`;
+  return `<dt>${escapeHtml(route.emitter.label)}</dt><dd class="head">${code(`GET ${route.openApiPath}`)}${button}</dd>`;
+}
+
 function resourceCard(resource: ResourceModel): string {
   const path = resource.path;
   const list = `/api/v1/${path}`;
@@ -374,8 +383,9 @@ function resourceCard(resource: ResourceModel): string {
 <h3 class="head"><a href="#${escapeHtml(path)}">${escapeHtml(path)}</a> <span>${escapeHtml(resource.title)}</span>${resource.deprecated ? badge('deprecated', 'dep') : ''}</h3>
 <p class="head">${escapeHtml(resource.description)}</p>
 <dl class="meta">
-<dt>List</dt><dd class="head">${code(`GET ${list}`)}<button type="button" class="try" data-path="${escapeHtml(`${list}?limit=2`)}">Try it</button></dd>
-<dt>Detail</dt><dd class="head">${code(`GET ${list}/{id}`)}</dd>
+${routesOf(resource)
+  .map((route) => routeLine(route, resource))
+  .join('\n')}
 <dt>Default order</dt><dd>${code(resource.defaultOrderText)}</dd>
 <dt>Sortable</dt><dd>${codes(sortableNames(resource)) || '<span class="none">none</span>'}</dd>
 <dt>Scope</dt><dd>${scope ? `only records with ${code(scope)}; others are 404` : 'all records'}</dd>

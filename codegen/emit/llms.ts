@@ -6,7 +6,9 @@
  */
 import { banner } from '../banner';
 import { COMMON_LIST_PARAMETERS, LIMITS, type CatalogueModel, type FieldModel, type FilterModel, type ResourceModel } from '../model/catalogue-model';
+import { routesOf } from '../kinds';
 import { exampleRecord } from './example-record';
+import { filterNote } from './filter-note';
 import { ERROR_STATUSES } from './openapi/components';
 
 /** The placeholder the gateway replaces with its public base URL when serving a document. */
@@ -35,20 +37,6 @@ function filterValueText(filter: FilterModel): string {
     default:
       return filter.type;
   }
-}
-
-const AUTO_DESCRIPTION =
-  /^Records whose (\S+) is (?:equal to|containing \(case-insensitive\) the text|on or after the given date|on or before the given date|at least the given|at most the given)/;
-
-/**
- * A filter's description when it says more than its name, operator and type do. The generated
- * default (`Records whose x is ...`) is reduced to the field it applies to, or to nothing.
- */
-export function filterNote(filter: FilterModel, resource: ResourceModel): string {
-  const auto = AUTO_DESCRIPTION.exec(filter.description);
-  if (!auto) return filter.description;
-  const subject = auto[1] as string;
-  return subject !== filter.name && resource.fields.some((f) => f.name === subject) ? `On field \`${subject}\`.` : '';
 }
 
 /** The fixed selection that limits which records a resource exposes, in words; '' when none. */
@@ -85,7 +73,9 @@ function routeSection(resource: ResourceModel): string {
   const lines = [
     `### ${resource.path}: ${resource.title}${resource.deprecated ? ' [deprecated]' : ''}`,
     resource.description,
-    `List: GET /api/v1/${resource.path}. Detail: GET /api/v1/${resource.path}/{id}.`,
+    routesOf(resource)
+      .map((route) => `${route.emitter.label}: GET ${route.openApiPath}.`)
+      .join(' '),
     `Default order: ${resource.defaultOrderText}. Sortable: ${sortableNames(resource).join(', ') || 'none'}.${scopeText(resource) ? ` Scope: ${scopeText(resource)}.` : ''}`,
     'Fields:',
     ...resource.fields.map((f) => `- ${f.name}: ${fieldTypeText(f)}${marks(f)}. ${f.description}`),

@@ -7,6 +7,22 @@ var import_streamableHttp = require("@modelcontextprotocol/sdk/client/streamable
 var import_stdio = require("@modelcontextprotocol/sdk/server/stdio.js");
 var import_types2 = require("@modelcontextprotocol/sdk/types.js");
 
+// runtime/route-kinds.ts
+var ROUTE_KINDS = {
+  /**
+   * `GET /api/v1/<domain>/<resource>`: a page of records (JSON), an export of every matching record
+   * (CSV or NDJSON) or a page of the change feed (`changed_since`). A page that counts its matches
+   * (`total=true`: two ERP calls) is `counted_list`, any other `list`.
+   */
+  list: { path: "", costs: ["list", "counted_list"] },
+  /** `GET /api/v1/<domain>/<resource>/{id}`: one record. */
+  detail: { path: "/:id", costs: ["detail"] }
+};
+var ROUTE_KIND_ORDER = Object.keys(ROUTE_KINDS);
+var ANSWER_COSTS = ["not_modified", "cached"];
+var REQUEST_COSTS = ROUTE_KIND_ORDER.flatMap((kind) => ROUTE_KINDS[kind].costs);
+var COST_KINDS = [...REQUEST_COSTS, ...ANSWER_COSTS];
+
 // runtime/config.ts
 var ConfigError = class extends Error {
   constructor(variable, detail) {

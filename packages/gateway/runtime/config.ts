@@ -5,6 +5,7 @@
  */
 
 import { availableParallelism } from 'node:os';
+import { ANSWER_COSTS, COST_KINDS, REQUEST_COSTS, type CostKind } from './route-kinds';
 
 export type TransportName = 'json2' | 'jsonrpc' | 'xmlrpc';
 
@@ -107,18 +108,8 @@ export interface GatewayConfig {
   };
 }
 
-/** What each kind of data request costs against its key's quota, in points (RATE_LIMIT_COSTS). */
-export interface RateLimitCosts {
-  /** A list page without its count (`total=false`): one ERP read. */
-  readonly list: number;
-  /** A list page with its count: two ERP calls, the count often the dearer. */
-  readonly counted_list: number;
-  readonly detail: number;
-  /** Charged instead once the answer turns out to be 304 Not Modified (nothing sent but headers). */
-  readonly not_modified: number;
-  /** Charged instead once the response cache answered (a 200 the ERP was not asked for). */
-  readonly cached: number;
-}
+/** What each kind of data request costs against its key's quota, in points (RATE_LIMIT_COSTS; the kinds: route-kinds.ts). */
+export type RateLimitCosts = Readonly<Record<CostKind, number>>;
 
 export interface RateLimitConfig {
   /** Points a key may spend per window. */
@@ -259,8 +250,6 @@ export function loadConfig(env: Env): GatewayConfig {
   return deepFreeze(config);
 }
 
-const COST_KINDS = ['list', 'counted_list', 'detail', 'not_modified', 'cached'] as const;
-
 function rateLimit(env: Env): RateLimitConfig | undefined {
   if (!env['RATE_LIMIT_POINTS']?.trim()) {
     for (const name of ['RATE_LIMIT_WINDOW_SECONDS', 'RATE_LIMIT_COSTS'])
@@ -269,21 +258,20 @@ function rateLimit(env: Env): RateLimitConfig | undefined {
   }
   const points = integer(env, 'RATE_LIMIT_POINTS', 0, 1, 100000000);
   const windowSeconds = integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86400);
-  const costs: Record<(typeof COST_KINDS)[number], number> = { list: 1, counted_list: 1, detail: 1, not_modified: 1, cached: 1 };
+  const costs = Object.fromEntries(COST_KINDS.map((kind) => [kind, 1])) as Record<CostKind, number>;
   const raw = env['RATE_LIMIT_COSTS']?.trim();
   for (const pair of raw ? raw.split(',') : []) {
     const match = /^\s*([a-z_]+)\s*=\s*([0-9]{1,9})\s*$/.exec(pair);
-    const kind = match?.[1] as (typeof COST_KINDS)[number] | undefined;
+    const kind = match?.[1] as CostKind | undefined;
     if (!match || !kind || !COST_KINDS.includes(kind))
       throw new ConfigError('RATE_LIMIT_COSTS', `must be kind=points pairs, comma-separated, kinds ${COST_KINDS.join(', ')} (got '${pair.trim()}')`);
     costs[kind] = Number(match[2]);
   }
-  for (const kind of ['list', 'counted_list', 'detail'] as const) {
+  for (const kind of REQUEST_COSTS) {
     // Every request is charged something up front, and no kind may cost more than a whole window's points.
     if (costs[kind] < 1 || costs[kind] > points) throw new ConfigError('RATE_LIMIT_COSTS', `${kind} must cost from 1 to RATE_LIMIT_POINTS (${points}) (got ${costs[kind]})`);
   }
-  for (const kind of ['not_modified', 'cached'] as const)
-    if (costs[kind] > points) throw new ConfigError('RATE_LIMIT_COSTS', `${kind} must cost at most RATE_LIMIT_POINTS (${points})`);
+  for (const kind of ANSWER_COSTS) if (costs[kind] > points) throw new ConfigError('RATE_LIMIT_COSTS', `${kind} must cost at most RATE_LIMIT_POINTS (${points})`);
   return { points, windowSeconds, costs };
 }
 

@@ -1,34 +1,58 @@
 /**
- * @module The generic list and detail handlers that every generated router registers its resources
- * on: authenticate, check the read right, parse the query, read, answer.
+ * @module The data-route core: the guard every data route passes, whatever its kind, and the
+ * handlers of every kind (kinds/index.ts) behind it. The ordered steps of a data request, with the
+ * file that takes each and the statuses it may answer (docs/contributing.md holds the same table, a
+ * test holds it to this one):
+ *
+ * | Step | File | May answer |
+ * | --- | --- | --- |
+ * | 1. Node reads the request line and headers, within their time limits | server/harden-server.ts | 400 |
+ * | 2. Its id and trace context; its log line, metrics and span once answered | http/request-log.ts, request/ | |
+ * | 3. CORS: a preflight is answered | http/cors.ts | 204 |
+ * | 4. Another method than GET or HEAD on a data path | http/method-not-allowed.ts | 405 |
+ * | 5. No Host header, or a body on GET | http/request-shape.ts | 400 |
+ * | 6. The query string parsed, its problems recorded for step 12 | http/strict-query.ts | |
+ * | 7. The route matched exactly (else the no-route 404 at the end) | data-routes/route-table.ts, http/exact-routing.ts | 404 |
+ * | 8. The request's deadline starts | admission/request-deadline.ts | 504 |
+ * | 9. The API key: checked (cached), failures counted by address | admission/authenticate-request.ts, admission/auth.ts, admission/auth-failure-limit.ts | 401, 403, 429 |
+ * | 10. A lease of the memory budget, charged as ERP answers arrive | admission/memory-budget.ts | 503 |
+ * | 11. The resource's drift: a model gone, a filter or sort key unusable | drift/drift-gaps.ts | 503 |
+ * | 12. The read right on the resource's model | admission/auth.ts | 403 |
+ * | 13. The kind reads its request: path, query keys and values | data-routes/kinds/, query/parse-query.ts | 400, 404, 422 |
+ * | 14. The key's rate limit charged the kind's cost | admission/key-rate-limit.ts | 429 |
+ * | 15. The answer: the response cache, or the ERP (coalesced, bounded), 304 when unchanged | data-routes/cached-answers.ts, resource-reader.ts, erp/ | 200, 304, 502, 503, 504 |
+ * | 16. The charge settled by the answer's outcome (304, cached), the lease given back | admission/key-rate-limit.ts, admission/memory-budget.ts | |
+ * | 17. An error becomes the envelope; an ERP error its status | http/error-handler.ts, http/erp-errors.ts | 4xx, 5xx |
+ *
+ * Steps 9 to 16 are this guard's, the same for every kind; 13 and the answer of 15 are the kind's
+ * (kind-route.ts). When the ERP's error at any of 12 to 15 teaches the gateway some catalogue drift,
+ * steps 11 to 15 run again around it (charged once).
  */
 import Ajv2020 from 'ajv/dist/2020';
-import type { Request, RequestHandler, Response } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { Authenticator, Principal } from '../admission/auth';
 import type { ResponseCache } from '../cache/response-cache';
 import { authenticateRequest } from '../admission/authenticate-request';
-import { driftUnavailable, servableListQuery, type DriftGaps } from '../drift/drift-gaps';
+import { driftUnavailable, type DriftGaps } from '../drift/drift-gaps';
 import { ErpFault } from '../erp/erp-error';
-import { notFound } from '../errors';
 import type { MemoryBudget } from '../admission/memory-budget';
 import type { AuthFailureLimit } from '../admission/auth-failure-limit';
-import { NO_KEY_RATE_LIMIT, type AnswerOutcome, type Charge, type KeyRateLimitPort, type RequestKind } from '../admission/key-rate-limit';
+import { NO_KEY_RATE_LIMIT, type AnswerOutcome, type Charge, type KeyRateLimitPort } from '../admission/key-rate-limit';
 import { QueryParser } from '../query/parse-query';
 import type { ResourceHandlers } from './route-table';
 import type { ResourceReader } from '../resource-reader';
 import type { ResourceSpec } from '../resource-spec';
+import { ROUTE_KIND_ORDER, type RequestCost } from '../route-kinds';
 import type { Tracing } from '../telemetry/tracing';
-import { cacheOutcomeOf, erpStatsOf, setCacheOutcome, setErpUid } from '../request/request-context';
+import { cacheOutcomeOf, erpStatsOf, setErpUid } from '../request/request-context';
 import { recordRoute } from '../request/route-template';
 import { createAnswerer } from './cached-answers';
 import type { CompressionSettings } from '../http/compression';
-import { listFormatOf } from './kinds/list/list-format';
-import { encodeJson, sendEncoded } from '../http/send-json';
 import type { Exporter } from '../export/exporter';
-import { changePage, type ChangeFeed } from '../changes/change-feed';
-import { assertCountedQuery, assertUsableQuery, type ParsedQuery } from '../http/strict-query';
+import type { ChangeFeed } from '../changes/change-feed';
+import type { Admitted, KindRoute } from './kind-route';
+import { KINDS } from './kinds';
 
-const ID = /^[1-9][0-9]{0,9}$/;
 /**
  * How many times one request may be asked again after the ERP's error taught the gateway some
  * catalogue drift. Odoo names one missing field per error, and an organisation's resource on a stock
@@ -44,7 +68,6 @@ interface DriftView {
   /** Records what an ERP error says the ERP lacks; `gapsOf` then answers anew. */
   learnFrom(error: unknown): boolean;
 }
-const INT32_MAX = 2147483647;
 
 /** What the answer just written cost: a 304 sends no body; a cached one asked nothing of the ERP. */
 const outcomeOf = (res: Response): AnswerOutcome => {
@@ -69,6 +92,7 @@ export interface HandlerOptions {
   readonly tracing?: Tracing | undefined;
 }
 
+/** The handler of every kind of data route (kinds/index.ts), each behind the guard. */
 export function createResourceHandlers(
   auth: Authenticator,
   reader: ResourceReader,
@@ -80,7 +104,6 @@ export function createResourceHandlers(
   options: HandlerOptions = {},
 ): ResourceHandlers {
   const { drift, keyLimit = NO_KEY_RATE_LIMIT, compression = { enabled: false, minBytes: 0 }, cache, onRefreshError = () => undefined, tracing } = options;
-  const gapsOf = drift && ((resource: ResourceSpec) => drift.gapsOf(resource));
   const ajv = new Ajv2020({ allErrors: false, strict: true, verbose: true });
   const parsers = new Map<ResourceSpec, QueryParser>();
   const parserOf = (resource: ResourceSpec) => {
@@ -93,36 +116,44 @@ export function createResourceHandlers(
   };
 
   /** Charges the request once, even when drift learning asks the ERP again around what it lacks. */
-  const admitOnce = async (principal: Principal, kind: RequestKind, res: Response): Promise<Charge> => {
+  const admitOnce = async (principal: Principal, cost: RequestCost, res: Response): Promise<Charge> => {
     const held = res.locals['rateCharge'] as Charge | undefined;
     if (held) return held;
-    const charge = await keyLimit.admit(principal.keyId, kind, res);
+    const charge = await keyLimit.admit(principal.keyId, cost, res);
     res.locals['rateCharge'] = charge;
     return charge;
   };
 
-  /** Authenticates, checks the read right, runs `body`; a key the ERP stops accepting is forgotten. */
-  const guarded = (resource: ResourceSpec, body: (principal: Principal, req: Request, res: Response) => Promise<void>): RequestHandler => {
-    parserOf(resource);
+  /**
+   * Steps 9 to 16 (the module's table): authenticates, leases memory, serves around drift, checks the
+   * read right, lets the kind read the request, charges its cost, lets it answer, settles the charge.
+   * A key the ERP stops accepting is forgotten.
+   */
+  const guarded = (resource: ResourceSpec, route: KindRoute<unknown>): RequestHandler => {
+    const gaps = () => drift?.gapsOf(resource);
     return async (req, res) => {
       recordRoute(req);
       const stats = erpStatsOf(res);
       const principal = await authenticateRequest(auth, failures, req, res);
       setErpUid(res, principal.uid);
       stats.lease = budget.lease();
+      const call: Admitted = { principal, resource, req, res, gaps };
       try {
         for (let attempt = 1; ; attempt++) {
-          const gaps = drift?.gapsOf(resource);
+          const served = gaps();
           try {
-            if (gaps?.unavailable) throw driftUnavailable(gaps.unavailable);
+            if (served?.unavailable) throw driftUnavailable(served.unavailable);
             await auth.assertCanRead(principal, resource.model, stats);
-            await body(principal, req, res);
+            const asked = route.read(call);
+            const charge = await admitOnce(principal, route.costOf(asked), res);
+            await route.answer(asked, call);
+            charge.settle(outcomeOf(res));
             return;
           } catch (error) {
             // The ERP said what it lacks (now, or for a request running alongside): ask again around it.
             if (drift && attempt <= RELEARN_ATTEMPTS) {
               drift.learnFrom(error);
-              if (drift.gapsOf(resource) !== gaps) continue;
+              if (drift.gapsOf(resource) !== served) continue;
             }
             throw error;
           }
@@ -137,61 +168,11 @@ export function createResourceHandlers(
     };
   };
 
-  const answer = createAnswerer(budget, cache, onRefreshError, compression, tracing);
-
-  return {
-    list: (resource) =>
-      guarded(resource, async (principal, req, res) => {
-        const raw = req.query as ParsedQuery;
-        const parser = parserOf(resource);
-        assertCountedQuery(raw);
-        if (parser.knowsEveryKey(raw, 'list')) assertUsableQuery(raw);
-        const format = listFormatOf(req, raw['format']);
-        const parsed = parser.parseList(raw, format);
-        const query = gapsOf ? servableListQuery(parsed, gapsOf(resource)) : parsed;
-        const charge = await admitOnce(principal, query.total ? 'counted_list' : 'list', res);
-        const headers = deprecationHeaders(resource, query.deprecated);
-        if (format !== 'json' || query.changes) {
-          // Exports and change-feed pages are never cached: they are read from the ERP as they are asked.
-          setCacheOutcome(res, 'bypass');
-          for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-          if (format !== 'json') return bulk.exporter.stream(principal, resource, query, format, req, res, erpStatsOf(res));
-          const { bytes, etag } = encodeJson(await changePage(bulk.changes, principal, resource, query, erpStatsOf(res)));
-          await sendEncoded(req, res, bytes, etag, compression);
-          charge.settle(outcomeOf(res));
-          return;
-        }
-        await answer(req, res, principal, resource, { kind: 'list', query }, gapsOf?.(resource), async (stats) => ({
-          body: await reader.list(principal, resource, query, stats),
-          headers,
-        }));
-        charge.settle(outcomeOf(res));
-      }),
-    detail: (resource) =>
-      guarded(resource, async (principal, req, res) => {
-        const raw = String(req.params['id']);
-        if (!ID.test(raw) || Number(raw) > INT32_MAX) throw notFound(`No ${resource.path} record with id '${raw.slice(0, 32)}'.`);
-        const rawQuery = req.query as ParsedQuery;
-        const parser = parserOf(resource);
-        assertCountedQuery(rawQuery);
-        if (parser.knowsEveryKey(rawQuery, 'detail')) assertUsableQuery(rawQuery);
-        const query = parser.parseDetail(rawQuery);
-        const charge = await admitOnce(principal, 'detail', res);
-        const id = Number(raw);
-        const headers = deprecationHeaders(resource, query.deprecated);
-        await answer(req, res, principal, resource, { kind: 'detail', id, query }, gapsOf?.(resource), async (stats) => ({
-          body: { data: await reader.detail(principal, resource, id, query, stats) },
-          headers,
-        }));
-        charge.settle(outcomeOf(res));
-      }),
-  };
-}
-
-const DEPRECATED: Readonly<Record<string, string>> = Object.freeze({ Deprecation: 'true' });
-const NONE: Readonly<Record<string, string>> = Object.freeze({});
-
-/** D28: a deprecated resource, or a deprecated field or filter asked for, says so in a header. */
-function deprecationHeaders(resource: ResourceSpec, deprecated: readonly string[]): Readonly<Record<string, string>> {
-  return resource.deprecated || deprecated.length ? DEPRECATED : NONE;
+  const deps = { reader, parserOf, answer: createAnswerer(budget, cache, onRefreshError, compression, tracing), compression, ...bulk };
+  const handlers = {} as Record<keyof ResourceHandlers, ResourceHandlers[keyof ResourceHandlers]>;
+  for (const kind of ROUTE_KIND_ORDER) {
+    const routeOf = KINDS[kind](deps);
+    handlers[kind] = (resource) => guarded(resource, routeOf(resource));
+  }
+  return handlers;
 }
