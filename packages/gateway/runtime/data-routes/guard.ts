@@ -7,26 +7,26 @@
  * | Step | File | May answer |
  * | --- | --- | --- |
  * | 1. Node reads the request line and headers, within their time limits | server/harden-server.ts | 400 |
- * | 2. Its id and trace context; its log line, metrics and span once answered | http/request-log.ts, request/ | |
+ * | 2. The request's id and trace context; its log line, metrics and span once answered | http/request-log.ts, request/ | |
  * | 3. CORS: a preflight is answered | http/cors.ts | 204 |
- * | 4. Another method than GET or HEAD on a data path | http/method-not-allowed.ts | 405 |
+ * | 4. Another method than GET or HEAD on a served path | http/method-not-allowed.ts | 405 |
  * | 5. No Host header, or a body on GET | http/request-shape.ts | 400 |
- * | 6. The query string parsed, its problems recorded for step 12 | http/strict-query.ts | |
- * | 7. The route matched exactly (else the no-route 404 at the end) | data-routes/route-table.ts, http/exact-routing.ts | 404 |
- * | 8. The request's deadline starts | admission/request-deadline.ts | 504 |
- * | 9. The API key: checked (cached), failures counted by address | admission/authenticate-request.ts, admission/auth.ts, admission/auth-failure-limit.ts | 401, 403, 429 |
- * | 10. A lease of the memory budget, charged as ERP answers arrive | admission/memory-budget.ts | 503 |
- * | 11. The resource's drift: a model gone, a filter or sort key unusable | drift/drift-gaps.ts | 503 |
- * | 12. The read right on the resource's model | admission/auth.ts | 403 |
- * | 13. The kind reads its request: path, query keys and values | data-routes/kinds/, query/parse-query.ts | 400, 404, 422 |
- * | 14. The key's rate limit charged the kind's cost | admission/key-rate-limit.ts | 429 |
- * | 15. The answer: the response cache, or the ERP (coalesced, bounded), 304 when unchanged | data-routes/cached-answers.ts, resource-reader.ts, erp/ | 200, 304, 502, 503, 504 |
- * | 16. The charge settled by the answer's outcome (304, cached), the lease given back | admission/key-rate-limit.ts, admission/memory-budget.ts | |
- * | 17. An error becomes the envelope; an ERP error its status | http/error-handler.ts, http/erp-errors.ts | 4xx, 5xx |
+ * | 6. The request's deadline starts | admission/request-deadline.ts | 504 |
+ * | 7. The route matched exactly (else the no-route 404 at the end), its template recorded | data-routes/route-table.ts, http/exact-routing.ts, request/route-template.ts | 404 |
+ * | 8. The API key: checked (cached), failures counted by address | admission/authenticate-request.ts, admission/auth.ts, admission/auth-failure-limit.ts | 401, 403, 429 |
+ * | 9. A lease of the memory budget, charged as ERP answers arrive | admission/memory-budget.ts | 503 |
+ * | 10. The resource's drift: its model gone | drift/drift-gaps.ts | 503 |
+ * | 11. The read right on the resource's model | admission/auth.ts | 403 |
+ * | 12. The kind reads its request: path, query keys and values (a filter or sort key the drift took: 503) | data-routes/kinds/, http/strict-query.ts, query/parse-query.ts | 400, 404, 422, 503 |
+ * | 13. The key's rate limit charged the kind's cost | admission/key-rate-limit.ts | 429 |
+ * | 14. The answer: the response cache, or the ERP (coalesced, bounded); 304 when unchanged | data-routes/cached-answers.ts, resource-reader.ts, erp/, http/send-json.ts | 200, 304, 403, 422, 502, 503, 504 |
+ * | 15. The charge settled by the answer's outcome (304, cached), the lease given back | admission/key-rate-limit.ts, admission/memory-budget.ts | |
+ * | 16. An error becomes the envelope; an ERP error its status | http/error-handler.ts, http/erp-errors.ts | 4xx, 5xx |
  *
- * Steps 9 to 16 are this guard's, the same for every kind; 13 and the answer of 15 are the kind's
- * (kind-route.ts). When the ERP's error at any of 12 to 15 teaches the gateway some catalogue drift,
- * steps 11 to 15 run again around it (charged once).
+ * Steps 8 to 15 are this guard's, the same for every kind; 12 and the answer of 14 are the kind's
+ * (kind-route.ts). When the ERP's error at any of 11 to 14 teaches the gateway some catalogue drift,
+ * steps 10 to 14 run again around it (charged once). The request deadline (6) may answer 504 at any
+ * step after it; the 422 of step 14 is an export past EXPORT_MAX_ROWS, its 403 a right the ERP refused.
  */
 import Ajv2020 from 'ajv/dist/2020';
 import type { RequestHandler, Response } from 'express';
@@ -125,7 +125,7 @@ export function createResourceHandlers(
   };
 
   /**
-   * Steps 9 to 16 (the module's table): authenticates, leases memory, serves around drift, checks the
+   * Steps 8 to 15 (the module's table): authenticates, leases memory, serves around drift, checks the
    * read right, lets the kind read the request, charges its cost, lets it answer, settles the charge.
    * A key the ERP stops accepting is forgotten.
    */
