@@ -40309,6 +40309,24 @@ init_erp_error();
 
 // runtime/query/parse-query.ts
 init_errors();
+
+// runtime/route-kinds.ts
+var ROUTE_KINDS = {
+  /**
+   * `GET /api/v1/<domain>/<resource>`: a page of records (JSON), an export of every matching record
+   * (CSV or NDJSON) or a page of the change feed (`changed_since`). A page that counts its matches
+   * (`total=true`: two ERP calls) is `counted_list`, any other `list`.
+   */
+  list: { path: "", costs: ["list", "counted_list"] },
+  /** `GET /api/v1/<domain>/<resource>/{id}`: one record. */
+  detail: { path: "/:id", costs: ["detail"] }
+};
+var ROUTE_KIND_ORDER = Object.keys(ROUTE_KINDS);
+var ANSWER_COSTS = ["not_modified", "cached"];
+var REQUEST_COSTS = ROUTE_KIND_ORDER.flatMap((kind) => ROUTE_KINDS[kind].costs);
+var COST_KINDS = [...REQUEST_COSTS, ...ANSWER_COSTS];
+
+// runtime/query/parse-query.ts
 var LIMIT_DEFAULT = 50;
 var LIMIT_MAX = 200;
 var INT32_MAX3 = 2147483647;
@@ -40316,10 +40334,9 @@ var NOT_WITH_EXPORT = ["limit", "offset", "order", "total"];
 var QueryParser = class {
   constructor(resource, ajv) {
     this.resource = resource;
-    this.listKeys = new Set(Object.keys(resource.listQuerySchema.properties ?? {}));
-    this.detailKeys = new Set(Object.keys(resource.detailQuerySchema.properties ?? {}));
-    this.validateList = ajv.compile(resource.listQuerySchema);
-    this.validateDetail = ajv.compile(resource.detailQuerySchema);
+    const schemaOf = (kind) => resource[`${kind}QuerySchema`];
+    this.keys = byKind((kind) => new Set(Object.keys(schemaOf(kind).properties ?? {})));
+    this.validators = byKind((kind) => ajv.compile(schemaOf(kind)));
     this.fieldsByName = new Map(resource.fields.map((f) => [f.name, f]));
     this.filtersByName = new Map(resource.filters.map((f) => [f.name, f]));
     this.numberSortFields = new Set(
@@ -40328,18 +40345,17 @@ var QueryParser = class {
     this.defaultOrder = withIdLast(withNullsAtTheEnds(resource.defaultOrder, this.numberSortFields));
   }
   resource;
-  validateList;
-  validateDetail;
+  /** Each kind's query schema (`<kind>QuerySchema`), compiled, and the keys it accepts. */
+  validators;
+  keys;
   fieldsByName;
   filtersByName;
   defaultOrder;
   /** ERP names of the number sort keys: sent with NULLS FIRST ascending, NULLS LAST descending. */
   numberSortFields;
-  listKeys;
-  detailKeys;
   /** `format` is what the request asks for, by `format` or `Accept` (the handler decides which). */
   parseList(query, format = "json") {
-    this.check(this.validateList, query);
+    this.checkShape("list", query);
     const deprecated = [];
     if (format !== "json") {
       const refused = NOT_WITH_EXPORT.filter((name) => query[name] !== void 0);
@@ -40382,13 +40398,17 @@ var QueryParser = class {
     };
   }
   /** True when every key of `query` is one the route accepts (an unknown key is a 400 whatever its value). */
-  knowsEveryKey(query, route) {
-    const keys = route === "list" ? this.listKeys : this.detailKeys;
+  knowsEveryKey(query, kind) {
+    const keys = this.keys[kind];
     for (const key in query) if (!keys.has(key)) return false;
     return true;
   }
+  /** Checks the raw shape of a kind's query against its schema: an unknown key 400, an unusable value 422. */
+  checkShape(kind, query) {
+    this.check(this.validators[kind], query);
+  }
   parseDetail(query) {
-    this.check(this.validateDetail, query);
+    this.checkShape("detail", query);
     const deprecated = [];
     return { fields: this.parseFields(query["fields"], deprecated), deprecated };
   }
@@ -40435,6 +40455,9 @@ var QueryParser = class {
   }
 };
 var NUMBER_TYPES = /* @__PURE__ */ new Set(["integer", "number"]);
+function byKind(value) {
+  return Object.fromEntries(ROUTE_KIND_ORDER.map((kind) => [kind, value(kind)]));
+}
 function nullsFor(direction) {
   return direction === "desc" ? "nulls last" : "nulls first";
 }
@@ -40519,22 +40542,6 @@ var EXPECTED = {
   "date-time": "expected a date (YYYY-MM-DD) or an ISO 8601 date-time",
   "integer-list": "expected positive integer ids, comma-separated or repeated"
 };
-
-// runtime/route-kinds.ts
-var ROUTE_KINDS = {
-  /**
-   * `GET /api/v1/<domain>/<resource>`: a page of records (JSON), an export of every matching record
-   * (CSV or NDJSON) or a page of the change feed (`changed_since`). A page that counts its matches
-   * (`total=true`: two ERP calls) is `counted_list`, any other `list`.
-   */
-  list: { path: "", costs: ["list", "counted_list"] },
-  /** `GET /api/v1/<domain>/<resource>/{id}`: one record. */
-  detail: { path: "/:id", costs: ["detail"] }
-};
-var ROUTE_KIND_ORDER = Object.keys(ROUTE_KINDS);
-var ANSWER_COSTS = ["not_modified", "cached"];
-var REQUEST_COSTS = ROUTE_KIND_ORDER.flatMap((kind) => ROUTE_KINDS[kind].costs);
-var COST_KINDS = [...REQUEST_COSTS, ...ANSWER_COSTS];
 
 // runtime/data-routes/guard.ts
 init_request_context();
