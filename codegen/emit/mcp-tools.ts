@@ -14,8 +14,7 @@ import { banner } from '../banner';
 import { kindTools, routesOf } from '../kinds';
 import { queryToolName } from '../kinds/list/query-tool';
 import type { CatalogueModel, DomainModel, FieldModel, FilterModel, ResourceModel } from '../model/catalogue-model';
-import { filterNote } from './filter-note';
-import { scopeText, sortableNames } from './llms';
+import { filterNote, scopeText, sortableNames } from './describe';
 import { READ_ONLY, resourceArgument, type Schema, type ToolDefinition } from './mcp-tool-parts';
 
 const personalNames = (resource: ResourceModel): string[] => resource.fields.filter((f) => f.personal).map((f) => f.name);

@@ -6,7 +6,7 @@
  */
 import type { DomainModel, FilterModel, ResourceModel } from '../../model/catalogue-model';
 import { LIMITS } from '../../model/catalogue-model';
-import { filterNote } from '../../emit/filter-note';
+import { filterNote } from '../../emit/describe';
 import { FIELDS_TEXT, READ_ONLY, type Schema, type ToolDefinition } from '../../emit/mcp-tool-parts';
 import { recordSchema } from '../../emit/record-schema';
 
