@@ -5,7 +5,7 @@
  * it at `/llms.txt` and `/api/llms.txt` with `{base_url}` replaced by its public base URL.
  */
 import { banner } from '../banner';
-import { routesOf } from '../kinds';
+import { routesOf } from '../kinds/kind-emitters';
 import type { CatalogueModel, FieldModel, FilterModel, ResourceModel } from '../model/catalogue-model';
 import { exampleRecord } from './example-record';
 import { filterNote, scopeText, sortableNames } from './describe';

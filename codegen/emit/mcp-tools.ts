@@ -11,7 +11,7 @@
  * the only filters are the catalogue's, checked again by the API's own query parser.
  */
 import { banner } from '../banner';
-import { kindTools, routesOf } from '../kinds';
+import { kindTools, routesOf } from '../kinds/kind-emitters';
 import { queryToolName } from '../kinds/list/query-tool';
 import type { CatalogueModel, DomainModel, FieldModel, FilterModel, ResourceModel } from '../model/catalogue-model';
 import { filterNote, scopeText, sortableNames } from './describe';

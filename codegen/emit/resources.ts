@@ -6,7 +6,7 @@ import type { DomainModel, ResourceModel } from '../model/catalogue-model';
 import { domainResourcesConstName, recordTypeName, resourceConstName } from '../model/names';
 import type { QuerySchemas, ResourceSpec } from '../../packages/gateway/runtime/resource-spec';
 import type { RouteKind } from '../../packages/gateway/runtime/route-kinds';
-import { KIND_EMITTERS } from '../kinds';
+import { KIND_EMITTERS } from '../kinds/kind-emitters';
 import { literal, printSourceFile } from './ts-printer';
 
 function resourceSpec(resource: ResourceModel): ResourceSpec {

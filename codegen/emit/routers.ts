@@ -7,7 +7,7 @@
  */
 import { StructureKind, VariableDeclarationKind, type ImportDeclarationStructure, type VariableStatementStructure, type WriterFunction } from 'ts-morph';
 import type { CatalogueModel, DomainModel } from '../model/catalogue-model';
-import { routesOf } from '../kinds';
+import { routesOf } from '../kinds/kind-emitters';
 import { domainResourcesConstName, domainRoutesConstName, resourceConstName } from '../model/names';
 import { printSourceFile } from './ts-printer';
 

@@ -1,7 +1,7 @@
 /**
  * @module What the generator makes of a kind of data route (route-kinds.ts in the runtime declares
  * the kinds): its path, its query schema, its OpenAPI operation, its MCP tools and how the docs page
- * and llms.txt name it. One folder per kind (list/, detail/), registered in index.ts.
+ * and llms.txt name it. One folder per kind (list/, detail/), registered in kind-emitters.ts.
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { RouteKind, RouteKinds } from '../../packages/gateway/runtime/route-kinds';

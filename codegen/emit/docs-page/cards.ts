@@ -3,7 +3,7 @@
  * keys, scope, fields, filters, examples), a section per domain, and the table of contents. Every
  * catalogue text goes through the `html` template, which escapes it.
  */
-import { routesOf, type ResourceRoute } from '../../kinds';
+import { routesOf, type ResourceRoute } from '../../kinds/kind-emitters';
 import type { CatalogueModel, DomainModel, FieldModel, FilterModel, ResourceModel } from '../../model/catalogue-model';
 import { EXAMPLE_ID, exampleListAnswer } from '../example-record';
 import { BASE_URL_PLACEHOLDER, exampleListUrl, filterNote, scopeText, sortableNames } from '../describe';

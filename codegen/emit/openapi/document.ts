@@ -6,7 +6,7 @@
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { banner, GENERATOR } from '../../banner';
-import { routesOf } from '../../kinds';
+import { routesOf } from '../../kinds/kind-emitters';
 import type { CatalogueModel } from '../../model/catalogue-model';
 import { components } from './components';
 

@@ -42631,8 +42631,8 @@ var listKind = (deps) => {
   };
 };
 
-// runtime/data-routes/kinds/index.ts
-var KINDS = {
+// runtime/data-routes/kinds/data-kinds.ts
+var DATA_KINDS = {
   list: listKind,
   detail: detailKind
 };
@@ -42702,7 +42702,7 @@ function createResourceHandlers(auth, reader, failures, budget, bulk, options = 
   const deps = { reader, parserOf, answer: createAnswerer(budget, cache, onRefreshError, compression, tracing), compression, ...bulk };
   const handlers = {};
   for (const kind of ROUTE_KIND_ORDER) {
-    const routeOf2 = KINDS[kind](deps);
+    const routeOf2 = DATA_KINDS[kind](deps);
     handlers[kind] = (resource) => guarded(resource, routeOf2(resource));
   }
   return handlers;

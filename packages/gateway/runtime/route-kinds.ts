@@ -5,15 +5,15 @@
  *
  * Both sides of the generator register each kind against this declaration, in a table keyed by
  * `RouteKind`, so that a kind declared here and not registered on one side fails the type check:
- * - the generator, codegen/kinds/index.ts: its query schema, route, OpenAPI operation, MCP tools,
- *   docs card line and llms.txt line;
- * - the runtime, data-routes/kinds/index.ts: how its request is read, what it costs and how it is
- *   answered, behind the guard every kind shares (data-routes/guard.ts); and mcp/tool-calls.ts: the
- *   MCP tools that call it.
+ * - the generator, codegen/kinds/kind-emitters.ts: its query schema, route, OpenAPI operation, MCP
+ *   tools, docs card line and llms.txt line;
+ * - the runtime, data-routes/kinds/data-kinds.ts: how its request is read, what it costs and how it
+ *   is answered, behind the guard every kind shares (data-routes/guard.ts); and mcp/tool-calls.ts:
+ *   the MCP tools that call it.
  * docs/contributing.md ("Add a route kind") walks through it.
  *
- * A leaf: it imports nothing, so that every layer may read it (admission's rate limits, config.ts's
- * check of RATE_LIMIT_COSTS). The generator imports its types only, as it does resource-spec.ts (it
+ * A leaf: it imports nothing, so that every layer may read it (admission's rate limits, settings.ts's
+ * default of RATE_LIMIT_COSTS and config.ts's check of it). The generator imports its types only, as it does resource-spec.ts (it
  * builds before the gateway it generates), and restates each kind's path typed by the literal declared
  * here, so the two cannot differ.
  */

@@ -1,6 +1,6 @@
 /**
  * @module The data-route core: the guard every data route passes, whatever its kind, and the
- * handlers of every kind (kinds/index.ts) behind it. The ordered steps of a data request, with the
+ * handlers of every kind (kinds/data-kinds.ts) behind it. The ordered steps of a data request, with the
  * file that takes each and the statuses it may answer (docs/contributing.md holds the same table, a
  * test holds it to this one):
  *
@@ -51,7 +51,7 @@ import type { CompressionSettings } from '../http/compression';
 import type { Exporter } from '../export/exporter';
 import type { ChangeFeed } from '../changes/change-feed';
 import type { Admitted, KindRoute } from './kind-route';
-import { KINDS } from './kinds';
+import { DATA_KINDS } from './kinds/data-kinds';
 
 /**
  * How many times one request may be asked again after the ERP's error taught the gateway some
@@ -92,7 +92,7 @@ export interface HandlerOptions {
   readonly tracing?: Tracing | undefined;
 }
 
-/** The handler of every kind of data route (kinds/index.ts), each behind the guard. */
+/** The handler of every kind of data route (kinds/data-kinds.ts), each behind the guard. */
 export function createResourceHandlers(
   auth: Authenticator,
   reader: ResourceReader,
@@ -171,7 +171,7 @@ export function createResourceHandlers(
   const deps = { reader, parserOf, answer: createAnswerer(budget, cache, onRefreshError, compression, tracing), compression, ...bulk };
   const handlers = {} as Record<keyof ResourceHandlers, ResourceHandlers[keyof ResourceHandlers]>;
   for (const kind of ROUTE_KIND_ORDER) {
-    const routeOf = KINDS[kind](deps);
+    const routeOf = DATA_KINDS[kind](deps);
     handlers[kind] = (resource) => guarded(resource, routeOf(resource));
   }
   return handlers;

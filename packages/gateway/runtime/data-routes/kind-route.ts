@@ -2,7 +2,7 @@
  * @module What a kind of data route is to the guard (guard.ts): for each resource, how its request is
  * read, what it costs, and how it is answered. The guard takes steps 8 to 15 of a data request (the
  * table at the top of guard.ts) the same way for every kind; a kind brings step 12, reading its
- * request, and the answer of step 14. The kinds are registered in kinds/index.ts against their
+ * request, and the answer of step 14. The kinds are registered in kinds/data-kinds.ts against their
  * declaration (route-kinds.ts).
  */
 import type { Request, Response } from 'express';

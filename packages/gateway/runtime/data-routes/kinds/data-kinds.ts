@@ -8,7 +8,7 @@ import type { DataKind } from '../kind-route';
 import { detailKind } from './detail/detail-route';
 import { listKind } from './list/list-route';
 
-export const KINDS: { readonly [K in RouteKind]: DataKind } = {
+export const DATA_KINDS: { readonly [K in RouteKind]: DataKind } = {
   list: listKind,
   detail: detailKind,
 };
