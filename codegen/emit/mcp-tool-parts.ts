@@ -14,6 +14,11 @@ export interface ToolDefinition {
 
 export const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
+/** What a tool that reads the ERP costs and may answer besides its own errors: the same as its data route. */
+export const DATA_CALL_TEXT =
+  "Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). " +
+  'Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.';
+
 export const FIELDS_TEXT = 'Fields to return (default: every field except personal data). Personal-data fields (see describe_resource) are returned only when named here.';
 
 /** Every resource's path, `<domain>/<resource>`. */

@@ -13,7 +13,7 @@
 import { banner } from '../banner';
 import { kindTools, routesOf } from '../kinds/kind-emitters';
 import { queryToolName } from '../kinds/list/query-tool';
-import type { CatalogueModel, DomainModel, FieldModel, FilterModel, ResourceModel } from '../model/catalogue-model';
+import { LIMITS, type CatalogueModel, type DomainModel, type FieldModel, type FilterModel, type ResourceModel } from '../model/catalogue-model';
 import { filterNote, scopeText, sortableNames } from './describe';
 import { READ_ONLY, resourceArgument, type Schema, type ToolDefinition } from './mcp-tool-parts';
 
@@ -145,13 +145,26 @@ function resourceEntry(domain: DomainModel, resource: ResourceModel): Schema {
   };
 }
 
-export function mcpTools(model: CatalogueModel): { 'x-generated-by': string; version: string; tools: ToolDefinition[]; resources: Record<string, Schema> } {
+/** The bounds of one POST to /mcp, served as they are by the runtime (runtime/mcp/mcp-endpoint.ts) and stated in llms.txt. */
+interface McpLimits {
+  readonly batch_max: number;
+  readonly calls_in_flight: number;
+}
+
+export function mcpTools(model: CatalogueModel): {
+  'x-generated-by': string;
+  version: string;
+  limits: McpLimits;
+  tools: ToolDefinition[];
+  resources: Record<string, Schema>;
+} {
   const resources: Record<string, Schema> = {};
   for (const domain of model.domains) for (const resource of domain.resources) resources[resource.path] = resourceEntry(domain, resource);
   return {
     'x-generated-by': banner('catalogue/*.yaml'),
     // The interface version (catalogue/api.yaml): the MCP server announces it as its own.
     version: model.version,
+    limits: { batch_max: LIMITS.mcpBatchMax, calls_in_flight: LIMITS.mcpCallsInFlight },
     tools: [...catalogueTools(model), ...kindTools(model)],
     resources,
   };

@@ -1,7 +1,7 @@
 /** @module The detail route as an MCP tool: `get_record`, one record of any resource by its id. */
 import type { CatalogueModel } from '../../model/catalogue-model';
 import { LIMITS } from '../../model/catalogue-model';
-import { FIELDS_TEXT, READ_ONLY, resourceArgument, resourcePaths, type ToolDefinition } from '../../emit/mcp-tool-parts';
+import { DATA_CALL_TEXT, FIELDS_TEXT, READ_ONLY, resourceArgument, resourcePaths, type ToolDefinition } from '../../emit/mcp-tool-parts';
 
 export function recordTool(model: CatalogueModel): ToolDefinition {
   const paths = resourcePaths(model);
@@ -10,7 +10,7 @@ export function recordTool(model: CatalogueModel): ToolDefinition {
   return {
     name: 'get_record',
     title: 'Get one record',
-    description: 'One record of a resource by its id (not_found when it does not exist or is outside the resource scope).',
+    description: `One record of a resource by its id (not_found when it does not exist or is outside the resource scope). ${DATA_CALL_TEXT}`,
     inputSchema: {
       type: 'object',
       additionalProperties: false,

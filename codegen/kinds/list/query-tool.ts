@@ -7,7 +7,7 @@
 import type { DomainModel, FilterModel, ResourceModel } from '../../model/catalogue-model';
 import { LIMITS } from '../../model/catalogue-model';
 import { filterNote } from '../../emit/describe';
-import { FIELDS_TEXT, READ_ONLY, type Schema, type ToolDefinition } from '../../emit/mcp-tool-parts';
+import { DATA_CALL_TEXT, FIELDS_TEXT, READ_ONLY, type Schema, type ToolDefinition } from '../../emit/mcp-tool-parts';
 import { recordSchema } from '../../emit/record-schema';
 
 /** `query_fleet`: the query tool of a domain. */
@@ -62,7 +62,7 @@ export function queryTool(domain: DomainModel): ToolDefinition {
   return {
     name: queryToolName(domain.domain),
     title: `Query ${domain.title}`,
-    description: `List records of a ${domain.title} resource (${domain.description}) with its named filters, ANDed. Resources:\n${resourceLines}\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys.`,
+    description: `List records of a ${domain.title} resource (${domain.description}) with its named filters, ANDed. Resources:\n${resourceLines}\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. ${DATA_CALL_TEXT}`,
     inputSchema: {
       type: 'object',
       additionalProperties: false,

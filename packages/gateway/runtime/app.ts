@@ -147,7 +147,7 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   // The data API first: it is what nearly every request asks for, and Express tries mounted routers in order.
   app.use('/api/v1', noStore(), requestDeadline(config.requestTimeoutMs, sendError), createDataRouter(DOMAIN_ROUTES, handlers));
   // MCP for agents: each tool call is a GET of a data route above, through this same app.
-  app.use(createMcpRouter(app, auth, failures));
+  app.use(createMcpRouter(app, auth, failures, { budget, requestTimeoutMs: config.requestTimeoutMs, log }));
   app.use(
     '/api',
     createDocsRouter(
