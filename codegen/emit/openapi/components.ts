@@ -257,6 +257,14 @@ export function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject 
         '`csv` or `ndjson`: an export of every matching record, streamed (as `Accept: text/csv` or `application/x-ndjson` asks, for links opened in a browser or spreadsheet); `json`: the JSON page whatever `Accept` says. An export takes the filters, `fields`, `since_id` (resume after that id) and `changed_since`; not `limit`, `offset`, `order` or `total` (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent.',
       schema: { type: 'string', enum: ['json', 'csv', 'ndjson'] },
     },
+    CsvFormulas: {
+      name: 'csv_formulas',
+      in: 'query',
+      required: false,
+      description:
+        "CSV exports only (400 otherwise). `escaped` (the default): a text cell that a spreadsheet would read as a formula, one beginning with `=`, `+`, `-`, `@`, a tab or a carriage return (or the full-width `＝`, `＋`, `－`, `＠`), is written with a `'` in front, as OWASP advises against CSV injection, so that Excel or LibreOffice show it as text and compute nothing; numbers (`-12.5`), booleans, dates and arrays are never changed. `raw`: every text exactly as the ERP holds it, for loaders that are not spreadsheets (DuckDB, pandas); never open such a file in a spreadsheet when its texts come from outsiders.",
+      schema: { type: 'string', enum: ['escaped', 'raw'], default: 'escaped' },
+    },
     ChangedSince: {
       name: 'changed_since',
       in: 'query',

@@ -5,7 +5,7 @@ import type { ResourceModel } from '../../model/catalogue-model';
 import { operationId, recordTypeName } from '../../model/names';
 
 const EXPORT_CSV_TEXT =
-  'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).';
+  'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).';
 const EXPORT_NDJSON_TEXT =
   'One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`).';
 /** The list route's operation: a JSON page, or an export (CSV, NDJSON) of every matching record. */
@@ -32,6 +32,7 @@ export function listOperation(resource: ResourceModel): OpenAPIV3_1.OperationObj
       },
       ref('Fields', 'parameters'),
       ref('Format', 'parameters'),
+      ref('CsvFormulas', 'parameters'),
       ref('ChangedSince', 'parameters'),
       ...resource.filters.map(filterParameter),
       ref('IfNoneMatch', 'parameters'),

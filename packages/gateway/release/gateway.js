@@ -1488,26 +1488,112 @@ __export(cluster_metrics_exports, {
   createClusterMetricsServer: () => createClusterMetricsServer
 });
 function answerPrimary(metrics) {
-  import_prom_client2.AggregatorRegistry.setRegistries([metrics.registry]);
-  new import_prom_client2.AggregatorRegistry();
-}
-function createClusterMetricsServer() {
-  const aggregator = new import_prom_client2.AggregatorRegistry();
-  return createMetricsServer({
-    scrape: async () => ({ body: await aggregator.clusterMetrics(), contentType: aggregator.contentType })
+  process.on("message", (message) => {
+    if (!isMessage(message, REQUEST)) return;
+    metrics.registry.getMetricsAsJSON().then(
+      (json) => process.send?.({ type: ANSWER, id: message.id, metrics: json }),
+      // No answer: the primary counts this worker by its last one.
+      () => void 0
+    );
   });
 }
-var import_prom_client2;
+function createClusterMetricsServer() {
+  const sum = new ClusterSum();
+  return createMetricsServer({ scrape: () => sum.scrape() });
+}
+function addUp(a, b) {
+  const byName = new Map(a.map((metric) => [metric.name, { ...metric, values: metric.values.map((value) => ({ ...value })) }]));
+  for (const metric of b) {
+    const into = byName.get(metric.name);
+    if (!into) {
+      byName.set(metric.name, { ...metric, values: metric.values.map((value) => ({ ...value })) });
+      continue;
+    }
+    const series = new Map(into.values.map((value) => [seriesKey(value), value]));
+    for (const value of metric.values) {
+      const same = series.get(seriesKey(value));
+      if (same) same.value += value.value;
+      else into.values.push({ ...value });
+    }
+  }
+  return [...byName.values()];
+}
+function seriesKey(value) {
+  const labels = Object.entries(value.labels).sort(([x], [y]) => x < y ? -1 : x > y ? 1 : 0);
+  return JSON.stringify([value.metricName ?? "", labels]);
+}
+var import_node_cluster2, import_prom_client2, REQUEST, ANSWER, ANSWER_LIMIT_MS, MONOTONIC, isMessage, ClusterSum;
 var init_cluster_metrics = __esm({
   "runtime/telemetry/cluster-metrics.ts"() {
     "use strict";
+    import_node_cluster2 = __toESM(require("node:cluster"));
     import_prom_client2 = require("prom-client");
     init_metrics_server();
+    REQUEST = "odg:metrics-request";
+    ANSWER = "odg:metrics-answer";
+    ANSWER_LIMIT_MS = 2e3;
+    MONOTONIC = /* @__PURE__ */ new Set(["counter", "histogram"]);
+    isMessage = (message, type) => typeof message === "object" && message !== null && message.type === type;
+    ClusterSum = class {
+      /** Each live worker's numbers at its last answer. */
+      last = /* @__PURE__ */ new Map();
+      /** The counters and histograms of every worker that has exited, summed, as of each one's last answer. */
+      retired = [];
+      nextId = 0;
+      waiting = /* @__PURE__ */ new Map();
+      constructor() {
+        import_node_cluster2.default.on("message", (worker, message) => {
+          if (isMessage(message, ANSWER)) this.waiting.get(`${message.id}:${worker.id}`)?.(message.metrics);
+        });
+        import_node_cluster2.default.on("exit", (worker) => this.retire(worker.id));
+      }
+      async scrape() {
+        const id = this.nextId++;
+        const workers2 = Object.values(import_node_cluster2.default.workers ?? {}).filter((worker) => worker?.isConnected() === true);
+        const answers = await Promise.all(workers2.map((worker) => this.ask(worker, id)));
+        workers2.forEach((worker, i) => {
+          const answer2 = answers[i];
+          if (answer2 && !worker.isDead()) this.last.set(worker.id, answer2);
+        });
+        const registry = import_prom_client2.AggregatorRegistry.aggregate([...this.last.values(), this.retired]);
+        return { body: await registry.metrics(), contentType: registry.contentType };
+      }
+      ask(worker, id) {
+        const key = `${id}:${worker.id}`;
+        return new Promise((resolve) => {
+          const done = (metrics) => {
+            clearTimeout(timer);
+            worker.off("exit", gone);
+            this.waiting.delete(key);
+            resolve(metrics);
+          };
+          const gone = () => done(void 0);
+          const timer = setTimeout(gone, ANSWER_LIMIT_MS);
+          this.waiting.set(key, done);
+          worker.once("exit", gone);
+          try {
+            worker.send({ type: REQUEST, id });
+          } catch {
+            gone();
+          }
+        });
+      }
+      /** A worker exited: its last counters and histograms join the dead workers' sum. */
+      retire(workerId) {
+        const last = this.last.get(workerId);
+        this.last.delete(workerId);
+        if (last)
+          this.retired = addUp(
+            this.retired,
+            last.filter((metric) => MONOTONIC.has(String(metric.type)))
+          );
+      }
+    };
   }
 });
 
 // runtime/main.ts
-var import_node_cluster2 = __toESM(require("node:cluster"));
+var import_node_cluster3 = __toESM(require("node:cluster"));
 
 // runtime/app.ts
 var import_express3 = __toESM(require("express"));
@@ -2045,7 +2131,7 @@ footer {
 </section>
 <section class="guide" id="paging">
 <h2>Paging</h2>
-<p>List routes take <code>limit</code>, <code>offset</code>, <code>since_id</code>, <code>total</code>, <code>order</code>, <code>fields</code>, <code>format</code>, <code>changed_since</code> besides their filters; detail routes take <code>fields</code> only. Any other query key is 400; a malformed value (<code>limit=0</code>, <code>offset=-1</code>, <code>total=maybe</code>) is 422. A list answers <code>{&quot;data&quot;: [record, ...], &quot;meta&quot;: {&quot;total&quot;: n, &quot;next_since_id&quot;: n|null}}</code>.</p>
+<p>List routes take <code>limit</code>, <code>offset</code>, <code>since_id</code>, <code>total</code>, <code>order</code>, <code>fields</code>, <code>format</code>, <code>csv_formulas</code>, <code>changed_since</code> besides their filters; detail routes take <code>fields</code> only. Any other query key is 400; a malformed value (<code>limit=0</code>, <code>offset=-1</code>, <code>total=maybe</code>) is 422. A list answers <code>{&quot;data&quot;: [record, ...], &quot;meta&quot;: {&quot;total&quot;: n, &quot;next_since_id&quot;: n|null}}</code>.</p>
 <ul>
 <li><strong>Offset paging</strong> (<code>limit</code>, <code>offset</code>, optional <code>order</code>): for screens and small lists. <code>meta.total</code> counts every match; the cost grows with the offset.</li>
 <li><strong>Cursor paging</strong> (<code>since_id</code>): for full scans and synchronisation. Start with <code>since_id=0</code>, then pass back <code>meta.next_since_id</code> unchanged (<code>&quot;next_since_id&quot;: 212</code>: ask again with <code>since_id=212</code>); stop at <code>&quot;next_since_id&quot;: null</code>. Ascending id, constant cost; never compute the cursor yourself. Not with <code>offset</code> or <code>order</code> (400).</li>
@@ -2055,7 +2141,8 @@ footer {
 <li>total: <code>true</code> (default) or <code>false</code>. The count scans every match whatever the <code>limit</code>: turn it off in cursor scans and whenever no count is shown.</li>
 <li>order: <code>field</code>, <code>field asc</code> or <code>field desc</code>, comma-separated, among the resource's sortable fields; <code>id</code> is appended as the last key, so pages are stable. A number that is not set is read as 0 and sorts beside the zeros; a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by <code>id</code>, except on date-times: the ERP orders first by fractions of a second that answers round off.</li>
 <li>fields: comma-separated field names (<code>fields=id,name</code>); an unknown name is 400.</li>
-<li>format: <code>csv</code> or <code>ndjson</code> (or <code>Accept: text/csv</code> or <code>application/x-ndjson</code>): an export of every match, streamed by ascending id, with the filters and <code>fields</code>; <code>since_id</code> resumes after an id; not with <code>limit</code>, <code>offset</code>, <code>order</code> or <code>total</code> (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, <code>null</code> an empty field, an empty text <code>&quot;&quot;</code>, arrays as JSON text. An export that ends without its last chunk was cut short: resume with <code>since_id</code>. <code>format=json</code> gives the JSON page whatever <code>Accept</code> says.</li>
+<li>format: <code>csv</code> or <code>ndjson</code> (or <code>Accept: text/csv</code> or <code>application/x-ndjson</code>): an export of every match, streamed by ascending id, with the filters and <code>fields</code>; <code>since_id</code> resumes after an id; not with <code>limit</code>, <code>offset</code>, <code>order</code> or <code>total</code> (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, <code>null</code> an empty field, an empty text <code>&quot;&quot;</code>, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab or a carriage return) has a <code>'</code> in front, as OWASP advises, so that opening the file computes nothing (numbers such as <code>-12.5</code> are never changed). An export that ends without its last chunk was cut short: resume with <code>since_id</code>. <code>format=json</code> gives the JSON page whatever <code>Accept</code> says.</li>
+<li>csv_formulas: <code>escaped</code> (default) or <code>raw</code>, CSV exports only (400 otherwise). <code>escaped</code>: texts a spreadsheet would read as formulas (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab, a carriage return, or their full-width forms) get a leading <code>'</code> (OWASP's advice against CSV injection); <code>raw</code>: every text as the ERP holds it, for loaders that are not spreadsheets.</li>
 <li>changed_since: an ISO 8601 date-time, or the token <code>meta.next_changed_since</code> gave: the change feed, records written at or after it in <code>(write_date, id)</code> order. Pass back <code>meta.next_changed_since</code> while <code>meta.more_changes</code> is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters come in <code>meta.removed_ids</code> (exports: a <code>_removed</code> column, and the next token in the <code>X-Next-Changed-Since</code> header). The last few seconds wait until settled. Deleted records cannot be seen: compare the ids of an export now and then. Not with <code>order</code>, <code>offset</code>, <code>since_id</code> or <code>total=true</code> (400).</li>
 <li><strong>Unchanged answers</strong>: a 200 JSON answer carries an <code>ETag</code> (an export none); send it back in <code>If-None-Match</code> (comma-separated, or <code>*</code>) and an unchanged answer is <strong>304</strong> with no body. The ERP is still read, and answers are <code>Cache-Control: no-store</code>: keep the ETag and the body yourself. A resource the operator caches answers <code>Cache-Control: private, max-age=\u2026</code> with an <code>Age</code> instead: it may come from the gateway's cache, at most <code>max-age</code> seconds old.</li>
 </ul>
@@ -2298,7 +2385,7 @@ footer {
 <tr><td><code>request_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the approval request.</td></tr>
 <tr><td><code>request_subject</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Subject (number) of the approval request.</td></tr>
 <tr><td><code>request_status</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>new</code>, <code>pending</code>, <code>approved</code>, <code>refused</code>, <code>cancel</code>, <code>treated_paid</code></span></td><td data-label="Description">Status of the approval request.</td></tr>
-<tr><td><code>approver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Approver (user).</td></tr>
+<tr><td><code>approver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Approver (user).</td></tr>
 <tr><td><code>approver_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the approver (user).</td></tr>
 <tr><td><code>status</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>new</code>, <code>pending</code>, <code>waiting</code>, <code>approved</code>, <code>refused</code>, <code>cancel</code></span></td><td data-label="Description">Position of this approver in the circuit.</td></tr>
 <tr><td><code>sequence</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Rank in the circuit (lowest rank decides first).</td></tr>
@@ -2355,7 +2442,7 @@ footer {
 <tr><td><code>request_subject</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Subject (number) of the approval request.</td></tr>
 <tr><td><code>request_description</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Description of the approval request.</td></tr>
 <tr><td><code>request_status</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>new</code>, <code>pending</code>, <code>approved</code>, <code>refused</code>, <code>cancel</code>, <code>treated_paid</code></span></td><td data-label="Description">Status of the approval request.</td></tr>
-<tr><td><code>author</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Author of the approval request.</td></tr>
+<tr><td><code>author</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Author of the approval request.</td></tr>
 <tr><td><code>description</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Description of the line.</td></tr>
 <tr><td><code>product</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Product asked for.</td></tr>
 <tr><td><code>product_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the product asked for.</td></tr>
@@ -2428,18 +2515,18 @@ footer {
 <tr><td><code>subject</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Subject of the request (request number).</td></tr>
 <tr><td><code>description</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Description (reason) of the request.</td></tr>
 <tr><td><code>reference</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">External reference of the request.</td></tr>
-<tr><td><code>author</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Author (owner) of the request.</td></tr>
+<tr><td><code>author</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Author (owner) of the request.</td></tr>
 <tr><td><code>author_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the author (user).</td></tr>
-<tr><td><code>created_by</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who entered the request, if different from the author.</td></tr>
+<tr><td><code>created_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who entered the request, if different from the author.</td></tr>
 <tr><td><code>status</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>new</code>, <code>pending</code>, <code>approved</code>, <code>refused</code>, <code>cancel</code>, <code>treated_paid</code></span></td><td data-label="Description">Status of the request.</td></tr>
 <tr><td><code>category</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Approval category.</td></tr>
 <tr><td><code>category_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the approval category.</td></tr>
 <tr><td><code>amount</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Amount of the request.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amount.</td></tr>
 <tr><td><code>budget_code</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Budget code charged.</td></tr>
-<tr><td><code>final_approver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Approver who takes the final decision.</td></tr>
+<tr><td><code>final_approver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Approver who takes the final decision.</td></tr>
 <tr><td><code>approvers</code></td><td data-label="Type">array of integer</td><td data-label="Description">Identifiers of the circuit steps, to join with approvals/approvers.</td></tr>
-<tr><td><code>partner</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Partner (contact) concerned by the request.</td></tr>
+<tr><td><code>partner</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Partner (contact) concerned by the request.</td></tr>
 <tr><td><code>location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Location concerned by the request.</td></tr>
 <tr><td><code>quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity asked for.</td></tr>
 <tr><td><code>created_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Creation date and time of the record.</td></tr>
@@ -2716,9 +2803,9 @@ footer {
 <tr><td><code>seats_max</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Maximum number of attendees (0 when unlimited).</td></tr>
 <tr><td><code>seats_taken</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Seats taken by confirmed and attended registrations.</td></tr>
 <tr><td><code>seats_available</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Seats still available (0 when unlimited).</td></tr>
-<tr><td><code>organizer</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Organizer of the event.</td></tr>
-<tr><td><code>responsible</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">User responsible for the event.</td></tr>
-<tr><td><code>referent</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Referent person of the event.</td></tr>
+<tr><td><code>organizer</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Organizer of the event.</td></tr>
+<tr><td><code>responsible</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User responsible for the event.</td></tr>
+<tr><td><code>referent</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Referent person of the event.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>internal</code>, <code>public</code></span></td><td data-label="Description">Origin of the event (internal or public request).</td></tr>
 <tr><td><code>review_state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>approved</code>, <code>pending</code>, <code>refused</code></span></td><td data-label="Description">Review state of the event.</td></tr>
 <tr><td><code>hidden_public</code></td><td data-label="Type">boolean</td><td data-label="Description">Hidden on the public site.</td></tr>
@@ -2793,7 +2880,7 @@ footer {
 <tr><td><code>attendee</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Participant name.</td></tr>
 <tr><td><code>email</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Participant email address.</td></tr>
 <tr><td><code>phone</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Participant phone number.</td></tr>
-<tr><td><code>booked_by</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Contact who booked the registration.</td></tr>
+<tr><td><code>booked_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Contact who booked the registration.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>draft</code>, <code>open</code>, <code>done</code>, <code>cancel</code></span></td><td data-label="Description">Registration status: draft (unconfirmed), open (confirmed), done (attended), cancel (cancelled).</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
@@ -2845,7 +2932,7 @@ footer {
 <tr><td><code>event</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Name of the event.</td></tr>
 <tr><td><code>name</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Task to carry out.</td></tr>
 <tr><td><code>done</code></td><td data-label="Type">boolean</td><td data-label="Description">The task is done.</td></tr>
-<tr><td><code>assignee</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">User assigned to the task.</td></tr>
+<tr><td><code>assignee</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User assigned to the task.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -2897,7 +2984,7 @@ footer {
 <tr><td><code>due_date</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Due date.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>pending</code>, <code>handled</code>, <code>late</code></span></td><td data-label="Description">Handling state: late when the due date has passed without the alert being handled.</td></tr>
 <tr><td><code>handled_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">When the alert was handled.</td></tr>
-<tr><td><code>handled_by</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who handled the alert.</td></tr>
+<tr><td><code>handled_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who handled the alert.</td></tr>
 <tr><td><code>reminder_days</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Notice days before the due date.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
@@ -2950,7 +3037,7 @@ footer {
 <tr><td><code>reference</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reference of the fuel log.</td></tr>
 <tr><td><code>vehicle</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle filled.</td></tr>
 <tr><td><code>vehicle_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the vehicle filled.</td></tr>
-<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Driver at the time of the fill.</td></tr>
+<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Driver at the time of the fill.</td></tr>
 <tr><td><code>date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time of the fill.</td></tr>
 <tr><td><code>station</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Fuel station.</td></tr>
 <tr><td><code>liters</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Litres filled.</td></tr>
@@ -3023,7 +3110,7 @@ footer {
 <tr><td><code>name</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Short description of the incident.</td></tr>
 <tr><td><code>vehicle</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle involved.</td></tr>
 <tr><td><code>vehicle_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the vehicle involved.</td></tr>
-<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Driver at the time of the incident.</td></tr>
+<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Driver at the time of the incident.</td></tr>
 <tr><td><code>date</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date of the incident.</td></tr>
 <tr><td><code>severity</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>minor</code>, <code>moderate</code>, <code>major</code>, <code>critical</code></span></td><td data-label="Description">Severity of the incident.</td></tr>
 <tr><td><code>cost</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Estimated impact cost.</td></tr>
@@ -3130,8 +3217,8 @@ footer {
 <tr><td><code>reference</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reference of the reservation.</td></tr>
 <tr><td><code>vehicle</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle reserved.</td></tr>
 <tr><td><code>vehicle_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the vehicle reserved.</td></tr>
-<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Driver.</td></tr>
-<tr><td><code>requester</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who made the request.</td></tr>
+<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Driver.</td></tr>
+<tr><td><code>requester</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who made the request.</td></tr>
 <tr><td><code>start</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Start of the reservation.</td></tr>
 <tr><td><code>stop</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">End of the reservation.</td></tr>
 <tr><td><code>duration</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Duration (hours).</td></tr>
@@ -3142,7 +3229,7 @@ footer {
 <tr><td><code>attendees_count</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Expected passengers.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>internal</code>, <code>public</code></span></td><td data-label="Description">Channel through which the request was made.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>draft</code>, <code>pending</code>, <code>approved</code>, <code>in_progress</code>, <code>done</code>, <code>refused</code>, <code>cancelled</code></span></td><td data-label="Description">State of the reservation.</td></tr>
-<tr><td><code>approver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who approved or refused the request.</td></tr>
+<tr><td><code>approver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who approved or refused the request.</td></tr>
 <tr><td><code>approved_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">When the request was approved.</td></tr>
 <tr><td><code>refusal_reason</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reason given for a refusal.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
@@ -3271,7 +3358,7 @@ footer {
 <tr><td><code>reservation_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Originating reservation, if any.</td></tr>
 <tr><td><code>vehicle</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle driven.</td></tr>
 <tr><td><code>vehicle_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the vehicle driven.</td></tr>
-<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Driver.</td></tr>
+<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Driver.</td></tr>
 <tr><td><code>date</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date of the trip.</td></tr>
 <tr><td><code>date_start</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Departure time.</td></tr>
 <tr><td><code>date_end</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Arrival time.</td></tr>
@@ -3336,7 +3423,7 @@ footer {
 <tr><td><code>plate</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Licence plate.</td></tr>
 <tr><td><code>model</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Make and model.</td></tr>
 <tr><td><code>vin</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle identification number (chassis).</td></tr>
-<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Driver currently assigned.</td></tr>
+<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Driver currently assigned.</td></tr>
 <tr><td><code>seats</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Number of seats.</td></tr>
 <tr><td><code>fuel_type</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>diesel</code>, <code>gasoline</code>, <code>full_hybrid</code>, <code>plug_in_hybrid_diesel</code>, <code>plug_in_hybrid_gasoline</code>, <code>cng</code>, <code>lpg</code>, <code>hydrogen</code>, <code>electric</code></span></td><td data-label="Description">Fuel or energy.</td></tr>
 <tr><td><code>odometer</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Last odometer reading (km).</td></tr>
@@ -3412,7 +3499,7 @@ footer {
 <tr><td><code>product</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Hardware model.</td></tr>
 <tr><td><code>quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity on hand.</td></tr>
 <tr><td><code>location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Stock location of the asset.</td></tr>
-<tr><td><code>holder</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person holding the asset.</td></tr>
+<tr><td><code>holder</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person holding the asset.</td></tr>
 <tr><td><code>lifecycle</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>available</code>, <code>assigned</code>, <code>maintenance</code>, <code>retired</code>, <code>external</code></span></td><td data-label="Description">Lifecycle stage of the asset.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
@@ -3460,7 +3547,7 @@ footer {
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the move.</td></tr>
 <tr><td><code>ticket_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the ticket the consumable was issued for.</td></tr>
 <tr><td><code>ticket_number</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Number of the ticket.</td></tr>
-<tr><td><code>beneficiary</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who received the consumable.</td></tr>
+<tr><td><code>beneficiary</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who received the consumable.</td></tr>
 <tr><td><code>product</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Consumable issued.</td></tr>
 <tr><td><code>location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Stock location the consumable was taken from.</td></tr>
 <tr><td><code>quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity issued.</td></tr>
@@ -3468,7 +3555,7 @@ footer {
 <tr><td><code>remaining_quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity not returned.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>out</code>, <code>partial</code>, <code>returned</code></span></td><td data-label="Description">Return state of the move.</td></tr>
 <tr><td><code>date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time of issue.</td></tr>
-<tr><td><code>handled_by</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Technician who handled the move.</td></tr>
+<tr><td><code>handled_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Technician who handled the move.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -3523,9 +3610,9 @@ footer {
 <tr><td><code>stage</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Current stage.</td></tr>
 <tr><td><code>is_closed</code></td><td data-label="Type">boolean</td><td data-label="Description">The current stage is a closing stage.</td></tr>
 <tr><td><code>team</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Support team in charge.</td></tr>
-<tr><td><code>assignees</code></td><td data-label="Type">array of string</td><td data-label="Description">Assigned technicians.</td></tr>
-<tr><td><code>assignee</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">First assigned technician, or null (earlier listing).</td></tr>
-<tr><td><code>requester</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who raised the ticket.</td></tr>
+<tr><td><code>assignees</code></td><td data-label="Type">array of string <span class="b pd">personal data</span></td><td data-label="Description">Assigned technicians.</td></tr>
+<tr><td><code>assignee</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">First assigned technician, or null (earlier listing).</td></tr>
+<tr><td><code>requester</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who raised the ticket.</td></tr>
 <tr><td><code>requester_email</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Email address of the requester.</td></tr>
 <tr><td><code>priority</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>0</code>, <code>1</code>, <code>2</code>, <code>3</code></span></td><td data-label="Description">Priority: 0 low, 1 normal, 2 high, 3 critical.</td></tr>
 <tr><td><code>kanban_state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>normal</code>, <code>done</code>, <code>blocked</code></span></td><td data-label="Description">Kanban status: normal (in progress), done (ready) or blocked.</td></tr>
@@ -3687,8 +3774,8 @@ footer {
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amounts.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>draft</code>, <code>sent</code>, <code>org_tribu</code>, <code>to approve</code>, <code>purchase</code>, <code>cancel</code></span></td><td data-label="Description">State of the order (org_tribu = awaiting tribe validation).</td></tr>
 <tr><td><code>invoice_status</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>no</code>, <code>to invoice</code>, <code>invoiced</code></span></td><td data-label="Description">Billing status.</td></tr>
-<tr><td><code>buyer</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Buyer in charge of the order.</td></tr>
-<tr><td><code>author</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who entered the order.</td></tr>
+<tr><td><code>buyer</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Buyer in charge of the order.</td></tr>
+<tr><td><code>author</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who entered the order.</td></tr>
 <tr><td><code>author_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the person who entered the order (user).</td></tr>
 <tr><td><code>created_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Creation date and time of the record.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
@@ -3890,8 +3977,8 @@ footer {
 <tr><td><code>stop</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">End of the maintenance slot.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>planned</code>, <code>in_progress</code>, <code>done</code>, <code>cancelled</code></span></td><td data-label="Description">State of the maintenance.</td></tr>
 <tr><td><code>category</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>preventive</code>, <code>curative</code>, <code>cleaning</code>, <code>other</code></span></td><td data-label="Description">Kind of maintenance.</td></tr>
-<tr><td><code>technician</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Internal technician.</td></tr>
-<tr><td><code>external_technician</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">External technician or contractor.</td></tr>
+<tr><td><code>technician</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Internal technician.</td></tr>
+<tr><td><code>external_technician</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">External technician or contractor.</td></tr>
 <tr><td><code>blocks_reservations</code></td><td data-label="Type">boolean</td><td data-label="Description">Prevents any reservation on the slot.</td></tr>
 <tr><td><code>check_progress</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Progress of the maintenance checklist (percent).</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
@@ -3954,10 +4041,10 @@ footer {
 <tr><td><code>duration</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Duration of the reservation (hours).</td></tr>
 <tr><td><code>attendees_expected</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Number of attendees expected.</td></tr>
 <tr><td><code>attendees_actual</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Number of attendees actually present.</td></tr>
-<tr><td><code>requester</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who requested the reservation.</td></tr>
+<tr><td><code>requester</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who requested the reservation.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>internal</code>, <code>public</code></span></td><td data-label="Description">Origin of the request (internal or public).</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>pending</code>, <code>approved</code>, <code>refused</code>, <code>cancelled</code>, <code>done</code></span></td><td data-label="Description">State of the reservation.</td></tr>
-<tr><td><code>approver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">User who approved or refused the reservation.</td></tr>
+<tr><td><code>approver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User who approved or refused the reservation.</td></tr>
 <tr><td><code>approved_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time of the approval.</td></tr>
 <tr><td><code>refusal_reason</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reason given for a refusal.</td></tr>
 <tr><td><code>cancellation_reason</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reason given for a cancellation.</td></tr>
@@ -4154,11 +4241,11 @@ footer {
 <tr><td><code>subject_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the subject concerned.</td></tr>
 <tr><td><code>sprint</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Sprint during which the blocker was raised.</td></tr>
 <tr><td><code>squad</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Squad that is blocked.</td></tr>
-<tr><td><code>owner</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person in charge of following the blocker.</td></tr>
-<tr><td><code>unblocker</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Who can lift the blocker (person or body; free text).</td></tr>
-<tr><td><code>unblocker_user</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person to notify to lift the blocker.</td></tr>
+<tr><td><code>owner</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person in charge of following the blocker.</td></tr>
+<tr><td><code>unblocker</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Who can lift the blocker (person or body; free text).</td></tr>
+<tr><td><code>unblocker_user</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person to notify to lift the blocker.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>member</code>, <code>feedback</code>, <code>no_feedback</code></span></td><td data-label="Description">Where the blocker comes from.</td></tr>
-<tr><td><code>reported_by</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who reported the blocker.</td></tr>
+<tr><td><code>reported_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who reported the blocker.</td></tr>
 <tr><td><code>date_start</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Blocked since.</td></tr>
 <tr><td><code>date_lifted</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date the blocker was lifted (null while open).</td></tr>
 <tr><td><code>is_open</code></td><td data-label="Type">boolean</td><td data-label="Description">True while the blocker has not been lifted.</td></tr>
@@ -4361,7 +4448,7 @@ footer {
 <tr><td><code>value</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Value read.</td></tr>
 <tr><td><code>unit</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Unit of the measure.</td></tr>
 <tr><td><code>note</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Comment on the reading.</td></tr>
-<tr><td><code>read_by</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who recorded the reading.</td></tr>
+<tr><td><code>read_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who recorded the reading.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -4558,7 +4645,7 @@ footer {
 <tr><td><code>reference</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reference of the transfer.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Source document (purchase order, request...).</td></tr>
 <tr><td><code>picking_type</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Operation type (receipt, delivery, internal transfer).</td></tr>
-<tr><td><code>partner</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Contact (vendor or recipient).</td></tr>
+<tr><td><code>partner</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Contact (vendor or recipient).</td></tr>
 <tr><td><code>source_location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Location the goods leave.</td></tr>
 <tr><td><code>destination_location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Location the goods reach.</td></tr>
 <tr><td><code>scheduled_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Scheduled date of the transfer.</td></tr>
@@ -4677,7 +4764,7 @@ footer {
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>draft</code>, <code>pending</code>, <code>approved</code>, <code>rejected</code>, <code>cancelled</code></span></td><td data-label="Description">State of the request.</td></tr>
 <tr><td><code>trip_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the trip (mission) concerned, if any.</td></tr>
 <tr><td><code>trip_reference</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reference of the trip concerned.</td></tr>
-<tr><td><code>traveler</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">User travelling.</td></tr>
+<tr><td><code>traveler</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User travelling.</td></tr>
 <tr><td><code>mission_object</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Purpose of the mission.</td></tr>
 <tr><td><code>country</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Destination country.</td></tr>
 <tr><td><code>city</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Destination city.</td></tr>
@@ -4699,7 +4786,7 @@ footer {
 <tr><td><code>amount_partner</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Amount borne by the partner.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amounts.</td></tr>
 <tr><td><code>environment</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Environment (site or programme area) charged.</td></tr>
-<tr><td><code>validator</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">User who validates the request.</td></tr>
+<tr><td><code>validator</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User who validates the request.</td></tr>
 <tr><td><code>submit_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">When the request was submitted.</td></tr>
 <tr><td><code>approve_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">When the request was approved.</td></tr>
 <tr><td><code>reject_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">When the request was rejected.</td></tr>
@@ -4927,7 +5014,7 @@ footer {
 <tr><td><code>reference</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reference (sequence number) of the trip.</td></tr>
 <tr><td><code>name</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Title of the mission.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>draft</code>, <code>pending</code>, <code>planned</code>, <code>in_progress</code>, <code>done</code>, <code>cancelled</code></span></td><td data-label="Description">State of the trip.</td></tr>
-<tr><td><code>traveler</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">User travelling.</td></tr>
+<tr><td><code>traveler</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User travelling.</td></tr>
 <tr><td><code>traveler_name</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Full name of the traveller.</td></tr>
 <tr><td><code>traveler_email</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Email address of the traveller.</td></tr>
 <tr><td><code>trip_type</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Kind of mission.</td></tr>
@@ -5262,7 +5349,7 @@ Every data route needs \`Authorization: Bearer <API key>\`; the documentation ro
 
 ## Paging
 
-List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fields\`, \`format\`, \`changed_since\` besides their filters; detail routes take \`fields\` only. Any other query key is 400; a malformed value (\`limit=0\`, \`offset=-1\`, \`total=maybe\`) is 422. A list answers \`{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}\`.
+List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fields\`, \`format\`, \`csv_formulas\`, \`changed_since\` besides their filters; detail routes take \`fields\` only. Any other query key is 400; a malformed value (\`limit=0\`, \`offset=-1\`, \`total=maybe\`) is 422. A list answers \`{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}\`.
 
 - **Offset paging** (\`limit\`, \`offset\`, optional \`order\`): for screens and small lists. \`meta.total\` counts every match; the cost grows with the offset.
 - **Cursor paging** (\`since_id\`): for full scans and synchronisation. Start with \`since_id=0\`, then pass back \`meta.next_since_id\` unchanged (\`"next_since_id": 212\`: ask again with \`since_id=212\`); stop at \`"next_since_id": null\`. Ascending id, constant cost; never compute the cursor yourself. Not with \`offset\` or \`order\` (400).
@@ -5272,7 +5359,8 @@ List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fi
 - total: \`true\` (default) or \`false\`. The count scans every match whatever the \`limit\`: turn it off in cursor scans and whenever no count is shown.
 - order: \`field\`, \`field asc\` or \`field desc\`, comma-separated, among the resource's sortable fields; \`id\` is appended as the last key, so pages are stable. A number that is not set is read as 0 and sorts beside the zeros; a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by \`id\`, except on date-times: the ERP orders first by fractions of a second that answers round off.
 - fields: comma-separated field names (\`fields=id,name\`); an unknown name is 400.
-- format: \`csv\` or \`ndjson\` (or \`Accept: text/csv\` or \`application/x-ndjson\`): an export of every match, streamed by ascending id, with the filters and \`fields\`; \`since_id\` resumes after an id; not with \`limit\`, \`offset\`, \`order\` or \`total\` (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, \`null\` an empty field, an empty text \`""\`, arrays as JSON text. An export that ends without its last chunk was cut short: resume with \`since_id\`. \`format=json\` gives the JSON page whatever \`Accept\` says.
+- format: \`csv\` or \`ndjson\` (or \`Accept: text/csv\` or \`application/x-ndjson\`): an export of every match, streamed by ascending id, with the filters and \`fields\`; \`since_id\` resumes after an id; not with \`limit\`, \`offset\`, \`order\` or \`total\` (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, \`null\` an empty field, an empty text \`""\`, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return) has a \`'\` in front, as OWASP advises, so that opening the file computes nothing (numbers such as \`-12.5\` are never changed). An export that ends without its last chunk was cut short: resume with \`since_id\`. \`format=json\` gives the JSON page whatever \`Accept\` says.
+- csv_formulas: \`escaped\` (default) or \`raw\`, CSV exports only (400 otherwise). \`escaped\`: texts a spreadsheet would read as formulas (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab, a carriage return, or their full-width forms) get a leading \`'\` (OWASP's advice against CSV injection); \`raw\`: every text as the ERP holds it, for loaders that are not spreadsheets.
 - changed_since: an ISO 8601 date-time, or the token \`meta.next_changed_since\` gave: the change feed, records written at or after it in \`(write_date, id)\` order. Pass back \`meta.next_changed_since\` while \`meta.more_changes\` is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters come in \`meta.removed_ids\` (exports: a \`_removed\` column, and the next token in the \`X-Next-Changed-Since\` header). The last few seconds wait until settled. Deleted records cannot be seen: compare the ids of an export now and then. Not with \`order\`, \`offset\`, \`since_id\` or \`total=true\` (400).
 - **Unchanged answers**: a 200 JSON answer carries an \`ETag\` (an export none); send it back in \`If-None-Match\` (comma-separated, or \`*\`) and an unchanged answer is **304** with no body. The ERP is still read, and answers are \`Cache-Control: no-store\`: keep the ETag and the body yourself. A resource the operator caches answers \`Cache-Control: private, max-age=\u2026\` with an \`Age\` instead: it may come from the gateway's cache, at most \`max-age\` seconds old.
 
@@ -5393,7 +5481,7 @@ Fields:
 - request_id: integer|null. Identifier of the approval request.
 - request_subject: string|null. Subject (number) of the approval request.
 - request_status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the approval request.
-- approver: string|null. Approver (user).
+- approver: string|null [personal data]. Approver (user).
 - approver_id: integer|null. Identifier of the approver (user).
 - status: "new"|"pending"|"waiting"|"approved"|"refused"|"cancel"|null. Position of this approver in the circuit.
 - sequence: integer|null. Rank in the circuit (lowest rank decides first).
@@ -5419,7 +5507,7 @@ Fields:
 - request_subject: string|null. Subject (number) of the approval request.
 - request_description: string|null. Description of the approval request.
 - request_status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the approval request.
-- author: string|null. Author of the approval request.
+- author: string|null [personal data]. Author of the approval request.
 - description: string|null. Description of the line.
 - product: string|null. Product asked for.
 - product_id: integer|null. Identifier of the product asked for.
@@ -5451,18 +5539,18 @@ Fields:
 - subject: string|null. Subject of the request (request number).
 - description: string|null. Description (reason) of the request.
 - reference: string|null. External reference of the request.
-- author: string|null. Author (owner) of the request.
+- author: string|null [personal data]. Author (owner) of the request.
 - author_id: integer|null. Identifier of the author (user).
-- created_by: string|null. Person who entered the request, if different from the author.
+- created_by: string|null [personal data]. Person who entered the request, if different from the author.
 - status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the request.
 - category: string|null. Approval category.
 - category_id: integer|null. Identifier of the approval category.
 - amount: number|null. Amount of the request.
 - currency: string|null. Currency of the amount.
 - budget_code: string|null. Budget code charged.
-- final_approver: string|null. Approver who takes the final decision.
+- final_approver: string|null [personal data]. Approver who takes the final decision.
 - approvers: integer[]. Identifiers of the circuit steps, to join with approvals/approvers.
-- partner: string|null. Partner (contact) concerned by the request.
+- partner: string|null [personal data]. Partner (contact) concerned by the request.
 - location: string|null. Location concerned by the request.
 - quantity: number|null. Quantity asked for.
 - created_at: string(date-time)|null. Creation date and time of the record.
@@ -5591,9 +5679,9 @@ Fields:
 - seats_max: integer|null. Maximum number of attendees (0 when unlimited).
 - seats_taken: integer|null. Seats taken by confirmed and attended registrations.
 - seats_available: integer|null. Seats still available (0 when unlimited).
-- organizer: string|null. Organizer of the event.
-- responsible: string|null. User responsible for the event.
-- referent: string|null. Referent person of the event.
+- organizer: string|null [personal data]. Organizer of the event.
+- responsible: string|null [personal data]. User responsible for the event.
+- referent: string|null [personal data]. Referent person of the event.
 - origin: "internal"|"public"|null. Origin of the event (internal or public request).
 - review_state: "approved"|"pending"|"refused"|null. Review state of the event.
 - hidden_public: boolean. Hidden on the public site.
@@ -5623,7 +5711,7 @@ Fields:
 - attendee: string|null [personal data]. Participant name.
 - email: string|null [personal data]. Participant email address.
 - phone: string|null [personal data]. Participant phone number.
-- booked_by: string|null. Contact who booked the registration.
+- booked_by: string|null [personal data]. Contact who booked the registration.
 - state: "draft"|"open"|"done"|"cancel"|null. Registration status: draft (unconfirmed), open (confirmed), done (attended), cancel (cancelled).
 - company: string|null. Owning company.
 - url: string|null. Link to the record in the ERP interface.
@@ -5644,7 +5732,7 @@ Fields:
 - event: string|null. Name of the event.
 - name: string|null. Task to carry out.
 - done: boolean. The task is done.
-- assignee: string|null. User assigned to the task.
+- assignee: string|null [personal data]. User assigned to the task.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - event_id = integer
@@ -5669,7 +5757,7 @@ Fields:
 - due_date: string(date)|null. Due date.
 - state: "pending"|"handled"|"late"|null. Handling state: late when the due date has passed without the alert being handled.
 - handled_at: string(date-time)|null. When the alert was handled.
-- handled_by: string|null. Person who handled the alert.
+- handled_by: string|null [personal data]. Person who handled the alert.
 - reminder_days: integer|null. Notice days before the due date.
 - company: string|null. Owning company.
 - url: string|null. Link to the record in the ERP interface.
@@ -5690,7 +5778,7 @@ Fields:
 - reference: string|null. Reference of the fuel log.
 - vehicle: string|null. Vehicle filled.
 - vehicle_id: integer|null. Identifier of the vehicle filled.
-- driver: string|null. Driver at the time of the fill.
+- driver: string|null [personal data]. Driver at the time of the fill.
 - date: string(date-time)|null. Date and time of the fill.
 - station: string|null. Fuel station.
 - liters: number|null. Litres filled.
@@ -5723,7 +5811,7 @@ Fields:
 - name: string|null. Short description of the incident.
 - vehicle: string|null. Vehicle involved.
 - vehicle_id: integer|null. Identifier of the vehicle involved.
-- driver: string|null. Driver at the time of the incident.
+- driver: string|null [personal data]. Driver at the time of the incident.
 - date: string(date)|null. Date of the incident.
 - severity: "minor"|"moderate"|"major"|"critical"|null. Severity of the incident.
 - cost: number|null. Estimated impact cost.
@@ -5768,8 +5856,8 @@ Fields:
 - reference: string|null. Reference of the reservation.
 - vehicle: string|null. Vehicle reserved.
 - vehicle_id: integer|null. Identifier of the vehicle reserved.
-- driver: string|null. Driver.
-- requester: string|null. Person who made the request.
+- driver: string|null [personal data]. Driver.
+- requester: string|null [personal data]. Person who made the request.
 - start: string(date-time)|null. Start of the reservation.
 - stop: string(date-time)|null. End of the reservation.
 - duration: number|null. Duration (hours).
@@ -5780,7 +5868,7 @@ Fields:
 - attendees_count: integer|null. Expected passengers.
 - origin: "internal"|"public"|null. Channel through which the request was made.
 - state: "draft"|"pending"|"approved"|"in_progress"|"done"|"refused"|"cancelled"|null. State of the reservation.
-- approver: string|null. Person who approved or refused the request.
+- approver: string|null [personal data]. Person who approved or refused the request.
 - approved_at: string(date-time)|null. When the request was approved.
 - refusal_reason: string|null. Reason given for a refusal.
 - url: string|null. Link to the record in the ERP interface.
@@ -5832,7 +5920,7 @@ Fields:
 - reservation_id: integer|null. Originating reservation, if any.
 - vehicle: string|null. Vehicle driven.
 - vehicle_id: integer|null. Identifier of the vehicle driven.
-- driver: string|null. Driver.
+- driver: string|null [personal data]. Driver.
 - date: string(date)|null. Date of the trip.
 - date_start: string(date-time)|null. Departure time.
 - date_end: string(date-time)|null. Arrival time.
@@ -5860,7 +5948,7 @@ Fields:
 - plate: string|null. Licence plate.
 - model: string|null. Make and model.
 - vin: string|null. Vehicle identification number (chassis).
-- driver: string|null. Driver currently assigned.
+- driver: string|null [personal data]. Driver currently assigned.
 - seats: integer|null. Number of seats.
 - fuel_type: "diesel"|"gasoline"|"full_hybrid"|"plug_in_hybrid_diesel"|"plug_in_hybrid_gasoline"|"cng"|"lpg"|"hydrogen"|"electric"|null. Fuel or energy.
 - odometer: number|null. Last odometer reading (km).
@@ -5898,7 +5986,7 @@ Fields:
 - product: string|null. Hardware model.
 - quantity: number|null. Quantity on hand.
 - location: string|null. Stock location of the asset.
-- holder: string|null. Person holding the asset.
+- holder: string|null [personal data]. Person holding the asset.
 - lifecycle: "available"|"assigned"|"maintenance"|"retired"|"external"|null. Lifecycle stage of the asset.
 - company: string|null. Owning company.
 - url: string|null. Link to the record in the ERP interface.
@@ -5916,7 +6004,7 @@ Fields:
 - id: integer. Technical identifier of the move.
 - ticket_id: integer|null. Identifier of the ticket the consumable was issued for.
 - ticket_number: string|null. Number of the ticket.
-- beneficiary: string|null. Person who received the consumable.
+- beneficiary: string|null [personal data]. Person who received the consumable.
 - product: string|null. Consumable issued.
 - location: string|null. Stock location the consumable was taken from.
 - quantity: number|null. Quantity issued.
@@ -5924,7 +6012,7 @@ Fields:
 - remaining_quantity: number|null. Quantity not returned.
 - state: "out"|"partial"|"returned"|null. Return state of the move.
 - date: string(date-time)|null. Date and time of issue.
-- handled_by: string|null. Technician who handled the move.
+- handled_by: string|null [personal data]. Technician who handled the move.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - state = "out"|"partial"|"returned"
@@ -5946,9 +6034,9 @@ Fields:
 - stage: string|null. Current stage.
 - is_closed: boolean. The current stage is a closing stage.
 - team: string|null. Support team in charge.
-- assignees: string[]. Assigned technicians.
-- assignee: string|null. First assigned technician, or null (earlier listing).
-- requester: string|null. Person who raised the ticket.
+- assignees: string[] [personal data]. Assigned technicians.
+- assignee: string|null [personal data]. First assigned technician, or null (earlier listing).
+- requester: string|null [personal data]. Person who raised the ticket.
 - requester_email: string|null [personal data]. Email address of the requester.
 - priority: "0"|"1"|"2"|"3"|null. Priority: 0 low, 1 normal, 2 high, 3 critical.
 - kanban_state: "normal"|"done"|"blocked"|null. Kanban status: normal (in progress), done (ready) or blocked.
@@ -6027,8 +6115,8 @@ Fields:
 - currency: string|null. Currency of the amounts.
 - state: "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"|null. State of the order (org_tribu = awaiting tribe validation).
 - invoice_status: "no"|"to invoice"|"invoiced"|null. Billing status.
-- buyer: string|null. Buyer in charge of the order.
-- author: string|null. Person who entered the order.
+- buyer: string|null [personal data]. Buyer in charge of the order.
+- author: string|null [personal data]. Person who entered the order.
 - author_id: integer|null. Identifier of the person who entered the order (user).
 - created_at: string(date-time)|null. Creation date and time of the record.
 - company: string|null. Owning company.
@@ -6111,8 +6199,8 @@ Fields:
 - stop: string(date-time)|null. End of the maintenance slot.
 - state: "planned"|"in_progress"|"done"|"cancelled"|null. State of the maintenance.
 - category: "preventive"|"curative"|"cleaning"|"other"|null. Kind of maintenance.
-- technician: string|null. Internal technician.
-- external_technician: string|null. External technician or contractor.
+- technician: string|null [personal data]. Internal technician.
+- external_technician: string|null [personal data]. External technician or contractor.
 - blocks_reservations: boolean. Prevents any reservation on the slot.
 - check_progress: number|null. Progress of the maintenance checklist (percent).
 - company: string|null. Owning company.
@@ -6141,10 +6229,10 @@ Fields:
 - duration: number|null. Duration of the reservation (hours).
 - attendees_expected: integer|null. Number of attendees expected.
 - attendees_actual: integer|null. Number of attendees actually present.
-- requester: string|null. Person who requested the reservation.
+- requester: string|null [personal data]. Person who requested the reservation.
 - origin: "internal"|"public"|null. Origin of the request (internal or public).
 - state: "pending"|"approved"|"refused"|"cancelled"|"done"|null. State of the reservation.
-- approver: string|null. User who approved or refused the reservation.
+- approver: string|null [personal data]. User who approved or refused the reservation.
 - approved_at: string(date-time)|null. Date and time of the approval.
 - refusal_reason: string|null. Reason given for a refusal.
 - cancellation_reason: string|null. Reason given for a cancellation.
@@ -6229,11 +6317,11 @@ Fields:
 - subject_id: integer|null. Identifier of the subject concerned.
 - sprint: string|null. Sprint during which the blocker was raised.
 - squad: string|null. Squad that is blocked.
-- owner: string|null. Person in charge of following the blocker.
-- unblocker: string|null. Who can lift the blocker (person or body; free text).
-- unblocker_user: string|null. Person to notify to lift the blocker.
+- owner: string|null [personal data]. Person in charge of following the blocker.
+- unblocker: string|null [personal data]. Who can lift the blocker (person or body; free text).
+- unblocker_user: string|null [personal data]. Person to notify to lift the blocker.
 - origin: "member"|"feedback"|"no_feedback"|null. Where the blocker comes from.
-- reported_by: string|null. Person who reported the blocker.
+- reported_by: string|null [personal data]. Person who reported the blocker.
 - date_start: string(date)|null. Blocked since.
 - date_lifted: string(date)|null. Date the blocker was lifted (null while open).
 - is_open: boolean. True while the blocker has not been lifted.
@@ -6322,7 +6410,7 @@ Fields:
 - value: number|null. Value read.
 - unit: string|null. Unit of the measure.
 - note: string|null. Comment on the reading.
-- read_by: string|null. Person who recorded the reading.
+- read_by: string|null [personal data]. Person who recorded the reading.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - measure_id = integer
@@ -6402,7 +6490,7 @@ Fields:
 - reference: string|null. Reference of the transfer.
 - origin: string|null. Source document (purchase order, request...).
 - picking_type: string|null. Operation type (receipt, delivery, internal transfer).
-- partner: string|null. Contact (vendor or recipient).
+- partner: string|null [personal data]. Contact (vendor or recipient).
 - source_location: string|null. Location the goods leave.
 - destination_location: string|null. Location the goods reach.
 - scheduled_date: string(date-time)|null. Scheduled date of the transfer.
@@ -6457,7 +6545,7 @@ Fields:
 - state: "draft"|"pending"|"approved"|"rejected"|"cancelled"|null. State of the request.
 - trip_id: integer|null. Identifier of the trip (mission) concerned, if any.
 - trip_reference: string|null. Reference of the trip concerned.
-- traveler: string|null. User travelling.
+- traveler: string|null [personal data]. User travelling.
 - mission_object: string|null. Purpose of the mission.
 - country: string|null. Destination country.
 - city: string|null. Destination city.
@@ -6479,7 +6567,7 @@ Fields:
 - amount_partner: number|null. Amount borne by the partner.
 - currency: string|null. Currency of the amounts.
 - environment: string|null. Environment (site or programme area) charged.
-- validator: string|null. User who validates the request.
+- validator: string|null [personal data]. User who validates the request.
 - submit_date: string(date-time)|null. When the request was submitted.
 - approve_date: string(date-time)|null. When the request was approved.
 - reject_date: string(date-time)|null. When the request was rejected.
@@ -6565,7 +6653,7 @@ Fields:
 - reference: string|null. Reference (sequence number) of the trip.
 - name: string|null. Title of the mission.
 - state: "draft"|"pending"|"planned"|"in_progress"|"done"|"cancelled"|null. State of the trip.
-- traveler: string|null. User travelling.
+- traveler: string|null [personal data]. User travelling.
 - traveler_name: string|null [personal data]. Full name of the traveller.
 - traveler_email: string|null [personal data]. Email address of the traveller.
 - trip_type: string|null. Kind of mission.
@@ -6710,6 +6798,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -6792,7 +6883,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -6990,6 +7081,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -7038,7 +7132,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -7236,6 +7330,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -7370,7 +7467,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -7568,6 +7665,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -7696,7 +7796,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -7892,6 +7992,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -8094,7 +8197,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -8292,6 +8395,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -8380,7 +8486,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -8578,6 +8684,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -8690,7 +8799,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -8888,6 +8997,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -8986,7 +9098,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -9184,6 +9296,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -9321,7 +9436,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -9519,6 +9634,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -9607,7 +9725,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -9805,6 +9923,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -9875,7 +9996,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -10073,6 +10194,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -10191,7 +10315,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -10389,6 +10513,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -10495,7 +10622,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -10693,6 +10820,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -10807,7 +10937,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -11005,6 +11135,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -11065,7 +11198,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -11263,6 +11396,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -11380,7 +11516,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -11578,6 +11714,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -11694,7 +11833,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -11892,6 +12031,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -11990,7 +12132,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -12188,6 +12330,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -12324,7 +12469,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -12522,6 +12667,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -12599,7 +12747,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -12797,6 +12945,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -12910,7 +13061,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -13108,6 +13259,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -13244,7 +13398,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -13442,6 +13596,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -13558,7 +13715,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -13754,6 +13911,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -13995,7 +14155,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -14193,6 +14353,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -14253,7 +14416,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -14451,6 +14614,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -14499,7 +14665,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -14697,6 +14863,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -14757,7 +14926,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -14955,6 +15124,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -15083,7 +15255,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -15281,6 +15453,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -15410,7 +15585,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -15608,6 +15783,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -15680,7 +15858,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -15878,6 +16056,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -15975,7 +16156,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -16173,6 +16354,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -16303,7 +16487,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -16501,6 +16685,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -16637,7 +16824,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -16835,6 +17022,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -16919,7 +17109,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -17117,6 +17307,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -17227,7 +17420,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -17425,6 +17618,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -17497,7 +17693,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -17695,6 +17891,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -17753,7 +17952,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -17951,6 +18150,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -18037,7 +18239,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -18235,6 +18437,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -18351,7 +18556,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -18549,6 +18754,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -18631,7 +18839,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -18829,6 +19037,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -18971,7 +19182,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -19169,6 +19380,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -19227,7 +19441,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -19425,6 +19639,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -19533,7 +19750,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -19731,6 +19948,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -19791,7 +20011,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -19989,6 +20209,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -20127,7 +20350,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -20539,7 +20762,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Approver (user)."
+            description: "Approver (user).",
+            "x-personal-data": true
           },
           approver_id: {
             type: [
@@ -20646,7 +20870,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Author of the approval request."
+            description: "Author of the approval request.",
+            "x-personal-data": true
           },
           description: {
             type: [
@@ -20780,7 +21005,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Author (owner) of the request."
+            description: "Author (owner) of the request.",
+            "x-personal-data": true
           },
           author_id: {
             type: [
@@ -20794,7 +21020,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Person who entered the request, if different from the author."
+            description: "Person who entered the request, if different from the author.",
+            "x-personal-data": true
           },
           status: {
             type: [
@@ -20852,7 +21079,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Approver who takes the final decision."
+            description: "Approver who takes the final decision.",
+            "x-personal-data": true
           },
           approvers: {
             type: "array",
@@ -20866,7 +21094,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Partner (contact) concerned by the request."
+            description: "Partner (contact) concerned by the request.",
+            "x-personal-data": true
           },
           location: {
             type: [
@@ -21369,21 +21598,24 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Organizer of the event."
+            description: "Organizer of the event.",
+            "x-personal-data": true
           },
           responsible: {
             type: [
               "string",
               "null"
             ],
-            description: "User responsible for the event."
+            description: "User responsible for the event.",
+            "x-personal-data": true
           },
           referent: {
             type: [
               "string",
               "null"
             ],
-            description: "Referent person of the event."
+            description: "Referent person of the event.",
+            "x-personal-data": true
           },
           origin: {
             type: [
@@ -21504,7 +21736,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Contact who booked the registration."
+            description: "Contact who booked the registration.",
+            "x-personal-data": true
           },
           state: {
             type: [
@@ -21579,7 +21812,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "User assigned to the task."
+            description: "User assigned to the task.",
+            "x-personal-data": true
           },
           url: {
             type: [
@@ -21673,7 +21907,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Person who handled the alert."
+            description: "Person who handled the alert.",
+            "x-personal-data": true
           },
           reminder_days: {
             type: [
@@ -21737,7 +21972,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Driver at the time of the fill."
+            description: "Driver at the time of the fill.",
+            "x-personal-data": true
           },
           date: {
             type: [
@@ -21887,7 +22123,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Driver at the time of the incident."
+            description: "Driver at the time of the incident.",
+            "x-personal-data": true
           },
           date: {
             type: [
@@ -22062,14 +22299,16 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Driver."
+            description: "Driver.",
+            "x-personal-data": true
           },
           requester: {
             type: [
               "string",
               "null"
             ],
-            description: "Person who made the request."
+            description: "Person who made the request.",
+            "x-personal-data": true
           },
           start: {
             type: [
@@ -22163,7 +22402,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Person who approved or refused the request."
+            description: "Person who approved or refused the request.",
+            "x-personal-data": true
           },
           approved_at: {
             type: [
@@ -22375,7 +22615,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Driver."
+            description: "Driver.",
+            "x-personal-data": true
           },
           date: {
             type: [
@@ -22498,7 +22739,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Driver currently assigned."
+            description: "Driver currently assigned.",
+            "x-personal-data": true
           },
           seats: {
             type: [
@@ -22670,7 +22912,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Person holding the asset."
+            description: "Person holding the asset.",
+            "x-personal-data": true
           },
           lifecycle: {
             type: [
@@ -22735,7 +22978,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Person who received the consumable."
+            description: "Person who received the consumable.",
+            "x-personal-data": true
           },
           product: {
             type: [
@@ -22798,7 +23042,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Technician who handled the move."
+            description: "Technician who handled the move.",
+            "x-personal-data": true
           },
           url: {
             type: [
@@ -22866,21 +23111,24 @@ var openapi_default = {
             items: {
               type: "string"
             },
-            description: "Assigned technicians."
+            description: "Assigned technicians.",
+            "x-personal-data": true
           },
           assignee: {
             type: [
               "string",
               "null"
             ],
-            description: "First assigned technician, or null (earlier listing)."
+            description: "First assigned technician, or null (earlier listing).",
+            "x-personal-data": true
           },
           requester: {
             type: [
               "string",
               "null"
             ],
-            description: "Person who raised the ticket."
+            description: "Person who raised the ticket.",
+            "x-personal-data": true
           },
           requester_email: {
             type: [
@@ -23276,14 +23524,16 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Buyer in charge of the order."
+            description: "Buyer in charge of the order.",
+            "x-personal-data": true
           },
           author: {
             type: [
               "string",
               "null"
             ],
-            description: "Person who entered the order."
+            description: "Person who entered the order.",
+            "x-personal-data": true
           },
           author_id: {
             type: [
@@ -23528,14 +23778,16 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Internal technician."
+            description: "Internal technician.",
+            "x-personal-data": true
           },
           external_technician: {
             type: [
               "string",
               "null"
             ],
-            description: "External technician or contractor."
+            description: "External technician or contractor.",
+            "x-personal-data": true
           },
           blocks_reservations: {
             type: "boolean",
@@ -23647,7 +23899,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Person who requested the reservation."
+            description: "Person who requested the reservation.",
+            "x-personal-data": true
           },
           origin: {
             type: [
@@ -23681,7 +23934,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "User who approved or refused the reservation."
+            description: "User who approved or refused the reservation.",
+            "x-personal-data": true
           },
           approved_at: {
             type: [
@@ -24018,21 +24272,24 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Person in charge of following the blocker."
+            description: "Person in charge of following the blocker.",
+            "x-personal-data": true
           },
           unblocker: {
             type: [
               "string",
               "null"
             ],
-            description: "Who can lift the blocker (person or body; free text)."
+            description: "Who can lift the blocker (person or body; free text).",
+            "x-personal-data": true
           },
           unblocker_user: {
             type: [
               "string",
               "null"
             ],
-            description: "Person to notify to lift the blocker."
+            description: "Person to notify to lift the blocker.",
+            "x-personal-data": true
           },
           origin: {
             type: [
@@ -24052,7 +24309,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Person who reported the blocker."
+            description: "Person who reported the blocker.",
+            "x-personal-data": true
           },
           date_start: {
             type: [
@@ -24408,7 +24666,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Person who recorded the reading."
+            description: "Person who recorded the reading.",
+            "x-personal-data": true
           },
           url: {
             type: [
@@ -24658,7 +24917,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Contact (vendor or recipient)."
+            description: "Contact (vendor or recipient).",
+            "x-personal-data": true
           },
           source_location: {
             type: [
@@ -24877,7 +25137,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "User travelling."
+            description: "User travelling.",
+            "x-personal-data": true
           },
           mission_object: {
             type: [
@@ -25056,7 +25317,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "User who validates the request."
+            description: "User who validates the request.",
+            "x-personal-data": true
           },
           submit_date: {
             type: [
@@ -25362,7 +25624,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "User travelling."
+            description: "User travelling.",
+            "x-personal-data": true
           },
           traveler_name: {
             type: [
@@ -25762,6 +26025,20 @@ var openapi_default = {
           ]
         }
       },
+      CsvFormulas: {
+        name: "csv_formulas",
+        in: "query",
+        required: false,
+        description: "CSV exports only (400 otherwise). `escaped` (the default): a text cell that a spreadsheet would read as a formula, one beginning with `=`, `+`, `-`, `@`, a tab or a carriage return (or the full-width `\uFF1D`, `\uFF0B`, `\uFF0D`, `\uFF20`), is written with a `'` in front, as OWASP advises against CSV injection, so that Excel or LibreOffice show it as text and compute nothing; numbers (`-12.5`), booleans, dates and arrays are never changed. `raw`: every text exactly as the ERP holds it, for loaders that are not spreadsheets (DuckDB, pandas); never open such a file in a spreadsheet when its texts come from outsiders.",
+        schema: {
+          type: "string",
+          enum: [
+            "escaped",
+            "raw"
+          ],
+          default: "escaped"
+        }
+      },
       ChangedSince: {
         name: "changed_since",
         in: "query",
@@ -26082,6 +26359,10 @@ var ANALYTIC_ACCOUNTS = deepFreeze({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -26258,6 +26539,10 @@ var ANALYTIC_DIMENSIONS = deepFreeze({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -26364,7 +26649,7 @@ var APPROVALS_APPROVERS = deepFreeze2({
       name: "approver",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -26540,6 +26825,10 @@ var APPROVALS_APPROVERS = deepFreeze2({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -26664,7 +26953,7 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
       name: "author",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "related",
@@ -26927,6 +27216,10 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -27035,7 +27328,7 @@ var APPROVALS_REQUESTS = deepFreeze2({
       name: "author",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -27061,7 +27354,7 @@ var APPROVALS_REQUESTS = deepFreeze2({
       name: "created_by",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -27150,7 +27443,7 @@ var APPROVALS_REQUESTS = deepFreeze2({
       name: "final_approver",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -27177,7 +27470,7 @@ var APPROVALS_REQUESTS = deepFreeze2({
       name: "partner",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -27447,6 +27740,10 @@ var APPROVALS_REQUESTS = deepFreeze2({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -27815,6 +28112,10 @@ var ELECTRICITY_COUNTERS = deepFreeze3({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -28097,6 +28398,10 @@ var ELECTRICITY_PURCHASES = deepFreeze3({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -28376,6 +28681,10 @@ var ELECTRICITY_READINGS = deepFreeze3({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -28636,7 +28945,7 @@ var EVENTS_EVENTS = deepFreeze4({
       name: "organizer",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -28649,7 +28958,7 @@ var EVENTS_EVENTS = deepFreeze4({
       name: "responsible",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -28662,7 +28971,7 @@ var EVENTS_EVENTS = deepFreeze4({
       name: "referent",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -28862,6 +29171,10 @@ var EVENTS_EVENTS = deepFreeze4({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -29013,7 +29326,7 @@ var EVENTS_REGISTRATIONS = deepFreeze4({
       name: "booked_by",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -29138,6 +29451,10 @@ var EVENTS_REGISTRATIONS = deepFreeze4({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -29250,7 +29567,7 @@ var EVENTS_TASKS = deepFreeze4({
       name: "assignee",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -29338,6 +29655,10 @@ var EVENTS_TASKS = deepFreeze4({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -29507,7 +29828,7 @@ var FLEET_ALERTS = deepFreeze5({
       name: "handled_by",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -29640,6 +29961,10 @@ var FLEET_ALERTS = deepFreeze5({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -29744,7 +30069,7 @@ var FLEET_FUEL_LOGS = deepFreeze5({
       name: "driver",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -30025,6 +30350,10 @@ var FLEET_FUEL_LOGS = deepFreeze5({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -30131,7 +30460,7 @@ var FLEET_INCIDENTS = deepFreeze5({
       name: "driver",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -30300,6 +30629,10 @@ var FLEET_INCIDENTS = deepFreeze5({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -30558,6 +30891,10 @@ var FLEET_LOCATIONS = deepFreeze5({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -30649,7 +30986,7 @@ var FLEET_RESERVATIONS = deepFreeze5({
       name: "driver",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -30662,7 +30999,7 @@ var FLEET_RESERVATIONS = deepFreeze5({
       name: "requester",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -30800,7 +31137,7 @@ var FLEET_RESERVATIONS = deepFreeze5({
       name: "approver",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -30937,6 +31274,10 @@ var FLEET_RESERVATIONS = deepFreeze5({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -31291,6 +31632,10 @@ var FLEET_SERVICES = deepFreeze5({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -31408,7 +31753,7 @@ var FLEET_TRIPS = deepFreeze5({
       name: "driver",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -31635,6 +31980,10 @@ var FLEET_TRIPS = deepFreeze5({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -31741,7 +32090,7 @@ var FLEET_VEHICLES = deepFreeze5({
       name: "driver",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -32011,6 +32360,10 @@ var FLEET_VEHICLES = deepFreeze5({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -32180,7 +32533,7 @@ var IT_ASSETS = deepFreeze6({
       name: "holder",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -32297,6 +32650,10 @@ var IT_ASSETS = deepFreeze6({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -32380,7 +32737,7 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
       name: "beneficiary",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -32481,7 +32838,7 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
       name: "handled_by",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -32586,6 +32943,10 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -32736,7 +33097,7 @@ var IT_TICKETS = deepFreeze6({
       type: "array",
       items: "string",
       nullable: false,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "x2many",
@@ -32749,7 +33110,7 @@ var IT_TICKETS = deepFreeze6({
       name: "assignee",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "x2many",
@@ -32762,7 +33123,7 @@ var IT_TICKETS = deepFreeze6({
       name: "requester",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -32989,6 +33350,10 @@ var IT_TICKETS = deepFreeze6({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -33410,6 +33775,10 @@ var PURCHASE_ORDER_LINES = deepFreeze7({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -33690,7 +34059,7 @@ var PURCHASE_ORDERS = deepFreeze7({
       name: "buyer",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -33703,7 +34072,7 @@ var PURCHASE_ORDERS = deepFreeze7({
       name: "author",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -33921,6 +34290,10 @@ var PURCHASE_ORDERS = deepFreeze7({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -34163,6 +34536,10 @@ var SPACE_ACTIVITIES = deepFreeze8({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -34307,6 +34684,10 @@ var SPACE_CATEGORIES = deepFreeze8({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -34481,6 +34862,10 @@ var SPACE_EQUIPMENTS = deepFreeze8({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -34624,7 +35009,7 @@ var SPACE_MAINTENANCES = deepFreeze8({
       name: "technician",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -34637,7 +35022,7 @@ var SPACE_MAINTENANCES = deepFreeze8({
       name: "external_technician",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -34789,6 +35174,10 @@ var SPACE_MAINTENANCES = deepFreeze8({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -34974,7 +35363,7 @@ var SPACE_RESERVATIONS = deepFreeze8({
       name: "requester",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -35013,7 +35402,7 @@ var SPACE_RESERVATIONS = deepFreeze8({
       name: "approver",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -35210,6 +35599,10 @@ var SPACE_RESERVATIONS = deepFreeze8({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -35439,6 +35832,10 @@ var SPACE_SITES = deepFreeze8({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -35830,6 +36227,10 @@ var SPACE_SPACES = deepFreeze8({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -36001,7 +36402,7 @@ var SPRINT_BLOCKERS = deepFreeze9({
       name: "owner",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -36014,7 +36415,7 @@ var SPRINT_BLOCKERS = deepFreeze9({
       name: "unblocker",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "field",
@@ -36026,7 +36427,7 @@ var SPRINT_BLOCKERS = deepFreeze9({
       name: "unblocker_user",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -36052,7 +36453,7 @@ var SPRINT_BLOCKERS = deepFreeze9({
       name: "reported_by",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -36248,6 +36649,10 @@ var SPRINT_BLOCKERS = deepFreeze9({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -36640,6 +37045,10 @@ var SPRINT_ENGAGEMENTS = deepFreeze9({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -36915,6 +37324,10 @@ var SPRINT_KEY_RESULTS = deepFreeze9({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -37093,7 +37506,7 @@ var SPRINT_MEASURE_READINGS = deepFreeze9({
       name: "read_by",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -37196,6 +37609,10 @@ var SPRINT_MEASURE_READINGS = deepFreeze9({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -37494,6 +37911,10 @@ var SPRINT_MEASURES = deepFreeze9({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -37644,6 +38065,10 @@ var SPRINT_OBJECTIVES = deepFreeze9({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -37839,6 +38264,10 @@ var SPRINT_SPRINTS = deepFreeze9({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -37962,7 +38391,7 @@ var STOCK_PICKINGS = deepFreeze10({
       name: "partner",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -38160,6 +38589,10 @@ var STOCK_PICKINGS = deepFreeze10({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -38448,6 +38881,10 @@ var TRAVEL_PERDIEM_RATES = deepFreeze11({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -38580,7 +39017,7 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
       name: "traveler",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -38857,7 +39294,7 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
       name: "validator",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -39045,6 +39482,10 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -39266,6 +39707,10 @@ var TRAVEL_TRIP_EXPENSES = deepFreeze11({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -39578,6 +40023,10 @@ var TRAVEL_TRIP_STAGES = deepFreeze11({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -39758,6 +40207,10 @@ var TRAVEL_TRIP_TYPES = deepFreeze11({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -39848,7 +40301,7 @@ var TRAVEL_TRIPS = deepFreeze11({
       name: "traveler",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -40226,6 +40679,10 @@ var TRAVEL_TRIPS = deepFreeze11({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -41191,12 +41648,12 @@ async function collectErpSchema(resources, describe) {
 function hopModels(schema, model, path) {
   const hops = path.split(".");
   const models = [];
-  let current = model;
+  let current2 = model;
   for (const hop of hops.slice(0, -1)) {
-    const relation = current === void 0 ? void 0 : schema.get(current)?.[hop]?.relation;
+    const relation = current2 === void 0 ? void 0 : schema.get(current2)?.[hop]?.relation;
     if (!relation) break;
     models.push(relation);
-    current = relation;
+    current2 = relation;
   }
   return models;
 }
@@ -41348,10 +41805,10 @@ init_request_context();
 // runtime/export/export-encoders.ts
 var import_sync = require("csv-stringify/sync");
 var REMOVED = "_removed";
-function encoderFor(format, fields, changeFeed) {
-  return format === "csv" ? csvEncoder(fields, changeFeed) : ndjsonEncoder(changeFeed);
+function encoderFor(format, fields, changeFeed, formulas) {
+  return format === "csv" ? csvEncoder(fields, changeFeed, formulas) : ndjsonEncoder(changeFeed);
 }
-function csvEncoder(fields, changeFeed) {
+function csvEncoder(fields, changeFeed, formulas) {
   const columns = fields.map((field) => field.name);
   if (changeFeed) columns.push(REMOVED);
   const options = {
@@ -41362,6 +41819,7 @@ function csvEncoder(fields, changeFeed) {
     quote_record_delimiter: true,
     // Only an empty text is quoted (`""`); a null stays an empty field (`quoted_empty` would quote both).
     quoted_match: /^$/,
+    escape_formulas: formulas === "escaped",
     cast: {
       boolean: (value) => value ? "true" : "false",
       // Arrays (the only objects a record holds) as JSON text, which any loader can parse back.
@@ -41413,7 +41871,7 @@ var Exporter = class {
   log;
   async stream(principal, resource, query, format, req, res, stats) {
     const { next, headers } = query.changes ? await this.changePages(principal, resource, query, stats) : { next: await this.recordPages(principal, resource, query, stats), headers: {} };
-    const encoder = encoderFor(format, query.fields, query.changes !== void 0);
+    const encoder = encoderFor(format, query.fields, query.changes !== void 0, query.csvFormulas);
     let closed = false;
     res.once("close", () => {
       closed = true;
@@ -41527,7 +41985,8 @@ var WindowLimiter = class {
     this.limit = limit;
     this.shared = shared;
     const options = { points: limit.points, duration: limit.windowSeconds };
-    this.memory = new import_rate_limiter_flexible.RateLimiterMemory({ ...options, keyPrefix: limit.name });
+    this.local = new import_rate_limiter_flexible.RateLimiterMemory({ ...options, keyPrefix: limit.name });
+    this.unsynced = new import_rate_limiter_flexible.RateLimiterMemory({ ...options, keyPrefix: `${limit.name}:unsynced` });
     this.redis = shared && new import_rate_limiter_flexible.RateLimiterRedis({
       ...options,
       storeClient: shared.client,
@@ -41538,33 +41997,70 @@ var WindowLimiter = class {
   }
   limit;
   shared;
-  memory;
+  /** This process's count of each key: the count without Redis, and what it goes on from while Redis is away. */
+  local;
+  /** Points this process let through (or gave back) while Redis was away, not yet added to Redis's count. */
+  unsynced;
   redis;
   /** Spends `points` of `key`'s window; refused, spending nothing, when they do not fit. */
   consume(key, points) {
-    return this.run(async (limiter) => {
-      const state = await limiter.consume(key, points).then(stateOf(true), refusedOrThrow);
-      if (!state.allowed) await limiter.reward(key, points);
-      return state;
-    });
+    const { shared, redis: redis2 } = this;
+    if (!shared || !redis2) return this.consumeLocally(key, points);
+    return shared.attempt(
+      () => this.consumeShared(redis2, key, points),
+      async () => {
+        const state = await this.consumeLocally(key, points);
+        if (state.allowed) await this.unsynced.penalty(key, points);
+        return state;
+      }
+    );
   }
   /** Gives back `points` (negative: takes more) of `key`'s window, e.g. when a request turned out cheaper. */
   async adjust(key, points) {
     if (points === 0) return;
-    await this.run((limiter) => (points > 0 ? limiter.reward(key, points) : limiter.penalty(key, -points)).then(stateOf(true), refusedOrThrow));
-  }
-  run(operation) {
+    const change = (limiter) => points > 0 ? limiter.reward(key, points) : limiter.penalty(key, -points);
     const { shared, redis: redis2 } = this;
-    if (!shared || !redis2) return operation(this.memory);
-    return shared.attempt(
-      () => operation(redis2),
-      () => operation(this.memory)
+    if (!shared || !redis2) {
+      await change(this.local);
+      return;
+    }
+    await shared.attempt(
+      async () => this.remember(key, await change(redis2)),
+      async () => {
+        await change(this.local);
+        await change(this.unsynced);
+      }
     );
   }
+  async consumeLocally(key, points) {
+    const res = await this.local.consume(key, points).catch(verdictOrThrow);
+    if (res.consumedPoints <= this.limit.points) return stateOf(true, res);
+    return stateOf(false, await this.local.reward(key, points));
+  }
+  async consumeShared(redis2, key, points) {
+    const counted = current(await this.local.get(key));
+    const pending = current(await this.unsynced.get(key));
+    let res = await redis2.consume(key, points + pending).catch(verdictOrThrow);
+    await this.unsynced.delete(key);
+    if (res.consumedPoints < counted + points) res = await redis2.penalty(key, counted + points - res.consumedPoints);
+    const allowed = res.consumedPoints <= this.limit.points;
+    if (!allowed) res = await redis2.reward(key, points);
+    this.remember(key, res);
+    return stateOf(allowed, res);
+  }
+  /** Keeps Redis's answer for `key` as this process's count, until the same window end. */
+  remember(key, res) {
+    if (res.msBeforeNext > 0) void this.local.set(key, res.consumedPoints, Math.ceil(res.msBeforeNext / 1e3));
+  }
 };
-var stateOf = (allowed) => (res) => ({ allowed, remaining: Math.max(0, res.remainingPoints), resetMs: Math.max(0, res.msBeforeNext) });
-function refusedOrThrow(reason) {
-  if (reason instanceof import_rate_limiter_flexible.RateLimiterRes) return stateOf(false)(reason);
+var current = (res) => res && res.msBeforeNext > 0 ? res.consumedPoints : 0;
+var stateOf = (allowed, res) => ({
+  allowed,
+  remaining: allowed ? Math.max(0, res.remainingPoints) : 0,
+  resetMs: Math.max(0, res.msBeforeNext)
+});
+function verdictOrThrow(reason) {
+  if (reason instanceof import_rate_limiter_flexible.RateLimiterRes) return reason;
   throw reason;
 }
 
@@ -42220,6 +42716,8 @@ var QueryParser = class {
       if (refused.length)
         throw badRequest(`An export streams every matching record by ascending id: ${refused.join(", ")} cannot be used with it (filter instead; since_id resumes after an id).`);
     }
+    if (query["csv_formulas"] !== void 0 && format !== "csv")
+      throw badRequest("csv_formulas applies to CSV exports only (format=csv, or Accept: text/csv): other answers never hold formulas.");
     const changes = query["changed_since"] === void 0 ? void 0 : parseChangedSince(query["changed_since"]);
     if (changes) {
       const refused = ["order", "offset", "since_id"].filter((name) => query[name] !== void 0);
@@ -42252,7 +42750,8 @@ var QueryParser = class {
       fields,
       filters,
       deprecated,
-      ...changes ? { changes } : {}
+      ...changes ? { changes } : {},
+      csvFormulas: query["csv_formulas"] === "raw" ? "raw" : "escaped"
     };
   }
   /** True when every key of `query` is one the route accepts (an unknown key is a 400 whatever its value). */
@@ -51072,7 +51571,7 @@ var mcp_tools_default = {
           name: "approver",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Approver (user)."
         },
@@ -51193,7 +51692,9 @@ var mcp_tools_default = {
           description: "Steps created on or before this date."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "approver"
+      ]
     },
     "approvals/request-lines": {
       resource: "approvals/request-lines",
@@ -51264,7 +51765,7 @@ var mcp_tools_default = {
           name: "author",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Author of the approval request."
         },
@@ -51425,7 +51926,9 @@ var mcp_tools_default = {
           description: "Lines created on or before this date."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "author"
+      ]
     },
     "approvals/requests": {
       resource: "approvals/requests",
@@ -51490,7 +51993,7 @@ var mcp_tools_default = {
           name: "author",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Author (owner) of the request."
         },
@@ -51506,7 +52009,7 @@ var mcp_tools_default = {
           name: "created_by",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person who entered the request, if different from the author."
         },
@@ -51570,7 +52073,7 @@ var mcp_tools_default = {
           name: "final_approver",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Approver who takes the final decision."
         },
@@ -51586,7 +52089,7 @@ var mcp_tools_default = {
           name: "partner",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Partner (contact) concerned by the request."
         },
@@ -51758,7 +52261,12 @@ var mcp_tools_default = {
           description: "Requests whose amount is at least this value."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "author",
+        "created_by",
+        "final_approver",
+        "partner"
+      ]
     },
     "electricity/counters": {
       resource: "electricity/counters",
@@ -52401,7 +52909,7 @@ var mcp_tools_default = {
           name: "organizer",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Organizer of the event."
         },
@@ -52409,7 +52917,7 @@ var mcp_tools_default = {
           name: "responsible",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "User responsible for the event."
         },
@@ -52417,7 +52925,7 @@ var mcp_tools_default = {
           name: "referent",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Referent person of the event."
         },
@@ -52547,7 +53055,11 @@ var mcp_tools_default = {
           description: "On field `date_begin`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "organizer",
+        "responsible",
+        "referent"
+      ]
     },
     "events/registrations": {
       resource: "events/registrations",
@@ -52627,7 +53139,7 @@ var mcp_tools_default = {
           name: "booked_by",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Contact who booked the registration."
         },
@@ -52701,7 +53213,8 @@ var mcp_tools_default = {
       personal_fields: [
         "attendee",
         "email",
-        "phone"
+        "phone",
+        "booked_by"
       ]
     },
     "events/tasks": {
@@ -52764,7 +53277,7 @@ var mcp_tools_default = {
           name: "assignee",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "User assigned to the task."
         },
@@ -52800,7 +53313,9 @@ var mcp_tools_default = {
           description: "Tasks assigned to this user (user id)."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "assignee"
+      ]
     },
     "fleet/alerts": {
       resource: "fleet/alerts",
@@ -52901,7 +53416,7 @@ var mcp_tools_default = {
           name: "handled_by",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person who handled the alert."
         },
@@ -52979,7 +53494,9 @@ var mcp_tools_default = {
           description: "On field `due_date`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "handled_by"
+      ]
     },
     "fleet/fuel-logs": {
       resource: "fleet/fuel-logs",
@@ -53039,7 +53556,7 @@ var mcp_tools_default = {
           name: "driver",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Driver at the time of the fill."
         },
@@ -53207,7 +53724,9 @@ var mcp_tools_default = {
           description: "On field `date`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "driver"
+      ]
     },
     "fleet/incidents": {
       resource: "fleet/incidents",
@@ -53263,7 +53782,7 @@ var mcp_tools_default = {
           name: "driver",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Driver at the time of the incident."
         },
@@ -53365,7 +53884,9 @@ var mcp_tools_default = {
           description: "On field `date`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "driver"
+      ]
     },
     "fleet/locations": {
       resource: "fleet/locations",
@@ -53557,7 +54078,7 @@ var mcp_tools_default = {
           name: "driver",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Driver."
         },
@@ -53565,7 +54086,7 @@ var mcp_tools_default = {
           name: "requester",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person who made the request."
         },
@@ -53666,7 +54187,7 @@ var mcp_tools_default = {
           name: "approver",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person who approved or refused the request."
         },
@@ -53741,7 +54262,11 @@ var mcp_tools_default = {
           description: "On field `start`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "driver",
+        "requester",
+        "approver"
+      ]
     },
     "fleet/services": {
       resource: "fleet/services",
@@ -54026,7 +54551,7 @@ var mcp_tools_default = {
           name: "driver",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Driver."
         },
@@ -54149,7 +54674,9 @@ var mcp_tools_default = {
           description: "On field `date`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "driver"
+      ]
     },
     "fleet/vehicles": {
       resource: "fleet/vehicles",
@@ -54210,7 +54737,7 @@ var mcp_tools_default = {
           name: "driver",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Driver currently assigned."
         },
@@ -54399,7 +54926,9 @@ var mcp_tools_default = {
           description: "On field `technical_control_expiry`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "driver"
+      ]
     },
     "it/assets": {
       resource: "it/assets",
@@ -54471,7 +55000,7 @@ var mcp_tools_default = {
           name: "holder",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person holding the asset."
         },
@@ -54537,7 +55066,9 @@ var mcp_tools_default = {
           description: "Records whose serial is containing (case-insensitive) the text value."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "holder"
+      ]
     },
     "it/consumable-moves": {
       resource: "it/consumable-moves",
@@ -54585,7 +55116,7 @@ var mcp_tools_default = {
           name: "beneficiary",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person who received the consumable."
         },
@@ -54654,7 +55185,7 @@ var mcp_tools_default = {
           name: "handled_by",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Technician who handled the move."
         },
@@ -54709,7 +55240,10 @@ var mcp_tools_default = {
           description: "Issued on or before this date."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "beneficiary",
+        "handled_by"
+      ]
     },
     "it/tickets": {
       resource: "it/tickets",
@@ -54793,7 +55327,7 @@ var mcp_tools_default = {
           name: "assignees",
           type: "array of string",
           nullable: false,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Assigned technicians."
         },
@@ -54801,7 +55335,7 @@ var mcp_tools_default = {
           name: "assignee",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "First assigned technician, or null (earlier listing)."
         },
@@ -54809,7 +55343,7 @@ var mcp_tools_default = {
           name: "requester",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person who raised the ticket."
         },
@@ -54967,6 +55501,9 @@ var mcp_tools_default = {
         }
       ],
       personal_fields: [
+        "assignees",
+        "assignee",
+        "requester",
         "requester_email"
       ]
     },
@@ -55389,7 +55926,7 @@ var mcp_tools_default = {
           name: "buyer",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Buyer in charge of the order."
         },
@@ -55397,7 +55934,7 @@ var mcp_tools_default = {
           name: "author",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person who entered the order."
         },
@@ -55547,7 +56084,10 @@ var mcp_tools_default = {
           description: "On field `created_at`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "buyer",
+        "author"
+      ]
     },
     "space/activities": {
       resource: "space/activities",
@@ -55872,7 +56412,7 @@ var mcp_tools_default = {
           name: "technician",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Internal technician."
         },
@@ -55880,7 +56420,7 @@ var mcp_tools_default = {
           name: "external_technician",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "External technician or contractor."
         },
@@ -55973,7 +56513,10 @@ var mcp_tools_default = {
           description: "On field `start`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "technician",
+        "external_technician"
+      ]
     },
     "space/reservations": {
       resource: "space/reservations",
@@ -56085,7 +56628,7 @@ var mcp_tools_default = {
           name: "requester",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person who requested the reservation."
         },
@@ -56120,7 +56663,7 @@ var mcp_tools_default = {
           name: "approver",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "User who approved or refused the reservation."
         },
@@ -56236,7 +56779,10 @@ var mcp_tools_default = {
           description: "On field `start`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "requester",
+        "approver"
+      ]
     },
     "space/sites": {
       resource: "space/sites",
@@ -56672,7 +57218,7 @@ var mcp_tools_default = {
           name: "owner",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person in charge of following the blocker."
         },
@@ -56680,7 +57226,7 @@ var mcp_tools_default = {
           name: "unblocker",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: true,
           description: "Who can lift the blocker (person or body; free text)."
         },
@@ -56688,7 +57234,7 @@ var mcp_tools_default = {
           name: "unblocker_user",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person to notify to lift the blocker."
         },
@@ -56709,7 +57255,7 @@ var mcp_tools_default = {
           name: "reported_by",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person who reported the blocker."
         },
@@ -56821,7 +57367,12 @@ var mcp_tools_default = {
           description: "Blocked since this date or earlier."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "owner",
+        "unblocker",
+        "unblocker_user",
+        "reported_by"
+      ]
     },
     "sprint/engagements": {
       resource: "sprint/engagements",
@@ -57291,7 +57842,7 @@ var mcp_tools_default = {
           name: "read_by",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person who recorded the reading."
         },
@@ -57341,7 +57892,9 @@ var mcp_tools_default = {
           description: "Readings on or before this date."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "read_by"
+      ]
     },
     "sprint/measures": {
       resource: "sprint/measures",
@@ -57723,7 +58276,7 @@ var mcp_tools_default = {
           name: "partner",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Contact (vendor or recipient)."
         },
@@ -57849,7 +58402,9 @@ var mcp_tools_default = {
           description: "On field `scheduled_date`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "partner"
+      ]
     },
     "travel/perdiem-rates": {
       resource: "travel/perdiem-rates",
@@ -58084,7 +58639,7 @@ var mcp_tools_default = {
           name: "traveler",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "User travelling."
         },
@@ -58279,7 +58834,7 @@ var mcp_tools_default = {
           name: "validator",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "User who validates the request."
         },
@@ -58387,7 +58942,10 @@ var mcp_tools_default = {
           description: "On field `date_start`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "traveler",
+        "validator"
+      ]
     },
     "travel/trip-expenses": {
       resource: "travel/trip-expenses",
@@ -58817,7 +59375,7 @@ var mcp_tools_default = {
           name: "traveler",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "User travelling."
         },
@@ -59050,6 +59608,7 @@ var mcp_tools_default = {
         }
       ],
       personal_fields: [
+        "traveler",
         "traveler_name",
         "traveler_email"
       ]
@@ -59923,7 +60482,7 @@ var SETTINGS = {
   CACHE_DEFAULT_STALE_S: { default: 0, min: 0, max: MAX_CACHE_SECONDS, description: "Seconds after the TTL during which a stale answer is still served while one background read refreshes it, for resources whose catalogue entry has no `cache.stale_while_revalidate`." },
   CACHE_MAX_TTL_S: { default: 300, min: 0, max: MAX_CACHE_SECONDS, description: "Ceiling of every TTL and stale window, the catalogue's included; `0` turns the cache off everywhere." },
   CACHE_MAX_BYTES: { shown: "a quarter of `MEMORY_BUDGET_BYTES` (24 MiB with its default), at most 32 MiB", min: 0, accepts: "0 to half of `MEMORY_BUDGET_BYTES`", description: "Bytes the in-memory response cache may hold, charged to `MEMORY_BUDGET_BYTES` while held; `0` turns the cache off. An answer larger than a quarter of it is not kept." },
-  CLIENT_WRITE_TIMEOUT_MS: { default: 1e4, min: 1e3, max: 6e5, description: "A connection whose answer has not moved for this long (its client stopped reading) is dropped, with what it held." },
+  CLIENT_WRITE_TIMEOUT_MS: { default: 1e4, min: 1e3, max: 6e5, description: "A connection whose answer has not moved for this long (no byte of it taken on its way to the client: its client stopped reading) is dropped, with what it held; a client still reading, however slowly, is kept." },
   AUTH_CACHE_TTL_MS: { default: 6e4, min: 0, max: 36e5, description: "How long a successful key check is reused (keyed by a SHA-256 of the key, never the key)." },
   AUTH_CACHE_MAX_ENTRIES: { default: 1e4, min: 1, max: 1e6, description: "Bound of that cache." },
   AUTH_NEGATIVE_TTL_MS: { default: 5e3, min: 0, max: 6e5, description: "How long a refused key is answered 401 without asking the ERP again." },
@@ -59934,7 +60493,7 @@ var SETTINGS = {
   RATE_LIMIT_WINDOW_SECONDS: { default: 60, min: 1, max: 86400, description: "That window, in whole seconds. Only with `RATE_LIMIT_POINTS`." },
   RATE_LIMIT_COSTS: { default: COST_KINDS.map((kind) => `${kind}=1`).join(","), accepts: "`kind=points`, comma-separated", description: "Points per kind of request: `list` (a page with `total=false`), `counted_list` (a page with its count: two ERP calls), `detail`, `not_modified` (charged instead when the answer is 304) and `cached` (charged instead when the response cache answered a 200, the ERP not asked). Kinds left out keep their default; `list`, `counted_list` and `detail` cost 1 to `RATE_LIMIT_POINTS`, `not_modified` and `cached` 0 to it. Only with `RATE_LIMIT_POINTS`." },
   REDIS_URL: { shown: "(empty: each process's memory)", accepts: "a `redis://` or `rediss://` URL", description: 'A Redis that several gateway processes share (user, password and database number allowed; never logged): the failed-authentication limits, the cap of key checks and the per-key limits are then counted there, for all processes together. See "Several processes and machines".' },
-  REDIS_TIMEOUT_MS: { default: 200, min: 5, max: 1e4, description: "Longest one Redis call may take; past it, or with Redis down, each process counts in its own memory (limits) until Redis answers again. Only with `REDIS_URL`." },
+  REDIS_TIMEOUT_MS: { default: 200, min: 5, max: 1e4, description: "Longest one Redis call may take; past it, or with Redis down, each process counts in its own memory (limits), going on from the counts Redis last gave it, until Redis answers again. Only with `REDIS_URL`." },
   REDIS_KEY_PREFIX: { default: "odg:", accepts: "1 to 64 letters, digits or `:_.-`", description: "Prefix of every key the gateway writes in Redis, so that several gateways can share one Redis. Only with `REDIS_URL`." },
   WORKERS: { default: 1, min: 1, max: 256, accepts: "1 to 256, or `auto` (one per CPU)", description: 'Gateway processes on this machine sharing the port. See "Several processes and machines".' },
   EXPORT_MAX_ROWS: { default: 1e6, min: 1, max: 1e8, description: 'Most records one export (CSV or NDJSON) may hold; a larger one is refused with 422 `invalid_value` before anything is sent (counted first). See "Exports and incremental sync".' },
@@ -60234,14 +60793,15 @@ var SWEEP_MS = 1e3;
 function dropStalledWriters(server, stallMs) {
   const sockets = /* @__PURE__ */ new Map();
   server.on("connection", (socket) => {
-    sockets.set(socket, { written: 0, since: 0 });
+    sockets.set(socket, { sent: 0, since: 0 });
     socket.once("close", () => sockets.delete(socket));
   });
   const sweep = setInterval(() => {
     const now = performance.now();
     for (const [socket, progress] of sockets) {
-      if (socket.writableLength === 0 || socket.bytesWritten !== progress.written) {
-        progress.written = socket.bytesWritten;
+      const sent = bytesTaken(socket);
+      if (socket.writableLength === 0 || sent !== progress.sent) {
+        progress.sent = sent;
         progress.since = now;
       } else if (now - progress.since >= stallMs) {
         socket.destroy();
@@ -60250,6 +60810,13 @@ function dropStalledWriters(server, stallMs) {
   }, SWEEP_MS);
   sweep.unref();
   server.once("close", () => clearInterval(sweep));
+}
+function bytesTaken(socket) {
+  const internals = socket;
+  const dispatched = internals._bytesDispatched;
+  const held2 = internals._handle?.writeQueueSize;
+  if (typeof dispatched === "number" && typeof held2 === "number") return dispatched - held2;
+  return socket.bytesWritten - socket.writableLength;
 }
 
 // runtime/server/harden-server.ts
@@ -60397,16 +60964,16 @@ async function main() {
   }
   const output = bufferedStdout();
   const root = createLogger(config.logLevel, output);
-  if (config.workers > 1 && import_node_cluster2.default.isPrimary) {
+  if (config.workers > 1 && import_node_cluster3.default.isPrimary) {
     if (config.metrics) serveMetrics(loadClusterMetrics().createClusterMetricsServer(), config.metrics, root);
     runPrimary(config, root, () => output.flush());
     return;
   }
-  const logger = import_node_cluster2.default.isWorker ? root.child({ worker: import_node_cluster2.default.worker?.id, pid: process.pid }) : root;
+  const logger = import_node_cluster3.default.isWorker ? root.child({ worker: import_node_cluster3.default.worker?.id, pid: process.pid }) : root;
   const tracing = config.tracing ? startTracing(config.tracing) : void 0;
   const { app, drift, metrics, shared } = createApp(config, { logger, tracing });
   if (metrics && config.metrics) {
-    if (import_node_cluster2.default.isWorker) loadClusterMetrics().answerPrimary(metrics);
+    if (import_node_cluster3.default.isWorker) loadClusterMetrics().answerPrimary(metrics);
     else serveMetrics(createMetricsServer(metrics), config.metrics, logger);
   }
   const server = createGatewayServer(app, config.requestTimeoutMs, config.clientWriteTimeoutMs);

@@ -60,7 +60,7 @@ export class Exporter {
     const { next, headers } = query.changes
       ? await this.changePages(principal, resource, query, stats)
       : { next: await this.recordPages(principal, resource, query, stats), headers: {} };
-    const encoder = encoderFor(format, query.fields, query.changes !== undefined);
+    const encoder = encoderFor(format, query.fields, query.changes !== undefined, query.csvFormulas);
     let closed = false;
     res.once('close', () => {
       closed = true;

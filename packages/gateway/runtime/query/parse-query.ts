@@ -32,7 +32,11 @@ export interface ListQuery {
   readonly deprecated: readonly string[];
   /** `changed_since`: the change feed, from this cursor, in `(write_date, id)` order. */
   readonly changes?: ChangeCursor;
+  /** `csv_formulas` (CSV exports only): texts a spreadsheet would compute written with a `'` in front (`escaped`), or as they are. */
+  readonly csvFormulas: CsvFormulas;
 }
+
+export type CsvFormulas = 'escaped' | 'raw';
 
 /** What a list request asks for: a JSON page, or an export of every matching record. */
 export type ListFormat = 'json' | 'csv' | 'ndjson';
@@ -87,6 +91,8 @@ export class QueryParser {
       if (refused.length)
         throw badRequest(`An export streams every matching record by ascending id: ${refused.join(', ')} cannot be used with it (filter instead; since_id resumes after an id).`);
     }
+    if (query['csv_formulas'] !== undefined && format !== 'csv')
+      throw badRequest('csv_formulas applies to CSV exports only (format=csv, or Accept: text/csv): other answers never hold formulas.');
     const changes = query['changed_since'] === undefined ? undefined : parseChangedSince(query['changed_since'] as string);
     if (changes) {
       const refused = ['order', 'offset', 'since_id'].filter((name) => query[name] !== undefined);
@@ -120,6 +126,7 @@ export class QueryParser {
       filters,
       deprecated,
       ...(changes ? { changes } : {}),
+      csvFormulas: query['csv_formulas'] === 'raw' ? 'raw' : 'escaped',
     };
   }
 
