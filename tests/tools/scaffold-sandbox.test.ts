@@ -25,8 +25,8 @@ import type * as GeneratedRouters from '@ops-data-gateway/gateway/generated/rout
 
 const root = join(__dirname, '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'odg-scaffold-sandbox-'));
-// The generated routers import express, found through the project's node_modules, and the runtime's
-// router factory (../../runtime/http/exact-routing from generated/routers/), found where it is beside them.
+// The generated files import the runtime (../../runtime from generated/routers/, types only today) and may
+// import packages (the project's node_modules): both are found where they are beside them.
 symlinkSync(join(root, 'node_modules'), join(work, 'node_modules'));
 symlinkSync(join(root, 'packages', 'gateway', 'runtime'), join(work, 'runtime'));
 const prepared = JSON.parse(

@@ -36,6 +36,63 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
 ));
 var __toCommonJS = (mod) => __copyProps(__defProp({}, "__esModule", { value: true }), mod);
 
+// runtime/erp/erp-error.ts
+function faultKindOf(erpName) {
+  if (erpName.endsWith(".AccessDenied")) return "access_denied";
+  if (erpName.endsWith(".AccessError")) return "access_error";
+  if (/\.(UserError|ValidationError|MissingError|RedirectWarning|LockError)$/.test(erpName)) return "user_error";
+  return "server_error";
+}
+function erpErrorSummary(error) {
+  if (error instanceof ErpFault) return `ErpFault ${error.erpName} (${error.kind})`;
+  if (error instanceof ErpUnavailable || error instanceof ErpTimeout || error instanceof ErpTransportMissing) return `${error.name}: ${error.message}`;
+  return error instanceof Error ? error.name : typeof error;
+}
+var ErpFault, ErpUnavailable, ErpTransportMissing, ErpBusy, ErpTimeout;
+var init_erp_error = __esm({
+  "runtime/erp/erp-error.ts"() {
+    "use strict";
+    ErpFault = class extends Error {
+      constructor(kind, erpName, message) {
+        super(message);
+        this.kind = kind;
+        this.erpName = erpName;
+        this.name = "ErpFault";
+      }
+      kind;
+      erpName;
+      /** The model named in an AccessError ("... (fleet.vehicle.odometer) records."), if any. */
+      get model() {
+        return /\(([a-z0-9_]+(?:\.[a-z0-9_]+)+)\)/.exec(this.message)?.[1];
+      }
+    };
+    ErpUnavailable = class extends Error {
+      constructor(message, options) {
+        super(message, options);
+        this.name = "ErpUnavailable";
+      }
+    };
+    ErpTransportMissing = class extends Error {
+      constructor(message) {
+        super(message);
+        this.name = "ErpTransportMissing";
+      }
+    };
+    ErpBusy = class extends Error {
+      constructor(message) {
+        super(message);
+        this.name = "ErpBusy";
+      }
+    };
+    ErpTimeout = class extends Error {
+      constructor(message) {
+        super(message);
+        this.name = "ErpTimeout";
+      }
+    };
+  }
+});
+
 // runtime/errors.ts
 var ERROR_CODES, GatewayError, badRequest, invalidValue, notFound, unauthorized, forbidden;
 var init_errors = __esm({
@@ -73,58 +130,46 @@ var init_errors = __esm({
   }
 });
 
-// runtime/erp/erp-error.ts
-function faultKindOf(erpName) {
-  if (erpName.endsWith(".AccessDenied")) return "access_denied";
-  if (erpName.endsWith(".AccessError")) return "access_error";
-  if (/\.(UserError|ValidationError|MissingError|RedirectWarning|LockError)$/.test(erpName)) return "user_error";
-  return "server_error";
+// runtime/drift/drift-problem.ts
+function qualifiedField(problem) {
+  return problem.field ? `${problem.model}.${problem.field}` : problem.model;
 }
-function erpErrorSummary(error) {
-  if (error instanceof ErpFault) return `ErpFault ${error.erpName} (${error.kind})`;
-  if (error instanceof ErpUnavailable || error instanceof ErpTimeout || error instanceof ErpTransportMissing) return `${error.name}: ${error.message}`;
-  return error instanceof Error ? error.name : typeof error;
-}
-var ErpFault, ErpUnavailable, ErpTransportMissing, ErpTimeout;
-var init_erp_error = __esm({
-  "runtime/erp/erp-error.ts"() {
+var DRIFT_KINDS, DriftProblems;
+var init_drift_problem = __esm({
+  "runtime/drift/drift-problem.ts"() {
     "use strict";
-    ErpFault = class extends Error {
-      constructor(kind, erpName, message) {
-        super(message);
-        this.kind = kind;
-        this.erpName = erpName;
-        this.name = "ErpFault";
-      }
-      kind;
-      erpName;
-      /** The model named in an AccessError ("... (fleet.vehicle.odometer) records."), if any. */
-      get model() {
-        return /\(([a-z0-9_]+(?:\.[a-z0-9_]+)+)\)/.exec(this.message)?.[1];
-      }
+    DRIFT_KINDS = {
+      /** The resource's model, or a comodel the catalogue reads from, does not exist in the ERP. */
+      missing_model: "model does not exist",
+      /** A field the catalogue reads, filters, scopes or orders on does not exist. */
+      missing_field: "field does not exist",
+      /** The ERP field's type (or relation) cannot give the catalogue's API type. */
+      type_mismatch: "type cannot map",
+      /** The ERP has selection values the catalogue's enum lacks: a response would break the OpenAPI document. */
+      selection_unknown_to_catalogue: "ERP selection value missing from the catalogue enum",
+      /** The catalogue's enum has values the ERP no longer has. */
+      selection_unknown_to_erp: "catalogue enum value missing from the ERP selection",
+      /** An `order` field (sortable map or default order) the ERP cannot sort on. */
+      not_sortable: "ERP cannot sort on the field",
+      /** A filter or scope field the ERP cannot search on. */
+      not_searchable: "ERP cannot search on the field"
     };
-    ErpUnavailable = class extends Error {
-      constructor(message, options) {
-        super(message, options);
-        this.name = "ErpUnavailable";
+    DriftProblems = class {
+      byKey = /* @__PURE__ */ new Map();
+      add(resource, kind, model, field, detail, use) {
+        const key = `${resource}|${kind}|${model}|${field}`;
+        const known = this.byKey.get(key);
+        if (known) known.uses.add(use);
+        else this.byKey.set(key, { problem: { resource, kind, model, field, detail, uses: [] }, uses: /* @__PURE__ */ new Set([use]) });
       }
-    };
-    ErpTransportMissing = class extends Error {
-      constructor(message) {
-        super(message);
-        this.name = "ErpTransportMissing";
-      }
-    };
-    ErpTimeout = class extends Error {
-      constructor(message) {
-        super(message);
-        this.name = "ErpTimeout";
+      list() {
+        return [...this.byKey.values()].map(({ problem, uses }) => Object.freeze({ ...problem, uses: Object.freeze([...uses]) }));
       }
     };
   }
 });
 
-// runtime/erp/memory-budget.ts
+// runtime/admission/memory-budget.ts
 function bindLease(deadline, lease) {
   leases.set(deadline, lease);
 }
@@ -133,7 +178,7 @@ function leaseOf(deadline) {
 }
 var HELD_COPIES, MemoryBudget, BudgetLease, leases;
 var init_memory_budget = __esm({
-  "runtime/erp/memory-budget.ts"() {
+  "runtime/admission/memory-budget.ts"() {
     "use strict";
     init_errors();
     HELD_COPIES = 3;
@@ -395,18 +440,24 @@ async function readAnswer(response, deadline, maxBytes) {
   }
   const chunks = [];
   let size = 0;
+  let refusal;
   try {
     for await (const chunk of source) {
       const bytes = chunk;
       size += bytes.length;
       if (size > maxBytes) throw new ErpUnavailable(`ERP answer over ERP_MAX_ANSWER_BYTES (${maxBytes})`);
-      lease?.charge(bytes.length);
+      try {
+        lease?.charge(bytes.length);
+      } catch (error) {
+        refusal = error;
+        throw error;
+      }
       chunks.push(bytes);
     }
   } catch (error) {
     response.body.destroy();
     if (source !== response.body) source.destroy();
-    if (error instanceof ErpUnavailable || error instanceof GatewayError || !(error instanceof Error)) throw error;
+    if (error === refusal || error instanceof ErpUnavailable || !(error instanceof Error)) throw error;
     if (deadline.aborted) throw new ErpTimeout("the ERP did not answer in time");
     if (source !== response.body && "errno" in error) throw new ErpUnavailable("ERP answer could not be decompressed", { cause: error });
     throw new ErpUnavailable("ERP answer cut short", { cause: error });
@@ -424,7 +475,6 @@ var init_http_post = __esm({
     "use strict";
     import_undici = require("undici");
     import_node_zlib = require("node:zlib");
-    init_errors();
     init_erp_error();
     init_erp_observer();
     init_memory_budget();
@@ -582,7 +632,7 @@ var Semaphore;
 var init_semaphore = __esm({
   "runtime/erp/semaphore.ts"() {
     "use strict";
-    init_errors();
+    init_erp_error();
     Semaphore = class {
       constructor(max, maxQueue) {
         this.max = max;
@@ -606,8 +656,7 @@ var init_semaphore = __esm({
           this.active++;
           return this.releaser();
         }
-        if (this.waiting.length >= this.maxQueue)
-          throw new GatewayError("unavailable", "The ERP is busy: too many requests in flight. Retry shortly.", { headers: { "Retry-After": "1" } });
+        if (this.waiting.length >= this.maxQueue) throw new ErpBusy(`${this.max} ERP calls in flight and ${this.maxQueue} waiting`);
         await new Promise((resolve, reject) => {
           const wake = () => {
             signal?.removeEventListener("abort", giveUp);
@@ -662,7 +711,7 @@ function writeValue(value, out, options, depth) {
   } else if (typeof value === "boolean") {
     out.push("<value><boolean>", value ? "1" : "0", "</boolean></value>\n");
   } else if (typeof value === "number") {
-    if (Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX) {
+    if (Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX2) {
       out.push("<value><int>", String(value), "</int></value>\n");
     } else {
       out.push("<value><double>", pythonFloatRepr(value), "</double></value>\n");
@@ -981,7 +1030,7 @@ function decodeEntities(text3, offset) {
     return entity;
   });
 }
-var XmlRpcDateTime, XmlRpcParseError, XmlRpcMarshalError, MAX_DEPTH, INT32_MAX, INT32_MIN, DATETIME_PATTERN, CONTROL_CHARACTERS, ENTITIES, NAME_PATTERN;
+var XmlRpcDateTime, XmlRpcParseError, XmlRpcMarshalError, MAX_DEPTH, INT32_MAX2, INT32_MIN, DATETIME_PATTERN, CONTROL_CHARACTERS, ENTITIES, NAME_PATTERN;
 var init_xmlrpc_codec = __esm({
   "../codec/src/xmlrpc-codec.ts"() {
     "use strict";
@@ -1004,7 +1053,7 @@ var init_xmlrpc_codec = __esm({
       name = "XmlRpcMarshalError";
     };
     MAX_DEPTH = 200;
-    INT32_MAX = 2 ** 31 - 1;
+    INT32_MAX2 = 2 ** 31 - 1;
     INT32_MIN = -(2 ** 31);
     DATETIME_PATTERN = /^\s*(\d{4})-?(\d{2})-?(\d{2})T(\d{2}):?(\d{2}):?(\d{2})/;
     CONTROL_CHARACTERS = /[\x00-\x08\x0b\x0c\x0e-\x1f]/g;
@@ -1064,7 +1113,6 @@ var ALLOWED_METHODS, KEY_CHECK, ErpStats, ErpClient;
 var init_erp_client = __esm({
   "runtime/erp/erp-client.ts"() {
     "use strict";
-    init_errors();
     init_coalesce();
     init_deadline();
     init_erp_error();
@@ -1171,7 +1219,7 @@ var init_erp_client = __esm({
       /** The deadline starts before the wait for a slot: time queued counts against the ERP timeout. */
       async timed(stats, transport, name, deadline, run) {
         const release = await this.semaphore.acquire(deadline, () => new ErpTimeout("no ERP slot freed in time")).catch((error) => {
-          if (error instanceof GatewayError) this.observer?.queueFull();
+          if (error instanceof ErpBusy) this.observer?.queueFull();
           throw error;
         });
         const started = performance.now();
@@ -1232,7 +1280,7 @@ var init_erp_client = __esm({
   }
 });
 
-// runtime/http/request-context.ts
+// runtime/request/request-context.ts
 function erpStatsOf(res) {
   let stats = res.locals["erpStats"];
   if (!stats) {
@@ -1268,51 +1316,12 @@ function currentScope() {
 }
 var import_node_async_hooks, CACHE_OUTCOMES, scopes;
 var init_request_context = __esm({
-  "runtime/http/request-context.ts"() {
+  "runtime/request/request-context.ts"() {
     "use strict";
     import_node_async_hooks = require("node:async_hooks");
     init_erp_client();
     CACHE_OUTCOMES = ["hit", "miss", "stale", "bypass", "off"];
     scopes = new import_node_async_hooks.AsyncLocalStorage();
-  }
-});
-
-// runtime/drift/drift-problem.ts
-function qualifiedField(problem) {
-  return problem.field ? `${problem.model}.${problem.field}` : problem.model;
-}
-var DRIFT_KINDS, DriftProblems;
-var init_drift_problem = __esm({
-  "runtime/drift/drift-problem.ts"() {
-    "use strict";
-    DRIFT_KINDS = {
-      /** The resource's model, or a comodel the catalogue reads from, does not exist in the ERP. */
-      missing_model: "model does not exist",
-      /** A field the catalogue reads, filters, scopes or orders on does not exist. */
-      missing_field: "field does not exist",
-      /** The ERP field's type (or relation) cannot give the catalogue's API type. */
-      type_mismatch: "type cannot map",
-      /** The ERP has selection values the catalogue's enum lacks: a response would break the OpenAPI document. */
-      selection_unknown_to_catalogue: "ERP selection value missing from the catalogue enum",
-      /** The catalogue's enum has values the ERP no longer has. */
-      selection_unknown_to_erp: "catalogue enum value missing from the ERP selection",
-      /** An `order` field (sortable map or default order) the ERP cannot sort on. */
-      not_sortable: "ERP cannot sort on the field",
-      /** A filter or scope field the ERP cannot search on. */
-      not_searchable: "ERP cannot search on the field"
-    };
-    DriftProblems = class {
-      byKey = /* @__PURE__ */ new Map();
-      add(resource, kind, model, field, detail, use) {
-        const key = `${resource}|${kind}|${model}|${field}`;
-        const known = this.byKey.get(key);
-        if (known) known.uses.add(use);
-        else this.byKey.set(key, { problem: { resource, kind, model, field, detail, uses: [] }, uses: /* @__PURE__ */ new Set([use]) });
-      }
-      list() {
-        return [...this.byKey.values()].map(({ problem, uses }) => Object.freeze({ ...problem, uses: Object.freeze([...uses]) }));
-      }
-    };
   }
 });
 
@@ -27050,117 +27059,6 @@ var openapi_default = {
   "x-generated-by": "ops-data-gateway codegen (make generate); Generated by ops-data-gateway codegen (make generate) from catalogue/*.yaml. Do not edit: changes are lost at the next generation."
 };
 
-// runtime/http/exact-routing.ts
-var import_express = require("express");
-init_errors();
-
-// runtime/http/error-handler.ts
-var import_node_util = require("node:util");
-init_errors();
-init_erp_error();
-
-// runtime/http/erp-errors.ts
-init_erp_error();
-init_errors();
-function gatewayErrorOf(error) {
-  if (error instanceof GatewayError) return error;
-  if (error instanceof ErpTimeout) return new GatewayError("gateway_timeout", "The ERP did not answer in time.", { cause: error });
-  if (error instanceof ErpTransportMissing)
-    return new GatewayError("unavailable", "The gateway's ERP settings do not fit this ERP; its log says which one to change.", { cause: error });
-  if (error instanceof ErpUnavailable) return new GatewayError("bad_gateway", "The ERP is unreachable or gave an answer that could not be understood.", { cause: error });
-  if (error instanceof ErpFault) {
-    if (error.kind === "access_denied") return unauthorized("The API key is invalid or expired.");
-    if (error.kind === "access_error") return forbidden("The API account is not allowed to read this data.");
-    return new GatewayError("bad_gateway", "The ERP refused the request; the gateway logged the reason.", { cause: error });
-  }
-  return void 0;
-}
-
-// runtime/http/mask-secrets.ts
-var SECRET_LIKE = /[A-Za-z0-9_-]{32,}|[^\s/@'"<>()[\]{},;:]+@[^\s/@'"<>()[\]{},;:]+/g;
-function maskSecrets(text3) {
-  return text3.replace(SECRET_LIKE, "[redacted]");
-}
-
-// runtime/http/error-handler.ts
-init_request_context();
-
-// runtime/http/route-template.ts
-var NO_ROUTE = "(no route)";
-function routeOf(req) {
-  const recorded = req.res?.locals["route"];
-  if (recorded) return recorded;
-  const path = req.route?.path;
-  if (typeof path !== "string") return NO_ROUTE;
-  return templateOf(req.baseUrl, path);
-}
-function recordRoute(req) {
-  const path = req.route?.path;
-  if (req.res && typeof path === "string") req.res.locals["route"] = templateOf(req.baseUrl, path);
-}
-function templateOf(base, path) {
-  const joined = `${base.toLowerCase()}${path === "/" ? "" : path}` || "/";
-  return joined.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
-}
-
-// runtime/http/error-handler.ts
-function sendError(res, error) {
-  for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
-  res.status(error.status).json({ error: { code: error.code, message: error.message } });
-}
-function createErrorHandler(log) {
-  return (error, req, res, next) => {
-    if (res.headersSent) {
-      if (deadlineExpired(res)) return;
-      return next(error);
-    }
-    let known = gatewayErrorOf(error);
-    if (!known && isBodyError(error)) known = new GatewayError("bad_request", "The request could not be read.");
-    if (!known) {
-      log.error({ error: summarize(error), method: req.method, route: routeOf(req) }, "unexpected error");
-      known = new GatewayError("internal_error", "Internal error.");
-    } else if (known.status >= 500 && known.cause) {
-      res.locals["erpError"] = erpErrorSummary(known.cause);
-      if (log.isLevelEnabled("debug")) log.debug({ method: req.method, erp_message: rawMessage(known.cause) }, "ERP error message");
-    }
-    sendError(res, known);
-  };
-}
-function isBodyError(error) {
-  const status = error.status;
-  return typeof status === "number" && status >= 400 && status < 500;
-}
-function summarize(error) {
-  if (!(error instanceof Error || import_node_util.types.isNativeError(error))) return { type: typeof error, message: String(error).slice(0, 500) };
-  return { type: error.name, message: error.message, ...error.stack ? { stack: error.stack } : {} };
-}
-function rawMessage(cause) {
-  const parts = [];
-  for (let error = cause, depth = 0; error instanceof Error && depth < 3; error = error.cause, depth++) parts.push(`${error.name}: ${error.message}`);
-  return maskSecrets(parts.join(" <- ").slice(0, 2e3));
-}
-
-// runtime/http/exact-routing.ts
-var EXACT = { caseSensitive: true, strict: true };
-function exactRouter() {
-  return (0, import_express.Router)(EXACT);
-}
-var EXACT_APP_SETTINGS = [
-  ["case sensitive routing", EXACT.caseSensitive],
-  ["strict routing", EXACT.strict]
-];
-function spelledAsServed(path) {
-  return path.toLowerCase().replace(/(?<=.)\/+$/, "");
-}
-function noRoute(isServedPath) {
-  return (req, res) => {
-    const shown = req.path.slice(0, 200);
-    const served = spelledAsServed(req.path);
-    const hint = served !== req.path && isServedPath(served) ? ` Paths are matched exactly (letter case, no trailing slash): did you mean ${served.slice(0, 200)}?` : "";
-    sendError(res, notFound(`No route ${req.method} ${shown}.${hint}`));
-  };
-}
-
 // generated/resources/analytic.ts
 var ANALYTIC_ACCOUNTS = deepFreeze({
   path: "analytic/accounts",
@@ -27589,14 +27487,12 @@ function deepFreeze(value) {
 }
 
 // generated/routers/analytic.ts
-function createAnalyticRouter(handlers) {
-  const router = exactRouter();
-  router.get("/accounts", handlers.list(ANALYTIC_ACCOUNTS));
-  router.get("/accounts/:id", handlers.detail(ANALYTIC_ACCOUNTS));
-  router.get("/dimensions", handlers.list(ANALYTIC_DIMENSIONS));
-  router.get("/dimensions/:id", handlers.detail(ANALYTIC_DIMENSIONS));
-  return router;
-}
+var ANALYTIC_ROUTES = [
+  { path: "/accounts", kind: "list", resource: ANALYTIC_ACCOUNTS },
+  { path: "/accounts/:id", kind: "detail", resource: ANALYTIC_ACCOUNTS },
+  { path: "/dimensions", kind: "list", resource: ANALYTIC_DIMENSIONS },
+  { path: "/dimensions/:id", kind: "detail", resource: ANALYTIC_DIMENSIONS }
+];
 
 // generated/resources/approvals.ts
 var APPROVALS_APPROVERS = deepFreeze2({
@@ -28842,16 +28738,14 @@ function deepFreeze2(value) {
 }
 
 // generated/routers/approvals.ts
-function createApprovalsRouter(handlers) {
-  const router = exactRouter();
-  router.get("/approvers", handlers.list(APPROVALS_APPROVERS));
-  router.get("/approvers/:id", handlers.detail(APPROVALS_APPROVERS));
-  router.get("/request-lines", handlers.list(APPROVALS_REQUEST_LINES));
-  router.get("/request-lines/:id", handlers.detail(APPROVALS_REQUEST_LINES));
-  router.get("/requests", handlers.list(APPROVALS_REQUESTS));
-  router.get("/requests/:id", handlers.detail(APPROVALS_REQUESTS));
-  return router;
-}
+var APPROVALS_ROUTES = [
+  { path: "/approvers", kind: "list", resource: APPROVALS_APPROVERS },
+  { path: "/approvers/:id", kind: "detail", resource: APPROVALS_APPROVERS },
+  { path: "/request-lines", kind: "list", resource: APPROVALS_REQUEST_LINES },
+  { path: "/request-lines/:id", kind: "detail", resource: APPROVALS_REQUEST_LINES },
+  { path: "/requests", kind: "list", resource: APPROVALS_REQUESTS },
+  { path: "/requests/:id", kind: "detail", resource: APPROVALS_REQUESTS }
+];
 
 // generated/resources/electricity.ts
 var ELECTRICITY_COUNTERS = deepFreeze3({
@@ -29750,16 +29644,14 @@ function deepFreeze3(value) {
 }
 
 // generated/routers/electricity.ts
-function createElectricityRouter(handlers) {
-  const router = exactRouter();
-  router.get("/counters", handlers.list(ELECTRICITY_COUNTERS));
-  router.get("/counters/:id", handlers.detail(ELECTRICITY_COUNTERS));
-  router.get("/purchases", handlers.list(ELECTRICITY_PURCHASES));
-  router.get("/purchases/:id", handlers.detail(ELECTRICITY_PURCHASES));
-  router.get("/readings", handlers.list(ELECTRICITY_READINGS));
-  router.get("/readings/:id", handlers.detail(ELECTRICITY_READINGS));
-  return router;
-}
+var ELECTRICITY_ROUTES = [
+  { path: "/counters", kind: "list", resource: ELECTRICITY_COUNTERS },
+  { path: "/counters/:id", kind: "detail", resource: ELECTRICITY_COUNTERS },
+  { path: "/purchases", kind: "list", resource: ELECTRICITY_PURCHASES },
+  { path: "/purchases/:id", kind: "detail", resource: ELECTRICITY_PURCHASES },
+  { path: "/readings", kind: "list", resource: ELECTRICITY_READINGS },
+  { path: "/readings/:id", kind: "detail", resource: ELECTRICITY_READINGS }
+];
 
 // generated/resources/events.ts
 var EVENTS_EVENTS = deepFreeze4({
@@ -30722,16 +30614,14 @@ function deepFreeze4(value) {
 }
 
 // generated/routers/events.ts
-function createEventsRouter(handlers) {
-  const router = exactRouter();
-  router.get("/events", handlers.list(EVENTS_EVENTS));
-  router.get("/events/:id", handlers.detail(EVENTS_EVENTS));
-  router.get("/registrations", handlers.list(EVENTS_REGISTRATIONS));
-  router.get("/registrations/:id", handlers.detail(EVENTS_REGISTRATIONS));
-  router.get("/tasks", handlers.list(EVENTS_TASKS));
-  router.get("/tasks/:id", handlers.detail(EVENTS_TASKS));
-  return router;
-}
+var EVENTS_ROUTES = [
+  { path: "/events", kind: "list", resource: EVENTS_EVENTS },
+  { path: "/events/:id", kind: "detail", resource: EVENTS_EVENTS },
+  { path: "/registrations", kind: "list", resource: EVENTS_REGISTRATIONS },
+  { path: "/registrations/:id", kind: "detail", resource: EVENTS_REGISTRATIONS },
+  { path: "/tasks", kind: "list", resource: EVENTS_TASKS },
+  { path: "/tasks/:id", kind: "detail", resource: EVENTS_TASKS }
+];
 
 // generated/resources/fleet.ts
 var FLEET_ALERTS = deepFreeze5({
@@ -33441,26 +33331,24 @@ function deepFreeze5(value) {
 }
 
 // generated/routers/fleet.ts
-function createFleetRouter(handlers) {
-  const router = exactRouter();
-  router.get("/alerts", handlers.list(FLEET_ALERTS));
-  router.get("/alerts/:id", handlers.detail(FLEET_ALERTS));
-  router.get("/fuel-logs", handlers.list(FLEET_FUEL_LOGS));
-  router.get("/fuel-logs/:id", handlers.detail(FLEET_FUEL_LOGS));
-  router.get("/incidents", handlers.list(FLEET_INCIDENTS));
-  router.get("/incidents/:id", handlers.detail(FLEET_INCIDENTS));
-  router.get("/locations", handlers.list(FLEET_LOCATIONS));
-  router.get("/locations/:id", handlers.detail(FLEET_LOCATIONS));
-  router.get("/reservations", handlers.list(FLEET_RESERVATIONS));
-  router.get("/reservations/:id", handlers.detail(FLEET_RESERVATIONS));
-  router.get("/services", handlers.list(FLEET_SERVICES));
-  router.get("/services/:id", handlers.detail(FLEET_SERVICES));
-  router.get("/trips", handlers.list(FLEET_TRIPS));
-  router.get("/trips/:id", handlers.detail(FLEET_TRIPS));
-  router.get("/vehicles", handlers.list(FLEET_VEHICLES));
-  router.get("/vehicles/:id", handlers.detail(FLEET_VEHICLES));
-  return router;
-}
+var FLEET_ROUTES = [
+  { path: "/alerts", kind: "list", resource: FLEET_ALERTS },
+  { path: "/alerts/:id", kind: "detail", resource: FLEET_ALERTS },
+  { path: "/fuel-logs", kind: "list", resource: FLEET_FUEL_LOGS },
+  { path: "/fuel-logs/:id", kind: "detail", resource: FLEET_FUEL_LOGS },
+  { path: "/incidents", kind: "list", resource: FLEET_INCIDENTS },
+  { path: "/incidents/:id", kind: "detail", resource: FLEET_INCIDENTS },
+  { path: "/locations", kind: "list", resource: FLEET_LOCATIONS },
+  { path: "/locations/:id", kind: "detail", resource: FLEET_LOCATIONS },
+  { path: "/reservations", kind: "list", resource: FLEET_RESERVATIONS },
+  { path: "/reservations/:id", kind: "detail", resource: FLEET_RESERVATIONS },
+  { path: "/services", kind: "list", resource: FLEET_SERVICES },
+  { path: "/services/:id", kind: "detail", resource: FLEET_SERVICES },
+  { path: "/trips", kind: "list", resource: FLEET_TRIPS },
+  { path: "/trips/:id", kind: "detail", resource: FLEET_TRIPS },
+  { path: "/vehicles", kind: "list", resource: FLEET_VEHICLES },
+  { path: "/vehicles/:id", kind: "detail", resource: FLEET_VEHICLES }
+];
 
 // generated/resources/it.ts
 var IT_ASSETS = deepFreeze6({
@@ -34453,16 +34341,14 @@ function deepFreeze6(value) {
 }
 
 // generated/routers/it.ts
-function createItRouter(handlers) {
-  const router = exactRouter();
-  router.get("/assets", handlers.list(IT_ASSETS));
-  router.get("/assets/:id", handlers.detail(IT_ASSETS));
-  router.get("/consumable-moves", handlers.list(IT_CONSUMABLE_MOVES));
-  router.get("/consumable-moves/:id", handlers.detail(IT_CONSUMABLE_MOVES));
-  router.get("/tickets", handlers.list(IT_TICKETS));
-  router.get("/tickets/:id", handlers.detail(IT_TICKETS));
-  return router;
-}
+var IT_ROUTES = [
+  { path: "/assets", kind: "list", resource: IT_ASSETS },
+  { path: "/assets/:id", kind: "detail", resource: IT_ASSETS },
+  { path: "/consumable-moves", kind: "list", resource: IT_CONSUMABLE_MOVES },
+  { path: "/consumable-moves/:id", kind: "detail", resource: IT_CONSUMABLE_MOVES },
+  { path: "/tickets", kind: "list", resource: IT_TICKETS },
+  { path: "/tickets/:id", kind: "detail", resource: IT_TICKETS }
+];
 
 // generated/resources/purchase.ts
 var PURCHASE_ORDER_LINES = deepFreeze7({
@@ -35416,14 +35302,12 @@ function deepFreeze7(value) {
 }
 
 // generated/routers/purchase.ts
-function createPurchaseRouter(handlers) {
-  const router = exactRouter();
-  router.get("/order-lines", handlers.list(PURCHASE_ORDER_LINES));
-  router.get("/order-lines/:id", handlers.detail(PURCHASE_ORDER_LINES));
-  router.get("/orders", handlers.list(PURCHASE_ORDERS));
-  router.get("/orders/:id", handlers.detail(PURCHASE_ORDERS));
-  return router;
-}
+var PURCHASE_ROUTES = [
+  { path: "/order-lines", kind: "list", resource: PURCHASE_ORDER_LINES },
+  { path: "/order-lines/:id", kind: "detail", resource: PURCHASE_ORDER_LINES },
+  { path: "/orders", kind: "list", resource: PURCHASE_ORDERS },
+  { path: "/orders/:id", kind: "detail", resource: PURCHASE_ORDERS }
+];
 
 // generated/resources/space.ts
 var SPACE_ACTIVITIES = deepFreeze8({
@@ -37310,24 +37194,22 @@ function deepFreeze8(value) {
 }
 
 // generated/routers/space.ts
-function createSpaceRouter(handlers) {
-  const router = exactRouter();
-  router.get("/activities", handlers.list(SPACE_ACTIVITIES));
-  router.get("/activities/:id", handlers.detail(SPACE_ACTIVITIES));
-  router.get("/categories", handlers.list(SPACE_CATEGORIES));
-  router.get("/categories/:id", handlers.detail(SPACE_CATEGORIES));
-  router.get("/equipments", handlers.list(SPACE_EQUIPMENTS));
-  router.get("/equipments/:id", handlers.detail(SPACE_EQUIPMENTS));
-  router.get("/maintenances", handlers.list(SPACE_MAINTENANCES));
-  router.get("/maintenances/:id", handlers.detail(SPACE_MAINTENANCES));
-  router.get("/reservations", handlers.list(SPACE_RESERVATIONS));
-  router.get("/reservations/:id", handlers.detail(SPACE_RESERVATIONS));
-  router.get("/sites", handlers.list(SPACE_SITES));
-  router.get("/sites/:id", handlers.detail(SPACE_SITES));
-  router.get("/spaces", handlers.list(SPACE_SPACES));
-  router.get("/spaces/:id", handlers.detail(SPACE_SPACES));
-  return router;
-}
+var SPACE_ROUTES = [
+  { path: "/activities", kind: "list", resource: SPACE_ACTIVITIES },
+  { path: "/activities/:id", kind: "detail", resource: SPACE_ACTIVITIES },
+  { path: "/categories", kind: "list", resource: SPACE_CATEGORIES },
+  { path: "/categories/:id", kind: "detail", resource: SPACE_CATEGORIES },
+  { path: "/equipments", kind: "list", resource: SPACE_EQUIPMENTS },
+  { path: "/equipments/:id", kind: "detail", resource: SPACE_EQUIPMENTS },
+  { path: "/maintenances", kind: "list", resource: SPACE_MAINTENANCES },
+  { path: "/maintenances/:id", kind: "detail", resource: SPACE_MAINTENANCES },
+  { path: "/reservations", kind: "list", resource: SPACE_RESERVATIONS },
+  { path: "/reservations/:id", kind: "detail", resource: SPACE_RESERVATIONS },
+  { path: "/sites", kind: "list", resource: SPACE_SITES },
+  { path: "/sites/:id", kind: "detail", resource: SPACE_SITES },
+  { path: "/spaces", kind: "list", resource: SPACE_SPACES },
+  { path: "/spaces/:id", kind: "detail", resource: SPACE_SPACES }
+];
 
 // generated/resources/sprint.ts
 var SPRINT_BLOCKERS = deepFreeze9({
@@ -39340,24 +39222,22 @@ function deepFreeze9(value) {
 }
 
 // generated/routers/sprint.ts
-function createSprintRouter(handlers) {
-  const router = exactRouter();
-  router.get("/blockers", handlers.list(SPRINT_BLOCKERS));
-  router.get("/blockers/:id", handlers.detail(SPRINT_BLOCKERS));
-  router.get("/engagements", handlers.list(SPRINT_ENGAGEMENTS));
-  router.get("/engagements/:id", handlers.detail(SPRINT_ENGAGEMENTS));
-  router.get("/key-results", handlers.list(SPRINT_KEY_RESULTS));
-  router.get("/key-results/:id", handlers.detail(SPRINT_KEY_RESULTS));
-  router.get("/measure-readings", handlers.list(SPRINT_MEASURE_READINGS));
-  router.get("/measure-readings/:id", handlers.detail(SPRINT_MEASURE_READINGS));
-  router.get("/measures", handlers.list(SPRINT_MEASURES));
-  router.get("/measures/:id", handlers.detail(SPRINT_MEASURES));
-  router.get("/objectives", handlers.list(SPRINT_OBJECTIVES));
-  router.get("/objectives/:id", handlers.detail(SPRINT_OBJECTIVES));
-  router.get("/sprints", handlers.list(SPRINT_SPRINTS));
-  router.get("/sprints/:id", handlers.detail(SPRINT_SPRINTS));
-  return router;
-}
+var SPRINT_ROUTES = [
+  { path: "/blockers", kind: "list", resource: SPRINT_BLOCKERS },
+  { path: "/blockers/:id", kind: "detail", resource: SPRINT_BLOCKERS },
+  { path: "/engagements", kind: "list", resource: SPRINT_ENGAGEMENTS },
+  { path: "/engagements/:id", kind: "detail", resource: SPRINT_ENGAGEMENTS },
+  { path: "/key-results", kind: "list", resource: SPRINT_KEY_RESULTS },
+  { path: "/key-results/:id", kind: "detail", resource: SPRINT_KEY_RESULTS },
+  { path: "/measure-readings", kind: "list", resource: SPRINT_MEASURE_READINGS },
+  { path: "/measure-readings/:id", kind: "detail", resource: SPRINT_MEASURE_READINGS },
+  { path: "/measures", kind: "list", resource: SPRINT_MEASURES },
+  { path: "/measures/:id", kind: "detail", resource: SPRINT_MEASURES },
+  { path: "/objectives", kind: "list", resource: SPRINT_OBJECTIVES },
+  { path: "/objectives/:id", kind: "detail", resource: SPRINT_OBJECTIVES },
+  { path: "/sprints", kind: "list", resource: SPRINT_SPRINTS },
+  { path: "/sprints/:id", kind: "detail", resource: SPRINT_SPRINTS }
+];
 
 // generated/resources/stock.ts
 var STOCK_PICKINGS = deepFreeze10({
@@ -39677,12 +39557,10 @@ function deepFreeze10(value) {
 }
 
 // generated/routers/stock.ts
-function createStockRouter(handlers) {
-  const router = exactRouter();
-  router.get("/pickings", handlers.list(STOCK_PICKINGS));
-  router.get("/pickings/:id", handlers.detail(STOCK_PICKINGS));
-  return router;
-}
+var STOCK_ROUTES = [
+  { path: "/pickings", kind: "list", resource: STOCK_PICKINGS },
+  { path: "/pickings/:id", kind: "detail", resource: STOCK_PICKINGS }
+];
 
 // generated/resources/travel.ts
 var TRAVEL_PERDIEM_RATES = deepFreeze11({
@@ -41779,36 +41657,34 @@ function deepFreeze11(value) {
 }
 
 // generated/routers/travel.ts
-function createTravelRouter(handlers) {
-  const router = exactRouter();
-  router.get("/perdiem-rates", handlers.list(TRAVEL_PERDIEM_RATES));
-  router.get("/perdiem-rates/:id", handlers.detail(TRAVEL_PERDIEM_RATES));
-  router.get("/perdiem-requests", handlers.list(TRAVEL_PERDIEM_REQUESTS));
-  router.get("/perdiem-requests/:id", handlers.detail(TRAVEL_PERDIEM_REQUESTS));
-  router.get("/trip-expenses", handlers.list(TRAVEL_TRIP_EXPENSES));
-  router.get("/trip-expenses/:id", handlers.detail(TRAVEL_TRIP_EXPENSES));
-  router.get("/trip-stages", handlers.list(TRAVEL_TRIP_STAGES));
-  router.get("/trip-stages/:id", handlers.detail(TRAVEL_TRIP_STAGES));
-  router.get("/trip-types", handlers.list(TRAVEL_TRIP_TYPES));
-  router.get("/trip-types/:id", handlers.detail(TRAVEL_TRIP_TYPES));
-  router.get("/trips", handlers.list(TRAVEL_TRIPS));
-  router.get("/trips/:id", handlers.detail(TRAVEL_TRIPS));
-  return router;
-}
+var TRAVEL_ROUTES = [
+  { path: "/perdiem-rates", kind: "list", resource: TRAVEL_PERDIEM_RATES },
+  { path: "/perdiem-rates/:id", kind: "detail", resource: TRAVEL_PERDIEM_RATES },
+  { path: "/perdiem-requests", kind: "list", resource: TRAVEL_PERDIEM_REQUESTS },
+  { path: "/perdiem-requests/:id", kind: "detail", resource: TRAVEL_PERDIEM_REQUESTS },
+  { path: "/trip-expenses", kind: "list", resource: TRAVEL_TRIP_EXPENSES },
+  { path: "/trip-expenses/:id", kind: "detail", resource: TRAVEL_TRIP_EXPENSES },
+  { path: "/trip-stages", kind: "list", resource: TRAVEL_TRIP_STAGES },
+  { path: "/trip-stages/:id", kind: "detail", resource: TRAVEL_TRIP_STAGES },
+  { path: "/trip-types", kind: "list", resource: TRAVEL_TRIP_TYPES },
+  { path: "/trip-types/:id", kind: "detail", resource: TRAVEL_TRIP_TYPES },
+  { path: "/trips", kind: "list", resource: TRAVEL_TRIPS },
+  { path: "/trips/:id", kind: "detail", resource: TRAVEL_TRIPS }
+];
 
 // generated/routers/index.ts
-var DOMAIN_ROUTERS = [
-  { mount: "/analytic", create: createAnalyticRouter },
-  { mount: "/approvals", create: createApprovalsRouter },
-  { mount: "/electricity", create: createElectricityRouter },
-  { mount: "/events", create: createEventsRouter },
-  { mount: "/fleet", create: createFleetRouter },
-  { mount: "/it", create: createItRouter },
-  { mount: "/purchase", create: createPurchaseRouter },
-  { mount: "/space", create: createSpaceRouter },
-  { mount: "/sprint", create: createSprintRouter },
-  { mount: "/stock", create: createStockRouter },
-  { mount: "/travel", create: createTravelRouter }
+var DOMAIN_ROUTES = [
+  { mount: "/analytic", routes: ANALYTIC_ROUTES },
+  { mount: "/approvals", routes: APPROVALS_ROUTES },
+  { mount: "/electricity", routes: ELECTRICITY_ROUTES },
+  { mount: "/events", routes: EVENTS_ROUTES },
+  { mount: "/fleet", routes: FLEET_ROUTES },
+  { mount: "/it", routes: IT_ROUTES },
+  { mount: "/purchase", routes: PURCHASE_ROUTES },
+  { mount: "/space", routes: SPACE_ROUTES },
+  { mount: "/sprint", routes: SPRINT_ROUTES },
+  { mount: "/stock", routes: STOCK_ROUTES },
+  { mount: "/travel", routes: TRAVEL_ROUTES }
 ];
 var RESOURCES = [
   ...ANALYTIC_RESOURCES,
@@ -41824,7 +41700,7 @@ var RESOURCES = [
   ...TRAVEL_RESOURCES
 ];
 
-// runtime/auth.ts
+// runtime/admission/auth.ts
 var import_node_crypto = require("node:crypto");
 init_erp_error();
 init_errors();
@@ -41863,7 +41739,7 @@ var TtlCache = class {
   }
 };
 
-// runtime/auth.ts
+// runtime/admission/auth.ts
 var BEARER = /^bearer[ \t]+([^\s]+)[ \t]*$/i;
 var MAX_KEY_LENGTH = 512;
 var REFUSED_MAX_ENTRIES = 1e3;
@@ -42280,7 +42156,7 @@ function erpDate(value) {
 // runtime/query/changed-since.ts
 var TOKEN = /^v1\.([A-Za-z0-9_-]{1,64})$/;
 var TOKEN_BODY = /^([0-9]{1,12}):([0-9]{1,10})$/;
-var INT32_MAX2 = 2147483647;
+var INT32_MAX = 2147483647;
 function changeToken(cursor) {
   return `v1.${Buffer.from(`${cursor.second}:${cursor.afterId}`, "utf8").toString("base64url")}`;
 }
@@ -42288,7 +42164,7 @@ function parseChangedSince(text3) {
   const token = TOKEN.exec(text3);
   if (token) {
     const body = TOKEN_BODY.exec(Buffer.from(token[1], "base64url").toString("utf8"));
-    if (body && Number(body[2]) <= INT32_MAX2) return { second: Number(body[1]), afterId: Number(body[2]) };
+    if (body && Number(body[2]) <= INT32_MAX) return { second: Number(body[1]), afterId: Number(body[2]) };
     throw invalidValue("changed_since: this token was not given by the gateway (pass back meta.next_changed_since unchanged).");
   }
   const date = parseDateValue(text3);
@@ -43368,7 +43244,7 @@ init_erp_client();
 init_erp_error();
 init_memory_budget();
 
-// runtime/http/auth-failure-limit.ts
+// runtime/admission/auth-failure-limit.ts
 init_errors();
 
 // runtime/shared-state/window-limiter.ts
@@ -43457,7 +43333,7 @@ function verdictOrThrow(reason) {
   throw reason;
 }
 
-// runtime/http/auth-failure-limit.ts
+// runtime/admission/auth-failure-limit.ts
 var ALL_ADDRESSES = "all";
 var AuthFailureLimit = class {
   /** Failures plus checks still waiting for the ERP, per address. */
@@ -43526,7 +43402,119 @@ function cors(origins2, mcpPath) {
   };
 }
 
-// runtime/http/key-rate-limit.ts
+// runtime/http/exact-routing.ts
+var import_express = require("express");
+init_errors();
+
+// runtime/http/error-handler.ts
+var import_node_util = require("node:util");
+init_errors();
+init_erp_error();
+
+// runtime/http/erp-errors.ts
+init_erp_error();
+init_errors();
+function gatewayErrorOf(error) {
+  if (error instanceof GatewayError) return error;
+  if (error instanceof ErpBusy) return new GatewayError("unavailable", "The ERP is busy: too many requests in flight. Retry shortly.", { headers: { "Retry-After": "1" } });
+  if (error instanceof ErpTimeout) return new GatewayError("gateway_timeout", "The ERP did not answer in time.", { cause: error });
+  if (error instanceof ErpTransportMissing)
+    return new GatewayError("unavailable", "The gateway's ERP settings do not fit this ERP; its log says which one to change.", { cause: error });
+  if (error instanceof ErpUnavailable) return new GatewayError("bad_gateway", "The ERP is unreachable or gave an answer that could not be understood.", { cause: error });
+  if (error instanceof ErpFault) {
+    if (error.kind === "access_denied") return unauthorized("The API key is invalid or expired.");
+    if (error.kind === "access_error") return forbidden("The API account is not allowed to read this data.");
+    return new GatewayError("bad_gateway", "The ERP refused the request; the gateway logged the reason.", { cause: error });
+  }
+  return void 0;
+}
+
+// runtime/http/mask-secrets.ts
+var SECRET_LIKE = /[A-Za-z0-9_-]{32,}|[^\s/@'"<>()[\]{},;:]+@[^\s/@'"<>()[\]{},;:]+/g;
+function maskSecrets(text3) {
+  return text3.replace(SECRET_LIKE, "[redacted]");
+}
+
+// runtime/http/error-handler.ts
+init_request_context();
+
+// runtime/request/route-template.ts
+var NO_ROUTE = "(no route)";
+function routeOf(req) {
+  const recorded = req.res?.locals["route"];
+  if (recorded) return recorded;
+  const path = req.route?.path;
+  if (typeof path !== "string") return NO_ROUTE;
+  return templateOf(req.baseUrl, path);
+}
+function recordRoute(req) {
+  const path = req.route?.path;
+  if (req.res && typeof path === "string") req.res.locals["route"] = templateOf(req.baseUrl, path);
+}
+function templateOf(base, path) {
+  const joined = `${base.toLowerCase()}${path === "/" ? "" : path}` || "/";
+  return joined.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
+}
+
+// runtime/http/error-handler.ts
+function sendError(res, error) {
+  for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+  res.status(error.status).json({ error: { code: error.code, message: error.message } });
+}
+function createErrorHandler(log) {
+  return (error, req, res, next) => {
+    if (res.headersSent) {
+      if (deadlineExpired(res)) return;
+      return next(error);
+    }
+    let known = gatewayErrorOf(error);
+    if (!known && isBodyError(error)) known = new GatewayError("bad_request", "The request could not be read.");
+    if (!known) {
+      log.error({ error: summarize(error), method: req.method, route: routeOf(req) }, "unexpected error");
+      known = new GatewayError("internal_error", "Internal error.");
+    } else if (known.status >= 500 && known.cause) {
+      res.locals["erpError"] = erpErrorSummary(known.cause);
+      if (log.isLevelEnabled("debug")) log.debug({ method: req.method, erp_message: rawMessage(known.cause) }, "ERP error message");
+    }
+    sendError(res, known);
+  };
+}
+function isBodyError(error) {
+  const status = error.status;
+  return typeof status === "number" && status >= 400 && status < 500;
+}
+function summarize(error) {
+  if (!(error instanceof Error || import_node_util.types.isNativeError(error))) return { type: typeof error, message: String(error).slice(0, 500) };
+  return { type: error.name, message: error.message, ...error.stack ? { stack: error.stack } : {} };
+}
+function rawMessage(cause) {
+  const parts = [];
+  for (let error = cause, depth = 0; error instanceof Error && depth < 3; error = error.cause, depth++) parts.push(`${error.name}: ${error.message}`);
+  return maskSecrets(parts.join(" <- ").slice(0, 2e3));
+}
+
+// runtime/http/exact-routing.ts
+var EXACT = { caseSensitive: true, strict: true };
+function exactRouter() {
+  return (0, import_express.Router)(EXACT);
+}
+var EXACT_APP_SETTINGS = [
+  ["case sensitive routing", EXACT.caseSensitive],
+  ["strict routing", EXACT.strict]
+];
+function spelledAsServed(path) {
+  return path.toLowerCase().replace(/(?<=.)\/+$/, "");
+}
+function noRoute(isServedPath) {
+  return (req, res) => {
+    const shown = req.path.slice(0, 200);
+    const served = spelledAsServed(req.path);
+    const hint = served !== req.path && isServedPath(served) ? ` Paths are matched exactly (letter case, no trailing slash): did you mean ${served.slice(0, 200)}?` : "";
+    sendError(res, notFound(`No route ${req.method} ${shown}.${hint}`));
+  };
+}
+
+// runtime/admission/key-rate-limit.ts
 init_errors();
 var POLICY = "per-key";
 var FREE = { settle: () => void 0 };
@@ -43717,16 +43705,16 @@ function unconditional() {
   };
 }
 
-// runtime/http/request-deadline.ts
+// runtime/admission/request-deadline.ts
 init_errors();
 init_request_context();
-function requestDeadline(timeoutMs) {
+function requestDeadline(timeoutMs, sendError2) {
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new Error(`requestDeadline: timeout must be a positive integer (got ${timeoutMs})`);
   return (_req, res, next) => {
     const timer = setTimeout(() => {
       if (res.headersSent) return;
       markDeadlineExpired(res, `request deadline of ${timeoutMs} ms reached`);
-      sendError(res, new GatewayError("gateway_timeout", "The ERP did not answer in time."));
+      sendError2(res, new GatewayError("gateway_timeout", "The ERP did not answer in time."));
     }, timeoutMs);
     res.once("close", () => clearTimeout(timer));
     next();
@@ -43736,7 +43724,7 @@ function requestDeadline(timeoutMs) {
 // runtime/http/request-log.ts
 init_request_context();
 
-// runtime/http/request-id.ts
+// runtime/request/request-id.ts
 var import_node_crypto4 = require("node:crypto");
 var SAFE_ID = /^[A-Za-z0-9_.:+/=-]{1,128}$/;
 function requestIdOf(headers) {
@@ -43914,10 +43902,10 @@ function assertUsableQuery(query) {
   if (problem) throw problem;
 }
 
-// runtime/http/resource-handlers.ts
+// runtime/data-routes/guard.ts
 var import__ = __toESM(require("ajv/dist/2020"));
 
-// runtime/http/authenticate-request.ts
+// runtime/admission/authenticate-request.ts
 init_errors();
 init_request_context();
 async function authenticateRequest(auth, failures, req, res) {
@@ -43938,12 +43926,29 @@ async function authenticateRequest(auth, failures, req, res) {
   }
 }
 
-// runtime/http/resource-handlers.ts
+// runtime/data-routes/guard.ts
 init_erp_error();
-init_errors();
 
 // runtime/query/parse-query.ts
 init_errors();
+
+// runtime/route-kinds.ts
+var ROUTE_KINDS = {
+  /**
+   * `GET /api/v1/<domain>/<resource>`: a page of records (JSON), an export of every matching record
+   * (CSV or NDJSON) or a page of the change feed (`changed_since`). A page that counts its matches
+   * (`total=true`: two ERP calls) is `counted_list`, any other `list`.
+   */
+  list: { path: "", costs: ["list", "counted_list"] },
+  /** `GET /api/v1/<domain>/<resource>/{id}`: one record. */
+  detail: { path: "/:id", costs: ["detail"] }
+};
+var ROUTE_KIND_ORDER = Object.keys(ROUTE_KINDS);
+var ANSWER_COSTS = ["not_modified", "cached"];
+var REQUEST_COSTS = ROUTE_KIND_ORDER.flatMap((kind) => ROUTE_KINDS[kind].costs);
+var COST_KINDS = [...REQUEST_COSTS, ...ANSWER_COSTS];
+
+// runtime/query/parse-query.ts
 var LIMIT_DEFAULT = 50;
 var LIMIT_MAX = 200;
 var INT32_MAX3 = 2147483647;
@@ -43951,10 +43956,9 @@ var NOT_WITH_EXPORT = ["limit", "offset", "order", "total"];
 var QueryParser = class {
   constructor(resource, ajv) {
     this.resource = resource;
-    this.listKeys = new Set(Object.keys(resource.listQuerySchema.properties ?? {}));
-    this.detailKeys = new Set(Object.keys(resource.detailQuerySchema.properties ?? {}));
-    this.validateList = ajv.compile(resource.listQuerySchema);
-    this.validateDetail = ajv.compile(resource.detailQuerySchema);
+    const schemaOf = (kind) => resource[`${kind}QuerySchema`];
+    this.keys = byKind((kind) => new Set(Object.keys(schemaOf(kind).properties ?? {})));
+    this.validators = byKind((kind) => ajv.compile(schemaOf(kind)));
     this.fieldsByName = new Map(resource.fields.map((f) => [f.name, f]));
     this.filtersByName = new Map(resource.filters.map((f) => [f.name, f]));
     this.sortFieldsByKey = new Map(Object.entries(resource.sortable));
@@ -43964,8 +43968,9 @@ var QueryParser = class {
     this.defaultOrder = withIdLast(withNullsAtTheEnds(resource.defaultOrder, this.numberSortFields));
   }
   resource;
-  validateList;
-  validateDetail;
+  /** Each kind's query schema (`<kind>QuerySchema`), compiled, and the keys it accepts. */
+  validators;
+  keys;
   fieldsByName;
   filtersByName;
   /** API sort key → ERP field: a Map, so that a client's `order=constructor` is never looked up on a prototype. */
@@ -43973,11 +43978,9 @@ var QueryParser = class {
   defaultOrder;
   /** ERP names of the number sort keys: sent with NULLS FIRST ascending, NULLS LAST descending. */
   numberSortFields;
-  listKeys;
-  detailKeys;
   /** `format` is what the request asks for, by `format` or `Accept` (the handler decides which). */
   parseList(query, format = "json") {
-    this.check(this.validateList, query);
+    this.checkShape("list", query);
     const deprecated = [];
     if (format !== "json") {
       const refused = NOT_WITH_EXPORT.filter((name) => query[name] !== void 0);
@@ -44023,13 +44026,17 @@ var QueryParser = class {
     };
   }
   /** True when every key of `query` is one the route accepts (an unknown key is a 400 whatever its value). */
-  knowsEveryKey(query, route) {
-    const keys = route === "list" ? this.listKeys : this.detailKeys;
+  knowsEveryKey(query, kind) {
+    const keys = this.keys[kind];
     for (const key in query) if (!keys.has(key)) return false;
     return true;
   }
+  /** Checks the raw shape of a kind's query against its schema: an unknown key 400, an unusable value 422. */
+  checkShape(kind, query) {
+    this.check(this.validators[kind], query);
+  }
   parseDetail(query) {
-    this.check(this.validateDetail, query);
+    this.checkShape("detail", query);
     const deprecated = [];
     return { fields: this.parseFields(query["fields"], deprecated), deprecated };
   }
@@ -44076,6 +44083,9 @@ var QueryParser = class {
   }
 };
 var NUMBER_TYPES = /* @__PURE__ */ new Set(["integer", "number"]);
+function byKind(value) {
+  return Object.fromEntries(ROUTE_KIND_ORDER.map((kind) => [kind, value(kind)]));
+}
 function nullsFor(direction) {
   return direction === "desc" ? "nulls last" : "nulls first";
 }
@@ -44168,7 +44178,7 @@ var EXPECTED = {
   "integer-list": "expected positive integer ids, comma-separated or repeated"
 };
 
-// runtime/http/resource-handlers.ts
+// runtime/data-routes/guard.ts
 init_request_context();
 
 // runtime/cache/cache-key.ts
@@ -44192,19 +44202,12 @@ function driftSignature(gaps) {
   }
   return signature;
 }
-function normalised(asked) {
-  const fields = asked.query.fields.map((field) => field.name);
-  if (asked.kind === "detail") return ["detail", asked.id, fields];
-  const { limit, offset, sinceId, total, order } = asked.query;
-  const filters = asked.query.filters.map((term) => canonicalJson([term.filter.name, term.value])).sort();
-  return ["list", limit, offset, sinceId ?? null, total, order, fields, filters];
-}
 function cacheKeyOf(namespace, uid, resource, asked, gaps) {
-  const digest = (0, import_node_crypto5.hash)("sha256", canonicalJson([resource.path, normalised(asked), driftSignature(gaps)]), "base64url");
+  const digest = (0, import_node_crypto5.hash)("sha256", canonicalJson([resource.path, asked, driftSignature(gaps)]), "base64url");
   return `${namespace}:${uid}:${digest}`;
 }
 
-// runtime/http/cached-answers.ts
+// runtime/data-routes/cached-answers.ts
 init_erp_client();
 init_request_context();
 
@@ -44231,7 +44234,7 @@ async function sendEncoded(req, res, bytes, etag, compression) {
   res.end(sent);
 }
 
-// runtime/http/cached-answers.ts
+// runtime/data-routes/cached-answers.ts
 function createAnswerer(budget, cache, onRefreshError, compression, tracing) {
   const traced = async (name, resource, step, outcome) => {
     const span = tracing?.startChild(currentScope()?.span, name, { "cache.resource": resource.path });
@@ -44299,7 +44302,72 @@ async function sendCached(req, res, cache, answer2, policy, compression) {
   await sendEncoded(req, res, answer2.body, answer2.etag, compression);
 }
 
-// runtime/http/list-format.ts
+// runtime/data-routes/kinds/detail/detail-route.ts
+init_errors();
+
+// runtime/data-routes/deprecation.ts
+var DEPRECATED = Object.freeze({ Deprecation: "true" });
+var NONE = Object.freeze({});
+function deprecationHeaders(resource, deprecated) {
+  return resource.deprecated || deprecated.length ? DEPRECATED : NONE;
+}
+
+// runtime/data-routes/kinds/detail/detail-route.ts
+var ID = /^[1-9][0-9]{0,9}$/;
+var INT32_MAX4 = 2147483647;
+function recordKey(id, query) {
+  return ["detail", id, query.fields.map((field) => field.name)];
+}
+var detailKind = ({ parserOf, answer: answer2, reader }) => (resource) => {
+  const parser = parserOf(resource);
+  return {
+    read({ req }) {
+      const raw = String(req.params["id"]);
+      if (!ID.test(raw) || Number(raw) > INT32_MAX4) throw notFound(`No ${resource.path} record with id '${raw.slice(0, 32)}'.`);
+      const rawQuery = req.query;
+      assertCountedQuery(rawQuery);
+      if (parser.knowsEveryKey(rawQuery, "detail")) assertUsableQuery(rawQuery);
+      return { id: Number(raw), query: parser.parseDetail(rawQuery) };
+    },
+    costOf: () => "detail",
+    async answer({ id, query }, call) {
+      const { req, res, principal } = call;
+      const headers = deprecationHeaders(resource, query.deprecated);
+      await answer2(req, res, principal, resource, recordKey(id, query), call.gaps(), async (stats) => {
+        const { record, unreadable } = await reader.detail(principal, resource, id, query, stats);
+        return {
+          body: unreadable.length ? { data: record, meta: { unreadable_fields: [...unreadable] } } : { data: record },
+          headers: { ...headers, ...unreadableFieldsHeader(unreadable) }
+        };
+      });
+    }
+  };
+};
+
+// runtime/data-routes/kinds/list/changes.ts
+init_request_context();
+function changesAnswer({ changes, compression }) {
+  return async (query, { req, res, principal, resource }) => {
+    setCacheOutcome(res, "bypass");
+    for (const [name, value] of Object.entries(deprecationHeaders(resource, query.deprecated))) res.setHeader(name, value);
+    const page = await changePage(changes, principal, resource, query, erpStatsOf(res));
+    for (const [name, value] of Object.entries(unreadableFieldsHeader(page.unreadable))) res.setHeader(name, value);
+    const { bytes, etag } = encodeJson(page.body);
+    await sendEncoded(req, res, bytes, etag, compression);
+  };
+}
+
+// runtime/data-routes/kinds/list/export.ts
+init_request_context();
+function exportAnswer({ exporter }) {
+  return async (query, format, { req, res, principal, resource }) => {
+    setCacheOutcome(res, "bypass");
+    for (const [name, value] of Object.entries(deprecationHeaders(resource, query.deprecated))) res.setHeader(name, value);
+    await exporter.stream(principal, resource, query, format, req, res, erpStatsOf(res));
+  };
+}
+
+// runtime/data-routes/kinds/list/list-format.ts
 var BY_MEDIA_TYPE = {
   "application/json": "json",
   "text/csv": "csv",
@@ -44312,10 +44380,61 @@ function listFormatOf(req, format) {
   return chosen && BY_MEDIA_TYPE[chosen] || "json";
 }
 
-// runtime/http/resource-handlers.ts
-var ID = /^[1-9][0-9]{0,9}$/;
+// runtime/data-routes/kinds/list/page.ts
+init_coalesce();
+function pageKey(query) {
+  const { limit, offset, sinceId, total, order } = query;
+  const fields = query.fields.map((field) => field.name);
+  const filters = query.filters.map((term) => canonicalJson([term.filter.name, term.value])).sort();
+  return ["list", limit, offset, sinceId ?? null, total, order, fields, filters];
+}
+function pageAnswer({ answer: answer2, reader }) {
+  return async (query, { req, res, principal, resource, gaps }) => {
+    const headers = deprecationHeaders(resource, query.deprecated);
+    await answer2(req, res, principal, resource, pageKey(query), gaps(), async (stats) => {
+      const page = await reader.list(principal, resource, query, stats);
+      return { body: page, headers: { ...headers, ...unreadableFieldsHeader(page.meta.unreadable_fields ?? []) } };
+    });
+  };
+}
+
+// runtime/data-routes/kinds/list/list-route.ts
+var listKind = (deps) => {
+  const page = pageAnswer(deps);
+  const exported = exportAnswer(deps);
+  const changes = changesAnswer(deps);
+  return (resource) => {
+    const parser = deps.parserOf(resource);
+    return {
+      read(call) {
+        const raw = call.req.query;
+        assertCountedQuery(raw);
+        if (parser.knowsEveryKey(raw, "list")) assertUsableQuery(raw);
+        const format = listFormatOf(call.req, raw["format"]);
+        const parsed = parser.parseList(raw, format);
+        const gaps = call.gaps();
+        const query = gaps ? servableListQuery(parsed, gaps) : parsed;
+        if (query.changes) deps.changes.assertNotAhead(query.changes);
+        return { query, format };
+      },
+      costOf: ({ query }) => query.total ? "counted_list" : "list",
+      answer({ query, format }, call) {
+        if (format !== "json") return exported(query, format, call);
+        if (query.changes) return changes(query, call);
+        return page(query, call);
+      }
+    };
+  };
+};
+
+// runtime/data-routes/kinds/data-kinds.ts
+var DATA_KINDS = {
+  list: listKind,
+  detail: detailKind
+};
+
+// runtime/data-routes/guard.ts
 var RELEARN_ATTEMPTS = 64;
-var INT32_MAX4 = 2147483647;
 var outcomeOf2 = (res) => {
   if (res.statusCode === 304) return "not_modified";
   const cache = cacheOutcomeOf(res);
@@ -44323,7 +44442,6 @@ var outcomeOf2 = (res) => {
 };
 function createResourceHandlers(auth, reader, failures, budget, bulk, options = {}) {
   const { drift, keyLimit = NO_KEY_RATE_LIMIT, compression = { enabled: false, minBytes: 0 }, cache, onRefreshError = () => void 0, tracing } = options;
-  const gapsOf = drift && ((resource) => drift.gapsOf(resource));
   const ajv = new import__.default({ allErrors: false, strict: true, verbose: true });
   const parsers = /* @__PURE__ */ new Map();
   const parserOf = (resource) => {
@@ -44334,33 +44452,37 @@ function createResourceHandlers(auth, reader, failures, budget, bulk, options = 
     }
     return parser;
   };
-  const admitOnce = async (principal, kind, res) => {
+  const admitOnce = async (principal, cost, res) => {
     const held2 = res.locals["rateCharge"];
     if (held2) return held2;
-    const charge = await keyLimit.admit(principal.keyId, kind, res);
+    const charge = await keyLimit.admit(principal.keyId, cost, res);
     res.locals["rateCharge"] = charge;
     return charge;
   };
-  const guarded = (resource, body) => {
-    parserOf(resource);
+  const guarded = (resource, route) => {
+    const gaps = () => drift?.gapsOf(resource);
     return async (req, res) => {
       recordRoute(req);
       const stats = erpStatsOf(res);
       const principal = await authenticateRequest(auth, failures, req, res);
       setErpUid(res, principal.uid);
       stats.lease = budget.lease();
+      const call = { principal, resource, req, res, gaps };
       try {
         for (let attempt = 1; ; attempt++) {
-          const gaps = drift?.gapsOf(resource);
+          const served = gaps();
           try {
-            if (gaps?.unavailable) throw driftUnavailable(gaps.unavailable);
+            if (served?.unavailable) throw driftUnavailable(served.unavailable);
             await auth.assertCanRead(principal, resource.model, stats);
-            await body(principal, req, res);
+            const asked = route.read(call);
+            const charge = await admitOnce(principal, route.costOf(asked), res);
+            await route.answer(asked, call);
+            charge.settle(outcomeOf2(res));
             return;
           } catch (error) {
             if (drift && attempt <= RELEARN_ATTEMPTS) {
               drift.learnFrom(error);
-              if (drift.gapsOf(resource) !== gaps) continue;
+              if (drift.gapsOf(resource) !== served) continue;
             }
             throw error;
           }
@@ -44374,62 +44496,43 @@ function createResourceHandlers(auth, reader, failures, budget, bulk, options = 
       }
     };
   };
-  const answer2 = createAnswerer(budget, cache, onRefreshError, compression, tracing);
-  return {
-    list: (resource) => guarded(resource, async (principal, req, res) => {
-      const raw = req.query;
-      const parser = parserOf(resource);
-      assertCountedQuery(raw);
-      if (parser.knowsEveryKey(raw, "list")) assertUsableQuery(raw);
-      const format = listFormatOf(req, raw["format"]);
-      const parsed = parser.parseList(raw, format);
-      const query = gapsOf ? servableListQuery(parsed, gapsOf(resource)) : parsed;
-      if (query.changes) bulk.changes.assertNotAhead(query.changes);
-      const charge = await admitOnce(principal, query.total ? "counted_list" : "list", res);
-      const headers = deprecationHeaders(resource, query.deprecated);
-      if (format !== "json" || query.changes) {
-        setCacheOutcome(res, "bypass");
-        for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-        if (format !== "json") return bulk.exporter.stream(principal, resource, query, format, req, res, erpStatsOf(res));
-        const page = await changePage(bulk.changes, principal, resource, query, erpStatsOf(res));
-        for (const [name, value] of Object.entries(unreadableFieldsHeader(page.unreadable))) res.setHeader(name, value);
-        const { bytes, etag } = encodeJson(page.body);
-        await sendEncoded(req, res, bytes, etag, compression);
-        charge.settle(outcomeOf2(res));
-        return;
-      }
-      await answer2(req, res, principal, resource, { kind: "list", query }, gapsOf?.(resource), async (stats) => {
-        const page = await reader.list(principal, resource, query, stats);
-        return { body: page, headers: { ...headers, ...unreadableFieldsHeader(page.meta.unreadable_fields ?? []) } };
-      });
-      charge.settle(outcomeOf2(res));
-    }),
-    detail: (resource) => guarded(resource, async (principal, req, res) => {
-      const raw = String(req.params["id"]);
-      if (!ID.test(raw) || Number(raw) > INT32_MAX4) throw notFound(`No ${resource.path} record with id '${raw.slice(0, 32)}'.`);
-      const rawQuery = req.query;
-      const parser = parserOf(resource);
-      assertCountedQuery(rawQuery);
-      if (parser.knowsEveryKey(rawQuery, "detail")) assertUsableQuery(rawQuery);
-      const query = parser.parseDetail(rawQuery);
-      const charge = await admitOnce(principal, "detail", res);
-      const id = Number(raw);
-      const headers = deprecationHeaders(resource, query.deprecated);
-      await answer2(req, res, principal, resource, { kind: "detail", id, query }, gapsOf?.(resource), async (stats) => {
-        const { record, unreadable } = await reader.detail(principal, resource, id, query, stats);
-        return {
-          body: unreadable.length ? { data: record, meta: { unreadable_fields: [...unreadable] } } : { data: record },
-          headers: { ...headers, ...unreadableFieldsHeader(unreadable) }
-        };
-      });
-      charge.settle(outcomeOf2(res));
-    })
-  };
+  const deps = { reader, parserOf, answer: createAnswerer(budget, cache, onRefreshError, compression, tracing), compression, ...bulk };
+  const handlers = {};
+  for (const kind of ROUTE_KIND_ORDER) {
+    const routeOf2 = DATA_KINDS[kind](deps);
+    handlers[kind] = (resource) => guarded(resource, routeOf2(resource));
+  }
+  return handlers;
 }
-var DEPRECATED = Object.freeze({ Deprecation: "true" });
-var NONE = Object.freeze({});
-function deprecationHeaders(resource, deprecated) {
-  return resource.deprecated || deprecated.length ? DEPRECATED : NONE;
+
+// runtime/data-routes/route-table.ts
+function createDataRouter(domains, handlers) {
+  const api = exactRouter();
+  for (const { mount, routes } of domains) {
+    const router = exactRouter();
+    for (const route of routes) router.get(route.path, handlers[route.kind](route.resource));
+    api.use(mount, router);
+  }
+  return api;
+}
+function dataPathMatcher(base, domains) {
+  const exact = /* @__PURE__ */ new Set();
+  const parametrised = [];
+  for (const { mount, routes } of domains)
+    for (const { path } of routes) {
+      const full = `${base}${mount}${path}`;
+      if (!full.includes(":")) exact.add(full);
+      else
+        parametrised.push(
+          new RegExp(
+            `^${full.split(/:[A-Za-z0-9_]+/).map(escapeRegExp).join("[^/]+")}$`
+          )
+        );
+    }
+  return (path) => exact.has(path) || parametrised.some((pattern) => pattern.test(path));
+}
+function escapeRegExp(text3) {
+  return text3.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 // runtime/mcp/mcp-endpoint.ts
@@ -60984,6 +61087,19 @@ function describeResource(args) {
   const { personal_fields: _personal, ...entry } = resourceOf(args["resource"]);
   return answer(entry);
 }
+var ROUTE_TOOLS = {
+  list: {
+    match: (name) => {
+      const domain = DOMAIN_OF_TOOL.get(name);
+      return domain === void 0 ? void 0 : { domain };
+    },
+    call: (args, get, { domain }) => queryResource(domain, args, get)
+  },
+  detail: {
+    match: (name) => name === "get_record" ? {} : void 0,
+    call: (args, get) => getRecord(args, get)
+  }
+};
 async function callTool(name, rawArgs, host) {
   try {
     const args = objectArgument(rawArgs, "arguments");
@@ -60992,9 +61108,10 @@ async function callTool(name, rawArgs, host) {
       return held(listResources(), host);
     }
     if (name === "describe_resource") return held(describeResource(args), host);
-    if (name === "get_record") return await getRecord(args, host.get);
-    const domain = DOMAIN_OF_TOOL.get(name);
-    if (domain) return await queryResource(domain, args, host.get);
+    for (const tool of Object.values(ROUTE_TOOLS)) {
+      const matched = tool.match(name);
+      if (matched) return await tool.call(args, host.get, matched);
+    }
     return toolError("not_found", `No tool '${name}'; the tools are ${TOOLS.map((t) => t.name).join(", ")}.`, { status: 404 });
   } catch (error) {
     if (error instanceof ToolRefusal) return toolError(error.code, error.message, { status: error.code === "bad_request" ? 400 : 404 });
@@ -61287,9 +61404,9 @@ function createApp(config, deps) {
     { exporter, changes },
     { drift, keyLimit, compression: config.compression, cache, onRefreshError, tracing }
   );
-  const servedPaths = new Set(RESOURCES.map((r) => `/api/v1/${r.path}`));
+  const isDataPath = dataPathMatcher("/api/v1", DOMAIN_ROUTES);
   const docs = ["/api/openapi.json", "/api/docs", "/api/llms.txt", "/llms.txt"];
-  const isServedPath = (path) => servedPaths.has(path) || servedPaths.has(path.replace(/\/[^/]+$/, "")) || docs.includes(path);
+  const isServedPath = (path) => isDataPath(path) || docs.includes(path);
   const operational = [MCP_PATH, ...Object.values(HEALTH_PATHS)];
   const isKnownPath = (path) => isServedPath(path) || operational.includes(path);
   const llmsTxt = { body: withBaseUrl(LLMS_TXT, config.publicBaseUrl, "text"), type: "text/markdown; charset=utf-8", cacheControl: "public, max-age=300" };
@@ -61307,9 +61424,7 @@ function createApp(config, deps) {
   if (config.corsOrigins.length) app.use(cors(config.corsOrigins, MCP_PATH));
   app.use(methodNotAllowed(isServedPath));
   app.use(refuseMisshapenRequests());
-  const api = exactRouter();
-  for (const { mount, create } of DOMAIN_ROUTERS) api.use(mount, create(handlers));
-  app.use("/api/v1", noStore(), requestDeadline(config.requestTimeoutMs), api);
+  app.use("/api/v1", noStore(), requestDeadline(config.requestTimeoutMs, sendError), createDataRouter(DOMAIN_ROUTES, handlers));
   app.use(createMcpRouter(app, auth, failures, { budget, requestTimeoutMs: config.requestTimeoutMs, log }));
   app.use(
     "/api",
@@ -61436,7 +61551,7 @@ var SETTINGS = {
   AUTH_CHECK_LIMIT: { default: 300, min: 1, max: 1e7, description: "Key checks sent to the ERP per window, all client addresses together; past it a key not already known gets 429 `rate_limited` (keys already validated keep working). With `AUTH_CACHE_TTL_MS=0` every request is a key check: raise this cap to the request rate." },
   RATE_LIMIT_POINTS: { shown: "(empty: off)", min: 1, max: 1e8, description: 'Per-key rate limit (decision D26): points each API key may spend per window; each request costs its kind\'s points (`RATE_LIMIT_COSTS`); past them **429** `rate_limited` with `Retry-After`, the ERP not asked. See "Rate limits".' },
   RATE_LIMIT_WINDOW_SECONDS: { default: 60, min: 1, max: 86400, description: "That window, in whole seconds. Only with `RATE_LIMIT_POINTS`." },
-  RATE_LIMIT_COSTS: { default: "list=1,counted_list=1,detail=1,not_modified=1,cached=1", accepts: "`kind=points`, comma-separated", description: "Points per kind of request: `list` (a page with `total=false`), `counted_list` (a page with its count: two ERP calls), `detail`, `not_modified` (charged instead when the answer is 304) and `cached` (charged instead when the response cache answered a 200, the ERP not asked). Kinds left out keep their default; `list`, `counted_list` and `detail` cost 1 to `RATE_LIMIT_POINTS`, `not_modified` and `cached` 0 to it. Only with `RATE_LIMIT_POINTS`." },
+  RATE_LIMIT_COSTS: { default: COST_KINDS.map((kind) => `${kind}=1`).join(","), accepts: "`kind=points`, comma-separated", description: "Points per kind of request: `list` (a page with `total=false`), `counted_list` (a page with its count: two ERP calls), `detail`, `not_modified` (charged instead when the answer is 304) and `cached` (charged instead when the response cache answered a 200, the ERP not asked). Kinds left out keep their default; `list`, `counted_list` and `detail` cost 1 to `RATE_LIMIT_POINTS`, `not_modified` and `cached` 0 to it. Only with `RATE_LIMIT_POINTS`." },
   REDIS_URL: { shown: "(empty: each process's memory)", accepts: "a `redis://` or `rediss://` URL", description: 'A Redis that several gateway processes share (user, password and database number allowed; never logged): the failed-authentication limits, the cap of key checks and the per-key limits are then counted there, for all processes together. See "Several processes and machines".' },
   REDIS_TIMEOUT_MS: { default: 200, min: 5, max: 1e4, description: "Longest one Redis call may take; past it, or with Redis down, each process counts in its own memory (limits), going on from the counts Redis last gave it, until Redis answers again. Only with `REDIS_URL`." },
   REDIS_KEY_PREFIX: { default: "odg:", accepts: "1 to 64 letters, digits or `:_.-`", description: "Prefix of every key the gateway writes in Redis, so that several gateways can share one Redis. Only with `REDIS_URL`." },
@@ -61584,7 +61699,6 @@ function loadConfig(env) {
   if (!config.erp.urlTemplate.includes("{id}")) throw new ConfigError("ERP_URL_TEMPLATE", "must contain '{id}'");
   return deepFreeze12(config);
 }
-var COST_KINDS = ["list", "counted_list", "detail", "not_modified", "cached"];
 function rateLimit(env) {
   if (!given(env, "RATE_LIMIT_POINTS")) {
     for (const name of ["RATE_LIMIT_WINDOW_SECONDS", "RATE_LIMIT_COSTS"])
@@ -61607,12 +61721,11 @@ function rateLimit(env) {
     if (points2 === void 0) throw new Error(`settings.ts: RATE_LIMIT_COSTS declares no default for ${kind}`);
     return points2;
   };
-  const charged = { list: cost("list"), counted_list: cost("counted_list"), detail: cost("detail"), not_modified: cost("not_modified"), cached: cost("cached") };
-  for (const kind of ["list", "counted_list", "detail"]) {
+  const charged = Object.fromEntries(COST_KINDS.map((kind) => [kind, cost(kind)]));
+  for (const kind of REQUEST_COSTS) {
     if (charged[kind] < 1 || charged[kind] > points) throw new ConfigError("RATE_LIMIT_COSTS", `${kind} must cost from 1 to RATE_LIMIT_POINTS (${points}) (got ${charged[kind]})`);
   }
-  for (const kind of ["not_modified", "cached"])
-    if (charged[kind] > points) throw new ConfigError("RATE_LIMIT_COSTS", `${kind} must cost at most RATE_LIMIT_POINTS (${points})`);
+  for (const kind of ANSWER_COSTS) if (charged[kind] > points) throw new ConfigError("RATE_LIMIT_COSTS", `${kind} must cost at most RATE_LIMIT_POINTS (${points})`);
   return { points, windowSeconds, costs: charged };
 }
 function redis(env) {
@@ -61696,7 +61809,7 @@ function driftFailureLines(problems) {
 // runtime/main.ts
 init_erp_error();
 
-// runtime/http/graceful-close.ts
+// runtime/server/graceful-close.ts
 function createGracefulCloser(server) {
   const bySocket = /* @__PURE__ */ new Map();
   let closing = false;
@@ -61735,10 +61848,10 @@ function createGracefulCloser(server) {
   };
 }
 
-// runtime/http/harden-server.ts
+// runtime/server/harden-server.ts
 var import_node_http2 = require("node:http");
 
-// runtime/http/stalled-writers.ts
+// runtime/server/stalled-writers.ts
 var SWEEP_MS = 1e3;
 function dropStalledWriters(server, stallMs) {
   const sockets = /* @__PURE__ */ new Map();
@@ -61769,7 +61882,7 @@ function bytesTaken(socket) {
   return socket.bytesWritten - socket.writableLength;
 }
 
-// runtime/http/harden-server.ts
+// runtime/server/harden-server.ts
 var TOO_LARGE = /* @__PURE__ */ new Set(["HPE_HEADER_OVERFLOW", "HPE_URI_OVERFLOW"]);
 var HEADERS_TIMEOUT_MS = 1e4;
 var KEEP_ALIVE_TIMEOUT_MS = 5e3;

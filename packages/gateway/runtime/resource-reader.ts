@@ -22,7 +22,7 @@
 import type { Logger } from 'pino';
 import { ErpFault, ErpUnavailable } from './erp/erp-error';
 import type { ErpClient, ErpStats } from './erp/erp-client';
-import type { Principal, UnreadableMemory } from './auth';
+import type { Principal, UnreadableMemory } from './admission/auth';
 import { notFound } from './errors';
 import { detailRequest, ERP_CONTEXT, erpFieldOf, listRequests, type PageRequest } from './erp-requests';
 import { NO_GAPS, type DriftGaps } from './drift/drift-gaps';

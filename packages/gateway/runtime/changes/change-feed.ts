@@ -17,7 +17,7 @@
  *   filters: an id the second read does not return is reported as removed.
  * - Deleted records leave nothing to read: they cannot be seen (README says what to do).
  */
-import type { Principal } from '../auth';
+import type { Principal } from '../admission/auth';
 import type { ErpStats } from '../erp/erp-client';
 import { changedRecordsRequest, changeScanRequest } from '../erp-requests';
 import { type ChangeCursor, changeToken, erpSecond, secondOf } from '../query/changed-since';

@@ -5,12 +5,11 @@
  * counts calls and time per request for the log line; an observer (metrics, traces) sees each call.
  */
 import type { GatewayConfig } from '../config';
-import { GatewayError } from '../errors';
 import { Coalescer, flightKey } from './coalesce';
 import { deadlineAfter } from './deadline';
-import { ErpFault, ErpTimeout, ErpTransportMissing, ErpUnavailable } from './erp-error';
+import { ErpBusy, ErpFault, ErpTimeout, ErpTransportMissing, ErpUnavailable } from './erp-error';
 import { JSON2_SINCE, Json2Transport } from './json2';
-import { bindLease, type BudgetLease } from './memory-budget';
+import { bindLease, type BudgetLease } from '../admission/memory-budget';
 import { bindCallHeaders, outcomeOf, type ErpCallName, type ErpCallOutcome, type ErpObserver } from './erp-observer';
 import { JsonRpcTransport } from './jsonrpc';
 import { Semaphore } from './semaphore';
@@ -140,7 +139,7 @@ export class ErpClient {
     const release = await this.semaphore
       .acquire(deadline, () => new ErpTimeout('no ERP slot freed in time'))
       .catch((error: unknown) => {
-        if (error instanceof GatewayError) this.observer?.queueFull();
+        if (error instanceof ErpBusy) this.observer?.queueFull();
         throw error;
       });
     const started = performance.now();

@@ -55,6 +55,17 @@ export class ErpTransportMissing extends Error {
   }
 }
 
+/**
+ * The gateway's own bound on ERP calls is reached: as many calls in flight as ERP_MAX_CONCURRENCY and
+ * as many waiting as ERP_MAX_QUEUE. The ERP was not asked; asking again shortly may succeed.
+ */
+export class ErpBusy extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ErpBusy';
+  }
+}
+
 /** The ERP did not answer within the configured timeout. */
 export class ErpTimeout extends Error {
   constructor(message: string) {

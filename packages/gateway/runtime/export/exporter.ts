@@ -23,10 +23,10 @@
  * - Every page is an ordinary ERP call: it takes a slot of the ERP concurrency guard like any other.
  */
 import type { Request, Response } from 'express';
-import type { Principal } from '../auth';
+import type { Principal } from '../admission/auth';
 import type { ChangeEntry, ChangeFeed } from '../changes/change-feed';
 import type { ErpStats } from '../erp/erp-client';
-import type { MemoryBudget } from '../erp/memory-budget';
+import type { MemoryBudget } from '../admission/memory-budget';
 import { changeScanRequest, exportDomain, exportPageRequest } from '../erp-requests';
 import { invalidValue } from '../errors';
 import type { Logger } from '../log';
@@ -34,7 +34,7 @@ import { changeToken, erpSecond } from '../query/changed-since';
 import type { ListQuery } from '../query/parse-query';
 import { unreadableFieldsHeader, type ResourceReader } from '../resource-reader';
 import type { ResourceSpec } from '../resource-spec';
-import { deadlineExpired } from '../http/request-context';
+import { deadlineExpired } from '../request/request-context';
 import { encoderFor, type ExportEncoder, type ExportFormat } from './export-encoders';
 
 export interface ExportSettings {

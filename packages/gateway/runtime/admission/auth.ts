@@ -6,12 +6,12 @@
  * it stops accepting fails at once and is evicted.
  */
 import { createHash } from 'node:crypto';
-import type { GatewayConfig } from './config';
-import { ErpFault } from './erp/erp-error';
-import type { ErpClient, ErpStats } from './erp/erp-client';
-import type { ErpCredentials } from './erp/transport';
-import { forbidden, GatewayError, unauthorized } from './errors';
-import { TtlCache } from './ttl-cache';
+import type { GatewayConfig } from '../config';
+import { ErpFault } from '../erp/erp-error';
+import type { ErpClient, ErpStats } from '../erp/erp-client';
+import type { ErpCredentials } from '../erp/transport';
+import { forbidden, GatewayError, unauthorized } from '../errors';
+import { TtlCache } from '../ttl-cache';
 
 export interface Principal extends ErpCredentials {
   /** SHA-256 of the key: the cache key, never the key itself. */
