@@ -7,7 +7,7 @@ import Ajv2020, { type ErrorObject } from 'ajv/dist/2020';
 import { basename } from 'node:path';
 import type { CatalogueError } from '../catalogue-error';
 import { locate, type CatalogueFile } from '../load/load-catalogue';
-import { COMMON_LIST_PARAMETERS } from '../model/catalogue-model';
+import { COMMON_LIST_PARAMETERS, EXPORT_PARAMETERS } from '../model/catalogue-model';
 import type { RawCache, RawDomain, RawField, RawFilter, RawResource } from '../model/raw';
 
 type Path = readonly (string | number)[];
@@ -131,7 +131,8 @@ const OPS_BY_TYPE: Readonly<Record<string, readonly string[]>> = {
 };
 
 function checkFilter(name: string, filter: RawFilter, resource: RawResource, at: Path, report: Report): void {
-  if ((COMMON_LIST_PARAMETERS as readonly string[]).includes(name)) report(at, `filter '${name}' has the name of a common parameter`, true);
+  if ([...COMMON_LIST_PARAMETERS, ...EXPORT_PARAMETERS].includes(name as (typeof EXPORT_PARAMETERS)[number]))
+    report(at, `filter '${name}' has the name of a common parameter`, true);
   let type = filter.type;
   if (filter.field !== undefined) {
     const field = resource.fields[filter.field];

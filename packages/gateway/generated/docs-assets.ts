@@ -534,7 +534,7 @@ footer {
 </section>
 <section class="guide" id="paging">
 <h2>Paging</h2>
-<p>List routes take <code>limit</code>, <code>offset</code>, <code>since_id</code>, <code>total</code>, <code>order</code>, <code>fields</code>, <code>format</code>, <code>csv_formulas</code>, <code>changed_since</code> besides their filters; detail routes take <code>fields</code> only. Any other query key is 400; a malformed value (<code>limit=0</code>, <code>offset=-1</code>, <code>total=maybe</code>) is 422. A list answers <code>{&quot;data&quot;: [record, ...], &quot;meta&quot;: {&quot;total&quot;: n, &quot;next_since_id&quot;: n|null}}</code>.</p>
+<p>List routes take <code>limit</code>, <code>offset</code>, <code>since_id</code>, <code>total</code>, <code>order</code>, <code>fields</code>, <code>changed_since</code> besides their filters; detail routes take <code>fields</code> only. Any other query key is 400; a malformed value (<code>limit=0</code>, <code>offset=-1</code>, <code>total=maybe</code>) is 422. A list answers <code>{&quot;data&quot;: [record, ...], &quot;meta&quot;: {&quot;total&quot;: n, &quot;next_since_id&quot;: n|null}}</code>.</p>
 <ul>
 <li><strong>Offset paging</strong> (<code>limit</code>, <code>offset</code>, optional <code>order</code>): for screens and small lists. <code>meta.total</code> counts every match; the cost grows with the offset.</li>
 <li><strong>Cursor paging</strong> (<code>since_id</code>): for full scans and synchronisation. Start with <code>since_id=0</code>, then pass back <code>meta.next_since_id</code> unchanged (<code>&quot;next_since_id&quot;: 212</code>: ask again with <code>since_id=212</code>); stop at <code>&quot;next_since_id&quot;: null</code>. Ascending id, constant cost; never compute the cursor yourself. Not with <code>offset</code> or <code>order</code> (400).</li>
@@ -544,7 +544,8 @@ footer {
 <li>total: <code>true</code> (default) or <code>false</code>. The count scans every match whatever the <code>limit</code>: turn it off in cursor scans and whenever no count is shown.</li>
 <li>order: <code>field</code>, <code>field asc</code> or <code>field desc</code>, comma-separated, among the resource's sortable fields; <code>id</code> is appended as the last key, so pages are stable. A number that is not set is read as 0 and sorts beside the zeros; a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by <code>id</code>, except on date-times: the ERP orders first by fractions of a second that answers round off.</li>
 <li>fields: comma-separated field names (<code>fields=id,name</code>); an unknown name is 400.</li>
-<li>format: <code>csv</code> or <code>ndjson</code> (or <code>Accept: text/csv</code> or <code>application/x-ndjson</code>): an export of every match, streamed by ascending id, with the filters and <code>fields</code>; <code>since_id</code> resumes after an id; not with <code>limit</code>, <code>offset</code>, <code>order</code> or <code>total</code> (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, <code>null</code> an empty field, an empty text <code>&quot;&quot;</code>, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab or a carriage return) has a <code>'</code> in front, as OWASP advises, so that opening the file computes nothing (numbers such as <code>-12.5</code> are never changed). An export that ends without its last chunk was cut short: resume with <code>since_id</code>. <code>format=json</code> gives the JSON page whatever <code>Accept</code> says.</li>
+<li><strong>Exports</strong>: <code>GET /api/v1/&lt;domain&gt;/&lt;resource&gt;/export</code> takes <code>format</code>, <code>fields</code>, <code>since_id</code>, <code>csv_formulas</code>, <code>changed_since</code> and the filters: every match as one file, streamed by ascending id; <code>since_id</code> resumes after an id; <code>limit</code>, <code>offset</code>, <code>order</code> or <code>total</code> is 400; past the gateway's row ceiling, 422 before anything is sent. An export that ends without its last chunk was cut short: resume with <code>since_id</code>. The list route also answers an export to <code>format=csv|ndjson</code> or <code>Accept: text/csv</code>, for older clients.</li>
+<li>format: <code>csv</code> (default) or <code>ndjson</code> (or <code>Accept: text/csv</code> or <code>application/x-ndjson</code>). CSV: RFC 4180, a header row, <code>null</code> an empty field, an empty text <code>&quot;&quot;</code>, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab or a carriage return) has a <code>'</code> in front, as OWASP advises, so that opening the file computes nothing (numbers such as <code>-12.5</code> are never changed).</li>
 <li>csv_formulas: <code>escaped</code> (default) or <code>raw</code>, CSV exports only (400 otherwise). <code>escaped</code>: texts a spreadsheet would read as formulas (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab, a carriage return, or their full-width forms) get a leading <code>'</code> (OWASP's advice against CSV injection); <code>raw</code>: every text as the ERP holds it, for loaders that are not spreadsheets.</li>
 <li>changed_since: an ISO 8601 date-time, or the token <code>meta.next_changed_since</code> gave: the change feed, records written at or after it in <code>(write_date, id)</code> order. Pass back <code>meta.next_changed_since</code> while <code>meta.more_changes</code> is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters come in <code>meta.removed_ids</code> (exports: a <code>_removed</code> column, and the next token in the <code>X-Next-Changed-Since</code> header). The last few seconds wait until settled. Deleted records cannot be seen: compare the ids of an export now and then. Not with <code>order</code>, <code>offset</code>, <code>since_id</code> or <code>total=true</code> (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.</li>
 <li><strong>Unchanged answers</strong>: a 200 JSON answer carries an <code>ETag</code> (an export none); send it back in <code>If-None-Match</code> (comma-separated, or <code>*</code>) and an unchanged answer is <strong>304</strong> with no body. The ERP is still read, and answers are <code>Cache-Control: no-store</code>: keep the ETag and the body yourself. A resource the operator caches answers <code>Cache-Control: private, max-age=…</code> with an <code>Age</code> instead: it may come from the gateway's cache, at most <code>max-age</code> seconds old.</li>
@@ -681,6 +682,7 @@ footer {
 <p class="head">Analytic accounts, active and archived. The account id is the key used inside analytic distributions of lines.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/analytic/accounts</code><button type="button" class="try" data-path="/api/v1/analytic/accounts?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/analytic/accounts/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/analytic/accounts/{id}</code></dd>
 <dt>Default order</dt><dd><code>id asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>code</code>, <code>name</code>, <code>active</code></dd>
@@ -733,6 +735,7 @@ footer {
 <p class="head">Axes of analysis (analytic plans) grouping the analytic accounts.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/analytic/dimensions</code><button type="button" class="try" data-path="/api/v1/analytic/dimensions?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/analytic/dimensions/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/analytic/dimensions/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>sequence</code>, <code>applicability</code></dd>
@@ -778,6 +781,7 @@ footer {
 <p class="head">Steps of an approval circuit (one approver of one request).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/approvals/approvers</code><button type="button" class="try" data-path="/api/v1/approvals/approvers?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/approvals/approvers/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/approvals/approvers/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>status</code>, <code>sequence</code>, <code>required</code></dd>
@@ -834,6 +838,7 @@ footer {
 <p class="head">Product lines of approval requests (what is asked for and where it is charged).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/approvals/request-lines</code><button type="button" class="try" data-path="/api/v1/approvals/request-lines?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/approvals/request-lines/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/approvals/request-lines/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>description</code>, <code>quantity</code>, <code>estimated_amount</code></dd>
@@ -908,6 +913,7 @@ footer {
 <p class="head">Approval requests (purchases, expenses, missions...) and their outcome.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/approvals/requests</code><button type="button" class="try" data-path="/api/v1/approvals/requests?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/approvals/requests/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/approvals/requests/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>subject</code>, <code>description</code>, <code>reference</code>, <code>status</code>, <code>amount</code>, <code>budget_code</code>, <code>location</code>, <code>quantity</code>, <code>created_at</code>, <code>date</code>, <code>date_confirmed</code>, <code>date_start</code>, <code>date_end</code></dd>
@@ -1006,6 +1012,7 @@ footer {
 <p class="head">Prepaid electricity meters in service, with their estimated balance and autonomy (archived meters are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/electricity/counters</code><button type="button" class="try" data-path="/api/v1/electricity/counters?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/electricity/counters/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/electricity/counters/{id}</code></dd>
 <dt>Default order</dt><dd><code>code asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>code</code>, <code>label</code></dd>
@@ -1068,6 +1075,7 @@ footer {
 <p class="head">Prepaid credit bought for a meter.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/electricity/purchases</code><button type="button" class="try" data-path="/api/v1/electricity/purchases?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/electricity/purchases/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/electricity/purchases/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_purchase desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>date_purchase</code>, <code>purchased_kwh</code>, <code>amount</code>, <code>state</code></dd>
@@ -1125,6 +1133,7 @@ footer {
 <p class="head">Balances read on a meter and the consumption derived from the previous reading.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/electricity/readings</code><button type="button" class="try" data-path="/api/v1/electricity/readings?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/electricity/readings/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/electricity/readings/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_reading desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>date_reading</code>, <code>remaining_kwh</code>, <code>consumed_kwh</code>, <code>days_elapsed</code>, <code>daily_consumption</code>, <code>is_excluded_from_avg</code>, <code>note</code></dd>
@@ -1185,6 +1194,7 @@ footer {
 <p class="head">Events with their dates, space, seats, people in charge, review state and checklist progress.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/events/events</code><button type="button" class="try" data-path="/api/v1/events/events?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/events/events/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/events/events/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_begin desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>date_begin</code>, <code>date_end</code>, <code>seats_max</code>, <code>origin</code>, <code>review_state</code>, <code>hidden_public</code>, <code>checklist_enabled</code></dd>
@@ -1270,6 +1280,7 @@ footer {
 <p class="head">Registrations of participants to events (attendee name, email and phone are personal data).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/events/registrations</code><button type="button" class="try" data-path="/api/v1/events/registrations?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/events/registrations/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/events/registrations/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>attendee</code>, <code>email</code>, <code>phone</code>, <code>state</code></dd>
@@ -1324,6 +1335,7 @@ footer {
 <p class="head">Preparation checklist tasks of events.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/events/tasks</code><button type="button" class="try" data-path="/api/v1/events/tasks?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/events/tasks/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/events/tasks/{id}</code></dd>
 <dt>Default order</dt><dd><code>event_id desc, sequence asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>done</code></dd>
@@ -1373,6 +1385,7 @@ footer {
 <p class="head">Due-date alerts on vehicles: insurance, technical control, mileage service, driving permit and custom reminders.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/alerts</code><button type="button" class="try" data-path="/api/v1/fleet/alerts?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/fleet/alerts/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/alerts/{id}</code></dd>
 <dt>Default order</dt><dd><code>due_date asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>type</code>, <code>due_date</code>, <code>handled_at</code>, <code>reminder_days</code></dd>
@@ -1430,6 +1443,7 @@ footer {
 <p class="head">Fuel fills of the vehicles with consumption over each interval and anomaly detection.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/fuel-logs</code><button type="button" class="try" data-path="/api/v1/fleet/fuel-logs?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/fleet/fuel-logs/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/fuel-logs/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>date</code>, <code>station</code>, <code>liters</code>, <code>price_per_liter</code>, <code>odometer</code>, <code>distance</code>, <code>reviewed</code></dd>
@@ -1503,6 +1517,7 @@ footer {
 <p class="head">Incidents involving the vehicles (damage, breakdowns, accidents).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/incidents</code><button type="button" class="try" data-path="/api/v1/fleet/incidents?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/fleet/incidents/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/incidents/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>date</code>, <code>severity</code>, <code>cost</code></dd>
@@ -1558,6 +1573,7 @@ footer {
 <p class="head">Fleet locations in service (pick-up points and sites; archived locations are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/locations</code><button type="button" class="try" data-path="/api/v1/fleet/locations?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/fleet/locations/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/locations/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>address</code>, <code>city</code>, <code>latitude</code>, <code>longitude</code>, <code>is_default_pickup</code></dd>
@@ -1610,6 +1626,7 @@ footer {
 <p class="head">Vehicle requests (reservations of a vehicle for a period).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/reservations</code><button type="button" class="try" data-path="/api/v1/fleet/reservations?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/fleet/reservations/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/reservations/{id}</code></dd>
 <dt>Default order</dt><dd><code>start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>start</code>, <code>stop</code>, <code>motive</code>, <code>destination</code>, <code>expected_km</code>, <code>attendees_count</code>, <code>origin</code>, <code>state</code>, <code>approved_at</code>, <code>refusal_reason</code></dd>
@@ -1683,6 +1700,7 @@ footer {
 <p class="head">Services performed on the vehicles (maintenance and repairs).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/services</code><button type="button" class="try" data-path="/api/v1/fleet/services?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/fleet/services/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/services/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>date</code>, <code>description</code>, <code>service_kind</code>, <code>amount</code>, <code>next_service_odometer</code>, <code>invoice_ref</code>, <code>state</code></dd>
@@ -1750,6 +1768,7 @@ footer {
 <p class="head">Trips driven with the vehicles.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/trips</code><button type="button" class="try" data-path="/api/v1/fleet/trips?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/fleet/trips/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/trips/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>date</code>, <code>date_start</code>, <code>date_end</code>, <code>odometer_start</code>, <code>distance</code>, <code>motive</code>, <code>destination</code></dd>
@@ -1816,6 +1835,7 @@ footer {
 <p class="head">Vehicles of the fleet in service (archived vehicles are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/vehicles</code><button type="button" class="try" data-path="/api/v1/fleet/vehicles?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/fleet/vehicles/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/vehicles/{id}</code></dd>
 <dt>Default order</dt><dd><code>plate asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>plate</code>, <code>vin</code>, <code>seats</code>, <code>fuel_type</code>, <code>assignation_state</code>, <code>acquisition_date</code>, <code>insurance_expiry</code>, <code>technical_control_expiry</code></dd>
@@ -1890,6 +1910,7 @@ footer {
 <p class="head">IT hardware identified by serial number, limited to the organisation&#39;s inventory (parc).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/it/assets</code><button type="button" class="try" data-path="/api/v1/it/assets?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/it/assets/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/it/assets/{id}</code></dd>
 <dt>Default order</dt><dd><code>serial asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>serial</code>, <code>internal_ref</code>, <code>lifecycle</code></dd>
@@ -1941,6 +1962,7 @@ footer {
 <p class="head">Consumables issued to beneficiaries against IT tickets, and what came back.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/it/consumable-moves</code><button type="button" class="try" data-path="/api/v1/it/consumable-moves?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/it/consumable-moves/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/it/consumable-moves/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>quantity</code>, <code>returned_quantity</code>, <code>state</code>, <code>date</code></dd>
@@ -2000,6 +2022,7 @@ footer {
 <p class="head">IT helpdesk tickets in service (archived tickets are not exposed); both listings of the specification (decision D4).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/it/tickets</code><button type="button" class="try" data-path="/api/v1/it/tickets?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/it/tickets/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/it/tickets/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>number</code>, <code>name</code>, <code>priority</code>, <code>kanban_state</code>, <code>assigned_date</code>, <code>closed_date</code>, <code>validation_state</code></dd>
@@ -2080,6 +2103,7 @@ footer {
 <p class="head">Lines of purchase orders.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/purchase/order-lines</code><button type="button" class="try" data-path="/api/v1/purchase/order-lines?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/purchase/order-lines/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/purchase/order-lines/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>description</code>, <code>quantity</code>, <code>price_unit</code>, <code>price_subtotal</code>, <code>price_total</code>, <code>qty_received</code>, <code>qty_invoiced</code>, <code>date_planned</code></dd>
@@ -2153,6 +2177,7 @@ footer {
 <p class="head">Purchase orders (requests for quotation and confirmed orders).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/purchase/orders</code><button type="button" class="try" data-path="/api/v1/purchase/orders?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/purchase/orders/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/purchase/orders/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_order desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>vendor_reference</code>, <code>subject</code>, <code>budget_line</code>, <code>delivery_condition</code>, <code>origin</code>, <code>date_order</code>, <code>date_approve</code>, <code>date_planned</code>, <code>amount_untaxed</code>, <code>amount_total</code>, <code>state</code>, <code>invoice_status</code>, <code>created_at</code></dd>
@@ -2247,6 +2272,7 @@ footer {
 <p class="head">Activities a space can be booked for (archived activities are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/activities</code><button type="button" class="try" data-path="/api/v1/space/activities?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/space/activities/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/activities/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>default_duration</code></dd>
@@ -2287,6 +2313,7 @@ footer {
 <p class="head">Categories of spaces and equipment (archived categories are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/categories</code><button type="button" class="try" data-path="/api/v1/space/categories?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/space/categories/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/categories/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>description</code></dd>
@@ -2324,6 +2351,7 @@ footer {
 <p class="head">Equipment available in the spaces (archived equipment is not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/equipments</code><button type="button" class="try" data-path="/api/v1/space/equipments?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/space/equipments/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/equipments/{id}</code></dd>
 <dt>Default order</dt><dd><code>name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>description</code></dd>
@@ -2366,6 +2394,7 @@ footer {
 <p class="head">Maintenance slots of spaces.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/maintenances</code><button type="button" class="try" data-path="/api/v1/space/maintenances?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/space/maintenances/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/maintenances/{id}</code></dd>
 <dt>Default order</dt><dd><code>start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>start</code>, <code>stop</code>, <code>state</code>, <code>category</code>, <code>blocks_reservations</code></dd>
@@ -2428,6 +2457,7 @@ footer {
 <p class="head">Reservations of spaces.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/reservations</code><button type="button" class="try" data-path="/api/v1/space/reservations?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/space/reservations/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/reservations/{id}</code></dd>
 <dt>Default order</dt><dd><code>start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>start</code>, <code>stop</code>, <code>attendees_expected</code>, <code>attendees_actual</code>, <code>origin</code>, <code>state</code>, <code>approved_at</code>, <code>refusal_reason</code>, <code>cancellation_reason</code>, <code>check_in_at</code>, <code>check_out_at</code></dd>
@@ -2504,6 +2534,7 @@ footer {
 <p class="head">Sites holding the spaces, as a tree (archived sites are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/sites</code><button type="button" class="try" data-path="/api/v1/space/sites?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/space/sites/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/sites/{id}</code></dd>
 <dt>Default order</dt><dd><code>complete_name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>complete_name</code>, <code>code</code>, <code>address</code></dd>
@@ -2551,6 +2582,7 @@ footer {
 <p class="head">Bookable spaces (archived spaces are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/spaces</code><button type="button" class="try" data-path="/api/v1/space/spaces?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/space/spaces/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/spaces/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>state</code>, <code>location</code>, <code>floor</code>, <code>surface</code>, <code>capacity</code>, <code>hourly_price</code>, <code>public_visibility</code>, <code>approval_required</code>, <code>min_lead_hours</code>, <code>max_lead_days</code>, <code>cancel_deadline_hours</code></dd>
@@ -2631,6 +2663,7 @@ footer {
 <p class="head">Blocking points raised by squads, with their origin, owner and the decision that lifted them.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/blockers</code><button type="button" class="try" data-path="/api/v1/sprint/blockers?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/sprint/blockers/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/blockers/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>description</code>, <code>unblocker</code>, <code>origin</code>, <code>date_start</code>, <code>date_lifted</code>, <code>escalated</code>, <code>decision</code></dd>
@@ -2704,6 +2737,7 @@ footer {
 <p class="head">Commitments taken by squads towards an objective or key result, with their deadline and state.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/engagements</code><button type="button" class="try" data-path="/api/v1/sprint/engagements?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/sprint/engagements/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/engagements/{id}</code></dd>
 <dt>Default order</dt><dd><code>deadline asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>number</code>, <code>name</code>, <code>state</code>, <code>deadline</code>, <code>actual_date</code>, <code>expected_proof</code></dd>
@@ -2778,6 +2812,7 @@ footer {
 <p class="head">Key results of the objectives, per exercice and squad, with their progress computed from their measures.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/key-results</code><button type="button" class="try" data-path="/api/v1/sprint/key-results?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/sprint/key-results/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/key-results/{id}</code></dd>
 <dt>Default order</dt><dd><code>number asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>number</code>, <code>name</code></dd>
@@ -2835,6 +2870,7 @@ footer {
 <p class="head">Values read for the measures of the key results.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/measure-readings</code><button type="button" class="try" data-path="/api/v1/sprint/measure-readings?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/sprint/measure-readings/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/measure-readings/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>date</code>, <code>value</code>, <code>note</code></dd>
@@ -2892,6 +2928,7 @@ footer {
 <p class="head">Measures of the key results: start, milestone and target values, last reading and progress.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/measures</code><button type="button" class="try" data-path="/api/v1/sprint/measures?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/sprint/measures/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/measures/{id}</code></dd>
 <dt>Default order</dt><dd><code>kr_id, id</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>unit</code>, <code>start_value</code>, <code>milestone_value</code>, <code>milestone_date</code>, <code>target_value</code></dd>
@@ -2951,6 +2988,7 @@ footer {
 <p class="head">Objectives of the OKR framework, archived ones included.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/objectives</code><button type="button" class="try" data-path="/api/v1/sprint/objectives?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/sprint/objectives/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/objectives/{id}</code></dd>
 <dt>Default order</dt><dd><code>name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>active</code></dd>
@@ -2989,6 +3027,7 @@ footer {
 <p class="head">Sprints of the squads (field list inferred, may grow; decision D1).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/sprints</code><button type="button" class="try" data-path="/api/v1/sprint/sprints?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/sprint/sprints/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/sprints/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>date_start</code>, <code>date_end</code></dd>
@@ -3038,6 +3077,7 @@ footer {
 <p class="head">Transfers of goods (receipts, deliveries, internal moves).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/stock/pickings</code><button type="button" class="try" data-path="/api/v1/stock/pickings?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/stock/pickings/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/stock/pickings/{id}</code></dd>
 <dt>Default order</dt><dd><code>scheduled_date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>origin</code>, <code>scheduled_date</code>, <code>date_done</code>, <code>priority</code>, <code>state</code></dd>
@@ -3101,6 +3141,7 @@ footer {
 <p class="head">Daily allowance rates by destination country and city (archived rates are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/perdiem-rates</code><button type="button" class="try" data-path="/api/v1/travel/perdiem-rates?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/travel/perdiem-rates/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/perdiem-rates/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>daily_rate</code>, <code>has_tiers</code>, <code>note</code></dd>
@@ -3155,6 +3196,7 @@ footer {
 <p class="head">Requests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/perdiem-requests</code><button type="button" class="try" data-path="/api/v1/travel/perdiem-requests?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/travel/perdiem-requests/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/perdiem-requests/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>name</code>, <code>state</code>, <code>mission_object</code>, <code>date_start</code>, <code>date_end</code>, <code>prorata_start</code>, <code>prorata_end</code>, <code>calc_model</code>, <code>daily_rate</code>, <code>duration_abatement_pct</code>, <code>duration_abatement_amount</code>, <code>total_amount</code>, <code>financing_type</code>, <code>partner_share_pct</code>, <code>amount_company</code>, <code>amount_partner</code>, <code>submit_date</code>, <code>approve_date</code>, <code>reject_date</code></dd>
@@ -3258,6 +3300,7 @@ footer {
 <p class="head">Other expenses of a trip (visa, local transport, fees...).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/trip-expenses</code><button type="button" class="try" data-path="/api/v1/travel/trip-expenses?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/travel/trip-expenses/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/trip-expenses/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>cost</code>, <code>notes</code></dd>
@@ -3304,6 +3347,7 @@ footer {
 <p class="head">Legs of a trip, in order, from one city to the next.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/trip-stages</code><button type="button" class="try" data-path="/api/v1/travel/trip-stages?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/travel/trip-stages/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/trip-stages/{id}</code></dd>
 <dt>Default order</dt><dd><code>trip_id desc, sequence asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>position</code>, <code>is_return_leg</code>, <code>date_from</code>, <code>date_to</code>, <code>has_transport</code></dd>
@@ -3367,6 +3411,7 @@ footer {
 <p class="head">Kinds of mission (archived types are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/trip-types</code><button type="button" class="try" data-path="/api/v1/travel/trip-types?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/travel/trip-types/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/trip-types/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>description</code></dd>
@@ -3407,6 +3452,7 @@ footer {
 <p class="head">Missions of the organisation&#39;s staff: traveller, itinerary, dates and costs.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/trips</code><button type="button" class="try" data-path="/api/v1/travel/trips?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/travel/trips/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/trips/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>name</code>, <code>state</code>, <code>traveler_name</code>, <code>traveler_email</code>, <code>description</code>, <code>date_submission</code>, <code>date_start</code>, <code>date_end</code>, <code>transport_cost</code>, <code>accommodation_cost_total</code>, <code>insurance_premium</code>, <code>has_per_diem</code></dd>
@@ -3754,7 +3800,7 @@ Every data route needs \`Authorization: Bearer <API key>\`; the documentation ro
 
 ## Paging
 
-List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fields\`, \`format\`, \`csv_formulas\`, \`changed_since\` besides their filters; detail routes take \`fields\` only. Any other query key is 400; a malformed value (\`limit=0\`, \`offset=-1\`, \`total=maybe\`) is 422. A list answers \`{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}\`.
+List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fields\`, \`changed_since\` besides their filters; detail routes take \`fields\` only. Any other query key is 400; a malformed value (\`limit=0\`, \`offset=-1\`, \`total=maybe\`) is 422. A list answers \`{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}\`.
 
 - **Offset paging** (\`limit\`, \`offset\`, optional \`order\`): for screens and small lists. \`meta.total\` counts every match; the cost grows with the offset.
 - **Cursor paging** (\`since_id\`): for full scans and synchronisation. Start with \`since_id=0\`, then pass back \`meta.next_since_id\` unchanged (\`"next_since_id": 212\`: ask again with \`since_id=212\`); stop at \`"next_since_id": null\`. Ascending id, constant cost; never compute the cursor yourself. Not with \`offset\` or \`order\` (400).
@@ -3764,7 +3810,8 @@ List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fi
 - total: \`true\` (default) or \`false\`. The count scans every match whatever the \`limit\`: turn it off in cursor scans and whenever no count is shown.
 - order: \`field\`, \`field asc\` or \`field desc\`, comma-separated, among the resource's sortable fields; \`id\` is appended as the last key, so pages are stable. A number that is not set is read as 0 and sorts beside the zeros; a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by \`id\`, except on date-times: the ERP orders first by fractions of a second that answers round off.
 - fields: comma-separated field names (\`fields=id,name\`); an unknown name is 400.
-- format: \`csv\` or \`ndjson\` (or \`Accept: text/csv\` or \`application/x-ndjson\`): an export of every match, streamed by ascending id, with the filters and \`fields\`; \`since_id\` resumes after an id; not with \`limit\`, \`offset\`, \`order\` or \`total\` (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, \`null\` an empty field, an empty text \`""\`, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return) has a \`'\` in front, as OWASP advises, so that opening the file computes nothing (numbers such as \`-12.5\` are never changed). An export that ends without its last chunk was cut short: resume with \`since_id\`. \`format=json\` gives the JSON page whatever \`Accept\` says.
+- **Exports**: \`GET /api/v1/<domain>/<resource>/export\` takes \`format\`, \`fields\`, \`since_id\`, \`csv_formulas\`, \`changed_since\` and the filters: every match as one file, streamed by ascending id; \`since_id\` resumes after an id; \`limit\`, \`offset\`, \`order\` or \`total\` is 400; past the gateway's row ceiling, 422 before anything is sent. An export that ends without its last chunk was cut short: resume with \`since_id\`. The list route also answers an export to \`format=csv|ndjson\` or \`Accept: text/csv\`, for older clients.
+- format: \`csv\` (default) or \`ndjson\` (or \`Accept: text/csv\` or \`application/x-ndjson\`). CSV: RFC 4180, a header row, \`null\` an empty field, an empty text \`""\`, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return) has a \`'\` in front, as OWASP advises, so that opening the file computes nothing (numbers such as \`-12.5\` are never changed).
 - csv_formulas: \`escaped\` (default) or \`raw\`, CSV exports only (400 otherwise). \`escaped\`: texts a spreadsheet would read as formulas (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab, a carriage return, or their full-width forms) get a leading \`'\` (OWASP's advice against CSV injection); \`raw\`: every text as the ERP holds it, for loaders that are not spreadsheets.
 - changed_since: an ISO 8601 date-time, or the token \`meta.next_changed_since\` gave: the change feed, records written at or after it in \`(write_date, id)\` order. Pass back \`meta.next_changed_since\` while \`meta.more_changes\` is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters come in \`meta.removed_ids\` (exports: a \`_removed\` column, and the next token in the \`X-Next-Changed-Since\` header). The last few seconds wait until settled. Deleted records cannot be seen: compare the ids of an export now and then. Not with \`order\`, \`offset\`, \`since_id\` or \`total=true\` (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.
 - **Unchanged answers**: a 200 JSON answer carries an \`ETag\` (an export none); send it back in \`If-None-Match\` (comma-separated, or \`*\`) and an unchanged answer is **304** with no body. The ERP is still read, and answers are \`Cache-Control: no-store\`: keep the ETag and the body yourself. A resource the operator caches answers \`Cache-Control: private, max-age=…\` with an \`Age\` instead: it may come from the gateway's cache, at most \`max-age\` seconds old.
@@ -3830,7 +3877,7 @@ Agents that speak the Model Context Protocol use the same key, rights, limits an
 
 ## Routes
 
-Per domain, per resource: description; paths; default order, sortable fields, scope; \`Fields:\` one line each (\`name: type [marks]. description\`); \`Filters:\` one line each (\`name operator value-format. note\`); an example record (its shape and value formats, not real data; a list answers \`{"data": [record, ...], "meta": {"total": n}}\`).
+Per domain, per resource: description; paths (\`+ /export\`: after the first); default order, sortable fields, scope; \`Fields:\` one line each (\`name: type [marks]. description\`); \`Filters:\` one line each (\`name operator value-format. note\`); an example record (its shape and value formats, not real data; a list answers \`{"data": [record, ...], "meta": {"total": n}}\`).
 
 ## analytic: Analytic
 
@@ -3838,7 +3885,7 @@ Analytic accounts charged by purchase and approval lines, and the analysis dimen
 
 ### analytic/accounts: Analytic accounts
 Analytic accounts, active and archived. The account id is the key used inside analytic distributions of lines.
-List: GET /api/v1/analytic/accounts. Detail: GET /api/v1/analytic/accounts/{id}.
+List: GET /api/v1/analytic/accounts. Export: + /export. Detail: + /{id}.
 Default order: id asc. Sortable: id, code, name, active.
 Fields:
 - id: integer. Technical identifier of the account (key used inside analytic distributions).
@@ -3860,7 +3907,7 @@ Example record (shape only): {"id":42,"code":"Example code","name":"Example name
 
 ### analytic/dimensions: Analytic dimensions
 Axes of analysis (analytic plans) grouping the analytic accounts.
-List: GET /api/v1/analytic/dimensions. Detail: GET /api/v1/analytic/dimensions/{id}.
+List: GET /api/v1/analytic/dimensions. Export: + /export. Detail: + /{id}.
 Default order: sequence asc. Sortable: id, name, sequence, applicability.
 Fields:
 - id: integer. Technical identifier of the dimension.
@@ -3879,7 +3926,7 @@ Approval requests, the approval circuit of each request and the product lines th
 
 ### approvals/approvers: Approvers
 Steps of an approval circuit (one approver of one request).
-List: GET /api/v1/approvals/approvers. Detail: GET /api/v1/approvals/approvers/{id}.
+List: GET /api/v1/approvals/approvers. Export: + /export. Detail: + /{id}.
 Default order: id desc. Sortable: id, status, sequence, required.
 Fields:
 - id: integer. Technical identifier of the step.
@@ -3904,7 +3951,7 @@ Example record (shape only): {"id":42,"request_id":7,"request_subject":"Example 
 
 ### approvals/request-lines: Approval request lines
 Product lines of approval requests (what is asked for and where it is charged).
-List: GET /api/v1/approvals/request-lines. Detail: GET /api/v1/approvals/request-lines/{id}.
+List: GET /api/v1/approvals/request-lines. Export: + /export. Detail: + /{id}.
 Default order: id desc. Sortable: id, description, quantity, estimated_amount.
 Fields:
 - id: integer. Technical identifier of the line.
@@ -3937,7 +3984,7 @@ Example record (shape only): {"id":42,"request_id":7,"request_subject":"Example 
 
 ### approvals/requests: Approval requests
 Approval requests (purchases, expenses, missions...) and their outcome.
-List: GET /api/v1/approvals/requests. Detail: GET /api/v1/approvals/requests/{id}.
+List: GET /api/v1/approvals/requests. Export: + /export. Detail: + /{id}.
 Default order: id desc. Sortable: id, subject, description, reference, status, amount, budget_code, location, quantity, created_at, date, date_confirmed, date_start, date_end.
 Fields:
 - id: integer. Technical identifier of the request.
@@ -3986,7 +4033,7 @@ Prepaid electricity meters of the sites: credit purchases, balance readings, con
 
 ### electricity/counters: Meters
 Prepaid electricity meters in service, with their estimated balance and autonomy (archived meters are not exposed).
-List: GET /api/v1/electricity/counters. Detail: GET /api/v1/electricity/counters/{id}.
+List: GET /api/v1/electricity/counters. Export: + /export. Detail: + /{id}.
 Default order: code asc. Sortable: id, code, label. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the meter.
@@ -4013,7 +4060,7 @@ Example record (shape only): {"id":42,"code":"Example code","label":"Example lab
 
 ### electricity/purchases: Credit purchases
 Prepaid credit bought for a meter.
-List: GET /api/v1/electricity/purchases. Detail: GET /api/v1/electricity/purchases/{id}.
+List: GET /api/v1/electricity/purchases. Export: + /export. Detail: + /{id}.
 Default order: date_purchase desc. Sortable: id, reference, date_purchase, purchased_kwh, amount, state.
 Fields:
 - id: integer. Technical identifier of the purchase.
@@ -4038,7 +4085,7 @@ Example record (shape only): {"id":42,"reference":"Example reference","counter":
 
 ### electricity/readings: Meter readings
 Balances read on a meter and the consumption derived from the previous reading.
-List: GET /api/v1/electricity/readings. Detail: GET /api/v1/electricity/readings/{id}.
+List: GET /api/v1/electricity/readings. Export: + /export. Detail: + /{id}.
 Default order: date_reading desc. Sortable: id, date_reading, remaining_kwh, consumed_kwh, days_elapsed, daily_consumption, is_excluded_from_avg, note.
 Fields:
 - id: integer. Technical identifier of the reading.
@@ -4066,7 +4113,7 @@ Events of the organisation, their registrations and their preparation checklist 
 
 ### events/events: Events
 Events with their dates, space, seats, people in charge, review state and checklist progress.
-List: GET /api/v1/events/events. Detail: GET /api/v1/events/events/{id}.
+List: GET /api/v1/events/events. Export: + /export. Detail: + /{id}.
 Default order: date_begin desc. Sortable: id, name, date_begin, date_end, seats_max, origin, review_state, hidden_public, checklist_enabled.
 Fields:
 - id: integer. Technical identifier of the event.
@@ -4106,7 +4153,7 @@ Example record (shape only): {"id":42,"name":"Example name","event_type":"Exampl
 
 ### events/registrations: Registrations
 Registrations of participants to events (attendee name, email and phone are personal data).
-List: GET /api/v1/events/registrations. Detail: GET /api/v1/events/registrations/{id}.
+List: GET /api/v1/events/registrations. Export: + /export. Detail: + /{id}.
 Default order: id desc. Sortable: id, attendee, email, phone, state.
 Fields:
 - id: integer. Technical identifier of the registration.
@@ -4129,7 +4176,7 @@ Example record (shape only): {"id":42,"event_id":7,"event":"Example event","tick
 
 ### events/tasks: Checklist tasks
 Preparation checklist tasks of events.
-List: GET /api/v1/events/tasks. Detail: GET /api/v1/events/tasks/{id}.
+List: GET /api/v1/events/tasks. Export: + /export. Detail: + /{id}.
 Default order: event_id desc, sequence asc. Sortable: id, name, done.
 Fields:
 - id: integer. Technical identifier of the task.
@@ -4151,7 +4198,7 @@ Vehicles of the organisation, their reservations and trips, fuel logs, services,
 
 ### fleet/alerts: Alerts
 Due-date alerts on vehicles: insurance, technical control, mileage service, driving permit and custom reminders.
-List: GET /api/v1/fleet/alerts. Detail: GET /api/v1/fleet/alerts/{id}.
+List: GET /api/v1/fleet/alerts. Export: + /export. Detail: + /{id}.
 Default order: due_date asc. Sortable: id, name, type, due_date, handled_at, reminder_days.
 Fields:
 - id: integer. Technical identifier of the alert.
@@ -4176,7 +4223,7 @@ Example record (shape only): {"id":42,"name":"Example name","vehicle":"Example v
 
 ### fleet/fuel-logs: Fuel logs
 Fuel fills of the vehicles with consumption over each interval and anomaly detection.
-List: GET /api/v1/fleet/fuel-logs. Detail: GET /api/v1/fleet/fuel-logs/{id}.
+List: GET /api/v1/fleet/fuel-logs. Export: + /export. Detail: + /{id}.
 Default order: date desc. Sortable: id, reference, date, station, liters, price_per_liter, odometer, distance, reviewed.
 Fields:
 - id: integer. Technical identifier of the fuel log.
@@ -4209,7 +4256,7 @@ Example record (shape only): {"id":42,"reference":"Example reference","vehicle":
 
 ### fleet/incidents: Incidents
 Incidents involving the vehicles (damage, breakdowns, accidents).
-List: GET /api/v1/fleet/incidents. Detail: GET /api/v1/fleet/incidents/{id}.
+List: GET /api/v1/fleet/incidents. Export: + /export. Detail: + /{id}.
 Default order: date desc. Sortable: id, name, date, severity, cost.
 Fields:
 - id: integer. Technical identifier of the incident.
@@ -4233,7 +4280,7 @@ Example record (shape only): {"id":42,"name":"Example name","vehicle":"Example v
 
 ### fleet/locations: Locations
 Fleet locations in service (pick-up points and sites; archived locations are not exposed).
-List: GET /api/v1/fleet/locations. Detail: GET /api/v1/fleet/locations/{id}.
+List: GET /api/v1/fleet/locations. Export: + /export. Detail: + /{id}.
 Default order: sequence asc, name asc. Sortable: id, name, code, address, city, latitude, longitude, is_default_pickup. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the location.
@@ -4254,7 +4301,7 @@ Example record (shape only): {"id":42,"name":"Example name","code":"Example code
 
 ### fleet/reservations: Reservations
 Vehicle requests (reservations of a vehicle for a period).
-List: GET /api/v1/fleet/reservations. Detail: GET /api/v1/fleet/reservations/{id}.
+List: GET /api/v1/fleet/reservations. Export: + /export. Detail: + /{id}.
 Default order: start desc. Sortable: id, reference, start, stop, motive, destination, expected_km, attendees_count, origin, state, approved_at, refusal_reason.
 Fields:
 - id: integer. Technical identifier of the reservation.
@@ -4287,7 +4334,7 @@ Example record (shape only): {"id":42,"reference":"Example reference","vehicle":
 
 ### fleet/services: Services
 Services performed on the vehicles (maintenance and repairs).
-List: GET /api/v1/fleet/services. Detail: GET /api/v1/fleet/services/{id}.
+List: GET /api/v1/fleet/services. Export: + /export. Detail: + /{id}.
 Default order: date desc. Sortable: id, date, description, service_kind, amount, next_service_odometer, invoice_ref, state.
 Fields:
 - id: integer. Technical identifier of the service.
@@ -4317,7 +4364,7 @@ Example record (shape only): {"id":42,"vehicle":"Example vehicle","vehicle_id":7
 
 ### fleet/trips: Trips
 Trips driven with the vehicles.
-List: GET /api/v1/fleet/trips. Detail: GET /api/v1/fleet/trips/{id}.
+List: GET /api/v1/fleet/trips. Export: + /export. Detail: + /{id}.
 Default order: date desc. Sortable: id, reference, date, date_start, date_end, odometer_start, distance, motive, destination.
 Fields:
 - id: integer. Technical identifier of the trip.
@@ -4346,7 +4393,7 @@ Example record (shape only): {"id":42,"reference":"Example reference","reservati
 
 ### fleet/vehicles: Vehicles
 Vehicles of the fleet in service (archived vehicles are not exposed).
-List: GET /api/v1/fleet/vehicles. Detail: GET /api/v1/fleet/vehicles/{id}.
+List: GET /api/v1/fleet/vehicles. Export: + /export. Detail: + /{id}.
 Default order: plate asc. Sortable: id, plate, vin, seats, fuel_type, assignation_state, acquisition_date, insurance_expiry, technical_control_expiry. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the vehicle.
@@ -4382,7 +4429,7 @@ IT hardware assets of the organisation's inventory, helpdesk tickets and consuma
 
 ### it/assets: Assets
 IT hardware identified by serial number, limited to the organisation's inventory (parc).
-List: GET /api/v1/it/assets. Detail: GET /api/v1/it/assets/{id}.
+List: GET /api/v1/it/assets. Export: + /export. Detail: + /{id}.
 Default order: serial asc. Sortable: id, serial, internal_ref, lifecycle. Scope: org_in_parc = true.
 Fields:
 - id: integer. Technical identifier of the asset.
@@ -4403,7 +4450,7 @@ Example record (shape only): {"id":42,"serial":"Example serial","internal_ref":"
 
 ### it/consumable-moves: Consumable moves
 Consumables issued to beneficiaries against IT tickets, and what came back.
-List: GET /api/v1/it/consumable-moves. Detail: GET /api/v1/it/consumable-moves/{id}.
+List: GET /api/v1/it/consumable-moves. Export: + /export. Detail: + /{id}.
 Default order: date desc. Sortable: id, quantity, returned_quantity, state, date.
 Fields:
 - id: integer. Technical identifier of the move.
@@ -4429,7 +4476,7 @@ Example record (shape only): {"id":42,"ticket_id":7,"ticket_number":"Example tic
 
 ### it/tickets: Tickets
 IT helpdesk tickets in service (archived tickets are not exposed); both listings of the specification (decision D4).
-List: GET /api/v1/it/tickets. Detail: GET /api/v1/it/tickets/{id}.
+List: GET /api/v1/it/tickets. Export: + /export. Detail: + /{id}.
 Default order: id desc. Sortable: id, number, name, priority, kanban_state, assigned_date, closed_date, validation_state. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the ticket.
@@ -4467,7 +4514,7 @@ Purchase orders sent to vendors and their lines (quantities, prices, receptions,
 
 ### purchase/order-lines: Purchase order lines
 Lines of purchase orders.
-List: GET /api/v1/purchase/order-lines. Detail: GET /api/v1/purchase/order-lines/{id}.
+List: GET /api/v1/purchase/order-lines. Export: + /export. Detail: + /{id}.
 Default order: id desc. Sortable: id, description, quantity, price_unit, price_subtotal, price_total, qty_received, qty_invoiced, date_planned.
 Fields:
 - id: integer. Technical identifier of the line.
@@ -4499,7 +4546,7 @@ Example record (shape only): {"id":42,"order_id":7,"order_reference":"Example or
 
 ### purchase/orders: Purchase orders
 Purchase orders (requests for quotation and confirmed orders).
-List: GET /api/v1/purchase/orders. Detail: GET /api/v1/purchase/orders/{id}.
+List: GET /api/v1/purchase/orders. Export: + /export. Detail: + /{id}.
 Default order: date_order desc. Sortable: id, reference, vendor_reference, subject, budget_line, delivery_condition, origin, date_order, date_approve, date_planned, amount_untaxed, amount_total, state, invoice_status, created_at.
 Fields:
 - id: integer. Technical identifier of the order.
@@ -4549,7 +4596,7 @@ Sites and bookable spaces of the organisation, their categories and equipment, a
 
 ### space/activities: Activities
 Activities a space can be booked for (archived activities are not exposed).
-List: GET /api/v1/space/activities. Detail: GET /api/v1/space/activities/{id}.
+List: GET /api/v1/space/activities. Export: + /export. Detail: + /{id}.
 Default order: sequence asc, name asc. Sortable: id, name, code, default_duration. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the activity.
@@ -4564,7 +4611,7 @@ Example record (shape only): {"id":42,"name":"Example name","code":"Example code
 
 ### space/categories: Categories
 Categories of spaces and equipment (archived categories are not exposed).
-List: GET /api/v1/space/categories. Detail: GET /api/v1/space/categories/{id}.
+List: GET /api/v1/space/categories. Export: + /export. Detail: + /{id}.
 Default order: sequence asc, name asc. Sortable: id, name, description. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the category.
@@ -4577,7 +4624,7 @@ Example record (shape only): {"id":42,"name":"Example name","description":"Examp
 
 ### space/equipments: Equipment
 Equipment available in the spaces (archived equipment is not exposed).
-List: GET /api/v1/space/equipments. Detail: GET /api/v1/space/equipments/{id}.
+List: GET /api/v1/space/equipments. Export: + /export. Detail: + /{id}.
 Default order: name asc. Sortable: id, name, code, description. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the equipment.
@@ -4593,7 +4640,7 @@ Example record (shape only): {"id":42,"name":"Example name","code":"Example code
 
 ### space/maintenances: Maintenances
 Maintenance slots of spaces.
-List: GET /api/v1/space/maintenances. Detail: GET /api/v1/space/maintenances/{id}.
+List: GET /api/v1/space/maintenances. Export: + /export. Detail: + /{id}.
 Default order: start desc. Sortable: id, name, start, stop, state, category, blocks_reservations.
 Fields:
 - id: integer. Technical identifier of the maintenance.
@@ -4621,7 +4668,7 @@ Example record (shape only): {"id":42,"name":"Example name","space":"Example spa
 
 ### space/reservations: Reservations
 Reservations of spaces.
-List: GET /api/v1/space/reservations. Detail: GET /api/v1/space/reservations/{id}.
+List: GET /api/v1/space/reservations. Export: + /export. Detail: + /{id}.
 Default order: start desc. Sortable: id, reference, start, stop, attendees_expected, attendees_actual, origin, state, approved_at, refusal_reason, cancellation_reason, check_in_at, check_out_at.
 Fields:
 - id: integer. Technical identifier of the reservation.
@@ -4656,7 +4703,7 @@ Example record (shape only): {"id":42,"reference":"Example reference","space":"E
 
 ### space/sites: Sites
 Sites holding the spaces, as a tree (archived sites are not exposed).
-List: GET /api/v1/space/sites. Detail: GET /api/v1/space/sites/{id}.
+List: GET /api/v1/space/sites. Export: + /export. Detail: + /{id}.
 Default order: complete_name asc. Sortable: id, name, complete_name, code, address. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the site.
@@ -4675,7 +4722,7 @@ Example record (shape only): {"id":42,"name":"Example name","complete_name":"Exa
 
 ### space/spaces: Spaces
 Bookable spaces (archived spaces are not exposed).
-List: GET /api/v1/space/spaces. Detail: GET /api/v1/space/spaces/{id}.
+List: GET /api/v1/space/spaces. Export: + /export. Detail: + /{id}.
 Default order: sequence asc, name asc. Sortable: id, name, code, state, location, floor, surface, capacity, hourly_price, public_visibility, approval_required, min_lead_hours, max_lead_days, cancel_deadline_hours. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the space.
@@ -4712,7 +4759,7 @@ Objectives and key results, their measures and readings, squads' engagements, sp
 
 ### sprint/blockers: Blockers
 Blocking points raised by squads, with their origin, owner and the decision that lifted them.
-List: GET /api/v1/sprint/blockers. Detail: GET /api/v1/sprint/blockers/{id}.
+List: GET /api/v1/sprint/blockers. Export: + /export. Detail: + /{id}.
 Default order: date_start desc. Sortable: id, name, description, unblocker, origin, date_start, date_lifted, escalated, decision.
 Fields:
 - id: integer. Technical identifier of the blocker.
@@ -4746,7 +4793,7 @@ Example record (shape only): {"id":42,"name":"Example name","description":"Examp
 
 ### sprint/engagements: Engagements
 Commitments taken by squads towards an objective or key result, with their deadline and state.
-List: GET /api/v1/sprint/engagements. Detail: GET /api/v1/sprint/engagements/{id}.
+List: GET /api/v1/sprint/engagements. Export: + /export. Detail: + /{id}.
 Default order: deadline asc. Sortable: id, number, name, state, deadline, actual_date, expected_proof.
 Fields:
 - id: integer. Technical identifier of the engagement.
@@ -4779,7 +4826,7 @@ Example record (shape only): {"id":42,"number":"Example number","name":"Example 
 
 ### sprint/key-results: Key results
 Key results of the objectives, per exercice and squad, with their progress computed from their measures.
-List: GET /api/v1/sprint/key-results. Detail: GET /api/v1/sprint/key-results/{id}.
+List: GET /api/v1/sprint/key-results. Export: + /export. Detail: + /{id}.
 Default order: number asc. Sortable: id, number, name.
 Fields:
 - id: integer. Technical identifier of the key result.
@@ -4802,7 +4849,7 @@ Example record (shape only): {"id":42,"number":3,"name":"Example name","progress
 
 ### sprint/measure-readings: Measure readings
 Values read for the measures of the key results.
-List: GET /api/v1/sprint/measure-readings. Detail: GET /api/v1/sprint/measure-readings/{id}.
+List: GET /api/v1/sprint/measure-readings. Export: + /export. Detail: + /{id}.
 Default order: date desc. Sortable: id, date, value, note.
 Fields:
 - id: integer. Technical identifier of the reading.
@@ -4827,7 +4874,7 @@ Example record (shape only): {"id":42,"measure":"Example measure","measure_id":7
 
 ### sprint/measures: Measures
 Measures of the key results: start, milestone and target values, last reading and progress.
-List: GET /api/v1/sprint/measures. Detail: GET /api/v1/sprint/measures/{id}.
+List: GET /api/v1/sprint/measures. Export: + /export. Detail: + /{id}.
 Default order: kr_id, id. Sortable: id, name, unit, start_value, milestone_value, milestone_date, target_value.
 Fields:
 - id: integer. Technical identifier of the measure.
@@ -4852,7 +4899,7 @@ Example record (shape only): {"id":42,"name":"Example name","unit":"Example unit
 
 ### sprint/objectives: Objectives
 Objectives of the OKR framework, archived ones included.
-List: GET /api/v1/sprint/objectives. Detail: GET /api/v1/sprint/objectives/{id}.
+List: GET /api/v1/sprint/objectives. Export: + /export. Detail: + /{id}.
 Default order: name asc. Sortable: id, name, active.
 Fields:
 - id: integer. Technical identifier of the objective.
@@ -4866,7 +4913,7 @@ Example record (shape only): {"id":42,"name":"Example name","active":true,"url":
 
 ### sprint/sprints: Sprints
 Sprints of the squads (field list inferred, may grow; decision D1).
-List: GET /api/v1/sprint/sprints. Detail: GET /api/v1/sprint/sprints/{id}.
+List: GET /api/v1/sprint/sprints. Export: + /export. Detail: + /{id}.
 Default order: date_start desc. Sortable: id, name, date_start, date_end.
 Fields:
 - id: integer. Technical identifier of the sprint.
@@ -4888,7 +4935,7 @@ Stock transfers of the organisation (receipts, deliveries and internal moves).
 
 ### stock/pickings: Pickings
 Transfers of goods (receipts, deliveries, internal moves).
-List: GET /api/v1/stock/pickings. Detail: GET /api/v1/stock/pickings/{id}.
+List: GET /api/v1/stock/pickings. Export: + /export. Detail: + /{id}.
 Default order: scheduled_date desc. Sortable: id, reference, origin, scheduled_date, date_done, priority, state.
 Fields:
 - id: integer. Technical identifier of the transfer.
@@ -4918,7 +4965,7 @@ Missions of the organisation's staff: trips, their stages and expenses, trip typ
 
 ### travel/perdiem-rates: Per-diem rates
 Daily allowance rates by destination country and city (archived rates are not exposed).
-List: GET /api/v1/travel/perdiem-rates. Detail: GET /api/v1/travel/perdiem-rates/{id}.
+List: GET /api/v1/travel/perdiem-rates. Export: + /export. Detail: + /{id}.
 Default order: id desc. Sortable: id, daily_rate, has_tiers, note. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the rate.
@@ -4941,7 +4988,7 @@ Example record (shape only): {"id":42,"country":"Example country","country_id":7
 
 ### travel/perdiem-requests: Per-diem requests
 Requests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).
-List: GET /api/v1/travel/perdiem-requests. Detail: GET /api/v1/travel/perdiem-requests/{id}.
+List: GET /api/v1/travel/perdiem-requests. Export: + /export. Detail: + /{id}.
 Default order: date_start desc. Sortable: id, reference, name, state, mission_object, date_start, date_end, prorata_start, prorata_end, calc_model, daily_rate, duration_abatement_pct, duration_abatement_amount, total_amount, financing_type, partner_share_pct, amount_company, amount_partner, submit_date, approve_date, reject_date. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the request.
@@ -4990,7 +5037,7 @@ Example record (shape only): {"id":42,"reference":"Example reference","name":"Ex
 
 ### travel/trip-expenses: Trip expenses
 Other expenses of a trip (visa, local transport, fees...).
-List: GET /api/v1/travel/trip-expenses. Detail: GET /api/v1/travel/trip-expenses/{id}.
+List: GET /api/v1/travel/trip-expenses. Export: + /export. Detail: + /{id}.
 Default order: id desc. Sortable: id, name, cost, notes.
 Fields:
 - id: integer. Technical identifier of the expense.
@@ -5008,7 +5055,7 @@ Example record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_re
 
 ### travel/trip-stages: Trip stages
 Legs of a trip, in order, from one city to the next.
-List: GET /api/v1/travel/trip-stages. Detail: GET /api/v1/travel/trip-stages/{id}.
+List: GET /api/v1/travel/trip-stages. Export: + /export. Detail: + /{id}.
 Default order: trip_id desc, sequence asc. Sortable: id, name, position, is_return_leg, date_from, date_to, has_transport.
 Fields:
 - id: integer. Technical identifier of the stage.
@@ -5036,7 +5083,7 @@ Example record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_re
 
 ### travel/trip-types: Trip types
 Kinds of mission (archived types are not exposed).
-List: GET /api/v1/travel/trip-types. Detail: GET /api/v1/travel/trip-types/{id}.
+List: GET /api/v1/travel/trip-types. Export: + /export. Detail: + /{id}.
 Default order: sequence asc, name asc. Sortable: id, name, code, description. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the trip type.
@@ -5051,7 +5098,7 @@ Example record (shape only): {"id":42,"name":"Example name","code":"Example code
 
 ### travel/trips: Trips
 Missions of the organisation's staff: traveller, itinerary, dates and costs.
-List: GET /api/v1/travel/trips. Detail: GET /api/v1/travel/trips/{id}.
+List: GET /api/v1/travel/trips. Export: + /export. Detail: + /{id}.
 Default order: date_start desc. Sortable: id, reference, name, state, traveler_name, traveler_email, description, date_submission, date_start, date_end, transport_cost, accommodation_cost_total, insurance_premium, has_per_diem.
 Fields:
 - id: integer. Technical identifier of the trip.

@@ -2167,7 +2167,7 @@ footer {
 </section>
 <section class="guide" id="paging">
 <h2>Paging</h2>
-<p>List routes take <code>limit</code>, <code>offset</code>, <code>since_id</code>, <code>total</code>, <code>order</code>, <code>fields</code>, <code>format</code>, <code>csv_formulas</code>, <code>changed_since</code> besides their filters; detail routes take <code>fields</code> only. Any other query key is 400; a malformed value (<code>limit=0</code>, <code>offset=-1</code>, <code>total=maybe</code>) is 422. A list answers <code>{&quot;data&quot;: [record, ...], &quot;meta&quot;: {&quot;total&quot;: n, &quot;next_since_id&quot;: n|null}}</code>.</p>
+<p>List routes take <code>limit</code>, <code>offset</code>, <code>since_id</code>, <code>total</code>, <code>order</code>, <code>fields</code>, <code>changed_since</code> besides their filters; detail routes take <code>fields</code> only. Any other query key is 400; a malformed value (<code>limit=0</code>, <code>offset=-1</code>, <code>total=maybe</code>) is 422. A list answers <code>{&quot;data&quot;: [record, ...], &quot;meta&quot;: {&quot;total&quot;: n, &quot;next_since_id&quot;: n|null}}</code>.</p>
 <ul>
 <li><strong>Offset paging</strong> (<code>limit</code>, <code>offset</code>, optional <code>order</code>): for screens and small lists. <code>meta.total</code> counts every match; the cost grows with the offset.</li>
 <li><strong>Cursor paging</strong> (<code>since_id</code>): for full scans and synchronisation. Start with <code>since_id=0</code>, then pass back <code>meta.next_since_id</code> unchanged (<code>&quot;next_since_id&quot;: 212</code>: ask again with <code>since_id=212</code>); stop at <code>&quot;next_since_id&quot;: null</code>. Ascending id, constant cost; never compute the cursor yourself. Not with <code>offset</code> or <code>order</code> (400).</li>
@@ -2177,7 +2177,8 @@ footer {
 <li>total: <code>true</code> (default) or <code>false</code>. The count scans every match whatever the <code>limit</code>: turn it off in cursor scans and whenever no count is shown.</li>
 <li>order: <code>field</code>, <code>field asc</code> or <code>field desc</code>, comma-separated, among the resource's sortable fields; <code>id</code> is appended as the last key, so pages are stable. A number that is not set is read as 0 and sorts beside the zeros; a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by <code>id</code>, except on date-times: the ERP orders first by fractions of a second that answers round off.</li>
 <li>fields: comma-separated field names (<code>fields=id,name</code>); an unknown name is 400.</li>
-<li>format: <code>csv</code> or <code>ndjson</code> (or <code>Accept: text/csv</code> or <code>application/x-ndjson</code>): an export of every match, streamed by ascending id, with the filters and <code>fields</code>; <code>since_id</code> resumes after an id; not with <code>limit</code>, <code>offset</code>, <code>order</code> or <code>total</code> (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, <code>null</code> an empty field, an empty text <code>&quot;&quot;</code>, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab or a carriage return) has a <code>'</code> in front, as OWASP advises, so that opening the file computes nothing (numbers such as <code>-12.5</code> are never changed). An export that ends without its last chunk was cut short: resume with <code>since_id</code>. <code>format=json</code> gives the JSON page whatever <code>Accept</code> says.</li>
+<li><strong>Exports</strong>: <code>GET /api/v1/&lt;domain&gt;/&lt;resource&gt;/export</code> takes <code>format</code>, <code>fields</code>, <code>since_id</code>, <code>csv_formulas</code>, <code>changed_since</code> and the filters: every match as one file, streamed by ascending id; <code>since_id</code> resumes after an id; <code>limit</code>, <code>offset</code>, <code>order</code> or <code>total</code> is 400; past the gateway's row ceiling, 422 before anything is sent. An export that ends without its last chunk was cut short: resume with <code>since_id</code>. The list route also answers an export to <code>format=csv|ndjson</code> or <code>Accept: text/csv</code>, for older clients.</li>
+<li>format: <code>csv</code> (default) or <code>ndjson</code> (or <code>Accept: text/csv</code> or <code>application/x-ndjson</code>). CSV: RFC 4180, a header row, <code>null</code> an empty field, an empty text <code>&quot;&quot;</code>, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab or a carriage return) has a <code>'</code> in front, as OWASP advises, so that opening the file computes nothing (numbers such as <code>-12.5</code> are never changed).</li>
 <li>csv_formulas: <code>escaped</code> (default) or <code>raw</code>, CSV exports only (400 otherwise). <code>escaped</code>: texts a spreadsheet would read as formulas (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab, a carriage return, or their full-width forms) get a leading <code>'</code> (OWASP's advice against CSV injection); <code>raw</code>: every text as the ERP holds it, for loaders that are not spreadsheets.</li>
 <li>changed_since: an ISO 8601 date-time, or the token <code>meta.next_changed_since</code> gave: the change feed, records written at or after it in <code>(write_date, id)</code> order. Pass back <code>meta.next_changed_since</code> while <code>meta.more_changes</code> is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters come in <code>meta.removed_ids</code> (exports: a <code>_removed</code> column, and the next token in the <code>X-Next-Changed-Since</code> header). The last few seconds wait until settled. Deleted records cannot be seen: compare the ids of an export now and then. Not with <code>order</code>, <code>offset</code>, <code>since_id</code> or <code>total=true</code> (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.</li>
 <li><strong>Unchanged answers</strong>: a 200 JSON answer carries an <code>ETag</code> (an export none); send it back in <code>If-None-Match</code> (comma-separated, or <code>*</code>) and an unchanged answer is <strong>304</strong> with no body. The ERP is still read, and answers are <code>Cache-Control: no-store</code>: keep the ETag and the body yourself. A resource the operator caches answers <code>Cache-Control: private, max-age=\u2026</code> with an <code>Age</code> instead: it may come from the gateway's cache, at most <code>max-age</code> seconds old.</li>
@@ -2314,6 +2315,7 @@ footer {
 <p class="head">Analytic accounts, active and archived. The account id is the key used inside analytic distributions of lines.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/analytic/accounts</code><button type="button" class="try" data-path="/api/v1/analytic/accounts?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/analytic/accounts/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/analytic/accounts/{id}</code></dd>
 <dt>Default order</dt><dd><code>id asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>code</code>, <code>name</code>, <code>active</code></dd>
@@ -2366,6 +2368,7 @@ footer {
 <p class="head">Axes of analysis (analytic plans) grouping the analytic accounts.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/analytic/dimensions</code><button type="button" class="try" data-path="/api/v1/analytic/dimensions?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/analytic/dimensions/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/analytic/dimensions/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>sequence</code>, <code>applicability</code></dd>
@@ -2411,6 +2414,7 @@ footer {
 <p class="head">Steps of an approval circuit (one approver of one request).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/approvals/approvers</code><button type="button" class="try" data-path="/api/v1/approvals/approvers?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/approvals/approvers/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/approvals/approvers/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>status</code>, <code>sequence</code>, <code>required</code></dd>
@@ -2467,6 +2471,7 @@ footer {
 <p class="head">Product lines of approval requests (what is asked for and where it is charged).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/approvals/request-lines</code><button type="button" class="try" data-path="/api/v1/approvals/request-lines?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/approvals/request-lines/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/approvals/request-lines/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>description</code>, <code>quantity</code>, <code>estimated_amount</code></dd>
@@ -2541,6 +2546,7 @@ footer {
 <p class="head">Approval requests (purchases, expenses, missions...) and their outcome.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/approvals/requests</code><button type="button" class="try" data-path="/api/v1/approvals/requests?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/approvals/requests/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/approvals/requests/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>subject</code>, <code>description</code>, <code>reference</code>, <code>status</code>, <code>amount</code>, <code>budget_code</code>, <code>location</code>, <code>quantity</code>, <code>created_at</code>, <code>date</code>, <code>date_confirmed</code>, <code>date_start</code>, <code>date_end</code></dd>
@@ -2639,6 +2645,7 @@ footer {
 <p class="head">Prepaid electricity meters in service, with their estimated balance and autonomy (archived meters are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/electricity/counters</code><button type="button" class="try" data-path="/api/v1/electricity/counters?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/electricity/counters/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/electricity/counters/{id}</code></dd>
 <dt>Default order</dt><dd><code>code asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>code</code>, <code>label</code></dd>
@@ -2701,6 +2708,7 @@ footer {
 <p class="head">Prepaid credit bought for a meter.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/electricity/purchases</code><button type="button" class="try" data-path="/api/v1/electricity/purchases?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/electricity/purchases/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/electricity/purchases/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_purchase desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>date_purchase</code>, <code>purchased_kwh</code>, <code>amount</code>, <code>state</code></dd>
@@ -2758,6 +2766,7 @@ footer {
 <p class="head">Balances read on a meter and the consumption derived from the previous reading.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/electricity/readings</code><button type="button" class="try" data-path="/api/v1/electricity/readings?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/electricity/readings/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/electricity/readings/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_reading desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>date_reading</code>, <code>remaining_kwh</code>, <code>consumed_kwh</code>, <code>days_elapsed</code>, <code>daily_consumption</code>, <code>is_excluded_from_avg</code>, <code>note</code></dd>
@@ -2818,6 +2827,7 @@ footer {
 <p class="head">Events with their dates, space, seats, people in charge, review state and checklist progress.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/events/events</code><button type="button" class="try" data-path="/api/v1/events/events?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/events/events/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/events/events/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_begin desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>date_begin</code>, <code>date_end</code>, <code>seats_max</code>, <code>origin</code>, <code>review_state</code>, <code>hidden_public</code>, <code>checklist_enabled</code></dd>
@@ -2903,6 +2913,7 @@ footer {
 <p class="head">Registrations of participants to events (attendee name, email and phone are personal data).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/events/registrations</code><button type="button" class="try" data-path="/api/v1/events/registrations?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/events/registrations/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/events/registrations/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>attendee</code>, <code>email</code>, <code>phone</code>, <code>state</code></dd>
@@ -2957,6 +2968,7 @@ footer {
 <p class="head">Preparation checklist tasks of events.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/events/tasks</code><button type="button" class="try" data-path="/api/v1/events/tasks?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/events/tasks/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/events/tasks/{id}</code></dd>
 <dt>Default order</dt><dd><code>event_id desc, sequence asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>done</code></dd>
@@ -3006,6 +3018,7 @@ footer {
 <p class="head">Due-date alerts on vehicles: insurance, technical control, mileage service, driving permit and custom reminders.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/alerts</code><button type="button" class="try" data-path="/api/v1/fleet/alerts?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/fleet/alerts/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/alerts/{id}</code></dd>
 <dt>Default order</dt><dd><code>due_date asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>type</code>, <code>due_date</code>, <code>handled_at</code>, <code>reminder_days</code></dd>
@@ -3063,6 +3076,7 @@ footer {
 <p class="head">Fuel fills of the vehicles with consumption over each interval and anomaly detection.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/fuel-logs</code><button type="button" class="try" data-path="/api/v1/fleet/fuel-logs?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/fleet/fuel-logs/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/fuel-logs/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>date</code>, <code>station</code>, <code>liters</code>, <code>price_per_liter</code>, <code>odometer</code>, <code>distance</code>, <code>reviewed</code></dd>
@@ -3136,6 +3150,7 @@ footer {
 <p class="head">Incidents involving the vehicles (damage, breakdowns, accidents).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/incidents</code><button type="button" class="try" data-path="/api/v1/fleet/incidents?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/fleet/incidents/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/incidents/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>date</code>, <code>severity</code>, <code>cost</code></dd>
@@ -3191,6 +3206,7 @@ footer {
 <p class="head">Fleet locations in service (pick-up points and sites; archived locations are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/locations</code><button type="button" class="try" data-path="/api/v1/fleet/locations?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/fleet/locations/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/locations/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>address</code>, <code>city</code>, <code>latitude</code>, <code>longitude</code>, <code>is_default_pickup</code></dd>
@@ -3243,6 +3259,7 @@ footer {
 <p class="head">Vehicle requests (reservations of a vehicle for a period).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/reservations</code><button type="button" class="try" data-path="/api/v1/fleet/reservations?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/fleet/reservations/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/reservations/{id}</code></dd>
 <dt>Default order</dt><dd><code>start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>start</code>, <code>stop</code>, <code>motive</code>, <code>destination</code>, <code>expected_km</code>, <code>attendees_count</code>, <code>origin</code>, <code>state</code>, <code>approved_at</code>, <code>refusal_reason</code></dd>
@@ -3316,6 +3333,7 @@ footer {
 <p class="head">Services performed on the vehicles (maintenance and repairs).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/services</code><button type="button" class="try" data-path="/api/v1/fleet/services?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/fleet/services/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/services/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>date</code>, <code>description</code>, <code>service_kind</code>, <code>amount</code>, <code>next_service_odometer</code>, <code>invoice_ref</code>, <code>state</code></dd>
@@ -3383,6 +3401,7 @@ footer {
 <p class="head">Trips driven with the vehicles.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/trips</code><button type="button" class="try" data-path="/api/v1/fleet/trips?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/fleet/trips/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/trips/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>date</code>, <code>date_start</code>, <code>date_end</code>, <code>odometer_start</code>, <code>distance</code>, <code>motive</code>, <code>destination</code></dd>
@@ -3449,6 +3468,7 @@ footer {
 <p class="head">Vehicles of the fleet in service (archived vehicles are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/vehicles</code><button type="button" class="try" data-path="/api/v1/fleet/vehicles?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/fleet/vehicles/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/vehicles/{id}</code></dd>
 <dt>Default order</dt><dd><code>plate asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>plate</code>, <code>vin</code>, <code>seats</code>, <code>fuel_type</code>, <code>assignation_state</code>, <code>acquisition_date</code>, <code>insurance_expiry</code>, <code>technical_control_expiry</code></dd>
@@ -3523,6 +3543,7 @@ footer {
 <p class="head">IT hardware identified by serial number, limited to the organisation&#39;s inventory (parc).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/it/assets</code><button type="button" class="try" data-path="/api/v1/it/assets?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/it/assets/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/it/assets/{id}</code></dd>
 <dt>Default order</dt><dd><code>serial asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>serial</code>, <code>internal_ref</code>, <code>lifecycle</code></dd>
@@ -3574,6 +3595,7 @@ footer {
 <p class="head">Consumables issued to beneficiaries against IT tickets, and what came back.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/it/consumable-moves</code><button type="button" class="try" data-path="/api/v1/it/consumable-moves?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/it/consumable-moves/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/it/consumable-moves/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>quantity</code>, <code>returned_quantity</code>, <code>state</code>, <code>date</code></dd>
@@ -3633,6 +3655,7 @@ footer {
 <p class="head">IT helpdesk tickets in service (archived tickets are not exposed); both listings of the specification (decision D4).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/it/tickets</code><button type="button" class="try" data-path="/api/v1/it/tickets?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/it/tickets/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/it/tickets/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>number</code>, <code>name</code>, <code>priority</code>, <code>kanban_state</code>, <code>assigned_date</code>, <code>closed_date</code>, <code>validation_state</code></dd>
@@ -3713,6 +3736,7 @@ footer {
 <p class="head">Lines of purchase orders.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/purchase/order-lines</code><button type="button" class="try" data-path="/api/v1/purchase/order-lines?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/purchase/order-lines/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/purchase/order-lines/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>description</code>, <code>quantity</code>, <code>price_unit</code>, <code>price_subtotal</code>, <code>price_total</code>, <code>qty_received</code>, <code>qty_invoiced</code>, <code>date_planned</code></dd>
@@ -3786,6 +3810,7 @@ footer {
 <p class="head">Purchase orders (requests for quotation and confirmed orders).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/purchase/orders</code><button type="button" class="try" data-path="/api/v1/purchase/orders?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/purchase/orders/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/purchase/orders/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_order desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>vendor_reference</code>, <code>subject</code>, <code>budget_line</code>, <code>delivery_condition</code>, <code>origin</code>, <code>date_order</code>, <code>date_approve</code>, <code>date_planned</code>, <code>amount_untaxed</code>, <code>amount_total</code>, <code>state</code>, <code>invoice_status</code>, <code>created_at</code></dd>
@@ -3880,6 +3905,7 @@ footer {
 <p class="head">Activities a space can be booked for (archived activities are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/activities</code><button type="button" class="try" data-path="/api/v1/space/activities?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/space/activities/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/activities/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>default_duration</code></dd>
@@ -3920,6 +3946,7 @@ footer {
 <p class="head">Categories of spaces and equipment (archived categories are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/categories</code><button type="button" class="try" data-path="/api/v1/space/categories?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/space/categories/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/categories/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>description</code></dd>
@@ -3957,6 +3984,7 @@ footer {
 <p class="head">Equipment available in the spaces (archived equipment is not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/equipments</code><button type="button" class="try" data-path="/api/v1/space/equipments?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/space/equipments/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/equipments/{id}</code></dd>
 <dt>Default order</dt><dd><code>name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>description</code></dd>
@@ -3999,6 +4027,7 @@ footer {
 <p class="head">Maintenance slots of spaces.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/maintenances</code><button type="button" class="try" data-path="/api/v1/space/maintenances?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/space/maintenances/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/maintenances/{id}</code></dd>
 <dt>Default order</dt><dd><code>start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>start</code>, <code>stop</code>, <code>state</code>, <code>category</code>, <code>blocks_reservations</code></dd>
@@ -4061,6 +4090,7 @@ footer {
 <p class="head">Reservations of spaces.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/reservations</code><button type="button" class="try" data-path="/api/v1/space/reservations?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/space/reservations/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/reservations/{id}</code></dd>
 <dt>Default order</dt><dd><code>start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>start</code>, <code>stop</code>, <code>attendees_expected</code>, <code>attendees_actual</code>, <code>origin</code>, <code>state</code>, <code>approved_at</code>, <code>refusal_reason</code>, <code>cancellation_reason</code>, <code>check_in_at</code>, <code>check_out_at</code></dd>
@@ -4137,6 +4167,7 @@ footer {
 <p class="head">Sites holding the spaces, as a tree (archived sites are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/sites</code><button type="button" class="try" data-path="/api/v1/space/sites?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/space/sites/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/sites/{id}</code></dd>
 <dt>Default order</dt><dd><code>complete_name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>complete_name</code>, <code>code</code>, <code>address</code></dd>
@@ -4184,6 +4215,7 @@ footer {
 <p class="head">Bookable spaces (archived spaces are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/spaces</code><button type="button" class="try" data-path="/api/v1/space/spaces?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/space/spaces/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/spaces/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>state</code>, <code>location</code>, <code>floor</code>, <code>surface</code>, <code>capacity</code>, <code>hourly_price</code>, <code>public_visibility</code>, <code>approval_required</code>, <code>min_lead_hours</code>, <code>max_lead_days</code>, <code>cancel_deadline_hours</code></dd>
@@ -4264,6 +4296,7 @@ footer {
 <p class="head">Blocking points raised by squads, with their origin, owner and the decision that lifted them.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/blockers</code><button type="button" class="try" data-path="/api/v1/sprint/blockers?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/sprint/blockers/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/blockers/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>description</code>, <code>unblocker</code>, <code>origin</code>, <code>date_start</code>, <code>date_lifted</code>, <code>escalated</code>, <code>decision</code></dd>
@@ -4337,6 +4370,7 @@ footer {
 <p class="head">Commitments taken by squads towards an objective or key result, with their deadline and state.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/engagements</code><button type="button" class="try" data-path="/api/v1/sprint/engagements?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/sprint/engagements/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/engagements/{id}</code></dd>
 <dt>Default order</dt><dd><code>deadline asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>number</code>, <code>name</code>, <code>state</code>, <code>deadline</code>, <code>actual_date</code>, <code>expected_proof</code></dd>
@@ -4411,6 +4445,7 @@ footer {
 <p class="head">Key results of the objectives, per exercice and squad, with their progress computed from their measures.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/key-results</code><button type="button" class="try" data-path="/api/v1/sprint/key-results?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/sprint/key-results/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/key-results/{id}</code></dd>
 <dt>Default order</dt><dd><code>number asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>number</code>, <code>name</code></dd>
@@ -4468,6 +4503,7 @@ footer {
 <p class="head">Values read for the measures of the key results.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/measure-readings</code><button type="button" class="try" data-path="/api/v1/sprint/measure-readings?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/sprint/measure-readings/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/measure-readings/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>date</code>, <code>value</code>, <code>note</code></dd>
@@ -4525,6 +4561,7 @@ footer {
 <p class="head">Measures of the key results: start, milestone and target values, last reading and progress.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/measures</code><button type="button" class="try" data-path="/api/v1/sprint/measures?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/sprint/measures/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/measures/{id}</code></dd>
 <dt>Default order</dt><dd><code>kr_id, id</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>unit</code>, <code>start_value</code>, <code>milestone_value</code>, <code>milestone_date</code>, <code>target_value</code></dd>
@@ -4584,6 +4621,7 @@ footer {
 <p class="head">Objectives of the OKR framework, archived ones included.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/objectives</code><button type="button" class="try" data-path="/api/v1/sprint/objectives?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/sprint/objectives/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/objectives/{id}</code></dd>
 <dt>Default order</dt><dd><code>name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>active</code></dd>
@@ -4622,6 +4660,7 @@ footer {
 <p class="head">Sprints of the squads (field list inferred, may grow; decision D1).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/sprints</code><button type="button" class="try" data-path="/api/v1/sprint/sprints?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/sprint/sprints/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/sprints/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>date_start</code>, <code>date_end</code></dd>
@@ -4671,6 +4710,7 @@ footer {
 <p class="head">Transfers of goods (receipts, deliveries, internal moves).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/stock/pickings</code><button type="button" class="try" data-path="/api/v1/stock/pickings?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/stock/pickings/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/stock/pickings/{id}</code></dd>
 <dt>Default order</dt><dd><code>scheduled_date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>origin</code>, <code>scheduled_date</code>, <code>date_done</code>, <code>priority</code>, <code>state</code></dd>
@@ -4734,6 +4774,7 @@ footer {
 <p class="head">Daily allowance rates by destination country and city (archived rates are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/perdiem-rates</code><button type="button" class="try" data-path="/api/v1/travel/perdiem-rates?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/travel/perdiem-rates/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/perdiem-rates/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>daily_rate</code>, <code>has_tiers</code>, <code>note</code></dd>
@@ -4788,6 +4829,7 @@ footer {
 <p class="head">Requests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/perdiem-requests</code><button type="button" class="try" data-path="/api/v1/travel/perdiem-requests?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/travel/perdiem-requests/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/perdiem-requests/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>name</code>, <code>state</code>, <code>mission_object</code>, <code>date_start</code>, <code>date_end</code>, <code>prorata_start</code>, <code>prorata_end</code>, <code>calc_model</code>, <code>daily_rate</code>, <code>duration_abatement_pct</code>, <code>duration_abatement_amount</code>, <code>total_amount</code>, <code>financing_type</code>, <code>partner_share_pct</code>, <code>amount_company</code>, <code>amount_partner</code>, <code>submit_date</code>, <code>approve_date</code>, <code>reject_date</code></dd>
@@ -4891,6 +4933,7 @@ footer {
 <p class="head">Other expenses of a trip (visa, local transport, fees...).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/trip-expenses</code><button type="button" class="try" data-path="/api/v1/travel/trip-expenses?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/travel/trip-expenses/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/trip-expenses/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>cost</code>, <code>notes</code></dd>
@@ -4937,6 +4980,7 @@ footer {
 <p class="head">Legs of a trip, in order, from one city to the next.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/trip-stages</code><button type="button" class="try" data-path="/api/v1/travel/trip-stages?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/travel/trip-stages/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/trip-stages/{id}</code></dd>
 <dt>Default order</dt><dd><code>trip_id desc, sequence asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>position</code>, <code>is_return_leg</code>, <code>date_from</code>, <code>date_to</code>, <code>has_transport</code></dd>
@@ -5000,6 +5044,7 @@ footer {
 <p class="head">Kinds of mission (archived types are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/trip-types</code><button type="button" class="try" data-path="/api/v1/travel/trip-types?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/travel/trip-types/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/trip-types/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>description</code></dd>
@@ -5040,6 +5085,7 @@ footer {
 <p class="head">Missions of the organisation&#39;s staff: traveller, itinerary, dates and costs.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/trips</code><button type="button" class="try" data-path="/api/v1/travel/trips?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/travel/trips/export</code></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/trips/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>name</code>, <code>state</code>, <code>traveler_name</code>, <code>traveler_email</code>, <code>description</code>, <code>date_submission</code>, <code>date_start</code>, <code>date_end</code>, <code>transport_cost</code>, <code>accommodation_cost_total</code>, <code>insurance_premium</code>, <code>has_per_diem</code></dd>
@@ -5385,7 +5431,7 @@ Every data route needs \`Authorization: Bearer <API key>\`; the documentation ro
 
 ## Paging
 
-List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fields\`, \`format\`, \`csv_formulas\`, \`changed_since\` besides their filters; detail routes take \`fields\` only. Any other query key is 400; a malformed value (\`limit=0\`, \`offset=-1\`, \`total=maybe\`) is 422. A list answers \`{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}\`.
+List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fields\`, \`changed_since\` besides their filters; detail routes take \`fields\` only. Any other query key is 400; a malformed value (\`limit=0\`, \`offset=-1\`, \`total=maybe\`) is 422. A list answers \`{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}\`.
 
 - **Offset paging** (\`limit\`, \`offset\`, optional \`order\`): for screens and small lists. \`meta.total\` counts every match; the cost grows with the offset.
 - **Cursor paging** (\`since_id\`): for full scans and synchronisation. Start with \`since_id=0\`, then pass back \`meta.next_since_id\` unchanged (\`"next_since_id": 212\`: ask again with \`since_id=212\`); stop at \`"next_since_id": null\`. Ascending id, constant cost; never compute the cursor yourself. Not with \`offset\` or \`order\` (400).
@@ -5395,7 +5441,8 @@ List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fi
 - total: \`true\` (default) or \`false\`. The count scans every match whatever the \`limit\`: turn it off in cursor scans and whenever no count is shown.
 - order: \`field\`, \`field asc\` or \`field desc\`, comma-separated, among the resource's sortable fields; \`id\` is appended as the last key, so pages are stable. A number that is not set is read as 0 and sorts beside the zeros; a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by \`id\`, except on date-times: the ERP orders first by fractions of a second that answers round off.
 - fields: comma-separated field names (\`fields=id,name\`); an unknown name is 400.
-- format: \`csv\` or \`ndjson\` (or \`Accept: text/csv\` or \`application/x-ndjson\`): an export of every match, streamed by ascending id, with the filters and \`fields\`; \`since_id\` resumes after an id; not with \`limit\`, \`offset\`, \`order\` or \`total\` (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, \`null\` an empty field, an empty text \`""\`, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return) has a \`'\` in front, as OWASP advises, so that opening the file computes nothing (numbers such as \`-12.5\` are never changed). An export that ends without its last chunk was cut short: resume with \`since_id\`. \`format=json\` gives the JSON page whatever \`Accept\` says.
+- **Exports**: \`GET /api/v1/<domain>/<resource>/export\` takes \`format\`, \`fields\`, \`since_id\`, \`csv_formulas\`, \`changed_since\` and the filters: every match as one file, streamed by ascending id; \`since_id\` resumes after an id; \`limit\`, \`offset\`, \`order\` or \`total\` is 400; past the gateway's row ceiling, 422 before anything is sent. An export that ends without its last chunk was cut short: resume with \`since_id\`. The list route also answers an export to \`format=csv|ndjson\` or \`Accept: text/csv\`, for older clients.
+- format: \`csv\` (default) or \`ndjson\` (or \`Accept: text/csv\` or \`application/x-ndjson\`). CSV: RFC 4180, a header row, \`null\` an empty field, an empty text \`""\`, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return) has a \`'\` in front, as OWASP advises, so that opening the file computes nothing (numbers such as \`-12.5\` are never changed).
 - csv_formulas: \`escaped\` (default) or \`raw\`, CSV exports only (400 otherwise). \`escaped\`: texts a spreadsheet would read as formulas (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab, a carriage return, or their full-width forms) get a leading \`'\` (OWASP's advice against CSV injection); \`raw\`: every text as the ERP holds it, for loaders that are not spreadsheets.
 - changed_since: an ISO 8601 date-time, or the token \`meta.next_changed_since\` gave: the change feed, records written at or after it in \`(write_date, id)\` order. Pass back \`meta.next_changed_since\` while \`meta.more_changes\` is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters come in \`meta.removed_ids\` (exports: a \`_removed\` column, and the next token in the \`X-Next-Changed-Since\` header). The last few seconds wait until settled. Deleted records cannot be seen: compare the ids of an export now and then. Not with \`order\`, \`offset\`, \`since_id\` or \`total=true\` (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.
 - **Unchanged answers**: a 200 JSON answer carries an \`ETag\` (an export none); send it back in \`If-None-Match\` (comma-separated, or \`*\`) and an unchanged answer is **304** with no body. The ERP is still read, and answers are \`Cache-Control: no-store\`: keep the ETag and the body yourself. A resource the operator caches answers \`Cache-Control: private, max-age=\u2026\` with an \`Age\` instead: it may come from the gateway's cache, at most \`max-age\` seconds old.
@@ -5461,7 +5508,7 @@ Agents that speak the Model Context Protocol use the same key, rights, limits an
 
 ## Routes
 
-Per domain, per resource: description; paths; default order, sortable fields, scope; \`Fields:\` one line each (\`name: type [marks]. description\`); \`Filters:\` one line each (\`name operator value-format. note\`); an example record (its shape and value formats, not real data; a list answers \`{"data": [record, ...], "meta": {"total": n}}\`).
+Per domain, per resource: description; paths (\`+ /export\`: after the first); default order, sortable fields, scope; \`Fields:\` one line each (\`name: type [marks]. description\`); \`Filters:\` one line each (\`name operator value-format. note\`); an example record (its shape and value formats, not real data; a list answers \`{"data": [record, ...], "meta": {"total": n}}\`).
 
 ## analytic: Analytic
 
@@ -5469,7 +5516,7 @@ Analytic accounts charged by purchase and approval lines, and the analysis dimen
 
 ### analytic/accounts: Analytic accounts
 Analytic accounts, active and archived. The account id is the key used inside analytic distributions of lines.
-List: GET /api/v1/analytic/accounts. Detail: GET /api/v1/analytic/accounts/{id}.
+List: GET /api/v1/analytic/accounts. Export: + /export. Detail: + /{id}.
 Default order: id asc. Sortable: id, code, name, active.
 Fields:
 - id: integer. Technical identifier of the account (key used inside analytic distributions).
@@ -5491,7 +5538,7 @@ Example record (shape only): {"id":42,"code":"Example code","name":"Example name
 
 ### analytic/dimensions: Analytic dimensions
 Axes of analysis (analytic plans) grouping the analytic accounts.
-List: GET /api/v1/analytic/dimensions. Detail: GET /api/v1/analytic/dimensions/{id}.
+List: GET /api/v1/analytic/dimensions. Export: + /export. Detail: + /{id}.
 Default order: sequence asc. Sortable: id, name, sequence, applicability.
 Fields:
 - id: integer. Technical identifier of the dimension.
@@ -5510,7 +5557,7 @@ Approval requests, the approval circuit of each request and the product lines th
 
 ### approvals/approvers: Approvers
 Steps of an approval circuit (one approver of one request).
-List: GET /api/v1/approvals/approvers. Detail: GET /api/v1/approvals/approvers/{id}.
+List: GET /api/v1/approvals/approvers. Export: + /export. Detail: + /{id}.
 Default order: id desc. Sortable: id, status, sequence, required.
 Fields:
 - id: integer. Technical identifier of the step.
@@ -5535,7 +5582,7 @@ Example record (shape only): {"id":42,"request_id":7,"request_subject":"Example 
 
 ### approvals/request-lines: Approval request lines
 Product lines of approval requests (what is asked for and where it is charged).
-List: GET /api/v1/approvals/request-lines. Detail: GET /api/v1/approvals/request-lines/{id}.
+List: GET /api/v1/approvals/request-lines. Export: + /export. Detail: + /{id}.
 Default order: id desc. Sortable: id, description, quantity, estimated_amount.
 Fields:
 - id: integer. Technical identifier of the line.
@@ -5568,7 +5615,7 @@ Example record (shape only): {"id":42,"request_id":7,"request_subject":"Example 
 
 ### approvals/requests: Approval requests
 Approval requests (purchases, expenses, missions...) and their outcome.
-List: GET /api/v1/approvals/requests. Detail: GET /api/v1/approvals/requests/{id}.
+List: GET /api/v1/approvals/requests. Export: + /export. Detail: + /{id}.
 Default order: id desc. Sortable: id, subject, description, reference, status, amount, budget_code, location, quantity, created_at, date, date_confirmed, date_start, date_end.
 Fields:
 - id: integer. Technical identifier of the request.
@@ -5617,7 +5664,7 @@ Prepaid electricity meters of the sites: credit purchases, balance readings, con
 
 ### electricity/counters: Meters
 Prepaid electricity meters in service, with their estimated balance and autonomy (archived meters are not exposed).
-List: GET /api/v1/electricity/counters. Detail: GET /api/v1/electricity/counters/{id}.
+List: GET /api/v1/electricity/counters. Export: + /export. Detail: + /{id}.
 Default order: code asc. Sortable: id, code, label. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the meter.
@@ -5644,7 +5691,7 @@ Example record (shape only): {"id":42,"code":"Example code","label":"Example lab
 
 ### electricity/purchases: Credit purchases
 Prepaid credit bought for a meter.
-List: GET /api/v1/electricity/purchases. Detail: GET /api/v1/electricity/purchases/{id}.
+List: GET /api/v1/electricity/purchases. Export: + /export. Detail: + /{id}.
 Default order: date_purchase desc. Sortable: id, reference, date_purchase, purchased_kwh, amount, state.
 Fields:
 - id: integer. Technical identifier of the purchase.
@@ -5669,7 +5716,7 @@ Example record (shape only): {"id":42,"reference":"Example reference","counter":
 
 ### electricity/readings: Meter readings
 Balances read on a meter and the consumption derived from the previous reading.
-List: GET /api/v1/electricity/readings. Detail: GET /api/v1/electricity/readings/{id}.
+List: GET /api/v1/electricity/readings. Export: + /export. Detail: + /{id}.
 Default order: date_reading desc. Sortable: id, date_reading, remaining_kwh, consumed_kwh, days_elapsed, daily_consumption, is_excluded_from_avg, note.
 Fields:
 - id: integer. Technical identifier of the reading.
@@ -5697,7 +5744,7 @@ Events of the organisation, their registrations and their preparation checklist 
 
 ### events/events: Events
 Events with their dates, space, seats, people in charge, review state and checklist progress.
-List: GET /api/v1/events/events. Detail: GET /api/v1/events/events/{id}.
+List: GET /api/v1/events/events. Export: + /export. Detail: + /{id}.
 Default order: date_begin desc. Sortable: id, name, date_begin, date_end, seats_max, origin, review_state, hidden_public, checklist_enabled.
 Fields:
 - id: integer. Technical identifier of the event.
@@ -5737,7 +5784,7 @@ Example record (shape only): {"id":42,"name":"Example name","event_type":"Exampl
 
 ### events/registrations: Registrations
 Registrations of participants to events (attendee name, email and phone are personal data).
-List: GET /api/v1/events/registrations. Detail: GET /api/v1/events/registrations/{id}.
+List: GET /api/v1/events/registrations. Export: + /export. Detail: + /{id}.
 Default order: id desc. Sortable: id, attendee, email, phone, state.
 Fields:
 - id: integer. Technical identifier of the registration.
@@ -5760,7 +5807,7 @@ Example record (shape only): {"id":42,"event_id":7,"event":"Example event","tick
 
 ### events/tasks: Checklist tasks
 Preparation checklist tasks of events.
-List: GET /api/v1/events/tasks. Detail: GET /api/v1/events/tasks/{id}.
+List: GET /api/v1/events/tasks. Export: + /export. Detail: + /{id}.
 Default order: event_id desc, sequence asc. Sortable: id, name, done.
 Fields:
 - id: integer. Technical identifier of the task.
@@ -5782,7 +5829,7 @@ Vehicles of the organisation, their reservations and trips, fuel logs, services,
 
 ### fleet/alerts: Alerts
 Due-date alerts on vehicles: insurance, technical control, mileage service, driving permit and custom reminders.
-List: GET /api/v1/fleet/alerts. Detail: GET /api/v1/fleet/alerts/{id}.
+List: GET /api/v1/fleet/alerts. Export: + /export. Detail: + /{id}.
 Default order: due_date asc. Sortable: id, name, type, due_date, handled_at, reminder_days.
 Fields:
 - id: integer. Technical identifier of the alert.
@@ -5807,7 +5854,7 @@ Example record (shape only): {"id":42,"name":"Example name","vehicle":"Example v
 
 ### fleet/fuel-logs: Fuel logs
 Fuel fills of the vehicles with consumption over each interval and anomaly detection.
-List: GET /api/v1/fleet/fuel-logs. Detail: GET /api/v1/fleet/fuel-logs/{id}.
+List: GET /api/v1/fleet/fuel-logs. Export: + /export. Detail: + /{id}.
 Default order: date desc. Sortable: id, reference, date, station, liters, price_per_liter, odometer, distance, reviewed.
 Fields:
 - id: integer. Technical identifier of the fuel log.
@@ -5840,7 +5887,7 @@ Example record (shape only): {"id":42,"reference":"Example reference","vehicle":
 
 ### fleet/incidents: Incidents
 Incidents involving the vehicles (damage, breakdowns, accidents).
-List: GET /api/v1/fleet/incidents. Detail: GET /api/v1/fleet/incidents/{id}.
+List: GET /api/v1/fleet/incidents. Export: + /export. Detail: + /{id}.
 Default order: date desc. Sortable: id, name, date, severity, cost.
 Fields:
 - id: integer. Technical identifier of the incident.
@@ -5864,7 +5911,7 @@ Example record (shape only): {"id":42,"name":"Example name","vehicle":"Example v
 
 ### fleet/locations: Locations
 Fleet locations in service (pick-up points and sites; archived locations are not exposed).
-List: GET /api/v1/fleet/locations. Detail: GET /api/v1/fleet/locations/{id}.
+List: GET /api/v1/fleet/locations. Export: + /export. Detail: + /{id}.
 Default order: sequence asc, name asc. Sortable: id, name, code, address, city, latitude, longitude, is_default_pickup. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the location.
@@ -5885,7 +5932,7 @@ Example record (shape only): {"id":42,"name":"Example name","code":"Example code
 
 ### fleet/reservations: Reservations
 Vehicle requests (reservations of a vehicle for a period).
-List: GET /api/v1/fleet/reservations. Detail: GET /api/v1/fleet/reservations/{id}.
+List: GET /api/v1/fleet/reservations. Export: + /export. Detail: + /{id}.
 Default order: start desc. Sortable: id, reference, start, stop, motive, destination, expected_km, attendees_count, origin, state, approved_at, refusal_reason.
 Fields:
 - id: integer. Technical identifier of the reservation.
@@ -5918,7 +5965,7 @@ Example record (shape only): {"id":42,"reference":"Example reference","vehicle":
 
 ### fleet/services: Services
 Services performed on the vehicles (maintenance and repairs).
-List: GET /api/v1/fleet/services. Detail: GET /api/v1/fleet/services/{id}.
+List: GET /api/v1/fleet/services. Export: + /export. Detail: + /{id}.
 Default order: date desc. Sortable: id, date, description, service_kind, amount, next_service_odometer, invoice_ref, state.
 Fields:
 - id: integer. Technical identifier of the service.
@@ -5948,7 +5995,7 @@ Example record (shape only): {"id":42,"vehicle":"Example vehicle","vehicle_id":7
 
 ### fleet/trips: Trips
 Trips driven with the vehicles.
-List: GET /api/v1/fleet/trips. Detail: GET /api/v1/fleet/trips/{id}.
+List: GET /api/v1/fleet/trips. Export: + /export. Detail: + /{id}.
 Default order: date desc. Sortable: id, reference, date, date_start, date_end, odometer_start, distance, motive, destination.
 Fields:
 - id: integer. Technical identifier of the trip.
@@ -5977,7 +6024,7 @@ Example record (shape only): {"id":42,"reference":"Example reference","reservati
 
 ### fleet/vehicles: Vehicles
 Vehicles of the fleet in service (archived vehicles are not exposed).
-List: GET /api/v1/fleet/vehicles. Detail: GET /api/v1/fleet/vehicles/{id}.
+List: GET /api/v1/fleet/vehicles. Export: + /export. Detail: + /{id}.
 Default order: plate asc. Sortable: id, plate, vin, seats, fuel_type, assignation_state, acquisition_date, insurance_expiry, technical_control_expiry. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the vehicle.
@@ -6013,7 +6060,7 @@ IT hardware assets of the organisation's inventory, helpdesk tickets and consuma
 
 ### it/assets: Assets
 IT hardware identified by serial number, limited to the organisation's inventory (parc).
-List: GET /api/v1/it/assets. Detail: GET /api/v1/it/assets/{id}.
+List: GET /api/v1/it/assets. Export: + /export. Detail: + /{id}.
 Default order: serial asc. Sortable: id, serial, internal_ref, lifecycle. Scope: org_in_parc = true.
 Fields:
 - id: integer. Technical identifier of the asset.
@@ -6034,7 +6081,7 @@ Example record (shape only): {"id":42,"serial":"Example serial","internal_ref":"
 
 ### it/consumable-moves: Consumable moves
 Consumables issued to beneficiaries against IT tickets, and what came back.
-List: GET /api/v1/it/consumable-moves. Detail: GET /api/v1/it/consumable-moves/{id}.
+List: GET /api/v1/it/consumable-moves. Export: + /export. Detail: + /{id}.
 Default order: date desc. Sortable: id, quantity, returned_quantity, state, date.
 Fields:
 - id: integer. Technical identifier of the move.
@@ -6060,7 +6107,7 @@ Example record (shape only): {"id":42,"ticket_id":7,"ticket_number":"Example tic
 
 ### it/tickets: Tickets
 IT helpdesk tickets in service (archived tickets are not exposed); both listings of the specification (decision D4).
-List: GET /api/v1/it/tickets. Detail: GET /api/v1/it/tickets/{id}.
+List: GET /api/v1/it/tickets. Export: + /export. Detail: + /{id}.
 Default order: id desc. Sortable: id, number, name, priority, kanban_state, assigned_date, closed_date, validation_state. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the ticket.
@@ -6098,7 +6145,7 @@ Purchase orders sent to vendors and their lines (quantities, prices, receptions,
 
 ### purchase/order-lines: Purchase order lines
 Lines of purchase orders.
-List: GET /api/v1/purchase/order-lines. Detail: GET /api/v1/purchase/order-lines/{id}.
+List: GET /api/v1/purchase/order-lines. Export: + /export. Detail: + /{id}.
 Default order: id desc. Sortable: id, description, quantity, price_unit, price_subtotal, price_total, qty_received, qty_invoiced, date_planned.
 Fields:
 - id: integer. Technical identifier of the line.
@@ -6130,7 +6177,7 @@ Example record (shape only): {"id":42,"order_id":7,"order_reference":"Example or
 
 ### purchase/orders: Purchase orders
 Purchase orders (requests for quotation and confirmed orders).
-List: GET /api/v1/purchase/orders. Detail: GET /api/v1/purchase/orders/{id}.
+List: GET /api/v1/purchase/orders. Export: + /export. Detail: + /{id}.
 Default order: date_order desc. Sortable: id, reference, vendor_reference, subject, budget_line, delivery_condition, origin, date_order, date_approve, date_planned, amount_untaxed, amount_total, state, invoice_status, created_at.
 Fields:
 - id: integer. Technical identifier of the order.
@@ -6180,7 +6227,7 @@ Sites and bookable spaces of the organisation, their categories and equipment, a
 
 ### space/activities: Activities
 Activities a space can be booked for (archived activities are not exposed).
-List: GET /api/v1/space/activities. Detail: GET /api/v1/space/activities/{id}.
+List: GET /api/v1/space/activities. Export: + /export. Detail: + /{id}.
 Default order: sequence asc, name asc. Sortable: id, name, code, default_duration. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the activity.
@@ -6195,7 +6242,7 @@ Example record (shape only): {"id":42,"name":"Example name","code":"Example code
 
 ### space/categories: Categories
 Categories of spaces and equipment (archived categories are not exposed).
-List: GET /api/v1/space/categories. Detail: GET /api/v1/space/categories/{id}.
+List: GET /api/v1/space/categories. Export: + /export. Detail: + /{id}.
 Default order: sequence asc, name asc. Sortable: id, name, description. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the category.
@@ -6208,7 +6255,7 @@ Example record (shape only): {"id":42,"name":"Example name","description":"Examp
 
 ### space/equipments: Equipment
 Equipment available in the spaces (archived equipment is not exposed).
-List: GET /api/v1/space/equipments. Detail: GET /api/v1/space/equipments/{id}.
+List: GET /api/v1/space/equipments. Export: + /export. Detail: + /{id}.
 Default order: name asc. Sortable: id, name, code, description. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the equipment.
@@ -6224,7 +6271,7 @@ Example record (shape only): {"id":42,"name":"Example name","code":"Example code
 
 ### space/maintenances: Maintenances
 Maintenance slots of spaces.
-List: GET /api/v1/space/maintenances. Detail: GET /api/v1/space/maintenances/{id}.
+List: GET /api/v1/space/maintenances. Export: + /export. Detail: + /{id}.
 Default order: start desc. Sortable: id, name, start, stop, state, category, blocks_reservations.
 Fields:
 - id: integer. Technical identifier of the maintenance.
@@ -6252,7 +6299,7 @@ Example record (shape only): {"id":42,"name":"Example name","space":"Example spa
 
 ### space/reservations: Reservations
 Reservations of spaces.
-List: GET /api/v1/space/reservations. Detail: GET /api/v1/space/reservations/{id}.
+List: GET /api/v1/space/reservations. Export: + /export. Detail: + /{id}.
 Default order: start desc. Sortable: id, reference, start, stop, attendees_expected, attendees_actual, origin, state, approved_at, refusal_reason, cancellation_reason, check_in_at, check_out_at.
 Fields:
 - id: integer. Technical identifier of the reservation.
@@ -6287,7 +6334,7 @@ Example record (shape only): {"id":42,"reference":"Example reference","space":"E
 
 ### space/sites: Sites
 Sites holding the spaces, as a tree (archived sites are not exposed).
-List: GET /api/v1/space/sites. Detail: GET /api/v1/space/sites/{id}.
+List: GET /api/v1/space/sites. Export: + /export. Detail: + /{id}.
 Default order: complete_name asc. Sortable: id, name, complete_name, code, address. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the site.
@@ -6306,7 +6353,7 @@ Example record (shape only): {"id":42,"name":"Example name","complete_name":"Exa
 
 ### space/spaces: Spaces
 Bookable spaces (archived spaces are not exposed).
-List: GET /api/v1/space/spaces. Detail: GET /api/v1/space/spaces/{id}.
+List: GET /api/v1/space/spaces. Export: + /export. Detail: + /{id}.
 Default order: sequence asc, name asc. Sortable: id, name, code, state, location, floor, surface, capacity, hourly_price, public_visibility, approval_required, min_lead_hours, max_lead_days, cancel_deadline_hours. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the space.
@@ -6343,7 +6390,7 @@ Objectives and key results, their measures and readings, squads' engagements, sp
 
 ### sprint/blockers: Blockers
 Blocking points raised by squads, with their origin, owner and the decision that lifted them.
-List: GET /api/v1/sprint/blockers. Detail: GET /api/v1/sprint/blockers/{id}.
+List: GET /api/v1/sprint/blockers. Export: + /export. Detail: + /{id}.
 Default order: date_start desc. Sortable: id, name, description, unblocker, origin, date_start, date_lifted, escalated, decision.
 Fields:
 - id: integer. Technical identifier of the blocker.
@@ -6377,7 +6424,7 @@ Example record (shape only): {"id":42,"name":"Example name","description":"Examp
 
 ### sprint/engagements: Engagements
 Commitments taken by squads towards an objective or key result, with their deadline and state.
-List: GET /api/v1/sprint/engagements. Detail: GET /api/v1/sprint/engagements/{id}.
+List: GET /api/v1/sprint/engagements. Export: + /export. Detail: + /{id}.
 Default order: deadline asc. Sortable: id, number, name, state, deadline, actual_date, expected_proof.
 Fields:
 - id: integer. Technical identifier of the engagement.
@@ -6410,7 +6457,7 @@ Example record (shape only): {"id":42,"number":"Example number","name":"Example 
 
 ### sprint/key-results: Key results
 Key results of the objectives, per exercice and squad, with their progress computed from their measures.
-List: GET /api/v1/sprint/key-results. Detail: GET /api/v1/sprint/key-results/{id}.
+List: GET /api/v1/sprint/key-results. Export: + /export. Detail: + /{id}.
 Default order: number asc. Sortable: id, number, name.
 Fields:
 - id: integer. Technical identifier of the key result.
@@ -6433,7 +6480,7 @@ Example record (shape only): {"id":42,"number":3,"name":"Example name","progress
 
 ### sprint/measure-readings: Measure readings
 Values read for the measures of the key results.
-List: GET /api/v1/sprint/measure-readings. Detail: GET /api/v1/sprint/measure-readings/{id}.
+List: GET /api/v1/sprint/measure-readings. Export: + /export. Detail: + /{id}.
 Default order: date desc. Sortable: id, date, value, note.
 Fields:
 - id: integer. Technical identifier of the reading.
@@ -6458,7 +6505,7 @@ Example record (shape only): {"id":42,"measure":"Example measure","measure_id":7
 
 ### sprint/measures: Measures
 Measures of the key results: start, milestone and target values, last reading and progress.
-List: GET /api/v1/sprint/measures. Detail: GET /api/v1/sprint/measures/{id}.
+List: GET /api/v1/sprint/measures. Export: + /export. Detail: + /{id}.
 Default order: kr_id, id. Sortable: id, name, unit, start_value, milestone_value, milestone_date, target_value.
 Fields:
 - id: integer. Technical identifier of the measure.
@@ -6483,7 +6530,7 @@ Example record (shape only): {"id":42,"name":"Example name","unit":"Example unit
 
 ### sprint/objectives: Objectives
 Objectives of the OKR framework, archived ones included.
-List: GET /api/v1/sprint/objectives. Detail: GET /api/v1/sprint/objectives/{id}.
+List: GET /api/v1/sprint/objectives. Export: + /export. Detail: + /{id}.
 Default order: name asc. Sortable: id, name, active.
 Fields:
 - id: integer. Technical identifier of the objective.
@@ -6497,7 +6544,7 @@ Example record (shape only): {"id":42,"name":"Example name","active":true,"url":
 
 ### sprint/sprints: Sprints
 Sprints of the squads (field list inferred, may grow; decision D1).
-List: GET /api/v1/sprint/sprints. Detail: GET /api/v1/sprint/sprints/{id}.
+List: GET /api/v1/sprint/sprints. Export: + /export. Detail: + /{id}.
 Default order: date_start desc. Sortable: id, name, date_start, date_end.
 Fields:
 - id: integer. Technical identifier of the sprint.
@@ -6519,7 +6566,7 @@ Stock transfers of the organisation (receipts, deliveries and internal moves).
 
 ### stock/pickings: Pickings
 Transfers of goods (receipts, deliveries, internal moves).
-List: GET /api/v1/stock/pickings. Detail: GET /api/v1/stock/pickings/{id}.
+List: GET /api/v1/stock/pickings. Export: + /export. Detail: + /{id}.
 Default order: scheduled_date desc. Sortable: id, reference, origin, scheduled_date, date_done, priority, state.
 Fields:
 - id: integer. Technical identifier of the transfer.
@@ -6549,7 +6596,7 @@ Missions of the organisation's staff: trips, their stages and expenses, trip typ
 
 ### travel/perdiem-rates: Per-diem rates
 Daily allowance rates by destination country and city (archived rates are not exposed).
-List: GET /api/v1/travel/perdiem-rates. Detail: GET /api/v1/travel/perdiem-rates/{id}.
+List: GET /api/v1/travel/perdiem-rates. Export: + /export. Detail: + /{id}.
 Default order: id desc. Sortable: id, daily_rate, has_tiers, note. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the rate.
@@ -6572,7 +6619,7 @@ Example record (shape only): {"id":42,"country":"Example country","country_id":7
 
 ### travel/perdiem-requests: Per-diem requests
 Requests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).
-List: GET /api/v1/travel/perdiem-requests. Detail: GET /api/v1/travel/perdiem-requests/{id}.
+List: GET /api/v1/travel/perdiem-requests. Export: + /export. Detail: + /{id}.
 Default order: date_start desc. Sortable: id, reference, name, state, mission_object, date_start, date_end, prorata_start, prorata_end, calc_model, daily_rate, duration_abatement_pct, duration_abatement_amount, total_amount, financing_type, partner_share_pct, amount_company, amount_partner, submit_date, approve_date, reject_date. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the request.
@@ -6621,7 +6668,7 @@ Example record (shape only): {"id":42,"reference":"Example reference","name":"Ex
 
 ### travel/trip-expenses: Trip expenses
 Other expenses of a trip (visa, local transport, fees...).
-List: GET /api/v1/travel/trip-expenses. Detail: GET /api/v1/travel/trip-expenses/{id}.
+List: GET /api/v1/travel/trip-expenses. Export: + /export. Detail: + /{id}.
 Default order: id desc. Sortable: id, name, cost, notes.
 Fields:
 - id: integer. Technical identifier of the expense.
@@ -6639,7 +6686,7 @@ Example record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_re
 
 ### travel/trip-stages: Trip stages
 Legs of a trip, in order, from one city to the next.
-List: GET /api/v1/travel/trip-stages. Detail: GET /api/v1/travel/trip-stages/{id}.
+List: GET /api/v1/travel/trip-stages. Export: + /export. Detail: + /{id}.
 Default order: trip_id desc, sequence asc. Sortable: id, name, position, is_return_leg, date_from, date_to, has_transport.
 Fields:
 - id: integer. Technical identifier of the stage.
@@ -6667,7 +6714,7 @@ Example record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_re
 
 ### travel/trip-types: Trip types
 Kinds of mission (archived types are not exposed).
-List: GET /api/v1/travel/trip-types. Detail: GET /api/v1/travel/trip-types/{id}.
+List: GET /api/v1/travel/trip-types. Export: + /export. Detail: + /{id}.
 Default order: sequence asc, name asc. Sortable: id, name, code, description. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the trip type.
@@ -6682,7 +6729,7 @@ Example record (shape only): {"id":42,"name":"Example name","code":"Example code
 
 ### travel/trips: Trips
 Missions of the organisation's staff: traveller, itinerary, dates and costs.
-List: GET /api/v1/travel/trips. Detail: GET /api/v1/travel/trips/{id}.
+List: GET /api/v1/travel/trips. Export: + /export. Detail: + /{id}.
 Default order: date_start desc. Sortable: id, reference, name, state, traveler_name, traveler_email, description, date_submission, date_start, date_end, transport_cost, accommodation_cost_total, insurance_premium, has_per_diem.
 Fields:
 - id: integer. Technical identifier of the trip.
@@ -6803,7 +6850,7 @@ var openapi_default = {
           "analytic"
         ],
         summary: "List analytic accounts",
-        description: "Analytic accounts, active and archived. The account id is the key used inside analytic distributions of lines.\n\nDefault order: `id asc`.",
+        description: "Analytic accounts, active and archived. The account id is the key used inside analytic distributions of lines.\n\nDefault order: `id asc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/analytic/accounts/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -6829,12 +6876,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -6891,10 +6932,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -6904,6 +6945,182 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/AnalyticAccountsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/analytic/accounts/export": {
+      get: {
+        operationId: "exportAnalyticAccounts",
+        tags: [
+          "analytic"
+        ],
+        summary: "Export analytic accounts",
+        description: "Every analytic accounts record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "dimension_id",
+            in: "query",
+            required: false,
+            description: "Records whose dimension_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "code",
+            in: "query",
+            required: false,
+            description: "Records whose code is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          },
+          {
+            name: "name",
+            in: "query",
+            required: false,
+            description: "Records whose name is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          },
+          {
+            name: "active",
+            in: "query",
+            required: false,
+            description: "Records whose active is equal to value. Operator `=`.",
+            schema: {
+              type: "boolean"
+            },
+            example: true
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -6930,32 +7147,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/AnalyticAccountsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -7105,7 +7298,7 @@ var openapi_default = {
           "analytic"
         ],
         summary: "List analytic dimensions",
-        description: "Axes of analysis (analytic plans) grouping the analytic accounts.\n\nDefault order: `sequence asc`.",
+        description: "Axes of analysis (analytic plans) grouping the analytic accounts.\n\nDefault order: `sequence asc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/analytic/dimensions/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -7133,12 +7326,6 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
-          },
-          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -7159,10 +7346,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -7172,6 +7359,148 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/AnalyticDimensionsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/analytic/dimensions/export": {
+      get: {
+        operationId: "exportAnalyticDimensions",
+        tags: [
+          "analytic"
+        ],
+        summary: "Export analytic dimensions",
+        description: "Every analytic dimensions record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "name",
+            in: "query",
+            required: false,
+            description: "Records whose name is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -7198,32 +7527,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/AnalyticDimensionsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -7373,7 +7678,7 @@ var openapi_default = {
           "approvals"
         ],
         summary: "List approvers",
-        description: "Steps of an approval circuit (one approver of one request).\n\nDefault order: `id desc`.",
+        description: "Steps of an approval circuit (one approver of one request).\n\nDefault order: `id desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/approvals/approvers/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -7399,12 +7704,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -7513,10 +7812,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -7526,6 +7825,234 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/ApprovalsApproversRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/approvals/approvers/export": {
+      get: {
+        operationId: "exportApprovalsApprovers",
+        tags: [
+          "approvals"
+        ],
+        summary: "Export approvers",
+        description: "Every approvers record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "request_id",
+            in: "query",
+            required: false,
+            description: "Records whose request_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "request_status",
+            in: "query",
+            required: false,
+            description: "Records whose request_status is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "new",
+                "pending",
+                "approved",
+                "refused",
+                "cancel",
+                "treated_paid"
+              ]
+            },
+            example: "new"
+          },
+          {
+            name: "approver_id",
+            in: "query",
+            required: false,
+            description: "Records whose approver_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "status",
+            in: "query",
+            required: false,
+            description: "Records whose status is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "new",
+                "pending",
+                "waiting",
+                "approved",
+                "refused",
+                "cancel"
+              ]
+            },
+            example: "new"
+          },
+          {
+            name: "created_after",
+            in: "query",
+            required: false,
+            description: "Steps created on or after this date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "created_before",
+            in: "query",
+            required: false,
+            description: "Steps created on or before this date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -7552,32 +8079,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/ApprovalsApproversRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -7727,7 +8230,7 @@ var openapi_default = {
           "approvals"
         ],
         summary: "List approval request lines",
-        description: "Product lines of approval requests (what is asked for and where it is charged).\n\nDefault order: `id desc`.",
+        description: "Product lines of approval requests (what is asked for and where it is charged).\n\nDefault order: `id desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/approvals/request-lines/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -7753,12 +8256,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -7861,10 +8358,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -7874,6 +8371,228 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/ApprovalsRequestLinesRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/approvals/request-lines/export": {
+      get: {
+        operationId: "exportApprovalsRequestLines",
+        tags: [
+          "approvals"
+        ],
+        summary: "Export approval request lines",
+        description: "Every approval request lines record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "request_id",
+            in: "query",
+            required: false,
+            description: "Records whose request_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "request_status",
+            in: "query",
+            required: false,
+            description: "Records whose request_status is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "new",
+                "pending",
+                "approved",
+                "refused",
+                "cancel",
+                "treated_paid"
+              ]
+            },
+            example: "new"
+          },
+          {
+            name: "product_id",
+            in: "query",
+            required: false,
+            description: "Records whose product_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "description",
+            in: "query",
+            required: false,
+            description: "Records whose description is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          },
+          {
+            name: "created_after",
+            in: "query",
+            required: false,
+            description: "Lines created on or after this date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "created_before",
+            in: "query",
+            required: false,
+            description: "Lines created on or before this date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -7900,32 +8619,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/ApprovalsRequestLinesRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -8075,7 +8770,7 @@ var openapi_default = {
           "approvals"
         ],
         summary: "List approval requests",
-        description: "Approval requests (purchases, expenses, missions...) and their outcome.\n\nDefault order: `id desc`.",
+        description: "Approval requests (purchases, expenses, missions...) and their outcome.\n\nDefault order: `id desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/approvals/requests/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -8101,12 +8796,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -8281,10 +8970,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -8294,6 +8983,300 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/ApprovalsRequestsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/approvals/requests/export": {
+      get: {
+        operationId: "exportApprovalsRequests",
+        tags: [
+          "approvals"
+        ],
+        summary: "Export approval requests",
+        description: "Every approval requests record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "status",
+            in: "query",
+            required: false,
+            description: "Records whose status is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "new",
+                "pending",
+                "approved",
+                "refused",
+                "cancel",
+                "treated_paid"
+              ]
+            },
+            example: "new"
+          },
+          {
+            name: "author_id",
+            in: "query",
+            required: false,
+            description: "Records whose author_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "category_id",
+            in: "query",
+            required: false,
+            description: "Records whose category_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "subject",
+            in: "query",
+            required: false,
+            description: "Records whose subject is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          },
+          {
+            name: "description",
+            in: "query",
+            required: false,
+            description: "Records whose description is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          },
+          {
+            name: "budget_code",
+            in: "query",
+            required: false,
+            description: "Records whose budget_code is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          },
+          {
+            name: "created_after",
+            in: "query",
+            required: false,
+            description: "Records whose created_at is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "created_before",
+            in: "query",
+            required: false,
+            description: "Records whose created_at is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "confirmed_after",
+            in: "query",
+            required: false,
+            description: "Records whose date_confirmed is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "confirmed_before",
+            in: "query",
+            required: false,
+            description: "Records whose date_confirmed is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "amount_above",
+            in: "query",
+            required: false,
+            description: "Requests whose amount is at least this value. Operator `>=`.",
+            schema: {
+              type: "number"
+            },
+            example: 1e3
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -8320,32 +9303,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/ApprovalsRequestsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -8495,7 +9454,7 @@ var openapi_default = {
           "electricity"
         ],
         summary: "List meters",
-        description: "Prepaid electricity meters in service, with their estimated balance and autonomy (archived meters are not exposed).\n\nDefault order: `code asc`. Scope: only records with `active = true` are exposed.",
+        description: "Prepaid electricity meters in service, with their estimated balance and autonomy (archived meters are not exposed).\n\nDefault order: `code asc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/electricity/counters/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -8521,12 +9480,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -8589,10 +9542,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -8602,6 +9555,188 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/ElectricityCountersRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/electricity/counters/export": {
+      get: {
+        operationId: "exportElectricityCounters",
+        tags: [
+          "electricity"
+        ],
+        summary: "Export meters",
+        description: "Every meters record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "status",
+            in: "query",
+            required: false,
+            description: "Records whose status is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "ok",
+                "warning",
+                "critical",
+                "no_data"
+              ]
+            },
+            example: "ok"
+          },
+          {
+            name: "environment_id",
+            in: "query",
+            required: false,
+            description: "Meters serving this environment (environment id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "code",
+            in: "query",
+            required: false,
+            description: "Records whose code is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          },
+          {
+            name: "autonomy_below",
+            in: "query",
+            required: false,
+            description: "Meters whose projected autonomy is at most this many days. Operator `<=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -8628,32 +9763,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/ElectricityCountersRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -8803,7 +9914,7 @@ var openapi_default = {
           "electricity"
         ],
         summary: "List credit purchases",
-        description: "Prepaid credit bought for a meter.\n\nDefault order: `date_purchase desc`.",
+        description: "Prepaid credit bought for a meter.\n\nDefault order: `date_purchase desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/electricity/purchases/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -8829,12 +9940,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -8921,10 +10026,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -8934,6 +10039,212 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/ElectricityPurchasesRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/electricity/purchases/export": {
+      get: {
+        operationId: "exportElectricityPurchases",
+        tags: [
+          "electricity"
+        ],
+        summary: "Export credit purchases",
+        description: "Every credit purchases record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "state",
+            in: "query",
+            required: false,
+            description: "Records whose state is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "active",
+                "cancelled"
+              ]
+            },
+            example: "active"
+          },
+          {
+            name: "counter_id",
+            in: "query",
+            required: false,
+            description: "Records whose counter_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "environment_id",
+            in: "query",
+            required: false,
+            description: "Purchases for meters of this environment (environment id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "date_after",
+            in: "query",
+            required: false,
+            description: "Records whose date_purchase is on or after the given date. Operator `>=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "date_before",
+            in: "query",
+            required: false,
+            description: "Records whose date_purchase is on or before the given date. Operator `<=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -8960,32 +10271,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/ElectricityPurchasesRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -9135,7 +10422,7 @@ var openapi_default = {
           "electricity"
         ],
         summary: "List meter readings",
-        description: "Balances read on a meter and the consumption derived from the previous reading.\n\nDefault order: `date_reading desc`.",
+        description: "Balances read on a meter and the consumption derived from the previous reading.\n\nDefault order: `date_reading desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/electricity/readings/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -9161,12 +10448,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -9239,10 +10520,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -9252,6 +10533,198 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/ElectricityReadingsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/electricity/readings/export": {
+      get: {
+        operationId: "exportElectricityReadings",
+        tags: [
+          "electricity"
+        ],
+        summary: "Export meter readings",
+        description: "Every meter readings record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "counter_id",
+            in: "query",
+            required: false,
+            description: "Records whose counter_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "environment_id",
+            in: "query",
+            required: false,
+            description: "Readings of meters of this environment (environment id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "date_after",
+            in: "query",
+            required: false,
+            description: "Records whose date_reading is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "date_before",
+            in: "query",
+            required: false,
+            description: "Records whose date_reading is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -9278,32 +10751,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/ElectricityReadingsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -9453,7 +10902,7 @@ var openapi_default = {
           "events"
         ],
         summary: "List events",
-        description: "Events with their dates, space, seats, people in charge, review state and checklist progress.\n\nDefault order: `date_begin desc`.",
+        description: "Events with their dates, space, seats, people in charge, review state and checklist progress.\n\nDefault order: `date_begin desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/events/events/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -9479,12 +10928,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -9596,10 +11039,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -9609,6 +11052,237 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/EventsEventsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/events/events/export": {
+      get: {
+        operationId: "exportEventsEvents",
+        tags: [
+          "events"
+        ],
+        summary: "Export events",
+        description: "Every events record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "stage_id",
+            in: "query",
+            required: false,
+            description: "Events in this stage (stage id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "space_id",
+            in: "query",
+            required: false,
+            description: "Records whose space_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "review_state",
+            in: "query",
+            required: false,
+            description: "Records whose review_state is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "approved",
+                "pending",
+                "refused"
+              ]
+            },
+            example: "approved"
+          },
+          {
+            name: "origin",
+            in: "query",
+            required: false,
+            description: "Records whose origin is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "internal",
+                "public"
+              ]
+            },
+            example: "internal"
+          },
+          {
+            name: "hidden_public",
+            in: "query",
+            required: false,
+            description: "Records whose hidden_public is equal to value. Operator `=`.",
+            schema: {
+              type: "boolean"
+            },
+            example: true
+          },
+          {
+            name: "begin_after",
+            in: "query",
+            required: false,
+            description: "Records whose date_begin is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "begin_before",
+            in: "query",
+            required: false,
+            description: "Records whose date_begin is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -9635,32 +11309,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/EventsEventsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -9810,7 +11460,7 @@ var openapi_default = {
           "events"
         ],
         summary: "List registrations",
-        description: "Registrations of participants to events (attendee name, email and phone are personal data).\n\nDefault order: `id desc`.",
+        description: "Registrations of participants to events (attendee name, email and phone are personal data).\n\nDefault order: `id desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/events/registrations/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -9836,12 +11486,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -9904,10 +11548,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -9917,6 +11561,188 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/EventsRegistrationsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/events/registrations/export": {
+      get: {
+        operationId: "exportEventsRegistrations",
+        tags: [
+          "events"
+        ],
+        summary: "Export registrations",
+        description: "Every registrations record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "event_id",
+            in: "query",
+            required: false,
+            description: "Records whose event_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "state",
+            in: "query",
+            required: false,
+            description: "Records whose state is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "draft",
+                "open",
+                "done",
+                "cancel"
+              ]
+            },
+            example: "draft"
+          },
+          {
+            name: "partner_id",
+            in: "query",
+            required: false,
+            description: "Registrations booked by this contact (partner id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "email",
+            in: "query",
+            required: false,
+            description: "Records whose email is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -9943,32 +11769,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/EventsRegistrationsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -10118,7 +11920,7 @@ var openapi_default = {
           "events"
         ],
         summary: "List checklist tasks",
-        description: "Preparation checklist tasks of events.\n\nDefault order: `event_id desc, sequence asc`.",
+        description: "Preparation checklist tasks of events.\n\nDefault order: `event_id desc, sequence asc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/events/tasks/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -10144,12 +11946,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -10194,10 +11990,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -10207,6 +12003,170 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/EventsTasksRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/events/tasks/export": {
+      get: {
+        operationId: "exportEventsTasks",
+        tags: [
+          "events"
+        ],
+        summary: "Export checklist tasks",
+        description: "Every checklist tasks record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "event_id",
+            in: "query",
+            required: false,
+            description: "Records whose event_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "done",
+            in: "query",
+            required: false,
+            description: "Records whose done is equal to value. Operator `=`.",
+            schema: {
+              type: "boolean"
+            },
+            example: true
+          },
+          {
+            name: "assigned_user_id",
+            in: "query",
+            required: false,
+            description: "Tasks assigned to this user (user id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -10233,32 +12193,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/EventsTasksRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -10408,7 +12344,7 @@ var openapi_default = {
           "fleet"
         ],
         summary: "List alerts",
-        description: "Due-date alerts on vehicles: insurance, technical control, mileage service, driving permit and custom reminders.\n\nDefault order: `due_date asc`.",
+        description: "Due-date alerts on vehicles: insurance, technical control, mileage service, driving permit and custom reminders.\n\nDefault order: `due_date asc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/fleet/alerts/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -10434,12 +12370,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -10532,10 +12462,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -10545,6 +12475,218 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/FleetAlertsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/fleet/alerts/export": {
+      get: {
+        operationId: "exportFleetAlerts",
+        tags: [
+          "fleet"
+        ],
+        summary: "Export alerts",
+        description: "Every alerts record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "state",
+            in: "query",
+            required: false,
+            description: "Records whose state is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "pending",
+                "handled",
+                "late"
+              ]
+            },
+            example: "pending"
+          },
+          {
+            name: "type",
+            in: "query",
+            required: false,
+            description: "Records whose type is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "assurance",
+                "controle_technique",
+                "entretien_km",
+                "permit",
+                "custom"
+              ]
+            },
+            example: "assurance"
+          },
+          {
+            name: "vehicle_id",
+            in: "query",
+            required: false,
+            description: "Records whose vehicle_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "due_before",
+            in: "query",
+            required: false,
+            description: "Records whose due_date is on or before the given date. Operator `<=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "due_after",
+            in: "query",
+            required: false,
+            description: "Records whose due_date is on or after the given date. Operator `>=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -10571,32 +12713,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/FleetAlertsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -10746,7 +12864,7 @@ var openapi_default = {
           "fleet"
         ],
         summary: "List fuel logs",
-        description: "Fuel fills of the vehicles with consumption over each interval and anomaly detection.\n\nDefault order: `date desc`.",
+        description: "Fuel fills of the vehicles with consumption over each interval and anomaly detection.\n\nDefault order: `date desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/fleet/fuel-logs/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -10772,12 +12890,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -10858,10 +12970,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -10871,6 +12983,206 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/FleetFuelLogsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/fleet/fuel-logs/export": {
+      get: {
+        operationId: "exportFleetFuelLogs",
+        tags: [
+          "fleet"
+        ],
+        summary: "Export fuel logs",
+        description: "Every fuel logs record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "vehicle_id",
+            in: "query",
+            required: false,
+            description: "Records whose vehicle_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "is_anomaly",
+            in: "query",
+            required: false,
+            description: "Records whose is_anomaly is equal to value. Operator `=`.",
+            schema: {
+              type: "boolean"
+            },
+            example: true
+          },
+          {
+            name: "reviewed",
+            in: "query",
+            required: false,
+            description: "Records whose reviewed is equal to value. Operator `=`.",
+            schema: {
+              type: "boolean"
+            },
+            example: true
+          },
+          {
+            name: "date_after",
+            in: "query",
+            required: false,
+            description: "Records whose date is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "date_before",
+            in: "query",
+            required: false,
+            description: "Records whose date is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -10897,32 +13209,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/FleetFuelLogsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -11072,7 +13360,7 @@ var openapi_default = {
           "fleet"
         ],
         summary: "List incidents",
-        description: "Incidents involving the vehicles (damage, breakdowns, accidents).\n\nDefault order: `date desc`.",
+        description: "Incidents involving the vehicles (damage, breakdowns, accidents).\n\nDefault order: `date desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/fleet/incidents/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -11098,12 +13386,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -11192,10 +13474,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -11205,6 +13487,214 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/FleetIncidentsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/fleet/incidents/export": {
+      get: {
+        operationId: "exportFleetIncidents",
+        tags: [
+          "fleet"
+        ],
+        summary: "Export incidents",
+        description: "Every incidents record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "vehicle_id",
+            in: "query",
+            required: false,
+            description: "Records whose vehicle_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "driver_id",
+            in: "query",
+            required: false,
+            description: "Incidents with this driver (partner id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "severity",
+            in: "query",
+            required: false,
+            description: "Records whose severity is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "minor",
+                "moderate",
+                "major",
+                "critical"
+              ]
+            },
+            example: "minor"
+          },
+          {
+            name: "date_after",
+            in: "query",
+            required: false,
+            description: "Records whose date is on or after the given date. Operator `>=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "date_before",
+            in: "query",
+            required: false,
+            description: "Records whose date is on or before the given date. Operator `<=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -11231,32 +13721,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/FleetIncidentsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -11406,7 +13872,7 @@ var openapi_default = {
           "fleet"
         ],
         summary: "List locations",
-        description: "Fleet locations in service (pick-up points and sites; archived locations are not exposed).\n\nDefault order: `sequence asc, name asc`. Scope: only records with `active = true` are exposed.",
+        description: "Fleet locations in service (pick-up points and sites; archived locations are not exposed).\n\nDefault order: `sequence asc, name asc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/fleet/locations/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -11432,12 +13898,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -11472,10 +13932,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -11485,6 +13945,160 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/FleetLocationsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/fleet/locations/export": {
+      get: {
+        operationId: "exportFleetLocations",
+        tags: [
+          "fleet"
+        ],
+        summary: "Export locations",
+        description: "Every locations record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "code",
+            in: "query",
+            required: false,
+            description: "Records whose code is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          },
+          {
+            name: "city",
+            in: "query",
+            required: false,
+            description: "Records whose city is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -11511,32 +14125,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/FleetLocationsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -11686,7 +14276,7 @@ var openapi_default = {
           "fleet"
         ],
         summary: "List reservations",
-        description: "Vehicle requests (reservations of a vehicle for a period).\n\nDefault order: `start desc`.",
+        description: "Vehicle requests (reservations of a vehicle for a period).\n\nDefault order: `start desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/fleet/reservations/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -11712,12 +14302,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -11809,10 +14393,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -11822,6 +14406,217 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/FleetReservationsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/fleet/reservations/export": {
+      get: {
+        operationId: "exportFleetReservations",
+        tags: [
+          "fleet"
+        ],
+        summary: "Export reservations",
+        description: "Every reservations record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "state",
+            in: "query",
+            required: false,
+            description: "Records whose state is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "draft",
+                "pending",
+                "approved",
+                "in_progress",
+                "done",
+                "refused",
+                "cancelled"
+              ]
+            },
+            example: "draft"
+          },
+          {
+            name: "vehicle_id",
+            in: "query",
+            required: false,
+            description: "Records whose vehicle_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "driver_id",
+            in: "query",
+            required: false,
+            description: "Reservations with this driver (partner id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "start_after",
+            in: "query",
+            required: false,
+            description: "Records whose start is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "start_before",
+            in: "query",
+            required: false,
+            description: "Records whose start is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -11848,32 +14643,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/FleetReservationsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -12023,7 +14794,7 @@ var openapi_default = {
           "fleet"
         ],
         summary: "List services",
-        description: "Services performed on the vehicles (maintenance and repairs).\n\nDefault order: `date desc`.",
+        description: "Services performed on the vehicles (maintenance and repairs).\n\nDefault order: `date desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/fleet/services/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -12049,12 +14820,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -12145,10 +14910,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -12158,6 +14923,216 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/FleetServicesRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/fleet/services/export": {
+      get: {
+        operationId: "exportFleetServices",
+        tags: [
+          "fleet"
+        ],
+        summary: "Export services",
+        description: "Every services record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "vehicle_id",
+            in: "query",
+            required: false,
+            description: "Records whose vehicle_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "state",
+            in: "query",
+            required: false,
+            description: "Records whose state is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "new",
+                "running",
+                "done",
+                "cancelled"
+              ]
+            },
+            example: "new"
+          },
+          {
+            name: "service_kind",
+            in: "query",
+            required: false,
+            description: "Records whose service_kind is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "preventive",
+                "curative"
+              ]
+            },
+            example: "preventive"
+          },
+          {
+            name: "date_after",
+            in: "query",
+            required: false,
+            description: "Records whose date is on or after the given date. Operator `>=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "date_before",
+            in: "query",
+            required: false,
+            description: "Records whose date is on or before the given date. Operator `<=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -12184,32 +15159,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/FleetServicesRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -12359,7 +15310,7 @@ var openapi_default = {
           "fleet"
         ],
         summary: "List trips",
-        description: "Trips driven with the vehicles.\n\nDefault order: `date desc`.",
+        description: "Trips driven with the vehicles.\n\nDefault order: `date desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/fleet/trips/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -12385,12 +15336,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -12463,10 +15408,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -12476,6 +15421,198 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/FleetTripsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/fleet/trips/export": {
+      get: {
+        operationId: "exportFleetTrips",
+        tags: [
+          "fleet"
+        ],
+        summary: "Export trips",
+        description: "Every trips record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "vehicle_id",
+            in: "query",
+            required: false,
+            description: "Records whose vehicle_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "driver_id",
+            in: "query",
+            required: false,
+            description: "Trips with this driver (partner id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "date_after",
+            in: "query",
+            required: false,
+            description: "Records whose date is on or after the given date. Operator `>=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "date_before",
+            in: "query",
+            required: false,
+            description: "Records whose date is on or before the given date. Operator `<=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -12502,32 +15639,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/FleetTripsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -12677,7 +15790,7 @@ var openapi_default = {
           "fleet"
         ],
         summary: "List vehicles",
-        description: "Vehicles of the fleet in service (archived vehicles are not exposed).\n\nDefault order: `plate asc`. Scope: only records with `active = true` are exposed.",
+        description: "Vehicles of the fleet in service (archived vehicles are not exposed).\n\nDefault order: `plate asc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/fleet/vehicles/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -12703,12 +15816,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -12819,10 +15926,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -12832,6 +15939,236 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/FleetVehiclesRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/fleet/vehicles/export": {
+      get: {
+        operationId: "exportFleetVehicles",
+        tags: [
+          "fleet"
+        ],
+        summary: "Export vehicles",
+        description: "Every vehicles record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "assignation_state",
+            in: "query",
+            required: false,
+            description: "Records whose assignation_state is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "free",
+                "assigned",
+                "maintenance",
+                "out_of_service",
+                "sold"
+              ]
+            },
+            example: "free"
+          },
+          {
+            name: "driver_id",
+            in: "query",
+            required: false,
+            description: "Vehicles assigned to this driver (partner id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "fuel_type",
+            in: "query",
+            required: false,
+            description: "Records whose fuel_type is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "diesel",
+                "gasoline",
+                "full_hybrid",
+                "plug_in_hybrid_diesel",
+                "plug_in_hybrid_gasoline",
+                "cng",
+                "lpg",
+                "hydrogen",
+                "electric"
+              ]
+            },
+            example: "diesel"
+          },
+          {
+            name: "plate",
+            in: "query",
+            required: false,
+            description: "Records whose plate is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          },
+          {
+            name: "insurance_expiry_before",
+            in: "query",
+            required: false,
+            description: "Records whose insurance_expiry is on or before the given date. Operator `<=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "technical_control_expiry_before",
+            in: "query",
+            required: false,
+            description: "Records whose technical_control_expiry is on or before the given date. Operator `<=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -12858,32 +16195,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/FleetVehiclesRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -13033,7 +16346,7 @@ var openapi_default = {
           "it"
         ],
         summary: "List assets",
-        description: "IT hardware identified by serial number, limited to the organisation's inventory (parc).\n\nDefault order: `serial asc`. Scope: only records with `org_in_parc = true` are exposed.",
+        description: "IT hardware identified by serial number, limited to the organisation's inventory (parc).\n\nDefault order: `serial asc`. Scope: only records with `org_in_parc = true` are exposed.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/it/assets/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -13059,12 +16372,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -13116,10 +16423,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -13129,6 +16436,177 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/ItAssetsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/it/assets/export": {
+      get: {
+        operationId: "exportItAssets",
+        tags: [
+          "it"
+        ],
+        summary: "Export assets",
+        description: "Every assets record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `org_in_parc = true` are exposed.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "lifecycle",
+            in: "query",
+            required: false,
+            description: "Records whose lifecycle is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "available",
+                "assigned",
+                "maintenance",
+                "retired",
+                "external"
+              ]
+            },
+            example: "available"
+          },
+          {
+            name: "holder_id",
+            in: "query",
+            required: false,
+            description: "Assets held by this person (partner id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "serial",
+            in: "query",
+            required: false,
+            description: "Records whose serial is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -13155,32 +16633,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/ItAssetsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -13330,7 +16784,7 @@ var openapi_default = {
           "it"
         ],
         summary: "List consumable moves",
-        description: "Consumables issued to beneficiaries against IT tickets, and what came back.\n\nDefault order: `date desc`.",
+        description: "Consumables issued to beneficiaries against IT tickets, and what came back.\n\nDefault order: `date desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/it/consumable-moves/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -13356,12 +16810,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -13449,10 +16897,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -13462,6 +16910,213 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/ItConsumableMovesRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/it/consumable-moves/export": {
+      get: {
+        operationId: "exportItConsumableMoves",
+        tags: [
+          "it"
+        ],
+        summary: "Export consumable moves",
+        description: "Every consumable moves record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "state",
+            in: "query",
+            required: false,
+            description: "Records whose state is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "out",
+                "partial",
+                "returned"
+              ]
+            },
+            example: "out"
+          },
+          {
+            name: "partner_id",
+            in: "query",
+            required: false,
+            description: "Moves for this beneficiary (partner id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "product_id",
+            in: "query",
+            required: false,
+            description: "Moves of this product. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "date_after",
+            in: "query",
+            required: false,
+            description: "Issued on or after this date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "date_before",
+            in: "query",
+            required: false,
+            description: "Issued on or before this date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -13488,32 +17143,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/ItConsumableMovesRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -13663,7 +17294,7 @@ var openapi_default = {
           "it"
         ],
         summary: "List tickets",
-        description: "IT helpdesk tickets in service (archived tickets are not exposed); both listings of the specification (decision D4).\n\nDefault order: `id desc`. Scope: only records with `active = true` are exposed.",
+        description: "IT helpdesk tickets in service (archived tickets are not exposed); both listings of the specification (decision D4).\n\nDefault order: `id desc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/it/tickets/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -13689,12 +17320,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -13805,10 +17430,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -13818,6 +17443,236 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/ItTicketsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/it/tickets/export": {
+      get: {
+        operationId: "exportItTickets",
+        tags: [
+          "it"
+        ],
+        summary: "Export tickets",
+        description: "Every tickets record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "is_closed",
+            in: "query",
+            required: false,
+            description: "Records whose is_closed is equal to value. Operator `=`.",
+            schema: {
+              type: "boolean"
+            },
+            example: true
+          },
+          {
+            name: "team_id",
+            in: "query",
+            required: false,
+            description: "Tickets of this support team. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "assignee_id",
+            in: "query",
+            required: false,
+            description: "Tickets assigned to one or several technicians (user ids, comma-separated or repeated key). Operator `in`.",
+            schema: {
+              type: "array",
+              items: {
+                type: "integer",
+                minimum: 1,
+                maximum: 2147483647
+              },
+              minItems: 1,
+              maxItems: 100
+            },
+            example: [
+              3,
+              5
+            ],
+            style: "form",
+            explode: true
+          },
+          {
+            name: "priority",
+            in: "query",
+            required: false,
+            description: "Records whose priority is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "0",
+                "1",
+                "2",
+                "3"
+              ]
+            },
+            example: "0"
+          },
+          {
+            name: "number",
+            in: "query",
+            required: false,
+            description: "Records whose number is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          },
+          {
+            name: "user_id",
+            in: "query",
+            required: false,
+            description: "Tickets where this user is among the assignees (earlier listing). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "validation_state",
+            in: "query",
+            required: false,
+            description: "Records whose validation_state is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "none",
+                "to_validate",
+                "validated",
+                "rejected"
+              ]
+            },
+            example: "none"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -13844,32 +17699,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/ItTicketsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -14019,7 +17850,7 @@ var openapi_default = {
           "purchase"
         ],
         summary: "List purchase order lines",
-        description: "Lines of purchase orders.\n\nDefault order: `id desc`.",
+        description: "Lines of purchase orders.\n\nDefault order: `id desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/purchase/order-lines/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -14045,12 +17876,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -14141,10 +17966,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -14154,6 +17979,216 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/PurchaseOrderLinesRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/purchase/order-lines/export": {
+      get: {
+        operationId: "exportPurchaseOrderLines",
+        tags: [
+          "purchase"
+        ],
+        summary: "Export purchase order lines",
+        description: "Every purchase order lines record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "order_id",
+            in: "query",
+            required: false,
+            description: "Records whose order_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "product_id",
+            in: "query",
+            required: false,
+            description: "Records whose product_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "state",
+            in: "query",
+            required: false,
+            description: "Records whose state is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "draft",
+                "sent",
+                "org_tribu",
+                "to approve",
+                "purchase",
+                "cancel"
+              ]
+            },
+            example: "draft"
+          },
+          {
+            name: "planned_after",
+            in: "query",
+            required: false,
+            description: "Records whose date_planned is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "planned_before",
+            in: "query",
+            required: false,
+            description: "Records whose date_planned is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -14180,32 +18215,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/PurchaseOrderLinesRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -14355,7 +18366,7 @@ var openapi_default = {
           "purchase"
         ],
         summary: "List purchase orders",
-        description: "Purchase orders (requests for quotation and confirmed orders).\n\nDefault order: `date_order desc`.",
+        description: "Purchase orders (requests for quotation and confirmed orders).\n\nDefault order: `date_order desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/purchase/orders/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -14381,12 +18392,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -14600,10 +18605,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -14613,6 +18618,339 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/PurchaseOrdersRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/purchase/orders/export": {
+      get: {
+        operationId: "exportPurchaseOrders",
+        tags: [
+          "purchase"
+        ],
+        summary: "Export purchase orders",
+        description: "Every purchase orders record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "state",
+            in: "query",
+            required: false,
+            description: "Records whose state is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "draft",
+                "sent",
+                "org_tribu",
+                "to approve",
+                "purchase",
+                "cancel"
+              ]
+            },
+            example: "draft"
+          },
+          {
+            name: "invoice_status",
+            in: "query",
+            required: false,
+            description: "Records whose invoice_status is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "no",
+                "to invoice",
+                "invoiced"
+              ]
+            },
+            example: "no"
+          },
+          {
+            name: "vendor_id",
+            in: "query",
+            required: false,
+            description: "Records whose vendor_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "user_id",
+            in: "query",
+            required: false,
+            description: "Orders handled by this buyer (user id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "origin",
+            in: "query",
+            required: false,
+            description: "Records whose origin is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          },
+          {
+            name: "subject",
+            in: "query",
+            required: false,
+            description: "Records whose subject is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          },
+          {
+            name: "budget_line",
+            in: "query",
+            required: false,
+            description: "Records whose budget_line is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          },
+          {
+            name: "department_id",
+            in: "query",
+            required: false,
+            description: "Orders of this department (department id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "ordered_after",
+            in: "query",
+            required: false,
+            description: "Records whose date_order is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "ordered_before",
+            in: "query",
+            required: false,
+            description: "Records whose date_order is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "amount_above",
+            in: "query",
+            required: false,
+            description: "Orders whose tax-inclusive total is at least this amount. Operator `>=`.",
+            schema: {
+              type: "number"
+            },
+            example: 1e3
+          },
+          {
+            name: "author_id",
+            in: "query",
+            required: false,
+            description: "Records whose author_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "created_after",
+            in: "query",
+            required: false,
+            description: "Records whose created_at is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "created_before",
+            in: "query",
+            required: false,
+            description: "Records whose created_at is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -14639,32 +18977,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/PurchaseOrdersRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -14814,7 +19128,7 @@ var openapi_default = {
           "space"
         ],
         summary: "List activities",
-        description: "Activities a space can be booked for (archived activities are not exposed).\n\nDefault order: `sequence asc, name asc`. Scope: only records with `active = true` are exposed.",
+        description: "Activities a space can be booked for (archived activities are not exposed).\n\nDefault order: `sequence asc, name asc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/space/activities/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -14840,12 +19154,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -14880,10 +19188,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -14893,6 +19201,160 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/SpaceActivitiesRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/space/activities/export": {
+      get: {
+        operationId: "exportSpaceActivities",
+        tags: [
+          "space"
+        ],
+        summary: "Export activities",
+        description: "Every activities record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "code",
+            in: "query",
+            required: false,
+            description: "Records whose code is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          },
+          {
+            name: "name",
+            in: "query",
+            required: false,
+            description: "Records whose name is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -14919,32 +19381,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/SpaceActivitiesRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -15094,7 +19532,7 @@ var openapi_default = {
           "space"
         ],
         summary: "List categories",
-        description: "Categories of spaces and equipment (archived categories are not exposed).\n\nDefault order: `sequence asc, name asc`. Scope: only records with `active = true` are exposed.",
+        description: "Categories of spaces and equipment (archived categories are not exposed).\n\nDefault order: `sequence asc, name asc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/space/categories/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -15122,12 +19560,6 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
-          },
-          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -15148,10 +19580,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -15161,6 +19593,148 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/SpaceCategoriesRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/space/categories/export": {
+      get: {
+        operationId: "exportSpaceCategories",
+        tags: [
+          "space"
+        ],
+        summary: "Export categories",
+        description: "Every categories record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "name",
+            in: "query",
+            required: false,
+            description: "Records whose name is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -15187,32 +19761,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/SpaceCategoriesRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -15362,7 +19912,7 @@ var openapi_default = {
           "space"
         ],
         summary: "List equipment",
-        description: "Equipment available in the spaces (archived equipment is not exposed).\n\nDefault order: `name asc`. Scope: only records with `active = true` are exposed.",
+        description: "Equipment available in the spaces (archived equipment is not exposed).\n\nDefault order: `name asc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/space/equipments/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -15388,12 +19938,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -15428,10 +19972,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -15441,6 +19985,160 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/SpaceEquipmentsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/space/equipments/export": {
+      get: {
+        operationId: "exportSpaceEquipments",
+        tags: [
+          "space"
+        ],
+        summary: "Export equipment",
+        description: "Every equipment record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "category_id",
+            in: "query",
+            required: false,
+            description: "Equipment of this category (category id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "name",
+            in: "query",
+            required: false,
+            description: "Records whose name is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -15467,32 +20165,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/SpaceEquipmentsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -15642,7 +20316,7 @@ var openapi_default = {
           "space"
         ],
         summary: "List maintenances",
-        description: "Maintenance slots of spaces.\n\nDefault order: `start desc`.",
+        description: "Maintenance slots of spaces.\n\nDefault order: `start desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/space/maintenances/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -15668,12 +20342,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -15776,10 +20444,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -15789,6 +20457,228 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/SpaceMaintenancesRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/space/maintenances/export": {
+      get: {
+        operationId: "exportSpaceMaintenances",
+        tags: [
+          "space"
+        ],
+        summary: "Export maintenances",
+        description: "Every maintenances record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "state",
+            in: "query",
+            required: false,
+            description: "Records whose state is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "planned",
+                "in_progress",
+                "done",
+                "cancelled"
+              ]
+            },
+            example: "planned"
+          },
+          {
+            name: "space_id",
+            in: "query",
+            required: false,
+            description: "Records whose space_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "category",
+            in: "query",
+            required: false,
+            description: "Records whose category is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "preventive",
+                "curative",
+                "cleaning",
+                "other"
+              ]
+            },
+            example: "preventive"
+          },
+          {
+            name: "blocks_reservations",
+            in: "query",
+            required: false,
+            description: "Records whose blocks_reservations is equal to value. Operator `=`.",
+            schema: {
+              type: "boolean"
+            },
+            example: true
+          },
+          {
+            name: "start_after",
+            in: "query",
+            required: false,
+            description: "Records whose start is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "start_before",
+            in: "query",
+            required: false,
+            description: "Records whose start is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -15815,32 +20705,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/SpaceMaintenancesRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -15990,7 +20856,7 @@ var openapi_default = {
           "space"
         ],
         summary: "List reservations",
-        description: "Reservations of spaces.\n\nDefault order: `start desc`.",
+        description: "Reservations of spaces.\n\nDefault order: `start desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/space/reservations/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -16016,12 +20882,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -16125,10 +20985,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -16138,6 +20998,229 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/SpaceReservationsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/space/reservations/export": {
+      get: {
+        operationId: "exportSpaceReservations",
+        tags: [
+          "space"
+        ],
+        summary: "Export reservations",
+        description: "Every reservations record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "state",
+            in: "query",
+            required: false,
+            description: "Records whose state is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "pending",
+                "approved",
+                "refused",
+                "cancelled",
+                "done"
+              ]
+            },
+            example: "pending"
+          },
+          {
+            name: "space_id",
+            in: "query",
+            required: false,
+            description: "Records whose space_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "activity_id",
+            in: "query",
+            required: false,
+            description: "Reservations for this activity (activity id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "origin",
+            in: "query",
+            required: false,
+            description: "Records whose origin is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "internal",
+                "public"
+              ]
+            },
+            example: "internal"
+          },
+          {
+            name: "start_after",
+            in: "query",
+            required: false,
+            description: "Records whose start is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "start_before",
+            in: "query",
+            required: false,
+            description: "Records whose start is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -16164,32 +21247,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/SpaceReservationsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -16339,7 +21398,7 @@ var openapi_default = {
           "space"
         ],
         summary: "List sites",
-        description: "Sites holding the spaces, as a tree (archived sites are not exposed).\n\nDefault order: `complete_name asc`. Scope: only records with `active = true` are exposed.",
+        description: "Sites holding the spaces, as a tree (archived sites are not exposed).\n\nDefault order: `complete_name asc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/space/sites/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -16365,12 +21424,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -16417,10 +21470,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -16430,6 +21483,172 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/SpaceSitesRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/space/sites/export": {
+      get: {
+        operationId: "exportSpaceSites",
+        tags: [
+          "space"
+        ],
+        summary: "Export sites",
+        description: "Every sites record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "code",
+            in: "query",
+            required: false,
+            description: "Records whose code is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          },
+          {
+            name: "parent_id",
+            in: "query",
+            required: false,
+            description: "Records whose parent_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "name",
+            in: "query",
+            required: false,
+            description: "Records whose name is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -16456,32 +21675,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/SpaceSitesRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -16631,7 +21826,7 @@ var openapi_default = {
           "space"
         ],
         summary: "List spaces",
-        description: "Bookable spaces (archived spaces are not exposed).\n\nDefault order: `sequence asc, name asc`. Scope: only records with `active = true` are exposed.",
+        description: "Bookable spaces (archived spaces are not exposed).\n\nDefault order: `sequence asc, name asc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/space/spaces/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -16657,12 +21852,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -16734,10 +21923,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -16747,6 +21936,197 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/SpaceSpacesRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/space/spaces/export": {
+      get: {
+        operationId: "exportSpaceSpaces",
+        tags: [
+          "space"
+        ],
+        summary: "Export spaces",
+        description: "Every spaces record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "state",
+            in: "query",
+            required: false,
+            description: "Records whose state is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "available",
+                "restricted",
+                "closed"
+              ]
+            },
+            example: "available"
+          },
+          {
+            name: "site_id",
+            in: "query",
+            required: false,
+            description: "Records whose site_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "capacity_min",
+            in: "query",
+            required: false,
+            description: "Records whose capacity is at least the given value. Operator `>=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "approval_required",
+            in: "query",
+            required: false,
+            description: "Records whose approval_required is equal to value. Operator `=`.",
+            schema: {
+              type: "boolean"
+            },
+            example: true
+          },
+          {
+            name: "name",
+            in: "query",
+            required: false,
+            description: "Records whose name is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -16773,32 +22153,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/SpaceSpacesRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -16948,7 +22304,7 @@ var openapi_default = {
           "sprint"
         ],
         summary: "List blockers",
-        description: "Blocking points raised by squads, with their origin, owner and the decision that lifted them.\n\nDefault order: `date_start desc`.",
+        description: "Blocking points raised by squads, with their origin, owner and the decision that lifted them.\n\nDefault order: `date_start desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/sprint/blockers/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -16974,12 +22330,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -17084,10 +22434,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -17097,6 +22447,230 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/SprintBlockersRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/sprint/blockers/export": {
+      get: {
+        operationId: "exportSprintBlockers",
+        tags: [
+          "sprint"
+        ],
+        summary: "Export blockers",
+        description: "Every blockers record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "is_open",
+            in: "query",
+            required: false,
+            description: "Records whose is_open is equal to value. Operator `=`.",
+            schema: {
+              type: "boolean"
+            },
+            example: true
+          },
+          {
+            name: "subject_id",
+            in: "query",
+            required: false,
+            description: "Records whose subject_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "sprint_id",
+            in: "query",
+            required: false,
+            description: "Blockers raised during this sprint. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "squad_id",
+            in: "query",
+            required: false,
+            description: "Blockers of this squad. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "escalated",
+            in: "query",
+            required: false,
+            description: "Records whose escalated is equal to value. Operator `=`.",
+            schema: {
+              type: "boolean"
+            },
+            example: true
+          },
+          {
+            name: "opened_after",
+            in: "query",
+            required: false,
+            description: "Blocked since this date or later. Operator `>=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "opened_before",
+            in: "query",
+            required: false,
+            description: "Blocked since this date or earlier. Operator `<=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -17123,32 +22697,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/SprintBlockersRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -17298,7 +22848,7 @@ var openapi_default = {
           "sprint"
         ],
         summary: "List engagements",
-        description: "Commitments taken by squads towards an objective or key result, with their deadline and state.\n\nDefault order: `deadline asc`.",
+        description: "Commitments taken by squads towards an objective or key result, with their deadline and state.\n\nDefault order: `deadline asc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/sprint/engagements/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -17324,12 +22874,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -17440,10 +22984,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -17453,6 +22997,236 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/SprintEngagementsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/sprint/engagements/export": {
+      get: {
+        operationId: "exportSprintEngagements",
+        tags: [
+          "sprint"
+        ],
+        summary: "Export engagements",
+        description: "Every engagements record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "state",
+            in: "query",
+            required: false,
+            description: "Records whose state is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "open",
+                "in_progress",
+                "at_risk",
+                "kept"
+              ]
+            },
+            example: "open"
+          },
+          {
+            name: "squad_id",
+            in: "query",
+            required: false,
+            description: "Records whose squad_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "objective_id",
+            in: "query",
+            required: false,
+            description: "Records whose objective_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "key_result_id",
+            in: "query",
+            required: false,
+            description: "Records whose key_result_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "is_late",
+            in: "query",
+            required: false,
+            description: "Records whose is_late is equal to value. Operator `=`.",
+            schema: {
+              type: "boolean"
+            },
+            example: true
+          },
+          {
+            name: "deadline_after",
+            in: "query",
+            required: false,
+            description: "Deadline on or after this date. Operator `>=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "deadline_before",
+            in: "query",
+            required: false,
+            description: "Deadline on or before this date. Operator `<=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -17479,32 +23253,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/SprintEngagementsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -17654,7 +23404,7 @@ var openapi_default = {
           "sprint"
         ],
         summary: "List key results",
-        description: "Key results of the objectives, per exercice and squad, with their progress computed from their measures.\n\nDefault order: `number asc`.",
+        description: "Key results of the objectives, per exercice and squad, with their progress computed from their measures.\n\nDefault order: `number asc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/sprint/key-results/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -17680,12 +23430,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -17744,10 +23488,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -17757,6 +23501,184 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/SprintKeyResultsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/sprint/key-results/export": {
+      get: {
+        operationId: "exportSprintKeyResults",
+        tags: [
+          "sprint"
+        ],
+        summary: "Export key results",
+        description: "Every key results record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "exercice_id",
+            in: "query",
+            required: false,
+            description: "Records whose exercice_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "objective_id",
+            in: "query",
+            required: false,
+            description: "Records whose objective_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "squad_id",
+            in: "query",
+            required: false,
+            description: "Key results carried by this squad. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "name",
+            in: "query",
+            required: false,
+            description: "Records whose name is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -17783,32 +23705,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/SprintKeyResultsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -17958,7 +23856,7 @@ var openapi_default = {
           "sprint"
         ],
         summary: "List measure readings",
-        description: "Values read for the measures of the key results.\n\nDefault order: `date desc`.",
+        description: "Values read for the measures of the key results.\n\nDefault order: `date desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/sprint/measure-readings/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -17984,12 +23882,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -18074,10 +23966,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -18087,6 +23979,210 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/SprintMeasureReadingsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/sprint/measure-readings/export": {
+      get: {
+        operationId: "exportSprintMeasureReadings",
+        tags: [
+          "sprint"
+        ],
+        summary: "Export measure readings",
+        description: "Every measure readings record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "measure_id",
+            in: "query",
+            required: false,
+            description: "Records whose measure_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "key_result_id",
+            in: "query",
+            required: false,
+            description: "Records whose key_result_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "squad_id",
+            in: "query",
+            required: false,
+            description: "Readings of this squad's measures. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "date_after",
+            in: "query",
+            required: false,
+            description: "Readings on or after this date. Operator `>=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "date_before",
+            in: "query",
+            required: false,
+            description: "Readings on or before this date. Operator `<=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -18113,32 +24209,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/SprintMeasureReadingsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -18288,7 +24360,7 @@ var openapi_default = {
           "sprint"
         ],
         summary: "List measures",
-        description: "Measures of the key results: start, milestone and target values, last reading and progress.\n\nDefault order: `kr_id, id`.",
+        description: "Measures of the key results: start, milestone and target values, last reading and progress.\n\nDefault order: `kr_id, id`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/sprint/measures/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -18314,12 +24386,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -18366,10 +24432,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -18379,6 +24445,172 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/SprintMeasuresRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/sprint/measures/export": {
+      get: {
+        operationId: "exportSprintMeasures",
+        tags: [
+          "sprint"
+        ],
+        summary: "Export measures",
+        description: "Every measures record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "key_result_id",
+            in: "query",
+            required: false,
+            description: "Records whose key_result_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "squad_id",
+            in: "query",
+            required: false,
+            description: "Measures of this squad's key results. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "name",
+            in: "query",
+            required: false,
+            description: "Records whose name is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -18405,32 +24637,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/SprintMeasuresRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -18580,7 +24788,7 @@ var openapi_default = {
           "sprint"
         ],
         summary: "List objectives",
-        description: "Objectives of the OKR framework, archived ones included.\n\nDefault order: `name asc`.",
+        description: "Objectives of the OKR framework, archived ones included.\n\nDefault order: `name asc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/sprint/objectives/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -18606,12 +24814,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -18644,10 +24846,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -18657,6 +24859,158 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/SprintObjectivesRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/sprint/objectives/export": {
+      get: {
+        operationId: "exportSprintObjectives",
+        tags: [
+          "sprint"
+        ],
+        summary: "Export objectives",
+        description: "Every objectives record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "name",
+            in: "query",
+            required: false,
+            description: "Records whose name is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          },
+          {
+            name: "active",
+            in: "query",
+            required: false,
+            description: "Records whose active is equal to value. Operator `=`.",
+            schema: {
+              type: "boolean"
+            },
+            example: true
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -18683,32 +25037,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/SprintObjectivesRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -18858,7 +25188,7 @@ var openapi_default = {
           "sprint"
         ],
         summary: "List sprints",
-        description: "Sprints of the squads (field list inferred, may grow; decision D1).\n\nDefault order: `date_start desc`.",
+        description: "Sprints of the squads (field list inferred, may grow; decision D1).\n\nDefault order: `date_start desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/sprint/sprints/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -18884,12 +25214,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -18950,10 +25274,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -18963,6 +25287,186 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/SprintSprintsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/sprint/sprints/export": {
+      get: {
+        operationId: "exportSprintSprints",
+        tags: [
+          "sprint"
+        ],
+        summary: "Export sprints",
+        description: "Every sprints record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "squad_id",
+            in: "query",
+            required: false,
+            description: "Records whose squad_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "start_after",
+            in: "query",
+            required: false,
+            description: "Sprints starting on or after this date. Operator `>=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "start_before",
+            in: "query",
+            required: false,
+            description: "Sprints starting on or before this date. Operator `<=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -18989,32 +25493,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/SprintSprintsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -19164,7 +25644,7 @@ var openapi_default = {
           "stock"
         ],
         summary: "List pickings",
-        description: "Transfers of goods (receipts, deliveries, internal moves).\n\nDefault order: `scheduled_date desc`.",
+        description: "Transfers of goods (receipts, deliveries, internal moves).\n\nDefault order: `scheduled_date desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/stock/pickings/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -19190,12 +25670,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -19286,10 +25760,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -19299,6 +25773,216 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/StockPickingsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/stock/pickings/export": {
+      get: {
+        operationId: "exportStockPickings",
+        tags: [
+          "stock"
+        ],
+        summary: "Export pickings",
+        description: "Every pickings record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "state",
+            in: "query",
+            required: false,
+            description: "Records whose state is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "draft",
+                "waiting",
+                "confirmed",
+                "assigned",
+                "done",
+                "cancel"
+              ]
+            },
+            example: "draft"
+          },
+          {
+            name: "partner_id",
+            in: "query",
+            required: false,
+            description: "Transfers with this contact (partner id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "origin",
+            in: "query",
+            required: false,
+            description: "Records whose origin is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          },
+          {
+            name: "scheduled_after",
+            in: "query",
+            required: false,
+            description: "Records whose scheduled_date is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "scheduled_before",
+            in: "query",
+            required: false,
+            description: "Records whose scheduled_date is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -19325,32 +26009,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/StockPickingsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -19500,7 +26160,7 @@ var openapi_default = {
           "travel"
         ],
         summary: "List per-diem rates",
-        description: "Daily allowance rates by destination country and city (archived rates are not exposed).\n\nDefault order: `id desc`. Scope: only records with `active = true` are exposed.",
+        description: "Daily allowance rates by destination country and city (archived rates are not exposed).\n\nDefault order: `id desc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/travel/perdiem-rates/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -19526,12 +26186,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -19588,10 +26242,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -19601,6 +26255,182 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/TravelPerdiemRatesRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/travel/perdiem-rates/export": {
+      get: {
+        operationId: "exportTravelPerdiemRates",
+        tags: [
+          "travel"
+        ],
+        summary: "Export per-diem rates",
+        description: "Every per-diem rates record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "country_id",
+            in: "query",
+            required: false,
+            description: "Records whose country_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "city_id",
+            in: "query",
+            required: false,
+            description: "Rates for this city (city id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "environment_id",
+            in: "query",
+            required: false,
+            description: "Rates of this environment (environment id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "has_tiers",
+            in: "query",
+            required: false,
+            description: "Records whose has_tiers is equal to value. Operator `=`.",
+            schema: {
+              type: "boolean"
+            },
+            example: true
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -19627,32 +26457,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/TravelPerdiemRatesRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -19802,7 +26608,7 @@ var openapi_default = {
           "travel"
         ],
         summary: "List per-diem requests",
-        description: "Requests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).\n\nDefault order: `date_start desc`. Scope: only records with `active = true` are exposed.",
+        description: "Requests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).\n\nDefault order: `date_start desc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/travel/perdiem-requests/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -19828,12 +26634,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -19950,10 +26750,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -19963,6 +26763,242 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/TravelPerdiemRequestsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/travel/perdiem-requests/export": {
+      get: {
+        operationId: "exportTravelPerdiemRequests",
+        tags: [
+          "travel"
+        ],
+        summary: "Export per-diem requests",
+        description: "Every per-diem requests record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "state",
+            in: "query",
+            required: false,
+            description: "Records whose state is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "draft",
+                "pending",
+                "approved",
+                "rejected",
+                "cancelled"
+              ]
+            },
+            example: "draft"
+          },
+          {
+            name: "trip_id",
+            in: "query",
+            required: false,
+            description: "Records whose trip_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "traveler_user_id",
+            in: "query",
+            required: false,
+            description: "Requests of this traveller (user id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "country_id",
+            in: "query",
+            required: false,
+            description: "Requests for this destination country (country id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "financing_type",
+            in: "query",
+            required: false,
+            description: "Records whose financing_type is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "org",
+                "partner",
+                "mixed"
+              ]
+            },
+            example: "org"
+          },
+          {
+            name: "start_after",
+            in: "query",
+            required: false,
+            description: "Records whose date_start is on or after the given date. Operator `>=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "start_before",
+            in: "query",
+            required: false,
+            description: "Records whose date_start is on or before the given date. Operator `<=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -19989,32 +27025,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/TravelPerdiemRequestsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -20164,7 +27176,7 @@ var openapi_default = {
           "travel"
         ],
         summary: "List trip expenses",
-        description: "Other expenses of a trip (visa, local transport, fees...).\n\nDefault order: `id desc`.",
+        description: "Other expenses of a trip (visa, local transport, fees...).\n\nDefault order: `id desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/travel/trip-expenses/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -20190,12 +27202,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -20228,10 +27234,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -20241,6 +27247,158 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/TravelTripExpensesRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/travel/trip-expenses/export": {
+      get: {
+        operationId: "exportTravelTripExpenses",
+        tags: [
+          "travel"
+        ],
+        summary: "Export trip expenses",
+        description: "Every trip expenses record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "trip_id",
+            in: "query",
+            required: false,
+            description: "Records whose trip_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "cost_above",
+            in: "query",
+            required: false,
+            description: "Records whose cost is at least the given value. Operator `>=`.",
+            schema: {
+              type: "number"
+            },
+            example: 1e3
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -20267,32 +27425,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/TravelTripExpensesRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -20442,7 +27576,7 @@ var openapi_default = {
           "travel"
         ],
         summary: "List trip stages",
-        description: "Legs of a trip, in order, from one city to the next.\n\nDefault order: `trip_id desc, sequence asc`.",
+        description: "Legs of a trip, in order, from one city to the next.\n\nDefault order: `trip_id desc, sequence asc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/travel/trip-stages/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -20468,12 +27602,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -20556,10 +27684,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -20569,6 +27697,208 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/TravelTripStagesRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/travel/trip-stages/export": {
+      get: {
+        operationId: "exportTravelTripStages",
+        tags: [
+          "travel"
+        ],
+        summary: "Export trip stages",
+        description: "Every trip stages record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "trip_id",
+            in: "query",
+            required: false,
+            description: "Records whose trip_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "is_return_leg",
+            in: "query",
+            required: false,
+            description: "Records whose is_return_leg is equal to value. Operator `=`.",
+            schema: {
+              type: "boolean"
+            },
+            example: true
+          },
+          {
+            name: "country_to_id",
+            in: "query",
+            required: false,
+            description: "Stages arriving in this country (country id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "date_after",
+            in: "query",
+            required: false,
+            description: "Records whose date_from is on or after the given date. Operator `>=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "date_before",
+            in: "query",
+            required: false,
+            description: "Records whose date_from is on or before the given date. Operator `<=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -20595,32 +27925,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/TravelTripStagesRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -20770,7 +28076,7 @@ var openapi_default = {
           "travel"
         ],
         summary: "List trip types",
-        description: "Kinds of mission (archived types are not exposed).\n\nDefault order: `sequence asc, name asc`. Scope: only records with `active = true` are exposed.",
+        description: "Kinds of mission (archived types are not exposed).\n\nDefault order: `sequence asc, name asc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/travel/trip-types/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -20796,12 +28102,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -20836,10 +28136,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -20849,6 +28149,160 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/TravelTripTypesRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/travel/trip-types/export": {
+      get: {
+        operationId: "exportTravelTripTypes",
+        tags: [
+          "travel"
+        ],
+        summary: "Export trip types",
+        description: "Every trip types record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "code",
+            in: "query",
+            required: false,
+            description: "Records whose code is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          },
+          {
+            name: "name",
+            in: "query",
+            required: false,
+            description: "Records whose name is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -20875,32 +28329,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/TravelTripTypesRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -21050,7 +28480,7 @@ var openapi_default = {
           "travel"
         ],
         summary: "List trips",
-        description: "Missions of the organisation's staff: traveller, itinerary, dates and costs.\n\nDefault order: `date_start desc`.",
+        description: "Missions of the organisation's staff: traveller, itinerary, dates and costs.\n\nDefault order: `date_start desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/travel/trips/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -21076,12 +28506,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -21194,10 +28618,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -21207,6 +28631,238 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/TravelTripsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/travel/trips/export": {
+      get: {
+        operationId: "exportTravelTrips",
+        tags: [
+          "travel"
+        ],
+        summary: "Export trips",
+        description: "Every trips record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "state",
+            in: "query",
+            required: false,
+            description: "Records whose state is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "draft",
+                "pending",
+                "planned",
+                "in_progress",
+                "done",
+                "cancelled"
+              ]
+            },
+            example: "draft"
+          },
+          {
+            name: "traveler_id",
+            in: "query",
+            required: false,
+            description: "Trips of this traveller (user id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "trip_type_id",
+            in: "query",
+            required: false,
+            description: "Trips of this type (trip type id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "country_destination_id",
+            in: "query",
+            required: false,
+            description: "Trips to this country (country id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "has_per_diem",
+            in: "query",
+            required: false,
+            description: "Records whose has_per_diem is equal to value. Operator `=`.",
+            schema: {
+              type: "boolean"
+            },
+            example: true
+          },
+          {
+            name: "start_after",
+            in: "query",
+            required: false,
+            description: "Records whose date_start is on or after the given date. Operator `>=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "start_before",
+            in: "query",
+            required: false,
+            description: "Records whose date_start is on or before the given date. Operator `<=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -21233,32 +28889,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/TravelTripsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -26916,11 +34548,10 @@ var openapi_default = {
         name: "format",
         in: "query",
         required: false,
-        description: "`csv` or `ndjson`: an export of every matching record, streamed (as `Accept: text/csv` or `application/x-ndjson` asks, for links opened in a browser or spreadsheet); `json`: the JSON page whatever `Accept` says. An export takes the filters, `fields`, `since_id` (resume after that id) and `changed_since`; not `limit`, `offset`, `order` or `total` (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent.",
+        description: "The export's format: `csv` or `ndjson`. Without it, the one `Accept` prefers among `text/csv`, `application/x-ndjson`; `csv` when `Accept` names none of them. As a parameter, for links opened in a browser or a spreadsheet, which cannot set `Accept`.",
         schema: {
           type: "string",
           enum: [
-            "json",
             "csv",
             "ndjson"
           ]
@@ -26984,13 +34615,6 @@ var openapi_default = {
       ETag: {
         description: "Strong entity tag of this answer (a hash of its body). Send it back in `If-None-Match` to get 304 while the answer is unchanged.",
         required: true,
-        schema: {
-          type: "string"
-        }
-      },
-      PageETag: {
-        description: "On a JSON page, always: strong entity tag of this answer (a hash of its body); send it back in `If-None-Match` to get 304 while the answer is unchanged. A CSV or NDJSON export has none (exports are never cached nor answered 304).",
-        required: false,
         schema: {
           type: "string"
         }
@@ -27244,11 +34868,6 @@ var ANALYTIC_ACCOUNTS = deepFreeze({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -27259,13 +34878,69 @@ var ANALYTIC_ACCOUNTS = deepFreeze({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      dimension_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      code: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      },
+      name: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      },
+      active: {
+        type: "string",
+        pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:analytic/accounts:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/analytic.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -27424,11 +35099,6 @@ var ANALYTIC_DIMENSIONS = deepFreeze({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -27439,13 +35109,54 @@ var ANALYTIC_DIMENSIONS = deepFreeze({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      name: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:analytic/dimensions:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/analytic.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -27489,8 +35200,10 @@ function deepFreeze(value) {
 // generated/routers/analytic.ts
 var ANALYTIC_ROUTES = [
   { path: "/accounts", kind: "list", resource: ANALYTIC_ACCOUNTS },
+  { path: "/accounts/export", kind: "export", resource: ANALYTIC_ACCOUNTS },
   { path: "/accounts/:id", kind: "detail", resource: ANALYTIC_ACCOUNTS },
   { path: "/dimensions", kind: "list", resource: ANALYTIC_DIMENSIONS },
+  { path: "/dimensions/export", kind: "export", resource: ANALYTIC_DIMENSIONS },
   { path: "/dimensions/:id", kind: "detail", resource: ANALYTIC_DIMENSIONS }
 ];
 
@@ -27710,11 +35423,6 @@ var APPROVALS_APPROVERS = deepFreeze2({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -27725,13 +35433,77 @@ var APPROVALS_APPROVERS = deepFreeze2({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      request_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      request_status: {
+        type: "string",
+        enum: ["new", "pending", "approved", "refused", "cancel", "treated_paid"]
+      },
+      approver_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      status: {
+        type: "string",
+        enum: ["new", "pending", "waiting", "approved", "refused", "cancel"]
+      },
+      created_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      created_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:approvals/approvers:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/approvals.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -28101,11 +35873,6 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -28116,13 +35883,78 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      request_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      request_status: {
+        type: "string",
+        enum: ["new", "pending", "approved", "refused", "cancel", "treated_paid"]
+      },
+      product_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      description: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      },
+      created_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      created_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:approvals/request-lines:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/approvals.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -28626,11 +36458,6 @@ var APPROVALS_REQUESTS = deepFreeze2({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -28641,13 +36468,103 @@ var APPROVALS_REQUESTS = deepFreeze2({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      status: {
+        type: "string",
+        enum: ["new", "pending", "approved", "refused", "cancel", "treated_paid"]
+      },
+      author_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      category_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      subject: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      },
+      description: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      },
+      budget_code: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      },
+      created_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      created_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      confirmed_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      confirmed_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      amount_above: {
+        type: "string",
+        pattern: "^-?([0-9]{1,15}(\\.[0-9]{1,6})?|\\.[0-9]{1,6})$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:approvals/requests:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/approvals.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -28740,10 +36657,13 @@ function deepFreeze2(value) {
 // generated/routers/approvals.ts
 var APPROVALS_ROUTES = [
   { path: "/approvers", kind: "list", resource: APPROVALS_APPROVERS },
+  { path: "/approvers/export", kind: "export", resource: APPROVALS_APPROVERS },
   { path: "/approvers/:id", kind: "detail", resource: APPROVALS_APPROVERS },
   { path: "/request-lines", kind: "list", resource: APPROVALS_REQUEST_LINES },
+  { path: "/request-lines/export", kind: "export", resource: APPROVALS_REQUEST_LINES },
   { path: "/request-lines/:id", kind: "detail", resource: APPROVALS_REQUEST_LINES },
   { path: "/requests", kind: "list", resource: APPROVALS_REQUESTS },
+  { path: "/requests/export", kind: "export", resource: APPROVALS_REQUESTS },
   { path: "/requests/:id", kind: "detail", resource: APPROVALS_REQUESTS }
 ];
 
@@ -28997,11 +36917,6 @@ var ELECTRICITY_COUNTERS = deepFreeze3({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -29012,13 +36927,68 @@ var ELECTRICITY_COUNTERS = deepFreeze3({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      status: {
+        type: "string",
+        enum: ["ok", "warning", "critical", "no_data"]
+      },
+      environment_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      code: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      },
+      autonomy_below: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:electricity/counters:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/electricity.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -29283,11 +37253,6 @@ var ELECTRICITY_PURCHASES = deepFreeze3({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -29298,13 +37263,73 @@ var ELECTRICITY_PURCHASES = deepFreeze3({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      state: {
+        type: "string",
+        enum: ["active", "cancelled"]
+      },
+      counter_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      environment_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      date_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      date_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:electricity/purchases:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/electricity.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -29566,11 +37591,6 @@ var ELECTRICITY_READINGS = deepFreeze3({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -29581,13 +37601,69 @@ var ELECTRICITY_READINGS = deepFreeze3({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      counter_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      environment_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      date_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      date_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:electricity/readings:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/electricity.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -29646,10 +37722,13 @@ function deepFreeze3(value) {
 // generated/routers/electricity.ts
 var ELECTRICITY_ROUTES = [
   { path: "/counters", kind: "list", resource: ELECTRICITY_COUNTERS },
+  { path: "/counters/export", kind: "export", resource: ELECTRICITY_COUNTERS },
   { path: "/counters/:id", kind: "detail", resource: ELECTRICITY_COUNTERS },
   { path: "/purchases", kind: "list", resource: ELECTRICITY_PURCHASES },
+  { path: "/purchases/export", kind: "export", resource: ELECTRICITY_PURCHASES },
   { path: "/purchases/:id", kind: "detail", resource: ELECTRICITY_PURCHASES },
   { path: "/readings", kind: "list", resource: ELECTRICITY_READINGS },
+  { path: "/readings/export", kind: "export", resource: ELECTRICITY_READINGS },
   { path: "/readings/:id", kind: "detail", resource: ELECTRICITY_READINGS }
 ];
 
@@ -30056,11 +38135,6 @@ var EVENTS_EVENTS = deepFreeze4({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -30071,13 +38145,82 @@ var EVENTS_EVENTS = deepFreeze4({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      stage_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      space_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      review_state: {
+        type: "string",
+        enum: ["approved", "pending", "refused"]
+      },
+      origin: {
+        type: "string",
+        enum: ["internal", "public"]
+      },
+      hidden_public: {
+        type: "string",
+        pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
+        maxLength: 64
+      },
+      begin_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      begin_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:events/events:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/events.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -30336,11 +38479,6 @@ var EVENTS_REGISTRATIONS = deepFreeze4({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -30351,13 +38489,68 @@ var EVENTS_REGISTRATIONS = deepFreeze4({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      event_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      state: {
+        type: "string",
+        enum: ["draft", "open", "done", "cancel"]
+      },
+      partner_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      email: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:events/registrations:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/events.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -30541,11 +38734,6 @@ var EVENTS_TASKS = deepFreeze4({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -30556,13 +38744,64 @@ var EVENTS_TASKS = deepFreeze4({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      event_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      done: {
+        type: "string",
+        pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
+        maxLength: 64
+      },
+      assigned_user_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:events/tasks:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/events.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -30616,10 +38855,13 @@ function deepFreeze4(value) {
 // generated/routers/events.ts
 var EVENTS_ROUTES = [
   { path: "/events", kind: "list", resource: EVENTS_EVENTS },
+  { path: "/events/export", kind: "export", resource: EVENTS_EVENTS },
   { path: "/events/:id", kind: "detail", resource: EVENTS_EVENTS },
   { path: "/registrations", kind: "list", resource: EVENTS_REGISTRATIONS },
+  { path: "/registrations/export", kind: "export", resource: EVENTS_REGISTRATIONS },
   { path: "/registrations/:id", kind: "detail", resource: EVENTS_REGISTRATIONS },
   { path: "/tasks", kind: "list", resource: EVENTS_TASKS },
+  { path: "/tasks/export", kind: "export", resource: EVENTS_TASKS },
   { path: "/tasks/:id", kind: "detail", resource: EVENTS_TASKS }
 ];
 
@@ -30846,11 +39088,6 @@ var FLEET_ALERTS = deepFreeze5({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -30861,13 +39098,72 @@ var FLEET_ALERTS = deepFreeze5({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      state: {
+        type: "string",
+        enum: ["pending", "handled", "late"]
+      },
+      type: {
+        type: "string",
+        enum: ["assurance", "controle_technique", "entretien_km", "permit", "custom"]
+      },
+      vehicle_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      due_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      due_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:fleet/alerts:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/fleet.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -31235,11 +39531,6 @@ var FLEET_FUEL_LOGS = deepFreeze5({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -31250,13 +39541,74 @@ var FLEET_FUEL_LOGS = deepFreeze5({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      vehicle_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      is_anomaly: {
+        type: "string",
+        pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
+        maxLength: 64
+      },
+      reviewed: {
+        type: "string",
+        pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
+        maxLength: 64
+      },
+      date_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      date_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:fleet/fuel-logs:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/fleet.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -31515,11 +39867,6 @@ var FLEET_INCIDENTS = deepFreeze5({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -31530,13 +39877,73 @@ var FLEET_INCIDENTS = deepFreeze5({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      vehicle_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      driver_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      severity: {
+        type: "string",
+        enum: ["minor", "moderate", "major", "critical"]
+      },
+      date_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      date_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:fleet/incidents:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/fleet.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -31776,11 +40183,6 @@ var FLEET_LOCATIONS = deepFreeze5({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -31791,13 +40193,59 @@ var FLEET_LOCATIONS = deepFreeze5({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      code: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      },
+      city: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:fleet/locations:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/fleet.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -32160,11 +40608,6 @@ var FLEET_RESERVATIONS = deepFreeze5({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -32175,13 +40618,73 @@ var FLEET_RESERVATIONS = deepFreeze5({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      state: {
+        type: "string",
+        enum: ["draft", "pending", "approved", "in_progress", "done", "refused", "cancelled"]
+      },
+      vehicle_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      driver_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      start_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      start_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:fleet/reservations:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/fleet.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -32517,11 +41020,6 @@ var FLEET_SERVICES = deepFreeze5({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -32532,13 +41030,72 @@ var FLEET_SERVICES = deepFreeze5({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      vehicle_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      state: {
+        type: "string",
+        enum: ["new", "running", "done", "cancelled"]
+      },
+      service_kind: {
+        type: "string",
+        enum: ["preventive", "curative"]
+      },
+      date_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      date_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:fleet/services:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/fleet.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -32865,11 +41422,6 @@ var FLEET_TRIPS = deepFreeze5({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -32880,13 +41432,69 @@ var FLEET_TRIPS = deepFreeze5({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      vehicle_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      driver_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      date_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      date_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:fleet/trips:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/fleet.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -33245,11 +41853,6 @@ var FLEET_VEHICLES = deepFreeze5({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -33260,13 +41863,77 @@ var FLEET_VEHICLES = deepFreeze5({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      assignation_state: {
+        type: "string",
+        enum: ["free", "assigned", "maintenance", "out_of_service", "sold"]
+      },
+      driver_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      fuel_type: {
+        type: "string",
+        enum: ["diesel", "gasoline", "full_hybrid", "plug_in_hybrid_diesel", "plug_in_hybrid_gasoline", "cng", "lpg", "hydrogen", "electric"]
+      },
+      plate: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      },
+      insurance_expiry_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      technical_control_expiry_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:fleet/vehicles:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/fleet.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -33333,20 +42000,28 @@ function deepFreeze5(value) {
 // generated/routers/fleet.ts
 var FLEET_ROUTES = [
   { path: "/alerts", kind: "list", resource: FLEET_ALERTS },
+  { path: "/alerts/export", kind: "export", resource: FLEET_ALERTS },
   { path: "/alerts/:id", kind: "detail", resource: FLEET_ALERTS },
   { path: "/fuel-logs", kind: "list", resource: FLEET_FUEL_LOGS },
+  { path: "/fuel-logs/export", kind: "export", resource: FLEET_FUEL_LOGS },
   { path: "/fuel-logs/:id", kind: "detail", resource: FLEET_FUEL_LOGS },
   { path: "/incidents", kind: "list", resource: FLEET_INCIDENTS },
+  { path: "/incidents/export", kind: "export", resource: FLEET_INCIDENTS },
   { path: "/incidents/:id", kind: "detail", resource: FLEET_INCIDENTS },
   { path: "/locations", kind: "list", resource: FLEET_LOCATIONS },
+  { path: "/locations/export", kind: "export", resource: FLEET_LOCATIONS },
   { path: "/locations/:id", kind: "detail", resource: FLEET_LOCATIONS },
   { path: "/reservations", kind: "list", resource: FLEET_RESERVATIONS },
+  { path: "/reservations/export", kind: "export", resource: FLEET_RESERVATIONS },
   { path: "/reservations/:id", kind: "detail", resource: FLEET_RESERVATIONS },
   { path: "/services", kind: "list", resource: FLEET_SERVICES },
+  { path: "/services/export", kind: "export", resource: FLEET_SERVICES },
   { path: "/services/:id", kind: "detail", resource: FLEET_SERVICES },
   { path: "/trips", kind: "list", resource: FLEET_TRIPS },
+  { path: "/trips/export", kind: "export", resource: FLEET_TRIPS },
   { path: "/trips/:id", kind: "detail", resource: FLEET_TRIPS },
   { path: "/vehicles", kind: "list", resource: FLEET_VEHICLES },
+  { path: "/vehicles/export", kind: "export", resource: FLEET_VEHICLES },
   { path: "/vehicles/:id", kind: "detail", resource: FLEET_VEHICLES }
 ];
 
@@ -33535,11 +42210,6 @@ var IT_ASSETS = deepFreeze6({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -33550,13 +42220,63 @@ var IT_ASSETS = deepFreeze6({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      lifecycle: {
+        type: "string",
+        enum: ["available", "assigned", "maintenance", "retired", "external"]
+      },
+      holder_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      serial: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:it/assets:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/it.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -33829,11 +42549,6 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -33844,13 +42559,73 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      state: {
+        type: "string",
+        enum: ["out", "partial", "returned"]
+      },
+      partner_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      product_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      date_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      date_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:it/consumable-moves:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/it.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -34236,11 +43011,6 @@ var IT_TICKETS = deepFreeze6({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -34251,13 +43021,96 @@ var IT_TICKETS = deepFreeze6({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      is_closed: {
+        type: "string",
+        pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
+        maxLength: 64
+      },
+      team_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      assignee_id: {
+        anyOf: [
+          {
+            type: "string",
+            pattern: "^[0-9]{1,10}(,[0-9]{1,10})*$",
+            maxLength: 2048
+          },
+          {
+            type: "array",
+            minItems: 1,
+            maxItems: 100,
+            items: {
+              type: "string",
+              pattern: "^[0-9]{1,10}(,[0-9]{1,10})*$",
+              maxLength: 2048
+            }
+          }
+        ]
+      },
+      priority: {
+        type: "string",
+        enum: ["0", "1", "2", "3"]
+      },
+      number: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      },
+      user_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      validation_state: {
+        type: "string",
+        enum: ["none", "to_validate", "validated", "rejected"]
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:it/tickets:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/it.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -34343,10 +43196,13 @@ function deepFreeze6(value) {
 // generated/routers/it.ts
 var IT_ROUTES = [
   { path: "/assets", kind: "list", resource: IT_ASSETS },
+  { path: "/assets/export", kind: "export", resource: IT_ASSETS },
   { path: "/assets/:id", kind: "detail", resource: IT_ASSETS },
   { path: "/consumable-moves", kind: "list", resource: IT_CONSUMABLE_MOVES },
+  { path: "/consumable-moves/export", kind: "export", resource: IT_CONSUMABLE_MOVES },
   { path: "/consumable-moves/:id", kind: "detail", resource: IT_CONSUMABLE_MOVES },
   { path: "/tickets", kind: "list", resource: IT_TICKETS },
+  { path: "/tickets/export", kind: "export", resource: IT_TICKETS },
   { path: "/tickets/:id", kind: "detail", resource: IT_TICKETS }
 ];
 
@@ -34660,11 +43516,6 @@ var PURCHASE_ORDER_LINES = deepFreeze7({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -34675,13 +43526,73 @@ var PURCHASE_ORDER_LINES = deepFreeze7({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      order_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      product_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      state: {
+        type: "string",
+        enum: ["draft", "sent", "org_tribu", "to approve", "purchase", "cancel"]
+      },
+      planned_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      planned_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:purchase/order-lines:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/purchase.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -35176,11 +44087,6 @@ var PURCHASE_ORDERS = deepFreeze7({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -35191,13 +44097,117 @@ var PURCHASE_ORDERS = deepFreeze7({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      state: {
+        type: "string",
+        enum: ["draft", "sent", "org_tribu", "to approve", "purchase", "cancel"]
+      },
+      invoice_status: {
+        type: "string",
+        enum: ["no", "to invoice", "invoiced"]
+      },
+      vendor_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      user_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      origin: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      },
+      subject: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      },
+      budget_line: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      },
+      department_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      ordered_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      ordered_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      amount_above: {
+        type: "string",
+        pattern: "^-?([0-9]{1,15}(\\.[0-9]{1,6})?|\\.[0-9]{1,6})$",
+        maxLength: 64
+      },
+      author_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      created_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      created_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:purchase/orders:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/purchase.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -35304,8 +44314,10 @@ function deepFreeze7(value) {
 // generated/routers/purchase.ts
 var PURCHASE_ROUTES = [
   { path: "/order-lines", kind: "list", resource: PURCHASE_ORDER_LINES },
+  { path: "/order-lines/export", kind: "export", resource: PURCHASE_ORDER_LINES },
   { path: "/order-lines/:id", kind: "detail", resource: PURCHASE_ORDER_LINES },
   { path: "/orders", kind: "list", resource: PURCHASE_ORDERS },
+  { path: "/orders/export", kind: "export", resource: PURCHASE_ORDERS },
   { path: "/orders/:id", kind: "detail", resource: PURCHASE_ORDERS }
 ];
 
@@ -35421,11 +44433,6 @@ var SPACE_ACTIVITIES = deepFreeze8({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -35436,13 +44443,59 @@ var SPACE_ACTIVITIES = deepFreeze8({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      code: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      },
+      name: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:space/activities:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/space.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -35570,11 +44623,6 @@ var SPACE_CATEGORIES = deepFreeze8({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -35585,13 +44633,54 @@ var SPACE_CATEGORIES = deepFreeze8({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      name: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:space/categories:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/space.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -35747,11 +44836,6 @@ var SPACE_EQUIPMENTS = deepFreeze8({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -35762,13 +44846,59 @@ var SPACE_EQUIPMENTS = deepFreeze8({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      category_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      name: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:space/equipments:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/space.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -36060,11 +45190,6 @@ var SPACE_MAINTENANCES = deepFreeze8({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -36075,13 +45200,77 @@ var SPACE_MAINTENANCES = deepFreeze8({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      state: {
+        type: "string",
+        enum: ["planned", "in_progress", "done", "cancelled"]
+      },
+      space_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      category: {
+        type: "string",
+        enum: ["preventive", "curative", "cleaning", "other"]
+      },
+      blocks_reservations: {
+        type: "string",
+        pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
+        maxLength: 64
+      },
+      start_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      start_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:space/maintenances:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/space.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -36485,11 +45674,6 @@ var SPACE_RESERVATIONS = deepFreeze8({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -36500,13 +45684,77 @@ var SPACE_RESERVATIONS = deepFreeze8({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      state: {
+        type: "string",
+        enum: ["pending", "approved", "refused", "cancelled", "done"]
+      },
+      space_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      activity_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      origin: {
+        type: "string",
+        enum: ["internal", "public"]
+      },
+      start_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      start_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:space/reservations:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/space.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -36718,11 +45966,6 @@ var SPACE_SITES = deepFreeze8({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -36733,13 +45976,64 @@ var SPACE_SITES = deepFreeze8({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      code: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      },
+      parent_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      name: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:space/sites:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/space.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -37112,11 +46406,6 @@ var SPACE_SPACES = deepFreeze8({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -37127,13 +46416,73 @@ var SPACE_SPACES = deepFreeze8({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      state: {
+        type: "string",
+        enum: ["available", "restricted", "closed"]
+      },
+      site_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      capacity_min: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      approval_required: {
+        type: "string",
+        pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
+        maxLength: 64
+      },
+      name: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:space/spaces:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/space.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -37196,18 +46545,25 @@ function deepFreeze8(value) {
 // generated/routers/space.ts
 var SPACE_ROUTES = [
   { path: "/activities", kind: "list", resource: SPACE_ACTIVITIES },
+  { path: "/activities/export", kind: "export", resource: SPACE_ACTIVITIES },
   { path: "/activities/:id", kind: "detail", resource: SPACE_ACTIVITIES },
   { path: "/categories", kind: "list", resource: SPACE_CATEGORIES },
+  { path: "/categories/export", kind: "export", resource: SPACE_CATEGORIES },
   { path: "/categories/:id", kind: "detail", resource: SPACE_CATEGORIES },
   { path: "/equipments", kind: "list", resource: SPACE_EQUIPMENTS },
+  { path: "/equipments/export", kind: "export", resource: SPACE_EQUIPMENTS },
   { path: "/equipments/:id", kind: "detail", resource: SPACE_EQUIPMENTS },
   { path: "/maintenances", kind: "list", resource: SPACE_MAINTENANCES },
+  { path: "/maintenances/export", kind: "export", resource: SPACE_MAINTENANCES },
   { path: "/maintenances/:id", kind: "detail", resource: SPACE_MAINTENANCES },
   { path: "/reservations", kind: "list", resource: SPACE_RESERVATIONS },
+  { path: "/reservations/export", kind: "export", resource: SPACE_RESERVATIONS },
   { path: "/reservations/:id", kind: "detail", resource: SPACE_RESERVATIONS },
   { path: "/sites", kind: "list", resource: SPACE_SITES },
+  { path: "/sites/export", kind: "export", resource: SPACE_SITES },
   { path: "/sites/:id", kind: "detail", resource: SPACE_SITES },
   { path: "/spaces", kind: "list", resource: SPACE_SPACES },
+  { path: "/spaces/export", kind: "export", resource: SPACE_SPACES },
   { path: "/spaces/:id", kind: "detail", resource: SPACE_SPACES }
 ];
 
@@ -37535,11 +46891,6 @@ var SPRINT_BLOCKERS = deepFreeze9({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -37550,13 +46901,84 @@ var SPRINT_BLOCKERS = deepFreeze9({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      is_open: {
+        type: "string",
+        pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
+        maxLength: 64
+      },
+      subject_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      sprint_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      squad_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      escalated: {
+        type: "string",
+        pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
+        maxLength: 64
+      },
+      opened_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      opened_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:sprint/blockers:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/sprint.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -37930,11 +47352,6 @@ var SPRINT_ENGAGEMENTS = deepFreeze9({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -37945,13 +47362,83 @@ var SPRINT_ENGAGEMENTS = deepFreeze9({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      state: {
+        type: "string",
+        enum: ["open", "in_progress", "at_risk", "kept"]
+      },
+      squad_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      objective_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      key_result_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      is_late: {
+        type: "string",
+        pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
+        maxLength: 64
+      },
+      deadline_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      deadline_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:sprint/engagements:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/sprint.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -38209,11 +47696,6 @@ var SPRINT_KEY_RESULTS = deepFreeze9({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -38224,13 +47706,69 @@ var SPRINT_KEY_RESULTS = deepFreeze9({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      exercice_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      objective_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      squad_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      name: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:sprint/key-results:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/sprint.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -38495,11 +48033,6 @@ var SPRINT_MEASURE_READINGS = deepFreeze9({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -38510,13 +48043,74 @@ var SPRINT_MEASURE_READINGS = deepFreeze9({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      measure_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      key_result_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      squad_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      date_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      date_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:sprint/measure-readings:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/sprint.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -38796,11 +48390,6 @@ var SPRINT_MEASURES = deepFreeze9({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -38811,13 +48400,64 @@ var SPRINT_MEASURES = deepFreeze9({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      key_result_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      squad_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      name: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:sprint/measures:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/sprint.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -38951,11 +48591,6 @@ var SPRINT_OBJECTIVES = deepFreeze9({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -38966,13 +48601,59 @@ var SPRINT_OBJECTIVES = deepFreeze9({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      name: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      },
+      active: {
+        type: "string",
+        pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:sprint/objectives:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/sprint.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -39149,11 +48830,6 @@ var SPRINT_SPRINTS = deepFreeze9({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -39164,13 +48840,64 @@ var SPRINT_SPRINTS = deepFreeze9({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      squad_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      start_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      start_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:sprint/sprints:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/sprint.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -39224,18 +48951,25 @@ function deepFreeze9(value) {
 // generated/routers/sprint.ts
 var SPRINT_ROUTES = [
   { path: "/blockers", kind: "list", resource: SPRINT_BLOCKERS },
+  { path: "/blockers/export", kind: "export", resource: SPRINT_BLOCKERS },
   { path: "/blockers/:id", kind: "detail", resource: SPRINT_BLOCKERS },
   { path: "/engagements", kind: "list", resource: SPRINT_ENGAGEMENTS },
+  { path: "/engagements/export", kind: "export", resource: SPRINT_ENGAGEMENTS },
   { path: "/engagements/:id", kind: "detail", resource: SPRINT_ENGAGEMENTS },
   { path: "/key-results", kind: "list", resource: SPRINT_KEY_RESULTS },
+  { path: "/key-results/export", kind: "export", resource: SPRINT_KEY_RESULTS },
   { path: "/key-results/:id", kind: "detail", resource: SPRINT_KEY_RESULTS },
   { path: "/measure-readings", kind: "list", resource: SPRINT_MEASURE_READINGS },
+  { path: "/measure-readings/export", kind: "export", resource: SPRINT_MEASURE_READINGS },
   { path: "/measure-readings/:id", kind: "detail", resource: SPRINT_MEASURE_READINGS },
   { path: "/measures", kind: "list", resource: SPRINT_MEASURES },
+  { path: "/measures/export", kind: "export", resource: SPRINT_MEASURES },
   { path: "/measures/:id", kind: "detail", resource: SPRINT_MEASURES },
   { path: "/objectives", kind: "list", resource: SPRINT_OBJECTIVES },
+  { path: "/objectives/export", kind: "export", resource: SPRINT_OBJECTIVES },
   { path: "/objectives/:id", kind: "detail", resource: SPRINT_OBJECTIVES },
   { path: "/sprints", kind: "list", resource: SPRINT_SPRINTS },
+  { path: "/sprints/export", kind: "export", resource: SPRINT_SPRINTS },
   { path: "/sprints/:id", kind: "detail", resource: SPRINT_SPRINTS }
 ];
 
@@ -39475,11 +49209,6 @@ var STOCK_PICKINGS = deepFreeze10({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -39490,13 +49219,73 @@ var STOCK_PICKINGS = deepFreeze10({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      state: {
+        type: "string",
+        enum: ["draft", "waiting", "confirmed", "assigned", "done", "cancel"]
+      },
+      partner_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      origin: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      },
+      scheduled_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      scheduled_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:stock/pickings:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/stock.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -39559,6 +49348,7 @@ function deepFreeze10(value) {
 // generated/routers/stock.ts
 var STOCK_ROUTES = [
   { path: "/pickings", kind: "list", resource: STOCK_PICKINGS },
+  { path: "/pickings/export", kind: "export", resource: STOCK_PICKINGS },
   { path: "/pickings/:id", kind: "detail", resource: STOCK_PICKINGS }
 ];
 
@@ -39766,11 +49556,6 @@ var TRAVEL_PERDIEM_RATES = deepFreeze11({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -39781,13 +49566,69 @@ var TRAVEL_PERDIEM_RATES = deepFreeze11({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      country_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      city_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      environment_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      has_tiers: {
+        type: "string",
+        pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:travel/perdiem-rates:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/travel.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -40368,11 +50209,6 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -40383,13 +50219,82 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      state: {
+        type: "string",
+        enum: ["draft", "pending", "approved", "rejected", "cancelled"]
+      },
+      trip_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      traveler_user_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      country_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      financing_type: {
+        type: "string",
+        enum: ["org", "partner", "mixed"]
+      },
+      start_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      start_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:travel/perdiem-requests:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/travel.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -40593,11 +50498,6 @@ var TRAVEL_TRIP_EXPENSES = deepFreeze11({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -40608,13 +50508,59 @@ var TRAVEL_TRIP_EXPENSES = deepFreeze11({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      trip_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      cost_above: {
+        type: "string",
+        pattern: "^-?([0-9]{1,15}(\\.[0-9]{1,6})?|\\.[0-9]{1,6})$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:travel/trip-expenses:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/travel.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -40908,11 +50854,6 @@ var TRAVEL_TRIP_STAGES = deepFreeze11({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -40923,13 +50864,74 @@ var TRAVEL_TRIP_STAGES = deepFreeze11({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      trip_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      is_return_leg: {
+        type: "string",
+        pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
+        maxLength: 64
+      },
+      country_to_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      date_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      date_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:travel/trip-stages:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/travel.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -41092,11 +51094,6 @@ var TRAVEL_TRIP_TYPES = deepFreeze11({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -41107,13 +51104,59 @@ var TRAVEL_TRIP_TYPES = deepFreeze11({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      code: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      },
+      name: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:travel/trip-types:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/travel.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -41565,11 +51608,6 @@ var TRAVEL_TRIPS = deepFreeze11({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -41580,13 +51618,83 @@ var TRAVEL_TRIPS = deepFreeze11({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 128
+      },
+      state: {
+        type: "string",
+        enum: ["draft", "pending", "planned", "in_progress", "done", "cancelled"]
+      },
+      traveler_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      trip_type_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      country_destination_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      has_per_diem: {
+        type: "string",
+        pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
+        maxLength: 64
+      },
+      start_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      start_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:travel/trips:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/travel.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -41659,16 +51767,22 @@ function deepFreeze11(value) {
 // generated/routers/travel.ts
 var TRAVEL_ROUTES = [
   { path: "/perdiem-rates", kind: "list", resource: TRAVEL_PERDIEM_RATES },
+  { path: "/perdiem-rates/export", kind: "export", resource: TRAVEL_PERDIEM_RATES },
   { path: "/perdiem-rates/:id", kind: "detail", resource: TRAVEL_PERDIEM_RATES },
   { path: "/perdiem-requests", kind: "list", resource: TRAVEL_PERDIEM_REQUESTS },
+  { path: "/perdiem-requests/export", kind: "export", resource: TRAVEL_PERDIEM_REQUESTS },
   { path: "/perdiem-requests/:id", kind: "detail", resource: TRAVEL_PERDIEM_REQUESTS },
   { path: "/trip-expenses", kind: "list", resource: TRAVEL_TRIP_EXPENSES },
+  { path: "/trip-expenses/export", kind: "export", resource: TRAVEL_TRIP_EXPENSES },
   { path: "/trip-expenses/:id", kind: "detail", resource: TRAVEL_TRIP_EXPENSES },
   { path: "/trip-stages", kind: "list", resource: TRAVEL_TRIP_STAGES },
+  { path: "/trip-stages/export", kind: "export", resource: TRAVEL_TRIP_STAGES },
   { path: "/trip-stages/:id", kind: "detail", resource: TRAVEL_TRIP_STAGES },
   { path: "/trip-types", kind: "list", resource: TRAVEL_TRIP_TYPES },
+  { path: "/trip-types/export", kind: "export", resource: TRAVEL_TRIP_TYPES },
   { path: "/trip-types/:id", kind: "detail", resource: TRAVEL_TRIP_TYPES },
   { path: "/trips", kind: "list", resource: TRAVEL_TRIPS },
+  { path: "/trips/export", kind: "export", resource: TRAVEL_TRIPS },
   { path: "/trips/:id", kind: "detail", resource: TRAVEL_TRIPS }
 ];
 
@@ -43066,9 +53180,42 @@ init_request_context();
 
 // runtime/export/export-encoders.ts
 var import_sync = require("csv-stringify/sync");
+
+// runtime/route-kinds.ts
+var ROUTE_KINDS = {
+  /**
+   * `GET /api/v1/<domain>/<resource>`: a page of records (JSON), an export of every matching record
+   * (CSV or NDJSON) or a page of the change feed (`changed_since`). A page that counts its matches
+   * (`total=true`: two ERP calls) is `counted_list`, any other `list`.
+   */
+  list: { path: "", costs: ["list", "counted_list"] },
+  /**
+   * `GET /api/v1/<domain>/<resource>/export`: every matching record as a file in one of
+   * EXPORT_FORMATS, streamed. Charged as a list, as an export on the list route is. Declared before
+   * the detail route, whose `/:id` would take its path.
+   */
+  export: { path: "/export", costs: ["list"] },
+  /** `GET /api/v1/<domain>/<resource>/{id}`: one record. */
+  detail: { path: "/:id", costs: ["detail"] }
+};
+var ROUTE_KIND_ORDER = Object.keys(ROUTE_KINDS);
+var ANSWER_COSTS = ["not_modified", "cached"];
+var REQUEST_COSTS = [...new Set(ROUTE_KIND_ORDER.flatMap((kind) => ROUTE_KINDS[kind].costs))];
+var COST_KINDS = [...REQUEST_COSTS, ...ANSWER_COSTS];
+var EXPORT_FORMATS = {
+  csv: { mediaType: "text/csv", extension: "csv" },
+  ndjson: { mediaType: "application/x-ndjson", extension: "ndjson" }
+};
+var EXPORT_FORMAT_ORDER = Object.keys(EXPORT_FORMATS);
+
+// runtime/export/export-encoders.ts
 var REMOVED = "_removed";
+var ENCODERS = {
+  csv: csvEncoder,
+  ndjson: (_fields, changeFeed) => ndjsonEncoder(changeFeed)
+};
 function encoderFor(format, fields, changeFeed, formulas) {
-  return format === "csv" ? csvEncoder(fields, changeFeed, formulas) : ndjsonEncoder(changeFeed);
+  return ENCODERS[format](fields, changeFeed, formulas);
 }
 function csvEncoder(fields, changeFeed, formulas) {
   const columns = fields.map((field) => field.name);
@@ -43093,8 +53240,8 @@ function csvEncoder(fields, changeFeed, formulas) {
     return entry.record ? { ...entry.record, [REMOVED]: false } : { id: entry.id, [REMOVED]: true };
   };
   return {
-    contentType: "text/csv; charset=utf-8; header=present",
-    extension: "csv",
+    contentType: `${EXPORT_FORMATS.csv.mediaType}; charset=utf-8; header=present`,
+    extension: EXPORT_FORMATS.csv.extension,
     head: () => (0, import_sync.stringify)([], { ...options, header: true }),
     encode: (entries) => entries.length ? (0, import_sync.stringify)(entries.map(row), options) : ""
   };
@@ -43105,8 +53252,8 @@ function ndjsonEncoder(changeFeed) {
     return JSON.stringify(entry.record ? { ...entry.record, [REMOVED]: false } : { id: entry.id, [REMOVED]: true });
   };
   return {
-    contentType: "application/x-ndjson; charset=utf-8",
-    extension: "ndjson",
+    contentType: `${EXPORT_FORMATS.ndjson.mediaType}; charset=utf-8`,
+    extension: EXPORT_FORMATS.ndjson.extension,
     head: () => "",
     encode: (entries) => {
       let text3 = "";
@@ -43931,28 +54078,15 @@ init_erp_error();
 
 // runtime/query/parse-query.ts
 init_errors();
-
-// runtime/route-kinds.ts
-var ROUTE_KINDS = {
-  /**
-   * `GET /api/v1/<domain>/<resource>`: a page of records (JSON), an export of every matching record
-   * (CSV or NDJSON) or a page of the change feed (`changed_since`). A page that counts its matches
-   * (`total=true`: two ERP calls) is `counted_list`, any other `list`.
-   */
-  list: { path: "", costs: ["list", "counted_list"] },
-  /** `GET /api/v1/<domain>/<resource>/{id}`: one record. */
-  detail: { path: "/:id", costs: ["detail"] }
-};
-var ROUTE_KIND_ORDER = Object.keys(ROUTE_KINDS);
-var ANSWER_COSTS = ["not_modified", "cached"];
-var REQUEST_COSTS = ROUTE_KIND_ORDER.flatMap((kind) => ROUTE_KINDS[kind].costs);
-var COST_KINDS = [...REQUEST_COSTS, ...ANSWER_COSTS];
-
-// runtime/query/parse-query.ts
 var LIMIT_DEFAULT = 50;
 var LIMIT_MAX = 200;
 var INT32_MAX3 = 2147483647;
 var NOT_WITH_EXPORT = ["limit", "offset", "order", "total"];
+function assertExportable(query) {
+  const refused = NOT_WITH_EXPORT.filter((name) => query[name] !== void 0);
+  if (refused.length)
+    throw badRequest(`An export streams every matching record by ascending id: ${refused.join(", ")} cannot be used with it (filter instead; since_id resumes after an id).`);
+}
 var QueryParser = class {
   constructor(resource, ajv) {
     this.resource = resource;
@@ -43978,15 +54112,23 @@ var QueryParser = class {
   defaultOrder;
   /** ERP names of the number sort keys: sent with NULLS FIRST ascending, NULLS LAST descending. */
   numberSortFields;
-  /** `format` is what the request asks for, by `format` or `Accept` (the handler decides which). */
+  /**
+   * A list route's query. `format` is what the request asks for, by `format` or `Accept` (the handler
+   * decides which): an export asked on the list route (kept for compatibility) reads as on the export route.
+   */
   parseList(query, format = "json") {
     this.checkShape("list", query);
+    if (format !== "json") assertExportable(query);
+    return this.parseListed(query, format);
+  }
+  /** The export route's query (`/export`): the list's filters, `fields`, `since_id` and `changed_since`, no paging or order. */
+  parseExport(query, format) {
+    assertExportable(query);
+    this.checkShape("export", query);
+    return this.parseListed(query, format);
+  }
+  parseListed(query, format) {
     const deprecated = [];
-    if (format !== "json") {
-      const refused = NOT_WITH_EXPORT.filter((name) => query[name] !== void 0);
-      if (refused.length)
-        throw badRequest(`An export streams every matching record by ascending id: ${refused.join(", ")} cannot be used with it (filter instead; since_id resumes after an id).`);
-    }
     if (query["csv_formulas"] !== void 0 && format !== "csv")
       throw badRequest("csv_formulas applies to CSV exports only (format=csv, or Accept: text/csv): other answers never hold formulas.");
     const changes = query["changed_since"] === void 0 ? void 0 : parseChangedSince(query["changed_since"]);
@@ -44150,12 +54292,16 @@ function errorFromSchema(errors, filters) {
   const name = first?.instancePath.split("/")[1] ?? "a parameter";
   if (name === "order")
     return badRequest(`Invalid sort: order ${Array.isArray(dataOf(first)) ? "given more than once" : "too long"}; use field, field asc or field desc, comma-separated.`);
+  if (name === "format" && first?.keyword === "enum") return invalidValue(`format: expected ${listed(first.params.allowedValues)}.`);
   const filter = filters.get(name);
   if (filter?.type === "enum") return invalidValue(`${name} must be one of: ${(filter.values ?? []).join(", ")}.`);
   const expectedOf = filter?.type ?? name;
   return invalidValue(
     `${name}: ${Object.hasOwn(EXPECTED, expectedOf) && EXPECTED[expectedOf] || "invalid value"}${Array.isArray(dataOf(first)) ? " (given more than once)" : ""}.`
   );
+}
+function listed(values) {
+  return values.length < 2 ? values.join("") : `${values.slice(0, -1).join(", ")} or ${values[values.length - 1]}`;
 }
 function dataOf(error) {
   return error?.data;
@@ -44167,7 +54313,7 @@ var EXPECTED = {
   total: "expected true or false",
   order: "expected one sort text",
   fields: "expected one comma-separated list of field names",
-  format: "expected json, csv or ndjson",
+  format: "expected one format name",
   changed_since: "expected one ISO 8601 date-time or the token meta.next_changed_since gave",
   integer: "expected a non-negative integer",
   number: "expected a decimal number",
@@ -44344,6 +54490,57 @@ var detailKind = ({ parserOf, answer: answer2, reader }) => (resource) => {
   };
 };
 
+// runtime/data-routes/export-answer.ts
+init_request_context();
+function exportAnswer({ exporter }) {
+  return async (query, format, { req, res, principal, resource }) => {
+    setCacheOutcome(res, "bypass");
+    for (const [name, value] of Object.entries(deprecationHeaders(resource, query.deprecated))) res.setHeader(name, value);
+    await exporter.stream(principal, resource, query, format, req, res, erpStatsOf(res));
+  };
+}
+
+// runtime/data-routes/export-format.ts
+var EXPORT_BY_MEDIA_TYPE = new Map(EXPORT_FORMAT_ORDER.map((format) => [EXPORT_FORMATS[format].mediaType, format]));
+var LIST_FORMATS = ["json", ...EXPORT_FORMAT_ORDER];
+var LIST_BY_MEDIA_TYPE = new Map([["application/json", "json"], ...EXPORT_BY_MEDIA_TYPE]);
+function listFormatOf(req, format) {
+  if (LIST_FORMATS.includes(format)) return format;
+  if (format !== void 0 || !req.headers.accept) return "json";
+  const chosen = req.accepts([...LIST_BY_MEDIA_TYPE.keys()]);
+  return chosen && LIST_BY_MEDIA_TYPE.get(chosen) || "json";
+}
+function exportFormatOf(req, format) {
+  const first = EXPORT_FORMAT_ORDER[0];
+  if (EXPORT_FORMAT_ORDER.includes(format)) return format;
+  if (format !== void 0 || !req.headers.accept) return first;
+  const chosen = req.accepts([...EXPORT_BY_MEDIA_TYPE.keys()]);
+  return chosen && EXPORT_BY_MEDIA_TYPE.get(chosen) || first;
+}
+
+// runtime/data-routes/kinds/export/export-route.ts
+var exportKind = (deps) => {
+  const exported = exportAnswer(deps);
+  return (resource) => {
+    const parser = deps.parserOf(resource);
+    return {
+      read(call) {
+        const raw = call.req.query;
+        assertCountedQuery(raw);
+        if (parser.knowsEveryKey(raw, "export")) assertUsableQuery(raw);
+        const format = exportFormatOf(call.req, raw["format"]);
+        const parsed = parser.parseExport(raw, format);
+        const gaps = call.gaps();
+        const query = gaps ? servableListQuery(parsed, gaps) : parsed;
+        if (query.changes) deps.changes.assertNotAhead(query.changes);
+        return { query, format };
+      },
+      costOf: () => "list",
+      answer: ({ query, format }, call) => exported(query, format, call)
+    };
+  };
+};
+
 // runtime/data-routes/kinds/list/changes.ts
 init_request_context();
 function changesAnswer({ changes, compression }) {
@@ -44355,29 +54552,6 @@ function changesAnswer({ changes, compression }) {
     const { bytes, etag } = encodeJson(page.body);
     await sendEncoded(req, res, bytes, etag, compression);
   };
-}
-
-// runtime/data-routes/kinds/list/export.ts
-init_request_context();
-function exportAnswer({ exporter }) {
-  return async (query, format, { req, res, principal, resource }) => {
-    setCacheOutcome(res, "bypass");
-    for (const [name, value] of Object.entries(deprecationHeaders(resource, query.deprecated))) res.setHeader(name, value);
-    await exporter.stream(principal, resource, query, format, req, res, erpStatsOf(res));
-  };
-}
-
-// runtime/data-routes/kinds/list/list-format.ts
-var BY_MEDIA_TYPE = {
-  "application/json": "json",
-  "text/csv": "csv",
-  "application/x-ndjson": "ndjson"
-};
-function listFormatOf(req, format) {
-  if (format === "csv" || format === "ndjson" || format === "json") return format;
-  if (format !== void 0 || !req.headers.accept) return "json";
-  const chosen = req.accepts(Object.keys(BY_MEDIA_TYPE));
-  return chosen && BY_MEDIA_TYPE[chosen] || "json";
 }
 
 // runtime/data-routes/kinds/list/page.ts
@@ -44430,6 +54604,7 @@ var listKind = (deps) => {
 // runtime/data-routes/kinds/data-kinds.ts
 var DATA_KINDS = {
   list: listKind,
+  export: exportKind,
   detail: detailKind
 };
 
@@ -52660,6 +62835,7 @@ var mcp_tools_default = {
       query_tool: "query_analytic",
       routes: [
         "GET /api/v1/analytic/accounts",
+        "GET /api/v1/analytic/accounts/export",
         "GET /api/v1/analytic/accounts/{id}"
       ],
       default_order: "id asc",
@@ -52790,6 +62966,7 @@ var mcp_tools_default = {
       query_tool: "query_analytic",
       routes: [
         "GET /api/v1/analytic/dimensions",
+        "GET /api/v1/analytic/dimensions/export",
         "GET /api/v1/analytic/dimensions/{id}"
       ],
       default_order: "sequence asc",
@@ -52872,6 +63049,7 @@ var mcp_tools_default = {
       query_tool: "query_approvals",
       routes: [
         "GET /api/v1/approvals/approvers",
+        "GET /api/v1/approvals/approvers/export",
         "GET /api/v1/approvals/approvers/{id}"
       ],
       default_order: "id desc",
@@ -53058,6 +63236,7 @@ var mcp_tools_default = {
       query_tool: "query_approvals",
       routes: [
         "GET /api/v1/approvals/request-lines",
+        "GET /api/v1/approvals/request-lines/export",
         "GET /api/v1/approvals/request-lines/{id}"
       ],
       default_order: "id desc",
@@ -53292,6 +63471,7 @@ var mcp_tools_default = {
       query_tool: "query_approvals",
       routes: [
         "GET /api/v1/approvals/requests",
+        "GET /api/v1/approvals/requests/export",
         "GET /api/v1/approvals/requests/{id}"
       ],
       default_order: "id desc",
@@ -53630,6 +63810,7 @@ var mcp_tools_default = {
       query_tool: "query_electricity",
       routes: [
         "GET /api/v1/electricity/counters",
+        "GET /api/v1/electricity/counters/export",
         "GET /api/v1/electricity/counters/{id}"
       ],
       default_order: "code asc",
@@ -53812,6 +63993,7 @@ var mcp_tools_default = {
       query_tool: "query_electricity",
       routes: [
         "GET /api/v1/electricity/purchases",
+        "GET /api/v1/electricity/purchases/export",
         "GET /api/v1/electricity/purchases/{id}"
       ],
       default_order: "date_purchase desc",
@@ -53975,6 +64157,7 @@ var mcp_tools_default = {
       query_tool: "query_electricity",
       routes: [
         "GET /api/v1/electricity/readings",
+        "GET /api/v1/electricity/readings/export",
         "GET /api/v1/electricity/readings/{id}"
       ],
       default_order: "date_reading desc",
@@ -54125,6 +64308,7 @@ var mcp_tools_default = {
       query_tool: "query_events",
       routes: [
         "GET /api/v1/events/events",
+        "GET /api/v1/events/events/export",
         "GET /api/v1/events/events/{id}"
       ],
       default_order: "date_begin desc",
@@ -54423,6 +64607,7 @@ var mcp_tools_default = {
       query_tool: "query_events",
       routes: [
         "GET /api/v1/events/registrations",
+        "GET /api/v1/events/registrations/export",
         "GET /api/v1/events/registrations/{id}"
       ],
       default_order: "id desc",
@@ -54579,6 +64764,7 @@ var mcp_tools_default = {
       query_tool: "query_events",
       routes: [
         "GET /api/v1/events/tasks",
+        "GET /api/v1/events/tasks/export",
         "GET /api/v1/events/tasks/{id}"
       ],
       default_order: "event_id desc, sequence asc",
@@ -54679,6 +64865,7 @@ var mcp_tools_default = {
       query_tool: "query_fleet",
       routes: [
         "GET /api/v1/fleet/alerts",
+        "GET /api/v1/fleet/alerts/export",
         "GET /api/v1/fleet/alerts/{id}"
       ],
       default_order: "due_date asc",
@@ -54860,6 +65047,7 @@ var mcp_tools_default = {
       query_tool: "query_fleet",
       routes: [
         "GET /api/v1/fleet/fuel-logs",
+        "GET /api/v1/fleet/fuel-logs/export",
         "GET /api/v1/fleet/fuel-logs/{id}"
       ],
       default_order: "date desc",
@@ -55090,6 +65278,7 @@ var mcp_tools_default = {
       query_tool: "query_fleet",
       routes: [
         "GET /api/v1/fleet/incidents",
+        "GET /api/v1/fleet/incidents/export",
         "GET /api/v1/fleet/incidents/{id}"
       ],
       default_order: "date desc",
@@ -55250,6 +65439,7 @@ var mcp_tools_default = {
       query_tool: "query_fleet",
       routes: [
         "GET /api/v1/fleet/locations",
+        "GET /api/v1/fleet/locations/export",
         "GET /api/v1/fleet/locations/{id}"
       ],
       default_order: "sequence asc, name asc",
@@ -55379,6 +65569,7 @@ var mcp_tools_default = {
       query_tool: "query_fleet",
       routes: [
         "GET /api/v1/fleet/reservations",
+        "GET /api/v1/fleet/reservations/export",
         "GET /api/v1/fleet/reservations/{id}"
       ],
       default_order: "start desc",
@@ -55630,6 +65821,7 @@ var mcp_tools_default = {
       query_tool: "query_fleet",
       routes: [
         "GET /api/v1/fleet/services",
+        "GET /api/v1/fleet/services/export",
         "GET /api/v1/fleet/services/{id}"
       ],
       default_order: "date desc",
@@ -55847,6 +66039,7 @@ var mcp_tools_default = {
       query_tool: "query_fleet",
       routes: [
         "GET /api/v1/fleet/trips",
+        "GET /api/v1/fleet/trips/export",
         "GET /api/v1/fleet/trips/{id}"
       ],
       default_order: "date desc",
@@ -56040,6 +66233,7 @@ var mcp_tools_default = {
       query_tool: "query_fleet",
       routes: [
         "GET /api/v1/fleet/vehicles",
+        "GET /api/v1/fleet/vehicles/export",
         "GET /api/v1/fleet/vehicles/{id}"
       ],
       default_order: "plate asc",
@@ -56292,6 +66486,7 @@ var mcp_tools_default = {
       query_tool: "query_it",
       routes: [
         "GET /api/v1/it/assets",
+        "GET /api/v1/it/assets/export",
         "GET /api/v1/it/assets/{id}"
       ],
       default_order: "serial asc",
@@ -56432,6 +66627,7 @@ var mcp_tools_default = {
       query_tool: "query_it",
       routes: [
         "GET /api/v1/it/consumable-moves",
+        "GET /api/v1/it/consumable-moves/export",
         "GET /api/v1/it/consumable-moves/{id}"
       ],
       default_order: "date desc",
@@ -56607,6 +66803,7 @@ var mcp_tools_default = {
       query_tool: "query_it",
       routes: [
         "GET /api/v1/it/tickets",
+        "GET /api/v1/it/tickets/export",
         "GET /api/v1/it/tickets/{id}"
       ],
       default_order: "id desc",
@@ -56869,6 +67066,7 @@ var mcp_tools_default = {
       query_tool: "query_purchase",
       routes: [
         "GET /api/v1/purchase/order-lines",
+        "GET /api/v1/purchase/order-lines/export",
         "GET /api/v1/purchase/order-lines/{id}"
       ],
       default_order: "id desc",
@@ -57099,6 +67297,7 @@ var mcp_tools_default = {
       query_tool: "query_purchase",
       routes: [
         "GET /api/v1/purchase/orders",
+        "GET /api/v1/purchase/orders/export",
         "GET /api/v1/purchase/orders/{id}"
       ],
       default_order: "date_order desc",
@@ -57451,6 +67650,7 @@ var mcp_tools_default = {
       query_tool: "query_space",
       routes: [
         "GET /api/v1/space/activities",
+        "GET /api/v1/space/activities/export",
         "GET /api/v1/space/activities/{id}"
       ],
       default_order: "sequence asc, name asc",
@@ -57528,6 +67728,7 @@ var mcp_tools_default = {
       query_tool: "query_space",
       routes: [
         "GET /api/v1/space/categories",
+        "GET /api/v1/space/categories/export",
         "GET /api/v1/space/categories/{id}"
       ],
       default_order: "sequence asc, name asc",
@@ -57589,6 +67790,7 @@ var mcp_tools_default = {
       query_tool: "query_space",
       routes: [
         "GET /api/v1/space/equipments",
+        "GET /api/v1/space/equipments/export",
         "GET /api/v1/space/equipments/{id}"
       ],
       default_order: "name asc",
@@ -57674,6 +67876,7 @@ var mcp_tools_default = {
       query_tool: "query_space",
       routes: [
         "GET /api/v1/space/maintenances",
+        "GET /api/v1/space/maintenances/export",
         "GET /api/v1/space/maintenances/{id}"
       ],
       default_order: "start desc",
@@ -57880,6 +68083,7 @@ var mcp_tools_default = {
       query_tool: "query_space",
       routes: [
         "GET /api/v1/space/reservations",
+        "GET /api/v1/space/reservations/export",
         "GET /api/v1/space/reservations/{id}"
       ],
       default_order: "start desc",
@@ -58146,6 +68350,7 @@ var mcp_tools_default = {
       query_tool: "query_space",
       routes: [
         "GET /api/v1/space/sites",
+        "GET /api/v1/space/sites/export",
         "GET /api/v1/space/sites/{id}"
       ],
       default_order: "complete_name asc",
@@ -58255,6 +68460,7 @@ var mcp_tools_default = {
       query_tool: "query_space",
       routes: [
         "GET /api/v1/space/spaces",
+        "GET /api/v1/space/spaces/export",
         "GET /api/v1/space/spaces/{id}"
       ],
       default_order: "sequence asc, name asc",
@@ -58498,6 +68704,7 @@ var mcp_tools_default = {
       query_tool: "query_sprint",
       routes: [
         "GET /api/v1/sprint/blockers",
+        "GET /api/v1/sprint/blockers/export",
         "GET /api/v1/sprint/blockers/{id}"
       ],
       default_order: "date_start desc",
@@ -58736,6 +68943,7 @@ var mcp_tools_default = {
       query_tool: "query_sprint",
       routes: [
         "GET /api/v1/sprint/engagements",
+        "GET /api/v1/sprint/engagements/export",
         "GET /api/v1/sprint/engagements/{id}"
       ],
       default_order: "deadline asc",
@@ -58966,6 +69174,7 @@ var mcp_tools_default = {
       query_tool: "query_sprint",
       routes: [
         "GET /api/v1/sprint/key-results",
+        "GET /api/v1/sprint/key-results/export",
         "GET /api/v1/sprint/key-results/{id}"
       ],
       default_order: "number asc",
@@ -59103,6 +69312,7 @@ var mcp_tools_default = {
       query_tool: "query_sprint",
       routes: [
         "GET /api/v1/sprint/measure-readings",
+        "GET /api/v1/sprint/measure-readings/export",
         "GET /api/v1/sprint/measure-readings/{id}"
       ],
       default_order: "date desc",
@@ -59258,6 +69468,7 @@ var mcp_tools_default = {
       query_tool: "query_sprint",
       routes: [
         "GET /api/v1/sprint/measures",
+        "GET /api/v1/sprint/measures/export",
         "GET /api/v1/sprint/measures/{id}"
       ],
       default_order: "kr_id, id",
@@ -59416,6 +69627,7 @@ var mcp_tools_default = {
       query_tool: "query_sprint",
       routes: [
         "GET /api/v1/sprint/objectives",
+        "GET /api/v1/sprint/objectives/export",
         "GET /api/v1/sprint/objectives/{id}"
       ],
       default_order: "name asc",
@@ -59483,6 +69695,7 @@ var mcp_tools_default = {
       query_tool: "query_sprint",
       routes: [
         "GET /api/v1/sprint/sprints",
+        "GET /api/v1/sprint/sprints/export",
         "GET /api/v1/sprint/sprints/{id}"
       ],
       default_order: "date_start desc",
@@ -59582,6 +69795,7 @@ var mcp_tools_default = {
       query_tool: "query_stock",
       routes: [
         "GET /api/v1/stock/pickings",
+        "GET /api/v1/stock/pickings/export",
         "GET /api/v1/stock/pickings/{id}"
       ],
       default_order: "scheduled_date desc",
@@ -59768,6 +69982,7 @@ var mcp_tools_default = {
       query_tool: "query_travel",
       routes: [
         "GET /api/v1/travel/perdiem-rates",
+        "GET /api/v1/travel/perdiem-rates/export",
         "GET /api/v1/travel/perdiem-rates/{id}"
       ],
       default_order: "id desc",
@@ -59907,6 +70122,7 @@ var mcp_tools_default = {
       query_tool: "query_travel",
       routes: [
         "GET /api/v1/travel/perdiem-requests",
+        "GET /api/v1/travel/perdiem-requests/export",
         "GET /api/v1/travel/perdiem-requests/{id}"
       ],
       default_order: "date_start desc",
@@ -60309,6 +70525,7 @@ var mcp_tools_default = {
       query_tool: "query_travel",
       routes: [
         "GET /api/v1/travel/trip-expenses",
+        "GET /api/v1/travel/trip-expenses/export",
         "GET /api/v1/travel/trip-expenses/{id}"
       ],
       default_order: "id desc",
@@ -60409,6 +70626,7 @@ var mcp_tools_default = {
       query_tool: "query_travel",
       routes: [
         "GET /api/v1/travel/trip-stages",
+        "GET /api/v1/travel/trip-stages/export",
         "GET /api/v1/travel/trip-stages/{id}"
       ],
       default_order: "trip_id desc, sequence asc",
@@ -60589,6 +70807,7 @@ var mcp_tools_default = {
       query_tool: "query_travel",
       routes: [
         "GET /api/v1/travel/trip-types",
+        "GET /api/v1/travel/trip-types/export",
         "GET /api/v1/travel/trip-types/{id}"
       ],
       default_order: "sequence asc, name asc",
@@ -60666,6 +70885,7 @@ var mcp_tools_default = {
       query_tool: "query_travel",
       routes: [
         "GET /api/v1/travel/trips",
+        "GET /api/v1/travel/trips/export",
         "GET /api/v1/travel/trips/{id}"
       ],
       default_order: "date_start desc",
@@ -61095,6 +71315,7 @@ var ROUTE_TOOLS = {
     },
     call: (args, get, { domain }) => queryResource(domain, args, get)
   },
+  export: null,
   detail: {
     match: (name) => name === "get_record" ? {} : void 0,
     call: (args, get) => getRecord(args, get)
@@ -61109,8 +71330,8 @@ async function callTool(name, rawArgs, host) {
     }
     if (name === "describe_resource") return held(describeResource(args), host);
     for (const tool of Object.values(ROUTE_TOOLS)) {
-      const matched = tool.match(name);
-      if (matched) return await tool.call(args, host.get, matched);
+      const matched = tool?.match(name);
+      if (tool && matched) return await tool.call(args, host.get, matched);
     }
     return toolError("not_found", `No tool '${name}'; the tools are ${TOOLS.map((t) => t.name).join(", ")}.`, { status: 404 });
   } catch (error) {

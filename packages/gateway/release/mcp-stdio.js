@@ -15,13 +15,24 @@ var ROUTE_KINDS = {
    * (`total=true`: two ERP calls) is `counted_list`, any other `list`.
    */
   list: { path: "", costs: ["list", "counted_list"] },
+  /**
+   * `GET /api/v1/<domain>/<resource>/export`: every matching record as a file in one of
+   * EXPORT_FORMATS, streamed. Charged as a list, as an export on the list route is. Declared before
+   * the detail route, whose `/:id` would take its path.
+   */
+  export: { path: "/export", costs: ["list"] },
   /** `GET /api/v1/<domain>/<resource>/{id}`: one record. */
   detail: { path: "/:id", costs: ["detail"] }
 };
 var ROUTE_KIND_ORDER = Object.keys(ROUTE_KINDS);
 var ANSWER_COSTS = ["not_modified", "cached"];
-var REQUEST_COSTS = ROUTE_KIND_ORDER.flatMap((kind) => ROUTE_KINDS[kind].costs);
+var REQUEST_COSTS = [...new Set(ROUTE_KIND_ORDER.flatMap((kind) => ROUTE_KINDS[kind].costs))];
 var COST_KINDS = [...REQUEST_COSTS, ...ANSWER_COSTS];
+var EXPORT_FORMATS = {
+  csv: { mediaType: "text/csv", extension: "csv" },
+  ndjson: { mediaType: "application/x-ndjson", extension: "ndjson" }
+};
+var EXPORT_FORMAT_ORDER = Object.keys(EXPORT_FORMATS);
 
 // runtime/settings.ts
 var MiB = 1024 * 1024;

@@ -191,7 +191,8 @@ interface RouteTool {
   call(args: Record<string, unknown>, get: ApiGet, matched: { readonly domain?: string }): Promise<CallToolResult>;
 }
 
-const ROUTE_TOOLS: { readonly [K in RouteKind]: RouteTool } = {
+/** The tools of each kind; `null` for a kind that has none (an export is a file for a person or a loader, not an answer for a model). */
+const ROUTE_TOOLS: { readonly [K in RouteKind]: RouteTool | null } = {
   list: {
     match: (name) => {
       const domain = DOMAIN_OF_TOOL.get(name);
@@ -199,6 +200,7 @@ const ROUTE_TOOLS: { readonly [K in RouteKind]: RouteTool } = {
     },
     call: (args, get, { domain }) => queryResource(domain as string, args, get),
   },
+  export: null,
   detail: {
     match: (name) => (name === 'get_record' ? {} : undefined),
     call: (args, get) => getRecord(args, get),
@@ -215,8 +217,8 @@ export async function callTool(name: string, rawArgs: unknown, host: ToolHost): 
     }
     if (name === 'describe_resource') return held(describeResource(args), host);
     for (const tool of Object.values(ROUTE_TOOLS)) {
-      const matched = tool.match(name);
-      if (matched) return await tool.call(args, host.get, matched);
+      const matched = tool?.match(name);
+      if (tool && matched) return await tool.call(args, host.get, matched);
     }
     return toolError('not_found', `No tool '${name}'; the tools are ${TOOLS.map((t) => t.name).join(', ')}.`, { status: 404 });
   } catch (error) {
