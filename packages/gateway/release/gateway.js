@@ -2290,8 +2290,8 @@ footer {
 <ul>
 <li>Streamable HTTP: <code>POST {base_url}/mcp</code> with <code>Authorization: Bearer &lt;API key&gt;</code> (stateless: no session id; GET is 405).</li>
 <li>stdio, for local agents: <code>GATEWAY_URL={base_url} API_KEY=&lt;key&gt; npm run mcp</code> in a clone of the gateway; it forwards to <code>/mcp</code>.</li>
-<li>14 tools: <code>list_resources</code>; <code>describe_resource</code> (fields, enums, filters, sort keys, personal-data flags); <code>query_&lt;domain&gt;</code> (one per domain: <code>resource</code>, named <code>filters</code>, <code>fields</code>, <code>order</code>, <code>limit</code>, <code>since_id</code>, <code>total</code>); <code>get_record</code> (<code>resource</code> as <code>domain/name</code>, <code>id</code>, <code>fields</code>).</li>
-<li>Answers are structured content (<code>{&quot;resource&quot;, &quot;data&quot;, &quot;meta&quot;}</code>); personal-data fields only when named in <code>fields</code> (<code>meta.personal_fields_omitted</code> lists the others); <code>meta.unreadable_fields</code> names fields that are null because the API account may not read their model. Errors are tool errors whose text is <code>{&quot;error&quot;: {&quot;code&quot;, &quot;message&quot;, &quot;status&quot;}}</code>.</li>
+<li>14 tools: <code>list_resources</code>; <code>describe_resource</code> (fields, enums, filters with their value types, sort keys, personal-data flags: the tools' schemas do not repeat them); <code>query_&lt;domain&gt;</code> (one per domain: <code>resource</code>, named <code>filters</code>, <code>fields</code>, <code>order</code>, <code>limit</code>, <code>since_id</code>, <code>total</code>); <code>get_record</code> (<code>resource</code> as <code>domain/name</code>, <code>id</code>, <code>fields</code>).</li>
+<li>Answers are structured content (<code>{&quot;resource&quot;, &quot;data&quot;, &quot;meta&quot;}</code>); personal-data fields only when named in <code>fields</code> (<code>meta.personal_fields_omitted</code> lists the others); <code>meta.unreadable_fields</code> names fields that are null because the API account may not read their model. Errors are tool errors whose text is <code>{&quot;error&quot;: {&quot;code&quot;, &quot;message&quot;, &quot;status&quot;}}</code>; an argument outside the tool's input schema (<code>limit</code> above 200) is refused (<code>invalid_value</code>, 422), never adjusted.</li>
 <li>Bounds: one POST carries at most 16 JSON-RPC messages (a batch; 400 past it), and at most 4 of its tool calls run at once (the others wait their turn, until the request timeout: then <code>gateway_timeout</code>, 504). A call that reads data costs what its route costs against the key's rate limit (<code>rate_limited</code>, 429, past it); while the gateway holds as many answers as its memory budget allows, a call answers <code>unavailable</code> (503) with <code>retry_after</code> seconds: retry then, or ask for fewer records.</li>
 <li><strong>llms.txt</strong>: this interface as flat Markdown for language models, at <code>{base_url}/llms.txt</code> (and <code>/api/llms.txt</code>).</li>
 </ul>
@@ -5501,8 +5501,8 @@ Agents that speak the Model Context Protocol use the same key, rights, limits an
 
 - Streamable HTTP: \`POST {base_url}/mcp\` with \`Authorization: Bearer <API key>\` (stateless: no session id; GET is 405).
 - stdio, for local agents: \`GATEWAY_URL={base_url} API_KEY=<key> npm run mcp\` in a clone of the gateway; it forwards to \`/mcp\`.
-- 14 tools: \`list_resources\`; \`describe_resource\` (fields, enums, filters, sort keys, personal-data flags); \`query_<domain>\` (one per domain: \`resource\`, named \`filters\`, \`fields\`, \`order\`, \`limit\`, \`since_id\`, \`total\`); \`get_record\` (\`resource\` as \`domain/name\`, \`id\`, \`fields\`).
-- Answers are structured content (\`{"resource", "data", "meta"}\`); personal-data fields only when named in \`fields\` (\`meta.personal_fields_omitted\` lists the others); \`meta.unreadable_fields\` names fields that are null because the API account may not read their model. Errors are tool errors whose text is \`{"error": {"code", "message", "status"}}\`.
+- 14 tools: \`list_resources\`; \`describe_resource\` (fields, enums, filters with their value types, sort keys, personal-data flags: the tools' schemas do not repeat them); \`query_<domain>\` (one per domain: \`resource\`, named \`filters\`, \`fields\`, \`order\`, \`limit\`, \`since_id\`, \`total\`); \`get_record\` (\`resource\` as \`domain/name\`, \`id\`, \`fields\`).
+- Answers are structured content (\`{"resource", "data", "meta"}\`); personal-data fields only when named in \`fields\` (\`meta.personal_fields_omitted\` lists the others); \`meta.unreadable_fields\` names fields that are null because the API account may not read their model. Errors are tool errors whose text is \`{"error": {"code", "message", "status"}}\`; an argument outside the tool's input schema (\`limit\` above 200) is refused (\`invalid_value\`, 422), never adjusted.
 - Bounds: one POST carries at most 16 JSON-RPC messages (a batch; 400 past it), and at most 4 of its tool calls run at once (the others wait their turn, until the request timeout: then \`gateway_timeout\`, 504). A call that reads data costs what its route costs against the key's rate limit (\`rate_limited\`, 429, past it); while the gateway holds as many answers as its memory budget allows, a call answers \`unavailable\` (503) with \`retry_after\` seconds: retry then, or ask for fewer records.
 - **llms.txt**: this interface as flat Markdown for language models, at \`{base_url}/llms.txt\` (and \`/api/llms.txt\`).
 
@@ -54088,11 +54088,11 @@ function assertExportable(query) {
     throw badRequest(`An export streams every matching record by ascending id: ${refused.join(", ")} cannot be used with it (filter instead; since_id resumes after an id).`);
 }
 var QueryParser = class {
-  constructor(resource, ajv) {
+  constructor(resource, ajv2) {
     this.resource = resource;
     const schemaOf = (kind) => resource[`${kind}QuerySchema`];
     this.keys = byKind((kind) => new Set(Object.keys(schemaOf(kind).properties ?? {})));
-    this.validators = byKind((kind) => ajv.compile(schemaOf(kind)));
+    this.validators = byKind((kind) => ajv2.compile(schemaOf(kind)));
     this.fieldsByName = new Map(resource.fields.map((f) => [f.name, f]));
     this.filtersByName = new Map(resource.filters.map((f) => [f.name, f]));
     this.sortFieldsByKey = new Map(Object.entries(resource.sortable));
@@ -54617,12 +54617,12 @@ var outcomeOf2 = (res) => {
 };
 function createResourceHandlers(auth, reader, failures, budget, bulk, options = {}) {
   const { drift, keyLimit = NO_KEY_RATE_LIMIT, compression = { enabled: false, minBytes: 0 }, cache, onRefreshError = () => void 0, tracing } = options;
-  const ajv = new import__.default({ allErrors: false, strict: true, verbose: true });
+  const ajv2 = new import__.default({ allErrors: false, strict: true, verbose: true });
   const parsers = /* @__PURE__ */ new Map();
   const parserOf = (resource) => {
     let parser = parsers.get(resource);
     if (!parser) {
-      parser = new QueryParser(resource, ajv);
+      parser = new QueryParser(resource, ajv2);
       parsers.set(resource, parser);
     }
     return parser;
@@ -54768,7 +54768,7 @@ function inProcessGet(app) {
 var import_mcp = require("@modelcontextprotocol/sdk/server/mcp.js");
 var import_types = require("@modelcontextprotocol/sdk/types.js");
 var SERVER_NAME = "ops-data-gateway";
-var INSTRUCTIONS = "Read-only access to the operations data of the organisation (fleet, purchase, stock, travel, space, events, IT, sprint, approvals, electricity, analytic). Start with list_resources, then describe_resource for fields and filters; query_<domain> lists records with named filters (page with since_id), get_record reads one. Personal-data fields are left out unless named in fields. Errors are tool errors carrying the API error code and message. A call that reads data costs what its API route costs against the key rate limit; rate_limited (429) and unavailable (503: the gateway holds as many answers as its memory allows) carry retry_after, the seconds to wait before calling again.";
+var INSTRUCTIONS = "Read-only access to the operations data of the organisation (fleet, purchase, stock, travel, space, events, IT, sprint, approvals, electricity, analytic). Start with list_resources, then describe_resource for a resource's fields, filters (with their value types) and sort keys: the tools' schemas do not repeat them. query_<domain> lists records with named filters, ANDed: page with since_id 0, then meta.next_since_id until it is null; get_record reads one. Personal-data fields are left out unless named in fields. Errors are tool errors carrying the API error code and message; arguments outside a tool's input schema (limit above 200, say) are refused, never adjusted. A call that reads data costs what its API route costs against the key rate limit; rate_limited (429) and unavailable (503: the gateway holds as many answers as its memory allows) carry retry_after, the seconds to wait before calling again.";
 function createMcpServer(backend, version) {
   const server = new import_mcp.McpServer({ name: SERVER_NAME, title: "Operations data API", version }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
   const onTheWire = /* @__PURE__ */ new Map();
@@ -54799,6 +54799,9 @@ function createMcpServer(backend, version) {
   };
 }
 
+// runtime/mcp/tool-calls.ts
+var import__2 = __toESM(require("ajv/dist/2020"));
+
 // generated/mcp-tools.json
 var mcp_tools_default = {
   "x-generated-by": "Generated by ops-data-gateway codegen (make generate) from catalogue/*.yaml. Do not edit: changes are lost at the next generation.",
@@ -54827,20 +54830,8 @@ var mcp_tools_default = {
             type: "array",
             items: {
               type: "object",
-              required: [
-                "resource",
-                "title",
-                "description",
-                "query_tool"
-              ],
               properties: {
                 resource: {
-                  type: "string"
-                },
-                title: {
-                  type: "string"
-                },
-                description: {
                   type: "string"
                 },
                 query_tool: {
@@ -54852,17 +54843,14 @@ var mcp_tools_default = {
         }
       },
       annotations: {
-        title: "List resources",
         readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
         openWorldHint: false
       }
     },
     {
       name: "describe_resource",
       title: "Describe a resource",
-      description: "Fields (type, enum values, personal-data flag), named filters (operator, value type, example), sort keys and scope of one resource.",
+      description: "What the query tools take for one resource: its fields (type, enum values, nullable, personal-data flag, sortable), named filters (operator, value type, enum values, example), sort keys, default order and scope.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -54918,8 +54906,7 @@ var mcp_tools_default = {
               "travel/trip-stages",
               "travel/trip-types",
               "travel/trips"
-            ],
-            description: "The resource, as '<domain>/<resource>' (list_resources lists them)."
+            ]
           }
         }
       },
@@ -54927,138 +54914,47 @@ var mcp_tools_default = {
         type: "object",
         required: [
           "resource",
-          "title",
-          "description",
           "query_tool",
           "fields",
           "filters",
-          "sortable",
-          "default_order"
+          "sortable"
         ],
         properties: {
           resource: {
             type: "string"
           },
-          title: {
-            type: "string"
-          },
-          description: {
-            type: "string"
-          },
           query_tool: {
             type: "string"
           },
-          routes: {
+          fields: {
             type: "array",
             items: {
-              type: "string"
+              type: "object"
             }
           },
-          default_order: {
-            type: "string"
+          filters: {
+            type: "array",
+            items: {
+              type: "object"
+            }
           },
           sortable: {
             type: "array",
             items: {
               type: "string"
             }
-          },
-          scope: {
-            type: "string"
-          },
-          fields: {
-            type: "array",
-            items: {
-              type: "object",
-              required: [
-                "name",
-                "type",
-                "description",
-                "personal"
-              ],
-              properties: {
-                name: {
-                  type: "string"
-                },
-                type: {
-                  type: "string"
-                },
-                enum: {
-                  type: "array",
-                  items: {
-                    type: "string"
-                  }
-                },
-                nullable: {
-                  type: "boolean"
-                },
-                personal: {
-                  type: "boolean"
-                },
-                deprecated: {
-                  type: "boolean"
-                },
-                sortable: {
-                  type: "boolean"
-                },
-                description: {
-                  type: "string"
-                }
-              }
-            }
-          },
-          filters: {
-            type: "array",
-            items: {
-              type: "object",
-              required: [
-                "name",
-                "op",
-                "type",
-                "example"
-              ],
-              properties: {
-                name: {
-                  type: "string"
-                },
-                op: {
-                  type: "string"
-                },
-                type: {
-                  type: "string"
-                },
-                values: {
-                  type: "array",
-                  items: {
-                    type: "string"
-                  }
-                },
-                example: {
-                  type: "string"
-                },
-                deprecated: {
-                  type: "boolean"
-                },
-                description: {
-                  type: "string"
-                }
-              }
-            }
           }
         }
       },
       annotations: {
-        title: "Describe a resource",
         readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
         openWorldHint: false
       }
     },
     {
       name: "get_record",
       title: "Get one record",
-      description: "One record of a resource by its id (not_found when it does not exist or is outside the resource scope). Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
+      description: "One record of a resource by its id (not_found when it does not exist or is outside the resource scope).",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -55115,8 +55011,7 @@ var mcp_tools_default = {
               "travel/trip-stages",
               "travel/trip-types",
               "travel/trips"
-            ],
-            description: "The resource, as '<domain>/<resource>' (list_resources lists them)."
+            ]
           },
           id: {
             type: "integer",
@@ -55130,7 +55025,7 @@ var mcp_tools_default = {
             },
             minItems: 1,
             uniqueItems: true,
-            description: "Fields to return (default: every field except personal data). Personal-data fields (see describe_resource) are returned only when named here."
+            description: "Default: all but personal data (only when named)."
           }
         }
       },
@@ -55142,54 +55037,7 @@ var mcp_tools_default = {
         ],
         properties: {
           resource: {
-            type: "string",
-            enum: [
-              "analytic/accounts",
-              "analytic/dimensions",
-              "approvals/approvers",
-              "approvals/request-lines",
-              "approvals/requests",
-              "electricity/counters",
-              "electricity/purchases",
-              "electricity/readings",
-              "events/events",
-              "events/registrations",
-              "events/tasks",
-              "fleet/alerts",
-              "fleet/fuel-logs",
-              "fleet/incidents",
-              "fleet/locations",
-              "fleet/reservations",
-              "fleet/services",
-              "fleet/trips",
-              "fleet/vehicles",
-              "it/assets",
-              "it/consumable-moves",
-              "it/tickets",
-              "purchase/order-lines",
-              "purchase/orders",
-              "space/activities",
-              "space/categories",
-              "space/equipments",
-              "space/maintenances",
-              "space/reservations",
-              "space/sites",
-              "space/spaces",
-              "sprint/blockers",
-              "sprint/engagements",
-              "sprint/key-results",
-              "sprint/measure-readings",
-              "sprint/measures",
-              "sprint/objectives",
-              "sprint/sprints",
-              "stock/pickings",
-              "travel/perdiem-rates",
-              "travel/perdiem-requests",
-              "travel/trip-expenses",
-              "travel/trip-stages",
-              "travel/trip-types",
-              "travel/trips"
-            ]
+            type: "string"
           },
           data: {
             type: "object",
@@ -55203,36 +55051,19 @@ var mcp_tools_default = {
             }
           },
           meta: {
-            type: "object",
-            properties: {
-              personal_fields_omitted: {
-                type: "array",
-                items: {
-                  type: "string"
-                }
-              },
-              unreadable_fields: {
-                type: "array",
-                items: {
-                  type: "string"
-                }
-              }
-            }
+            type: "object"
           }
         }
       },
       annotations: {
-        title: "Get one record",
         readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
         openWorldHint: false
       }
     },
     {
       name: "query_analytic",
       title: "Query Analytic",
-      description: "List records of a Analytic resource (Analytic accounts charged by purchase and approval lines, and the analysis dimensions (plans) that group them.) with its named filters, ANDed. Resources:\n- accounts: Analytic accounts, active and archived. The account id is the key used inside analytic distributions of lines.\n- dimensions: Axes of analysis (analytic plans) grouping the analytic accounts.\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
+      description: "Records of one Analytic resource (Analytic accounts charged by purchase and approval lines, and the analysis dimensions (plans) that group them), with named filters, ANDed.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -55245,92 +55076,40 @@ var mcp_tools_default = {
             enum: [
               "accounts",
               "dimensions"
-            ],
-            description: "Which resource of the domain."
+            ]
           },
           filters: {
             type: "object",
-            description: "Named filters of the chosen resource (the branch titled with its name); any other name is refused. Omit for no filter.",
-            anyOf: [
-              {
-                title: "accounts",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  dimension_id: {
-                    type: "integer",
-                    description: "= Records whose dimension_id is equal to value."
-                  },
-                  code: {
-                    type: "string",
-                    description: "ilike Records whose code is containing (case-insensitive) the text value."
-                  },
-                  name: {
-                    type: "string",
-                    description: "ilike Records whose name is containing (case-insensitive) the text value."
-                  },
-                  active: {
-                    type: "boolean",
-                    description: "= Records whose active is equal to value."
-                  }
-                }
-              },
-              {
-                title: "dimensions",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  name: {
-                    type: "string",
-                    description: "ilike Records whose name is containing (case-insensitive) the text value."
-                  }
-                }
-              }
-            ]
+            description: "{name: value} of the resource's filters."
           },
           fields: {
             type: "array",
             items: {
-              type: "string",
-              enum: [
-                "active",
-                "applicability",
-                "code",
-                "company",
-                "dimension",
-                "dimension_id",
-                "id",
-                "name",
-                "parent",
-                "partner",
-                "root_dimension",
-                "sequence",
-                "url"
-              ]
+              type: "string"
             },
             minItems: 1,
             uniqueItems: true,
-            description: "Fields to return (default: every field except personal data). Personal-data fields (see describe_resource) are returned only when named here."
+            description: "Default: all but personal data (only when named)."
           },
           order: {
             type: "string",
-            description: "Sort keys among the resource's sortable fields: 'field', 'field desc', comma-separated. Not with since_id."
+            description: "'field desc', comma-separated; not with since_id."
           },
           limit: {
             type: "integer",
             minimum: 1,
             maximum: 200,
-            description: "Records per page (default 50)."
+            description: "Default 50."
           },
           since_id: {
             type: "integer",
             minimum: 0,
             maximum: 2147483647,
-            description: "Cursor: 0 for the first page, then meta.next_since_id. Records come in ascending id."
+            description: "0, then meta.next_since_id until null."
           },
           total: {
             type: "boolean",
-            description: "Count every matching record in meta.total (default true; false is cheaper)."
+            description: "false: no meta.total (cheaper)."
           }
         }
       },
@@ -55343,172 +55122,36 @@ var mcp_tools_default = {
         ],
         properties: {
           resource: {
-            type: "string",
-            enum: [
-              "analytic/accounts",
-              "analytic/dimensions"
-            ]
+            type: "string"
           },
           data: {
             type: "array",
             items: {
-              anyOf: [
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    code: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    dimension: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    dimension_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    root_dimension: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    partner: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    active: {
-                      type: "boolean"
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    sequence: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    applicability: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "optional",
-                        "mandatory",
-                        "unavailable",
-                        null
-                      ]
-                    },
-                    parent: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                }
-              ]
-            }
-          },
-          meta: {
-            type: "object",
-            additionalProperties: false,
-            properties: {
-              total: {
-                type: "integer",
-                minimum: 0
-              },
-              next_since_id: {
-                type: [
-                  "integer",
-                  "null"
-                ]
-              },
-              personal_fields_omitted: {
-                type: "array",
-                items: {
-                  type: "string"
-                }
-              },
-              unreadable_fields: {
-                type: "array",
-                items: {
-                  type: "string"
+              type: "object",
+              required: [
+                "id"
+              ],
+              properties: {
+                id: {
+                  type: "integer"
                 }
               }
             }
+          },
+          meta: {
+            type: "object"
           }
         }
       },
       annotations: {
-        title: "Query Analytic",
         readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
         openWorldHint: false
       }
     },
     {
       name: "query_approvals",
       title: "Query Approvals",
-      description: "List records of a Approvals resource (Approval requests, the approval circuit of each request and the product lines they ask for.) with its named filters, ANDed. Resources:\n- approvers: Steps of an approval circuit (one approver of one request).\n- request-lines: Product lines of approval requests (what is asked for and where it is charged).\n- requests: Approval requests (purchases, expenses, missions...) and their outcome.\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
+      description: "Records of one Approvals resource (Approval requests, the approval circuit of each request and the product lines they ask for), with named filters, ANDed.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -55522,232 +55165,40 @@ var mcp_tools_default = {
               "approvers",
               "request-lines",
               "requests"
-            ],
-            description: "Which resource of the domain."
+            ]
           },
           filters: {
             type: "object",
-            description: "Named filters of the chosen resource (the branch titled with its name); any other name is refused. Omit for no filter.",
-            anyOf: [
-              {
-                title: "approvers",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  request_id: {
-                    type: "integer",
-                    description: "= Records whose request_id is equal to value."
-                  },
-                  request_status: {
-                    type: "string",
-                    enum: [
-                      "new",
-                      "pending",
-                      "approved",
-                      "refused",
-                      "cancel",
-                      "treated_paid"
-                    ],
-                    description: "= Records whose request_status is equal to value."
-                  },
-                  approver_id: {
-                    type: "integer",
-                    description: "= Records whose approver_id is equal to value."
-                  },
-                  status: {
-                    type: "string",
-                    enum: [
-                      "new",
-                      "pending",
-                      "waiting",
-                      "approved",
-                      "refused",
-                      "cancel"
-                    ],
-                    description: "= Records whose status is equal to value."
-                  },
-                  created_after: {
-                    type: "string",
-                    description: ">= Steps created on or after this date. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  created_before: {
-                    type: "string",
-                    description: "<= Steps created on or before this date. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              },
-              {
-                title: "request-lines",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  request_id: {
-                    type: "integer",
-                    description: "= Records whose request_id is equal to value."
-                  },
-                  request_status: {
-                    type: "string",
-                    enum: [
-                      "new",
-                      "pending",
-                      "approved",
-                      "refused",
-                      "cancel",
-                      "treated_paid"
-                    ],
-                    description: "= Records whose request_status is equal to value."
-                  },
-                  product_id: {
-                    type: "integer",
-                    description: "= Records whose product_id is equal to value."
-                  },
-                  description: {
-                    type: "string",
-                    description: "ilike Records whose description is containing (case-insensitive) the text value."
-                  },
-                  created_after: {
-                    type: "string",
-                    description: ">= Lines created on or after this date. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  created_before: {
-                    type: "string",
-                    description: "<= Lines created on or before this date. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              },
-              {
-                title: "requests",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  status: {
-                    type: "string",
-                    enum: [
-                      "new",
-                      "pending",
-                      "approved",
-                      "refused",
-                      "cancel",
-                      "treated_paid"
-                    ],
-                    description: "= Records whose status is equal to value."
-                  },
-                  author_id: {
-                    type: "integer",
-                    description: "= Records whose author_id is equal to value."
-                  },
-                  category_id: {
-                    type: "integer",
-                    description: "= Records whose category_id is equal to value."
-                  },
-                  subject: {
-                    type: "string",
-                    description: "ilike Records whose subject is containing (case-insensitive) the text value."
-                  },
-                  description: {
-                    type: "string",
-                    description: "ilike Records whose description is containing (case-insensitive) the text value."
-                  },
-                  budget_code: {
-                    type: "string",
-                    description: "ilike Records whose budget_code is containing (case-insensitive) the text value."
-                  },
-                  created_after: {
-                    type: "string",
-                    description: ">= On field `created_at`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  created_before: {
-                    type: "string",
-                    description: "<= On field `created_at`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  confirmed_after: {
-                    type: "string",
-                    description: ">= On field `date_confirmed`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  confirmed_before: {
-                    type: "string",
-                    description: "<= On field `date_confirmed`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  amount_above: {
-                    type: "number",
-                    description: ">= Requests whose amount is at least this value."
-                  }
-                }
-              }
-            ]
+            description: "{name: value} of the resource's filters."
           },
           fields: {
             type: "array",
             items: {
-              type: "string",
-              enum: [
-                "amount",
-                "analytic_accounts",
-                "analytic_distribution",
-                "approver",
-                "approver_id",
-                "approvers",
-                "author",
-                "author_id",
-                "budget_code",
-                "category",
-                "category_id",
-                "company",
-                "created_at",
-                "created_by",
-                "currency",
-                "date",
-                "date_confirmed",
-                "date_end",
-                "date_start",
-                "description",
-                "estimated_amount",
-                "final_approver",
-                "id",
-                "location",
-                "partner",
-                "product",
-                "product_id",
-                "purchase_order_count",
-                "purchase_order_line_id",
-                "quantity",
-                "reference",
-                "request_description",
-                "request_id",
-                "request_status",
-                "request_subject",
-                "required",
-                "sequence",
-                "status",
-                "subject",
-                "uom",
-                "url",
-                "vendor"
-              ]
+              type: "string"
             },
             minItems: 1,
             uniqueItems: true,
-            description: "Fields to return (default: every field except personal data). Personal-data fields (see describe_resource) are returned only when named here."
+            description: "Default: all but personal data (only when named)."
           },
           order: {
             type: "string",
-            description: "Sort keys among the resource's sortable fields: 'field', 'field desc', comma-separated. Not with since_id."
+            description: "'field desc', comma-separated; not with since_id."
           },
           limit: {
             type: "integer",
             minimum: 1,
             maximum: 200,
-            description: "Records per page (default 50)."
+            description: "Default 50."
           },
           since_id: {
             type: "integer",
             minimum: 0,
             maximum: 2147483647,
-            description: "Cursor: 0 for the first page, then meta.next_since_id. Records come in ascending id."
+            description: "0, then meta.next_since_id until null."
           },
           total: {
             type: "boolean",
-            description: "Count every matching record in meta.total (default true; false is cheaper)."
+            description: "false: no meta.total (cheaper)."
           }
         }
       },
@@ -55760,454 +55211,36 @@ var mcp_tools_default = {
         ],
         properties: {
           resource: {
-            type: "string",
-            enum: [
-              "approvals/approvers",
-              "approvals/request-lines",
-              "approvals/requests"
-            ]
+            type: "string"
           },
           data: {
             type: "array",
             items: {
-              anyOf: [
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    request_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    request_subject: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    request_status: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "new",
-                        "pending",
-                        "approved",
-                        "refused",
-                        "cancel",
-                        "treated_paid",
-                        null
-                      ]
-                    },
-                    approver: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    approver_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    status: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "new",
-                        "pending",
-                        "waiting",
-                        "approved",
-                        "refused",
-                        "cancel",
-                        null
-                      ]
-                    },
-                    sequence: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    required: {
-                      type: "boolean"
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    request_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    request_subject: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    request_description: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    request_status: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "new",
-                        "pending",
-                        "approved",
-                        "refused",
-                        "cancel",
-                        "treated_paid",
-                        null
-                      ]
-                    },
-                    author: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    description: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    product: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    product_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    quantity: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    uom: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    estimated_amount: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    currency: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    analytic_accounts: {
-                      type: "array",
-                      items: {
-                        type: "string"
-                      }
-                    },
-                    analytic_distribution: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    purchase_order_line_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    vendor: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    subject: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    description: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    reference: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    author: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    author_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    created_by: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    status: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "new",
-                        "pending",
-                        "approved",
-                        "refused",
-                        "cancel",
-                        "treated_paid",
-                        null
-                      ]
-                    },
-                    category: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    category_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    amount: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    currency: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    budget_code: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    final_approver: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    approvers: {
-                      type: "array",
-                      items: {
-                        type: "integer"
-                      }
-                    },
-                    partner: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    location: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    quantity: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    created_at: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    date: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    date_confirmed: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    date_start: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    date_end: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    purchase_order_count: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                }
-              ]
-            }
-          },
-          meta: {
-            type: "object",
-            additionalProperties: false,
-            properties: {
-              total: {
-                type: "integer",
-                minimum: 0
-              },
-              next_since_id: {
-                type: [
-                  "integer",
-                  "null"
-                ]
-              },
-              personal_fields_omitted: {
-                type: "array",
-                items: {
-                  type: "string"
-                }
-              },
-              unreadable_fields: {
-                type: "array",
-                items: {
-                  type: "string"
+              type: "object",
+              required: [
+                "id"
+              ],
+              properties: {
+                id: {
+                  type: "integer"
                 }
               }
             }
+          },
+          meta: {
+            type: "object"
           }
         }
       },
       annotations: {
-        title: "Query Approvals",
         readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
         openWorldHint: false
       }
     },
     {
       name: "query_electricity",
       title: "Query Electricity",
-      description: "List records of a Electricity resource (Prepaid electricity meters of the sites: credit purchases, balance readings, consumption and remaining autonomy.) with its named filters, ANDed. Resources:\n- counters: Prepaid electricity meters in service, with their estimated balance and autonomy (archived meters are not exposed).\n- purchases: Prepaid credit bought for a meter.\n- readings: Balances read on a meter and the consumption derived from the previous reading.\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
+      description: "Records of one Electricity resource (Prepaid electricity meters of the sites: credit purchases, balance readings, consumption and remaining autonomy), with named filters, ANDed.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -56221,158 +55254,40 @@ var mcp_tools_default = {
               "counters",
               "purchases",
               "readings"
-            ],
-            description: "Which resource of the domain."
+            ]
           },
           filters: {
             type: "object",
-            description: "Named filters of the chosen resource (the branch titled with its name); any other name is refused. Omit for no filter.",
-            anyOf: [
-              {
-                title: "counters",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  status: {
-                    type: "string",
-                    enum: [
-                      "ok",
-                      "warning",
-                      "critical",
-                      "no_data"
-                    ],
-                    description: "= Records whose status is equal to value."
-                  },
-                  environment_id: {
-                    type: "integer",
-                    description: "= Meters serving this environment (environment id)."
-                  },
-                  code: {
-                    type: "string",
-                    description: "ilike Records whose code is containing (case-insensitive) the text value."
-                  },
-                  autonomy_below: {
-                    type: "integer",
-                    description: "<= Meters whose projected autonomy is at most this many days."
-                  }
-                }
-              },
-              {
-                title: "purchases",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  state: {
-                    type: "string",
-                    enum: [
-                      "active",
-                      "cancelled"
-                    ],
-                    description: "= Records whose state is equal to value."
-                  },
-                  counter_id: {
-                    type: "integer",
-                    description: "= Records whose counter_id is equal to value."
-                  },
-                  environment_id: {
-                    type: "integer",
-                    description: "= Purchases for meters of this environment (environment id)."
-                  },
-                  date_after: {
-                    type: "string",
-                    description: ">= On field `date_purchase`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  date_before: {
-                    type: "string",
-                    description: "<= On field `date_purchase`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              },
-              {
-                title: "readings",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  counter_id: {
-                    type: "integer",
-                    description: "= Records whose counter_id is equal to value."
-                  },
-                  environment_id: {
-                    type: "integer",
-                    description: "= Readings of meters of this environment (environment id)."
-                  },
-                  date_after: {
-                    type: "string",
-                    description: ">= On field `date_reading`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  date_before: {
-                    type: "string",
-                    description: "<= On field `date_reading`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              }
-            ]
+            description: "{name: value} of the resource's filters."
           },
           fields: {
             type: "array",
             items: {
-              type: "string",
-              enum: [
-                "amount",
-                "avg_daily_consumption",
-                "code",
-                "consumed_kwh",
-                "counter",
-                "counter_id",
-                "currency",
-                "current_kwh",
-                "daily_consumption",
-                "date_purchase",
-                "date_reading",
-                "days_elapsed",
-                "days_since_reading",
-                "environment",
-                "id",
-                "is_excluded_from_avg",
-                "label",
-                "last_reading_date",
-                "last_reading_kwh",
-                "note",
-                "price_per_kwh",
-                "projected_autonomy_days",
-                "purchased_kwh",
-                "reference",
-                "remaining_kwh",
-                "state",
-                "status",
-                "total_purchased_amount",
-                "total_purchased_kwh",
-                "url"
-              ]
+              type: "string"
             },
             minItems: 1,
             uniqueItems: true,
-            description: "Fields to return (default: every field except personal data). Personal-data fields (see describe_resource) are returned only when named here."
+            description: "Default: all but personal data (only when named)."
           },
           order: {
             type: "string",
-            description: "Sort keys among the resource's sortable fields: 'field', 'field desc', comma-separated. Not with since_id."
+            description: "'field desc', comma-separated; not with since_id."
           },
           limit: {
             type: "integer",
             minimum: 1,
             maximum: 200,
-            description: "Records per page (default 50)."
+            description: "Default 50."
           },
           since_id: {
             type: "integer",
             minimum: 0,
             maximum: 2147483647,
-            description: "Cursor: 0 for the first page, then meta.next_since_id. Records come in ascending id."
+            description: "0, then meta.next_since_id until null."
           },
           total: {
             type: "boolean",
-            description: "Count every matching record in meta.total (default true; false is cheaper)."
+            description: "false: no meta.total (cheaper)."
           }
         }
       },
@@ -56385,326 +55300,36 @@ var mcp_tools_default = {
         ],
         properties: {
           resource: {
-            type: "string",
-            enum: [
-              "electricity/counters",
-              "electricity/purchases",
-              "electricity/readings"
-            ]
+            type: "string"
           },
           data: {
             type: "array",
             items: {
-              anyOf: [
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    code: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    label: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    environment: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    current_kwh: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    last_reading_kwh: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    last_reading_date: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    days_since_reading: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    avg_daily_consumption: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    projected_autonomy_days: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    total_purchased_kwh: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    total_purchased_amount: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    currency: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    status: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "ok",
-                        "warning",
-                        "critical",
-                        "no_data",
-                        null
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    reference: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    counter: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    counter_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    environment: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    date_purchase: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    purchased_kwh: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    amount: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    currency: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    price_per_kwh: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    state: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "active",
-                        "cancelled",
-                        null
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    counter: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    counter_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    environment: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    date_reading: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    remaining_kwh: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    consumed_kwh: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    days_elapsed: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    daily_consumption: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    is_excluded_from_avg: {
-                      type: "boolean"
-                    },
-                    note: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                }
-              ]
-            }
-          },
-          meta: {
-            type: "object",
-            additionalProperties: false,
-            properties: {
-              total: {
-                type: "integer",
-                minimum: 0
-              },
-              next_since_id: {
-                type: [
-                  "integer",
-                  "null"
-                ]
-              },
-              personal_fields_omitted: {
-                type: "array",
-                items: {
-                  type: "string"
-                }
-              },
-              unreadable_fields: {
-                type: "array",
-                items: {
-                  type: "string"
+              type: "object",
+              required: [
+                "id"
+              ],
+              properties: {
+                id: {
+                  type: "integer"
                 }
               }
             }
+          },
+          meta: {
+            type: "object"
           }
         }
       },
       annotations: {
-        title: "Query Electricity",
         readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
         openWorldHint: false
       }
     },
     {
       name: "query_events",
       title: "Query Events",
-      description: "List records of a Events resource (Events of the organisation, their registrations and their preparation checklist tasks.) with its named filters, ANDed. Resources:\n- events: Events with their dates, space, seats, people in charge, review state and checklist progress.\n- registrations: Registrations of participants to events (attendee name, email and phone are personal data).\n- tasks: Preparation checklist tasks of events.\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
+      description: "Records of one Events resource (Events of the organisation, their registrations and their preparation checklist tasks), with named filters, ANDed.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -56718,172 +55343,40 @@ var mcp_tools_default = {
               "events",
               "registrations",
               "tasks"
-            ],
-            description: "Which resource of the domain."
+            ]
           },
           filters: {
             type: "object",
-            description: "Named filters of the chosen resource (the branch titled with its name); any other name is refused. Omit for no filter.",
-            anyOf: [
-              {
-                title: "events",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  stage_id: {
-                    type: "integer",
-                    description: "= Events in this stage (stage id)."
-                  },
-                  space_id: {
-                    type: "integer",
-                    description: "= Records whose space_id is equal to value."
-                  },
-                  review_state: {
-                    type: "string",
-                    enum: [
-                      "approved",
-                      "pending",
-                      "refused"
-                    ],
-                    description: "= Records whose review_state is equal to value."
-                  },
-                  origin: {
-                    type: "string",
-                    enum: [
-                      "internal",
-                      "public"
-                    ],
-                    description: "= Records whose origin is equal to value."
-                  },
-                  hidden_public: {
-                    type: "boolean",
-                    description: "= Records whose hidden_public is equal to value."
-                  },
-                  begin_after: {
-                    type: "string",
-                    description: ">= On field `date_begin`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  begin_before: {
-                    type: "string",
-                    description: "<= On field `date_begin`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              },
-              {
-                title: "registrations",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  event_id: {
-                    type: "integer",
-                    description: "= Records whose event_id is equal to value."
-                  },
-                  state: {
-                    type: "string",
-                    enum: [
-                      "draft",
-                      "open",
-                      "done",
-                      "cancel"
-                    ],
-                    description: "= Records whose state is equal to value."
-                  },
-                  partner_id: {
-                    type: "integer",
-                    description: "= Registrations booked by this contact (partner id)."
-                  },
-                  email: {
-                    type: "string",
-                    description: "ilike Records whose email is containing (case-insensitive) the text value."
-                  }
-                }
-              },
-              {
-                title: "tasks",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  event_id: {
-                    type: "integer",
-                    description: "= Records whose event_id is equal to value."
-                  },
-                  done: {
-                    type: "boolean",
-                    description: "= Records whose done is equal to value."
-                  },
-                  assigned_user_id: {
-                    type: "integer",
-                    description: "= Tasks assigned to this user (user id)."
-                  }
-                }
-              }
-            ]
+            description: "{name: value} of the resource's filters."
           },
           fields: {
             type: "array",
             items: {
-              type: "string",
-              enum: [
-                "activity",
-                "assignee",
-                "attendee",
-                "booked_by",
-                "checklist_enabled",
-                "checklist_progress",
-                "company",
-                "date_begin",
-                "date_end",
-                "done",
-                "email",
-                "event",
-                "event_id",
-                "event_type",
-                "hidden_public",
-                "id",
-                "is_ongoing",
-                "name",
-                "organizer",
-                "origin",
-                "phone",
-                "referent",
-                "reservation_id",
-                "responsible",
-                "review_state",
-                "seats_available",
-                "seats_max",
-                "seats_taken",
-                "space",
-                "space_capacity",
-                "space_id",
-                "stage",
-                "state",
-                "ticket",
-                "url"
-              ]
+              type: "string"
             },
             minItems: 1,
             uniqueItems: true,
-            description: "Fields to return (default: every field except personal data). Personal-data fields (see describe_resource) are returned only when named here."
+            description: "Default: all but personal data (only when named)."
           },
           order: {
             type: "string",
-            description: "Sort keys among the resource's sortable fields: 'field', 'field desc', comma-separated. Not with since_id."
+            description: "'field desc', comma-separated; not with since_id."
           },
           limit: {
             type: "integer",
             minimum: 1,
             maximum: 200,
-            description: "Records per page (default 50)."
+            description: "Default 50."
           },
           since_id: {
             type: "integer",
             minimum: 0,
             maximum: 2147483647,
-            description: "Cursor: 0 for the first page, then meta.next_since_id. Records come in ascending id."
+            description: "0, then meta.next_since_id until null."
           },
           total: {
             type: "boolean",
-            description: "Count every matching record in meta.total (default true; false is cheaper)."
+            description: "false: no meta.total (cheaper)."
           }
         }
       },
@@ -56896,346 +55389,36 @@ var mcp_tools_default = {
         ],
         properties: {
           resource: {
-            type: "string",
-            enum: [
-              "events/events",
-              "events/registrations",
-              "events/tasks"
-            ]
+            type: "string"
           },
           data: {
             type: "array",
             items: {
-              anyOf: [
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    event_type: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    activity: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    stage: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    date_begin: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    date_end: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    is_ongoing: {
-                      type: "boolean"
-                    },
-                    space: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    space_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    reservation_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    space_capacity: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    seats_max: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    seats_taken: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    seats_available: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    organizer: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    responsible: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    referent: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    origin: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "internal",
-                        "public",
-                        null
-                      ]
-                    },
-                    review_state: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "approved",
-                        "pending",
-                        "refused",
-                        null
-                      ]
-                    },
-                    hidden_public: {
-                      type: "boolean"
-                    },
-                    checklist_enabled: {
-                      type: "boolean"
-                    },
-                    checklist_progress: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    event_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    event: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    ticket: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    attendee: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    email: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    phone: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    booked_by: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    state: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "draft",
-                        "open",
-                        "done",
-                        "cancel",
-                        null
-                      ]
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    event_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    event: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    done: {
-                      type: "boolean"
-                    },
-                    assignee: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                }
-              ]
-            }
-          },
-          meta: {
-            type: "object",
-            additionalProperties: false,
-            properties: {
-              total: {
-                type: "integer",
-                minimum: 0
-              },
-              next_since_id: {
-                type: [
-                  "integer",
-                  "null"
-                ]
-              },
-              personal_fields_omitted: {
-                type: "array",
-                items: {
-                  type: "string"
-                }
-              },
-              unreadable_fields: {
-                type: "array",
-                items: {
-                  type: "string"
+              type: "object",
+              required: [
+                "id"
+              ],
+              properties: {
+                id: {
+                  type: "integer"
                 }
               }
             }
+          },
+          meta: {
+            type: "object"
           }
         }
       },
       annotations: {
-        title: "Query Events",
         readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
         openWorldHint: false
       }
     },
     {
       name: "query_fleet",
       title: "Query Fleet",
-      description: "List records of a Fleet resource (Vehicles of the organisation, their reservations and trips, fuel logs, services, incidents and due-date alerts.) with its named filters, ANDed. Resources:\n- alerts: Due-date alerts on vehicles: insurance, technical control, mileage service, driving permit and custom reminders.\n- fuel-logs: Fuel fills of the vehicles with consumption over each interval and anomaly detection.\n- incidents: Incidents involving the vehicles (damage, breakdowns, accidents).\n- locations: Fleet locations in service (pick-up points and sites; archived locations are not exposed).\n- reservations: Vehicle requests (reservations of a vehicle for a period).\n- services: Services performed on the vehicles (maintenance and repairs).\n- trips: Trips driven with the vehicles.\n- vehicles: Vehicles of the fleet in service (archived vehicles are not exposed).\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
+      description: "Records of one Fleet resource (Vehicles of the organisation, their reservations and trips, fuel logs, services, incidents and due-date alerts), with named filters, ANDed.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -57254,379 +55437,40 @@ var mcp_tools_default = {
               "services",
               "trips",
               "vehicles"
-            ],
-            description: "Which resource of the domain."
+            ]
           },
           filters: {
             type: "object",
-            description: "Named filters of the chosen resource (the branch titled with its name); any other name is refused. Omit for no filter.",
-            anyOf: [
-              {
-                title: "alerts",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  state: {
-                    type: "string",
-                    enum: [
-                      "pending",
-                      "handled",
-                      "late"
-                    ],
-                    description: "= Records whose state is equal to value."
-                  },
-                  type: {
-                    type: "string",
-                    enum: [
-                      "assurance",
-                      "controle_technique",
-                      "entretien_km",
-                      "permit",
-                      "custom"
-                    ],
-                    description: "= Records whose type is equal to value."
-                  },
-                  vehicle_id: {
-                    type: "integer",
-                    description: "= Records whose vehicle_id is equal to value."
-                  },
-                  due_before: {
-                    type: "string",
-                    description: "<= On field `due_date`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  due_after: {
-                    type: "string",
-                    description: ">= On field `due_date`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              },
-              {
-                title: "fuel-logs",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  vehicle_id: {
-                    type: "integer",
-                    description: "= Records whose vehicle_id is equal to value."
-                  },
-                  is_anomaly: {
-                    type: "boolean",
-                    description: "= Records whose is_anomaly is equal to value."
-                  },
-                  reviewed: {
-                    type: "boolean",
-                    description: "= Records whose reviewed is equal to value."
-                  },
-                  date_after: {
-                    type: "string",
-                    description: ">= On field `date`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  date_before: {
-                    type: "string",
-                    description: "<= On field `date`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              },
-              {
-                title: "incidents",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  vehicle_id: {
-                    type: "integer",
-                    description: "= Records whose vehicle_id is equal to value."
-                  },
-                  driver_id: {
-                    type: "integer",
-                    description: "= Incidents with this driver (partner id)."
-                  },
-                  severity: {
-                    type: "string",
-                    enum: [
-                      "minor",
-                      "moderate",
-                      "major",
-                      "critical"
-                    ],
-                    description: "= Records whose severity is equal to value."
-                  },
-                  date_after: {
-                    type: "string",
-                    description: ">= On field `date`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  date_before: {
-                    type: "string",
-                    description: "<= On field `date`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              },
-              {
-                title: "locations",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  code: {
-                    type: "string",
-                    description: "= Records whose code is equal to value."
-                  },
-                  city: {
-                    type: "string",
-                    description: "ilike Records whose city is containing (case-insensitive) the text value."
-                  }
-                }
-              },
-              {
-                title: "reservations",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  state: {
-                    type: "string",
-                    enum: [
-                      "draft",
-                      "pending",
-                      "approved",
-                      "in_progress",
-                      "done",
-                      "refused",
-                      "cancelled"
-                    ],
-                    description: "= Records whose state is equal to value."
-                  },
-                  vehicle_id: {
-                    type: "integer",
-                    description: "= Records whose vehicle_id is equal to value."
-                  },
-                  driver_id: {
-                    type: "integer",
-                    description: "= Reservations with this driver (partner id)."
-                  },
-                  start_after: {
-                    type: "string",
-                    description: ">= On field `start`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  start_before: {
-                    type: "string",
-                    description: "<= On field `start`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              },
-              {
-                title: "services",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  vehicle_id: {
-                    type: "integer",
-                    description: "= Records whose vehicle_id is equal to value."
-                  },
-                  state: {
-                    type: "string",
-                    enum: [
-                      "new",
-                      "running",
-                      "done",
-                      "cancelled"
-                    ],
-                    description: "= Records whose state is equal to value."
-                  },
-                  service_kind: {
-                    type: "string",
-                    enum: [
-                      "preventive",
-                      "curative"
-                    ],
-                    description: "= Records whose service_kind is equal to value."
-                  },
-                  date_after: {
-                    type: "string",
-                    description: ">= On field `date`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  date_before: {
-                    type: "string",
-                    description: "<= On field `date`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              },
-              {
-                title: "trips",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  vehicle_id: {
-                    type: "integer",
-                    description: "= Records whose vehicle_id is equal to value."
-                  },
-                  driver_id: {
-                    type: "integer",
-                    description: "= Trips with this driver (partner id)."
-                  },
-                  date_after: {
-                    type: "string",
-                    description: ">= On field `date`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  date_before: {
-                    type: "string",
-                    description: "<= On field `date`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              },
-              {
-                title: "vehicles",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  assignation_state: {
-                    type: "string",
-                    enum: [
-                      "free",
-                      "assigned",
-                      "maintenance",
-                      "out_of_service",
-                      "sold"
-                    ],
-                    description: "= Records whose assignation_state is equal to value."
-                  },
-                  driver_id: {
-                    type: "integer",
-                    description: "= Vehicles assigned to this driver (partner id)."
-                  },
-                  fuel_type: {
-                    type: "string",
-                    enum: [
-                      "diesel",
-                      "gasoline",
-                      "full_hybrid",
-                      "plug_in_hybrid_diesel",
-                      "plug_in_hybrid_gasoline",
-                      "cng",
-                      "lpg",
-                      "hydrogen",
-                      "electric"
-                    ],
-                    description: "= Records whose fuel_type is equal to value."
-                  },
-                  plate: {
-                    type: "string",
-                    description: "ilike Records whose plate is containing (case-insensitive) the text value."
-                  },
-                  insurance_expiry_before: {
-                    type: "string",
-                    description: "<= On field `insurance_expiry`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  technical_control_expiry_before: {
-                    type: "string",
-                    description: "<= On field `technical_control_expiry`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              }
-            ]
+            description: "{name: value} of the resource's filters."
           },
           fields: {
             type: "array",
             items: {
-              type: "string",
-              enum: [
-                "acquisition_date",
-                "address",
-                "amount",
-                "analytic_account",
-                "anomaly_reason",
-                "anomaly_severity",
-                "approved_at",
-                "approver",
-                "assignation_state",
-                "attendees_count",
-                "avg_consumption",
-                "city",
-                "code",
-                "company",
-                "consumption",
-                "cost",
-                "country",
-                "currency",
-                "date",
-                "date_end",
-                "date_start",
-                "description",
-                "destination",
-                "distance",
-                "driver",
-                "due_date",
-                "duration",
-                "expected_km",
-                "fuel_type",
-                "handled_at",
-                "handled_by",
-                "id",
-                "insurance_expiry",
-                "invoice_ref",
-                "is_anomaly",
-                "is_default_pickup",
-                "latitude",
-                "liters",
-                "longitude",
-                "model",
-                "motive",
-                "name",
-                "next_alert_date",
-                "next_service_odometer",
-                "odometer",
-                "odometer_end",
-                "odometer_start",
-                "origin",
-                "pickup_location",
-                "plate",
-                "price_per_liter",
-                "reference",
-                "refusal_reason",
-                "reminder_days",
-                "requester",
-                "reservation_id",
-                "reviewed",
-                "seats",
-                "service_kind",
-                "service_type",
-                "severity",
-                "start",
-                "state",
-                "station",
-                "stop",
-                "technical_control_expiry",
-                "total_amount",
-                "total_cost",
-                "total_km_last_year",
-                "type",
-                "url",
-                "vehicle",
-                "vehicle_id",
-                "vendor",
-                "vin"
-              ]
+              type: "string"
             },
             minItems: 1,
             uniqueItems: true,
-            description: "Fields to return (default: every field except personal data). Personal-data fields (see describe_resource) are returned only when named here."
+            description: "Default: all but personal data (only when named)."
           },
           order: {
             type: "string",
-            description: "Sort keys among the resource's sortable fields: 'field', 'field desc', comma-separated. Not with since_id."
+            description: "'field desc', comma-separated; not with since_id."
           },
           limit: {
             type: "integer",
             minimum: 1,
             maximum: 200,
-            description: "Records per page (default 50)."
+            description: "Default 50."
           },
           since_id: {
             type: "integer",
             minimum: 0,
             maximum: 2147483647,
-            description: "Cursor: 0 for the first page, then meta.next_since_id. Records come in ascending id."
+            description: "0, then meta.next_since_id until null."
           },
           total: {
             type: "boolean",
-            description: "Count every matching record in meta.total (default true; false is cheaper)."
+            description: "false: no meta.total (cheaper)."
           }
         }
       },
@@ -57639,952 +55483,36 @@ var mcp_tools_default = {
         ],
         properties: {
           resource: {
-            type: "string",
-            enum: [
-              "fleet/alerts",
-              "fleet/fuel-logs",
-              "fleet/incidents",
-              "fleet/locations",
-              "fleet/reservations",
-              "fleet/services",
-              "fleet/trips",
-              "fleet/vehicles"
-            ]
+            type: "string"
           },
           data: {
             type: "array",
             items: {
-              anyOf: [
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    vehicle: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    vehicle_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    type: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "assurance",
-                        "controle_technique",
-                        "entretien_km",
-                        "permit",
-                        "custom",
-                        null
-                      ]
-                    },
-                    due_date: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    state: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "pending",
-                        "handled",
-                        "late",
-                        null
-                      ]
-                    },
-                    handled_at: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    handled_by: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    reminder_days: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    reference: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    vehicle: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    vehicle_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    driver: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    date: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    station: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    liters: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    price_per_liter: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    total_amount: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    currency: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    odometer: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    distance: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    consumption: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    is_anomaly: {
-                      type: "boolean"
-                    },
-                    anomaly_severity: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "none",
-                        "low",
-                        "medium",
-                        "high",
-                        null
-                      ]
-                    },
-                    anomaly_reason: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    reviewed: {
-                      type: "boolean"
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    vehicle: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    vehicle_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    driver: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    date: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    severity: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "minor",
-                        "moderate",
-                        "major",
-                        "critical",
-                        null
-                      ]
-                    },
-                    cost: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    currency: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    code: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    address: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    city: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    country: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    latitude: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    longitude: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    is_default_pickup: {
-                      type: "boolean"
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    reference: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    vehicle: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    vehicle_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    driver: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    requester: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    start: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    stop: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    duration: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    motive: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    pickup_location: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    destination: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    expected_km: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    attendees_count: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    origin: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "internal",
-                        "public",
-                        null
-                      ]
-                    },
-                    state: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "draft",
-                        "pending",
-                        "approved",
-                        "in_progress",
-                        "done",
-                        "refused",
-                        "cancelled",
-                        null
-                      ]
-                    },
-                    approver: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    approved_at: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    refusal_reason: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    vehicle: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    vehicle_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    date: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    description: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    service_type: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    service_kind: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "preventive",
-                        "curative",
-                        null
-                      ]
-                    },
-                    amount: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    total_cost: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    currency: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    odometer: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    next_service_odometer: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    vendor: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    invoice_ref: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    state: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "new",
-                        "running",
-                        "done",
-                        "cancelled",
-                        null
-                      ]
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    reference: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    reservation_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    vehicle: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    vehicle_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    driver: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    date: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    date_start: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    date_end: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    odometer_start: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    odometer_end: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    distance: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    motive: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    destination: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    analytic_account: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    plate: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    model: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    vin: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    driver: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    seats: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    fuel_type: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "diesel",
-                        "gasoline",
-                        "full_hybrid",
-                        "plug_in_hybrid_diesel",
-                        "plug_in_hybrid_gasoline",
-                        "cng",
-                        "lpg",
-                        "hydrogen",
-                        "electric",
-                        null
-                      ]
-                    },
-                    odometer: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    state: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    assignation_state: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "free",
-                        "assigned",
-                        "maintenance",
-                        "out_of_service",
-                        "sold",
-                        null
-                      ]
-                    },
-                    acquisition_date: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    insurance_expiry: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    technical_control_expiry: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    next_alert_date: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    avg_consumption: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    total_km_last_year: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                }
-              ]
-            }
-          },
-          meta: {
-            type: "object",
-            additionalProperties: false,
-            properties: {
-              total: {
-                type: "integer",
-                minimum: 0
-              },
-              next_since_id: {
-                type: [
-                  "integer",
-                  "null"
-                ]
-              },
-              personal_fields_omitted: {
-                type: "array",
-                items: {
-                  type: "string"
-                }
-              },
-              unreadable_fields: {
-                type: "array",
-                items: {
-                  type: "string"
+              type: "object",
+              required: [
+                "id"
+              ],
+              properties: {
+                id: {
+                  type: "integer"
                 }
               }
             }
+          },
+          meta: {
+            type: "object"
           }
         }
       },
       annotations: {
-        title: "Query Fleet",
         readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
         openWorldHint: false
       }
     },
     {
       name: "query_it",
       title: "Query IT",
-      description: "List records of a IT resource (IT hardware assets of the organisation's inventory, helpdesk tickets and consumables issued to users.) with its named filters, ANDed. Resources:\n- assets: IT hardware identified by serial number, limited to the organisation's inventory (parc).\n- consumable-moves: Consumables issued to beneficiaries against IT tickets, and what came back.\n- tickets: IT helpdesk tickets in service (archived tickets are not exposed); both listings of the specification (decision D4).\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
+      description: "Records of one IT resource (IT hardware assets of the organisation's inventory, helpdesk tickets and consumables issued to users), with named filters, ANDed.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -58598,189 +55526,40 @@ var mcp_tools_default = {
               "assets",
               "consumable-moves",
               "tickets"
-            ],
-            description: "Which resource of the domain."
+            ]
           },
           filters: {
             type: "object",
-            description: "Named filters of the chosen resource (the branch titled with its name); any other name is refused. Omit for no filter.",
-            anyOf: [
-              {
-                title: "assets",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  lifecycle: {
-                    type: "string",
-                    enum: [
-                      "available",
-                      "assigned",
-                      "maintenance",
-                      "retired",
-                      "external"
-                    ],
-                    description: "= Records whose lifecycle is equal to value."
-                  },
-                  holder_id: {
-                    type: "integer",
-                    description: "= Assets held by this person (partner id)."
-                  },
-                  serial: {
-                    type: "string",
-                    description: "ilike Records whose serial is containing (case-insensitive) the text value."
-                  }
-                }
-              },
-              {
-                title: "consumable-moves",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  state: {
-                    type: "string",
-                    enum: [
-                      "out",
-                      "partial",
-                      "returned"
-                    ],
-                    description: "= Records whose state is equal to value."
-                  },
-                  partner_id: {
-                    type: "integer",
-                    description: "= Moves for this beneficiary (partner id)."
-                  },
-                  product_id: {
-                    type: "integer",
-                    description: "= Moves of this product."
-                  },
-                  date_after: {
-                    type: "string",
-                    description: ">= Issued on or after this date. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  date_before: {
-                    type: "string",
-                    description: "<= Issued on or before this date. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              },
-              {
-                title: "tickets",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  is_closed: {
-                    type: "boolean",
-                    description: "= Records whose is_closed is equal to value."
-                  },
-                  team_id: {
-                    type: "integer",
-                    description: "= Tickets of this support team."
-                  },
-                  assignee_id: {
-                    type: "array",
-                    items: {
-                      type: "integer",
-                      minimum: 1
-                    },
-                    minItems: 1,
-                    description: "in Tickets assigned to one or several technicians (user ids, comma-separated or repeated key). (one of these ids)"
-                  },
-                  priority: {
-                    type: "string",
-                    enum: [
-                      "0",
-                      "1",
-                      "2",
-                      "3"
-                    ],
-                    description: "= Records whose priority is equal to value."
-                  },
-                  number: {
-                    type: "string",
-                    description: "ilike Records whose number is containing (case-insensitive) the text value."
-                  },
-                  user_id: {
-                    type: "integer",
-                    description: "= Tickets where this user is among the assignees (earlier listing)."
-                  },
-                  validation_state: {
-                    type: "string",
-                    enum: [
-                      "none",
-                      "to_validate",
-                      "validated",
-                      "rejected"
-                    ],
-                    description: "= Records whose validation_state is equal to value."
-                  }
-                }
-              }
-            ]
+            description: "{name: value} of the resource's filters."
           },
           fields: {
             type: "array",
             items: {
-              type: "string",
-              enum: [
-                "assigned_date",
-                "assignee",
-                "assignees",
-                "beneficiary",
-                "category",
-                "closed_date",
-                "company",
-                "date",
-                "handled_by",
-                "holder",
-                "id",
-                "internal_ref",
-                "is_closed",
-                "kanban_state",
-                "lifecycle",
-                "location",
-                "name",
-                "number",
-                "priority",
-                "product",
-                "quantity",
-                "remaining_quantity",
-                "requester",
-                "requester_email",
-                "returned_quantity",
-                "serial",
-                "stage",
-                "state",
-                "team",
-                "ticket_id",
-                "ticket_number",
-                "type",
-                "url",
-                "validation_state"
-              ]
+              type: "string"
             },
             minItems: 1,
             uniqueItems: true,
-            description: "Fields to return (default: every field except personal data). Personal-data fields (see describe_resource) are returned only when named here."
+            description: "Default: all but personal data (only when named)."
           },
           order: {
             type: "string",
-            description: "Sort keys among the resource's sortable fields: 'field', 'field desc', comma-separated. Not with since_id."
+            description: "'field desc', comma-separated; not with since_id."
           },
           limit: {
             type: "integer",
             minimum: 1,
             maximum: 200,
-            description: "Records per page (default 50)."
+            description: "Default 50."
           },
           since_id: {
             type: "integer",
             minimum: 0,
             maximum: 2147483647,
-            description: "Cursor: 0 for the first page, then meta.next_since_id. Records come in ascending id."
+            description: "0, then meta.next_since_id until null."
           },
           total: {
             type: "boolean",
-            description: "Count every matching record in meta.total (default true; false is cheaper)."
+            description: "false: no meta.total (cheaper)."
           }
         }
       },
@@ -58793,366 +55572,36 @@ var mcp_tools_default = {
         ],
         properties: {
           resource: {
-            type: "string",
-            enum: [
-              "it/assets",
-              "it/consumable-moves",
-              "it/tickets"
-            ]
+            type: "string"
           },
           data: {
             type: "array",
             items: {
-              anyOf: [
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    serial: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    internal_ref: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    product: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    quantity: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    location: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    holder: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    lifecycle: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "available",
-                        "assigned",
-                        "maintenance",
-                        "retired",
-                        "external",
-                        null
-                      ]
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    ticket_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    ticket_number: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    beneficiary: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    product: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    location: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    quantity: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    returned_quantity: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    remaining_quantity: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    state: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "out",
-                        "partial",
-                        "returned",
-                        null
-                      ]
-                    },
-                    date: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    handled_by: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    number: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    type: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    stage: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    is_closed: {
-                      type: "boolean"
-                    },
-                    team: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    assignees: {
-                      type: "array",
-                      items: {
-                        type: "string"
-                      }
-                    },
-                    assignee: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    requester: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    requester_email: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    priority: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "0",
-                        "1",
-                        "2",
-                        "3",
-                        null
-                      ]
-                    },
-                    kanban_state: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "normal",
-                        "done",
-                        "blocked",
-                        null
-                      ]
-                    },
-                    assigned_date: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    closed_date: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    category: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    validation_state: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "none",
-                        "to_validate",
-                        "validated",
-                        "rejected",
-                        null
-                      ]
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                }
-              ]
-            }
-          },
-          meta: {
-            type: "object",
-            additionalProperties: false,
-            properties: {
-              total: {
-                type: "integer",
-                minimum: 0
-              },
-              next_since_id: {
-                type: [
-                  "integer",
-                  "null"
-                ]
-              },
-              personal_fields_omitted: {
-                type: "array",
-                items: {
-                  type: "string"
-                }
-              },
-              unreadable_fields: {
-                type: "array",
-                items: {
-                  type: "string"
+              type: "object",
+              required: [
+                "id"
+              ],
+              properties: {
+                id: {
+                  type: "integer"
                 }
               }
             }
+          },
+          meta: {
+            type: "object"
           }
         }
       },
       annotations: {
-        title: "Query IT",
         readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
         openWorldHint: false
       }
     },
     {
       name: "query_purchase",
       title: "Query Purchase",
-      description: "List records of a Purchase resource (Purchase orders sent to vendors and their lines (quantities, prices, receptions, billing and analytic distribution).) with its named filters, ANDed. Resources:\n- order-lines: Lines of purchase orders.\n- orders: Purchase orders (requests for quotation and confirmed orders).\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
+      description: "Records of one Purchase resource (Purchase orders sent to vendors and their lines (quantities, prices, receptions, billing and analytic distribution)), with named filters, ANDed.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -59165,194 +55614,40 @@ var mcp_tools_default = {
             enum: [
               "order-lines",
               "orders"
-            ],
-            description: "Which resource of the domain."
+            ]
           },
           filters: {
             type: "object",
-            description: "Named filters of the chosen resource (the branch titled with its name); any other name is refused. Omit for no filter.",
-            anyOf: [
-              {
-                title: "order-lines",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  order_id: {
-                    type: "integer",
-                    description: "= Records whose order_id is equal to value."
-                  },
-                  product_id: {
-                    type: "integer",
-                    description: "= Records whose product_id is equal to value."
-                  },
-                  state: {
-                    type: "string",
-                    enum: [
-                      "draft",
-                      "sent",
-                      "org_tribu",
-                      "to approve",
-                      "purchase",
-                      "cancel"
-                    ],
-                    description: "= Records whose state is equal to value."
-                  },
-                  planned_after: {
-                    type: "string",
-                    description: ">= On field `date_planned`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  planned_before: {
-                    type: "string",
-                    description: "<= On field `date_planned`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              },
-              {
-                title: "orders",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  state: {
-                    type: "string",
-                    enum: [
-                      "draft",
-                      "sent",
-                      "org_tribu",
-                      "to approve",
-                      "purchase",
-                      "cancel"
-                    ],
-                    description: "= Records whose state is equal to value."
-                  },
-                  invoice_status: {
-                    type: "string",
-                    enum: [
-                      "no",
-                      "to invoice",
-                      "invoiced"
-                    ],
-                    description: "= Records whose invoice_status is equal to value."
-                  },
-                  vendor_id: {
-                    type: "integer",
-                    description: "= Records whose vendor_id is equal to value."
-                  },
-                  user_id: {
-                    type: "integer",
-                    description: "= Orders handled by this buyer (user id)."
-                  },
-                  origin: {
-                    type: "string",
-                    description: "ilike Records whose origin is containing (case-insensitive) the text value."
-                  },
-                  subject: {
-                    type: "string",
-                    description: "ilike Records whose subject is containing (case-insensitive) the text value."
-                  },
-                  budget_line: {
-                    type: "string",
-                    description: "ilike Records whose budget_line is containing (case-insensitive) the text value."
-                  },
-                  department_id: {
-                    type: "integer",
-                    description: "= Orders of this department (department id)."
-                  },
-                  ordered_after: {
-                    type: "string",
-                    description: ">= On field `date_order`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  ordered_before: {
-                    type: "string",
-                    description: "<= On field `date_order`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  amount_above: {
-                    type: "number",
-                    description: ">= Orders whose tax-inclusive total is at least this amount."
-                  },
-                  author_id: {
-                    type: "integer",
-                    description: "= Records whose author_id is equal to value."
-                  },
-                  created_after: {
-                    type: "string",
-                    description: ">= On field `created_at`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  created_before: {
-                    type: "string",
-                    description: "<= On field `created_at`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              }
-            ]
+            description: "{name: value} of the resource's filters."
           },
           fields: {
             type: "array",
             items: {
-              type: "string",
-              enum: [
-                "amount_total",
-                "amount_untaxed",
-                "analytic_accounts",
-                "analytic_distribution",
-                "author",
-                "author_id",
-                "budget_line",
-                "buyer",
-                "company",
-                "created_at",
-                "currency",
-                "date_approve",
-                "date_order",
-                "date_planned",
-                "delivery_condition",
-                "department",
-                "description",
-                "id",
-                "invoice_status",
-                "order_id",
-                "order_reference",
-                "origin",
-                "price_subtotal",
-                "price_total",
-                "price_unit",
-                "product",
-                "product_id",
-                "qty_invoiced",
-                "qty_received",
-                "quantity",
-                "reference",
-                "state",
-                "subject",
-                "uom",
-                "url",
-                "vendor",
-                "vendor_id",
-                "vendor_reference"
-              ]
+              type: "string"
             },
             minItems: 1,
             uniqueItems: true,
-            description: "Fields to return (default: every field except personal data). Personal-data fields (see describe_resource) are returned only when named here."
+            description: "Default: all but personal data (only when named)."
           },
           order: {
             type: "string",
-            description: "Sort keys among the resource's sortable fields: 'field', 'field desc', comma-separated. Not with since_id."
+            description: "'field desc', comma-separated; not with since_id."
           },
           limit: {
             type: "integer",
             minimum: 1,
             maximum: 200,
-            description: "Records per page (default 50)."
+            description: "Default 50."
           },
           since_id: {
             type: "integer",
             minimum: 0,
             maximum: 2147483647,
-            description: "Cursor: 0 for the first page, then meta.next_since_id. Records come in ascending id."
+            description: "0, then meta.next_since_id until null."
           },
           total: {
             type: "boolean",
-            description: "Count every matching record in meta.total (default true; false is cheaper)."
+            description: "false: no meta.total (cheaper)."
           }
         }
       },
@@ -59365,360 +55660,36 @@ var mcp_tools_default = {
         ],
         properties: {
           resource: {
-            type: "string",
-            enum: [
-              "purchase/order-lines",
-              "purchase/orders"
-            ]
+            type: "string"
           },
           data: {
             type: "array",
             items: {
-              anyOf: [
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    order_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    order_reference: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    description: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    product: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    product_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    quantity: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    uom: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    price_unit: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    price_subtotal: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    price_total: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    currency: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    qty_received: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    qty_invoiced: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    date_planned: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    analytic_accounts: {
-                      type: "array",
-                      items: {
-                        type: "string"
-                      }
-                    },
-                    analytic_distribution: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    state: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "draft",
-                        "sent",
-                        "org_tribu",
-                        "to approve",
-                        "purchase",
-                        "cancel",
-                        null
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    reference: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    vendor: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    vendor_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    vendor_reference: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    subject: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    budget_line: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    department: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    delivery_condition: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    origin: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    date_order: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    date_approve: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    date_planned: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    amount_untaxed: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    amount_total: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    currency: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    state: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "draft",
-                        "sent",
-                        "org_tribu",
-                        "to approve",
-                        "purchase",
-                        "cancel",
-                        null
-                      ]
-                    },
-                    invoice_status: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "no",
-                        "to invoice",
-                        "invoiced",
-                        null
-                      ]
-                    },
-                    buyer: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    author: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    author_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    created_at: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                }
-              ]
-            }
-          },
-          meta: {
-            type: "object",
-            additionalProperties: false,
-            properties: {
-              total: {
-                type: "integer",
-                minimum: 0
-              },
-              next_since_id: {
-                type: [
-                  "integer",
-                  "null"
-                ]
-              },
-              personal_fields_omitted: {
-                type: "array",
-                items: {
-                  type: "string"
-                }
-              },
-              unreadable_fields: {
-                type: "array",
-                items: {
-                  type: "string"
+              type: "object",
+              required: [
+                "id"
+              ],
+              properties: {
+                id: {
+                  type: "integer"
                 }
               }
             }
+          },
+          meta: {
+            type: "object"
           }
         }
       },
       annotations: {
-        title: "Query Purchase",
         readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
         openWorldHint: false
       }
     },
     {
       name: "query_space",
       title: "Query Space",
-      description: "List records of a Space resource (Sites and bookable spaces of the organisation, their categories and equipment, activities, reservations and maintenance slots.) with its named filters, ANDed. Resources:\n- activities: Activities a space can be booked for (archived activities are not exposed).\n- categories: Categories of spaces and equipment (archived categories are not exposed).\n- equipments: Equipment available in the spaces (archived equipment is not exposed).\n- maintenances: Maintenance slots of spaces.\n- reservations: Reservations of spaces.\n- sites: Sites holding the spaces, as a tree (archived sites are not exposed).\n- spaces: Bookable spaces (archived spaces are not exposed).\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
+      description: "Records of one Space resource (Sites and bookable spaces of the organisation, their categories and equipment, activities, reservations and maintenance slots), with named filters, ANDed.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -59736,269 +55707,40 @@ var mcp_tools_default = {
               "reservations",
               "sites",
               "spaces"
-            ],
-            description: "Which resource of the domain."
+            ]
           },
           filters: {
             type: "object",
-            description: "Named filters of the chosen resource (the branch titled with its name); any other name is refused. Omit for no filter.",
-            anyOf: [
-              {
-                title: "activities",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  code: {
-                    type: "string",
-                    description: "= Records whose code is equal to value."
-                  },
-                  name: {
-                    type: "string",
-                    description: "ilike Records whose name is containing (case-insensitive) the text value."
-                  }
-                }
-              },
-              {
-                title: "categories",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  name: {
-                    type: "string",
-                    description: "ilike Records whose name is containing (case-insensitive) the text value."
-                  }
-                }
-              },
-              {
-                title: "equipments",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  category_id: {
-                    type: "integer",
-                    description: "= Equipment of this category (category id)."
-                  },
-                  name: {
-                    type: "string",
-                    description: "ilike Records whose name is containing (case-insensitive) the text value."
-                  }
-                }
-              },
-              {
-                title: "maintenances",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  state: {
-                    type: "string",
-                    enum: [
-                      "planned",
-                      "in_progress",
-                      "done",
-                      "cancelled"
-                    ],
-                    description: "= Records whose state is equal to value."
-                  },
-                  space_id: {
-                    type: "integer",
-                    description: "= Records whose space_id is equal to value."
-                  },
-                  category: {
-                    type: "string",
-                    enum: [
-                      "preventive",
-                      "curative",
-                      "cleaning",
-                      "other"
-                    ],
-                    description: "= Records whose category is equal to value."
-                  },
-                  blocks_reservations: {
-                    type: "boolean",
-                    description: "= Records whose blocks_reservations is equal to value."
-                  },
-                  start_after: {
-                    type: "string",
-                    description: ">= On field `start`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  start_before: {
-                    type: "string",
-                    description: "<= On field `start`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              },
-              {
-                title: "reservations",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  state: {
-                    type: "string",
-                    enum: [
-                      "pending",
-                      "approved",
-                      "refused",
-                      "cancelled",
-                      "done"
-                    ],
-                    description: "= Records whose state is equal to value."
-                  },
-                  space_id: {
-                    type: "integer",
-                    description: "= Records whose space_id is equal to value."
-                  },
-                  activity_id: {
-                    type: "integer",
-                    description: "= Reservations for this activity (activity id)."
-                  },
-                  origin: {
-                    type: "string",
-                    enum: [
-                      "internal",
-                      "public"
-                    ],
-                    description: "= Records whose origin is equal to value."
-                  },
-                  start_after: {
-                    type: "string",
-                    description: ">= On field `start`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  start_before: {
-                    type: "string",
-                    description: "<= On field `start`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              },
-              {
-                title: "sites",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  code: {
-                    type: "string",
-                    description: "= Records whose code is equal to value."
-                  },
-                  parent_id: {
-                    type: "integer",
-                    description: "= Records whose parent_id is equal to value."
-                  },
-                  name: {
-                    type: "string",
-                    description: "ilike Records whose name is containing (case-insensitive) the text value."
-                  }
-                }
-              },
-              {
-                title: "spaces",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  state: {
-                    type: "string",
-                    enum: [
-                      "available",
-                      "restricted",
-                      "closed"
-                    ],
-                    description: "= Records whose state is equal to value."
-                  },
-                  site_id: {
-                    type: "integer",
-                    description: "= Records whose site_id is equal to value."
-                  },
-                  capacity_min: {
-                    type: "integer",
-                    description: ">= On field `capacity`."
-                  },
-                  approval_required: {
-                    type: "boolean",
-                    description: "= Records whose approval_required is equal to value."
-                  },
-                  name: {
-                    type: "string",
-                    description: "ilike Records whose name is containing (case-insensitive) the text value."
-                  }
-                }
-              }
-            ]
+            description: "{name: value} of the resource's filters."
           },
           fields: {
             type: "array",
             items: {
-              type: "string",
-              enum: [
-                "activity",
-                "address",
-                "approval_required",
-                "approved_at",
-                "approver",
-                "attendees_actual",
-                "attendees_expected",
-                "blocks_reservations",
-                "cancel_deadline_hours",
-                "cancellation_reason",
-                "capacity",
-                "categories",
-                "category",
-                "check_in_at",
-                "check_out_at",
-                "check_progress",
-                "code",
-                "company",
-                "complete_name",
-                "currency",
-                "default_duration",
-                "description",
-                "duration",
-                "external_technician",
-                "floor",
-                "hourly_price",
-                "id",
-                "location",
-                "max_lead_days",
-                "min_lead_hours",
-                "name",
-                "origin",
-                "parent_id",
-                "public_visibility",
-                "reference",
-                "refusal_reason",
-                "requester",
-                "site",
-                "site_id",
-                "space",
-                "space_id",
-                "start",
-                "state",
-                "stop",
-                "surface",
-                "technician",
-                "url"
-              ]
+              type: "string"
             },
             minItems: 1,
             uniqueItems: true,
-            description: "Fields to return (default: every field except personal data). Personal-data fields (see describe_resource) are returned only when named here."
+            description: "Default: all but personal data (only when named)."
           },
           order: {
             type: "string",
-            description: "Sort keys among the resource's sortable fields: 'field', 'field desc', comma-separated. Not with since_id."
+            description: "'field desc', comma-separated; not with since_id."
           },
           limit: {
             type: "integer",
             minimum: 1,
             maximum: 200,
-            description: "Records per page (default 50)."
+            description: "Default 50."
           },
           since_id: {
             type: "integer",
             minimum: 0,
             maximum: 2147483647,
-            description: "Cursor: 0 for the first page, then meta.next_since_id. Records come in ascending id."
+            description: "0, then meta.next_since_id until null."
           },
           total: {
             type: "boolean",
-            description: "Count every matching record in meta.total (default true; false is cheaper)."
+            description: "false: no meta.total (cheaper)."
           }
         }
       },
@@ -60011,616 +55753,36 @@ var mcp_tools_default = {
         ],
         properties: {
           resource: {
-            type: "string",
-            enum: [
-              "space/activities",
-              "space/categories",
-              "space/equipments",
-              "space/maintenances",
-              "space/reservations",
-              "space/sites",
-              "space/spaces"
-            ]
+            type: "string"
           },
           data: {
             type: "array",
             items: {
-              anyOf: [
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    code: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    default_duration: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    description: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    code: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    category: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    description: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    space: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    space_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    start: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    stop: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    state: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "planned",
-                        "in_progress",
-                        "done",
-                        "cancelled",
-                        null
-                      ]
-                    },
-                    category: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "preventive",
-                        "curative",
-                        "cleaning",
-                        "other",
-                        null
-                      ]
-                    },
-                    technician: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    external_technician: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    blocks_reservations: {
-                      type: "boolean"
-                    },
-                    check_progress: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    reference: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    space: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    space_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    activity: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    start: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    stop: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    duration: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    attendees_expected: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    attendees_actual: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    requester: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    origin: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "internal",
-                        "public",
-                        null
-                      ]
-                    },
-                    state: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "pending",
-                        "approved",
-                        "refused",
-                        "cancelled",
-                        "done",
-                        null
-                      ]
-                    },
-                    approver: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    approved_at: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    refusal_reason: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    cancellation_reason: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    check_in_at: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    check_out_at: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    complete_name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    code: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    parent_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    address: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    code: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    site: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    site_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    state: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "available",
-                        "restricted",
-                        "closed",
-                        null
-                      ]
-                    },
-                    location: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    floor: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    surface: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    capacity: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    hourly_price: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    currency: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    categories: {
-                      type: "array",
-                      items: {
-                        type: "string"
-                      }
-                    },
-                    public_visibility: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "private",
-                        "internal",
-                        "public",
-                        null
-                      ]
-                    },
-                    approval_required: {
-                      type: "boolean"
-                    },
-                    min_lead_hours: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    max_lead_days: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    cancel_deadline_hours: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                }
-              ]
-            }
-          },
-          meta: {
-            type: "object",
-            additionalProperties: false,
-            properties: {
-              total: {
-                type: "integer",
-                minimum: 0
-              },
-              next_since_id: {
-                type: [
-                  "integer",
-                  "null"
-                ]
-              },
-              personal_fields_omitted: {
-                type: "array",
-                items: {
-                  type: "string"
-                }
-              },
-              unreadable_fields: {
-                type: "array",
-                items: {
-                  type: "string"
+              type: "object",
+              required: [
+                "id"
+              ],
+              properties: {
+                id: {
+                  type: "integer"
                 }
               }
             }
+          },
+          meta: {
+            type: "object"
           }
         }
       },
       annotations: {
-        title: "Query Space",
         readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
         openWorldHint: false
       }
     },
     {
       name: "query_sprint",
       title: "Query Sprint and OKR",
-      description: "List records of a Sprint and OKR resource (Objectives and key results, their measures and readings, squads' engagements, sprints and blockers.) with its named filters, ANDed. Resources:\n- blockers: Blocking points raised by squads, with their origin, owner and the decision that lifted them.\n- engagements: Commitments taken by squads towards an objective or key result, with their deadline and state.\n- key-results: Key results of the objectives, per exercice and squad, with their progress computed from their measures.\n- measure-readings: Values read for the measures of the key results.\n- measures: Measures of the key results: start, milestone and target values, last reading and progress.\n- objectives: Objectives of the OKR framework, archived ones included.\n- sprints: Sprints of the squads (field list inferred, may grow; decision D1).\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
+      description: "Records of one Sprint and OKR resource (Objectives and key results, their measures and readings, squads' engagements, sprints and blockers), with named filters, ANDed.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -60638,275 +55800,40 @@ var mcp_tools_default = {
               "measures",
               "objectives",
               "sprints"
-            ],
-            description: "Which resource of the domain."
+            ]
           },
           filters: {
             type: "object",
-            description: "Named filters of the chosen resource (the branch titled with its name); any other name is refused. Omit for no filter.",
-            anyOf: [
-              {
-                title: "blockers",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  is_open: {
-                    type: "boolean",
-                    description: "= Records whose is_open is equal to value."
-                  },
-                  subject_id: {
-                    type: "integer",
-                    description: "= Records whose subject_id is equal to value."
-                  },
-                  sprint_id: {
-                    type: "integer",
-                    description: "= Blockers raised during this sprint."
-                  },
-                  squad_id: {
-                    type: "integer",
-                    description: "= Blockers of this squad."
-                  },
-                  escalated: {
-                    type: "boolean",
-                    description: "= Records whose escalated is equal to value."
-                  },
-                  opened_after: {
-                    type: "string",
-                    description: ">= Blocked since this date or later. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  opened_before: {
-                    type: "string",
-                    description: "<= Blocked since this date or earlier. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              },
-              {
-                title: "engagements",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  state: {
-                    type: "string",
-                    enum: [
-                      "open",
-                      "in_progress",
-                      "at_risk",
-                      "kept"
-                    ],
-                    description: "= Records whose state is equal to value."
-                  },
-                  squad_id: {
-                    type: "integer",
-                    description: "= Records whose squad_id is equal to value."
-                  },
-                  objective_id: {
-                    type: "integer",
-                    description: "= Records whose objective_id is equal to value."
-                  },
-                  key_result_id: {
-                    type: "integer",
-                    description: "= Records whose key_result_id is equal to value."
-                  },
-                  is_late: {
-                    type: "boolean",
-                    description: "= Records whose is_late is equal to value."
-                  },
-                  deadline_after: {
-                    type: "string",
-                    description: ">= Deadline on or after this date. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  deadline_before: {
-                    type: "string",
-                    description: "<= Deadline on or before this date. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              },
-              {
-                title: "key-results",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  exercice_id: {
-                    type: "integer",
-                    description: "= Records whose exercice_id is equal to value."
-                  },
-                  objective_id: {
-                    type: "integer",
-                    description: "= Records whose objective_id is equal to value."
-                  },
-                  squad_id: {
-                    type: "integer",
-                    description: "= Key results carried by this squad."
-                  },
-                  name: {
-                    type: "string",
-                    description: "ilike Records whose name is containing (case-insensitive) the text value."
-                  }
-                }
-              },
-              {
-                title: "measure-readings",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  measure_id: {
-                    type: "integer",
-                    description: "= Records whose measure_id is equal to value."
-                  },
-                  key_result_id: {
-                    type: "integer",
-                    description: "= Records whose key_result_id is equal to value."
-                  },
-                  squad_id: {
-                    type: "integer",
-                    description: "= Readings of this squad's measures."
-                  },
-                  date_after: {
-                    type: "string",
-                    description: ">= Readings on or after this date. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  date_before: {
-                    type: "string",
-                    description: "<= Readings on or before this date. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              },
-              {
-                title: "measures",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  key_result_id: {
-                    type: "integer",
-                    description: "= Records whose key_result_id is equal to value."
-                  },
-                  squad_id: {
-                    type: "integer",
-                    description: "= Measures of this squad's key results."
-                  },
-                  name: {
-                    type: "string",
-                    description: "ilike Records whose name is containing (case-insensitive) the text value."
-                  }
-                }
-              },
-              {
-                title: "objectives",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  name: {
-                    type: "string",
-                    description: "ilike Records whose name is containing (case-insensitive) the text value."
-                  },
-                  active: {
-                    type: "boolean",
-                    description: "= Records whose active is equal to value."
-                  }
-                }
-              },
-              {
-                title: "sprints",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  squad_id: {
-                    type: "integer",
-                    description: "= Records whose squad_id is equal to value."
-                  },
-                  start_after: {
-                    type: "string",
-                    description: ">= Sprints starting on or after this date. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  start_before: {
-                    type: "string",
-                    description: "<= Sprints starting on or before this date. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              }
-            ]
+            description: "{name: value} of the resource's filters."
           },
           fields: {
             type: "array",
             items: {
-              type: "string",
-              enum: [
-                "active",
-                "actual_date",
-                "age_days",
-                "date",
-                "date_end",
-                "date_lifted",
-                "date_start",
-                "days_to_deadline",
-                "deadline",
-                "decision",
-                "description",
-                "escalated",
-                "exercice",
-                "exercice_id",
-                "expected_proof",
-                "id",
-                "is_late",
-                "is_open",
-                "key_result",
-                "key_result_id",
-                "last_reading_date",
-                "last_value",
-                "measure",
-                "measure_id",
-                "measures",
-                "milestone_date",
-                "milestone_value",
-                "name",
-                "note",
-                "number",
-                "objective",
-                "objective_id",
-                "origin",
-                "owner",
-                "progress",
-                "read_by",
-                "reported_by",
-                "sprint",
-                "squad",
-                "squad_id",
-                "start_value",
-                "state",
-                "subject",
-                "subject_id",
-                "subjects",
-                "target_value",
-                "unblocker",
-                "unblocker_user",
-                "unit",
-                "url",
-                "value"
-              ]
+              type: "string"
             },
             minItems: 1,
             uniqueItems: true,
-            description: "Fields to return (default: every field except personal data). Personal-data fields (see describe_resource) are returned only when named here."
+            description: "Default: all but personal data (only when named)."
           },
           order: {
             type: "string",
-            description: "Sort keys among the resource's sortable fields: 'field', 'field desc', comma-separated. Not with since_id."
+            description: "'field desc', comma-separated; not with since_id."
           },
           limit: {
             type: "integer",
             minimum: 1,
             maximum: 200,
-            description: "Records per page (default 50)."
+            description: "Default 50."
           },
           since_id: {
             type: "integer",
             minimum: 0,
             maximum: 2147483647,
-            description: "Cursor: 0 for the first page, then meta.next_since_id. Records come in ascending id."
+            description: "0, then meta.next_since_id until null."
           },
           total: {
             type: "boolean",
-            description: "Count every matching record in meta.total (default true; false is cheaper)."
+            description: "false: no meta.total (cheaper)."
           }
         }
       },
@@ -60919,628 +55846,36 @@ var mcp_tools_default = {
         ],
         properties: {
           resource: {
-            type: "string",
-            enum: [
-              "sprint/blockers",
-              "sprint/engagements",
-              "sprint/key-results",
-              "sprint/measure-readings",
-              "sprint/measures",
-              "sprint/objectives",
-              "sprint/sprints"
-            ]
+            type: "string"
           },
           data: {
             type: "array",
             items: {
-              anyOf: [
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    description: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    subject: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    subject_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    sprint: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    squad: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    owner: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    unblocker: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    unblocker_user: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    origin: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "member",
-                        "feedback",
-                        "no_feedback",
-                        null
-                      ]
-                    },
-                    reported_by: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    date_start: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    date_lifted: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    is_open: {
-                      type: "boolean"
-                    },
-                    age_days: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    escalated: {
-                      type: "boolean"
-                    },
-                    decision: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    number: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    state: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "open",
-                        "in_progress",
-                        "at_risk",
-                        "kept",
-                        null
-                      ]
-                    },
-                    deadline: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    actual_date: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    is_late: {
-                      type: "boolean"
-                    },
-                    days_to_deadline: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    squad: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    squad_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    objective: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    objective_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    key_result: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    key_result_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    expected_proof: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    sprint: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    subjects: {
-                      type: "array",
-                      items: {
-                        type: "string"
-                      }
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    number: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    progress: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    exercice: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    exercice_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    objective: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    objective_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    squad: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    measures: {
-                      type: "array",
-                      items: {
-                        type: "string"
-                      }
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    measure: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    measure_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    key_result: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    key_result_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    squad: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    date: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    value: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    unit: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    note: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    read_by: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    unit: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    key_result: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    key_result_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    squad: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    start_value: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    milestone_value: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    milestone_date: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    target_value: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    last_value: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    last_reading_date: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    progress: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    active: {
-                      type: "boolean"
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    squad: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    squad_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    date_start: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    date_end: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                }
-              ]
-            }
-          },
-          meta: {
-            type: "object",
-            additionalProperties: false,
-            properties: {
-              total: {
-                type: "integer",
-                minimum: 0
-              },
-              next_since_id: {
-                type: [
-                  "integer",
-                  "null"
-                ]
-              },
-              personal_fields_omitted: {
-                type: "array",
-                items: {
-                  type: "string"
-                }
-              },
-              unreadable_fields: {
-                type: "array",
-                items: {
-                  type: "string"
+              type: "object",
+              required: [
+                "id"
+              ],
+              properties: {
+                id: {
+                  type: "integer"
                 }
               }
             }
+          },
+          meta: {
+            type: "object"
           }
         }
       },
       annotations: {
-        title: "Query Sprint and OKR",
         readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
         openWorldHint: false
       }
     },
     {
       name: "query_stock",
       title: "Query Stock",
-      description: "List records of a Stock resource (Stock transfers of the organisation (receipts, deliveries and internal moves).) with its named filters, ANDed. Resources:\n- pickings: Transfers of goods (receipts, deliveries, internal moves).\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
+      description: "Records of one Stock resource (Stock transfers of the organisation (receipts, deliveries and internal moves)), with named filters, ANDed.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -61552,93 +55887,40 @@ var mcp_tools_default = {
             type: "string",
             enum: [
               "pickings"
-            ],
-            description: "Which resource of the domain."
+            ]
           },
           filters: {
             type: "object",
-            description: "Named filters of the chosen resource (the branch titled with its name); any other name is refused. Omit for no filter.",
-            anyOf: [
-              {
-                title: "pickings",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  state: {
-                    type: "string",
-                    enum: [
-                      "draft",
-                      "waiting",
-                      "confirmed",
-                      "assigned",
-                      "done",
-                      "cancel"
-                    ],
-                    description: "= Records whose state is equal to value."
-                  },
-                  partner_id: {
-                    type: "integer",
-                    description: "= Transfers with this contact (partner id)."
-                  },
-                  origin: {
-                    type: "string",
-                    description: "ilike Records whose origin is containing (case-insensitive) the text value."
-                  },
-                  scheduled_after: {
-                    type: "string",
-                    description: ">= On field `scheduled_date`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  scheduled_before: {
-                    type: "string",
-                    description: "<= On field `scheduled_date`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              }
-            ]
+            description: "{name: value} of the resource's filters."
           },
           fields: {
             type: "array",
             items: {
-              type: "string",
-              enum: [
-                "company",
-                "date_done",
-                "destination_location",
-                "id",
-                "origin",
-                "partner",
-                "picking_type",
-                "priority",
-                "reference",
-                "scheduled_date",
-                "source_location",
-                "state",
-                "url"
-              ]
+              type: "string"
             },
             minItems: 1,
             uniqueItems: true,
-            description: "Fields to return (default: every field except personal data). Personal-data fields (see describe_resource) are returned only when named here."
+            description: "Default: all but personal data (only when named)."
           },
           order: {
             type: "string",
-            description: "Sort keys among the resource's sortable fields: 'field', 'field desc', comma-separated. Not with since_id."
+            description: "'field desc', comma-separated; not with since_id."
           },
           limit: {
             type: "integer",
             minimum: 1,
             maximum: 200,
-            description: "Records per page (default 50)."
+            description: "Default 50."
           },
           since_id: {
             type: "integer",
             minimum: 0,
             maximum: 2147483647,
-            description: "Cursor: 0 for the first page, then meta.next_since_id. Records come in ascending id."
+            description: "0, then meta.next_since_id until null."
           },
           total: {
             type: "boolean",
-            description: "Count every matching record in meta.total (default true; false is cheaper)."
+            description: "false: no meta.total (cheaper)."
           }
         }
       },
@@ -61651,160 +55933,36 @@ var mcp_tools_default = {
         ],
         properties: {
           resource: {
-            type: "string",
-            enum: [
-              "stock/pickings"
-            ]
+            type: "string"
           },
           data: {
             type: "array",
             items: {
-              anyOf: [
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    reference: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    origin: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    picking_type: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    partner: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    source_location: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    destination_location: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    scheduled_date: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    date_done: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    priority: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "0",
-                        "1",
-                        null
-                      ]
-                    },
-                    state: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "draft",
-                        "waiting",
-                        "confirmed",
-                        "assigned",
-                        "done",
-                        "cancel",
-                        null
-                      ]
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                }
-              ]
-            }
-          },
-          meta: {
-            type: "object",
-            additionalProperties: false,
-            properties: {
-              total: {
-                type: "integer",
-                minimum: 0
-              },
-              next_since_id: {
-                type: [
-                  "integer",
-                  "null"
-                ]
-              },
-              personal_fields_omitted: {
-                type: "array",
-                items: {
-                  type: "string"
-                }
-              },
-              unreadable_fields: {
-                type: "array",
-                items: {
-                  type: "string"
+              type: "object",
+              required: [
+                "id"
+              ],
+              properties: {
+                id: {
+                  type: "integer"
                 }
               }
             }
+          },
+          meta: {
+            type: "object"
           }
         }
       },
       annotations: {
-        title: "Query Stock",
         readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
         openWorldHint: false
       }
     },
     {
       name: "query_travel",
       title: "Query Travel",
-      description: "List records of a Travel resource (Missions of the organisation's staff: trips, their stages and expenses, trip types, per-diem rates and per-diem requests.) with its named filters, ANDed. Resources:\n- perdiem-rates: Daily allowance rates by destination country and city (archived rates are not exposed).\n- perdiem-requests: Requests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).\n- trip-expenses: Other expenses of a trip (visa, local transport, fees...).\n- trip-stages: Legs of a trip, in order, from one city to the next.\n- trip-types: Kinds of mission (archived types are not exposed).\n- trips: Missions of the organisation's staff: traveller, itinerary, dates and costs.\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
+      description: "Records of one Travel resource (Missions of the organisation's staff: trips, their stages and expenses, trip types, per-diem rates and per-diem requests), with named filters, ANDed.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -61821,279 +55979,40 @@ var mcp_tools_default = {
               "trip-stages",
               "trip-types",
               "trips"
-            ],
-            description: "Which resource of the domain."
+            ]
           },
           filters: {
             type: "object",
-            description: "Named filters of the chosen resource (the branch titled with its name); any other name is refused. Omit for no filter.",
-            anyOf: [
-              {
-                title: "perdiem-rates",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  country_id: {
-                    type: "integer",
-                    description: "= Records whose country_id is equal to value."
-                  },
-                  city_id: {
-                    type: "integer",
-                    description: "= Rates for this city (city id)."
-                  },
-                  environment_id: {
-                    type: "integer",
-                    description: "= Rates of this environment (environment id)."
-                  },
-                  has_tiers: {
-                    type: "boolean",
-                    description: "= Records whose has_tiers is equal to value."
-                  }
-                }
-              },
-              {
-                title: "perdiem-requests",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  state: {
-                    type: "string",
-                    enum: [
-                      "draft",
-                      "pending",
-                      "approved",
-                      "rejected",
-                      "cancelled"
-                    ],
-                    description: "= Records whose state is equal to value."
-                  },
-                  trip_id: {
-                    type: "integer",
-                    description: "= Records whose trip_id is equal to value."
-                  },
-                  traveler_user_id: {
-                    type: "integer",
-                    description: "= Requests of this traveller (user id)."
-                  },
-                  country_id: {
-                    type: "integer",
-                    description: "= Requests for this destination country (country id)."
-                  },
-                  financing_type: {
-                    type: "string",
-                    enum: [
-                      "org",
-                      "partner",
-                      "mixed"
-                    ],
-                    description: "= Records whose financing_type is equal to value."
-                  },
-                  start_after: {
-                    type: "string",
-                    description: ">= On field `date_start`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  start_before: {
-                    type: "string",
-                    description: "<= On field `date_start`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              },
-              {
-                title: "trip-expenses",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  trip_id: {
-                    type: "integer",
-                    description: "= Records whose trip_id is equal to value."
-                  },
-                  cost_above: {
-                    type: "number",
-                    description: ">= On field `cost`."
-                  }
-                }
-              },
-              {
-                title: "trip-stages",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  trip_id: {
-                    type: "integer",
-                    description: "= Records whose trip_id is equal to value."
-                  },
-                  is_return_leg: {
-                    type: "boolean",
-                    description: "= Records whose is_return_leg is equal to value."
-                  },
-                  country_to_id: {
-                    type: "integer",
-                    description: "= Stages arriving in this country (country id)."
-                  },
-                  date_after: {
-                    type: "string",
-                    description: ">= On field `date_from`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  date_before: {
-                    type: "string",
-                    description: "<= On field `date_from`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              },
-              {
-                title: "trip-types",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  code: {
-                    type: "string",
-                    description: "= Records whose code is equal to value."
-                  },
-                  name: {
-                    type: "string",
-                    description: "ilike Records whose name is containing (case-insensitive) the text value."
-                  }
-                }
-              },
-              {
-                title: "trips",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  state: {
-                    type: "string",
-                    enum: [
-                      "draft",
-                      "pending",
-                      "planned",
-                      "in_progress",
-                      "done",
-                      "cancelled"
-                    ],
-                    description: "= Records whose state is equal to value."
-                  },
-                  traveler_id: {
-                    type: "integer",
-                    description: "= Trips of this traveller (user id)."
-                  },
-                  trip_type_id: {
-                    type: "integer",
-                    description: "= Trips of this type (trip type id)."
-                  },
-                  country_destination_id: {
-                    type: "integer",
-                    description: "= Trips to this country (country id)."
-                  },
-                  has_per_diem: {
-                    type: "boolean",
-                    description: "= Records whose has_per_diem is equal to value."
-                  },
-                  start_after: {
-                    type: "string",
-                    description: ">= On field `date_start`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  start_before: {
-                    type: "string",
-                    description: "<= On field `date_start`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              }
-            ]
+            description: "{name: value} of the resource's filters."
           },
           fields: {
             type: "array",
             items: {
-              type: "string",
-              enum: [
-                "accommodation_cost_total",
-                "amount_company",
-                "amount_partner",
-                "approve_date",
-                "calc_model",
-                "city",
-                "city_departure",
-                "city_destination",
-                "city_from",
-                "city_to",
-                "code",
-                "company",
-                "cost",
-                "country",
-                "country_departure",
-                "country_destination",
-                "country_from",
-                "country_id",
-                "country_to",
-                "currency",
-                "daily_rate",
-                "date_end",
-                "date_from",
-                "date_start",
-                "date_submission",
-                "date_to",
-                "description",
-                "duration_abatement_amount",
-                "duration_abatement_pct",
-                "duration_days",
-                "environment",
-                "financing_type",
-                "has_per_diem",
-                "has_return_stage",
-                "has_tiers",
-                "has_transport",
-                "id",
-                "insurance_premium",
-                "is_return_leg",
-                "mission_object",
-                "name",
-                "note",
-                "notes",
-                "partner",
-                "partner_share_pct",
-                "per_diem_total",
-                "position",
-                "prorata_end",
-                "prorata_start",
-                "rate_id",
-                "reference",
-                "reject_date",
-                "state",
-                "submit_date",
-                "total_amount",
-                "transport_cost",
-                "traveler",
-                "traveler_email",
-                "traveler_name",
-                "trip_id",
-                "trip_reference",
-                "trip_type",
-                "url",
-                "validator"
-              ]
+              type: "string"
             },
             minItems: 1,
             uniqueItems: true,
-            description: "Fields to return (default: every field except personal data). Personal-data fields (see describe_resource) are returned only when named here."
+            description: "Default: all but personal data (only when named)."
           },
           order: {
             type: "string",
-            description: "Sort keys among the resource's sortable fields: 'field', 'field desc', comma-separated. Not with since_id."
+            description: "'field desc', comma-separated; not with since_id."
           },
           limit: {
             type: "integer",
             minimum: 1,
             maximum: 200,
-            description: "Records per page (default 50)."
+            description: "Default 50."
           },
           since_id: {
             type: "integer",
             minimum: 0,
             maximum: 2147483647,
-            description: "Cursor: 0 for the first page, then meta.next_since_id. Records come in ascending id."
+            description: "0, then meta.next_since_id until null."
           },
           total: {
             type: "boolean",
-            description: "Count every matching record in meta.total (default true; false is cheaper)."
+            description: "false: no meta.total (cheaper)."
           }
         }
       },
@@ -62106,723 +56025,29 @@ var mcp_tools_default = {
         ],
         properties: {
           resource: {
-            type: "string",
-            enum: [
-              "travel/perdiem-rates",
-              "travel/perdiem-requests",
-              "travel/trip-expenses",
-              "travel/trip-stages",
-              "travel/trip-types",
-              "travel/trips"
-            ]
+            type: "string"
           },
           data: {
             type: "array",
             items: {
-              anyOf: [
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    country: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    country_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    city: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    daily_rate: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    currency: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    has_tiers: {
-                      type: "boolean"
-                    },
-                    environment: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    note: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    reference: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    state: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "draft",
-                        "pending",
-                        "approved",
-                        "rejected",
-                        "cancelled",
-                        null
-                      ]
-                    },
-                    trip_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    trip_reference: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    traveler: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    mission_object: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    country: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    city: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    date_start: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    date_end: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    duration_days: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    prorata_start: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "full",
-                        "half",
-                        "none",
-                        null
-                      ]
-                    },
-                    prorata_end: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "full",
-                        "half",
-                        "none",
-                        null
-                      ]
-                    },
-                    calc_model: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "flat_with_abatement",
-                        "tiered",
-                        null
-                      ]
-                    },
-                    daily_rate: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    rate_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    duration_abatement_pct: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    duration_abatement_amount: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    total_amount: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    financing_type: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "org",
-                        "partner",
-                        "mixed",
-                        null
-                      ]
-                    },
-                    partner: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    partner_share_pct: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    amount_company: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    amount_partner: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    currency: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    environment: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    validator: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    submit_date: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    approve_date: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    reject_date: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    trip_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    trip_reference: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    cost: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    currency: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    notes: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    trip_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    trip_reference: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    position: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    is_return_leg: {
-                      type: "boolean"
-                    },
-                    city_from: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    country_from: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    city_to: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    country_to: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    date_from: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    date_to: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    duration_days: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    has_transport: {
-                      type: "boolean"
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    code: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    description: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    reference: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    state: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "draft",
-                        "pending",
-                        "planned",
-                        "in_progress",
-                        "done",
-                        "cancelled",
-                        null
-                      ]
-                    },
-                    traveler: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    traveler_name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    traveler_email: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    trip_type: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    description: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    city_departure: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    country_departure: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    city_destination: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    country_destination: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    date_submission: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    date_start: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    date_end: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    duration_days: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    transport_cost: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    accommodation_cost_total: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    per_diem_total: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    insurance_premium: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    currency: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    has_per_diem: {
-                      type: "boolean"
-                    },
-                    has_return_stage: {
-                      type: "boolean"
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                }
-              ]
-            }
-          },
-          meta: {
-            type: "object",
-            additionalProperties: false,
-            properties: {
-              total: {
-                type: "integer",
-                minimum: 0
-              },
-              next_since_id: {
-                type: [
-                  "integer",
-                  "null"
-                ]
-              },
-              personal_fields_omitted: {
-                type: "array",
-                items: {
-                  type: "string"
-                }
-              },
-              unreadable_fields: {
-                type: "array",
-                items: {
-                  type: "string"
+              type: "object",
+              required: [
+                "id"
+              ],
+              properties: {
+                id: {
+                  type: "integer"
                 }
               }
             }
+          },
+          meta: {
+            type: "object"
           }
         }
       },
       annotations: {
-        title: "Query Travel",
         readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
         openWorldHint: false
       }
     }
@@ -71200,6 +64425,18 @@ var RECORD_ARGUMENTS = /* @__PURE__ */ new Set(["resource", "id", "fields"]);
 var TOOLS = mcp_tools_default.tools;
 var API_VERSION = mcp_tools_default.version;
 var MCP_LIMITS = mcp_tools_default.limits;
+var ajv = new import__2.default({ allErrors: false, strict: false });
+var ARGUMENT_CHECKS = new Map(TOOLS.map((tool) => [tool.name, ajv.compile(tool.inputSchema)]));
+function assertWithinSchema(name, args) {
+  const validate = ARGUMENT_CHECKS.get(name);
+  if (!validate || validate(args)) return;
+  const [error] = validate.errors ?? [];
+  if (!error) return;
+  const argument = error.instancePath.slice(1).replace(/\//g, ".");
+  if (error.keyword === "additionalProperties" && argument === "" || argument === "resource") return;
+  if (error.keyword === "required") throw badRequest2(`Missing argument '${error.params.missingProperty}' for ${name}.`);
+  throw new ToolRefusal("invalid_value", `Argument '${argument}' ${error.message ?? "is invalid"} (the input schema of ${name}); nothing was read.`);
+}
 var ToolRefusal = class extends Error {
   constructor(code, message) {
     super(message);
@@ -71208,6 +64445,7 @@ var ToolRefusal = class extends Error {
   code;
 };
 var badRequest2 = (message) => new ToolRefusal("bad_request", message);
+var REFUSAL_STATUS = { bad_request: 400, not_found: 404, invalid_value: 422 };
 function toolError(code, message, extra = {}) {
   return { isError: true, content: [{ type: "text", text: JSON.stringify({ error: { code, message, ...extra } }) }] };
 }
@@ -71324,6 +64562,7 @@ var ROUTE_TOOLS = {
 async function callTool(name, rawArgs, host) {
   try {
     const args = objectArgument(rawArgs, "arguments");
+    assertWithinSchema(name, args);
     if (name === "list_resources") {
       onlyKnown(args, /* @__PURE__ */ new Set(), name);
       return held(listResources(), host);
@@ -71335,7 +64574,7 @@ async function callTool(name, rawArgs, host) {
     }
     return toolError("not_found", `No tool '${name}'; the tools are ${TOOLS.map((t) => t.name).join(", ")}.`, { status: 404 });
   } catch (error) {
-    if (error instanceof ToolRefusal) return toolError(error.code, error.message, { status: error.code === "bad_request" ? 400 : 404 });
+    if (error instanceof ToolRefusal) return toolError(error.code, error.message, { status: REFUSAL_STATUS[error.code] ?? 400 });
     if (error instanceof GatewayError) return gatewayToolError(error);
     throw error;
   }
