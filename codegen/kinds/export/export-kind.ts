@@ -12,5 +12,7 @@ export const EXPORT: KindEmitter<'export'> = {
   label: 'Export',
   querySchema: exportQuerySchema,
   operation: exportOperation,
+  // The ids alone, as NDJSON: the page shows the first 60,000 characters and reads no further.
+  tryPath: (resource) => `/api/v1/${resource.path}/export?format=ndjson&fields=id`,
   mcp: {},
 };

@@ -1636,7 +1636,7 @@ var import_express3 = __toESM(require("express"));
 var import_node_crypto7 = require("node:crypto");
 
 // generated/docs-assets.ts
-var DOCS_PAGE_CSP = "default-src 'none'; script-src 'sha256-Eu1f/5L1FN8XAD3UhgZRQYfpQcVPfbIPPt8cGf8hWdo='; style-src 'sha256-NXtg1aWbmhHqny/Jw9jKkitlIuVVVW8AvmLzvN2fT8o='; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+var DOCS_PAGE_CSP = "default-src 'none'; script-src 'sha256-gQpJyKygw33cFbRazoC3mIiESCryiZivAyOpy0QvGqk='; style-src 'sha256-ey7roBel3K9Sbud3IYFm9xvl1jF40Rq9crZUigQDo18='; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 var DOCS_PAGE_HTML = `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -2050,7 +2050,17 @@ main {
   max-height: 32rem;
   overflow: auto;
 }
-#try-out code {
+#try-headers {
+  max-height: 12rem;
+  overflow: auto;
+}
+.try-part {
+  margin: 0.75rem 0 0.25rem;
+  font-size: 0.9rem;
+  color: var(--muted);
+}
+#try-out code,
+#try-headers code {
   white-space: pre-wrap;
   overflow-wrap: anywhere;
 }
@@ -2298,14 +2308,19 @@ footer {
 </section>
 <section class="guide" id="try">
 <h2>Try it</h2>
-<p>Send a GET to this gateway with your API key and see the answer. The key stays in this page's memory: it is not stored (no cookie, no local storage), never put in the address bar, sent only to this gateway (the page's security policy allows no other destination), and forgotten when you leave or reload the page. Each resource card has a <em>Try it</em> button that fills in its route.</p>
+<p>Send a GET to this gateway with your API key and see the answer. The key stays in this page's memory: it is not stored (no cookie, no local storage), never put in the address bar, sent only to this gateway (the page's security policy allows no other destination), and forgotten when you leave or reload the page. Each resource card has a <em>Try it</em> button for its list and one for its export that fill in the route; the answer shows its status, its response headers (<code>ETag</code>, <code>X-Request-Id</code>, <code>Server-Timing</code>, the rate-limit fields...) and its body (the first 60,000 characters: the rest of a large export is not read). Each new request clears the answer before it.</p>
 <div class="try-form">
 <label for="try-key">API key</label><input id="try-key" type="password" autocomplete="off" spellcheck="false" placeholder="your API key">
 <label for="try-path">Route</label><input id="try-path" type="text" autocomplete="off" spellcheck="false" value="/api/v1/approvals/approvers?limit=2">
 <button type="button" id="try-send">Send GET</button>
 </div>
 <div id="try-status" role="status" aria-live="polite"></div>
-<pre id="try-out" hidden><code></code></pre>
+<div id="try-answer" hidden>
+<p class="try-part">Response headers</p>
+<pre id="try-headers"><code></code></pre>
+<p class="try-part">Body</p>
+<pre id="try-out"><code></code></pre>
+</div>
 </section>
 <section class="domain" id="analytic">
 <h2>Analytic <code>analytic</code></h2>
@@ -2315,7 +2330,7 @@ footer {
 <p class="head">Analytic accounts, active and archived. The account id is the key used inside analytic distributions of lines.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/analytic/accounts</code><button type="button" class="try" data-path="/api/v1/analytic/accounts?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/analytic/accounts/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/analytic/accounts/export</code><button type="button" class="try" data-path="/api/v1/analytic/accounts/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/analytic/accounts/{id}</code></dd>
 <dt>Default order</dt><dd><code>id asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>code</code>, <code>name</code>, <code>active</code></dd>
@@ -2368,7 +2383,7 @@ footer {
 <p class="head">Axes of analysis (analytic plans) grouping the analytic accounts.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/analytic/dimensions</code><button type="button" class="try" data-path="/api/v1/analytic/dimensions?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/analytic/dimensions/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/analytic/dimensions/export</code><button type="button" class="try" data-path="/api/v1/analytic/dimensions/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/analytic/dimensions/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>sequence</code>, <code>applicability</code></dd>
@@ -2414,7 +2429,7 @@ footer {
 <p class="head">Steps of an approval circuit (one approver of one request).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/approvals/approvers</code><button type="button" class="try" data-path="/api/v1/approvals/approvers?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/approvals/approvers/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/approvals/approvers/export</code><button type="button" class="try" data-path="/api/v1/approvals/approvers/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/approvals/approvers/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>status</code>, <code>sequence</code>, <code>required</code></dd>
@@ -2471,7 +2486,7 @@ footer {
 <p class="head">Product lines of approval requests (what is asked for and where it is charged).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/approvals/request-lines</code><button type="button" class="try" data-path="/api/v1/approvals/request-lines?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/approvals/request-lines/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/approvals/request-lines/export</code><button type="button" class="try" data-path="/api/v1/approvals/request-lines/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/approvals/request-lines/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>description</code>, <code>quantity</code>, <code>estimated_amount</code></dd>
@@ -2546,7 +2561,7 @@ footer {
 <p class="head">Approval requests (purchases, expenses, missions...) and their outcome.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/approvals/requests</code><button type="button" class="try" data-path="/api/v1/approvals/requests?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/approvals/requests/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/approvals/requests/export</code><button type="button" class="try" data-path="/api/v1/approvals/requests/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/approvals/requests/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>subject</code>, <code>description</code>, <code>reference</code>, <code>status</code>, <code>amount</code>, <code>budget_code</code>, <code>location</code>, <code>quantity</code>, <code>created_at</code>, <code>date</code>, <code>date_confirmed</code>, <code>date_start</code>, <code>date_end</code></dd>
@@ -2645,7 +2660,7 @@ footer {
 <p class="head">Prepaid electricity meters in service, with their estimated balance and autonomy (archived meters are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/electricity/counters</code><button type="button" class="try" data-path="/api/v1/electricity/counters?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/electricity/counters/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/electricity/counters/export</code><button type="button" class="try" data-path="/api/v1/electricity/counters/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/electricity/counters/{id}</code></dd>
 <dt>Default order</dt><dd><code>code asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>code</code>, <code>label</code></dd>
@@ -2708,7 +2723,7 @@ footer {
 <p class="head">Prepaid credit bought for a meter.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/electricity/purchases</code><button type="button" class="try" data-path="/api/v1/electricity/purchases?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/electricity/purchases/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/electricity/purchases/export</code><button type="button" class="try" data-path="/api/v1/electricity/purchases/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/electricity/purchases/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_purchase desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>date_purchase</code>, <code>purchased_kwh</code>, <code>amount</code>, <code>state</code></dd>
@@ -2766,7 +2781,7 @@ footer {
 <p class="head">Balances read on a meter and the consumption derived from the previous reading.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/electricity/readings</code><button type="button" class="try" data-path="/api/v1/electricity/readings?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/electricity/readings/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/electricity/readings/export</code><button type="button" class="try" data-path="/api/v1/electricity/readings/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/electricity/readings/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_reading desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>date_reading</code>, <code>remaining_kwh</code>, <code>consumed_kwh</code>, <code>days_elapsed</code>, <code>daily_consumption</code>, <code>is_excluded_from_avg</code>, <code>note</code></dd>
@@ -2827,7 +2842,7 @@ footer {
 <p class="head">Events with their dates, space, seats, people in charge, review state and checklist progress.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/events/events</code><button type="button" class="try" data-path="/api/v1/events/events?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/events/events/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/events/events/export</code><button type="button" class="try" data-path="/api/v1/events/events/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/events/events/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_begin desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>date_begin</code>, <code>date_end</code>, <code>seats_max</code>, <code>origin</code>, <code>review_state</code>, <code>hidden_public</code>, <code>checklist_enabled</code></dd>
@@ -2913,7 +2928,7 @@ footer {
 <p class="head">Registrations of participants to events (attendee name, email and phone are personal data).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/events/registrations</code><button type="button" class="try" data-path="/api/v1/events/registrations?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/events/registrations/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/events/registrations/export</code><button type="button" class="try" data-path="/api/v1/events/registrations/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/events/registrations/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>attendee</code>, <code>email</code>, <code>phone</code>, <code>state</code></dd>
@@ -2968,7 +2983,7 @@ footer {
 <p class="head">Preparation checklist tasks of events.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/events/tasks</code><button type="button" class="try" data-path="/api/v1/events/tasks?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/events/tasks/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/events/tasks/export</code><button type="button" class="try" data-path="/api/v1/events/tasks/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/events/tasks/{id}</code></dd>
 <dt>Default order</dt><dd><code>event_id desc, sequence asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>done</code></dd>
@@ -3018,7 +3033,7 @@ footer {
 <p class="head">Due-date alerts on vehicles: insurance, technical control, mileage service, driving permit and custom reminders.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/alerts</code><button type="button" class="try" data-path="/api/v1/fleet/alerts?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/fleet/alerts/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/fleet/alerts/export</code><button type="button" class="try" data-path="/api/v1/fleet/alerts/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/alerts/{id}</code></dd>
 <dt>Default order</dt><dd><code>due_date asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>type</code>, <code>due_date</code>, <code>handled_at</code>, <code>reminder_days</code></dd>
@@ -3076,7 +3091,7 @@ footer {
 <p class="head">Fuel fills of the vehicles with consumption over each interval and anomaly detection.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/fuel-logs</code><button type="button" class="try" data-path="/api/v1/fleet/fuel-logs?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/fleet/fuel-logs/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/fleet/fuel-logs/export</code><button type="button" class="try" data-path="/api/v1/fleet/fuel-logs/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/fuel-logs/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>date</code>, <code>station</code>, <code>liters</code>, <code>price_per_liter</code>, <code>odometer</code>, <code>distance</code>, <code>reviewed</code></dd>
@@ -3150,7 +3165,7 @@ footer {
 <p class="head">Incidents involving the vehicles (damage, breakdowns, accidents).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/incidents</code><button type="button" class="try" data-path="/api/v1/fleet/incidents?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/fleet/incidents/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/fleet/incidents/export</code><button type="button" class="try" data-path="/api/v1/fleet/incidents/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/incidents/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>date</code>, <code>severity</code>, <code>cost</code></dd>
@@ -3206,7 +3221,7 @@ footer {
 <p class="head">Fleet locations in service (pick-up points and sites; archived locations are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/locations</code><button type="button" class="try" data-path="/api/v1/fleet/locations?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/fleet/locations/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/fleet/locations/export</code><button type="button" class="try" data-path="/api/v1/fleet/locations/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/locations/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>address</code>, <code>city</code>, <code>latitude</code>, <code>longitude</code>, <code>is_default_pickup</code></dd>
@@ -3259,7 +3274,7 @@ footer {
 <p class="head">Vehicle requests (reservations of a vehicle for a period).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/reservations</code><button type="button" class="try" data-path="/api/v1/fleet/reservations?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/fleet/reservations/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/fleet/reservations/export</code><button type="button" class="try" data-path="/api/v1/fleet/reservations/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/reservations/{id}</code></dd>
 <dt>Default order</dt><dd><code>start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>start</code>, <code>stop</code>, <code>motive</code>, <code>destination</code>, <code>expected_km</code>, <code>attendees_count</code>, <code>origin</code>, <code>state</code>, <code>approved_at</code>, <code>refusal_reason</code></dd>
@@ -3333,7 +3348,7 @@ footer {
 <p class="head">Services performed on the vehicles (maintenance and repairs).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/services</code><button type="button" class="try" data-path="/api/v1/fleet/services?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/fleet/services/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/fleet/services/export</code><button type="button" class="try" data-path="/api/v1/fleet/services/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/services/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>date</code>, <code>description</code>, <code>service_kind</code>, <code>amount</code>, <code>next_service_odometer</code>, <code>invoice_ref</code>, <code>state</code></dd>
@@ -3401,7 +3416,7 @@ footer {
 <p class="head">Trips driven with the vehicles.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/trips</code><button type="button" class="try" data-path="/api/v1/fleet/trips?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/fleet/trips/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/fleet/trips/export</code><button type="button" class="try" data-path="/api/v1/fleet/trips/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/trips/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>date</code>, <code>date_start</code>, <code>date_end</code>, <code>odometer_start</code>, <code>distance</code>, <code>motive</code>, <code>destination</code></dd>
@@ -3468,7 +3483,7 @@ footer {
 <p class="head">Vehicles of the fleet in service (archived vehicles are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/vehicles</code><button type="button" class="try" data-path="/api/v1/fleet/vehicles?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/fleet/vehicles/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/fleet/vehicles/export</code><button type="button" class="try" data-path="/api/v1/fleet/vehicles/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/vehicles/{id}</code></dd>
 <dt>Default order</dt><dd><code>plate asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>plate</code>, <code>vin</code>, <code>seats</code>, <code>fuel_type</code>, <code>assignation_state</code>, <code>acquisition_date</code>, <code>insurance_expiry</code>, <code>technical_control_expiry</code></dd>
@@ -3543,7 +3558,7 @@ footer {
 <p class="head">IT hardware identified by serial number, limited to the organisation&#39;s inventory (parc).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/it/assets</code><button type="button" class="try" data-path="/api/v1/it/assets?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/it/assets/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/it/assets/export</code><button type="button" class="try" data-path="/api/v1/it/assets/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/it/assets/{id}</code></dd>
 <dt>Default order</dt><dd><code>serial asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>serial</code>, <code>internal_ref</code>, <code>lifecycle</code></dd>
@@ -3595,7 +3610,7 @@ footer {
 <p class="head">Consumables issued to beneficiaries against IT tickets, and what came back.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/it/consumable-moves</code><button type="button" class="try" data-path="/api/v1/it/consumable-moves?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/it/consumable-moves/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/it/consumable-moves/export</code><button type="button" class="try" data-path="/api/v1/it/consumable-moves/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/it/consumable-moves/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>quantity</code>, <code>returned_quantity</code>, <code>state</code>, <code>date</code></dd>
@@ -3655,7 +3670,7 @@ footer {
 <p class="head">IT helpdesk tickets in service (archived tickets are not exposed); both listings of the specification (decision D4).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/it/tickets</code><button type="button" class="try" data-path="/api/v1/it/tickets?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/it/tickets/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/it/tickets/export</code><button type="button" class="try" data-path="/api/v1/it/tickets/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/it/tickets/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>number</code>, <code>name</code>, <code>priority</code>, <code>kanban_state</code>, <code>assigned_date</code>, <code>closed_date</code>, <code>validation_state</code></dd>
@@ -3736,7 +3751,7 @@ footer {
 <p class="head">Lines of purchase orders.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/purchase/order-lines</code><button type="button" class="try" data-path="/api/v1/purchase/order-lines?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/purchase/order-lines/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/purchase/order-lines/export</code><button type="button" class="try" data-path="/api/v1/purchase/order-lines/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/purchase/order-lines/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>description</code>, <code>quantity</code>, <code>price_unit</code>, <code>price_subtotal</code>, <code>price_total</code>, <code>qty_received</code>, <code>qty_invoiced</code>, <code>date_planned</code></dd>
@@ -3810,7 +3825,7 @@ footer {
 <p class="head">Purchase orders (requests for quotation and confirmed orders).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/purchase/orders</code><button type="button" class="try" data-path="/api/v1/purchase/orders?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/purchase/orders/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/purchase/orders/export</code><button type="button" class="try" data-path="/api/v1/purchase/orders/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/purchase/orders/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_order desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>vendor_reference</code>, <code>subject</code>, <code>budget_line</code>, <code>delivery_condition</code>, <code>origin</code>, <code>date_order</code>, <code>date_approve</code>, <code>date_planned</code>, <code>amount_untaxed</code>, <code>amount_total</code>, <code>state</code>, <code>invoice_status</code>, <code>created_at</code></dd>
@@ -3905,7 +3920,7 @@ footer {
 <p class="head">Activities a space can be booked for (archived activities are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/activities</code><button type="button" class="try" data-path="/api/v1/space/activities?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/space/activities/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/space/activities/export</code><button type="button" class="try" data-path="/api/v1/space/activities/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/activities/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>default_duration</code></dd>
@@ -3946,7 +3961,7 @@ footer {
 <p class="head">Categories of spaces and equipment (archived categories are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/categories</code><button type="button" class="try" data-path="/api/v1/space/categories?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/space/categories/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/space/categories/export</code><button type="button" class="try" data-path="/api/v1/space/categories/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/categories/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>description</code></dd>
@@ -3984,7 +3999,7 @@ footer {
 <p class="head">Equipment available in the spaces (archived equipment is not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/equipments</code><button type="button" class="try" data-path="/api/v1/space/equipments?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/space/equipments/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/space/equipments/export</code><button type="button" class="try" data-path="/api/v1/space/equipments/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/equipments/{id}</code></dd>
 <dt>Default order</dt><dd><code>name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>description</code></dd>
@@ -4027,7 +4042,7 @@ footer {
 <p class="head">Maintenance slots of spaces.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/maintenances</code><button type="button" class="try" data-path="/api/v1/space/maintenances?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/space/maintenances/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/space/maintenances/export</code><button type="button" class="try" data-path="/api/v1/space/maintenances/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/maintenances/{id}</code></dd>
 <dt>Default order</dt><dd><code>start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>start</code>, <code>stop</code>, <code>state</code>, <code>category</code>, <code>blocks_reservations</code></dd>
@@ -4090,7 +4105,7 @@ footer {
 <p class="head">Reservations of spaces.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/reservations</code><button type="button" class="try" data-path="/api/v1/space/reservations?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/space/reservations/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/space/reservations/export</code><button type="button" class="try" data-path="/api/v1/space/reservations/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/reservations/{id}</code></dd>
 <dt>Default order</dt><dd><code>start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>start</code>, <code>stop</code>, <code>attendees_expected</code>, <code>attendees_actual</code>, <code>origin</code>, <code>state</code>, <code>approved_at</code>, <code>refusal_reason</code>, <code>cancellation_reason</code>, <code>check_in_at</code>, <code>check_out_at</code></dd>
@@ -4167,7 +4182,7 @@ footer {
 <p class="head">Sites holding the spaces, as a tree (archived sites are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/sites</code><button type="button" class="try" data-path="/api/v1/space/sites?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/space/sites/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/space/sites/export</code><button type="button" class="try" data-path="/api/v1/space/sites/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/sites/{id}</code></dd>
 <dt>Default order</dt><dd><code>complete_name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>complete_name</code>, <code>code</code>, <code>address</code></dd>
@@ -4215,7 +4230,7 @@ footer {
 <p class="head">Bookable spaces (archived spaces are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/spaces</code><button type="button" class="try" data-path="/api/v1/space/spaces?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/space/spaces/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/space/spaces/export</code><button type="button" class="try" data-path="/api/v1/space/spaces/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/spaces/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>state</code>, <code>location</code>, <code>floor</code>, <code>surface</code>, <code>capacity</code>, <code>hourly_price</code>, <code>public_visibility</code>, <code>approval_required</code>, <code>min_lead_hours</code>, <code>max_lead_days</code>, <code>cancel_deadline_hours</code></dd>
@@ -4296,7 +4311,7 @@ footer {
 <p class="head">Blocking points raised by squads, with their origin, owner and the decision that lifted them.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/blockers</code><button type="button" class="try" data-path="/api/v1/sprint/blockers?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/sprint/blockers/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/sprint/blockers/export</code><button type="button" class="try" data-path="/api/v1/sprint/blockers/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/blockers/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>description</code>, <code>unblocker</code>, <code>origin</code>, <code>date_start</code>, <code>date_lifted</code>, <code>escalated</code>, <code>decision</code></dd>
@@ -4370,7 +4385,7 @@ footer {
 <p class="head">Commitments taken by squads towards an objective or key result, with their deadline and state.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/engagements</code><button type="button" class="try" data-path="/api/v1/sprint/engagements?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/sprint/engagements/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/sprint/engagements/export</code><button type="button" class="try" data-path="/api/v1/sprint/engagements/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/engagements/{id}</code></dd>
 <dt>Default order</dt><dd><code>deadline asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>number</code>, <code>name</code>, <code>state</code>, <code>deadline</code>, <code>actual_date</code>, <code>expected_proof</code></dd>
@@ -4445,7 +4460,7 @@ footer {
 <p class="head">Key results of the objectives, per exercice and squad, with their progress computed from their measures.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/key-results</code><button type="button" class="try" data-path="/api/v1/sprint/key-results?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/sprint/key-results/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/sprint/key-results/export</code><button type="button" class="try" data-path="/api/v1/sprint/key-results/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/key-results/{id}</code></dd>
 <dt>Default order</dt><dd><code>number asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>number</code>, <code>name</code></dd>
@@ -4503,7 +4518,7 @@ footer {
 <p class="head">Values read for the measures of the key results.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/measure-readings</code><button type="button" class="try" data-path="/api/v1/sprint/measure-readings?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/sprint/measure-readings/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/sprint/measure-readings/export</code><button type="button" class="try" data-path="/api/v1/sprint/measure-readings/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/measure-readings/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>date</code>, <code>value</code>, <code>note</code></dd>
@@ -4561,7 +4576,7 @@ footer {
 <p class="head">Measures of the key results: start, milestone and target values, last reading and progress.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/measures</code><button type="button" class="try" data-path="/api/v1/sprint/measures?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/sprint/measures/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/sprint/measures/export</code><button type="button" class="try" data-path="/api/v1/sprint/measures/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/measures/{id}</code></dd>
 <dt>Default order</dt><dd><code>kr_id, id</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>unit</code>, <code>start_value</code>, <code>milestone_value</code>, <code>milestone_date</code>, <code>target_value</code></dd>
@@ -4621,7 +4636,7 @@ footer {
 <p class="head">Objectives of the OKR framework, archived ones included.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/objectives</code><button type="button" class="try" data-path="/api/v1/sprint/objectives?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/sprint/objectives/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/sprint/objectives/export</code><button type="button" class="try" data-path="/api/v1/sprint/objectives/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/objectives/{id}</code></dd>
 <dt>Default order</dt><dd><code>name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>active</code></dd>
@@ -4660,7 +4675,7 @@ footer {
 <p class="head">Sprints of the squads (field list inferred, may grow; decision D1).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/sprints</code><button type="button" class="try" data-path="/api/v1/sprint/sprints?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/sprint/sprints/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/sprint/sprints/export</code><button type="button" class="try" data-path="/api/v1/sprint/sprints/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/sprints/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>date_start</code>, <code>date_end</code></dd>
@@ -4710,7 +4725,7 @@ footer {
 <p class="head">Transfers of goods (receipts, deliveries, internal moves).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/stock/pickings</code><button type="button" class="try" data-path="/api/v1/stock/pickings?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/stock/pickings/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/stock/pickings/export</code><button type="button" class="try" data-path="/api/v1/stock/pickings/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/stock/pickings/{id}</code></dd>
 <dt>Default order</dt><dd><code>scheduled_date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>origin</code>, <code>scheduled_date</code>, <code>date_done</code>, <code>priority</code>, <code>state</code></dd>
@@ -4774,7 +4789,7 @@ footer {
 <p class="head">Daily allowance rates by destination country and city (archived rates are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/perdiem-rates</code><button type="button" class="try" data-path="/api/v1/travel/perdiem-rates?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/travel/perdiem-rates/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/travel/perdiem-rates/export</code><button type="button" class="try" data-path="/api/v1/travel/perdiem-rates/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/perdiem-rates/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>daily_rate</code>, <code>has_tiers</code>, <code>note</code></dd>
@@ -4829,7 +4844,7 @@ footer {
 <p class="head">Requests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/perdiem-requests</code><button type="button" class="try" data-path="/api/v1/travel/perdiem-requests?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/travel/perdiem-requests/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/travel/perdiem-requests/export</code><button type="button" class="try" data-path="/api/v1/travel/perdiem-requests/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/perdiem-requests/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>name</code>, <code>state</code>, <code>mission_object</code>, <code>date_start</code>, <code>date_end</code>, <code>prorata_start</code>, <code>prorata_end</code>, <code>calc_model</code>, <code>daily_rate</code>, <code>duration_abatement_pct</code>, <code>duration_abatement_amount</code>, <code>total_amount</code>, <code>financing_type</code>, <code>partner_share_pct</code>, <code>amount_company</code>, <code>amount_partner</code>, <code>submit_date</code>, <code>approve_date</code>, <code>reject_date</code></dd>
@@ -4933,7 +4948,7 @@ footer {
 <p class="head">Other expenses of a trip (visa, local transport, fees...).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/trip-expenses</code><button type="button" class="try" data-path="/api/v1/travel/trip-expenses?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/travel/trip-expenses/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/travel/trip-expenses/export</code><button type="button" class="try" data-path="/api/v1/travel/trip-expenses/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/trip-expenses/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>cost</code>, <code>notes</code></dd>
@@ -4980,7 +4995,7 @@ footer {
 <p class="head">Legs of a trip, in order, from one city to the next.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/trip-stages</code><button type="button" class="try" data-path="/api/v1/travel/trip-stages?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/travel/trip-stages/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/travel/trip-stages/export</code><button type="button" class="try" data-path="/api/v1/travel/trip-stages/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/trip-stages/{id}</code></dd>
 <dt>Default order</dt><dd><code>trip_id desc, sequence asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>position</code>, <code>is_return_leg</code>, <code>date_from</code>, <code>date_to</code>, <code>has_transport</code></dd>
@@ -5044,7 +5059,7 @@ footer {
 <p class="head">Kinds of mission (archived types are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/trip-types</code><button type="button" class="try" data-path="/api/v1/travel/trip-types?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/travel/trip-types/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/travel/trip-types/export</code><button type="button" class="try" data-path="/api/v1/travel/trip-types/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/trip-types/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>description</code></dd>
@@ -5085,7 +5100,7 @@ footer {
 <p class="head">Missions of the organisation&#39;s staff: traveller, itinerary, dates and costs.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/trips</code><button type="button" class="try" data-path="/api/v1/travel/trips?limit=2">Try it</button></dd>
-<dt>Export</dt><dd class="head"><code>GET /api/v1/travel/trips/export</code></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/travel/trips/export</code><button type="button" class="try" data-path="/api/v1/travel/trips/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/trips/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>name</code>, <code>state</code>, <code>traveler_name</code>, <code>traveler_email</code>, <code>description</code>, <code>date_submission</code>, <code>date_start</code>, <code>date_end</code>, <code>transport_cost</code>, <code>accommodation_cost_total</code>, <code>insurance_premium</code>, <code>has_per_diem</code></dd>
@@ -5327,13 +5342,39 @@ footer {
   const send = document.getElementById('try-send');
   const status = document.getElementById('try-status');
   const out = document.getElementById('try-out');
-  const ROUTE = /^\\/api\\/v1\\/[a-z0-9_]+\\/[a-z0-9_]+(\\/[0-9]+)?(\\?[^#\\s]*)?$/;
+  const answer = document.getElementById('try-answer');
+  const headersOut = document.getElementById('try-headers');
+  // A data route: a list, its export or a record (resource names may hold '-': fleet/fuel-logs).
+  const ROUTE = /^\\/api\\/v1\\/[a-z0-9_]+\\/[a-z0-9_-]+(\\/[0-9]+|\\/export)?(\\?[^#\\s]*)?$/;
   const MAX_SHOWN = 60000;
+  /** Forgets the previous answer: its status, headers and body. */
+  function clearAnswer() {
+    answer.hidden = true;
+    headersOut.firstChild.textContent = '';
+    out.firstChild.textContent = '';
+  }
+  /** The body as text, at most MAX_SHOWN characters: past that the rest is not read (an export may be large). */
+  function readShown(response) {
+    if (!response.body) return Promise.resolve({ text: '', cut: false });
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    function next() {
+      return reader.read().then((chunk) => {
+        if (chunk.done) return { text: text + decoder.decode(), cut: false };
+        text += decoder.decode(chunk.value, { stream: true });
+        if (text.length <= MAX_SHOWN) return next();
+        return reader.cancel().then(() => ({ text: text.slice(0, MAX_SHOWN), cut: true }));
+      });
+    }
+    return next();
+  }
   function tryIt() {
     const route = path.value.trim();
     const secret = key.value.trim();
+    clearAnswer();
     if (!ROUTE.test(route)) {
-      status.textContent = 'The path must be a data route: /api/v1/<domain>/<resource>[/<id>][?query].';
+      status.textContent = 'The path must be a data route: /api/v1/<domain>/<resource>[/<id> or /export][?query].';
       path.focus();
       return;
     }
@@ -5354,24 +5395,31 @@ footer {
       redirect: 'error',
       referrerPolicy: 'no-referrer',
     })
-      .then(
-        (response) =>
-          response.text().then((text) => {
-            let shown = text;
+      .then((response) =>
+        readShown(response).then((read) => {
+          let shown = read.text;
+          if (!read.cut && /json/.test(response.headers.get('Content-Type') || '')) {
             try {
-              shown = JSON.stringify(JSON.parse(text), null, 2);
+              shown = JSON.stringify(JSON.parse(read.text), null, 2);
             } catch (_e) {
-              /* not JSON: shown as text */
+              /* not JSON after all: shown as text */
             }
-            if (shown.length > MAX_SHOWN) shown = \`\${shown.slice(0, MAX_SHOWN)}\\n\\u2026 (cut: \${shown.length} characters)\`;
-            status.textContent = \`\${response.status} \${response.statusText} \\u00b7 \${Date.now() - started} ms\`;
-            out.firstChild.textContent = shown;
-            out.hidden = false;
-          }),
-        (error) => {
-          status.textContent = \`The request failed: \${error.message}\`;
-        },
+          }
+          if (read.cut) shown += \`\\n\\u2026 (cut: the first \${MAX_SHOWN} characters are shown)\`;
+          const lines = [];
+          response.headers.forEach((value, name) => {
+            lines.push(\`\${name}: \${value}\`);
+          });
+          status.textContent = \`\${response.status} \${response.statusText} \\u00b7 \${Date.now() - started} ms\`;
+          headersOut.firstChild.textContent = lines.join('\\n');
+          out.firstChild.textContent = shown;
+          answer.hidden = false;
+        }),
       )
+      .catch((error) => {
+        clearAnswer();
+        status.textContent = \`The request failed: \${error.message}\`;
+      })
       .then(() => {
         send.disabled = false;
       });
