@@ -190,8 +190,11 @@ describe('typed clients of openapi.json (openapi-fetch, @hey-api/openapi-ts)', (
   it('the same list operations do not compile when they declare the export media types (the oracle can fail)', async () => {
     // The document as it was: the list's 200 declaring text/csv beside JSON. data.data is then a type error.
     const doc = JSON.parse(readFileSync(OPENAPI, 'utf8')) as { paths: Record<string, { get: { responses: Record<string, { content?: Record<string, unknown> }> } }> };
-    const content = doc.paths['/api/v1/fleet/vehicles']?.get.responses['200']?.content as Record<string, unknown>;
-    content['text/csv'] = { schema: { type: 'string' } };
+    const list = doc.paths['/api/v1/fleet/vehicles'];
+    if (!list) throw new Error('no /api/v1/fleet/vehicles in openapi.json');
+    (list.get.responses['200']?.content as Record<string, unknown>)['text/csv'] = { schema: { type: 'string' } };
+    // The one path the README example calls: a smaller document to compile.
+    doc.paths = { '/api/v1/fleet/vehicles': list };
     const old = join(dir, 'old');
     mkdirSync(old, { recursive: true });
     writeFileSync(join(old, 'openapi.json'), JSON.stringify(doc));
