@@ -54566,6 +54566,18 @@ function exportFormatOf(req, format) {
   return chosen && EXPORT_BY_MEDIA_TYPE.get(chosen) || first;
 }
 
+// runtime/data-routes/listed-query.ts
+function readListedQuery(call, deps, parser, kind, parse) {
+  const raw = call.req.query;
+  assertCountedQuery(raw);
+  if (parser.knowsEveryKey(raw, kind)) assertUsableQuery(raw);
+  const parsed = parse(raw);
+  const gaps = call.gaps();
+  const query = gaps ? servableListQuery(parsed, gaps) : parsed;
+  if (query.changes) deps.changes.assertNotAhead(query.changes);
+  return query;
+}
+
 // runtime/data-routes/kinds/export/export-route.ts
 var exportKind = (deps) => {
   const exported = exportAnswer(deps);
@@ -54573,14 +54585,11 @@ var exportKind = (deps) => {
     const parser = deps.parserOf(resource);
     return {
       read(call) {
-        const raw = call.req.query;
-        assertCountedQuery(raw);
-        if (parser.knowsEveryKey(raw, "export")) assertUsableQuery(raw);
-        const format = exportFormatOf(call.req, raw["format"]);
-        const parsed = parser.parseExport(raw, format);
-        const gaps = call.gaps();
-        const query = gaps ? servableListQuery(parsed, gaps) : parsed;
-        if (query.changes) deps.changes.assertNotAhead(query.changes);
+        let format = "csv";
+        const query = readListedQuery(call, deps, parser, "export", (raw) => {
+          format = exportFormatOf(call.req, raw["format"]);
+          return parser.parseExport(raw, format);
+        });
         return { query, format };
       },
       costOf: () => "list",
@@ -54629,14 +54638,11 @@ var listKind = (deps) => {
     const parser = deps.parserOf(resource);
     return {
       read(call) {
-        const raw = call.req.query;
-        assertCountedQuery(raw);
-        if (parser.knowsEveryKey(raw, "list")) assertUsableQuery(raw);
-        const format = listFormatOf(call.req, raw["format"]);
-        const parsed = parser.parseList(raw, format);
-        const gaps = call.gaps();
-        const query = gaps ? servableListQuery(parsed, gaps) : parsed;
-        if (query.changes) deps.changes.assertNotAhead(query.changes);
+        let format = "json";
+        const query = readListedQuery(call, deps, parser, "list", (raw) => {
+          format = listFormatOf(call.req, raw["format"]);
+          return parser.parseList(raw, format);
+        });
         return { query, format };
       },
       costOf: ({ query }) => query.total ? "counted_list" : "list",

@@ -6,13 +6,12 @@
  * JSON alone and a typed client's `data` is the page. Charged as a list, as an export on the list
  * route is.
  */
-import { servableListQuery } from '../../../drift/drift-gaps';
-import { assertCountedQuery, assertUsableQuery, type ParsedQuery } from '../../../http/strict-query';
 import type { ListQuery } from '../../../query/parse-query';
 import type { ExportFormat } from '../../../route-kinds';
 import { exportAnswer } from '../../export-answer';
 import { exportFormatOf } from '../../export-format';
 import type { DataKind, KindRoute } from '../../kind-route';
+import { readListedQuery } from '../../listed-query';
 
 /** What an export request asks: its query, and in which format. */
 interface ExportAsked {
@@ -26,15 +25,11 @@ export const exportKind: DataKind = (deps) => {
     const parser = deps.parserOf(resource);
     return {
       read(call) {
-        const raw = call.req.query as ParsedQuery;
-        assertCountedQuery(raw);
-        if (parser.knowsEveryKey(raw, 'export')) assertUsableQuery(raw);
-        const format = exportFormatOf(call.req, raw['format']);
-        const parsed = parser.parseExport(raw, format);
-        const gaps = call.gaps();
-        const query = gaps ? servableListQuery(parsed, gaps) : parsed;
-        // A change-feed position ahead of the clock is refused before anything is charged or read.
-        if (query.changes) deps.changes.assertNotAhead(query.changes);
+        let format: ExportFormat = 'csv';
+        const query = readListedQuery(call, deps, parser, 'export', (raw) => {
+          format = exportFormatOf(call.req, raw['format']);
+          return parser.parseExport(raw, format);
+        });
         return { query, format };
       },
       costOf: () => 'list',

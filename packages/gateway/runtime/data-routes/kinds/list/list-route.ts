@@ -6,12 +6,11 @@
  * (changes.ts: `changed_since`). The query is read once, the same way for the three, and says which
  * one answers; each is charged as a list (`counted_list` when it counts its matches).
  */
-import { servableListQuery } from '../../../drift/drift-gaps';
-import { assertCountedQuery, assertUsableQuery, type ParsedQuery } from '../../../http/strict-query';
 import type { ListFormat, ListQuery } from '../../../query/parse-query';
 import { exportAnswer } from '../../export-answer';
 import { listFormatOf } from '../../export-format';
 import type { DataKind, KindRoute } from '../../kind-route';
+import { readListedQuery } from '../../listed-query';
 import { changesAnswer } from './changes';
 import { pageAnswer } from './page';
 
@@ -29,15 +28,11 @@ export const listKind: DataKind = (deps) => {
     const parser = deps.parserOf(resource);
     return {
       read(call) {
-        const raw = call.req.query as ParsedQuery;
-        assertCountedQuery(raw);
-        if (parser.knowsEveryKey(raw, 'list')) assertUsableQuery(raw);
-        const format = listFormatOf(call.req, raw['format']);
-        const parsed = parser.parseList(raw, format);
-        const gaps = call.gaps();
-        const query = gaps ? servableListQuery(parsed, gaps) : parsed;
-        // A change-feed position ahead of the clock is refused before anything is charged or read.
-        if (query.changes) deps.changes.assertNotAhead(query.changes);
+        let format: ListFormat = 'json';
+        const query = readListedQuery(call, deps, parser, 'list', (raw) => {
+          format = listFormatOf(call.req, raw['format']);
+          return parser.parseList(raw, format);
+        });
         return { query, format };
       },
       costOf: ({ query }) => (query.total ? 'counted_list' : 'list'),
