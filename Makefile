@@ -7,7 +7,7 @@ export PATH := $(CURDIR)/.toolchain/bin:$(CURDIR)/node_modules/.bin:$(PATH)
 NPM_STAMP := node_modules/.install-stamp
 TOOLCHAIN := .toolchain/.node-$(NODE_VERSION)
 
-.PHONY: install ci generate fixtures check-generated openapi-diff scaffold packages build typecheck lint format release test test-tools run dev sandbox-init bench bench-shared bench-smoke check-erp erp-diff test-live live-latency clean
+.PHONY: install ci generate fixtures check-generated openapi-diff scaffold packages build typecheck lint format release test test-tools run dev sandbox-init bench bench-shared bench-catalogue bench-smoke check-erp erp-diff test-live live-latency clean
 
 install: $(NPM_STAMP)
 
@@ -126,6 +126,11 @@ bench: build
 ## bench-shared: three gateway processes with Redis (the cap of key checks holds across them) and the CPU a per-key limit adds, in memory and in Redis (needs redis-server; about 1 minute)
 bench-shared: build
 	node --disable-warning=ExperimentalWarning dist/bench/shared-state.js
+
+## bench-catalogue: a catalogue change served: the dev loop (10 saves, save to the first answer with
+## the new field; a broken save) and the production reload (SIGHUP, WORKERS=2, 32 connections for 30 s)
+bench-catalogue: build
+	node --disable-warning=ExperimentalWarning dist/bench/catalogue-loop.js $(ARGS)
 
 ## bench-smoke: the same benchmark on demo data, a few seconds (the test suite runs it too)
 bench-smoke: build

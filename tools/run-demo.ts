@@ -114,7 +114,7 @@ async function main(argv: readonly string[]): Promise<void> {
       `  export API_KEY=${keys.valid}`,
       `  curl -s -H "Authorization: Bearer $API_KEY" '${baseUrl}/api/v1/fleet/vehicles?limit=2&total=false&fields=plate,model,fuel_type'`,
       '',
-      watching ? `Watching ${catalogueDir}: a saved change is served in seconds. Ctrl-C stops both.` : 'Ctrl-C stops both.',
+      'Ctrl-C stops both.',
       `(ready ${Math.round(performance.now() - started)} ms after the launcher started)`,
       '',
     ].join('\n'),
@@ -143,6 +143,7 @@ async function main(argv: readonly string[]): Promise<void> {
 
   let watcher: ReturnType<typeof watch> | undefined;
   if (!watching) return;
+  await builder.warm();
 
   let timer: NodeJS.Timeout | undefined;
   let running = false;
@@ -180,6 +181,7 @@ async function main(argv: readonly string[]): Promise<void> {
     clearTimeout(timer);
     timer = setTimeout(() => void reload(), SETTLE_MS);
   });
+  process.stdout.write(`watching ${catalogueDir}: each save is served in seconds\n`);
 }
 
 function describe(error: unknown): string {

@@ -50,7 +50,7 @@ describe('make dev: a catalogue save served in seconds, a broken one printed whi
     );
     launcher.stdout?.on('data', (chunk: Buffer) => stdout.push(...chunk.toString('utf8').split('\n')));
     launcher.stderr?.on('data', (chunk: Buffer) => stderr.push(...chunk.toString('utf8').split('\n')));
-    await waitFor(() => stdout.some((line) => line.startsWith('  export API_KEY=')) || launcher.exitCode !== null, 90000);
+    await waitFor(() => stdout.some((line) => line.startsWith('watching ')) || launcher.exitCode !== null, 90000);
     expect(launcher.exitCode).toBeNull();
     key = (stdout.find((line) => line.startsWith('  export API_KEY=')) as string).split('=')[1] as string;
   }, 120000);
