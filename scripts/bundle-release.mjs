@@ -11,7 +11,7 @@
 // into release/mcp-stdio.js, so that it too runs from a plain clone.
 //
 // `make run` and `make dev` run the gateway bundled by the same options (gatewayBundleOptions, imported
-// by tools/dev/gateway-bundle.ts) into dist/: what they serve is built as production's is. `generated`
+// by tools/dev/build-gateway.ts) into dist/: what they serve is built as production's is. `generated`
 // bundles another generated/ tree in place of the package's (the dev loop's tests and benchmark
 // generate into a folder of their own).
 //
@@ -29,7 +29,9 @@ const codec = '@ops-data-gateway/codec';
 /**
  * The esbuild options of the gateway's bundles: `gateway` (runtime/main.ts) and `mcpStdio`
  * (runtime/mcp/stdio.ts), written into `outdir`; `generated`, a generated/ tree read in place of
- * packages/gateway/generated/.
+ * packages/gateway/generated/. Imported at run time by tools/dev/build-gateway.ts (by path, from its
+ * bundle: knip cannot follow it).
+ * @public
  */
 export function gatewayBundleOptions({ outdir, generated }) {
   const manifest = JSON.parse(readFileSync(join(gateway, 'package.json'), 'utf8'));
