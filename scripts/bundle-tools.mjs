@@ -1,5 +1,6 @@
 // `make run` and `make dev`: bundles their launcher (tools/run-demo.ts, with the generator and the
-// sandbox it runs in-process) with esbuild into dist/run/run-demo.js, in well under a second, instead
+// sandbox it runs in-process; and tools/dev/dev-worker.ts, the process a gateway runs in) with esbuild
+// into dist/run/, in well under a second, instead
 // of compiling the whole project with tsc first (about a minute on a fresh clone): a run needs no type
 // check, and `make test`, `make typecheck` and CI do that. The dependencies stay in node_modules; the
 // workspace packages are read from their sources.
@@ -13,8 +14,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 await build({
   absWorkingDir: root,
-  entryPoints: ['tools/run-demo.ts'],
-  outfile: 'dist/run/run-demo.js',
+  entryPoints: ['tools/run-demo.ts', 'tools/dev/dev-worker.ts'],
+  outdir: 'dist/run',
   bundle: true,
   platform: 'node',
   format: 'cjs',
@@ -28,5 +29,5 @@ await build({
   tsconfig: 'tsconfig.json',
   sourcemap: 'inline',
   logLevel: 'warning',
-  banner: { js: '// dist/run/run-demo.js: built by scripts/bundle-tools.mjs from tools/run-demo.ts. Do not edit.' },
+  banner: { js: '// dist/run/: built by scripts/bundle-tools.mjs from tools/run-demo.ts and tools/dev/dev-worker.ts. Do not edit.' },
 });

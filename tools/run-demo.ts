@@ -25,7 +25,7 @@ import { initDatabase, isCurrentDatabase } from '@ops-data-gateway/sandbox/seed/
 import { CatalogueErrors, formatCatalogueError } from '../codegen/catalogue-error';
 import { apiChangeLines } from '../codegen/changes/api-changes';
 import { GatewayBuilder, type BuildReport } from './dev/build-gateway';
-import { retireGateway, startGateway, stopGateway } from './dev/gateway-worker';
+import { Gateways, retireGateway, stopGateway } from './dev/gateway-worker';
 
 /** The project's root: this file runs bundled from dist/run/ (scripts/bundle-tools.mjs). */
 const root = resolve(__dirname, '..', '..');
@@ -93,9 +93,10 @@ async function main(argv: readonly string[]): Promise<void> {
     ERP_LOGIN: GATEWAY_LOGIN,
     LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'info',
   };
+  const gateways = new Gateways(env);
   let gateway: Worker;
   try {
-    gateway = await startGateway(built.bundle, env);
+    gateway = await gateways.start(built.bundle);
   } catch (error) {
     process.stderr.write(`make run: ${describe(error)}\n`);
     await sandbox.close();
@@ -125,6 +126,7 @@ async function main(argv: readonly string[]): Promise<void> {
     if (stopping) return;
     stopping = true;
     watcher?.close();
+    gateways.dispose();
     await stopGateway(gateway);
     await builder.dispose();
     await sandbox.close();
@@ -144,6 +146,7 @@ async function main(argv: readonly string[]): Promise<void> {
   let watcher: ReturnType<typeof watch> | undefined;
   if (!watching) return;
   await builder.warm();
+  gateways.prepare(built.bundle);
 
   let timer: NodeJS.Timeout | undefined;
   let running = false;
@@ -158,11 +161,12 @@ async function main(argv: readonly string[]): Promise<void> {
       if (report.bundleMs === undefined && report.generateMs !== undefined) {
         process.stdout.write(`${file}: saved, nothing the gateway serves changed\n`);
       } else if (report.bundleMs !== undefined) {
-        const next = await startGateway(report.bundle, env);
+        const next = await gateways.start(report.bundle);
         const old = gateway;
         gateway = next;
         watchExit(next);
         void retireGateway(old);
+        gateways.prepare(report.bundle);
         process.stdout.write(
           `${file}: served ${Math.round(performance.now() - at)} ms after the save (generate ${ms(report.generateMs)}, bundle ${ms(report.bundleMs)}, start the rest)\n`,
         );
