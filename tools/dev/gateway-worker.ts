@@ -38,7 +38,7 @@ export class Gateways {
     this.prepare(undefined);
     const worker = this.spare as Worker;
     this.spare = undefined;
-    const ready = readiness(worker, READY_LIMIT_MS);
+    const ready = readiness(worker, READY_LIMIT_MS, Number(this.env['PORT']) || undefined);
     worker.send({ bundle });
     const outcome = await ready;
     if (outcome === 'listening') return worker;

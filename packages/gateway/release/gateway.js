@@ -61536,7 +61536,7 @@ function runPrimary(config, log, flush) {
       if (old.isDead()) continue;
       const fresh = fork();
       reloadOwns.add(fresh);
-      const outcome = await readiness(fresh, READY_LIMIT_MS);
+      const outcome = await readiness(fresh, READY_LIMIT_MS, config.port || void 0);
       if (outcome !== "listening") {
         log.error(
           { reason: outcome, replaced, kept: olds.length - replaced },
@@ -61582,10 +61582,12 @@ function runPrimary(config, log, flush) {
   flush();
   for (let i = 0; i < config.workers; i++) fork();
 }
-function readiness(worker, limitMs) {
+function readiness(worker, limitMs, port) {
   return new Promise((resolve) => {
     const timer = setTimeout(() => done(`not listening after ${limitMs} ms`), limitMs);
-    const onListening = () => done("listening");
+    const onListening = (address) => {
+      if (port === void 0 || address.port === port) done("listening");
+    };
     const onExit = (code, signal) => done(`exited before listening (${signal ?? `code ${code}`})`);
     const done = (outcome) => {
       clearTimeout(timer);
@@ -61593,7 +61595,7 @@ function readiness(worker, limitMs) {
       worker.off("exit", onExit);
       resolve(outcome);
     };
-    worker.once("listening", onListening);
+    worker.on("listening", onListening);
     worker.once("exit", onExit);
   });
 }
@@ -62129,7 +62131,7 @@ async function main() {
   const tracing = config.tracing ? startTracing(config.tracing) : void 0;
   const { app, erp, drift, metrics, shared } = createApp(config, { logger, tracing });
   if (metrics && config.metrics) {
-    if (import_node_cluster3.default.isWorker) loadClusterMetrics().answerPrimary(metrics);
+    if (import_node_cluster3.default.isWorker && config.workers > 1) loadClusterMetrics().answerPrimary(metrics);
     else serveMetrics(createMetricsServer(metrics), config.metrics, logger);
   }
   const server = createGatewayServer(app, config.requestTimeoutMs, config.clientWriteTimeoutMs);

@@ -98,7 +98,7 @@ export function runPrimary(config: GatewayConfig, log: Logger, flush: () => void
       if (old.isDead()) continue;
       const fresh = fork();
       reloadOwns.add(fresh);
-      const outcome = await readiness(fresh, READY_LIMIT_MS);
+      const outcome = await readiness(fresh, READY_LIMIT_MS, config.port || undefined);
       if (outcome !== 'listening') {
         log.error(
           { reason: outcome, replaced, kept: olds.length - replaced },
@@ -147,11 +147,16 @@ export function runPrimary(config: GatewayConfig, log: Logger, flush: () => void
   for (let i = 0; i < config.workers; i++) fork();
 }
 
-/** `listening` once the worker listens; otherwise why not (it exited, or the limit passed). */
-export function readiness(worker: Worker, limitMs: number): Promise<string> {
+/**
+ * `listening` once the worker listens (on `port`, when given: a worker may listen for its metrics
+ * first); otherwise why not (it exited, or the limit passed).
+ */
+export function readiness(worker: Worker, limitMs: number, port?: number): Promise<string> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => done(`not listening after ${limitMs} ms`), limitMs);
-    const onListening = () => done('listening');
+    const onListening = (address: { port: number }) => {
+      if (port === undefined || address.port === port) done('listening');
+    };
     const onExit = (code: number | null, signal: string | null) => done(`exited before listening (${signal ?? `code ${code}`})`);
     const done = (outcome: string) => {
       clearTimeout(timer);
@@ -159,7 +164,7 @@ export function readiness(worker: Worker, limitMs: number): Promise<string> {
       worker.off('exit', onExit);
       resolve(outcome);
     };
-    worker.once('listening', onListening);
+    worker.on('listening', onListening);
     worker.once('exit', onExit);
   });
 }

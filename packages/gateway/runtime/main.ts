@@ -48,7 +48,8 @@ async function main(): Promise<void> {
   const { app, erp, drift, metrics, shared } = createApp(config, { logger, tracing });
   if (metrics && config.metrics) {
     // With WORKERS the primary serves one sum of every worker's numbers (cluster-metrics.ts).
-    if (cluster.isWorker) loadClusterMetrics().answerPrimary(metrics);
+    // A worker of WORKERS=1 has no gateway primary (its parent is `make run`'s launcher): it serves its own.
+    if (cluster.isWorker && config.workers > 1) loadClusterMetrics().answerPrimary(metrics);
     else serveMetrics(createMetricsServer(metrics), config.metrics, logger);
   }
   const server = createGatewayServer(app, config.requestTimeoutMs, config.clientWriteTimeoutMs);
