@@ -43956,9 +43956,8 @@ var NOT_WITH_EXPORT = ["limit", "offset", "order", "total"];
 var QueryParser = class {
   constructor(resource, ajv) {
     this.resource = resource;
-    const schemaOf = (kind) => resource[`${kind}QuerySchema`];
-    this.keys = byKind((kind) => new Set(Object.keys(schemaOf(kind).properties ?? {})));
-    this.validators = byKind((kind) => ajv.compile(schemaOf(kind)));
+    this.ajv = ajv;
+    this.keys = byKind((kind) => new Set(Object.keys(this.schemaOf(kind).properties ?? {})));
     this.fieldsByName = new Map(resource.fields.map((f) => [f.name, f]));
     this.filtersByName = new Map(resource.filters.map((f) => [f.name, f]));
     this.sortFieldsByKey = new Map(Object.entries(resource.sortable));
@@ -43968,8 +43967,9 @@ var QueryParser = class {
     this.defaultOrder = withIdLast(withNullsAtTheEnds(resource.defaultOrder, this.numberSortFields));
   }
   resource;
-  /** Each kind's query schema (`<kind>QuerySchema`), compiled, and the keys it accepts. */
-  validators;
+  ajv;
+  /** Each kind's query schema (`<kind>QuerySchema`), compiled once asked, and the keys it accepts. */
+  validators = /* @__PURE__ */ new Map();
   keys;
   fieldsByName;
   filtersByName;
@@ -43978,6 +43978,17 @@ var QueryParser = class {
   defaultOrder;
   /** ERP names of the number sort keys: sent with NULLS FIRST ascending, NULLS LAST descending. */
   numberSortFields;
+  schemaOf(kind) {
+    return this.resource[`${kind}QuerySchema`];
+  }
+  validatorOf(kind) {
+    let validate = this.validators.get(kind);
+    if (!validate) {
+      validate = this.ajv.compile(this.schemaOf(kind));
+      this.validators.set(kind, validate);
+    }
+    return validate;
+  }
   /** `format` is what the request asks for, by `format` or `Accept` (the handler decides which). */
   parseList(query, format = "json") {
     this.checkShape("list", query);
@@ -44033,7 +44044,7 @@ var QueryParser = class {
   }
   /** Checks the raw shape of a kind's query against its schema: an unknown key 400, an unusable value 422. */
   checkShape(kind, query) {
-    this.check(this.validators[kind], query);
+    this.check(this.validatorOf(kind), query);
   }
   parseDetail(query) {
     this.checkShape("detail", query);
@@ -61460,6 +61471,8 @@ function loadMetrics() {
 // runtime/cluster-primary.ts
 var import_node_cluster = __toESM(require("node:cluster"));
 var MAX_RESTARTS = 5;
+var READY_LIMIT_MS = 6e4;
+var RETIRE_MESSAGE = "ops-data-gateway:retire";
 var RESTART_WINDOW_MS = 6e4;
 var SHUTDOWN_MARGIN_MS = 2e3;
 function runPrimary(config, log, flush) {
@@ -61467,7 +61480,12 @@ function runPrimary(config, log, flush) {
   let failed = false;
   const restarts = [];
   const fork = () => import_node_cluster.default.fork();
+  const reloadOwns = /* @__PURE__ */ new Set();
   import_node_cluster.default.on("exit", (worker, code, signal) => {
+    if (reloadOwns.delete(worker)) {
+      if (stopping && Object.keys(import_node_cluster.default.workers ?? {}).length === 0) finish();
+      return;
+    }
     if (stopping) {
       if (code !== 0) failed = true;
       if (Object.keys(import_node_cluster.default.workers ?? {}).length === 0) finish();
@@ -61506,9 +61524,83 @@ function runPrimary(config, log, flush) {
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
+  let reloading;
+  let again = false;
+  const reload = async () => {
+    const olds = Object.values(import_node_cluster.default.workers ?? {}).filter((worker) => worker !== void 0);
+    log.info({ workers: olds.length }, "reload: replacing the workers one at a time with the build on disk");
+    flush();
+    let replaced = 0;
+    for (const old of olds) {
+      if (stopping) return;
+      if (old.isDead()) continue;
+      const fresh = fork();
+      reloadOwns.add(fresh);
+      const outcome = await readiness(fresh, READY_LIMIT_MS, config.port || void 0);
+      if (outcome !== "listening") {
+        log.error(
+          { reason: outcome, replaced, kept: olds.length - replaced },
+          "reload refused: a new worker did not start; the workers running keep serving (see its error above)"
+        );
+        if (!fresh.isDead()) fresh.process.kill("SIGKILL");
+        flush();
+        return;
+      }
+      reloadOwns.delete(fresh);
+      reloadOwns.add(old);
+      const gone = exitOf(old);
+      old.send(RETIRE_MESSAGE);
+      const limit = setTimeout(() => {
+        log.warn({ worker: old.id }, "reload: a retired worker did not finish within the request deadline: killed");
+        old.process.kill("SIGKILL");
+      }, config.requestTimeoutMs + SHUTDOWN_MARGIN_MS);
+      await gone;
+      clearTimeout(limit);
+      replaced++;
+      log.info({ retired: old.id, by: fresh.id, replaced, of: olds.length }, "reload: worker replaced");
+      flush();
+    }
+    log.info({ workers: replaced }, "reload done: every worker runs the new build");
+    flush();
+  };
+  process.on("SIGHUP", () => {
+    if (stopping) return;
+    if (reloading) {
+      again = true;
+      return;
+    }
+    const run = async () => {
+      do {
+        again = false;
+        await reload();
+      } while (again && !stopping);
+      reloading = void 0;
+    };
+    reloading = run();
+  });
   log.info({ workers: config.workers, host: config.host, port: config.port }, "starting gateway workers");
   flush();
   for (let i = 0; i < config.workers; i++) fork();
+}
+function readiness(worker, limitMs, port) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => done(`not listening after ${limitMs} ms`), limitMs);
+    const onListening = (address) => {
+      if (port === void 0 || address.port === port) done("listening");
+    };
+    const onExit = (code, signal) => done(`exited before listening (${signal ?? `code ${code}`})`);
+    const done = (outcome) => {
+      clearTimeout(timer);
+      worker.off("listening", onListening);
+      worker.off("exit", onExit);
+      resolve(outcome);
+    };
+    worker.on("listening", onListening);
+    worker.once("exit", onExit);
+  });
+}
+function exitOf(worker) {
+  return worker.isDead() ? Promise.resolve() : new Promise((resolve) => worker.once("exit", () => resolve()));
 }
 
 // runtime/config.ts
@@ -61830,15 +61922,18 @@ function createGracefulCloser(server) {
   server.on("request", track);
   server.on("checkExpectation", track);
   return {
-    close: () => new Promise((resolve) => {
+    close: (options = {}) => new Promise((resolve) => {
       closing = true;
       let cut = 0;
       for (const [socket, answers] of bySocket) {
         if (socket.writableLength > 0) cut++;
         for (const res of answers) if (!res.headersSent) res.setHeader("Connection", "close");
       }
+      if (options.keepIdle) {
+        server.closeIdleConnections = () => void 0;
+      }
       server.close(() => resolve(cut));
-      server.closeIdleConnections();
+      if (!options.keepIdle) server.closeIdleConnections();
     }),
     get inFlight() {
       let count = 0;
@@ -62036,7 +62131,7 @@ async function main() {
   const tracing = config.tracing ? startTracing(config.tracing) : void 0;
   const { app, erp, drift, metrics, shared } = createApp(config, { logger, tracing });
   if (metrics && config.metrics) {
-    if (import_node_cluster3.default.isWorker) loadClusterMetrics().answerPrimary(metrics);
+    if (import_node_cluster3.default.isWorker && config.workers > 1) loadClusterMetrics().answerPrimary(metrics);
     else serveMetrics(createMetricsServer(metrics), config.metrics, logger);
   }
   const server = createGatewayServer(app, config.requestTimeoutMs, config.clientWriteTimeoutMs);
@@ -62074,11 +62169,11 @@ async function main() {
   });
   const closer = createGracefulCloser(server);
   let stopping = false;
-  const stop = (signal, refused = false) => {
+  const stop = (signal, refused = false, retired = false) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, "shutting down: no new connections, finishing requests in flight");
-    void closer.close().then(async (cut) => {
+    void closer.close({ keepIdle: retired }).then(async (cut) => {
       await shared?.close();
       await tracing?.shutdown().catch(() => void 0);
       if (cut) logger.warn({ answers_cut: cut }, "shutdown cut answers not yet read by their clients");
@@ -62093,6 +62188,17 @@ async function main() {
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
+  if (import_node_cluster3.default.isWorker) {
+    process.on("message", (message) => {
+      if (message === RETIRE_MESSAGE) stop("reload", false, true);
+    });
+    process.on("SIGHUP", () => void 0);
+  } else {
+    process.on("SIGHUP", () => {
+      logger.warn("SIGHUP: reloading needs WORKERS of 2 or more (a single process cannot replace itself without closing its port); still serving the build it started with");
+      output.flush();
+    });
+  }
   erp.onRefusal((refusal) => {
     if (stopping) return;
     process.stderr.write(`ops-data-gateway: ${refusal.message}
