@@ -21,7 +21,7 @@ $(NPM_STAMP): package.json package-lock.json | $(TOOLCHAIN)
 	@touch $(NPM_STAMP)
 
 # Compiled afresh: a module moved (a file that became a folder) must not leave its old .js to shadow it.
-dist/codegen/.stamp: $(NPM_STAMP) $(shell find codegen packages/gateway/runtime/resource-spec.ts -name '*.ts') tsconfig.codegen.json
+dist/codegen/.stamp: $(NPM_STAMP) $(shell find codegen packages/gateway/runtime/resource-spec.ts packages/gateway/runtime/route-kinds.ts -name '*.ts') tsconfig.codegen.json
 	rm -rf dist/codegen
 	tsc -p tsconfig.codegen.json
 	@touch $@

@@ -133,11 +133,12 @@ describe('the MCP server over streamable HTTP', () => {
     const result = await call(client, 'get_record', { resource: 'fleet/vehicles', id: 3 });
     const personal = personalFields('fleet/vehicles');
     expect(personal).toContain('driver');
-    const { data } = http.body as { data: Record<string, unknown> };
+    const { data, meta } = http.body as { data: Record<string, unknown>; meta: Record<string, unknown> };
+    expect(meta).toEqual({ unreadable_fields: ['odometer'] });
     expect(result.structuredContent).toEqual({
       resource: 'fleet/vehicles',
       data: Object.fromEntries(Object.entries(data).filter(([name]) => !personal.includes(name))),
-      meta: { personal_fields_omitted: personal },
+      meta: { ...meta, personal_fields_omitted: personal },
     });
     const missing = errorOf(await call(client, 'get_record', { resource: 'fleet/vehicles', id: 999999 }));
     expect(missing).toMatchObject({ code: 'not_found', status: 404 });

@@ -69,11 +69,14 @@ describe('npm run mcp (stdio, bridged to the gateway)', () => {
         ?.fields.filter((f) => f.personal)
         .map((f) => f.name) ?? [];
     expect(personal).toContain('driver');
-    const { data } = (await stack.get(`/api/v1/fleet/vehicles/${ids[0]}`)).body as { data: Record<string, unknown> };
+    const detail = (await stack.get(`/api/v1/fleet/vehicles/${ids[0]}`)).body as {
+      data: Record<string, unknown>;
+      meta: Record<string, unknown>;
+    };
     expect(record.structuredContent).toEqual({
       resource: 'fleet/vehicles',
-      data: Object.fromEntries(Object.entries(data).filter(([name]) => !personal.includes(name))),
-      meta: { personal_fields_omitted: personal },
+      data: Object.fromEntries(Object.entries(detail.data).filter(([name]) => !personal.includes(name))),
+      meta: { ...detail.meta, personal_fields_omitted: personal },
     });
   });
 

@@ -7,7 +7,7 @@
  */
 import type { Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import { createGatewayServer } from '@ops-data-gateway/gateway/runtime/http/harden-server';
+import { createGatewayServer } from '@ops-data-gateway/gateway/runtime/server/harden-server';
 
 const STALL_MS = 4000;
 const BODY = Buffer.alloc(16 * 1024 * 1024, 'x');

@@ -36,6 +36,63 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
 ));
 var __toCommonJS = (mod) => __copyProps(__defProp({}, "__esModule", { value: true }), mod);
 
+// runtime/erp/erp-error.ts
+function faultKindOf(erpName) {
+  if (erpName.endsWith(".AccessDenied")) return "access_denied";
+  if (erpName.endsWith(".AccessError")) return "access_error";
+  if (/\.(UserError|ValidationError|MissingError|RedirectWarning|LockError)$/.test(erpName)) return "user_error";
+  return "server_error";
+}
+function erpErrorSummary(error) {
+  if (error instanceof ErpFault) return `ErpFault ${error.erpName} (${error.kind})`;
+  if (error instanceof ErpUnavailable || error instanceof ErpTimeout || error instanceof ErpTransportMissing) return `${error.name}: ${error.message}`;
+  return error instanceof Error ? error.name : typeof error;
+}
+var ErpFault, ErpUnavailable, ErpTransportMissing, ErpBusy, ErpTimeout;
+var init_erp_error = __esm({
+  "runtime/erp/erp-error.ts"() {
+    "use strict";
+    ErpFault = class extends Error {
+      constructor(kind, erpName, message) {
+        super(message);
+        this.kind = kind;
+        this.erpName = erpName;
+        this.name = "ErpFault";
+      }
+      kind;
+      erpName;
+      /** The model named in an AccessError ("... (fleet.vehicle.odometer) records."), if any. */
+      get model() {
+        return /\(([a-z0-9_]+(?:\.[a-z0-9_]+)+)\)/.exec(this.message)?.[1];
+      }
+    };
+    ErpUnavailable = class extends Error {
+      constructor(message, options) {
+        super(message, options);
+        this.name = "ErpUnavailable";
+      }
+    };
+    ErpTransportMissing = class extends Error {
+      constructor(message) {
+        super(message);
+        this.name = "ErpTransportMissing";
+      }
+    };
+    ErpBusy = class extends Error {
+      constructor(message) {
+        super(message);
+        this.name = "ErpBusy";
+      }
+    };
+    ErpTimeout = class extends Error {
+      constructor(message) {
+        super(message);
+        this.name = "ErpTimeout";
+      }
+    };
+  }
+});
+
 // runtime/errors.ts
 var ERROR_CODES, GatewayError, badRequest, invalidValue, notFound, unauthorized, forbidden;
 var init_errors = __esm({
@@ -73,52 +130,46 @@ var init_errors = __esm({
   }
 });
 
-// runtime/erp/erp-error.ts
-function faultKindOf(erpName) {
-  if (erpName.endsWith(".AccessDenied")) return "access_denied";
-  if (erpName.endsWith(".AccessError")) return "access_error";
-  if (/\.(UserError|ValidationError|MissingError|RedirectWarning|LockError)$/.test(erpName)) return "user_error";
-  return "server_error";
+// runtime/drift/drift-problem.ts
+function qualifiedField(problem) {
+  return problem.field ? `${problem.model}.${problem.field}` : problem.model;
 }
-function erpErrorSummary(error) {
-  if (error instanceof ErpFault) return `ErpFault ${error.erpName} (${error.kind})`;
-  if (error instanceof ErpUnavailable || error instanceof ErpTimeout) return `${error.name}: ${error.message}`;
-  return error instanceof Error ? error.name : typeof error;
-}
-var ErpFault, ErpUnavailable, ErpTimeout;
-var init_erp_error = __esm({
-  "runtime/erp/erp-error.ts"() {
+var DRIFT_KINDS, DriftProblems;
+var init_drift_problem = __esm({
+  "runtime/drift/drift-problem.ts"() {
     "use strict";
-    ErpFault = class extends Error {
-      constructor(kind, erpName, message) {
-        super(message);
-        this.kind = kind;
-        this.erpName = erpName;
-        this.name = "ErpFault";
-      }
-      kind;
-      erpName;
-      /** The model named in an AccessError ("... (fleet.vehicle.odometer) records."), if any. */
-      get model() {
-        return /\(([a-z0-9_]+(?:\.[a-z0-9_]+)+)\)/.exec(this.message)?.[1];
-      }
+    DRIFT_KINDS = {
+      /** The resource's model, or a comodel the catalogue reads from, does not exist in the ERP. */
+      missing_model: "model does not exist",
+      /** A field the catalogue reads, filters, scopes or orders on does not exist. */
+      missing_field: "field does not exist",
+      /** The ERP field's type (or relation) cannot give the catalogue's API type. */
+      type_mismatch: "type cannot map",
+      /** The ERP has selection values the catalogue's enum lacks: a response would break the OpenAPI document. */
+      selection_unknown_to_catalogue: "ERP selection value missing from the catalogue enum",
+      /** The catalogue's enum has values the ERP no longer has. */
+      selection_unknown_to_erp: "catalogue enum value missing from the ERP selection",
+      /** An `order` field (sortable map or default order) the ERP cannot sort on. */
+      not_sortable: "ERP cannot sort on the field",
+      /** A filter or scope field the ERP cannot search on. */
+      not_searchable: "ERP cannot search on the field"
     };
-    ErpUnavailable = class extends Error {
-      constructor(message, options) {
-        super(message, options);
-        this.name = "ErpUnavailable";
+    DriftProblems = class {
+      byKey = /* @__PURE__ */ new Map();
+      add(resource, kind, model, field, detail, use) {
+        const key = `${resource}|${kind}|${model}|${field}`;
+        const known = this.byKey.get(key);
+        if (known) known.uses.add(use);
+        else this.byKey.set(key, { problem: { resource, kind, model, field, detail, uses: [] }, uses: /* @__PURE__ */ new Set([use]) });
       }
-    };
-    ErpTimeout = class extends Error {
-      constructor(message) {
-        super(message);
-        this.name = "ErpTimeout";
+      list() {
+        return [...this.byKey.values()].map(({ problem, uses }) => Object.freeze({ ...problem, uses: Object.freeze([...uses]) }));
       }
     };
   }
 });
 
-// runtime/erp/memory-budget.ts
+// runtime/admission/memory-budget.ts
 function bindLease(deadline, lease) {
   leases.set(deadline, lease);
 }
@@ -127,7 +178,7 @@ function leaseOf(deadline) {
 }
 var HELD_COPIES, MemoryBudget, BudgetLease, leases;
 var init_memory_budget = __esm({
-  "runtime/erp/memory-budget.ts"() {
+  "runtime/admission/memory-budget.ts"() {
     "use strict";
     init_errors();
     HELD_COPIES = 3;
@@ -389,18 +440,24 @@ async function readAnswer(response, deadline, maxBytes) {
   }
   const chunks = [];
   let size = 0;
+  let refusal;
   try {
     for await (const chunk of source) {
       const bytes = chunk;
       size += bytes.length;
       if (size > maxBytes) throw new ErpUnavailable(`ERP answer over ERP_MAX_ANSWER_BYTES (${maxBytes})`);
-      lease?.charge(bytes.length);
+      try {
+        lease?.charge(bytes.length);
+      } catch (error) {
+        refusal = error;
+        throw error;
+      }
       chunks.push(bytes);
     }
   } catch (error) {
     response.body.destroy();
     if (source !== response.body) source.destroy();
-    if (error instanceof ErpUnavailable || error instanceof GatewayError || !(error instanceof Error)) throw error;
+    if (error === refusal || error instanceof ErpUnavailable || !(error instanceof Error)) throw error;
     if (deadline.aborted) throw new ErpTimeout("the ERP did not answer in time");
     if (source !== response.body && "errno" in error) throw new ErpUnavailable("ERP answer could not be decompressed", { cause: error });
     throw new ErpUnavailable("ERP answer cut short", { cause: error });
@@ -418,7 +475,6 @@ var init_http_post = __esm({
     "use strict";
     import_undici = require("undici");
     import_node_zlib = require("node:zlib");
-    init_errors();
     init_erp_error();
     init_erp_observer();
     init_memory_budget();
@@ -436,12 +492,13 @@ function parseJson(answer2) {
     return void 0;
   }
 }
-var KIND_BY_STATUS, Json2Transport;
+var JSON2_SINCE, KIND_BY_STATUS, Json2Transport;
 var init_json2 = __esm({
   "runtime/erp/json2.ts"() {
     "use strict";
     init_erp_error();
     init_http_post();
+    JSON2_SINCE = 19;
     KIND_BY_STATUS = { 401: "access_denied", 403: "access_error", 404: "not_found", 422: "user_error" };
     Json2Transport = class {
       constructor(baseUrl, database, maxAnswerBytes) {
@@ -462,7 +519,7 @@ var init_json2 = __esm({
         const body = parseJson(answer2);
         if (answer2.status !== 200 || !body || typeof body.version !== "string") return void 0;
         const major = Number(body.version_info?.[0] ?? parseInt(body.version, 10));
-        return major >= 19 ? { major, text: body.version } : void 0;
+        return major >= JSON2_SINCE ? { major, text: body.version } : void 0;
       }
       async identify(key, deadline) {
         try {
@@ -575,7 +632,7 @@ var Semaphore;
 var init_semaphore = __esm({
   "runtime/erp/semaphore.ts"() {
     "use strict";
-    init_errors();
+    init_erp_error();
     Semaphore = class {
       constructor(max, maxQueue) {
         this.max = max;
@@ -599,8 +656,7 @@ var init_semaphore = __esm({
           this.active++;
           return this.releaser();
         }
-        if (this.waiting.length >= this.maxQueue)
-          throw new GatewayError("unavailable", "The ERP is busy: too many requests in flight. Retry shortly.", { headers: { "Retry-After": "1" } });
+        if (this.waiting.length >= this.maxQueue) throw new ErpBusy(`${this.max} ERP calls in flight and ${this.maxQueue} waiting`);
         await new Promise((resolve, reject) => {
           const wake = () => {
             signal?.removeEventListener("abort", giveUp);
@@ -655,7 +711,7 @@ function writeValue(value, out, options, depth) {
   } else if (typeof value === "boolean") {
     out.push("<value><boolean>", value ? "1" : "0", "</boolean></value>\n");
   } else if (typeof value === "number") {
-    if (Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX) {
+    if (Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX2) {
       out.push("<value><int>", String(value), "</int></value>\n");
     } else {
       out.push("<value><double>", pythonFloatRepr(value), "</double></value>\n");
@@ -974,7 +1030,7 @@ function decodeEntities(text3, offset) {
     return entity;
   });
 }
-var XmlRpcDateTime, XmlRpcParseError, XmlRpcMarshalError, MAX_DEPTH, INT32_MAX, INT32_MIN, DATETIME_PATTERN, CONTROL_CHARACTERS, ENTITIES, NAME_PATTERN;
+var XmlRpcDateTime, XmlRpcParseError, XmlRpcMarshalError, MAX_DEPTH, INT32_MAX2, INT32_MIN, DATETIME_PATTERN, CONTROL_CHARACTERS, ENTITIES, NAME_PATTERN;
 var init_xmlrpc_codec = __esm({
   "../codec/src/xmlrpc-codec.ts"() {
     "use strict";
@@ -997,7 +1053,7 @@ var init_xmlrpc_codec = __esm({
       name = "XmlRpcMarshalError";
     };
     MAX_DEPTH = 200;
-    INT32_MAX = 2 ** 31 - 1;
+    INT32_MAX2 = 2 ** 31 - 1;
     INT32_MIN = -(2 ** 31);
     DATETIME_PATTERN = /^\s*(\d{4})-?(\d{2})-?(\d{2})T(\d{2}):?(\d{2}):?(\d{2})/;
     CONTROL_CHARACTERS = /[\x00-\x08\x0b\x0c\x0e-\x1f]/g;
@@ -1057,7 +1113,6 @@ var ALLOWED_METHODS, KEY_CHECK, ErpStats, ErpClient;
 var init_erp_client = __esm({
   "runtime/erp/erp-client.ts"() {
     "use strict";
-    init_errors();
     init_coalesce();
     init_deadline();
     init_erp_error();
@@ -1090,6 +1145,7 @@ var init_erp_client = __esm({
       observe;
       observer;
       connection;
+      refused;
       semaphore;
       flights = new Coalescer();
       /** The transport and the ERP version, found on first use and again after a failure. */
@@ -1101,6 +1157,13 @@ var init_erp_client = __esm({
           });
         }
         return this.connection;
+      }
+      /**
+       * Called once the ERP has answered and shown that it lacks what the configuration needs (main.ts
+       * exits then, as at start-up); until the ERP answers, nothing is known and nothing is called.
+       */
+      onRefusal(handler) {
+        this.refused = handler;
       }
       /** ERP calls holding a slot, and waiting for one (metrics). */
       get load() {
@@ -1156,7 +1219,7 @@ var init_erp_client = __esm({
       /** The deadline starts before the wait for a slot: time queued counts against the ERP timeout. */
       async timed(stats, transport, name, deadline, run) {
         const release = await this.semaphore.acquire(deadline, () => new ErpTimeout("no ERP slot freed in time")).catch((error) => {
-          if (error instanceof GatewayError) this.observer?.queueFull();
+          if (error instanceof ErpBusy) this.observer?.queueFull();
           throw error;
         });
         const started = performance.now();
@@ -1181,12 +1244,33 @@ var init_erp_client = __esm({
         const deadline = () => AbortSignal.timeout(this.config.timeoutMs);
         if (transport === "json2" || transport === "auto") {
           const json2 = new Json2Transport(url2, database, maxAnswerBytes);
-          const version = transport === "json2" ? await json2.version(deadline()) : await json2.offered(deadline());
+          const version = await json2.offered(deadline());
           if (version) return this.connected({ transport: json2, version });
+          if (transport === "json2")
+            await this.refuseWithoutJson2(
+              (erp) => `ERP_TRANSPORT=json2, but the ERP is ${erp}, which has no JSON-2 API (Odoo ${JSON2_SINCE} and later): set ERP_TRANSPORT to auto, jsonrpc or xmlrpc`
+            );
+          if (!login)
+            await this.refuseWithoutJson2(
+              (erp) => `ERP_LOGIN is not set, but the ERP is ${erp}, which has no JSON-2 API (Odoo ${JSON2_SINCE} and later) and checks keys over RPC with a login: set ERP_LOGIN`
+            );
         }
         if (!login) throw new ErpUnavailable("ERP_LOGIN is required: the ERP offers no JSON-2, and RPC checks a key together with a login");
         const rpc = transport === "xmlrpc" ? new XmlRpcTransport(url2, database, login, maxAnswerBytes) : new JsonRpcTransport(url2, database, login, maxAnswerBytes);
         return this.connected({ transport: rpc, version: await rpc.version(deadline()) });
+      }
+      /**
+       * The ERP offers no JSON-2 where the configuration needs it. When its RPC names a version before
+       * JSON-2's, that is a setting to change: ErpTransportMissing (`say` words it, given `Odoo 18.0`), and
+       * the refusal handler is told. Otherwise the ERP was not understood: ErpUnavailable, asked again later.
+       */
+      async refuseWithoutJson2(say) {
+        const { url: url2, database, maxAnswerBytes, timeoutMs } = this.config;
+        const version = await new JsonRpcTransport(url2, database, "", maxAnswerBytes).version(AbortSignal.timeout(timeoutMs)).catch(() => void 0);
+        if (!version || !(version.major < JSON2_SINCE)) throw new ErpUnavailable("the ERP offers no JSON-2 API (no /web/version)");
+        const refusal = new ErpTransportMissing(say(`Odoo ${version.text}`));
+        this.refused?.(refusal);
+        throw refusal;
       }
       connected(connection) {
         this.observer?.connected(connection.transport.name, connection.version.text);
@@ -1196,7 +1280,7 @@ var init_erp_client = __esm({
   }
 });
 
-// runtime/http/request-context.ts
+// runtime/request/request-context.ts
 function erpStatsOf(res) {
   let stats = res.locals["erpStats"];
   if (!stats) {
@@ -1232,51 +1316,12 @@ function currentScope() {
 }
 var import_node_async_hooks, CACHE_OUTCOMES, scopes;
 var init_request_context = __esm({
-  "runtime/http/request-context.ts"() {
+  "runtime/request/request-context.ts"() {
     "use strict";
     import_node_async_hooks = require("node:async_hooks");
     init_erp_client();
     CACHE_OUTCOMES = ["hit", "miss", "stale", "bypass", "off"];
     scopes = new import_node_async_hooks.AsyncLocalStorage();
-  }
-});
-
-// runtime/drift/drift-problem.ts
-function qualifiedField(problem) {
-  return problem.field ? `${problem.model}.${problem.field}` : problem.model;
-}
-var DRIFT_KINDS, DriftProblems;
-var init_drift_problem = __esm({
-  "runtime/drift/drift-problem.ts"() {
-    "use strict";
-    DRIFT_KINDS = {
-      /** The resource's model, or a comodel the catalogue reads from, does not exist in the ERP. */
-      missing_model: "model does not exist",
-      /** A field the catalogue reads, filters, scopes or orders on does not exist. */
-      missing_field: "field does not exist",
-      /** The ERP field's type (or relation) cannot give the catalogue's API type. */
-      type_mismatch: "type cannot map",
-      /** The ERP has selection values the catalogue's enum lacks: a response would break the OpenAPI document. */
-      selection_unknown_to_catalogue: "ERP selection value missing from the catalogue enum",
-      /** The catalogue's enum has values the ERP no longer has. */
-      selection_unknown_to_erp: "catalogue enum value missing from the ERP selection",
-      /** An `order` field (sortable map or default order) the ERP cannot sort on. */
-      not_sortable: "ERP cannot sort on the field",
-      /** A filter or scope field the ERP cannot search on. */
-      not_searchable: "ERP cannot search on the field"
-    };
-    DriftProblems = class {
-      byKey = /* @__PURE__ */ new Map();
-      add(resource, kind, model, field, detail, use) {
-        const key = `${resource}|${kind}|${model}|${field}`;
-        const known = this.byKey.get(key);
-        if (known) known.uses.add(use);
-        else this.byKey.set(key, { problem: { resource, kind, model, field, detail, uses: [] }, uses: /* @__PURE__ */ new Set([use]) });
-      }
-      list() {
-        return [...this.byKey.values()].map(({ problem, uses }) => Object.freeze({ ...problem, uses: Object.freeze([...uses]) }));
-      }
-    };
   }
 });
 
@@ -2105,7 +2150,7 @@ footer {
 <li>Getting a key: it is an API key of the ERP's dedicated technical account, a member of the group authorised to use the API. The ERP administrator who holds that account creates it under <em>Preferences \u2192 Account security \u2192 New API key</em>, with a name and an expiry date. It is shown <strong>only once</strong>: keep it in a secret store or an environment variable, never in a prompt, a URL or a log. On the demo sandbox, <code>make run</code> prints one.</li>
 <li>Reads are made with that account's read-only rights, never with a person's.</li>
 <li><strong>401</strong> <code>unauthorized</code> (with <code>WWW-Authenticate: Bearer</code>): the key is absent, invalid or expired.</li>
-<li><strong>403</strong> <code>forbidden</code>: the key is valid but of another account (even an administrator's), or the account has no read right on the model.</li>
+<li><strong>403</strong> <code>forbidden</code>: the key is valid but of another account (even an administrator's), or the account has no read right on the model. A read right given back to the account counts on the very next request.</li>
 <li>Over XML-RPC and JSON-RPC a key of another account looks like a wrong key (401): the ERP checks a key together with the technical account's login. Over JSON-2 (recent ERP versions) it is 403.</li>
 </ul>
 </section>
@@ -2114,7 +2159,7 @@ footer {
 <ul>
 <li>Every record has an integer <code>id</code>, always present; the other fields are all present unless <code>fields</code> selects a subset.</li>
 <li>Types: <code>integer</code>, <code>number</code>, <code>boolean</code>, <code>string</code>; dates (<code>string (date)</code>) are <code>YYYY-MM-DD</code>, date-times (<code>string (date-time)</code>) ISO 8601 in UTC ending in <code>Z</code>; arrays hold the readable names of related records (<code>array of string</code>) or their ids (<code>array of integer</code>).</li>
-<li><span class="b">nullable</span>: the field may be <code>null</code> (an empty relation, or one the API account cannot read; the request still succeeds).</li>
+<li><span class="b">nullable</span>: the field may be <code>null</code> (an empty relation, or one the API account cannot read; the request still succeeds). Nulls of the second kind are named in <code>meta.unreadable_fields</code> (a detail answer then has a <code>meta</code> too) and in the <code>X-Unreadable-Fields</code> header (an export has the header only): they are not the record's value, so a sync should not store them as one.</li>
 <li>Fields named <code>*_id</code> hold the id of a related record; the sibling without the suffix holds its readable name. <code>url</code> links to the record in the ERP interface.</li>
 <li>Enumerated fields (\u201Cone of \u2026\u201D in the tables) take exactly one of the listed strings.</li>
 <li><span class="b pd">personal data</span> marks personal data: handle it accordingly. <span class="b dep">deprecated</span> marks what may go; answers touching it carry a <code>Deprecation</code> header.</li>
@@ -2134,7 +2179,7 @@ footer {
 <li>fields: comma-separated field names (<code>fields=id,name</code>); an unknown name is 400.</li>
 <li>format: <code>csv</code> or <code>ndjson</code> (or <code>Accept: text/csv</code> or <code>application/x-ndjson</code>): an export of every match, streamed by ascending id, with the filters and <code>fields</code>; <code>since_id</code> resumes after an id; not with <code>limit</code>, <code>offset</code>, <code>order</code> or <code>total</code> (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, <code>null</code> an empty field, an empty text <code>&quot;&quot;</code>, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab or a carriage return) has a <code>'</code> in front, as OWASP advises, so that opening the file computes nothing (numbers such as <code>-12.5</code> are never changed). An export that ends without its last chunk was cut short: resume with <code>since_id</code>. <code>format=json</code> gives the JSON page whatever <code>Accept</code> says.</li>
 <li>csv_formulas: <code>escaped</code> (default) or <code>raw</code>, CSV exports only (400 otherwise). <code>escaped</code>: texts a spreadsheet would read as formulas (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab, a carriage return, or their full-width forms) get a leading <code>'</code> (OWASP's advice against CSV injection); <code>raw</code>: every text as the ERP holds it, for loaders that are not spreadsheets.</li>
-<li>changed_since: an ISO 8601 date-time, or the token <code>meta.next_changed_since</code> gave: the change feed, records written at or after it in <code>(write_date, id)</code> order. Pass back <code>meta.next_changed_since</code> while <code>meta.more_changes</code> is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters come in <code>meta.removed_ids</code> (exports: a <code>_removed</code> column, and the next token in the <code>X-Next-Changed-Since</code> header). The last few seconds wait until settled. Deleted records cannot be seen: compare the ids of an export now and then. Not with <code>order</code>, <code>offset</code>, <code>since_id</code> or <code>total=true</code> (400).</li>
+<li>changed_since: an ISO 8601 date-time, or the token <code>meta.next_changed_since</code> gave: the change feed, records written at or after it in <code>(write_date, id)</code> order. Pass back <code>meta.next_changed_since</code> while <code>meta.more_changes</code> is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters come in <code>meta.removed_ids</code> (exports: a <code>_removed</code> column, and the next token in the <code>X-Next-Changed-Since</code> header). The last few seconds wait until settled. Deleted records cannot be seen: compare the ids of an export now and then. Not with <code>order</code>, <code>offset</code>, <code>since_id</code> or <code>total=true</code> (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.</li>
 <li><strong>Unchanged answers</strong>: a 200 JSON answer carries an <code>ETag</code> (an export none); send it back in <code>If-None-Match</code> (comma-separated, or <code>*</code>) and an unchanged answer is <strong>304</strong> with no body. The ERP is still read, and answers are <code>Cache-Control: no-store</code>: keep the ETag and the body yourself. A resource the operator caches answers <code>Cache-Control: private, max-age=\u2026</code> with an <code>Age</code> instead: it may come from the gateway's cache, at most <code>max-age</code> seconds old.</li>
 </ul>
 <pre class="curl"><code>curl -sS -H &quot;Authorization: Bearer $API_KEY&quot; &#39;{base_url}/api/v1/approvals/approvers?since_id=0&amp;limit=200&amp;total=false&#39;</code></pre>
@@ -2146,7 +2191,7 @@ footer {
 <li>Operators: <code>=</code> exact; <code>ilike</code> case-insensitive substring of the literal text (<code>%</code> and <code>_</code> are not wildcards); <code>&gt;=</code> and <code>&lt;=</code> inclusive bounds; <code>in</code> one of several ids.</li>
 <li>Integers: whole numbers (<code>*_id</code>: the id of a related record). Numbers: decimals with a dot. Text: non-empty, URL-encoded. Booleans: <code>true</code> or <code>false</code>, case-insensitive.</li>
 <li>Enumerations (\u201Cone of \u2026\u201D in the tables): one of the listed values, exactly, without quotes (<code>state=done</code>); another value is 422, its message listing the allowed ones.</li>
-<li>Dates: <code>YYYY-MM-DD</code> (a date-time is accepted, its UTC date used). Date-times: <code>YYYY-MM-DD</code> or ISO 8601 (<code>2026-01-31T08:00:00Z</code>; an offset is converted to UTC, none means UTC); a date alone means from 00:00:00Z of that day for <code>*_after</code>, through its end for <code>*_before</code>.</li>
+<li>Dates: <code>YYYY-MM-DD</code> (a date-time is accepted, its UTC date used). Date-times: <code>YYYY-MM-DD</code> or ISO 8601 (<code>2026-01-31T08:00:00Z</code>; an offset is converted to UTC, none means UTC); a date alone means from 00:00:00Z of that day for <code>*_after</code>, through its end for <code>*_before</code>. Bounds hold on the values as answered, to the second: <code>*_before=t</code> includes every record shown at <code>t</code> (the ERP keeps fractions of a second it does not answer), <code>*_after=t</code> every record shown at <code>t</code> or later (with a fraction of a second in <code>t</code>: at a later second).</li>
 <li>Integer lists (<code>in</code>): positive ids comma-separated (<code>assignee_id=3,5</code>) or the key repeated (<code>assignee_id=3&amp;assignee_id=5</code>).</li>
 <li>An empty value, a repeated key on a single-value filter, or a value that cannot be used is 422 <code>invalid_value</code>.</li>
 <li>Where a resource states a scope, records outside it do not exist for the API: absent from lists, 404 on detail.</li>
@@ -2245,7 +2290,7 @@ footer {
 <li>Streamable HTTP: <code>POST {base_url}/mcp</code> with <code>Authorization: Bearer &lt;API key&gt;</code> (stateless: no session id; GET is 405).</li>
 <li>stdio, for local agents: <code>GATEWAY_URL={base_url} API_KEY=&lt;key&gt; npm run mcp</code> in a clone of the gateway; it forwards to <code>/mcp</code>.</li>
 <li>14 tools: <code>list_resources</code>; <code>describe_resource</code> (fields, enums, filters, sort keys, personal-data flags); <code>query_&lt;domain&gt;</code> (one per domain: <code>resource</code>, named <code>filters</code>, <code>fields</code>, <code>order</code>, <code>limit</code>, <code>since_id</code>, <code>total</code>); <code>get_record</code> (<code>resource</code> as <code>domain/name</code>, <code>id</code>, <code>fields</code>).</li>
-<li>Answers are structured content (<code>{&quot;resource&quot;, &quot;data&quot;, &quot;meta&quot;}</code>); personal-data fields only when named in <code>fields</code> (<code>meta.personal_fields_omitted</code> lists the others). Errors are tool errors whose text is <code>{&quot;error&quot;: {&quot;code&quot;, &quot;message&quot;, &quot;status&quot;}}</code>.</li>
+<li>Answers are structured content (<code>{&quot;resource&quot;, &quot;data&quot;, &quot;meta&quot;}</code>); personal-data fields only when named in <code>fields</code> (<code>meta.personal_fields_omitted</code> lists the others); <code>meta.unreadable_fields</code> names fields that are null because the API account may not read their model. Errors are tool errors whose text is <code>{&quot;error&quot;: {&quot;code&quot;, &quot;message&quot;, &quot;status&quot;}}</code>.</li>
 <li>Bounds: one POST carries at most 16 JSON-RPC messages (a batch; 400 past it), and at most 4 of its tool calls run at once (the others wait their turn, until the request timeout: then <code>gateway_timeout</code>, 504). A call that reads data costs what its route costs against the key's rate limit (<code>rate_limited</code>, 429, past it); while the gateway holds as many answers as its memory budget allows, a call answers <code>unavailable</code> (503) with <code>retry_after</code> seconds: retry then, or ask for fewer records.</li>
 <li><strong>llms.txt</strong>: this interface as flat Markdown for language models, at <code>{base_url}/llms.txt</code> (and <code>/api/llms.txt</code>).</li>
 </ul>
@@ -5326,14 +5371,14 @@ Every data route needs \`Authorization: Bearer <API key>\`; the documentation ro
 - Getting a key: it is an API key of the ERP's dedicated technical account, a member of the group authorised to use the API. The ERP administrator who holds that account creates it under *Preferences \u2192 Account security \u2192 New API key*, with a name and an expiry date. It is shown **only once**: keep it in a secret store or an environment variable, never in a prompt, a URL or a log. On the demo sandbox, \`make run\` prints one.
 - Reads are made with that account's read-only rights, never with a person's.
 - **401** \`unauthorized\` (with \`WWW-Authenticate: Bearer\`): the key is absent, invalid or expired.
-- **403** \`forbidden\`: the key is valid but of another account (even an administrator's), or the account has no read right on the model.
+- **403** \`forbidden\`: the key is valid but of another account (even an administrator's), or the account has no read right on the model. A read right given back to the account counts on the very next request.
 - Over XML-RPC and JSON-RPC a key of another account looks like a wrong key (401): the ERP checks a key together with the technical account's login. Over JSON-2 (recent ERP versions) it is 403.
 
 ## Records and types
 
 - Every record has an integer \`id\`, always present; the other fields are all present unless \`fields\` selects a subset.
 - Types: \`integer\`, \`number\`, \`boolean\`, \`string\`; dates (\`string(date)\`) are \`YYYY-MM-DD\`, date-times (\`string(date-time)\`) ISO 8601 in UTC ending in \`Z\`; arrays hold the readable names of related records (\`string[]\`) or their ids (\`integer[]\`).
-- \`|null\`: the field may be \`null\` (an empty relation, or one the API account cannot read; the request still succeeds).
+- \`|null\`: the field may be \`null\` (an empty relation, or one the API account cannot read; the request still succeeds). Nulls of the second kind are named in \`meta.unreadable_fields\` (a detail answer then has a \`meta\` too) and in the \`X-Unreadable-Fields\` header (an export has the header only): they are not the record's value, so a sync should not store them as one.
 - Fields named \`*_id\` hold the id of a related record; the sibling without the suffix holds its readable name. \`url\` links to the record in the ERP interface.
 - Enumerated fields (\`"a"|"b"\`) take exactly one of the listed strings.
 - [personal data] marks personal data: handle it accordingly. [deprecated] marks what may go; answers touching it carry a \`Deprecation\` header.
@@ -5352,7 +5397,7 @@ List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fi
 - fields: comma-separated field names (\`fields=id,name\`); an unknown name is 400.
 - format: \`csv\` or \`ndjson\` (or \`Accept: text/csv\` or \`application/x-ndjson\`): an export of every match, streamed by ascending id, with the filters and \`fields\`; \`since_id\` resumes after an id; not with \`limit\`, \`offset\`, \`order\` or \`total\` (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, \`null\` an empty field, an empty text \`""\`, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return) has a \`'\` in front, as OWASP advises, so that opening the file computes nothing (numbers such as \`-12.5\` are never changed). An export that ends without its last chunk was cut short: resume with \`since_id\`. \`format=json\` gives the JSON page whatever \`Accept\` says.
 - csv_formulas: \`escaped\` (default) or \`raw\`, CSV exports only (400 otherwise). \`escaped\`: texts a spreadsheet would read as formulas (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab, a carriage return, or their full-width forms) get a leading \`'\` (OWASP's advice against CSV injection); \`raw\`: every text as the ERP holds it, for loaders that are not spreadsheets.
-- changed_since: an ISO 8601 date-time, or the token \`meta.next_changed_since\` gave: the change feed, records written at or after it in \`(write_date, id)\` order. Pass back \`meta.next_changed_since\` while \`meta.more_changes\` is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters come in \`meta.removed_ids\` (exports: a \`_removed\` column, and the next token in the \`X-Next-Changed-Since\` header). The last few seconds wait until settled. Deleted records cannot be seen: compare the ids of an export now and then. Not with \`order\`, \`offset\`, \`since_id\` or \`total=true\` (400).
+- changed_since: an ISO 8601 date-time, or the token \`meta.next_changed_since\` gave: the change feed, records written at or after it in \`(write_date, id)\` order. Pass back \`meta.next_changed_since\` while \`meta.more_changes\` is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters come in \`meta.removed_ids\` (exports: a \`_removed\` column, and the next token in the \`X-Next-Changed-Since\` header). The last few seconds wait until settled. Deleted records cannot be seen: compare the ids of an export now and then. Not with \`order\`, \`offset\`, \`since_id\` or \`total=true\` (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.
 - **Unchanged answers**: a 200 JSON answer carries an \`ETag\` (an export none); send it back in \`If-None-Match\` (comma-separated, or \`*\`) and an unchanged answer is **304** with no body. The ERP is still read, and answers are \`Cache-Control: no-store\`: keep the ETag and the body yourself. A resource the operator caches answers \`Cache-Control: private, max-age=\u2026\` with an \`Age\` instead: it may come from the gateway's cache, at most \`max-age\` seconds old.
 
 \`\`\`sh
@@ -5366,7 +5411,7 @@ Each resource takes its named filters (listed with it) and the common parameters
 - Operators: \`=\` exact; \`ilike\` case-insensitive substring of the literal text (\`%\` and \`_\` are not wildcards); \`>=\` and \`<=\` inclusive bounds; \`in\` one of several ids.
 - Integers: whole numbers (\`*_id\`: the id of a related record). Numbers: decimals with a dot. Text: non-empty, URL-encoded. Booleans: \`true\` or \`false\`, case-insensitive.
 - Enumerations (\`"a"|"b"\`): one of the listed values, exactly, without quotes (\`state=done\`); another value is 422, its message listing the allowed ones.
-- Dates: \`YYYY-MM-DD\` (a date-time is accepted, its UTC date used). Date-times: \`YYYY-MM-DD\` or ISO 8601 (\`2026-01-31T08:00:00Z\`; an offset is converted to UTC, none means UTC); a date alone means from 00:00:00Z of that day for \`*_after\`, through its end for \`*_before\`.
+- Dates: \`YYYY-MM-DD\` (a date-time is accepted, its UTC date used). Date-times: \`YYYY-MM-DD\` or ISO 8601 (\`2026-01-31T08:00:00Z\`; an offset is converted to UTC, none means UTC); a date alone means from 00:00:00Z of that day for \`*_after\`, through its end for \`*_before\`. Bounds hold on the values as answered, to the second: \`*_before=t\` includes every record shown at \`t\` (the ERP keeps fractions of a second it does not answer), \`*_after=t\` every record shown at \`t\` or later (with a fraction of a second in \`t\`: at a later second).
 - Integer lists (\`in\`): positive ids comma-separated (\`assignee_id=3,5\`) or the key repeated (\`assignee_id=3&assignee_id=5\`).
 - An empty value, a repeated key on a single-value filter, or a value that cannot be used is 422 \`invalid_value\`.
 - Where a resource states a scope, records outside it do not exist for the API: absent from lists, 404 on detail.
@@ -5410,7 +5455,7 @@ Agents that speak the Model Context Protocol use the same key, rights, limits an
 - Streamable HTTP: \`POST {base_url}/mcp\` with \`Authorization: Bearer <API key>\` (stateless: no session id; GET is 405).
 - stdio, for local agents: \`GATEWAY_URL={base_url} API_KEY=<key> npm run mcp\` in a clone of the gateway; it forwards to \`/mcp\`.
 - 14 tools: \`list_resources\`; \`describe_resource\` (fields, enums, filters, sort keys, personal-data flags); \`query_<domain>\` (one per domain: \`resource\`, named \`filters\`, \`fields\`, \`order\`, \`limit\`, \`since_id\`, \`total\`); \`get_record\` (\`resource\` as \`domain/name\`, \`id\`, \`fields\`).
-- Answers are structured content (\`{"resource", "data", "meta"}\`); personal-data fields only when named in \`fields\` (\`meta.personal_fields_omitted\` lists the others). Errors are tool errors whose text is \`{"error": {"code", "message", "status"}}\`.
+- Answers are structured content (\`{"resource", "data", "meta"}\`); personal-data fields only when named in \`fields\` (\`meta.personal_fields_omitted\` lists the others); \`meta.unreadable_fields\` names fields that are null because the API account may not read their model. Errors are tool errors whose text is \`{"error": {"code", "message", "status"}}\`.
 - Bounds: one POST carries at most 16 JSON-RPC messages (a batch; 400 past it), and at most 4 of its tool calls run at once (the others wait their turn, until the request timeout: then \`gateway_timeout\`, 504). A call that reads data costs what its route costs against the key's rate limit (\`rate_limited\`, 429, past it); while the gateway holds as many answers as its memory budget allows, a call answers \`unavailable\` (503) with \`retry_after\` seconds: retry then, or ask for fewer records.
 - **llms.txt**: this interface as flat Markdown for language models, at \`{base_url}/llms.txt\` (and \`/api/llms.txt\`).
 
@@ -6863,6 +6908,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -6977,6 +7025,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -6995,6 +7046,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/AnalyticAccountsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -7112,6 +7176,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -7226,6 +7293,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -7244,6 +7314,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/AnalyticDimensionsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -7390,7 +7473,7 @@ var openapi_default = {
             name: "created_after",
             in: "query",
             required: false,
-            description: "Steps created on or after this date. Operator `>=`.",
+            description: "Steps created on or after this date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -7409,7 +7492,7 @@ var openapi_default = {
             name: "created_before",
             in: "query",
             required: false,
-            description: "Steps created on or before this date. Operator `<=`.",
+            description: "Steps created on or before this date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -7446,6 +7529,9 @@ var openapi_default = {
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -7561,6 +7647,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -7579,6 +7668,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/ApprovalsApproversRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -7719,7 +7821,7 @@ var openapi_default = {
             name: "created_after",
             in: "query",
             required: false,
-            description: "Lines created on or after this date. Operator `>=`.",
+            description: "Lines created on or after this date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -7738,7 +7840,7 @@ var openapi_default = {
             name: "created_before",
             in: "query",
             required: false,
-            description: "Lines created on or before this date. Operator `<=`.",
+            description: "Lines created on or before this date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -7775,6 +7877,9 @@ var openapi_default = {
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -7890,6 +7995,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -7908,6 +8016,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/ApprovalsRequestLinesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -8072,7 +8193,7 @@ var openapi_default = {
             name: "created_after",
             in: "query",
             required: false,
-            description: "Records whose created_at is on or after the given date. Operator `>=`.",
+            description: "Records whose created_at is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -8091,7 +8212,7 @@ var openapi_default = {
             name: "created_before",
             in: "query",
             required: false,
-            description: "Records whose created_at is on or before the given date. Operator `<=`.",
+            description: "Records whose created_at is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -8110,7 +8231,7 @@ var openapi_default = {
             name: "confirmed_after",
             in: "query",
             required: false,
-            description: "Records whose date_confirmed is on or after the given date. Operator `>=`.",
+            description: "Records whose date_confirmed is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -8129,7 +8250,7 @@ var openapi_default = {
             name: "confirmed_before",
             in: "query",
             required: false,
-            description: "Records whose date_confirmed is on or before the given date. Operator `<=`.",
+            description: "Records whose date_confirmed is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -8176,6 +8297,9 @@ var openapi_default = {
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -8291,6 +8415,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -8309,6 +8436,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/ApprovalsRequestsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -8466,6 +8606,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -8580,6 +8723,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -8598,6 +8744,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/ElectricityCountersRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -8779,6 +8938,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -8893,6 +9055,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -8911,6 +9076,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/ElectricityPurchasesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -9021,7 +9199,7 @@ var openapi_default = {
             name: "date_after",
             in: "query",
             required: false,
-            description: "Records whose date_reading is on or after the given date. Operator `>=`.",
+            description: "Records whose date_reading is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -9040,7 +9218,7 @@ var openapi_default = {
             name: "date_before",
             in: "query",
             required: false,
-            description: "Records whose date_reading is on or before the given date. Operator `<=`.",
+            description: "Records whose date_reading is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -9077,6 +9255,9 @@ var openapi_default = {
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -9192,6 +9373,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -9210,6 +9394,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/ElectricityReadingsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -9359,7 +9556,7 @@ var openapi_default = {
             name: "begin_after",
             in: "query",
             required: false,
-            description: "Records whose date_begin is on or after the given date. Operator `>=`.",
+            description: "Records whose date_begin is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -9378,7 +9575,7 @@ var openapi_default = {
             name: "begin_before",
             in: "query",
             required: false,
-            description: "Records whose date_begin is on or before the given date. Operator `<=`.",
+            description: "Records whose date_begin is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -9415,6 +9612,9 @@ var openapi_default = {
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -9530,6 +9730,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -9548,6 +9751,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/EventsEventsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -9705,6 +9921,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -9819,6 +10038,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -9837,6 +10059,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/EventsRegistrationsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -9976,6 +10211,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -10090,6 +10328,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -10108,6 +10349,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/EventsTasksRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -10295,6 +10549,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -10409,6 +10666,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -10427,6 +10687,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/FleetAlertsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -10545,7 +10818,7 @@ var openapi_default = {
             name: "date_after",
             in: "query",
             required: false,
-            description: "Records whose date is on or after the given date. Operator `>=`.",
+            description: "Records whose date is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -10564,7 +10837,7 @@ var openapi_default = {
             name: "date_before",
             in: "query",
             required: false,
-            description: "Records whose date is on or before the given date. Operator `<=`.",
+            description: "Records whose date is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -10601,6 +10874,9 @@ var openapi_default = {
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -10716,6 +10992,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -10734,6 +11013,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/FleetFuelLogsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -10917,6 +11209,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -11031,6 +11326,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -11049,6 +11347,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/FleetIncidentsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -11178,6 +11489,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -11292,6 +11606,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -11310,6 +11627,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/FleetLocationsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -11439,7 +11769,7 @@ var openapi_default = {
             name: "start_after",
             in: "query",
             required: false,
-            description: "Records whose start is on or after the given date. Operator `>=`.",
+            description: "Records whose start is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -11458,7 +11788,7 @@ var openapi_default = {
             name: "start_before",
             in: "query",
             required: false,
-            description: "Records whose start is on or before the given date. Operator `<=`.",
+            description: "Records whose start is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -11495,6 +11825,9 @@ var openapi_default = {
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -11610,6 +11943,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -11628,6 +11964,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/FleetReservationsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -11813,6 +12162,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -11927,6 +12279,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -11945,6 +12300,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/FleetServicesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -12112,6 +12480,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -12226,6 +12597,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -12244,6 +12618,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/FleetTripsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -12449,6 +12836,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -12563,6 +12953,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -12581,6 +12974,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/FleetVehiclesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -12727,6 +13133,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -12841,6 +13250,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -12859,6 +13271,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/ItAssetsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -12984,7 +13409,7 @@ var openapi_default = {
             name: "date_after",
             in: "query",
             required: false,
-            description: "Issued on or after this date. Operator `>=`.",
+            description: "Issued on or after this date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -13003,7 +13428,7 @@ var openapi_default = {
             name: "date_before",
             in: "query",
             required: false,
-            description: "Issued on or before this date. Operator `<=`.",
+            description: "Issued on or before this date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -13040,6 +13465,9 @@ var openapi_default = {
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -13155,6 +13583,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -13173,6 +13604,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/ItConsumableMovesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -13378,6 +13822,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -13492,6 +13939,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -13510,6 +13960,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/ItTicketsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -13638,7 +14101,7 @@ var openapi_default = {
             name: "planned_after",
             in: "query",
             required: false,
-            description: "Records whose date_planned is on or after the given date. Operator `>=`.",
+            description: "Records whose date_planned is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -13657,7 +14120,7 @@ var openapi_default = {
             name: "planned_before",
             in: "query",
             required: false,
-            description: "Records whose date_planned is on or before the given date. Operator `<=`.",
+            description: "Records whose date_planned is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -13694,6 +14157,9 @@ var openapi_default = {
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -13809,6 +14275,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -13827,6 +14296,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/PurchaseOrderLinesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -14018,7 +14500,7 @@ var openapi_default = {
             name: "ordered_after",
             in: "query",
             required: false,
-            description: "Records whose date_order is on or after the given date. Operator `>=`.",
+            description: "Records whose date_order is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -14037,7 +14519,7 @@ var openapi_default = {
             name: "ordered_before",
             in: "query",
             required: false,
-            description: "Records whose date_order is on or before the given date. Operator `<=`.",
+            description: "Records whose date_order is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -14078,7 +14560,7 @@ var openapi_default = {
             name: "created_after",
             in: "query",
             required: false,
-            description: "Records whose created_at is on or after the given date. Operator `>=`.",
+            description: "Records whose created_at is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -14097,7 +14579,7 @@ var openapi_default = {
             name: "created_before",
             in: "query",
             required: false,
-            description: "Records whose created_at is on or before the given date. Operator `<=`.",
+            description: "Records whose created_at is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -14134,6 +14616,9 @@ var openapi_default = {
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -14249,6 +14734,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -14267,6 +14755,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/PurchaseOrdersRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -14396,6 +14897,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -14510,6 +15014,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -14528,6 +15035,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SpaceActivitiesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -14645,6 +15165,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -14759,6 +15282,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -14777,6 +15303,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SpaceCategoriesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -14906,6 +15445,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -15020,6 +15562,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -15038,6 +15583,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SpaceEquipmentsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -15178,7 +15736,7 @@ var openapi_default = {
             name: "start_after",
             in: "query",
             required: false,
-            description: "Records whose start is on or after the given date. Operator `>=`.",
+            description: "Records whose start is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -15197,7 +15755,7 @@ var openapi_default = {
             name: "start_before",
             in: "query",
             required: false,
-            description: "Records whose start is on or before the given date. Operator `<=`.",
+            description: "Records whose start is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -15234,6 +15792,9 @@ var openapi_default = {
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -15349,6 +15910,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -15367,6 +15931,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SpaceMaintenancesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -15508,7 +16085,7 @@ var openapi_default = {
             name: "start_after",
             in: "query",
             required: false,
-            description: "Records whose start is on or after the given date. Operator `>=`.",
+            description: "Records whose start is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -15527,7 +16104,7 @@ var openapi_default = {
             name: "start_before",
             in: "query",
             required: false,
-            description: "Records whose start is on or before the given date. Operator `<=`.",
+            description: "Records whose start is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -15564,6 +16141,9 @@ var openapi_default = {
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -15679,6 +16259,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -15697,6 +16280,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SpaceReservationsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -15838,6 +16434,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -15952,6 +16551,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -15970,6 +16572,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SpaceSitesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -16136,6 +16751,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -16250,6 +16868,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -16268,6 +16889,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SpaceSpacesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -16467,6 +17101,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -16581,6 +17218,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -16599,6 +17239,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SprintBlockersRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -16804,6 +17457,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -16918,6 +17574,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -16936,6 +17595,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SprintEngagementsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -17089,6 +17761,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -17203,6 +17878,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -17221,6 +17899,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SprintKeyResultsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -17400,6 +18091,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -17514,6 +18208,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -17532,6 +18229,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SprintMeasureReadingsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -17673,6 +18383,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -17787,6 +18500,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -17805,6 +18521,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SprintMeasuresRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -17932,6 +18661,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -18046,6 +18778,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -18064,6 +18799,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SprintObjectivesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -18219,6 +18967,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -18333,6 +19084,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -18351,6 +19105,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SprintSprintsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -18479,7 +19246,7 @@ var openapi_default = {
             name: "scheduled_after",
             in: "query",
             required: false,
-            description: "Records whose scheduled_date is on or after the given date. Operator `>=`.",
+            description: "Records whose scheduled_date is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -18498,7 +19265,7 @@ var openapi_default = {
             name: "scheduled_before",
             in: "query",
             required: false,
-            description: "Records whose scheduled_date is on or before the given date. Operator `<=`.",
+            description: "Records whose scheduled_date is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -18535,6 +19302,9 @@ var openapi_default = {
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
               },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
@@ -18650,6 +19420,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -18668,6 +19441,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/StockPickingsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -18819,6 +19605,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -18933,6 +19722,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -18951,6 +19743,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/TravelPerdiemRatesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -19162,6 +19967,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -19276,6 +20084,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -19294,6 +20105,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/TravelPerdiemRequestsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -19421,6 +20245,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -19535,6 +20362,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -19553,6 +20383,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/TravelTripExpensesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -19730,6 +20573,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -19844,6 +20690,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -19862,6 +20711,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/TravelTripStagesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -19991,6 +20853,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -20105,6 +20970,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -20123,6 +20991,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/TravelTripTypesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -20330,6 +21211,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -20444,6 +21328,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -20462,6 +21349,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/TravelTripsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -20571,6 +21471,13 @@ var openapi_default = {
               type: "integer"
             },
             description: "With `changed_since`: ids of records written in this window that are now outside the resource (its scope, such as archived records) or no longer match the filters. A sync drops them."
+          },
+          unreadable_fields: {
+            type: "array",
+            items: {
+              type: "string"
+            },
+            description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
           }
         }
       },
@@ -25786,6 +26693,9 @@ var openapi_default = {
           "X-Request-Id": {
             $ref: "#/components/headers/RequestId"
           },
+          "X-Unreadable-Fields": {
+            $ref: "#/components/headers/UnreadableFields"
+          },
           "RateLimit-Policy": {
             $ref: "#/components/headers/RateLimitPolicy"
           },
@@ -26034,7 +26944,7 @@ var openapi_default = {
         name: "changed_since",
         in: "query",
         required: false,
-        description: "Change feed: records written at or after this ISO 8601 date-time (a date alone is midnight UTC), in `(write_date, id)` order, or the token `meta.next_changed_since` gave. Loop while `meta.more_changes` is true, then keep the last token for the next sync: no record is missed or repeated, same second included. Records written in the last `CHANGES_SETTLE_MS` (default 10 s) wait for the next call. Records that left the resource or the filters come in `meta.removed_ids` (exports: a `_removed` column; the token to go on from is the `X-Next-Changed-Since` header). Deleted records cannot be seen: reconcile with an export of ids now and then. Not with `order`, `offset`, `since_id` or `total=true`.",
+        description: "Change feed: records written at or after this ISO 8601 date-time (a date alone is midnight UTC), in `(write_date, id)` order, or the token `meta.next_changed_since` gave. Loop while `meta.more_changes` is true, then keep the last token for the next sync: no record is missed or repeated, same second included. Records written in the last `CHANGES_SETTLE_MS` (default 10 s) wait for the next call. Records that left the resource or the filters come in `meta.removed_ids` (exports: a `_removed` column; the token to go on from is the `X-Next-Changed-Since` header). Deleted records cannot be seen: reconcile with an export of ids now and then. Not with `order`, `offset`, `since_id` or `total=true`. A position in the future (more than 60 s ahead of the gateway's clock) is 422.",
         schema: {
           type: "string",
           maxLength: 128
@@ -26101,6 +27011,13 @@ var openapi_default = {
           pattern: '^"per-key";r=[0-9]+;t=[0-9]+$'
         }
       },
+      UnreadableFields: {
+        description: "Only when some are: the fields this answer holds as `null` because the API account may not read the model their value comes from (comma-separated names), as `meta.unreadable_fields` says in a JSON body. Such a null is not the record's value: a sync should not store it as one. On an export it names every such field of the file (an export that meets another one is cut short).",
+        required: false,
+        schema: {
+          type: "string"
+        }
+      },
       RequestId: {
         description: "The id of this request, on every answer: the `X-Request-Id` the client sent when it is a safe token (1 to 128 letters, digits and `_ . : + / = -`), else one made by the gateway. Quote it when reporting a problem.",
         required: true,
@@ -26141,115 +27058,6 @@ var openapi_default = {
   },
   "x-generated-by": "ops-data-gateway codegen (make generate); Generated by ops-data-gateway codegen (make generate) from catalogue/*.yaml. Do not edit: changes are lost at the next generation."
 };
-
-// runtime/http/exact-routing.ts
-var import_express = require("express");
-init_errors();
-
-// runtime/http/error-handler.ts
-var import_node_util = require("node:util");
-init_errors();
-init_erp_error();
-
-// runtime/http/erp-errors.ts
-init_erp_error();
-init_errors();
-function gatewayErrorOf(error) {
-  if (error instanceof GatewayError) return error;
-  if (error instanceof ErpTimeout) return new GatewayError("gateway_timeout", "The ERP did not answer in time.", { cause: error });
-  if (error instanceof ErpUnavailable) return new GatewayError("bad_gateway", "The ERP is unreachable or gave an answer that could not be understood.", { cause: error });
-  if (error instanceof ErpFault) {
-    if (error.kind === "access_denied") return unauthorized("The API key is invalid or expired.");
-    if (error.kind === "access_error") return forbidden("The API account is not allowed to read this data.");
-    return new GatewayError("bad_gateway", "The ERP refused the request; the gateway logged the reason.", { cause: error });
-  }
-  return void 0;
-}
-
-// runtime/http/mask-secrets.ts
-var SECRET_LIKE = /[A-Za-z0-9_-]{32,}|[^\s/@'"<>()[\]{},;:]+@[^\s/@'"<>()[\]{},;:]+/g;
-function maskSecrets(text3) {
-  return text3.replace(SECRET_LIKE, "[redacted]");
-}
-
-// runtime/http/error-handler.ts
-init_request_context();
-
-// runtime/http/route-template.ts
-var NO_ROUTE = "(no route)";
-function routeOf(req) {
-  const recorded = req.res?.locals["route"];
-  if (recorded) return recorded;
-  const path = req.route?.path;
-  if (typeof path !== "string") return NO_ROUTE;
-  return templateOf(req.baseUrl, path);
-}
-function recordRoute(req) {
-  const path = req.route?.path;
-  if (req.res && typeof path === "string") req.res.locals["route"] = templateOf(req.baseUrl, path);
-}
-function templateOf(base, path) {
-  const joined = `${base.toLowerCase()}${path === "/" ? "" : path}` || "/";
-  return joined.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
-}
-
-// runtime/http/error-handler.ts
-function sendError(res, error) {
-  for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
-  res.status(error.status).json({ error: { code: error.code, message: error.message } });
-}
-function createErrorHandler(log) {
-  return (error, req, res, next) => {
-    if (res.headersSent) {
-      if (deadlineExpired(res)) return;
-      return next(error);
-    }
-    let known = gatewayErrorOf(error);
-    if (!known && isBodyError(error)) known = new GatewayError("bad_request", "The request could not be read.");
-    if (!known) {
-      log.error({ error: summarize(error), method: req.method, route: routeOf(req) }, "unexpected error");
-      known = new GatewayError("internal_error", "Internal error.");
-    } else if (known.status >= 500 && known.cause) {
-      res.locals["erpError"] = erpErrorSummary(known.cause);
-      if (log.isLevelEnabled("debug")) log.debug({ method: req.method, erp_message: rawMessage(known.cause) }, "ERP error message");
-    }
-    sendError(res, known);
-  };
-}
-function isBodyError(error) {
-  const status = error.status;
-  return typeof status === "number" && status >= 400 && status < 500;
-}
-function summarize(error) {
-  if (!(error instanceof Error || import_node_util.types.isNativeError(error))) return { type: typeof error, message: String(error).slice(0, 500) };
-  return { type: error.name, message: error.message, ...error.stack ? { stack: error.stack } : {} };
-}
-function rawMessage(cause) {
-  const parts = [];
-  for (let error = cause, depth = 0; error instanceof Error && depth < 3; error = error.cause, depth++) parts.push(`${error.name}: ${error.message}`);
-  return maskSecrets(parts.join(" <- ").slice(0, 2e3));
-}
-
-// runtime/http/exact-routing.ts
-var EXACT = { caseSensitive: true, strict: true };
-function exactRouter() {
-  return (0, import_express.Router)(EXACT);
-}
-var EXACT_APP_SETTINGS = [
-  ["case sensitive routing", EXACT.caseSensitive],
-  ["strict routing", EXACT.strict]
-];
-function spelledAsServed(path) {
-  return path.toLowerCase().replace(/(?<=.)\/+$/, "");
-}
-function noRoute(isServedPath) {
-  return (req, res) => {
-    const shown = req.path.slice(0, 200);
-    const served = spelledAsServed(req.path);
-    const hint = served !== req.path && isServedPath(served) ? ` Paths are matched exactly (letter case, no trailing slash): did you mean ${served.slice(0, 200)}?` : "";
-    sendError(res, notFound(`No route ${req.method} ${shown}.${hint}`));
-  };
-}
 
 // generated/resources/analytic.ts
 var ANALYTIC_ACCOUNTS = deepFreeze({
@@ -26679,14 +27487,12 @@ function deepFreeze(value) {
 }
 
 // generated/routers/analytic.ts
-function createAnalyticRouter(handlers) {
-  const router = exactRouter();
-  router.get("/accounts", handlers.list(ANALYTIC_ACCOUNTS));
-  router.get("/accounts/:id", handlers.detail(ANALYTIC_ACCOUNTS));
-  router.get("/dimensions", handlers.list(ANALYTIC_DIMENSIONS));
-  router.get("/dimensions/:id", handlers.detail(ANALYTIC_DIMENSIONS));
-  return router;
-}
+var ANALYTIC_ROUTES = [
+  { path: "/accounts", kind: "list", resource: ANALYTIC_ACCOUNTS },
+  { path: "/accounts/:id", kind: "detail", resource: ANALYTIC_ACCOUNTS },
+  { path: "/dimensions", kind: "list", resource: ANALYTIC_DIMENSIONS },
+  { path: "/dimensions/:id", kind: "detail", resource: ANALYTIC_DIMENSIONS }
+];
 
 // generated/resources/approvals.ts
 var APPROVALS_APPROVERS = deepFreeze2({
@@ -27932,16 +28738,14 @@ function deepFreeze2(value) {
 }
 
 // generated/routers/approvals.ts
-function createApprovalsRouter(handlers) {
-  const router = exactRouter();
-  router.get("/approvers", handlers.list(APPROVALS_APPROVERS));
-  router.get("/approvers/:id", handlers.detail(APPROVALS_APPROVERS));
-  router.get("/request-lines", handlers.list(APPROVALS_REQUEST_LINES));
-  router.get("/request-lines/:id", handlers.detail(APPROVALS_REQUEST_LINES));
-  router.get("/requests", handlers.list(APPROVALS_REQUESTS));
-  router.get("/requests/:id", handlers.detail(APPROVALS_REQUESTS));
-  return router;
-}
+var APPROVALS_ROUTES = [
+  { path: "/approvers", kind: "list", resource: APPROVALS_APPROVERS },
+  { path: "/approvers/:id", kind: "detail", resource: APPROVALS_APPROVERS },
+  { path: "/request-lines", kind: "list", resource: APPROVALS_REQUEST_LINES },
+  { path: "/request-lines/:id", kind: "detail", resource: APPROVALS_REQUEST_LINES },
+  { path: "/requests", kind: "list", resource: APPROVALS_REQUESTS },
+  { path: "/requests/:id", kind: "detail", resource: APPROVALS_REQUESTS }
+];
 
 // generated/resources/electricity.ts
 var ELECTRICITY_COUNTERS = deepFreeze3({
@@ -28840,16 +29644,14 @@ function deepFreeze3(value) {
 }
 
 // generated/routers/electricity.ts
-function createElectricityRouter(handlers) {
-  const router = exactRouter();
-  router.get("/counters", handlers.list(ELECTRICITY_COUNTERS));
-  router.get("/counters/:id", handlers.detail(ELECTRICITY_COUNTERS));
-  router.get("/purchases", handlers.list(ELECTRICITY_PURCHASES));
-  router.get("/purchases/:id", handlers.detail(ELECTRICITY_PURCHASES));
-  router.get("/readings", handlers.list(ELECTRICITY_READINGS));
-  router.get("/readings/:id", handlers.detail(ELECTRICITY_READINGS));
-  return router;
-}
+var ELECTRICITY_ROUTES = [
+  { path: "/counters", kind: "list", resource: ELECTRICITY_COUNTERS },
+  { path: "/counters/:id", kind: "detail", resource: ELECTRICITY_COUNTERS },
+  { path: "/purchases", kind: "list", resource: ELECTRICITY_PURCHASES },
+  { path: "/purchases/:id", kind: "detail", resource: ELECTRICITY_PURCHASES },
+  { path: "/readings", kind: "list", resource: ELECTRICITY_READINGS },
+  { path: "/readings/:id", kind: "detail", resource: ELECTRICITY_READINGS }
+];
 
 // generated/resources/events.ts
 var EVENTS_EVENTS = deepFreeze4({
@@ -29812,16 +30614,14 @@ function deepFreeze4(value) {
 }
 
 // generated/routers/events.ts
-function createEventsRouter(handlers) {
-  const router = exactRouter();
-  router.get("/events", handlers.list(EVENTS_EVENTS));
-  router.get("/events/:id", handlers.detail(EVENTS_EVENTS));
-  router.get("/registrations", handlers.list(EVENTS_REGISTRATIONS));
-  router.get("/registrations/:id", handlers.detail(EVENTS_REGISTRATIONS));
-  router.get("/tasks", handlers.list(EVENTS_TASKS));
-  router.get("/tasks/:id", handlers.detail(EVENTS_TASKS));
-  return router;
-}
+var EVENTS_ROUTES = [
+  { path: "/events", kind: "list", resource: EVENTS_EVENTS },
+  { path: "/events/:id", kind: "detail", resource: EVENTS_EVENTS },
+  { path: "/registrations", kind: "list", resource: EVENTS_REGISTRATIONS },
+  { path: "/registrations/:id", kind: "detail", resource: EVENTS_REGISTRATIONS },
+  { path: "/tasks", kind: "list", resource: EVENTS_TASKS },
+  { path: "/tasks/:id", kind: "detail", resource: EVENTS_TASKS }
+];
 
 // generated/resources/fleet.ts
 var FLEET_ALERTS = deepFreeze5({
@@ -32531,26 +33331,24 @@ function deepFreeze5(value) {
 }
 
 // generated/routers/fleet.ts
-function createFleetRouter(handlers) {
-  const router = exactRouter();
-  router.get("/alerts", handlers.list(FLEET_ALERTS));
-  router.get("/alerts/:id", handlers.detail(FLEET_ALERTS));
-  router.get("/fuel-logs", handlers.list(FLEET_FUEL_LOGS));
-  router.get("/fuel-logs/:id", handlers.detail(FLEET_FUEL_LOGS));
-  router.get("/incidents", handlers.list(FLEET_INCIDENTS));
-  router.get("/incidents/:id", handlers.detail(FLEET_INCIDENTS));
-  router.get("/locations", handlers.list(FLEET_LOCATIONS));
-  router.get("/locations/:id", handlers.detail(FLEET_LOCATIONS));
-  router.get("/reservations", handlers.list(FLEET_RESERVATIONS));
-  router.get("/reservations/:id", handlers.detail(FLEET_RESERVATIONS));
-  router.get("/services", handlers.list(FLEET_SERVICES));
-  router.get("/services/:id", handlers.detail(FLEET_SERVICES));
-  router.get("/trips", handlers.list(FLEET_TRIPS));
-  router.get("/trips/:id", handlers.detail(FLEET_TRIPS));
-  router.get("/vehicles", handlers.list(FLEET_VEHICLES));
-  router.get("/vehicles/:id", handlers.detail(FLEET_VEHICLES));
-  return router;
-}
+var FLEET_ROUTES = [
+  { path: "/alerts", kind: "list", resource: FLEET_ALERTS },
+  { path: "/alerts/:id", kind: "detail", resource: FLEET_ALERTS },
+  { path: "/fuel-logs", kind: "list", resource: FLEET_FUEL_LOGS },
+  { path: "/fuel-logs/:id", kind: "detail", resource: FLEET_FUEL_LOGS },
+  { path: "/incidents", kind: "list", resource: FLEET_INCIDENTS },
+  { path: "/incidents/:id", kind: "detail", resource: FLEET_INCIDENTS },
+  { path: "/locations", kind: "list", resource: FLEET_LOCATIONS },
+  { path: "/locations/:id", kind: "detail", resource: FLEET_LOCATIONS },
+  { path: "/reservations", kind: "list", resource: FLEET_RESERVATIONS },
+  { path: "/reservations/:id", kind: "detail", resource: FLEET_RESERVATIONS },
+  { path: "/services", kind: "list", resource: FLEET_SERVICES },
+  { path: "/services/:id", kind: "detail", resource: FLEET_SERVICES },
+  { path: "/trips", kind: "list", resource: FLEET_TRIPS },
+  { path: "/trips/:id", kind: "detail", resource: FLEET_TRIPS },
+  { path: "/vehicles", kind: "list", resource: FLEET_VEHICLES },
+  { path: "/vehicles/:id", kind: "detail", resource: FLEET_VEHICLES }
+];
 
 // generated/resources/it.ts
 var IT_ASSETS = deepFreeze6({
@@ -33543,16 +34341,14 @@ function deepFreeze6(value) {
 }
 
 // generated/routers/it.ts
-function createItRouter(handlers) {
-  const router = exactRouter();
-  router.get("/assets", handlers.list(IT_ASSETS));
-  router.get("/assets/:id", handlers.detail(IT_ASSETS));
-  router.get("/consumable-moves", handlers.list(IT_CONSUMABLE_MOVES));
-  router.get("/consumable-moves/:id", handlers.detail(IT_CONSUMABLE_MOVES));
-  router.get("/tickets", handlers.list(IT_TICKETS));
-  router.get("/tickets/:id", handlers.detail(IT_TICKETS));
-  return router;
-}
+var IT_ROUTES = [
+  { path: "/assets", kind: "list", resource: IT_ASSETS },
+  { path: "/assets/:id", kind: "detail", resource: IT_ASSETS },
+  { path: "/consumable-moves", kind: "list", resource: IT_CONSUMABLE_MOVES },
+  { path: "/consumable-moves/:id", kind: "detail", resource: IT_CONSUMABLE_MOVES },
+  { path: "/tickets", kind: "list", resource: IT_TICKETS },
+  { path: "/tickets/:id", kind: "detail", resource: IT_TICKETS }
+];
 
 // generated/resources/purchase.ts
 var PURCHASE_ORDER_LINES = deepFreeze7({
@@ -34506,14 +35302,12 @@ function deepFreeze7(value) {
 }
 
 // generated/routers/purchase.ts
-function createPurchaseRouter(handlers) {
-  const router = exactRouter();
-  router.get("/order-lines", handlers.list(PURCHASE_ORDER_LINES));
-  router.get("/order-lines/:id", handlers.detail(PURCHASE_ORDER_LINES));
-  router.get("/orders", handlers.list(PURCHASE_ORDERS));
-  router.get("/orders/:id", handlers.detail(PURCHASE_ORDERS));
-  return router;
-}
+var PURCHASE_ROUTES = [
+  { path: "/order-lines", kind: "list", resource: PURCHASE_ORDER_LINES },
+  { path: "/order-lines/:id", kind: "detail", resource: PURCHASE_ORDER_LINES },
+  { path: "/orders", kind: "list", resource: PURCHASE_ORDERS },
+  { path: "/orders/:id", kind: "detail", resource: PURCHASE_ORDERS }
+];
 
 // generated/resources/space.ts
 var SPACE_ACTIVITIES = deepFreeze8({
@@ -36400,24 +37194,22 @@ function deepFreeze8(value) {
 }
 
 // generated/routers/space.ts
-function createSpaceRouter(handlers) {
-  const router = exactRouter();
-  router.get("/activities", handlers.list(SPACE_ACTIVITIES));
-  router.get("/activities/:id", handlers.detail(SPACE_ACTIVITIES));
-  router.get("/categories", handlers.list(SPACE_CATEGORIES));
-  router.get("/categories/:id", handlers.detail(SPACE_CATEGORIES));
-  router.get("/equipments", handlers.list(SPACE_EQUIPMENTS));
-  router.get("/equipments/:id", handlers.detail(SPACE_EQUIPMENTS));
-  router.get("/maintenances", handlers.list(SPACE_MAINTENANCES));
-  router.get("/maintenances/:id", handlers.detail(SPACE_MAINTENANCES));
-  router.get("/reservations", handlers.list(SPACE_RESERVATIONS));
-  router.get("/reservations/:id", handlers.detail(SPACE_RESERVATIONS));
-  router.get("/sites", handlers.list(SPACE_SITES));
-  router.get("/sites/:id", handlers.detail(SPACE_SITES));
-  router.get("/spaces", handlers.list(SPACE_SPACES));
-  router.get("/spaces/:id", handlers.detail(SPACE_SPACES));
-  return router;
-}
+var SPACE_ROUTES = [
+  { path: "/activities", kind: "list", resource: SPACE_ACTIVITIES },
+  { path: "/activities/:id", kind: "detail", resource: SPACE_ACTIVITIES },
+  { path: "/categories", kind: "list", resource: SPACE_CATEGORIES },
+  { path: "/categories/:id", kind: "detail", resource: SPACE_CATEGORIES },
+  { path: "/equipments", kind: "list", resource: SPACE_EQUIPMENTS },
+  { path: "/equipments/:id", kind: "detail", resource: SPACE_EQUIPMENTS },
+  { path: "/maintenances", kind: "list", resource: SPACE_MAINTENANCES },
+  { path: "/maintenances/:id", kind: "detail", resource: SPACE_MAINTENANCES },
+  { path: "/reservations", kind: "list", resource: SPACE_RESERVATIONS },
+  { path: "/reservations/:id", kind: "detail", resource: SPACE_RESERVATIONS },
+  { path: "/sites", kind: "list", resource: SPACE_SITES },
+  { path: "/sites/:id", kind: "detail", resource: SPACE_SITES },
+  { path: "/spaces", kind: "list", resource: SPACE_SPACES },
+  { path: "/spaces/:id", kind: "detail", resource: SPACE_SPACES }
+];
 
 // generated/resources/sprint.ts
 var SPRINT_BLOCKERS = deepFreeze9({
@@ -38430,24 +39222,22 @@ function deepFreeze9(value) {
 }
 
 // generated/routers/sprint.ts
-function createSprintRouter(handlers) {
-  const router = exactRouter();
-  router.get("/blockers", handlers.list(SPRINT_BLOCKERS));
-  router.get("/blockers/:id", handlers.detail(SPRINT_BLOCKERS));
-  router.get("/engagements", handlers.list(SPRINT_ENGAGEMENTS));
-  router.get("/engagements/:id", handlers.detail(SPRINT_ENGAGEMENTS));
-  router.get("/key-results", handlers.list(SPRINT_KEY_RESULTS));
-  router.get("/key-results/:id", handlers.detail(SPRINT_KEY_RESULTS));
-  router.get("/measure-readings", handlers.list(SPRINT_MEASURE_READINGS));
-  router.get("/measure-readings/:id", handlers.detail(SPRINT_MEASURE_READINGS));
-  router.get("/measures", handlers.list(SPRINT_MEASURES));
-  router.get("/measures/:id", handlers.detail(SPRINT_MEASURES));
-  router.get("/objectives", handlers.list(SPRINT_OBJECTIVES));
-  router.get("/objectives/:id", handlers.detail(SPRINT_OBJECTIVES));
-  router.get("/sprints", handlers.list(SPRINT_SPRINTS));
-  router.get("/sprints/:id", handlers.detail(SPRINT_SPRINTS));
-  return router;
-}
+var SPRINT_ROUTES = [
+  { path: "/blockers", kind: "list", resource: SPRINT_BLOCKERS },
+  { path: "/blockers/:id", kind: "detail", resource: SPRINT_BLOCKERS },
+  { path: "/engagements", kind: "list", resource: SPRINT_ENGAGEMENTS },
+  { path: "/engagements/:id", kind: "detail", resource: SPRINT_ENGAGEMENTS },
+  { path: "/key-results", kind: "list", resource: SPRINT_KEY_RESULTS },
+  { path: "/key-results/:id", kind: "detail", resource: SPRINT_KEY_RESULTS },
+  { path: "/measure-readings", kind: "list", resource: SPRINT_MEASURE_READINGS },
+  { path: "/measure-readings/:id", kind: "detail", resource: SPRINT_MEASURE_READINGS },
+  { path: "/measures", kind: "list", resource: SPRINT_MEASURES },
+  { path: "/measures/:id", kind: "detail", resource: SPRINT_MEASURES },
+  { path: "/objectives", kind: "list", resource: SPRINT_OBJECTIVES },
+  { path: "/objectives/:id", kind: "detail", resource: SPRINT_OBJECTIVES },
+  { path: "/sprints", kind: "list", resource: SPRINT_SPRINTS },
+  { path: "/sprints/:id", kind: "detail", resource: SPRINT_SPRINTS }
+];
 
 // generated/resources/stock.ts
 var STOCK_PICKINGS = deepFreeze10({
@@ -38767,12 +39557,10 @@ function deepFreeze10(value) {
 }
 
 // generated/routers/stock.ts
-function createStockRouter(handlers) {
-  const router = exactRouter();
-  router.get("/pickings", handlers.list(STOCK_PICKINGS));
-  router.get("/pickings/:id", handlers.detail(STOCK_PICKINGS));
-  return router;
-}
+var STOCK_ROUTES = [
+  { path: "/pickings", kind: "list", resource: STOCK_PICKINGS },
+  { path: "/pickings/:id", kind: "detail", resource: STOCK_PICKINGS }
+];
 
 // generated/resources/travel.ts
 var TRAVEL_PERDIEM_RATES = deepFreeze11({
@@ -40869,36 +41657,34 @@ function deepFreeze11(value) {
 }
 
 // generated/routers/travel.ts
-function createTravelRouter(handlers) {
-  const router = exactRouter();
-  router.get("/perdiem-rates", handlers.list(TRAVEL_PERDIEM_RATES));
-  router.get("/perdiem-rates/:id", handlers.detail(TRAVEL_PERDIEM_RATES));
-  router.get("/perdiem-requests", handlers.list(TRAVEL_PERDIEM_REQUESTS));
-  router.get("/perdiem-requests/:id", handlers.detail(TRAVEL_PERDIEM_REQUESTS));
-  router.get("/trip-expenses", handlers.list(TRAVEL_TRIP_EXPENSES));
-  router.get("/trip-expenses/:id", handlers.detail(TRAVEL_TRIP_EXPENSES));
-  router.get("/trip-stages", handlers.list(TRAVEL_TRIP_STAGES));
-  router.get("/trip-stages/:id", handlers.detail(TRAVEL_TRIP_STAGES));
-  router.get("/trip-types", handlers.list(TRAVEL_TRIP_TYPES));
-  router.get("/trip-types/:id", handlers.detail(TRAVEL_TRIP_TYPES));
-  router.get("/trips", handlers.list(TRAVEL_TRIPS));
-  router.get("/trips/:id", handlers.detail(TRAVEL_TRIPS));
-  return router;
-}
+var TRAVEL_ROUTES = [
+  { path: "/perdiem-rates", kind: "list", resource: TRAVEL_PERDIEM_RATES },
+  { path: "/perdiem-rates/:id", kind: "detail", resource: TRAVEL_PERDIEM_RATES },
+  { path: "/perdiem-requests", kind: "list", resource: TRAVEL_PERDIEM_REQUESTS },
+  { path: "/perdiem-requests/:id", kind: "detail", resource: TRAVEL_PERDIEM_REQUESTS },
+  { path: "/trip-expenses", kind: "list", resource: TRAVEL_TRIP_EXPENSES },
+  { path: "/trip-expenses/:id", kind: "detail", resource: TRAVEL_TRIP_EXPENSES },
+  { path: "/trip-stages", kind: "list", resource: TRAVEL_TRIP_STAGES },
+  { path: "/trip-stages/:id", kind: "detail", resource: TRAVEL_TRIP_STAGES },
+  { path: "/trip-types", kind: "list", resource: TRAVEL_TRIP_TYPES },
+  { path: "/trip-types/:id", kind: "detail", resource: TRAVEL_TRIP_TYPES },
+  { path: "/trips", kind: "list", resource: TRAVEL_TRIPS },
+  { path: "/trips/:id", kind: "detail", resource: TRAVEL_TRIPS }
+];
 
 // generated/routers/index.ts
-var DOMAIN_ROUTERS = [
-  { mount: "/analytic", create: createAnalyticRouter },
-  { mount: "/approvals", create: createApprovalsRouter },
-  { mount: "/electricity", create: createElectricityRouter },
-  { mount: "/events", create: createEventsRouter },
-  { mount: "/fleet", create: createFleetRouter },
-  { mount: "/it", create: createItRouter },
-  { mount: "/purchase", create: createPurchaseRouter },
-  { mount: "/space", create: createSpaceRouter },
-  { mount: "/sprint", create: createSprintRouter },
-  { mount: "/stock", create: createStockRouter },
-  { mount: "/travel", create: createTravelRouter }
+var DOMAIN_ROUTES = [
+  { mount: "/analytic", routes: ANALYTIC_ROUTES },
+  { mount: "/approvals", routes: APPROVALS_ROUTES },
+  { mount: "/electricity", routes: ELECTRICITY_ROUTES },
+  { mount: "/events", routes: EVENTS_ROUTES },
+  { mount: "/fleet", routes: FLEET_ROUTES },
+  { mount: "/it", routes: IT_ROUTES },
+  { mount: "/purchase", routes: PURCHASE_ROUTES },
+  { mount: "/space", routes: SPACE_ROUTES },
+  { mount: "/sprint", routes: SPRINT_ROUTES },
+  { mount: "/stock", routes: STOCK_ROUTES },
+  { mount: "/travel", routes: TRAVEL_ROUTES }
 ];
 var RESOURCES = [
   ...ANALYTIC_RESOURCES,
@@ -40914,7 +41700,7 @@ var RESOURCES = [
   ...TRAVEL_RESOURCES
 ];
 
-// runtime/auth.ts
+// runtime/admission/auth.ts
 var import_node_crypto = require("node:crypto");
 init_erp_error();
 init_errors();
@@ -40953,7 +41739,7 @@ var TtlCache = class {
   }
 };
 
-// runtime/auth.ts
+// runtime/admission/auth.ts
 var BEARER = /^bearer[ \t]+([^\s]+)[ \t]*$/i;
 var MAX_KEY_LENGTH = 512;
 var REFUSED_MAX_ENTRIES = 1e3;
@@ -41017,12 +41803,23 @@ var Authenticator = class {
   /** Throws 403 unless the principal's account may read `model`. */
   async assertCanRead(principal, model, stats) {
     const verdict = this.verdicts.get(principal.keyHash);
-    let readable = verdict?.readable.get(model);
-    if (readable === void 0) {
-      readable = await this.probeRead(principal, model, stats);
-      verdict?.readable.set(model, readable);
-    }
-    if (!readable) throw forbidden(`The API account has no read right on the data of this resource (${model}).`);
+    if (verdict?.readable.has(model)) return;
+    if (!await this.probeRead(principal, model, stats)) throw forbidden(`The API account has no read right on the data of this resource (${model}).`);
+    verdict?.readable.set(model, {});
+  }
+  /**
+   * Forgets the account's read right on `model`, and what was learned under it: the ERP refused a
+   * read the cached right allowed (the right was taken away). The next request asks again.
+   */
+  forgetRight(principal, model) {
+    this.verdicts.get(principal.keyHash)?.readable.delete(model);
+  }
+  unreadableOn(principal, model) {
+    return this.verdicts.get(principal.keyHash)?.readable.get(model)?.unreadable;
+  }
+  rememberUnreadable(principal, model, fields) {
+    const right = this.verdicts.get(principal.keyHash)?.readable.get(model);
+    if (right) right.unreadable = fields;
   }
   /** Forgets a key the ERP no longer accepts. */
   evict(principal) {
@@ -41266,7 +42063,7 @@ function escapeLike(text3) {
 }
 function compileDomain(resource, terms, sinceId) {
   const domain = resource.scope.map((term) => [term.erp, term.op, term.value]);
-  for (const { filter, value } of terms) domain.push([filter.erp, filter.op, value]);
+  for (const { filter, value, op } of terms) domain.push([filter.erp, op ?? filter.op, value]);
   if (sinceId !== void 0) domain.push(["id", ">", sinceId]);
   return domain;
 }
@@ -41319,7 +42116,7 @@ function detailRequest(resource, id, query) {
 init_errors();
 
 // runtime/query/dates.ts
-var PARTS = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?([Zz]|([+-])(\d{2}):?(\d{2})?)?)?$/;
+var PARTS = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?([Zz]|([+-])(\d{2}):?(\d{2})?)?)?$/;
 function parseDateValue(text3) {
   const m = PARTS.exec(text3);
   if (!m) return void 0;
@@ -41327,22 +42124,30 @@ function parseDateValue(text3) {
   const [hour, minute, second] = [Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0)];
   if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return void 0;
   const local = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
+  local.setUTCFullYear(year);
   if (local.getUTCDate() !== day || local.getUTCMonth() !== month - 1) return void 0;
   let offsetMinutes = 0;
-  if (m[8]) {
-    const hours = Number(m[9]);
-    const minutes = Number(m[10] ?? 0);
+  if (m[9]) {
+    const hours = Number(m[10]);
+    const minutes = Number(m[11] ?? 0);
     if (hours > 23 || minutes > 59) return void 0;
-    offsetMinutes = (m[8] === "-" ? -1 : 1) * (hours * 60 + minutes);
+    offsetMinutes = (m[9] === "-" ? -1 : 1) * (hours * 60 + minutes);
   }
-  return { utc: new Date(local.getTime() - offsetMinutes * 6e4), dateOnly: m[4] === void 0 };
+  return { utc: new Date(local.getTime() - offsetMinutes * 6e4), dateOnly: m[4] === void 0, fraction: /[1-9]/.test(m[7] ?? "") };
 }
-var pad = (n) => String(n).padStart(2, "0");
-var datePart = (d) => `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+var pad = (n, width = 2) => String(n).padStart(width, "0");
+var datePart = (d) => `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
 var timePart = (d) => `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
-function erpDatetimeBound(value, op) {
-  if (value.dateOnly) return `${datePart(value.utc)} ${op === ">=" ? "00:00:00" : "23:59:59"}`;
-  return `${datePart(value.utc)} ${timePart(value.utc)}`;
+var ERP_MIN = "0001-01-01 00:00:00";
+var ERP_MAX_YEAR = 9999;
+function erpDatetimeCondition(value, bound) {
+  const second = value.utc.getTime();
+  const step = value.dateOnly ? 864e5 : 1e3;
+  const edge = new Date(bound === ">=" ? value.fraction ? second + 1e3 : second : second + step);
+  if (edge.getUTCFullYear() > ERP_MAX_YEAR) {
+    return bound === "<=" ? { op: ">=", value: ERP_MIN } : { op: "<", value: ERP_MIN };
+  }
+  return { op: bound === ">=" ? ">=" : "<", value: `${datePart(edge)} ${timePart(edge)}` };
 }
 function erpDate(value) {
   return datePart(value.utc);
@@ -41351,7 +42156,7 @@ function erpDate(value) {
 // runtime/query/changed-since.ts
 var TOKEN = /^v1\.([A-Za-z0-9_-]{1,64})$/;
 var TOKEN_BODY = /^([0-9]{1,12}):([0-9]{1,10})$/;
-var INT32_MAX2 = 2147483647;
+var INT32_MAX = 2147483647;
 function changeToken(cursor) {
   return `v1.${Buffer.from(`${cursor.second}:${cursor.afterId}`, "utf8").toString("base64url")}`;
 }
@@ -41359,7 +42164,7 @@ function parseChangedSince(text3) {
   const token = TOKEN.exec(text3);
   if (token) {
     const body = TOKEN_BODY.exec(Buffer.from(token[1], "base64url").toString("utf8"));
-    if (body && Number(body[2]) <= INT32_MAX2) return { second: Number(body[1]), afterId: Number(body[2]) };
+    if (body && Number(body[2]) <= INT32_MAX) return { second: Number(body[1]), afterId: Number(body[2]) };
     throw invalidValue("changed_since: this token was not given by the gateway (pass back meta.next_changed_since unchanged).");
   }
   const date = parseDateValue(text3);
@@ -41377,6 +42182,8 @@ function secondOf(value) {
 
 // runtime/changes/change-feed.ts
 init_erp_error();
+init_errors();
+var FUTURE_TOLERANCE_S = 60;
 var ChangeFeed = class {
   constructor(reader, settleMs, now = Date.now) {
     this.reader = reader;
@@ -41386,6 +42193,13 @@ var ChangeFeed = class {
   reader;
   settleMs;
   now;
+  /** 422 for a position in the future (beyond FUTURE_TOLERANCE_S): never served, never echoed back. */
+  assertNotAhead(cursor) {
+    if (cursor.second <= Math.floor(this.now() / 1e3) + FUTURE_TOLERANCE_S) return;
+    throw invalidValue(
+      `changed_since is in the future (more than ${FUTURE_TOLERANCE_S} s ahead of the gateway's clock): pass back meta.next_changed_since unchanged, or start from a date-time not later than now.`
+    );
+  }
   /** The first second not served yet: seconds before it are complete (see the module comment). */
   horizon() {
     return Math.floor((this.now() - this.settleMs) / 1e3);
@@ -41393,14 +42207,14 @@ var ChangeFeed = class {
   /** Up to `limit` changes after `from`, before `horizon` (a second). */
   async page(principal, resource, query, from, limit, horizon, stats) {
     const { ids, next, more } = await this.scan(principal, resource, from, limit, horizon, stats);
-    if (ids.length === 0) return { entries: [], next, more };
-    const records = await this.reader.records(principal, resource, query.fields, changedRecordsRequest(resource, query, ids), stats);
+    if (ids.length === 0) return { entries: [], unreadable: [], next, more };
+    const { records, unreadable } = await this.reader.records(principal, resource, query.fields, changedRecordsRequest(resource, query, ids), stats);
     const byId = new Map(records.map((record) => [record["id"], record]));
     const entries = ids.map((id) => {
       const record = byId.get(id);
       return record ? { id, record } : { id };
     });
-    return { entries, next, more };
+    return { entries, unreadable, next, more };
   }
   /**
    * The ids of the next `limit` changes, in `(second, id)` order. Within the cursor's second, by id
@@ -41448,7 +42262,13 @@ async function changePage(feed, principal, resource, query, stats) {
     if (entry.record) data.push(entry.record);
     else removed.push(entry.id);
   }
-  return { data, meta: { next_changed_since: changeToken(page.next), more_changes: page.more, removed_ids: removed } };
+  const meta = {
+    next_changed_since: changeToken(page.next),
+    more_changes: page.more,
+    removed_ids: removed,
+    ...page.unreadable.length ? { unreadable_fields: [...page.unreadable] } : {}
+  };
+  return { body: { data, meta }, unreadable: page.unreadable };
 }
 
 // runtime/drift/drift-gaps.ts
@@ -41922,6 +42742,326 @@ var DriftMonitor = class {
 
 // runtime/export/exporter.ts
 init_errors();
+
+// runtime/resource-reader.ts
+init_erp_error();
+init_errors();
+
+// runtime/records.ts
+function relationKey(field) {
+  const source = field.source;
+  switch (source.kind) {
+    case "related":
+      return `${source.erp}>${source.comodel}.${source.comodelField}`;
+    case "x2many":
+      return source.take === "ids" ? void 0 : `${source.comodel}.display_name`;
+    case "distribution_accounts":
+      return `${source.comodel}.display_name`;
+    default:
+      return void 0;
+  }
+}
+function compileMapper(resource, fields, options) {
+  const mappers = fields.map((field) => [
+    field.name,
+    options.unreadable?.has(field.name) ? () => null : fieldMapper(resource, field, options)
+  ]);
+  return (row, related) => {
+    const record = {};
+    for (const [name, map] of mappers) record[name] = map(row, related);
+    return record;
+  };
+}
+function fieldMapper(resource, field, options) {
+  const source = field.source;
+  switch (source.kind) {
+    case "id":
+      return (row) => row["id"];
+    case "url":
+      return (row) => options.urlFor(resource.model, row["id"]);
+    case "field": {
+      const erp = source.erp;
+      return (row) => scalar(field, row[erp]);
+    }
+    case "many2one": {
+      const erp = source.erp;
+      const index = source.take === "id" ? 0 : 1;
+      return (row) => {
+        const value = row[erp];
+        return Array.isArray(value) ? value[index] || null : typeof value === "number" && index === 0 ? value : null;
+      };
+    }
+    case "related": {
+      const erp = source.erp;
+      const key = relationKey(field);
+      return (row, related) => {
+        const target = row[erp];
+        const id = Array.isArray(target) ? target[0] : typeof target === "number" ? target : void 0;
+        if (id === void 0) return null;
+        const value = related.get(key)?.get(id);
+        if (Array.isArray(value)) return field.type === "integer" ? value[0] ?? null : value[1] || null;
+        return value === void 0 ? null : scalar(field, value);
+      };
+    }
+    case "x2many": {
+      const erp = source.erp;
+      if (source.take === "ids") return (row) => Array.isArray(row[erp]) ? [...row[erp]] : [];
+      const key = relationKey(field);
+      const names = (row, related) => {
+        const ids = Array.isArray(row[erp]) ? row[erp] : [];
+        const known = related.get(key);
+        return ids.map((id) => known?.get(id)).filter((name) => typeof name === "string");
+      };
+      return source.take === "first" ? (row, related) => names(row, related)[0] ?? null : names;
+    }
+    case "distribution": {
+      const erp = source.erp;
+      return (row) => serialiseDistribution(row[erp]);
+    }
+    case "distribution_accounts": {
+      const erp = source.erp;
+      const key = relationKey(field);
+      return (row, related) => {
+        const known = related.get(key);
+        const names = distributionAccountIds(row[erp]).map((id) => known?.get(id));
+        return [...new Set(names.filter((name) => typeof name === "string"))];
+      };
+    }
+  }
+}
+function scalar(field, value) {
+  if (field.type === "boolean") return value === true;
+  if (value === false || value === null || value === void 0) return null;
+  if (field.type === "string") {
+    if (typeof value !== "string") return Array.isArray(value) ? value[1] ?? null : String(value);
+    if (field.format === "date-time") return isoDateTime(value);
+    if (field.format === "date") return value.slice(0, 10);
+    return value;
+  }
+  if (field.type === "integer" && Array.isArray(value)) return value[0] ?? null;
+  return value;
+}
+function isoDateTime(value) {
+  if (value.length === 10) return `${value}T00:00:00Z`;
+  return `${value.slice(0, 10)}T${value.slice(11, 19)}Z`;
+}
+function distributionAccountIds(value) {
+  if (!value || typeof value !== "object") return [];
+  const ids = [];
+  for (const key of Object.keys(value)) for (const part of key.split(",")) if (/^\d+$/.test(part.trim())) ids.push(Number(part));
+  return ids;
+}
+function serialiseDistribution(value) {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return null;
+  const entries = Object.entries(value);
+  if (entries.length === 0) return null;
+  const body = entries.map(([key, share]) => `${JSON.stringify(key)}:${typeof share === "number" && Number.isInteger(share) ? `${share}.0` : JSON.stringify(share)}`);
+  return `{${body.join(",")}}`;
+}
+
+// runtime/resource-reader.ts
+var UNREADABLE_FIELDS_HEADER = "X-Unreadable-Fields";
+function unreadableFieldsHeader(fields) {
+  return fields.length ? { [UNREADABLE_FIELDS_HEADER]: fields.join(", ") } : {};
+}
+var WARNED_MAX_ENTRIES = 1e4;
+var ResourceReader = class {
+  constructor(erp, log, urlFor, memory, rememberMs, gapsOf = () => NO_GAPS) {
+    this.erp = erp;
+    this.log = log;
+    this.urlFor = urlFor;
+    this.memory = memory;
+    this.rememberMs = rememberMs;
+    this.gapsOf = gapsOf;
+    this.warned = new TtlCache(WARNED_MAX_ENTRIES);
+  }
+  erp;
+  log;
+  urlFor;
+  memory;
+  rememberMs;
+  gapsOf;
+  /** `uid|model|fields` already warned about, for `rememberMs`: one log line per account, model and field set. */
+  warned;
+  async list(principal, resource, query, stats) {
+    const requests = listRequests(resource, query);
+    const cursor = query.sinceId !== void 0;
+    const pageP = this.readPage(principal, resource, query.fields, requests.page, stats);
+    const countP = requests.countDomain ? this.call(principal, resource.model, "search_count", null, { domain: requests.countDomain }, stats) : void 0;
+    const [page, total] = await Promise.all([pageP, countP]);
+    let rows = page.rows;
+    const meta = {};
+    if (total !== void 0) meta.total = expectCount(total);
+    const more = rows.length > query.limit;
+    if (more) rows = rows.slice(0, query.limit);
+    if (cursor) meta.next_since_id = more ? rows[rows.length - 1]?.["id"] : null;
+    const { records, unreadable } = await this.toRecords(principal, resource, query.fields, rows, page.unreadable, stats);
+    if (unreadable.length) meta.unreadable_fields = [...unreadable];
+    return { data: records, meta };
+  }
+  /**
+   * The records of one ERP page, mapped: the building block of exports and of the change feed,
+   * which read page after page with requests of their own.
+   */
+  async records(principal, resource, fields, request2, stats) {
+    const page = await this.readPage(principal, resource, fields, request2, stats);
+    return this.toRecords(principal, resource, fields, page.rows, page.unreadable, stats);
+  }
+  /** Ids (and the other ERP fields named) of the records of `domain`, unmapped: the change feed's scan. */
+  async scan(principal, resource, request2, stats) {
+    const { fields, ...options } = request2;
+    return expectRows(await this.call(principal, resource.model, "search_read", null, { ...options, fields }, stats));
+  }
+  async count(principal, resource, domain, stats) {
+    return expectCount(await this.call(principal, resource.model, "search_count", null, { domain }, stats));
+  }
+  /** One record (404 when the account cannot see it), and the fields answered `null` in it for want of a right. */
+  async detail(principal, resource, id, query, stats) {
+    const page = await this.readPage(principal, resource, query.fields, detailRequest(resource, id, query), stats);
+    if (page.rows.length === 0) throw notFound(`No ${resource.path} record with id ${id}.`);
+    const { records, unreadable } = await this.toRecords(principal, resource, query.fields, page.rows, page.unreadable, stats);
+    return { record: records[0], unreadable };
+  }
+  call(principal, model, method, ids, kwargs, stats) {
+    return this.erp.call(principal, { model, method, ids, kwargs: { ...kwargs, context: ERP_CONTEXT } }, stats);
+  }
+  /** `search_read` of the page, leaving out (and reporting) the fields the account cannot read. */
+  async readPage(principal, resource, fields, request2, stats) {
+    const { fields: wanted, ...options } = request2;
+    let blocked = this.memory.unreadableOn(principal, resource.model) ?? /* @__PURE__ */ new Map();
+    const read = (erpFields) => this.call(principal, resource.model, "search_read", null, { ...options, fields: erpFields }, stats).then(expectRows);
+    const missing = this.gapsOf(resource).erpFields;
+    const readable = (f) => !blocked.has(f) && !missing.has(f);
+    let rows;
+    try {
+      rows = await read(wanted.filter(readable));
+    } catch (error) {
+      if (!isRelationRefusal(error, resource)) throw error;
+      const found = await this.findUnreadable(
+        resource,
+        wanted.filter((f) => f !== "id" && readable(f)),
+        read
+      );
+      if (found.size === 0) throw error;
+      blocked = new Map([...blocked, ...found]);
+      this.memory.rememberUnreadable(principal, resource.model, blocked);
+      rows = await read(wanted.filter(readable));
+    }
+    const unreadable = /* @__PURE__ */ new Map();
+    for (const field of fields) {
+      const erp = erpFieldOf(field);
+      const model = erp === void 0 ? void 0 : blocked.get(erp);
+      if (model !== void 0) unreadable.set(field.name, model);
+    }
+    return { rows, unreadable };
+  }
+  /**
+   * The fields whose reading raises an AccessError naming another model, by halving: each with that
+   * model. A refusal of the resource's own model on the way (the right was taken away meanwhile) ends
+   * the search: it is passed on, and nothing is learned.
+   */
+  async findUnreadable(resource, fields, read) {
+    const found = /* @__PURE__ */ new Map();
+    const probe = async (group) => {
+      try {
+        await read(["id", ...group]);
+      } catch (error) {
+        if (!isRelationRefusal(error, resource)) throw error;
+        if (group.length === 1) {
+          found.set(group[0], error.model);
+          return;
+        }
+        const half = Math.ceil(group.length / 2);
+        await Promise.all([probe(group.slice(0, half)), probe(group.slice(half))]);
+      }
+    };
+    if (fields.length > 0) await probe(fields);
+    return found;
+  }
+  async toRecords(principal, resource, fields, rows, unreadable, stats) {
+    if (rows.length === 0) return { records: [], unreadable: [] };
+    const dropped = this.gapsOf(resource).apiFields;
+    const related = await this.readRelations(principal, fields, rows, unreadable, dropped, stats);
+    if (unreadable.size > 0) this.warnOnce(principal, resource, unreadable);
+    const map = this.mapperFor(resource, fields, /* @__PURE__ */ new Set([...unreadable.keys(), ...dropped]));
+    return { records: rows.map((row) => map(row, related)), unreadable: fields.filter((f) => unreadable.has(f.name)).map((f) => f.name) };
+  }
+  /** The unreadable-relation warning, once per account, model and field set while `rememberMs` lasts. */
+  warnOnce(principal, resource, unreadable) {
+    const fields = [...unreadable].map(([field, model]) => ({ field, model }));
+    const key = `${principal.uid}|${resource.model}|${fields.map(({ field, model }) => `${field}:${model}`).sort().join(",")}`;
+    if (this.warned.get(key)) return;
+    if (this.rememberMs > 0) this.warned.set(key, true, this.rememberMs);
+    this.log.warn({ resource: resource.path, erp_uid: principal.uid, fields }, "unreadable relation: fields answered as null (the API account has no read right on their model)");
+  }
+  /** Mappers are compiled once per field list (the full list is one shared array) and unreadable set. */
+  mappers = /* @__PURE__ */ new WeakMap();
+  mapperFor(resource, fields, nulls) {
+    let byUnreadable = this.mappers.get(fields);
+    if (!byUnreadable) {
+      byUnreadable = /* @__PURE__ */ new Map();
+      this.mappers.set(fields, byUnreadable);
+    }
+    const key = [...nulls].join(",");
+    let map = byUnreadable.get(key);
+    if (!map) {
+      map = compileMapper(resource, fields, { urlFor: this.urlFor, unreadable: nulls });
+      byUnreadable.set(key, map);
+    }
+    return map;
+  }
+  /** One `read` per comodel relation, for related values and display names. */
+  async readRelations(principal, fields, rows, unreadable, dropped, stats) {
+    const groups = /* @__PURE__ */ new Map();
+    for (const field of fields) {
+      const key = relationKey(field);
+      if (key === void 0 || unreadable.has(field.name) || dropped.has(field.name)) continue;
+      const source = field.source;
+      const comodelField = source.kind === "related" ? source.comodelField : "display_name";
+      const group = groups.get(key) ?? { comodel: source.comodel, field: comodelField, ids: /* @__PURE__ */ new Set(), users: [] };
+      group.users.push(field);
+      for (const row of rows) for (const id of relatedIds(field, row)) group.ids.add(id);
+      groups.set(key, group);
+    }
+    const related = /* @__PURE__ */ new Map();
+    await Promise.all(
+      [...groups].map(async ([key, group]) => {
+        if (group.ids.size === 0) return;
+        try {
+          const values = expectRows(await this.call(principal, group.comodel, "read", [...group.ids], { fields: [group.field] }, stats));
+          related.set(key, new Map(values.map((value) => [value["id"], value[group.field]])));
+        } catch (error) {
+          if (!(error instanceof ErpFault && error.kind === "access_error")) throw error;
+          for (const field of group.users) unreadable.set(field.name, error.model ?? group.comodel);
+        }
+      })
+    );
+    return related;
+  }
+};
+function expectRows(value) {
+  if (Array.isArray(value) && value.every((row) => row !== null && typeof row === "object" && typeof row["id"] === "number")) return value;
+  throw new ErpUnavailable("the ERP answered a read with something that is not a list of records");
+}
+function expectCount(value) {
+  if (typeof value === "number" && Number.isInteger(value) && value >= 0) return value;
+  throw new ErpUnavailable("the ERP answered a count with something that is not a count");
+}
+function isRelationRefusal(error, resource) {
+  if (!(error instanceof ErpFault && error.kind === "access_error")) return false;
+  const model = error.model;
+  return model !== void 0 && model !== resource.model;
+}
+function relatedIds(field, row) {
+  const source = field.source;
+  if (source.kind === "distribution_accounts") return distributionAccountIds(row[source.erp]);
+  if (source.kind !== "related" && source.kind !== "x2many") return [];
+  const value = row[source.erp];
+  if (Array.isArray(value)) return source.kind === "related" ? typeof value[0] === "number" ? [value[0]] : [] : value;
+  return typeof value === "number" ? [value] : [];
+}
+
+// runtime/export/exporter.ts
 init_request_context();
 
 // runtime/export/export-encoders.ts
@@ -41998,10 +43138,11 @@ var Exporter = class {
     res.once("close", () => {
       closed = true;
     });
-    let page = req.method === "HEAD" ? { entries: [], done: true } : await next();
+    let page = req.method === "HEAD" ? { entries: [], unreadable: [], done: true } : await next();
     if (res.headersSent || deadlineExpired(res)) return;
     this.sendHeaders(res, resource, encoder);
-    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    for (const [name, value] of Object.entries({ ...headers, ...unreadableFieldsHeader(page.unreadable) })) res.setHeader(name, value);
+    const announced = new Set(page.unreadable);
     let lease = stats.lease;
     try {
       await write(res, encoder.head());
@@ -42019,6 +43160,8 @@ var Exporter = class {
         lease = aheadLease;
         if (!ahead || closed) break;
         page = await ahead;
+        const unannounced = page.unreadable.filter((field) => !announced.has(field));
+        if (unannounced.length) throw new Error(`fields became unreadable during the export (${unannounced.join(", ")}): the header did not announce them`);
       }
     } catch (error) {
       this.log.warn({ resource: resource.path, error: error instanceof Error ? error.message : String(error) }, "export cut short: the connection is closed before its end");
@@ -42043,11 +43186,15 @@ var Exporter = class {
     let afterId = query.sinceId ?? 0;
     let sent = 0;
     return async () => {
-      const records = await this.reader.records(principal, resource, query.fields, exportPageRequest(resource, query, afterId, pageSize), stats);
+      const { records, unreadable } = await this.reader.records(principal, resource, query.fields, exportPageRequest(resource, query, afterId, pageSize), stats);
       const kept = records.slice(0, this.settings.maxRows - sent);
       sent += kept.length;
       afterId = records[records.length - 1]?.["id"] ?? afterId;
-      return { entries: kept.map((record) => ({ id: record["id"], record })), done: records.length < pageSize || sent >= this.settings.maxRows };
+      return {
+        entries: kept.map((record) => ({ id: record["id"], record })),
+        unreadable,
+        done: records.length < pageSize || sent >= this.settings.maxRows
+      };
     };
   }
   /**
@@ -42069,7 +43216,7 @@ var Exporter = class {
     const next = async () => {
       const page = await this.changes.page(principal, resource, query, cursor, this.settings.pageSize, horizon, stats);
       cursor = page.next;
-      return { entries: page.entries, done: !page.more };
+      return { entries: page.entries, unreadable: page.unreadable, done: !page.more };
     };
     return { next, headers: { "X-Next-Changed-Since": changeToken(end) } };
   }
@@ -42097,7 +43244,7 @@ init_erp_client();
 init_erp_error();
 init_memory_budget();
 
-// runtime/http/auth-failure-limit.ts
+// runtime/admission/auth-failure-limit.ts
 init_errors();
 
 // runtime/shared-state/window-limiter.ts
@@ -42186,7 +43333,7 @@ function verdictOrThrow(reason) {
   throw reason;
 }
 
-// runtime/http/auth-failure-limit.ts
+// runtime/admission/auth-failure-limit.ts
 var ALL_ADDRESSES = "all";
 var AuthFailureLimit = class {
   /** Failures plus checks still waiting for the ERP, per address. */
@@ -42241,7 +43388,7 @@ function cors(origins2, mcpPath) {
     res.setHeader("Vary", "Origin");
     res.setHeader(
       "Access-Control-Expose-Headers",
-      "Age, Content-Disposition, Deprecation, ETag, RateLimit, RateLimit-Policy, Retry-After, Server-Timing, WWW-Authenticate, X-Next-Changed-Since, X-Request-Id"
+      "Age, Content-Disposition, Deprecation, ETag, RateLimit, RateLimit-Policy, Retry-After, Server-Timing, WWW-Authenticate, X-Next-Changed-Since, X-Request-Id, X-Unreadable-Fields"
     );
     if (req.method === "OPTIONS" && req.headers["access-control-request-method"]) {
       const allows = req.path === mcpPath ? PREFLIGHT.mcp : PREFLIGHT.data;
@@ -42255,7 +43402,119 @@ function cors(origins2, mcpPath) {
   };
 }
 
-// runtime/http/key-rate-limit.ts
+// runtime/http/exact-routing.ts
+var import_express = require("express");
+init_errors();
+
+// runtime/http/error-handler.ts
+var import_node_util = require("node:util");
+init_errors();
+init_erp_error();
+
+// runtime/http/erp-errors.ts
+init_erp_error();
+init_errors();
+function gatewayErrorOf(error) {
+  if (error instanceof GatewayError) return error;
+  if (error instanceof ErpBusy) return new GatewayError("unavailable", "The ERP is busy: too many requests in flight. Retry shortly.", { headers: { "Retry-After": "1" } });
+  if (error instanceof ErpTimeout) return new GatewayError("gateway_timeout", "The ERP did not answer in time.", { cause: error });
+  if (error instanceof ErpTransportMissing)
+    return new GatewayError("unavailable", "The gateway's ERP settings do not fit this ERP; its log says which one to change.", { cause: error });
+  if (error instanceof ErpUnavailable) return new GatewayError("bad_gateway", "The ERP is unreachable or gave an answer that could not be understood.", { cause: error });
+  if (error instanceof ErpFault) {
+    if (error.kind === "access_denied") return unauthorized("The API key is invalid or expired.");
+    if (error.kind === "access_error") return forbidden("The API account is not allowed to read this data.");
+    return new GatewayError("bad_gateway", "The ERP refused the request; the gateway logged the reason.", { cause: error });
+  }
+  return void 0;
+}
+
+// runtime/http/mask-secrets.ts
+var SECRET_LIKE = /[A-Za-z0-9_-]{32,}|[^\s/@'"<>()[\]{},;:]+@[^\s/@'"<>()[\]{},;:]+/g;
+function maskSecrets(text3) {
+  return text3.replace(SECRET_LIKE, "[redacted]");
+}
+
+// runtime/http/error-handler.ts
+init_request_context();
+
+// runtime/request/route-template.ts
+var NO_ROUTE = "(no route)";
+function routeOf(req) {
+  const recorded = req.res?.locals["route"];
+  if (recorded) return recorded;
+  const path = req.route?.path;
+  if (typeof path !== "string") return NO_ROUTE;
+  return templateOf(req.baseUrl, path);
+}
+function recordRoute(req) {
+  const path = req.route?.path;
+  if (req.res && typeof path === "string") req.res.locals["route"] = templateOf(req.baseUrl, path);
+}
+function templateOf(base, path) {
+  const joined = `${base.toLowerCase()}${path === "/" ? "" : path}` || "/";
+  return joined.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
+}
+
+// runtime/http/error-handler.ts
+function sendError(res, error) {
+  for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+  res.status(error.status).json({ error: { code: error.code, message: error.message } });
+}
+function createErrorHandler(log) {
+  return (error, req, res, next) => {
+    if (res.headersSent) {
+      if (deadlineExpired(res)) return;
+      return next(error);
+    }
+    let known = gatewayErrorOf(error);
+    if (!known && isBodyError(error)) known = new GatewayError("bad_request", "The request could not be read.");
+    if (!known) {
+      log.error({ error: summarize(error), method: req.method, route: routeOf(req) }, "unexpected error");
+      known = new GatewayError("internal_error", "Internal error.");
+    } else if (known.status >= 500 && known.cause) {
+      res.locals["erpError"] = erpErrorSummary(known.cause);
+      if (log.isLevelEnabled("debug")) log.debug({ method: req.method, erp_message: rawMessage(known.cause) }, "ERP error message");
+    }
+    sendError(res, known);
+  };
+}
+function isBodyError(error) {
+  const status = error.status;
+  return typeof status === "number" && status >= 400 && status < 500;
+}
+function summarize(error) {
+  if (!(error instanceof Error || import_node_util.types.isNativeError(error))) return { type: typeof error, message: String(error).slice(0, 500) };
+  return { type: error.name, message: error.message, ...error.stack ? { stack: error.stack } : {} };
+}
+function rawMessage(cause) {
+  const parts = [];
+  for (let error = cause, depth = 0; error instanceof Error && depth < 3; error = error.cause, depth++) parts.push(`${error.name}: ${error.message}`);
+  return maskSecrets(parts.join(" <- ").slice(0, 2e3));
+}
+
+// runtime/http/exact-routing.ts
+var EXACT = { caseSensitive: true, strict: true };
+function exactRouter() {
+  return (0, import_express.Router)(EXACT);
+}
+var EXACT_APP_SETTINGS = [
+  ["case sensitive routing", EXACT.caseSensitive],
+  ["strict routing", EXACT.strict]
+];
+function spelledAsServed(path) {
+  return path.toLowerCase().replace(/(?<=.)\/+$/, "");
+}
+function noRoute(isServedPath) {
+  return (req, res) => {
+    const shown = req.path.slice(0, 200);
+    const served = spelledAsServed(req.path);
+    const hint = served !== req.path && isServedPath(served) ? ` Paths are matched exactly (letter case, no trailing slash): did you mean ${served.slice(0, 200)}?` : "";
+    sendError(res, notFound(`No route ${req.method} ${shown}.${hint}`));
+  };
+}
+
+// runtime/admission/key-rate-limit.ts
 init_errors();
 var POLICY = "per-key";
 var FREE = { settle: () => void 0 };
@@ -42446,16 +43705,16 @@ function unconditional() {
   };
 }
 
-// runtime/http/request-deadline.ts
+// runtime/admission/request-deadline.ts
 init_errors();
 init_request_context();
-function requestDeadline(timeoutMs) {
+function requestDeadline(timeoutMs, sendError2) {
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new Error(`requestDeadline: timeout must be a positive integer (got ${timeoutMs})`);
   return (_req, res, next) => {
     const timer = setTimeout(() => {
       if (res.headersSent) return;
       markDeadlineExpired(res, `request deadline of ${timeoutMs} ms reached`);
-      sendError(res, new GatewayError("gateway_timeout", "The ERP did not answer in time."));
+      sendError2(res, new GatewayError("gateway_timeout", "The ERP did not answer in time."));
     }, timeoutMs);
     res.once("close", () => clearTimeout(timer));
     next();
@@ -42465,7 +43724,7 @@ function requestDeadline(timeoutMs) {
 // runtime/http/request-log.ts
 init_request_context();
 
-// runtime/http/request-id.ts
+// runtime/request/request-id.ts
 var import_node_crypto4 = require("node:crypto");
 var SAFE_ID = /^[A-Za-z0-9_.:+/=-]{1,128}$/;
 function requestIdOf(headers) {
@@ -42643,10 +43902,10 @@ function assertUsableQuery(query) {
   if (problem) throw problem;
 }
 
-// runtime/http/resource-handlers.ts
+// runtime/data-routes/guard.ts
 var import__ = __toESM(require("ajv/dist/2020"));
 
-// runtime/http/authenticate-request.ts
+// runtime/admission/authenticate-request.ts
 init_errors();
 init_request_context();
 async function authenticateRequest(auth, failures, req, res) {
@@ -42667,12 +43926,29 @@ async function authenticateRequest(auth, failures, req, res) {
   }
 }
 
-// runtime/http/resource-handlers.ts
+// runtime/data-routes/guard.ts
 init_erp_error();
-init_errors();
 
 // runtime/query/parse-query.ts
 init_errors();
+
+// runtime/route-kinds.ts
+var ROUTE_KINDS = {
+  /**
+   * `GET /api/v1/<domain>/<resource>`: a page of records (JSON), an export of every matching record
+   * (CSV or NDJSON) or a page of the change feed (`changed_since`). A page that counts its matches
+   * (`total=true`: two ERP calls) is `counted_list`, any other `list`.
+   */
+  list: { path: "", costs: ["list", "counted_list"] },
+  /** `GET /api/v1/<domain>/<resource>/{id}`: one record. */
+  detail: { path: "/:id", costs: ["detail"] }
+};
+var ROUTE_KIND_ORDER = Object.keys(ROUTE_KINDS);
+var ANSWER_COSTS = ["not_modified", "cached"];
+var REQUEST_COSTS = ROUTE_KIND_ORDER.flatMap((kind) => ROUTE_KINDS[kind].costs);
+var COST_KINDS = [...REQUEST_COSTS, ...ANSWER_COSTS];
+
+// runtime/query/parse-query.ts
 var LIMIT_DEFAULT = 50;
 var LIMIT_MAX = 200;
 var INT32_MAX3 = 2147483647;
@@ -42680,10 +43956,9 @@ var NOT_WITH_EXPORT = ["limit", "offset", "order", "total"];
 var QueryParser = class {
   constructor(resource, ajv) {
     this.resource = resource;
-    this.listKeys = new Set(Object.keys(resource.listQuerySchema.properties ?? {}));
-    this.detailKeys = new Set(Object.keys(resource.detailQuerySchema.properties ?? {}));
-    this.validateList = ajv.compile(resource.listQuerySchema);
-    this.validateDetail = ajv.compile(resource.detailQuerySchema);
+    const schemaOf = (kind) => resource[`${kind}QuerySchema`];
+    this.keys = byKind((kind) => new Set(Object.keys(schemaOf(kind).properties ?? {})));
+    this.validators = byKind((kind) => ajv.compile(schemaOf(kind)));
     this.fieldsByName = new Map(resource.fields.map((f) => [f.name, f]));
     this.filtersByName = new Map(resource.filters.map((f) => [f.name, f]));
     this.sortFieldsByKey = new Map(Object.entries(resource.sortable));
@@ -42693,8 +43968,9 @@ var QueryParser = class {
     this.defaultOrder = withIdLast(withNullsAtTheEnds(resource.defaultOrder, this.numberSortFields));
   }
   resource;
-  validateList;
-  validateDetail;
+  /** Each kind's query schema (`<kind>QuerySchema`), compiled, and the keys it accepts. */
+  validators;
+  keys;
   fieldsByName;
   filtersByName;
   /** API sort key → ERP field: a Map, so that a client's `order=constructor` is never looked up on a prototype. */
@@ -42702,11 +43978,9 @@ var QueryParser = class {
   defaultOrder;
   /** ERP names of the number sort keys: sent with NULLS FIRST ascending, NULLS LAST descending. */
   numberSortFields;
-  listKeys;
-  detailKeys;
   /** `format` is what the request asks for, by `format` or `Accept` (the handler decides which). */
   parseList(query, format = "json") {
-    this.check(this.validateList, query);
+    this.checkShape("list", query);
     const deprecated = [];
     if (format !== "json") {
       const refused = NOT_WITH_EXPORT.filter((name) => query[name] !== void 0);
@@ -42733,7 +44007,7 @@ var QueryParser = class {
       const filter = this.filtersByName.get(name);
       if (!filter) continue;
       if (filter.deprecated) deprecated.push(name);
-      filters.push({ filter, value: convertFilterValue(filter, raw) });
+      filters.push(filterTerm(filter, raw));
     }
     const fields = this.parseFields(query["fields"], deprecated);
     const sortKeys = [];
@@ -42752,13 +44026,17 @@ var QueryParser = class {
     };
   }
   /** True when every key of `query` is one the route accepts (an unknown key is a 400 whatever its value). */
-  knowsEveryKey(query, route) {
-    const keys = route === "list" ? this.listKeys : this.detailKeys;
+  knowsEveryKey(query, kind) {
+    const keys = this.keys[kind];
     for (const key in query) if (!keys.has(key)) return false;
     return true;
   }
+  /** Checks the raw shape of a kind's query against its schema: an unknown key 400, an unusable value 422. */
+  checkShape(kind, query) {
+    this.check(this.validators[kind], query);
+  }
   parseDetail(query) {
-    this.check(this.validateDetail, query);
+    this.checkShape("detail", query);
     const deprecated = [];
     return { fields: this.parseFields(query["fields"], deprecated), deprecated };
   }
@@ -42805,6 +44083,9 @@ var QueryParser = class {
   }
 };
 var NUMBER_TYPES = /* @__PURE__ */ new Set(["integer", "number"]);
+function byKind(value) {
+  return Object.fromEntries(ROUTE_KIND_ORDER.map((kind) => [kind, value(kind)]));
+}
 function nullsFor(direction) {
   return direction === "desc" ? "nulls last" : "nulls first";
 }
@@ -42825,24 +44106,23 @@ function boundedInteger(name, text3) {
   if (!Number.isSafeInteger(value) || value > INT32_MAX3) throw invalidValue(`${name} must be an integer from 0 to ${INT32_MAX3}.`);
   return value;
 }
-function convertFilterValue(filter, raw) {
+function filterTerm(filter, raw) {
   switch (filter.type) {
     case "integer":
-      return boundedInteger(filter.name, raw);
+      return { filter, value: boundedInteger(filter.name, raw) };
     case "number":
-      return Number(raw);
+      return { filter, value: Number(raw) };
     case "boolean":
-      return raw.toLowerCase() === "true";
+      return { filter, value: raw.toLowerCase() === "true" };
     case "enum":
-      return raw;
+      return { filter, value: raw };
     case "string":
-      return filter.op === "ilike" ? escapeLike(raw) : raw;
+      return { filter, value: filter.op === "ilike" ? escapeLike(raw) : raw };
     case "date":
+      return { filter, value: erpDate(parsedDate(filter, raw)) };
     case "date-time": {
-      const parsed = parseDateValue(raw);
-      if (!parsed) throw invalidValue(`${filter.name} must be a date (YYYY-MM-DD) or an ISO 8601 date-time; '${String(raw)}' is not.`);
-      if (filter.type === "date") return erpDate(parsed);
-      return erpDatetimeBound(parsed, filter.op === "<=" ? "<=" : ">=");
+      const { op, value } = erpDatetimeCondition(parsedDate(filter, raw), filter.op === "<=" ? "<=" : ">=");
+      return op === filter.op ? { filter, value } : { filter, value, op };
     }
     case "integer-list": {
       const ids = /* @__PURE__ */ new Set();
@@ -42851,9 +44131,14 @@ function convertFilterValue(filter, raw) {
         if (id < 1 || id > INT32_MAX3) throw invalidValue(`${filter.name} takes positive integer ids, comma-separated or repeated.`);
         ids.add(id);
       }
-      return [...ids];
+      return { filter, value: [...ids] };
     }
   }
+}
+function parsedDate(filter, raw) {
+  const parsed = parseDateValue(raw);
+  if (!parsed) throw invalidValue(`${filter.name} must be a date (YYYY-MM-DD) or an ISO 8601 date-time; '${raw}' is not.`);
+  return parsed;
 }
 function errorFromSchema(errors, filters) {
   const unknown = errors.find((e) => e.keyword === "additionalProperties");
@@ -42893,7 +44178,7 @@ var EXPECTED = {
   "integer-list": "expected positive integer ids, comma-separated or repeated"
 };
 
-// runtime/http/resource-handlers.ts
+// runtime/data-routes/guard.ts
 init_request_context();
 
 // runtime/cache/cache-key.ts
@@ -42917,19 +44202,12 @@ function driftSignature(gaps) {
   }
   return signature;
 }
-function normalised(asked) {
-  const fields = asked.query.fields.map((field) => field.name);
-  if (asked.kind === "detail") return ["detail", asked.id, fields];
-  const { limit, offset, sinceId, total, order } = asked.query;
-  const filters = asked.query.filters.map((term) => canonicalJson([term.filter.name, term.value])).sort();
-  return ["list", limit, offset, sinceId ?? null, total, order, fields, filters];
-}
 function cacheKeyOf(namespace, uid, resource, asked, gaps) {
-  const digest = (0, import_node_crypto5.hash)("sha256", canonicalJson([resource.path, normalised(asked), driftSignature(gaps)]), "base64url");
+  const digest = (0, import_node_crypto5.hash)("sha256", canonicalJson([resource.path, asked, driftSignature(gaps)]), "base64url");
   return `${namespace}:${uid}:${digest}`;
 }
 
-// runtime/http/cached-answers.ts
+// runtime/data-routes/cached-answers.ts
 init_erp_client();
 init_request_context();
 
@@ -42956,7 +44234,7 @@ async function sendEncoded(req, res, bytes, etag, compression) {
   res.end(sent);
 }
 
-// runtime/http/cached-answers.ts
+// runtime/data-routes/cached-answers.ts
 function createAnswerer(budget, cache, onRefreshError, compression, tracing) {
   const traced = async (name, resource, step, outcome) => {
     const span = tracing?.startChild(currentScope()?.span, name, { "cache.resource": resource.path });
@@ -43024,7 +44302,72 @@ async function sendCached(req, res, cache, answer2, policy, compression) {
   await sendEncoded(req, res, answer2.body, answer2.etag, compression);
 }
 
-// runtime/http/list-format.ts
+// runtime/data-routes/kinds/detail/detail-route.ts
+init_errors();
+
+// runtime/data-routes/deprecation.ts
+var DEPRECATED = Object.freeze({ Deprecation: "true" });
+var NONE = Object.freeze({});
+function deprecationHeaders(resource, deprecated) {
+  return resource.deprecated || deprecated.length ? DEPRECATED : NONE;
+}
+
+// runtime/data-routes/kinds/detail/detail-route.ts
+var ID = /^[1-9][0-9]{0,9}$/;
+var INT32_MAX4 = 2147483647;
+function recordKey(id, query) {
+  return ["detail", id, query.fields.map((field) => field.name)];
+}
+var detailKind = ({ parserOf, answer: answer2, reader }) => (resource) => {
+  const parser = parserOf(resource);
+  return {
+    read({ req }) {
+      const raw = String(req.params["id"]);
+      if (!ID.test(raw) || Number(raw) > INT32_MAX4) throw notFound(`No ${resource.path} record with id '${raw.slice(0, 32)}'.`);
+      const rawQuery = req.query;
+      assertCountedQuery(rawQuery);
+      if (parser.knowsEveryKey(rawQuery, "detail")) assertUsableQuery(rawQuery);
+      return { id: Number(raw), query: parser.parseDetail(rawQuery) };
+    },
+    costOf: () => "detail",
+    async answer({ id, query }, call) {
+      const { req, res, principal } = call;
+      const headers = deprecationHeaders(resource, query.deprecated);
+      await answer2(req, res, principal, resource, recordKey(id, query), call.gaps(), async (stats) => {
+        const { record, unreadable } = await reader.detail(principal, resource, id, query, stats);
+        return {
+          body: unreadable.length ? { data: record, meta: { unreadable_fields: [...unreadable] } } : { data: record },
+          headers: { ...headers, ...unreadableFieldsHeader(unreadable) }
+        };
+      });
+    }
+  };
+};
+
+// runtime/data-routes/kinds/list/changes.ts
+init_request_context();
+function changesAnswer({ changes, compression }) {
+  return async (query, { req, res, principal, resource }) => {
+    setCacheOutcome(res, "bypass");
+    for (const [name, value] of Object.entries(deprecationHeaders(resource, query.deprecated))) res.setHeader(name, value);
+    const page = await changePage(changes, principal, resource, query, erpStatsOf(res));
+    for (const [name, value] of Object.entries(unreadableFieldsHeader(page.unreadable))) res.setHeader(name, value);
+    const { bytes, etag } = encodeJson(page.body);
+    await sendEncoded(req, res, bytes, etag, compression);
+  };
+}
+
+// runtime/data-routes/kinds/list/export.ts
+init_request_context();
+function exportAnswer({ exporter }) {
+  return async (query, format, { req, res, principal, resource }) => {
+    setCacheOutcome(res, "bypass");
+    for (const [name, value] of Object.entries(deprecationHeaders(resource, query.deprecated))) res.setHeader(name, value);
+    await exporter.stream(principal, resource, query, format, req, res, erpStatsOf(res));
+  };
+}
+
+// runtime/data-routes/kinds/list/list-format.ts
 var BY_MEDIA_TYPE = {
   "application/json": "json",
   "text/csv": "csv",
@@ -43037,10 +44380,61 @@ function listFormatOf(req, format) {
   return chosen && BY_MEDIA_TYPE[chosen] || "json";
 }
 
-// runtime/http/resource-handlers.ts
-var ID = /^[1-9][0-9]{0,9}$/;
+// runtime/data-routes/kinds/list/page.ts
+init_coalesce();
+function pageKey(query) {
+  const { limit, offset, sinceId, total, order } = query;
+  const fields = query.fields.map((field) => field.name);
+  const filters = query.filters.map((term) => canonicalJson([term.filter.name, term.value])).sort();
+  return ["list", limit, offset, sinceId ?? null, total, order, fields, filters];
+}
+function pageAnswer({ answer: answer2, reader }) {
+  return async (query, { req, res, principal, resource, gaps }) => {
+    const headers = deprecationHeaders(resource, query.deprecated);
+    await answer2(req, res, principal, resource, pageKey(query), gaps(), async (stats) => {
+      const page = await reader.list(principal, resource, query, stats);
+      return { body: page, headers: { ...headers, ...unreadableFieldsHeader(page.meta.unreadable_fields ?? []) } };
+    });
+  };
+}
+
+// runtime/data-routes/kinds/list/list-route.ts
+var listKind = (deps) => {
+  const page = pageAnswer(deps);
+  const exported = exportAnswer(deps);
+  const changes = changesAnswer(deps);
+  return (resource) => {
+    const parser = deps.parserOf(resource);
+    return {
+      read(call) {
+        const raw = call.req.query;
+        assertCountedQuery(raw);
+        if (parser.knowsEveryKey(raw, "list")) assertUsableQuery(raw);
+        const format = listFormatOf(call.req, raw["format"]);
+        const parsed = parser.parseList(raw, format);
+        const gaps = call.gaps();
+        const query = gaps ? servableListQuery(parsed, gaps) : parsed;
+        if (query.changes) deps.changes.assertNotAhead(query.changes);
+        return { query, format };
+      },
+      costOf: ({ query }) => query.total ? "counted_list" : "list",
+      answer({ query, format }, call) {
+        if (format !== "json") return exported(query, format, call);
+        if (query.changes) return changes(query, call);
+        return page(query, call);
+      }
+    };
+  };
+};
+
+// runtime/data-routes/kinds/data-kinds.ts
+var DATA_KINDS = {
+  list: listKind,
+  detail: detailKind
+};
+
+// runtime/data-routes/guard.ts
 var RELEARN_ATTEMPTS = 64;
-var INT32_MAX4 = 2147483647;
 var outcomeOf2 = (res) => {
   if (res.statusCode === 304) return "not_modified";
   const cache = cacheOutcomeOf(res);
@@ -43048,7 +44442,6 @@ var outcomeOf2 = (res) => {
 };
 function createResourceHandlers(auth, reader, failures, budget, bulk, options = {}) {
   const { drift, keyLimit = NO_KEY_RATE_LIMIT, compression = { enabled: false, minBytes: 0 }, cache, onRefreshError = () => void 0, tracing } = options;
-  const gapsOf = drift && ((resource) => drift.gapsOf(resource));
   const ajv = new import__.default({ allErrors: false, strict: true, verbose: true });
   const parsers = /* @__PURE__ */ new Map();
   const parserOf = (resource) => {
@@ -43059,95 +44452,87 @@ function createResourceHandlers(auth, reader, failures, budget, bulk, options = 
     }
     return parser;
   };
-  const admitOnce = async (principal, kind, res) => {
+  const admitOnce = async (principal, cost, res) => {
     const held2 = res.locals["rateCharge"];
     if (held2) return held2;
-    const charge = await keyLimit.admit(principal.keyId, kind, res);
+    const charge = await keyLimit.admit(principal.keyId, cost, res);
     res.locals["rateCharge"] = charge;
     return charge;
   };
-  const guarded = (resource, body) => {
-    parserOf(resource);
+  const guarded = (resource, route) => {
+    const gaps = () => drift?.gapsOf(resource);
     return async (req, res) => {
       recordRoute(req);
       const stats = erpStatsOf(res);
       const principal = await authenticateRequest(auth, failures, req, res);
       setErpUid(res, principal.uid);
       stats.lease = budget.lease();
+      const call = { principal, resource, req, res, gaps };
       try {
         for (let attempt = 1; ; attempt++) {
-          const gaps = drift?.gapsOf(resource);
+          const served = gaps();
           try {
-            if (gaps?.unavailable) throw driftUnavailable(gaps.unavailable);
+            if (served?.unavailable) throw driftUnavailable(served.unavailable);
             await auth.assertCanRead(principal, resource.model, stats);
-            await body(principal, req, res);
+            const asked = route.read(call);
+            const charge = await admitOnce(principal, route.costOf(asked), res);
+            await route.answer(asked, call);
+            charge.settle(outcomeOf2(res));
             return;
           } catch (error) {
             if (drift && attempt <= RELEARN_ATTEMPTS) {
               drift.learnFrom(error);
-              if (drift.gapsOf(resource) !== gaps) continue;
+              if (drift.gapsOf(resource) !== served) continue;
             }
             throw error;
           }
         }
       } catch (error) {
         if (error instanceof ErpFault && error.kind === "access_denied") auth.evict(principal);
+        if (error instanceof ErpFault && error.kind === "access_error") auth.forgetRight(principal, resource.model);
         throw error;
       } finally {
         stats.lease.release();
       }
     };
   };
-  const answer2 = createAnswerer(budget, cache, onRefreshError, compression, tracing);
-  return {
-    list: (resource) => guarded(resource, async (principal, req, res) => {
-      const raw = req.query;
-      const parser = parserOf(resource);
-      assertCountedQuery(raw);
-      if (parser.knowsEveryKey(raw, "list")) assertUsableQuery(raw);
-      const format = listFormatOf(req, raw["format"]);
-      const parsed = parser.parseList(raw, format);
-      const query = gapsOf ? servableListQuery(parsed, gapsOf(resource)) : parsed;
-      const charge = await admitOnce(principal, query.total ? "counted_list" : "list", res);
-      const headers = deprecationHeaders(resource, query.deprecated);
-      if (format !== "json" || query.changes) {
-        setCacheOutcome(res, "bypass");
-        for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-        if (format !== "json") return bulk.exporter.stream(principal, resource, query, format, req, res, erpStatsOf(res));
-        const { bytes, etag } = encodeJson(await changePage(bulk.changes, principal, resource, query, erpStatsOf(res)));
-        await sendEncoded(req, res, bytes, etag, compression);
-        charge.settle(outcomeOf2(res));
-        return;
-      }
-      await answer2(req, res, principal, resource, { kind: "list", query }, gapsOf?.(resource), async (stats) => ({
-        body: await reader.list(principal, resource, query, stats),
-        headers
-      }));
-      charge.settle(outcomeOf2(res));
-    }),
-    detail: (resource) => guarded(resource, async (principal, req, res) => {
-      const raw = String(req.params["id"]);
-      if (!ID.test(raw) || Number(raw) > INT32_MAX4) throw notFound(`No ${resource.path} record with id '${raw.slice(0, 32)}'.`);
-      const rawQuery = req.query;
-      const parser = parserOf(resource);
-      assertCountedQuery(rawQuery);
-      if (parser.knowsEveryKey(rawQuery, "detail")) assertUsableQuery(rawQuery);
-      const query = parser.parseDetail(rawQuery);
-      const charge = await admitOnce(principal, "detail", res);
-      const id = Number(raw);
-      const headers = deprecationHeaders(resource, query.deprecated);
-      await answer2(req, res, principal, resource, { kind: "detail", id, query }, gapsOf?.(resource), async (stats) => ({
-        body: { data: await reader.detail(principal, resource, id, query, stats) },
-        headers
-      }));
-      charge.settle(outcomeOf2(res));
-    })
-  };
+  const deps = { reader, parserOf, answer: createAnswerer(budget, cache, onRefreshError, compression, tracing), compression, ...bulk };
+  const handlers = {};
+  for (const kind of ROUTE_KIND_ORDER) {
+    const routeOf2 = DATA_KINDS[kind](deps);
+    handlers[kind] = (resource) => guarded(resource, routeOf2(resource));
+  }
+  return handlers;
 }
-var DEPRECATED = Object.freeze({ Deprecation: "true" });
-var NONE = Object.freeze({});
-function deprecationHeaders(resource, deprecated) {
-  return resource.deprecated || deprecated.length ? DEPRECATED : NONE;
+
+// runtime/data-routes/route-table.ts
+function createDataRouter(domains, handlers) {
+  const api = exactRouter();
+  for (const { mount, routes } of domains) {
+    const router = exactRouter();
+    for (const route of routes) router.get(route.path, handlers[route.kind](route.resource));
+    api.use(mount, router);
+  }
+  return api;
+}
+function dataPathMatcher(base, domains) {
+  const exact = /* @__PURE__ */ new Set();
+  const parametrised = [];
+  for (const { mount, routes } of domains)
+    for (const { path } of routes) {
+      const full = `${base}${mount}${path}`;
+      if (!full.includes(":")) exact.add(full);
+      else
+        parametrised.push(
+          new RegExp(
+            `^${full.split(/:[A-Za-z0-9_]+/).map(escapeRegExp).join("[^/]+")}$`
+          )
+        );
+    }
+  return (path) => exact.has(path) || parametrised.some((pattern) => pattern.test(path));
+}
+function escapeRegExp(text3) {
+  return text3.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 // runtime/mcp/mcp-endpoint.ts
@@ -43650,6 +45035,12 @@ var mcp_tools_default = {
                 items: {
                   type: "string"
                 }
+              },
+              unreadable_fields: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
               }
             }
           }
@@ -43916,6 +45307,12 @@ var mcp_tools_default = {
                 ]
               },
               personal_fields_omitted: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
+              },
+              unreadable_fields: {
                 type: "array",
                 items: {
                   type: "string"
@@ -44613,6 +46010,12 @@ var mcp_tools_default = {
                 items: {
                   type: "string"
                 }
+              },
+              unreadable_fields: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
               }
             }
           }
@@ -45100,6 +46503,12 @@ var mcp_tools_default = {
                 ]
               },
               personal_fields_omitted: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
+              },
+              unreadable_fields: {
                 type: "array",
                 items: {
                   type: "string"
@@ -45625,6 +47034,12 @@ var mcp_tools_default = {
                 ]
               },
               personal_fields_omitted: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
+              },
+              unreadable_fields: {
                 type: "array",
                 items: {
                   type: "string"
@@ -46972,6 +48387,12 @@ var mcp_tools_default = {
                 items: {
                   type: "string"
                 }
+              },
+              unreadable_fields: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
               }
             }
           }
@@ -47534,6 +48955,12 @@ var mcp_tools_default = {
                 items: {
                   type: "string"
                 }
+              },
+              unreadable_fields: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
               }
             }
           }
@@ -48090,6 +49517,12 @@ var mcp_tools_default = {
                 ]
               },
               personal_fields_omitted: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
+              },
+              unreadable_fields: {
                 type: "array",
                 items: {
                   type: "string"
@@ -48986,6 +50419,12 @@ var mcp_tools_default = {
                 ]
               },
               personal_fields_omitted: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
+              },
+              unreadable_fields: {
                 type: "array",
                 items: {
                   type: "string"
@@ -49904,6 +51343,12 @@ var mcp_tools_default = {
                 items: {
                   type: "string"
                 }
+              },
+              unreadable_fields: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
               }
             }
           }
@@ -50158,6 +51603,12 @@ var mcp_tools_default = {
                 ]
               },
               personal_fields_omitted: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
+              },
+              unreadable_fields: {
                 type: "array",
                 items: {
                   type: "string"
@@ -51177,6 +52628,12 @@ var mcp_tools_default = {
                 ]
               },
               personal_fields_omitted: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
+              },
+              unreadable_fields: {
                 type: "array",
                 items: {
                   type: "string"
@@ -59610,11 +61067,10 @@ function getRecord(args, get) {
   const query = new URLSearchParams();
   const omitted = fieldsParam(args["fields"], resource, query);
   const qs = query.size ? `?${query}` : "";
-  return viaApi(get, `/api/v1/${resource.resource}/${id}${qs}`, (body) => ({
-    resource: resource.resource,
-    data: body["data"],
-    ...omitted.length ? { meta: { personal_fields_omitted: omitted } } : {}
-  }));
+  return viaApi(get, `/api/v1/${resource.resource}/${id}${qs}`, (body) => {
+    const meta = { ...body["meta"], ...omitted.length ? { personal_fields_omitted: omitted } : {} };
+    return { resource: resource.resource, data: body["data"], ...Object.keys(meta).length ? { meta } : {} };
+  });
 }
 function held(result, host) {
   const [content] = result.content;
@@ -59631,6 +61087,19 @@ function describeResource(args) {
   const { personal_fields: _personal, ...entry } = resourceOf(args["resource"]);
   return answer(entry);
 }
+var ROUTE_TOOLS = {
+  list: {
+    match: (name) => {
+      const domain = DOMAIN_OF_TOOL.get(name);
+      return domain === void 0 ? void 0 : { domain };
+    },
+    call: (args, get, { domain }) => queryResource(domain, args, get)
+  },
+  detail: {
+    match: (name) => name === "get_record" ? {} : void 0,
+    call: (args, get) => getRecord(args, get)
+  }
+};
 async function callTool(name, rawArgs, host) {
   try {
     const args = objectArgument(rawArgs, "arguments");
@@ -59639,9 +61108,10 @@ async function callTool(name, rawArgs, host) {
       return held(listResources(), host);
     }
     if (name === "describe_resource") return held(describeResource(args), host);
-    if (name === "get_record") return await getRecord(args, host.get);
-    const domain = DOMAIN_OF_TOOL.get(name);
-    if (domain) return await queryResource(domain, args, host.get);
+    for (const tool of Object.values(ROUTE_TOOLS)) {
+      const matched = tool.match(name);
+      if (matched) return await tool.call(args, host.get, matched);
+    }
     return toolError("not_found", `No tool '${name}'; the tools are ${TOOLS.map((t) => t.name).join(", ")}.`, { status: 404 });
   } catch (error) {
     if (error instanceof ToolRefusal) return toolError(error.code, error.message, { status: error.code === "bad_request" ? 400 : 404 });
@@ -59822,304 +61292,6 @@ function recordUrls(template, publicUrl) {
   };
 }
 
-// runtime/resource-reader.ts
-init_erp_error();
-init_errors();
-
-// runtime/records.ts
-function relationKey(field) {
-  const source = field.source;
-  switch (source.kind) {
-    case "related":
-      return `${source.erp}>${source.comodel}.${source.comodelField}`;
-    case "x2many":
-      return source.take === "ids" ? void 0 : `${source.comodel}.display_name`;
-    case "distribution_accounts":
-      return `${source.comodel}.display_name`;
-    default:
-      return void 0;
-  }
-}
-function compileMapper(resource, fields, options) {
-  const mappers = fields.map((field) => [
-    field.name,
-    options.unreadable?.has(field.name) ? () => null : fieldMapper(resource, field, options)
-  ]);
-  return (row, related) => {
-    const record = {};
-    for (const [name, map] of mappers) record[name] = map(row, related);
-    return record;
-  };
-}
-function fieldMapper(resource, field, options) {
-  const source = field.source;
-  switch (source.kind) {
-    case "id":
-      return (row) => row["id"];
-    case "url":
-      return (row) => options.urlFor(resource.model, row["id"]);
-    case "field": {
-      const erp = source.erp;
-      return (row) => scalar(field, row[erp]);
-    }
-    case "many2one": {
-      const erp = source.erp;
-      const index = source.take === "id" ? 0 : 1;
-      return (row) => {
-        const value = row[erp];
-        return Array.isArray(value) ? value[index] || null : typeof value === "number" && index === 0 ? value : null;
-      };
-    }
-    case "related": {
-      const erp = source.erp;
-      const key = relationKey(field);
-      return (row, related) => {
-        const target = row[erp];
-        const id = Array.isArray(target) ? target[0] : typeof target === "number" ? target : void 0;
-        if (id === void 0) return null;
-        const value = related.get(key)?.get(id);
-        if (Array.isArray(value)) return field.type === "integer" ? value[0] ?? null : value[1] || null;
-        return value === void 0 ? null : scalar(field, value);
-      };
-    }
-    case "x2many": {
-      const erp = source.erp;
-      if (source.take === "ids") return (row) => Array.isArray(row[erp]) ? [...row[erp]] : [];
-      const key = relationKey(field);
-      const names = (row, related) => {
-        const ids = Array.isArray(row[erp]) ? row[erp] : [];
-        const known = related.get(key);
-        return ids.map((id) => known?.get(id)).filter((name) => typeof name === "string");
-      };
-      return source.take === "first" ? (row, related) => names(row, related)[0] ?? null : names;
-    }
-    case "distribution": {
-      const erp = source.erp;
-      return (row) => serialiseDistribution(row[erp]);
-    }
-    case "distribution_accounts": {
-      const erp = source.erp;
-      const key = relationKey(field);
-      return (row, related) => {
-        const known = related.get(key);
-        const names = distributionAccountIds(row[erp]).map((id) => known?.get(id));
-        return [...new Set(names.filter((name) => typeof name === "string"))];
-      };
-    }
-  }
-}
-function scalar(field, value) {
-  if (field.type === "boolean") return value === true;
-  if (value === false || value === null || value === void 0) return null;
-  if (field.type === "string") {
-    if (typeof value !== "string") return Array.isArray(value) ? value[1] ?? null : String(value);
-    if (field.format === "date-time") return isoDateTime(value);
-    if (field.format === "date") return value.slice(0, 10);
-    return value;
-  }
-  if (field.type === "integer" && Array.isArray(value)) return value[0] ?? null;
-  return value;
-}
-function isoDateTime(value) {
-  if (value.length === 10) return `${value}T00:00:00Z`;
-  return `${value.slice(0, 10)}T${value.slice(11, 19)}Z`;
-}
-function distributionAccountIds(value) {
-  if (!value || typeof value !== "object") return [];
-  const ids = [];
-  for (const key of Object.keys(value)) for (const part of key.split(",")) if (/^\d+$/.test(part.trim())) ids.push(Number(part));
-  return ids;
-}
-function serialiseDistribution(value) {
-  if (!value || typeof value !== "object" || Array.isArray(value)) return null;
-  const entries = Object.entries(value);
-  if (entries.length === 0) return null;
-  const body = entries.map(([key, share]) => `${JSON.stringify(key)}:${typeof share === "number" && Number.isInteger(share) ? `${share}.0` : JSON.stringify(share)}`);
-  return `{${body.join(",")}}`;
-}
-
-// runtime/resource-reader.ts
-var ResourceReader = class {
-  constructor(erp, log, urlFor, rememberMs, gapsOf = () => NO_GAPS) {
-    this.erp = erp;
-    this.log = log;
-    this.urlFor = urlFor;
-    this.rememberMs = rememberMs;
-    this.gapsOf = gapsOf;
-    this.unreadableFields = new TtlCache(1e4);
-  }
-  erp;
-  log;
-  urlFor;
-  rememberMs;
-  gapsOf;
-  /** `uid|model` → ERP fields that account cannot read on that model, with the model to blame. */
-  unreadableFields;
-  async list(principal, resource, query, stats) {
-    const requests = listRequests(resource, query);
-    const cursor = query.sinceId !== void 0;
-    const pageP = this.readPage(principal, resource, query.fields, requests.page, stats);
-    const countP = requests.countDomain ? this.call(principal, resource.model, "search_count", null, { domain: requests.countDomain }, stats) : void 0;
-    const [page, total] = await Promise.all([pageP, countP]);
-    let rows = page.rows;
-    const meta = {};
-    if (total !== void 0) meta.total = expectCount(total);
-    const more = rows.length > query.limit;
-    if (more) rows = rows.slice(0, query.limit);
-    if (cursor) meta.next_since_id = more ? rows[rows.length - 1]?.["id"] : null;
-    const data = await this.toRecords(principal, resource, query.fields, rows, page.unreadable, stats);
-    return { data, meta };
-  }
-  /**
-   * The records of one ERP page, mapped: the building block of exports and of the change feed,
-   * which read page after page with requests of their own.
-   */
-  async records(principal, resource, fields, request2, stats) {
-    const page = await this.readPage(principal, resource, fields, request2, stats);
-    return this.toRecords(principal, resource, fields, page.rows, page.unreadable, stats);
-  }
-  /** Ids (and the other ERP fields named) of the records of `domain`, unmapped: the change feed's scan. */
-  async scan(principal, resource, request2, stats) {
-    const { fields, ...options } = request2;
-    return expectRows(await this.call(principal, resource.model, "search_read", null, { ...options, fields }, stats));
-  }
-  async count(principal, resource, domain, stats) {
-    return expectCount(await this.call(principal, resource.model, "search_count", null, { domain }, stats));
-  }
-  async detail(principal, resource, id, query, stats) {
-    const page = await this.readPage(principal, resource, query.fields, detailRequest(resource, id, query), stats);
-    if (page.rows.length === 0) throw notFound(`No ${resource.path} record with id ${id}.`);
-    const [record] = await this.toRecords(principal, resource, query.fields, page.rows, page.unreadable, stats);
-    return record;
-  }
-  call(principal, model, method, ids, kwargs, stats) {
-    return this.erp.call(principal, { model, method, ids, kwargs: { ...kwargs, context: ERP_CONTEXT } }, stats);
-  }
-  /** `search_read` of the page, leaving out (and reporting) the fields the account cannot read. */
-  async readPage(principal, resource, fields, request2, stats) {
-    const { fields: wanted, ...options } = request2;
-    const cacheKey = `${principal.uid}|${resource.model}`;
-    let blocked = this.unreadableFields.get(cacheKey) ?? /* @__PURE__ */ new Map();
-    const read = (erpFields) => this.call(principal, resource.model, "search_read", null, { ...options, fields: erpFields }, stats).then(expectRows);
-    const missing = this.gapsOf(resource).erpFields;
-    const readable = (f) => !blocked.has(f) && !missing.has(f);
-    let rows;
-    try {
-      rows = await read(wanted.filter(readable));
-    } catch (error) {
-      if (!isAccessError(error)) throw error;
-      const found = await this.findUnreadable(
-        wanted.filter((f) => f !== "id" && readable(f)),
-        read
-      );
-      if (found.size === 0) throw error;
-      blocked = new Map([...blocked, ...found]);
-      this.unreadableFields.set(cacheKey, blocked, this.rememberMs);
-      rows = await read(wanted.filter(readable));
-    }
-    const unreadable = /* @__PURE__ */ new Map();
-    for (const field of fields) {
-      const erp = erpFieldOf(field);
-      const model = erp === void 0 ? void 0 : blocked.get(erp);
-      if (model !== void 0) unreadable.set(field.name, model);
-    }
-    return { rows, unreadable };
-  }
-  /** The fields whose reading raises AccessError, by halving: each with the model the error names. */
-  async findUnreadable(fields, read) {
-    const found = /* @__PURE__ */ new Map();
-    const probe = async (group) => {
-      try {
-        await read(["id", ...group]);
-      } catch (error) {
-        if (!isAccessError(error)) throw error;
-        if (group.length === 1) {
-          found.set(group[0], error.model ?? "unknown");
-          return;
-        }
-        const half = Math.ceil(group.length / 2);
-        await Promise.all([probe(group.slice(0, half)), probe(group.slice(half))]);
-      }
-    };
-    if (fields.length > 0) await probe(fields);
-    return found;
-  }
-  async toRecords(principal, resource, fields, rows, unreadable, stats) {
-    const dropped = this.gapsOf(resource).apiFields;
-    const related = rows.length ? await this.readRelations(principal, fields, rows, unreadable, dropped, stats) : /* @__PURE__ */ new Map();
-    if (unreadable.size > 0)
-      this.log.warn(
-        { resource: resource.path, fields: [...unreadable].map(([field, model]) => ({ field, model })) },
-        "unreadable relation: fields answered as null (the API account has no read right on their model)"
-      );
-    const map = this.mapperFor(resource, fields, /* @__PURE__ */ new Set([...unreadable.keys(), ...dropped]));
-    return rows.map((row) => map(row, related));
-  }
-  /** Mappers are compiled once per field list (the full list is one shared array) and unreadable set. */
-  mappers = /* @__PURE__ */ new WeakMap();
-  mapperFor(resource, fields, nulls) {
-    let byUnreadable = this.mappers.get(fields);
-    if (!byUnreadable) {
-      byUnreadable = /* @__PURE__ */ new Map();
-      this.mappers.set(fields, byUnreadable);
-    }
-    const key = [...nulls].join(",");
-    let map = byUnreadable.get(key);
-    if (!map) {
-      map = compileMapper(resource, fields, { urlFor: this.urlFor, unreadable: nulls });
-      byUnreadable.set(key, map);
-    }
-    return map;
-  }
-  /** One `read` per comodel relation, for related values and display names. */
-  async readRelations(principal, fields, rows, unreadable, dropped, stats) {
-    const groups = /* @__PURE__ */ new Map();
-    for (const field of fields) {
-      const key = relationKey(field);
-      if (key === void 0 || unreadable.has(field.name) || dropped.has(field.name)) continue;
-      const source = field.source;
-      const comodelField = source.kind === "related" ? source.comodelField : "display_name";
-      const group = groups.get(key) ?? { comodel: source.comodel, field: comodelField, ids: /* @__PURE__ */ new Set(), users: [] };
-      group.users.push(field);
-      for (const row of rows) for (const id of relatedIds(field, row)) group.ids.add(id);
-      groups.set(key, group);
-    }
-    const related = /* @__PURE__ */ new Map();
-    await Promise.all(
-      [...groups].map(async ([key, group]) => {
-        if (group.ids.size === 0) return;
-        try {
-          const values = expectRows(await this.call(principal, group.comodel, "read", [...group.ids], { fields: [group.field] }, stats));
-          related.set(key, new Map(values.map((value) => [value["id"], value[group.field]])));
-        } catch (error) {
-          if (!isAccessError(error)) throw error;
-          for (const field of group.users) unreadable.set(field.name, error.model ?? group.comodel);
-        }
-      })
-    );
-    return related;
-  }
-};
-function expectRows(value) {
-  if (Array.isArray(value) && value.every((row) => row !== null && typeof row === "object" && typeof row["id"] === "number")) return value;
-  throw new ErpUnavailable("the ERP answered a read with something that is not a list of records");
-}
-function expectCount(value) {
-  if (typeof value === "number" && Number.isInteger(value) && value >= 0) return value;
-  throw new ErpUnavailable("the ERP answered a count with something that is not a count");
-}
-function isAccessError(error) {
-  return error instanceof ErpFault && error.kind === "access_error";
-}
-function relatedIds(field, row) {
-  const source = field.source;
-  if (source.kind === "distribution_accounts") return distributionAccountIds(row[source.erp]);
-  if (source.kind !== "related" && source.kind !== "x2many") return [];
-  const value = row[source.erp];
-  if (Array.isArray(value)) return source.kind === "related" ? typeof value[0] === "number" ? [value[0]] : [] : value;
-  return typeof value === "number" ? [value] : [];
-}
-
 // runtime/shared-state/redis.ts
 var import_ioredis = require("ioredis");
 var COOL_DOWN_MS = 2e3;
@@ -60213,7 +61385,7 @@ function createApp(config, deps) {
   const urlFor = recordUrls(config.erp.urlTemplate, config.erp.publicUrl);
   drift = new DriftMonitor({ mode: config.driftCheck.mode, checkKey: config.driftCheck.key, erp, log, resources: RESOURCES });
   const gapsOf = drift.gapsOf.bind(drift);
-  const reader = new ResourceReader(erp, log, urlFor, config.auth.cacheTtlMs, gapsOf);
+  const reader = new ResourceReader(erp, log, urlFor, auth, config.auth.cacheTtlMs, gapsOf);
   const shared = config.redis && new SharedRedis(config.redis, log);
   const failures = new AuthFailureLimit(config.auth.failureLimit, config.auth.failureWindowMs, config.auth.checkLimit, shared);
   const keyLimit = config.rateLimit && new KeyRateLimit(config.rateLimit, shared, metrics && (() => metrics.rateLimitRefusals.inc()));
@@ -60232,9 +61404,9 @@ function createApp(config, deps) {
     { exporter, changes },
     { drift, keyLimit, compression: config.compression, cache, onRefreshError, tracing }
   );
-  const servedPaths = new Set(RESOURCES.map((r) => `/api/v1/${r.path}`));
+  const isDataPath = dataPathMatcher("/api/v1", DOMAIN_ROUTES);
   const docs = ["/api/openapi.json", "/api/docs", "/api/llms.txt", "/llms.txt"];
-  const isServedPath = (path) => servedPaths.has(path) || servedPaths.has(path.replace(/\/[^/]+$/, "")) || docs.includes(path);
+  const isServedPath = (path) => isDataPath(path) || docs.includes(path);
   const operational = [MCP_PATH, ...Object.values(HEALTH_PATHS)];
   const isKnownPath = (path) => isServedPath(path) || operational.includes(path);
   const llmsTxt = { body: withBaseUrl(LLMS_TXT, config.publicBaseUrl, "text"), type: "text/markdown; charset=utf-8", cacheControl: "public, max-age=300" };
@@ -60252,9 +61424,7 @@ function createApp(config, deps) {
   if (config.corsOrigins.length) app.use(cors(config.corsOrigins, MCP_PATH));
   app.use(methodNotAllowed(isServedPath));
   app.use(refuseMisshapenRequests());
-  const api = exactRouter();
-  for (const { mount, create } of DOMAIN_ROUTERS) api.use(mount, create(handlers));
-  app.use("/api/v1", noStore(), requestDeadline(config.requestTimeoutMs), api);
+  app.use("/api/v1", noStore(), requestDeadline(config.requestTimeoutMs, sendError), createDataRouter(DOMAIN_ROUTES, handlers));
   app.use(createMcpRouter(app, auth, failures, { budget, requestTimeoutMs: config.requestTimeoutMs, log }));
   app.use(
     "/api",
@@ -60353,7 +61523,11 @@ var SETTINGS = {
   PUBLIC_BASE_URL: { shown: "`http://HOST:PORT`", accepts: "an http(s) URL", description: "Base URL clients use (OpenAPI `servers`, docs and llms.txt examples)." },
   ERP_URL: { required: true, accepts: "an http(s) URL", description: "Where the gateway reaches the ERP, e.g. `https://erp.example.org`. A user or password in it (`user:secret@`) is refused at start-up: JSON-2 needs the Authorization header for the client's key, and credentials must never reach the `url` fields." },
   ERP_DATABASE: { required: true, description: "ERP database name (sent as `X-Odoo-Database` or the RPC `db`)." },
-  ERP_TRANSPORT: { default: "auto", values: ["auto", "json2", "jsonrpc", "xmlrpc"], description: "`auto`: JSON-2 when the ERP offers it (Odoo 19+), else JSON-RPC; or the one named." },
+  ERP_TRANSPORT: {
+    default: "auto",
+    values: ["auto", "json2", "jsonrpc", "xmlrpc"],
+    description: "`auto`: JSON-2 when the ERP offers it (Odoo 19+), else JSON-RPC; or the one named. A setting the ERP cannot serve (`json2` before Odoo 19; `auto` without `ERP_LOGIN` before 19) stops the gateway with exit 1 and one line naming the setting and the ERP's version, as soon as the ERP answers: at start-up, or, when the ERP is unreachable then (the gateway starts and answers 502 meanwhile), at the first request that reaches it (answered 503 before the gateway stops)."
+  },
   ERP_LOGIN: { default: "", shown: "(empty)", description: "Login of the technical account; required by the two RPC transports, which check a key together with a login." },
   ERP_API_GROUP: { default: "ops_api.group_api_user", description: "External id of the group whose members may use the API." },
   ERP_PUBLIC_URL: { shown: "`ERP_URL`", accepts: "an http(s) URL", description: "ERP host as users see it, for the `url` fields." },
@@ -60377,7 +61551,7 @@ var SETTINGS = {
   AUTH_CHECK_LIMIT: { default: 300, min: 1, max: 1e7, description: "Key checks sent to the ERP per window, all client addresses together; past it a key not already known gets 429 `rate_limited` (keys already validated keep working). With `AUTH_CACHE_TTL_MS=0` every request is a key check: raise this cap to the request rate." },
   RATE_LIMIT_POINTS: { shown: "(empty: off)", min: 1, max: 1e8, description: 'Per-key rate limit (decision D26): points each API key may spend per window; each request costs its kind\'s points (`RATE_LIMIT_COSTS`); past them **429** `rate_limited` with `Retry-After`, the ERP not asked. See "Rate limits".' },
   RATE_LIMIT_WINDOW_SECONDS: { default: 60, min: 1, max: 86400, description: "That window, in whole seconds. Only with `RATE_LIMIT_POINTS`." },
-  RATE_LIMIT_COSTS: { default: "list=1,counted_list=1,detail=1,not_modified=1,cached=1", accepts: "`kind=points`, comma-separated", description: "Points per kind of request: `list` (a page with `total=false`), `counted_list` (a page with its count: two ERP calls), `detail`, `not_modified` (charged instead when the answer is 304) and `cached` (charged instead when the response cache answered a 200, the ERP not asked). Kinds left out keep their default; `list`, `counted_list` and `detail` cost 1 to `RATE_LIMIT_POINTS`, `not_modified` and `cached` 0 to it. Only with `RATE_LIMIT_POINTS`." },
+  RATE_LIMIT_COSTS: { default: COST_KINDS.map((kind) => `${kind}=1`).join(","), accepts: "`kind=points`, comma-separated", description: "Points per kind of request: `list` (a page with `total=false`), `counted_list` (a page with its count: two ERP calls), `detail`, `not_modified` (charged instead when the answer is 304) and `cached` (charged instead when the response cache answered a 200, the ERP not asked). Kinds left out keep their default; `list`, `counted_list` and `detail` cost 1 to `RATE_LIMIT_POINTS`, `not_modified` and `cached` 0 to it. Only with `RATE_LIMIT_POINTS`." },
   REDIS_URL: { shown: "(empty: each process's memory)", accepts: "a `redis://` or `rediss://` URL", description: 'A Redis that several gateway processes share (user, password and database number allowed; never logged): the failed-authentication limits, the cap of key checks and the per-key limits are then counted there, for all processes together. See "Several processes and machines".' },
   REDIS_TIMEOUT_MS: { default: 200, min: 5, max: 1e4, description: "Longest one Redis call may take; past it, or with Redis down, each process counts in its own memory (limits), going on from the counts Redis last gave it, until Redis answers again. Only with `REDIS_URL`." },
   REDIS_KEY_PREFIX: { default: "odg:", accepts: "1 to 64 letters, digits or `:_.-`", description: "Prefix of every key the gateway writes in Redis, so that several gateways can share one Redis. Only with `REDIS_URL`." },
@@ -60525,7 +61699,6 @@ function loadConfig(env) {
   if (!config.erp.urlTemplate.includes("{id}")) throw new ConfigError("ERP_URL_TEMPLATE", "must contain '{id}'");
   return deepFreeze12(config);
 }
-var COST_KINDS = ["list", "counted_list", "detail", "not_modified", "cached"];
 function rateLimit(env) {
   if (!given(env, "RATE_LIMIT_POINTS")) {
     for (const name of ["RATE_LIMIT_WINDOW_SECONDS", "RATE_LIMIT_COSTS"])
@@ -60548,12 +61721,11 @@ function rateLimit(env) {
     if (points2 === void 0) throw new Error(`settings.ts: RATE_LIMIT_COSTS declares no default for ${kind}`);
     return points2;
   };
-  const charged = { list: cost("list"), counted_list: cost("counted_list"), detail: cost("detail"), not_modified: cost("not_modified"), cached: cost("cached") };
-  for (const kind of ["list", "counted_list", "detail"]) {
+  const charged = Object.fromEntries(COST_KINDS.map((kind) => [kind, cost(kind)]));
+  for (const kind of REQUEST_COSTS) {
     if (charged[kind] < 1 || charged[kind] > points) throw new ConfigError("RATE_LIMIT_COSTS", `${kind} must cost from 1 to RATE_LIMIT_POINTS (${points}) (got ${charged[kind]})`);
   }
-  for (const kind of ["not_modified", "cached"])
-    if (charged[kind] > points) throw new ConfigError("RATE_LIMIT_COSTS", `${kind} must cost at most RATE_LIMIT_POINTS (${points})`);
+  for (const kind of ANSWER_COSTS) if (charged[kind] > points) throw new ConfigError("RATE_LIMIT_COSTS", `${kind} must cost at most RATE_LIMIT_POINTS (${points})`);
   return { points, windowSeconds, costs: charged };
 }
 function redis(env) {
@@ -60634,7 +61806,10 @@ function driftFailureLines(problems) {
   ];
 }
 
-// runtime/http/graceful-close.ts
+// runtime/main.ts
+init_erp_error();
+
+// runtime/server/graceful-close.ts
 function createGracefulCloser(server) {
   const bySocket = /* @__PURE__ */ new Map();
   let closing = false;
@@ -60673,10 +61848,10 @@ function createGracefulCloser(server) {
   };
 }
 
-// runtime/http/harden-server.ts
+// runtime/server/harden-server.ts
 var import_node_http2 = require("node:http");
 
-// runtime/http/stalled-writers.ts
+// runtime/server/stalled-writers.ts
 var SWEEP_MS = 1e3;
 function dropStalledWriters(server, stallMs) {
   const sockets = /* @__PURE__ */ new Map();
@@ -60707,7 +61882,7 @@ function bytesTaken(socket) {
   return socket.bytesWritten - socket.writableLength;
 }
 
-// runtime/http/harden-server.ts
+// runtime/server/harden-server.ts
 var TOO_LARGE = /* @__PURE__ */ new Set(["HPE_HEADER_OVERFLOW", "HPE_URI_OVERFLOW"]);
 var HEADERS_TIMEOUT_MS = 1e4;
 var KEEP_ALIVE_TIMEOUT_MS = 5e3;
@@ -60859,7 +62034,7 @@ async function main() {
   }
   const logger = import_node_cluster3.default.isWorker ? root.child({ worker: import_node_cluster3.default.worker?.id, pid: process.pid }) : root;
   const tracing = config.tracing ? startTracing(config.tracing) : void 0;
-  const { app, drift, metrics, shared } = createApp(config, { logger, tracing });
+  const { app, erp, drift, metrics, shared } = createApp(config, { logger, tracing });
   if (metrics && config.metrics) {
     if (import_node_cluster3.default.isWorker) loadClusterMetrics().answerPrimary(metrics);
     else serveMetrics(createMetricsServer(metrics), config.metrics, logger);
@@ -60879,6 +62054,12 @@ async function main() {
       "gateway listening"
     );
     output.flush();
+    erp.connect().then(
+      ({ transport, version }) => logger.info({ transport: transport.name, erp_version: version.text }, "ERP reached"),
+      (error) => {
+        if (!(error instanceof ErpTransportMissing)) logger.warn({ erp_error: erpErrorSummary(error) }, "ERP not reachable at start-up: asked again on the next request");
+      }
+    );
     drift.start((problems) => {
       for (const line of driftFailureLines(problems)) process.stderr.write(`ops-data-gateway: ${line}
 `);
@@ -60893,7 +62074,7 @@ async function main() {
   });
   const closer = createGracefulCloser(server);
   let stopping = false;
-  const stop = (signal) => {
+  const stop = (signal, refused = false) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, "shutting down: no new connections, finishing requests in flight");
@@ -60902,7 +62083,7 @@ async function main() {
       await tracing?.shutdown().catch(() => void 0);
       if (cut) logger.warn({ answers_cut: cut }, "shutdown cut answers not yet read by their clients");
       output.flush();
-      process.exit(cut ? 1 : 0);
+      process.exit(cut || refused ? 1 : 0);
     });
     setTimeout(() => {
       logger.warn({ answers_cut: closer.inFlight }, "shutdown deadline reached with answers still in flight");
@@ -60912,6 +62093,12 @@ async function main() {
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
+  erp.onRefusal((refusal) => {
+    if (stopping) return;
+    process.stderr.write(`ops-data-gateway: ${refusal.message}
+`);
+    stop("ERP settings refused", true);
+  });
 }
 function withoutCredentials(url2) {
   const parsed = new URL(url2);
