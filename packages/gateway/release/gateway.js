@@ -1129,10 +1129,42 @@ var init_erp_client = __esm({
       calls = 0;
       /** Answers this request took from a call another request had in flight (`erp_shared`): not sent again. */
       shared = 0;
-      /** Time in the calls it sent and waiting for the ones it shared (`erp_ms`). */
-      ms = 0;
       /** The request's share of the memory budget: its ERP answers are charged to it as they arrive. */
       lease;
+      /** Waits for the ERP open now, since when, and the time of the spans already closed. */
+      open = 0;
+      openedAt = 0;
+      closedMs = 0;
+      /**
+       * Wall time this request has waited for the ERP (`erp_ms`, `Server-Timing` `erp`): while at least
+       * one of its waits was open, so calls in parallel (a list's page and count) count once and the
+       * figure never exceeds the request's own time.
+       */
+      get ms() {
+        return this.closedMs + (this.open > 0 ? performance.now() - this.openedAt : 0);
+      }
+      /**
+       * Opens a wait for the ERP: a call from the moment it is asked for (a slot waited for included)
+       * to its answer, or another request's read this one waits for. Returns its end (idempotent).
+       */
+      begin() {
+        if (this.open++ === 0) this.openedAt = performance.now();
+        let open = true;
+        return () => {
+          if (!open) return;
+          open = false;
+          if (--this.open === 0) this.closedMs += performance.now() - this.openedAt;
+        };
+      }
+      /** Counts the time until `pending` settles as waiting for the ERP. */
+      async waitFor(pending) {
+        const end = this.begin();
+        try {
+          return await pending;
+        } finally {
+          end();
+        }
+      }
     };
     ErpClient = class {
       constructor(config, observe, observer) {
@@ -1169,9 +1201,10 @@ var init_erp_client = __esm({
       get load() {
         return { inFlight: this.semaphore.inFlight, queued: this.semaphore.queued };
       }
-      async identify(key, stats) {
-        const { transport } = await this.connect();
-        return this.alone(stats, transport.name, KEY_CHECK, (deadline) => transport.identify(key, deadline));
+      identify(key, stats) {
+        return stats.waitFor(
+          this.connect().then(({ transport }) => this.alone(stats, transport.name, KEY_CHECK, (deadline) => transport.identify(key, deadline)))
+        );
       }
       /**
        * Every call is a read (the allow-list), so an identical one of the same account already in flight
@@ -1179,19 +1212,20 @@ var init_erp_client = __esm({
        */
       async call(credentials, call, stats) {
         if (!ALLOWED_METHODS.has(call.method)) throw new Error(`ERP method '${call.method}' is not on the gateway's allow-list`);
+        return stats.waitFor(this.send(credentials, call, stats));
+      }
+      async send(credentials, call, stats) {
         const { transport } = await this.connect();
         const send = (deadline2) => {
           this.observe?.(call);
           return this.timed(stats, transport.name, call, deadline2, (signal) => transport.call(credentials, call, signal));
         };
-        const started = performance.now();
         const deadline = deadlineAfter(this.config.timeoutMs);
         const waiter = { sender: credentials, deadline: deadline.signal, lease: stats.lease };
         const shared = await this.flights.join(flightKey(credentials.uid, call), waiter, send).finally(deadline.clear);
         if (!shared.started) {
           this.observer?.coalesced();
           stats.shared++;
-          stats.ms += performance.now() - started;
         }
         const { outcome } = shared;
         if (outcome.ok) {
@@ -1233,10 +1267,8 @@ var init_erp_client = __esm({
           throw error;
         } finally {
           release();
-          const ms = performance.now() - started;
           stats.calls++;
-          stats.ms += ms;
-          sent?.done(outcome, ms / 1e3);
+          sent?.done(outcome, (performance.now() - started) / 1e3);
         }
       }
       async resolve() {
@@ -41789,7 +41821,7 @@ var Authenticator = class {
           this.pending.set(hash5, inFlight);
         }
         try {
-          verdict = await inFlight;
+          verdict = joined ? await stats.waitFor(inFlight) : await inFlight;
           break;
         } catch (error) {
           if (!(joined && attempt === 1 && error instanceof GatewayError && error.code === "rate_limited")) throw error;
@@ -43780,11 +43812,12 @@ function requestLog(log, telemetry = {}) {
         route,
         ...keys.length ? { query_keys: keys } : {},
         status: res.statusCode,
-        ms: Math.round(ms * 100) / 100,
+        ms: hundredths(ms),
         erp_calls: stats.calls,
         // Answers taken from an identical call another request had in flight (coalesce.ts): not sent again.
         ...stats.shared ? { erp_shared: stats.shared } : {},
-        erp_ms: Math.round(stats.ms * 100) / 100,
+        // The wall time the request waited for the ERP, calls in parallel counted once: never above `ms`.
+        erp_ms: hundredths(stats.ms),
         ...dataRequest ? { cache } : {},
         ...uid !== void 0 ? { erp_uid: uid } : {},
         ...res.locals["keyId"] ? { key_id: res.locals["keyId"] } : {},
@@ -43810,9 +43843,13 @@ function requestLog(log, telemetry = {}) {
 function serverTimingOf(res) {
   const started = res.locals["startedAt"];
   const stats = erpStatsOf(res);
-  const total = started === void 0 ? 0 : performance.now() - started;
-  const gateway = Math.max(0, total - stats.ms);
-  return `erp;dur=${stats.ms.toFixed(2)};desc="ERP calls: ${stats.calls}", gw;dur=${gateway.toFixed(2)};desc="gateway", cache;desc=${cacheOutcomeOf(res)}`;
+  const total = hundredths(started === void 0 ? 0 : performance.now() - started);
+  const erp = hundredths(stats.ms);
+  const gateway = (Math.round(total * 100) - Math.round(erp * 100)) / 100;
+  return `erp;dur=${erp.toFixed(2)};desc="ERP calls: ${stats.calls}", gw;dur=${gateway.toFixed(2)};desc="gateway", cache;desc=${cacheOutcomeOf(res)}`;
+}
+function hundredths(ms) {
+  return Math.round(ms * 100) / 100;
 }
 var KEY_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 var MAX_LOGGED_KEYS = 30;
@@ -44279,10 +44316,15 @@ function createAnswerer(budget, cache, onRefreshError, compression, tracing) {
       await sendCached(req, res, cache, found.answer, policy, compression);
       return;
     }
+    const stats = erpStatsOf(res);
+    const joined = stats.begin();
     const { answer: answer2, kept } = await traced(
       "cache fill",
       resource,
-      () => cache.fill(key, policy, () => readAnswer2(read, erpStatsOf(res))),
+      () => cache.fill(key, policy, () => {
+        joined();
+        return readAnswer2(read, stats);
+      }).finally(joined),
       (filled) => filled.kept ? "miss" : "bypass"
     );
     setCacheOutcome(res, kept ? "miss" : "bypass");
