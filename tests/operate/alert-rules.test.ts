@@ -98,7 +98,14 @@ function samplesOf(text: string): Sample[] {
 function sustainedTest(before: Sample[], after: Sample[], firing: readonly string[]): string {
   const rules = readFileSync(RULES, 'utf8');
   const earlier = new Map(before.map((s) => [s.series, s.value]));
-  const gauges = new Set(['odg_drift_problems', 'odg_erp_calls_in_flight', 'odg_erp_calls_queued', 'odg_memory_budget_used_bytes', 'odg_memory_budget_limit_bytes', 'odg_build_info']);
+  const gauges = new Set([
+    'odg_drift_problems',
+    'odg_erp_calls_in_flight',
+    'odg_erp_calls_queued',
+    'odg_memory_budget_used_bytes',
+    'odg_memory_budget_limit_bytes',
+    'odg_build_info',
+  ]);
   const series = after.map((s) => {
     const start = gauges.has(s.name) ? s.value : (earlier.get(s.series) ?? 0);
     const delta = gauges.has(s.name) ? 0 : s.value - start;
@@ -171,7 +178,8 @@ describe("the alert rules on a real gateway's metrics", () => {
     expect(new Set(statuses)).toEqual(new Set([200, 403, 401, 400, 404]));
     const after = await scrape();
     // The ERP said no, as it should: these are the outcomes the rule must not count.
-    const moved = (outcome: string) => after.filter((s) => s.name === 'odg_erp_call_duration_seconds_count' && s.series.includes(`outcome="${outcome}"`)).reduce((n, s) => n + s.value, 0);
+    const moved = (outcome: string) =>
+      after.filter((s) => s.name === 'odg_erp_call_duration_seconds_count' && s.series.includes(`outcome="${outcome}"`)).reduce((n, s) => n + s.value, 0);
     expect(moved('access_error')).toBeGreaterThan(0);
     const test = run('client-errors', before, after, []);
     expect([test.status, test.output]).toEqual([0, expect.stringContaining('SUCCESS')]);

@@ -120,9 +120,7 @@ export class ErpClient {
   }
 
   identify(key: string, stats: ErpStats): Promise<number | false> {
-    return stats.waitFor(
-      this.connect().then(({ transport }) => this.alone(stats, transport.name, KEY_CHECK, (deadline) => transport.identify(key, deadline))),
-    );
+    return stats.waitFor(this.connect().then(({ transport }) => this.alone(stats, transport.name, KEY_CHECK, (deadline) => transport.identify(key, deadline))));
   }
 
   /**
