@@ -1202,9 +1202,7 @@ var init_erp_client = __esm({
         return { inFlight: this.semaphore.inFlight, queued: this.semaphore.queued };
       }
       identify(key, stats) {
-        return stats.waitFor(
-          this.connect().then(({ transport }) => this.alone(stats, transport.name, KEY_CHECK, (deadline) => transport.identify(key, deadline)))
-        );
+        return stats.waitFor(this.connect().then(({ transport }) => this.alone(stats, transport.name, KEY_CHECK, (deadline) => transport.identify(key, deadline))));
       }
       /**
        * Every call is a read (the allow-list), so an identical one of the same account already in flight
