@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   db.close();
 
   const baseUrl = `http://127.0.0.1:${gatewayPort}`;
-  // The V8 flags of README "Running in production": a small young generation keeps RSS flat.
+  // The V8 flags of docs/production.md "Running in production": a small young generation keeps RSS flat.
   const gateway = spawn(process.execPath, ['--max-semi-space-size=4', '--max-old-space-size=256', join(root, 'packages', 'gateway', 'dist', 'runtime', 'main.js')], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: {
