@@ -1,0 +1,66 @@
+/**
+ * The README is a front door (issue 29, point 8): what the project is, the two commands, the first
+ * requests and a map of the topic guides under docs/; each guide is linked from the README and named
+ * on the docs page the gateway serves (its page-only "For operators" section), links back to the
+ * README, and every relative link of the README and the guides leads to a file of the repository.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { DOCS_PAGE_HTML, LLMS_TXT } from '@ops-data-gateway/gateway/generated/docs-assets';
+
+const root = join(__dirname, '..', '..');
+const readme = readFileSync(join(root, 'README.md'), 'utf8');
+/** The topic guides: docs/*.md but the compatibility report and the contributor guide. */
+const GUIDES = ['catalogue.md', 'production.md', 'caching.md', 'exports-and-sync.md', 'agents.md', 'operating.md', 'real-odoo.md', 'development.md'];
+
+/** The README's sections (`## ` headings). */
+const sections = [...readme.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
+
+/** Relative link targets of a Markdown text, anchors cut. */
+function relativeLinks(text: string): string[] {
+  return [...text.matchAll(/\]\(([^)\s]+)\)/g)]
+    .map((m) => m[1] as string)
+    .filter((target) => !/^[a-z]+:|^#/.test(target))
+    .map((target) => target.split('#')[0] as string);
+}
+
+describe('the README, a front door', () => {
+  it('holds what the project is, the quick start (make run, make test, the first requests) and the map of guides, nothing else', () => {
+    expect(sections).toEqual(['Quick start', 'Guides']);
+    expect(readme).toMatch(/^# ops-data-gateway\n\nA read-only HTTP JSON API/);
+    expect(readme).toContain('make run ');
+    expect(readme).toContain('make test ');
+    expect(readme).toMatch(/curl -s -H "Authorization: Bearer \$API_KEY" 'http:\/\/127\.0\.0\.1:8080\/api\/v1\//);
+    expect(readme.split('\n').length).toBeLessThan(120);
+  });
+
+  it('links every topic guide, and the guides under docs/ are exactly those', () => {
+    const map = readme.slice(readme.indexOf('\n## Guides\n'));
+    for (const guide of GUIDES) expect([guide, map.includes(`](docs/${guide})`)]).toEqual([guide, true]);
+    const present = readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md') && !['compatibility.md', 'contributing.md'].includes(name));
+    expect(present.sort()).toEqual([...GUIDES].sort());
+  });
+
+  it.each(GUIDES)('%s: a title, a link back to the README, and sections', (guide) => {
+    const text = readFileSync(join(root, 'docs', guide), 'utf8');
+    expect(text).toMatch(/^# \S/);
+    expect(text).toContain('](../README.md#guides)');
+    expect(text).toMatch(/^## \S/m);
+  });
+
+  it('every relative link of the README and the guides leads to a file of the repository', () => {
+    const broken: string[] = [];
+    for (const file of ['README.md', ...GUIDES.map((g) => join('docs', g))]) {
+      const text = readFileSync(join(root, file), 'utf8');
+      for (const target of relativeLinks(text)) if (!existsSync(resolve(root, dirname(file), target))) broken.push(`${file} → ${target}`);
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('the docs page names every guide, in its "For operators" section; llms.txt, for agents, does not', () => {
+    const section = /<section[^>]*id="operators"[\s\S]*?<\/section>/.exec(DOCS_PAGE_HTML)?.[0] ?? '';
+    expect(section).toContain('For operators');
+    for (const guide of GUIDES) expect([guide, section.includes(`<code>${guide}</code>`)]).toEqual([guide, true]);
+    expect(LLMS_TXT).not.toContain('For operators');
+  });
+});
