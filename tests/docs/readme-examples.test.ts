@@ -11,7 +11,7 @@
  * tests/docs/docs-examples.test.ts runs) are not guides. Every `curl` line of a `sh` block and every `$ …make scaffold` line that targets the sandbox is run;
  * a line with a placeholder (`<key>`, `...`) cannot be pasted as it is and is skipped, saying so.
  *
- * Oracle: the command exits 0; curl's own status line (a `.curlrc` adds `-w`) is 200, or 401 for a
+ * Oracle: the command exits 0; curl's own status (a `.curlrc` writes it to stderr) is 200, or 401 for a
  * request without a key; the body is JSON (a page, a record or the error envelope), NDJSON or the CSV
  * file written; the scaffold adds the resource it names to the catalogue copy, which `make generate`'s
  * generator accepts.
@@ -39,21 +39,27 @@ function documents(): string[] {
   return ['README.md', ...guides.sort()];
 }
 
-/** `curl` lines of `sh` blocks and `$ … make scaffold` lines of any block, with their place. */
+/**
+ * `curl` lines of `sh` blocks and `$ … make scaffold` lines of any block, with their place; a curl line
+ * after a `NAME=$(…)` line of its block runs after that line, as a shell the block is pasted in would.
+ */
 function examplesOf(file: string): Example[] {
   const examples: Example[] = [];
   let block: string | undefined;
+  let assignments: string[] = [];
   readFileSync(join(root, file), 'utf8')
     .split('\n')
     .forEach((text, index) => {
       const fence = /^\s*```(\S*)/.exec(text);
       if (fence) {
         block = block === undefined ? fence[1] : undefined;
+        assignments = [];
         return;
       }
       if (block === undefined) return;
       const line = text.trim();
-      if (block === 'sh' && line.startsWith('curl ')) examples.push({ file, line: index + 1, command: line });
+      if (block === 'sh' && /^[A-Z_]+=\$\(/.test(line)) assignments.push(line);
+      if (block === 'sh' && line.startsWith('curl ')) examples.push({ file, line: index + 1, command: [...assignments, line].join('\n') });
       if (line.startsWith('$ ') && line.includes('make scaffold') && line.includes('127.0.0.1:8069')) examples.push({ file, line: index + 1, command: line.slice(2) });
     });
   return examples;
@@ -72,7 +78,8 @@ let work: string;
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'odg-readme-'));
-  writeFileSync(join(work, '.curlrc'), 'write-out = "\\nHTTP %{http_code}\\n"\n');
+  // curl's status of each request, on stderr: stdout stays what the command gives (to a pipe too).
+  writeFileSync(join(work, '.curlrc'), 'write-out = "%{stderr}HTTP %{http_code}\\n"\n');
   const [port, sandboxPort] = [await freePort(), await freePort()];
   gatewayOrigin = `http://127.0.0.1:${port}`;
   sandboxOrigin = `http://127.0.0.1:${sandboxPort}`;
@@ -116,7 +123,7 @@ function run(command: string, env: Record<string, string> = {}): { status: numbe
 }
 
 test('the documents have shell examples to run', () => {
-  expect(runnable.filter((e) => e.command.startsWith('curl ')).length).toBeGreaterThanOrEqual(6);
+  expect(runnable.filter((e) => /(^|\n)curl /.test(e.command)).length).toBeGreaterThanOrEqual(8);
 });
 
 /** `describe.each` of a list that may be empty (jest refuses an empty table). */
@@ -125,13 +132,14 @@ function eachOf(examples: readonly Example[], body: (example: Example) => void):
 }
 
 eachOf(
-  runnable.filter((e) => e.command.startsWith('curl ')),
+  runnable.filter((e) => /(^|\n)curl /.test(e.command)),
   (example) => {
     test(example.command, () => {
       const { status, stdout, stderr, cwd } = run(example.command);
       expect([status, stderr]).toEqual([0, expect.any(String)]);
-      const http = /\nHTTP ([0-9]{3})\n$/.exec(stdout);
-      const body = stdout.slice(0, http?.index ?? stdout.length);
+      // The last request's status (a `$(curl …)` before it writes its own first).
+      const http = /HTTP ([0-9]{3})\n$/.exec(stderr);
+      const body = stdout;
       const keyed = example.command.includes('Authorization:');
       expect([http?.[1], body.slice(0, 300)]).toEqual([keyed ? '200' : '401', expect.any(String)]);
       if (/ -O/.test(example.command)) {
