@@ -16,13 +16,28 @@ const GUIDES = ['catalogue.md', 'production.md', 'caching.md', 'exports-and-sync
 /** The README's sections (`## ` headings). */
 const sections = [...readme.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
 
-/** Relative link targets of a Markdown text, anchors cut. */
-function relativeLinks(text: string): string[] {
+/** Relative link targets of a Markdown text, with their anchor when they have one. */
+function relativeLinks(text: string): { path: string; anchor: string | undefined }[] {
   return [...text.matchAll(/\]\(([^)\s]+)\)/g)]
     .map((m) => m[1] as string)
     .filter((target) => !/^[a-z]+:|^#/.test(target))
-    .map((target) => target.split('#')[0] as string);
+    .map((target) => ({ path: target.split('#')[0] as string, anchor: target.split('#')[1] }));
 }
+
+/** The anchors GitHub gives a Markdown file's headings: lower case, punctuation but `-` and `_` dropped, spaces as `-`. */
+function anchorsOf(text: string): Set<string> {
+  return new Set(
+    [...text.matchAll(/^#{1,6} (.+)$/gm)].map((m) =>
+      (m[1] as string)
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N} _-]/gu, '')
+        .replace(/ /g, '-'),
+    ),
+  );
+}
+
+/** The README, the guides, and the other documents of docs/ that link into them. */
+const LINKING = ['README.md', ...GUIDES.map((g) => join('docs', g)), join('docs', 'contributing.md'), join('docs', 'compatibility.md')];
 
 describe('the README, a front door', () => {
   it('holds what the project is, the quick start (make run, make test, the first requests) and the map of guides, nothing else', () => {
@@ -48,11 +63,15 @@ describe('the README, a front door', () => {
     expect(text).toMatch(/^## \S/m);
   });
 
-  it('every relative link of the README and the guides leads to a file of the repository', () => {
+  it('every relative link of the README and the guides leads to a file of the repository, and to a heading of it', () => {
     const broken: string[] = [];
-    for (const file of ['README.md', ...GUIDES.map((g) => join('docs', g))]) {
+    for (const file of LINKING) {
       const text = readFileSync(join(root, file), 'utf8');
-      for (const target of relativeLinks(text)) if (!existsSync(resolve(root, dirname(file), target))) broken.push(`${file} → ${target}`);
+      for (const { path, anchor } of relativeLinks(text)) {
+        const target = resolve(root, dirname(file), path);
+        if (!existsSync(target)) broken.push(`${file} → ${path}`);
+        else if (anchor !== undefined && !anchorsOf(readFileSync(target, 'utf8')).has(anchor)) broken.push(`${file} → ${path}#${anchor}`);
+      }
     }
     expect(broken).toEqual([]);
   });
