@@ -2296,7 +2296,7 @@ footer {
 </tr>
 </tbody>
 </table></div>
-<p>429 and 503 carry <code>Retry-After</code> (seconds). Every answer carries <code>X-Request-Id</code>: yours when you send one (1 to 128 letters, digits and <code>_ . : + / = -</code>), else one made for it; quote it when reporting a problem. Data answers carry <code>Server-Timing</code>: the ERP's time, the gateway's and the cache outcome.</p>
+<p>429 and 503 carry <code>Retry-After</code> (seconds). Every answer carries <code>X-Request-Id</code>: yours when you send one (1 to 128 letters, digits and <code>_ . : + / = -</code>), else one made for it; quote it when reporting a problem. Data answers carry <code>Server-Timing</code>: the time spent waiting for the ERP (calls in parallel counted once), the rest (the gateway's), and the cache outcome.</p>
 <p>What to do: 400: fix the request (the message names the parameter). 422: fix the value (an enumeration's message lists the allowed ones). 401: the key is wrong or expired: get a new one. 403: this key may not read this resource. 404: no such record in scope. 429, 503: wait <code>Retry-After</code> seconds, then retry once. 502, 504: the ERP failed or was slow: retry later, with a smaller <code>limit</code> or <code>total=false</code>. Never retry a 4xx unchanged.</p>
 </section>
 <section class="guide" id="limits">
@@ -5468,7 +5468,7 @@ Errors answer \`{"error": {"code": "...", "message": "..."}}\`, except 405, an H
 | 503 | \`unavailable\` | The gateway is saturated (ERP calls or memory for ERP answers) or the resource is unavailable; retry after the Retry-After delay. |
 | 504 | \`gateway_timeout\` | The ERP did not answer within the configured timeout. |
 
-429 and 503 carry \`Retry-After\` (seconds). Every answer carries \`X-Request-Id\`: yours when you send one (1 to 128 letters, digits and \`_ . : + / = -\`), else one made for it; quote it when reporting a problem. Data answers carry \`Server-Timing\`: the ERP's time, the gateway's and the cache outcome.
+429 and 503 carry \`Retry-After\` (seconds). Every answer carries \`X-Request-Id\`: yours when you send one (1 to 128 letters, digits and \`_ . : + / = -\`), else one made for it; quote it when reporting a problem. Data answers carry \`Server-Timing\`: the time spent waiting for the ERP (calls in parallel counted once), the rest (the gateway's), and the cache outcome.
 
 What to do: 400: fix the request (the message names the parameter). 422: fix the value (an enumeration's message lists the allowed ones). 401: the key is wrong or expired: get a new one. 403: this key may not read this resource. 404: no such record in scope. 429, 503: wait \`Retry-After\` seconds, then retry once. 502, 504: the ERP failed or was slow: retry later, with a smaller \`limit\` or \`total=false\`. Never retry a 4xx unchanged.
 
@@ -27061,7 +27061,7 @@ var openapi_default = {
         }
       },
       ServerTiming: {
-        description: "Where the time went: `erp` (time in ERP calls, and how many), `gw` (the gateway's own time), `cache` (what a response cache did: `off` when none).",
+        description: "Where the time went: `erp` (the wall time spent waiting for the ERP, calls made in parallel counted once, and how many calls), `gw` (the rest of the time until the headers: `erp` + `gw` is that time), `cache` (what a response cache did: `off` when none).",
         schema: {
           type: "string"
         }
