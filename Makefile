@@ -7,7 +7,7 @@ export PATH := $(CURDIR)/.toolchain/bin:$(CURDIR)/node_modules/.bin:$(PATH)
 NPM_STAMP := node_modules/.install-stamp
 TOOLCHAIN := .toolchain/.node-$(NODE_VERSION)
 
-.PHONY: install ci generate fixtures check-generated openapi-diff scaffold packages build typecheck lint format release test test-tools run dev sandbox-init bench bench-shared bench-catalogue bench-smoke check-erp erp-diff test-live live-latency clean
+.PHONY: install ci generate fixtures check-generated openapi-diff scaffold packages build typecheck lint format release test test-tools run dev sandbox-init bench bench-shared bench-catalogue bench-smoke check-erp erp-diff test-live live-latency live-dashboard clean
 
 install: $(NPM_STAMP)
 
@@ -53,9 +53,9 @@ openapi-diff: build
 
 ## scaffold: draft a catalogue resource from the ERP's fields_get: MODEL (ERP model), DOMAIN, RESOURCE;
 ## the ERP from the gateway's settings (ERP_URL, ERP_DATABASE, ERP_TRANSPORT, ERP_LOGIN) and ERP_CHECK_KEY.
-## Writes into catalogue/DOMAIN.yaml (created if new), never over an existing resource, only what generates
+## Writes into catalogue/DOMAIN.yaml (or CATALOGUE=<dir>/DOMAIN.yaml) (created if new), never over an existing resource, only what generates
 scaffold: build
-	node dist/tools/scaffold/cli.js --model '$(MODEL)' --domain '$(DOMAIN)' --resource '$(RESOURCE)'
+	node dist/tools/scaffold/cli.js --model '$(MODEL)' --domain '$(DOMAIN)' --resource '$(RESOURCE)' $(if $(CATALOGUE),--catalogue '$(CATALOGUE)')
 
 ## packages: the workspace packages (packages/*), compiled in dependency order (tsc -b); the gateway
 ## from its generated/, so after `make generate`
@@ -154,6 +154,11 @@ test-live: build
 ## live-latency: what the gateway adds on that live Odoo, per transport (Markdown table; docs/compatibility.md)
 live-latency: build
 	node --disable-warning=ExperimentalWarning dist/live/latency.js
+
+## live-dashboard: the response cache's dashboard and request coalescing on that live Odoo, timed by a
+## closed-loop client (LIVE_DASHBOARD_SECONDS, LIVE_DASHBOARD_CLIENTS, LIVE_DASHBOARD_BURSTS; docs/compatibility.md)
+live-dashboard: build
+	node --disable-warning=ExperimentalWarning dist/live/dashboard.js
 
 sandbox-init: build
 	node --disable-warning=ExperimentalWarning packages/sandbox/dist/cli.js init

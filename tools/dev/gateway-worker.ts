@@ -16,7 +16,7 @@ import { RETIRE_MESSAGE, readiness } from '@ops-data-gateway/gateway/runtime/clu
 const READY_LIMIT_MS = 30000;
 /** How long a retired gateway has to finish its requests (its idle kept-alive connections close within 5 s). */
 const RETIRE_LIMIT_MS = 15000;
-/** The V8 flags of README "Running in production": a small young generation keeps RSS flat. */
+/** The V8 flags of docs/production.md "Running in production": a small young generation keeps RSS flat. */
 const EXEC_ARGV = ['--max-semi-space-size=4', '--max-old-space-size=256'];
 /** Bundled with the launcher (scripts/bundle-tools.mjs: dist/run/dev/dev-worker.js). */
 const ENTRY = join(__dirname, 'dev', 'dev-worker.js');
