@@ -1,6 +1,6 @@
 /**
  * The shell examples of the README and the topic guides (docs/*.md), pasted as a user pastes them,
- * against what `make run` starts (dist/tools/run-demo.js: the sandbox ERP and the gateway), with the
+ * against what `make run` starts (dist/run/run-demo.js, bundled as `make run` bundles it: the sandbox ERP and the gateway), with the
  * `API_KEY` it prints exported as the quick start says (issue 29, point 7).
  *
  * What the test changes, and only that: the ports (`make run` listens on 8080 and 8069, which a test
@@ -16,7 +16,7 @@
  * file written; the scaffold adds the resource it names to the catalogue copy, which `make generate`'s
  * generator accepts.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -83,7 +83,8 @@ beforeAll(async () => {
   const [port, sandboxPort] = [await freePort(), await freePort()];
   gatewayOrigin = `http://127.0.0.1:${port}`;
   sandboxOrigin = `http://127.0.0.1:${sandboxPort}`;
-  demo = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', join(root, 'dist', 'tools', 'run-demo.js')], {
+  execFileSync(process.execPath, [join(root, 'scripts', 'bundle-tools.mjs')]);
+  demo = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', join(root, 'dist', 'run', 'run-demo.js')], {
     cwd: root,
     env: { ...process.env, PORT: String(port), SANDBOX_PORT: String(sandboxPort) },
     stdio: ['ignore', 'pipe', 'pipe'],
