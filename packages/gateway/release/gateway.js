@@ -1605,6 +1605,8 @@ var init_cluster_metrics = __esm({
       last = /* @__PURE__ */ new Map();
       /** The counters and histograms of every worker that has exited, summed, as of each one's last answer. */
       retired = [];
+      /** The highest value each counter and histogram series has been exposed with (see neverLower). */
+      exposed = /* @__PURE__ */ new Map();
       nextId = 0;
       waiting = /* @__PURE__ */ new Map();
       constructor() {
@@ -1621,8 +1623,26 @@ var init_cluster_metrics = __esm({
           const answer2 = answers[i];
           if (answer2 && !worker.isDead()) this.last.set(worker.id, answer2);
         });
-        const registry = import_prom_client2.AggregatorRegistry.aggregate([...this.last.values(), this.retired]);
+        const summed = await import_prom_client2.AggregatorRegistry.aggregate([...this.last.values(), this.retired]).getMetricsAsJSON();
+        const registry = import_prom_client2.AggregatorRegistry.aggregate([this.neverLower(summed)]);
         return { body: await registry.metrics(), contentType: registry.contentType };
+      }
+      /**
+       * Each counter and histogram series at least as high as it was last exposed. The same numbers added
+       * in another order (a dead worker's moving from the live ones to the retired sum) may round the last
+       * bit of a float sum down (a `_sum` of seconds 1.3885447290000041, then ...040), and any decrease is
+       * a counter reset to Prometheus: a rate spike. Integers (counts, buckets) never round.
+       */
+      neverLower(metrics) {
+        for (const metric of metrics) {
+          if (!MONOTONIC.has(String(metric.type))) continue;
+          for (const value of metric.values) {
+            const key = `${metric.name}\0${seriesKey(value)}`;
+            value.value = Math.max(value.value, this.exposed.get(key) ?? value.value);
+            this.exposed.set(key, value.value);
+          }
+        }
+        return metrics;
       }
       ask(worker, id) {
         const key = `${id}:${worker.id}`;
