@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 import type { CatalogueError } from '../catalogue-error';
 import { locate, type CatalogueFile } from '../load/load-catalogue';
 import { COMMON_LIST_PARAMETERS } from '../model/catalogue-model';
-import type { RawCache, RawDomain, RawField, RawFilter, RawResource } from '../model/raw';
+import type { RawCache, RawDomain, RawField, RawFilter, RawRelation, RawResource } from '../model/raw';
 
 type Path = readonly (string | number)[];
 
@@ -35,7 +35,67 @@ export function validateCatalogue(files: readonly CatalogueFile[], schema: objec
       checkCache(resource.cache, domain.cache, ['resources', name, 'cache'], report);
     }
   }
+  if (errors.length === 0) checkRelations(files, errors);
   return errors;
+}
+
+/**
+ * Relations join two resources of the catalogue, possibly of two files: both ends must exist, the
+ * link (`via`) must be an integer many2one field of the resource that holds it, pointing to the other
+ * end's model, and a `to_many` relation needs the related resource's `=` filter on the link (its
+ * records beyond the bound per record are paged with it). A relation's name is not one of the
+ * resource's fields (both would be keys of the same record).
+ */
+function checkRelations(files: readonly CatalogueFile[], errors: CatalogueError[]): void {
+  const resources = new Map<string, RawResource>();
+  for (const file of files) {
+    const domain = file.data as RawDomain;
+    for (const [name, resource] of Object.entries(domain.resources)) resources.set(`${domain.domain}/${name}`, resource);
+  }
+  for (const file of files) {
+    const domain = file.data as RawDomain;
+    for (const [name, resource] of Object.entries(domain.resources))
+      for (const [relationName, relation] of Object.entries(resource.relations ?? {})) {
+        const at = ['resources', name, 'relations', relationName];
+        const problem = relationProblem(`${domain.domain}/${name}`, resource, relationName, relation, resources);
+        if (problem) errors.push({ file: file.path, ...locate(file, problem.key ? [...at, problem.key] : at, problem.key === undefined), message: problem.message });
+      }
+  }
+}
+
+function relationProblem(
+  path: string,
+  resource: RawResource,
+  name: string,
+  relation: RawRelation,
+  resources: ReadonlyMap<string, RawResource>,
+): { key?: string; message: string } | undefined {
+  const many = relation.to_many !== undefined;
+  const targetPath = (relation.to_many ?? relation.to_one) as string;
+  const key = many ? 'to_many' : 'to_one';
+  if (resource.fields[name]) return { message: `relation '${name}' of ${path} has the name of one of its fields: name it otherwise (both would be keys of the same record)` };
+  const target = resources.get(targetPath);
+  if (!target) return { key, message: `relation '${name}' of ${path} points to ${targetPath}, which the catalogue does not define` };
+  const [holder, holderPath, pointed] = many ? [target, targetPath, resource] : [resource, path, target];
+  const field = holder.fields[relation.via];
+  if (!field) return { key: 'via', message: `relation '${name}' of ${path}: ${holderPath} has no field '${relation.via}' to hold the link` };
+  const erp = field.erp;
+  if (typeof erp !== 'object' || !('many2one' in erp) || field.type !== 'integer')
+    return {
+      key: 'via',
+      message: `relation '${name}' of ${path}: field '${relation.via}' of ${holderPath} must be an integer many2one ({ many2one: <field>, comodel: <model> }, type integer)`,
+    };
+  if (erp.comodel !== pointed.model)
+    return {
+      key: 'via',
+      message: `relation '${name}' of ${path}: field '${relation.via}' of ${holderPath} points to ${erp.comodel}, not to ${many ? path : targetPath}'s model ${pointed.model}`,
+    };
+  if (many && !Object.values(target.filters ?? {}).some((filter) => filter.field === relation.via && filter.op === '='))
+    return {
+      key: 'via',
+      message: `relation '${name}' of ${path}: ${targetPath} needs a filter { op: "=", field: ${relation.via} } (its records beyond the bound per record are paged with it)`,
+    };
+  return undefined;
 }
 
 type Report = (path: Path, message: string, key?: boolean) => void;
@@ -202,7 +262,9 @@ function explainSchemaErrors(errors: readonly ErrorObject[]): SchemaProblem[] {
         message =
           path[path.length - 1] === 'erp'
             ? `${where} must be an ERP field name, or one of {field[, computed]}, {many2one, comodel}, {related: [many2one, field], comodel}, {x2many, comodel[, first]}, {distribution}, {distribution_accounts, comodel}, {gateway: url}`
-            : `${where} must say either 'field' (an exposed field) or 'erp' with 'type' (an ERP field), not both`;
+            : path.includes('relations')
+              ? `${where} must say either 'to_many' or 'to_one' (the related resource), not both`
+              : `${where} must say either 'field' (an exposed field) or 'erp' with 'type' (an ERP field), not both`;
         break;
       case 'propertyNames':
         continue;

@@ -534,7 +534,7 @@ footer {
 </section>
 <section class="guide" id="paging">
 <h2>Paging</h2>
-<p>List routes take <code>limit</code>, <code>offset</code>, <code>since_id</code>, <code>total</code>, <code>order</code>, <code>fields</code>, <code>format</code>, <code>csv_formulas</code>, <code>changed_since</code> besides their filters; detail routes take <code>fields</code> only. Any other query key is 400; a malformed value (<code>limit=0</code>, <code>offset=-1</code>, <code>total=maybe</code>) is 422. A list answers <code>{&quot;data&quot;: [record, ...], &quot;meta&quot;: {&quot;total&quot;: n, &quot;next_since_id&quot;: n|null}}</code>.</p>
+<p>List routes take <code>limit</code>, <code>offset</code>, <code>since_id</code>, <code>total</code>, <code>order</code>, <code>fields</code>, <code>format</code>, <code>csv_formulas</code>, <code>changed_since</code>, <code>expand</code> besides their filters; detail routes take <code>fields</code> only. Any other query key is 400; a malformed value (<code>limit=0</code>, <code>offset=-1</code>, <code>total=maybe</code>) is 422. A list answers <code>{&quot;data&quot;: [record, ...], &quot;meta&quot;: {&quot;total&quot;: n, &quot;next_since_id&quot;: n|null}}</code>.</p>
 <ul>
 <li><strong>Offset paging</strong> (<code>limit</code>, <code>offset</code>, optional <code>order</code>): for screens and small lists. <code>meta.total</code> counts every match; the cost grows with the offset.</li>
 <li><strong>Cursor paging</strong> (<code>since_id</code>): for full scans and synchronisation. Start with <code>since_id=0</code>, then pass back <code>meta.next_since_id</code> unchanged (<code>&quot;next_since_id&quot;: 212</code>: ask again with <code>since_id=212</code>); stop at <code>&quot;next_since_id&quot;: null</code>. Ascending id, constant cost; never compute the cursor yourself. Not with <code>offset</code> or <code>order</code> (400).</li>
@@ -867,6 +867,7 @@ footer {
 <tr><td><code>description</code></td><td data-label="Op"><code>ilike</code></td><td data-label="Value">text (substring)</td><td data-label="Example"><code>description=abc</code></td><td data-label="Note"></td></tr>
 <tr><td><code>created_after</code></td><td data-label="Op"><code>&gt;=</code></td><td data-label="Value">date or date-time</td><td data-label="Example"><code>created_after=2026-01-31</code></td><td data-label="Note">Lines created on or after this date.</td></tr>
 <tr><td><code>created_before</code></td><td data-label="Op"><code>&lt;=</code></td><td data-label="Value">date or date-time</td><td data-label="Example"><code>created_before=2026-01-31</code></td><td data-label="Note">Lines created on or before this date.</td></tr>
+<tr><td><code>purchase_order_line_id</code></td><td data-label="Op"><code>=</code></td><td data-label="Value">integer</td><td data-label="Example"><code>purchase_order_line_id=42</code></td><td data-label="Note"></td></tr>
 </tbody></table></div></div>
 <div class="ex"><h4>Examples</h4>
 <pre class="curl"><code>curl -sS -H &quot;Authorization: Bearer $API_KEY&quot; &#39;{base_url}/api/v1/approvals/request-lines?request_id=42&amp;limit=10&#39;</code></pre>
@@ -1225,6 +1226,7 @@ footer {
 <tr><td><code>hidden_public</code></td><td data-label="Op"><code>=</code></td><td data-label="Value">boolean</td><td data-label="Example"><code>hidden_public=true</code></td><td data-label="Note"></td></tr>
 <tr><td><code>begin_after</code></td><td data-label="Op"><code>&gt;=</code></td><td data-label="Value">date or date-time</td><td data-label="Example"><code>begin_after=2026-01-31</code></td><td data-label="Note">On field <code>date_begin</code>.</td></tr>
 <tr><td><code>begin_before</code></td><td data-label="Op"><code>&lt;=</code></td><td data-label="Value">date or date-time</td><td data-label="Example"><code>begin_before=2026-01-31</code></td><td data-label="Note">On field <code>date_begin</code>.</td></tr>
+<tr><td><code>reservation_id</code></td><td data-label="Op"><code>=</code></td><td data-label="Value">integer</td><td data-label="Example"><code>reservation_id=42</code></td><td data-label="Note"></td></tr>
 </tbody></table></div></div>
 <div class="ex"><h4>Examples</h4>
 <pre class="curl"><code>curl -sS -H &quot;Authorization: Bearer $API_KEY&quot; &#39;{base_url}/api/v1/events/events?stage_id=42&amp;limit=10&#39;</code></pre>
@@ -1779,6 +1781,7 @@ footer {
 <tr><td><code>driver_id</code></td><td data-label="Op"><code>=</code></td><td data-label="Value">integer</td><td data-label="Example"><code>driver_id=42</code></td><td data-label="Note">Trips with this driver (partner id).</td></tr>
 <tr><td><code>date_after</code></td><td data-label="Op"><code>&gt;=</code></td><td data-label="Value">date</td><td data-label="Example"><code>date_after=2026-01-31</code></td><td data-label="Note">On field <code>date</code>.</td></tr>
 <tr><td><code>date_before</code></td><td data-label="Op"><code>&lt;=</code></td><td data-label="Value">date</td><td data-label="Example"><code>date_before=2026-01-31</code></td><td data-label="Note">On field <code>date</code>.</td></tr>
+<tr><td><code>reservation_id</code></td><td data-label="Op"><code>=</code></td><td data-label="Value">integer</td><td data-label="Example"><code>reservation_id=42</code></td><td data-label="Note"></td></tr>
 </tbody></table></div></div>
 <div class="ex"><h4>Examples</h4>
 <pre class="curl"><code>curl -sS -H &quot;Authorization: Bearer $API_KEY&quot; &#39;{base_url}/api/v1/fleet/trips?vehicle_id=42&amp;limit=10&#39;</code></pre>
@@ -1967,6 +1970,7 @@ footer {
 <tr><td><code>product_id</code></td><td data-label="Op"><code>=</code></td><td data-label="Value">integer</td><td data-label="Example"><code>product_id=42</code></td><td data-label="Note">Moves of this product.</td></tr>
 <tr><td><code>date_after</code></td><td data-label="Op"><code>&gt;=</code></td><td data-label="Value">date or date-time</td><td data-label="Example"><code>date_after=2026-01-31</code></td><td data-label="Note">Issued on or after this date.</td></tr>
 <tr><td><code>date_before</code></td><td data-label="Op"><code>&lt;=</code></td><td data-label="Value">date or date-time</td><td data-label="Example"><code>date_before=2026-01-31</code></td><td data-label="Note">Issued on or before this date.</td></tr>
+<tr><td><code>ticket_id</code></td><td data-label="Op"><code>=</code></td><td data-label="Value">integer</td><td data-label="Example"><code>ticket_id=42</code></td><td data-label="Note"></td></tr>
 </tbody></table></div></div>
 <div class="ex"><h4>Examples</h4>
 <pre class="curl"><code>curl -sS -H &quot;Authorization: Bearer $API_KEY&quot; &#39;{base_url}/api/v1/it/consumable-moves?state=out&amp;limit=10&#39;</code></pre>
@@ -3204,6 +3208,7 @@ footer {
 <tr><td><code>financing_type</code></td><td data-label="Op"><code>=</code></td><td data-label="Value">one of <code>org</code>, <code>partner</code>, <code>mixed</code></td><td data-label="Example"><code>financing_type=org</code></td><td data-label="Note"></td></tr>
 <tr><td><code>start_after</code></td><td data-label="Op"><code>&gt;=</code></td><td data-label="Value">date</td><td data-label="Example"><code>start_after=2026-01-31</code></td><td data-label="Note">On field <code>date_start</code>.</td></tr>
 <tr><td><code>start_before</code></td><td data-label="Op"><code>&lt;=</code></td><td data-label="Value">date</td><td data-label="Example"><code>start_before=2026-01-31</code></td><td data-label="Note">On field <code>date_start</code>.</td></tr>
+<tr><td><code>rate_id</code></td><td data-label="Op"><code>=</code></td><td data-label="Value">integer</td><td data-label="Example"><code>rate_id=42</code></td><td data-label="Note"></td></tr>
 </tbody></table></div></div>
 <div class="ex"><h4>Examples</h4>
 <pre class="curl"><code>curl -sS -H &quot;Authorization: Bearer $API_KEY&quot; &#39;{base_url}/api/v1/travel/perdiem-requests?state=draft&amp;limit=10&#39;</code></pre>
@@ -3754,7 +3759,7 @@ Every data route needs \`Authorization: Bearer <API key>\`; the documentation ro
 
 ## Paging
 
-List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fields\`, \`format\`, \`csv_formulas\`, \`changed_since\` besides their filters; detail routes take \`fields\` only. Any other query key is 400; a malformed value (\`limit=0\`, \`offset=-1\`, \`total=maybe\`) is 422. A list answers \`{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}\`.
+List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fields\`, \`format\`, \`csv_formulas\`, \`changed_since\`, \`expand\` besides their filters; detail routes take \`fields\` only. Any other query key is 400; a malformed value (\`limit=0\`, \`offset=-1\`, \`total=maybe\`) is 422. A list answers \`{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}\`.
 
 - **Offset paging** (\`limit\`, \`offset\`, optional \`order\`): for screens and small lists. \`meta.total\` counts every match; the cost grows with the offset.
 - **Cursor paging** (\`since_id\`): for full scans and synchronisation. Start with \`since_id=0\`, then pass back \`meta.next_since_id\` unchanged (\`"next_since_id": 212\`: ask again with \`since_id=212\`); stop at \`"next_since_id": null\`. Ascending id, constant cost; never compute the cursor yourself. Not with \`offset\` or \`order\` (400).
@@ -3933,6 +3938,7 @@ Filters:
 - description ilike text
 - created_after >= date-time. Lines created on or after this date.
 - created_before <= date-time. Lines created on or before this date.
+- purchase_order_line_id = integer
 Example record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_description":"Example request description","request_status":"new","author":"Example author","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","estimated_amount":1250.5,"currency":"EUR","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","purchase_order_line_id":7,"vendor":"Example vendor","company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.product.line&view_type=form"}
 
 ### approvals/requests: Approval requests
@@ -4102,6 +4108,7 @@ Filters:
 - hidden_public = true|false
 - begin_after >= date-time. On field \`date_begin\`.
 - begin_before <= date-time. On field \`date_begin\`.
+- reservation_id = integer
 Example record (shape only): {"id":42,"name":"Example name","event_type":"Example event type","activity":"Example activity","stage":"Example stage","date_begin":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","is_ongoing":true,"space":"Example space","space_id":7,"reservation_id":7,"space_capacity":3,"seats_max":3,"seats_taken":3,"seats_available":3,"organizer":"Example organizer","responsible":"Example responsible","referent":"Example referent","origin":"internal","review_state":"approved","hidden_public":true,"checklist_enabled":true,"checklist_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=event.event&view_type=form"}
 
 ### events/registrations: Registrations
@@ -4342,6 +4349,7 @@ Filters:
 - driver_id = integer. Trips with this driver (partner id).
 - date_after >= date. On field \`date\`.
 - date_before <= date. On field \`date\`.
+- reservation_id = integer
 Example record (shape only): {"id":42,"reference":"Example reference","reservation_id":7,"vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","odometer_start":1250.5,"odometer_end":1250.5,"distance":1250.5,"motive":"Example motive","destination":"Example destination","analytic_account":"Example analytic account","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.trip&view_type=form"}
 
 ### fleet/vehicles: Vehicles
@@ -4425,6 +4433,7 @@ Filters:
 - product_id = integer. Moves of this product.
 - date_after >= date-time. Issued on or after this date.
 - date_before <= date-time. Issued on or before this date.
+- ticket_id = integer
 Example record (shape only): {"id":42,"ticket_id":7,"ticket_number":"Example ticket number","beneficiary":"Example beneficiary","product":"Example product","location":"Example location","quantity":1250.5,"returned_quantity":1250.5,"remaining_quantity":1250.5,"state":"out","date":"2026-01-31T08:00:00Z","handled_by":"Example handled by","url":"https://erp.example.org/web#id=42&model=it.consumable.move&view_type=form"}
 
 ### it/tickets: Tickets
@@ -4986,6 +4995,7 @@ Filters:
 - financing_type = "org"|"partner"|"mixed"
 - start_after >= date. On field \`date_start\`.
 - start_before <= date. On field \`date_start\`.
+- rate_id = integer
 Example record (shape only): {"id":42,"reference":"Example reference","name":"Example name","state":"draft","trip_id":7,"trip_reference":"Example trip reference","traveler":"Example traveler","mission_object":"Example mission object","country":"Example country","city":"Example city","date_start":"2026-01-31","date_end":"2026-01-31","duration_days":1250.5,"prorata_start":"full","prorata_end":"full","calc_model":"flat_with_abatement","daily_rate":1250.5,"rate_id":7,"duration_abatement_pct":1250.5,"duration_abatement_amount":1250.5,"total_amount":1250.5,"financing_type":"org","partner":"Example partner","partner_share_pct":1250.5,"amount_company":1250.5,"amount_partner":1250.5,"currency":"EUR","environment":"Example environment","validator":"Example validator","submit_date":"2026-01-31T08:00:00Z","approve_date":"2026-01-31T08:00:00Z","reject_date":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.request&view_type=form"}
 
 ### travel/trip-expenses: Trip expenses

@@ -2167,7 +2167,7 @@ footer {
 </section>
 <section class="guide" id="paging">
 <h2>Paging</h2>
-<p>List routes take <code>limit</code>, <code>offset</code>, <code>since_id</code>, <code>total</code>, <code>order</code>, <code>fields</code>, <code>format</code>, <code>csv_formulas</code>, <code>changed_since</code> besides their filters; detail routes take <code>fields</code> only. Any other query key is 400; a malformed value (<code>limit=0</code>, <code>offset=-1</code>, <code>total=maybe</code>) is 422. A list answers <code>{&quot;data&quot;: [record, ...], &quot;meta&quot;: {&quot;total&quot;: n, &quot;next_since_id&quot;: n|null}}</code>.</p>
+<p>List routes take <code>limit</code>, <code>offset</code>, <code>since_id</code>, <code>total</code>, <code>order</code>, <code>fields</code>, <code>format</code>, <code>csv_formulas</code>, <code>changed_since</code>, <code>expand</code> besides their filters; detail routes take <code>fields</code> only. Any other query key is 400; a malformed value (<code>limit=0</code>, <code>offset=-1</code>, <code>total=maybe</code>) is 422. A list answers <code>{&quot;data&quot;: [record, ...], &quot;meta&quot;: {&quot;total&quot;: n, &quot;next_since_id&quot;: n|null}}</code>.</p>
 <ul>
 <li><strong>Offset paging</strong> (<code>limit</code>, <code>offset</code>, optional <code>order</code>): for screens and small lists. <code>meta.total</code> counts every match; the cost grows with the offset.</li>
 <li><strong>Cursor paging</strong> (<code>since_id</code>): for full scans and synchronisation. Start with <code>since_id=0</code>, then pass back <code>meta.next_since_id</code> unchanged (<code>&quot;next_since_id&quot;: 212</code>: ask again with <code>since_id=212</code>); stop at <code>&quot;next_since_id&quot;: null</code>. Ascending id, constant cost; never compute the cursor yourself. Not with <code>offset</code> or <code>order</code> (400).</li>
@@ -2500,6 +2500,7 @@ footer {
 <tr><td><code>description</code></td><td data-label="Op"><code>ilike</code></td><td data-label="Value">text (substring)</td><td data-label="Example"><code>description=abc</code></td><td data-label="Note"></td></tr>
 <tr><td><code>created_after</code></td><td data-label="Op"><code>&gt;=</code></td><td data-label="Value">date or date-time</td><td data-label="Example"><code>created_after=2026-01-31</code></td><td data-label="Note">Lines created on or after this date.</td></tr>
 <tr><td><code>created_before</code></td><td data-label="Op"><code>&lt;=</code></td><td data-label="Value">date or date-time</td><td data-label="Example"><code>created_before=2026-01-31</code></td><td data-label="Note">Lines created on or before this date.</td></tr>
+<tr><td><code>purchase_order_line_id</code></td><td data-label="Op"><code>=</code></td><td data-label="Value">integer</td><td data-label="Example"><code>purchase_order_line_id=42</code></td><td data-label="Note"></td></tr>
 </tbody></table></div></div>
 <div class="ex"><h4>Examples</h4>
 <pre class="curl"><code>curl -sS -H &quot;Authorization: Bearer $API_KEY&quot; &#39;{base_url}/api/v1/approvals/request-lines?request_id=42&amp;limit=10&#39;</code></pre>
@@ -2858,6 +2859,7 @@ footer {
 <tr><td><code>hidden_public</code></td><td data-label="Op"><code>=</code></td><td data-label="Value">boolean</td><td data-label="Example"><code>hidden_public=true</code></td><td data-label="Note"></td></tr>
 <tr><td><code>begin_after</code></td><td data-label="Op"><code>&gt;=</code></td><td data-label="Value">date or date-time</td><td data-label="Example"><code>begin_after=2026-01-31</code></td><td data-label="Note">On field <code>date_begin</code>.</td></tr>
 <tr><td><code>begin_before</code></td><td data-label="Op"><code>&lt;=</code></td><td data-label="Value">date or date-time</td><td data-label="Example"><code>begin_before=2026-01-31</code></td><td data-label="Note">On field <code>date_begin</code>.</td></tr>
+<tr><td><code>reservation_id</code></td><td data-label="Op"><code>=</code></td><td data-label="Value">integer</td><td data-label="Example"><code>reservation_id=42</code></td><td data-label="Note"></td></tr>
 </tbody></table></div></div>
 <div class="ex"><h4>Examples</h4>
 <pre class="curl"><code>curl -sS -H &quot;Authorization: Bearer $API_KEY&quot; &#39;{base_url}/api/v1/events/events?stage_id=42&amp;limit=10&#39;</code></pre>
@@ -3412,6 +3414,7 @@ footer {
 <tr><td><code>driver_id</code></td><td data-label="Op"><code>=</code></td><td data-label="Value">integer</td><td data-label="Example"><code>driver_id=42</code></td><td data-label="Note">Trips with this driver (partner id).</td></tr>
 <tr><td><code>date_after</code></td><td data-label="Op"><code>&gt;=</code></td><td data-label="Value">date</td><td data-label="Example"><code>date_after=2026-01-31</code></td><td data-label="Note">On field <code>date</code>.</td></tr>
 <tr><td><code>date_before</code></td><td data-label="Op"><code>&lt;=</code></td><td data-label="Value">date</td><td data-label="Example"><code>date_before=2026-01-31</code></td><td data-label="Note">On field <code>date</code>.</td></tr>
+<tr><td><code>reservation_id</code></td><td data-label="Op"><code>=</code></td><td data-label="Value">integer</td><td data-label="Example"><code>reservation_id=42</code></td><td data-label="Note"></td></tr>
 </tbody></table></div></div>
 <div class="ex"><h4>Examples</h4>
 <pre class="curl"><code>curl -sS -H &quot;Authorization: Bearer $API_KEY&quot; &#39;{base_url}/api/v1/fleet/trips?vehicle_id=42&amp;limit=10&#39;</code></pre>
@@ -3600,6 +3603,7 @@ footer {
 <tr><td><code>product_id</code></td><td data-label="Op"><code>=</code></td><td data-label="Value">integer</td><td data-label="Example"><code>product_id=42</code></td><td data-label="Note">Moves of this product.</td></tr>
 <tr><td><code>date_after</code></td><td data-label="Op"><code>&gt;=</code></td><td data-label="Value">date or date-time</td><td data-label="Example"><code>date_after=2026-01-31</code></td><td data-label="Note">Issued on or after this date.</td></tr>
 <tr><td><code>date_before</code></td><td data-label="Op"><code>&lt;=</code></td><td data-label="Value">date or date-time</td><td data-label="Example"><code>date_before=2026-01-31</code></td><td data-label="Note">Issued on or before this date.</td></tr>
+<tr><td><code>ticket_id</code></td><td data-label="Op"><code>=</code></td><td data-label="Value">integer</td><td data-label="Example"><code>ticket_id=42</code></td><td data-label="Note"></td></tr>
 </tbody></table></div></div>
 <div class="ex"><h4>Examples</h4>
 <pre class="curl"><code>curl -sS -H &quot;Authorization: Bearer $API_KEY&quot; &#39;{base_url}/api/v1/it/consumable-moves?state=out&amp;limit=10&#39;</code></pre>
@@ -4837,6 +4841,7 @@ footer {
 <tr><td><code>financing_type</code></td><td data-label="Op"><code>=</code></td><td data-label="Value">one of <code>org</code>, <code>partner</code>, <code>mixed</code></td><td data-label="Example"><code>financing_type=org</code></td><td data-label="Note"></td></tr>
 <tr><td><code>start_after</code></td><td data-label="Op"><code>&gt;=</code></td><td data-label="Value">date</td><td data-label="Example"><code>start_after=2026-01-31</code></td><td data-label="Note">On field <code>date_start</code>.</td></tr>
 <tr><td><code>start_before</code></td><td data-label="Op"><code>&lt;=</code></td><td data-label="Value">date</td><td data-label="Example"><code>start_before=2026-01-31</code></td><td data-label="Note">On field <code>date_start</code>.</td></tr>
+<tr><td><code>rate_id</code></td><td data-label="Op"><code>=</code></td><td data-label="Value">integer</td><td data-label="Example"><code>rate_id=42</code></td><td data-label="Note"></td></tr>
 </tbody></table></div></div>
 <div class="ex"><h4>Examples</h4>
 <pre class="curl"><code>curl -sS -H &quot;Authorization: Bearer $API_KEY&quot; &#39;{base_url}/api/v1/travel/perdiem-requests?state=draft&amp;limit=10&#39;</code></pre>
@@ -5385,7 +5390,7 @@ Every data route needs \`Authorization: Bearer <API key>\`; the documentation ro
 
 ## Paging
 
-List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fields\`, \`format\`, \`csv_formulas\`, \`changed_since\` besides their filters; detail routes take \`fields\` only. Any other query key is 400; a malformed value (\`limit=0\`, \`offset=-1\`, \`total=maybe\`) is 422. A list answers \`{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}\`.
+List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fields\`, \`format\`, \`csv_formulas\`, \`changed_since\`, \`expand\` besides their filters; detail routes take \`fields\` only. Any other query key is 400; a malformed value (\`limit=0\`, \`offset=-1\`, \`total=maybe\`) is 422. A list answers \`{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}\`.
 
 - **Offset paging** (\`limit\`, \`offset\`, optional \`order\`): for screens and small lists. \`meta.total\` counts every match; the cost grows with the offset.
 - **Cursor paging** (\`since_id\`): for full scans and synchronisation. Start with \`since_id=0\`, then pass back \`meta.next_since_id\` unchanged (\`"next_since_id": 212\`: ask again with \`since_id=212\`); stop at \`"next_since_id": null\`. Ascending id, constant cost; never compute the cursor yourself. Not with \`offset\` or \`order\` (400).
@@ -5564,6 +5569,7 @@ Filters:
 - description ilike text
 - created_after >= date-time. Lines created on or after this date.
 - created_before <= date-time. Lines created on or before this date.
+- purchase_order_line_id = integer
 Example record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_description":"Example request description","request_status":"new","author":"Example author","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","estimated_amount":1250.5,"currency":"EUR","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","purchase_order_line_id":7,"vendor":"Example vendor","company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.product.line&view_type=form"}
 
 ### approvals/requests: Approval requests
@@ -5733,6 +5739,7 @@ Filters:
 - hidden_public = true|false
 - begin_after >= date-time. On field \`date_begin\`.
 - begin_before <= date-time. On field \`date_begin\`.
+- reservation_id = integer
 Example record (shape only): {"id":42,"name":"Example name","event_type":"Example event type","activity":"Example activity","stage":"Example stage","date_begin":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","is_ongoing":true,"space":"Example space","space_id":7,"reservation_id":7,"space_capacity":3,"seats_max":3,"seats_taken":3,"seats_available":3,"organizer":"Example organizer","responsible":"Example responsible","referent":"Example referent","origin":"internal","review_state":"approved","hidden_public":true,"checklist_enabled":true,"checklist_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=event.event&view_type=form"}
 
 ### events/registrations: Registrations
@@ -5973,6 +5980,7 @@ Filters:
 - driver_id = integer. Trips with this driver (partner id).
 - date_after >= date. On field \`date\`.
 - date_before <= date. On field \`date\`.
+- reservation_id = integer
 Example record (shape only): {"id":42,"reference":"Example reference","reservation_id":7,"vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","odometer_start":1250.5,"odometer_end":1250.5,"distance":1250.5,"motive":"Example motive","destination":"Example destination","analytic_account":"Example analytic account","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.trip&view_type=form"}
 
 ### fleet/vehicles: Vehicles
@@ -6056,6 +6064,7 @@ Filters:
 - product_id = integer. Moves of this product.
 - date_after >= date-time. Issued on or after this date.
 - date_before <= date-time. Issued on or before this date.
+- ticket_id = integer
 Example record (shape only): {"id":42,"ticket_id":7,"ticket_number":"Example ticket number","beneficiary":"Example beneficiary","product":"Example product","location":"Example location","quantity":1250.5,"returned_quantity":1250.5,"remaining_quantity":1250.5,"state":"out","date":"2026-01-31T08:00:00Z","handled_by":"Example handled by","url":"https://erp.example.org/web#id=42&model=it.consumable.move&view_type=form"}
 
 ### it/tickets: Tickets
@@ -6617,6 +6626,7 @@ Filters:
 - financing_type = "org"|"partner"|"mixed"
 - start_after >= date. On field \`date_start\`.
 - start_before <= date. On field \`date_start\`.
+- rate_id = integer
 Example record (shape only): {"id":42,"reference":"Example reference","name":"Example name","state":"draft","trip_id":7,"trip_reference":"Example trip reference","traveler":"Example traveler","mission_object":"Example mission object","country":"Example country","city":"Example city","date_start":"2026-01-31","date_end":"2026-01-31","duration_days":1250.5,"prorata_start":"full","prorata_end":"full","calc_model":"flat_with_abatement","daily_rate":1250.5,"rate_id":7,"duration_abatement_pct":1250.5,"duration_abatement_amount":1250.5,"total_amount":1250.5,"financing_type":"org","partner":"Example partner","partner_share_pct":1250.5,"amount_company":1250.5,"amount_partner":1250.5,"currency":"EUR","environment":"Example environment","validator":"Example validator","submit_date":"2026-01-31T08:00:00Z","approve_date":"2026-01-31T08:00:00Z","reject_date":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.request&view_type=form"}
 
 ### travel/trip-expenses: Trip expenses
@@ -7854,6 +7864,18 @@ var openapi_default = {
               ]
             },
             example: "2026-01-31"
+          },
+          {
+            name: "purchase_order_line_id",
+            in: "query",
+            required: false,
+            description: "Records whose purchase_order_line_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
           },
           {
             $ref: "#/components/parameters/IfNoneMatch"
@@ -9589,6 +9611,18 @@ var openapi_default = {
               ]
             },
             example: "2026-01-31"
+          },
+          {
+            name: "reservation_id",
+            in: "query",
+            required: false,
+            description: "Records whose reservation_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
           },
           {
             $ref: "#/components/parameters/IfNoneMatch"
@@ -12458,6 +12492,18 @@ var openapi_default = {
             example: "2026-01-31"
           },
           {
+            name: "reservation_id",
+            in: "query",
+            required: false,
+            description: "Records whose reservation_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -13442,6 +13488,18 @@ var openapi_default = {
               ]
             },
             example: "2026-01-31"
+          },
+          {
+            name: "ticket_id",
+            in: "query",
+            required: false,
+            description: "Records whose ticket_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
           },
           {
             $ref: "#/components/parameters/IfNoneMatch"
@@ -19943,6 +20001,18 @@ var openapi_default = {
               ]
             },
             example: "2026-01-31"
+          },
+          {
+            name: "rate_id",
+            in: "query",
+            required: false,
+            description: "Records whose rate_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
           },
           {
             $ref: "#/components/parameters/IfNoneMatch"
@@ -27220,6 +27290,15 @@ var ANALYTIC_ACCOUNTS = deepFreeze({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "dimension_record",
+      kind: "to_one",
+      target: "analytic/dimensions",
+      link: "plan_id",
+      via: "dimension_id"
+    }
+  ],
   sortable: {
     id: "id",
     code: "code",
@@ -27276,6 +27355,11 @@ var ANALYTIC_ACCOUNTS = deepFreeze({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       dimension_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -27307,6 +27391,11 @@ var ANALYTIC_ACCOUNTS = deepFreeze({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -27400,6 +27489,16 @@ var ANALYTIC_DIMENSIONS = deepFreeze({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "accounts",
+      kind: "to_many",
+      target: "analytic/accounts",
+      link: "plan_id",
+      via: "dimension_id",
+      filter: "dimension_id"
+    }
+  ],
   sortable: {
     id: "id",
     name: "name",
@@ -27456,6 +27555,11 @@ var ANALYTIC_DIMENSIONS = deepFreeze({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       name: {
         type: "string",
         minLength: 1,
@@ -27472,6 +27576,11 @@ var ANALYTIC_DIMENSIONS = deepFreeze({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -27686,6 +27795,15 @@ var APPROVALS_APPROVERS = deepFreeze2({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "request",
+      kind: "to_one",
+      target: "approvals/requests",
+      link: "request_id",
+      via: "request_id"
+    }
+  ],
   sortable: {
     id: "id",
     status: "status",
@@ -27742,6 +27860,11 @@ var APPROVALS_APPROVERS = deepFreeze2({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       request_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -27781,6 +27904,11 @@ var APPROVALS_APPROVERS = deepFreeze2({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -28075,6 +28203,29 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
       erp: "create_date",
       type: "date-time",
       deprecated: false
+    },
+    {
+      name: "purchase_order_line_id",
+      op: "=",
+      erp: "purchase_order_line_id",
+      type: "integer",
+      deprecated: false
+    }
+  ],
+  relations: [
+    {
+      name: "purchase_order_line",
+      kind: "to_one",
+      target: "purchase/order-lines",
+      link: "purchase_order_line_id",
+      via: "purchase_order_line_id"
+    },
+    {
+      name: "request",
+      kind: "to_one",
+      target: "approvals/requests",
+      link: "approval_request_id",
+      via: "request_id"
     }
   ],
   sortable: {
@@ -28133,6 +28284,11 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       request_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -28161,6 +28317,11 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
         type: "string",
         pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
         maxLength: 64
+      },
+      purchase_order_line_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
       }
     }
   },
@@ -28173,6 +28334,11 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -28592,6 +28758,24 @@ var APPROVALS_REQUESTS = deepFreeze2({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "approver_records",
+      kind: "to_many",
+      target: "approvals/approvers",
+      link: "request_id",
+      via: "request_id",
+      filter: "request_id"
+    },
+    {
+      name: "lines",
+      kind: "to_many",
+      target: "approvals/request-lines",
+      link: "approval_request_id",
+      via: "request_id",
+      filter: "request_id"
+    }
+  ],
   sortable: {
     id: "id",
     subject: "name",
@@ -28658,6 +28842,11 @@ var APPROVALS_REQUESTS = deepFreeze2({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       status: {
         type: "string",
         enum: ["new", "pending", "approved", "refused", "cancel", "treated_paid"]
@@ -28723,6 +28912,11 @@ var APPROVALS_REQUESTS = deepFreeze2({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -28974,6 +29168,24 @@ var ELECTRICITY_COUNTERS = deepFreeze3({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "purchases",
+      kind: "to_many",
+      target: "electricity/purchases",
+      link: "counter_id",
+      via: "counter_id",
+      filter: "counter_id"
+    },
+    {
+      name: "readings",
+      kind: "to_many",
+      target: "electricity/readings",
+      link: "counter_id",
+      via: "counter_id",
+      filter: "counter_id"
+    }
+  ],
   sortable: {
     id: "id",
     code: "code",
@@ -29029,6 +29241,11 @@ var ELECTRICITY_COUNTERS = deepFreeze3({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       status: {
         type: "string",
         enum: ["ok", "warning", "critical", "no_data"]
@@ -29059,6 +29276,11 @@ var ELECTRICITY_COUNTERS = deepFreeze3({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -29257,6 +29479,15 @@ var ELECTRICITY_PURCHASES = deepFreeze3({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "counter_record",
+      kind: "to_one",
+      target: "electricity/counters",
+      link: "counter_id",
+      via: "counter_id"
+    }
+  ],
   sortable: {
     id: "id",
     reference: "reference",
@@ -29315,6 +29546,11 @@ var ELECTRICITY_PURCHASES = deepFreeze3({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       state: {
         type: "string",
         enum: ["active", "cancelled"]
@@ -29350,6 +29586,11 @@ var ELECTRICITY_PURCHASES = deepFreeze3({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -29538,6 +29779,15 @@ var ELECTRICITY_READINGS = deepFreeze3({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "counter_record",
+      kind: "to_one",
+      target: "electricity/counters",
+      link: "counter_id",
+      via: "counter_id"
+    }
+  ],
   sortable: {
     id: "id",
     date_reading: "date_reading",
@@ -29598,6 +29848,11 @@ var ELECTRICITY_READINGS = deepFreeze3({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       counter_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -29629,6 +29884,11 @@ var ELECTRICITY_READINGS = deepFreeze3({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -30025,6 +30285,45 @@ var EVENTS_EVENTS = deepFreeze4({
       erp: "date_begin",
       type: "date-time",
       deprecated: false
+    },
+    {
+      name: "reservation_id",
+      op: "=",
+      erp: "reservation_id",
+      type: "integer",
+      deprecated: false
+    }
+  ],
+  relations: [
+    {
+      name: "registrations",
+      kind: "to_many",
+      target: "events/registrations",
+      link: "event_id",
+      via: "event_id",
+      filter: "event_id"
+    },
+    {
+      name: "reservation",
+      kind: "to_one",
+      target: "space/reservations",
+      link: "reservation_id",
+      via: "reservation_id"
+    },
+    {
+      name: "space_record",
+      kind: "to_one",
+      target: "space/spaces",
+      link: "space_id",
+      via: "space_id"
+    },
+    {
+      name: "tasks",
+      kind: "to_many",
+      target: "events/tasks",
+      link: "event_id",
+      via: "event_id",
+      filter: "event_id"
     }
   ],
   sortable: {
@@ -30088,6 +30387,11 @@ var EVENTS_EVENTS = deepFreeze4({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       stage_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -30120,6 +30424,11 @@ var EVENTS_EVENTS = deepFreeze4({
         type: "string",
         pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
         maxLength: 64
+      },
+      reservation_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
       }
     }
   },
@@ -30132,6 +30441,11 @@ var EVENTS_EVENTS = deepFreeze4({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -30311,6 +30625,15 @@ var EVENTS_REGISTRATIONS = deepFreeze4({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "event_record",
+      kind: "to_one",
+      target: "events/events",
+      link: "event_id",
+      via: "event_id"
+    }
+  ],
   sortable: {
     id: "id",
     attendee: "name",
@@ -30368,6 +30691,11 @@ var EVENTS_REGISTRATIONS = deepFreeze4({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       event_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -30398,6 +30726,11 @@ var EVENTS_REGISTRATIONS = deepFreeze4({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -30518,6 +30851,15 @@ var EVENTS_TASKS = deepFreeze4({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "event_record",
+      kind: "to_one",
+      target: "events/events",
+      link: "event_id",
+      via: "event_id"
+    }
+  ],
   sortable: {
     id: "id",
     name: "name",
@@ -30573,6 +30915,11 @@ var EVENTS_TASKS = deepFreeze4({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       event_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -30599,6 +30946,11 @@ var EVENTS_TASKS = deepFreeze4({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -30820,6 +31172,15 @@ var FLEET_ALERTS = deepFreeze5({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "vehicle_record",
+      kind: "to_one",
+      target: "fleet/vehicles",
+      link: "vehicle_id",
+      via: "vehicle_id"
+    }
+  ],
   sortable: {
     id: "id",
     name: "name",
@@ -30878,6 +31239,11 @@ var FLEET_ALERTS = deepFreeze5({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       state: {
         type: "string",
         enum: ["pending", "handled", "late"]
@@ -30912,6 +31278,11 @@ var FLEET_ALERTS = deepFreeze5({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -31206,6 +31577,15 @@ var FLEET_FUEL_LOGS = deepFreeze5({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "vehicle_record",
+      kind: "to_one",
+      target: "fleet/vehicles",
+      link: "vehicle_id",
+      via: "vehicle_id"
+    }
+  ],
   sortable: {
     id: "id",
     reference: "name",
@@ -31267,6 +31647,11 @@ var FLEET_FUEL_LOGS = deepFreeze5({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       vehicle_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -31303,6 +31688,11 @@ var FLEET_FUEL_LOGS = deepFreeze5({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -31490,6 +31880,15 @@ var FLEET_INCIDENTS = deepFreeze5({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "vehicle_record",
+      kind: "to_one",
+      target: "fleet/vehicles",
+      link: "vehicle_id",
+      via: "vehicle_id"
+    }
+  ],
   sortable: {
     id: "id",
     name: "name",
@@ -31547,6 +31946,11 @@ var FLEET_INCIDENTS = deepFreeze5({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       vehicle_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -31582,6 +31986,11 @@ var FLEET_INCIDENTS = deepFreeze5({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -31748,6 +32157,7 @@ var FLEET_LOCATIONS = deepFreeze5({
       deprecated: false
     }
   ],
+  relations: [],
   sortable: {
     id: "id",
     name: "name",
@@ -31808,6 +32218,11 @@ var FLEET_LOCATIONS = deepFreeze5({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       code: {
         type: "string",
         minLength: 1,
@@ -31829,6 +32244,11 @@ var FLEET_LOCATIONS = deepFreeze5({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -32128,6 +32548,23 @@ var FLEET_RESERVATIONS = deepFreeze5({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "trips",
+      kind: "to_many",
+      target: "fleet/trips",
+      link: "reservation_id",
+      via: "reservation_id",
+      filter: "reservation_id"
+    },
+    {
+      name: "vehicle_record",
+      kind: "to_one",
+      target: "fleet/vehicles",
+      link: "vehicle_id",
+      via: "vehicle_id"
+    }
+  ],
   sortable: {
     id: "id",
     reference: "name",
@@ -32192,6 +32629,11 @@ var FLEET_RESERVATIONS = deepFreeze5({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       state: {
         type: "string",
         enum: ["draft", "pending", "approved", "in_progress", "done", "refused", "cancelled"]
@@ -32227,6 +32669,11 @@ var FLEET_RESERVATIONS = deepFreeze5({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -32489,6 +32936,15 @@ var FLEET_SERVICES = deepFreeze5({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "vehicle_record",
+      kind: "to_one",
+      target: "fleet/vehicles",
+      link: "vehicle_id",
+      via: "vehicle_id"
+    }
+  ],
   sortable: {
     id: "id",
     date: "date",
@@ -32549,6 +33005,11 @@ var FLEET_SERVICES = deepFreeze5({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       vehicle_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -32583,6 +33044,11 @@ var FLEET_SERVICES = deepFreeze5({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -32834,6 +33300,29 @@ var FLEET_TRIPS = deepFreeze5({
       erp: "date",
       type: "date",
       deprecated: false
+    },
+    {
+      name: "reservation_id",
+      op: "=",
+      erp: "reservation_id",
+      type: "integer",
+      deprecated: false
+    }
+  ],
+  relations: [
+    {
+      name: "reservation",
+      kind: "to_one",
+      target: "fleet/reservations",
+      link: "reservation_id",
+      via: "reservation_id"
+    },
+    {
+      name: "vehicle_record",
+      kind: "to_one",
+      target: "fleet/vehicles",
+      link: "vehicle_id",
+      via: "vehicle_id"
     }
   ],
   sortable: {
@@ -32897,6 +33386,11 @@ var FLEET_TRIPS = deepFreeze5({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       vehicle_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -32916,6 +33410,11 @@ var FLEET_TRIPS = deepFreeze5({
         type: "string",
         pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
         maxLength: 64
+      },
+      reservation_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
       }
     }
   },
@@ -32928,6 +33427,11 @@ var FLEET_TRIPS = deepFreeze5({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -33216,6 +33720,56 @@ var FLEET_VEHICLES = deepFreeze5({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "alerts",
+      kind: "to_many",
+      target: "fleet/alerts",
+      link: "vehicle_id",
+      via: "vehicle_id",
+      filter: "vehicle_id"
+    },
+    {
+      name: "fuel_logs",
+      kind: "to_many",
+      target: "fleet/fuel-logs",
+      link: "vehicle_id",
+      via: "vehicle_id",
+      filter: "vehicle_id"
+    },
+    {
+      name: "incidents",
+      kind: "to_many",
+      target: "fleet/incidents",
+      link: "vehicle_id",
+      via: "vehicle_id",
+      filter: "vehicle_id"
+    },
+    {
+      name: "reservations",
+      kind: "to_many",
+      target: "fleet/reservations",
+      link: "vehicle_id",
+      via: "vehicle_id",
+      filter: "vehicle_id"
+    },
+    {
+      name: "services",
+      kind: "to_many",
+      target: "fleet/services",
+      link: "vehicle_id",
+      via: "vehicle_id",
+      filter: "vehicle_id"
+    },
+    {
+      name: "trips",
+      kind: "to_many",
+      target: "fleet/trips",
+      link: "vehicle_id",
+      via: "vehicle_id",
+      filter: "vehicle_id"
+    }
+  ],
   sortable: {
     id: "id",
     plate: "license_plate",
@@ -33277,6 +33831,11 @@ var FLEET_VEHICLES = deepFreeze5({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       assignation_state: {
         type: "string",
         enum: ["free", "assigned", "maintenance", "out_of_service", "sold"]
@@ -33316,6 +33875,11 @@ var FLEET_VEHICLES = deepFreeze5({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -33511,6 +34075,7 @@ var IT_ASSETS = deepFreeze6({
       deprecated: false
     }
   ],
+  relations: [],
   sortable: {
     id: "id",
     serial: "name",
@@ -33567,6 +34132,11 @@ var IT_ASSETS = deepFreeze6({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       lifecycle: {
         type: "string",
         enum: ["available", "assigned", "maintenance", "retired", "external"]
@@ -33592,6 +34162,11 @@ var IT_ASSETS = deepFreeze6({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -33802,6 +34377,22 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
       erp: "date",
       type: "date-time",
       deprecated: false
+    },
+    {
+      name: "ticket_id",
+      op: "=",
+      erp: "ticket_id",
+      type: "integer",
+      deprecated: false
+    }
+  ],
+  relations: [
+    {
+      name: "ticket",
+      kind: "to_one",
+      target: "it/tickets",
+      link: "ticket_id",
+      via: "ticket_id"
     }
   ],
   sortable: {
@@ -33861,6 +34452,11 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       state: {
         type: "string",
         enum: ["out", "partial", "returned"]
@@ -33884,6 +34480,11 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
         type: "string",
         pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
         maxLength: 64
+      },
+      ticket_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
       }
     }
   },
@@ -33896,6 +34497,11 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -34208,6 +34814,16 @@ var IT_TICKETS = deepFreeze6({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "consumable_moves",
+      kind: "to_many",
+      target: "it/consumable-moves",
+      link: "ticket_id",
+      via: "ticket_id",
+      filter: "ticket_id"
+    }
+  ],
   sortable: {
     id: "id",
     number: "number",
@@ -34268,6 +34884,11 @@ var IT_TICKETS = deepFreeze6({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       is_closed: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -34326,6 +34947,11 @@ var IT_TICKETS = deepFreeze6({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -34631,6 +35257,23 @@ var PURCHASE_ORDER_LINES = deepFreeze7({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "approval_lines",
+      kind: "to_many",
+      target: "approvals/request-lines",
+      link: "purchase_order_line_id",
+      via: "purchase_order_line_id",
+      filter: "purchase_order_line_id"
+    },
+    {
+      name: "order",
+      kind: "to_one",
+      target: "purchase/orders",
+      link: "order_id",
+      via: "order_id"
+    }
+  ],
   sortable: {
     id: "id",
     description: "name",
@@ -34692,6 +35335,11 @@ var PURCHASE_ORDER_LINES = deepFreeze7({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       order_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -34727,6 +35375,11 @@ var PURCHASE_ORDER_LINES = deepFreeze7({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -35141,6 +35794,16 @@ var PURCHASE_ORDERS = deepFreeze7({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "lines",
+      kind: "to_many",
+      target: "purchase/order-lines",
+      link: "order_id",
+      via: "order_id",
+      filter: "order_id"
+    }
+  ],
   sortable: {
     id: "id",
     reference: "name",
@@ -35207,6 +35870,11 @@ var PURCHASE_ORDERS = deepFreeze7({
         type: "string",
         minLength: 1,
         maxLength: 128
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
       },
       state: {
         type: "string",
@@ -35287,6 +35955,11 @@ var PURCHASE_ORDERS = deepFreeze7({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -35397,6 +36070,7 @@ var SPACE_ACTIVITIES = deepFreeze8({
       deprecated: false
     }
   ],
+  relations: [],
   sortable: {
     id: "id",
     name: "name",
@@ -35453,6 +36127,11 @@ var SPACE_ACTIVITIES = deepFreeze8({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       code: {
         type: "string",
         minLength: 1,
@@ -35474,6 +36153,11 @@ var SPACE_ACTIVITIES = deepFreeze8({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -35547,6 +36231,7 @@ var SPACE_CATEGORIES = deepFreeze8({
       deprecated: false
     }
   ],
+  relations: [],
   sortable: {
     id: "id",
     name: "name",
@@ -35602,6 +36287,11 @@ var SPACE_CATEGORIES = deepFreeze8({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       name: {
         type: "string",
         minLength: 1,
@@ -35618,6 +36308,11 @@ var SPACE_CATEGORIES = deepFreeze8({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -35723,6 +36418,7 @@ var SPACE_EQUIPMENTS = deepFreeze8({
       deprecated: false
     }
   ],
+  relations: [],
   sortable: {
     id: "id",
     name: "name",
@@ -35779,6 +36475,11 @@ var SPACE_EQUIPMENTS = deepFreeze8({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       category_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -35800,6 +36501,11 @@ var SPACE_EQUIPMENTS = deepFreeze8({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -36033,6 +36739,15 @@ var SPACE_MAINTENANCES = deepFreeze8({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "space_record",
+      kind: "to_one",
+      target: "space/spaces",
+      link: "space_id",
+      via: "space_id"
+    }
+  ],
   sortable: {
     id: "id",
     name: "name",
@@ -36092,6 +36807,11 @@ var SPACE_MAINTENANCES = deepFreeze8({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       state: {
         type: "string",
         enum: ["planned", "in_progress", "done", "cancelled"]
@@ -36131,6 +36851,11 @@ var SPACE_MAINTENANCES = deepFreeze8({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -36452,6 +37177,23 @@ var SPACE_RESERVATIONS = deepFreeze8({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "events",
+      kind: "to_many",
+      target: "events/events",
+      link: "reservation_id",
+      via: "reservation_id",
+      filter: "reservation_id"
+    },
+    {
+      name: "space_record",
+      kind: "to_one",
+      target: "space/spaces",
+      link: "space_id",
+      via: "space_id"
+    }
+  ],
   sortable: {
     id: "id",
     reference: "name",
@@ -36517,6 +37259,11 @@ var SPACE_RESERVATIONS = deepFreeze8({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       state: {
         type: "string",
         enum: ["pending", "approved", "refused", "cancelled", "done"]
@@ -36556,6 +37303,11 @@ var SPACE_RESERVATIONS = deepFreeze8({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -36693,6 +37445,31 @@ var SPACE_SITES = deepFreeze8({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "children",
+      kind: "to_many",
+      target: "space/sites",
+      link: "parent_id",
+      via: "parent_id",
+      filter: "parent_id"
+    },
+    {
+      name: "parent",
+      kind: "to_one",
+      target: "space/sites",
+      link: "parent_id",
+      via: "parent_id"
+    },
+    {
+      name: "spaces",
+      kind: "to_many",
+      target: "space/spaces",
+      link: "site_id",
+      via: "site_id",
+      filter: "site_id"
+    }
+  ],
   sortable: {
     id: "id",
     name: "name",
@@ -36750,6 +37527,11 @@ var SPACE_SITES = deepFreeze8({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       code: {
         type: "string",
         minLength: 1,
@@ -36776,6 +37558,11 @@ var SPACE_SITES = deepFreeze8({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -37078,6 +37865,39 @@ var SPACE_SPACES = deepFreeze8({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "events",
+      kind: "to_many",
+      target: "events/events",
+      link: "space_id",
+      via: "space_id",
+      filter: "space_id"
+    },
+    {
+      name: "maintenances",
+      kind: "to_many",
+      target: "space/maintenances",
+      link: "space_id",
+      via: "space_id",
+      filter: "space_id"
+    },
+    {
+      name: "reservations",
+      kind: "to_many",
+      target: "space/reservations",
+      link: "space_id",
+      via: "space_id",
+      filter: "space_id"
+    },
+    {
+      name: "site_record",
+      kind: "to_one",
+      target: "space/sites",
+      link: "site_id",
+      via: "site_id"
+    }
+  ],
   sortable: {
     id: "id",
     name: "name",
@@ -37144,6 +37964,11 @@ var SPACE_SPACES = deepFreeze8({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       state: {
         type: "string",
         enum: ["available", "restricted", "closed"]
@@ -37179,6 +38004,11 @@ var SPACE_SPACES = deepFreeze8({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -37506,6 +38336,7 @@ var SPRINT_BLOCKERS = deepFreeze9({
       deprecated: false
     }
   ],
+  relations: [],
   sortable: {
     id: "id",
     name: "name",
@@ -37567,6 +38398,11 @@ var SPRINT_BLOCKERS = deepFreeze9({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       is_open: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -37613,6 +38449,11 @@ var SPRINT_BLOCKERS = deepFreeze9({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -37903,6 +38744,22 @@ var SPRINT_ENGAGEMENTS = deepFreeze9({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "key_result_record",
+      kind: "to_one",
+      target: "sprint/key-results",
+      link: "kr_id",
+      via: "key_result_id"
+    },
+    {
+      name: "objective_record",
+      kind: "to_one",
+      target: "sprint/objectives",
+      link: "objective_id",
+      via: "objective_id"
+    }
+  ],
   sortable: {
     id: "id",
     number: "number",
@@ -37962,6 +38819,11 @@ var SPRINT_ENGAGEMENTS = deepFreeze9({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       state: {
         type: "string",
         enum: ["open", "in_progress", "at_risk", "kept"]
@@ -38007,6 +38869,11 @@ var SPRINT_ENGAGEMENTS = deepFreeze9({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -38186,6 +39053,39 @@ var SPRINT_KEY_RESULTS = deepFreeze9({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "engagements",
+      kind: "to_many",
+      target: "sprint/engagements",
+      link: "kr_id",
+      via: "key_result_id",
+      filter: "key_result_id"
+    },
+    {
+      name: "measure_readings",
+      kind: "to_many",
+      target: "sprint/measure-readings",
+      link: "kr_id",
+      via: "key_result_id",
+      filter: "key_result_id"
+    },
+    {
+      name: "measure_records",
+      kind: "to_many",
+      target: "sprint/measures",
+      link: "kr_id",
+      via: "key_result_id",
+      filter: "key_result_id"
+    },
+    {
+      name: "objective_record",
+      kind: "to_one",
+      target: "sprint/objectives",
+      link: "objective_id",
+      via: "objective_id"
+    }
+  ],
   sortable: {
     id: "id",
     number: "number",
@@ -38241,6 +39141,11 @@ var SPRINT_KEY_RESULTS = deepFreeze9({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       exercice_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -38272,6 +39177,11 @@ var SPRINT_KEY_RESULTS = deepFreeze9({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -38471,6 +39381,22 @@ var SPRINT_MEASURE_READINGS = deepFreeze9({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "key_result_record",
+      kind: "to_one",
+      target: "sprint/key-results",
+      link: "kr_id",
+      via: "key_result_id"
+    },
+    {
+      name: "measure_record",
+      kind: "to_one",
+      target: "sprint/measures",
+      link: "measure_id",
+      via: "measure_id"
+    }
+  ],
   sortable: {
     id: "id",
     date: "date",
@@ -38527,6 +39453,11 @@ var SPRINT_MEASURE_READINGS = deepFreeze9({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       measure_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -38563,6 +39494,11 @@ var SPRINT_MEASURE_READINGS = deepFreeze9({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -38769,6 +39705,23 @@ var SPRINT_MEASURES = deepFreeze9({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "key_result_record",
+      kind: "to_one",
+      target: "sprint/key-results",
+      link: "kr_id",
+      via: "key_result_id"
+    },
+    {
+      name: "readings",
+      kind: "to_many",
+      target: "sprint/measure-readings",
+      link: "measure_id",
+      via: "measure_id",
+      filter: "measure_id"
+    }
+  ],
   sortable: {
     id: "id",
     name: "name",
@@ -38828,6 +39781,11 @@ var SPRINT_MEASURES = deepFreeze9({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       key_result_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -38854,6 +39812,11 @@ var SPRINT_MEASURES = deepFreeze9({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -38928,6 +39891,24 @@ var SPRINT_OBJECTIVES = deepFreeze9({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "engagements",
+      kind: "to_many",
+      target: "sprint/engagements",
+      link: "objective_id",
+      via: "objective_id",
+      filter: "objective_id"
+    },
+    {
+      name: "key_results",
+      kind: "to_many",
+      target: "sprint/key-results",
+      link: "objective_id",
+      via: "objective_id",
+      filter: "objective_id"
+    }
+  ],
   sortable: {
     id: "id",
     name: "name",
@@ -38983,6 +39964,11 @@ var SPRINT_OBJECTIVES = deepFreeze9({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       name: {
         type: "string",
         minLength: 1,
@@ -39004,6 +39990,11 @@ var SPRINT_OBJECTIVES = deepFreeze9({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -39125,6 +40116,7 @@ var SPRINT_SPRINTS = deepFreeze9({
       deprecated: false
     }
   ],
+  relations: [],
   sortable: {
     id: "id",
     name: "name",
@@ -39181,6 +40173,11 @@ var SPRINT_SPRINTS = deepFreeze9({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       squad_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -39207,6 +40204,11 @@ var SPRINT_SPRINTS = deepFreeze9({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -39448,6 +40450,7 @@ var STOCK_PICKINGS = deepFreeze10({
       deprecated: false
     }
   ],
+  relations: [],
   sortable: {
     id: "id",
     reference: "name",
@@ -39507,6 +40510,11 @@ var STOCK_PICKINGS = deepFreeze10({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       state: {
         type: "string",
         enum: ["draft", "waiting", "confirmed", "assigned", "done", "cancel"]
@@ -39542,6 +40550,11 @@ var STOCK_PICKINGS = deepFreeze10({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -39742,6 +40755,16 @@ var TRAVEL_PERDIEM_RATES = deepFreeze11({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "requests",
+      kind: "to_many",
+      target: "travel/perdiem-requests",
+      link: "rate_id",
+      via: "rate_id",
+      filter: "rate_id"
+    }
+  ],
   sortable: {
     id: "id",
     daily_rate: "daily_rate",
@@ -39798,6 +40821,11 @@ var TRAVEL_PERDIEM_RATES = deepFreeze11({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       country_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -39829,6 +40857,11 @@ var TRAVEL_PERDIEM_RATES = deepFreeze11({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -40325,6 +41358,29 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
       erp: "date_debut",
       type: "date",
       deprecated: false
+    },
+    {
+      name: "rate_id",
+      op: "=",
+      erp: "rate_id",
+      type: "integer",
+      deprecated: false
+    }
+  ],
+  relations: [
+    {
+      name: "rate",
+      kind: "to_one",
+      target: "travel/perdiem-rates",
+      link: "rate_id",
+      via: "rate_id"
+    },
+    {
+      name: "trip",
+      kind: "to_one",
+      target: "travel/trips",
+      link: "trip_id",
+      via: "trip_id"
     }
   ],
   sortable: {
@@ -40400,6 +41456,11 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       state: {
         type: "string",
         enum: ["draft", "pending", "approved", "rejected", "cancelled"]
@@ -40432,6 +41493,11 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
         type: "string",
         pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
         maxLength: 64
+      },
+      rate_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
       }
     }
   },
@@ -40444,6 +41510,11 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -40569,6 +41640,15 @@ var TRAVEL_TRIP_EXPENSES = deepFreeze11({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "trip",
+      kind: "to_one",
+      target: "travel/trips",
+      link: "trip_id",
+      via: "trip_id"
+    }
+  ],
   sortable: {
     id: "id",
     name: "name",
@@ -40625,6 +41705,11 @@ var TRAVEL_TRIP_EXPENSES = deepFreeze11({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       trip_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -40646,6 +41731,11 @@ var TRAVEL_TRIP_EXPENSES = deepFreeze11({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -40881,6 +41971,15 @@ var TRAVEL_TRIP_STAGES = deepFreeze11({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "trip",
+      kind: "to_one",
+      target: "travel/trips",
+      link: "trip_id",
+      via: "trip_id"
+    }
+  ],
   sortable: {
     id: "id",
     name: "name",
@@ -40940,6 +42039,11 @@ var TRAVEL_TRIP_STAGES = deepFreeze11({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       trip_id: {
         type: "string",
         pattern: "^[0-9]{1,10}$",
@@ -40976,6 +42080,11 @@ var TRAVEL_TRIP_STAGES = deepFreeze11({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -41068,6 +42177,7 @@ var TRAVEL_TRIP_TYPES = deepFreeze11({
       deprecated: false
     }
   ],
+  relations: [],
   sortable: {
     id: "id",
     name: "name",
@@ -41124,6 +42234,11 @@ var TRAVEL_TRIP_TYPES = deepFreeze11({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       code: {
         type: "string",
         minLength: 1,
@@ -41145,6 +42260,11 @@ var TRAVEL_TRIP_TYPES = deepFreeze11({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -41531,6 +42651,32 @@ var TRAVEL_TRIPS = deepFreeze11({
       deprecated: false
     }
   ],
+  relations: [
+    {
+      name: "expenses",
+      kind: "to_many",
+      target: "travel/trip-expenses",
+      link: "trip_id",
+      via: "trip_id",
+      filter: "trip_id"
+    },
+    {
+      name: "perdiem_requests",
+      kind: "to_many",
+      target: "travel/perdiem-requests",
+      link: "trip_id",
+      via: "trip_id",
+      filter: "trip_id"
+    },
+    {
+      name: "stages",
+      kind: "to_many",
+      target: "travel/trip-stages",
+      link: "trip_id",
+      via: "trip_id",
+      filter: "trip_id"
+    }
+  ],
   sortable: {
     id: "id",
     reference: "name",
@@ -41597,6 +42743,11 @@ var TRAVEL_TRIPS = deepFreeze11({
         minLength: 1,
         maxLength: 128
       },
+      expand: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
       state: {
         type: "string",
         enum: ["draft", "pending", "planned", "in_progress", "done", "cancelled"]
@@ -41642,6 +42793,11 @@ var TRAVEL_TRIPS = deepFreeze11({
     properties: {
       fields: {
         type: "string",
+        maxLength: 2048
+      },
+      expand: {
+        type: "string",
+        minLength: 1,
         maxLength: 2048
       }
     }
@@ -41802,10 +42958,15 @@ var Authenticator = class {
   }
   /** Throws 403 unless the principal's account may read `model`. */
   async assertCanRead(principal, model, stats) {
+    if (!await this.canRead(principal, model, stats)) throw forbidden(`The API account has no read right on the data of this resource (${model}).`);
+  }
+  /** Whether the account may read `model`: asked of the ERP once, then cached with the key (a refusal is not cached). */
+  async canRead(principal, model, stats) {
     const verdict = this.verdicts.get(principal.keyHash);
-    if (verdict?.readable.has(model)) return;
-    if (!await this.probeRead(principal, model, stats)) throw forbidden(`The API account has no read right on the data of this resource (${model}).`);
+    if (verdict?.readable.has(model)) return true;
+    if (!await this.probeRead(principal, model, stats)) return false;
     verdict?.readable.set(model, {});
+    return true;
   }
   /**
    * Forgets the account's read right on `model`, and what was learned under it: the ERP refused a
@@ -42860,6 +44021,8 @@ function serialiseDistribution(value) {
 }
 
 // runtime/resource-reader.ts
+var EXPAND_PER_RECORD = 50;
+var EXPAND_READ_FLOOR = 1e3;
 var UNREADABLE_FIELDS_HEADER = "X-Unreadable-Fields";
 function unreadableFieldsHeader(fields) {
   return fields.length ? { [UNREADABLE_FIELDS_HEADER]: fields.join(", ") } : {};
@@ -42883,10 +44046,10 @@ var ResourceReader = class {
   gapsOf;
   /** `uid|model|fields` already warned about, for `rememberMs`: one log line per account, model and field set. */
   warned;
-  async list(principal, resource, query, stats) {
+  async list(principal, resource, query, stats, expand = []) {
     const requests = listRequests(resource, query);
     const cursor = query.sinceId !== void 0;
-    const pageP = this.readPage(principal, resource, query.fields, requests.page, stats);
+    const pageP = this.readPage(principal, resource, query.fields, withLinks(requests.page, expand), stats);
     const countP = requests.countDomain ? this.call(principal, resource.model, "search_count", null, { domain: requests.countDomain }, stats) : void 0;
     const [page, total] = await Promise.all([pageP, countP]);
     let rows = page.rows;
@@ -42896,7 +44059,10 @@ var ResourceReader = class {
     if (more) rows = rows.slice(0, query.limit);
     if (cursor) meta.next_since_id = more ? rows[rows.length - 1]?.["id"] : null;
     const { records, unreadable } = await this.toRecords(principal, resource, query.fields, rows, page.unreadable, stats);
-    if (unreadable.length) meta.unreadable_fields = [...unreadable];
+    const expanded = await this.expand(principal, resource, expand, rows, records, stats);
+    const allUnreadable = [...unreadable, ...expanded.unreadable];
+    if (allUnreadable.length) meta.unreadable_fields = allUnreadable;
+    if (expanded.meta) meta.expanded = expanded.meta;
     return { data: records, meta };
   }
   /**
@@ -42916,11 +44082,106 @@ var ResourceReader = class {
     return expectCount(await this.call(principal, resource.model, "search_count", null, { domain }, stats));
   }
   /** One record (404 when the account cannot see it), and the fields answered `null` in it for want of a right. */
-  async detail(principal, resource, id, query, stats) {
-    const page = await this.readPage(principal, resource, query.fields, detailRequest(resource, id, query), stats);
+  async detail(principal, resource, id, query, stats, expand = []) {
+    const page = await this.readPage(principal, resource, query.fields, withLinks(detailRequest(resource, id, query), expand), stats);
     if (page.rows.length === 0) throw notFound(`No ${resource.path} record with id ${id}.`);
     const { records, unreadable } = await this.toRecords(principal, resource, query.fields, page.rows, page.unreadable, stats);
-    return { record: records[0], unreadable };
+    const expanded = await this.expand(principal, resource, expand, page.rows, records, stats);
+    return { record: records[0], unreadable: [...unreadable, ...expanded.unreadable], ...expanded.meta ? { expanded: expanded.meta } : {} };
+  }
+  /**
+   * The relations asked (`expand`) put inside each record: one `search_read` of the related resource
+   * per relation for the whole page, whatever its size (its records' own related values then cost what
+   * they cost on its list route), in parallel. The related resource's scope, read rights and drift
+   * apply as on its own routes. A relation whose model the account cannot read is `null` in every
+   * record, named in `unreadable_fields` and logged; a related field it cannot read is named
+   * `<relation>.<field>`.
+   */
+  async expand(principal, resource, terms, rows, records, stats) {
+    if (terms.length === 0 || rows.length === 0) return { unreadable: [] };
+    const unreadable = [];
+    const meta = {};
+    await Promise.all(
+      terms.map(async (term) => {
+        const { relation, target } = term;
+        const refused = () => {
+          for (const record of records) record[relation.name] = null;
+          unreadable.push(relation.name);
+          this.warnOnce(principal, resource, /* @__PURE__ */ new Map([[relation.name, target.model]]));
+        };
+        if (!await this.memory.canRead(principal, target.model, stats)) return refused();
+        try {
+          if (relation.kind === "to_one") await this.expandOne(principal, term, rows, records, stats, unreadable);
+          else meta[relation.name] = await this.expandMany(principal, term, rows, records, stats, unreadable);
+        } catch (error) {
+          if (!(error instanceof ErpFault && error.kind === "access_error")) throw error;
+          this.memory.forgetRight(principal, target.model);
+          refused();
+        }
+      })
+    );
+    const order = new Map(terms.map((term, i) => [term.relation.name, i]));
+    const rank = (name) => order.get(name.split(".")[0]) ?? 0;
+    unreadable.sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+    return Object.keys(meta).length ? { unreadable, meta } : { unreadable };
+  }
+  /** The related records of a page, read in one call, mapped, with the raw rows they came from. */
+  async related(principal, term, request2, stats, unreadable) {
+    const page = await this.readPage(principal, term.target, term.fields, request2, stats);
+    const mapped = await this.toRecords(principal, term.target, term.fields, page.rows, page.unreadable, stats);
+    for (const field of mapped.unreadable) unreadable.push(`${term.relation.name}.${field}`);
+    return { rows: page.rows, records: mapped.records };
+  }
+  /** `to_one`: the record each record's link points to (null: no link, or outside the related resource's scope). */
+  async expandOne(principal, term, rows, records, stats, unreadable) {
+    const { relation, target } = term;
+    const ids = [...new Set(rows.map((row) => many2oneId(row[relation.link])).filter((id) => id !== void 0))];
+    const byId = /* @__PURE__ */ new Map();
+    if (ids.length > 0) {
+      const request2 = { domain: [...compileDomain(target, []), ["id", "in", ids]], fields: erpFieldsOf(term.fields), limit: ids.length, order: "id asc" };
+      const found = await this.related(principal, term, request2, stats, unreadable);
+      found.records.forEach((record, i) => byId.set(found.rows[i]?.["id"], record));
+    }
+    rows.forEach((row, i) => {
+      const id = many2oneId(row[relation.link]);
+      records[i][relation.name] = id === void 0 ? null : byId.get(id) ?? null;
+    });
+  }
+  /**
+   * `to_many`: the records pointing to each record, in the related list route's default order, at most
+   * `EXPAND_PER_RECORD` each. One read for the page, of at most that bound times the page's records
+   * (never fewer than `EXPAND_READ_FLOOR`) plus one: when it comes back whole, every record's count is
+   * known; when it is cut (some record has more than the bound), every record the cut may have
+   * reached is named in `truncated` with a null total. Each truncated record has the link that pages
+   * the rest.
+   */
+  async expandMany(principal, term, rows, records, stats, unreadable) {
+    const { relation, target } = term;
+    const ids = rows.map((row) => row["id"]);
+    const limit = Math.max(EXPAND_PER_RECORD * ids.length, EXPAND_READ_FLOOR);
+    const request2 = {
+      domain: [...compileDomain(target, []), [relation.link, "in", ids]],
+      fields: [.../* @__PURE__ */ new Set([...erpFieldsOf(term.fields), relation.link])],
+      limit: limit + 1,
+      order: term.order
+    };
+    const found = await this.related(principal, term, request2, stats, unreadable);
+    const cut = found.rows.length > limit;
+    const byParent = new Map(ids.map((id) => [id, []]));
+    for (let i = 0; i < Math.min(found.rows.length, limit); i++) {
+      const parent = many2oneId(found.rows[i]?.[relation.link]);
+      if (parent !== void 0) byParent.get(parent)?.push(found.records[i]);
+    }
+    const truncated = [];
+    rows.forEach((row, i) => {
+      const id = row["id"];
+      const all = byParent.get(id) ?? [];
+      const shown = all.slice(0, EXPAND_PER_RECORD);
+      records[i][relation.name] = shown;
+      if (all.length > EXPAND_PER_RECORD || cut)
+        truncated.push({ id, total: cut ? null : all.length, next: `/api/v1/${target.path}?${relation.filter}=${id}&offset=${shown.length}` });
+    });
+    return { resource: target.path, per_record_max: EXPAND_PER_RECORD, truncated };
   }
   call(principal, model, method, ids, kwargs, stats) {
     return this.erp.call(principal, { model, method, ids, kwargs: { ...kwargs, context: ERP_CONTEXT } }, stats);
@@ -43039,6 +44300,14 @@ var ResourceReader = class {
     return related;
   }
 };
+function many2oneId(value) {
+  const id = Array.isArray(value) ? value[0] : value;
+  return typeof id === "number" ? id : void 0;
+}
+function withLinks(request2, expand) {
+  const links = expand.filter((term) => term.relation.kind === "to_one").map((term) => term.relation.link);
+  return links.length ? { ...request2, fields: [.../* @__PURE__ */ new Set([...request2.fields, ...links])] } : request2;
+}
 function expectRows(value) {
   if (Array.isArray(value) && value.every((row) => row !== null && typeof row === "object" && typeof row["id"] === "number")) return value;
   throw new ErpUnavailable("the ERP answered a read with something that is not a list of records");
@@ -43937,15 +45206,16 @@ var ROUTE_KINDS = {
   /**
    * `GET /api/v1/<domain>/<resource>`: a page of records (JSON), an export of every matching record
    * (CSV or NDJSON) or a page of the change feed (`changed_since`). A page that counts its matches
-   * (`total=true`: two ERP calls) is `counted_list`, any other `list`.
+   * (`total=true`: two ERP calls) is `counted_list`, any other `list`; a page that expands relations
+   * (`expand`: one more ERP call per relation) is `expanded`.
    */
-  list: { path: "", costs: ["list", "counted_list"] },
-  /** `GET /api/v1/<domain>/<resource>/{id}`: one record. */
-  detail: { path: "/:id", costs: ["detail"] }
+  list: { path: "", costs: ["list", "counted_list", "expanded"] },
+  /** `GET /api/v1/<domain>/<resource>/{id}`: one record (`expanded` with `expand`). */
+  detail: { path: "/:id", costs: ["detail", "expanded"] }
 };
 var ROUTE_KIND_ORDER = Object.keys(ROUTE_KINDS);
 var ANSWER_COSTS = ["not_modified", "cached"];
-var REQUEST_COSTS = ROUTE_KIND_ORDER.flatMap((kind) => ROUTE_KINDS[kind].costs);
+var REQUEST_COSTS = [...new Set(ROUTE_KIND_ORDER.flatMap((kind) => ROUTE_KINDS[kind].costs))];
 var COST_KINDS = [...REQUEST_COSTS, ...ANSWER_COSTS];
 
 // runtime/query/parse-query.ts
@@ -44305,6 +45575,54 @@ async function sendCached(req, res, cache, answer2, policy, compression) {
 // runtime/data-routes/kinds/detail/detail-route.ts
 init_errors();
 
+// runtime/query/parse-expand.ts
+init_errors();
+var ITEM = /^([a-z][a-z0-9_]*)(?:\(([^()]*)\))?$/;
+function parseExpand(raw, resource, relatedOf) {
+  if (raw === void 0) return [];
+  const text3 = raw;
+  const offered = () => resource.relations.length ? `its relations are ${resource.relations.map((r) => r.name).join(", ")}` : `${resource.path} has no relations`;
+  const terms = [];
+  for (const item of splitTopLevel(text3)) {
+    const match = ITEM.exec(item.trim());
+    if (!match)
+      throw badRequest(`Invalid expand '${text3.slice(0, 64)}': use relation names, comma-separated, each optionally with fields in parentheses (expand=lines(id,price_total),order).`);
+    const [, name, fieldList] = match;
+    const relation = resource.relations.find((r) => r.name === name);
+    if (!relation) throw badRequest(`Unknown relation '${name}' in expand: ${offered()}.`);
+    if (terms.some((term) => term.relation === relation)) throw badRequest(`Relation '${name}' is named twice in expand.`);
+    const { resource: target, parser } = relatedOf(relation.target);
+    let fields;
+    try {
+      fields = parser.parseDetail(fieldList === void 0 ? {} : { fields: fieldList }).fields;
+    } catch (error) {
+      throw badRequest(`expand ${name}(...): ${error.message} The fields are those of ${target.path}.`);
+    }
+    terms.push({ relation, target, fields, order: parser.parseList({}).order });
+  }
+  return terms;
+}
+function splitTopLevel(text3) {
+  const items = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text3.length; i++) {
+    const c = text3[i];
+    if (c === "(") depth++;
+    else if (c === ")") depth--;
+    else if (c === "," && depth === 0) {
+      items.push(text3.slice(start, i));
+      start = i + 1;
+    }
+    if (depth < 0 || depth > 1) throw badRequest(`Invalid expand '${text3.slice(0, 64)}': parentheses hold one field list, and a related record is not expanded further.`);
+  }
+  items.push(text3.slice(start));
+  return items;
+}
+function expandKey(terms) {
+  return terms.map((term) => `${term.relation.name}(${term.fields.map((f) => f.name).join(",")})`).sort();
+}
+
 // runtime/data-routes/deprecation.ts
 var DEPRECATED = Object.freeze({ Deprecation: "true" });
 var NONE = Object.freeze({});
@@ -44315,10 +45633,11 @@ function deprecationHeaders(resource, deprecated) {
 // runtime/data-routes/kinds/detail/detail-route.ts
 var ID = /^[1-9][0-9]{0,9}$/;
 var INT32_MAX4 = 2147483647;
-function recordKey(id, query) {
-  return ["detail", id, query.fields.map((field) => field.name)];
+function recordKey(id, query, expand) {
+  const key = ["detail", id, query.fields.map((field) => field.name)];
+  return expand.length ? [...key, expandKey(expand)] : key;
 }
-var detailKind = ({ parserOf, answer: answer2, reader }) => (resource) => {
+var detailKind = ({ parserOf, relatedOf, answer: answer2, reader }) => (resource) => {
   const parser = parserOf(resource);
   return {
     read({ req }) {
@@ -44327,22 +45646,27 @@ var detailKind = ({ parserOf, answer: answer2, reader }) => (resource) => {
       const rawQuery = req.query;
       assertCountedQuery(rawQuery);
       if (parser.knowsEveryKey(rawQuery, "detail")) assertUsableQuery(rawQuery);
-      return { id: Number(raw), query: parser.parseDetail(rawQuery) };
+      const query = parser.parseDetail(rawQuery);
+      return { id: Number(raw), query, expand: parseExpand(rawQuery["expand"], resource, relatedOf) };
     },
-    costOf: () => "detail",
-    async answer({ id, query }, call) {
+    costOf: ({ expand }) => expand.length ? "expanded" : "detail",
+    async answer({ id, query, expand }, call) {
       const { req, res, principal } = call;
       const headers = deprecationHeaders(resource, query.deprecated);
-      await answer2(req, res, principal, resource, recordKey(id, query), call.gaps(), async (stats) => {
-        const { record, unreadable } = await reader.detail(principal, resource, id, query, stats);
+      await answer2(req, res, principal, resource, recordKey(id, query, expand), call.gaps(), async (stats) => {
+        const { record, unreadable, expanded } = await reader.detail(principal, resource, id, query, stats, expand);
+        const meta = { ...unreadable.length ? { unreadable_fields: [...unreadable] } : {}, ...expanded ? { expanded } : {} };
         return {
-          body: unreadable.length ? { data: record, meta: { unreadable_fields: [...unreadable] } } : { data: record },
+          body: Object.keys(meta).length ? { data: record, meta } : { data: record },
           headers: { ...headers, ...unreadableFieldsHeader(unreadable) }
         };
       });
     }
   };
 };
+
+// runtime/data-routes/kinds/list/list-route.ts
+init_errors();
 
 // runtime/data-routes/kinds/list/changes.ts
 init_request_context();
@@ -44382,17 +45706,18 @@ function listFormatOf(req, format) {
 
 // runtime/data-routes/kinds/list/page.ts
 init_coalesce();
-function pageKey(query) {
+function pageKey(query, expand) {
   const { limit, offset, sinceId, total, order } = query;
   const fields = query.fields.map((field) => field.name);
   const filters = query.filters.map((term) => canonicalJson([term.filter.name, term.value])).sort();
-  return ["list", limit, offset, sinceId ?? null, total, order, fields, filters];
+  const key = ["list", limit, offset, sinceId ?? null, total, order, fields, filters];
+  return expand.length ? [...key, expandKey(expand)] : key;
 }
 function pageAnswer({ answer: answer2, reader }) {
-  return async (query, { req, res, principal, resource, gaps }) => {
+  return async (query, expand, { req, res, principal, resource, gaps }) => {
     const headers = deprecationHeaders(resource, query.deprecated);
-    await answer2(req, res, principal, resource, pageKey(query), gaps(), async (stats) => {
-      const page = await reader.list(principal, resource, query, stats);
+    await answer2(req, res, principal, resource, pageKey(query, expand), gaps(), async (stats) => {
+      const page = await reader.list(principal, resource, query, stats, expand);
       return { body: page, headers: { ...headers, ...unreadableFieldsHeader(page.meta.unreadable_fields ?? []) } };
     });
   };
@@ -44415,13 +45740,18 @@ var listKind = (deps) => {
         const gaps = call.gaps();
         const query = gaps ? servableListQuery(parsed, gaps) : parsed;
         if (query.changes) deps.changes.assertNotAhead(query.changes);
-        return { query, format };
+        const expand = parseExpand(raw["expand"], resource, deps.relatedOf);
+        if (expand.length && format !== "json")
+          throw badRequest("expand applies to JSON pages only: an export is flat (one line per record); export the related resource and join on its link field.");
+        if (expand.length && query.changes)
+          throw badRequest("expand cannot be combined with changed_since: the change feed follows one resource (follow the related resource's own feed).");
+        return { query, format, expand };
       },
-      costOf: ({ query }) => query.total ? "counted_list" : "list",
-      answer({ query, format }, call) {
+      costOf: ({ query, expand }) => expand.length ? "expanded" : query.total ? "counted_list" : "list",
+      answer({ query, format, expand }, call) {
         if (format !== "json") return exported(query, format, call);
         if (query.changes) return changes(query, call);
-        return page(query, call);
+        return page(query, expand, call);
       }
     };
   };
@@ -44441,7 +45771,7 @@ var outcomeOf2 = (res) => {
   return cache === "hit" || cache === "stale" ? "cached" : "full";
 };
 function createResourceHandlers(auth, reader, failures, budget, bulk, options = {}) {
-  const { drift, keyLimit = NO_KEY_RATE_LIMIT, compression = { enabled: false, minBytes: 0 }, cache, onRefreshError = () => void 0, tracing } = options;
+  const { drift, keyLimit = NO_KEY_RATE_LIMIT, compression = { enabled: false, minBytes: 0 }, cache, onRefreshError = () => void 0, tracing, resources = [] } = options;
   const ajv = new import__.default({ allErrors: false, strict: true, verbose: true });
   const parsers = /* @__PURE__ */ new Map();
   const parserOf = (resource) => {
@@ -44496,7 +45826,13 @@ function createResourceHandlers(auth, reader, failures, budget, bulk, options = 
       }
     };
   };
-  const deps = { reader, parserOf, answer: createAnswerer(budget, cache, onRefreshError, compression, tracing), compression, ...bulk };
+  const byPath = new Map(resources.map((resource) => [resource.path, resource]));
+  const relatedOf = (path) => {
+    const resource = byPath.get(path);
+    if (!resource) throw new Error(`relation to ${path}, which the gateway does not serve`);
+    return { resource, parser: parserOf(resource) };
+  };
+  const deps = { reader, parserOf, relatedOf, answer: createAnswerer(budget, cache, onRefreshError, compression, tracing), compression, ...bulk };
   const handlers = {};
   for (const kind of ROUTE_KIND_ORDER) {
     const routeOf2 = DATA_KINDS[kind](deps);
@@ -45437,6 +46773,10 @@ var mcp_tools_default = {
                   created_before: {
                     type: "string",
                     description: "<= Lines created on or before this date. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
+                  },
+                  purchase_order_line_id: {
+                    type: "integer",
+                    description: "= Records whose purchase_order_line_id is equal to value."
                   }
                 }
               },
@@ -46591,6 +47931,10 @@ var mcp_tools_default = {
                   begin_before: {
                     type: "string",
                     description: "<= On field `date_begin`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
+                  },
+                  reservation_id: {
+                    type: "integer",
+                    description: "= Records whose reservation_id is equal to value."
                   }
                 }
               },
@@ -47293,6 +48637,10 @@ var mcp_tools_default = {
                   date_before: {
                     type: "string",
                     description: "<= On field `date`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
+                  },
+                  reservation_id: {
+                    type: "integer",
+                    description: "= Records whose reservation_id is equal to value."
                   }
                 }
               },
@@ -48485,6 +49833,10 @@ var mcp_tools_default = {
                   date_before: {
                     type: "string",
                     description: "<= Issued on or before this date. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
+                  },
+                  ticket_id: {
+                    type: "integer",
+                    description: "= Records whose ticket_id is equal to value."
                   }
                 }
               },
@@ -51720,6 +53072,10 @@ var mcp_tools_default = {
                   start_before: {
                     type: "string",
                     description: "<= On field `date_start`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
+                  },
+                  rate_id: {
+                    type: "integer",
+                    description: "= Records whose rate_id is equal to value."
                   }
                 }
               },
@@ -53279,6 +54635,13 @@ var mcp_tools_default = {
           type: "date-time",
           example: "2026-01-31",
           description: "Lines created on or before this date."
+        },
+        {
+          name: "purchase_order_line_id",
+          op: "=",
+          type: "integer",
+          example: "42",
+          description: "Records whose purchase_order_line_id is equal to value."
         }
       ],
       personal_fields: [
@@ -54408,6 +55771,13 @@ var mcp_tools_default = {
           type: "date-time",
           example: "2026-01-31",
           description: "On field `date_begin`."
+        },
+        {
+          name: "reservation_id",
+          op: "=",
+          type: "integer",
+          example: "42",
+          description: "Records whose reservation_id is equal to value."
         }
       ],
       personal_fields: [
@@ -56027,6 +57397,13 @@ var mcp_tools_default = {
           type: "date",
           example: "2026-01-31",
           description: "On field `date`."
+        },
+        {
+          name: "reservation_id",
+          op: "=",
+          type: "integer",
+          example: "42",
+          description: "Records whose reservation_id is equal to value."
         }
       ],
       personal_fields: [
@@ -56593,6 +57970,13 @@ var mcp_tools_default = {
           type: "date-time",
           example: "2026-01-31",
           description: "Issued on or before this date."
+        },
+        {
+          name: "ticket_id",
+          op: "=",
+          type: "integer",
+          example: "42",
+          description: "Records whose ticket_id is equal to value."
         }
       ],
       personal_fields: [
@@ -60295,6 +61679,13 @@ var mcp_tools_default = {
           type: "date",
           example: "2026-01-31",
           description: "On field `date_start`."
+        },
+        {
+          name: "rate_id",
+          op: "=",
+          type: "integer",
+          example: "42",
+          description: "Records whose rate_id is equal to value."
         }
       ],
       personal_fields: [
@@ -61402,7 +62793,7 @@ function createApp(config, deps) {
     failures,
     budget,
     { exporter, changes },
-    { drift, keyLimit, compression: config.compression, cache, onRefreshError, tracing }
+    { drift, keyLimit, compression: config.compression, cache, onRefreshError, tracing, resources: RESOURCES }
   );
   const isDataPath = dataPathMatcher("/api/v1", DOMAIN_ROUTES);
   const docs = ["/api/openapi.json", "/api/docs", "/api/llms.txt", "/llms.txt"];
@@ -61551,7 +62942,7 @@ var SETTINGS = {
   AUTH_CHECK_LIMIT: { default: 300, min: 1, max: 1e7, description: "Key checks sent to the ERP per window, all client addresses together; past it a key not already known gets 429 `rate_limited` (keys already validated keep working). With `AUTH_CACHE_TTL_MS=0` every request is a key check: raise this cap to the request rate." },
   RATE_LIMIT_POINTS: { shown: "(empty: off)", min: 1, max: 1e8, description: 'Per-key rate limit (decision D26): points each API key may spend per window; each request costs its kind\'s points (`RATE_LIMIT_COSTS`); past them **429** `rate_limited` with `Retry-After`, the ERP not asked. See "Rate limits".' },
   RATE_LIMIT_WINDOW_SECONDS: { default: 60, min: 1, max: 86400, description: "That window, in whole seconds. Only with `RATE_LIMIT_POINTS`." },
-  RATE_LIMIT_COSTS: { default: COST_KINDS.map((kind) => `${kind}=1`).join(","), accepts: "`kind=points`, comma-separated", description: "Points per kind of request: `list` (a page with `total=false`), `counted_list` (a page with its count: two ERP calls), `detail`, `not_modified` (charged instead when the answer is 304) and `cached` (charged instead when the response cache answered a 200, the ERP not asked). Kinds left out keep their default; `list`, `counted_list` and `detail` cost 1 to `RATE_LIMIT_POINTS`, `not_modified` and `cached` 0 to it. Only with `RATE_LIMIT_POINTS`." },
+  RATE_LIMIT_COSTS: { default: COST_KINDS.map((kind) => `${kind}=1`).join(","), accepts: "`kind=points`, comma-separated", description: "Points per kind of request: `list` (a page with `total=false`), `counted_list` (a page with its count: two ERP calls), `detail`, `expanded` (a page or a record with `expand`: one more ERP call per relation), `not_modified` (charged instead when the answer is 304) and `cached` (charged instead when the response cache answered a 200, the ERP not asked). Kinds left out keep their default; `list`, `counted_list`, `detail` and `expanded` cost 1 to `RATE_LIMIT_POINTS`, `not_modified` and `cached` 0 to it. Only with `RATE_LIMIT_POINTS`." },
   REDIS_URL: { shown: "(empty: each process's memory)", accepts: "a `redis://` or `rediss://` URL", description: 'A Redis that several gateway processes share (user, password and database number allowed; never logged): the failed-authentication limits, the cap of key checks and the per-key limits are then counted there, for all processes together. See "Several processes and machines".' },
   REDIS_TIMEOUT_MS: { default: 200, min: 5, max: 1e4, description: "Longest one Redis call may take; past it, or with Redis down, each process counts in its own memory (limits), going on from the counts Redis last gave it, until Redis answers again. Only with `REDIS_URL`." },
   REDIS_KEY_PREFIX: { default: "odg:", accepts: "1 to 64 letters, digits or `:_.-`", description: "Prefix of every key the gateway writes in Redis, so that several gateways can share one Redis. Only with `REDIS_URL`." },

@@ -30,11 +30,12 @@ const ROUTE_KINDS = {
   /**
    * `GET /api/v1/<domain>/<resource>`: a page of records (JSON), an export of every matching record
    * (CSV or NDJSON) or a page of the change feed (`changed_since`). A page that counts its matches
-   * (`total=true`: two ERP calls) is `counted_list`, any other `list`.
+   * (`total=true`: two ERP calls) is `counted_list`, any other `list`; a page that expands relations
+   * (`expand`: one more ERP call per relation) is `expanded`.
    */
-  list: { path: '', costs: ['list', 'counted_list'] },
-  /** `GET /api/v1/<domain>/<resource>/{id}`: one record. */
-  detail: { path: '/:id', costs: ['detail'] },
+  list: { path: '', costs: ['list', 'counted_list', 'expanded'] },
+  /** `GET /api/v1/<domain>/<resource>/{id}`: one record (`expanded` with `expand`). */
+  detail: { path: '/:id', costs: ['detail', 'expanded'] },
 } as const satisfies Readonly<Record<string, RouteKindDeclaration>>;
 
 export type RouteKinds = typeof ROUTE_KINDS;
@@ -52,6 +53,6 @@ export const ANSWER_COSTS = ['not_modified', 'cached'] as const;
 export type AnswerCost = (typeof ANSWER_COSTS)[number];
 export type CostKind = RequestCost | AnswerCost;
 /** The costs charged up front, by kind in their declared order. */
-export const REQUEST_COSTS: readonly RequestCost[] = ROUTE_KIND_ORDER.flatMap((kind) => ROUTE_KINDS[kind].costs);
+export const REQUEST_COSTS: readonly RequestCost[] = [...new Set(ROUTE_KIND_ORDER.flatMap((kind) => ROUTE_KINDS[kind].costs))];
 /** Every cost kind, the request costs then the answer costs: the keys of RATE_LIMIT_COSTS. */
 export const COST_KINDS: readonly CostKind[] = [...REQUEST_COSTS, ...ANSWER_COSTS];

@@ -228,6 +228,24 @@ export const ELECTRICITY_COUNTERS: RecordSpec<ElectricityCountersRecord> = deepF
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'purchases',
+      kind: 'to_many',
+      target: 'electricity/purchases',
+      link: 'counter_id',
+      via: 'counter_id',
+      filter: 'counter_id',
+    },
+    {
+      name: 'readings',
+      kind: 'to_many',
+      target: 'electricity/readings',
+      link: 'counter_id',
+      via: 'counter_id',
+      filter: 'counter_id',
+    },
+  ],
   sortable: {
     id: 'id',
     code: 'code',
@@ -283,6 +301,11 @@ export const ELECTRICITY_COUNTERS: RecordSpec<ElectricityCountersRecord> = deepF
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       status: {
         type: 'string',
         enum: ['ok', 'warning', 'critical', 'no_data'],
@@ -313,6 +336,11 @@ export const ELECTRICITY_COUNTERS: RecordSpec<ElectricityCountersRecord> = deepF
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -512,6 +540,15 @@ export const ELECTRICITY_PURCHASES: RecordSpec<ElectricityPurchasesRecord> = dee
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'counter_record',
+      kind: 'to_one',
+      target: 'electricity/counters',
+      link: 'counter_id',
+      via: 'counter_id',
+    },
+  ],
   sortable: {
     id: 'id',
     reference: 'reference',
@@ -570,6 +607,11 @@ export const ELECTRICITY_PURCHASES: RecordSpec<ElectricityPurchasesRecord> = dee
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['active', 'cancelled'],
@@ -605,6 +647,11 @@ export const ELECTRICITY_PURCHASES: RecordSpec<ElectricityPurchasesRecord> = dee
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -794,6 +841,15 @@ export const ELECTRICITY_READINGS: RecordSpec<ElectricityReadingsRecord> = deepF
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'counter_record',
+      kind: 'to_one',
+      target: 'electricity/counters',
+      link: 'counter_id',
+      via: 'counter_id',
+    },
+  ],
   sortable: {
     id: 'id',
     date_reading: 'date_reading',
@@ -854,6 +910,11 @@ export const ELECTRICITY_READINGS: RecordSpec<ElectricityReadingsRecord> = deepF
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       counter_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -885,6 +946,11 @@ export const ELECTRICITY_READINGS: RecordSpec<ElectricityReadingsRecord> = deepF
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },

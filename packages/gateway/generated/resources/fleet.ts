@@ -198,6 +198,15 @@ export const FLEET_ALERTS: RecordSpec<FleetAlertsRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'vehicle_record',
+      kind: 'to_one',
+      target: 'fleet/vehicles',
+      link: 'vehicle_id',
+      via: 'vehicle_id',
+    },
+  ],
   sortable: {
     id: 'id',
     name: 'name',
@@ -256,6 +265,11 @@ export const FLEET_ALERTS: RecordSpec<FleetAlertsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['pending', 'handled', 'late'],
@@ -290,6 +304,11 @@ export const FLEET_ALERTS: RecordSpec<FleetAlertsRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -585,6 +604,15 @@ export const FLEET_FUEL_LOGS: RecordSpec<FleetFuelLogsRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'vehicle_record',
+      kind: 'to_one',
+      target: 'fleet/vehicles',
+      link: 'vehicle_id',
+      via: 'vehicle_id',
+    },
+  ],
   sortable: {
     id: 'id',
     reference: 'name',
@@ -646,6 +674,11 @@ export const FLEET_FUEL_LOGS: RecordSpec<FleetFuelLogsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       vehicle_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -682,6 +715,11 @@ export const FLEET_FUEL_LOGS: RecordSpec<FleetFuelLogsRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -870,6 +908,15 @@ export const FLEET_INCIDENTS: RecordSpec<FleetIncidentsRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'vehicle_record',
+      kind: 'to_one',
+      target: 'fleet/vehicles',
+      link: 'vehicle_id',
+      via: 'vehicle_id',
+    },
+  ],
   sortable: {
     id: 'id',
     name: 'name',
@@ -927,6 +974,11 @@ export const FLEET_INCIDENTS: RecordSpec<FleetIncidentsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       vehicle_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -962,6 +1014,11 @@ export const FLEET_INCIDENTS: RecordSpec<FleetIncidentsRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -1129,6 +1186,7 @@ export const FLEET_LOCATIONS: RecordSpec<FleetLocationsRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [],
   sortable: {
     id: 'id',
     name: 'name',
@@ -1189,6 +1247,11 @@ export const FLEET_LOCATIONS: RecordSpec<FleetLocationsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       code: {
         type: 'string',
         minLength: 1,
@@ -1210,6 +1273,11 @@ export const FLEET_LOCATIONS: RecordSpec<FleetLocationsRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -1510,6 +1578,23 @@ export const FLEET_RESERVATIONS: RecordSpec<FleetReservationsRecord> = deepFreez
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'trips',
+      kind: 'to_many',
+      target: 'fleet/trips',
+      link: 'reservation_id',
+      via: 'reservation_id',
+      filter: 'reservation_id',
+    },
+    {
+      name: 'vehicle_record',
+      kind: 'to_one',
+      target: 'fleet/vehicles',
+      link: 'vehicle_id',
+      via: 'vehicle_id',
+    },
+  ],
   sortable: {
     id: 'id',
     reference: 'name',
@@ -1574,6 +1659,11 @@ export const FLEET_RESERVATIONS: RecordSpec<FleetReservationsRecord> = deepFreez
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['draft', 'pending', 'approved', 'in_progress', 'done', 'refused', 'cancelled'],
@@ -1609,6 +1699,11 @@ export const FLEET_RESERVATIONS: RecordSpec<FleetReservationsRecord> = deepFreez
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -1872,6 +1967,15 @@ export const FLEET_SERVICES: RecordSpec<FleetServicesRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'vehicle_record',
+      kind: 'to_one',
+      target: 'fleet/vehicles',
+      link: 'vehicle_id',
+      via: 'vehicle_id',
+    },
+  ],
   sortable: {
     id: 'id',
     date: 'date',
@@ -1932,6 +2036,11 @@ export const FLEET_SERVICES: RecordSpec<FleetServicesRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       vehicle_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -1966,6 +2075,11 @@ export const FLEET_SERVICES: RecordSpec<FleetServicesRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -2219,6 +2333,29 @@ export const FLEET_TRIPS: RecordSpec<FleetTripsRecord> = deepFreeze({
       type: 'date',
       deprecated: false,
     },
+    {
+      name: 'reservation_id',
+      op: '=',
+      erp: 'reservation_id',
+      type: 'integer',
+      deprecated: false,
+    },
+  ],
+  relations: [
+    {
+      name: 'reservation',
+      kind: 'to_one',
+      target: 'fleet/reservations',
+      link: 'reservation_id',
+      via: 'reservation_id',
+    },
+    {
+      name: 'vehicle_record',
+      kind: 'to_one',
+      target: 'fleet/vehicles',
+      link: 'vehicle_id',
+      via: 'vehicle_id',
+    },
   ],
   sortable: {
     id: 'id',
@@ -2281,6 +2418,11 @@ export const FLEET_TRIPS: RecordSpec<FleetTripsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       vehicle_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -2301,6 +2443,11 @@ export const FLEET_TRIPS: RecordSpec<FleetTripsRecord> = deepFreeze({
         pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$',
         maxLength: 64,
       },
+      reservation_id: {
+        type: 'string',
+        pattern: '^[0-9]{1,10}$',
+        maxLength: 64,
+      },
     },
   },
   detailQuerySchema: {
@@ -2312,6 +2459,11 @@ export const FLEET_TRIPS: RecordSpec<FleetTripsRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -2601,6 +2753,56 @@ export const FLEET_VEHICLES: RecordSpec<FleetVehiclesRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'alerts',
+      kind: 'to_many',
+      target: 'fleet/alerts',
+      link: 'vehicle_id',
+      via: 'vehicle_id',
+      filter: 'vehicle_id',
+    },
+    {
+      name: 'fuel_logs',
+      kind: 'to_many',
+      target: 'fleet/fuel-logs',
+      link: 'vehicle_id',
+      via: 'vehicle_id',
+      filter: 'vehicle_id',
+    },
+    {
+      name: 'incidents',
+      kind: 'to_many',
+      target: 'fleet/incidents',
+      link: 'vehicle_id',
+      via: 'vehicle_id',
+      filter: 'vehicle_id',
+    },
+    {
+      name: 'reservations',
+      kind: 'to_many',
+      target: 'fleet/reservations',
+      link: 'vehicle_id',
+      via: 'vehicle_id',
+      filter: 'vehicle_id',
+    },
+    {
+      name: 'services',
+      kind: 'to_many',
+      target: 'fleet/services',
+      link: 'vehicle_id',
+      via: 'vehicle_id',
+      filter: 'vehicle_id',
+    },
+    {
+      name: 'trips',
+      kind: 'to_many',
+      target: 'fleet/trips',
+      link: 'vehicle_id',
+      via: 'vehicle_id',
+      filter: 'vehicle_id',
+    },
+  ],
   sortable: {
     id: 'id',
     plate: 'license_plate',
@@ -2662,6 +2864,11 @@ export const FLEET_VEHICLES: RecordSpec<FleetVehiclesRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       assignation_state: {
         type: 'string',
         enum: ['free', 'assigned', 'maintenance', 'out_of_service', 'sold'],
@@ -2701,6 +2908,11 @@ export const FLEET_VEHICLES: RecordSpec<FleetVehiclesRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },

@@ -162,6 +162,7 @@ export const IT_ASSETS: RecordSpec<ItAssetsRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [],
   sortable: {
     id: 'id',
     serial: 'name',
@@ -218,6 +219,11 @@ export const IT_ASSETS: RecordSpec<ItAssetsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       lifecycle: {
         type: 'string',
         enum: ['available', 'assigned', 'maintenance', 'retired', 'external'],
@@ -243,6 +249,11 @@ export const IT_ASSETS: RecordSpec<ItAssetsRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -455,6 +466,22 @@ export const IT_CONSUMABLE_MOVES: RecordSpec<ItConsumableMovesRecord> = deepFree
       type: 'date-time',
       deprecated: false,
     },
+    {
+      name: 'ticket_id',
+      op: '=',
+      erp: 'ticket_id',
+      type: 'integer',
+      deprecated: false,
+    },
+  ],
+  relations: [
+    {
+      name: 'ticket',
+      kind: 'to_one',
+      target: 'it/tickets',
+      link: 'ticket_id',
+      via: 'ticket_id',
+    },
   ],
   sortable: {
     id: 'id',
@@ -513,6 +540,11 @@ export const IT_CONSUMABLE_MOVES: RecordSpec<ItConsumableMovesRecord> = deepFree
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['out', 'partial', 'returned'],
@@ -537,6 +569,11 @@ export const IT_CONSUMABLE_MOVES: RecordSpec<ItConsumableMovesRecord> = deepFree
         pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$',
         maxLength: 64,
       },
+      ticket_id: {
+        type: 'string',
+        pattern: '^[0-9]{1,10}$',
+        maxLength: 64,
+      },
     },
   },
   detailQuerySchema: {
@@ -548,6 +585,11 @@ export const IT_CONSUMABLE_MOVES: RecordSpec<ItConsumableMovesRecord> = deepFree
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -861,6 +903,16 @@ export const IT_TICKETS: RecordSpec<ItTicketsRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'consumable_moves',
+      kind: 'to_many',
+      target: 'it/consumable-moves',
+      link: 'ticket_id',
+      via: 'ticket_id',
+      filter: 'ticket_id',
+    },
+  ],
   sortable: {
     id: 'id',
     number: 'number',
@@ -921,6 +973,11 @@ export const IT_TICKETS: RecordSpec<ItTicketsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       is_closed: {
         type: 'string',
         pattern: '^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$',
@@ -979,6 +1036,11 @@ export const IT_TICKETS: RecordSpec<ItTicketsRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },

@@ -89,6 +89,7 @@ export const SPACE_ACTIVITIES: RecordSpec<SpaceActivitiesRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [],
   sortable: {
     id: 'id',
     name: 'name',
@@ -145,6 +146,11 @@ export const SPACE_ACTIVITIES: RecordSpec<SpaceActivitiesRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       code: {
         type: 'string',
         minLength: 1,
@@ -166,6 +172,11 @@ export const SPACE_ACTIVITIES: RecordSpec<SpaceActivitiesRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -240,6 +251,7 @@ export const SPACE_CATEGORIES: RecordSpec<SpaceCategoriesRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [],
   sortable: {
     id: 'id',
     name: 'name',
@@ -295,6 +307,11 @@ export const SPACE_CATEGORIES: RecordSpec<SpaceCategoriesRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       name: {
         type: 'string',
         minLength: 1,
@@ -311,6 +328,11 @@ export const SPACE_CATEGORIES: RecordSpec<SpaceCategoriesRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -417,6 +439,7 @@ export const SPACE_EQUIPMENTS: RecordSpec<SpaceEquipmentsRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [],
   sortable: {
     id: 'id',
     name: 'name',
@@ -473,6 +496,11 @@ export const SPACE_EQUIPMENTS: RecordSpec<SpaceEquipmentsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       category_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -494,6 +522,11 @@ export const SPACE_EQUIPMENTS: RecordSpec<SpaceEquipmentsRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -728,6 +761,15 @@ export const SPACE_MAINTENANCES: RecordSpec<SpaceMaintenancesRecord> = deepFreez
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'space_record',
+      kind: 'to_one',
+      target: 'space/spaces',
+      link: 'space_id',
+      via: 'space_id',
+    },
+  ],
   sortable: {
     id: 'id',
     name: 'name',
@@ -787,6 +829,11 @@ export const SPACE_MAINTENANCES: RecordSpec<SpaceMaintenancesRecord> = deepFreez
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['planned', 'in_progress', 'done', 'cancelled'],
@@ -826,6 +873,11 @@ export const SPACE_MAINTENANCES: RecordSpec<SpaceMaintenancesRecord> = deepFreez
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -1148,6 +1200,23 @@ export const SPACE_RESERVATIONS: RecordSpec<SpaceReservationsRecord> = deepFreez
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'events',
+      kind: 'to_many',
+      target: 'events/events',
+      link: 'reservation_id',
+      via: 'reservation_id',
+      filter: 'reservation_id',
+    },
+    {
+      name: 'space_record',
+      kind: 'to_one',
+      target: 'space/spaces',
+      link: 'space_id',
+      via: 'space_id',
+    },
+  ],
   sortable: {
     id: 'id',
     reference: 'name',
@@ -1213,6 +1282,11 @@ export const SPACE_RESERVATIONS: RecordSpec<SpaceReservationsRecord> = deepFreez
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['pending', 'approved', 'refused', 'cancelled', 'done'],
@@ -1252,6 +1326,11 @@ export const SPACE_RESERVATIONS: RecordSpec<SpaceReservationsRecord> = deepFreez
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -1390,6 +1469,31 @@ export const SPACE_SITES: RecordSpec<SpaceSitesRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'children',
+      kind: 'to_many',
+      target: 'space/sites',
+      link: 'parent_id',
+      via: 'parent_id',
+      filter: 'parent_id',
+    },
+    {
+      name: 'parent',
+      kind: 'to_one',
+      target: 'space/sites',
+      link: 'parent_id',
+      via: 'parent_id',
+    },
+    {
+      name: 'spaces',
+      kind: 'to_many',
+      target: 'space/spaces',
+      link: 'site_id',
+      via: 'site_id',
+      filter: 'site_id',
+    },
+  ],
   sortable: {
     id: 'id',
     name: 'name',
@@ -1447,6 +1551,11 @@ export const SPACE_SITES: RecordSpec<SpaceSitesRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       code: {
         type: 'string',
         minLength: 1,
@@ -1473,6 +1582,11 @@ export const SPACE_SITES: RecordSpec<SpaceSitesRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -1776,6 +1890,39 @@ export const SPACE_SPACES: RecordSpec<SpaceSpacesRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'events',
+      kind: 'to_many',
+      target: 'events/events',
+      link: 'space_id',
+      via: 'space_id',
+      filter: 'space_id',
+    },
+    {
+      name: 'maintenances',
+      kind: 'to_many',
+      target: 'space/maintenances',
+      link: 'space_id',
+      via: 'space_id',
+      filter: 'space_id',
+    },
+    {
+      name: 'reservations',
+      kind: 'to_many',
+      target: 'space/reservations',
+      link: 'space_id',
+      via: 'space_id',
+      filter: 'space_id',
+    },
+    {
+      name: 'site_record',
+      kind: 'to_one',
+      target: 'space/sites',
+      link: 'site_id',
+      via: 'site_id',
+    },
+  ],
   sortable: {
     id: 'id',
     name: 'name',
@@ -1842,6 +1989,11 @@ export const SPACE_SPACES: RecordSpec<SpaceSpacesRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['available', 'restricted', 'closed'],
@@ -1877,6 +2029,11 @@ export const SPACE_SPACES: RecordSpec<SpaceSpacesRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },

@@ -296,6 +296,7 @@ export const SPRINT_BLOCKERS: RecordSpec<SprintBlockersRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [],
   sortable: {
     id: 'id',
     name: 'name',
@@ -357,6 +358,11 @@ export const SPRINT_BLOCKERS: RecordSpec<SprintBlockersRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       is_open: {
         type: 'string',
         pattern: '^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$',
@@ -403,6 +409,11 @@ export const SPRINT_BLOCKERS: RecordSpec<SprintBlockersRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -694,6 +705,22 @@ export const SPRINT_ENGAGEMENTS: RecordSpec<SprintEngagementsRecord> = deepFreez
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'key_result_record',
+      kind: 'to_one',
+      target: 'sprint/key-results',
+      link: 'kr_id',
+      via: 'key_result_id',
+    },
+    {
+      name: 'objective_record',
+      kind: 'to_one',
+      target: 'sprint/objectives',
+      link: 'objective_id',
+      via: 'objective_id',
+    },
+  ],
   sortable: {
     id: 'id',
     number: 'number',
@@ -753,6 +780,11 @@ export const SPRINT_ENGAGEMENTS: RecordSpec<SprintEngagementsRecord> = deepFreez
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['open', 'in_progress', 'at_risk', 'kept'],
@@ -798,6 +830,11 @@ export const SPRINT_ENGAGEMENTS: RecordSpec<SprintEngagementsRecord> = deepFreez
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -978,6 +1015,39 @@ export const SPRINT_KEY_RESULTS: RecordSpec<SprintKeyResultsRecord> = deepFreeze
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'engagements',
+      kind: 'to_many',
+      target: 'sprint/engagements',
+      link: 'kr_id',
+      via: 'key_result_id',
+      filter: 'key_result_id',
+    },
+    {
+      name: 'measure_readings',
+      kind: 'to_many',
+      target: 'sprint/measure-readings',
+      link: 'kr_id',
+      via: 'key_result_id',
+      filter: 'key_result_id',
+    },
+    {
+      name: 'measure_records',
+      kind: 'to_many',
+      target: 'sprint/measures',
+      link: 'kr_id',
+      via: 'key_result_id',
+      filter: 'key_result_id',
+    },
+    {
+      name: 'objective_record',
+      kind: 'to_one',
+      target: 'sprint/objectives',
+      link: 'objective_id',
+      via: 'objective_id',
+    },
+  ],
   sortable: {
     id: 'id',
     number: 'number',
@@ -1033,6 +1103,11 @@ export const SPRINT_KEY_RESULTS: RecordSpec<SprintKeyResultsRecord> = deepFreeze
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       exercice_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -1064,6 +1139,11 @@ export const SPRINT_KEY_RESULTS: RecordSpec<SprintKeyResultsRecord> = deepFreeze
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -1264,6 +1344,22 @@ export const SPRINT_MEASURE_READINGS: RecordSpec<SprintMeasureReadingsRecord> = 
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'key_result_record',
+      kind: 'to_one',
+      target: 'sprint/key-results',
+      link: 'kr_id',
+      via: 'key_result_id',
+    },
+    {
+      name: 'measure_record',
+      kind: 'to_one',
+      target: 'sprint/measures',
+      link: 'measure_id',
+      via: 'measure_id',
+    },
+  ],
   sortable: {
     id: 'id',
     date: 'date',
@@ -1320,6 +1416,11 @@ export const SPRINT_MEASURE_READINGS: RecordSpec<SprintMeasureReadingsRecord> = 
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       measure_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -1356,6 +1457,11 @@ export const SPRINT_MEASURE_READINGS: RecordSpec<SprintMeasureReadingsRecord> = 
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -1563,6 +1669,23 @@ export const SPRINT_MEASURES: RecordSpec<SprintMeasuresRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'key_result_record',
+      kind: 'to_one',
+      target: 'sprint/key-results',
+      link: 'kr_id',
+      via: 'key_result_id',
+    },
+    {
+      name: 'readings',
+      kind: 'to_many',
+      target: 'sprint/measure-readings',
+      link: 'measure_id',
+      via: 'measure_id',
+      filter: 'measure_id',
+    },
+  ],
   sortable: {
     id: 'id',
     name: 'name',
@@ -1622,6 +1745,11 @@ export const SPRINT_MEASURES: RecordSpec<SprintMeasuresRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       key_result_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -1648,6 +1776,11 @@ export const SPRINT_MEASURES: RecordSpec<SprintMeasuresRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -1723,6 +1856,24 @@ export const SPRINT_OBJECTIVES: RecordSpec<SprintObjectivesRecord> = deepFreeze(
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'engagements',
+      kind: 'to_many',
+      target: 'sprint/engagements',
+      link: 'objective_id',
+      via: 'objective_id',
+      filter: 'objective_id',
+    },
+    {
+      name: 'key_results',
+      kind: 'to_many',
+      target: 'sprint/key-results',
+      link: 'objective_id',
+      via: 'objective_id',
+      filter: 'objective_id',
+    },
+  ],
   sortable: {
     id: 'id',
     name: 'name',
@@ -1778,6 +1929,11 @@ export const SPRINT_OBJECTIVES: RecordSpec<SprintObjectivesRecord> = deepFreeze(
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       name: {
         type: 'string',
         minLength: 1,
@@ -1799,6 +1955,11 @@ export const SPRINT_OBJECTIVES: RecordSpec<SprintObjectivesRecord> = deepFreeze(
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -1921,6 +2082,7 @@ export const SPRINT_SPRINTS: RecordSpec<SprintSprintsRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [],
   sortable: {
     id: 'id',
     name: 'name',
@@ -1977,6 +2139,11 @@ export const SPRINT_SPRINTS: RecordSpec<SprintSprintsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       squad_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -2003,6 +2170,11 @@ export const SPRINT_SPRINTS: RecordSpec<SprintSprintsRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },

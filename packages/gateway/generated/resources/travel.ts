@@ -181,6 +181,16 @@ export const TRAVEL_PERDIEM_RATES: RecordSpec<TravelPerdiemRatesRecord> = deepFr
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'requests',
+      kind: 'to_many',
+      target: 'travel/perdiem-requests',
+      link: 'rate_id',
+      via: 'rate_id',
+      filter: 'rate_id',
+    },
+  ],
   sortable: {
     id: 'id',
     daily_rate: 'daily_rate',
@@ -237,6 +247,11 @@ export const TRAVEL_PERDIEM_RATES: RecordSpec<TravelPerdiemRatesRecord> = deepFr
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       country_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -268,6 +283,11 @@ export const TRAVEL_PERDIEM_RATES: RecordSpec<TravelPerdiemRatesRecord> = deepFr
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -766,6 +786,29 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
       type: 'date',
       deprecated: false,
     },
+    {
+      name: 'rate_id',
+      op: '=',
+      erp: 'rate_id',
+      type: 'integer',
+      deprecated: false,
+    },
+  ],
+  relations: [
+    {
+      name: 'rate',
+      kind: 'to_one',
+      target: 'travel/perdiem-rates',
+      link: 'rate_id',
+      via: 'rate_id',
+    },
+    {
+      name: 'trip',
+      kind: 'to_one',
+      target: 'travel/trips',
+      link: 'trip_id',
+      via: 'trip_id',
+    },
   ],
   sortable: {
     id: 'id',
@@ -840,6 +883,11 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['draft', 'pending', 'approved', 'rejected', 'cancelled'],
@@ -873,6 +921,11 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
         pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$',
         maxLength: 64,
       },
+      rate_id: {
+        type: 'string',
+        pattern: '^[0-9]{1,10}$',
+        maxLength: 64,
+      },
     },
   },
   detailQuerySchema: {
@@ -884,6 +937,11 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -1010,6 +1068,15 @@ export const TRAVEL_TRIP_EXPENSES: RecordSpec<TravelTripExpensesRecord> = deepFr
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'trip',
+      kind: 'to_one',
+      target: 'travel/trips',
+      link: 'trip_id',
+      via: 'trip_id',
+    },
+  ],
   sortable: {
     id: 'id',
     name: 'name',
@@ -1066,6 +1133,11 @@ export const TRAVEL_TRIP_EXPENSES: RecordSpec<TravelTripExpensesRecord> = deepFr
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       trip_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -1087,6 +1159,11 @@ export const TRAVEL_TRIP_EXPENSES: RecordSpec<TravelTripExpensesRecord> = deepFr
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -1323,6 +1400,15 @@ export const TRAVEL_TRIP_STAGES: RecordSpec<TravelTripStagesRecord> = deepFreeze
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'trip',
+      kind: 'to_one',
+      target: 'travel/trips',
+      link: 'trip_id',
+      via: 'trip_id',
+    },
+  ],
   sortable: {
     id: 'id',
     name: 'name',
@@ -1382,6 +1468,11 @@ export const TRAVEL_TRIP_STAGES: RecordSpec<TravelTripStagesRecord> = deepFreeze
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       trip_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -1418,6 +1509,11 @@ export const TRAVEL_TRIP_STAGES: RecordSpec<TravelTripStagesRecord> = deepFreeze
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -1511,6 +1607,7 @@ export const TRAVEL_TRIP_TYPES: RecordSpec<TravelTripTypesRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [],
   sortable: {
     id: 'id',
     name: 'name',
@@ -1567,6 +1664,11 @@ export const TRAVEL_TRIP_TYPES: RecordSpec<TravelTripTypesRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       code: {
         type: 'string',
         minLength: 1,
@@ -1588,6 +1690,11 @@ export const TRAVEL_TRIP_TYPES: RecordSpec<TravelTripTypesRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -1975,6 +2082,32 @@ export const TRAVEL_TRIPS: RecordSpec<TravelTripsRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'expenses',
+      kind: 'to_many',
+      target: 'travel/trip-expenses',
+      link: 'trip_id',
+      via: 'trip_id',
+      filter: 'trip_id',
+    },
+    {
+      name: 'perdiem_requests',
+      kind: 'to_many',
+      target: 'travel/perdiem-requests',
+      link: 'trip_id',
+      via: 'trip_id',
+      filter: 'trip_id',
+    },
+    {
+      name: 'stages',
+      kind: 'to_many',
+      target: 'travel/trip-stages',
+      link: 'trip_id',
+      via: 'trip_id',
+      filter: 'trip_id',
+    },
+  ],
   sortable: {
     id: 'id',
     reference: 'name',
@@ -2041,6 +2174,11 @@ export const TRAVEL_TRIPS: RecordSpec<TravelTripsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['draft', 'pending', 'planned', 'in_progress', 'done', 'cancelled'],
@@ -2086,6 +2224,11 @@ export const TRAVEL_TRIPS: RecordSpec<TravelTripsRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },

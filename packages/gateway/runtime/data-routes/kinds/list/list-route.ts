@@ -8,16 +8,19 @@
 import { servableListQuery } from '../../../drift/drift-gaps';
 import { assertCountedQuery, assertUsableQuery, type ParsedQuery } from '../../../http/strict-query';
 import type { ListFormat, ListQuery } from '../../../query/parse-query';
+import { badRequest } from '../../../errors';
+import { parseExpand, type ExpandTerm } from '../../../query/parse-expand';
 import type { DataKind, KindRoute } from '../../kind-route';
 import { changesAnswer } from './changes';
 import { exportAnswer } from './export';
 import { listFormatOf } from './list-format';
 import { pageAnswer } from './page';
 
-/** What a list request asks: its query, and in which format. */
+/** What a list request asks: its query, in which format, and the relations expanded in each record. */
 interface ListAsked {
   readonly query: ListQuery;
   readonly format: ListFormat;
+  readonly expand: readonly ExpandTerm[];
 }
 
 export const listKind: DataKind = (deps) => {
@@ -37,13 +40,18 @@ export const listKind: DataKind = (deps) => {
         const query = gaps ? servableListQuery(parsed, gaps) : parsed;
         // A change-feed position ahead of the clock is refused before anything is charged or read.
         if (query.changes) deps.changes.assertNotAhead(query.changes);
-        return { query, format };
+        const expand = parseExpand(raw['expand'], resource, deps.relatedOf);
+        if (expand.length && format !== 'json')
+          throw badRequest('expand applies to JSON pages only: an export is flat (one line per record); export the related resource and join on its link field.');
+        if (expand.length && query.changes)
+          throw badRequest("expand cannot be combined with changed_since: the change feed follows one resource (follow the related resource's own feed).");
+        return { query, format, expand };
       },
-      costOf: ({ query }) => (query.total ? 'counted_list' : 'list'),
-      answer({ query, format }, call) {
+      costOf: ({ query, expand }) => (expand.length ? 'expanded' : query.total ? 'counted_list' : 'list'),
+      answer({ query, format, expand }, call) {
         if (format !== 'json') return exported(query, format, call);
         if (query.changes) return changes(query, call);
-        return page(query, call);
+        return page(query, expand, call);
       },
     };
   };
