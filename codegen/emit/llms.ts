@@ -58,6 +58,10 @@ function routeSection(resource: ResourceModel): string {
       lines.push(`- ${f.name} ${f.op} ${filterValueText(f)}${marks(f)}${note ? `. ${note}` : ''}`);
     }
   } else lines.push('Filters: none.');
+  if (resource.relations.length)
+    lines.push(
+      `Relations (expand): ${resource.relations.map((r) => `${r.name} → ${r.kind === 'to_many' ? `${r.target}[] by its ${r.via}` : `${r.target} by ${r.via}`}`).join('; ')}.`,
+    );
   lines.push(`Example record (shape only): ${JSON.stringify(exampleRecord(resource))}`);
   return lines.join('\n');
 }

@@ -47,7 +47,7 @@ function catalogueTools(model: CatalogueModel): ToolDefinition[] {
     {
       name: 'describe_resource',
       title: 'Describe a resource',
-      description: 'Fields (type, enum values, personal-data flag), named filters (operator, value type, example), sort keys and scope of one resource.',
+      description: 'Fields (type, enum values, personal-data flag), named filters (operator, value type, example), sort keys, relations (expand) and scope of one resource.',
       inputSchema: { type: 'object', additionalProperties: false, required: ['resource'], properties: { resource: resourceArg } },
       outputSchema: {
         type: 'object',
@@ -78,6 +78,7 @@ function catalogueTools(model: CatalogueModel): ToolDefinition[] {
               },
             },
           },
+          relations: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, kind: { type: 'string' }, resource: { type: 'string' } } } },
           filters: {
             type: 'array',
             items: {
@@ -141,6 +142,7 @@ function resourceEntry(domain: DomainModel, resource: ResourceModel): Schema {
     ...(scope ? { scope: `only records with ${scope}` } : {}),
     fields: resource.fields.map(fieldEntry),
     filters: resource.filters.map((f) => filterEntry(f, resource)),
+    relations: resource.relations.map((r) => ({ name: r.name, kind: r.kind, resource: r.target })),
     personal_fields: personalNames(resource),
   };
 }

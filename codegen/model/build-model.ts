@@ -43,7 +43,7 @@ function buildResource(domain: string, name: string, raw: RawResource, file: str
     fields,
     filters,
     relations: Object.entries(raw.relations ?? {})
-      .map(([relationName, relation]) => buildRelation(`${domain}/${name}`, raw, relationName, relation, raws))
+      .map(([relationName, relation]) => buildRelation(raw, relationName, relation, raws))
       .sort(byName),
     sortable,
     deprecated: raw.deprecated ?? false,
@@ -53,7 +53,7 @@ function buildResource(domain: string, name: string, raw: RawResource, file: str
 }
 
 /** A relation (checked by validate-catalogue.ts: both ends exist, `via` is an integer many2one to the other end's model). */
-function buildRelation(path: string, raw: RawResource, name: string, relation: RawRelation, raws: ReadonlyMap<string, RawResource>): RelationModel {
+function buildRelation(raw: RawResource, name: string, relation: RawRelation, raws: ReadonlyMap<string, RawResource>): RelationModel {
   const many = relation.to_many !== undefined;
   const target = (relation.to_many ?? relation.to_one) as string;
   const holder = many ? (raws.get(target) as RawResource) : raw;

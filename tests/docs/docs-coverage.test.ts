@@ -63,7 +63,7 @@ describe('the documents cover the catalogue', () => {
     for (const r of resources) {
       // Besides the query and path parameters, the If-None-Match header of a conditional GET.
       expect(parameterNames(`/api/v1/${r.path}`).sort()).toEqual([...COMMON_LIST_PARAMETERS, ...r.filters.map((f) => f.name), 'If-None-Match'].sort());
-      expect(parameterNames(`/api/v1/${r.path}/{id}`).sort()).toEqual(['If-None-Match', 'fields', 'id']);
+      expect(parameterNames(`/api/v1/${r.path}/{id}`).sort()).toEqual(['If-None-Match', 'expand', 'fields', 'id']);
     }
   });
 

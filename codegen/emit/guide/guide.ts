@@ -13,7 +13,7 @@ import { sampleRequest } from '../describe';
 import { ERROR_STATUSES } from '../openapi/components';
 
 /** The sections, in order; each is docs/guide/<id>.md and, on the page, the anchor `#<id>`. */
-export const GUIDE_SECTIONS = ['intro', 'authentication', 'records', 'paging', 'filters', 'errors', 'limits', 'versioning', 'agents', 'try'] as const;
+export const GUIDE_SECTIONS = ['intro', 'authentication', 'records', 'paging', 'filters', 'related', 'errors', 'limits', 'versioning', 'agents', 'try'] as const;
 type GuideSectionId = (typeof GUIDE_SECTIONS)[number];
 
 /** Sections about the page itself: llms.txt leaves them out. */
@@ -65,6 +65,7 @@ export function commonGuideValues(model: CatalogueModel): GuideValues {
     since_id_min: String(LIMITS.sinceIdMin),
     mcp_batch_max: String(LIMITS.mcpBatchMax),
     mcp_calls_in_flight: String(LIMITS.mcpCallsInFlight),
+    expand_per_record: String(LIMITS.expandPerRecord),
     error_table: errorTable,
   };
 }

@@ -1,7 +1,7 @@
 /** @module The detail route as an MCP tool: `get_record`, one record of any resource by its id. */
 import type { CatalogueModel } from '../../model/catalogue-model';
 import { LIMITS } from '../../model/catalogue-model';
-import { DATA_CALL_TEXT, FIELDS_TEXT, READ_ONLY, resourceArgument, resourcePaths, type ToolDefinition, UNREADABLE_FIELDS } from '../../emit/mcp-tool-parts';
+import { DATA_CALL_TEXT, EXPAND_ARGUMENT, FIELDS_TEXT, READ_ONLY, resourceArgument, resourcePaths, type ToolDefinition, UNREADABLE_FIELDS } from '../../emit/mcp-tool-parts';
 
 export function recordTool(model: CatalogueModel): ToolDefinition {
   const paths = resourcePaths(model);
@@ -19,6 +19,7 @@ export function recordTool(model: CatalogueModel): ToolDefinition {
         resource: resourceArg,
         id: { type: 'integer', minimum: 1, maximum: LIMITS.int32Max },
         fields: { type: 'array', items: { type: 'string' }, minItems: 1, uniqueItems: true, description: FIELDS_TEXT },
+        expand: EXPAND_ARGUMENT,
       },
     },
     outputSchema: {

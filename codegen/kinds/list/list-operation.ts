@@ -1,6 +1,6 @@
 /** @module The list route in the OpenAPI document. */
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { DATA_HEADERS, errorResponses, filterParameter, ref, scopeSentence, SERVER_ERRORS } from '../../emit/openapi/components';
+import { DATA_HEADERS, errorResponses, expandParameter, filterParameter, ref, scopeSentence, SERVER_ERRORS } from '../../emit/openapi/components';
 import type { ResourceModel } from '../../model/catalogue-model';
 import { operationId, recordTypeName } from '../../model/names';
 
@@ -34,6 +34,7 @@ export function listOperation(resource: ResourceModel): OpenAPIV3_1.OperationObj
       ref('Format', 'parameters'),
       ref('CsvFormulas', 'parameters'),
       ref('ChangedSince', 'parameters'),
+      expandParameter(resource),
       ...resource.filters.map(filterParameter),
       ref('IfNoneMatch', 'parameters'),
     ],

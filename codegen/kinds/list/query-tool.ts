@@ -7,7 +7,7 @@
 import type { DomainModel, FilterModel, ResourceModel } from '../../model/catalogue-model';
 import { LIMITS } from '../../model/catalogue-model';
 import { filterNote } from '../../emit/describe';
-import { DATA_CALL_TEXT, FIELDS_TEXT, READ_ONLY, type Schema, type ToolDefinition, UNREADABLE_FIELDS } from '../../emit/mcp-tool-parts';
+import { DATA_CALL_TEXT, EXPAND_ARGUMENT, FIELDS_TEXT, READ_ONLY, type Schema, type ToolDefinition, UNREADABLE_FIELDS } from '../../emit/mcp-tool-parts';
 import { recordSchema } from '../../emit/record-schema';
 
 /** `query_fleet`: the query tool of a domain. */
@@ -50,6 +50,8 @@ function outputRecordSchema(resource: ResourceModel): Schema {
     const { description: _d, deprecated: _dep, 'x-personal-data': _p, ...rest } = field;
     properties[name] = rest;
   }
+  // Related records (`expand`) as plain objects: a tool's schema has no components to point to, and stays short.
+  for (const relation of resource.relations) properties[relation.name] = { type: [relation.kind === 'to_many' ? 'array' : 'object', 'null'] };
   return { type: 'object', additionalProperties: false, required: ['id'], properties };
 }
 
@@ -86,6 +88,7 @@ export function queryTool(domain: DomainModel): ToolDefinition {
           description: 'Cursor: 0 for the first page, then meta.next_since_id. Records come in ascending id.',
         },
         total: { type: 'boolean', description: 'Count every matching record in meta.total (default true; false is cheaper).' },
+        expand: EXPAND_ARGUMENT,
       },
     },
     outputSchema: {
@@ -102,6 +105,7 @@ export function queryTool(domain: DomainModel): ToolDefinition {
             next_since_id: { type: ['integer', 'null'] },
             personal_fields_omitted: { type: 'array', items: { type: 'string' } },
             unreadable_fields: UNREADABLE_FIELDS,
+            expanded: { type: 'object' },
           },
         },
       },

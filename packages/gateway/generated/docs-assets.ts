@@ -487,7 +487,7 @@ footer {
 </header>
 <div class="layout">
 <nav id="toc" aria-label="Contents"><details id="toc-box" open><summary>Contents</summary>
-<ul><li><a href="#intro">Introduction</a></li><li><a href="#authentication">Authentication</a></li><li><a href="#records">Records and types</a></li><li><a href="#paging">Paging</a></li><li><a href="#filters">Filters</a></li><li><a href="#errors">Errors</a></li><li><a href="#limits">Limits</a></li><li><a href="#versioning">Versioning and links</a></li><li><a href="#agents">Agents: MCP and llms.txt</a></li><li><a href="#try">Try it</a></li></ul>
+<ul><li><a href="#intro">Introduction</a></li><li><a href="#authentication">Authentication</a></li><li><a href="#records">Records and types</a></li><li><a href="#paging">Paging</a></li><li><a href="#filters">Filters</a></li><li><a href="#related">Related records</a></li><li><a href="#errors">Errors</a></li><li><a href="#limits">Limits</a></li><li><a href="#versioning">Versioning and links</a></li><li><a href="#agents">Agents: MCP and llms.txt</a></li><li><a href="#try">Try it</a></li></ul>
 <ul class="doms">
 <li><a href="#analytic">Analytic</a><ul><li><a href="#analytic/accounts">accounts</a></li><li><a href="#analytic/dimensions">dimensions</a></li></ul></li>
 <li><a href="#approvals">Approvals</a><ul><li><a href="#approvals/approvers">approvers</a></li><li><a href="#approvals/request-lines">request-lines</a></li><li><a href="#approvals/requests">requests</a></li></ul></li>
@@ -534,7 +534,7 @@ footer {
 </section>
 <section class="guide" id="paging">
 <h2>Paging</h2>
-<p>List routes take <code>limit</code>, <code>offset</code>, <code>since_id</code>, <code>total</code>, <code>order</code>, <code>fields</code>, <code>format</code>, <code>csv_formulas</code>, <code>changed_since</code>, <code>expand</code> besides their filters; detail routes take <code>fields</code> only. Any other query key is 400; a malformed value (<code>limit=0</code>, <code>offset=-1</code>, <code>total=maybe</code>) is 422. A list answers <code>{&quot;data&quot;: [record, ...], &quot;meta&quot;: {&quot;total&quot;: n, &quot;next_since_id&quot;: n|null}}</code>.</p>
+<p>List routes take <code>limit</code>, <code>offset</code>, <code>since_id</code>, <code>total</code>, <code>order</code>, <code>fields</code>, <code>format</code>, <code>csv_formulas</code>, <code>changed_since</code>, <code>expand</code> besides their filters; detail routes take <code>fields</code> and <code>expand</code> only. Any other query key is 400; a malformed value (<code>limit=0</code>, <code>offset=-1</code>, <code>total=maybe</code>) is 422. A list answers <code>{&quot;data&quot;: [record, ...], &quot;meta&quot;: {&quot;total&quot;: n, &quot;next_since_id&quot;: n|null}}</code>.</p>
 <ul>
 <li><strong>Offset paging</strong> (<code>limit</code>, <code>offset</code>, optional <code>order</code>): for screens and small lists. <code>meta.total</code> counts every match; the cost grows with the offset.</li>
 <li><strong>Cursor paging</strong> (<code>since_id</code>): for full scans and synchronisation. Start with <code>since_id=0</code>, then pass back <code>meta.next_since_id</code> unchanged (<code>&quot;next_since_id&quot;: 212</code>: ask again with <code>since_id=212</code>); stop at <code>&quot;next_since_id&quot;: null</code>. Ascending id, constant cost; never compute the cursor yourself. Not with <code>offset</code> or <code>order</code> (400).</li>
@@ -544,6 +544,7 @@ footer {
 <li>total: <code>true</code> (default) or <code>false</code>. The count scans every match whatever the <code>limit</code>: turn it off in cursor scans and whenever no count is shown.</li>
 <li>order: <code>field</code>, <code>field asc</code> or <code>field desc</code>, comma-separated, among the resource's sortable fields; <code>id</code> is appended as the last key, so pages are stable. A number that is not set is read as 0 and sorts beside the zeros; a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by <code>id</code>, except on date-times: the ERP orders first by fractions of a second that answers round off.</li>
 <li>fields: comma-separated field names (<code>fields=id,name</code>); an unknown name is 400.</li>
+<li>expand: related records inside each record, relation names comma-separated, each with its fields in parentheses if wanted (<code>expand=lines(id,price_total)</code>): see Related records. JSON pages and records only (400 with an export or <code>changed_since</code>).</li>
 <li>format: <code>csv</code> or <code>ndjson</code> (or <code>Accept: text/csv</code> or <code>application/x-ndjson</code>): an export of every match, streamed by ascending id, with the filters and <code>fields</code>; <code>since_id</code> resumes after an id; not with <code>limit</code>, <code>offset</code>, <code>order</code> or <code>total</code> (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, <code>null</code> an empty field, an empty text <code>&quot;&quot;</code>, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab or a carriage return) has a <code>'</code> in front, as OWASP advises, so that opening the file computes nothing (numbers such as <code>-12.5</code> are never changed). An export that ends without its last chunk was cut short: resume with <code>since_id</code>. <code>format=json</code> gives the JSON page whatever <code>Accept</code> says.</li>
 <li>csv_formulas: <code>escaped</code> (default) or <code>raw</code>, CSV exports only (400 otherwise). <code>escaped</code>: texts a spreadsheet would read as formulas (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab, a carriage return, or their full-width forms) get a leading <code>'</code> (OWASP's advice against CSV injection); <code>raw</code>: every text as the ERP holds it, for loaders that are not spreadsheets.</li>
 <li>changed_since: an ISO 8601 date-time, or the token <code>meta.next_changed_since</code> gave: the change feed, records written at or after it in <code>(write_date, id)</code> order. Pass back <code>meta.next_changed_since</code> while <code>meta.more_changes</code> is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters come in <code>meta.removed_ids</code> (exports: a <code>_removed</code> column, and the next token in the <code>X-Next-Changed-Since</code> header). The last few seconds wait until settled. Deleted records cannot be seen: compare the ids of an export now and then. Not with <code>order</code>, <code>offset</code>, <code>since_id</code> or <code>total=true</code> (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.</li>
@@ -562,6 +563,19 @@ footer {
 <li>Integer lists (<code>in</code>): positive ids comma-separated (<code>assignee_id=3,5</code>) or the key repeated (<code>assignee_id=3&amp;assignee_id=5</code>).</li>
 <li>An empty value, a repeated key on a single-value filter, or a value that cannot be used is 422 <code>invalid_value</code>.</li>
 <li>Where a resource states a scope, records outside it do not exist for the API: absent from lists, 404 on detail.</li>
+</ul>
+</section>
+<section class="guide" id="related">
+<h2>Related records</h2>
+<p>A resource that lists relations (its card, <code>Relations:</code>) gives related records inside each record with <code>expand</code>, on its list and detail routes: one call instead of one per record. <code>expand=lines</code> on <code>purchase/orders</code> gives each order its <code>lines</code> (the <code>purchase/order-lines</code> whose <code>order_id</code> is the order's id); <code>expand=order</code> on <code>purchase/order-lines</code> gives each line its <code>order</code> (the <code>purchase/orders</code> record its <code>order_id</code> points to).</p>
+<ul>
+<li>Several relations, comma-separated; each may name the related resource's fields in parentheses: <code>expand=lines(id,price_total),...</code> (<code>id</code> is always returned; without parentheses, every field). A related record is never expanded further.</li>
+<li>A to-many relation is a list in the related list route's default order, at most 50 records per record. When a record has more, the list stops there and <code>meta.expanded.&lt;relation&gt;.truncated</code> names the record with its <code>total</code> (<code>null</code> when unknown) and <code>next</code>, the related list route filtered on it from the first record not listed: never a silent cut. Without a cut, <code>truncated</code> is <code>[]</code>.</li>
+<li>A to-one relation is the record, or <code>null</code> when the link is empty or points to a record outside the related resource's scope.</li>
+<li>The related resource's rules apply: its scope, its fields (personal data included only when named, over MCP), its read right. When the API account cannot read the related model, the relation is <code>null</code> in every record and named in <code>meta.unreadable_fields</code> (and <code>X-Unreadable-Fields</code>); a related field it cannot read is named <code>&lt;relation&gt;.&lt;field&gt;</code>.</li>
+<li>Cost: one ERP read per relation for the whole page, whatever the number of records; a request with <code>expand</code> is charged as <code>expanded</code> against the rate limit, and cached as an answer of its own.</li>
+<li>Not with exports (<code>format=csv|ndjson</code>) or <code>changed_since</code>: 400. Export or follow each resource and join on its link field (<code>order_id</code>).</li>
+<li>An unknown relation or field, or a relation named twice, is 400 naming what the resource offers.</li>
 </ul>
 </section>
 <section class="guide" id="errors">
@@ -685,6 +699,7 @@ footer {
 <dt>Default order</dt><dd><code>id asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>code</code>, <code>name</code>, <code>active</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=dimension_record</code> (the analytic/dimensions record of <code>dimension_id</code>) <button type="button" class="try" data-path="/api/v1/analytic/accounts?limit=2&amp;expand=dimension_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the account (key used inside analytic distributions).</td></tr>
@@ -737,6 +752,7 @@ footer {
 <dt>Default order</dt><dd><code>sequence asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>sequence</code>, <code>applicability</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=accounts</code> (analytic/accounts by its <code>dimension_id</code>) <button type="button" class="try" data-path="/api/v1/analytic/dimensions?limit=2&amp;expand=accounts">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the dimension.</td></tr>
@@ -782,6 +798,7 @@ footer {
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>status</code>, <code>sequence</code>, <code>required</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=request</code> (the approvals/requests record of <code>request_id</code>) <button type="button" class="try" data-path="/api/v1/approvals/approvers?limit=2&amp;expand=request">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the step.</td></tr>
@@ -838,6 +855,8 @@ footer {
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>description</code>, <code>quantity</code>, <code>estimated_amount</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=purchase_order_line</code> (the purchase/order-lines record of <code>purchase_order_line_id</code>) 
+<code>expand=request</code> (the approvals/requests record of <code>request_id</code>) <button type="button" class="try" data-path="/api/v1/approvals/request-lines?limit=2&amp;expand=purchase_order_line">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the line.</td></tr>
@@ -913,6 +932,8 @@ footer {
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>subject</code>, <code>description</code>, <code>reference</code>, <code>status</code>, <code>amount</code>, <code>budget_code</code>, <code>location</code>, <code>quantity</code>, <code>created_at</code>, <code>date</code>, <code>date_confirmed</code>, <code>date_start</code>, <code>date_end</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=approver_records</code> (approvals/approvers by its <code>request_id</code>) 
+<code>expand=lines</code> (approvals/request-lines by its <code>request_id</code>) <button type="button" class="try" data-path="/api/v1/approvals/requests?limit=2&amp;expand=approver_records">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the request.</td></tr>
@@ -1011,6 +1032,8 @@ footer {
 <dt>Default order</dt><dd><code>code asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>code</code>, <code>label</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+<dt>Relations</dt><dd><code>expand=purchases</code> (electricity/purchases by its <code>counter_id</code>) 
+<code>expand=readings</code> (electricity/readings by its <code>counter_id</code>) <button type="button" class="try" data-path="/api/v1/electricity/counters?limit=2&amp;expand=purchases">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the meter.</td></tr>
@@ -1073,6 +1096,7 @@ footer {
 <dt>Default order</dt><dd><code>date_purchase desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>date_purchase</code>, <code>purchased_kwh</code>, <code>amount</code>, <code>state</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=counter_record</code> (the electricity/counters record of <code>counter_id</code>) <button type="button" class="try" data-path="/api/v1/electricity/purchases?limit=2&amp;expand=counter_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the purchase.</td></tr>
@@ -1130,6 +1154,7 @@ footer {
 <dt>Default order</dt><dd><code>date_reading desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>date_reading</code>, <code>remaining_kwh</code>, <code>consumed_kwh</code>, <code>days_elapsed</code>, <code>daily_consumption</code>, <code>is_excluded_from_avg</code>, <code>note</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=counter_record</code> (the electricity/counters record of <code>counter_id</code>) <button type="button" class="try" data-path="/api/v1/electricity/readings?limit=2&amp;expand=counter_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the reading.</td></tr>
@@ -1190,6 +1215,10 @@ footer {
 <dt>Default order</dt><dd><code>date_begin desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>date_begin</code>, <code>date_end</code>, <code>seats_max</code>, <code>origin</code>, <code>review_state</code>, <code>hidden_public</code>, <code>checklist_enabled</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=registrations</code> (events/registrations by its <code>event_id</code>) 
+<code>expand=reservation</code> (the space/reservations record of <code>reservation_id</code>) 
+<code>expand=space_record</code> (the space/spaces record of <code>space_id</code>) 
+<code>expand=tasks</code> (events/tasks by its <code>event_id</code>) <button type="button" class="try" data-path="/api/v1/events/events?limit=2&amp;expand=registrations">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the event.</td></tr>
@@ -1276,6 +1305,7 @@ footer {
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>attendee</code>, <code>email</code>, <code>phone</code>, <code>state</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=event_record</code> (the events/events record of <code>event_id</code>) <button type="button" class="try" data-path="/api/v1/events/registrations?limit=2&amp;expand=event_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the registration.</td></tr>
@@ -1330,6 +1360,7 @@ footer {
 <dt>Default order</dt><dd><code>event_id desc, sequence asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>done</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=event_record</code> (the events/events record of <code>event_id</code>) <button type="button" class="try" data-path="/api/v1/events/tasks?limit=2&amp;expand=event_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the task.</td></tr>
@@ -1379,6 +1410,7 @@ footer {
 <dt>Default order</dt><dd><code>due_date asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>type</code>, <code>due_date</code>, <code>handled_at</code>, <code>reminder_days</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=vehicle_record</code> (the fleet/vehicles record of <code>vehicle_id</code>) <button type="button" class="try" data-path="/api/v1/fleet/alerts?limit=2&amp;expand=vehicle_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the alert.</td></tr>
@@ -1436,6 +1468,7 @@ footer {
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>date</code>, <code>station</code>, <code>liters</code>, <code>price_per_liter</code>, <code>odometer</code>, <code>distance</code>, <code>reviewed</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=vehicle_record</code> (the fleet/vehicles record of <code>vehicle_id</code>) <button type="button" class="try" data-path="/api/v1/fleet/fuel-logs?limit=2&amp;expand=vehicle_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the fuel log.</td></tr>
@@ -1509,6 +1542,7 @@ footer {
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>date</code>, <code>severity</code>, <code>cost</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=vehicle_record</code> (the fleet/vehicles record of <code>vehicle_id</code>) <button type="button" class="try" data-path="/api/v1/fleet/incidents?limit=2&amp;expand=vehicle_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the incident.</td></tr>
@@ -1564,6 +1598,7 @@ footer {
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>address</code>, <code>city</code>, <code>latitude</code>, <code>longitude</code>, <code>is_default_pickup</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the location.</td></tr>
@@ -1616,6 +1651,8 @@ footer {
 <dt>Default order</dt><dd><code>start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>start</code>, <code>stop</code>, <code>motive</code>, <code>destination</code>, <code>expected_km</code>, <code>attendees_count</code>, <code>origin</code>, <code>state</code>, <code>approved_at</code>, <code>refusal_reason</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=trips</code> (fleet/trips by its <code>reservation_id</code>) 
+<code>expand=vehicle_record</code> (the fleet/vehicles record of <code>vehicle_id</code>) <button type="button" class="try" data-path="/api/v1/fleet/reservations?limit=2&amp;expand=trips">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the reservation.</td></tr>
@@ -1689,6 +1726,7 @@ footer {
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>date</code>, <code>description</code>, <code>service_kind</code>, <code>amount</code>, <code>next_service_odometer</code>, <code>invoice_ref</code>, <code>state</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=vehicle_record</code> (the fleet/vehicles record of <code>vehicle_id</code>) <button type="button" class="try" data-path="/api/v1/fleet/services?limit=2&amp;expand=vehicle_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the service.</td></tr>
@@ -1756,6 +1794,8 @@ footer {
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>date</code>, <code>date_start</code>, <code>date_end</code>, <code>odometer_start</code>, <code>distance</code>, <code>motive</code>, <code>destination</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=reservation</code> (the fleet/reservations record of <code>reservation_id</code>) 
+<code>expand=vehicle_record</code> (the fleet/vehicles record of <code>vehicle_id</code>) <button type="button" class="try" data-path="/api/v1/fleet/trips?limit=2&amp;expand=reservation">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the trip.</td></tr>
@@ -1823,6 +1863,12 @@ footer {
 <dt>Default order</dt><dd><code>plate asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>plate</code>, <code>vin</code>, <code>seats</code>, <code>fuel_type</code>, <code>assignation_state</code>, <code>acquisition_date</code>, <code>insurance_expiry</code>, <code>technical_control_expiry</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+<dt>Relations</dt><dd><code>expand=alerts</code> (fleet/alerts by its <code>vehicle_id</code>) 
+<code>expand=fuel_logs</code> (fleet/fuel-logs by its <code>vehicle_id</code>) 
+<code>expand=incidents</code> (fleet/incidents by its <code>vehicle_id</code>) 
+<code>expand=reservations</code> (fleet/reservations by its <code>vehicle_id</code>) 
+<code>expand=services</code> (fleet/services by its <code>vehicle_id</code>) 
+<code>expand=trips</code> (fleet/trips by its <code>vehicle_id</code>) <button type="button" class="try" data-path="/api/v1/fleet/vehicles?limit=2&amp;expand=alerts">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the vehicle.</td></tr>
@@ -1897,6 +1943,7 @@ footer {
 <dt>Default order</dt><dd><code>serial asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>serial</code>, <code>internal_ref</code>, <code>lifecycle</code></dd>
 <dt>Scope</dt><dd>only records with <code>org_in_parc = true</code>; others are 404</dd>
+
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the asset.</td></tr>
@@ -1948,6 +1995,7 @@ footer {
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>quantity</code>, <code>returned_quantity</code>, <code>state</code>, <code>date</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=ticket</code> (the it/tickets record of <code>ticket_id</code>) <button type="button" class="try" data-path="/api/v1/it/consumable-moves?limit=2&amp;expand=ticket">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the move.</td></tr>
@@ -2008,6 +2056,7 @@ footer {
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>number</code>, <code>name</code>, <code>priority</code>, <code>kanban_state</code>, <code>assigned_date</code>, <code>closed_date</code>, <code>validation_state</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+<dt>Relations</dt><dd><code>expand=consumable_moves</code> (it/consumable-moves by its <code>ticket_id</code>) <button type="button" class="try" data-path="/api/v1/it/tickets?limit=2&amp;expand=consumable_moves">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the ticket.</td></tr>
@@ -2088,6 +2137,8 @@ footer {
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>description</code>, <code>quantity</code>, <code>price_unit</code>, <code>price_subtotal</code>, <code>price_total</code>, <code>qty_received</code>, <code>qty_invoiced</code>, <code>date_planned</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=approval_lines</code> (approvals/request-lines by its <code>purchase_order_line_id</code>) 
+<code>expand=order</code> (the purchase/orders record of <code>order_id</code>) <button type="button" class="try" data-path="/api/v1/purchase/order-lines?limit=2&amp;expand=approval_lines">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the line.</td></tr>
@@ -2161,6 +2212,7 @@ footer {
 <dt>Default order</dt><dd><code>date_order desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>vendor_reference</code>, <code>subject</code>, <code>budget_line</code>, <code>delivery_condition</code>, <code>origin</code>, <code>date_order</code>, <code>date_approve</code>, <code>date_planned</code>, <code>amount_untaxed</code>, <code>amount_total</code>, <code>state</code>, <code>invoice_status</code>, <code>created_at</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=lines</code> (purchase/order-lines by its <code>order_id</code>) <button type="button" class="try" data-path="/api/v1/purchase/orders?limit=2&amp;expand=lines">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the order.</td></tr>
@@ -2255,6 +2307,7 @@ footer {
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>default_duration</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the activity.</td></tr>
@@ -2295,6 +2348,7 @@ footer {
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>description</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the category.</td></tr>
@@ -2332,6 +2386,7 @@ footer {
 <dt>Default order</dt><dd><code>name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>description</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the equipment.</td></tr>
@@ -2374,6 +2429,7 @@ footer {
 <dt>Default order</dt><dd><code>start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>start</code>, <code>stop</code>, <code>state</code>, <code>category</code>, <code>blocks_reservations</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=space_record</code> (the space/spaces record of <code>space_id</code>) <button type="button" class="try" data-path="/api/v1/space/maintenances?limit=2&amp;expand=space_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the maintenance.</td></tr>
@@ -2436,6 +2492,8 @@ footer {
 <dt>Default order</dt><dd><code>start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>start</code>, <code>stop</code>, <code>attendees_expected</code>, <code>attendees_actual</code>, <code>origin</code>, <code>state</code>, <code>approved_at</code>, <code>refusal_reason</code>, <code>cancellation_reason</code>, <code>check_in_at</code>, <code>check_out_at</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=events</code> (events/events by its <code>reservation_id</code>) 
+<code>expand=space_record</code> (the space/spaces record of <code>space_id</code>) <button type="button" class="try" data-path="/api/v1/space/reservations?limit=2&amp;expand=events">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the reservation.</td></tr>
@@ -2512,6 +2570,9 @@ footer {
 <dt>Default order</dt><dd><code>complete_name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>complete_name</code>, <code>code</code>, <code>address</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+<dt>Relations</dt><dd><code>expand=children</code> (space/sites by its <code>parent_id</code>) 
+<code>expand=parent</code> (the space/sites record of <code>parent_id</code>) 
+<code>expand=spaces</code> (space/spaces by its <code>site_id</code>) <button type="button" class="try" data-path="/api/v1/space/sites?limit=2&amp;expand=children">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the site.</td></tr>
@@ -2559,6 +2620,10 @@ footer {
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>state</code>, <code>location</code>, <code>floor</code>, <code>surface</code>, <code>capacity</code>, <code>hourly_price</code>, <code>public_visibility</code>, <code>approval_required</code>, <code>min_lead_hours</code>, <code>max_lead_days</code>, <code>cancel_deadline_hours</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+<dt>Relations</dt><dd><code>expand=events</code> (events/events by its <code>space_id</code>) 
+<code>expand=maintenances</code> (space/maintenances by its <code>space_id</code>) 
+<code>expand=reservations</code> (space/reservations by its <code>space_id</code>) 
+<code>expand=site_record</code> (the space/sites record of <code>site_id</code>) <button type="button" class="try" data-path="/api/v1/space/spaces?limit=2&amp;expand=events">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the space.</td></tr>
@@ -2639,6 +2704,7 @@ footer {
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>description</code>, <code>unblocker</code>, <code>origin</code>, <code>date_start</code>, <code>date_lifted</code>, <code>escalated</code>, <code>decision</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the blocker.</td></tr>
@@ -2712,6 +2778,8 @@ footer {
 <dt>Default order</dt><dd><code>deadline asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>number</code>, <code>name</code>, <code>state</code>, <code>deadline</code>, <code>actual_date</code>, <code>expected_proof</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=key_result_record</code> (the sprint/key-results record of <code>key_result_id</code>) 
+<code>expand=objective_record</code> (the sprint/objectives record of <code>objective_id</code>) <button type="button" class="try" data-path="/api/v1/sprint/engagements?limit=2&amp;expand=key_result_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the engagement.</td></tr>
@@ -2786,6 +2854,10 @@ footer {
 <dt>Default order</dt><dd><code>number asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>number</code>, <code>name</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=engagements</code> (sprint/engagements by its <code>key_result_id</code>) 
+<code>expand=measure_readings</code> (sprint/measure-readings by its <code>key_result_id</code>) 
+<code>expand=measure_records</code> (sprint/measures by its <code>key_result_id</code>) 
+<code>expand=objective_record</code> (the sprint/objectives record of <code>objective_id</code>) <button type="button" class="try" data-path="/api/v1/sprint/key-results?limit=2&amp;expand=engagements">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the key result.</td></tr>
@@ -2843,6 +2915,8 @@ footer {
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>date</code>, <code>value</code>, <code>note</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=key_result_record</code> (the sprint/key-results record of <code>key_result_id</code>) 
+<code>expand=measure_record</code> (the sprint/measures record of <code>measure_id</code>) <button type="button" class="try" data-path="/api/v1/sprint/measure-readings?limit=2&amp;expand=key_result_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the reading.</td></tr>
@@ -2900,6 +2974,8 @@ footer {
 <dt>Default order</dt><dd><code>kr_id, id</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>unit</code>, <code>start_value</code>, <code>milestone_value</code>, <code>milestone_date</code>, <code>target_value</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=key_result_record</code> (the sprint/key-results record of <code>key_result_id</code>) 
+<code>expand=readings</code> (sprint/measure-readings by its <code>measure_id</code>) <button type="button" class="try" data-path="/api/v1/sprint/measures?limit=2&amp;expand=key_result_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the measure.</td></tr>
@@ -2959,6 +3035,8 @@ footer {
 <dt>Default order</dt><dd><code>name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>active</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=engagements</code> (sprint/engagements by its <code>objective_id</code>) 
+<code>expand=key_results</code> (sprint/key-results by its <code>objective_id</code>) <button type="button" class="try" data-path="/api/v1/sprint/objectives?limit=2&amp;expand=engagements">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the objective.</td></tr>
@@ -2997,6 +3075,7 @@ footer {
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>date_start</code>, <code>date_end</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the sprint.</td></tr>
@@ -3046,6 +3125,7 @@ footer {
 <dt>Default order</dt><dd><code>scheduled_date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>origin</code>, <code>scheduled_date</code>, <code>date_done</code>, <code>priority</code>, <code>state</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the transfer.</td></tr>
@@ -3109,6 +3189,7 @@ footer {
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>daily_rate</code>, <code>has_tiers</code>, <code>note</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+<dt>Relations</dt><dd><code>expand=requests</code> (travel/perdiem-requests by its <code>rate_id</code>) <button type="button" class="try" data-path="/api/v1/travel/perdiem-rates?limit=2&amp;expand=requests">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the rate.</td></tr>
@@ -3163,6 +3244,8 @@ footer {
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>name</code>, <code>state</code>, <code>mission_object</code>, <code>date_start</code>, <code>date_end</code>, <code>prorata_start</code>, <code>prorata_end</code>, <code>calc_model</code>, <code>daily_rate</code>, <code>duration_abatement_pct</code>, <code>duration_abatement_amount</code>, <code>total_amount</code>, <code>financing_type</code>, <code>partner_share_pct</code>, <code>amount_company</code>, <code>amount_partner</code>, <code>submit_date</code>, <code>approve_date</code>, <code>reject_date</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+<dt>Relations</dt><dd><code>expand=rate</code> (the travel/perdiem-rates record of <code>rate_id</code>) 
+<code>expand=trip</code> (the travel/trips record of <code>trip_id</code>) <button type="button" class="try" data-path="/api/v1/travel/perdiem-requests?limit=2&amp;expand=rate">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the request.</td></tr>
@@ -3267,6 +3350,7 @@ footer {
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>cost</code>, <code>notes</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=trip</code> (the travel/trips record of <code>trip_id</code>) <button type="button" class="try" data-path="/api/v1/travel/trip-expenses?limit=2&amp;expand=trip">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the expense.</td></tr>
@@ -3313,6 +3397,7 @@ footer {
 <dt>Default order</dt><dd><code>trip_id desc, sequence asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>position</code>, <code>is_return_leg</code>, <code>date_from</code>, <code>date_to</code>, <code>has_transport</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=trip</code> (the travel/trips record of <code>trip_id</code>) <button type="button" class="try" data-path="/api/v1/travel/trip-stages?limit=2&amp;expand=trip">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the stage.</td></tr>
@@ -3376,6 +3461,7 @@ footer {
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>description</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the trip type.</td></tr>
@@ -3416,6 +3502,9 @@ footer {
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>name</code>, <code>state</code>, <code>traveler_name</code>, <code>traveler_email</code>, <code>description</code>, <code>date_submission</code>, <code>date_start</code>, <code>date_end</code>, <code>transport_cost</code>, <code>accommodation_cost_total</code>, <code>insurance_premium</code>, <code>has_per_diem</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=expenses</code> (travel/trip-expenses by its <code>trip_id</code>) 
+<code>expand=perdiem_requests</code> (travel/perdiem-requests by its <code>trip_id</code>) 
+<code>expand=stages</code> (travel/trip-stages by its <code>trip_id</code>) <button type="button" class="try" data-path="/api/v1/travel/trips?limit=2&amp;expand=expenses">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the trip.</td></tr>
@@ -3759,7 +3848,7 @@ Every data route needs \`Authorization: Bearer <API key>\`; the documentation ro
 
 ## Paging
 
-List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fields\`, \`format\`, \`csv_formulas\`, \`changed_since\`, \`expand\` besides their filters; detail routes take \`fields\` only. Any other query key is 400; a malformed value (\`limit=0\`, \`offset=-1\`, \`total=maybe\`) is 422. A list answers \`{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}\`.
+List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fields\`, \`format\`, \`csv_formulas\`, \`changed_since\`, \`expand\` besides their filters; detail routes take \`fields\` and \`expand\` only. Any other query key is 400; a malformed value (\`limit=0\`, \`offset=-1\`, \`total=maybe\`) is 422. A list answers \`{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}\`.
 
 - **Offset paging** (\`limit\`, \`offset\`, optional \`order\`): for screens and small lists. \`meta.total\` counts every match; the cost grows with the offset.
 - **Cursor paging** (\`since_id\`): for full scans and synchronisation. Start with \`since_id=0\`, then pass back \`meta.next_since_id\` unchanged (\`"next_since_id": 212\`: ask again with \`since_id=212\`); stop at \`"next_since_id": null\`. Ascending id, constant cost; never compute the cursor yourself. Not with \`offset\` or \`order\` (400).
@@ -3769,6 +3858,7 @@ List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fi
 - total: \`true\` (default) or \`false\`. The count scans every match whatever the \`limit\`: turn it off in cursor scans and whenever no count is shown.
 - order: \`field\`, \`field asc\` or \`field desc\`, comma-separated, among the resource's sortable fields; \`id\` is appended as the last key, so pages are stable. A number that is not set is read as 0 and sorts beside the zeros; a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by \`id\`, except on date-times: the ERP orders first by fractions of a second that answers round off.
 - fields: comma-separated field names (\`fields=id,name\`); an unknown name is 400.
+- expand: related records inside each record, relation names comma-separated, each with its fields in parentheses if wanted (\`expand=lines(id,price_total)\`): see Related records. JSON pages and records only (400 with an export or \`changed_since\`).
 - format: \`csv\` or \`ndjson\` (or \`Accept: text/csv\` or \`application/x-ndjson\`): an export of every match, streamed by ascending id, with the filters and \`fields\`; \`since_id\` resumes after an id; not with \`limit\`, \`offset\`, \`order\` or \`total\` (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, \`null\` an empty field, an empty text \`""\`, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return) has a \`'\` in front, as OWASP advises, so that opening the file computes nothing (numbers such as \`-12.5\` are never changed). An export that ends without its last chunk was cut short: resume with \`since_id\`. \`format=json\` gives the JSON page whatever \`Accept\` says.
 - csv_formulas: \`escaped\` (default) or \`raw\`, CSV exports only (400 otherwise). \`escaped\`: texts a spreadsheet would read as formulas (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab, a carriage return, or their full-width forms) get a leading \`'\` (OWASP's advice against CSV injection); \`raw\`: every text as the ERP holds it, for loaders that are not spreadsheets.
 - changed_since: an ISO 8601 date-time, or the token \`meta.next_changed_since\` gave: the change feed, records written at or after it in \`(write_date, id)\` order. Pass back \`meta.next_changed_since\` while \`meta.more_changes\` is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters come in \`meta.removed_ids\` (exports: a \`_removed\` column, and the next token in the \`X-Next-Changed-Since\` header). The last few seconds wait until settled. Deleted records cannot be seen: compare the ids of an export now and then. Not with \`order\`, \`offset\`, \`since_id\` or \`total=true\` (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.
@@ -3789,6 +3879,18 @@ Each resource takes its named filters (listed with it) and the common parameters
 - Integer lists (\`in\`): positive ids comma-separated (\`assignee_id=3,5\`) or the key repeated (\`assignee_id=3&assignee_id=5\`).
 - An empty value, a repeated key on a single-value filter, or a value that cannot be used is 422 \`invalid_value\`.
 - Where a resource states a scope, records outside it do not exist for the API: absent from lists, 404 on detail.
+
+## Related records
+
+A resource that lists relations (its card, \`Relations:\`) gives related records inside each record with \`expand\`, on its list and detail routes: one call instead of one per record. \`expand=lines\` on \`purchase/orders\` gives each order its \`lines\` (the \`purchase/order-lines\` whose \`order_id\` is the order's id); \`expand=order\` on \`purchase/order-lines\` gives each line its \`order\` (the \`purchase/orders\` record its \`order_id\` points to).
+
+- Several relations, comma-separated; each may name the related resource's fields in parentheses: \`expand=lines(id,price_total),...\` (\`id\` is always returned; without parentheses, every field). A related record is never expanded further.
+- A to-many relation is a list in the related list route's default order, at most 50 records per record. When a record has more, the list stops there and \`meta.expanded.<relation>.truncated\` names the record with its \`total\` (\`null\` when unknown) and \`next\`, the related list route filtered on it from the first record not listed: never a silent cut. Without a cut, \`truncated\` is \`[]\`.
+- A to-one relation is the record, or \`null\` when the link is empty or points to a record outside the related resource's scope.
+- The related resource's rules apply: its scope, its fields (personal data included only when named, over MCP), its read right. When the API account cannot read the related model, the relation is \`null\` in every record and named in \`meta.unreadable_fields\` (and \`X-Unreadable-Fields\`); a related field it cannot read is named \`<relation>.<field>\`.
+- Cost: one ERP read per relation for the whole page, whatever the number of records; a request with \`expand\` is charged as \`expanded\` against the rate limit, and cached as an answer of its own.
+- Not with exports (\`format=csv|ndjson\`) or \`changed_since\`: 400. Export or follow each resource and join on its link field (\`order_id\`).
+- An unknown relation or field, or a relation named twice, is 400 naming what the resource offers.
 
 ## Errors
 
@@ -3861,6 +3963,7 @@ Filters:
 - code ilike text
 - name ilike text
 - active = true|false
+Relations (expand): dimension_record → analytic/dimensions by dimension_id.
 Example record (shape only): {"id":42,"code":"Example code","name":"Example name","dimension":"Example dimension","dimension_id":7,"root_dimension":"Example root dimension","partner":"Example partner","active":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=account.analytic.account&view_type=form"}
 
 ### analytic/dimensions: Analytic dimensions
@@ -3876,6 +3979,7 @@ Fields:
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - name ilike text
+Relations (expand): accounts → analytic/accounts[] by its dimension_id.
 Example record (shape only): {"id":42,"name":"Example name","sequence":3,"applicability":"optional","parent":"Example parent","url":"https://erp.example.org/web#id=42&model=account.analytic.plan&view_type=form"}
 
 ## approvals: Approvals
@@ -3905,6 +4009,7 @@ Filters:
 - status = "new"|"pending"|"waiting"|"approved"|"refused"|"cancel"
 - created_after >= date-time. Steps created on or after this date.
 - created_before <= date-time. Steps created on or before this date.
+Relations (expand): request → approvals/requests by request_id.
 Example record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_status":"new","approver":"Example approver","approver_id":7,"status":"new","sequence":3,"required":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.approver&view_type=form"}
 
 ### approvals/request-lines: Approval request lines
@@ -3939,6 +4044,7 @@ Filters:
 - created_after >= date-time. Lines created on or after this date.
 - created_before <= date-time. Lines created on or before this date.
 - purchase_order_line_id = integer
+Relations (expand): purchase_order_line → purchase/order-lines by purchase_order_line_id; request → approvals/requests by request_id.
 Example record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_description":"Example request description","request_status":"new","author":"Example author","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","estimated_amount":1250.5,"currency":"EUR","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","purchase_order_line_id":7,"vendor":"Example vendor","company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.product.line&view_type=form"}
 
 ### approvals/requests: Approval requests
@@ -3984,6 +4090,7 @@ Filters:
 - confirmed_after >= date-time. On field \`date_confirmed\`.
 - confirmed_before <= date-time. On field \`date_confirmed\`.
 - amount_above >= number. Requests whose amount is at least this value.
+Relations (expand): approver_records → approvals/approvers[] by its request_id; lines → approvals/request-lines[] by its request_id.
 Example record (shape only): {"id":42,"subject":"Example subject","description":"Example description","reference":"Example reference","author":"Example author","author_id":7,"created_by":"Example created by","status":"new","category":"Example category","category_id":7,"amount":1250.5,"currency":"EUR","budget_code":"Example budget code","final_approver":"Example final approver","approvers":[7,9],"partner":"Example partner","location":"Example location","quantity":1250.5,"created_at":"2026-01-31T08:00:00Z","date":"2026-01-31T08:00:00Z","date_confirmed":"2026-01-31T08:00:00Z","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","purchase_order_count":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.request&view_type=form"}
 
 ## electricity: Electricity
@@ -4015,6 +4122,7 @@ Filters:
 - environment_id = integer. Meters serving this environment (environment id).
 - code ilike text
 - autonomy_below <= integer. Meters whose projected autonomy is at most this many days.
+Relations (expand): purchases → electricity/purchases[] by its counter_id; readings → electricity/readings[] by its counter_id.
 Example record (shape only): {"id":42,"code":"Example code","label":"Example label","environment":"Example environment","current_kwh":1250.5,"last_reading_kwh":1250.5,"last_reading_date":"2026-01-31T08:00:00Z","days_since_reading":3,"avg_daily_consumption":1250.5,"projected_autonomy_days":3,"total_purchased_kwh":1250.5,"total_purchased_amount":1250.5,"currency":"EUR","status":"ok","url":"https://erp.example.org/web#id=42&model=electricity.counter&view_type=form"}
 
 ### electricity/purchases: Credit purchases
@@ -4040,6 +4148,7 @@ Filters:
 - environment_id = integer. Purchases for meters of this environment (environment id).
 - date_after >= date. On field \`date_purchase\`.
 - date_before <= date. On field \`date_purchase\`.
+Relations (expand): counter_record → electricity/counters by counter_id.
 Example record (shape only): {"id":42,"reference":"Example reference","counter":"Example counter","counter_id":7,"environment":"Example environment","date_purchase":"2026-01-31","purchased_kwh":1250.5,"amount":1250.5,"currency":"EUR","price_per_kwh":1250.5,"state":"active","url":"https://erp.example.org/web#id=42&model=electricity.purchase&view_type=form"}
 
 ### electricity/readings: Meter readings
@@ -4064,6 +4173,7 @@ Filters:
 - environment_id = integer. Readings of meters of this environment (environment id).
 - date_after >= date-time. On field \`date_reading\`.
 - date_before <= date-time. On field \`date_reading\`.
+Relations (expand): counter_record → electricity/counters by counter_id.
 Example record (shape only): {"id":42,"counter":"Example counter","counter_id":7,"environment":"Example environment","date_reading":"2026-01-31T08:00:00Z","remaining_kwh":1250.5,"consumed_kwh":1250.5,"days_elapsed":1250.5,"daily_consumption":1250.5,"is_excluded_from_avg":true,"note":"Example note","url":"https://erp.example.org/web#id=42&model=electricity.reading&view_type=form"}
 
 ## events: Events
@@ -4109,6 +4219,7 @@ Filters:
 - begin_after >= date-time. On field \`date_begin\`.
 - begin_before <= date-time. On field \`date_begin\`.
 - reservation_id = integer
+Relations (expand): registrations → events/registrations[] by its event_id; reservation → space/reservations by reservation_id; space_record → space/spaces by space_id; tasks → events/tasks[] by its event_id.
 Example record (shape only): {"id":42,"name":"Example name","event_type":"Example event type","activity":"Example activity","stage":"Example stage","date_begin":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","is_ongoing":true,"space":"Example space","space_id":7,"reservation_id":7,"space_capacity":3,"seats_max":3,"seats_taken":3,"seats_available":3,"organizer":"Example organizer","responsible":"Example responsible","referent":"Example referent","origin":"internal","review_state":"approved","hidden_public":true,"checklist_enabled":true,"checklist_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=event.event&view_type=form"}
 
 ### events/registrations: Registrations
@@ -4132,6 +4243,7 @@ Filters:
 - state = "draft"|"open"|"done"|"cancel"
 - partner_id = integer. Registrations booked by this contact (partner id).
 - email ilike text
+Relations (expand): event_record → events/events by event_id.
 Example record (shape only): {"id":42,"event_id":7,"event":"Example event","ticket":"Example ticket","attendee":"Example attendee","email":"someone@example.org","phone":"+1 555 0100","booked_by":"Example booked by","state":"draft","company":"Example company","url":"https://erp.example.org/web#id=42&model=event.registration&view_type=form"}
 
 ### events/tasks: Checklist tasks
@@ -4150,6 +4262,7 @@ Filters:
 - event_id = integer
 - done = true|false
 - assigned_user_id = integer. Tasks assigned to this user (user id).
+Relations (expand): event_record → events/events by event_id.
 Example record (shape only): {"id":42,"event_id":7,"event":"Example event","name":"Example name","done":true,"assignee":"Example assignee","url":"https://erp.example.org/web#id=42&model=event.checklist.task&view_type=form"}
 
 ## fleet: Fleet
@@ -4179,6 +4292,7 @@ Filters:
 - vehicle_id = integer
 - due_before <= date. On field \`due_date\`.
 - due_after >= date. On field \`due_date\`.
+Relations (expand): vehicle_record → fleet/vehicles by vehicle_id.
 Example record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","vehicle_id":7,"type":"assurance","due_date":"2026-01-31","state":"pending","handled_at":"2026-01-31T08:00:00Z","handled_by":"Example handled by","reminder_days":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.alert&view_type=form"}
 
 ### fleet/fuel-logs: Fuel logs
@@ -4212,6 +4326,7 @@ Filters:
 - reviewed = true|false
 - date_after >= date-time. On field \`date\`.
 - date_before <= date-time. On field \`date\`.
+Relations (expand): vehicle_record → fleet/vehicles by vehicle_id.
 Example record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31T08:00:00Z","station":"Example station","liters":1250.5,"price_per_liter":1250.5,"total_amount":1250.5,"currency":"EUR","odometer":1250.5,"distance":1250.5,"consumption":1250.5,"is_anomaly":true,"anomaly_severity":"none","anomaly_reason":"Example anomaly reason","reviewed":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.fuel.log&view_type=form"}
 
 ### fleet/incidents: Incidents
@@ -4236,6 +4351,7 @@ Filters:
 - severity = "minor"|"moderate"|"major"|"critical"
 - date_after >= date. On field \`date\`.
 - date_before <= date. On field \`date\`.
+Relations (expand): vehicle_record → fleet/vehicles by vehicle_id.
 Example record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","severity":"minor","cost":1250.5,"currency":"EUR","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.incident&view_type=form"}
 
 ### fleet/locations: Locations
@@ -4290,6 +4406,7 @@ Filters:
 - driver_id = integer. Reservations with this driver (partner id).
 - start_after >= date-time. On field \`start\`.
 - start_before <= date-time. On field \`start\`.
+Relations (expand): trips → fleet/trips[] by its reservation_id; vehicle_record → fleet/vehicles by vehicle_id.
 Example record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","requester":"Example requester","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"motive":"Example motive","pickup_location":"Example pickup location","destination":"Example destination","expected_km":1250.5,"attendees_count":3,"origin":"internal","state":"draft","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","url":"https://erp.example.org/web#id=42&model=fleet.reservation&view_type=form"}
 
 ### fleet/services: Services
@@ -4320,6 +4437,7 @@ Filters:
 - service_kind = "preventive"|"curative"
 - date_after >= date. On field \`date\`.
 - date_before <= date. On field \`date\`.
+Relations (expand): vehicle_record → fleet/vehicles by vehicle_id.
 Example record (shape only): {"id":42,"vehicle":"Example vehicle","vehicle_id":7,"date":"2026-01-31","description":"Example description","service_type":"Example service type","service_kind":"preventive","amount":1250.5,"total_cost":1250.5,"currency":"EUR","odometer":1250.5,"next_service_odometer":1250.5,"vendor":"Example vendor","invoice_ref":"Example invoice ref","state":"new","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.vehicle.log.services&view_type=form"}
 
 ### fleet/trips: Trips
@@ -4350,6 +4468,7 @@ Filters:
 - date_after >= date. On field \`date\`.
 - date_before <= date. On field \`date\`.
 - reservation_id = integer
+Relations (expand): reservation → fleet/reservations by reservation_id; vehicle_record → fleet/vehicles by vehicle_id.
 Example record (shape only): {"id":42,"reference":"Example reference","reservation_id":7,"vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","odometer_start":1250.5,"odometer_end":1250.5,"distance":1250.5,"motive":"Example motive","destination":"Example destination","analytic_account":"Example analytic account","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.trip&view_type=form"}
 
 ### fleet/vehicles: Vehicles
@@ -4382,6 +4501,7 @@ Filters:
 - plate ilike text
 - insurance_expiry_before <= date. On field \`insurance_expiry\`.
 - technical_control_expiry_before <= date. On field \`technical_control_expiry\`.
+Relations (expand): alerts → fleet/alerts[] by its vehicle_id; fuel_logs → fleet/fuel-logs[] by its vehicle_id; incidents → fleet/incidents[] by its vehicle_id; reservations → fleet/reservations[] by its vehicle_id; services → fleet/services[] by its vehicle_id; trips → fleet/trips[] by its vehicle_id.
 Example record (shape only): {"id":42,"plate":"Example plate","model":"Example model","vin":"Example vin","driver":"Example driver","seats":3,"fuel_type":"diesel","odometer":1250.5,"state":"Example state","assignation_state":"free","acquisition_date":"2026-01-31","insurance_expiry":"2026-01-31","technical_control_expiry":"2026-01-31","next_alert_date":"2026-01-31","avg_consumption":1250.5,"total_km_last_year":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.vehicle&view_type=form"}
 
 ## it: IT
@@ -4434,6 +4554,7 @@ Filters:
 - date_after >= date-time. Issued on or after this date.
 - date_before <= date-time. Issued on or before this date.
 - ticket_id = integer
+Relations (expand): ticket → it/tickets by ticket_id.
 Example record (shape only): {"id":42,"ticket_id":7,"ticket_number":"Example ticket number","beneficiary":"Example beneficiary","product":"Example product","location":"Example location","quantity":1250.5,"returned_quantity":1250.5,"remaining_quantity":1250.5,"state":"out","date":"2026-01-31T08:00:00Z","handled_by":"Example handled by","url":"https://erp.example.org/web#id=42&model=it.consumable.move&view_type=form"}
 
 ### it/tickets: Tickets
@@ -4468,6 +4589,7 @@ Filters:
 - number ilike text
 - user_id = integer. Tickets where this user is among the assignees (earlier listing).
 - validation_state = "none"|"to_validate"|"validated"|"rejected"
+Relations (expand): consumable_moves → it/consumable-moves[] by its ticket_id.
 Example record (shape only): {"id":42,"number":"Example number","name":"Example name","type":"Example type","stage":"Example stage","is_closed":true,"team":"Example team","assignees":["Example assignees 1","Example assignees 2"],"assignee":"Example assignee","requester":"Example requester","requester_email":"someone@example.org","priority":"0","kanban_state":"normal","assigned_date":"2026-01-31T08:00:00Z","closed_date":"2026-01-31T08:00:00Z","category":"Example category","validation_state":"none","company":"Example company","url":"https://erp.example.org/web#id=42&model=it.ticket&view_type=form"}
 
 ## purchase: Purchase
@@ -4504,6 +4626,7 @@ Filters:
 - state = "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"
 - planned_after >= date-time. On field \`date_planned\`.
 - planned_before <= date-time. On field \`date_planned\`.
+Relations (expand): approval_lines → approvals/request-lines[] by its purchase_order_line_id; order → purchase/orders by order_id.
 Example record (shape only): {"id":42,"order_id":7,"order_reference":"Example order reference","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","price_unit":1250.5,"price_subtotal":1250.5,"price_total":1250.5,"currency":"EUR","qty_received":1250.5,"qty_invoiced":1250.5,"date_planned":"2026-01-31T08:00:00Z","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","state":"draft","url":"https://erp.example.org/web#id=42&model=purchase.order.line&view_type=form"}
 
 ### purchase/orders: Purchase orders
@@ -4550,6 +4673,7 @@ Filters:
 - author_id = integer
 - created_after >= date-time. On field \`created_at\`.
 - created_before <= date-time. On field \`created_at\`.
+Relations (expand): lines → purchase/order-lines[] by its order_id.
 Example record (shape only): {"id":42,"reference":"Example reference","vendor":"Example vendor","vendor_id":7,"vendor_reference":"Example vendor reference","subject":"Example subject","budget_line":"Example budget line","department":"Example department","delivery_condition":"Example delivery condition","origin":"Example origin","date_order":"2026-01-31T08:00:00Z","date_approve":"2026-01-31T08:00:00Z","date_planned":"2026-01-31T08:00:00Z","amount_untaxed":1250.5,"amount_total":1250.5,"currency":"EUR","state":"draft","invoice_status":"no","buyer":"Example buyer","author":"Example author","author_id":7,"created_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=purchase.order&view_type=form"}
 
 ## space: Space
@@ -4626,6 +4750,7 @@ Filters:
 - blocks_reservations = true|false
 - start_after >= date-time. On field \`start\`.
 - start_before <= date-time. On field \`start\`.
+Relations (expand): space_record → space/spaces by space_id.
 Example record (shape only): {"id":42,"name":"Example name","space":"Example space","space_id":7,"start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","state":"planned","category":"preventive","technician":"Example technician","external_technician":"Example external technician","blocks_reservations":true,"check_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.maintenance&view_type=form"}
 
 ### space/reservations: Reservations
@@ -4661,6 +4786,7 @@ Filters:
 - origin = "internal"|"public"
 - start_after >= date-time. On field \`start\`.
 - start_before <= date-time. On field \`start\`.
+Relations (expand): events → events/events[] by its reservation_id; space_record → space/spaces by space_id.
 Example record (shape only): {"id":42,"reference":"Example reference","space":"Example space","space_id":7,"activity":"Example activity","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"attendees_expected":3,"attendees_actual":3,"requester":"Example requester","origin":"internal","state":"pending","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","cancellation_reason":"Example cancellation reason","check_in_at":"2026-01-31T08:00:00Z","check_out_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=space.reservation&view_type=form"}
 
 ### space/sites: Sites
@@ -4680,6 +4806,7 @@ Filters:
 - code = text
 - parent_id = integer
 - name ilike text
+Relations (expand): children → space/sites[] by its parent_id; parent → space/sites by parent_id; spaces → space/spaces[] by its site_id.
 Example record (shape only): {"id":42,"name":"Example name","complete_name":"Example complete name","code":"Example code","parent_id":7,"address":"Example address","company":"Example company","url":"https://erp.example.org/web#id=42&model=space.site&view_type=form"}
 
 ### space/spaces: Spaces
@@ -4713,6 +4840,7 @@ Filters:
 - capacity_min >= integer. On field \`capacity\`.
 - approval_required = true|false
 - name ilike text
+Relations (expand): events → events/events[] by its space_id; maintenances → space/maintenances[] by its space_id; reservations → space/reservations[] by its space_id; site_record → space/sites by site_id.
 Example record (shape only): {"id":42,"name":"Example name","code":"Example code","site":"Example site","site_id":7,"state":"available","location":"Example location","floor":"Example floor","surface":1250.5,"capacity":3,"hourly_price":1250.5,"currency":"EUR","categories":["Example categories 1","Example categories 2"],"public_visibility":"private","approval_required":true,"min_lead_hours":3,"max_lead_days":3,"cancel_deadline_hours":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.space&view_type=form"}
 
 ## sprint: Sprint and OKR
@@ -4784,6 +4912,7 @@ Filters:
 - is_late = true|false
 - deadline_after >= date. Deadline on or after this date.
 - deadline_before <= date. Deadline on or before this date.
+Relations (expand): key_result_record → sprint/key-results by key_result_id; objective_record → sprint/objectives by objective_id.
 Example record (shape only): {"id":42,"number":"Example number","name":"Example name","state":"open","deadline":"2026-01-31","actual_date":"2026-01-31","is_late":true,"days_to_deadline":3,"squad":"Example squad","squad_id":7,"objective":"Example objective","objective_id":7,"key_result":"Example key result","key_result_id":7,"expected_proof":"Example expected proof","sprint":"Example sprint","subjects":["Example subjects 1","Example subjects 2"],"url":"https://erp.example.org/web#id=42&model=sprint.engagement&view_type=form"}
 
 ### sprint/key-results: Key results
@@ -4807,6 +4936,7 @@ Filters:
 - objective_id = integer
 - squad_id = integer. Key results carried by this squad.
 - name ilike text
+Relations (expand): engagements → sprint/engagements[] by its key_result_id; measure_readings → sprint/measure-readings[] by its key_result_id; measure_records → sprint/measures[] by its key_result_id; objective_record → sprint/objectives by objective_id.
 Example record (shape only): {"id":42,"number":3,"name":"Example name","progress":1250.5,"exercice":"Example exercice","exercice_id":7,"objective":"Example objective","objective_id":7,"squad":"Example squad","measures":["Example measures 1","Example measures 2"],"url":"https://erp.example.org/web#id=42&model=sprint.key.result&view_type=form"}
 
 ### sprint/measure-readings: Measure readings
@@ -4832,6 +4962,7 @@ Filters:
 - squad_id = integer. Readings of this squad's measures.
 - date_after >= date. Readings on or after this date.
 - date_before <= date. Readings on or before this date.
+Relations (expand): key_result_record → sprint/key-results by key_result_id; measure_record → sprint/measures by measure_id.
 Example record (shape only): {"id":42,"measure":"Example measure","measure_id":7,"key_result":"Example key result","key_result_id":7,"squad":"Example squad","date":"2026-01-31","value":1250.5,"unit":"Example unit","note":"Example note","read_by":"Example read by","url":"https://erp.example.org/web#id=42&model=sprint.measure.reading&view_type=form"}
 
 ### sprint/measures: Measures
@@ -4857,6 +4988,7 @@ Filters:
 - key_result_id = integer
 - squad_id = integer. Measures of this squad's key results.
 - name ilike text
+Relations (expand): key_result_record → sprint/key-results by key_result_id; readings → sprint/measure-readings[] by its measure_id.
 Example record (shape only): {"id":42,"name":"Example name","unit":"Example unit","key_result":"Example key result","key_result_id":7,"squad":"Example squad","start_value":1250.5,"milestone_value":1250.5,"milestone_date":"2026-01-31","target_value":1250.5,"last_value":1250.5,"last_reading_date":"2026-01-31","progress":1250.5,"url":"https://erp.example.org/web#id=42&model=sprint.measure&view_type=form"}
 
 ### sprint/objectives: Objectives
@@ -4871,6 +5003,7 @@ Fields:
 Filters:
 - name ilike text
 - active = true|false
+Relations (expand): engagements → sprint/engagements[] by its objective_id; key_results → sprint/key-results[] by its objective_id.
 Example record (shape only): {"id":42,"name":"Example name","active":true,"url":"https://erp.example.org/web#id=42&model=sprint.objective&view_type=form"}
 
 ### sprint/sprints: Sprints
@@ -4946,6 +5079,7 @@ Filters:
 - city_id = integer. Rates for this city (city id).
 - environment_id = integer. Rates of this environment (environment id).
 - has_tiers = true|false
+Relations (expand): requests → travel/perdiem-requests[] by its rate_id.
 Example record (shape only): {"id":42,"country":"Example country","country_id":7,"city":"Example city","daily_rate":1250.5,"currency":"EUR","has_tiers":true,"environment":"Example environment","note":"Example note","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.rate&view_type=form"}
 
 ### travel/perdiem-requests: Per-diem requests
@@ -4996,6 +5130,7 @@ Filters:
 - start_after >= date. On field \`date_start\`.
 - start_before <= date. On field \`date_start\`.
 - rate_id = integer
+Relations (expand): rate → travel/perdiem-rates by rate_id; trip → travel/trips by trip_id.
 Example record (shape only): {"id":42,"reference":"Example reference","name":"Example name","state":"draft","trip_id":7,"trip_reference":"Example trip reference","traveler":"Example traveler","mission_object":"Example mission object","country":"Example country","city":"Example city","date_start":"2026-01-31","date_end":"2026-01-31","duration_days":1250.5,"prorata_start":"full","prorata_end":"full","calc_model":"flat_with_abatement","daily_rate":1250.5,"rate_id":7,"duration_abatement_pct":1250.5,"duration_abatement_amount":1250.5,"total_amount":1250.5,"financing_type":"org","partner":"Example partner","partner_share_pct":1250.5,"amount_company":1250.5,"amount_partner":1250.5,"currency":"EUR","environment":"Example environment","validator":"Example validator","submit_date":"2026-01-31T08:00:00Z","approve_date":"2026-01-31T08:00:00Z","reject_date":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.request&view_type=form"}
 
 ### travel/trip-expenses: Trip expenses
@@ -5014,6 +5149,7 @@ Fields:
 Filters:
 - trip_id = integer
 - cost_above >= number. On field \`cost\`.
+Relations (expand): trip → travel/trips by trip_id.
 Example record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_reference":"Example trip reference","cost":1250.5,"currency":"EUR","notes":"Example notes","url":"https://erp.example.org/web#id=42&model=travel.trip.expense&view_type=form"}
 
 ### travel/trip-stages: Trip stages
@@ -5042,6 +5178,7 @@ Filters:
 - country_to_id = integer. Stages arriving in this country (country id).
 - date_after >= date. On field \`date_from\`.
 - date_before <= date. On field \`date_from\`.
+Relations (expand): trip → travel/trips by trip_id.
 Example record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_reference":"Example trip reference","position":3,"is_return_leg":true,"city_from":"Example city from","country_from":"Example country from","city_to":"Example city to","country_to":"Example country to","date_from":"2026-01-31","date_to":"2026-01-31","duration_days":3,"has_transport":true,"url":"https://erp.example.org/web#id=42&model=travel.trip.stage&view_type=form"}
 
 ### travel/trip-types: Trip types
@@ -5098,6 +5235,7 @@ Filters:
 - has_per_diem = true|false
 - start_after >= date. On field \`date_start\`.
 - start_before <= date. On field \`date_start\`.
+Relations (expand): expenses → travel/trip-expenses[] by its trip_id; perdiem_requests → travel/perdiem-requests[] by its trip_id; stages → travel/trip-stages[] by its trip_id.
 Example record (shape only): {"id":42,"reference":"Example reference","name":"Example name","state":"draft","traveler":"Example traveler","traveler_name":"Example traveler name","traveler_email":"someone@example.org","trip_type":"Example trip type","description":"Example description","city_departure":"Example city departure","country_departure":"Example country departure","city_destination":"Example city destination","country_destination":"Example country destination","date_submission":"2026-01-31","date_start":"2026-01-31","date_end":"2026-01-31","duration_days":3,"transport_cost":1250.5,"accommodation_cost_total":1250.5,"per_diem_total":1250.5,"insurance_premium":1250.5,"currency":"EUR","has_per_diem":true,"has_return_stage":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.trip&view_type=form"}
 
 <!-- Generated by ops-data-gateway codegen (make generate) from catalogue/*.yaml. Do not edit: changes are lost at the next generation. -->

@@ -2120,7 +2120,7 @@ footer {
 </header>
 <div class="layout">
 <nav id="toc" aria-label="Contents"><details id="toc-box" open><summary>Contents</summary>
-<ul><li><a href="#intro">Introduction</a></li><li><a href="#authentication">Authentication</a></li><li><a href="#records">Records and types</a></li><li><a href="#paging">Paging</a></li><li><a href="#filters">Filters</a></li><li><a href="#errors">Errors</a></li><li><a href="#limits">Limits</a></li><li><a href="#versioning">Versioning and links</a></li><li><a href="#agents">Agents: MCP and llms.txt</a></li><li><a href="#try">Try it</a></li></ul>
+<ul><li><a href="#intro">Introduction</a></li><li><a href="#authentication">Authentication</a></li><li><a href="#records">Records and types</a></li><li><a href="#paging">Paging</a></li><li><a href="#filters">Filters</a></li><li><a href="#related">Related records</a></li><li><a href="#errors">Errors</a></li><li><a href="#limits">Limits</a></li><li><a href="#versioning">Versioning and links</a></li><li><a href="#agents">Agents: MCP and llms.txt</a></li><li><a href="#try">Try it</a></li></ul>
 <ul class="doms">
 <li><a href="#analytic">Analytic</a><ul><li><a href="#analytic/accounts">accounts</a></li><li><a href="#analytic/dimensions">dimensions</a></li></ul></li>
 <li><a href="#approvals">Approvals</a><ul><li><a href="#approvals/approvers">approvers</a></li><li><a href="#approvals/request-lines">request-lines</a></li><li><a href="#approvals/requests">requests</a></li></ul></li>
@@ -2167,7 +2167,7 @@ footer {
 </section>
 <section class="guide" id="paging">
 <h2>Paging</h2>
-<p>List routes take <code>limit</code>, <code>offset</code>, <code>since_id</code>, <code>total</code>, <code>order</code>, <code>fields</code>, <code>format</code>, <code>csv_formulas</code>, <code>changed_since</code>, <code>expand</code> besides their filters; detail routes take <code>fields</code> only. Any other query key is 400; a malformed value (<code>limit=0</code>, <code>offset=-1</code>, <code>total=maybe</code>) is 422. A list answers <code>{&quot;data&quot;: [record, ...], &quot;meta&quot;: {&quot;total&quot;: n, &quot;next_since_id&quot;: n|null}}</code>.</p>
+<p>List routes take <code>limit</code>, <code>offset</code>, <code>since_id</code>, <code>total</code>, <code>order</code>, <code>fields</code>, <code>format</code>, <code>csv_formulas</code>, <code>changed_since</code>, <code>expand</code> besides their filters; detail routes take <code>fields</code> and <code>expand</code> only. Any other query key is 400; a malformed value (<code>limit=0</code>, <code>offset=-1</code>, <code>total=maybe</code>) is 422. A list answers <code>{&quot;data&quot;: [record, ...], &quot;meta&quot;: {&quot;total&quot;: n, &quot;next_since_id&quot;: n|null}}</code>.</p>
 <ul>
 <li><strong>Offset paging</strong> (<code>limit</code>, <code>offset</code>, optional <code>order</code>): for screens and small lists. <code>meta.total</code> counts every match; the cost grows with the offset.</li>
 <li><strong>Cursor paging</strong> (<code>since_id</code>): for full scans and synchronisation. Start with <code>since_id=0</code>, then pass back <code>meta.next_since_id</code> unchanged (<code>&quot;next_since_id&quot;: 212</code>: ask again with <code>since_id=212</code>); stop at <code>&quot;next_since_id&quot;: null</code>. Ascending id, constant cost; never compute the cursor yourself. Not with <code>offset</code> or <code>order</code> (400).</li>
@@ -2177,6 +2177,7 @@ footer {
 <li>total: <code>true</code> (default) or <code>false</code>. The count scans every match whatever the <code>limit</code>: turn it off in cursor scans and whenever no count is shown.</li>
 <li>order: <code>field</code>, <code>field asc</code> or <code>field desc</code>, comma-separated, among the resource's sortable fields; <code>id</code> is appended as the last key, so pages are stable. A number that is not set is read as 0 and sorts beside the zeros; a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by <code>id</code>, except on date-times: the ERP orders first by fractions of a second that answers round off.</li>
 <li>fields: comma-separated field names (<code>fields=id,name</code>); an unknown name is 400.</li>
+<li>expand: related records inside each record, relation names comma-separated, each with its fields in parentheses if wanted (<code>expand=lines(id,price_total)</code>): see Related records. JSON pages and records only (400 with an export or <code>changed_since</code>).</li>
 <li>format: <code>csv</code> or <code>ndjson</code> (or <code>Accept: text/csv</code> or <code>application/x-ndjson</code>): an export of every match, streamed by ascending id, with the filters and <code>fields</code>; <code>since_id</code> resumes after an id; not with <code>limit</code>, <code>offset</code>, <code>order</code> or <code>total</code> (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, <code>null</code> an empty field, an empty text <code>&quot;&quot;</code>, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab or a carriage return) has a <code>'</code> in front, as OWASP advises, so that opening the file computes nothing (numbers such as <code>-12.5</code> are never changed). An export that ends without its last chunk was cut short: resume with <code>since_id</code>. <code>format=json</code> gives the JSON page whatever <code>Accept</code> says.</li>
 <li>csv_formulas: <code>escaped</code> (default) or <code>raw</code>, CSV exports only (400 otherwise). <code>escaped</code>: texts a spreadsheet would read as formulas (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab, a carriage return, or their full-width forms) get a leading <code>'</code> (OWASP's advice against CSV injection); <code>raw</code>: every text as the ERP holds it, for loaders that are not spreadsheets.</li>
 <li>changed_since: an ISO 8601 date-time, or the token <code>meta.next_changed_since</code> gave: the change feed, records written at or after it in <code>(write_date, id)</code> order. Pass back <code>meta.next_changed_since</code> while <code>meta.more_changes</code> is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters come in <code>meta.removed_ids</code> (exports: a <code>_removed</code> column, and the next token in the <code>X-Next-Changed-Since</code> header). The last few seconds wait until settled. Deleted records cannot be seen: compare the ids of an export now and then. Not with <code>order</code>, <code>offset</code>, <code>since_id</code> or <code>total=true</code> (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.</li>
@@ -2195,6 +2196,19 @@ footer {
 <li>Integer lists (<code>in</code>): positive ids comma-separated (<code>assignee_id=3,5</code>) or the key repeated (<code>assignee_id=3&amp;assignee_id=5</code>).</li>
 <li>An empty value, a repeated key on a single-value filter, or a value that cannot be used is 422 <code>invalid_value</code>.</li>
 <li>Where a resource states a scope, records outside it do not exist for the API: absent from lists, 404 on detail.</li>
+</ul>
+</section>
+<section class="guide" id="related">
+<h2>Related records</h2>
+<p>A resource that lists relations (its card, <code>Relations:</code>) gives related records inside each record with <code>expand</code>, on its list and detail routes: one call instead of one per record. <code>expand=lines</code> on <code>purchase/orders</code> gives each order its <code>lines</code> (the <code>purchase/order-lines</code> whose <code>order_id</code> is the order's id); <code>expand=order</code> on <code>purchase/order-lines</code> gives each line its <code>order</code> (the <code>purchase/orders</code> record its <code>order_id</code> points to).</p>
+<ul>
+<li>Several relations, comma-separated; each may name the related resource's fields in parentheses: <code>expand=lines(id,price_total),...</code> (<code>id</code> is always returned; without parentheses, every field). A related record is never expanded further.</li>
+<li>A to-many relation is a list in the related list route's default order, at most 50 records per record. When a record has more, the list stops there and <code>meta.expanded.&lt;relation&gt;.truncated</code> names the record with its <code>total</code> (<code>null</code> when unknown) and <code>next</code>, the related list route filtered on it from the first record not listed: never a silent cut. Without a cut, <code>truncated</code> is <code>[]</code>.</li>
+<li>A to-one relation is the record, or <code>null</code> when the link is empty or points to a record outside the related resource's scope.</li>
+<li>The related resource's rules apply: its scope, its fields (personal data included only when named, over MCP), its read right. When the API account cannot read the related model, the relation is <code>null</code> in every record and named in <code>meta.unreadable_fields</code> (and <code>X-Unreadable-Fields</code>); a related field it cannot read is named <code>&lt;relation&gt;.&lt;field&gt;</code>.</li>
+<li>Cost: one ERP read per relation for the whole page, whatever the number of records; a request with <code>expand</code> is charged as <code>expanded</code> against the rate limit, and cached as an answer of its own.</li>
+<li>Not with exports (<code>format=csv|ndjson</code>) or <code>changed_since</code>: 400. Export or follow each resource and join on its link field (<code>order_id</code>).</li>
+<li>An unknown relation or field, or a relation named twice, is 400 naming what the resource offers.</li>
 </ul>
 </section>
 <section class="guide" id="errors">
@@ -2318,6 +2332,7 @@ footer {
 <dt>Default order</dt><dd><code>id asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>code</code>, <code>name</code>, <code>active</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=dimension_record</code> (the analytic/dimensions record of <code>dimension_id</code>) <button type="button" class="try" data-path="/api/v1/analytic/accounts?limit=2&amp;expand=dimension_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the account (key used inside analytic distributions).</td></tr>
@@ -2370,6 +2385,7 @@ footer {
 <dt>Default order</dt><dd><code>sequence asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>sequence</code>, <code>applicability</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=accounts</code> (analytic/accounts by its <code>dimension_id</code>) <button type="button" class="try" data-path="/api/v1/analytic/dimensions?limit=2&amp;expand=accounts">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the dimension.</td></tr>
@@ -2415,6 +2431,7 @@ footer {
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>status</code>, <code>sequence</code>, <code>required</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=request</code> (the approvals/requests record of <code>request_id</code>) <button type="button" class="try" data-path="/api/v1/approvals/approvers?limit=2&amp;expand=request">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the step.</td></tr>
@@ -2471,6 +2488,8 @@ footer {
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>description</code>, <code>quantity</code>, <code>estimated_amount</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=purchase_order_line</code> (the purchase/order-lines record of <code>purchase_order_line_id</code>) 
+<code>expand=request</code> (the approvals/requests record of <code>request_id</code>) <button type="button" class="try" data-path="/api/v1/approvals/request-lines?limit=2&amp;expand=purchase_order_line">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the line.</td></tr>
@@ -2546,6 +2565,8 @@ footer {
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>subject</code>, <code>description</code>, <code>reference</code>, <code>status</code>, <code>amount</code>, <code>budget_code</code>, <code>location</code>, <code>quantity</code>, <code>created_at</code>, <code>date</code>, <code>date_confirmed</code>, <code>date_start</code>, <code>date_end</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=approver_records</code> (approvals/approvers by its <code>request_id</code>) 
+<code>expand=lines</code> (approvals/request-lines by its <code>request_id</code>) <button type="button" class="try" data-path="/api/v1/approvals/requests?limit=2&amp;expand=approver_records">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the request.</td></tr>
@@ -2644,6 +2665,8 @@ footer {
 <dt>Default order</dt><dd><code>code asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>code</code>, <code>label</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+<dt>Relations</dt><dd><code>expand=purchases</code> (electricity/purchases by its <code>counter_id</code>) 
+<code>expand=readings</code> (electricity/readings by its <code>counter_id</code>) <button type="button" class="try" data-path="/api/v1/electricity/counters?limit=2&amp;expand=purchases">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the meter.</td></tr>
@@ -2706,6 +2729,7 @@ footer {
 <dt>Default order</dt><dd><code>date_purchase desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>date_purchase</code>, <code>purchased_kwh</code>, <code>amount</code>, <code>state</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=counter_record</code> (the electricity/counters record of <code>counter_id</code>) <button type="button" class="try" data-path="/api/v1/electricity/purchases?limit=2&amp;expand=counter_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the purchase.</td></tr>
@@ -2763,6 +2787,7 @@ footer {
 <dt>Default order</dt><dd><code>date_reading desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>date_reading</code>, <code>remaining_kwh</code>, <code>consumed_kwh</code>, <code>days_elapsed</code>, <code>daily_consumption</code>, <code>is_excluded_from_avg</code>, <code>note</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=counter_record</code> (the electricity/counters record of <code>counter_id</code>) <button type="button" class="try" data-path="/api/v1/electricity/readings?limit=2&amp;expand=counter_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the reading.</td></tr>
@@ -2823,6 +2848,10 @@ footer {
 <dt>Default order</dt><dd><code>date_begin desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>date_begin</code>, <code>date_end</code>, <code>seats_max</code>, <code>origin</code>, <code>review_state</code>, <code>hidden_public</code>, <code>checklist_enabled</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=registrations</code> (events/registrations by its <code>event_id</code>) 
+<code>expand=reservation</code> (the space/reservations record of <code>reservation_id</code>) 
+<code>expand=space_record</code> (the space/spaces record of <code>space_id</code>) 
+<code>expand=tasks</code> (events/tasks by its <code>event_id</code>) <button type="button" class="try" data-path="/api/v1/events/events?limit=2&amp;expand=registrations">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the event.</td></tr>
@@ -2909,6 +2938,7 @@ footer {
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>attendee</code>, <code>email</code>, <code>phone</code>, <code>state</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=event_record</code> (the events/events record of <code>event_id</code>) <button type="button" class="try" data-path="/api/v1/events/registrations?limit=2&amp;expand=event_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the registration.</td></tr>
@@ -2963,6 +2993,7 @@ footer {
 <dt>Default order</dt><dd><code>event_id desc, sequence asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>done</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=event_record</code> (the events/events record of <code>event_id</code>) <button type="button" class="try" data-path="/api/v1/events/tasks?limit=2&amp;expand=event_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the task.</td></tr>
@@ -3012,6 +3043,7 @@ footer {
 <dt>Default order</dt><dd><code>due_date asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>type</code>, <code>due_date</code>, <code>handled_at</code>, <code>reminder_days</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=vehicle_record</code> (the fleet/vehicles record of <code>vehicle_id</code>) <button type="button" class="try" data-path="/api/v1/fleet/alerts?limit=2&amp;expand=vehicle_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the alert.</td></tr>
@@ -3069,6 +3101,7 @@ footer {
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>date</code>, <code>station</code>, <code>liters</code>, <code>price_per_liter</code>, <code>odometer</code>, <code>distance</code>, <code>reviewed</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=vehicle_record</code> (the fleet/vehicles record of <code>vehicle_id</code>) <button type="button" class="try" data-path="/api/v1/fleet/fuel-logs?limit=2&amp;expand=vehicle_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the fuel log.</td></tr>
@@ -3142,6 +3175,7 @@ footer {
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>date</code>, <code>severity</code>, <code>cost</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=vehicle_record</code> (the fleet/vehicles record of <code>vehicle_id</code>) <button type="button" class="try" data-path="/api/v1/fleet/incidents?limit=2&amp;expand=vehicle_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the incident.</td></tr>
@@ -3197,6 +3231,7 @@ footer {
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>address</code>, <code>city</code>, <code>latitude</code>, <code>longitude</code>, <code>is_default_pickup</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the location.</td></tr>
@@ -3249,6 +3284,8 @@ footer {
 <dt>Default order</dt><dd><code>start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>start</code>, <code>stop</code>, <code>motive</code>, <code>destination</code>, <code>expected_km</code>, <code>attendees_count</code>, <code>origin</code>, <code>state</code>, <code>approved_at</code>, <code>refusal_reason</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=trips</code> (fleet/trips by its <code>reservation_id</code>) 
+<code>expand=vehicle_record</code> (the fleet/vehicles record of <code>vehicle_id</code>) <button type="button" class="try" data-path="/api/v1/fleet/reservations?limit=2&amp;expand=trips">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the reservation.</td></tr>
@@ -3322,6 +3359,7 @@ footer {
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>date</code>, <code>description</code>, <code>service_kind</code>, <code>amount</code>, <code>next_service_odometer</code>, <code>invoice_ref</code>, <code>state</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=vehicle_record</code> (the fleet/vehicles record of <code>vehicle_id</code>) <button type="button" class="try" data-path="/api/v1/fleet/services?limit=2&amp;expand=vehicle_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the service.</td></tr>
@@ -3389,6 +3427,8 @@ footer {
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>date</code>, <code>date_start</code>, <code>date_end</code>, <code>odometer_start</code>, <code>distance</code>, <code>motive</code>, <code>destination</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=reservation</code> (the fleet/reservations record of <code>reservation_id</code>) 
+<code>expand=vehicle_record</code> (the fleet/vehicles record of <code>vehicle_id</code>) <button type="button" class="try" data-path="/api/v1/fleet/trips?limit=2&amp;expand=reservation">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the trip.</td></tr>
@@ -3456,6 +3496,12 @@ footer {
 <dt>Default order</dt><dd><code>plate asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>plate</code>, <code>vin</code>, <code>seats</code>, <code>fuel_type</code>, <code>assignation_state</code>, <code>acquisition_date</code>, <code>insurance_expiry</code>, <code>technical_control_expiry</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+<dt>Relations</dt><dd><code>expand=alerts</code> (fleet/alerts by its <code>vehicle_id</code>) 
+<code>expand=fuel_logs</code> (fleet/fuel-logs by its <code>vehicle_id</code>) 
+<code>expand=incidents</code> (fleet/incidents by its <code>vehicle_id</code>) 
+<code>expand=reservations</code> (fleet/reservations by its <code>vehicle_id</code>) 
+<code>expand=services</code> (fleet/services by its <code>vehicle_id</code>) 
+<code>expand=trips</code> (fleet/trips by its <code>vehicle_id</code>) <button type="button" class="try" data-path="/api/v1/fleet/vehicles?limit=2&amp;expand=alerts">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the vehicle.</td></tr>
@@ -3530,6 +3576,7 @@ footer {
 <dt>Default order</dt><dd><code>serial asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>serial</code>, <code>internal_ref</code>, <code>lifecycle</code></dd>
 <dt>Scope</dt><dd>only records with <code>org_in_parc = true</code>; others are 404</dd>
+
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the asset.</td></tr>
@@ -3581,6 +3628,7 @@ footer {
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>quantity</code>, <code>returned_quantity</code>, <code>state</code>, <code>date</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=ticket</code> (the it/tickets record of <code>ticket_id</code>) <button type="button" class="try" data-path="/api/v1/it/consumable-moves?limit=2&amp;expand=ticket">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the move.</td></tr>
@@ -3641,6 +3689,7 @@ footer {
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>number</code>, <code>name</code>, <code>priority</code>, <code>kanban_state</code>, <code>assigned_date</code>, <code>closed_date</code>, <code>validation_state</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+<dt>Relations</dt><dd><code>expand=consumable_moves</code> (it/consumable-moves by its <code>ticket_id</code>) <button type="button" class="try" data-path="/api/v1/it/tickets?limit=2&amp;expand=consumable_moves">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the ticket.</td></tr>
@@ -3721,6 +3770,8 @@ footer {
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>description</code>, <code>quantity</code>, <code>price_unit</code>, <code>price_subtotal</code>, <code>price_total</code>, <code>qty_received</code>, <code>qty_invoiced</code>, <code>date_planned</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=approval_lines</code> (approvals/request-lines by its <code>purchase_order_line_id</code>) 
+<code>expand=order</code> (the purchase/orders record of <code>order_id</code>) <button type="button" class="try" data-path="/api/v1/purchase/order-lines?limit=2&amp;expand=approval_lines">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the line.</td></tr>
@@ -3794,6 +3845,7 @@ footer {
 <dt>Default order</dt><dd><code>date_order desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>vendor_reference</code>, <code>subject</code>, <code>budget_line</code>, <code>delivery_condition</code>, <code>origin</code>, <code>date_order</code>, <code>date_approve</code>, <code>date_planned</code>, <code>amount_untaxed</code>, <code>amount_total</code>, <code>state</code>, <code>invoice_status</code>, <code>created_at</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=lines</code> (purchase/order-lines by its <code>order_id</code>) <button type="button" class="try" data-path="/api/v1/purchase/orders?limit=2&amp;expand=lines">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the order.</td></tr>
@@ -3888,6 +3940,7 @@ footer {
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>default_duration</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the activity.</td></tr>
@@ -3928,6 +3981,7 @@ footer {
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>description</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the category.</td></tr>
@@ -3965,6 +4019,7 @@ footer {
 <dt>Default order</dt><dd><code>name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>description</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the equipment.</td></tr>
@@ -4007,6 +4062,7 @@ footer {
 <dt>Default order</dt><dd><code>start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>start</code>, <code>stop</code>, <code>state</code>, <code>category</code>, <code>blocks_reservations</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=space_record</code> (the space/spaces record of <code>space_id</code>) <button type="button" class="try" data-path="/api/v1/space/maintenances?limit=2&amp;expand=space_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the maintenance.</td></tr>
@@ -4069,6 +4125,8 @@ footer {
 <dt>Default order</dt><dd><code>start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>start</code>, <code>stop</code>, <code>attendees_expected</code>, <code>attendees_actual</code>, <code>origin</code>, <code>state</code>, <code>approved_at</code>, <code>refusal_reason</code>, <code>cancellation_reason</code>, <code>check_in_at</code>, <code>check_out_at</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=events</code> (events/events by its <code>reservation_id</code>) 
+<code>expand=space_record</code> (the space/spaces record of <code>space_id</code>) <button type="button" class="try" data-path="/api/v1/space/reservations?limit=2&amp;expand=events">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the reservation.</td></tr>
@@ -4145,6 +4203,9 @@ footer {
 <dt>Default order</dt><dd><code>complete_name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>complete_name</code>, <code>code</code>, <code>address</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+<dt>Relations</dt><dd><code>expand=children</code> (space/sites by its <code>parent_id</code>) 
+<code>expand=parent</code> (the space/sites record of <code>parent_id</code>) 
+<code>expand=spaces</code> (space/spaces by its <code>site_id</code>) <button type="button" class="try" data-path="/api/v1/space/sites?limit=2&amp;expand=children">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the site.</td></tr>
@@ -4192,6 +4253,10 @@ footer {
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>state</code>, <code>location</code>, <code>floor</code>, <code>surface</code>, <code>capacity</code>, <code>hourly_price</code>, <code>public_visibility</code>, <code>approval_required</code>, <code>min_lead_hours</code>, <code>max_lead_days</code>, <code>cancel_deadline_hours</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+<dt>Relations</dt><dd><code>expand=events</code> (events/events by its <code>space_id</code>) 
+<code>expand=maintenances</code> (space/maintenances by its <code>space_id</code>) 
+<code>expand=reservations</code> (space/reservations by its <code>space_id</code>) 
+<code>expand=site_record</code> (the space/sites record of <code>site_id</code>) <button type="button" class="try" data-path="/api/v1/space/spaces?limit=2&amp;expand=events">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the space.</td></tr>
@@ -4272,6 +4337,7 @@ footer {
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>description</code>, <code>unblocker</code>, <code>origin</code>, <code>date_start</code>, <code>date_lifted</code>, <code>escalated</code>, <code>decision</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the blocker.</td></tr>
@@ -4345,6 +4411,8 @@ footer {
 <dt>Default order</dt><dd><code>deadline asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>number</code>, <code>name</code>, <code>state</code>, <code>deadline</code>, <code>actual_date</code>, <code>expected_proof</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=key_result_record</code> (the sprint/key-results record of <code>key_result_id</code>) 
+<code>expand=objective_record</code> (the sprint/objectives record of <code>objective_id</code>) <button type="button" class="try" data-path="/api/v1/sprint/engagements?limit=2&amp;expand=key_result_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the engagement.</td></tr>
@@ -4419,6 +4487,10 @@ footer {
 <dt>Default order</dt><dd><code>number asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>number</code>, <code>name</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=engagements</code> (sprint/engagements by its <code>key_result_id</code>) 
+<code>expand=measure_readings</code> (sprint/measure-readings by its <code>key_result_id</code>) 
+<code>expand=measure_records</code> (sprint/measures by its <code>key_result_id</code>) 
+<code>expand=objective_record</code> (the sprint/objectives record of <code>objective_id</code>) <button type="button" class="try" data-path="/api/v1/sprint/key-results?limit=2&amp;expand=engagements">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the key result.</td></tr>
@@ -4476,6 +4548,8 @@ footer {
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>date</code>, <code>value</code>, <code>note</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=key_result_record</code> (the sprint/key-results record of <code>key_result_id</code>) 
+<code>expand=measure_record</code> (the sprint/measures record of <code>measure_id</code>) <button type="button" class="try" data-path="/api/v1/sprint/measure-readings?limit=2&amp;expand=key_result_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the reading.</td></tr>
@@ -4533,6 +4607,8 @@ footer {
 <dt>Default order</dt><dd><code>kr_id, id</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>unit</code>, <code>start_value</code>, <code>milestone_value</code>, <code>milestone_date</code>, <code>target_value</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=key_result_record</code> (the sprint/key-results record of <code>key_result_id</code>) 
+<code>expand=readings</code> (sprint/measure-readings by its <code>measure_id</code>) <button type="button" class="try" data-path="/api/v1/sprint/measures?limit=2&amp;expand=key_result_record">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the measure.</td></tr>
@@ -4592,6 +4668,8 @@ footer {
 <dt>Default order</dt><dd><code>name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>active</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=engagements</code> (sprint/engagements by its <code>objective_id</code>) 
+<code>expand=key_results</code> (sprint/key-results by its <code>objective_id</code>) <button type="button" class="try" data-path="/api/v1/sprint/objectives?limit=2&amp;expand=engagements">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the objective.</td></tr>
@@ -4630,6 +4708,7 @@ footer {
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>date_start</code>, <code>date_end</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the sprint.</td></tr>
@@ -4679,6 +4758,7 @@ footer {
 <dt>Default order</dt><dd><code>scheduled_date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>origin</code>, <code>scheduled_date</code>, <code>date_done</code>, <code>priority</code>, <code>state</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the transfer.</td></tr>
@@ -4742,6 +4822,7 @@ footer {
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>daily_rate</code>, <code>has_tiers</code>, <code>note</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+<dt>Relations</dt><dd><code>expand=requests</code> (travel/perdiem-requests by its <code>rate_id</code>) <button type="button" class="try" data-path="/api/v1/travel/perdiem-rates?limit=2&amp;expand=requests">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the rate.</td></tr>
@@ -4796,6 +4877,8 @@ footer {
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>name</code>, <code>state</code>, <code>mission_object</code>, <code>date_start</code>, <code>date_end</code>, <code>prorata_start</code>, <code>prorata_end</code>, <code>calc_model</code>, <code>daily_rate</code>, <code>duration_abatement_pct</code>, <code>duration_abatement_amount</code>, <code>total_amount</code>, <code>financing_type</code>, <code>partner_share_pct</code>, <code>amount_company</code>, <code>amount_partner</code>, <code>submit_date</code>, <code>approve_date</code>, <code>reject_date</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+<dt>Relations</dt><dd><code>expand=rate</code> (the travel/perdiem-rates record of <code>rate_id</code>) 
+<code>expand=trip</code> (the travel/trips record of <code>trip_id</code>) <button type="button" class="try" data-path="/api/v1/travel/perdiem-requests?limit=2&amp;expand=rate">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the request.</td></tr>
@@ -4900,6 +4983,7 @@ footer {
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>cost</code>, <code>notes</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=trip</code> (the travel/trips record of <code>trip_id</code>) <button type="button" class="try" data-path="/api/v1/travel/trip-expenses?limit=2&amp;expand=trip">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the expense.</td></tr>
@@ -4946,6 +5030,7 @@ footer {
 <dt>Default order</dt><dd><code>trip_id desc, sequence asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>position</code>, <code>is_return_leg</code>, <code>date_from</code>, <code>date_to</code>, <code>has_transport</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=trip</code> (the travel/trips record of <code>trip_id</code>) <button type="button" class="try" data-path="/api/v1/travel/trip-stages?limit=2&amp;expand=trip">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the stage.</td></tr>
@@ -5009,6 +5094,7 @@ footer {
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>description</code></dd>
 <dt>Scope</dt><dd>only records with <code>active = true</code>; others are 404</dd>
+
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the trip type.</td></tr>
@@ -5049,6 +5135,9 @@ footer {
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>name</code>, <code>state</code>, <code>traveler_name</code>, <code>traveler_email</code>, <code>description</code>, <code>date_submission</code>, <code>date_start</code>, <code>date_end</code>, <code>transport_cost</code>, <code>accommodation_cost_total</code>, <code>insurance_premium</code>, <code>has_per_diem</code></dd>
 <dt>Scope</dt><dd>all records</dd>
+<dt>Relations</dt><dd><code>expand=expenses</code> (travel/trip-expenses by its <code>trip_id</code>) 
+<code>expand=perdiem_requests</code> (travel/perdiem-requests by its <code>trip_id</code>) 
+<code>expand=stages</code> (travel/trip-stages by its <code>trip_id</code>) <button type="button" class="try" data-path="/api/v1/travel/trips?limit=2&amp;expand=expenses">Try it</button></dd>
 </dl>
 <div class="rows"><h4>Fields</h4><div class="scroll"><table><thead><tr><th>Field</th><th>Type</th><th>Description</th></tr></thead><tbody>
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the trip.</td></tr>
@@ -5390,7 +5479,7 @@ Every data route needs \`Authorization: Bearer <API key>\`; the documentation ro
 
 ## Paging
 
-List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fields\`, \`format\`, \`csv_formulas\`, \`changed_since\`, \`expand\` besides their filters; detail routes take \`fields\` only. Any other query key is 400; a malformed value (\`limit=0\`, \`offset=-1\`, \`total=maybe\`) is 422. A list answers \`{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}\`.
+List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fields\`, \`format\`, \`csv_formulas\`, \`changed_since\`, \`expand\` besides their filters; detail routes take \`fields\` and \`expand\` only. Any other query key is 400; a malformed value (\`limit=0\`, \`offset=-1\`, \`total=maybe\`) is 422. A list answers \`{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}\`.
 
 - **Offset paging** (\`limit\`, \`offset\`, optional \`order\`): for screens and small lists. \`meta.total\` counts every match; the cost grows with the offset.
 - **Cursor paging** (\`since_id\`): for full scans and synchronisation. Start with \`since_id=0\`, then pass back \`meta.next_since_id\` unchanged (\`"next_since_id": 212\`: ask again with \`since_id=212\`); stop at \`"next_since_id": null\`. Ascending id, constant cost; never compute the cursor yourself. Not with \`offset\` or \`order\` (400).
@@ -5400,6 +5489,7 @@ List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fi
 - total: \`true\` (default) or \`false\`. The count scans every match whatever the \`limit\`: turn it off in cursor scans and whenever no count is shown.
 - order: \`field\`, \`field asc\` or \`field desc\`, comma-separated, among the resource's sortable fields; \`id\` is appended as the last key, so pages are stable. A number that is not set is read as 0 and sorts beside the zeros; a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by \`id\`, except on date-times: the ERP orders first by fractions of a second that answers round off.
 - fields: comma-separated field names (\`fields=id,name\`); an unknown name is 400.
+- expand: related records inside each record, relation names comma-separated, each with its fields in parentheses if wanted (\`expand=lines(id,price_total)\`): see Related records. JSON pages and records only (400 with an export or \`changed_since\`).
 - format: \`csv\` or \`ndjson\` (or \`Accept: text/csv\` or \`application/x-ndjson\`): an export of every match, streamed by ascending id, with the filters and \`fields\`; \`since_id\` resumes after an id; not with \`limit\`, \`offset\`, \`order\` or \`total\` (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, \`null\` an empty field, an empty text \`""\`, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return) has a \`'\` in front, as OWASP advises, so that opening the file computes nothing (numbers such as \`-12.5\` are never changed). An export that ends without its last chunk was cut short: resume with \`since_id\`. \`format=json\` gives the JSON page whatever \`Accept\` says.
 - csv_formulas: \`escaped\` (default) or \`raw\`, CSV exports only (400 otherwise). \`escaped\`: texts a spreadsheet would read as formulas (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab, a carriage return, or their full-width forms) get a leading \`'\` (OWASP's advice against CSV injection); \`raw\`: every text as the ERP holds it, for loaders that are not spreadsheets.
 - changed_since: an ISO 8601 date-time, or the token \`meta.next_changed_since\` gave: the change feed, records written at or after it in \`(write_date, id)\` order. Pass back \`meta.next_changed_since\` while \`meta.more_changes\` is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters come in \`meta.removed_ids\` (exports: a \`_removed\` column, and the next token in the \`X-Next-Changed-Since\` header). The last few seconds wait until settled. Deleted records cannot be seen: compare the ids of an export now and then. Not with \`order\`, \`offset\`, \`since_id\` or \`total=true\` (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.
@@ -5420,6 +5510,18 @@ Each resource takes its named filters (listed with it) and the common parameters
 - Integer lists (\`in\`): positive ids comma-separated (\`assignee_id=3,5\`) or the key repeated (\`assignee_id=3&assignee_id=5\`).
 - An empty value, a repeated key on a single-value filter, or a value that cannot be used is 422 \`invalid_value\`.
 - Where a resource states a scope, records outside it do not exist for the API: absent from lists, 404 on detail.
+
+## Related records
+
+A resource that lists relations (its card, \`Relations:\`) gives related records inside each record with \`expand\`, on its list and detail routes: one call instead of one per record. \`expand=lines\` on \`purchase/orders\` gives each order its \`lines\` (the \`purchase/order-lines\` whose \`order_id\` is the order's id); \`expand=order\` on \`purchase/order-lines\` gives each line its \`order\` (the \`purchase/orders\` record its \`order_id\` points to).
+
+- Several relations, comma-separated; each may name the related resource's fields in parentheses: \`expand=lines(id,price_total),...\` (\`id\` is always returned; without parentheses, every field). A related record is never expanded further.
+- A to-many relation is a list in the related list route's default order, at most 50 records per record. When a record has more, the list stops there and \`meta.expanded.<relation>.truncated\` names the record with its \`total\` (\`null\` when unknown) and \`next\`, the related list route filtered on it from the first record not listed: never a silent cut. Without a cut, \`truncated\` is \`[]\`.
+- A to-one relation is the record, or \`null\` when the link is empty or points to a record outside the related resource's scope.
+- The related resource's rules apply: its scope, its fields (personal data included only when named, over MCP), its read right. When the API account cannot read the related model, the relation is \`null\` in every record and named in \`meta.unreadable_fields\` (and \`X-Unreadable-Fields\`); a related field it cannot read is named \`<relation>.<field>\`.
+- Cost: one ERP read per relation for the whole page, whatever the number of records; a request with \`expand\` is charged as \`expanded\` against the rate limit, and cached as an answer of its own.
+- Not with exports (\`format=csv|ndjson\`) or \`changed_since\`: 400. Export or follow each resource and join on its link field (\`order_id\`).
+- An unknown relation or field, or a relation named twice, is 400 naming what the resource offers.
 
 ## Errors
 
@@ -5492,6 +5594,7 @@ Filters:
 - code ilike text
 - name ilike text
 - active = true|false
+Relations (expand): dimension_record \u2192 analytic/dimensions by dimension_id.
 Example record (shape only): {"id":42,"code":"Example code","name":"Example name","dimension":"Example dimension","dimension_id":7,"root_dimension":"Example root dimension","partner":"Example partner","active":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=account.analytic.account&view_type=form"}
 
 ### analytic/dimensions: Analytic dimensions
@@ -5507,6 +5610,7 @@ Fields:
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - name ilike text
+Relations (expand): accounts \u2192 analytic/accounts[] by its dimension_id.
 Example record (shape only): {"id":42,"name":"Example name","sequence":3,"applicability":"optional","parent":"Example parent","url":"https://erp.example.org/web#id=42&model=account.analytic.plan&view_type=form"}
 
 ## approvals: Approvals
@@ -5536,6 +5640,7 @@ Filters:
 - status = "new"|"pending"|"waiting"|"approved"|"refused"|"cancel"
 - created_after >= date-time. Steps created on or after this date.
 - created_before <= date-time. Steps created on or before this date.
+Relations (expand): request \u2192 approvals/requests by request_id.
 Example record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_status":"new","approver":"Example approver","approver_id":7,"status":"new","sequence":3,"required":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.approver&view_type=form"}
 
 ### approvals/request-lines: Approval request lines
@@ -5570,6 +5675,7 @@ Filters:
 - created_after >= date-time. Lines created on or after this date.
 - created_before <= date-time. Lines created on or before this date.
 - purchase_order_line_id = integer
+Relations (expand): purchase_order_line \u2192 purchase/order-lines by purchase_order_line_id; request \u2192 approvals/requests by request_id.
 Example record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_description":"Example request description","request_status":"new","author":"Example author","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","estimated_amount":1250.5,"currency":"EUR","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","purchase_order_line_id":7,"vendor":"Example vendor","company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.product.line&view_type=form"}
 
 ### approvals/requests: Approval requests
@@ -5615,6 +5721,7 @@ Filters:
 - confirmed_after >= date-time. On field \`date_confirmed\`.
 - confirmed_before <= date-time. On field \`date_confirmed\`.
 - amount_above >= number. Requests whose amount is at least this value.
+Relations (expand): approver_records \u2192 approvals/approvers[] by its request_id; lines \u2192 approvals/request-lines[] by its request_id.
 Example record (shape only): {"id":42,"subject":"Example subject","description":"Example description","reference":"Example reference","author":"Example author","author_id":7,"created_by":"Example created by","status":"new","category":"Example category","category_id":7,"amount":1250.5,"currency":"EUR","budget_code":"Example budget code","final_approver":"Example final approver","approvers":[7,9],"partner":"Example partner","location":"Example location","quantity":1250.5,"created_at":"2026-01-31T08:00:00Z","date":"2026-01-31T08:00:00Z","date_confirmed":"2026-01-31T08:00:00Z","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","purchase_order_count":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.request&view_type=form"}
 
 ## electricity: Electricity
@@ -5646,6 +5753,7 @@ Filters:
 - environment_id = integer. Meters serving this environment (environment id).
 - code ilike text
 - autonomy_below <= integer. Meters whose projected autonomy is at most this many days.
+Relations (expand): purchases \u2192 electricity/purchases[] by its counter_id; readings \u2192 electricity/readings[] by its counter_id.
 Example record (shape only): {"id":42,"code":"Example code","label":"Example label","environment":"Example environment","current_kwh":1250.5,"last_reading_kwh":1250.5,"last_reading_date":"2026-01-31T08:00:00Z","days_since_reading":3,"avg_daily_consumption":1250.5,"projected_autonomy_days":3,"total_purchased_kwh":1250.5,"total_purchased_amount":1250.5,"currency":"EUR","status":"ok","url":"https://erp.example.org/web#id=42&model=electricity.counter&view_type=form"}
 
 ### electricity/purchases: Credit purchases
@@ -5671,6 +5779,7 @@ Filters:
 - environment_id = integer. Purchases for meters of this environment (environment id).
 - date_after >= date. On field \`date_purchase\`.
 - date_before <= date. On field \`date_purchase\`.
+Relations (expand): counter_record \u2192 electricity/counters by counter_id.
 Example record (shape only): {"id":42,"reference":"Example reference","counter":"Example counter","counter_id":7,"environment":"Example environment","date_purchase":"2026-01-31","purchased_kwh":1250.5,"amount":1250.5,"currency":"EUR","price_per_kwh":1250.5,"state":"active","url":"https://erp.example.org/web#id=42&model=electricity.purchase&view_type=form"}
 
 ### electricity/readings: Meter readings
@@ -5695,6 +5804,7 @@ Filters:
 - environment_id = integer. Readings of meters of this environment (environment id).
 - date_after >= date-time. On field \`date_reading\`.
 - date_before <= date-time. On field \`date_reading\`.
+Relations (expand): counter_record \u2192 electricity/counters by counter_id.
 Example record (shape only): {"id":42,"counter":"Example counter","counter_id":7,"environment":"Example environment","date_reading":"2026-01-31T08:00:00Z","remaining_kwh":1250.5,"consumed_kwh":1250.5,"days_elapsed":1250.5,"daily_consumption":1250.5,"is_excluded_from_avg":true,"note":"Example note","url":"https://erp.example.org/web#id=42&model=electricity.reading&view_type=form"}
 
 ## events: Events
@@ -5740,6 +5850,7 @@ Filters:
 - begin_after >= date-time. On field \`date_begin\`.
 - begin_before <= date-time. On field \`date_begin\`.
 - reservation_id = integer
+Relations (expand): registrations \u2192 events/registrations[] by its event_id; reservation \u2192 space/reservations by reservation_id; space_record \u2192 space/spaces by space_id; tasks \u2192 events/tasks[] by its event_id.
 Example record (shape only): {"id":42,"name":"Example name","event_type":"Example event type","activity":"Example activity","stage":"Example stage","date_begin":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","is_ongoing":true,"space":"Example space","space_id":7,"reservation_id":7,"space_capacity":3,"seats_max":3,"seats_taken":3,"seats_available":3,"organizer":"Example organizer","responsible":"Example responsible","referent":"Example referent","origin":"internal","review_state":"approved","hidden_public":true,"checklist_enabled":true,"checklist_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=event.event&view_type=form"}
 
 ### events/registrations: Registrations
@@ -5763,6 +5874,7 @@ Filters:
 - state = "draft"|"open"|"done"|"cancel"
 - partner_id = integer. Registrations booked by this contact (partner id).
 - email ilike text
+Relations (expand): event_record \u2192 events/events by event_id.
 Example record (shape only): {"id":42,"event_id":7,"event":"Example event","ticket":"Example ticket","attendee":"Example attendee","email":"someone@example.org","phone":"+1 555 0100","booked_by":"Example booked by","state":"draft","company":"Example company","url":"https://erp.example.org/web#id=42&model=event.registration&view_type=form"}
 
 ### events/tasks: Checklist tasks
@@ -5781,6 +5893,7 @@ Filters:
 - event_id = integer
 - done = true|false
 - assigned_user_id = integer. Tasks assigned to this user (user id).
+Relations (expand): event_record \u2192 events/events by event_id.
 Example record (shape only): {"id":42,"event_id":7,"event":"Example event","name":"Example name","done":true,"assignee":"Example assignee","url":"https://erp.example.org/web#id=42&model=event.checklist.task&view_type=form"}
 
 ## fleet: Fleet
@@ -5810,6 +5923,7 @@ Filters:
 - vehicle_id = integer
 - due_before <= date. On field \`due_date\`.
 - due_after >= date. On field \`due_date\`.
+Relations (expand): vehicle_record \u2192 fleet/vehicles by vehicle_id.
 Example record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","vehicle_id":7,"type":"assurance","due_date":"2026-01-31","state":"pending","handled_at":"2026-01-31T08:00:00Z","handled_by":"Example handled by","reminder_days":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.alert&view_type=form"}
 
 ### fleet/fuel-logs: Fuel logs
@@ -5843,6 +5957,7 @@ Filters:
 - reviewed = true|false
 - date_after >= date-time. On field \`date\`.
 - date_before <= date-time. On field \`date\`.
+Relations (expand): vehicle_record \u2192 fleet/vehicles by vehicle_id.
 Example record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31T08:00:00Z","station":"Example station","liters":1250.5,"price_per_liter":1250.5,"total_amount":1250.5,"currency":"EUR","odometer":1250.5,"distance":1250.5,"consumption":1250.5,"is_anomaly":true,"anomaly_severity":"none","anomaly_reason":"Example anomaly reason","reviewed":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.fuel.log&view_type=form"}
 
 ### fleet/incidents: Incidents
@@ -5867,6 +5982,7 @@ Filters:
 - severity = "minor"|"moderate"|"major"|"critical"
 - date_after >= date. On field \`date\`.
 - date_before <= date. On field \`date\`.
+Relations (expand): vehicle_record \u2192 fleet/vehicles by vehicle_id.
 Example record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","severity":"minor","cost":1250.5,"currency":"EUR","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.incident&view_type=form"}
 
 ### fleet/locations: Locations
@@ -5921,6 +6037,7 @@ Filters:
 - driver_id = integer. Reservations with this driver (partner id).
 - start_after >= date-time. On field \`start\`.
 - start_before <= date-time. On field \`start\`.
+Relations (expand): trips \u2192 fleet/trips[] by its reservation_id; vehicle_record \u2192 fleet/vehicles by vehicle_id.
 Example record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","requester":"Example requester","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"motive":"Example motive","pickup_location":"Example pickup location","destination":"Example destination","expected_km":1250.5,"attendees_count":3,"origin":"internal","state":"draft","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","url":"https://erp.example.org/web#id=42&model=fleet.reservation&view_type=form"}
 
 ### fleet/services: Services
@@ -5951,6 +6068,7 @@ Filters:
 - service_kind = "preventive"|"curative"
 - date_after >= date. On field \`date\`.
 - date_before <= date. On field \`date\`.
+Relations (expand): vehicle_record \u2192 fleet/vehicles by vehicle_id.
 Example record (shape only): {"id":42,"vehicle":"Example vehicle","vehicle_id":7,"date":"2026-01-31","description":"Example description","service_type":"Example service type","service_kind":"preventive","amount":1250.5,"total_cost":1250.5,"currency":"EUR","odometer":1250.5,"next_service_odometer":1250.5,"vendor":"Example vendor","invoice_ref":"Example invoice ref","state":"new","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.vehicle.log.services&view_type=form"}
 
 ### fleet/trips: Trips
@@ -5981,6 +6099,7 @@ Filters:
 - date_after >= date. On field \`date\`.
 - date_before <= date. On field \`date\`.
 - reservation_id = integer
+Relations (expand): reservation \u2192 fleet/reservations by reservation_id; vehicle_record \u2192 fleet/vehicles by vehicle_id.
 Example record (shape only): {"id":42,"reference":"Example reference","reservation_id":7,"vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","odometer_start":1250.5,"odometer_end":1250.5,"distance":1250.5,"motive":"Example motive","destination":"Example destination","analytic_account":"Example analytic account","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.trip&view_type=form"}
 
 ### fleet/vehicles: Vehicles
@@ -6013,6 +6132,7 @@ Filters:
 - plate ilike text
 - insurance_expiry_before <= date. On field \`insurance_expiry\`.
 - technical_control_expiry_before <= date. On field \`technical_control_expiry\`.
+Relations (expand): alerts \u2192 fleet/alerts[] by its vehicle_id; fuel_logs \u2192 fleet/fuel-logs[] by its vehicle_id; incidents \u2192 fleet/incidents[] by its vehicle_id; reservations \u2192 fleet/reservations[] by its vehicle_id; services \u2192 fleet/services[] by its vehicle_id; trips \u2192 fleet/trips[] by its vehicle_id.
 Example record (shape only): {"id":42,"plate":"Example plate","model":"Example model","vin":"Example vin","driver":"Example driver","seats":3,"fuel_type":"diesel","odometer":1250.5,"state":"Example state","assignation_state":"free","acquisition_date":"2026-01-31","insurance_expiry":"2026-01-31","technical_control_expiry":"2026-01-31","next_alert_date":"2026-01-31","avg_consumption":1250.5,"total_km_last_year":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.vehicle&view_type=form"}
 
 ## it: IT
@@ -6065,6 +6185,7 @@ Filters:
 - date_after >= date-time. Issued on or after this date.
 - date_before <= date-time. Issued on or before this date.
 - ticket_id = integer
+Relations (expand): ticket \u2192 it/tickets by ticket_id.
 Example record (shape only): {"id":42,"ticket_id":7,"ticket_number":"Example ticket number","beneficiary":"Example beneficiary","product":"Example product","location":"Example location","quantity":1250.5,"returned_quantity":1250.5,"remaining_quantity":1250.5,"state":"out","date":"2026-01-31T08:00:00Z","handled_by":"Example handled by","url":"https://erp.example.org/web#id=42&model=it.consumable.move&view_type=form"}
 
 ### it/tickets: Tickets
@@ -6099,6 +6220,7 @@ Filters:
 - number ilike text
 - user_id = integer. Tickets where this user is among the assignees (earlier listing).
 - validation_state = "none"|"to_validate"|"validated"|"rejected"
+Relations (expand): consumable_moves \u2192 it/consumable-moves[] by its ticket_id.
 Example record (shape only): {"id":42,"number":"Example number","name":"Example name","type":"Example type","stage":"Example stage","is_closed":true,"team":"Example team","assignees":["Example assignees 1","Example assignees 2"],"assignee":"Example assignee","requester":"Example requester","requester_email":"someone@example.org","priority":"0","kanban_state":"normal","assigned_date":"2026-01-31T08:00:00Z","closed_date":"2026-01-31T08:00:00Z","category":"Example category","validation_state":"none","company":"Example company","url":"https://erp.example.org/web#id=42&model=it.ticket&view_type=form"}
 
 ## purchase: Purchase
@@ -6135,6 +6257,7 @@ Filters:
 - state = "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"
 - planned_after >= date-time. On field \`date_planned\`.
 - planned_before <= date-time. On field \`date_planned\`.
+Relations (expand): approval_lines \u2192 approvals/request-lines[] by its purchase_order_line_id; order \u2192 purchase/orders by order_id.
 Example record (shape only): {"id":42,"order_id":7,"order_reference":"Example order reference","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","price_unit":1250.5,"price_subtotal":1250.5,"price_total":1250.5,"currency":"EUR","qty_received":1250.5,"qty_invoiced":1250.5,"date_planned":"2026-01-31T08:00:00Z","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","state":"draft","url":"https://erp.example.org/web#id=42&model=purchase.order.line&view_type=form"}
 
 ### purchase/orders: Purchase orders
@@ -6181,6 +6304,7 @@ Filters:
 - author_id = integer
 - created_after >= date-time. On field \`created_at\`.
 - created_before <= date-time. On field \`created_at\`.
+Relations (expand): lines \u2192 purchase/order-lines[] by its order_id.
 Example record (shape only): {"id":42,"reference":"Example reference","vendor":"Example vendor","vendor_id":7,"vendor_reference":"Example vendor reference","subject":"Example subject","budget_line":"Example budget line","department":"Example department","delivery_condition":"Example delivery condition","origin":"Example origin","date_order":"2026-01-31T08:00:00Z","date_approve":"2026-01-31T08:00:00Z","date_planned":"2026-01-31T08:00:00Z","amount_untaxed":1250.5,"amount_total":1250.5,"currency":"EUR","state":"draft","invoice_status":"no","buyer":"Example buyer","author":"Example author","author_id":7,"created_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=purchase.order&view_type=form"}
 
 ## space: Space
@@ -6257,6 +6381,7 @@ Filters:
 - blocks_reservations = true|false
 - start_after >= date-time. On field \`start\`.
 - start_before <= date-time. On field \`start\`.
+Relations (expand): space_record \u2192 space/spaces by space_id.
 Example record (shape only): {"id":42,"name":"Example name","space":"Example space","space_id":7,"start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","state":"planned","category":"preventive","technician":"Example technician","external_technician":"Example external technician","blocks_reservations":true,"check_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.maintenance&view_type=form"}
 
 ### space/reservations: Reservations
@@ -6292,6 +6417,7 @@ Filters:
 - origin = "internal"|"public"
 - start_after >= date-time. On field \`start\`.
 - start_before <= date-time. On field \`start\`.
+Relations (expand): events \u2192 events/events[] by its reservation_id; space_record \u2192 space/spaces by space_id.
 Example record (shape only): {"id":42,"reference":"Example reference","space":"Example space","space_id":7,"activity":"Example activity","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"attendees_expected":3,"attendees_actual":3,"requester":"Example requester","origin":"internal","state":"pending","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","cancellation_reason":"Example cancellation reason","check_in_at":"2026-01-31T08:00:00Z","check_out_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=space.reservation&view_type=form"}
 
 ### space/sites: Sites
@@ -6311,6 +6437,7 @@ Filters:
 - code = text
 - parent_id = integer
 - name ilike text
+Relations (expand): children \u2192 space/sites[] by its parent_id; parent \u2192 space/sites by parent_id; spaces \u2192 space/spaces[] by its site_id.
 Example record (shape only): {"id":42,"name":"Example name","complete_name":"Example complete name","code":"Example code","parent_id":7,"address":"Example address","company":"Example company","url":"https://erp.example.org/web#id=42&model=space.site&view_type=form"}
 
 ### space/spaces: Spaces
@@ -6344,6 +6471,7 @@ Filters:
 - capacity_min >= integer. On field \`capacity\`.
 - approval_required = true|false
 - name ilike text
+Relations (expand): events \u2192 events/events[] by its space_id; maintenances \u2192 space/maintenances[] by its space_id; reservations \u2192 space/reservations[] by its space_id; site_record \u2192 space/sites by site_id.
 Example record (shape only): {"id":42,"name":"Example name","code":"Example code","site":"Example site","site_id":7,"state":"available","location":"Example location","floor":"Example floor","surface":1250.5,"capacity":3,"hourly_price":1250.5,"currency":"EUR","categories":["Example categories 1","Example categories 2"],"public_visibility":"private","approval_required":true,"min_lead_hours":3,"max_lead_days":3,"cancel_deadline_hours":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.space&view_type=form"}
 
 ## sprint: Sprint and OKR
@@ -6415,6 +6543,7 @@ Filters:
 - is_late = true|false
 - deadline_after >= date. Deadline on or after this date.
 - deadline_before <= date. Deadline on or before this date.
+Relations (expand): key_result_record \u2192 sprint/key-results by key_result_id; objective_record \u2192 sprint/objectives by objective_id.
 Example record (shape only): {"id":42,"number":"Example number","name":"Example name","state":"open","deadline":"2026-01-31","actual_date":"2026-01-31","is_late":true,"days_to_deadline":3,"squad":"Example squad","squad_id":7,"objective":"Example objective","objective_id":7,"key_result":"Example key result","key_result_id":7,"expected_proof":"Example expected proof","sprint":"Example sprint","subjects":["Example subjects 1","Example subjects 2"],"url":"https://erp.example.org/web#id=42&model=sprint.engagement&view_type=form"}
 
 ### sprint/key-results: Key results
@@ -6438,6 +6567,7 @@ Filters:
 - objective_id = integer
 - squad_id = integer. Key results carried by this squad.
 - name ilike text
+Relations (expand): engagements \u2192 sprint/engagements[] by its key_result_id; measure_readings \u2192 sprint/measure-readings[] by its key_result_id; measure_records \u2192 sprint/measures[] by its key_result_id; objective_record \u2192 sprint/objectives by objective_id.
 Example record (shape only): {"id":42,"number":3,"name":"Example name","progress":1250.5,"exercice":"Example exercice","exercice_id":7,"objective":"Example objective","objective_id":7,"squad":"Example squad","measures":["Example measures 1","Example measures 2"],"url":"https://erp.example.org/web#id=42&model=sprint.key.result&view_type=form"}
 
 ### sprint/measure-readings: Measure readings
@@ -6463,6 +6593,7 @@ Filters:
 - squad_id = integer. Readings of this squad's measures.
 - date_after >= date. Readings on or after this date.
 - date_before <= date. Readings on or before this date.
+Relations (expand): key_result_record \u2192 sprint/key-results by key_result_id; measure_record \u2192 sprint/measures by measure_id.
 Example record (shape only): {"id":42,"measure":"Example measure","measure_id":7,"key_result":"Example key result","key_result_id":7,"squad":"Example squad","date":"2026-01-31","value":1250.5,"unit":"Example unit","note":"Example note","read_by":"Example read by","url":"https://erp.example.org/web#id=42&model=sprint.measure.reading&view_type=form"}
 
 ### sprint/measures: Measures
@@ -6488,6 +6619,7 @@ Filters:
 - key_result_id = integer
 - squad_id = integer. Measures of this squad's key results.
 - name ilike text
+Relations (expand): key_result_record \u2192 sprint/key-results by key_result_id; readings \u2192 sprint/measure-readings[] by its measure_id.
 Example record (shape only): {"id":42,"name":"Example name","unit":"Example unit","key_result":"Example key result","key_result_id":7,"squad":"Example squad","start_value":1250.5,"milestone_value":1250.5,"milestone_date":"2026-01-31","target_value":1250.5,"last_value":1250.5,"last_reading_date":"2026-01-31","progress":1250.5,"url":"https://erp.example.org/web#id=42&model=sprint.measure&view_type=form"}
 
 ### sprint/objectives: Objectives
@@ -6502,6 +6634,7 @@ Fields:
 Filters:
 - name ilike text
 - active = true|false
+Relations (expand): engagements \u2192 sprint/engagements[] by its objective_id; key_results \u2192 sprint/key-results[] by its objective_id.
 Example record (shape only): {"id":42,"name":"Example name","active":true,"url":"https://erp.example.org/web#id=42&model=sprint.objective&view_type=form"}
 
 ### sprint/sprints: Sprints
@@ -6577,6 +6710,7 @@ Filters:
 - city_id = integer. Rates for this city (city id).
 - environment_id = integer. Rates of this environment (environment id).
 - has_tiers = true|false
+Relations (expand): requests \u2192 travel/perdiem-requests[] by its rate_id.
 Example record (shape only): {"id":42,"country":"Example country","country_id":7,"city":"Example city","daily_rate":1250.5,"currency":"EUR","has_tiers":true,"environment":"Example environment","note":"Example note","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.rate&view_type=form"}
 
 ### travel/perdiem-requests: Per-diem requests
@@ -6627,6 +6761,7 @@ Filters:
 - start_after >= date. On field \`date_start\`.
 - start_before <= date. On field \`date_start\`.
 - rate_id = integer
+Relations (expand): rate \u2192 travel/perdiem-rates by rate_id; trip \u2192 travel/trips by trip_id.
 Example record (shape only): {"id":42,"reference":"Example reference","name":"Example name","state":"draft","trip_id":7,"trip_reference":"Example trip reference","traveler":"Example traveler","mission_object":"Example mission object","country":"Example country","city":"Example city","date_start":"2026-01-31","date_end":"2026-01-31","duration_days":1250.5,"prorata_start":"full","prorata_end":"full","calc_model":"flat_with_abatement","daily_rate":1250.5,"rate_id":7,"duration_abatement_pct":1250.5,"duration_abatement_amount":1250.5,"total_amount":1250.5,"financing_type":"org","partner":"Example partner","partner_share_pct":1250.5,"amount_company":1250.5,"amount_partner":1250.5,"currency":"EUR","environment":"Example environment","validator":"Example validator","submit_date":"2026-01-31T08:00:00Z","approve_date":"2026-01-31T08:00:00Z","reject_date":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.request&view_type=form"}
 
 ### travel/trip-expenses: Trip expenses
@@ -6645,6 +6780,7 @@ Fields:
 Filters:
 - trip_id = integer
 - cost_above >= number. On field \`cost\`.
+Relations (expand): trip \u2192 travel/trips by trip_id.
 Example record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_reference":"Example trip reference","cost":1250.5,"currency":"EUR","notes":"Example notes","url":"https://erp.example.org/web#id=42&model=travel.trip.expense&view_type=form"}
 
 ### travel/trip-stages: Trip stages
@@ -6673,6 +6809,7 @@ Filters:
 - country_to_id = integer. Stages arriving in this country (country id).
 - date_after >= date. On field \`date_from\`.
 - date_before <= date. On field \`date_from\`.
+Relations (expand): trip \u2192 travel/trips by trip_id.
 Example record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_reference":"Example trip reference","position":3,"is_return_leg":true,"city_from":"Example city from","country_from":"Example country from","city_to":"Example city to","country_to":"Example country to","date_from":"2026-01-31","date_to":"2026-01-31","duration_days":3,"has_transport":true,"url":"https://erp.example.org/web#id=42&model=travel.trip.stage&view_type=form"}
 
 ### travel/trip-types: Trip types
@@ -6729,6 +6866,7 @@ Filters:
 - has_per_diem = true|false
 - start_after >= date. On field \`date_start\`.
 - start_before <= date. On field \`date_start\`.
+Relations (expand): expenses \u2192 travel/trip-expenses[] by its trip_id; perdiem_requests \u2192 travel/perdiem-requests[] by its trip_id; stages \u2192 travel/trip-stages[] by its trip_id.
 Example record (shape only): {"id":42,"reference":"Example reference","name":"Example name","state":"draft","traveler":"Example traveler","traveler_name":"Example traveler name","traveler_email":"someone@example.org","trip_type":"Example trip type","description":"Example description","city_departure":"Example city departure","country_departure":"Example country departure","city_destination":"Example city destination","country_destination":"Example country destination","date_submission":"2026-01-31","date_start":"2026-01-31","date_end":"2026-01-31","duration_days":3,"transport_cost":1250.5,"accommodation_cost_total":1250.5,"per_diem_total":1250.5,"insurance_premium":1250.5,"currency":"EUR","has_per_diem":true,"has_return_stage":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.trip&view_type=form"}
 
 <!-- Generated by ops-data-gateway codegen (make generate) from catalogue/*.yaml. Do not edit: changes are lost at the next generation. -->
@@ -6848,6 +6986,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=dimension_record(id)`; `id` is always returned). Relations: `dimension_record` (analytic/dimensions). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "dimension_id",
@@ -7013,6 +7162,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=dimension_record(id)`; `id` is always returned). Relations: `dimension_record` (analytic/dimensions). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -7067,6 +7227,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -7150,6 +7313,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=accounts(id)`; `id` is always returned). Relations: `accounts` (analytic/accounts). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "name",
@@ -7281,6 +7455,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=accounts(id)`; `id` is always returned). Relations: `accounts` (analytic/accounts). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -7335,6 +7520,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -7418,6 +7606,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=request(id)`; `id` is always returned). Relations: `request` (approvals/requests). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "request_id",
@@ -7635,6 +7834,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=request(id)`; `id` is always returned). Relations: `request` (approvals/requests). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -7689,6 +7899,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -7772,6 +7985,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=purchase_order_line(id)`; `id` is always returned). Relations: `purchase_order_line` (purchase/order-lines), `request` (approvals/requests). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "request_id",
@@ -7995,6 +8219,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=purchase_order_line(id)`; `id` is always returned). Relations: `purchase_order_line` (purchase/order-lines), `request` (approvals/requests). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -8049,6 +8284,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -8132,6 +8370,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=approver_records(id)`; `id` is always returned). Relations: `approver_records` (approvals/approvers), `lines` (approvals/request-lines). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "status",
@@ -8415,6 +8664,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=approver_records(id)`; `id` is always returned). Relations: `approver_records` (approvals/approvers), `lines` (approvals/request-lines). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -8469,6 +8729,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -8552,6 +8815,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=purchases(id)`; `id` is always returned). Relations: `purchases` (electricity/purchases), `readings` (electricity/readings). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "status",
@@ -8723,6 +8997,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=purchases(id)`; `id` is always returned). Relations: `purchases` (electricity/purchases), `readings` (electricity/readings). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -8777,6 +9062,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -8860,6 +9148,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=counter_record(id)`; `id` is always returned). Relations: `counter_record` (electricity/counters). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "state",
@@ -9055,6 +9354,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=counter_record(id)`; `id` is always returned). Relations: `counter_record` (electricity/counters). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -9109,6 +9419,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -9192,6 +9505,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=counter_record(id)`; `id` is always returned). Relations: `counter_record` (electricity/counters). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "counter_id",
@@ -9373,6 +9697,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=counter_record(id)`; `id` is always returned). Relations: `counter_record` (electricity/counters). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -9427,6 +9762,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -9510,6 +9848,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=registrations(id)`; `id` is always returned). Relations: `registrations` (events/registrations), `reservation` (space/reservations), `space_record` (space/spaces), `tasks` (events/tasks). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "stage_id",
@@ -9742,6 +10091,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=registrations(id)`; `id` is always returned). Relations: `registrations` (events/registrations), `reservation` (space/reservations), `space_record` (space/spaces), `tasks` (events/tasks). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -9796,6 +10156,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -9879,6 +10242,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=event_record(id)`; `id` is always returned). Relations: `event_record` (events/events). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "event_id",
@@ -10050,6 +10424,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=event_record(id)`; `id` is always returned). Relations: `event_record` (events/events). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -10104,6 +10489,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -10187,6 +10575,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=event_record(id)`; `id` is always returned). Relations: `event_record` (events/events). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "event_id",
@@ -10340,6 +10739,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=event_record(id)`; `id` is always returned). Relations: `event_record` (events/events). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -10394,6 +10804,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -10477,6 +10890,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=vehicle_record(id)`; `id` is always returned). Relations: `vehicle_record` (fleet/vehicles). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "state",
@@ -10678,6 +11102,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=vehicle_record(id)`; `id` is always returned). Relations: `vehicle_record` (fleet/vehicles). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -10732,6 +11167,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -10815,6 +11253,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=vehicle_record(id)`; `id` is always returned). Relations: `vehicle_record` (fleet/vehicles). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "vehicle_id",
@@ -11004,6 +11453,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=vehicle_record(id)`; `id` is always returned). Relations: `vehicle_record` (fleet/vehicles). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -11058,6 +11518,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -11141,6 +11604,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=vehicle_record(id)`; `id` is always returned). Relations: `vehicle_record` (fleet/vehicles). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "vehicle_id",
@@ -11338,6 +11812,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=vehicle_record(id)`; `id` is always returned). Relations: `vehicle_record` (fleet/vehicles). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -11392,6 +11877,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -11475,6 +11963,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "This resource has no relations: any value is refused (400).",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "code",
@@ -11618,6 +12117,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "This resource has no relations: any value is refused (400).",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -11672,6 +12182,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -11755,6 +12268,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=trips(id)`; `id` is always returned). Relations: `trips` (fleet/trips), `vehicle_record` (fleet/vehicles). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "state",
@@ -11955,6 +12479,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=trips(id)`; `id` is always returned). Relations: `trips` (fleet/trips), `vehicle_record` (fleet/vehicles). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -12009,6 +12544,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -12092,6 +12630,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=vehicle_record(id)`; `id` is always returned). Relations: `vehicle_record` (fleet/vehicles). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "vehicle_id",
@@ -12291,6 +12840,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=vehicle_record(id)`; `id` is always returned). Relations: `vehicle_record` (fleet/vehicles). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -12345,6 +12905,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -12428,6 +12991,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=reservation(id)`; `id` is always returned). Relations: `reservation` (fleet/reservations), `vehicle_record` (fleet/vehicles). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "vehicle_id",
@@ -12621,6 +13195,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=reservation(id)`; `id` is always returned). Relations: `reservation` (fleet/reservations), `vehicle_record` (fleet/vehicles). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -12675,6 +13260,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -12758,6 +13346,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=alerts(id)`; `id` is always returned). Relations: `alerts` (fleet/alerts), `fuel_logs` (fleet/fuel-logs), `incidents` (fleet/incidents), `reservations` (fleet/reservations), `services` (fleet/services), `trips` (fleet/trips). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "assignation_state",
@@ -12977,6 +13576,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=alerts(id)`; `id` is always returned). Relations: `alerts` (fleet/alerts), `fuel_logs` (fleet/fuel-logs), `incidents` (fleet/incidents), `reservations` (fleet/reservations), `services` (fleet/services), `trips` (fleet/trips). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -13031,6 +13641,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -13114,6 +13727,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "This resource has no relations: any value is refused (400).",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "lifecycle",
@@ -13274,6 +13898,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "This resource has no relations: any value is refused (400).",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -13328,6 +13963,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -13411,6 +14049,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=ticket(id)`; `id` is always returned). Relations: `ticket` (it/tickets). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "state",
@@ -13619,6 +14268,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=ticket(id)`; `id` is always returned). Relations: `ticket` (it/tickets). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -13673,6 +14333,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -13756,6 +14419,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=consumable_moves(id)`; `id` is always returned). Relations: `consumable_moves` (it/consumable-moves). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "is_closed",
@@ -13975,6 +14649,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=consumable_moves(id)`; `id` is always returned). Relations: `consumable_moves` (it/consumable-moves). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -14029,6 +14714,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -14112,6 +14800,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=approval_lines(id)`; `id` is always returned). Relations: `approval_lines` (approvals/request-lines), `order` (purchase/orders). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "order_id",
@@ -14311,6 +15010,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=approval_lines(id)`; `id` is always returned). Relations: `approval_lines` (approvals/request-lines), `order` (purchase/orders). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -14365,6 +15075,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -14448,6 +15161,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=lines(id)`; `id` is always returned). Relations: `lines` (purchase/order-lines). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "state",
@@ -14770,6 +15494,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=lines(id)`; `id` is always returned). Relations: `lines` (purchase/order-lines). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -14824,6 +15559,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -14907,6 +15645,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "This resource has no relations: any value is refused (400).",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "code",
@@ -15050,6 +15799,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "This resource has no relations: any value is refused (400).",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -15104,6 +15864,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -15187,6 +15950,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "This resource has no relations: any value is refused (400).",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "name",
@@ -15318,6 +16092,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "This resource has no relations: any value is refused (400).",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -15372,6 +16157,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -15455,6 +16243,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "This resource has no relations: any value is refused (400).",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "category_id",
@@ -15598,6 +16397,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "This resource has no relations: any value is refused (400).",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -15652,6 +16462,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -15735,6 +16548,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=space_record(id)`; `id` is always returned). Relations: `space_record` (space/spaces). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "state",
@@ -15946,6 +16770,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=space_record(id)`; `id` is always returned). Relations: `space_record` (space/spaces). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -16000,6 +16835,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -16083,6 +16921,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=events(id)`; `id` is always returned). Relations: `events` (events/events), `space_record` (space/spaces). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "state",
@@ -16295,6 +17144,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=events(id)`; `id` is always returned). Relations: `events` (events/events), `space_record` (space/spaces). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -16349,6 +17209,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -16432,6 +17295,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=children(id)`; `id` is always returned). Relations: `children` (space/sites), `parent` (space/sites), `spaces` (space/spaces). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "code",
@@ -16587,6 +17461,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=children(id)`; `id` is always returned). Relations: `children` (space/sites), `parent` (space/sites), `spaces` (space/spaces). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -16641,6 +17526,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -16724,6 +17612,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=events(id)`; `id` is always returned). Relations: `events` (events/events), `maintenances` (space/maintenances), `reservations` (space/reservations), `site_record` (space/sites). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "state",
@@ -16904,6 +17803,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=events(id)`; `id` is always returned). Relations: `events` (events/events), `maintenances` (space/maintenances), `reservations` (space/reservations), `site_record` (space/sites). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -16958,6 +17868,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -17041,6 +17954,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "This resource has no relations: any value is refused (400).",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "is_open",
@@ -17254,6 +18178,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "This resource has no relations: any value is refused (400).",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -17308,6 +18243,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -17391,6 +18329,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=key_result_record(id)`; `id` is always returned). Relations: `key_result_record` (sprint/key-results), `objective_record` (sprint/objectives). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "state",
@@ -17610,6 +18559,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=key_result_record(id)`; `id` is always returned). Relations: `key_result_record` (sprint/key-results), `objective_record` (sprint/objectives). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -17664,6 +18624,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -17747,6 +18710,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=engagements(id)`; `id` is always returned). Relations: `engagements` (sprint/engagements), `measure_readings` (sprint/measure-readings), `measure_records` (sprint/measures), `objective_record` (sprint/objectives). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "exercice_id",
@@ -17914,6 +18888,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=engagements(id)`; `id` is always returned). Relations: `engagements` (sprint/engagements), `measure_readings` (sprint/measure-readings), `measure_records` (sprint/measures), `objective_record` (sprint/objectives). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -17968,6 +18953,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -18051,6 +19039,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=key_result_record(id)`; `id` is always returned). Relations: `key_result_record` (sprint/key-results), `measure_record` (sprint/measures). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "measure_id",
@@ -18244,6 +19243,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=key_result_record(id)`; `id` is always returned). Relations: `key_result_record` (sprint/key-results), `measure_record` (sprint/measures). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -18298,6 +19308,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -18381,6 +19394,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=key_result_record(id)`; `id` is always returned). Relations: `key_result_record` (sprint/key-results), `readings` (sprint/measure-readings). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "key_result_id",
@@ -18536,6 +19560,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=key_result_record(id)`; `id` is always returned). Relations: `key_result_record` (sprint/key-results), `readings` (sprint/measure-readings). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -18590,6 +19625,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -18673,6 +19711,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=engagements(id)`; `id` is always returned). Relations: `engagements` (sprint/engagements), `key_results` (sprint/key-results). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "name",
@@ -18814,6 +19863,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=engagements(id)`; `id` is always returned). Relations: `engagements` (sprint/engagements), `key_results` (sprint/key-results). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -18868,6 +19928,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -18951,6 +20014,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "This resource has no relations: any value is refused (400).",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "squad_id",
@@ -19120,6 +20194,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "This resource has no relations: any value is refused (400).",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -19174,6 +20259,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -19257,6 +20345,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "This resource has no relations: any value is refused (400).",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "state",
@@ -19456,6 +20555,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "This resource has no relations: any value is refused (400).",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -19510,6 +20620,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -19593,6 +20706,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=requests(id)`; `id` is always returned). Relations: `requests` (travel/perdiem-requests). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "country_id",
@@ -19758,6 +20882,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=requests(id)`; `id` is always returned). Relations: `requests` (travel/perdiem-requests). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -19812,6 +20947,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -19895,6 +21033,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=rate(id)`; `id` is always returned). Relations: `rate` (travel/perdiem-rates), `trip` (travel/trips). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "state",
@@ -20132,6 +21281,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=rate(id)`; `id` is always returned). Relations: `rate` (travel/perdiem-rates), `trip` (travel/trips). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -20186,6 +21346,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -20269,6 +21432,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=trip(id)`; `id` is always returned). Relations: `trip` (travel/trips). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "trip_id",
@@ -20410,6 +21584,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=trip(id)`; `id` is always returned). Relations: `trip` (travel/trips). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -20464,6 +21649,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -20547,6 +21735,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=trip(id)`; `id` is always returned). Relations: `trip` (travel/trips). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "trip_id",
@@ -20738,6 +21937,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=trip(id)`; `id` is always returned). Relations: `trip` (travel/trips). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -20792,6 +22002,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -20875,6 +22088,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "This resource has no relations: any value is refused (400).",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "code",
@@ -21018,6 +22242,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "This resource has no relations: any value is refused (400).",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -21072,6 +22307,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -21155,6 +22393,17 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=expenses(id)`; `id` is always returned). Relations: `expenses` (travel/trip-expenses), `perdiem_requests` (travel/perdiem-requests), `stages` (travel/trip-stages). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
           },
           {
             name: "state",
@@ -21376,6 +22625,17 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
+            name: "expand",
+            in: "query",
+            required: false,
+            description: "Related records inside each record: relation names, comma-separated, each optionally with the related resource's fields in parentheses (`expand=expenses(id)`; `id` is always returned). Relations: `expenses` (travel/trip-expenses), `perdiem_requests` (travel/perdiem-requests), `stages` (travel/trip-stages). One ERP read per relation for the whole page; a `to_many` relation lists at most 50 records per record (`meta.expanded` names the records it cut, with the link that pages the rest). A relation whose model the API account cannot read is `null`, named in `meta.unreadable_fields`. Not with exports (`format=csv|ndjson`) or `changed_since`: 400.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 2048
+            }
+          },
+          {
             $ref: "#/components/parameters/IfNoneMatch"
           }
         ],
@@ -21430,6 +22690,9 @@ var openapi_default = {
                             type: "string"
                           },
                           description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        },
+                        expanded: {
+                          $ref: "#/components/schemas/ExpandedMeta"
                         }
                       }
                     }
@@ -21548,6 +22811,62 @@ var openapi_default = {
               type: "string"
             },
             description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+          },
+          expanded: {
+            $ref: "#/components/schemas/ExpandedMeta"
+          }
+        }
+      },
+      ExpandedMeta: {
+        type: "object",
+        description: "With `expand`: for each `to_many` relation expanded, the bound per record and the records whose related records it cut (never a silent cut). A relation lists at most 50 records per record, in the related list route's default order.",
+        additionalProperties: {
+          type: "object",
+          additionalProperties: false,
+          required: [
+            "resource",
+            "per_record_max",
+            "truncated"
+          ],
+          properties: {
+            resource: {
+              type: "string",
+              description: "The related resource."
+            },
+            per_record_max: {
+              type: "integer",
+              description: "Related records listed per record, at most."
+            },
+            truncated: {
+              type: "array",
+              description: "The records whose related records were cut.",
+              items: {
+                type: "object",
+                additionalProperties: false,
+                required: [
+                  "id",
+                  "total",
+                  "next"
+                ],
+                properties: {
+                  id: {
+                    type: "integer",
+                    description: "The record."
+                  },
+                  total: {
+                    type: [
+                      "integer",
+                      "null"
+                    ],
+                    description: "How many related records it has; `null` when the page had so many related records that the count is unknown (page them with `next`)."
+                  },
+                  next: {
+                    type: "string",
+                    description: "The related list route filtered on this record, from the first related record not listed."
+                  }
+                }
+              }
+            }
           }
         }
       },
@@ -21623,6 +22942,17 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          dimension_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/AnalyticDimensionsRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            description: "The record of analytic/dimensions that dimension_id points to (analytic dimensions). Present only with `expand=dimension_record`; `null` when the API account cannot read analytic/dimensions (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside analytic/dimensions."
           }
         }
       },
@@ -21679,6 +23009,16 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          accounts: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/AnalyticAccountsRecord"
+            },
+            description: "The analytic accounts of this record (analytic/accounts whose dimension_id is its id). Present only with `expand=accounts`; `null` when the API account cannot read analytic/accounts (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.accounts` names the records it cut."
           }
         }
       },
@@ -21780,6 +23120,17 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          request: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/ApprovalsRequestsRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            description: "The record of approvals/requests that request_id points to (approval requests). Present only with `expand=request`; `null` when the API account cannot read approvals/requests (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside approvals/requests."
           }
         }
       },
@@ -21931,6 +23282,28 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          purchase_order_line: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/PurchaseOrderLinesRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            description: "The record of purchase/order-lines that purchase_order_line_id points to (purchase order lines). Present only with `expand=purchase_order_line`; `null` when the API account cannot read purchase/order-lines (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside purchase/order-lines."
+          },
+          request: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/ApprovalsRequestsRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            description: "The record of approvals/requests that request_id points to (approval requests). Present only with `expand=request`; `null` when the API account cannot read approvals/requests (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside approvals/requests."
           }
         }
       },
@@ -22139,6 +23512,26 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          approver_records: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/ApprovalsApproversRecord"
+            },
+            description: "The approvers of this record (approvals/approvers whose request_id is its id). Present only with `expand=approver_records`; `null` when the API account cannot read approvals/approvers (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.approver_records` names the records it cut."
+          },
+          lines: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/ApprovalsRequestLinesRecord"
+            },
+            description: "The approval request lines of this record (approvals/request-lines whose request_id is its id). Present only with `expand=lines`; `null` when the API account cannot read approvals/request-lines (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.lines` names the records it cut."
           }
         }
       },
@@ -22260,6 +23653,26 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          purchases: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/ElectricityPurchasesRecord"
+            },
+            description: "The credit purchases of this record (electricity/purchases whose counter_id is its id). Present only with `expand=purchases`; `null` when the API account cannot read electricity/purchases (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.purchases` names the records it cut."
+          },
+          readings: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/ElectricityReadingsRecord"
+            },
+            description: "The meter readings of this record (electricity/readings whose counter_id is its id). Present only with `expand=readings`; `null` when the API account cannot read electricity/readings (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.readings` names the records it cut."
           }
         }
       },
@@ -22358,6 +23771,17 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          counter_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/ElectricityCountersRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            description: "The record of electricity/counters that counter_id points to (meters). Present only with `expand=counter_record`; `null` when the API account cannot read electricity/counters (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside electricity/counters."
           }
         }
       },
@@ -22448,6 +23872,17 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          counter_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/ElectricityCountersRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            description: "The record of electricity/counters that counter_id points to (meters). Present only with `expand=counter_record`; `null` when the API account cannot read electricity/counters (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside electricity/counters."
           }
         }
       },
@@ -22638,6 +24073,48 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          registrations: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/EventsRegistrationsRecord"
+            },
+            description: "The registrations of this record (events/registrations whose event_id is its id). Present only with `expand=registrations`; `null` when the API account cannot read events/registrations (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.registrations` names the records it cut."
+          },
+          reservation: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/SpaceReservationsRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            description: "The record of space/reservations that reservation_id points to (reservations). Present only with `expand=reservation`; `null` when the API account cannot read space/reservations (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside space/reservations."
+          },
+          space_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/SpaceSpacesRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            description: "The record of space/spaces that space_id points to (spaces). Present only with `expand=space_record`; `null` when the API account cannot read space/spaces (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside space/spaces."
+          },
+          tasks: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/EventsTasksRecord"
+            },
+            description: "The checklist tasks of this record (events/tasks whose event_id is its id). Present only with `expand=tasks`; `null` when the API account cannot read events/tasks (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.tasks` names the records it cut."
           }
         }
       },
@@ -22734,6 +24211,17 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          event_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/EventsEventsRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            description: "The record of events/events that event_id points to (events). Present only with `expand=event_record`; `null` when the API account cannot read events/events (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside events/events."
           }
         }
       },
@@ -22789,6 +24277,17 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          event_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/EventsEventsRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            description: "The record of events/events that event_id points to (events). Present only with `expand=event_record`; `null` when the API account cannot read events/events (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside events/events."
           }
         }
       },
@@ -22898,6 +24397,17 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          vehicle_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/FleetVehiclesRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            description: "The record of fleet/vehicles that vehicle_id points to (vehicles). Present only with `expand=vehicle_record`; `null` when the API account cannot read fleet/vehicles (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside fleet/vehicles."
           }
         }
       },
@@ -23049,6 +24559,17 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          vehicle_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/FleetVehiclesRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            description: "The record of fleet/vehicles that vehicle_id points to (vehicles). Present only with `expand=vehicle_record`; `null` when the API account cannot read fleet/vehicles (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside fleet/vehicles."
           }
         }
       },
@@ -23143,6 +24664,17 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          vehicle_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/FleetVehiclesRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            description: "The record of fleet/vehicles that vehicle_id points to (vehicles). Present only with `expand=vehicle_record`; `null` when the API account cannot read fleet/vehicles (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside fleet/vehicles."
           }
         }
       },
@@ -23394,6 +24926,27 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          trips: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/FleetTripsRecord"
+            },
+            description: "The trips of this record (fleet/trips whose reservation_id is its id). Present only with `expand=trips`; `null` when the API account cannot read fleet/trips (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.trips` names the records it cut."
+          },
+          vehicle_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/FleetVehiclesRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            description: "The record of fleet/vehicles that vehicle_id points to (vehicles). Present only with `expand=vehicle_record`; `null` when the API account cannot read fleet/vehicles (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside fleet/vehicles."
           }
         }
       },
@@ -23534,6 +25087,17 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          vehicle_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/FleetVehiclesRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            description: "The record of fleet/vehicles that vehicle_id points to (vehicles). Present only with `expand=vehicle_record`; `null` when the API account cannot read fleet/vehicles (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside fleet/vehicles."
           }
         }
       },
@@ -23665,6 +25229,28 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          reservation: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/FleetReservationsRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            description: "The record of fleet/reservations that reservation_id points to (reservations). Present only with `expand=reservation`; `null` when the API account cannot read fleet/reservations (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside fleet/reservations."
+          },
+          vehicle_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/FleetVehiclesRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            description: "The record of fleet/vehicles that vehicle_id points to (vehicles). Present only with `expand=vehicle_record`; `null` when the API account cannot read fleet/vehicles (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside fleet/vehicles."
           }
         }
       },
@@ -23824,6 +25410,66 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          alerts: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/FleetAlertsRecord"
+            },
+            description: "The alerts of this record (fleet/alerts whose vehicle_id is its id). Present only with `expand=alerts`; `null` when the API account cannot read fleet/alerts (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.alerts` names the records it cut."
+          },
+          fuel_logs: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/FleetFuelLogsRecord"
+            },
+            description: "The fuel logs of this record (fleet/fuel-logs whose vehicle_id is its id). Present only with `expand=fuel_logs`; `null` when the API account cannot read fleet/fuel-logs (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.fuel_logs` names the records it cut."
+          },
+          incidents: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/FleetIncidentsRecord"
+            },
+            description: "The incidents of this record (fleet/incidents whose vehicle_id is its id). Present only with `expand=incidents`; `null` when the API account cannot read fleet/incidents (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.incidents` names the records it cut."
+          },
+          reservations: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/FleetReservationsRecord"
+            },
+            description: "The reservations of this record (fleet/reservations whose vehicle_id is its id). Present only with `expand=reservations`; `null` when the API account cannot read fleet/reservations (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.reservations` names the records it cut."
+          },
+          services: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/FleetServicesRecord"
+            },
+            description: "The services of this record (fleet/services whose vehicle_id is its id). Present only with `expand=services`; `null` when the API account cannot read fleet/services (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.services` names the records it cut."
+          },
+          trips: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/FleetTripsRecord"
+            },
+            description: "The trips of this record (fleet/trips whose vehicle_id is its id). Present only with `expand=trips`; `null` when the API account cannot read fleet/trips (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.trips` names the records it cut."
           }
         }
       },
@@ -24019,6 +25665,17 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          ticket: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/ItTicketsRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            description: "The record of it/tickets that ticket_id points to (tickets). Present only with `expand=ticket`; `null` when the API account cannot read it/tickets (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside it/tickets."
           }
         }
       },
@@ -24183,6 +25840,16 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          consumable_moves: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/ItConsumableMovesRecord"
+            },
+            description: "The consumable moves of this record (it/consumable-moves whose ticket_id is its id). Present only with `expand=consumable_moves`; `null` when the API account cannot read it/consumable-moves (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.consumable_moves` names the records it cut."
           }
         }
       },
@@ -24334,6 +26001,27 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          approval_lines: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/ApprovalsRequestLinesRecord"
+            },
+            description: "The approval request lines of this record (approvals/request-lines whose purchase_order_line_id is its id). Present only with `expand=approval_lines`; `null` when the API account cannot read approvals/request-lines (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.approval_lines` names the records it cut."
+          },
+          order: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/PurchaseOrdersRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            description: "The record of purchase/orders that order_id points to (purchase orders). Present only with `expand=order`; `null` when the API account cannot read purchase/orders (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside purchase/orders."
           }
         }
       },
@@ -24531,6 +26219,16 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          lines: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/PurchaseOrderLinesRecord"
+            },
+            description: "The purchase order lines of this record (purchase/order-lines whose order_id is its id). Present only with `expand=lines`; `null` when the API account cannot read purchase/order-lines (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.lines` names the records it cut."
           }
         }
       },
@@ -24781,6 +26479,17 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          space_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/SpaceSpacesRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            description: "The record of space/spaces that space_id points to (spaces). Present only with `expand=space_record`; `null` when the API account cannot read space/spaces (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside space/spaces."
           }
         }
       },
@@ -24956,6 +26665,27 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          events: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/EventsEventsRecord"
+            },
+            description: "The events of this record (events/events whose reservation_id is its id). Present only with `expand=events`; `null` when the API account cannot read events/events (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.events` names the records it cut."
+          },
+          space_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/SpaceSpacesRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            description: "The record of space/spaces that space_id points to (spaces). Present only with `expand=space_record`; `null` when the API account cannot read space/spaces (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside space/spaces."
           }
         }
       },
@@ -25020,6 +26750,37 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          children: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/SpaceSitesRecord"
+            },
+            description: "The sites of this record (space/sites whose parent_id is its id). Present only with `expand=children`; `null` when the API account cannot read space/sites (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.children` names the records it cut."
+          },
+          parent: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/SpaceSitesRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            description: "The record of space/sites that parent_id points to (sites). Present only with `expand=parent`; `null` when the API account cannot read space/sites (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside space/sites."
+          },
+          spaces: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/SpaceSpacesRecord"
+            },
+            description: "The spaces of this record (space/spaces whose site_id is its id). Present only with `expand=spaces`; `null` when the API account cannot read space/spaces (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.spaces` names the records it cut."
           }
         }
       },
@@ -25177,6 +26938,47 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          events: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/EventsEventsRecord"
+            },
+            description: "The events of this record (events/events whose space_id is its id). Present only with `expand=events`; `null` when the API account cannot read events/events (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.events` names the records it cut."
+          },
+          maintenances: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/SpaceMaintenancesRecord"
+            },
+            description: "The maintenances of this record (space/maintenances whose space_id is its id). Present only with `expand=maintenances`; `null` when the API account cannot read space/maintenances (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.maintenances` names the records it cut."
+          },
+          reservations: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/SpaceReservationsRecord"
+            },
+            description: "The reservations of this record (space/reservations whose space_id is its id). Present only with `expand=reservations`; `null` when the API account cannot read space/reservations (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.reservations` names the records it cut."
+          },
+          site_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/SpaceSitesRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            description: "The record of space/sites that site_id points to (sites). Present only with `expand=site_record`; `null` when the API account cannot read space/sites (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside space/sites."
           }
         }
       },
@@ -25464,6 +27266,28 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          key_result_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/SprintKeyResultsRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            description: "The record of sprint/key-results that key_result_id points to (key results). Present only with `expand=key_result_record`; `null` when the API account cannot read sprint/key-results (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside sprint/key-results."
+          },
+          objective_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/SprintObjectivesRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            description: "The record of sprint/objectives that objective_id points to (objectives). Present only with `expand=objective_record`; `null` when the API account cannot read sprint/objectives (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside sprint/objectives."
           }
         }
       },
@@ -25549,6 +27373,47 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          engagements: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/SprintEngagementsRecord"
+            },
+            description: "The engagements of this record (sprint/engagements whose key_result_id is its id). Present only with `expand=engagements`; `null` when the API account cannot read sprint/engagements (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.engagements` names the records it cut."
+          },
+          measure_readings: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/SprintMeasureReadingsRecord"
+            },
+            description: "The measure readings of this record (sprint/measure-readings whose key_result_id is its id). Present only with `expand=measure_readings`; `null` when the API account cannot read sprint/measure-readings (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.measure_readings` names the records it cut."
+          },
+          measure_records: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/SprintMeasuresRecord"
+            },
+            description: "The measures of this record (sprint/measures whose key_result_id is its id). Present only with `expand=measure_records`; `null` when the API account cannot read sprint/measures (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.measure_records` names the records it cut."
+          },
+          objective_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/SprintObjectivesRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            description: "The record of sprint/objectives that objective_id points to (objectives). Present only with `expand=objective_record`; `null` when the API account cannot read sprint/objectives (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside sprint/objectives."
           }
         }
       },
@@ -25643,6 +27508,28 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          key_result_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/SprintKeyResultsRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            description: "The record of sprint/key-results that key_result_id points to (key results). Present only with `expand=key_result_record`; `null` when the API account cannot read sprint/key-results (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside sprint/key-results."
+          },
+          measure_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/SprintMeasuresRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            description: "The record of sprint/measures that measure_id points to (measures). Present only with `expand=measure_record`; `null` when the API account cannot read sprint/measures (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside sprint/measures."
           }
         }
       },
@@ -25751,6 +27638,27 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          key_result_record: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/SprintKeyResultsRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            description: "The record of sprint/key-results that key_result_id points to (key results). Present only with `expand=key_result_record`; `null` when the API account cannot read sprint/key-results (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside sprint/key-results."
+          },
+          readings: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/SprintMeasureReadingsRecord"
+            },
+            description: "The measure readings of this record (sprint/measure-readings whose measure_id is its id). Present only with `expand=readings`; `null` when the API account cannot read sprint/measure-readings (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.readings` names the records it cut."
           }
         }
       },
@@ -25784,6 +27692,26 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          engagements: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/SprintEngagementsRecord"
+            },
+            description: "The engagements of this record (sprint/engagements whose objective_id is its id). Present only with `expand=engagements`; `null` when the API account cannot read sprint/engagements (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.engagements` names the records it cut."
+          },
+          key_results: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/SprintKeyResultsRecord"
+            },
+            description: "The key results of this record (sprint/key-results whose objective_id is its id). Present only with `expand=key_results`; `null` when the API account cannot read sprint/key-results (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.key_results` names the records it cut."
           }
         }
       },
@@ -26041,6 +27969,16 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          requests: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/TravelPerdiemRequestsRecord"
+            },
+            description: "The per-diem requests of this record (travel/perdiem-requests whose rate_id is its id). Present only with `expand=requests`; `null` when the API account cannot read travel/perdiem-requests (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.requests` names the records it cut."
           }
         }
       },
@@ -26325,6 +28263,28 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          rate: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/TravelPerdiemRatesRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            description: "The record of travel/perdiem-rates that rate_id points to (per-diem rates). Present only with `expand=rate`; `null` when the API account cannot read travel/perdiem-rates (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside travel/perdiem-rates."
+          },
+          trip: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/TravelTripsRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            description: "The record of travel/trips that trip_id points to (trips). Present only with `expand=trip`; `null` when the API account cannot read travel/trips (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside travel/trips."
           }
         }
       },
@@ -26389,6 +28349,17 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          trip: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/TravelTripsRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            description: "The record of travel/trips that trip_id points to (trips). Present only with `expand=trip`; `null` when the API account cannot read travel/trips (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside travel/trips."
           }
         }
       },
@@ -26498,6 +28469,17 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          trip: {
+            anyOf: [
+              {
+                $ref: "#/components/schemas/TravelTripsRecord"
+              },
+              {
+                type: "null"
+              }
+            ],
+            description: "The record of travel/trips that trip_id points to (trips). Present only with `expand=trip`; `null` when the API account cannot read travel/trips (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside travel/trips."
           }
         }
       },
@@ -26740,6 +28722,36 @@ var openapi_default = {
               "null"
             ],
             description: "Link to the record in the ERP interface."
+          },
+          expenses: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/TravelTripExpensesRecord"
+            },
+            description: "The trip expenses of this record (travel/trip-expenses whose trip_id is its id). Present only with `expand=expenses`; `null` when the API account cannot read travel/trip-expenses (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.expenses` names the records it cut."
+          },
+          perdiem_requests: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/TravelPerdiemRequestsRecord"
+            },
+            description: "The per-diem requests of this record (travel/perdiem-requests whose trip_id is its id). Present only with `expand=perdiem_requests`; `null` when the API account cannot read travel/perdiem-requests (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.perdiem_requests` names the records it cut."
+          },
+          stages: {
+            type: [
+              "array",
+              "null"
+            ],
+            items: {
+              $ref: "#/components/schemas/TravelTripStagesRecord"
+            },
+            description: "The trip stages of this record (travel/trip-stages whose trip_id is its id). Present only with `expand=stages`; `null` when the API account cannot read travel/trip-stages (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.stages` names the records it cut."
           }
         }
       }
@@ -44140,7 +46152,9 @@ var ResourceReader = class {
     if (ids.length > 0) {
       const request2 = { domain: [...compileDomain(target, []), ["id", "in", ids]], fields: erpFieldsOf(term.fields), limit: ids.length, order: "id asc" };
       const found = await this.related(principal, term, request2, stats, unreadable);
-      found.records.forEach((record, i) => byId.set(found.rows[i]?.["id"], record));
+      found.records.forEach((record, i) => {
+        byId.set(found.rows[i]?.["id"], record);
+      });
     }
     rows.forEach((row, i) => {
       const id = many2oneId(row[relation.link]);
@@ -45583,10 +47597,12 @@ function parseExpand(raw, resource, relatedOf) {
   const text3 = raw;
   const offered = () => resource.relations.length ? `its relations are ${resource.relations.map((r) => r.name).join(", ")}` : `${resource.path} has no relations`;
   const terms = [];
-  for (const item of splitTopLevel(text3)) {
+  for (const item of splitExpand(text3)) {
     const match = ITEM.exec(item.trim());
     if (!match)
-      throw badRequest(`Invalid expand '${text3.slice(0, 64)}': use relation names, comma-separated, each optionally with fields in parentheses (expand=lines(id,price_total),order).`);
+      throw badRequest(
+        `Invalid expand '${text3.slice(0, 64)}': use relation names, comma-separated, each optionally with fields in parentheses (expand=lines(id,price_total),order).`
+      );
     const [, name, fieldList] = match;
     const relation = resource.relations.find((r) => r.name === name);
     if (!relation) throw badRequest(`Unknown relation '${name}' in expand: ${offered()}.`);
@@ -45602,7 +47618,7 @@ function parseExpand(raw, resource, relatedOf) {
   }
   return terms;
 }
-function splitTopLevel(text3) {
+function splitExpand(text3) {
   const items = [];
   let depth = 0;
   let start = 0;
@@ -46023,7 +48039,7 @@ var mcp_tools_default = {
     {
       name: "describe_resource",
       title: "Describe a resource",
-      description: "Fields (type, enum values, personal-data flag), named filters (operator, value type, example), sort keys and scope of one resource.",
+      description: "Fields (type, enum values, personal-data flag), named filters (operator, value type, example), sort keys, relations (expand) and scope of one resource.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -46168,6 +48184,23 @@ var mcp_tools_default = {
               }
             }
           },
+          relations: {
+            type: "array",
+            items: {
+              type: "object",
+              properties: {
+                name: {
+                  type: "string"
+                },
+                kind: {
+                  type: "string"
+                },
+                resource: {
+                  type: "string"
+                }
+              }
+            }
+          },
           filters: {
             type: "array",
             items: {
@@ -46292,6 +48325,10 @@ var mcp_tools_default = {
             minItems: 1,
             uniqueItems: true,
             description: "Fields to return (default: every field except personal data). Personal-data fields (see describe_resource) are returned only when named here."
+          },
+          expand: {
+            type: "string",
+            description: "Relations to embed (describe_resource), comma-separated, fields in parentheses: 'lines(id,price_total)'."
           }
         }
       },
@@ -46492,6 +48529,10 @@ var mcp_tools_default = {
           total: {
             type: "boolean",
             description: "Count every matching record in meta.total (default true; false is cheaper)."
+          },
+          expand: {
+            type: "string",
+            description: "Relations to embed (describe_resource), comma-separated, fields in parentheses: 'lines(id,price_total)'."
           }
         }
       },
@@ -46574,6 +48615,12 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
+                    },
+                    dimension_record: {
+                      type: [
+                        "object",
+                        "null"
+                      ]
                     }
                   }
                 },
@@ -46622,6 +48669,12 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
+                    },
+                    accounts: {
+                      type: [
+                        "array",
+                        "null"
+                      ]
                     }
                   }
                 }
@@ -46653,6 +48706,9 @@ var mcp_tools_default = {
                 items: {
                   type: "string"
                 }
+              },
+              expanded: {
+                type: "object"
               }
             }
           }
@@ -46913,6 +48969,10 @@ var mcp_tools_default = {
           total: {
             type: "boolean",
             description: "Count every matching record in meta.total (default true; false is cheaper)."
+          },
+          expand: {
+            type: "string",
+            description: "Relations to embed (describe_resource), comma-separated, fields in parentheses: 'lines(id,price_total)'."
           }
         }
       },
@@ -47018,6 +49078,12 @@ var mcp_tools_default = {
                     url: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    request: {
+                      type: [
+                        "object",
                         "null"
                       ]
                     }
@@ -47147,6 +49213,18 @@ var mcp_tools_default = {
                     url: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    purchase_order_line: {
+                      type: [
+                        "object",
+                        "null"
+                      ]
+                    },
+                    request: {
+                      type: [
+                        "object",
                         "null"
                       ]
                     }
@@ -47325,6 +49403,18 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
+                    },
+                    approver_records: {
+                      type: [
+                        "array",
+                        "null"
+                      ]
+                    },
+                    lines: {
+                      type: [
+                        "array",
+                        "null"
+                      ]
                     }
                   }
                 }
@@ -47356,6 +49446,9 @@ var mcp_tools_default = {
                 items: {
                   type: "string"
                 }
+              },
+              expanded: {
+                type: "object"
               }
             }
           }
@@ -47538,6 +49631,10 @@ var mcp_tools_default = {
           total: {
             type: "boolean",
             description: "Count every matching record in meta.total (default true; false is cheaper)."
+          },
+          expand: {
+            type: "string",
+            description: "Relations to embed (describe_resource), comma-separated, fields in parentheses: 'lines(id,price_total)'."
           }
         }
       },
@@ -47662,6 +49759,18 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
+                    },
+                    purchases: {
+                      type: [
+                        "array",
+                        "null"
+                      ]
+                    },
+                    readings: {
+                      type: [
+                        "array",
+                        "null"
+                      ]
                     }
                   }
                 },
@@ -47746,6 +49855,12 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
+                    },
+                    counter_record: {
+                      type: [
+                        "object",
+                        "null"
+                      ]
                     }
                   }
                 },
@@ -47822,6 +49937,12 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
+                    },
+                    counter_record: {
+                      type: [
+                        "object",
+                        "null"
+                      ]
                     }
                   }
                 }
@@ -47853,6 +49974,9 @@ var mcp_tools_default = {
                 items: {
                   type: "string"
                 }
+              },
+              expanded: {
+                type: "object"
               }
             }
           }
@@ -48053,6 +50177,10 @@ var mcp_tools_default = {
           total: {
             type: "boolean",
             description: "Count every matching record in meta.total (default true; false is cheaper)."
+          },
+          expand: {
+            type: "string",
+            description: "Relations to embed (describe_resource), comma-separated, fields in parentheses: 'lines(id,price_total)'."
           }
         }
       },
@@ -48233,6 +50361,30 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
+                    },
+                    registrations: {
+                      type: [
+                        "array",
+                        "null"
+                      ]
+                    },
+                    reservation: {
+                      type: [
+                        "object",
+                        "null"
+                      ]
+                    },
+                    space_record: {
+                      type: [
+                        "object",
+                        "null"
+                      ]
+                    },
+                    tasks: {
+                      type: [
+                        "array",
+                        "null"
+                      ]
                     }
                   }
                 },
@@ -48312,6 +50464,12 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
+                    },
+                    event_record: {
+                      type: [
+                        "object",
+                        "null"
+                      ]
                     }
                   }
                 },
@@ -48357,6 +50515,12 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
+                    },
+                    event_record: {
+                      type: [
+                        "object",
+                        "null"
+                      ]
                     }
                   }
                 }
@@ -48388,6 +50552,9 @@ var mcp_tools_default = {
                 items: {
                   type: "string"
                 }
+              },
+              expanded: {
+                type: "object"
               }
             }
           }
@@ -48800,6 +50967,10 @@ var mcp_tools_default = {
           total: {
             type: "boolean",
             description: "Count every matching record in meta.total (default true; false is cheaper)."
+          },
+          expand: {
+            type: "string",
+            description: "Relations to embed (describe_resource), comma-separated, fields in parentheses: 'lines(id,price_total)'."
           }
         }
       },
@@ -48917,6 +51088,12 @@ var mcp_tools_default = {
                     url: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    vehicle_record: {
+                      type: [
+                        "object",
                         "null"
                       ]
                     }
@@ -49047,6 +51224,12 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
+                    },
+                    vehicle_record: {
+                      type: [
+                        "object",
+                        "null"
+                      ]
                     }
                   }
                 },
@@ -49125,6 +51308,12 @@ var mcp_tools_default = {
                     url: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    vehicle_record: {
+                      type: [
+                        "object",
                         "null"
                       ]
                     }
@@ -49340,6 +51529,18 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
+                    },
+                    trips: {
+                      type: [
+                        "array",
+                        "null"
+                      ]
+                    },
+                    vehicle_record: {
+                      type: [
+                        "object",
+                        "null"
+                      ]
                     }
                   }
                 },
@@ -49461,6 +51662,12 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
+                    },
+                    vehicle_record: {
+                      type: [
+                        "object",
+                        "null"
+                      ]
                     }
                   }
                 },
@@ -49570,6 +51777,18 @@ var mcp_tools_default = {
                     url: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    reservation: {
+                      type: [
+                        "object",
+                        "null"
+                      ]
+                    },
+                    vehicle_record: {
+                      type: [
+                        "object",
                         "null"
                       ]
                     }
@@ -49710,6 +51929,42 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
+                    },
+                    alerts: {
+                      type: [
+                        "array",
+                        "null"
+                      ]
+                    },
+                    fuel_logs: {
+                      type: [
+                        "array",
+                        "null"
+                      ]
+                    },
+                    incidents: {
+                      type: [
+                        "array",
+                        "null"
+                      ]
+                    },
+                    reservations: {
+                      type: [
+                        "array",
+                        "null"
+                      ]
+                    },
+                    services: {
+                      type: [
+                        "array",
+                        "null"
+                      ]
+                    },
+                    trips: {
+                      type: [
+                        "array",
+                        "null"
+                      ]
                     }
                   }
                 }
@@ -49741,6 +51996,9 @@ var mcp_tools_default = {
                 items: {
                   type: "string"
                 }
+              },
+              expanded: {
+                type: "object"
               }
             }
           }
@@ -49958,6 +52216,10 @@ var mcp_tools_default = {
           total: {
             type: "boolean",
             description: "Count every matching record in meta.total (default true; false is cheaper)."
+          },
+          expand: {
+            type: "string",
+            description: "Relations to embed (describe_resource), comma-separated, fields in parentheses: 'lines(id,price_total)'."
           }
         }
       },
@@ -50143,6 +52405,12 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
+                    },
+                    ticket: {
+                      type: [
+                        "object",
+                        "null"
+                      ]
                     }
                   }
                 },
@@ -50282,6 +52550,12 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
+                    },
+                    consumable_moves: {
+                      type: [
+                        "array",
+                        "null"
+                      ]
                     }
                   }
                 }
@@ -50313,6 +52587,9 @@ var mcp_tools_default = {
                 items: {
                   type: "string"
                 }
+              },
+              expanded: {
+                type: "object"
               }
             }
           }
@@ -50530,6 +52807,10 @@ var mcp_tools_default = {
           total: {
             type: "boolean",
             description: "Count every matching record in meta.total (default true; false is cheaper)."
+          },
+          expand: {
+            type: "string",
+            description: "Relations to embed (describe_resource), comma-separated, fields in parentheses: 'lines(id,price_total)'."
           }
         }
       },
@@ -50677,6 +52958,18 @@ var mcp_tools_default = {
                     url: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    approval_lines: {
+                      type: [
+                        "array",
+                        "null"
+                      ]
+                    },
+                    order: {
+                      type: [
+                        "object",
                         "null"
                       ]
                     }
@@ -50848,6 +53141,12 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
+                    },
+                    lines: {
+                      type: [
+                        "array",
+                        "null"
+                      ]
                     }
                   }
                 }
@@ -50879,6 +53178,9 @@ var mcp_tools_default = {
                 items: {
                   type: "string"
                 }
+              },
+              expanded: {
+                type: "object"
               }
             }
           }
@@ -51176,6 +53478,10 @@ var mcp_tools_default = {
           total: {
             type: "boolean",
             description: "Count every matching record in meta.total (default true; false is cheaper)."
+          },
+          expand: {
+            type: "string",
+            description: "Relations to embed (describe_resource), comma-separated, fields in parentheses: 'lines(id,price_total)'."
           }
         }
       },
@@ -51411,6 +53717,12 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
+                    },
+                    space_record: {
+                      type: [
+                        "object",
+                        "null"
+                      ]
                     }
                   }
                 },
@@ -51561,6 +53873,18 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
+                    },
+                    events: {
+                      type: [
+                        "array",
+                        "null"
+                      ]
+                    },
+                    space_record: {
+                      type: [
+                        "object",
+                        "null"
+                      ]
                     }
                   }
                 },
@@ -51613,6 +53937,24 @@ var mcp_tools_default = {
                     url: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    children: {
+                      type: [
+                        "array",
+                        "null"
+                      ]
+                    },
+                    parent: {
+                      type: [
+                        "object",
+                        "null"
+                      ]
+                    },
+                    spaces: {
+                      type: [
+                        "array",
                         "null"
                       ]
                     }
@@ -51750,6 +54092,30 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
+                    },
+                    events: {
+                      type: [
+                        "array",
+                        "null"
+                      ]
+                    },
+                    maintenances: {
+                      type: [
+                        "array",
+                        "null"
+                      ]
+                    },
+                    reservations: {
+                      type: [
+                        "array",
+                        "null"
+                      ]
+                    },
+                    site_record: {
+                      type: [
+                        "object",
+                        "null"
+                      ]
                     }
                   }
                 }
@@ -51781,6 +54147,9 @@ var mcp_tools_default = {
                 items: {
                   type: "string"
                 }
+              },
+              expanded: {
+                type: "object"
               }
             }
           }
@@ -52084,6 +54453,10 @@ var mcp_tools_default = {
           total: {
             type: "boolean",
             description: "Count every matching record in meta.total (default true; false is cheaper)."
+          },
+          expand: {
+            type: "string",
+            description: "Relations to embed (describe_resource), comma-separated, fields in parentheses: 'lines(id,price_total)'."
           }
         }
       },
@@ -52350,6 +54723,18 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
+                    },
+                    key_result_record: {
+                      type: [
+                        "object",
+                        "null"
+                      ]
+                    },
+                    objective_record: {
+                      type: [
+                        "object",
+                        "null"
+                      ]
                     }
                   }
                 },
@@ -52420,6 +54805,30 @@ var mcp_tools_default = {
                     url: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    engagements: {
+                      type: [
+                        "array",
+                        "null"
+                      ]
+                    },
+                    measure_readings: {
+                      type: [
+                        "array",
+                        "null"
+                      ]
+                    },
+                    measure_records: {
+                      type: [
+                        "array",
+                        "null"
+                      ]
+                    },
+                    objective_record: {
+                      type: [
+                        "object",
                         "null"
                       ]
                     }
@@ -52499,6 +54908,18 @@ var mcp_tools_default = {
                     url: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    key_result_record: {
+                      type: [
+                        "object",
+                        "null"
+                      ]
+                    },
+                    measure_record: {
+                      type: [
+                        "object",
                         "null"
                       ]
                     }
@@ -52593,6 +55014,18 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
+                    },
+                    key_result_record: {
+                      type: [
+                        "object",
+                        "null"
+                      ]
+                    },
+                    readings: {
+                      type: [
+                        "array",
+                        "null"
+                      ]
                     }
                   }
                 },
@@ -52618,6 +55051,18 @@ var mcp_tools_default = {
                     url: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    engagements: {
+                      type: [
+                        "array",
+                        "null"
+                      ]
+                    },
+                    key_results: {
+                      type: [
+                        "array",
                         "null"
                       ]
                     }
@@ -52701,6 +55146,9 @@ var mcp_tools_default = {
                 items: {
                   type: "string"
                 }
+              },
+              expanded: {
+                type: "object"
               }
             }
           }
@@ -52816,6 +55264,10 @@ var mcp_tools_default = {
           total: {
             type: "boolean",
             description: "Count every matching record in meta.total (default true; false is cheaper)."
+          },
+          expand: {
+            type: "string",
+            description: "Relations to embed (describe_resource), comma-separated, fields in parentheses: 'lines(id,price_total)'."
           }
         }
       },
@@ -52965,6 +55417,9 @@ var mcp_tools_default = {
                 items: {
                   type: "string"
                 }
+              },
+              expanded: {
+                type: "object"
               }
             }
           }
@@ -53275,6 +55730,10 @@ var mcp_tools_default = {
           total: {
             type: "boolean",
             description: "Count every matching record in meta.total (default true; false is cheaper)."
+          },
+          expand: {
+            type: "string",
+            description: "Relations to embed (describe_resource), comma-separated, fields in parentheses: 'lines(id,price_total)'."
           }
         }
       },
@@ -53365,6 +55824,12 @@ var mcp_tools_default = {
                     url: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    requests: {
+                      type: [
+                        "array",
                         "null"
                       ]
                     }
@@ -53613,6 +56078,18 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
+                    },
+                    rate: {
+                      type: [
+                        "object",
+                        "null"
+                      ]
+                    },
+                    trip: {
+                      type: [
+                        "object",
+                        "null"
+                      ]
                     }
                   }
                 },
@@ -53665,6 +56142,12 @@ var mcp_tools_default = {
                     url: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    trip: {
+                      type: [
+                        "object",
                         "null"
                       ]
                     }
@@ -53757,6 +56240,12 @@ var mcp_tools_default = {
                     url: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    trip: {
+                      type: [
+                        "object",
                         "null"
                       ]
                     }
@@ -53963,6 +56452,24 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
+                    },
+                    expenses: {
+                      type: [
+                        "array",
+                        "null"
+                      ]
+                    },
+                    perdiem_requests: {
+                      type: [
+                        "array",
+                        "null"
+                      ]
+                    },
+                    stages: {
+                      type: [
+                        "array",
+                        "null"
+                      ]
                     }
                   }
                 }
@@ -53994,6 +56501,9 @@ var mcp_tools_default = {
                 items: {
                   type: "string"
                 }
+              },
+              expanded: {
+                type: "object"
               }
             }
           }
@@ -54137,6 +56647,13 @@ var mcp_tools_default = {
           description: "Records whose active is equal to value."
         }
       ],
+      relations: [
+        {
+          name: "dimension_record",
+          kind: "to_one",
+          resource: "analytic/dimensions"
+        }
+      ],
       personal_fields: []
     },
     "analytic/dimensions": {
@@ -54217,6 +56734,13 @@ var mcp_tools_default = {
           type: "string",
           example: "abc",
           description: "Records whose name is containing (case-insensitive) the text value."
+        }
+      ],
+      relations: [
+        {
+          name: "accounts",
+          kind: "to_many",
+          resource: "analytic/accounts"
         }
       ],
       personal_fields: []
@@ -54401,6 +56925,13 @@ var mcp_tools_default = {
           type: "date-time",
           example: "2026-01-31",
           description: "Steps created on or before this date."
+        }
+      ],
+      relations: [
+        {
+          name: "request",
+          kind: "to_one",
+          resource: "approvals/requests"
         }
       ],
       personal_fields: [
@@ -54642,6 +57173,18 @@ var mcp_tools_default = {
           type: "integer",
           example: "42",
           description: "Records whose purchase_order_line_id is equal to value."
+        }
+      ],
+      relations: [
+        {
+          name: "purchase_order_line",
+          kind: "to_one",
+          resource: "purchase/order-lines"
+        },
+        {
+          name: "request",
+          kind: "to_one",
+          resource: "approvals/requests"
         }
       ],
       personal_fields: [
@@ -54979,6 +57522,18 @@ var mcp_tools_default = {
           description: "Requests whose amount is at least this value."
         }
       ],
+      relations: [
+        {
+          name: "approver_records",
+          kind: "to_many",
+          resource: "approvals/approvers"
+        },
+        {
+          name: "lines",
+          kind: "to_many",
+          resource: "approvals/request-lines"
+        }
+      ],
       personal_fields: [
         "author",
         "created_by",
@@ -55166,6 +57721,18 @@ var mcp_tools_default = {
           description: "Meters whose projected autonomy is at most this many days."
         }
       ],
+      relations: [
+        {
+          name: "purchases",
+          kind: "to_many",
+          resource: "electricity/purchases"
+        },
+        {
+          name: "readings",
+          kind: "to_many",
+          resource: "electricity/readings"
+        }
+      ],
       personal_fields: []
     },
     "electricity/purchases": {
@@ -55329,6 +57896,13 @@ var mcp_tools_default = {
           description: "On field `date_purchase`."
         }
       ],
+      relations: [
+        {
+          name: "counter_record",
+          kind: "to_one",
+          resource: "electricity/counters"
+        }
+      ],
       personal_fields: []
     },
     "electricity/readings": {
@@ -55477,6 +58051,13 @@ var mcp_tools_default = {
           type: "date-time",
           example: "2026-01-31",
           description: "On field `date_reading`."
+        }
+      ],
+      relations: [
+        {
+          name: "counter_record",
+          kind: "to_one",
+          resource: "electricity/counters"
         }
       ],
       personal_fields: []
@@ -55780,6 +58361,28 @@ var mcp_tools_default = {
           description: "Records whose reservation_id is equal to value."
         }
       ],
+      relations: [
+        {
+          name: "registrations",
+          kind: "to_many",
+          resource: "events/registrations"
+        },
+        {
+          name: "reservation",
+          kind: "to_one",
+          resource: "space/reservations"
+        },
+        {
+          name: "space_record",
+          kind: "to_one",
+          resource: "space/spaces"
+        },
+        {
+          name: "tasks",
+          kind: "to_many",
+          resource: "events/tasks"
+        }
+      ],
       personal_fields: [
         "organizer",
         "responsible",
@@ -55935,6 +58538,13 @@ var mcp_tools_default = {
           description: "Records whose email is containing (case-insensitive) the text value."
         }
       ],
+      relations: [
+        {
+          name: "event_record",
+          kind: "to_one",
+          resource: "events/events"
+        }
+      ],
       personal_fields: [
         "attendee",
         "email",
@@ -56036,6 +58646,13 @@ var mcp_tools_default = {
           type: "integer",
           example: "42",
           description: "Tasks assigned to this user (user id)."
+        }
+      ],
+      relations: [
+        {
+          name: "event_record",
+          kind: "to_one",
+          resource: "events/events"
         }
       ],
       personal_fields: [
@@ -56217,6 +58834,13 @@ var mcp_tools_default = {
           type: "date",
           example: "2026-01-31",
           description: "On field `due_date`."
+        }
+      ],
+      relations: [
+        {
+          name: "vehicle_record",
+          kind: "to_one",
+          resource: "fleet/vehicles"
         }
       ],
       personal_fields: [
@@ -56449,6 +59073,13 @@ var mcp_tools_default = {
           description: "On field `date`."
         }
       ],
+      relations: [
+        {
+          name: "vehicle_record",
+          kind: "to_one",
+          resource: "fleet/vehicles"
+        }
+      ],
       personal_fields: [
         "driver"
       ]
@@ -56609,6 +59240,13 @@ var mcp_tools_default = {
           description: "On field `date`."
         }
       ],
+      relations: [
+        {
+          name: "vehicle_record",
+          kind: "to_one",
+          resource: "fleet/vehicles"
+        }
+      ],
       personal_fields: [
         "driver"
       ]
@@ -56740,6 +59378,7 @@ var mcp_tools_default = {
           description: "Records whose city is containing (case-insensitive) the text value."
         }
       ],
+      relations: [],
       personal_fields: []
     },
     "fleet/reservations": {
@@ -56987,6 +59626,18 @@ var mcp_tools_default = {
           description: "On field `start`."
         }
       ],
+      relations: [
+        {
+          name: "trips",
+          kind: "to_many",
+          resource: "fleet/trips"
+        },
+        {
+          name: "vehicle_record",
+          kind: "to_one",
+          resource: "fleet/vehicles"
+        }
+      ],
       personal_fields: [
         "driver",
         "requester",
@@ -57208,6 +59859,13 @@ var mcp_tools_default = {
           description: "On field `date`."
         }
       ],
+      relations: [
+        {
+          name: "vehicle_record",
+          kind: "to_one",
+          resource: "fleet/vehicles"
+        }
+      ],
       personal_fields: []
     },
     "fleet/trips": {
@@ -57404,6 +60062,18 @@ var mcp_tools_default = {
           type: "integer",
           example: "42",
           description: "Records whose reservation_id is equal to value."
+        }
+      ],
+      relations: [
+        {
+          name: "reservation",
+          kind: "to_one",
+          resource: "fleet/reservations"
+        },
+        {
+          name: "vehicle_record",
+          kind: "to_one",
+          resource: "fleet/vehicles"
         }
       ],
       personal_fields: [
@@ -57658,6 +60328,38 @@ var mcp_tools_default = {
           description: "On field `technical_control_expiry`."
         }
       ],
+      relations: [
+        {
+          name: "alerts",
+          kind: "to_many",
+          resource: "fleet/alerts"
+        },
+        {
+          name: "fuel_logs",
+          kind: "to_many",
+          resource: "fleet/fuel-logs"
+        },
+        {
+          name: "incidents",
+          kind: "to_many",
+          resource: "fleet/incidents"
+        },
+        {
+          name: "reservations",
+          kind: "to_many",
+          resource: "fleet/reservations"
+        },
+        {
+          name: "services",
+          kind: "to_many",
+          resource: "fleet/services"
+        },
+        {
+          name: "trips",
+          kind: "to_many",
+          resource: "fleet/trips"
+        }
+      ],
       personal_fields: [
         "driver"
       ]
@@ -57798,6 +60500,7 @@ var mcp_tools_default = {
           description: "Records whose serial is containing (case-insensitive) the text value."
         }
       ],
+      relations: [],
       personal_fields: [
         "holder"
       ]
@@ -57977,6 +60680,13 @@ var mcp_tools_default = {
           type: "integer",
           example: "42",
           description: "Records whose ticket_id is equal to value."
+        }
+      ],
+      relations: [
+        {
+          name: "ticket",
+          kind: "to_one",
+          resource: "it/tickets"
         }
       ],
       personal_fields: [
@@ -58239,6 +60949,13 @@ var mcp_tools_default = {
           description: "Records whose validation_state is equal to value."
         }
       ],
+      relations: [
+        {
+          name: "consumable_moves",
+          kind: "to_many",
+          resource: "it/consumable-moves"
+        }
+      ],
       personal_fields: [
         "assignees",
         "assignee",
@@ -58472,6 +61189,18 @@ var mcp_tools_default = {
           type: "date-time",
           example: "2026-01-31",
           description: "On field `date_planned`."
+        }
+      ],
+      relations: [
+        {
+          name: "approval_lines",
+          kind: "to_many",
+          resource: "approvals/request-lines"
+        },
+        {
+          name: "order",
+          kind: "to_one",
+          resource: "purchase/orders"
         }
       ],
       personal_fields: []
@@ -58823,6 +61552,13 @@ var mcp_tools_default = {
           description: "On field `created_at`."
         }
       ],
+      relations: [
+        {
+          name: "lines",
+          kind: "to_many",
+          resource: "purchase/order-lines"
+        }
+      ],
       personal_fields: [
         "buyer",
         "author"
@@ -58903,6 +61639,7 @@ var mcp_tools_default = {
           description: "Records whose name is containing (case-insensitive) the text value."
         }
       ],
+      relations: [],
       personal_fields: []
     },
     "space/categories": {
@@ -58964,6 +61701,7 @@ var mcp_tools_default = {
           description: "Records whose name is containing (case-insensitive) the text value."
         }
       ],
+      relations: [],
       personal_fields: []
     },
     "space/equipments": {
@@ -59049,6 +61787,7 @@ var mcp_tools_default = {
           description: "Records whose name is containing (case-insensitive) the text value."
         }
       ],
+      relations: [],
       personal_fields: []
     },
     "space/maintenances": {
@@ -59250,6 +61989,13 @@ var mcp_tools_default = {
           type: "date-time",
           example: "2026-01-31",
           description: "On field `start`."
+        }
+      ],
+      relations: [
+        {
+          name: "space_record",
+          kind: "to_one",
+          resource: "space/spaces"
         }
       ],
       personal_fields: [
@@ -59518,6 +62264,18 @@ var mcp_tools_default = {
           description: "On field `start`."
         }
       ],
+      relations: [
+        {
+          name: "events",
+          kind: "to_many",
+          resource: "events/events"
+        },
+        {
+          name: "space_record",
+          kind: "to_one",
+          resource: "space/spaces"
+        }
+      ],
       personal_fields: [
         "requester",
         "approver"
@@ -59628,6 +62386,23 @@ var mcp_tools_default = {
           type: "string",
           example: "abc",
           description: "Records whose name is containing (case-insensitive) the text value."
+        }
+      ],
+      relations: [
+        {
+          name: "children",
+          kind: "to_many",
+          resource: "space/sites"
+        },
+        {
+          name: "parent",
+          kind: "to_one",
+          resource: "space/sites"
+        },
+        {
+          name: "spaces",
+          kind: "to_many",
+          resource: "space/spaces"
         }
       ],
       personal_fields: []
@@ -59873,6 +62648,28 @@ var mcp_tools_default = {
           description: "Records whose name is containing (case-insensitive) the text value."
         }
       ],
+      relations: [
+        {
+          name: "events",
+          kind: "to_many",
+          resource: "events/events"
+        },
+        {
+          name: "maintenances",
+          kind: "to_many",
+          resource: "space/maintenances"
+        },
+        {
+          name: "reservations",
+          kind: "to_many",
+          resource: "space/reservations"
+        },
+        {
+          name: "site_record",
+          kind: "to_one",
+          resource: "space/sites"
+        }
+      ],
       personal_fields: []
     },
     "sprint/blockers": {
@@ -60106,6 +62903,7 @@ var mcp_tools_default = {
           description: "Blocked since this date or earlier."
         }
       ],
+      relations: [],
       personal_fields: [
         "owner",
         "unblocker",
@@ -60341,6 +63139,18 @@ var mcp_tools_default = {
           description: "Deadline on or before this date."
         }
       ],
+      relations: [
+        {
+          name: "key_result_record",
+          kind: "to_one",
+          resource: "sprint/key-results"
+        },
+        {
+          name: "objective_record",
+          kind: "to_one",
+          resource: "sprint/objectives"
+        }
+      ],
       personal_fields: []
     },
     "sprint/key-results": {
@@ -60476,6 +63286,28 @@ var mcp_tools_default = {
           type: "string",
           example: "abc",
           description: "Records whose name is containing (case-insensitive) the text value."
+        }
+      ],
+      relations: [
+        {
+          name: "engagements",
+          kind: "to_many",
+          resource: "sprint/engagements"
+        },
+        {
+          name: "measure_readings",
+          kind: "to_many",
+          resource: "sprint/measure-readings"
+        },
+        {
+          name: "measure_records",
+          kind: "to_many",
+          resource: "sprint/measures"
+        },
+        {
+          name: "objective_record",
+          kind: "to_one",
+          resource: "sprint/objectives"
         }
       ],
       personal_fields: []
@@ -60629,6 +63461,18 @@ var mcp_tools_default = {
           type: "date",
           example: "2026-01-31",
           description: "Readings on or before this date."
+        }
+      ],
+      relations: [
+        {
+          name: "key_result_record",
+          kind: "to_one",
+          resource: "sprint/key-results"
+        },
+        {
+          name: "measure_record",
+          kind: "to_one",
+          resource: "sprint/measures"
         }
       ],
       personal_fields: [
@@ -60791,6 +63635,18 @@ var mcp_tools_default = {
           description: "Records whose name is containing (case-insensitive) the text value."
         }
       ],
+      relations: [
+        {
+          name: "key_result_record",
+          kind: "to_one",
+          resource: "sprint/key-results"
+        },
+        {
+          name: "readings",
+          kind: "to_many",
+          resource: "sprint/measure-readings"
+        }
+      ],
       personal_fields: []
     },
     "sprint/objectives": {
@@ -60856,6 +63712,18 @@ var mcp_tools_default = {
           type: "boolean",
           example: "true",
           description: "Records whose active is equal to value."
+        }
+      ],
+      relations: [
+        {
+          name: "engagements",
+          kind: "to_many",
+          resource: "sprint/engagements"
+        },
+        {
+          name: "key_results",
+          kind: "to_many",
+          resource: "sprint/key-results"
         }
       ],
       personal_fields: []
@@ -60957,6 +63825,7 @@ var mcp_tools_default = {
           description: "Sprints starting on or before this date."
         }
       ],
+      relations: [],
       personal_fields: []
     },
     "stock/pickings": {
@@ -61141,6 +64010,7 @@ var mcp_tools_default = {
           description: "On field `scheduled_date`."
         }
       ],
+      relations: [],
       personal_fields: [
         "partner"
       ]
@@ -61280,6 +64150,13 @@ var mcp_tools_default = {
           type: "boolean",
           example: "true",
           description: "Records whose has_tiers is equal to value."
+        }
+      ],
+      relations: [
+        {
+          name: "requests",
+          kind: "to_many",
+          resource: "travel/perdiem-requests"
         }
       ],
       personal_fields: []
@@ -61688,6 +64565,18 @@ var mcp_tools_default = {
           description: "Records whose rate_id is equal to value."
         }
       ],
+      relations: [
+        {
+          name: "rate",
+          kind: "to_one",
+          resource: "travel/perdiem-rates"
+        },
+        {
+          name: "trip",
+          kind: "to_one",
+          resource: "travel/trips"
+        }
+      ],
       personal_fields: [
         "traveler",
         "validator"
@@ -61789,6 +64678,13 @@ var mcp_tools_default = {
           type: "number",
           example: "1000",
           description: "On field `cost`."
+        }
+      ],
+      relations: [
+        {
+          name: "trip",
+          kind: "to_one",
+          resource: "travel/trips"
         }
       ],
       personal_fields: []
@@ -61971,6 +64867,13 @@ var mcp_tools_default = {
           description: "On field `date_from`."
         }
       ],
+      relations: [
+        {
+          name: "trip",
+          kind: "to_one",
+          resource: "travel/trips"
+        }
+      ],
       personal_fields: []
     },
     "travel/trip-types": {
@@ -62048,6 +64951,7 @@ var mcp_tools_default = {
           description: "Records whose name is containing (case-insensitive) the text value."
         }
       ],
+      relations: [],
       personal_fields: []
     },
     "travel/trips": {
@@ -62353,6 +65257,23 @@ var mcp_tools_default = {
           description: "On field `date_start`."
         }
       ],
+      relations: [
+        {
+          name: "expenses",
+          kind: "to_many",
+          resource: "travel/trip-expenses"
+        },
+        {
+          name: "perdiem_requests",
+          kind: "to_many",
+          resource: "travel/perdiem-requests"
+        },
+        {
+          name: "stages",
+          kind: "to_many",
+          resource: "travel/trip-stages"
+        }
+      ],
       personal_fields: [
         "traveler",
         "traveler_name",
@@ -62366,8 +65287,8 @@ var mcp_tools_default = {
 init_errors();
 var RESOURCES2 = new Map(Object.entries(mcp_tools_default.resources));
 var DOMAIN_OF_TOOL = new Map(mcp_tools_default.tools.filter((t) => t.name.startsWith("query_")).map((t) => [t.name, t.name.slice("query_".length)]));
-var QUERY_ARGUMENTS = /* @__PURE__ */ new Set(["resource", "filters", "fields", "order", "limit", "since_id", "total"]);
-var RECORD_ARGUMENTS = /* @__PURE__ */ new Set(["resource", "id", "fields"]);
+var QUERY_ARGUMENTS = /* @__PURE__ */ new Set(["resource", "filters", "fields", "order", "limit", "since_id", "total", "expand"]);
+var RECORD_ARGUMENTS = /* @__PURE__ */ new Set(["resource", "id", "fields", "expand"]);
 var TOOLS = mcp_tools_default.tools;
 var API_VERSION = mcp_tools_default.version;
 var MCP_LIMITS = mcp_tools_default.limits;
@@ -62422,6 +65343,19 @@ function fieldsParam(value, resource, query) {
   );
   return [...resource.personal_fields];
 }
+function expandParam(value, resource, query) {
+  if (value === void 0) return [];
+  const omitted = [];
+  const items = splitExpand(text(value, "expand")).map((item) => {
+    const name = item.trim();
+    const target = RESOURCES2.get(resource.relations.find((r) => r.name === name)?.resource ?? "");
+    if (!target || target.personal_fields.length === 0) return item;
+    omitted.push(...target.personal_fields.map((field) => `${name}.${field}`));
+    return `${name}(${target.fields.filter((f) => !f.personal).map((f) => f.name).join(",")})`;
+  });
+  query.set("expand", items.join(","));
+  return omitted;
+}
 async function viaApi(get, path, shape) {
   const reply = await get(path);
   const body = reply.body ?? {};
@@ -62443,7 +65377,7 @@ function queryResource(domain, args, get) {
     else query.set(name, text(value, name));
   }
   for (const name of ["order", "limit", "since_id", "total"]) if (args[name] !== void 0) query.set(name, text(args[name], name));
-  const omitted = fieldsParam(args["fields"], resource, query);
+  const omitted = [...fieldsParam(args["fields"], resource, query), ...expandParam(args["expand"], resource, query)];
   return viaApi(get, `/api/v1/${resource.resource}?${query}`, (body) => ({
     resource: resource.resource,
     data: body["data"],
@@ -62456,7 +65390,7 @@ function getRecord(args, get) {
   const id = args["id"];
   if (!Number.isInteger(id) || id < 1) throw badRequest2("'id' must be a positive integer.");
   const query = new URLSearchParams();
-  const omitted = fieldsParam(args["fields"], resource, query);
+  const omitted = [...fieldsParam(args["fields"], resource, query), ...expandParam(args["expand"], resource, query)];
   const qs = query.size ? `?${query}` : "";
   return viaApi(get, `/api/v1/${resource.resource}/${id}${qs}`, (body) => {
     const meta = { ...body["meta"], ...omitted.length ? { personal_fields_omitted: omitted } : {} };

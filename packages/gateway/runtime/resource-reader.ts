@@ -225,7 +225,9 @@ export class ResourceReader {
     if (ids.length > 0) {
       const request: PageRequest = { domain: [...compileDomain(target, []), ['id', 'in', ids]], fields: erpFieldsOf(term.fields), limit: ids.length, order: 'id asc' };
       const found = await this.related(principal, term, request, stats, unreadable);
-      found.records.forEach((record, i) => byId.set(found.rows[i]?.['id'] as number, record));
+      found.records.forEach((record, i) => {
+        byId.set(found.rows[i]?.['id'] as number, record);
+      });
     }
     rows.forEach((row, i) => {
       const id = many2oneId(row[relation.link]);

@@ -32,7 +32,7 @@ export function parseExpand(raw: unknown, resource: ResourceSpec, relatedOf: Rel
   const text = raw as string;
   const offered = () => (resource.relations.length ? `its relations are ${resource.relations.map((r) => r.name).join(', ')}` : `${resource.path} has no relations`);
   const terms: ExpandTerm[] = [];
-  for (const item of splitTopLevel(text)) {
+  for (const item of splitExpand(text)) {
     const match = ITEM.exec(item.trim());
     if (!match)
       throw badRequest(
@@ -55,7 +55,7 @@ export function parseExpand(raw: unknown, resource: ResourceSpec, relatedOf: Rel
 }
 
 /** The items of a comma-separated list whose items may hold commas inside parentheses. */
-function splitTopLevel(text: string): string[] {
+export function splitExpand(text: string): string[] {
   const items: string[] = [];
   let depth = 0;
   let start = 0;
