@@ -44,10 +44,14 @@ function routeSection(resource: ResourceModel): string {
   const lines = [
     `### ${resource.path}: ${resource.title}${resource.deprecated ? ' [deprecated]' : ''}`,
     resource.description,
+    // The resource's own path once; its other routes by what follows it (`+/{id}`), within llms.txt's budget.
     routesOf(resource)
-      .map((route) => `${route.emitter.label}: GET ${route.openApiPath}.`)
+      .map((route) => {
+        const own = `/api/v1/${resource.path}`;
+        return `${route.emitter.label}: GET ${route.openApiPath.startsWith(`${own}/`) ? `+${route.openApiPath.slice(own.length)}` : route.openApiPath}.`;
+      })
       .join(' '),
-    `Default order: ${resource.defaultOrderText}. Sortable: ${sortableNames(resource).join(', ') || 'none'}.${scopeText(resource) ? ` Scope: ${scopeText(resource)}.` : ''}`,
+    `Default order: ${resource.defaultOrderText}. Sortable: ${sortableNames(resource).join(', ') || 'none'}.${scopeText(resource) ? ` Scope: ${scopeText(resource)}.` : ''}${resource.relations.length ? ` Expand: ${resource.relations.map((r) => r.name).join(', ')}.` : ''}`,
     'Fields:',
     ...resource.fields.map((f) => `- ${f.name}: ${fieldTypeText(f)}${marks(f)}. ${f.description}`),
   ];
@@ -58,10 +62,6 @@ function routeSection(resource: ResourceModel): string {
       lines.push(`- ${f.name} ${f.op} ${filterValueText(f)}${marks(f)}${note ? `. ${note}` : ''}`);
     }
   } else lines.push('Filters: none.');
-  if (resource.relations.length)
-    lines.push(
-      `Relations (expand): ${resource.relations.map((r) => `${r.name} → ${r.kind === 'to_many' ? `${r.target}[] by its ${r.via}` : `${r.target} by ${r.via}`}`).join('; ')}.`,
-    );
   lines.push(`Example record (shape only): ${JSON.stringify(exampleRecord(resource))}`);
   return lines.join('\n');
 }
@@ -97,7 +97,7 @@ ${sections.map((section) => `## ${section.title}\n\n${section.body}`).join('\n\n
 
 ## Routes
 
-Per domain, per resource: description; paths; default order, sortable fields, scope; \`Fields:\` one line each (\`name: type [marks]. description\`); \`Filters:\` one line each (\`name operator value-format. note\`); an example record (its shape and value formats, not real data; a list answers \`{"data": [record, ...], "meta": {"total": n}}\`).
+Per domain, per resource: description; paths (\`+/{id}\`: after the list's); default order, sortable fields, scope, \`Expand:\` relations; \`Fields:\` (\`name: type [marks]. description\`) and \`Filters:\` (\`name operator value-format. note\`), one line each; an example record (shape and formats, not real data).
 
 ${model.domains.map((d) => `## ${d.domain}: ${d.title}\n\n${d.description}\n\n${d.resources.map(routeSection).join('\n\n')}`).join('\n\n')}
 

@@ -93,6 +93,20 @@ describeBrowser('the docs page try-it panel in Chromium, against the gateway', (
     await page.close();
   }, 60000);
 
+  it('tries a relation from its card: the expanded page the route answers (issue 30)', async () => {
+    const { page, problems } = await open();
+    await page.click('article.res[id="purchase/orders"] dd button.try >> nth=-1');
+    expect(await page.inputValue('#try-path')).toBe('/api/v1/purchase/orders?limit=2&expand=lines');
+    await page.fill('#try-key', stack.keys.valid);
+    const answer = await send(page);
+    expect(answer.status).toMatch(/^200 OK/);
+    const expected = await stack.get('/api/v1/purchase/orders?limit=2&expand=lines');
+    expect(JSON.parse(answer.body)).toEqual(expected.body);
+    expect((expected.body as { data: { lines: unknown[] }[] }).data.every((order) => Array.isArray(order.lines))).toBe(true);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60000);
+
   it('reaches the API from the page opened at /api/docs/ (a final slash: sent on to /api/docs)', async () => {
     const page = await context.newPage();
     await page.goto(`${stack.url}/api/docs/#fleet/vehicles`, { waitUntil: 'load' });

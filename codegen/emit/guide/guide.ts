@@ -16,8 +16,11 @@ import { ERROR_STATUSES } from '../openapi/components';
 export const GUIDE_SECTIONS = ['intro', 'authentication', 'records', 'paging', 'filters', 'related', 'errors', 'limits', 'versioning', 'agents', 'try'] as const;
 type GuideSectionId = (typeof GUIDE_SECTIONS)[number];
 
-/** Sections about the page itself: llms.txt leaves them out. */
-const PAGE_ONLY: ReadonlySet<GuideSectionId> = new Set(['try']);
+/**
+ * Sections llms.txt leaves out: the page's own, and what it says in fewer words within its 25,000
+ * tokens (related records: the paging section's `expand` line and each resource's `Expand:`).
+ */
+const PAGE_ONLY: ReadonlySet<GuideSectionId> = new Set(['try', 'related']);
 
 export interface GuideSection {
   readonly id: GuideSectionId;

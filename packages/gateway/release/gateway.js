@@ -2177,8 +2177,8 @@ footer {
 <li>total: <code>true</code> (default) or <code>false</code>. The count scans every match whatever the <code>limit</code>: turn it off in cursor scans and whenever no count is shown.</li>
 <li>order: <code>field</code>, <code>field asc</code> or <code>field desc</code>, comma-separated, among the resource's sortable fields; <code>id</code> is appended as the last key, so pages are stable. A number that is not set is read as 0 and sorts beside the zeros; a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by <code>id</code>, except on date-times: the ERP orders first by fractions of a second that answers round off.</li>
 <li>fields: comma-separated field names (<code>fields=id,name</code>); an unknown name is 400.</li>
-<li>expand: related records inside each record, relation names comma-separated, each with its fields in parentheses if wanted (<code>expand=lines(id,price_total)</code>): see Related records. JSON pages and records only (400 with an export or <code>changed_since</code>).</li>
-<li>format: <code>csv</code> or <code>ndjson</code> (or <code>Accept: text/csv</code> or <code>application/x-ndjson</code>): an export of every match, streamed by ascending id, with the filters and <code>fields</code>; <code>since_id</code> resumes after an id; not with <code>limit</code>, <code>offset</code>, <code>order</code> or <code>total</code> (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, <code>null</code> an empty field, an empty text <code>&quot;&quot;</code>, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab or a carriage return) has a <code>'</code> in front, as OWASP advises, so that opening the file computes nothing (numbers such as <code>-12.5</code> are never changed). An export that ends without its last chunk was cut short: resume with <code>since_id</code>. <code>format=json</code> gives the JSON page whatever <code>Accept</code> says.</li>
+<li>expand: <code>Expand:</code> relations in each record, <code>lines(id,price_total),order</code> (lists stop at 50: <code>meta.expanded</code>).</li>
+<li>format: <code>csv</code> or <code>ndjson</code> (or <code>Accept: text/csv</code> or <code>application/x-ndjson</code>): an export of every match, streamed by ascending id, with the filters and <code>fields</code>; <code>since_id</code> resumes after an id; not with <code>limit</code>, <code>offset</code>, <code>order</code> or <code>total</code> (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, <code>null</code> an empty field, an empty text <code>&quot;&quot;</code>, arrays as JSON text; a text a spreadsheet would read as a formula has a <code>'</code> in front (numbers never: see <code>csv_formulas</code>). An export that ends without its last chunk was cut short: resume with <code>since_id</code>. <code>format=json</code> gives the JSON page whatever <code>Accept</code> says.</li>
 <li>csv_formulas: <code>escaped</code> (default) or <code>raw</code>, CSV exports only (400 otherwise). <code>escaped</code>: texts a spreadsheet would read as formulas (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab, a carriage return, or their full-width forms) get a leading <code>'</code> (OWASP's advice against CSV injection); <code>raw</code>: every text as the ERP holds it, for loaders that are not spreadsheets.</li>
 <li>changed_since: an ISO 8601 date-time, or the token <code>meta.next_changed_since</code> gave: the change feed, records written at or after it in <code>(write_date, id)</code> order. Pass back <code>meta.next_changed_since</code> while <code>meta.more_changes</code> is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters come in <code>meta.removed_ids</code> (exports: a <code>_removed</code> column, and the next token in the <code>X-Next-Changed-Since</code> header). The last few seconds wait until settled. Deleted records cannot be seen: compare the ids of an export now and then. Not with <code>order</code>, <code>offset</code>, <code>since_id</code> or <code>total=true</code> (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.</li>
 <li><strong>Unchanged answers</strong>: a 200 JSON answer carries an <code>ETag</code> (an export none); send it back in <code>If-None-Match</code> (comma-separated, or <code>*</code>) and an unchanged answer is <strong>304</strong> with no body. The ERP is still read, and answers are <code>Cache-Control: no-store</code>: keep the ETag and the body yourself. A resource the operator caches answers <code>Cache-Control: private, max-age=\u2026</code> with an <code>Age</code> instead: it may come from the gateway's cache, at most <code>max-age</code> seconds old.</li>
@@ -2200,16 +2200,7 @@ footer {
 </section>
 <section class="guide" id="related">
 <h2>Related records</h2>
-<p>A resource that lists relations (its card, <code>Relations:</code>) gives related records inside each record with <code>expand</code>, on its list and detail routes: one call instead of one per record. <code>expand=lines</code> on <code>purchase/orders</code> gives each order its <code>lines</code> (the <code>purchase/order-lines</code> whose <code>order_id</code> is the order's id); <code>expand=order</code> on <code>purchase/order-lines</code> gives each line its <code>order</code> (the <code>purchase/orders</code> record its <code>order_id</code> points to).</p>
-<ul>
-<li>Several relations, comma-separated; each may name the related resource's fields in parentheses: <code>expand=lines(id,price_total),...</code> (<code>id</code> is always returned; without parentheses, every field). A related record is never expanded further.</li>
-<li>A to-many relation is a list in the related list route's default order, at most 50 records per record. When a record has more, the list stops there and <code>meta.expanded.&lt;relation&gt;.truncated</code> names the record with its <code>total</code> (<code>null</code> when unknown) and <code>next</code>, the related list route filtered on it from the first record not listed: never a silent cut. Without a cut, <code>truncated</code> is <code>[]</code>.</li>
-<li>A to-one relation is the record, or <code>null</code> when the link is empty or points to a record outside the related resource's scope.</li>
-<li>The related resource's rules apply: its scope, its fields (personal data included only when named, over MCP), its read right. When the API account cannot read the related model, the relation is <code>null</code> in every record and named in <code>meta.unreadable_fields</code> (and <code>X-Unreadable-Fields</code>); a related field it cannot read is named <code>&lt;relation&gt;.&lt;field&gt;</code>.</li>
-<li>Cost: one ERP read per relation for the whole page, whatever the number of records; a request with <code>expand</code> is charged as <code>expanded</code> against the rate limit, and cached as an answer of its own.</li>
-<li>Not with exports (<code>format=csv|ndjson</code>) or <code>changed_since</code>: 400. Export or follow each resource and join on its link field (<code>order_id</code>).</li>
-<li>An unknown relation or field, or a relation named twice, is 400 naming what the resource offers.</li>
-</ul>
+<p><code>expand=&lt;relation&gt;[(fields)],...</code> on a list or detail route puts related records in each record (relations: each resource's <code>Expand:</code>): <code>purchase/orders?expand=lines(id,price_total)</code> gives each order its <code>lines</code>; <code>purchase/order-lines?expand=order</code> each line its <code>order</code> (or <code>null</code>). One ERP read per relation for the whole page. A list holds at most 50 records per record, in the related route's default order; <code>meta.expanded.&lt;relation&gt;.truncated</code> names each record cut, with its <code>total</code> and <code>next</code> (the related route that pages the rest). The related resource's scope and fields apply; a relation the API account cannot read is <code>null</code>, named in <code>meta.unreadable_fields</code>. Not with exports or <code>changed_since</code> (400).</p>
 </section>
 <section class="guide" id="errors">
 <h2>Errors</h2>
@@ -5489,8 +5480,8 @@ List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fi
 - total: \`true\` (default) or \`false\`. The count scans every match whatever the \`limit\`: turn it off in cursor scans and whenever no count is shown.
 - order: \`field\`, \`field asc\` or \`field desc\`, comma-separated, among the resource's sortable fields; \`id\` is appended as the last key, so pages are stable. A number that is not set is read as 0 and sorts beside the zeros; a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by \`id\`, except on date-times: the ERP orders first by fractions of a second that answers round off.
 - fields: comma-separated field names (\`fields=id,name\`); an unknown name is 400.
-- expand: related records inside each record, relation names comma-separated, each with its fields in parentheses if wanted (\`expand=lines(id,price_total)\`): see Related records. JSON pages and records only (400 with an export or \`changed_since\`).
-- format: \`csv\` or \`ndjson\` (or \`Accept: text/csv\` or \`application/x-ndjson\`): an export of every match, streamed by ascending id, with the filters and \`fields\`; \`since_id\` resumes after an id; not with \`limit\`, \`offset\`, \`order\` or \`total\` (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, \`null\` an empty field, an empty text \`""\`, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return) has a \`'\` in front, as OWASP advises, so that opening the file computes nothing (numbers such as \`-12.5\` are never changed). An export that ends without its last chunk was cut short: resume with \`since_id\`. \`format=json\` gives the JSON page whatever \`Accept\` says.
+- expand: \`Expand:\` relations in each record, \`lines(id,price_total),order\` (lists stop at 50: \`meta.expanded\`).
+- format: \`csv\` or \`ndjson\` (or \`Accept: text/csv\` or \`application/x-ndjson\`): an export of every match, streamed by ascending id, with the filters and \`fields\`; \`since_id\` resumes after an id; not with \`limit\`, \`offset\`, \`order\` or \`total\` (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, \`null\` an empty field, an empty text \`""\`, arrays as JSON text; a text a spreadsheet would read as a formula has a \`'\` in front (numbers never: see \`csv_formulas\`). An export that ends without its last chunk was cut short: resume with \`since_id\`. \`format=json\` gives the JSON page whatever \`Accept\` says.
 - csv_formulas: \`escaped\` (default) or \`raw\`, CSV exports only (400 otherwise). \`escaped\`: texts a spreadsheet would read as formulas (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab, a carriage return, or their full-width forms) get a leading \`'\` (OWASP's advice against CSV injection); \`raw\`: every text as the ERP holds it, for loaders that are not spreadsheets.
 - changed_since: an ISO 8601 date-time, or the token \`meta.next_changed_since\` gave: the change feed, records written at or after it in \`(write_date, id)\` order. Pass back \`meta.next_changed_since\` while \`meta.more_changes\` is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters come in \`meta.removed_ids\` (exports: a \`_removed\` column, and the next token in the \`X-Next-Changed-Since\` header). The last few seconds wait until settled. Deleted records cannot be seen: compare the ids of an export now and then. Not with \`order\`, \`offset\`, \`since_id\` or \`total=true\` (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.
 - **Unchanged answers**: a 200 JSON answer carries an \`ETag\` (an export none); send it back in \`If-None-Match\` (comma-separated, or \`*\`) and an unchanged answer is **304** with no body. The ERP is still read, and answers are \`Cache-Control: no-store\`: keep the ETag and the body yourself. A resource the operator caches answers \`Cache-Control: private, max-age=\u2026\` with an \`Age\` instead: it may come from the gateway's cache, at most \`max-age\` seconds old.
@@ -5510,18 +5501,6 @@ Each resource takes its named filters (listed with it) and the common parameters
 - Integer lists (\`in\`): positive ids comma-separated (\`assignee_id=3,5\`) or the key repeated (\`assignee_id=3&assignee_id=5\`).
 - An empty value, a repeated key on a single-value filter, or a value that cannot be used is 422 \`invalid_value\`.
 - Where a resource states a scope, records outside it do not exist for the API: absent from lists, 404 on detail.
-
-## Related records
-
-A resource that lists relations (its card, \`Relations:\`) gives related records inside each record with \`expand\`, on its list and detail routes: one call instead of one per record. \`expand=lines\` on \`purchase/orders\` gives each order its \`lines\` (the \`purchase/order-lines\` whose \`order_id\` is the order's id); \`expand=order\` on \`purchase/order-lines\` gives each line its \`order\` (the \`purchase/orders\` record its \`order_id\` points to).
-
-- Several relations, comma-separated; each may name the related resource's fields in parentheses: \`expand=lines(id,price_total),...\` (\`id\` is always returned; without parentheses, every field). A related record is never expanded further.
-- A to-many relation is a list in the related list route's default order, at most 50 records per record. When a record has more, the list stops there and \`meta.expanded.<relation>.truncated\` names the record with its \`total\` (\`null\` when unknown) and \`next\`, the related list route filtered on it from the first record not listed: never a silent cut. Without a cut, \`truncated\` is \`[]\`.
-- A to-one relation is the record, or \`null\` when the link is empty or points to a record outside the related resource's scope.
-- The related resource's rules apply: its scope, its fields (personal data included only when named, over MCP), its read right. When the API account cannot read the related model, the relation is \`null\` in every record and named in \`meta.unreadable_fields\` (and \`X-Unreadable-Fields\`); a related field it cannot read is named \`<relation>.<field>\`.
-- Cost: one ERP read per relation for the whole page, whatever the number of records; a request with \`expand\` is charged as \`expanded\` against the rate limit, and cached as an answer of its own.
-- Not with exports (\`format=csv|ndjson\`) or \`changed_since\`: 400. Export or follow each resource and join on its link field (\`order_id\`).
-- An unknown relation or field, or a relation named twice, is 400 naming what the resource offers.
 
 ## Errors
 
@@ -5568,7 +5547,7 @@ Agents that speak the Model Context Protocol use the same key, rights, limits an
 
 ## Routes
 
-Per domain, per resource: description; paths; default order, sortable fields, scope; \`Fields:\` one line each (\`name: type [marks]. description\`); \`Filters:\` one line each (\`name operator value-format. note\`); an example record (its shape and value formats, not real data; a list answers \`{"data": [record, ...], "meta": {"total": n}}\`).
+Per domain, per resource: description; paths (\`+/{id}\`: after the list's); default order, sortable fields, scope, \`Expand:\` relations; \`Fields:\` (\`name: type [marks]. description\`) and \`Filters:\` (\`name operator value-format. note\`), one line each; an example record (shape and formats, not real data).
 
 ## analytic: Analytic
 
@@ -5576,8 +5555,8 @@ Analytic accounts charged by purchase and approval lines, and the analysis dimen
 
 ### analytic/accounts: Analytic accounts
 Analytic accounts, active and archived. The account id is the key used inside analytic distributions of lines.
-List: GET /api/v1/analytic/accounts. Detail: GET /api/v1/analytic/accounts/{id}.
-Default order: id asc. Sortable: id, code, name, active.
+List: GET /api/v1/analytic/accounts. Detail: GET +/{id}.
+Default order: id asc. Sortable: id, code, name, active. Expand: dimension_record.
 Fields:
 - id: integer. Technical identifier of the account (key used inside analytic distributions).
 - code: string|null. Reference code of the account.
@@ -5594,13 +5573,12 @@ Filters:
 - code ilike text
 - name ilike text
 - active = true|false
-Relations (expand): dimension_record \u2192 analytic/dimensions by dimension_id.
 Example record (shape only): {"id":42,"code":"Example code","name":"Example name","dimension":"Example dimension","dimension_id":7,"root_dimension":"Example root dimension","partner":"Example partner","active":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=account.analytic.account&view_type=form"}
 
 ### analytic/dimensions: Analytic dimensions
 Axes of analysis (analytic plans) grouping the analytic accounts.
-List: GET /api/v1/analytic/dimensions. Detail: GET /api/v1/analytic/dimensions/{id}.
-Default order: sequence asc. Sortable: id, name, sequence, applicability.
+List: GET /api/v1/analytic/dimensions. Detail: GET +/{id}.
+Default order: sequence asc. Sortable: id, name, sequence, applicability. Expand: accounts.
 Fields:
 - id: integer. Technical identifier of the dimension.
 - name: string|null. Name of the dimension.
@@ -5610,7 +5588,6 @@ Fields:
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - name ilike text
-Relations (expand): accounts \u2192 analytic/accounts[] by its dimension_id.
 Example record (shape only): {"id":42,"name":"Example name","sequence":3,"applicability":"optional","parent":"Example parent","url":"https://erp.example.org/web#id=42&model=account.analytic.plan&view_type=form"}
 
 ## approvals: Approvals
@@ -5619,8 +5596,8 @@ Approval requests, the approval circuit of each request and the product lines th
 
 ### approvals/approvers: Approvers
 Steps of an approval circuit (one approver of one request).
-List: GET /api/v1/approvals/approvers. Detail: GET /api/v1/approvals/approvers/{id}.
-Default order: id desc. Sortable: id, status, sequence, required.
+List: GET /api/v1/approvals/approvers. Detail: GET +/{id}.
+Default order: id desc. Sortable: id, status, sequence, required. Expand: request.
 Fields:
 - id: integer. Technical identifier of the step.
 - request_id: integer|null. Identifier of the approval request.
@@ -5640,13 +5617,12 @@ Filters:
 - status = "new"|"pending"|"waiting"|"approved"|"refused"|"cancel"
 - created_after >= date-time. Steps created on or after this date.
 - created_before <= date-time. Steps created on or before this date.
-Relations (expand): request \u2192 approvals/requests by request_id.
 Example record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_status":"new","approver":"Example approver","approver_id":7,"status":"new","sequence":3,"required":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.approver&view_type=form"}
 
 ### approvals/request-lines: Approval request lines
 Product lines of approval requests (what is asked for and where it is charged).
-List: GET /api/v1/approvals/request-lines. Detail: GET /api/v1/approvals/request-lines/{id}.
-Default order: id desc. Sortable: id, description, quantity, estimated_amount.
+List: GET /api/v1/approvals/request-lines. Detail: GET +/{id}.
+Default order: id desc. Sortable: id, description, quantity, estimated_amount. Expand: purchase_order_line, request.
 Fields:
 - id: integer. Technical identifier of the line.
 - request_id: integer|null. Identifier of the approval request.
@@ -5675,13 +5651,12 @@ Filters:
 - created_after >= date-time. Lines created on or after this date.
 - created_before <= date-time. Lines created on or before this date.
 - purchase_order_line_id = integer
-Relations (expand): purchase_order_line \u2192 purchase/order-lines by purchase_order_line_id; request \u2192 approvals/requests by request_id.
 Example record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_description":"Example request description","request_status":"new","author":"Example author","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","estimated_amount":1250.5,"currency":"EUR","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","purchase_order_line_id":7,"vendor":"Example vendor","company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.product.line&view_type=form"}
 
 ### approvals/requests: Approval requests
 Approval requests (purchases, expenses, missions...) and their outcome.
-List: GET /api/v1/approvals/requests. Detail: GET /api/v1/approvals/requests/{id}.
-Default order: id desc. Sortable: id, subject, description, reference, status, amount, budget_code, location, quantity, created_at, date, date_confirmed, date_start, date_end.
+List: GET /api/v1/approvals/requests. Detail: GET +/{id}.
+Default order: id desc. Sortable: id, subject, description, reference, status, amount, budget_code, location, quantity, created_at, date, date_confirmed, date_start, date_end. Expand: approver_records, lines.
 Fields:
 - id: integer. Technical identifier of the request.
 - subject: string|null. Subject of the request (request number).
@@ -5721,7 +5696,6 @@ Filters:
 - confirmed_after >= date-time. On field \`date_confirmed\`.
 - confirmed_before <= date-time. On field \`date_confirmed\`.
 - amount_above >= number. Requests whose amount is at least this value.
-Relations (expand): approver_records \u2192 approvals/approvers[] by its request_id; lines \u2192 approvals/request-lines[] by its request_id.
 Example record (shape only): {"id":42,"subject":"Example subject","description":"Example description","reference":"Example reference","author":"Example author","author_id":7,"created_by":"Example created by","status":"new","category":"Example category","category_id":7,"amount":1250.5,"currency":"EUR","budget_code":"Example budget code","final_approver":"Example final approver","approvers":[7,9],"partner":"Example partner","location":"Example location","quantity":1250.5,"created_at":"2026-01-31T08:00:00Z","date":"2026-01-31T08:00:00Z","date_confirmed":"2026-01-31T08:00:00Z","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","purchase_order_count":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.request&view_type=form"}
 
 ## electricity: Electricity
@@ -5730,8 +5704,8 @@ Prepaid electricity meters of the sites: credit purchases, balance readings, con
 
 ### electricity/counters: Meters
 Prepaid electricity meters in service, with their estimated balance and autonomy (archived meters are not exposed).
-List: GET /api/v1/electricity/counters. Detail: GET /api/v1/electricity/counters/{id}.
-Default order: code asc. Sortable: id, code, label. Scope: active = true.
+List: GET /api/v1/electricity/counters. Detail: GET +/{id}.
+Default order: code asc. Sortable: id, code, label. Scope: active = true. Expand: purchases, readings.
 Fields:
 - id: integer. Technical identifier of the meter.
 - code: string|null. Code of the meter.
@@ -5753,13 +5727,12 @@ Filters:
 - environment_id = integer. Meters serving this environment (environment id).
 - code ilike text
 - autonomy_below <= integer. Meters whose projected autonomy is at most this many days.
-Relations (expand): purchases \u2192 electricity/purchases[] by its counter_id; readings \u2192 electricity/readings[] by its counter_id.
 Example record (shape only): {"id":42,"code":"Example code","label":"Example label","environment":"Example environment","current_kwh":1250.5,"last_reading_kwh":1250.5,"last_reading_date":"2026-01-31T08:00:00Z","days_since_reading":3,"avg_daily_consumption":1250.5,"projected_autonomy_days":3,"total_purchased_kwh":1250.5,"total_purchased_amount":1250.5,"currency":"EUR","status":"ok","url":"https://erp.example.org/web#id=42&model=electricity.counter&view_type=form"}
 
 ### electricity/purchases: Credit purchases
 Prepaid credit bought for a meter.
-List: GET /api/v1/electricity/purchases. Detail: GET /api/v1/electricity/purchases/{id}.
-Default order: date_purchase desc. Sortable: id, reference, date_purchase, purchased_kwh, amount, state.
+List: GET /api/v1/electricity/purchases. Detail: GET +/{id}.
+Default order: date_purchase desc. Sortable: id, reference, date_purchase, purchased_kwh, amount, state. Expand: counter_record.
 Fields:
 - id: integer. Technical identifier of the purchase.
 - reference: string|null. Reference of the purchase (receipt or token number).
@@ -5779,13 +5752,12 @@ Filters:
 - environment_id = integer. Purchases for meters of this environment (environment id).
 - date_after >= date. On field \`date_purchase\`.
 - date_before <= date. On field \`date_purchase\`.
-Relations (expand): counter_record \u2192 electricity/counters by counter_id.
 Example record (shape only): {"id":42,"reference":"Example reference","counter":"Example counter","counter_id":7,"environment":"Example environment","date_purchase":"2026-01-31","purchased_kwh":1250.5,"amount":1250.5,"currency":"EUR","price_per_kwh":1250.5,"state":"active","url":"https://erp.example.org/web#id=42&model=electricity.purchase&view_type=form"}
 
 ### electricity/readings: Meter readings
 Balances read on a meter and the consumption derived from the previous reading.
-List: GET /api/v1/electricity/readings. Detail: GET /api/v1/electricity/readings/{id}.
-Default order: date_reading desc. Sortable: id, date_reading, remaining_kwh, consumed_kwh, days_elapsed, daily_consumption, is_excluded_from_avg, note.
+List: GET /api/v1/electricity/readings. Detail: GET +/{id}.
+Default order: date_reading desc. Sortable: id, date_reading, remaining_kwh, consumed_kwh, days_elapsed, daily_consumption, is_excluded_from_avg, note. Expand: counter_record.
 Fields:
 - id: integer. Technical identifier of the reading.
 - counter: string|null. Code of the meter read.
@@ -5804,7 +5776,6 @@ Filters:
 - environment_id = integer. Readings of meters of this environment (environment id).
 - date_after >= date-time. On field \`date_reading\`.
 - date_before <= date-time. On field \`date_reading\`.
-Relations (expand): counter_record \u2192 electricity/counters by counter_id.
 Example record (shape only): {"id":42,"counter":"Example counter","counter_id":7,"environment":"Example environment","date_reading":"2026-01-31T08:00:00Z","remaining_kwh":1250.5,"consumed_kwh":1250.5,"days_elapsed":1250.5,"daily_consumption":1250.5,"is_excluded_from_avg":true,"note":"Example note","url":"https://erp.example.org/web#id=42&model=electricity.reading&view_type=form"}
 
 ## events: Events
@@ -5813,8 +5784,8 @@ Events of the organisation, their registrations and their preparation checklist 
 
 ### events/events: Events
 Events with their dates, space, seats, people in charge, review state and checklist progress.
-List: GET /api/v1/events/events. Detail: GET /api/v1/events/events/{id}.
-Default order: date_begin desc. Sortable: id, name, date_begin, date_end, seats_max, origin, review_state, hidden_public, checklist_enabled.
+List: GET /api/v1/events/events. Detail: GET +/{id}.
+Default order: date_begin desc. Sortable: id, name, date_begin, date_end, seats_max, origin, review_state, hidden_public, checklist_enabled. Expand: registrations, reservation, space_record, tasks.
 Fields:
 - id: integer. Technical identifier of the event.
 - name: string|null. Name of the event.
@@ -5850,13 +5821,12 @@ Filters:
 - begin_after >= date-time. On field \`date_begin\`.
 - begin_before <= date-time. On field \`date_begin\`.
 - reservation_id = integer
-Relations (expand): registrations \u2192 events/registrations[] by its event_id; reservation \u2192 space/reservations by reservation_id; space_record \u2192 space/spaces by space_id; tasks \u2192 events/tasks[] by its event_id.
 Example record (shape only): {"id":42,"name":"Example name","event_type":"Example event type","activity":"Example activity","stage":"Example stage","date_begin":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","is_ongoing":true,"space":"Example space","space_id":7,"reservation_id":7,"space_capacity":3,"seats_max":3,"seats_taken":3,"seats_available":3,"organizer":"Example organizer","responsible":"Example responsible","referent":"Example referent","origin":"internal","review_state":"approved","hidden_public":true,"checklist_enabled":true,"checklist_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=event.event&view_type=form"}
 
 ### events/registrations: Registrations
 Registrations of participants to events (attendee name, email and phone are personal data).
-List: GET /api/v1/events/registrations. Detail: GET /api/v1/events/registrations/{id}.
-Default order: id desc. Sortable: id, attendee, email, phone, state.
+List: GET /api/v1/events/registrations. Detail: GET +/{id}.
+Default order: id desc. Sortable: id, attendee, email, phone, state. Expand: event_record.
 Fields:
 - id: integer. Technical identifier of the registration.
 - event_id: integer|null. Identifier of the event.
@@ -5874,13 +5844,12 @@ Filters:
 - state = "draft"|"open"|"done"|"cancel"
 - partner_id = integer. Registrations booked by this contact (partner id).
 - email ilike text
-Relations (expand): event_record \u2192 events/events by event_id.
 Example record (shape only): {"id":42,"event_id":7,"event":"Example event","ticket":"Example ticket","attendee":"Example attendee","email":"someone@example.org","phone":"+1 555 0100","booked_by":"Example booked by","state":"draft","company":"Example company","url":"https://erp.example.org/web#id=42&model=event.registration&view_type=form"}
 
 ### events/tasks: Checklist tasks
 Preparation checklist tasks of events.
-List: GET /api/v1/events/tasks. Detail: GET /api/v1/events/tasks/{id}.
-Default order: event_id desc, sequence asc. Sortable: id, name, done.
+List: GET /api/v1/events/tasks. Detail: GET +/{id}.
+Default order: event_id desc, sequence asc. Sortable: id, name, done. Expand: event_record.
 Fields:
 - id: integer. Technical identifier of the task.
 - event_id: integer|null. Identifier of the event.
@@ -5893,7 +5862,6 @@ Filters:
 - event_id = integer
 - done = true|false
 - assigned_user_id = integer. Tasks assigned to this user (user id).
-Relations (expand): event_record \u2192 events/events by event_id.
 Example record (shape only): {"id":42,"event_id":7,"event":"Example event","name":"Example name","done":true,"assignee":"Example assignee","url":"https://erp.example.org/web#id=42&model=event.checklist.task&view_type=form"}
 
 ## fleet: Fleet
@@ -5902,8 +5870,8 @@ Vehicles of the organisation, their reservations and trips, fuel logs, services,
 
 ### fleet/alerts: Alerts
 Due-date alerts on vehicles: insurance, technical control, mileage service, driving permit and custom reminders.
-List: GET /api/v1/fleet/alerts. Detail: GET /api/v1/fleet/alerts/{id}.
-Default order: due_date asc. Sortable: id, name, type, due_date, handled_at, reminder_days.
+List: GET /api/v1/fleet/alerts. Detail: GET +/{id}.
+Default order: due_date asc. Sortable: id, name, type, due_date, handled_at, reminder_days. Expand: vehicle_record.
 Fields:
 - id: integer. Technical identifier of the alert.
 - name: string|null. Title of the alert.
@@ -5923,13 +5891,12 @@ Filters:
 - vehicle_id = integer
 - due_before <= date. On field \`due_date\`.
 - due_after >= date. On field \`due_date\`.
-Relations (expand): vehicle_record \u2192 fleet/vehicles by vehicle_id.
 Example record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","vehicle_id":7,"type":"assurance","due_date":"2026-01-31","state":"pending","handled_at":"2026-01-31T08:00:00Z","handled_by":"Example handled by","reminder_days":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.alert&view_type=form"}
 
 ### fleet/fuel-logs: Fuel logs
 Fuel fills of the vehicles with consumption over each interval and anomaly detection.
-List: GET /api/v1/fleet/fuel-logs. Detail: GET /api/v1/fleet/fuel-logs/{id}.
-Default order: date desc. Sortable: id, reference, date, station, liters, price_per_liter, odometer, distance, reviewed.
+List: GET /api/v1/fleet/fuel-logs. Detail: GET +/{id}.
+Default order: date desc. Sortable: id, reference, date, station, liters, price_per_liter, odometer, distance, reviewed. Expand: vehicle_record.
 Fields:
 - id: integer. Technical identifier of the fuel log.
 - reference: string|null. Reference of the fuel log.
@@ -5957,13 +5924,12 @@ Filters:
 - reviewed = true|false
 - date_after >= date-time. On field \`date\`.
 - date_before <= date-time. On field \`date\`.
-Relations (expand): vehicle_record \u2192 fleet/vehicles by vehicle_id.
 Example record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31T08:00:00Z","station":"Example station","liters":1250.5,"price_per_liter":1250.5,"total_amount":1250.5,"currency":"EUR","odometer":1250.5,"distance":1250.5,"consumption":1250.5,"is_anomaly":true,"anomaly_severity":"none","anomaly_reason":"Example anomaly reason","reviewed":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.fuel.log&view_type=form"}
 
 ### fleet/incidents: Incidents
 Incidents involving the vehicles (damage, breakdowns, accidents).
-List: GET /api/v1/fleet/incidents. Detail: GET /api/v1/fleet/incidents/{id}.
-Default order: date desc. Sortable: id, name, date, severity, cost.
+List: GET /api/v1/fleet/incidents. Detail: GET +/{id}.
+Default order: date desc. Sortable: id, name, date, severity, cost. Expand: vehicle_record.
 Fields:
 - id: integer. Technical identifier of the incident.
 - name: string|null. Short description of the incident.
@@ -5982,12 +5948,11 @@ Filters:
 - severity = "minor"|"moderate"|"major"|"critical"
 - date_after >= date. On field \`date\`.
 - date_before <= date. On field \`date\`.
-Relations (expand): vehicle_record \u2192 fleet/vehicles by vehicle_id.
 Example record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","severity":"minor","cost":1250.5,"currency":"EUR","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.incident&view_type=form"}
 
 ### fleet/locations: Locations
 Fleet locations in service (pick-up points and sites; archived locations are not exposed).
-List: GET /api/v1/fleet/locations. Detail: GET /api/v1/fleet/locations/{id}.
+List: GET /api/v1/fleet/locations. Detail: GET +/{id}.
 Default order: sequence asc, name asc. Sortable: id, name, code, address, city, latitude, longitude, is_default_pickup. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the location.
@@ -6008,8 +5973,8 @@ Example record (shape only): {"id":42,"name":"Example name","code":"Example code
 
 ### fleet/reservations: Reservations
 Vehicle requests (reservations of a vehicle for a period).
-List: GET /api/v1/fleet/reservations. Detail: GET /api/v1/fleet/reservations/{id}.
-Default order: start desc. Sortable: id, reference, start, stop, motive, destination, expected_km, attendees_count, origin, state, approved_at, refusal_reason.
+List: GET /api/v1/fleet/reservations. Detail: GET +/{id}.
+Default order: start desc. Sortable: id, reference, start, stop, motive, destination, expected_km, attendees_count, origin, state, approved_at, refusal_reason. Expand: trips, vehicle_record.
 Fields:
 - id: integer. Technical identifier of the reservation.
 - reference: string|null. Reference of the reservation.
@@ -6037,13 +6002,12 @@ Filters:
 - driver_id = integer. Reservations with this driver (partner id).
 - start_after >= date-time. On field \`start\`.
 - start_before <= date-time. On field \`start\`.
-Relations (expand): trips \u2192 fleet/trips[] by its reservation_id; vehicle_record \u2192 fleet/vehicles by vehicle_id.
 Example record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","requester":"Example requester","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"motive":"Example motive","pickup_location":"Example pickup location","destination":"Example destination","expected_km":1250.5,"attendees_count":3,"origin":"internal","state":"draft","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","url":"https://erp.example.org/web#id=42&model=fleet.reservation&view_type=form"}
 
 ### fleet/services: Services
 Services performed on the vehicles (maintenance and repairs).
-List: GET /api/v1/fleet/services. Detail: GET /api/v1/fleet/services/{id}.
-Default order: date desc. Sortable: id, date, description, service_kind, amount, next_service_odometer, invoice_ref, state.
+List: GET /api/v1/fleet/services. Detail: GET +/{id}.
+Default order: date desc. Sortable: id, date, description, service_kind, amount, next_service_odometer, invoice_ref, state. Expand: vehicle_record.
 Fields:
 - id: integer. Technical identifier of the service.
 - vehicle: string|null. Vehicle serviced.
@@ -6068,13 +6032,12 @@ Filters:
 - service_kind = "preventive"|"curative"
 - date_after >= date. On field \`date\`.
 - date_before <= date. On field \`date\`.
-Relations (expand): vehicle_record \u2192 fleet/vehicles by vehicle_id.
 Example record (shape only): {"id":42,"vehicle":"Example vehicle","vehicle_id":7,"date":"2026-01-31","description":"Example description","service_type":"Example service type","service_kind":"preventive","amount":1250.5,"total_cost":1250.5,"currency":"EUR","odometer":1250.5,"next_service_odometer":1250.5,"vendor":"Example vendor","invoice_ref":"Example invoice ref","state":"new","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.vehicle.log.services&view_type=form"}
 
 ### fleet/trips: Trips
 Trips driven with the vehicles.
-List: GET /api/v1/fleet/trips. Detail: GET /api/v1/fleet/trips/{id}.
-Default order: date desc. Sortable: id, reference, date, date_start, date_end, odometer_start, distance, motive, destination.
+List: GET /api/v1/fleet/trips. Detail: GET +/{id}.
+Default order: date desc. Sortable: id, reference, date, date_start, date_end, odometer_start, distance, motive, destination. Expand: reservation, vehicle_record.
 Fields:
 - id: integer. Technical identifier of the trip.
 - reference: string|null. Reference of the trip.
@@ -6099,13 +6062,12 @@ Filters:
 - date_after >= date. On field \`date\`.
 - date_before <= date. On field \`date\`.
 - reservation_id = integer
-Relations (expand): reservation \u2192 fleet/reservations by reservation_id; vehicle_record \u2192 fleet/vehicles by vehicle_id.
 Example record (shape only): {"id":42,"reference":"Example reference","reservation_id":7,"vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","odometer_start":1250.5,"odometer_end":1250.5,"distance":1250.5,"motive":"Example motive","destination":"Example destination","analytic_account":"Example analytic account","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.trip&view_type=form"}
 
 ### fleet/vehicles: Vehicles
 Vehicles of the fleet in service (archived vehicles are not exposed).
-List: GET /api/v1/fleet/vehicles. Detail: GET /api/v1/fleet/vehicles/{id}.
-Default order: plate asc. Sortable: id, plate, vin, seats, fuel_type, assignation_state, acquisition_date, insurance_expiry, technical_control_expiry. Scope: active = true.
+List: GET /api/v1/fleet/vehicles. Detail: GET +/{id}.
+Default order: plate asc. Sortable: id, plate, vin, seats, fuel_type, assignation_state, acquisition_date, insurance_expiry, technical_control_expiry. Scope: active = true. Expand: alerts, fuel_logs, incidents, reservations, services, trips.
 Fields:
 - id: integer. Technical identifier of the vehicle.
 - plate: string|null. Licence plate.
@@ -6132,7 +6094,6 @@ Filters:
 - plate ilike text
 - insurance_expiry_before <= date. On field \`insurance_expiry\`.
 - technical_control_expiry_before <= date. On field \`technical_control_expiry\`.
-Relations (expand): alerts \u2192 fleet/alerts[] by its vehicle_id; fuel_logs \u2192 fleet/fuel-logs[] by its vehicle_id; incidents \u2192 fleet/incidents[] by its vehicle_id; reservations \u2192 fleet/reservations[] by its vehicle_id; services \u2192 fleet/services[] by its vehicle_id; trips \u2192 fleet/trips[] by its vehicle_id.
 Example record (shape only): {"id":42,"plate":"Example plate","model":"Example model","vin":"Example vin","driver":"Example driver","seats":3,"fuel_type":"diesel","odometer":1250.5,"state":"Example state","assignation_state":"free","acquisition_date":"2026-01-31","insurance_expiry":"2026-01-31","technical_control_expiry":"2026-01-31","next_alert_date":"2026-01-31","avg_consumption":1250.5,"total_km_last_year":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.vehicle&view_type=form"}
 
 ## it: IT
@@ -6141,7 +6102,7 @@ IT hardware assets of the organisation's inventory, helpdesk tickets and consuma
 
 ### it/assets: Assets
 IT hardware identified by serial number, limited to the organisation's inventory (parc).
-List: GET /api/v1/it/assets. Detail: GET /api/v1/it/assets/{id}.
+List: GET /api/v1/it/assets. Detail: GET +/{id}.
 Default order: serial asc. Sortable: id, serial, internal_ref, lifecycle. Scope: org_in_parc = true.
 Fields:
 - id: integer. Technical identifier of the asset.
@@ -6162,8 +6123,8 @@ Example record (shape only): {"id":42,"serial":"Example serial","internal_ref":"
 
 ### it/consumable-moves: Consumable moves
 Consumables issued to beneficiaries against IT tickets, and what came back.
-List: GET /api/v1/it/consumable-moves. Detail: GET /api/v1/it/consumable-moves/{id}.
-Default order: date desc. Sortable: id, quantity, returned_quantity, state, date.
+List: GET /api/v1/it/consumable-moves. Detail: GET +/{id}.
+Default order: date desc. Sortable: id, quantity, returned_quantity, state, date. Expand: ticket.
 Fields:
 - id: integer. Technical identifier of the move.
 - ticket_id: integer|null. Identifier of the ticket the consumable was issued for.
@@ -6185,13 +6146,12 @@ Filters:
 - date_after >= date-time. Issued on or after this date.
 - date_before <= date-time. Issued on or before this date.
 - ticket_id = integer
-Relations (expand): ticket \u2192 it/tickets by ticket_id.
 Example record (shape only): {"id":42,"ticket_id":7,"ticket_number":"Example ticket number","beneficiary":"Example beneficiary","product":"Example product","location":"Example location","quantity":1250.5,"returned_quantity":1250.5,"remaining_quantity":1250.5,"state":"out","date":"2026-01-31T08:00:00Z","handled_by":"Example handled by","url":"https://erp.example.org/web#id=42&model=it.consumable.move&view_type=form"}
 
 ### it/tickets: Tickets
 IT helpdesk tickets in service (archived tickets are not exposed); both listings of the specification (decision D4).
-List: GET /api/v1/it/tickets. Detail: GET /api/v1/it/tickets/{id}.
-Default order: id desc. Sortable: id, number, name, priority, kanban_state, assigned_date, closed_date, validation_state. Scope: active = true.
+List: GET /api/v1/it/tickets. Detail: GET +/{id}.
+Default order: id desc. Sortable: id, number, name, priority, kanban_state, assigned_date, closed_date, validation_state. Scope: active = true. Expand: consumable_moves.
 Fields:
 - id: integer. Technical identifier of the ticket.
 - number: string|null. Ticket number.
@@ -6220,7 +6180,6 @@ Filters:
 - number ilike text
 - user_id = integer. Tickets where this user is among the assignees (earlier listing).
 - validation_state = "none"|"to_validate"|"validated"|"rejected"
-Relations (expand): consumable_moves \u2192 it/consumable-moves[] by its ticket_id.
 Example record (shape only): {"id":42,"number":"Example number","name":"Example name","type":"Example type","stage":"Example stage","is_closed":true,"team":"Example team","assignees":["Example assignees 1","Example assignees 2"],"assignee":"Example assignee","requester":"Example requester","requester_email":"someone@example.org","priority":"0","kanban_state":"normal","assigned_date":"2026-01-31T08:00:00Z","closed_date":"2026-01-31T08:00:00Z","category":"Example category","validation_state":"none","company":"Example company","url":"https://erp.example.org/web#id=42&model=it.ticket&view_type=form"}
 
 ## purchase: Purchase
@@ -6229,8 +6188,8 @@ Purchase orders sent to vendors and their lines (quantities, prices, receptions,
 
 ### purchase/order-lines: Purchase order lines
 Lines of purchase orders.
-List: GET /api/v1/purchase/order-lines. Detail: GET /api/v1/purchase/order-lines/{id}.
-Default order: id desc. Sortable: id, description, quantity, price_unit, price_subtotal, price_total, qty_received, qty_invoiced, date_planned.
+List: GET /api/v1/purchase/order-lines. Detail: GET +/{id}.
+Default order: id desc. Sortable: id, description, quantity, price_unit, price_subtotal, price_total, qty_received, qty_invoiced, date_planned. Expand: approval_lines, order.
 Fields:
 - id: integer. Technical identifier of the line.
 - order_id: integer|null. Identifier of the purchase order.
@@ -6257,13 +6216,12 @@ Filters:
 - state = "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"
 - planned_after >= date-time. On field \`date_planned\`.
 - planned_before <= date-time. On field \`date_planned\`.
-Relations (expand): approval_lines \u2192 approvals/request-lines[] by its purchase_order_line_id; order \u2192 purchase/orders by order_id.
 Example record (shape only): {"id":42,"order_id":7,"order_reference":"Example order reference","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","price_unit":1250.5,"price_subtotal":1250.5,"price_total":1250.5,"currency":"EUR","qty_received":1250.5,"qty_invoiced":1250.5,"date_planned":"2026-01-31T08:00:00Z","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","state":"draft","url":"https://erp.example.org/web#id=42&model=purchase.order.line&view_type=form"}
 
 ### purchase/orders: Purchase orders
 Purchase orders (requests for quotation and confirmed orders).
-List: GET /api/v1/purchase/orders. Detail: GET /api/v1/purchase/orders/{id}.
-Default order: date_order desc. Sortable: id, reference, vendor_reference, subject, budget_line, delivery_condition, origin, date_order, date_approve, date_planned, amount_untaxed, amount_total, state, invoice_status, created_at.
+List: GET /api/v1/purchase/orders. Detail: GET +/{id}.
+Default order: date_order desc. Sortable: id, reference, vendor_reference, subject, budget_line, delivery_condition, origin, date_order, date_approve, date_planned, amount_untaxed, amount_total, state, invoice_status, created_at. Expand: lines.
 Fields:
 - id: integer. Technical identifier of the order.
 - reference: string|null. Order reference (number).
@@ -6304,7 +6262,6 @@ Filters:
 - author_id = integer
 - created_after >= date-time. On field \`created_at\`.
 - created_before <= date-time. On field \`created_at\`.
-Relations (expand): lines \u2192 purchase/order-lines[] by its order_id.
 Example record (shape only): {"id":42,"reference":"Example reference","vendor":"Example vendor","vendor_id":7,"vendor_reference":"Example vendor reference","subject":"Example subject","budget_line":"Example budget line","department":"Example department","delivery_condition":"Example delivery condition","origin":"Example origin","date_order":"2026-01-31T08:00:00Z","date_approve":"2026-01-31T08:00:00Z","date_planned":"2026-01-31T08:00:00Z","amount_untaxed":1250.5,"amount_total":1250.5,"currency":"EUR","state":"draft","invoice_status":"no","buyer":"Example buyer","author":"Example author","author_id":7,"created_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=purchase.order&view_type=form"}
 
 ## space: Space
@@ -6313,7 +6270,7 @@ Sites and bookable spaces of the organisation, their categories and equipment, a
 
 ### space/activities: Activities
 Activities a space can be booked for (archived activities are not exposed).
-List: GET /api/v1/space/activities. Detail: GET /api/v1/space/activities/{id}.
+List: GET /api/v1/space/activities. Detail: GET +/{id}.
 Default order: sequence asc, name asc. Sortable: id, name, code, default_duration. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the activity.
@@ -6328,7 +6285,7 @@ Example record (shape only): {"id":42,"name":"Example name","code":"Example code
 
 ### space/categories: Categories
 Categories of spaces and equipment (archived categories are not exposed).
-List: GET /api/v1/space/categories. Detail: GET /api/v1/space/categories/{id}.
+List: GET /api/v1/space/categories. Detail: GET +/{id}.
 Default order: sequence asc, name asc. Sortable: id, name, description. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the category.
@@ -6341,7 +6298,7 @@ Example record (shape only): {"id":42,"name":"Example name","description":"Examp
 
 ### space/equipments: Equipment
 Equipment available in the spaces (archived equipment is not exposed).
-List: GET /api/v1/space/equipments. Detail: GET /api/v1/space/equipments/{id}.
+List: GET /api/v1/space/equipments. Detail: GET +/{id}.
 Default order: name asc. Sortable: id, name, code, description. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the equipment.
@@ -6357,8 +6314,8 @@ Example record (shape only): {"id":42,"name":"Example name","code":"Example code
 
 ### space/maintenances: Maintenances
 Maintenance slots of spaces.
-List: GET /api/v1/space/maintenances. Detail: GET /api/v1/space/maintenances/{id}.
-Default order: start desc. Sortable: id, name, start, stop, state, category, blocks_reservations.
+List: GET /api/v1/space/maintenances. Detail: GET +/{id}.
+Default order: start desc. Sortable: id, name, start, stop, state, category, blocks_reservations. Expand: space_record.
 Fields:
 - id: integer. Technical identifier of the maintenance.
 - name: string|null. Subject of the maintenance.
@@ -6381,13 +6338,12 @@ Filters:
 - blocks_reservations = true|false
 - start_after >= date-time. On field \`start\`.
 - start_before <= date-time. On field \`start\`.
-Relations (expand): space_record \u2192 space/spaces by space_id.
 Example record (shape only): {"id":42,"name":"Example name","space":"Example space","space_id":7,"start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","state":"planned","category":"preventive","technician":"Example technician","external_technician":"Example external technician","blocks_reservations":true,"check_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.maintenance&view_type=form"}
 
 ### space/reservations: Reservations
 Reservations of spaces.
-List: GET /api/v1/space/reservations. Detail: GET /api/v1/space/reservations/{id}.
-Default order: start desc. Sortable: id, reference, start, stop, attendees_expected, attendees_actual, origin, state, approved_at, refusal_reason, cancellation_reason, check_in_at, check_out_at.
+List: GET /api/v1/space/reservations. Detail: GET +/{id}.
+Default order: start desc. Sortable: id, reference, start, stop, attendees_expected, attendees_actual, origin, state, approved_at, refusal_reason, cancellation_reason, check_in_at, check_out_at. Expand: events, space_record.
 Fields:
 - id: integer. Technical identifier of the reservation.
 - reference: string|null. Reservation number.
@@ -6417,13 +6373,12 @@ Filters:
 - origin = "internal"|"public"
 - start_after >= date-time. On field \`start\`.
 - start_before <= date-time. On field \`start\`.
-Relations (expand): events \u2192 events/events[] by its reservation_id; space_record \u2192 space/spaces by space_id.
 Example record (shape only): {"id":42,"reference":"Example reference","space":"Example space","space_id":7,"activity":"Example activity","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"attendees_expected":3,"attendees_actual":3,"requester":"Example requester","origin":"internal","state":"pending","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","cancellation_reason":"Example cancellation reason","check_in_at":"2026-01-31T08:00:00Z","check_out_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=space.reservation&view_type=form"}
 
 ### space/sites: Sites
 Sites holding the spaces, as a tree (archived sites are not exposed).
-List: GET /api/v1/space/sites. Detail: GET /api/v1/space/sites/{id}.
-Default order: complete_name asc. Sortable: id, name, complete_name, code, address. Scope: active = true.
+List: GET /api/v1/space/sites. Detail: GET +/{id}.
+Default order: complete_name asc. Sortable: id, name, complete_name, code, address. Scope: active = true. Expand: children, parent, spaces.
 Fields:
 - id: integer. Technical identifier of the site.
 - name: string|null. Name of the site.
@@ -6437,13 +6392,12 @@ Filters:
 - code = text
 - parent_id = integer
 - name ilike text
-Relations (expand): children \u2192 space/sites[] by its parent_id; parent \u2192 space/sites by parent_id; spaces \u2192 space/spaces[] by its site_id.
 Example record (shape only): {"id":42,"name":"Example name","complete_name":"Example complete name","code":"Example code","parent_id":7,"address":"Example address","company":"Example company","url":"https://erp.example.org/web#id=42&model=space.site&view_type=form"}
 
 ### space/spaces: Spaces
 Bookable spaces (archived spaces are not exposed).
-List: GET /api/v1/space/spaces. Detail: GET /api/v1/space/spaces/{id}.
-Default order: sequence asc, name asc. Sortable: id, name, code, state, location, floor, surface, capacity, hourly_price, public_visibility, approval_required, min_lead_hours, max_lead_days, cancel_deadline_hours. Scope: active = true.
+List: GET /api/v1/space/spaces. Detail: GET +/{id}.
+Default order: sequence asc, name asc. Sortable: id, name, code, state, location, floor, surface, capacity, hourly_price, public_visibility, approval_required, min_lead_hours, max_lead_days, cancel_deadline_hours. Scope: active = true. Expand: events, maintenances, reservations, site_record.
 Fields:
 - id: integer. Technical identifier of the space.
 - name: string|null. Name of the space.
@@ -6471,7 +6425,6 @@ Filters:
 - capacity_min >= integer. On field \`capacity\`.
 - approval_required = true|false
 - name ilike text
-Relations (expand): events \u2192 events/events[] by its space_id; maintenances \u2192 space/maintenances[] by its space_id; reservations \u2192 space/reservations[] by its space_id; site_record \u2192 space/sites by site_id.
 Example record (shape only): {"id":42,"name":"Example name","code":"Example code","site":"Example site","site_id":7,"state":"available","location":"Example location","floor":"Example floor","surface":1250.5,"capacity":3,"hourly_price":1250.5,"currency":"EUR","categories":["Example categories 1","Example categories 2"],"public_visibility":"private","approval_required":true,"min_lead_hours":3,"max_lead_days":3,"cancel_deadline_hours":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.space&view_type=form"}
 
 ## sprint: Sprint and OKR
@@ -6480,7 +6433,7 @@ Objectives and key results, their measures and readings, squads' engagements, sp
 
 ### sprint/blockers: Blockers
 Blocking points raised by squads, with their origin, owner and the decision that lifted them.
-List: GET /api/v1/sprint/blockers. Detail: GET /api/v1/sprint/blockers/{id}.
+List: GET /api/v1/sprint/blockers. Detail: GET +/{id}.
 Default order: date_start desc. Sortable: id, name, description, unblocker, origin, date_start, date_lifted, escalated, decision.
 Fields:
 - id: integer. Technical identifier of the blocker.
@@ -6514,8 +6467,8 @@ Example record (shape only): {"id":42,"name":"Example name","description":"Examp
 
 ### sprint/engagements: Engagements
 Commitments taken by squads towards an objective or key result, with their deadline and state.
-List: GET /api/v1/sprint/engagements. Detail: GET /api/v1/sprint/engagements/{id}.
-Default order: deadline asc. Sortable: id, number, name, state, deadline, actual_date, expected_proof.
+List: GET /api/v1/sprint/engagements. Detail: GET +/{id}.
+Default order: deadline asc. Sortable: id, number, name, state, deadline, actual_date, expected_proof. Expand: key_result_record, objective_record.
 Fields:
 - id: integer. Technical identifier of the engagement.
 - number: string|null. Reference of the engagement.
@@ -6543,13 +6496,12 @@ Filters:
 - is_late = true|false
 - deadline_after >= date. Deadline on or after this date.
 - deadline_before <= date. Deadline on or before this date.
-Relations (expand): key_result_record \u2192 sprint/key-results by key_result_id; objective_record \u2192 sprint/objectives by objective_id.
 Example record (shape only): {"id":42,"number":"Example number","name":"Example name","state":"open","deadline":"2026-01-31","actual_date":"2026-01-31","is_late":true,"days_to_deadline":3,"squad":"Example squad","squad_id":7,"objective":"Example objective","objective_id":7,"key_result":"Example key result","key_result_id":7,"expected_proof":"Example expected proof","sprint":"Example sprint","subjects":["Example subjects 1","Example subjects 2"],"url":"https://erp.example.org/web#id=42&model=sprint.engagement&view_type=form"}
 
 ### sprint/key-results: Key results
 Key results of the objectives, per exercice and squad, with their progress computed from their measures.
-List: GET /api/v1/sprint/key-results. Detail: GET /api/v1/sprint/key-results/{id}.
-Default order: number asc. Sortable: id, number, name.
+List: GET /api/v1/sprint/key-results. Detail: GET +/{id}.
+Default order: number asc. Sortable: id, number, name. Expand: engagements, measure_readings, measure_records, objective_record.
 Fields:
 - id: integer. Technical identifier of the key result.
 - number: integer|null. Number of the key result.
@@ -6567,13 +6519,12 @@ Filters:
 - objective_id = integer
 - squad_id = integer. Key results carried by this squad.
 - name ilike text
-Relations (expand): engagements \u2192 sprint/engagements[] by its key_result_id; measure_readings \u2192 sprint/measure-readings[] by its key_result_id; measure_records \u2192 sprint/measures[] by its key_result_id; objective_record \u2192 sprint/objectives by objective_id.
 Example record (shape only): {"id":42,"number":3,"name":"Example name","progress":1250.5,"exercice":"Example exercice","exercice_id":7,"objective":"Example objective","objective_id":7,"squad":"Example squad","measures":["Example measures 1","Example measures 2"],"url":"https://erp.example.org/web#id=42&model=sprint.key.result&view_type=form"}
 
 ### sprint/measure-readings: Measure readings
 Values read for the measures of the key results.
-List: GET /api/v1/sprint/measure-readings. Detail: GET /api/v1/sprint/measure-readings/{id}.
-Default order: date desc. Sortable: id, date, value, note.
+List: GET /api/v1/sprint/measure-readings. Detail: GET +/{id}.
+Default order: date desc. Sortable: id, date, value, note. Expand: key_result_record, measure_record.
 Fields:
 - id: integer. Technical identifier of the reading.
 - measure: string|null. Measure read.
@@ -6593,13 +6544,12 @@ Filters:
 - squad_id = integer. Readings of this squad's measures.
 - date_after >= date. Readings on or after this date.
 - date_before <= date. Readings on or before this date.
-Relations (expand): key_result_record \u2192 sprint/key-results by key_result_id; measure_record \u2192 sprint/measures by measure_id.
 Example record (shape only): {"id":42,"measure":"Example measure","measure_id":7,"key_result":"Example key result","key_result_id":7,"squad":"Example squad","date":"2026-01-31","value":1250.5,"unit":"Example unit","note":"Example note","read_by":"Example read by","url":"https://erp.example.org/web#id=42&model=sprint.measure.reading&view_type=form"}
 
 ### sprint/measures: Measures
 Measures of the key results: start, milestone and target values, last reading and progress.
-List: GET /api/v1/sprint/measures. Detail: GET /api/v1/sprint/measures/{id}.
-Default order: kr_id, id. Sortable: id, name, unit, start_value, milestone_value, milestone_date, target_value.
+List: GET /api/v1/sprint/measures. Detail: GET +/{id}.
+Default order: kr_id, id. Sortable: id, name, unit, start_value, milestone_value, milestone_date, target_value. Expand: key_result_record, readings.
 Fields:
 - id: integer. Technical identifier of the measure.
 - name: string|null. Name of the measure.
@@ -6619,13 +6569,12 @@ Filters:
 - key_result_id = integer
 - squad_id = integer. Measures of this squad's key results.
 - name ilike text
-Relations (expand): key_result_record \u2192 sprint/key-results by key_result_id; readings \u2192 sprint/measure-readings[] by its measure_id.
 Example record (shape only): {"id":42,"name":"Example name","unit":"Example unit","key_result":"Example key result","key_result_id":7,"squad":"Example squad","start_value":1250.5,"milestone_value":1250.5,"milestone_date":"2026-01-31","target_value":1250.5,"last_value":1250.5,"last_reading_date":"2026-01-31","progress":1250.5,"url":"https://erp.example.org/web#id=42&model=sprint.measure&view_type=form"}
 
 ### sprint/objectives: Objectives
 Objectives of the OKR framework, archived ones included.
-List: GET /api/v1/sprint/objectives. Detail: GET /api/v1/sprint/objectives/{id}.
-Default order: name asc. Sortable: id, name, active.
+List: GET /api/v1/sprint/objectives. Detail: GET +/{id}.
+Default order: name asc. Sortable: id, name, active. Expand: engagements, key_results.
 Fields:
 - id: integer. Technical identifier of the objective.
 - name: string|null. Statement of the objective.
@@ -6634,12 +6583,11 @@ Fields:
 Filters:
 - name ilike text
 - active = true|false
-Relations (expand): engagements \u2192 sprint/engagements[] by its objective_id; key_results \u2192 sprint/key-results[] by its objective_id.
 Example record (shape only): {"id":42,"name":"Example name","active":true,"url":"https://erp.example.org/web#id=42&model=sprint.objective&view_type=form"}
 
 ### sprint/sprints: Sprints
 Sprints of the squads (field list inferred, may grow; decision D1).
-List: GET /api/v1/sprint/sprints. Detail: GET /api/v1/sprint/sprints/{id}.
+List: GET /api/v1/sprint/sprints. Detail: GET +/{id}.
 Default order: date_start desc. Sortable: id, name, date_start, date_end.
 Fields:
 - id: integer. Technical identifier of the sprint.
@@ -6661,7 +6609,7 @@ Stock transfers of the organisation (receipts, deliveries and internal moves).
 
 ### stock/pickings: Pickings
 Transfers of goods (receipts, deliveries, internal moves).
-List: GET /api/v1/stock/pickings. Detail: GET /api/v1/stock/pickings/{id}.
+List: GET /api/v1/stock/pickings. Detail: GET +/{id}.
 Default order: scheduled_date desc. Sortable: id, reference, origin, scheduled_date, date_done, priority, state.
 Fields:
 - id: integer. Technical identifier of the transfer.
@@ -6691,8 +6639,8 @@ Missions of the organisation's staff: trips, their stages and expenses, trip typ
 
 ### travel/perdiem-rates: Per-diem rates
 Daily allowance rates by destination country and city (archived rates are not exposed).
-List: GET /api/v1/travel/perdiem-rates. Detail: GET /api/v1/travel/perdiem-rates/{id}.
-Default order: id desc. Sortable: id, daily_rate, has_tiers, note. Scope: active = true.
+List: GET /api/v1/travel/perdiem-rates. Detail: GET +/{id}.
+Default order: id desc. Sortable: id, daily_rate, has_tiers, note. Scope: active = true. Expand: requests.
 Fields:
 - id: integer. Technical identifier of the rate.
 - country: string|null. Destination country the rate applies to.
@@ -6710,13 +6658,12 @@ Filters:
 - city_id = integer. Rates for this city (city id).
 - environment_id = integer. Rates of this environment (environment id).
 - has_tiers = true|false
-Relations (expand): requests \u2192 travel/perdiem-requests[] by its rate_id.
 Example record (shape only): {"id":42,"country":"Example country","country_id":7,"city":"Example city","daily_rate":1250.5,"currency":"EUR","has_tiers":true,"environment":"Example environment","note":"Example note","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.rate&view_type=form"}
 
 ### travel/perdiem-requests: Per-diem requests
 Requests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).
-List: GET /api/v1/travel/perdiem-requests. Detail: GET /api/v1/travel/perdiem-requests/{id}.
-Default order: date_start desc. Sortable: id, reference, name, state, mission_object, date_start, date_end, prorata_start, prorata_end, calc_model, daily_rate, duration_abatement_pct, duration_abatement_amount, total_amount, financing_type, partner_share_pct, amount_company, amount_partner, submit_date, approve_date, reject_date. Scope: active = true.
+List: GET /api/v1/travel/perdiem-requests. Detail: GET +/{id}.
+Default order: date_start desc. Sortable: id, reference, name, state, mission_object, date_start, date_end, prorata_start, prorata_end, calc_model, daily_rate, duration_abatement_pct, duration_abatement_amount, total_amount, financing_type, partner_share_pct, amount_company, amount_partner, submit_date, approve_date, reject_date. Scope: active = true. Expand: rate, trip.
 Fields:
 - id: integer. Technical identifier of the request.
 - reference: string|null. Reference (sequence number) of the request.
@@ -6761,13 +6708,12 @@ Filters:
 - start_after >= date. On field \`date_start\`.
 - start_before <= date. On field \`date_start\`.
 - rate_id = integer
-Relations (expand): rate \u2192 travel/perdiem-rates by rate_id; trip \u2192 travel/trips by trip_id.
 Example record (shape only): {"id":42,"reference":"Example reference","name":"Example name","state":"draft","trip_id":7,"trip_reference":"Example trip reference","traveler":"Example traveler","mission_object":"Example mission object","country":"Example country","city":"Example city","date_start":"2026-01-31","date_end":"2026-01-31","duration_days":1250.5,"prorata_start":"full","prorata_end":"full","calc_model":"flat_with_abatement","daily_rate":1250.5,"rate_id":7,"duration_abatement_pct":1250.5,"duration_abatement_amount":1250.5,"total_amount":1250.5,"financing_type":"org","partner":"Example partner","partner_share_pct":1250.5,"amount_company":1250.5,"amount_partner":1250.5,"currency":"EUR","environment":"Example environment","validator":"Example validator","submit_date":"2026-01-31T08:00:00Z","approve_date":"2026-01-31T08:00:00Z","reject_date":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.request&view_type=form"}
 
 ### travel/trip-expenses: Trip expenses
 Other expenses of a trip (visa, local transport, fees...).
-List: GET /api/v1/travel/trip-expenses. Detail: GET /api/v1/travel/trip-expenses/{id}.
-Default order: id desc. Sortable: id, name, cost, notes.
+List: GET /api/v1/travel/trip-expenses. Detail: GET +/{id}.
+Default order: id desc. Sortable: id, name, cost, notes. Expand: trip.
 Fields:
 - id: integer. Technical identifier of the expense.
 - name: string|null. Label of the expense.
@@ -6780,13 +6726,12 @@ Fields:
 Filters:
 - trip_id = integer
 - cost_above >= number. On field \`cost\`.
-Relations (expand): trip \u2192 travel/trips by trip_id.
 Example record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_reference":"Example trip reference","cost":1250.5,"currency":"EUR","notes":"Example notes","url":"https://erp.example.org/web#id=42&model=travel.trip.expense&view_type=form"}
 
 ### travel/trip-stages: Trip stages
 Legs of a trip, in order, from one city to the next.
-List: GET /api/v1/travel/trip-stages. Detail: GET /api/v1/travel/trip-stages/{id}.
-Default order: trip_id desc, sequence asc. Sortable: id, name, position, is_return_leg, date_from, date_to, has_transport.
+List: GET /api/v1/travel/trip-stages. Detail: GET +/{id}.
+Default order: trip_id desc, sequence asc. Sortable: id, name, position, is_return_leg, date_from, date_to, has_transport. Expand: trip.
 Fields:
 - id: integer. Technical identifier of the stage.
 - name: string|null. Label of the stage.
@@ -6809,12 +6754,11 @@ Filters:
 - country_to_id = integer. Stages arriving in this country (country id).
 - date_after >= date. On field \`date_from\`.
 - date_before <= date. On field \`date_from\`.
-Relations (expand): trip \u2192 travel/trips by trip_id.
 Example record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_reference":"Example trip reference","position":3,"is_return_leg":true,"city_from":"Example city from","country_from":"Example country from","city_to":"Example city to","country_to":"Example country to","date_from":"2026-01-31","date_to":"2026-01-31","duration_days":3,"has_transport":true,"url":"https://erp.example.org/web#id=42&model=travel.trip.stage&view_type=form"}
 
 ### travel/trip-types: Trip types
 Kinds of mission (archived types are not exposed).
-List: GET /api/v1/travel/trip-types. Detail: GET /api/v1/travel/trip-types/{id}.
+List: GET /api/v1/travel/trip-types. Detail: GET +/{id}.
 Default order: sequence asc, name asc. Sortable: id, name, code, description. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the trip type.
@@ -6829,8 +6773,8 @@ Example record (shape only): {"id":42,"name":"Example name","code":"Example code
 
 ### travel/trips: Trips
 Missions of the organisation's staff: traveller, itinerary, dates and costs.
-List: GET /api/v1/travel/trips. Detail: GET /api/v1/travel/trips/{id}.
-Default order: date_start desc. Sortable: id, reference, name, state, traveler_name, traveler_email, description, date_submission, date_start, date_end, transport_cost, accommodation_cost_total, insurance_premium, has_per_diem.
+List: GET /api/v1/travel/trips. Detail: GET +/{id}.
+Default order: date_start desc. Sortable: id, reference, name, state, traveler_name, traveler_email, description, date_submission, date_start, date_end, transport_cost, accommodation_cost_total, insurance_premium, has_per_diem. Expand: expenses, perdiem_requests, stages.
 Fields:
 - id: integer. Technical identifier of the trip.
 - reference: string|null. Reference (sequence number) of the trip.
@@ -6866,7 +6810,6 @@ Filters:
 - has_per_diem = true|false
 - start_after >= date. On field \`date_start\`.
 - start_before <= date. On field \`date_start\`.
-Relations (expand): expenses \u2192 travel/trip-expenses[] by its trip_id; perdiem_requests \u2192 travel/perdiem-requests[] by its trip_id; stages \u2192 travel/trip-stages[] by its trip_id.
 Example record (shape only): {"id":42,"reference":"Example reference","name":"Example name","state":"draft","traveler":"Example traveler","traveler_name":"Example traveler name","traveler_email":"someone@example.org","trip_type":"Example trip type","description":"Example description","city_departure":"Example city departure","country_departure":"Example country departure","city_destination":"Example city destination","country_destination":"Example country destination","date_submission":"2026-01-31","date_start":"2026-01-31","date_end":"2026-01-31","duration_days":3,"transport_cost":1250.5,"accommodation_cost_total":1250.5,"per_diem_total":1250.5,"insurance_premium":1250.5,"currency":"EUR","has_per_diem":true,"has_return_stage":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.trip&view_type=form"}
 
 <!-- Generated by ops-data-gateway codegen (make generate) from catalogue/*.yaml. Do not edit: changes are lost at the next generation. -->

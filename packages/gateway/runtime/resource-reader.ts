@@ -52,7 +52,7 @@ interface TruncatedRelation {
 }
 
 /** Related records of one `to_many` relation in one record; more are paged from the related list route. */
-export const EXPAND_PER_RECORD = 50;
+const EXPAND_PER_RECORD = 50;
 /**
  * Related records one `to_many` relation reads for a page, at least: the bound per record times the
  * page's records, but never less than this, so that a small page learns the exact count of a long list.
