@@ -29,7 +29,7 @@ function componentOf(relation: RelationModel): Record<string, unknown> {
 }
 
 /**
- * A relation's value in an expanded record (`expand=<name>`): the related records (at most the bound
+ * A relation's value in an expanded record (`expand=<name>`), marked `x-relation` (its kind): the related records (at most the bound
  * per record; `meta.expanded` names the records it cut), or the related record (`null` without a
  * link, or outside the related resource's scope); `null` when the account cannot read the related
  * model (named in `meta.unreadable_fields`).
@@ -40,9 +40,14 @@ function relationSchema(relation: RelationModel, related: (relation: RelationMod
     return {
       type: ['array', 'null'],
       items: related(relation),
+      'x-relation': relation.kind,
       description: `${description} At most the bound per record: \`meta.expanded.${relation.name}\` names the records it cut.`,
     };
-  return { anyOf: [related(relation), { type: 'null' }], description: `${description} Also \`null\` when the link is empty or points outside ${relation.target}.` };
+  return {
+    anyOf: [related(relation), { type: 'null' }],
+    'x-relation': relation.kind,
+    description: `${description} Also \`null\` when the link is empty or points outside ${relation.target}.`,
+  };
 }
 
 /**

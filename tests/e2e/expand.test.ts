@@ -11,6 +11,7 @@ import { RESOURCES } from '@ops-data-gateway/gateway/generated/routers/index';
 import type { RelationSpec, ResourceSpec } from '@ops-data-gateway/gateway/runtime/resource-spec';
 import { ErpWriter } from '../support/erp-writes';
 import { EXPAND_PER_RECORD as PER_RECORD, expectExpandedIsTheJoin } from '../support/expand-join';
+import { expectDocumented } from '../support/openapi-responses';
 import { startStack, type Stack } from '../support/stack';
 
 type Row = Record<string, unknown> & { id: number };
@@ -68,7 +69,9 @@ describe('expand on the sandbox (JSON-2, Odoo 19)', () => {
   });
 
   it.each(RELATIONS)('%s: the expanded answer is the two routes joined by hand', async (_name, resource, relation) => {
-    const compared = await expectExpandedIsTheJoin((path) => stack.get(path).then((res) => ({ status: res.status, body: res.body as unknown })), resource, relation, PARENTS);
+    // Every answer is also held to the OpenAPI document (the relation's embedded schema, meta.expanded).
+    const get = (path: string) => stack.get(path).then((res) => ({ status: expectDocumented(path, res).status, body: res.body as unknown }));
+    const compared = await expectExpandedIsTheJoin(get, resource, relation, PARENTS);
     expect(compared).toBeGreaterThan(0);
   });
 

@@ -9,8 +9,10 @@ import { RESOURCES } from '@ops-data-gateway/gateway/generated/routers/index';
 import { liveErpSettings } from '../../live/settings';
 import { expectExpandedIsTheJoin } from '../support/expand-join';
 import { startLiveTarget, type LiveTarget } from './live-target';
+import { STOCK_ODOO_RESOURCES } from './resource-suite';
 
 const found = liveErpSettings();
+const RESOURCES_RUN: readonly string[] = process.env['LIVE_ERP_RESOURCES']?.split(',').map((s) => s.trim()) ?? STOCK_ODOO_RESOURCES;
 const RELATIONS = RESOURCES.flatMap((resource) => resource.relations.map((relation) => [`${resource.path} ${relation.name}`, resource, relation] as const));
 
 if (!found.ok) {
@@ -27,24 +29,24 @@ if (!found.ok) {
       await target?.close();
     });
 
-    it.each(RELATIONS)(
-      '%s: the expanded answer is the two routes joined by hand (or skipped when the ERP lacks an end)',
-      async (_name, resource, relation) => {
+    // Which relations apply is known before any test is declared: both ends among the resources the
+    // live suites run (stock Odoo's, or LIVE_ERP_RESOURCES); the others are reported skipped with the reason.
+    for (const [name, resource, relation] of RELATIONS) {
+      const missing = [resource.path, relation.target].find((path) => !RESOURCES_RUN.includes(path));
+      if (missing) {
+        it.skip(`${name}: skipped, ${missing} is not among the resources the live ERP is checked on (custom models of the organisation)`, () => undefined);
+        continue;
+      }
+      it(`${name}: the expanded answer is the two routes joined by hand`, async () => {
         const served = new Set(target.served.map((r) => r.path));
-        if (!served.has(resource.path) || !served.has(relation.target)) {
-          // Reported in the log line of the run: the ERP has no such model (custom modules of the organisation).
-          process.stdout.write(`skipped ${resource.path} ${relation.name}: the live ERP does not serve ${served.has(resource.path) ? relation.target : resource.path}\n`);
-          return;
-        }
+        expect([resource.path, relation.target].filter((path) => !served.has(path))).toEqual([]);
         const get = (path: string) => target.gateway.get(path, settings.key).then((res) => ({ status: res.status, body: res.body as unknown }));
-        await expectExpandedIsTheJoin(get, resource, relation, 12);
-      },
-      120_000,
-    );
+        expect(await expectExpandedIsTheJoin(get, resource, relation, 12)).toBeGreaterThan(0);
+      }, 120_000);
+    }
 
     it('a page of purchase orders with their lines costs one read of the lines whatever its size', async () => {
-      const served = new Set(target.served.map((r) => r.path));
-      if (!served.has('purchase/orders')) return;
+      expect(target.served.map((r) => r.path)).toContain('purchase/orders');
       const calls = async (path: string) => {
         const before = target.gateway.erpCalls.length;
         const res = await target.gateway.get(path, settings.key);

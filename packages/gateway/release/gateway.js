@@ -22895,6 +22895,7 @@ var openapi_default = {
                 type: "null"
               }
             ],
+            "x-relation": "to_one",
             description: "The record of analytic/dimensions that dimension_id points to (analytic dimensions). Present only with `expand=dimension_record`; `null` when the API account cannot read analytic/dimensions (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside analytic/dimensions."
           }
         }
@@ -22961,6 +22962,7 @@ var openapi_default = {
             items: {
               $ref: "#/components/schemas/AnalyticAccountsRecord"
             },
+            "x-relation": "to_many",
             description: "The analytic accounts of this record (analytic/accounts whose dimension_id is its id). Present only with `expand=accounts`; `null` when the API account cannot read analytic/accounts (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.accounts` names the records it cut."
           }
         }
@@ -23073,6 +23075,7 @@ var openapi_default = {
                 type: "null"
               }
             ],
+            "x-relation": "to_one",
             description: "The record of approvals/requests that request_id points to (approval requests). Present only with `expand=request`; `null` when the API account cannot read approvals/requests (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside approvals/requests."
           }
         }
@@ -23235,6 +23238,7 @@ var openapi_default = {
                 type: "null"
               }
             ],
+            "x-relation": "to_one",
             description: "The record of purchase/order-lines that purchase_order_line_id points to (purchase order lines). Present only with `expand=purchase_order_line`; `null` when the API account cannot read purchase/order-lines (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside purchase/order-lines."
           },
           request: {
@@ -23246,6 +23250,7 @@ var openapi_default = {
                 type: "null"
               }
             ],
+            "x-relation": "to_one",
             description: "The record of approvals/requests that request_id points to (approval requests). Present only with `expand=request`; `null` when the API account cannot read approvals/requests (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside approvals/requests."
           }
         }
@@ -23464,6 +23469,7 @@ var openapi_default = {
             items: {
               $ref: "#/components/schemas/ApprovalsApproversRecord"
             },
+            "x-relation": "to_many",
             description: "The approvers of this record (approvals/approvers whose request_id is its id). Present only with `expand=approver_records`; `null` when the API account cannot read approvals/approvers (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.approver_records` names the records it cut."
           },
           lines: {
@@ -23474,6 +23480,7 @@ var openapi_default = {
             items: {
               $ref: "#/components/schemas/ApprovalsRequestLinesRecord"
             },
+            "x-relation": "to_many",
             description: "The approval request lines of this record (approvals/request-lines whose request_id is its id). Present only with `expand=lines`; `null` when the API account cannot read approvals/request-lines (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.lines` names the records it cut."
           }
         }
@@ -23605,6 +23612,7 @@ var openapi_default = {
             items: {
               $ref: "#/components/schemas/ElectricityPurchasesRecord"
             },
+            "x-relation": "to_many",
             description: "The credit purchases of this record (electricity/purchases whose counter_id is its id). Present only with `expand=purchases`; `null` when the API account cannot read electricity/purchases (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.purchases` names the records it cut."
           },
           readings: {
@@ -23615,6 +23623,7 @@ var openapi_default = {
             items: {
               $ref: "#/components/schemas/ElectricityReadingsRecord"
             },
+            "x-relation": "to_many",
             description: "The meter readings of this record (electricity/readings whose counter_id is its id). Present only with `expand=readings`; `null` when the API account cannot read electricity/readings (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.readings` names the records it cut."
           }
         }
@@ -23724,6 +23733,7 @@ var openapi_default = {
                 type: "null"
               }
             ],
+            "x-relation": "to_one",
             description: "The record of electricity/counters that counter_id points to (meters). Present only with `expand=counter_record`; `null` when the API account cannot read electricity/counters (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside electricity/counters."
           }
         }
@@ -23825,6 +23835,7 @@ var openapi_default = {
                 type: "null"
               }
             ],
+            "x-relation": "to_one",
             description: "The record of electricity/counters that counter_id points to (meters). Present only with `expand=counter_record`; `null` when the API account cannot read electricity/counters (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside electricity/counters."
           }
         }
@@ -24025,6 +24036,7 @@ var openapi_default = {
             items: {
               $ref: "#/components/schemas/EventsRegistrationsRecord"
             },
+            "x-relation": "to_many",
             description: "The registrations of this record (events/registrations whose event_id is its id). Present only with `expand=registrations`; `null` when the API account cannot read events/registrations (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.registrations` names the records it cut."
           },
           reservation: {
@@ -24036,6 +24048,7 @@ var openapi_default = {
                 type: "null"
               }
             ],
+            "x-relation": "to_one",
             description: "The record of space/reservations that reservation_id points to (reservations). Present only with `expand=reservation`; `null` when the API account cannot read space/reservations (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside space/reservations."
           },
           space_record: {
@@ -24047,6 +24060,7 @@ var openapi_default = {
                 type: "null"
               }
             ],
+            "x-relation": "to_one",
             description: "The record of space/spaces that space_id points to (spaces). Present only with `expand=space_record`; `null` when the API account cannot read space/spaces (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside space/spaces."
           },
           tasks: {
@@ -24057,6 +24071,7 @@ var openapi_default = {
             items: {
               $ref: "#/components/schemas/EventsTasksRecord"
             },
+            "x-relation": "to_many",
             description: "The checklist tasks of this record (events/tasks whose event_id is its id). Present only with `expand=tasks`; `null` when the API account cannot read events/tasks (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.tasks` names the records it cut."
           }
         }
@@ -24164,6 +24179,7 @@ var openapi_default = {
                 type: "null"
               }
             ],
+            "x-relation": "to_one",
             description: "The record of events/events that event_id points to (events). Present only with `expand=event_record`; `null` when the API account cannot read events/events (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside events/events."
           }
         }
@@ -24230,6 +24246,7 @@ var openapi_default = {
                 type: "null"
               }
             ],
+            "x-relation": "to_one",
             description: "The record of events/events that event_id points to (events). Present only with `expand=event_record`; `null` when the API account cannot read events/events (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside events/events."
           }
         }
@@ -24350,6 +24367,7 @@ var openapi_default = {
                 type: "null"
               }
             ],
+            "x-relation": "to_one",
             description: "The record of fleet/vehicles that vehicle_id points to (vehicles). Present only with `expand=vehicle_record`; `null` when the API account cannot read fleet/vehicles (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside fleet/vehicles."
           }
         }
@@ -24512,6 +24530,7 @@ var openapi_default = {
                 type: "null"
               }
             ],
+            "x-relation": "to_one",
             description: "The record of fleet/vehicles that vehicle_id points to (vehicles). Present only with `expand=vehicle_record`; `null` when the API account cannot read fleet/vehicles (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside fleet/vehicles."
           }
         }
@@ -24617,6 +24636,7 @@ var openapi_default = {
                 type: "null"
               }
             ],
+            "x-relation": "to_one",
             description: "The record of fleet/vehicles that vehicle_id points to (vehicles). Present only with `expand=vehicle_record`; `null` when the API account cannot read fleet/vehicles (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside fleet/vehicles."
           }
         }
@@ -24878,6 +24898,7 @@ var openapi_default = {
             items: {
               $ref: "#/components/schemas/FleetTripsRecord"
             },
+            "x-relation": "to_many",
             description: "The trips of this record (fleet/trips whose reservation_id is its id). Present only with `expand=trips`; `null` when the API account cannot read fleet/trips (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.trips` names the records it cut."
           },
           vehicle_record: {
@@ -24889,6 +24910,7 @@ var openapi_default = {
                 type: "null"
               }
             ],
+            "x-relation": "to_one",
             description: "The record of fleet/vehicles that vehicle_id points to (vehicles). Present only with `expand=vehicle_record`; `null` when the API account cannot read fleet/vehicles (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside fleet/vehicles."
           }
         }
@@ -25040,6 +25062,7 @@ var openapi_default = {
                 type: "null"
               }
             ],
+            "x-relation": "to_one",
             description: "The record of fleet/vehicles that vehicle_id points to (vehicles). Present only with `expand=vehicle_record`; `null` when the API account cannot read fleet/vehicles (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside fleet/vehicles."
           }
         }
@@ -25182,6 +25205,7 @@ var openapi_default = {
                 type: "null"
               }
             ],
+            "x-relation": "to_one",
             description: "The record of fleet/reservations that reservation_id points to (reservations). Present only with `expand=reservation`; `null` when the API account cannot read fleet/reservations (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside fleet/reservations."
           },
           vehicle_record: {
@@ -25193,6 +25217,7 @@ var openapi_default = {
                 type: "null"
               }
             ],
+            "x-relation": "to_one",
             description: "The record of fleet/vehicles that vehicle_id points to (vehicles). Present only with `expand=vehicle_record`; `null` when the API account cannot read fleet/vehicles (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside fleet/vehicles."
           }
         }
@@ -25362,6 +25387,7 @@ var openapi_default = {
             items: {
               $ref: "#/components/schemas/FleetAlertsRecord"
             },
+            "x-relation": "to_many",
             description: "The alerts of this record (fleet/alerts whose vehicle_id is its id). Present only with `expand=alerts`; `null` when the API account cannot read fleet/alerts (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.alerts` names the records it cut."
           },
           fuel_logs: {
@@ -25372,6 +25398,7 @@ var openapi_default = {
             items: {
               $ref: "#/components/schemas/FleetFuelLogsRecord"
             },
+            "x-relation": "to_many",
             description: "The fuel logs of this record (fleet/fuel-logs whose vehicle_id is its id). Present only with `expand=fuel_logs`; `null` when the API account cannot read fleet/fuel-logs (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.fuel_logs` names the records it cut."
           },
           incidents: {
@@ -25382,6 +25409,7 @@ var openapi_default = {
             items: {
               $ref: "#/components/schemas/FleetIncidentsRecord"
             },
+            "x-relation": "to_many",
             description: "The incidents of this record (fleet/incidents whose vehicle_id is its id). Present only with `expand=incidents`; `null` when the API account cannot read fleet/incidents (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.incidents` names the records it cut."
           },
           reservations: {
@@ -25392,6 +25420,7 @@ var openapi_default = {
             items: {
               $ref: "#/components/schemas/FleetReservationsRecord"
             },
+            "x-relation": "to_many",
             description: "The reservations of this record (fleet/reservations whose vehicle_id is its id). Present only with `expand=reservations`; `null` when the API account cannot read fleet/reservations (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.reservations` names the records it cut."
           },
           services: {
@@ -25402,6 +25431,7 @@ var openapi_default = {
             items: {
               $ref: "#/components/schemas/FleetServicesRecord"
             },
+            "x-relation": "to_many",
             description: "The services of this record (fleet/services whose vehicle_id is its id). Present only with `expand=services`; `null` when the API account cannot read fleet/services (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.services` names the records it cut."
           },
           trips: {
@@ -25412,6 +25442,7 @@ var openapi_default = {
             items: {
               $ref: "#/components/schemas/FleetTripsRecord"
             },
+            "x-relation": "to_many",
             description: "The trips of this record (fleet/trips whose vehicle_id is its id). Present only with `expand=trips`; `null` when the API account cannot read fleet/trips (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.trips` names the records it cut."
           }
         }
@@ -25618,6 +25649,7 @@ var openapi_default = {
                 type: "null"
               }
             ],
+            "x-relation": "to_one",
             description: "The record of it/tickets that ticket_id points to (tickets). Present only with `expand=ticket`; `null` when the API account cannot read it/tickets (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside it/tickets."
           }
         }
@@ -25792,6 +25824,7 @@ var openapi_default = {
             items: {
               $ref: "#/components/schemas/ItConsumableMovesRecord"
             },
+            "x-relation": "to_many",
             description: "The consumable moves of this record (it/consumable-moves whose ticket_id is its id). Present only with `expand=consumable_moves`; `null` when the API account cannot read it/consumable-moves (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.consumable_moves` names the records it cut."
           }
         }
@@ -25953,6 +25986,7 @@ var openapi_default = {
             items: {
               $ref: "#/components/schemas/ApprovalsRequestLinesRecord"
             },
+            "x-relation": "to_many",
             description: "The approval request lines of this record (approvals/request-lines whose purchase_order_line_id is its id). Present only with `expand=approval_lines`; `null` when the API account cannot read approvals/request-lines (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.approval_lines` names the records it cut."
           },
           order: {
@@ -25964,6 +25998,7 @@ var openapi_default = {
                 type: "null"
               }
             ],
+            "x-relation": "to_one",
             description: "The record of purchase/orders that order_id points to (purchase orders). Present only with `expand=order`; `null` when the API account cannot read purchase/orders (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside purchase/orders."
           }
         }
@@ -26171,6 +26206,7 @@ var openapi_default = {
             items: {
               $ref: "#/components/schemas/PurchaseOrderLinesRecord"
             },
+            "x-relation": "to_many",
             description: "The purchase order lines of this record (purchase/order-lines whose order_id is its id). Present only with `expand=lines`; `null` when the API account cannot read purchase/order-lines (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.lines` names the records it cut."
           }
         }
@@ -26432,6 +26468,7 @@ var openapi_default = {
                 type: "null"
               }
             ],
+            "x-relation": "to_one",
             description: "The record of space/spaces that space_id points to (spaces). Present only with `expand=space_record`; `null` when the API account cannot read space/spaces (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside space/spaces."
           }
         }
@@ -26617,6 +26654,7 @@ var openapi_default = {
             items: {
               $ref: "#/components/schemas/EventsEventsRecord"
             },
+            "x-relation": "to_many",
             description: "The events of this record (events/events whose reservation_id is its id). Present only with `expand=events`; `null` when the API account cannot read events/events (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.events` names the records it cut."
           },
           space_record: {
@@ -26628,6 +26666,7 @@ var openapi_default = {
                 type: "null"
               }
             ],
+            "x-relation": "to_one",
             description: "The record of space/spaces that space_id points to (spaces). Present only with `expand=space_record`; `null` when the API account cannot read space/spaces (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside space/spaces."
           }
         }
@@ -26702,6 +26741,7 @@ var openapi_default = {
             items: {
               $ref: "#/components/schemas/SpaceSitesRecord"
             },
+            "x-relation": "to_many",
             description: "The sites of this record (space/sites whose parent_id is its id). Present only with `expand=children`; `null` when the API account cannot read space/sites (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.children` names the records it cut."
           },
           parent: {
@@ -26713,6 +26753,7 @@ var openapi_default = {
                 type: "null"
               }
             ],
+            "x-relation": "to_one",
             description: "The record of space/sites that parent_id points to (sites). Present only with `expand=parent`; `null` when the API account cannot read space/sites (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside space/sites."
           },
           spaces: {
@@ -26723,6 +26764,7 @@ var openapi_default = {
             items: {
               $ref: "#/components/schemas/SpaceSpacesRecord"
             },
+            "x-relation": "to_many",
             description: "The spaces of this record (space/spaces whose site_id is its id). Present only with `expand=spaces`; `null` when the API account cannot read space/spaces (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.spaces` names the records it cut."
           }
         }
@@ -26890,6 +26932,7 @@ var openapi_default = {
             items: {
               $ref: "#/components/schemas/EventsEventsRecord"
             },
+            "x-relation": "to_many",
             description: "The events of this record (events/events whose space_id is its id). Present only with `expand=events`; `null` when the API account cannot read events/events (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.events` names the records it cut."
           },
           maintenances: {
@@ -26900,6 +26943,7 @@ var openapi_default = {
             items: {
               $ref: "#/components/schemas/SpaceMaintenancesRecord"
             },
+            "x-relation": "to_many",
             description: "The maintenances of this record (space/maintenances whose space_id is its id). Present only with `expand=maintenances`; `null` when the API account cannot read space/maintenances (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.maintenances` names the records it cut."
           },
           reservations: {
@@ -26910,6 +26954,7 @@ var openapi_default = {
             items: {
               $ref: "#/components/schemas/SpaceReservationsRecord"
             },
+            "x-relation": "to_many",
             description: "The reservations of this record (space/reservations whose space_id is its id). Present only with `expand=reservations`; `null` when the API account cannot read space/reservations (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.reservations` names the records it cut."
           },
           site_record: {
@@ -26921,6 +26966,7 @@ var openapi_default = {
                 type: "null"
               }
             ],
+            "x-relation": "to_one",
             description: "The record of space/sites that site_id points to (sites). Present only with `expand=site_record`; `null` when the API account cannot read space/sites (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside space/sites."
           }
         }
@@ -27219,6 +27265,7 @@ var openapi_default = {
                 type: "null"
               }
             ],
+            "x-relation": "to_one",
             description: "The record of sprint/key-results that key_result_id points to (key results). Present only with `expand=key_result_record`; `null` when the API account cannot read sprint/key-results (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside sprint/key-results."
           },
           objective_record: {
@@ -27230,6 +27277,7 @@ var openapi_default = {
                 type: "null"
               }
             ],
+            "x-relation": "to_one",
             description: "The record of sprint/objectives that objective_id points to (objectives). Present only with `expand=objective_record`; `null` when the API account cannot read sprint/objectives (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside sprint/objectives."
           }
         }
@@ -27325,6 +27373,7 @@ var openapi_default = {
             items: {
               $ref: "#/components/schemas/SprintEngagementsRecord"
             },
+            "x-relation": "to_many",
             description: "The engagements of this record (sprint/engagements whose key_result_id is its id). Present only with `expand=engagements`; `null` when the API account cannot read sprint/engagements (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.engagements` names the records it cut."
           },
           measure_readings: {
@@ -27335,6 +27384,7 @@ var openapi_default = {
             items: {
               $ref: "#/components/schemas/SprintMeasureReadingsRecord"
             },
+            "x-relation": "to_many",
             description: "The measure readings of this record (sprint/measure-readings whose key_result_id is its id). Present only with `expand=measure_readings`; `null` when the API account cannot read sprint/measure-readings (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.measure_readings` names the records it cut."
           },
           measure_records: {
@@ -27345,6 +27395,7 @@ var openapi_default = {
             items: {
               $ref: "#/components/schemas/SprintMeasuresRecord"
             },
+            "x-relation": "to_many",
             description: "The measures of this record (sprint/measures whose key_result_id is its id). Present only with `expand=measure_records`; `null` when the API account cannot read sprint/measures (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.measure_records` names the records it cut."
           },
           objective_record: {
@@ -27356,6 +27407,7 @@ var openapi_default = {
                 type: "null"
               }
             ],
+            "x-relation": "to_one",
             description: "The record of sprint/objectives that objective_id points to (objectives). Present only with `expand=objective_record`; `null` when the API account cannot read sprint/objectives (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside sprint/objectives."
           }
         }
@@ -27461,6 +27513,7 @@ var openapi_default = {
                 type: "null"
               }
             ],
+            "x-relation": "to_one",
             description: "The record of sprint/key-results that key_result_id points to (key results). Present only with `expand=key_result_record`; `null` when the API account cannot read sprint/key-results (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside sprint/key-results."
           },
           measure_record: {
@@ -27472,6 +27525,7 @@ var openapi_default = {
                 type: "null"
               }
             ],
+            "x-relation": "to_one",
             description: "The record of sprint/measures that measure_id points to (measures). Present only with `expand=measure_record`; `null` when the API account cannot read sprint/measures (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside sprint/measures."
           }
         }
@@ -27591,6 +27645,7 @@ var openapi_default = {
                 type: "null"
               }
             ],
+            "x-relation": "to_one",
             description: "The record of sprint/key-results that key_result_id points to (key results). Present only with `expand=key_result_record`; `null` when the API account cannot read sprint/key-results (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside sprint/key-results."
           },
           readings: {
@@ -27601,6 +27656,7 @@ var openapi_default = {
             items: {
               $ref: "#/components/schemas/SprintMeasureReadingsRecord"
             },
+            "x-relation": "to_many",
             description: "The measure readings of this record (sprint/measure-readings whose measure_id is its id). Present only with `expand=readings`; `null` when the API account cannot read sprint/measure-readings (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.readings` names the records it cut."
           }
         }
@@ -27644,6 +27700,7 @@ var openapi_default = {
             items: {
               $ref: "#/components/schemas/SprintEngagementsRecord"
             },
+            "x-relation": "to_many",
             description: "The engagements of this record (sprint/engagements whose objective_id is its id). Present only with `expand=engagements`; `null` when the API account cannot read sprint/engagements (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.engagements` names the records it cut."
           },
           key_results: {
@@ -27654,6 +27711,7 @@ var openapi_default = {
             items: {
               $ref: "#/components/schemas/SprintKeyResultsRecord"
             },
+            "x-relation": "to_many",
             description: "The key results of this record (sprint/key-results whose objective_id is its id). Present only with `expand=key_results`; `null` when the API account cannot read sprint/key-results (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.key_results` names the records it cut."
           }
         }
@@ -27921,6 +27979,7 @@ var openapi_default = {
             items: {
               $ref: "#/components/schemas/TravelPerdiemRequestsRecord"
             },
+            "x-relation": "to_many",
             description: "The per-diem requests of this record (travel/perdiem-requests whose rate_id is its id). Present only with `expand=requests`; `null` when the API account cannot read travel/perdiem-requests (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.requests` names the records it cut."
           }
         }
@@ -28216,6 +28275,7 @@ var openapi_default = {
                 type: "null"
               }
             ],
+            "x-relation": "to_one",
             description: "The record of travel/perdiem-rates that rate_id points to (per-diem rates). Present only with `expand=rate`; `null` when the API account cannot read travel/perdiem-rates (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside travel/perdiem-rates."
           },
           trip: {
@@ -28227,6 +28287,7 @@ var openapi_default = {
                 type: "null"
               }
             ],
+            "x-relation": "to_one",
             description: "The record of travel/trips that trip_id points to (trips). Present only with `expand=trip`; `null` when the API account cannot read travel/trips (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside travel/trips."
           }
         }
@@ -28302,6 +28363,7 @@ var openapi_default = {
                 type: "null"
               }
             ],
+            "x-relation": "to_one",
             description: "The record of travel/trips that trip_id points to (trips). Present only with `expand=trip`; `null` when the API account cannot read travel/trips (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside travel/trips."
           }
         }
@@ -28422,6 +28484,7 @@ var openapi_default = {
                 type: "null"
               }
             ],
+            "x-relation": "to_one",
             description: "The record of travel/trips that trip_id points to (trips). Present only with `expand=trip`; `null` when the API account cannot read travel/trips (named in `meta.unreadable_fields`). Also `null` when the link is empty or points outside travel/trips."
           }
         }
@@ -28674,6 +28737,7 @@ var openapi_default = {
             items: {
               $ref: "#/components/schemas/TravelTripExpensesRecord"
             },
+            "x-relation": "to_many",
             description: "The trip expenses of this record (travel/trip-expenses whose trip_id is its id). Present only with `expand=expenses`; `null` when the API account cannot read travel/trip-expenses (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.expenses` names the records it cut."
           },
           perdiem_requests: {
@@ -28684,6 +28748,7 @@ var openapi_default = {
             items: {
               $ref: "#/components/schemas/TravelPerdiemRequestsRecord"
             },
+            "x-relation": "to_many",
             description: "The per-diem requests of this record (travel/perdiem-requests whose trip_id is its id). Present only with `expand=perdiem_requests`; `null` when the API account cannot read travel/perdiem-requests (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.perdiem_requests` names the records it cut."
           },
           stages: {
@@ -28694,6 +28759,7 @@ var openapi_default = {
             items: {
               $ref: "#/components/schemas/TravelTripStagesRecord"
             },
+            "x-relation": "to_many",
             description: "The trip stages of this record (travel/trip-stages whose trip_id is its id). Present only with `expand=stages`; `null` when the API account cannot read travel/trip-stages (named in `meta.unreadable_fields`). At most the bound per record: `meta.expanded.stages` names the records it cut."
           }
         }
