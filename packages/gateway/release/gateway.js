@@ -46130,6 +46130,10 @@ var ResourceReader = class {
           unreadable.push(relation.name);
           this.warnOnce(principal, resource, /* @__PURE__ */ new Map([[relation.name, target.model]]));
         };
+        if (this.gapsOf(target).unavailable) {
+          for (const record of records) record[relation.name] = null;
+          return;
+        }
         if (!await this.memory.canRead(principal, target.model, stats)) return refused();
         try {
           if (relation.kind === "to_one") await this.expandOne(principal, term, rows, records, stats, unreadable);

@@ -188,6 +188,12 @@ export class ResourceReader {
           unreadable.push(relation.name);
           this.warnOnce(principal, resource, new Map([[relation.name, target.model]]));
         };
+        // The related resource unavailable for catalogue drift (its model or its scope's fields gone):
+        // never read without its scope; null, as a field the drift took is (logged once by the drift check).
+        if (this.gapsOf(target).unavailable) {
+          for (const record of records) record[relation.name] = null;
+          return;
+        }
         // The right is asked once and cached with the key, as the request's own is: what is learned
         // of the related resource's unreadable fields is kept with it.
         if (!(await this.memory.canRead(principal, target.model, stats))) return refused();
