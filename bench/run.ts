@@ -376,7 +376,9 @@ async function main(): Promise<void> {
   try {
     // Related records in one call against 1 + N calls, on a gateway of its own (a few seconds).
     const expandLines =
-      opts.soakOnly || opts.cacheOnly || opts.operateOnly || opts.exportsOnly ? [] : expandReport(await benchExpand(sandbox.url, keys.valid, startGateway, opts.smoke ? 1 : 5));
+      opts.soakOnly || opts.cacheOnly || opts.operateOnly || opts.exportsOnly
+        ? []
+        : expandReport(await benchExpand(sandbox.url, keys.valid, startGateway, opts.smoke ? 1 : 5, opts.smoke ? 20 : 200));
     if (expandLines.length) process.stderr.write(`bench: expand\n${expandLines.join('\n')}\n`);
     if (opts.expandOnly) {
       const out = join(ROOT, 'bench', 'results');

@@ -44,12 +44,9 @@ function routeSection(resource: ResourceModel): string {
   const lines = [
     `### ${resource.path}: ${resource.title}${resource.deprecated ? ' [deprecated]' : ''}`,
     resource.description,
-    // The resource's own path once; its other routes by what follows it (`+/{id}`), within llms.txt's budget.
+    // Each route by its path alone (the introduction says which is the list and which the detail), within llms.txt's budget.
     routesOf(resource)
-      .map((route) => {
-        const own = `/api/v1/${resource.path}`;
-        return `${route.emitter.label}: GET ${route.openApiPath.startsWith(`${own}/`) ? `+${route.openApiPath.slice(own.length)}` : route.openApiPath}.`;
-      })
+      .map((route) => `GET ${route.openApiPath}.`)
       .join(' '),
     `Default order: ${resource.defaultOrderText}. Sortable: ${sortableNames(resource).join(', ') || 'none'}.${scopeText(resource) ? ` Scope: ${scopeText(resource)}.` : ''}${resource.relations.length ? ` Expand: ${resource.relations.map((r) => r.name).join(', ')}.` : ''}`,
     'Fields:',
@@ -97,7 +94,7 @@ ${sections.map((section) => `## ${section.title}\n\n${section.body}`).join('\n\n
 
 ## Routes
 
-Per domain, per resource: description; paths (\`+/{id}\`: after the list's); default order, sortable fields, scope, \`Expand:\` relations; \`Fields:\` (\`name: type [marks]. description\`) and \`Filters:\` (\`name operator value-format. note\`), one line each; an example record (shape and formats, not real data).
+Per domain, per resource: description; paths; default order, sortable fields, scope, \`Expand:\` relations; \`Fields:\` (\`name: type [marks]. description\`) and \`Filters:\` (\`name operator value-format. note\`), one line each; an example record (shape and formats, not real data).
 
 ${model.domains.map((d) => `## ${d.domain}: ${d.title}\n\n${d.description}\n\n${d.resources.map(routeSection).join('\n\n')}`).join('\n\n')}
 

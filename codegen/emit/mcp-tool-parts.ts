@@ -28,11 +28,11 @@ export const UNREADABLE_FIELDS = { type: 'array', items: { type: 'string' } } as
 
 export const FIELDS_TEXT = 'Fields to return (default: every field except personal data). Personal-data fields (see describe_resource) are returned only when named here.';
 
-/** The `expand` argument of the query and record tools (the API's `expand`, same syntax). */
-export const EXPAND_ARGUMENT = {
-  type: 'string',
-  description: "Relations to embed (describe_resource), comma-separated, fields in parentheses: 'lines(id,price_total)'.",
-} as const;
+/**
+ * The `expand` argument of the query and record tools: bare, as tools/list is charged to the memory
+ * budget ten times over; describe_resource says its syntax and each resource's relations.
+ */
+export const EXPAND_ARGUMENT = { type: 'string' } as const;
 
 /** Every resource's path, `<domain>/<resource>`. */
 export function resourcePaths(model: CatalogueModel): string[] {

@@ -47,7 +47,8 @@ function catalogueTools(model: CatalogueModel): ToolDefinition[] {
     {
       name: 'describe_resource',
       title: 'Describe a resource',
-      description: 'Fields (type, enum values, personal-data flag), named filters (operator, value type, example), sort keys, relations (expand) and scope of one resource.',
+      description:
+        "Fields (type, enum values, personal-data flag), named filters (operator, value type, example), sort keys, scope and relations of one resource. A relation is embedded by the query tools' and get_record's expand: 'lines(id,price_total),order'.",
       inputSchema: { type: 'object', additionalProperties: false, required: ['resource'], properties: { resource: resourceArg } },
       outputSchema: {
         type: 'object',
@@ -78,7 +79,7 @@ function catalogueTools(model: CatalogueModel): ToolDefinition[] {
               },
             },
           },
-          relations: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, kind: { type: 'string' }, resource: { type: 'string' } } } },
+          relations: { type: 'array' },
           filters: {
             type: 'array',
             items: {

@@ -46,13 +46,12 @@ function filtersSchema(resource: ResourceModel): Schema {
 function outputRecordSchema(resource: ResourceModel): Schema {
   const schema = recordSchema(resource);
   const properties: Schema = {};
-  for (const [name, field] of Object.entries(schema['properties'] as Record<string, Schema>)) {
-    const { description: _d, deprecated: _dep, 'x-personal-data': _p, ...rest } = field;
+  for (const { name } of resource.fields) {
+    const { description: _d, deprecated: _dep, 'x-personal-data': _p, ...rest } = (schema['properties'] as Record<string, Schema>)[name] as Schema;
     properties[name] = rest;
   }
-  // Related records (`expand`) as plain objects: a tool's schema has no components to point to, and stays short.
-  for (const relation of resource.relations) properties[relation.name] = { type: [relation.kind === 'to_many' ? 'array' : 'object', 'null'] };
-  return { type: 'object', additionalProperties: false, required: ['id'], properties };
+  // A resource with relations may carry them too (`expand`: describe_resource names them); listing them here would cost tools/list.
+  return { type: 'object', ...(resource.relations.length ? {} : { additionalProperties: false }), required: ['id'], properties };
 }
 
 /** The query tool of a domain: a page of records of one of its resources, with its named filters. */
@@ -105,7 +104,7 @@ export function queryTool(domain: DomainModel): ToolDefinition {
             next_since_id: { type: ['integer', 'null'] },
             personal_fields_omitted: { type: 'array', items: { type: 'string' } },
             unreadable_fields: UNREADABLE_FIELDS,
-            expanded: { type: 'object' },
+            expanded: {},
           },
         },
       },

@@ -3916,7 +3916,7 @@ Agents that speak the Model Context Protocol use the same key, rights, limits an
 
 ## Routes
 
-Per domain, per resource: description; paths (\`+/{id}\`: after the list's); default order, sortable fields, scope, \`Expand:\` relations; \`Fields:\` (\`name: type [marks]. description\`) and \`Filters:\` (\`name operator value-format. note\`), one line each; an example record (shape and formats, not real data).
+Per domain, per resource: description; paths; default order, sortable fields, scope, \`Expand:\` relations; \`Fields:\` (\`name: type [marks]. description\`) and \`Filters:\` (\`name operator value-format. note\`), one line each; an example record (shape and formats, not real data).
 
 ## analytic: Analytic
 
@@ -3924,7 +3924,7 @@ Analytic accounts charged by purchase and approval lines, and the analysis dimen
 
 ### analytic/accounts: Analytic accounts
 Analytic accounts, active and archived. The account id is the key used inside analytic distributions of lines.
-List: GET /api/v1/analytic/accounts. Detail: GET +/{id}.
+GET /api/v1/analytic/accounts. GET /api/v1/analytic/accounts/{id}.
 Default order: id asc. Sortable: id, code, name, active. Expand: dimension_record.
 Fields:
 - id: integer. Technical identifier of the account (key used inside analytic distributions).
@@ -3946,7 +3946,7 @@ Example record (shape only): {"id":42,"code":"Example code","name":"Example name
 
 ### analytic/dimensions: Analytic dimensions
 Axes of analysis (analytic plans) grouping the analytic accounts.
-List: GET /api/v1/analytic/dimensions. Detail: GET +/{id}.
+GET /api/v1/analytic/dimensions. GET /api/v1/analytic/dimensions/{id}.
 Default order: sequence asc. Sortable: id, name, sequence, applicability. Expand: accounts.
 Fields:
 - id: integer. Technical identifier of the dimension.
@@ -3965,7 +3965,7 @@ Approval requests, the approval circuit of each request and the product lines th
 
 ### approvals/approvers: Approvers
 Steps of an approval circuit (one approver of one request).
-List: GET /api/v1/approvals/approvers. Detail: GET +/{id}.
+GET /api/v1/approvals/approvers. GET /api/v1/approvals/approvers/{id}.
 Default order: id desc. Sortable: id, status, sequence, required. Expand: request.
 Fields:
 - id: integer. Technical identifier of the step.
@@ -3990,7 +3990,7 @@ Example record (shape only): {"id":42,"request_id":7,"request_subject":"Example 
 
 ### approvals/request-lines: Approval request lines
 Product lines of approval requests (what is asked for and where it is charged).
-List: GET /api/v1/approvals/request-lines. Detail: GET +/{id}.
+GET /api/v1/approvals/request-lines. GET /api/v1/approvals/request-lines/{id}.
 Default order: id desc. Sortable: id, description, quantity, estimated_amount. Expand: purchase_order_line, request.
 Fields:
 - id: integer. Technical identifier of the line.
@@ -4024,7 +4024,7 @@ Example record (shape only): {"id":42,"request_id":7,"request_subject":"Example 
 
 ### approvals/requests: Approval requests
 Approval requests (purchases, expenses, missions...) and their outcome.
-List: GET /api/v1/approvals/requests. Detail: GET +/{id}.
+GET /api/v1/approvals/requests. GET /api/v1/approvals/requests/{id}.
 Default order: id desc. Sortable: id, subject, description, reference, status, amount, budget_code, location, quantity, created_at, date, date_confirmed, date_start, date_end. Expand: approver_records, lines.
 Fields:
 - id: integer. Technical identifier of the request.
@@ -4073,7 +4073,7 @@ Prepaid electricity meters of the sites: credit purchases, balance readings, con
 
 ### electricity/counters: Meters
 Prepaid electricity meters in service, with their estimated balance and autonomy (archived meters are not exposed).
-List: GET /api/v1/electricity/counters. Detail: GET +/{id}.
+GET /api/v1/electricity/counters. GET /api/v1/electricity/counters/{id}.
 Default order: code asc. Sortable: id, code, label. Scope: active = true. Expand: purchases, readings.
 Fields:
 - id: integer. Technical identifier of the meter.
@@ -4100,7 +4100,7 @@ Example record (shape only): {"id":42,"code":"Example code","label":"Example lab
 
 ### electricity/purchases: Credit purchases
 Prepaid credit bought for a meter.
-List: GET /api/v1/electricity/purchases. Detail: GET +/{id}.
+GET /api/v1/electricity/purchases. GET /api/v1/electricity/purchases/{id}.
 Default order: date_purchase desc. Sortable: id, reference, date_purchase, purchased_kwh, amount, state. Expand: counter_record.
 Fields:
 - id: integer. Technical identifier of the purchase.
@@ -4125,7 +4125,7 @@ Example record (shape only): {"id":42,"reference":"Example reference","counter":
 
 ### electricity/readings: Meter readings
 Balances read on a meter and the consumption derived from the previous reading.
-List: GET /api/v1/electricity/readings. Detail: GET +/{id}.
+GET /api/v1/electricity/readings. GET /api/v1/electricity/readings/{id}.
 Default order: date_reading desc. Sortable: id, date_reading, remaining_kwh, consumed_kwh, days_elapsed, daily_consumption, is_excluded_from_avg, note. Expand: counter_record.
 Fields:
 - id: integer. Technical identifier of the reading.
@@ -4153,7 +4153,7 @@ Events of the organisation, their registrations and their preparation checklist 
 
 ### events/events: Events
 Events with their dates, space, seats, people in charge, review state and checklist progress.
-List: GET /api/v1/events/events. Detail: GET +/{id}.
+GET /api/v1/events/events. GET /api/v1/events/events/{id}.
 Default order: date_begin desc. Sortable: id, name, date_begin, date_end, seats_max, origin, review_state, hidden_public, checklist_enabled. Expand: registrations, reservation, space_record, tasks.
 Fields:
 - id: integer. Technical identifier of the event.
@@ -4194,7 +4194,7 @@ Example record (shape only): {"id":42,"name":"Example name","event_type":"Exampl
 
 ### events/registrations: Registrations
 Registrations of participants to events (attendee name, email and phone are personal data).
-List: GET /api/v1/events/registrations. Detail: GET +/{id}.
+GET /api/v1/events/registrations. GET /api/v1/events/registrations/{id}.
 Default order: id desc. Sortable: id, attendee, email, phone, state. Expand: event_record.
 Fields:
 - id: integer. Technical identifier of the registration.
@@ -4217,7 +4217,7 @@ Example record (shape only): {"id":42,"event_id":7,"event":"Example event","tick
 
 ### events/tasks: Checklist tasks
 Preparation checklist tasks of events.
-List: GET /api/v1/events/tasks. Detail: GET +/{id}.
+GET /api/v1/events/tasks. GET /api/v1/events/tasks/{id}.
 Default order: event_id desc, sequence asc. Sortable: id, name, done. Expand: event_record.
 Fields:
 - id: integer. Technical identifier of the task.
@@ -4239,7 +4239,7 @@ Vehicles of the organisation, their reservations and trips, fuel logs, services,
 
 ### fleet/alerts: Alerts
 Due-date alerts on vehicles: insurance, technical control, mileage service, driving permit and custom reminders.
-List: GET /api/v1/fleet/alerts. Detail: GET +/{id}.
+GET /api/v1/fleet/alerts. GET /api/v1/fleet/alerts/{id}.
 Default order: due_date asc. Sortable: id, name, type, due_date, handled_at, reminder_days. Expand: vehicle_record.
 Fields:
 - id: integer. Technical identifier of the alert.
@@ -4264,7 +4264,7 @@ Example record (shape only): {"id":42,"name":"Example name","vehicle":"Example v
 
 ### fleet/fuel-logs: Fuel logs
 Fuel fills of the vehicles with consumption over each interval and anomaly detection.
-List: GET /api/v1/fleet/fuel-logs. Detail: GET +/{id}.
+GET /api/v1/fleet/fuel-logs. GET /api/v1/fleet/fuel-logs/{id}.
 Default order: date desc. Sortable: id, reference, date, station, liters, price_per_liter, odometer, distance, reviewed. Expand: vehicle_record.
 Fields:
 - id: integer. Technical identifier of the fuel log.
@@ -4297,7 +4297,7 @@ Example record (shape only): {"id":42,"reference":"Example reference","vehicle":
 
 ### fleet/incidents: Incidents
 Incidents involving the vehicles (damage, breakdowns, accidents).
-List: GET /api/v1/fleet/incidents. Detail: GET +/{id}.
+GET /api/v1/fleet/incidents. GET /api/v1/fleet/incidents/{id}.
 Default order: date desc. Sortable: id, name, date, severity, cost. Expand: vehicle_record.
 Fields:
 - id: integer. Technical identifier of the incident.
@@ -4321,7 +4321,7 @@ Example record (shape only): {"id":42,"name":"Example name","vehicle":"Example v
 
 ### fleet/locations: Locations
 Fleet locations in service (pick-up points and sites; archived locations are not exposed).
-List: GET /api/v1/fleet/locations. Detail: GET +/{id}.
+GET /api/v1/fleet/locations. GET /api/v1/fleet/locations/{id}.
 Default order: sequence asc, name asc. Sortable: id, name, code, address, city, latitude, longitude, is_default_pickup. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the location.
@@ -4342,7 +4342,7 @@ Example record (shape only): {"id":42,"name":"Example name","code":"Example code
 
 ### fleet/reservations: Reservations
 Vehicle requests (reservations of a vehicle for a period).
-List: GET /api/v1/fleet/reservations. Detail: GET +/{id}.
+GET /api/v1/fleet/reservations. GET /api/v1/fleet/reservations/{id}.
 Default order: start desc. Sortable: id, reference, start, stop, motive, destination, expected_km, attendees_count, origin, state, approved_at, refusal_reason. Expand: trips, vehicle_record.
 Fields:
 - id: integer. Technical identifier of the reservation.
@@ -4375,7 +4375,7 @@ Example record (shape only): {"id":42,"reference":"Example reference","vehicle":
 
 ### fleet/services: Services
 Services performed on the vehicles (maintenance and repairs).
-List: GET /api/v1/fleet/services. Detail: GET +/{id}.
+GET /api/v1/fleet/services. GET /api/v1/fleet/services/{id}.
 Default order: date desc. Sortable: id, date, description, service_kind, amount, next_service_odometer, invoice_ref, state. Expand: vehicle_record.
 Fields:
 - id: integer. Technical identifier of the service.
@@ -4405,7 +4405,7 @@ Example record (shape only): {"id":42,"vehicle":"Example vehicle","vehicle_id":7
 
 ### fleet/trips: Trips
 Trips driven with the vehicles.
-List: GET /api/v1/fleet/trips. Detail: GET +/{id}.
+GET /api/v1/fleet/trips. GET /api/v1/fleet/trips/{id}.
 Default order: date desc. Sortable: id, reference, date, date_start, date_end, odometer_start, distance, motive, destination. Expand: reservation, vehicle_record.
 Fields:
 - id: integer. Technical identifier of the trip.
@@ -4435,7 +4435,7 @@ Example record (shape only): {"id":42,"reference":"Example reference","reservati
 
 ### fleet/vehicles: Vehicles
 Vehicles of the fleet in service (archived vehicles are not exposed).
-List: GET /api/v1/fleet/vehicles. Detail: GET +/{id}.
+GET /api/v1/fleet/vehicles. GET /api/v1/fleet/vehicles/{id}.
 Default order: plate asc. Sortable: id, plate, vin, seats, fuel_type, assignation_state, acquisition_date, insurance_expiry, technical_control_expiry. Scope: active = true. Expand: alerts, fuel_logs, incidents, reservations, services, trips.
 Fields:
 - id: integer. Technical identifier of the vehicle.
@@ -4471,7 +4471,7 @@ IT hardware assets of the organisation's inventory, helpdesk tickets and consuma
 
 ### it/assets: Assets
 IT hardware identified by serial number, limited to the organisation's inventory (parc).
-List: GET /api/v1/it/assets. Detail: GET +/{id}.
+GET /api/v1/it/assets. GET /api/v1/it/assets/{id}.
 Default order: serial asc. Sortable: id, serial, internal_ref, lifecycle. Scope: org_in_parc = true.
 Fields:
 - id: integer. Technical identifier of the asset.
@@ -4492,7 +4492,7 @@ Example record (shape only): {"id":42,"serial":"Example serial","internal_ref":"
 
 ### it/consumable-moves: Consumable moves
 Consumables issued to beneficiaries against IT tickets, and what came back.
-List: GET /api/v1/it/consumable-moves. Detail: GET +/{id}.
+GET /api/v1/it/consumable-moves. GET /api/v1/it/consumable-moves/{id}.
 Default order: date desc. Sortable: id, quantity, returned_quantity, state, date. Expand: ticket.
 Fields:
 - id: integer. Technical identifier of the move.
@@ -4519,7 +4519,7 @@ Example record (shape only): {"id":42,"ticket_id":7,"ticket_number":"Example tic
 
 ### it/tickets: Tickets
 IT helpdesk tickets in service (archived tickets are not exposed); both listings of the specification (decision D4).
-List: GET /api/v1/it/tickets. Detail: GET +/{id}.
+GET /api/v1/it/tickets. GET /api/v1/it/tickets/{id}.
 Default order: id desc. Sortable: id, number, name, priority, kanban_state, assigned_date, closed_date, validation_state. Scope: active = true. Expand: consumable_moves.
 Fields:
 - id: integer. Technical identifier of the ticket.
@@ -4557,7 +4557,7 @@ Purchase orders sent to vendors and their lines (quantities, prices, receptions,
 
 ### purchase/order-lines: Purchase order lines
 Lines of purchase orders.
-List: GET /api/v1/purchase/order-lines. Detail: GET +/{id}.
+GET /api/v1/purchase/order-lines. GET /api/v1/purchase/order-lines/{id}.
 Default order: id desc. Sortable: id, description, quantity, price_unit, price_subtotal, price_total, qty_received, qty_invoiced, date_planned. Expand: approval_lines, order.
 Fields:
 - id: integer. Technical identifier of the line.
@@ -4589,7 +4589,7 @@ Example record (shape only): {"id":42,"order_id":7,"order_reference":"Example or
 
 ### purchase/orders: Purchase orders
 Purchase orders (requests for quotation and confirmed orders).
-List: GET /api/v1/purchase/orders. Detail: GET +/{id}.
+GET /api/v1/purchase/orders. GET /api/v1/purchase/orders/{id}.
 Default order: date_order desc. Sortable: id, reference, vendor_reference, subject, budget_line, delivery_condition, origin, date_order, date_approve, date_planned, amount_untaxed, amount_total, state, invoice_status, created_at. Expand: lines.
 Fields:
 - id: integer. Technical identifier of the order.
@@ -4639,7 +4639,7 @@ Sites and bookable spaces of the organisation, their categories and equipment, a
 
 ### space/activities: Activities
 Activities a space can be booked for (archived activities are not exposed).
-List: GET /api/v1/space/activities. Detail: GET +/{id}.
+GET /api/v1/space/activities. GET /api/v1/space/activities/{id}.
 Default order: sequence asc, name asc. Sortable: id, name, code, default_duration. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the activity.
@@ -4654,7 +4654,7 @@ Example record (shape only): {"id":42,"name":"Example name","code":"Example code
 
 ### space/categories: Categories
 Categories of spaces and equipment (archived categories are not exposed).
-List: GET /api/v1/space/categories. Detail: GET +/{id}.
+GET /api/v1/space/categories. GET /api/v1/space/categories/{id}.
 Default order: sequence asc, name asc. Sortable: id, name, description. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the category.
@@ -4667,7 +4667,7 @@ Example record (shape only): {"id":42,"name":"Example name","description":"Examp
 
 ### space/equipments: Equipment
 Equipment available in the spaces (archived equipment is not exposed).
-List: GET /api/v1/space/equipments. Detail: GET +/{id}.
+GET /api/v1/space/equipments. GET /api/v1/space/equipments/{id}.
 Default order: name asc. Sortable: id, name, code, description. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the equipment.
@@ -4683,7 +4683,7 @@ Example record (shape only): {"id":42,"name":"Example name","code":"Example code
 
 ### space/maintenances: Maintenances
 Maintenance slots of spaces.
-List: GET /api/v1/space/maintenances. Detail: GET +/{id}.
+GET /api/v1/space/maintenances. GET /api/v1/space/maintenances/{id}.
 Default order: start desc. Sortable: id, name, start, stop, state, category, blocks_reservations. Expand: space_record.
 Fields:
 - id: integer. Technical identifier of the maintenance.
@@ -4711,7 +4711,7 @@ Example record (shape only): {"id":42,"name":"Example name","space":"Example spa
 
 ### space/reservations: Reservations
 Reservations of spaces.
-List: GET /api/v1/space/reservations. Detail: GET +/{id}.
+GET /api/v1/space/reservations. GET /api/v1/space/reservations/{id}.
 Default order: start desc. Sortable: id, reference, start, stop, attendees_expected, attendees_actual, origin, state, approved_at, refusal_reason, cancellation_reason, check_in_at, check_out_at. Expand: events, space_record.
 Fields:
 - id: integer. Technical identifier of the reservation.
@@ -4746,7 +4746,7 @@ Example record (shape only): {"id":42,"reference":"Example reference","space":"E
 
 ### space/sites: Sites
 Sites holding the spaces, as a tree (archived sites are not exposed).
-List: GET /api/v1/space/sites. Detail: GET +/{id}.
+GET /api/v1/space/sites. GET /api/v1/space/sites/{id}.
 Default order: complete_name asc. Sortable: id, name, complete_name, code, address. Scope: active = true. Expand: children, parent, spaces.
 Fields:
 - id: integer. Technical identifier of the site.
@@ -4765,7 +4765,7 @@ Example record (shape only): {"id":42,"name":"Example name","complete_name":"Exa
 
 ### space/spaces: Spaces
 Bookable spaces (archived spaces are not exposed).
-List: GET /api/v1/space/spaces. Detail: GET +/{id}.
+GET /api/v1/space/spaces. GET /api/v1/space/spaces/{id}.
 Default order: sequence asc, name asc. Sortable: id, name, code, state, location, floor, surface, capacity, hourly_price, public_visibility, approval_required, min_lead_hours, max_lead_days, cancel_deadline_hours. Scope: active = true. Expand: events, maintenances, reservations, site_record.
 Fields:
 - id: integer. Technical identifier of the space.
@@ -4802,7 +4802,7 @@ Objectives and key results, their measures and readings, squads' engagements, sp
 
 ### sprint/blockers: Blockers
 Blocking points raised by squads, with their origin, owner and the decision that lifted them.
-List: GET /api/v1/sprint/blockers. Detail: GET +/{id}.
+GET /api/v1/sprint/blockers. GET /api/v1/sprint/blockers/{id}.
 Default order: date_start desc. Sortable: id, name, description, unblocker, origin, date_start, date_lifted, escalated, decision.
 Fields:
 - id: integer. Technical identifier of the blocker.
@@ -4836,7 +4836,7 @@ Example record (shape only): {"id":42,"name":"Example name","description":"Examp
 
 ### sprint/engagements: Engagements
 Commitments taken by squads towards an objective or key result, with their deadline and state.
-List: GET /api/v1/sprint/engagements. Detail: GET +/{id}.
+GET /api/v1/sprint/engagements. GET /api/v1/sprint/engagements/{id}.
 Default order: deadline asc. Sortable: id, number, name, state, deadline, actual_date, expected_proof. Expand: key_result_record, objective_record.
 Fields:
 - id: integer. Technical identifier of the engagement.
@@ -4869,7 +4869,7 @@ Example record (shape only): {"id":42,"number":"Example number","name":"Example 
 
 ### sprint/key-results: Key results
 Key results of the objectives, per exercice and squad, with their progress computed from their measures.
-List: GET /api/v1/sprint/key-results. Detail: GET +/{id}.
+GET /api/v1/sprint/key-results. GET /api/v1/sprint/key-results/{id}.
 Default order: number asc. Sortable: id, number, name. Expand: engagements, measure_readings, measure_records, objective_record.
 Fields:
 - id: integer. Technical identifier of the key result.
@@ -4892,7 +4892,7 @@ Example record (shape only): {"id":42,"number":3,"name":"Example name","progress
 
 ### sprint/measure-readings: Measure readings
 Values read for the measures of the key results.
-List: GET /api/v1/sprint/measure-readings. Detail: GET +/{id}.
+GET /api/v1/sprint/measure-readings. GET /api/v1/sprint/measure-readings/{id}.
 Default order: date desc. Sortable: id, date, value, note. Expand: key_result_record, measure_record.
 Fields:
 - id: integer. Technical identifier of the reading.
@@ -4917,7 +4917,7 @@ Example record (shape only): {"id":42,"measure":"Example measure","measure_id":7
 
 ### sprint/measures: Measures
 Measures of the key results: start, milestone and target values, last reading and progress.
-List: GET /api/v1/sprint/measures. Detail: GET +/{id}.
+GET /api/v1/sprint/measures. GET /api/v1/sprint/measures/{id}.
 Default order: kr_id, id. Sortable: id, name, unit, start_value, milestone_value, milestone_date, target_value. Expand: key_result_record, readings.
 Fields:
 - id: integer. Technical identifier of the measure.
@@ -4942,7 +4942,7 @@ Example record (shape only): {"id":42,"name":"Example name","unit":"Example unit
 
 ### sprint/objectives: Objectives
 Objectives of the OKR framework, archived ones included.
-List: GET /api/v1/sprint/objectives. Detail: GET +/{id}.
+GET /api/v1/sprint/objectives. GET /api/v1/sprint/objectives/{id}.
 Default order: name asc. Sortable: id, name, active. Expand: engagements, key_results.
 Fields:
 - id: integer. Technical identifier of the objective.
@@ -4956,7 +4956,7 @@ Example record (shape only): {"id":42,"name":"Example name","active":true,"url":
 
 ### sprint/sprints: Sprints
 Sprints of the squads (field list inferred, may grow; decision D1).
-List: GET /api/v1/sprint/sprints. Detail: GET +/{id}.
+GET /api/v1/sprint/sprints. GET /api/v1/sprint/sprints/{id}.
 Default order: date_start desc. Sortable: id, name, date_start, date_end.
 Fields:
 - id: integer. Technical identifier of the sprint.
@@ -4978,7 +4978,7 @@ Stock transfers of the organisation (receipts, deliveries and internal moves).
 
 ### stock/pickings: Pickings
 Transfers of goods (receipts, deliveries, internal moves).
-List: GET /api/v1/stock/pickings. Detail: GET +/{id}.
+GET /api/v1/stock/pickings. GET /api/v1/stock/pickings/{id}.
 Default order: scheduled_date desc. Sortable: id, reference, origin, scheduled_date, date_done, priority, state.
 Fields:
 - id: integer. Technical identifier of the transfer.
@@ -5008,7 +5008,7 @@ Missions of the organisation's staff: trips, their stages and expenses, trip typ
 
 ### travel/perdiem-rates: Per-diem rates
 Daily allowance rates by destination country and city (archived rates are not exposed).
-List: GET /api/v1/travel/perdiem-rates. Detail: GET +/{id}.
+GET /api/v1/travel/perdiem-rates. GET /api/v1/travel/perdiem-rates/{id}.
 Default order: id desc. Sortable: id, daily_rate, has_tiers, note. Scope: active = true. Expand: requests.
 Fields:
 - id: integer. Technical identifier of the rate.
@@ -5031,7 +5031,7 @@ Example record (shape only): {"id":42,"country":"Example country","country_id":7
 
 ### travel/perdiem-requests: Per-diem requests
 Requests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).
-List: GET /api/v1/travel/perdiem-requests. Detail: GET +/{id}.
+GET /api/v1/travel/perdiem-requests. GET /api/v1/travel/perdiem-requests/{id}.
 Default order: date_start desc. Sortable: id, reference, name, state, mission_object, date_start, date_end, prorata_start, prorata_end, calc_model, daily_rate, duration_abatement_pct, duration_abatement_amount, total_amount, financing_type, partner_share_pct, amount_company, amount_partner, submit_date, approve_date, reject_date. Scope: active = true. Expand: rate, trip.
 Fields:
 - id: integer. Technical identifier of the request.
@@ -5081,7 +5081,7 @@ Example record (shape only): {"id":42,"reference":"Example reference","name":"Ex
 
 ### travel/trip-expenses: Trip expenses
 Other expenses of a trip (visa, local transport, fees...).
-List: GET /api/v1/travel/trip-expenses. Detail: GET +/{id}.
+GET /api/v1/travel/trip-expenses. GET /api/v1/travel/trip-expenses/{id}.
 Default order: id desc. Sortable: id, name, cost, notes. Expand: trip.
 Fields:
 - id: integer. Technical identifier of the expense.
@@ -5099,7 +5099,7 @@ Example record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_re
 
 ### travel/trip-stages: Trip stages
 Legs of a trip, in order, from one city to the next.
-List: GET /api/v1/travel/trip-stages. Detail: GET +/{id}.
+GET /api/v1/travel/trip-stages. GET /api/v1/travel/trip-stages/{id}.
 Default order: trip_id desc, sequence asc. Sortable: id, name, position, is_return_leg, date_from, date_to, has_transport. Expand: trip.
 Fields:
 - id: integer. Technical identifier of the stage.
@@ -5127,7 +5127,7 @@ Example record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_re
 
 ### travel/trip-types: Trip types
 Kinds of mission (archived types are not exposed).
-List: GET /api/v1/travel/trip-types. Detail: GET +/{id}.
+GET /api/v1/travel/trip-types. GET /api/v1/travel/trip-types/{id}.
 Default order: sequence asc, name asc. Sortable: id, name, code, description. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the trip type.
@@ -5142,7 +5142,7 @@ Example record (shape only): {"id":42,"name":"Example name","code":"Example code
 
 ### travel/trips: Trips
 Missions of the organisation's staff: traveller, itinerary, dates and costs.
-List: GET /api/v1/travel/trips. Detail: GET +/{id}.
+GET /api/v1/travel/trips. GET /api/v1/travel/trips/{id}.
 Default order: date_start desc. Sortable: id, reference, name, state, traveler_name, traveler_email, description, date_submission, date_start, date_end, transport_cost, accommodation_cost_total, insurance_premium, has_per_diem. Expand: expenses, perdiem_requests, stages.
 Fields:
 - id: integer. Technical identifier of the trip.

@@ -5547,7 +5547,7 @@ Agents that speak the Model Context Protocol use the same key, rights, limits an
 
 ## Routes
 
-Per domain, per resource: description; paths (\`+/{id}\`: after the list's); default order, sortable fields, scope, \`Expand:\` relations; \`Fields:\` (\`name: type [marks]. description\`) and \`Filters:\` (\`name operator value-format. note\`), one line each; an example record (shape and formats, not real data).
+Per domain, per resource: description; paths; default order, sortable fields, scope, \`Expand:\` relations; \`Fields:\` (\`name: type [marks]. description\`) and \`Filters:\` (\`name operator value-format. note\`), one line each; an example record (shape and formats, not real data).
 
 ## analytic: Analytic
 
@@ -5555,7 +5555,7 @@ Analytic accounts charged by purchase and approval lines, and the analysis dimen
 
 ### analytic/accounts: Analytic accounts
 Analytic accounts, active and archived. The account id is the key used inside analytic distributions of lines.
-List: GET /api/v1/analytic/accounts. Detail: GET +/{id}.
+GET /api/v1/analytic/accounts. GET /api/v1/analytic/accounts/{id}.
 Default order: id asc. Sortable: id, code, name, active. Expand: dimension_record.
 Fields:
 - id: integer. Technical identifier of the account (key used inside analytic distributions).
@@ -5577,7 +5577,7 @@ Example record (shape only): {"id":42,"code":"Example code","name":"Example name
 
 ### analytic/dimensions: Analytic dimensions
 Axes of analysis (analytic plans) grouping the analytic accounts.
-List: GET /api/v1/analytic/dimensions. Detail: GET +/{id}.
+GET /api/v1/analytic/dimensions. GET /api/v1/analytic/dimensions/{id}.
 Default order: sequence asc. Sortable: id, name, sequence, applicability. Expand: accounts.
 Fields:
 - id: integer. Technical identifier of the dimension.
@@ -5596,7 +5596,7 @@ Approval requests, the approval circuit of each request and the product lines th
 
 ### approvals/approvers: Approvers
 Steps of an approval circuit (one approver of one request).
-List: GET /api/v1/approvals/approvers. Detail: GET +/{id}.
+GET /api/v1/approvals/approvers. GET /api/v1/approvals/approvers/{id}.
 Default order: id desc. Sortable: id, status, sequence, required. Expand: request.
 Fields:
 - id: integer. Technical identifier of the step.
@@ -5621,7 +5621,7 @@ Example record (shape only): {"id":42,"request_id":7,"request_subject":"Example 
 
 ### approvals/request-lines: Approval request lines
 Product lines of approval requests (what is asked for and where it is charged).
-List: GET /api/v1/approvals/request-lines. Detail: GET +/{id}.
+GET /api/v1/approvals/request-lines. GET /api/v1/approvals/request-lines/{id}.
 Default order: id desc. Sortable: id, description, quantity, estimated_amount. Expand: purchase_order_line, request.
 Fields:
 - id: integer. Technical identifier of the line.
@@ -5655,7 +5655,7 @@ Example record (shape only): {"id":42,"request_id":7,"request_subject":"Example 
 
 ### approvals/requests: Approval requests
 Approval requests (purchases, expenses, missions...) and their outcome.
-List: GET /api/v1/approvals/requests. Detail: GET +/{id}.
+GET /api/v1/approvals/requests. GET /api/v1/approvals/requests/{id}.
 Default order: id desc. Sortable: id, subject, description, reference, status, amount, budget_code, location, quantity, created_at, date, date_confirmed, date_start, date_end. Expand: approver_records, lines.
 Fields:
 - id: integer. Technical identifier of the request.
@@ -5704,7 +5704,7 @@ Prepaid electricity meters of the sites: credit purchases, balance readings, con
 
 ### electricity/counters: Meters
 Prepaid electricity meters in service, with their estimated balance and autonomy (archived meters are not exposed).
-List: GET /api/v1/electricity/counters. Detail: GET +/{id}.
+GET /api/v1/electricity/counters. GET /api/v1/electricity/counters/{id}.
 Default order: code asc. Sortable: id, code, label. Scope: active = true. Expand: purchases, readings.
 Fields:
 - id: integer. Technical identifier of the meter.
@@ -5731,7 +5731,7 @@ Example record (shape only): {"id":42,"code":"Example code","label":"Example lab
 
 ### electricity/purchases: Credit purchases
 Prepaid credit bought for a meter.
-List: GET /api/v1/electricity/purchases. Detail: GET +/{id}.
+GET /api/v1/electricity/purchases. GET /api/v1/electricity/purchases/{id}.
 Default order: date_purchase desc. Sortable: id, reference, date_purchase, purchased_kwh, amount, state. Expand: counter_record.
 Fields:
 - id: integer. Technical identifier of the purchase.
@@ -5756,7 +5756,7 @@ Example record (shape only): {"id":42,"reference":"Example reference","counter":
 
 ### electricity/readings: Meter readings
 Balances read on a meter and the consumption derived from the previous reading.
-List: GET /api/v1/electricity/readings. Detail: GET +/{id}.
+GET /api/v1/electricity/readings. GET /api/v1/electricity/readings/{id}.
 Default order: date_reading desc. Sortable: id, date_reading, remaining_kwh, consumed_kwh, days_elapsed, daily_consumption, is_excluded_from_avg, note. Expand: counter_record.
 Fields:
 - id: integer. Technical identifier of the reading.
@@ -5784,7 +5784,7 @@ Events of the organisation, their registrations and their preparation checklist 
 
 ### events/events: Events
 Events with their dates, space, seats, people in charge, review state and checklist progress.
-List: GET /api/v1/events/events. Detail: GET +/{id}.
+GET /api/v1/events/events. GET /api/v1/events/events/{id}.
 Default order: date_begin desc. Sortable: id, name, date_begin, date_end, seats_max, origin, review_state, hidden_public, checklist_enabled. Expand: registrations, reservation, space_record, tasks.
 Fields:
 - id: integer. Technical identifier of the event.
@@ -5825,7 +5825,7 @@ Example record (shape only): {"id":42,"name":"Example name","event_type":"Exampl
 
 ### events/registrations: Registrations
 Registrations of participants to events (attendee name, email and phone are personal data).
-List: GET /api/v1/events/registrations. Detail: GET +/{id}.
+GET /api/v1/events/registrations. GET /api/v1/events/registrations/{id}.
 Default order: id desc. Sortable: id, attendee, email, phone, state. Expand: event_record.
 Fields:
 - id: integer. Technical identifier of the registration.
@@ -5848,7 +5848,7 @@ Example record (shape only): {"id":42,"event_id":7,"event":"Example event","tick
 
 ### events/tasks: Checklist tasks
 Preparation checklist tasks of events.
-List: GET /api/v1/events/tasks. Detail: GET +/{id}.
+GET /api/v1/events/tasks. GET /api/v1/events/tasks/{id}.
 Default order: event_id desc, sequence asc. Sortable: id, name, done. Expand: event_record.
 Fields:
 - id: integer. Technical identifier of the task.
@@ -5870,7 +5870,7 @@ Vehicles of the organisation, their reservations and trips, fuel logs, services,
 
 ### fleet/alerts: Alerts
 Due-date alerts on vehicles: insurance, technical control, mileage service, driving permit and custom reminders.
-List: GET /api/v1/fleet/alerts. Detail: GET +/{id}.
+GET /api/v1/fleet/alerts. GET /api/v1/fleet/alerts/{id}.
 Default order: due_date asc. Sortable: id, name, type, due_date, handled_at, reminder_days. Expand: vehicle_record.
 Fields:
 - id: integer. Technical identifier of the alert.
@@ -5895,7 +5895,7 @@ Example record (shape only): {"id":42,"name":"Example name","vehicle":"Example v
 
 ### fleet/fuel-logs: Fuel logs
 Fuel fills of the vehicles with consumption over each interval and anomaly detection.
-List: GET /api/v1/fleet/fuel-logs. Detail: GET +/{id}.
+GET /api/v1/fleet/fuel-logs. GET /api/v1/fleet/fuel-logs/{id}.
 Default order: date desc. Sortable: id, reference, date, station, liters, price_per_liter, odometer, distance, reviewed. Expand: vehicle_record.
 Fields:
 - id: integer. Technical identifier of the fuel log.
@@ -5928,7 +5928,7 @@ Example record (shape only): {"id":42,"reference":"Example reference","vehicle":
 
 ### fleet/incidents: Incidents
 Incidents involving the vehicles (damage, breakdowns, accidents).
-List: GET /api/v1/fleet/incidents. Detail: GET +/{id}.
+GET /api/v1/fleet/incidents. GET /api/v1/fleet/incidents/{id}.
 Default order: date desc. Sortable: id, name, date, severity, cost. Expand: vehicle_record.
 Fields:
 - id: integer. Technical identifier of the incident.
@@ -5952,7 +5952,7 @@ Example record (shape only): {"id":42,"name":"Example name","vehicle":"Example v
 
 ### fleet/locations: Locations
 Fleet locations in service (pick-up points and sites; archived locations are not exposed).
-List: GET /api/v1/fleet/locations. Detail: GET +/{id}.
+GET /api/v1/fleet/locations. GET /api/v1/fleet/locations/{id}.
 Default order: sequence asc, name asc. Sortable: id, name, code, address, city, latitude, longitude, is_default_pickup. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the location.
@@ -5973,7 +5973,7 @@ Example record (shape only): {"id":42,"name":"Example name","code":"Example code
 
 ### fleet/reservations: Reservations
 Vehicle requests (reservations of a vehicle for a period).
-List: GET /api/v1/fleet/reservations. Detail: GET +/{id}.
+GET /api/v1/fleet/reservations. GET /api/v1/fleet/reservations/{id}.
 Default order: start desc. Sortable: id, reference, start, stop, motive, destination, expected_km, attendees_count, origin, state, approved_at, refusal_reason. Expand: trips, vehicle_record.
 Fields:
 - id: integer. Technical identifier of the reservation.
@@ -6006,7 +6006,7 @@ Example record (shape only): {"id":42,"reference":"Example reference","vehicle":
 
 ### fleet/services: Services
 Services performed on the vehicles (maintenance and repairs).
-List: GET /api/v1/fleet/services. Detail: GET +/{id}.
+GET /api/v1/fleet/services. GET /api/v1/fleet/services/{id}.
 Default order: date desc. Sortable: id, date, description, service_kind, amount, next_service_odometer, invoice_ref, state. Expand: vehicle_record.
 Fields:
 - id: integer. Technical identifier of the service.
@@ -6036,7 +6036,7 @@ Example record (shape only): {"id":42,"vehicle":"Example vehicle","vehicle_id":7
 
 ### fleet/trips: Trips
 Trips driven with the vehicles.
-List: GET /api/v1/fleet/trips. Detail: GET +/{id}.
+GET /api/v1/fleet/trips. GET /api/v1/fleet/trips/{id}.
 Default order: date desc. Sortable: id, reference, date, date_start, date_end, odometer_start, distance, motive, destination. Expand: reservation, vehicle_record.
 Fields:
 - id: integer. Technical identifier of the trip.
@@ -6066,7 +6066,7 @@ Example record (shape only): {"id":42,"reference":"Example reference","reservati
 
 ### fleet/vehicles: Vehicles
 Vehicles of the fleet in service (archived vehicles are not exposed).
-List: GET /api/v1/fleet/vehicles. Detail: GET +/{id}.
+GET /api/v1/fleet/vehicles. GET /api/v1/fleet/vehicles/{id}.
 Default order: plate asc. Sortable: id, plate, vin, seats, fuel_type, assignation_state, acquisition_date, insurance_expiry, technical_control_expiry. Scope: active = true. Expand: alerts, fuel_logs, incidents, reservations, services, trips.
 Fields:
 - id: integer. Technical identifier of the vehicle.
@@ -6102,7 +6102,7 @@ IT hardware assets of the organisation's inventory, helpdesk tickets and consuma
 
 ### it/assets: Assets
 IT hardware identified by serial number, limited to the organisation's inventory (parc).
-List: GET /api/v1/it/assets. Detail: GET +/{id}.
+GET /api/v1/it/assets. GET /api/v1/it/assets/{id}.
 Default order: serial asc. Sortable: id, serial, internal_ref, lifecycle. Scope: org_in_parc = true.
 Fields:
 - id: integer. Technical identifier of the asset.
@@ -6123,7 +6123,7 @@ Example record (shape only): {"id":42,"serial":"Example serial","internal_ref":"
 
 ### it/consumable-moves: Consumable moves
 Consumables issued to beneficiaries against IT tickets, and what came back.
-List: GET /api/v1/it/consumable-moves. Detail: GET +/{id}.
+GET /api/v1/it/consumable-moves. GET /api/v1/it/consumable-moves/{id}.
 Default order: date desc. Sortable: id, quantity, returned_quantity, state, date. Expand: ticket.
 Fields:
 - id: integer. Technical identifier of the move.
@@ -6150,7 +6150,7 @@ Example record (shape only): {"id":42,"ticket_id":7,"ticket_number":"Example tic
 
 ### it/tickets: Tickets
 IT helpdesk tickets in service (archived tickets are not exposed); both listings of the specification (decision D4).
-List: GET /api/v1/it/tickets. Detail: GET +/{id}.
+GET /api/v1/it/tickets. GET /api/v1/it/tickets/{id}.
 Default order: id desc. Sortable: id, number, name, priority, kanban_state, assigned_date, closed_date, validation_state. Scope: active = true. Expand: consumable_moves.
 Fields:
 - id: integer. Technical identifier of the ticket.
@@ -6188,7 +6188,7 @@ Purchase orders sent to vendors and their lines (quantities, prices, receptions,
 
 ### purchase/order-lines: Purchase order lines
 Lines of purchase orders.
-List: GET /api/v1/purchase/order-lines. Detail: GET +/{id}.
+GET /api/v1/purchase/order-lines. GET /api/v1/purchase/order-lines/{id}.
 Default order: id desc. Sortable: id, description, quantity, price_unit, price_subtotal, price_total, qty_received, qty_invoiced, date_planned. Expand: approval_lines, order.
 Fields:
 - id: integer. Technical identifier of the line.
@@ -6220,7 +6220,7 @@ Example record (shape only): {"id":42,"order_id":7,"order_reference":"Example or
 
 ### purchase/orders: Purchase orders
 Purchase orders (requests for quotation and confirmed orders).
-List: GET /api/v1/purchase/orders. Detail: GET +/{id}.
+GET /api/v1/purchase/orders. GET /api/v1/purchase/orders/{id}.
 Default order: date_order desc. Sortable: id, reference, vendor_reference, subject, budget_line, delivery_condition, origin, date_order, date_approve, date_planned, amount_untaxed, amount_total, state, invoice_status, created_at. Expand: lines.
 Fields:
 - id: integer. Technical identifier of the order.
@@ -6270,7 +6270,7 @@ Sites and bookable spaces of the organisation, their categories and equipment, a
 
 ### space/activities: Activities
 Activities a space can be booked for (archived activities are not exposed).
-List: GET /api/v1/space/activities. Detail: GET +/{id}.
+GET /api/v1/space/activities. GET /api/v1/space/activities/{id}.
 Default order: sequence asc, name asc. Sortable: id, name, code, default_duration. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the activity.
@@ -6285,7 +6285,7 @@ Example record (shape only): {"id":42,"name":"Example name","code":"Example code
 
 ### space/categories: Categories
 Categories of spaces and equipment (archived categories are not exposed).
-List: GET /api/v1/space/categories. Detail: GET +/{id}.
+GET /api/v1/space/categories. GET /api/v1/space/categories/{id}.
 Default order: sequence asc, name asc. Sortable: id, name, description. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the category.
@@ -6298,7 +6298,7 @@ Example record (shape only): {"id":42,"name":"Example name","description":"Examp
 
 ### space/equipments: Equipment
 Equipment available in the spaces (archived equipment is not exposed).
-List: GET /api/v1/space/equipments. Detail: GET +/{id}.
+GET /api/v1/space/equipments. GET /api/v1/space/equipments/{id}.
 Default order: name asc. Sortable: id, name, code, description. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the equipment.
@@ -6314,7 +6314,7 @@ Example record (shape only): {"id":42,"name":"Example name","code":"Example code
 
 ### space/maintenances: Maintenances
 Maintenance slots of spaces.
-List: GET /api/v1/space/maintenances. Detail: GET +/{id}.
+GET /api/v1/space/maintenances. GET /api/v1/space/maintenances/{id}.
 Default order: start desc. Sortable: id, name, start, stop, state, category, blocks_reservations. Expand: space_record.
 Fields:
 - id: integer. Technical identifier of the maintenance.
@@ -6342,7 +6342,7 @@ Example record (shape only): {"id":42,"name":"Example name","space":"Example spa
 
 ### space/reservations: Reservations
 Reservations of spaces.
-List: GET /api/v1/space/reservations. Detail: GET +/{id}.
+GET /api/v1/space/reservations. GET /api/v1/space/reservations/{id}.
 Default order: start desc. Sortable: id, reference, start, stop, attendees_expected, attendees_actual, origin, state, approved_at, refusal_reason, cancellation_reason, check_in_at, check_out_at. Expand: events, space_record.
 Fields:
 - id: integer. Technical identifier of the reservation.
@@ -6377,7 +6377,7 @@ Example record (shape only): {"id":42,"reference":"Example reference","space":"E
 
 ### space/sites: Sites
 Sites holding the spaces, as a tree (archived sites are not exposed).
-List: GET /api/v1/space/sites. Detail: GET +/{id}.
+GET /api/v1/space/sites. GET /api/v1/space/sites/{id}.
 Default order: complete_name asc. Sortable: id, name, complete_name, code, address. Scope: active = true. Expand: children, parent, spaces.
 Fields:
 - id: integer. Technical identifier of the site.
@@ -6396,7 +6396,7 @@ Example record (shape only): {"id":42,"name":"Example name","complete_name":"Exa
 
 ### space/spaces: Spaces
 Bookable spaces (archived spaces are not exposed).
-List: GET /api/v1/space/spaces. Detail: GET +/{id}.
+GET /api/v1/space/spaces. GET /api/v1/space/spaces/{id}.
 Default order: sequence asc, name asc. Sortable: id, name, code, state, location, floor, surface, capacity, hourly_price, public_visibility, approval_required, min_lead_hours, max_lead_days, cancel_deadline_hours. Scope: active = true. Expand: events, maintenances, reservations, site_record.
 Fields:
 - id: integer. Technical identifier of the space.
@@ -6433,7 +6433,7 @@ Objectives and key results, their measures and readings, squads' engagements, sp
 
 ### sprint/blockers: Blockers
 Blocking points raised by squads, with their origin, owner and the decision that lifted them.
-List: GET /api/v1/sprint/blockers. Detail: GET +/{id}.
+GET /api/v1/sprint/blockers. GET /api/v1/sprint/blockers/{id}.
 Default order: date_start desc. Sortable: id, name, description, unblocker, origin, date_start, date_lifted, escalated, decision.
 Fields:
 - id: integer. Technical identifier of the blocker.
@@ -6467,7 +6467,7 @@ Example record (shape only): {"id":42,"name":"Example name","description":"Examp
 
 ### sprint/engagements: Engagements
 Commitments taken by squads towards an objective or key result, with their deadline and state.
-List: GET /api/v1/sprint/engagements. Detail: GET +/{id}.
+GET /api/v1/sprint/engagements. GET /api/v1/sprint/engagements/{id}.
 Default order: deadline asc. Sortable: id, number, name, state, deadline, actual_date, expected_proof. Expand: key_result_record, objective_record.
 Fields:
 - id: integer. Technical identifier of the engagement.
@@ -6500,7 +6500,7 @@ Example record (shape only): {"id":42,"number":"Example number","name":"Example 
 
 ### sprint/key-results: Key results
 Key results of the objectives, per exercice and squad, with their progress computed from their measures.
-List: GET /api/v1/sprint/key-results. Detail: GET +/{id}.
+GET /api/v1/sprint/key-results. GET /api/v1/sprint/key-results/{id}.
 Default order: number asc. Sortable: id, number, name. Expand: engagements, measure_readings, measure_records, objective_record.
 Fields:
 - id: integer. Technical identifier of the key result.
@@ -6523,7 +6523,7 @@ Example record (shape only): {"id":42,"number":3,"name":"Example name","progress
 
 ### sprint/measure-readings: Measure readings
 Values read for the measures of the key results.
-List: GET /api/v1/sprint/measure-readings. Detail: GET +/{id}.
+GET /api/v1/sprint/measure-readings. GET /api/v1/sprint/measure-readings/{id}.
 Default order: date desc. Sortable: id, date, value, note. Expand: key_result_record, measure_record.
 Fields:
 - id: integer. Technical identifier of the reading.
@@ -6548,7 +6548,7 @@ Example record (shape only): {"id":42,"measure":"Example measure","measure_id":7
 
 ### sprint/measures: Measures
 Measures of the key results: start, milestone and target values, last reading and progress.
-List: GET /api/v1/sprint/measures. Detail: GET +/{id}.
+GET /api/v1/sprint/measures. GET /api/v1/sprint/measures/{id}.
 Default order: kr_id, id. Sortable: id, name, unit, start_value, milestone_value, milestone_date, target_value. Expand: key_result_record, readings.
 Fields:
 - id: integer. Technical identifier of the measure.
@@ -6573,7 +6573,7 @@ Example record (shape only): {"id":42,"name":"Example name","unit":"Example unit
 
 ### sprint/objectives: Objectives
 Objectives of the OKR framework, archived ones included.
-List: GET /api/v1/sprint/objectives. Detail: GET +/{id}.
+GET /api/v1/sprint/objectives. GET /api/v1/sprint/objectives/{id}.
 Default order: name asc. Sortable: id, name, active. Expand: engagements, key_results.
 Fields:
 - id: integer. Technical identifier of the objective.
@@ -6587,7 +6587,7 @@ Example record (shape only): {"id":42,"name":"Example name","active":true,"url":
 
 ### sprint/sprints: Sprints
 Sprints of the squads (field list inferred, may grow; decision D1).
-List: GET /api/v1/sprint/sprints. Detail: GET +/{id}.
+GET /api/v1/sprint/sprints. GET /api/v1/sprint/sprints/{id}.
 Default order: date_start desc. Sortable: id, name, date_start, date_end.
 Fields:
 - id: integer. Technical identifier of the sprint.
@@ -6609,7 +6609,7 @@ Stock transfers of the organisation (receipts, deliveries and internal moves).
 
 ### stock/pickings: Pickings
 Transfers of goods (receipts, deliveries, internal moves).
-List: GET /api/v1/stock/pickings. Detail: GET +/{id}.
+GET /api/v1/stock/pickings. GET /api/v1/stock/pickings/{id}.
 Default order: scheduled_date desc. Sortable: id, reference, origin, scheduled_date, date_done, priority, state.
 Fields:
 - id: integer. Technical identifier of the transfer.
@@ -6639,7 +6639,7 @@ Missions of the organisation's staff: trips, their stages and expenses, trip typ
 
 ### travel/perdiem-rates: Per-diem rates
 Daily allowance rates by destination country and city (archived rates are not exposed).
-List: GET /api/v1/travel/perdiem-rates. Detail: GET +/{id}.
+GET /api/v1/travel/perdiem-rates. GET /api/v1/travel/perdiem-rates/{id}.
 Default order: id desc. Sortable: id, daily_rate, has_tiers, note. Scope: active = true. Expand: requests.
 Fields:
 - id: integer. Technical identifier of the rate.
@@ -6662,7 +6662,7 @@ Example record (shape only): {"id":42,"country":"Example country","country_id":7
 
 ### travel/perdiem-requests: Per-diem requests
 Requests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).
-List: GET /api/v1/travel/perdiem-requests. Detail: GET +/{id}.
+GET /api/v1/travel/perdiem-requests. GET /api/v1/travel/perdiem-requests/{id}.
 Default order: date_start desc. Sortable: id, reference, name, state, mission_object, date_start, date_end, prorata_start, prorata_end, calc_model, daily_rate, duration_abatement_pct, duration_abatement_amount, total_amount, financing_type, partner_share_pct, amount_company, amount_partner, submit_date, approve_date, reject_date. Scope: active = true. Expand: rate, trip.
 Fields:
 - id: integer. Technical identifier of the request.
@@ -6712,7 +6712,7 @@ Example record (shape only): {"id":42,"reference":"Example reference","name":"Ex
 
 ### travel/trip-expenses: Trip expenses
 Other expenses of a trip (visa, local transport, fees...).
-List: GET /api/v1/travel/trip-expenses. Detail: GET +/{id}.
+GET /api/v1/travel/trip-expenses. GET /api/v1/travel/trip-expenses/{id}.
 Default order: id desc. Sortable: id, name, cost, notes. Expand: trip.
 Fields:
 - id: integer. Technical identifier of the expense.
@@ -6730,7 +6730,7 @@ Example record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_re
 
 ### travel/trip-stages: Trip stages
 Legs of a trip, in order, from one city to the next.
-List: GET /api/v1/travel/trip-stages. Detail: GET +/{id}.
+GET /api/v1/travel/trip-stages. GET /api/v1/travel/trip-stages/{id}.
 Default order: trip_id desc, sequence asc. Sortable: id, name, position, is_return_leg, date_from, date_to, has_transport. Expand: trip.
 Fields:
 - id: integer. Technical identifier of the stage.
@@ -6758,7 +6758,7 @@ Example record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_re
 
 ### travel/trip-types: Trip types
 Kinds of mission (archived types are not exposed).
-List: GET /api/v1/travel/trip-types. Detail: GET +/{id}.
+GET /api/v1/travel/trip-types. GET /api/v1/travel/trip-types/{id}.
 Default order: sequence asc, name asc. Sortable: id, name, code, description. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the trip type.
@@ -6773,7 +6773,7 @@ Example record (shape only): {"id":42,"name":"Example name","code":"Example code
 
 ### travel/trips: Trips
 Missions of the organisation's staff: traveller, itinerary, dates and costs.
-List: GET /api/v1/travel/trips. Detail: GET +/{id}.
+GET /api/v1/travel/trips. GET /api/v1/travel/trips/{id}.
 Default order: date_start desc. Sortable: id, reference, name, state, traveler_name, traveler_email, description, date_submission, date_start, date_end, transport_cost, accommodation_cost_total, insurance_premium, has_per_diem. Expand: expenses, perdiem_requests, stages.
 Fields:
 - id: integer. Technical identifier of the trip.
@@ -48052,7 +48052,7 @@ var mcp_tools_default = {
     {
       name: "describe_resource",
       title: "Describe a resource",
-      description: "Fields (type, enum values, personal-data flag), named filters (operator, value type, example), sort keys, relations (expand) and scope of one resource.",
+      description: "Fields (type, enum values, personal-data flag), named filters (operator, value type, example), sort keys, scope and relations of one resource. A relation is embedded by the query tools' and get_record's expand: 'lines(id,price_total),order'.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -48198,21 +48198,7 @@ var mcp_tools_default = {
             }
           },
           relations: {
-            type: "array",
-            items: {
-              type: "object",
-              properties: {
-                name: {
-                  type: "string"
-                },
-                kind: {
-                  type: "string"
-                },
-                resource: {
-                  type: "string"
-                }
-              }
-            }
+            type: "array"
           },
           filters: {
             type: "array",
@@ -48340,8 +48326,7 @@ var mcp_tools_default = {
             description: "Fields to return (default: every field except personal data). Personal-data fields (see describe_resource) are returned only when named here."
           },
           expand: {
-            type: "string",
-            description: "Relations to embed (describe_resource), comma-separated, fields in parentheses: 'lines(id,price_total)'."
+            type: "string"
           }
         }
       },
@@ -48544,8 +48529,7 @@ var mcp_tools_default = {
             description: "Count every matching record in meta.total (default true; false is cheaper)."
           },
           expand: {
-            type: "string",
-            description: "Relations to embed (describe_resource), comma-separated, fields in parentheses: 'lines(id,price_total)'."
+            type: "string"
           }
         }
       },
@@ -48570,7 +48554,6 @@ var mcp_tools_default = {
               anyOf: [
                 {
                   type: "object",
-                  additionalProperties: false,
                   required: [
                     "id"
                   ],
@@ -48628,18 +48611,11 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
-                    },
-                    dimension_record: {
-                      type: [
-                        "object",
-                        "null"
-                      ]
                     }
                   }
                 },
                 {
                   type: "object",
-                  additionalProperties: false,
                   required: [
                     "id"
                   ],
@@ -48682,12 +48658,6 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
-                    },
-                    accounts: {
-                      type: [
-                        "array",
-                        "null"
-                      ]
                     }
                   }
                 }
@@ -48720,9 +48690,7 @@ var mcp_tools_default = {
                   type: "string"
                 }
               },
-              expanded: {
-                type: "object"
-              }
+              expanded: {}
             }
           }
         }
@@ -48984,8 +48952,7 @@ var mcp_tools_default = {
             description: "Count every matching record in meta.total (default true; false is cheaper)."
           },
           expand: {
-            type: "string",
-            description: "Relations to embed (describe_resource), comma-separated, fields in parentheses: 'lines(id,price_total)'."
+            type: "string"
           }
         }
       },
@@ -49011,7 +48978,6 @@ var mcp_tools_default = {
               anyOf: [
                 {
                   type: "object",
-                  additionalProperties: false,
                   required: [
                     "id"
                   ],
@@ -49093,18 +49059,11 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
-                    },
-                    request: {
-                      type: [
-                        "object",
-                        "null"
-                      ]
                     }
                   }
                 },
                 {
                   type: "object",
-                  additionalProperties: false,
                   required: [
                     "id"
                   ],
@@ -49228,24 +49187,11 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
-                    },
-                    purchase_order_line: {
-                      type: [
-                        "object",
-                        "null"
-                      ]
-                    },
-                    request: {
-                      type: [
-                        "object",
-                        "null"
-                      ]
                     }
                   }
                 },
                 {
                   type: "object",
-                  additionalProperties: false,
                   required: [
                     "id"
                   ],
@@ -49416,18 +49362,6 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
-                    },
-                    approver_records: {
-                      type: [
-                        "array",
-                        "null"
-                      ]
-                    },
-                    lines: {
-                      type: [
-                        "array",
-                        "null"
-                      ]
                     }
                   }
                 }
@@ -49460,9 +49394,7 @@ var mcp_tools_default = {
                   type: "string"
                 }
               },
-              expanded: {
-                type: "object"
-              }
+              expanded: {}
             }
           }
         }
@@ -49646,8 +49578,7 @@ var mcp_tools_default = {
             description: "Count every matching record in meta.total (default true; false is cheaper)."
           },
           expand: {
-            type: "string",
-            description: "Relations to embed (describe_resource), comma-separated, fields in parentheses: 'lines(id,price_total)'."
+            type: "string"
           }
         }
       },
@@ -49673,7 +49604,6 @@ var mcp_tools_default = {
               anyOf: [
                 {
                   type: "object",
-                  additionalProperties: false,
                   required: [
                     "id"
                   ],
@@ -49772,24 +49702,11 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
-                    },
-                    purchases: {
-                      type: [
-                        "array",
-                        "null"
-                      ]
-                    },
-                    readings: {
-                      type: [
-                        "array",
-                        "null"
-                      ]
                     }
                   }
                 },
                 {
                   type: "object",
-                  additionalProperties: false,
                   required: [
                     "id"
                   ],
@@ -49868,18 +49785,11 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
-                    },
-                    counter_record: {
-                      type: [
-                        "object",
-                        "null"
-                      ]
                     }
                   }
                 },
                 {
                   type: "object",
-                  additionalProperties: false,
                   required: [
                     "id"
                   ],
@@ -49950,12 +49860,6 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
-                    },
-                    counter_record: {
-                      type: [
-                        "object",
-                        "null"
-                      ]
                     }
                   }
                 }
@@ -49988,9 +49892,7 @@ var mcp_tools_default = {
                   type: "string"
                 }
               },
-              expanded: {
-                type: "object"
-              }
+              expanded: {}
             }
           }
         }
@@ -50192,8 +50094,7 @@ var mcp_tools_default = {
             description: "Count every matching record in meta.total (default true; false is cheaper)."
           },
           expand: {
-            type: "string",
-            description: "Relations to embed (describe_resource), comma-separated, fields in parentheses: 'lines(id,price_total)'."
+            type: "string"
           }
         }
       },
@@ -50219,7 +50120,6 @@ var mcp_tools_default = {
               anyOf: [
                 {
                   type: "object",
-                  additionalProperties: false,
                   required: [
                     "id"
                   ],
@@ -50374,36 +50274,11 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
-                    },
-                    registrations: {
-                      type: [
-                        "array",
-                        "null"
-                      ]
-                    },
-                    reservation: {
-                      type: [
-                        "object",
-                        "null"
-                      ]
-                    },
-                    space_record: {
-                      type: [
-                        "object",
-                        "null"
-                      ]
-                    },
-                    tasks: {
-                      type: [
-                        "array",
-                        "null"
-                      ]
                     }
                   }
                 },
                 {
                   type: "object",
-                  additionalProperties: false,
                   required: [
                     "id"
                   ],
@@ -50477,18 +50352,11 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
-                    },
-                    event_record: {
-                      type: [
-                        "object",
-                        "null"
-                      ]
                     }
                   }
                 },
                 {
                   type: "object",
-                  additionalProperties: false,
                   required: [
                     "id"
                   ],
@@ -50528,12 +50396,6 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
-                    },
-                    event_record: {
-                      type: [
-                        "object",
-                        "null"
-                      ]
                     }
                   }
                 }
@@ -50566,9 +50428,7 @@ var mcp_tools_default = {
                   type: "string"
                 }
               },
-              expanded: {
-                type: "object"
-              }
+              expanded: {}
             }
           }
         }
@@ -50982,8 +50842,7 @@ var mcp_tools_default = {
             description: "Count every matching record in meta.total (default true; false is cheaper)."
           },
           expand: {
-            type: "string",
-            description: "Relations to embed (describe_resource), comma-separated, fields in parentheses: 'lines(id,price_total)'."
+            type: "string"
           }
         }
       },
@@ -51014,7 +50873,6 @@ var mcp_tools_default = {
               anyOf: [
                 {
                   type: "object",
-                  additionalProperties: false,
                   required: [
                     "id"
                   ],
@@ -51103,18 +50961,11 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
-                    },
-                    vehicle_record: {
-                      type: [
-                        "object",
-                        "null"
-                      ]
                     }
                   }
                 },
                 {
                   type: "object",
-                  additionalProperties: false,
                   required: [
                     "id"
                   ],
@@ -51237,18 +51088,11 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
-                    },
-                    vehicle_record: {
-                      type: [
-                        "object",
-                        "null"
-                      ]
                     }
                   }
                 },
                 {
                   type: "object",
-                  additionalProperties: false,
                   required: [
                     "id"
                   ],
@@ -51321,12 +51165,6 @@ var mcp_tools_default = {
                     url: {
                       type: [
                         "string",
-                        "null"
-                      ]
-                    },
-                    vehicle_record: {
-                      type: [
-                        "object",
                         "null"
                       ]
                     }
@@ -51403,7 +51241,6 @@ var mcp_tools_default = {
                 },
                 {
                   type: "object",
-                  additionalProperties: false,
                   required: [
                     "id"
                   ],
@@ -51542,24 +51379,11 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
-                    },
-                    trips: {
-                      type: [
-                        "array",
-                        "null"
-                      ]
-                    },
-                    vehicle_record: {
-                      type: [
-                        "object",
-                        "null"
-                      ]
                     }
                   }
                 },
                 {
                   type: "object",
-                  additionalProperties: false,
                   required: [
                     "id"
                   ],
@@ -51675,18 +51499,11 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
-                    },
-                    vehicle_record: {
-                      type: [
-                        "object",
-                        "null"
-                      ]
                     }
                   }
                 },
                 {
                   type: "object",
-                  additionalProperties: false,
                   required: [
                     "id"
                   ],
@@ -51792,24 +51609,11 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
-                    },
-                    reservation: {
-                      type: [
-                        "object",
-                        "null"
-                      ]
-                    },
-                    vehicle_record: {
-                      type: [
-                        "object",
-                        "null"
-                      ]
                     }
                   }
                 },
                 {
                   type: "object",
-                  additionalProperties: false,
                   required: [
                     "id"
                   ],
@@ -51942,42 +51746,6 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
-                    },
-                    alerts: {
-                      type: [
-                        "array",
-                        "null"
-                      ]
-                    },
-                    fuel_logs: {
-                      type: [
-                        "array",
-                        "null"
-                      ]
-                    },
-                    incidents: {
-                      type: [
-                        "array",
-                        "null"
-                      ]
-                    },
-                    reservations: {
-                      type: [
-                        "array",
-                        "null"
-                      ]
-                    },
-                    services: {
-                      type: [
-                        "array",
-                        "null"
-                      ]
-                    },
-                    trips: {
-                      type: [
-                        "array",
-                        "null"
-                      ]
                     }
                   }
                 }
@@ -52010,9 +51778,7 @@ var mcp_tools_default = {
                   type: "string"
                 }
               },
-              expanded: {
-                type: "object"
-              }
+              expanded: {}
             }
           }
         }
@@ -52231,8 +51997,7 @@ var mcp_tools_default = {
             description: "Count every matching record in meta.total (default true; false is cheaper)."
           },
           expand: {
-            type: "string",
-            description: "Relations to embed (describe_resource), comma-separated, fields in parentheses: 'lines(id,price_total)'."
+            type: "string"
           }
         }
       },
@@ -52332,7 +52097,6 @@ var mcp_tools_default = {
                 },
                 {
                   type: "object",
-                  additionalProperties: false,
                   required: [
                     "id"
                   ],
@@ -52418,18 +52182,11 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
-                    },
-                    ticket: {
-                      type: [
-                        "object",
-                        "null"
-                      ]
                     }
                   }
                 },
                 {
                   type: "object",
-                  additionalProperties: false,
                   required: [
                     "id"
                   ],
@@ -52563,12 +52320,6 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
-                    },
-                    consumable_moves: {
-                      type: [
-                        "array",
-                        "null"
-                      ]
                     }
                   }
                 }
@@ -52601,9 +52352,7 @@ var mcp_tools_default = {
                   type: "string"
                 }
               },
-              expanded: {
-                type: "object"
-              }
+              expanded: {}
             }
           }
         }
@@ -52822,8 +52571,7 @@ var mcp_tools_default = {
             description: "Count every matching record in meta.total (default true; false is cheaper)."
           },
           expand: {
-            type: "string",
-            description: "Relations to embed (describe_resource), comma-separated, fields in parentheses: 'lines(id,price_total)'."
+            type: "string"
           }
         }
       },
@@ -52848,7 +52596,6 @@ var mcp_tools_default = {
               anyOf: [
                 {
                   type: "object",
-                  additionalProperties: false,
                   required: [
                     "id"
                   ],
@@ -52973,24 +52720,11 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
-                    },
-                    approval_lines: {
-                      type: [
-                        "array",
-                        "null"
-                      ]
-                    },
-                    order: {
-                      type: [
-                        "object",
-                        "null"
-                      ]
                     }
                   }
                 },
                 {
                   type: "object",
-                  additionalProperties: false,
                   required: [
                     "id"
                   ],
@@ -53154,12 +52888,6 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
-                    },
-                    lines: {
-                      type: [
-                        "array",
-                        "null"
-                      ]
                     }
                   }
                 }
@@ -53192,9 +52920,7 @@ var mcp_tools_default = {
                   type: "string"
                 }
               },
-              expanded: {
-                type: "object"
-              }
+              expanded: {}
             }
           }
         }
@@ -53493,8 +53219,7 @@ var mcp_tools_default = {
             description: "Count every matching record in meta.total (default true; false is cheaper)."
           },
           expand: {
-            type: "string",
-            description: "Relations to embed (describe_resource), comma-separated, fields in parentheses: 'lines(id,price_total)'."
+            type: "string"
           }
         }
       },
@@ -53632,7 +53357,6 @@ var mcp_tools_default = {
                 },
                 {
                   type: "object",
-                  additionalProperties: false,
                   required: [
                     "id"
                   ],
@@ -53730,18 +53454,11 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
-                    },
-                    space_record: {
-                      type: [
-                        "object",
-                        "null"
-                      ]
                     }
                   }
                 },
                 {
                   type: "object",
-                  additionalProperties: false,
                   required: [
                     "id"
                   ],
@@ -53886,24 +53603,11 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
-                    },
-                    events: {
-                      type: [
-                        "array",
-                        "null"
-                      ]
-                    },
-                    space_record: {
-                      type: [
-                        "object",
-                        "null"
-                      ]
                     }
                   }
                 },
                 {
                   type: "object",
-                  additionalProperties: false,
                   required: [
                     "id"
                   ],
@@ -53952,30 +53656,11 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
-                    },
-                    children: {
-                      type: [
-                        "array",
-                        "null"
-                      ]
-                    },
-                    parent: {
-                      type: [
-                        "object",
-                        "null"
-                      ]
-                    },
-                    spaces: {
-                      type: [
-                        "array",
-                        "null"
-                      ]
                     }
                   }
                 },
                 {
                   type: "object",
-                  additionalProperties: false,
                   required: [
                     "id"
                   ],
@@ -54105,30 +53790,6 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
-                    },
-                    events: {
-                      type: [
-                        "array",
-                        "null"
-                      ]
-                    },
-                    maintenances: {
-                      type: [
-                        "array",
-                        "null"
-                      ]
-                    },
-                    reservations: {
-                      type: [
-                        "array",
-                        "null"
-                      ]
-                    },
-                    site_record: {
-                      type: [
-                        "object",
-                        "null"
-                      ]
                     }
                   }
                 }
@@ -54161,9 +53822,7 @@ var mcp_tools_default = {
                   type: "string"
                 }
               },
-              expanded: {
-                type: "object"
-              }
+              expanded: {}
             }
           }
         }
@@ -54468,8 +54127,7 @@ var mcp_tools_default = {
             description: "Count every matching record in meta.total (default true; false is cheaper)."
           },
           expand: {
-            type: "string",
-            description: "Relations to embed (describe_resource), comma-separated, fields in parentheses: 'lines(id,price_total)'."
+            type: "string"
           }
         }
       },
@@ -54621,7 +54279,6 @@ var mcp_tools_default = {
                 },
                 {
                   type: "object",
-                  additionalProperties: false,
                   required: [
                     "id"
                   ],
@@ -54736,24 +54393,11 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
-                    },
-                    key_result_record: {
-                      type: [
-                        "object",
-                        "null"
-                      ]
-                    },
-                    objective_record: {
-                      type: [
-                        "object",
-                        "null"
-                      ]
                     }
                   }
                 },
                 {
                   type: "object",
-                  additionalProperties: false,
                   required: [
                     "id"
                   ],
@@ -54820,36 +54464,11 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
-                    },
-                    engagements: {
-                      type: [
-                        "array",
-                        "null"
-                      ]
-                    },
-                    measure_readings: {
-                      type: [
-                        "array",
-                        "null"
-                      ]
-                    },
-                    measure_records: {
-                      type: [
-                        "array",
-                        "null"
-                      ]
-                    },
-                    objective_record: {
-                      type: [
-                        "object",
-                        "null"
-                      ]
                     }
                   }
                 },
                 {
                   type: "object",
-                  additionalProperties: false,
                   required: [
                     "id"
                   ],
@@ -54923,24 +54542,11 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
-                    },
-                    key_result_record: {
-                      type: [
-                        "object",
-                        "null"
-                      ]
-                    },
-                    measure_record: {
-                      type: [
-                        "object",
-                        "null"
-                      ]
                     }
                   }
                 },
                 {
                   type: "object",
-                  additionalProperties: false,
                   required: [
                     "id"
                   ],
@@ -55027,24 +54633,11 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
-                    },
-                    key_result_record: {
-                      type: [
-                        "object",
-                        "null"
-                      ]
-                    },
-                    readings: {
-                      type: [
-                        "array",
-                        "null"
-                      ]
                     }
                   }
                 },
                 {
                   type: "object",
-                  additionalProperties: false,
                   required: [
                     "id"
                   ],
@@ -55064,18 +54657,6 @@ var mcp_tools_default = {
                     url: {
                       type: [
                         "string",
-                        "null"
-                      ]
-                    },
-                    engagements: {
-                      type: [
-                        "array",
-                        "null"
-                      ]
-                    },
-                    key_results: {
-                      type: [
-                        "array",
                         "null"
                       ]
                     }
@@ -55160,9 +54741,7 @@ var mcp_tools_default = {
                   type: "string"
                 }
               },
-              expanded: {
-                type: "object"
-              }
+              expanded: {}
             }
           }
         }
@@ -55279,8 +54858,7 @@ var mcp_tools_default = {
             description: "Count every matching record in meta.total (default true; false is cheaper)."
           },
           expand: {
-            type: "string",
-            description: "Relations to embed (describe_resource), comma-separated, fields in parentheses: 'lines(id,price_total)'."
+            type: "string"
           }
         }
       },
@@ -55431,9 +55009,7 @@ var mcp_tools_default = {
                   type: "string"
                 }
               },
-              expanded: {
-                type: "object"
-              }
+              expanded: {}
             }
           }
         }
@@ -55745,8 +55321,7 @@ var mcp_tools_default = {
             description: "Count every matching record in meta.total (default true; false is cheaper)."
           },
           expand: {
-            type: "string",
-            description: "Relations to embed (describe_resource), comma-separated, fields in parentheses: 'lines(id,price_total)'."
+            type: "string"
           }
         }
       },
@@ -55775,7 +55350,6 @@ var mcp_tools_default = {
               anyOf: [
                 {
                   type: "object",
-                  additionalProperties: false,
                   required: [
                     "id"
                   ],
@@ -55839,18 +55413,11 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
-                    },
-                    requests: {
-                      type: [
-                        "array",
-                        "null"
-                      ]
                     }
                   }
                 },
                 {
                   type: "object",
-                  additionalProperties: false,
                   required: [
                     "id"
                   ],
@@ -56091,24 +55658,11 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
-                    },
-                    rate: {
-                      type: [
-                        "object",
-                        "null"
-                      ]
-                    },
-                    trip: {
-                      type: [
-                        "object",
-                        "null"
-                      ]
                     }
                   }
                 },
                 {
                   type: "object",
-                  additionalProperties: false,
                   required: [
                     "id"
                   ],
@@ -56157,18 +55711,11 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
-                    },
-                    trip: {
-                      type: [
-                        "object",
-                        "null"
-                      ]
                     }
                   }
                 },
                 {
                   type: "object",
-                  additionalProperties: false,
                   required: [
                     "id"
                   ],
@@ -56255,12 +55802,6 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
-                    },
-                    trip: {
-                      type: [
-                        "object",
-                        "null"
-                      ]
                     }
                   }
                 },
@@ -56302,7 +55843,6 @@ var mcp_tools_default = {
                 },
                 {
                   type: "object",
-                  additionalProperties: false,
                   required: [
                     "id"
                   ],
@@ -56465,24 +56005,6 @@ var mcp_tools_default = {
                         "string",
                         "null"
                       ]
-                    },
-                    expenses: {
-                      type: [
-                        "array",
-                        "null"
-                      ]
-                    },
-                    perdiem_requests: {
-                      type: [
-                        "array",
-                        "null"
-                      ]
-                    },
-                    stages: {
-                      type: [
-                        "array",
-                        "null"
-                      ]
                     }
                   }
                 }
@@ -56515,9 +56037,7 @@ var mcp_tools_default = {
                   type: "string"
                 }
               },
-              expanded: {
-                type: "object"
-              }
+              expanded: {}
             }
           }
         }
