@@ -13,14 +13,14 @@ import { sampleRequest } from '../describe';
 import { ERROR_STATUSES } from '../openapi/components';
 
 /** The sections, in order; each is docs/guide/<id>.md and, on the page, the anchor `#<id>`. */
-export const GUIDE_SECTIONS = ['intro', 'authentication', 'records', 'paging', 'filters', 'related', 'errors', 'limits', 'versioning', 'agents', 'try'] as const;
+export const GUIDE_SECTIONS = ['intro', 'authentication', 'records', 'paging', 'filters', 'related', 'errors', 'limits', 'versioning', 'agents', 'try', 'operators'] as const;
 type GuideSectionId = (typeof GUIDE_SECTIONS)[number];
 
 /**
- * Sections llms.txt leaves out: the page's own, and what it says in fewer words within its 25,000
- * tokens (related records: the paging section's `expand` line and each resource's `Expand:`).
+ * Sections llms.txt leaves out: those about the page itself, and what it says in fewer words within
+ * its 25,000 tokens (related records: the paging section's `expand` line and each resource's `Expand:`).
  */
-const PAGE_ONLY: ReadonlySet<GuideSectionId> = new Set(['try', 'related']);
+const PAGE_ONLY: ReadonlySet<GuideSectionId> = new Set(['try', 'operators', 'related']);
 
 export interface GuideSection {
   readonly id: GuideSectionId;

@@ -1129,10 +1129,42 @@ var init_erp_client = __esm({
       calls = 0;
       /** Answers this request took from a call another request had in flight (`erp_shared`): not sent again. */
       shared = 0;
-      /** Time in the calls it sent and waiting for the ones it shared (`erp_ms`). */
-      ms = 0;
       /** The request's share of the memory budget: its ERP answers are charged to it as they arrive. */
       lease;
+      /** Waits for the ERP open now, since when, and the time of the spans already closed. */
+      open = 0;
+      openedAt = 0;
+      closedMs = 0;
+      /**
+       * Wall time this request has waited for the ERP (`erp_ms`, `Server-Timing` `erp`): while at least
+       * one of its waits was open, so calls in parallel (a list's page and count) count once and the
+       * figure never exceeds the request's own time.
+       */
+      get ms() {
+        return this.closedMs + (this.open > 0 ? performance.now() - this.openedAt : 0);
+      }
+      /**
+       * Opens a wait for the ERP: a call from the moment it is asked for (a slot waited for included)
+       * to its answer, or another request's read this one waits for. Returns its end (idempotent).
+       */
+      begin() {
+        if (this.open++ === 0) this.openedAt = performance.now();
+        let open = true;
+        return () => {
+          if (!open) return;
+          open = false;
+          if (--this.open === 0) this.closedMs += performance.now() - this.openedAt;
+        };
+      }
+      /** Counts the time until `pending` settles as waiting for the ERP. */
+      async waitFor(pending) {
+        const end = this.begin();
+        try {
+          return await pending;
+        } finally {
+          end();
+        }
+      }
     };
     ErpClient = class {
       constructor(config, observe, observer) {
@@ -1169,9 +1201,8 @@ var init_erp_client = __esm({
       get load() {
         return { inFlight: this.semaphore.inFlight, queued: this.semaphore.queued };
       }
-      async identify(key, stats) {
-        const { transport } = await this.connect();
-        return this.alone(stats, transport.name, KEY_CHECK, (deadline) => transport.identify(key, deadline));
+      identify(key, stats) {
+        return stats.waitFor(this.connect().then(({ transport }) => this.alone(stats, transport.name, KEY_CHECK, (deadline) => transport.identify(key, deadline))));
       }
       /**
        * Every call is a read (the allow-list), so an identical one of the same account already in flight
@@ -1179,19 +1210,20 @@ var init_erp_client = __esm({
        */
       async call(credentials, call, stats) {
         if (!ALLOWED_METHODS.has(call.method)) throw new Error(`ERP method '${call.method}' is not on the gateway's allow-list`);
+        return stats.waitFor(this.send(credentials, call, stats));
+      }
+      async send(credentials, call, stats) {
         const { transport } = await this.connect();
         const send = (deadline2) => {
           this.observe?.(call);
           return this.timed(stats, transport.name, call, deadline2, (signal) => transport.call(credentials, call, signal));
         };
-        const started = performance.now();
         const deadline = deadlineAfter(this.config.timeoutMs);
         const waiter = { sender: credentials, deadline: deadline.signal, lease: stats.lease };
         const shared = await this.flights.join(flightKey(credentials.uid, call), waiter, send).finally(deadline.clear);
         if (!shared.started) {
           this.observer?.coalesced();
           stats.shared++;
-          stats.ms += performance.now() - started;
         }
         const { outcome } = shared;
         if (outcome.ok) {
@@ -1233,10 +1265,8 @@ var init_erp_client = __esm({
           throw error;
         } finally {
           release();
-          const ms = performance.now() - started;
           stats.calls++;
-          stats.ms += ms;
-          sent?.done(outcome, ms / 1e3);
+          sent?.done(outcome, (performance.now() - started) / 1e3);
         }
       }
       async resolve() {
@@ -2120,7 +2150,7 @@ footer {
 </header>
 <div class="layout">
 <nav id="toc" aria-label="Contents"><details id="toc-box" open><summary>Contents</summary>
-<ul><li><a href="#intro">Introduction</a></li><li><a href="#authentication">Authentication</a></li><li><a href="#records">Records and types</a></li><li><a href="#paging">Paging</a></li><li><a href="#filters">Filters</a></li><li><a href="#related">Related records</a></li><li><a href="#errors">Errors</a></li><li><a href="#limits">Limits</a></li><li><a href="#versioning">Versioning and links</a></li><li><a href="#agents">Agents: MCP and llms.txt</a></li><li><a href="#try">Try it</a></li></ul>
+<ul><li><a href="#intro">Introduction</a></li><li><a href="#authentication">Authentication</a></li><li><a href="#records">Records and types</a></li><li><a href="#paging">Paging</a></li><li><a href="#filters">Filters</a></li><li><a href="#related">Related records</a></li><li><a href="#errors">Errors</a></li><li><a href="#limits">Limits</a></li><li><a href="#versioning">Versioning and links</a></li><li><a href="#agents">Agents: MCP and llms.txt</a></li><li><a href="#try">Try it</a></li><li><a href="#operators">For operators</a></li></ul>
 <ul class="doms">
 <li><a href="#analytic">Analytic</a><ul><li><a href="#analytic/accounts">accounts</a></li><li><a href="#analytic/dimensions">dimensions</a></li></ul></li>
 <li><a href="#approvals">Approvals</a><ul><li><a href="#approvals/approvers">approvers</a></li><li><a href="#approvals/request-lines">request-lines</a></li><li><a href="#approvals/requests">requests</a></li></ul></li>
@@ -2271,7 +2301,7 @@ footer {
 </tr>
 </tbody>
 </table></div>
-<p>429 and 503 carry <code>Retry-After</code> (seconds). Every answer carries <code>X-Request-Id</code>: yours when you send one (1 to 128 letters, digits and <code>_ . : + / = -</code>), else one made for it; quote it when reporting a problem. Data answers carry <code>Server-Timing</code>: the ERP's time, the gateway's and the cache outcome.</p>
+<p>429 and 503 carry <code>Retry-After</code> (seconds). Every answer carries <code>X-Request-Id</code>: yours when you send one (1 to 128 letters, digits and <code>_ . : + / = -</code>), else one made for it; quote it when reporting a problem. Data answers carry <code>Server-Timing</code>: the time spent waiting for the ERP (calls in parallel counted once), the rest (the gateway's), and the cache outcome.</p>
 <p>What to do: 400: fix the request (the message names the parameter). 422: fix the value (an enumeration's message lists the allowed ones). 401: the key is wrong or expired: get a new one. 403: this key may not read this resource. 404: no such record in scope. 429, 503: wait <code>Retry-After</code> seconds, then retry once. 502, 504: the ERP failed or was slow: retry later, with a smaller <code>limit</code> or <code>total=false</code>. Never retry a 4xx unchanged.</p>
 </section>
 <section class="guide" id="limits">
@@ -2310,6 +2340,10 @@ footer {
 </div>
 <div id="try-status" role="status" aria-live="polite"></div>
 <pre id="try-out" hidden><code></code></pre>
+</section>
+<section class="guide" id="operators">
+<h2>For operators</h2>
+<p>Those who run this gateway have topic guides in its source repository, under <code>docs/</code>, each listed in the repository's README: <code>catalogue.md</code> (what is exposed and how it is declared, <code>make scaffold</code>, the drift check), <code>catalogue-changes.md</code> (<code>make dev</code>, catalogue errors, the rolling reload on SIGHUP), <code>production.md</code> (every setting, authentication, reliability and security, rate limits, several processes, running it), <code>caching.md</code> (ETags, coalescing, the response cache), <code>exports-and-sync.md</code> (CSV and NDJSON exports, the change feed), <code>agents.md</code> (these documents and the MCP server), <code>operating.md</code> (request ids, the access log, <code>Server-Timing</code>, metrics and the shipped alert rules, traces), <code>real-odoo.md</code> (proving it on a real Odoo) and <code>development.md</code> (the sandbox ERP, the commands).</p>
 </section>
 <section class="domain" id="analytic">
 <h2>Analytic <code>analytic</code></h2>
@@ -5520,7 +5554,7 @@ Errors answer \`{"error": {"code": "...", "message": "..."}}\`, except 405, an H
 | 503 | \`unavailable\` | The gateway is saturated (ERP calls or memory for ERP answers) or the resource is unavailable; retry after the Retry-After delay. |
 | 504 | \`gateway_timeout\` | The ERP did not answer within the configured timeout. |
 
-429 and 503 carry \`Retry-After\` (seconds). Every answer carries \`X-Request-Id\`: yours when you send one (1 to 128 letters, digits and \`_ . : + / = -\`), else one made for it; quote it when reporting a problem. Data answers carry \`Server-Timing\`: the ERP's time, the gateway's and the cache outcome.
+429 and 503 carry \`Retry-After\` (seconds). Every answer carries \`X-Request-Id\`: yours when you send one (1 to 128 letters, digits and \`_ . : + / = -\`), else one made for it; quote it when reporting a problem. Data answers carry \`Server-Timing\`: the time spent waiting for the ERP (calls in parallel counted once), the rest (the gateway's), and the cache outcome.
 
 What to do: 400: fix the request (the message names the parameter). 422: fix the value (an enumeration's message lists the allowed ones). 401: the key is wrong or expired: get a new one. 403: this key may not read this resource. 404: no such record in scope. 429, 503: wait \`Retry-After\` seconds, then retry once. 502, 504: the ERP failed or was slow: retry later, with a smaller \`limit\` or \`total=false\`. Never retry a 4xx unchanged.
 
@@ -29118,7 +29152,7 @@ var openapi_default = {
         }
       },
       ServerTiming: {
-        description: "Where the time went: `erp` (time in ERP calls, and how many), `gw` (the gateway's own time), `cache` (what a response cache did: `off` when none).",
+        description: "Where the time went: `erp` (the wall time spent waiting for the ERP, calls made in parallel counted once, and how many calls), `gw` (the rest of the time until the headers: `erp` + `gw` is that time), `cache` (what a response cache did: `off` when none).",
         schema: {
           type: "string"
         }
@@ -44966,7 +45000,7 @@ var Authenticator = class {
           this.pending.set(hash5, inFlight);
         }
         try {
-          verdict = await inFlight;
+          verdict = joined ? await stats.waitFor(inFlight) : await inFlight;
           break;
         } catch (error) {
           if (!(joined && attempt === 1 && error instanceof GatewayError && error.code === "rate_limited")) throw error;
@@ -47076,11 +47110,12 @@ function requestLog(log, telemetry = {}) {
         route,
         ...keys.length ? { query_keys: keys } : {},
         status: res.statusCode,
-        ms: Math.round(ms * 100) / 100,
+        ms: hundredths(ms),
         erp_calls: stats.calls,
         // Answers taken from an identical call another request had in flight (coalesce.ts): not sent again.
         ...stats.shared ? { erp_shared: stats.shared } : {},
-        erp_ms: Math.round(stats.ms * 100) / 100,
+        // The wall time the request waited for the ERP, calls in parallel counted once: never above `ms`.
+        erp_ms: hundredths(stats.ms),
         ...dataRequest ? { cache } : {},
         ...uid !== void 0 ? { erp_uid: uid } : {},
         ...res.locals["keyId"] ? { key_id: res.locals["keyId"] } : {},
@@ -47106,9 +47141,13 @@ function requestLog(log, telemetry = {}) {
 function serverTimingOf(res) {
   const started = res.locals["startedAt"];
   const stats = erpStatsOf(res);
-  const total = started === void 0 ? 0 : performance.now() - started;
-  const gateway = Math.max(0, total - stats.ms);
-  return `erp;dur=${stats.ms.toFixed(2)};desc="ERP calls: ${stats.calls}", gw;dur=${gateway.toFixed(2)};desc="gateway", cache;desc=${cacheOutcomeOf(res)}`;
+  const total = hundredths(started === void 0 ? 0 : performance.now() - started);
+  const erp = hundredths(stats.ms);
+  const gateway = (Math.round(total * 100) - Math.round(erp * 100)) / 100;
+  return `erp;dur=${erp.toFixed(2)};desc="ERP calls: ${stats.calls}", gw;dur=${gateway.toFixed(2)};desc="gateway", cache;desc=${cacheOutcomeOf(res)}`;
+}
+function hundredths(ms) {
+  return Math.round(ms * 100) / 100;
 }
 var KEY_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 var MAX_LOGGED_KEYS = 30;
@@ -47253,9 +47292,8 @@ var NOT_WITH_EXPORT = ["limit", "offset", "order", "total"];
 var QueryParser = class {
   constructor(resource, ajv) {
     this.resource = resource;
-    const schemaOf = (kind) => resource[`${kind}QuerySchema`];
-    this.keys = byKind((kind) => new Set(Object.keys(schemaOf(kind).properties ?? {})));
-    this.validators = byKind((kind) => ajv.compile(schemaOf(kind)));
+    this.ajv = ajv;
+    this.keys = byKind((kind) => new Set(Object.keys(this.schemaOf(kind).properties ?? {})));
     this.fieldsByName = new Map(resource.fields.map((f) => [f.name, f]));
     this.filtersByName = new Map(resource.filters.map((f) => [f.name, f]));
     this.sortFieldsByKey = new Map(Object.entries(resource.sortable));
@@ -47265,8 +47303,9 @@ var QueryParser = class {
     this.defaultOrder = withIdLast(withNullsAtTheEnds(resource.defaultOrder, this.numberSortFields));
   }
   resource;
-  /** Each kind's query schema (`<kind>QuerySchema`), compiled, and the keys it accepts. */
-  validators;
+  ajv;
+  /** Each kind's query schema (`<kind>QuerySchema`), compiled once asked, and the keys it accepts. */
+  validators = /* @__PURE__ */ new Map();
   keys;
   fieldsByName;
   filtersByName;
@@ -47275,6 +47314,17 @@ var QueryParser = class {
   defaultOrder;
   /** ERP names of the number sort keys: sent with NULLS FIRST ascending, NULLS LAST descending. */
   numberSortFields;
+  schemaOf(kind) {
+    return this.resource[`${kind}QuerySchema`];
+  }
+  validatorOf(kind) {
+    let validate = this.validators.get(kind);
+    if (!validate) {
+      validate = this.ajv.compile(this.schemaOf(kind));
+      this.validators.set(kind, validate);
+    }
+    return validate;
+  }
   /** `format` is what the request asks for, by `format` or `Accept` (the handler decides which). */
   parseList(query, format = "json") {
     this.checkShape("list", query);
@@ -47330,7 +47380,7 @@ var QueryParser = class {
   }
   /** Checks the raw shape of a kind's query against its schema: an unknown key 400, an unusable value 422. */
   checkShape(kind, query) {
-    this.check(this.validators[kind], query);
+    this.check(this.validatorOf(kind), query);
   }
   parseDetail(query) {
     this.checkShape("detail", query);
@@ -47576,10 +47626,15 @@ function createAnswerer(budget, cache, onRefreshError, compression, tracing) {
       await sendCached(req, res, cache, found.answer, policy, compression);
       return;
     }
+    const stats = erpStatsOf(res);
+    const joined = stats.begin();
     const { answer: answer2, kept } = await traced(
       "cache fill",
       resource,
-      () => cache.fill(key, policy, () => readAnswer2(read, erpStatsOf(res))),
+      () => cache.fill(key, policy, () => {
+        joined();
+        return readAnswer2(read, stats);
+      }).finally(joined),
       (filled) => filled.kept ? "miss" : "bypass"
     );
     setCacheOutcome(res, kept ? "miss" : "bypass");
@@ -65318,6 +65373,8 @@ function loadMetrics() {
 // runtime/cluster-primary.ts
 var import_node_cluster = __toESM(require("node:cluster"));
 var MAX_RESTARTS = 5;
+var READY_LIMIT_MS = 6e4;
+var RETIRE_MESSAGE = "ops-data-gateway:retire";
 var RESTART_WINDOW_MS = 6e4;
 var SHUTDOWN_MARGIN_MS = 2e3;
 function runPrimary(config, log, flush) {
@@ -65325,7 +65382,12 @@ function runPrimary(config, log, flush) {
   let failed = false;
   const restarts = [];
   const fork = () => import_node_cluster.default.fork();
+  const reloadOwns = /* @__PURE__ */ new Set();
   import_node_cluster.default.on("exit", (worker, code, signal) => {
+    if (reloadOwns.delete(worker)) {
+      if (stopping && Object.keys(import_node_cluster.default.workers ?? {}).length === 0) finish();
+      return;
+    }
     if (stopping) {
       if (code !== 0) failed = true;
       if (Object.keys(import_node_cluster.default.workers ?? {}).length === 0) finish();
@@ -65364,9 +65426,83 @@ function runPrimary(config, log, flush) {
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
+  let reloading;
+  let again = false;
+  const reload = async () => {
+    const olds = Object.values(import_node_cluster.default.workers ?? {}).filter((worker) => worker !== void 0);
+    log.info({ workers: olds.length }, "reload: replacing the workers one at a time with the build on disk");
+    flush();
+    let replaced = 0;
+    for (const old of olds) {
+      if (stopping) return;
+      if (old.isDead()) continue;
+      const fresh = fork();
+      reloadOwns.add(fresh);
+      const outcome = await readiness(fresh, READY_LIMIT_MS, config.port || void 0);
+      if (outcome !== "listening") {
+        log.error(
+          { reason: outcome, replaced, kept: olds.length - replaced },
+          "reload refused: a new worker did not start; the workers running keep serving (see its error above)"
+        );
+        if (!fresh.isDead()) fresh.process.kill("SIGKILL");
+        flush();
+        return;
+      }
+      reloadOwns.delete(fresh);
+      reloadOwns.add(old);
+      const gone = exitOf(old);
+      old.send(RETIRE_MESSAGE);
+      const limit = setTimeout(() => {
+        log.warn({ worker: old.id }, "reload: a retired worker did not finish within the request deadline: killed");
+        old.process.kill("SIGKILL");
+      }, config.requestTimeoutMs + SHUTDOWN_MARGIN_MS);
+      await gone;
+      clearTimeout(limit);
+      replaced++;
+      log.info({ retired: old.id, by: fresh.id, replaced, of: olds.length }, "reload: worker replaced");
+      flush();
+    }
+    log.info({ workers: replaced }, "reload done: every worker runs the new build");
+    flush();
+  };
+  process.on("SIGHUP", () => {
+    if (stopping) return;
+    if (reloading) {
+      again = true;
+      return;
+    }
+    const run = async () => {
+      do {
+        again = false;
+        await reload();
+      } while (again && !stopping);
+      reloading = void 0;
+    };
+    reloading = run();
+  });
   log.info({ workers: config.workers, host: config.host, port: config.port }, "starting gateway workers");
   flush();
   for (let i = 0; i < config.workers; i++) fork();
+}
+function readiness(worker, limitMs, port) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => done(`not listening after ${limitMs} ms`), limitMs);
+    const onListening = (address) => {
+      if (port === void 0 || address.port === port) done("listening");
+    };
+    const onExit = (code, signal) => done(`exited before listening (${signal ?? `code ${code}`})`);
+    const done = (outcome) => {
+      clearTimeout(timer);
+      worker.off("listening", onListening);
+      worker.off("exit", onExit);
+      resolve(outcome);
+    };
+    worker.on("listening", onListening);
+    worker.once("exit", onExit);
+  });
+}
+function exitOf(worker) {
+  return worker.isDead() ? Promise.resolve() : new Promise((resolve) => worker.once("exit", () => resolve()));
 }
 
 // runtime/config.ts
@@ -65688,15 +65824,18 @@ function createGracefulCloser(server) {
   server.on("request", track);
   server.on("checkExpectation", track);
   return {
-    close: () => new Promise((resolve) => {
+    close: (options = {}) => new Promise((resolve) => {
       closing = true;
       let cut = 0;
       for (const [socket, answers] of bySocket) {
         if (socket.writableLength > 0) cut++;
         for (const res of answers) if (!res.headersSent) res.setHeader("Connection", "close");
       }
+      if (options.keepIdle) {
+        server.closeIdleConnections = () => void 0;
+      }
       server.close(() => resolve(cut));
-      server.closeIdleConnections();
+      if (!options.keepIdle) server.closeIdleConnections();
     }),
     get inFlight() {
       let count = 0;
@@ -65894,7 +66033,7 @@ async function main() {
   const tracing = config.tracing ? startTracing(config.tracing) : void 0;
   const { app, erp, drift, metrics, shared } = createApp(config, { logger, tracing });
   if (metrics && config.metrics) {
-    if (import_node_cluster3.default.isWorker) loadClusterMetrics().answerPrimary(metrics);
+    if (import_node_cluster3.default.isWorker && config.workers > 1) loadClusterMetrics().answerPrimary(metrics);
     else serveMetrics(createMetricsServer(metrics), config.metrics, logger);
   }
   const server = createGatewayServer(app, config.requestTimeoutMs, config.clientWriteTimeoutMs);
@@ -65932,11 +66071,11 @@ async function main() {
   });
   const closer = createGracefulCloser(server);
   let stopping = false;
-  const stop = (signal, refused = false) => {
+  const stop = (signal, refused = false, retired = false) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, "shutting down: no new connections, finishing requests in flight");
-    void closer.close().then(async (cut) => {
+    void closer.close({ keepIdle: retired }).then(async (cut) => {
       await shared?.close();
       await tracing?.shutdown().catch(() => void 0);
       if (cut) logger.warn({ answers_cut: cut }, "shutdown cut answers not yet read by their clients");
@@ -65951,6 +66090,17 @@ async function main() {
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
+  if (import_node_cluster3.default.isWorker) {
+    process.on("message", (message) => {
+      if (message === RETIRE_MESSAGE) stop("reload", false, true);
+    });
+    process.on("SIGHUP", () => void 0);
+  } else {
+    process.on("SIGHUP", () => {
+      logger.warn("SIGHUP: reloading needs WORKERS of 2 or more (a single process cannot replace itself without closing its port); still serving the build it started with");
+      output.flush();
+    });
+  }
   erp.onRefusal((refusal) => {
     if (stopping) return;
     process.stderr.write(`ops-data-gateway: ${refusal.message}
