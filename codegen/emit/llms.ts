@@ -44,9 +44,8 @@ function marks(item: { readonly deprecated: boolean; readonly personal?: boolean
 function routeLine(resource: ResourceModel): string {
   const [first, ...others] = routesOf(resource);
   if (!first) return '';
-  return [`${first.emitter.label}: GET ${first.openApiPath}.`, ...others.map((route) => `${route.emitter.label}: + ${route.openApiPath.slice(first.openApiPath.length)}.`)].join(
-    ' ',
-  );
+  // The kinds' paths in their declared order (list, export, detail: the introduction says which is which), within llms.txt's budget.
+  return `Routes: GET ${[first.openApiPath, ...others.map((route) => `+ ${route.openApiPath.slice(first.openApiPath.length)}`)].join(', ')}.`;
 }
 
 function routeSection(resource: ResourceModel): string {
@@ -54,7 +53,7 @@ function routeSection(resource: ResourceModel): string {
     `### ${resource.path}: ${resource.title}${resource.deprecated ? ' [deprecated]' : ''}`,
     resource.description,
     routeLine(resource),
-    `Default order: ${resource.defaultOrderText}. Sortable: ${sortableNames(resource).join(', ') || 'none'}.${scopeText(resource) ? ` Scope: ${scopeText(resource)}.` : ''}`,
+    `Default order: ${resource.defaultOrderText}. Sortable: ${sortableNames(resource).join(', ') || 'none'}.${scopeText(resource) ? ` Scope: ${scopeText(resource)}.` : ''}${resource.relations.length ? ` Expand: ${resource.relations.map((r) => r.name).join(', ')}.` : ''}`,
     'Fields:',
     ...resource.fields.map((f) => `- ${f.name}: ${fieldTypeText(f)}${marks(f)}. ${f.description}`),
   ];
@@ -100,7 +99,7 @@ ${sections.map((section) => `## ${section.title}\n\n${section.body}`).join('\n\n
 
 ## Routes
 
-Per domain, per resource: description; paths (\`+ /export\`: after the first); default order, sortable fields, scope; \`Fields:\` one line each (\`name: type [marks]. description\`); \`Filters:\` one line each (\`name operator value-format. note\`); an example record (its shape and value formats, not real data; a list answers \`{"data": [record, ...], "meta": {"total": n}}\`).
+Per domain, per resource: description; paths (\`+ /export\`: after the first); default order, sortable fields, scope, \`Expand:\` relations; \`Fields:\` (\`name: type [marks]. description\`) and \`Filters:\` (\`name operator value-format. note\`), one line each; an example record (shape and formats, not real data; a list answers \`{"data": [record, ...], "meta": {"total": n}}\`).
 
 ${model.domains.map((d) => `## ${d.domain}: ${d.title}\n\n${d.description}\n\n${d.resources.map(routeSection).join('\n\n')}`).join('\n\n')}
 

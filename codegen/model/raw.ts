@@ -45,6 +45,14 @@ export interface RawCache {
   stale_while_revalidate?: number;
 }
 
+/** A relation to another resource (catalogue.schema.json, `relations`): exactly one of `to_many`, `to_one`. */
+export interface RawRelation {
+  to_many?: string;
+  to_one?: string;
+  via: string;
+  description?: string;
+}
+
 export interface RawResource {
   title: string;
   description: string;
@@ -56,6 +64,7 @@ export interface RawResource {
   cache?: RawCache;
   fields: Record<string, RawField>;
   filters?: Record<string, RawFilter>;
+  relations?: Record<string, RawRelation>;
 }
 
 export interface RawDomain {

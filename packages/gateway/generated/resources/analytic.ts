@@ -162,6 +162,15 @@ export const ANALYTIC_ACCOUNTS: RecordSpec<AnalyticAccountsRecord> = deepFreeze(
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'dimension_record',
+      kind: 'to_one',
+      target: 'analytic/dimensions',
+      link: 'plan_id',
+      via: 'dimension_id',
+    },
+  ],
   sortable: {
     id: 'id',
     code: 'code',
@@ -218,6 +227,11 @@ export const ANALYTIC_ACCOUNTS: RecordSpec<AnalyticAccountsRecord> = deepFreeze(
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       dimension_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -269,6 +283,11 @@ export const ANALYTIC_ACCOUNTS: RecordSpec<AnalyticAccountsRecord> = deepFreeze(
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       dimension_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -300,6 +319,11 @@ export const ANALYTIC_ACCOUNTS: RecordSpec<AnalyticAccountsRecord> = deepFreeze(
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -394,6 +418,16 @@ export const ANALYTIC_DIMENSIONS: RecordSpec<AnalyticDimensionsRecord> = deepFre
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'accounts',
+      kind: 'to_many',
+      target: 'analytic/accounts',
+      link: 'plan_id',
+      via: 'dimension_id',
+      filter: 'dimension_id',
+    },
+  ],
   sortable: {
     id: 'id',
     name: 'name',
@@ -450,6 +484,11 @@ export const ANALYTIC_DIMENSIONS: RecordSpec<AnalyticDimensionsRecord> = deepFre
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       name: {
         type: 'string',
         minLength: 1,
@@ -486,6 +525,11 @@ export const ANALYTIC_DIMENSIONS: RecordSpec<AnalyticDimensionsRecord> = deepFre
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       name: {
         type: 'string',
         minLength: 1,
@@ -502,6 +546,11 @@ export const ANALYTIC_DIMENSIONS: RecordSpec<AnalyticDimensionsRecord> = deepFre
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },

@@ -228,6 +228,24 @@ export const ELECTRICITY_COUNTERS: RecordSpec<ElectricityCountersRecord> = deepF
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'purchases',
+      kind: 'to_many',
+      target: 'electricity/purchases',
+      link: 'counter_id',
+      via: 'counter_id',
+      filter: 'counter_id',
+    },
+    {
+      name: 'readings',
+      kind: 'to_many',
+      target: 'electricity/readings',
+      link: 'counter_id',
+      via: 'counter_id',
+      filter: 'counter_id',
+    },
+  ],
   sortable: {
     id: 'id',
     code: 'code',
@@ -283,6 +301,11 @@ export const ELECTRICITY_COUNTERS: RecordSpec<ElectricityCountersRecord> = deepF
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       status: {
         type: 'string',
         enum: ['ok', 'warning', 'critical', 'no_data'],
@@ -333,6 +356,11 @@ export const ELECTRICITY_COUNTERS: RecordSpec<ElectricityCountersRecord> = deepF
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       status: {
         type: 'string',
         enum: ['ok', 'warning', 'critical', 'no_data'],
@@ -363,6 +391,11 @@ export const ELECTRICITY_COUNTERS: RecordSpec<ElectricityCountersRecord> = deepF
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -562,6 +595,15 @@ export const ELECTRICITY_PURCHASES: RecordSpec<ElectricityPurchasesRecord> = dee
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'counter_record',
+      kind: 'to_one',
+      target: 'electricity/counters',
+      link: 'counter_id',
+      via: 'counter_id',
+    },
+  ],
   sortable: {
     id: 'id',
     reference: 'reference',
@@ -620,6 +662,11 @@ export const ELECTRICITY_PURCHASES: RecordSpec<ElectricityPurchasesRecord> = dee
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['active', 'cancelled'],
@@ -675,6 +722,11 @@ export const ELECTRICITY_PURCHASES: RecordSpec<ElectricityPurchasesRecord> = dee
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['active', 'cancelled'],
@@ -710,6 +762,11 @@ export const ELECTRICITY_PURCHASES: RecordSpec<ElectricityPurchasesRecord> = dee
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -899,6 +956,15 @@ export const ELECTRICITY_READINGS: RecordSpec<ElectricityReadingsRecord> = deepF
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'counter_record',
+      kind: 'to_one',
+      target: 'electricity/counters',
+      link: 'counter_id',
+      via: 'counter_id',
+    },
+  ],
   sortable: {
     id: 'id',
     date_reading: 'date_reading',
@@ -959,6 +1025,11 @@ export const ELECTRICITY_READINGS: RecordSpec<ElectricityReadingsRecord> = deepF
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       counter_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -1010,6 +1081,11 @@ export const ELECTRICITY_READINGS: RecordSpec<ElectricityReadingsRecord> = deepF
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       counter_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -1041,6 +1117,11 @@ export const ELECTRICITY_READINGS: RecordSpec<ElectricityReadingsRecord> = deepF
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },

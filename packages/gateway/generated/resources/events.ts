@@ -374,6 +374,45 @@ export const EVENTS_EVENTS: RecordSpec<EventsEventsRecord> = deepFreeze({
       type: 'date-time',
       deprecated: false,
     },
+    {
+      name: 'reservation_id',
+      op: '=',
+      erp: 'reservation_id',
+      type: 'integer',
+      deprecated: false,
+    },
+  ],
+  relations: [
+    {
+      name: 'registrations',
+      kind: 'to_many',
+      target: 'events/registrations',
+      link: 'event_id',
+      via: 'event_id',
+      filter: 'event_id',
+    },
+    {
+      name: 'reservation',
+      kind: 'to_one',
+      target: 'space/reservations',
+      link: 'reservation_id',
+      via: 'reservation_id',
+    },
+    {
+      name: 'space_record',
+      kind: 'to_one',
+      target: 'space/spaces',
+      link: 'space_id',
+      via: 'space_id',
+    },
+    {
+      name: 'tasks',
+      kind: 'to_many',
+      target: 'events/tasks',
+      link: 'event_id',
+      via: 'event_id',
+      filter: 'event_id',
+    },
   ],
   sortable: {
     id: 'id',
@@ -436,6 +475,11 @@ export const EVENTS_EVENTS: RecordSpec<EventsEventsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       stage_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -467,6 +511,11 @@ export const EVENTS_EVENTS: RecordSpec<EventsEventsRecord> = deepFreeze({
       begin_before: {
         type: 'string',
         pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$',
+        maxLength: 64,
+      },
+      reservation_id: {
+        type: 'string',
+        pattern: '^[0-9]{1,10}$',
         maxLength: 64,
       },
     },
@@ -500,6 +549,11 @@ export const EVENTS_EVENTS: RecordSpec<EventsEventsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       stage_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -533,6 +587,11 @@ export const EVENTS_EVENTS: RecordSpec<EventsEventsRecord> = deepFreeze({
         pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$',
         maxLength: 64,
       },
+      reservation_id: {
+        type: 'string',
+        pattern: '^[0-9]{1,10}$',
+        maxLength: 64,
+      },
     },
   },
   detailQuerySchema: {
@@ -544,6 +603,11 @@ export const EVENTS_EVENTS: RecordSpec<EventsEventsRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -724,6 +788,15 @@ export const EVENTS_REGISTRATIONS: RecordSpec<EventsRegistrationsRecord> = deepF
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'event_record',
+      kind: 'to_one',
+      target: 'events/events',
+      link: 'event_id',
+      via: 'event_id',
+    },
+  ],
   sortable: {
     id: 'id',
     attendee: 'name',
@@ -781,6 +854,11 @@ export const EVENTS_REGISTRATIONS: RecordSpec<EventsRegistrationsRecord> = deepF
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       event_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -831,6 +909,11 @@ export const EVENTS_REGISTRATIONS: RecordSpec<EventsRegistrationsRecord> = deepF
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       event_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -861,6 +944,11 @@ export const EVENTS_REGISTRATIONS: RecordSpec<EventsRegistrationsRecord> = deepF
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -982,6 +1070,15 @@ export const EVENTS_TASKS: RecordSpec<EventsTasksRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'event_record',
+      kind: 'to_one',
+      target: 'events/events',
+      link: 'event_id',
+      via: 'event_id',
+    },
+  ],
   sortable: {
     id: 'id',
     name: 'name',
@@ -1037,6 +1134,11 @@ export const EVENTS_TASKS: RecordSpec<EventsTasksRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       event_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -1083,6 +1185,11 @@ export const EVENTS_TASKS: RecordSpec<EventsTasksRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       event_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -1109,6 +1216,11 @@ export const EVENTS_TASKS: RecordSpec<EventsTasksRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },

@@ -198,6 +198,15 @@ export const FLEET_ALERTS: RecordSpec<FleetAlertsRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'vehicle_record',
+      kind: 'to_one',
+      target: 'fleet/vehicles',
+      link: 'vehicle_id',
+      via: 'vehicle_id',
+    },
+  ],
   sortable: {
     id: 'id',
     name: 'name',
@@ -256,6 +265,11 @@ export const FLEET_ALERTS: RecordSpec<FleetAlertsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['pending', 'handled', 'late'],
@@ -310,6 +324,11 @@ export const FLEET_ALERTS: RecordSpec<FleetAlertsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['pending', 'handled', 'late'],
@@ -344,6 +363,11 @@ export const FLEET_ALERTS: RecordSpec<FleetAlertsRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -639,6 +663,15 @@ export const FLEET_FUEL_LOGS: RecordSpec<FleetFuelLogsRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'vehicle_record',
+      kind: 'to_one',
+      target: 'fleet/vehicles',
+      link: 'vehicle_id',
+      via: 'vehicle_id',
+    },
+  ],
   sortable: {
     id: 'id',
     reference: 'name',
@@ -700,6 +733,11 @@ export const FLEET_FUEL_LOGS: RecordSpec<FleetFuelLogsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       vehicle_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -756,6 +794,11 @@ export const FLEET_FUEL_LOGS: RecordSpec<FleetFuelLogsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       vehicle_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -792,6 +835,11 @@ export const FLEET_FUEL_LOGS: RecordSpec<FleetFuelLogsRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -980,6 +1028,15 @@ export const FLEET_INCIDENTS: RecordSpec<FleetIncidentsRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'vehicle_record',
+      kind: 'to_one',
+      target: 'fleet/vehicles',
+      link: 'vehicle_id',
+      via: 'vehicle_id',
+    },
+  ],
   sortable: {
     id: 'id',
     name: 'name',
@@ -1037,6 +1094,11 @@ export const FLEET_INCIDENTS: RecordSpec<FleetIncidentsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       vehicle_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -1092,6 +1154,11 @@ export const FLEET_INCIDENTS: RecordSpec<FleetIncidentsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       vehicle_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -1127,6 +1194,11 @@ export const FLEET_INCIDENTS: RecordSpec<FleetIncidentsRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -1294,6 +1366,7 @@ export const FLEET_LOCATIONS: RecordSpec<FleetLocationsRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [],
   sortable: {
     id: 'id',
     name: 'name',
@@ -1354,6 +1427,11 @@ export const FLEET_LOCATIONS: RecordSpec<FleetLocationsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       code: {
         type: 'string',
         minLength: 1,
@@ -1395,6 +1473,11 @@ export const FLEET_LOCATIONS: RecordSpec<FleetLocationsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       code: {
         type: 'string',
         minLength: 1,
@@ -1416,6 +1499,11 @@ export const FLEET_LOCATIONS: RecordSpec<FleetLocationsRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -1716,6 +1804,23 @@ export const FLEET_RESERVATIONS: RecordSpec<FleetReservationsRecord> = deepFreez
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'trips',
+      kind: 'to_many',
+      target: 'fleet/trips',
+      link: 'reservation_id',
+      via: 'reservation_id',
+      filter: 'reservation_id',
+    },
+    {
+      name: 'vehicle_record',
+      kind: 'to_one',
+      target: 'fleet/vehicles',
+      link: 'vehicle_id',
+      via: 'vehicle_id',
+    },
+  ],
   sortable: {
     id: 'id',
     reference: 'name',
@@ -1780,6 +1885,11 @@ export const FLEET_RESERVATIONS: RecordSpec<FleetReservationsRecord> = deepFreez
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['draft', 'pending', 'approved', 'in_progress', 'done', 'refused', 'cancelled'],
@@ -1835,6 +1945,11 @@ export const FLEET_RESERVATIONS: RecordSpec<FleetReservationsRecord> = deepFreez
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['draft', 'pending', 'approved', 'in_progress', 'done', 'refused', 'cancelled'],
@@ -1870,6 +1985,11 @@ export const FLEET_RESERVATIONS: RecordSpec<FleetReservationsRecord> = deepFreez
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -2133,6 +2253,15 @@ export const FLEET_SERVICES: RecordSpec<FleetServicesRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'vehicle_record',
+      kind: 'to_one',
+      target: 'fleet/vehicles',
+      link: 'vehicle_id',
+      via: 'vehicle_id',
+    },
+  ],
   sortable: {
     id: 'id',
     date: 'date',
@@ -2193,6 +2322,11 @@ export const FLEET_SERVICES: RecordSpec<FleetServicesRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       vehicle_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -2247,6 +2381,11 @@ export const FLEET_SERVICES: RecordSpec<FleetServicesRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       vehicle_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -2281,6 +2420,11 @@ export const FLEET_SERVICES: RecordSpec<FleetServicesRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -2534,6 +2678,29 @@ export const FLEET_TRIPS: RecordSpec<FleetTripsRecord> = deepFreeze({
       type: 'date',
       deprecated: false,
     },
+    {
+      name: 'reservation_id',
+      op: '=',
+      erp: 'reservation_id',
+      type: 'integer',
+      deprecated: false,
+    },
+  ],
+  relations: [
+    {
+      name: 'reservation',
+      kind: 'to_one',
+      target: 'fleet/reservations',
+      link: 'reservation_id',
+      via: 'reservation_id',
+    },
+    {
+      name: 'vehicle_record',
+      kind: 'to_one',
+      target: 'fleet/vehicles',
+      link: 'vehicle_id',
+      via: 'vehicle_id',
+    },
   ],
   sortable: {
     id: 'id',
@@ -2596,6 +2763,11 @@ export const FLEET_TRIPS: RecordSpec<FleetTripsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       vehicle_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -2614,6 +2786,11 @@ export const FLEET_TRIPS: RecordSpec<FleetTripsRecord> = deepFreeze({
       date_before: {
         type: 'string',
         pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$',
+        maxLength: 64,
+      },
+      reservation_id: {
+        type: 'string',
+        pattern: '^[0-9]{1,10}$',
         maxLength: 64,
       },
     },
@@ -2647,6 +2824,11 @@ export const FLEET_TRIPS: RecordSpec<FleetTripsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       vehicle_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -2667,6 +2849,11 @@ export const FLEET_TRIPS: RecordSpec<FleetTripsRecord> = deepFreeze({
         pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$',
         maxLength: 64,
       },
+      reservation_id: {
+        type: 'string',
+        pattern: '^[0-9]{1,10}$',
+        maxLength: 64,
+      },
     },
   },
   detailQuerySchema: {
@@ -2678,6 +2865,11 @@ export const FLEET_TRIPS: RecordSpec<FleetTripsRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -2967,6 +3159,56 @@ export const FLEET_VEHICLES: RecordSpec<FleetVehiclesRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'alerts',
+      kind: 'to_many',
+      target: 'fleet/alerts',
+      link: 'vehicle_id',
+      via: 'vehicle_id',
+      filter: 'vehicle_id',
+    },
+    {
+      name: 'fuel_logs',
+      kind: 'to_many',
+      target: 'fleet/fuel-logs',
+      link: 'vehicle_id',
+      via: 'vehicle_id',
+      filter: 'vehicle_id',
+    },
+    {
+      name: 'incidents',
+      kind: 'to_many',
+      target: 'fleet/incidents',
+      link: 'vehicle_id',
+      via: 'vehicle_id',
+      filter: 'vehicle_id',
+    },
+    {
+      name: 'reservations',
+      kind: 'to_many',
+      target: 'fleet/reservations',
+      link: 'vehicle_id',
+      via: 'vehicle_id',
+      filter: 'vehicle_id',
+    },
+    {
+      name: 'services',
+      kind: 'to_many',
+      target: 'fleet/services',
+      link: 'vehicle_id',
+      via: 'vehicle_id',
+      filter: 'vehicle_id',
+    },
+    {
+      name: 'trips',
+      kind: 'to_many',
+      target: 'fleet/trips',
+      link: 'vehicle_id',
+      via: 'vehicle_id',
+      filter: 'vehicle_id',
+    },
+  ],
   sortable: {
     id: 'id',
     plate: 'license_plate',
@@ -3028,6 +3270,11 @@ export const FLEET_VEHICLES: RecordSpec<FleetVehiclesRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       assignation_state: {
         type: 'string',
         enum: ['free', 'assigned', 'maintenance', 'out_of_service', 'sold'],
@@ -3087,6 +3334,11 @@ export const FLEET_VEHICLES: RecordSpec<FleetVehiclesRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       assignation_state: {
         type: 'string',
         enum: ['free', 'assigned', 'maintenance', 'out_of_service', 'sold'],
@@ -3126,6 +3378,11 @@ export const FLEET_VEHICLES: RecordSpec<FleetVehiclesRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },

@@ -162,6 +162,7 @@ export const IT_ASSETS: RecordSpec<ItAssetsRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [],
   sortable: {
     id: 'id',
     serial: 'name',
@@ -218,6 +219,11 @@ export const IT_ASSETS: RecordSpec<ItAssetsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       lifecycle: {
         type: 'string',
         enum: ['available', 'assigned', 'maintenance', 'retired', 'external'],
@@ -263,6 +269,11 @@ export const IT_ASSETS: RecordSpec<ItAssetsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       lifecycle: {
         type: 'string',
         enum: ['available', 'assigned', 'maintenance', 'retired', 'external'],
@@ -288,6 +299,11 @@ export const IT_ASSETS: RecordSpec<ItAssetsRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -500,6 +516,22 @@ export const IT_CONSUMABLE_MOVES: RecordSpec<ItConsumableMovesRecord> = deepFree
       type: 'date-time',
       deprecated: false,
     },
+    {
+      name: 'ticket_id',
+      op: '=',
+      erp: 'ticket_id',
+      type: 'integer',
+      deprecated: false,
+    },
+  ],
+  relations: [
+    {
+      name: 'ticket',
+      kind: 'to_one',
+      target: 'it/tickets',
+      link: 'ticket_id',
+      via: 'ticket_id',
+    },
   ],
   sortable: {
     id: 'id',
@@ -558,6 +590,11 @@ export const IT_CONSUMABLE_MOVES: RecordSpec<ItConsumableMovesRecord> = deepFree
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['out', 'partial', 'returned'],
@@ -580,6 +617,11 @@ export const IT_CONSUMABLE_MOVES: RecordSpec<ItConsumableMovesRecord> = deepFree
       date_before: {
         type: 'string',
         pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$',
+        maxLength: 64,
+      },
+      ticket_id: {
+        type: 'string',
+        pattern: '^[0-9]{1,10}$',
         maxLength: 64,
       },
     },
@@ -613,6 +655,11 @@ export const IT_CONSUMABLE_MOVES: RecordSpec<ItConsumableMovesRecord> = deepFree
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['out', 'partial', 'returned'],
@@ -637,6 +684,11 @@ export const IT_CONSUMABLE_MOVES: RecordSpec<ItConsumableMovesRecord> = deepFree
         pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$',
         maxLength: 64,
       },
+      ticket_id: {
+        type: 'string',
+        pattern: '^[0-9]{1,10}$',
+        maxLength: 64,
+      },
     },
   },
   detailQuerySchema: {
@@ -648,6 +700,11 @@ export const IT_CONSUMABLE_MOVES: RecordSpec<ItConsumableMovesRecord> = deepFree
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -961,6 +1018,16 @@ export const IT_TICKETS: RecordSpec<ItTicketsRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'consumable_moves',
+      kind: 'to_many',
+      target: 'it/consumable-moves',
+      link: 'ticket_id',
+      via: 'ticket_id',
+      filter: 'ticket_id',
+    },
+  ],
   sortable: {
     id: 'id',
     number: 'number',
@@ -1020,6 +1087,11 @@ export const IT_TICKETS: RecordSpec<ItTicketsRecord> = deepFreeze({
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       is_closed: {
         type: 'string',
@@ -1099,6 +1171,11 @@ export const IT_TICKETS: RecordSpec<ItTicketsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       is_closed: {
         type: 'string',
         pattern: '^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$',
@@ -1157,6 +1234,11 @@ export const IT_TICKETS: RecordSpec<ItTicketsRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },

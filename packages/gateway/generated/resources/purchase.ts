@@ -282,6 +282,23 @@ export const PURCHASE_ORDER_LINES: RecordSpec<PurchaseOrderLinesRecord> = deepFr
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'approval_lines',
+      kind: 'to_many',
+      target: 'approvals/request-lines',
+      link: 'purchase_order_line_id',
+      via: 'purchase_order_line_id',
+      filter: 'purchase_order_line_id',
+    },
+    {
+      name: 'order',
+      kind: 'to_one',
+      target: 'purchase/orders',
+      link: 'order_id',
+      via: 'order_id',
+    },
+  ],
   sortable: {
     id: 'id',
     description: 'name',
@@ -343,6 +360,11 @@ export const PURCHASE_ORDER_LINES: RecordSpec<PurchaseOrderLinesRecord> = deepFr
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       order_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -398,6 +420,11 @@ export const PURCHASE_ORDER_LINES: RecordSpec<PurchaseOrderLinesRecord> = deepFr
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       order_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -433,6 +460,11 @@ export const PURCHASE_ORDER_LINES: RecordSpec<PurchaseOrderLinesRecord> = deepFr
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -848,6 +880,16 @@ export const PURCHASE_ORDERS: RecordSpec<PurchaseOrdersRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'lines',
+      kind: 'to_many',
+      target: 'purchase/order-lines',
+      link: 'order_id',
+      via: 'order_id',
+      filter: 'order_id',
+    },
+  ],
   sortable: {
     id: 'id',
     reference: 'name',
@@ -914,6 +956,11 @@ export const PURCHASE_ORDERS: RecordSpec<PurchaseOrdersRecord> = deepFreeze({
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       state: {
         type: 'string',
@@ -1014,6 +1061,11 @@ export const PURCHASE_ORDERS: RecordSpec<PurchaseOrdersRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['draft', 'sent', 'org_tribu', 'to approve', 'purchase', 'cancel'],
@@ -1093,6 +1145,11 @@ export const PURCHASE_ORDERS: RecordSpec<PurchaseOrdersRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },

@@ -89,6 +89,7 @@ export const SPACE_ACTIVITIES: RecordSpec<SpaceActivitiesRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [],
   sortable: {
     id: 'id',
     name: 'name',
@@ -145,6 +146,11 @@ export const SPACE_ACTIVITIES: RecordSpec<SpaceActivitiesRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       code: {
         type: 'string',
         minLength: 1,
@@ -186,6 +192,11 @@ export const SPACE_ACTIVITIES: RecordSpec<SpaceActivitiesRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       code: {
         type: 'string',
         minLength: 1,
@@ -207,6 +218,11 @@ export const SPACE_ACTIVITIES: RecordSpec<SpaceActivitiesRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -281,6 +297,7 @@ export const SPACE_CATEGORIES: RecordSpec<SpaceCategoriesRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [],
   sortable: {
     id: 'id',
     name: 'name',
@@ -336,6 +353,11 @@ export const SPACE_CATEGORIES: RecordSpec<SpaceCategoriesRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       name: {
         type: 'string',
         minLength: 1,
@@ -372,6 +394,11 @@ export const SPACE_CATEGORIES: RecordSpec<SpaceCategoriesRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       name: {
         type: 'string',
         minLength: 1,
@@ -388,6 +415,11 @@ export const SPACE_CATEGORIES: RecordSpec<SpaceCategoriesRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -494,6 +526,7 @@ export const SPACE_EQUIPMENTS: RecordSpec<SpaceEquipmentsRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [],
   sortable: {
     id: 'id',
     name: 'name',
@@ -550,6 +583,11 @@ export const SPACE_EQUIPMENTS: RecordSpec<SpaceEquipmentsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       category_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -591,6 +629,11 @@ export const SPACE_EQUIPMENTS: RecordSpec<SpaceEquipmentsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       category_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -612,6 +655,11 @@ export const SPACE_EQUIPMENTS: RecordSpec<SpaceEquipmentsRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -846,6 +894,15 @@ export const SPACE_MAINTENANCES: RecordSpec<SpaceMaintenancesRecord> = deepFreez
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'space_record',
+      kind: 'to_one',
+      target: 'space/spaces',
+      link: 'space_id',
+      via: 'space_id',
+    },
+  ],
   sortable: {
     id: 'id',
     name: 'name',
@@ -904,6 +961,11 @@ export const SPACE_MAINTENANCES: RecordSpec<SpaceMaintenancesRecord> = deepFreez
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       state: {
         type: 'string',
@@ -964,6 +1026,11 @@ export const SPACE_MAINTENANCES: RecordSpec<SpaceMaintenancesRecord> = deepFreez
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['planned', 'in_progress', 'done', 'cancelled'],
@@ -1003,6 +1070,11 @@ export const SPACE_MAINTENANCES: RecordSpec<SpaceMaintenancesRecord> = deepFreez
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -1325,6 +1397,23 @@ export const SPACE_RESERVATIONS: RecordSpec<SpaceReservationsRecord> = deepFreez
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'events',
+      kind: 'to_many',
+      target: 'events/events',
+      link: 'reservation_id',
+      via: 'reservation_id',
+      filter: 'reservation_id',
+    },
+    {
+      name: 'space_record',
+      kind: 'to_one',
+      target: 'space/spaces',
+      link: 'space_id',
+      via: 'space_id',
+    },
+  ],
   sortable: {
     id: 'id',
     reference: 'name',
@@ -1390,6 +1479,11 @@ export const SPACE_RESERVATIONS: RecordSpec<SpaceReservationsRecord> = deepFreez
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['pending', 'approved', 'refused', 'cancelled', 'done'],
@@ -1449,6 +1543,11 @@ export const SPACE_RESERVATIONS: RecordSpec<SpaceReservationsRecord> = deepFreez
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['pending', 'approved', 'refused', 'cancelled', 'done'],
@@ -1488,6 +1587,11 @@ export const SPACE_RESERVATIONS: RecordSpec<SpaceReservationsRecord> = deepFreez
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -1626,6 +1730,31 @@ export const SPACE_SITES: RecordSpec<SpaceSitesRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'children',
+      kind: 'to_many',
+      target: 'space/sites',
+      link: 'parent_id',
+      via: 'parent_id',
+      filter: 'parent_id',
+    },
+    {
+      name: 'parent',
+      kind: 'to_one',
+      target: 'space/sites',
+      link: 'parent_id',
+      via: 'parent_id',
+    },
+    {
+      name: 'spaces',
+      kind: 'to_many',
+      target: 'space/spaces',
+      link: 'site_id',
+      via: 'site_id',
+      filter: 'site_id',
+    },
+  ],
   sortable: {
     id: 'id',
     name: 'name',
@@ -1683,6 +1812,11 @@ export const SPACE_SITES: RecordSpec<SpaceSitesRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       code: {
         type: 'string',
         minLength: 1,
@@ -1729,6 +1863,11 @@ export const SPACE_SITES: RecordSpec<SpaceSitesRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       code: {
         type: 'string',
         minLength: 1,
@@ -1755,6 +1894,11 @@ export const SPACE_SITES: RecordSpec<SpaceSitesRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -2058,6 +2202,39 @@ export const SPACE_SPACES: RecordSpec<SpaceSpacesRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'events',
+      kind: 'to_many',
+      target: 'events/events',
+      link: 'space_id',
+      via: 'space_id',
+      filter: 'space_id',
+    },
+    {
+      name: 'maintenances',
+      kind: 'to_many',
+      target: 'space/maintenances',
+      link: 'space_id',
+      via: 'space_id',
+      filter: 'space_id',
+    },
+    {
+      name: 'reservations',
+      kind: 'to_many',
+      target: 'space/reservations',
+      link: 'space_id',
+      via: 'space_id',
+      filter: 'space_id',
+    },
+    {
+      name: 'site_record',
+      kind: 'to_one',
+      target: 'space/sites',
+      link: 'site_id',
+      via: 'site_id',
+    },
+  ],
   sortable: {
     id: 'id',
     name: 'name',
@@ -2124,6 +2301,11 @@ export const SPACE_SPACES: RecordSpec<SpaceSpacesRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['available', 'restricted', 'closed'],
@@ -2179,6 +2361,11 @@ export const SPACE_SPACES: RecordSpec<SpaceSpacesRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['available', 'restricted', 'closed'],
@@ -2214,6 +2401,11 @@ export const SPACE_SPACES: RecordSpec<SpaceSpacesRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },

@@ -296,6 +296,7 @@ export const SPRINT_BLOCKERS: RecordSpec<SprintBlockersRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [],
   sortable: {
     id: 'id',
     name: 'name',
@@ -356,6 +357,11 @@ export const SPRINT_BLOCKERS: RecordSpec<SprintBlockersRecord> = deepFreeze({
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       is_open: {
         type: 'string',
@@ -423,6 +429,11 @@ export const SPRINT_BLOCKERS: RecordSpec<SprintBlockersRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       is_open: {
         type: 'string',
         pattern: '^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$',
@@ -469,6 +480,11 @@ export const SPRINT_BLOCKERS: RecordSpec<SprintBlockersRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -760,6 +776,22 @@ export const SPRINT_ENGAGEMENTS: RecordSpec<SprintEngagementsRecord> = deepFreez
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'key_result_record',
+      kind: 'to_one',
+      target: 'sprint/key-results',
+      link: 'kr_id',
+      via: 'key_result_id',
+    },
+    {
+      name: 'objective_record',
+      kind: 'to_one',
+      target: 'sprint/objectives',
+      link: 'objective_id',
+      via: 'objective_id',
+    },
+  ],
   sortable: {
     id: 'id',
     number: 'number',
@@ -818,6 +850,11 @@ export const SPRINT_ENGAGEMENTS: RecordSpec<SprintEngagementsRecord> = deepFreez
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       state: {
         type: 'string',
@@ -884,6 +921,11 @@ export const SPRINT_ENGAGEMENTS: RecordSpec<SprintEngagementsRecord> = deepFreez
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['open', 'in_progress', 'at_risk', 'kept'],
@@ -929,6 +971,11 @@ export const SPRINT_ENGAGEMENTS: RecordSpec<SprintEngagementsRecord> = deepFreez
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -1109,6 +1156,39 @@ export const SPRINT_KEY_RESULTS: RecordSpec<SprintKeyResultsRecord> = deepFreeze
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'engagements',
+      kind: 'to_many',
+      target: 'sprint/engagements',
+      link: 'kr_id',
+      via: 'key_result_id',
+      filter: 'key_result_id',
+    },
+    {
+      name: 'measure_readings',
+      kind: 'to_many',
+      target: 'sprint/measure-readings',
+      link: 'kr_id',
+      via: 'key_result_id',
+      filter: 'key_result_id',
+    },
+    {
+      name: 'measure_records',
+      kind: 'to_many',
+      target: 'sprint/measures',
+      link: 'kr_id',
+      via: 'key_result_id',
+      filter: 'key_result_id',
+    },
+    {
+      name: 'objective_record',
+      kind: 'to_one',
+      target: 'sprint/objectives',
+      link: 'objective_id',
+      via: 'objective_id',
+    },
+  ],
   sortable: {
     id: 'id',
     number: 'number',
@@ -1164,6 +1244,11 @@ export const SPRINT_KEY_RESULTS: RecordSpec<SprintKeyResultsRecord> = deepFreeze
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       exercice_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -1215,6 +1300,11 @@ export const SPRINT_KEY_RESULTS: RecordSpec<SprintKeyResultsRecord> = deepFreeze
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       exercice_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -1246,6 +1336,11 @@ export const SPRINT_KEY_RESULTS: RecordSpec<SprintKeyResultsRecord> = deepFreeze
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -1446,6 +1541,22 @@ export const SPRINT_MEASURE_READINGS: RecordSpec<SprintMeasureReadingsRecord> = 
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'key_result_record',
+      kind: 'to_one',
+      target: 'sprint/key-results',
+      link: 'kr_id',
+      via: 'key_result_id',
+    },
+    {
+      name: 'measure_record',
+      kind: 'to_one',
+      target: 'sprint/measures',
+      link: 'measure_id',
+      via: 'measure_id',
+    },
+  ],
   sortable: {
     id: 'id',
     date: 'date',
@@ -1501,6 +1612,11 @@ export const SPRINT_MEASURE_READINGS: RecordSpec<SprintMeasureReadingsRecord> = 
         type: 'string',
         minLength: 1,
         maxLength: 128,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
       },
       measure_id: {
         type: 'string',
@@ -1558,6 +1674,11 @@ export const SPRINT_MEASURE_READINGS: RecordSpec<SprintMeasureReadingsRecord> = 
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       measure_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -1594,6 +1715,11 @@ export const SPRINT_MEASURE_READINGS: RecordSpec<SprintMeasureReadingsRecord> = 
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -1801,6 +1927,23 @@ export const SPRINT_MEASURES: RecordSpec<SprintMeasuresRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'key_result_record',
+      kind: 'to_one',
+      target: 'sprint/key-results',
+      link: 'kr_id',
+      via: 'key_result_id',
+    },
+    {
+      name: 'readings',
+      kind: 'to_many',
+      target: 'sprint/measure-readings',
+      link: 'measure_id',
+      via: 'measure_id',
+      filter: 'measure_id',
+    },
+  ],
   sortable: {
     id: 'id',
     name: 'name',
@@ -1860,6 +2003,11 @@ export const SPRINT_MEASURES: RecordSpec<SprintMeasuresRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       key_result_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -1906,6 +2054,11 @@ export const SPRINT_MEASURES: RecordSpec<SprintMeasuresRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       key_result_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -1932,6 +2085,11 @@ export const SPRINT_MEASURES: RecordSpec<SprintMeasuresRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -2007,6 +2165,24 @@ export const SPRINT_OBJECTIVES: RecordSpec<SprintObjectivesRecord> = deepFreeze(
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'engagements',
+      kind: 'to_many',
+      target: 'sprint/engagements',
+      link: 'objective_id',
+      via: 'objective_id',
+      filter: 'objective_id',
+    },
+    {
+      name: 'key_results',
+      kind: 'to_many',
+      target: 'sprint/key-results',
+      link: 'objective_id',
+      via: 'objective_id',
+      filter: 'objective_id',
+    },
+  ],
   sortable: {
     id: 'id',
     name: 'name',
@@ -2062,6 +2238,11 @@ export const SPRINT_OBJECTIVES: RecordSpec<SprintObjectivesRecord> = deepFreeze(
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       name: {
         type: 'string',
         minLength: 1,
@@ -2103,6 +2284,11 @@ export const SPRINT_OBJECTIVES: RecordSpec<SprintObjectivesRecord> = deepFreeze(
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       name: {
         type: 'string',
         minLength: 1,
@@ -2124,6 +2310,11 @@ export const SPRINT_OBJECTIVES: RecordSpec<SprintObjectivesRecord> = deepFreeze(
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -2246,6 +2437,7 @@ export const SPRINT_SPRINTS: RecordSpec<SprintSprintsRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [],
   sortable: {
     id: 'id',
     name: 'name',
@@ -2302,6 +2494,11 @@ export const SPRINT_SPRINTS: RecordSpec<SprintSprintsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       squad_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -2348,6 +2545,11 @@ export const SPRINT_SPRINTS: RecordSpec<SprintSprintsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       squad_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -2374,6 +2576,11 @@ export const SPRINT_SPRINTS: RecordSpec<SprintSprintsRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },

@@ -210,6 +210,7 @@ export const STOCK_PICKINGS: RecordSpec<StockPickingsRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [],
   sortable: {
     id: 'id',
     reference: 'name',
@@ -269,6 +270,11 @@ export const STOCK_PICKINGS: RecordSpec<StockPickingsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['draft', 'waiting', 'confirmed', 'assigned', 'done', 'cancel'],
@@ -324,6 +330,11 @@ export const STOCK_PICKINGS: RecordSpec<StockPickingsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['draft', 'waiting', 'confirmed', 'assigned', 'done', 'cancel'],
@@ -359,6 +370,11 @@ export const STOCK_PICKINGS: RecordSpec<StockPickingsRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },

@@ -181,6 +181,16 @@ export const TRAVEL_PERDIEM_RATES: RecordSpec<TravelPerdiemRatesRecord> = deepFr
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'requests',
+      kind: 'to_many',
+      target: 'travel/perdiem-requests',
+      link: 'rate_id',
+      via: 'rate_id',
+      filter: 'rate_id',
+    },
+  ],
   sortable: {
     id: 'id',
     daily_rate: 'daily_rate',
@@ -237,6 +247,11 @@ export const TRAVEL_PERDIEM_RATES: RecordSpec<TravelPerdiemRatesRecord> = deepFr
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       country_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -288,6 +303,11 @@ export const TRAVEL_PERDIEM_RATES: RecordSpec<TravelPerdiemRatesRecord> = deepFr
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       country_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -319,6 +339,11 @@ export const TRAVEL_PERDIEM_RATES: RecordSpec<TravelPerdiemRatesRecord> = deepFr
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -817,6 +842,29 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
       type: 'date',
       deprecated: false,
     },
+    {
+      name: 'rate_id',
+      op: '=',
+      erp: 'rate_id',
+      type: 'integer',
+      deprecated: false,
+    },
+  ],
+  relations: [
+    {
+      name: 'rate',
+      kind: 'to_one',
+      target: 'travel/perdiem-rates',
+      link: 'rate_id',
+      via: 'rate_id',
+    },
+    {
+      name: 'trip',
+      kind: 'to_one',
+      target: 'travel/trips',
+      link: 'trip_id',
+      via: 'trip_id',
+    },
   ],
   sortable: {
     id: 'id',
@@ -891,6 +939,11 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['draft', 'pending', 'approved', 'rejected', 'cancelled'],
@@ -922,6 +975,11 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
       start_before: {
         type: 'string',
         pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$',
+        maxLength: 64,
+      },
+      rate_id: {
+        type: 'string',
+        pattern: '^[0-9]{1,10}$',
         maxLength: 64,
       },
     },
@@ -955,6 +1013,11 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['draft', 'pending', 'approved', 'rejected', 'cancelled'],
@@ -988,6 +1051,11 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
         pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$',
         maxLength: 64,
       },
+      rate_id: {
+        type: 'string',
+        pattern: '^[0-9]{1,10}$',
+        maxLength: 64,
+      },
     },
   },
   detailQuerySchema: {
@@ -999,6 +1067,11 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -1125,6 +1198,15 @@ export const TRAVEL_TRIP_EXPENSES: RecordSpec<TravelTripExpensesRecord> = deepFr
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'trip',
+      kind: 'to_one',
+      target: 'travel/trips',
+      link: 'trip_id',
+      via: 'trip_id',
+    },
+  ],
   sortable: {
     id: 'id',
     name: 'name',
@@ -1181,6 +1263,11 @@ export const TRAVEL_TRIP_EXPENSES: RecordSpec<TravelTripExpensesRecord> = deepFr
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       trip_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -1222,6 +1309,11 @@ export const TRAVEL_TRIP_EXPENSES: RecordSpec<TravelTripExpensesRecord> = deepFr
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       trip_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -1243,6 +1335,11 @@ export const TRAVEL_TRIP_EXPENSES: RecordSpec<TravelTripExpensesRecord> = deepFr
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -1479,6 +1576,15 @@ export const TRAVEL_TRIP_STAGES: RecordSpec<TravelTripStagesRecord> = deepFreeze
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'trip',
+      kind: 'to_one',
+      target: 'travel/trips',
+      link: 'trip_id',
+      via: 'trip_id',
+    },
+  ],
   sortable: {
     id: 'id',
     name: 'name',
@@ -1538,6 +1644,11 @@ export const TRAVEL_TRIP_STAGES: RecordSpec<TravelTripStagesRecord> = deepFreeze
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       trip_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -1594,6 +1705,11 @@ export const TRAVEL_TRIP_STAGES: RecordSpec<TravelTripStagesRecord> = deepFreeze
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       trip_id: {
         type: 'string',
         pattern: '^[0-9]{1,10}$',
@@ -1630,6 +1746,11 @@ export const TRAVEL_TRIP_STAGES: RecordSpec<TravelTripStagesRecord> = deepFreeze
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -1723,6 +1844,7 @@ export const TRAVEL_TRIP_TYPES: RecordSpec<TravelTripTypesRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [],
   sortable: {
     id: 'id',
     name: 'name',
@@ -1779,6 +1901,11 @@ export const TRAVEL_TRIP_TYPES: RecordSpec<TravelTripTypesRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       code: {
         type: 'string',
         minLength: 1,
@@ -1820,6 +1947,11 @@ export const TRAVEL_TRIP_TYPES: RecordSpec<TravelTripTypesRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       code: {
         type: 'string',
         minLength: 1,
@@ -1841,6 +1973,11 @@ export const TRAVEL_TRIP_TYPES: RecordSpec<TravelTripTypesRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
@@ -2228,6 +2365,32 @@ export const TRAVEL_TRIPS: RecordSpec<TravelTripsRecord> = deepFreeze({
       deprecated: false,
     },
   ],
+  relations: [
+    {
+      name: 'expenses',
+      kind: 'to_many',
+      target: 'travel/trip-expenses',
+      link: 'trip_id',
+      via: 'trip_id',
+      filter: 'trip_id',
+    },
+    {
+      name: 'perdiem_requests',
+      kind: 'to_many',
+      target: 'travel/perdiem-requests',
+      link: 'trip_id',
+      via: 'trip_id',
+      filter: 'trip_id',
+    },
+    {
+      name: 'stages',
+      kind: 'to_many',
+      target: 'travel/trip-stages',
+      link: 'trip_id',
+      via: 'trip_id',
+      filter: 'trip_id',
+    },
+  ],
   sortable: {
     id: 'id',
     reference: 'name',
@@ -2294,6 +2457,11 @@ export const TRAVEL_TRIPS: RecordSpec<TravelTripsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['draft', 'pending', 'planned', 'in_progress', 'done', 'cancelled'],
@@ -2359,6 +2527,11 @@ export const TRAVEL_TRIPS: RecordSpec<TravelTripsRecord> = deepFreeze({
         minLength: 1,
         maxLength: 128,
       },
+      expand: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 2048,
+      },
       state: {
         type: 'string',
         enum: ['draft', 'pending', 'planned', 'in_progress', 'done', 'cancelled'],
@@ -2404,6 +2577,11 @@ export const TRAVEL_TRIPS: RecordSpec<TravelTripsRecord> = deepFreeze({
     properties: {
       fields: {
         type: 'string',
+        maxLength: 2048,
+      },
+      expand: {
+        type: 'string',
+        minLength: 1,
         maxLength: 2048,
       },
     },
