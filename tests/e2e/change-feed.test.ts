@@ -4,6 +4,7 @@
  * written in the same second are paged by id without a miss or a repeat; records that left the
  * resource (archived) come as removals; the feed works with exports; what it refuses.
  */
+import { parseChangedSince } from '@ops-data-gateway/gateway/runtime/query/changed-since';
 import { ErpWriter, erpDatetime } from '../support/erp-writes';
 import { startStack, type Stack } from '../support/stack';
 
@@ -13,6 +14,46 @@ type ChangePage = { data: ApiRecord[]; meta: { next_changed_since: string; more_
 /** Short, so the suite waits little for a second to settle; the default is 10 s. */
 const SETTLE_MS = 1000;
 const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS + 1100));
+
+/** A client of the feed over a stack: its calls, a sync loop, and the oracle (the JSON list now). */
+function feedClient(stackOf: () => Stack) {
+  const feed = async (path: string, since: string, limit: number): Promise<ChangePage> => {
+    const res = await stackOf().get(`/api/v1/${path}${path.includes('?') ? '&' : '?'}changed_since=${encodeURIComponent(since)}&limit=${limit}`);
+    if (res.status !== 200) throw new Error(`${res.status} ${JSON.stringify(res.body)}`);
+    expect(res.body.data.length + res.body.meta.removed_ids.length).toBeLessThanOrEqual(limit);
+    return res.body as ChangePage;
+  };
+  /** Applies a page to a copy: upsert the records, then drop the removals. */
+  const apply = (copy: Map<number, ApiRecord>, page: ChangePage) => {
+    for (const record of page.data) copy.set(record.id, record);
+    for (const id of page.meta.removed_ids) copy.delete(id);
+  };
+  /** What a client of the feed does: apply each page to its copy, until it is up to date. */
+  const sync = async (copy: Map<number, ApiRecord>, path: string, since: string, limit: number, pages: ChangePage[] = []): Promise<string> => {
+    let token = since;
+    for (let calls = 0; ; calls++) {
+      if (calls > 500) throw new Error('the sync did not end');
+      const page = await feed(path, token, limit);
+      pages.push(page);
+      apply(copy, page);
+      token = page.meta.next_changed_since;
+      if (!page.meta.more_changes) return token;
+    }
+  };
+  /** The ERP's records as the JSON list gives them now (the oracle). */
+  const current = async (path: string): Promise<Map<number, ApiRecord>> => {
+    const records = new Map<number, ApiRecord>();
+    for (let cursor: number | null = 0; cursor !== null; ) {
+      const res = await stackOf().get(`/api/v1/${path}?since_id=${cursor}&limit=200&total=false`);
+      for (const record of res.body.data as ApiRecord[]) records.set(record.id, record);
+      cursor = res.body.meta.next_since_id;
+    }
+    return records;
+  };
+  return { feed, apply, sync, current };
+}
+
+const sorted = (records: Map<number, ApiRecord>) => new Map([...records].sort(([a], [b]) => a - b));
 
 describe('change feed', () => {
   let stack: Stack;
@@ -25,36 +66,7 @@ describe('change feed', () => {
     erp.close();
     await stack.close();
   });
-
-  const feed = async (path: string, since: string, limit: number): Promise<ChangePage> => {
-    const res = await stack.get(`/api/v1/${path}${path.includes('?') ? '&' : '?'}changed_since=${encodeURIComponent(since)}&limit=${limit}`);
-    if (res.status !== 200) throw new Error(`${res.status} ${JSON.stringify(res.body)}`);
-    return res.body as ChangePage;
-  };
-
-  /** What a client of the feed does: apply each page to its copy, until it is up to date. */
-  const sync = async (copy: Map<number, ApiRecord>, path: string, since: string, limit: number): Promise<string> => {
-    let token = since;
-    for (let calls = 0; ; calls++) {
-      if (calls > 500) throw new Error('the sync did not end');
-      const page = await feed(path, token, limit);
-      for (const record of page.data) copy.set(record.id, record);
-      for (const id of page.meta.removed_ids) copy.delete(id);
-      token = page.meta.next_changed_since;
-      if (!page.meta.more_changes) return token;
-    }
-  };
-
-  /** The ERP's records as the JSON list gives them now (the oracle). */
-  const current = async (path: string): Promise<Map<number, ApiRecord>> => {
-    const records = new Map<number, ApiRecord>();
-    for (let cursor: number | null = 0; cursor !== null; ) {
-      const res = await stack.get(`/api/v1/${path}?since_id=${cursor}&limit=200&total=false`);
-      for (const record of res.body.data as ApiRecord[]) records.set(record.id, record);
-      cursor = res.body.meta.next_since_id;
-    }
-    return records;
-  };
+  const { feed, apply, sync, current } = feedClient(() => stack);
 
   it('pages records written in the same second by id, without a miss or a repeat, across tokens', async () => {
     const ids = [...(await current('stock/pickings')).keys()];
@@ -105,7 +117,7 @@ describe('change feed', () => {
     expect(csv.body).toBe(`${rows.join('\r\n')}\r\n`);
     // The export says where a sync goes on from: passed back, it gives nothing already exported.
     const token = csv.headers['x-next-changed-since'] as string;
-    expect(token).toMatch(/^v1\./);
+    expect(token).toMatch(/^v2\./);
     const after = await feed('fleet/vehicles?fields=plate', token, 50);
     expect([...after.data.map((r) => r.id), ...after.meta.removed_ids].filter((id) => id === a || id === b)).toEqual([]);
   });
@@ -114,7 +126,6 @@ describe('change feed', () => {
     const path = 'fleet/vehicles';
     const copy = new Map<number, ApiRecord>();
     let token = await sync(copy, path, '2000-01-01T00:00:00Z', 40);
-    const sorted = (records: Map<number, ApiRecord>) => new Map([...records].sort(([a], [b]) => a - b));
     expect(sorted(copy)).toEqual(sorted(await current(path)));
     const ids = [...copy.keys()].sort((a, b) => a - b);
     const archived: number[] = [];
@@ -129,8 +140,7 @@ describe('change feed', () => {
       created.push(erp.copy('fleet.vehicle', ids[20 + round] as number, { license_plate: `SYNC-NEW-${round}` }, now));
       // One call of the loop between the writes (not yet up to date: the second has not settled).
       const page = await feed(path, token, 2);
-      for (const record of page.data) copy.set(record.id, record);
-      for (const id of page.meta.removed_ids) copy.delete(id);
+      apply(copy, page);
       token = page.meta.next_changed_since;
       // And a write in the same second as the one just made, after the call.
       erp.write('fleet.vehicle', ids[30 + round] as number, { vin_sn: `VIN-${round}` }, now);
@@ -145,8 +155,7 @@ describe('change feed', () => {
     // (one in which nothing was written), never back.
     const last = await feed(path, token, 50);
     expect(last).toEqual({ data: [], meta: { next_changed_since: expect.any(String), more_changes: false, removed_ids: [] } });
-    const secondOf = (value: string) => Number(Buffer.from(value.replace(/^v1\./, ''), 'base64url').toString('utf8').split(':')[0]);
-    expect(secondOf(last.meta.next_changed_since)).toBeGreaterThanOrEqual(secondOf(token));
+    expect(parseChangedSince(last.meta.next_changed_since).second).toBeGreaterThanOrEqual(parseChangedSince(token).second);
   });
 
   it('holds back records written within CHANGES_SETTLE_MS, then serves them', async () => {
@@ -162,6 +171,74 @@ describe('change feed', () => {
     expect(erpDatetime(now)).toMatch(/^\d{4}-/);
   });
 
+  it("reports deleted records in removed_ids at the next call: create, sync, delete, sync gives the ERP's records (a demo model fits in one range of the check)", async () => {
+    const path = 'fleet/vehicles';
+    const copy = new Map<number, ApiRecord>();
+    let token = await sync(copy, path, '2000-01-01T00:00:00Z', 50);
+    const ids = [...copy.keys()].sort((a, b) => a - b);
+    const created = [0, 1, 2].map((n) => erp.copy('fleet.vehicle', ids[40 + n] as number, { license_plate: `DELETE-ME-${n}` }));
+    await settle();
+    token = await sync(copy, path, token, 50);
+    for (const id of created) expect(copy.get(id)?.['plate']).toMatch(/^DELETE-ME-/);
+    // Deleted: two records just created (the highest ids), one of the demo data.
+    const deleted = [created[0], created[2], ids[7]] as number[];
+    for (const id of deleted) erp.delete('fleet.vehicle', id);
+    const page = await feed(path, token, 50);
+    expect([...page.meta.removed_ids].sort((a, b) => a - b)).toEqual([...deleted].sort((a, b) => a - b));
+    apply(copy, page);
+    expect(sorted(copy)).toEqual(sorted(await current(path)));
+    // Reported once: the range's ids are remembered in the token, and the next call reports nothing again.
+    expect((await feed(path, page.meta.next_changed_since, 50)).meta.removed_ids).toEqual([]);
+  });
+
+  it('reports deletions in an export of the feed too (the whole id space), and goes on from its X-Next-Changed-Since', async () => {
+    const path = 'stock/pickings';
+    const copy = new Map<number, ApiRecord>();
+    const token = await sync(copy, path, '2000-01-01T00:00:00Z', 200);
+    const [low, high] = [...copy.keys()].sort((a, b) => a - b).filter((_, at, all) => at === 11 || at === all.length - 1) as [number, number];
+    erp.delete('stock.picking', low);
+    erp.delete('stock.picking', high);
+    const res = await stack
+      .get(`/api/v1/${path}?format=ndjson&fields=id&changed_since=${encodeURIComponent(token)}`)
+      .buffer(true)
+      .parse(text);
+    const rows = (res.body as string)
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { id: number; _removed: boolean });
+    expect(rows.filter((row) => row._removed).map((row) => row.id)).toEqual([low, high]);
+    const next = parseChangedSince(res.headers['x-next-changed-since'] as string);
+    expect(next.reconcile.seen).toBeGreaterThanOrEqual(high - 1);
+  });
+
+  it('keeps working with a v1 token given before deletions were checked (same place; deletions from then on)', async () => {
+    const [id] = [...(await current('stock/pickings')).keys()].slice(30, 31) as [number];
+    const at = new Date(Math.floor(Date.now() / 1000) * 1000 - 90_000);
+    erp.write('stock.picking', id, { origin: 'after a v1 token' }, at);
+    const v1 = `v1.${Buffer.from(`${at.getTime() / 1000}:0`).toString('base64url')}`;
+    const page = await feed('stock/pickings?fields=origin', v1, 200);
+    expect(page.data).toContainEqual({ id, origin: 'after a v1 token' });
+    expect(page.meta.next_changed_since).toMatch(/^v2\./);
+  });
+
+  it('says on /readyz what a write_date check costs on each model the feed read (here: small)', async () => {
+    const res = await stack.get('/readyz', null);
+    expect(res.status).toBe(200);
+    const costs = res.body.changes.write_date as Record<string, Record<string, unknown>>;
+    expect(Object.keys(costs).sort()).toEqual(['fleet.vehicle', 'stock.picking']);
+    for (const cost of Object.values(costs))
+      expect(cost).toEqual({
+        case: 'small',
+        source: 'measured',
+        check_ms: expect.any(Number),
+        keyed_ms: expect.any(Number),
+        max_id: expect.any(Number),
+        measured_at: expect.any(String),
+      });
+    expect(stack.logLines.filter((line) => line.includes('change feed: stock.picking is small'))).toHaveLength(1);
+  });
+
   it.each([
     ['changed_since=yesterday', 422, 'changed_since must be an ISO 8601 date-time'],
     ['changed_since=v1.bm90LWEtdG9rZW4', 422, 'not given by the gateway'],
@@ -173,6 +250,82 @@ describe('change feed', () => {
     const res = await stack.get(`/api/v1/stock/pickings?${query}`);
     expect(res.status).toBe(status);
     expect(res.body.error.message).toContain(message);
+  });
+});
+
+describe('change feed without a write_date index (CHANGES_WRITE_DATE_INDEX=no), deletions checked 100 ids a call', () => {
+  let stack: Stack;
+  let erp: ErpWriter;
+  beforeAll(async () => {
+    stack = await startStack({ env: { CHANGES_SETTLE_MS: String(SETTLE_MS), CHANGES_WRITE_DATE_INDEX: 'no', CHANGES_RECONCILE_IDS: '100' } });
+    erp = new ErpWriter(stack.dbPath);
+  });
+  afterAll(async () => {
+    erp.close();
+    await stack.close();
+  });
+  const { feed, apply, sync, current } = feedClient(() => stack);
+  const path = 'stock/pickings';
+
+  it('copies a first sync by id (keyed pages, never a scan by write_date), then gives what changed during the copy by write_date', async () => {
+    const copy = new Map<number, ApiRecord>();
+    const first = await feed(path, '2000-01-01T00:00:00Z', 40);
+    apply(copy, first);
+    const all = [...(await current(path)).keys()].sort((a, b) => a - b);
+    // Written while the copy goes on: one record already copied, one not yet.
+    erp.write('stock.picking', all[3] as number, { origin: 'during the copy, copied' });
+    erp.write('stock.picking', all[all.length - 3] as number, { origin: 'during the copy, ahead' });
+    const calls = stack.erpCalls.length;
+    const pages = [first];
+    let token = first.meta.next_changed_since;
+    for (let n = 0; n < 20 && parseChangedSince(token).until !== undefined; n++) {
+      const page = await feed(path, token, 40);
+      pages.push(page);
+      apply(copy, page);
+      token = page.meta.next_changed_since;
+    }
+    const copied = pages.flatMap((page) => page.data.map((record) => record.id));
+    // By id, each once: the copy reads through the primary key.
+    expect(copied).toEqual([...copied].sort((a, b) => a - b));
+    expect(new Set(copied).size).toBe(copied.length);
+    const scans = stack.erpCalls.slice(calls).filter((call) => call.method === 'search_read' && JSON.stringify(call.kwargs?.['order']) === '"write_date asc, id asc"');
+    expect(scans).toEqual([]);
+    await settle();
+    token = await sync(copy, path, token, 40);
+    expect(sorted(copy)).toEqual(sorted(await current(path)));
+    expect(copy.get(all[3] as number)?.['origin']).toBe('during the copy, copied');
+    expect(copy.get(all[all.length - 3] as number)?.['origin']).toBe('during the copy, ahead');
+  });
+
+  it('reports deletions anywhere in the id space within one round of caught-up calls (⌈highest id / 100⌉), once each', async () => {
+    const copy = new Map<number, ApiRecord>();
+    let token = await sync(copy, path, '2000-01-01T00:00:00Z', 200);
+    // Caught up: one round of calls with nothing deleted reports nothing (the ranges are remembered from here on).
+    const highest = Math.max(...copy.keys());
+    const round = Math.ceil(highest / 100);
+    for (let n = 0; n < round; n++) {
+      const page = await feed(path, token, 50);
+      apply(copy, page);
+      token = page.meta.next_changed_since;
+    }
+    const ids = [...copy.keys()].sort((a, b) => a - b);
+    const deleted = [ids[4], ids[120], ids[ids.length - 1]] as number[];
+    for (const id of deleted) erp.delete('stock.picking', id);
+    const reported: number[] = [];
+    for (let n = 0; n < round; n++) {
+      const page = await feed(path, token, 50);
+      reported.push(...page.meta.removed_ids);
+      apply(copy, page);
+      token = page.meta.next_changed_since;
+    }
+    expect(reported.sort((a, b) => a - b)).toEqual(deleted.sort((a, b) => a - b));
+    expect(sorted(copy)).toEqual(sorted(await current(path)));
+  });
+
+  it('says CHANGES_WRITE_DATE_INDEX=no on /readyz, and in one log line', async () => {
+    const res = await stack.get('/readyz', null);
+    expect(res.body.changes.write_date).toEqual({ 'stock.picking': { case: 'not_indexed', source: 'configured' } });
+    expect(stack.logLines.filter((line) => line.includes('write_date of stock.picking is not indexed (CHANGES_WRITE_DATE_INDEX says)'))).toHaveLength(1);
   });
 });
 

@@ -14,6 +14,7 @@ import { RedisCacheStore } from './cache/redis-cache-store';
 import { ResponseCache } from './cache/response-cache';
 import type { GatewayConfig } from './config';
 import { ChangeFeed } from './changes/change-feed';
+import { WriteDateCosts } from './changes/write-date-cost';
 import { DriftMonitor } from './drift/drift-monitor';
 import { Exporter } from './export/exporter';
 import { ErpClient } from './erp/erp-client';
@@ -77,6 +78,7 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   let erp: ErpClient | undefined;
   let budget: MemoryBudget | undefined;
   let drift: DriftMonitor | undefined;
+  let writeDateCosts: WriteDateCosts | undefined;
   const metrics = config.metrics
     ? new (loadMetrics())({
         erpLoad: () => erp?.load ?? { inFlight: 0, queued: 0 },
@@ -87,6 +89,7 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
           limitBytes: config.memoryBudgetBytes,
         },
         driftProblems: () => drift?.status().problems ?? [],
+        writeDateCosts: () => writeDateCosts?.snapshot() ?? [],
         build: buildInfo(),
       })
     : undefined;
@@ -108,7 +111,8 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   const cache = new ResponseCache(store, config.cache, cacheNamespace(config), largestEntryBytes);
   const onRefreshError = (error: unknown) =>
     log.info({ erp_error: erpErrorSummary(error) }, 'cache: a stale answer could not be read again (it is served until its stale window ends)');
-  const changes = new ChangeFeed(reader, config.changesSettleMs);
+  writeDateCosts = new WriteDateCosts(reader, config.changesWriteDateIndex, log);
+  const changes = new ChangeFeed(reader, writeDateCosts, config.changesSettleMs, config.changesReconcileIds);
   const exporter = new Exporter(reader, changes, budget, config.export, log);
   const handlers = createResourceHandlers(
     auth,
@@ -172,7 +176,7 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   app.use(createDocsRouter({ '/llms.txt': llmsTxt }, config.compression));
   // Everything after the documents (which set their own caching) is live state: never stored, never 304.
   app.use(noStore(), unconditional());
-  app.use(createHealthRouter(erp, config.erp.timeoutMs, drift));
+  app.use(createHealthRouter(erp, config.erp.timeoutMs, drift, writeDateCosts));
   app.use(noRoute(isKnownPath));
   app.use(createErrorHandler(log));
   return { app, erp, drift, metrics, shared, budget };

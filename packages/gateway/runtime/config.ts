@@ -84,6 +84,14 @@ export interface GatewayConfig {
    * that second has committed.
    */
   readonly changesSettleMs: number;
+  /**
+   * Whether the ERP's tables have an index on `write_date` (README, "The change feed at scale"):
+   * `auto` measures what a `write_date` check costs on each model the feed reads; `yes` and `no`
+   * say it (no measuring calls). It decides how a first sync reads (by `write_date`, or by id).
+   */
+  readonly changesWriteDateIndex: 'auto' | 'yes' | 'no';
+  /** Ids the change feed's deletion check looks at per call (one ids-only ERP read of that many ids at most). */
+  readonly changesReconcileIds: number;
   /** Origins allowed to call the API from a browser; empty: CORS off. */
   readonly corsOrigins: readonly string[];
   /** Express `trust proxy` setting: how the client address is found behind proxies. */
@@ -237,6 +245,8 @@ export function loadConfig(env: Env): GatewayConfig {
       pageSize: integer(env, 'EXPORT_PAGE_SIZE', 1000, 10, 10_000),
     },
     changesSettleMs: integer(env, 'CHANGES_SETTLE_MS', 10_000, 0, 3_600_000),
+    changesWriteDateIndex: oneOf(env, 'CHANGES_WRITE_DATE_INDEX', 'auto', ['auto', 'yes', 'no'] as const),
+    changesReconcileIds: integer(env, 'CHANGES_RECONCILE_IDS', 10_000, 100, 1_000_000),
     corsOrigins: origins(env, 'CORS_ORIGINS'),
     trustProxy: trustProxy(env, 'TRUST_PROXY'),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),

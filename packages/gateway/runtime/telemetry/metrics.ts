@@ -22,6 +22,8 @@ export interface MetricSources {
   readonly erpLoad: () => { readonly inFlight: number; readonly queued: number };
   readonly memoryBudget: { readonly inUse: number; readonly limitBytes: number };
   readonly driftProblems: () => readonly { readonly kind: string }[];
+  /** What a `write_date` check costs per model, as the change feed measured it (changes/write-date-cost.ts). */
+  readonly writeDateCosts: () => readonly { readonly model: string; readonly case: string; readonly checkMs?: number }[];
   readonly build: { readonly version: string; readonly catalogueHash: string };
 }
 
@@ -138,6 +140,17 @@ export class GatewayMetrics {
         const counts = new Map<string, number>(Object.keys(DRIFT_KINDS).map((kind) => [kind, 0]));
         for (const problem of sources.driftProblems()) counts.set(problem.kind, (counts.get(problem.kind) ?? 0) + 1);
         for (const [kind, count] of counts) this.set({ kind }, count);
+      },
+    });
+    new Gauge({
+      name: 'odg_change_feed_write_date_check_seconds',
+      help: 'What a write_date check costs on the ERP, by model, as the change feed measured it; case: indexed, not_indexed (each check reads the whole table) or small. Models not measured yet (or CHANGES_WRITE_DATE_INDEX set) have none.',
+      labelNames: ['model', 'case'],
+      registers,
+      aggregator: 'max',
+      collect() {
+        this.reset();
+        for (const cost of sources.writeDateCosts()) if (cost.checkMs !== undefined) this.set({ model: cost.model, case: cost.case }, cost.checkMs / 1000);
       },
     });
     const erp = () => this.erp;
