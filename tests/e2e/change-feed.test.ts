@@ -222,7 +222,9 @@ describe('change feed', () => {
     expect(page.meta.next_changed_since).toMatch(/^v2\./);
   });
 
-  it('says on /readyz what a write_date check costs on each model the feed read (here: small)', async () => {
+  it('says on /readyz what a write_date check costs on each model whose feed came back full (here: small)', async () => {
+    // A page by write_date that comes back full asks what such a read costs (to know whether to copy the rest).
+    for (const path of ['stock/pickings', 'fleet/vehicles']) expect((await feed(path, '2000-01-01T00:00:00Z', 5)).meta.more_changes).toBe(true);
     const res = await stack.get('/readyz', null);
     expect(res.status).toBe(200);
     const costs = res.body.changes.write_date as Record<string, Record<string, unknown>>;
@@ -267,16 +269,22 @@ describe('change feed without a write_date index (CHANGES_WRITE_DATE_INDEX=no), 
   const { feed, apply, sync, current } = feedClient(() => stack);
   const path = 'stock/pickings';
 
-  it('copies a first sync by id (keyed pages, never a scan by write_date), then gives what changed during the copy by write_date', async () => {
+  it('copies the rest of a window by id once a page by write_date comes back full (keyed pages, no more scans by write_date), then gives what changed meanwhile', async () => {
     const copy = new Map<number, ApiRecord>();
+    // The first page of a first sync is read by write_date, and is full: the rest of the window is copied.
     const first = await feed(path, '2000-01-01T00:00:00Z', 40);
     apply(copy, first);
+    const cursor = parseChangedSince(first.meta.next_changed_since);
+    expect(first.meta.more_changes).toBe(true);
+    expect(cursor.until).toBeGreaterThan(cursor.second);
     const all = [...(await current(path)).keys()].sort((a, b) => a - b);
-    // Written while the copy goes on: one record already copied, one not yet.
-    erp.write('stock.picking', all[3] as number, { origin: 'during the copy, copied' });
-    erp.write('stock.picking', all[all.length - 3] as number, { origin: 'during the copy, ahead' });
+    // Written while the copy goes on: one record already served, one not yet.
+    const served = first.data[0]?.id as number;
+    const ahead = all.filter((id) => !copy.has(id)).at(-3) as number;
+    erp.write('stock.picking', served, { origin: 'during the copy, served' });
+    erp.write('stock.picking', ahead, { origin: 'during the copy, ahead' });
     const calls = stack.erpCalls.length;
-    const pages = [first];
+    const pages: ChangePage[] = [];
     let token = first.meta.next_changed_since;
     for (let n = 0; n < 20 && parseChangedSince(token).until !== undefined; n++) {
       const page = await feed(path, token, 40);
@@ -285,16 +293,26 @@ describe('change feed without a write_date index (CHANGES_WRITE_DATE_INDEX=no), 
       token = page.meta.next_changed_since;
     }
     const copied = pages.flatMap((page) => page.data.map((record) => record.id));
-    // By id, each once: the copy reads through the primary key.
+    // By id, each once, none served before: the copy reads through the primary key.
+    expect(copied.length).toBeGreaterThan(40);
     expect(copied).toEqual([...copied].sort((a, b) => a - b));
-    expect(new Set(copied).size).toBe(copied.length);
-    const scans = stack.erpCalls.slice(calls).filter((call) => call.method === 'search_read' && JSON.stringify(call.kwargs?.['order']) === '"write_date asc, id asc"');
+    expect(new Set([...copied, ...first.data.map((record) => record.id)]).size).toBe(copied.length + first.data.length);
+    const scans = stack.erpCalls.slice(calls).filter((call) => call.method === 'search_read' && call.kwargs['order'] === 'write_date asc, id asc');
     expect(scans).toEqual([]);
     await settle();
     token = await sync(copy, path, token, 40);
     expect(sorted(copy)).toEqual(sorted(await current(path)));
-    expect(copy.get(all[3] as number)?.['origin']).toBe('during the copy, copied');
-    expect(copy.get(all[all.length - 3] as number)?.['origin']).toBe('during the copy, ahead');
+    expect(copy.get(served)?.['origin']).toBe('during the copy, served');
+    expect(copy.get(ahead)?.['origin']).toBe('during the copy, ahead');
+  });
+
+  it('reads a window that fits in a page by write_date, with no copy', async () => {
+    const [id] = [...(await current(path)).keys()].slice(60, 61) as [number];
+    const at = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
+    erp.write('stock.picking', id, { origin: 'a small window' }, at);
+    const page = await feed(`${path}?fields=origin`, at.toISOString(), 40);
+    expect(page.data).toContainEqual({ id, origin: 'a small window' });
+    expect([page.meta.more_changes, parseChangedSince(page.meta.next_changed_since).until]).toEqual([false, undefined]);
   });
 
   it('reports deletions anywhere in the id space within one round of caught-up calls (⌈highest id / 100⌉), once each', async () => {

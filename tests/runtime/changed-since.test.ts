@@ -18,7 +18,7 @@ describe('changed_since', () => {
     // A fraction cannot be compared with the ERP's whole seconds: its whole second is included.
     ['2026-01-31T08:30:00.999Z', '2026-01-31T08:30:00Z'],
   ])('reads %s as the records written from %s on', (text, from) => {
-    expect(parseChangedSince(text)).toEqual({ second: at(from), afterId: 0, reconcile: FIRST, start: true });
+    expect(parseChangedSince(text)).toEqual({ second: at(from), afterId: 0, reconcile: FIRST });
   });
 
   it.each([

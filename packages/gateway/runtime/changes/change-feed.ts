@@ -77,9 +77,12 @@ export class ChangeFeed {
     stats: ErpStats,
     deletions = true,
   ): Promise<ChangePage> {
-    const cursor = await this.startOf(principal, resource, from, horizon, stats);
-    const { ids, next, more } =
-      cursor.until === undefined ? await this.scan(principal, resource, cursor, limit, horizon, stats) : await this.copy(principal, resource, cursor, limit, horizon, stats);
+    const read = from.until === undefined ? await this.scan(principal, resource, from, limit, horizon, stats) : await this.copy(principal, resource, from, limit, horizon, stats);
+    const { ids, more } = read;
+    let next: Omit<ChangeCursor, 'reconcile'> = read.next;
+    // A full page by write_date: more changes are pending than a page holds. Without an index on
+    // write_date each such page reads the whole table: the rest, up to this horizon, is copied by id.
+    if (from.until === undefined && more && next.afterId === 0 && (await this.costs.of(principal, resource, stats)).case === 'not_indexed') next = { ...next, until: horizon };
     let entries: ChangeEntry[] = [];
     if (ids.length) {
       const records = await this.reader.records(principal, resource, query.fields, changedRecordsRequest(resource, query, ids), stats);
@@ -89,7 +92,7 @@ export class ChangeFeed {
         return record ? { id, record } : { id };
       });
     }
-    const start = reconcileFrom(cursor.reconcile, this.reconcileIds);
+    const start = reconcileFrom(from.reconcile, this.reconcileIds);
     let position: ReconcileState = { ...start, seen: Math.max(start.seen, ...ids) };
     if (deletions && entries.length < limit) {
       const check = await this.deletions(principal, resource, position, limit - entries.length, stats);
@@ -100,18 +103,6 @@ export class ChangeFeed {
       entries.push(...check.missing.map((id) => ({ id })));
     }
     return { entries, next: { ...next, reconcile: position }, more };
-  }
-
-  /**
-   * Where a sync that starts from a date-time begins: by `write_date` where the ERP answers that
-   * cheaply, else a copy by id of what was written up to `horizon` (see the module comment).
-   */
-  private async startOf(principal: Principal, resource: ResourceSpec, from: ChangeCursor, horizon: number, stats: ErpStats): Promise<ChangeCursor> {
-    if (!from.start) return from;
-    const { start: _start, ...cursor } = from;
-    if (cursor.second >= horizon) return cursor;
-    const cost = await this.costs.of(principal, resource, stats);
-    return cost.case === 'not_indexed' ? { ...cursor, until: horizon } : cursor;
   }
 
   /** One range of the deletion check: the ids of it the ERP no longer has (at most `budget`), and where the check goes on. */

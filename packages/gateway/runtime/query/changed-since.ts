@@ -40,8 +40,6 @@ export interface ChangeCursor {
   /** During a first sync's copy: the second it copies up to (the records written in `[second, until)`). */
   readonly until?: number;
   readonly reconcile: ReconcileState;
-  /** Read from a date-time: the start of a sync, not a token. */
-  readonly start?: true;
 }
 
 const TOKEN = /^v([12])\.([A-Za-z0-9_-]{1,4096})$/;
@@ -82,7 +80,7 @@ export function parseChangedSince(text: string): ChangeCursor {
   }
   const date = parseDateValue(text);
   // The ERP keeps whole seconds: a fraction cannot be compared, so its whole second is included.
-  if (date) return { second: Math.floor(date.utc.getTime() / 1000), afterId: 0, reconcile: FIRST, start: true };
+  if (date) return { second: Math.floor(date.utc.getTime() / 1000), afterId: 0, reconcile: FIRST };
   throw invalidValue(`changed_since must be an ISO 8601 date-time (2026-01-31T08:00:00Z) or the token meta.next_changed_since gave; '${text.slice(0, 64)}' is neither.`);
 }
 
