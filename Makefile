@@ -7,7 +7,7 @@ export PATH := $(CURDIR)/.toolchain/bin:$(CURDIR)/node_modules/.bin:$(PATH)
 NPM_STAMP := node_modules/.install-stamp
 TOOLCHAIN := .toolchain/.node-$(NODE_VERSION)
 
-.PHONY: install generate check-generated openapi-diff scaffold packages build typecheck lint format release test test-tools run sandbox-init bench bench-shared bench-smoke check-erp erp-diff test-live live-latency clean
+.PHONY: install generate check-generated openapi-diff scaffold packages build typecheck lint format release test test-tools run sandbox-init bench bench-shared bench-smoke check-erp erp-diff test-live live-latency live-feed-cost clean
 
 install: $(NPM_STAMP)
 
@@ -122,6 +122,11 @@ test-live: build
 ## live-latency: what the gateway adds on that live Odoo, per transport (Markdown table; docs/compatibility.md)
 live-latency: build
 	node --disable-warning=ExperimentalWarning dist/live/latency.js
+
+## live-feed-cost: what the change feed costs that live Odoo (JSON-2): its ERP calls timed alone, and a first
+## sync and caught-up polls through a gateway, ERP time per page (Markdown; BENCHMARKS.md). Read-only
+live-feed-cost: build
+	node --disable-warning=ExperimentalWarning dist/live/feed-cost.js
 
 sandbox-init: build
 	node --disable-warning=ExperimentalWarning packages/sandbox/dist/cli.js init

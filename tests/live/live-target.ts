@@ -27,7 +27,18 @@ export interface LiveTarget {
   gapsOf(resource: ResourceSpec): DriftGaps;
   /** A read call straight to the ERP as the technical account (not through the gateway). */
   erp(call: ErpCall): Promise<unknown>;
+  /**
+   * Records written by an administrator (the deletion check of the change feed): absent without
+   * LIVE_ERP_ADMIN_LOGIN/KEY. The gateway never writes; this is the test acting as a user of the ERP.
+   */
+  readonly admin?: RecordWriter;
   close(): Promise<void>;
+}
+
+/** What an administrator does to records through the ERP's external API: copy one (its new id), delete one. */
+export interface RecordWriter {
+  copy(model: string, id: number, values: Readonly<Record<string, string>>): Promise<number>;
+  unlink(model: string, id: number): Promise<void>;
 }
 
 export async function startLiveTarget(settings: LiveErpSettings, transport: LiveTransport, env: Readonly<Record<string, string>> = {}): Promise<LiveTarget> {
@@ -64,6 +75,43 @@ export async function startLiveTarget(settings: LiveErpSettings, transport: Live
     served: RESOURCES.filter((r) => !gaps.get(r)?.unavailable),
     gapsOf: (resource) => gaps.get(resource) as DriftGaps,
     erp: (call) => direct.call({ uid, key: settings.key }, call, stats),
+    ...(settings.adminLogin && settings.adminKey ? { admin: adminWriter(settings.url, settings.database, settings.adminLogin, settings.adminKey) } : {}),
     close: () => gateway.close(),
+  };
+}
+
+/**
+ * The administrator's `copy` and `unlink` over JSON-RPC `execute_kw` (every version offers it; 19
+ * logs a deprecation warning per call), with the administrator's API key.
+ */
+function adminWriter(url: string, database: string, login: string, key: string): RecordWriter {
+  const rpc = async (service: string, method: string, args: unknown[]): Promise<unknown> => {
+    const response = await fetch(`${url}/jsonrpc`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'call', id: 1, params: { service, method, args } }),
+      signal: AbortSignal.timeout(60_000),
+    });
+    const body = (await response.json()) as { result?: unknown; error?: { data?: { message?: string } } };
+    if (body.error) throw new Error(`the administrator's ${method} failed: ${body.error.data?.message ?? JSON.stringify(body.error)}`);
+    return body.result;
+  };
+  let uid: Promise<unknown> | undefined;
+  const execute = async (model: string, method: string, args: unknown[]) => {
+    uid ??= rpc('common', 'authenticate', [database, login, key, {}]);
+    const id = await uid;
+    if (typeof id !== 'number') throw new Error(`LIVE_ERP_ADMIN_KEY is refused for ${login}`);
+    return rpc('object', 'execute_kw', [database, id, key, model, method, args, {}]);
+  };
+  return {
+    async copy(model, id, values) {
+      const copied = await execute(model, 'copy', [[id], values]);
+      const newId = Array.isArray(copied) ? copied[0] : copied;
+      if (typeof newId !== 'number') throw new Error(`${model}.copy answered ${JSON.stringify(copied)}`);
+      return newId;
+    },
+    async unlink(model, id) {
+      await execute(model, 'unlink', [[id]]);
+    },
   };
 }

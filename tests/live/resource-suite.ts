@@ -13,7 +13,7 @@ import { EXAMPLE, exposedField, probe } from '../support/filter-probes';
 import { readyAfterDriftCheck } from '../support/gateway';
 import { expectDocumented } from '../support/openapi-responses';
 import { expectSameRecords, walkBothWays, type Page } from '../support/paging-walk';
-import { describeExportAndFeedChecks } from './export-feed-checks';
+import { describeDeletionCheck, describeExportAndFeedChecks } from './export-feed-checks';
 import type { LiveTarget } from './live-target';
 
 type Row = Record<string, unknown>;
@@ -40,6 +40,8 @@ export interface LiveSuiteOptions {
    * whole list several times, so a caller bounds them (see odoo.live.test.ts, sandbox.live.test.ts).
    */
   readonly exportsAndFeed?: readonly string[];
+  /** The resource the change feed's deletion check writes in (needs `admin` on the target; export-feed-checks.ts). */
+  readonly deletions?: string;
 }
 
 export function describeLiveSuite(title: string, start: () => Promise<LiveTarget>, resources: readonly string[], options: LiveSuiteOptions = {}): void {
@@ -187,6 +189,7 @@ export function describeLiveSuite(title: string, start: () => Promise<LiveTarget
     });
 
     describeExportAndFeedChecks({ target: () => target, resource, ok }, options.exportsAndFeed ?? []);
+    if (options.deletions) describeDeletionCheck({ target: () => target, resource, ok }, options.deletions);
 
     it('hides every record outside a resource scope, in list and detail', async () => {
       const scoped = target.served.filter((r) => resources.includes(r.path) && r.scope.length);

@@ -11,7 +11,9 @@
  */
 import { RESOURCES } from '@ops-data-gateway/gateway/generated/routers/index';
 import type { LiveErpSettings } from '../../live/settings';
+import { ErpWriter } from '../support/erp-writes';
 import { startStack, type Stack } from '../support/stack';
+import { DELETION_RESOURCE, LIVE_SETTLE_MS } from './export-feed-checks';
 import { describeLiveSuite, STOCK_ODOO_RESOURCES } from './resource-suite';
 import { startLiveTarget, type LiveTarget } from './live-target';
 
@@ -28,10 +30,17 @@ async function sandboxAsLiveErp(version: 17 | 19, transport: 'json2' | 'xmlrpc')
     noReadResource: stack.keys.no_read.resource,
     unreadable: [{ resource: 'fleet/vehicles', field: 'odometer', model: 'fleet.vehicle.odometer' }],
   };
-  const target = await startLiveTarget(settings, transport);
+  const target = await startLiveTarget(settings, transport, { CHANGES_SETTLE_MS: String(LIVE_SETTLE_MS) });
+  // The sandbox serves reads only: the administrator's writes are made in its database, as Odoo's ORM would.
+  const erp = new ErpWriter(stack.dbPath);
   return {
     ...target,
+    admin: {
+      copy: async (model, id, values) => erp.copy(model, id, values),
+      unlink: async (model, id) => erp.delete(model, id),
+    },
     close: async () => {
+      erp.close();
       await target.close();
       await stack.close();
     },
@@ -42,8 +51,9 @@ describeLiveSuite(
   'the live suite on the sandbox as Odoo 19 over JSON-2',
   () => sandboxAsLiveErp(19, 'json2'),
   RESOURCES.map((r) => r.path),
-  { exportsAndFeed: [...STOCK_ODOO_RESOURCES, 'it/tickets'] },
+  { exportsAndFeed: [...STOCK_ODOO_RESOURCES, 'it/tickets'], deletions: DELETION_RESOURCE },
 );
 describeLiveSuite('the live suite on the sandbox as Odoo 17 over XML-RPC', () => sandboxAsLiveErp(17, 'xmlrpc'), ['fleet/vehicles', 'purchase/orders', 'stock/pickings'], {
   exportsAndFeed: ['fleet/vehicles', 'purchase/orders', 'stock/pickings'],
+  deletions: 'stock/pickings',
 });

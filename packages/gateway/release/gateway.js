@@ -1391,6 +1391,17 @@ var init_metrics = __esm({
             for (const [kind, count] of counts) this.set({ kind }, count);
           }
         });
+        new import_prom_client.Gauge({
+          name: "odg_change_feed_write_date_check_seconds",
+          help: "What a write_date check costs on the ERP, by model, as the change feed measured it; case: indexed, not_indexed (each check reads the whole table) or small. Models not measured yet (or CHANGES_WRITE_DATE_INDEX set) have none.",
+          labelNames: ["model", "case"],
+          registers,
+          aggregator: "max",
+          collect() {
+            this.reset();
+            for (const cost of sources.writeDateCosts()) if (cost.checkMs !== void 0) this.set({ model: cost.model, case: cost.case }, cost.checkMs / 1e3);
+          }
+        });
         const erp = () => this.erp;
         new import_prom_client.Gauge({
           name: "odg_build_info",
@@ -1664,7 +1675,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <li><code>order</code>: <code>field</code>, <code>field asc</code> or <code>field desc</code>, several keys comma-separated, among the sortable fields of the resource. <code>id</code> is always appended as the last key, so pages are stable. Unset values: a number that is not set is read as 0 and sorts as 0 (first ascending, last descending, beside the zeros; before negative numbers ascending); a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by <code>id</code>, except on date-times: the ERP keeps fractions of a second that answers round off, so records showing the same date-time are ordered by that hidden fraction first.</li>
 <li><code>fields</code>: comma-separated field names, e.g. <code>fields=id,name</code>. An unknown name is 400.</li>
 <li><strong>Exports</strong> (<code>Accept: text/csv</code> or <code>Accept: application/x-ndjson</code>, or <code>format=csv</code> / <code>format=ndjson</code> in a link): every matching record, streamed by ascending id, with the filters and <code>fields</code>; <code>since_id</code> resumes after an id; not with <code>limit</code>, <code>offset</code>, <code>order</code> or <code>total</code> (400); past the gateway's ceiling on rows, 422 before anything is sent. CSV: RFC 4180, a header row, <code>null</code> an empty field and an empty text <code>&quot;&quot;</code>, arrays as JSON text. An export that ends without its last chunk was cut short: resume with <code>since_id</code>. <code>format=json</code> gives the JSON page whatever <code>Accept</code> says.</li>
-<li><strong>Change feed</strong> (<code>changed_since</code>): records written at or after an ISO 8601 date-time, in <code>(write_date, id)</code> order. Pass back <code>meta.next_changed_since</code> (a token) while <code>meta.more_changes</code> is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters come in <code>meta.removed_ids</code> (exports: a <code>_removed</code> column, and the token to go on from in the <code>X-Next-Changed-Since</code> header). The last few seconds wait until they are settled. Deleted records cannot be seen: compare the ids of an export now and then. Not with <code>order</code>, <code>offset</code>, <code>since_id</code> or <code>total=true</code> (400).</li>
+<li><strong>Change feed</strong> (<code>changed_since</code>): records written at or after an ISO 8601 date-time, in <code>(write_date, id)</code> order (the rest of a large window by id, where the ERP has no index on <code>write_date</code>). Pass back <code>meta.next_changed_since</code> (a token) while <code>meta.more_changes</code> is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters, and deleted records, come in <code>meta.removed_ids</code> (exports: a <code>_removed</code> column, and the token to go on from in the <code>X-Next-Changed-Since</code> header). The last few seconds wait until they are settled. Not with <code>order</code>, <code>offset</code>, <code>since_id</code> or <code>total=true</code> (400).</li>
 </ul>
 <pre class="curl"><code>curl -sS -H &quot;Authorization: Bearer $API_KEY&quot; &#39;{base_url}/api/v1/approvals/approvers?since_id=0&amp;limit=200&amp;total=false&#39;</code></pre>
 <pre class="curl"><code>curl -sS -H &quot;Authorization: Bearer $API_KEY&quot; -H &#39;Accept: text/csv&#39; &#39;{base_url}/api/v1/approvals/approvers&#39; -o approvals-approvers.csv</code></pre>
@@ -4734,7 +4745,7 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 </html>
 `;
 var DOCS_PAGE_CSP = "default-src 'none'; script-src 'sha256-XWxjzAh3B8JkOW5JfCt+EQe1yCDAnIdFp5WeVR+4+Yo='; style-src 'sha256-/WKb5/mFoC+h/VEZqzYoySGLm/5yReF7LUR7Mdg07MM='; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-var LLMS_TXT = '# Operations data API\n\n> Read-only HTTP JSON API over the organisation\'s ERP: 45 resources in 11 domains (analytic, approvals, electricity, events, fleet, it, purchase, space, sprint, stock, travel). Every data route is GET, needs `Authorization: Bearer <API key>` and answers `{"data": [...], "meta": {...}}` (list) or `{"data": {...}}` (detail). Interface version 1.0.0.\n\nCompanion documents (no credentials): {base_url}/api/openapi.json (OpenAPI 3.1), {base_url}/api/docs (HTML). This text is served at {base_url}/llms.txt and {base_url}/api/llms.txt. Agents with MCP: see "MCP server" below.\n\n## Base URL\n\nThe base URL is {base_url}. Every path below is relative to it; data routes are under {base_url}/api/v1. Each resource has a list route `/api/v1/<domain>/<resource>` and a detail route `/api/v1/<domain>/<resource>/{id}` (`{id}`: positive integer). Only GET and HEAD exist; no route writes.\n\n## Authentication\n\nSend `Authorization: Bearer <API key>` on every data route. The key is an ERP API key of the dedicated technical account (member of the API group).\n- Getting a key: ask the ERP administrator who holds the API\'s technical account; they create it in the ERP under Preferences > Account security > New API key (a name and an expiry date). It is shown once: keep it in a secret store or an environment variable, never in a prompt, a URL or a log. On the demo sandbox, `make run` prints one.\n- 401 `unauthorized` (with `WWW-Authenticate: Bearer`): key absent, invalid or expired.\n- 403 `forbidden`: valid key of another account (even an administrator), or no read right on the model.\n\n## MCP server\n\nAgents that speak the Model Context Protocol use the same key and rules through tools instead of URLs.\n- Streamable HTTP: `POST {base_url}/mcp` with `Authorization: Bearer <API key>` (stateless: no session id; GET is 405). No key: 401 as above.\n- stdio (local agents): `GATEWAY_URL={base_url} API_KEY=<key> npm run mcp` in a clone of the gateway; it forwards to /mcp.\n- Tools (14): `list_resources`; `describe_resource` (fields, enums, filters, sort keys, personal-data flags); `query_<domain>` (one per domain: `resource`, named `filters`, `fields`, `order`, `limit`, `since_id`, `total`); `get_record` (`resource` as `domain/name`, `id`, `fields`).\n- Answers are structured content (`{"resource", "data", "meta"}`); personal-data fields are left out unless named in `fields` (`meta.personal_fields_omitted` lists them). Errors are tool errors whose text is `{"error": {"code", "message", "status"}}`, the codes of the table below.\n\n## Responses and paging\n\nList: `{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}` (with changed_since: `{"next_changed_since": token, "more_changes": bool, "removed_ids": [id, ...]}`). Detail: `{"data": record}`. A record holds the resource\'s fields (all of them, or those named in `fields`; `id` always).\n- Offset paging: `limit` + `offset`, in `order`; `meta.total` counts every match. Cost grows with depth.\n- Cursor paging (full scans): `since_id=0`, then pass back `meta.next_since_id` until it is `null`. Ascending id, constant cost. Not with `offset` or `order` (400).\n  Example: `GET /api/v1/approvals/approvers?since_id=0&limit=200&total=false` answers `{"data": [..., {"id": 212, ...}], "meta": {"next_since_id": 212}}`; ask again with `since_id=212`; stop at `"next_since_id": null`. Never compute the cursor yourself.\n- `total=false` omits `meta.total` (the count scans every match): use it for cursor scans and when no count is needed.\n- Unchanged answers: every 200 JSON answer carries an `ETag` (an export has none); send it back in `If-None-Match` (several comma-separated, or `*`) and an unchanged answer is 304 with no body. The data is still read from the ERP, and answers are `Cache-Control: no-store`: keep the ETag and the body yourself. Where the operator turned the gateway\'s response cache on for a resource, its answers are `Cache-Control: private, max-age=\u2026` with an `Age` instead: they may come from the gateway\'s cache, at most `max-age` seconds old.\n\n## Common parameters and limits\n\nList routes: limit, offset, since_id, total, order, fields, format, changed_since. Detail routes: fields only.\n- limit: integer, default 50, min 1, above 200 lowered to 200 without error.\n- offset: integer >= 0, default 0.\n- since_id: integer >= 0; cursor (see paging).\n- total: true|false, default true.\n- order: `field`, `field asc` or `field desc`, several comma-separated; sortable fields only (listed per route); `id` is appended last. Unset values: a number that is not set is read as 0 and sorts as 0 (first ascending, last descending, beside the zeros; before negative numbers ascending); a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by `id`, except on date-times: the ERP keeps fractions of a second that answers round off, so records showing the same date-time are ordered by that hidden fraction first.\n- fields: comma-separated field names; unknown name is 400.\n- format: csv|ndjson|json. csv or ndjson (or `Accept: text/csv` / `application/x-ndjson`): an export of every matching record, streamed by ascending id, with the filters and `fields`; `since_id` resumes after an id; not with limit, offset, order or total (400); past the gateway\'s row ceiling 422 before anything is sent. CSV: RFC 4180, header row, null = empty field, empty text = `""`, arrays as JSON text. An export that ends without its last chunk was cut short.\n- changed_since: ISO 8601 date-time or the token `meta.next_changed_since` gave. Change feed: records written at or after it, in (write_date, id) order; loop while `meta.more_changes` is true, keep the last token for the next sync (nothing missed or repeated, same second included). Records that left the resource or the filters: `meta.removed_ids` (exports: `_removed` column; the next token in the `X-Next-Changed-Since` header). Deleted records cannot be seen: compare ids with an export now and then. Not with order, offset, since_id or total=true (400).\nAny other query key than these and the route\'s filters is 400. Malformed common values (`limit=0`, `offset=-1`, `total=maybe`) are 422.\n\n## Filters\n\nQuery keys named per route, one value each (except `in`), AND-combined. Example: `GET {base_url}/api/v1/approvals/approvers?request_status=new&created_after=2026-01-31&limit=10`.\n- Operators: `=` exact; `ilike` case-insensitive substring of the literal text (`%` and `_` are not wildcards); `>=` / `<=` bounds (inclusive); `in` one of several.\n- integer: a whole number (ids of related records for `*_id`). number: decimal with `.`.\n- text: any non-empty text (URL-encode it).\n- true|false: case-insensitive.\n- Quoted values (`"a"|"b"`): an enumeration; send one of them exactly, without quotes (`state=done`); another value is 422.\n- date: on a date field; `YYYY-MM-DD` (an ISO 8601 date-time is accepted, its UTC date is used).\n- date-time: on a timestamp field; `YYYY-MM-DD` or ISO 8601 date-time (`2026-01-31T08:00:00Z`, offsets converted to UTC, none means UTC). A date alone: `*_after` from 00:00:00Z of that day, `*_before` through the end of that day.\n- integer list (`in`): positive ids comma-separated (`assignee_id=3,5`) or the key repeated (`assignee_id=3&assignee_id=5`).\n- Empty value, repeated key on a single-value filter, or unusable value: 422.\n- Scope: where a route states one, only matching records exist for the API (list and detail, 404 outside).\n\n## Field types (notation below)\n\n`integer`, `number`, `boolean`, `string`; `string(date)` is `YYYY-MM-DD`; `string(date-time)` is ISO 8601 UTC ending in `Z`; `|null` may be null (an empty or unreadable relation is null); `"a"|"b"` enumeration (exact strings); `string[]` readable names of related records, `integer[]` their ids. `*_id` fields are ids of related records, the sibling without `_id` is the readable name. `url` links to the record in the ERP interface. [personal data] marks personal data; [deprecated] marks what may go (responses touching it carry a `Deprecation` header).\n\n## Errors\n\nBody `{"error": {"code": "...", "message": "..."}}`; rely on the status. Every answer, errors included, carries `X-Request-Id` (yours when you send a safe one, else made for the request): quote it when reporting a problem. Data answers carry `Server-Timing` (ERP time, gateway time, cache outcome).\n\n| Status | Code | Condition |\n| --- | --- | --- |\n| 400 | bad_request | Unknown parameter, invalid sort or unknown field. |\n| 401 | unauthorized | API key absent, invalid or expired. |\n| 403 | forbidden | Account not authorised to use the API, or no read right on the model. |\n| 404 | not_found | Unknown resource, or record not found or outside the exposed scope. |\n| 405 | (HTML body) | Any method other than GET or HEAD; `Allow: GET, HEAD` |\n| 422 | invalid_value | A parameter value cannot be used (malformed date, integer expected, value outside the allowed list). |\n| 429 | rate_limited | Too many failed authentications from this address, too many new API keys being checked at once, or (when the operator set per-key limits) this API key has used its quota of the window; retry after the Retry-After delay. |\n| 500 | internal_error | An unexpected failure of the gateway itself (a bug): logged, never detailed. |\n| 502 | bad_gateway | The ERP is unreachable or answered with something that is not its protocol. |\n| 503 | unavailable | The gateway is saturated (ERP calls or memory for ERP answers) or the resource is unavailable; retry after the Retry-After delay. |\n| 504 | gateway_timeout | The ERP did not answer within the configured timeout. |\n\n429 and 503 carry `Retry-After` (seconds). When the operator limits each API key, data answers carry `RateLimit-Policy` (`"per-key";q=600;w=60`: 600 points per 60 s) and `RateLimit` (`"per-key";r=598;t=42`: 598 left, the window ends in 42 s); past the quota: 429 `rate_limited` with `Retry-After`.\n\nWhat to do: 400 (unknown parameter, or `offset`/`order` with `since_id`): fix the request, the message names the parameter. 422: fix the value, an enumeration\'s message lists the allowed ones. 401: the key is wrong or expired, get a new one (do not retry). 403: this key may not read this resource (do not retry). 404: no such record in scope. 429, 503: wait `Retry-After` seconds, then retry once. 502, 504: the ERP failed or was slow; retry later with a smaller `limit` or `total=false`. Never retry a 4xx unchanged.\n\n## Routes\n\nPer domain, per resource: description; paths; default order, sortable fields, scope; `Fields:` one line each (`name: type [marks]. description`); `Filters:` one line each (`name operator value-format. note`); an example record (its shape and value formats, not real data; a list answers `{"data": [record, ...], "meta": {"total": n}}`).\n\n## analytic: Analytic\n\nAnalytic accounts charged by purchase and approval lines, and the analysis dimensions (plans) that group them.\n\n### analytic/accounts: Analytic accounts\nAnalytic accounts, active and archived. The account id is the key used inside analytic distributions of lines.\nList: GET /api/v1/analytic/accounts. Detail: GET /api/v1/analytic/accounts/{id}.\nDefault order: id asc. Sortable: id, code, name, active.\nFields:\n- id: integer. Technical identifier of the account (key used inside analytic distributions).\n- code: string|null. Reference code of the account.\n- name: string|null. Name of the account.\n- dimension: string|null. Axis of analysis (plan) the account belongs to.\n- dimension_id: integer|null. Identifier of the axis of analysis (plan).\n- root_dimension: string|null. Top-level axis of analysis (root plan) of the account.\n- partner: string|null. Partner (customer or funder) linked to the account.\n- active: boolean. False for an archived account.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- dimension_id = integer\n- code ilike text\n- name ilike text\n- active = true|false\nExample record (shape only): {"id":42,"code":"Example code","name":"Example name","dimension":"Example dimension","dimension_id":7,"root_dimension":"Example root dimension","partner":"Example partner","active":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=account.analytic.account&view_type=form"}\n\n### analytic/dimensions: Analytic dimensions\nAxes of analysis (analytic plans) grouping the analytic accounts.\nList: GET /api/v1/analytic/dimensions. Detail: GET /api/v1/analytic/dimensions/{id}.\nDefault order: sequence asc. Sortable: id, name, sequence, applicability.\nFields:\n- id: integer. Technical identifier of the dimension.\n- name: string|null. Name of the dimension.\n- sequence: integer|null. Display order.\n- applicability: "optional"|"mandatory"|"unavailable"|null. Default applicability of the dimension on analytic distributions.\n- parent: string|null. Parent dimension when nested.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","sequence":3,"applicability":"optional","parent":"Example parent","url":"https://erp.example.org/web#id=42&model=account.analytic.plan&view_type=form"}\n\n## approvals: Approvals\n\nApproval requests, the approval circuit of each request and the product lines they ask for.\n\n### approvals/approvers: Approvers\nSteps of an approval circuit (one approver of one request).\nList: GET /api/v1/approvals/approvers. Detail: GET /api/v1/approvals/approvers/{id}.\nDefault order: id desc. Sortable: id, status, sequence, required.\nFields:\n- id: integer. Technical identifier of the step.\n- request_id: integer|null. Identifier of the approval request.\n- request_subject: string|null. Subject (number) of the approval request.\n- request_status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the approval request.\n- approver: string|null. Approver (user).\n- approver_id: integer|null. Identifier of the approver (user).\n- status: "new"|"pending"|"waiting"|"approved"|"refused"|"cancel"|null. Position of this approver in the circuit.\n- sequence: integer|null. Rank in the circuit (lowest rank decides first).\n- required: boolean. Approval of this approver is mandatory.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- request_id = integer\n- request_status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"\n- approver_id = integer\n- status = "new"|"pending"|"waiting"|"approved"|"refused"|"cancel"\n- created_after >= date-time. Steps created on or after this date.\n- created_before <= date-time. Steps created on or before this date.\nExample record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_status":"new","approver":"Example approver","approver_id":7,"status":"new","sequence":3,"required":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.approver&view_type=form"}\n\n### approvals/request-lines: Approval request lines\nProduct lines of approval requests (what is asked for and where it is charged).\nList: GET /api/v1/approvals/request-lines. Detail: GET /api/v1/approvals/request-lines/{id}.\nDefault order: id desc. Sortable: id, description, quantity, estimated_amount.\nFields:\n- id: integer. Technical identifier of the line.\n- request_id: integer|null. Identifier of the approval request.\n- request_subject: string|null. Subject (number) of the approval request.\n- request_description: string|null. Description of the approval request.\n- request_status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the approval request.\n- author: string|null. Author of the approval request.\n- description: string|null. Description of the line.\n- product: string|null. Product asked for.\n- product_id: integer|null. Identifier of the product asked for.\n- quantity: number|null. Quantity asked for.\n- uom: string|null. Unit of measure of the quantity.\n- estimated_amount: number|null. Estimated amount excluding tax.\n- currency: string|null. Currency of the estimated amount.\n- analytic_accounts: string[]. Names of the analytic accounts charged.\n- analytic_distribution: string|null. Raw analytic distribution as compact JSON: account identifier and percentage.\n- purchase_order_line_id: integer|null. Purchase order line resulting from this line, if any.\n- vendor: string|null. Vendor proposed for the line.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- request_id = integer\n- request_status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"\n- product_id = integer\n- description ilike text\n- created_after >= date-time. Lines created on or after this date.\n- created_before <= date-time. Lines created on or before this date.\nExample record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_description":"Example request description","request_status":"new","author":"Example author","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","estimated_amount":1250.5,"currency":"EUR","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","purchase_order_line_id":7,"vendor":"Example vendor","company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.product.line&view_type=form"}\n\n### approvals/requests: Approval requests\nApproval requests (purchases, expenses, missions...) and their outcome.\nList: GET /api/v1/approvals/requests. Detail: GET /api/v1/approvals/requests/{id}.\nDefault order: id desc. Sortable: id, subject, description, reference, status, amount, budget_code, location, quantity, created_at, date, date_confirmed, date_start, date_end.\nFields:\n- id: integer. Technical identifier of the request.\n- subject: string|null. Subject of the request (request number).\n- description: string|null. Description (reason) of the request.\n- reference: string|null. External reference of the request.\n- author: string|null. Author (owner) of the request.\n- author_id: integer|null. Identifier of the author (user).\n- created_by: string|null. Person who entered the request, if different from the author.\n- status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the request.\n- category: string|null. Approval category.\n- category_id: integer|null. Identifier of the approval category.\n- amount: number|null. Amount of the request.\n- currency: string|null. Currency of the amount.\n- budget_code: string|null. Budget code charged.\n- final_approver: string|null. Approver who takes the final decision.\n- approvers: integer[]. Identifiers of the circuit steps, to join with approvals/approvers.\n- partner: string|null. Partner (contact) concerned by the request.\n- location: string|null. Location concerned by the request.\n- quantity: number|null. Quantity asked for.\n- created_at: string(date-time)|null. Creation date and time of the record.\n- date: string(date-time)|null. Date of the request.\n- date_confirmed: string(date-time)|null. Date and time the request was submitted for approval.\n- date_start: string(date-time)|null. Start of the period concerned.\n- date_end: string(date-time)|null. End of the period concerned.\n- purchase_order_count: integer|null. Number of purchase orders created from the request.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"\n- author_id = integer\n- category_id = integer\n- subject ilike text\n- description ilike text\n- budget_code ilike text\n- created_after >= date-time. On field `created_at`.\n- created_before <= date-time. On field `created_at`.\n- confirmed_after >= date-time. On field `date_confirmed`.\n- confirmed_before <= date-time. On field `date_confirmed`.\n- amount_above >= number. Requests whose amount is at least this value.\nExample record (shape only): {"id":42,"subject":"Example subject","description":"Example description","reference":"Example reference","author":"Example author","author_id":7,"created_by":"Example created by","status":"new","category":"Example category","category_id":7,"amount":1250.5,"currency":"EUR","budget_code":"Example budget code","final_approver":"Example final approver","approvers":[7,9],"partner":"Example partner","location":"Example location","quantity":1250.5,"created_at":"2026-01-31T08:00:00Z","date":"2026-01-31T08:00:00Z","date_confirmed":"2026-01-31T08:00:00Z","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","purchase_order_count":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.request&view_type=form"}\n\n## electricity: Electricity\n\nPrepaid electricity meters of the sites: credit purchases, balance readings, consumption and remaining autonomy.\n\n### electricity/counters: Meters\nPrepaid electricity meters in service, with their estimated balance and autonomy (archived meters are not exposed).\nList: GET /api/v1/electricity/counters. Detail: GET /api/v1/electricity/counters/{id}.\nDefault order: code asc. Sortable: id, code, label. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the meter.\n- code: string|null. Code of the meter.\n- label: string|null. Label of the meter.\n- environment: string|null. Environment (site) served by the meter.\n- current_kwh: number|null. Estimated balance (kWh): last reading, plus credit bought since, minus the average consumption since.\n- last_reading_kwh: number|null. Balance at the last reading (kWh).\n- last_reading_date: string(date-time)|null. Date and time of the last reading.\n- days_since_reading: integer|null. Whole days since the last reading.\n- avg_daily_consumption: number|null. Average daily consumption (kWh), over the readings not excluded from the average.\n- projected_autonomy_days: integer|null. Days the estimated balance lasts at the average consumption.\n- total_purchased_kwh: number|null. Credit bought for the meter (kWh; cancelled purchases excluded).\n- total_purchased_amount: number|null. Amount spent on credit for the meter (cancelled purchases excluded).\n- currency: string|null. Currency of the amounts.\n- status: "ok"|"warning"|"critical"|"no_data"|null. Alert status from the remaining autonomy: ok, warning (10 days or less), critical (3 days or less), no_data (no reading or no consumption average).\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- status = "ok"|"warning"|"critical"|"no_data"\n- environment_id = integer. Meters serving this environment (environment id).\n- code ilike text\n- autonomy_below <= integer. Meters whose projected autonomy is at most this many days.\nExample record (shape only): {"id":42,"code":"Example code","label":"Example label","environment":"Example environment","current_kwh":1250.5,"last_reading_kwh":1250.5,"last_reading_date":"2026-01-31T08:00:00Z","days_since_reading":3,"avg_daily_consumption":1250.5,"projected_autonomy_days":3,"total_purchased_kwh":1250.5,"total_purchased_amount":1250.5,"currency":"EUR","status":"ok","url":"https://erp.example.org/web#id=42&model=electricity.counter&view_type=form"}\n\n### electricity/purchases: Credit purchases\nPrepaid credit bought for a meter.\nList: GET /api/v1/electricity/purchases. Detail: GET /api/v1/electricity/purchases/{id}.\nDefault order: date_purchase desc. Sortable: id, reference, date_purchase, purchased_kwh, amount, state.\nFields:\n- id: integer. Technical identifier of the purchase.\n- reference: string|null. Reference of the purchase (receipt or token number).\n- counter: string|null. Code of the meter credited.\n- counter_id: integer|null. Identifier of the meter credited.\n- environment: string|null. Environment (site) served by the meter.\n- date_purchase: string(date)|null. Date of the purchase.\n- purchased_kwh: number|null. Credit bought (kWh).\n- amount: number|null. Amount paid.\n- currency: string|null. Currency of the amount.\n- price_per_kwh: number|null. Price paid per kWh (amount divided by the kWh bought).\n- state: "active"|"cancelled"|null. State of the purchase.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "active"|"cancelled"\n- counter_id = integer\n- environment_id = integer. Purchases for meters of this environment (environment id).\n- date_after >= date. On field `date_purchase`.\n- date_before <= date. On field `date_purchase`.\nExample record (shape only): {"id":42,"reference":"Example reference","counter":"Example counter","counter_id":7,"environment":"Example environment","date_purchase":"2026-01-31","purchased_kwh":1250.5,"amount":1250.5,"currency":"EUR","price_per_kwh":1250.5,"state":"active","url":"https://erp.example.org/web#id=42&model=electricity.purchase&view_type=form"}\n\n### electricity/readings: Meter readings\nBalances read on a meter and the consumption derived from the previous reading.\nList: GET /api/v1/electricity/readings. Detail: GET /api/v1/electricity/readings/{id}.\nDefault order: date_reading desc. Sortable: id, date_reading, remaining_kwh, consumed_kwh, days_elapsed, daily_consumption, is_excluded_from_avg, note.\nFields:\n- id: integer. Technical identifier of the reading.\n- counter: string|null. Code of the meter read.\n- counter_id: integer|null. Identifier of the meter read.\n- environment: string|null. Environment (site) served by the meter.\n- date_reading: string(date-time)|null. Date and time of the reading.\n- remaining_kwh: number|null. Balance read on the meter (kWh).\n- consumed_kwh: number|null. Consumption since the previous reading (kWh).\n- days_elapsed: number|null. Days elapsed since the previous reading.\n- daily_consumption: number|null. Average daily consumption over the interval (kWh).\n- is_excluded_from_avg: boolean. The reading is left out of the meter\'s consumption average.\n- note: string|null. Free note.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- counter_id = integer\n- environment_id = integer. Readings of meters of this environment (environment id).\n- date_after >= date-time. On field `date_reading`.\n- date_before <= date-time. On field `date_reading`.\nExample record (shape only): {"id":42,"counter":"Example counter","counter_id":7,"environment":"Example environment","date_reading":"2026-01-31T08:00:00Z","remaining_kwh":1250.5,"consumed_kwh":1250.5,"days_elapsed":1250.5,"daily_consumption":1250.5,"is_excluded_from_avg":true,"note":"Example note","url":"https://erp.example.org/web#id=42&model=electricity.reading&view_type=form"}\n\n## events: Events\n\nEvents of the organisation, their registrations and their preparation checklist tasks.\n\n### events/events: Events\nEvents with their dates, space, seats, people in charge, review state and checklist progress.\nList: GET /api/v1/events/events. Detail: GET /api/v1/events/events/{id}.\nDefault order: date_begin desc. Sortable: id, name, date_begin, date_end, seats_max, origin, review_state, hidden_public, checklist_enabled.\nFields:\n- id: integer. Technical identifier of the event.\n- name: string|null. Name of the event.\n- event_type: string|null. Event template applied.\n- activity: string|null. Activity of the event.\n- stage: string|null. Lifecycle stage.\n- date_begin: string(date-time)|null. Start date and time.\n- date_end: string(date-time)|null. End date and time.\n- is_ongoing: boolean. True if the event is in progress at request time.\n- space: string|null. Space where the event takes place.\n- space_id: integer|null. Identifier of the space.\n- reservation_id: integer|null. Identifier of the linked space reservation.\n- space_capacity: integer|null. Capacity of the space (people).\n- seats_max: integer|null. Maximum number of attendees (0 when unlimited).\n- seats_taken: integer|null. Seats taken by confirmed and attended registrations.\n- seats_available: integer|null. Seats still available (0 when unlimited).\n- organizer: string|null. Organizer of the event.\n- responsible: string|null. User responsible for the event.\n- referent: string|null. Referent person of the event.\n- origin: "internal"|"public"|null. Origin of the event (internal or public request).\n- review_state: "approved"|"pending"|"refused"|null. Review state of the event.\n- hidden_public: boolean. Hidden on the public site.\n- checklist_enabled: boolean. The preparation checklist is enabled.\n- checklist_progress: number|null. Progress of the preparation checklist (percent).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- stage_id = integer. Events in this stage (stage id).\n- space_id = integer\n- review_state = "approved"|"pending"|"refused"\n- origin = "internal"|"public"\n- hidden_public = true|false\n- begin_after >= date-time. On field `date_begin`.\n- begin_before <= date-time. On field `date_begin`.\nExample record (shape only): {"id":42,"name":"Example name","event_type":"Example event type","activity":"Example activity","stage":"Example stage","date_begin":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","is_ongoing":true,"space":"Example space","space_id":7,"reservation_id":7,"space_capacity":3,"seats_max":3,"seats_taken":3,"seats_available":3,"organizer":"Example organizer","responsible":"Example responsible","referent":"Example referent","origin":"internal","review_state":"approved","hidden_public":true,"checklist_enabled":true,"checklist_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=event.event&view_type=form"}\n\n### events/registrations: Registrations\nRegistrations of participants to events (attendee name, email and phone are personal data).\nList: GET /api/v1/events/registrations. Detail: GET /api/v1/events/registrations/{id}.\nDefault order: id desc. Sortable: id, attendee, email, phone, state.\nFields:\n- id: integer. Technical identifier of the registration.\n- event_id: integer|null. Identifier of the event.\n- event: string|null. Name of the event.\n- ticket: string|null. Ticket type of the registration.\n- attendee: string|null [personal data]. Participant name.\n- email: string|null [personal data]. Participant email address.\n- phone: string|null [personal data]. Participant phone number.\n- booked_by: string|null. Contact who booked the registration.\n- state: "draft"|"open"|"done"|"cancel"|null. Registration status: draft (unconfirmed), open (confirmed), done (attended), cancel (cancelled).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- event_id = integer\n- state = "draft"|"open"|"done"|"cancel"\n- partner_id = integer. Registrations booked by this contact (partner id).\n- email ilike text\nExample record (shape only): {"id":42,"event_id":7,"event":"Example event","ticket":"Example ticket","attendee":"Example attendee","email":"someone@example.org","phone":"+1 555 0100","booked_by":"Example booked by","state":"draft","company":"Example company","url":"https://erp.example.org/web#id=42&model=event.registration&view_type=form"}\n\n### events/tasks: Checklist tasks\nPreparation checklist tasks of events.\nList: GET /api/v1/events/tasks. Detail: GET /api/v1/events/tasks/{id}.\nDefault order: event_id desc, sequence asc. Sortable: id, name, done.\nFields:\n- id: integer. Technical identifier of the task.\n- event_id: integer|null. Identifier of the event.\n- event: string|null. Name of the event.\n- name: string|null. Task to carry out.\n- done: boolean. The task is done.\n- assignee: string|null. User assigned to the task.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- event_id = integer\n- done = true|false\n- assigned_user_id = integer. Tasks assigned to this user (user id).\nExample record (shape only): {"id":42,"event_id":7,"event":"Example event","name":"Example name","done":true,"assignee":"Example assignee","url":"https://erp.example.org/web#id=42&model=event.checklist.task&view_type=form"}\n\n## fleet: Fleet\n\nVehicles of the organisation, their reservations and trips, fuel logs, services, incidents and due-date alerts.\n\n### fleet/alerts: Alerts\nDue-date alerts on vehicles: insurance, technical control, mileage service, driving permit and custom reminders.\nList: GET /api/v1/fleet/alerts. Detail: GET /api/v1/fleet/alerts/{id}.\nDefault order: due_date asc. Sortable: id, name, type, due_date, handled_at, reminder_days.\nFields:\n- id: integer. Technical identifier of the alert.\n- name: string|null. Title of the alert.\n- vehicle: string|null. Vehicle concerned.\n- vehicle_id: integer|null. Identifier of the vehicle concerned.\n- type: "assurance"|"controle_technique"|"entretien_km"|"permit"|"custom"|null. Category of the alert.\n- due_date: string(date)|null. Due date.\n- state: "pending"|"handled"|"late"|null. Handling state: late when the due date has passed without the alert being handled.\n- handled_at: string(date-time)|null. When the alert was handled.\n- handled_by: string|null. Person who handled the alert.\n- reminder_days: integer|null. Notice days before the due date.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "pending"|"handled"|"late"\n- type = "assurance"|"controle_technique"|"entretien_km"|"permit"|"custom"\n- vehicle_id = integer\n- due_before <= date. On field `due_date`.\n- due_after >= date. On field `due_date`.\nExample record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","vehicle_id":7,"type":"assurance","due_date":"2026-01-31","state":"pending","handled_at":"2026-01-31T08:00:00Z","handled_by":"Example handled by","reminder_days":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.alert&view_type=form"}\n\n### fleet/fuel-logs: Fuel logs\nFuel fills of the vehicles with consumption over each interval and anomaly detection.\nList: GET /api/v1/fleet/fuel-logs. Detail: GET /api/v1/fleet/fuel-logs/{id}.\nDefault order: date desc. Sortable: id, reference, date, station, liters, price_per_liter, odometer, distance, reviewed.\nFields:\n- id: integer. Technical identifier of the fuel log.\n- reference: string|null. Reference of the fuel log.\n- vehicle: string|null. Vehicle filled.\n- vehicle_id: integer|null. Identifier of the vehicle filled.\n- driver: string|null. Driver at the time of the fill.\n- date: string(date-time)|null. Date and time of the fill.\n- station: string|null. Fuel station.\n- liters: number|null. Litres filled.\n- price_per_liter: number|null. Price per litre.\n- total_amount: number|null. Total amount of the fill.\n- currency: string|null. Currency of the amounts.\n- odometer: number|null. Odometer reading at the fill (km).\n- distance: number|null. Kilometres driven since the previous fill.\n- consumption: number|null. Litres per 100 km over the interval since the previous fill.\n- is_anomaly: boolean. Consumption deviates abnormally from the vehicle average.\n- anomaly_severity: "none"|"low"|"medium"|"high"|null. Severity of the consumption anomaly.\n- anomaly_reason: string|null. Explanation of the anomaly.\n- reviewed: boolean. Anomaly reviewed by a manager.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- is_anomaly = true|false\n- reviewed = true|false\n- date_after >= date-time. On field `date`.\n- date_before <= date-time. On field `date`.\nExample record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31T08:00:00Z","station":"Example station","liters":1250.5,"price_per_liter":1250.5,"total_amount":1250.5,"currency":"EUR","odometer":1250.5,"distance":1250.5,"consumption":1250.5,"is_anomaly":true,"anomaly_severity":"none","anomaly_reason":"Example anomaly reason","reviewed":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.fuel.log&view_type=form"}\n\n### fleet/incidents: Incidents\nIncidents involving the vehicles (damage, breakdowns, accidents).\nList: GET /api/v1/fleet/incidents. Detail: GET /api/v1/fleet/incidents/{id}.\nDefault order: date desc. Sortable: id, name, date, severity, cost.\nFields:\n- id: integer. Technical identifier of the incident.\n- name: string|null. Short description of the incident.\n- vehicle: string|null. Vehicle involved.\n- vehicle_id: integer|null. Identifier of the vehicle involved.\n- driver: string|null. Driver at the time of the incident.\n- date: string(date)|null. Date of the incident.\n- severity: "minor"|"moderate"|"major"|"critical"|null. Severity of the incident.\n- cost: number|null. Estimated impact cost.\n- currency: string|null. Currency of the cost.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- driver_id = integer. Incidents with this driver (partner id).\n- severity = "minor"|"moderate"|"major"|"critical"\n- date_after >= date. On field `date`.\n- date_before <= date. On field `date`.\nExample record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","severity":"minor","cost":1250.5,"currency":"EUR","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.incident&view_type=form"}\n\n### fleet/locations: Locations\nFleet locations in service (pick-up points and sites; archived locations are not exposed).\nList: GET /api/v1/fleet/locations. Detail: GET /api/v1/fleet/locations/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, address, city, latitude, longitude, is_default_pickup. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the location.\n- name: string|null. Name of the location.\n- code: string|null. Short code.\n- address: string|null. Street address.\n- city: string|null. City.\n- country: string|null. Country.\n- latitude: number|null. Latitude (decimal degrees).\n- longitude: number|null. Longitude (decimal degrees).\n- is_default_pickup: boolean. Default pick-up point for vehicle requests.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- city ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","address":"Example address","city":"Example city","country":"Example country","latitude":1250.5,"longitude":1250.5,"is_default_pickup":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.location&view_type=form"}\n\n### fleet/reservations: Reservations\nVehicle requests (reservations of a vehicle for a period).\nList: GET /api/v1/fleet/reservations. Detail: GET /api/v1/fleet/reservations/{id}.\nDefault order: start desc. Sortable: id, reference, start, stop, motive, destination, expected_km, attendees_count, origin, state, approved_at, refusal_reason.\nFields:\n- id: integer. Technical identifier of the reservation.\n- reference: string|null. Reference of the reservation.\n- vehicle: string|null. Vehicle reserved.\n- vehicle_id: integer|null. Identifier of the vehicle reserved.\n- driver: string|null. Driver.\n- requester: string|null. Person who made the request.\n- start: string(date-time)|null. Start of the reservation.\n- stop: string(date-time)|null. End of the reservation.\n- duration: number|null. Duration (hours).\n- motive: string|null. Purpose of the trip.\n- pickup_location: string|null. Where the vehicle is picked up.\n- destination: string|null. Destination.\n- expected_km: number|null. Expected distance (km).\n- attendees_count: integer|null. Expected passengers.\n- origin: "internal"|"public"|null. Channel through which the request was made.\n- state: "draft"|"pending"|"approved"|"in_progress"|"done"|"refused"|"cancelled"|null. State of the reservation.\n- approver: string|null. Person who approved or refused the request.\n- approved_at: string(date-time)|null. When the request was approved.\n- refusal_reason: string|null. Reason given for a refusal.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"pending"|"approved"|"in_progress"|"done"|"refused"|"cancelled"\n- vehicle_id = integer\n- driver_id = integer. Reservations with this driver (partner id).\n- start_after >= date-time. On field `start`.\n- start_before <= date-time. On field `start`.\nExample record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","requester":"Example requester","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"motive":"Example motive","pickup_location":"Example pickup location","destination":"Example destination","expected_km":1250.5,"attendees_count":3,"origin":"internal","state":"draft","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","url":"https://erp.example.org/web#id=42&model=fleet.reservation&view_type=form"}\n\n### fleet/services: Services\nServices performed on the vehicles (maintenance and repairs).\nList: GET /api/v1/fleet/services. Detail: GET /api/v1/fleet/services/{id}.\nDefault order: date desc. Sortable: id, date, description, service_kind, amount, next_service_odometer, invoice_ref, state.\nFields:\n- id: integer. Technical identifier of the service.\n- vehicle: string|null. Vehicle serviced.\n- vehicle_id: integer|null. Identifier of the vehicle serviced.\n- date: string(date)|null. Date of the service.\n- description: string|null. Description of the service.\n- service_type: string|null. Type of service.\n- service_kind: "preventive"|"curative"|null. Preventive or curative service.\n- amount: number|null. Cost of the service.\n- total_cost: number|null. Total cost including detail lines.\n- currency: string|null. Currency of the amounts.\n- odometer: number|null. Odometer reading at the service (km).\n- next_service_odometer: number|null. Odometer reading at which the next service is due (km).\n- vendor: string|null. Vendor who performed the service.\n- invoice_ref: string|null. Vendor invoice reference.\n- state: "new"|"running"|"done"|"cancelled"|null. Stage of the service.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- state = "new"|"running"|"done"|"cancelled"\n- service_kind = "preventive"|"curative"\n- date_after >= date. On field `date`.\n- date_before <= date. On field `date`.\nExample record (shape only): {"id":42,"vehicle":"Example vehicle","vehicle_id":7,"date":"2026-01-31","description":"Example description","service_type":"Example service type","service_kind":"preventive","amount":1250.5,"total_cost":1250.5,"currency":"EUR","odometer":1250.5,"next_service_odometer":1250.5,"vendor":"Example vendor","invoice_ref":"Example invoice ref","state":"new","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.vehicle.log.services&view_type=form"}\n\n### fleet/trips: Trips\nTrips driven with the vehicles.\nList: GET /api/v1/fleet/trips. Detail: GET /api/v1/fleet/trips/{id}.\nDefault order: date desc. Sortable: id, reference, date, date_start, date_end, odometer_start, distance, motive, destination.\nFields:\n- id: integer. Technical identifier of the trip.\n- reference: string|null. Reference of the trip.\n- reservation_id: integer|null. Originating reservation, if any.\n- vehicle: string|null. Vehicle driven.\n- vehicle_id: integer|null. Identifier of the vehicle driven.\n- driver: string|null. Driver.\n- date: string(date)|null. Date of the trip.\n- date_start: string(date-time)|null. Departure time.\n- date_end: string(date-time)|null. Arrival time.\n- odometer_start: number|null. Odometer reading at departure (km).\n- odometer_end: number|null. Odometer reading at arrival (km).\n- distance: number|null. Distance driven (km).\n- motive: string|null. Purpose of the trip.\n- destination: string|null. Destination.\n- analytic_account: string|null. Analytic account charged.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- driver_id = integer. Trips with this driver (partner id).\n- date_after >= date. On field `date`.\n- date_before <= date. On field `date`.\nExample record (shape only): {"id":42,"reference":"Example reference","reservation_id":7,"vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","odometer_start":1250.5,"odometer_end":1250.5,"distance":1250.5,"motive":"Example motive","destination":"Example destination","analytic_account":"Example analytic account","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.trip&view_type=form"}\n\n### fleet/vehicles: Vehicles\nVehicles of the fleet in service (archived vehicles are not exposed).\nList: GET /api/v1/fleet/vehicles. Detail: GET /api/v1/fleet/vehicles/{id}.\nDefault order: plate asc. Sortable: id, plate, vin, seats, fuel_type, assignation_state, acquisition_date, insurance_expiry, technical_control_expiry. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the vehicle.\n- plate: string|null. Licence plate.\n- model: string|null. Make and model.\n- vin: string|null. Vehicle identification number (chassis).\n- driver: string|null. Driver currently assigned.\n- seats: integer|null. Number of seats.\n- fuel_type: "diesel"|"gasoline"|"full_hybrid"|"plug_in_hybrid_diesel"|"plug_in_hybrid_gasoline"|"cng"|"lpg"|"hydrogen"|"electric"|null. Fuel or energy.\n- odometer: number|null. Last odometer reading (km).\n- state: string|null. Vehicle lifecycle state (free value).\n- assignation_state: "free"|"assigned"|"maintenance"|"out_of_service"|"sold"|null. Assignment state.\n- acquisition_date: string(date)|null. Date of acquisition.\n- insurance_expiry: string(date)|null. Expiry date of the insurance.\n- technical_control_expiry: string(date)|null. Expiry date of the technical control.\n- next_alert_date: string(date)|null. Next due date, all alert categories.\n- avg_consumption: number|null. Average consumption (litres per 100 km).\n- total_km_last_year: number|null. Distance driven over the last twelve months (km).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- assignation_state = "free"|"assigned"|"maintenance"|"out_of_service"|"sold"\n- driver_id = integer. Vehicles assigned to this driver (partner id).\n- fuel_type = "diesel"|"gasoline"|"full_hybrid"|"plug_in_hybrid_diesel"|"plug_in_hybrid_gasoline"|"cng"|"lpg"|"hydrogen"|"electric"\n- plate ilike text\n- insurance_expiry_before <= date. On field `insurance_expiry`.\n- technical_control_expiry_before <= date. On field `technical_control_expiry`.\nExample record (shape only): {"id":42,"plate":"Example plate","model":"Example model","vin":"Example vin","driver":"Example driver","seats":3,"fuel_type":"diesel","odometer":1250.5,"state":"Example state","assignation_state":"free","acquisition_date":"2026-01-31","insurance_expiry":"2026-01-31","technical_control_expiry":"2026-01-31","next_alert_date":"2026-01-31","avg_consumption":1250.5,"total_km_last_year":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.vehicle&view_type=form"}\n\n## it: IT\n\nIT hardware assets of the organisation\'s inventory, helpdesk tickets and consumables issued to users.\n\n### it/assets: Assets\nIT hardware identified by serial number, limited to the organisation\'s inventory (parc).\nList: GET /api/v1/it/assets. Detail: GET /api/v1/it/assets/{id}.\nDefault order: serial asc. Sortable: id, serial, internal_ref, lifecycle. Scope: org_in_parc = true.\nFields:\n- id: integer. Technical identifier of the asset.\n- serial: string|null. Serial number.\n- internal_ref: string|null. Internal reference (when it differs from the serial number).\n- product: string|null. Hardware model.\n- quantity: number|null. Quantity on hand.\n- location: string|null. Stock location of the asset.\n- holder: string|null. Person holding the asset.\n- lifecycle: "available"|"assigned"|"maintenance"|"retired"|"external"|null. Lifecycle stage of the asset.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- lifecycle = "available"|"assigned"|"maintenance"|"retired"|"external"\n- holder_id = integer. Assets held by this person (partner id).\n- serial ilike text\nExample record (shape only): {"id":42,"serial":"Example serial","internal_ref":"Example internal ref","product":"Example product","quantity":1250.5,"location":"Example location","holder":"Example holder","lifecycle":"available","company":"Example company","url":"https://erp.example.org/web#id=42&model=stock.lot&view_type=form"}\n\n### it/consumable-moves: Consumable moves\nConsumables issued to beneficiaries against IT tickets, and what came back.\nList: GET /api/v1/it/consumable-moves. Detail: GET /api/v1/it/consumable-moves/{id}.\nDefault order: date desc. Sortable: id, quantity, returned_quantity, state, date.\nFields:\n- id: integer. Technical identifier of the move.\n- ticket_id: integer|null. Identifier of the ticket the consumable was issued for.\n- ticket_number: string|null. Number of the ticket.\n- beneficiary: string|null. Person who received the consumable.\n- product: string|null. Consumable issued.\n- location: string|null. Stock location the consumable was taken from.\n- quantity: number|null. Quantity issued.\n- returned_quantity: number|null. Quantity returned.\n- remaining_quantity: number|null. Quantity not returned.\n- state: "out"|"partial"|"returned"|null. Return state of the move.\n- date: string(date-time)|null. Date and time of issue.\n- handled_by: string|null. Technician who handled the move.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "out"|"partial"|"returned"\n- partner_id = integer. Moves for this beneficiary (partner id).\n- product_id = integer. Moves of this product.\n- date_after >= date-time. Issued on or after this date.\n- date_before <= date-time. Issued on or before this date.\nExample record (shape only): {"id":42,"ticket_id":7,"ticket_number":"Example ticket number","beneficiary":"Example beneficiary","product":"Example product","location":"Example location","quantity":1250.5,"returned_quantity":1250.5,"remaining_quantity":1250.5,"state":"out","date":"2026-01-31T08:00:00Z","handled_by":"Example handled by","url":"https://erp.example.org/web#id=42&model=it.consumable.move&view_type=form"}\n\n### it/tickets: Tickets\nIT helpdesk tickets in service (archived tickets are not exposed); both listings of the specification (decision D4).\nList: GET /api/v1/it/tickets. Detail: GET /api/v1/it/tickets/{id}.\nDefault order: id desc. Sortable: id, number, name, priority, kanban_state, assigned_date, closed_date, validation_state. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the ticket.\n- number: string|null. Ticket number.\n- name: string|null. Subject of the ticket.\n- type: string|null. Request category (ticket type).\n- stage: string|null. Current stage.\n- is_closed: boolean. The current stage is a closing stage.\n- team: string|null. Support team in charge.\n- assignees: string[]. Assigned technicians.\n- assignee: string|null. First assigned technician, or null (earlier listing).\n- requester: string|null. Person who raised the ticket.\n- requester_email: string|null [personal data]. Email address of the requester.\n- priority: "0"|"1"|"2"|"3"|null. Priority: 0 low, 1 normal, 2 high, 3 critical.\n- kanban_state: "normal"|"done"|"blocked"|null. Kanban status: normal (in progress), done (ready) or blocked.\n- assigned_date: string(date-time)|null. Date and time the ticket was assigned.\n- closed_date: string(date-time)|null. Date and time the ticket was closed.\n- category: string|null. Category of the ticket (earlier listing).\n- validation_state: "none"|"to_validate"|"validated"|"rejected"|null. Hierarchical validation status, if the request requires one (earlier listing).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- is_closed = true|false\n- team_id = integer. Tickets of this support team.\n- assignee_id in integer list. Tickets assigned to one or several technicians (user ids, comma-separated or repeated key).\n- priority = "0"|"1"|"2"|"3"\n- number ilike text\n- user_id = integer. Tickets where this user is among the assignees (earlier listing).\n- validation_state = "none"|"to_validate"|"validated"|"rejected"\nExample record (shape only): {"id":42,"number":"Example number","name":"Example name","type":"Example type","stage":"Example stage","is_closed":true,"team":"Example team","assignees":["Example assignees 1","Example assignees 2"],"assignee":"Example assignee","requester":"Example requester","requester_email":"someone@example.org","priority":"0","kanban_state":"normal","assigned_date":"2026-01-31T08:00:00Z","closed_date":"2026-01-31T08:00:00Z","category":"Example category","validation_state":"none","company":"Example company","url":"https://erp.example.org/web#id=42&model=it.ticket&view_type=form"}\n\n## purchase: Purchase\n\nPurchase orders sent to vendors and their lines (quantities, prices, receptions, billing and analytic distribution).\n\n### purchase/order-lines: Purchase order lines\nLines of purchase orders.\nList: GET /api/v1/purchase/order-lines. Detail: GET /api/v1/purchase/order-lines/{id}.\nDefault order: id desc. Sortable: id, description, quantity, price_unit, price_subtotal, price_total, qty_received, qty_invoiced, date_planned.\nFields:\n- id: integer. Technical identifier of the line.\n- order_id: integer|null. Identifier of the purchase order.\n- order_reference: string|null. Reference of the purchase order.\n- description: string|null. Description of the line.\n- product: string|null. Product ordered.\n- product_id: integer|null. Identifier of the product ordered.\n- quantity: number|null. Quantity ordered.\n- uom: string|null. Unit of measure of the quantity.\n- price_unit: number|null. Unit price.\n- price_subtotal: number|null. Line amount excluding tax.\n- price_total: number|null. Line amount including tax.\n- currency: string|null. Currency of the amounts.\n- qty_received: number|null. Quantity received.\n- qty_invoiced: number|null. Quantity billed by the vendor.\n- date_planned: string(date-time)|null. Expected arrival date and time.\n- analytic_accounts: string[]. Names of the analytic accounts charged.\n- analytic_distribution: string|null. Raw analytic distribution as compact JSON: account identifier and percentage.\n- state: "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"|null. State of the parent order.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- order_id = integer\n- product_id = integer\n- state = "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"\n- planned_after >= date-time. On field `date_planned`.\n- planned_before <= date-time. On field `date_planned`.\nExample record (shape only): {"id":42,"order_id":7,"order_reference":"Example order reference","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","price_unit":1250.5,"price_subtotal":1250.5,"price_total":1250.5,"currency":"EUR","qty_received":1250.5,"qty_invoiced":1250.5,"date_planned":"2026-01-31T08:00:00Z","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","state":"draft","url":"https://erp.example.org/web#id=42&model=purchase.order.line&view_type=form"}\n\n### purchase/orders: Purchase orders\nPurchase orders (requests for quotation and confirmed orders).\nList: GET /api/v1/purchase/orders. Detail: GET /api/v1/purchase/orders/{id}.\nDefault order: date_order desc. Sortable: id, reference, vendor_reference, subject, budget_line, delivery_condition, origin, date_order, date_approve, date_planned, amount_untaxed, amount_total, state, invoice_status, created_at.\nFields:\n- id: integer. Technical identifier of the order.\n- reference: string|null. Order reference (number).\n- vendor: string|null. Vendor.\n- vendor_id: integer|null. Identifier of the vendor (partner).\n- vendor_reference: string|null. Reference of the order on the vendor\'s side.\n- subject: string|null. Short description of what the order covers.\n- budget_line: string|null. Budget line charged.\n- department: string|null. Requesting department.\n- delivery_condition: string|null. Delivery conditions agreed with the vendor.\n- origin: string|null. Originating document.\n- date_order: string(date-time)|null. Order deadline.\n- date_approve: string(date-time)|null. Confirmation date.\n- date_planned: string(date-time)|null. Planned reception.\n- amount_untaxed: number|null. Total amount excluding tax.\n- amount_total: number|null. Total amount including tax.\n- currency: string|null. Currency of the amounts.\n- state: "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"|null. State of the order (org_tribu = awaiting tribe validation).\n- invoice_status: "no"|"to invoice"|"invoiced"|null. Billing status.\n- buyer: string|null. Buyer in charge of the order.\n- author: string|null. Person who entered the order.\n- author_id: integer|null. Identifier of the person who entered the order (user).\n- created_at: string(date-time)|null. Creation date and time of the record.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"\n- invoice_status = "no"|"to invoice"|"invoiced"\n- vendor_id = integer\n- user_id = integer. Orders handled by this buyer (user id).\n- origin ilike text\n- subject ilike text\n- budget_line ilike text\n- department_id = integer. Orders of this department (department id).\n- ordered_after >= date-time. On field `date_order`.\n- ordered_before <= date-time. On field `date_order`.\n- amount_above >= number. Orders whose tax-inclusive total is at least this amount.\n- author_id = integer\n- created_after >= date-time. On field `created_at`.\n- created_before <= date-time. On field `created_at`.\nExample record (shape only): {"id":42,"reference":"Example reference","vendor":"Example vendor","vendor_id":7,"vendor_reference":"Example vendor reference","subject":"Example subject","budget_line":"Example budget line","department":"Example department","delivery_condition":"Example delivery condition","origin":"Example origin","date_order":"2026-01-31T08:00:00Z","date_approve":"2026-01-31T08:00:00Z","date_planned":"2026-01-31T08:00:00Z","amount_untaxed":1250.5,"amount_total":1250.5,"currency":"EUR","state":"draft","invoice_status":"no","buyer":"Example buyer","author":"Example author","author_id":7,"created_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=purchase.order&view_type=form"}\n\n## space: Space\n\nSites and bookable spaces of the organisation, their categories and equipment, activities, reservations and maintenance slots.\n\n### space/activities: Activities\nActivities a space can be booked for (archived activities are not exposed).\nList: GET /api/v1/space/activities. Detail: GET /api/v1/space/activities/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, default_duration. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the activity.\n- name: string|null. Name of the activity.\n- code: string|null. Short code of the activity.\n- default_duration: number|null. Default duration of a booking for this activity (hours).\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","default_duration":1250.5,"url":"https://erp.example.org/web#id=42&model=space.activity&view_type=form"}\n\n### space/categories: Categories\nCategories of spaces and equipment (archived categories are not exposed).\nList: GET /api/v1/space/categories. Detail: GET /api/v1/space/categories/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, description. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the category.\n- name: string|null. Name of the category.\n- description: string|null. Description of the category.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","description":"Example description","url":"https://erp.example.org/web#id=42&model=space.category&view_type=form"}\n\n### space/equipments: Equipment\nEquipment available in the spaces (archived equipment is not exposed).\nList: GET /api/v1/space/equipments. Detail: GET /api/v1/space/equipments/{id}.\nDefault order: name asc. Sortable: id, name, code, description. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the equipment.\n- name: string|null. Name of the equipment.\n- code: string|null. Short code of the equipment.\n- category: string|null. Category of the equipment.\n- description: string|null. Description of the equipment.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- category_id = integer. Equipment of this category (category id).\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","category":"Example category","description":"Example description","url":"https://erp.example.org/web#id=42&model=space.equipment&view_type=form"}\n\n### space/maintenances: Maintenances\nMaintenance slots of spaces.\nList: GET /api/v1/space/maintenances. Detail: GET /api/v1/space/maintenances/{id}.\nDefault order: start desc. Sortable: id, name, start, stop, state, category, blocks_reservations.\nFields:\n- id: integer. Technical identifier of the maintenance.\n- name: string|null. Subject of the maintenance.\n- space: string|null. Space under maintenance.\n- space_id: integer|null. Identifier of the space.\n- start: string(date-time)|null. Start of the maintenance slot.\n- stop: string(date-time)|null. End of the maintenance slot.\n- state: "planned"|"in_progress"|"done"|"cancelled"|null. State of the maintenance.\n- category: "preventive"|"curative"|"cleaning"|"other"|null. Kind of maintenance.\n- technician: string|null. Internal technician.\n- external_technician: string|null. External technician or contractor.\n- blocks_reservations: boolean. Prevents any reservation on the slot.\n- check_progress: number|null. Progress of the maintenance checklist (percent).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "planned"|"in_progress"|"done"|"cancelled"\n- space_id = integer\n- category = "preventive"|"curative"|"cleaning"|"other"\n- blocks_reservations = true|false\n- start_after >= date-time. On field `start`.\n- start_before <= date-time. On field `start`.\nExample record (shape only): {"id":42,"name":"Example name","space":"Example space","space_id":7,"start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","state":"planned","category":"preventive","technician":"Example technician","external_technician":"Example external technician","blocks_reservations":true,"check_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.maintenance&view_type=form"}\n\n### space/reservations: Reservations\nReservations of spaces.\nList: GET /api/v1/space/reservations. Detail: GET /api/v1/space/reservations/{id}.\nDefault order: start desc. Sortable: id, reference, start, stop, attendees_expected, attendees_actual, origin, state, approved_at, refusal_reason, cancellation_reason, check_in_at, check_out_at.\nFields:\n- id: integer. Technical identifier of the reservation.\n- reference: string|null. Reservation number.\n- space: string|null. Space reserved.\n- space_id: integer|null. Identifier of the space.\n- activity: string|null. Activity planned in the space.\n- start: string(date-time)|null. Start of the reservation.\n- stop: string(date-time)|null. End of the reservation.\n- duration: number|null. Duration of the reservation (hours).\n- attendees_expected: integer|null. Number of attendees expected.\n- attendees_actual: integer|null. Number of attendees actually present.\n- requester: string|null. Person who requested the reservation.\n- origin: "internal"|"public"|null. Origin of the request (internal or public).\n- state: "pending"|"approved"|"refused"|"cancelled"|"done"|null. State of the reservation.\n- approver: string|null. User who approved or refused the reservation.\n- approved_at: string(date-time)|null. Date and time of the approval.\n- refusal_reason: string|null. Reason given for a refusal.\n- cancellation_reason: string|null. Reason given for a cancellation.\n- check_in_at: string(date-time)|null. Date and time of the check-in.\n- check_out_at: string(date-time)|null. Date and time of the check-out.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "pending"|"approved"|"refused"|"cancelled"|"done"\n- space_id = integer\n- activity_id = integer. Reservations for this activity (activity id).\n- origin = "internal"|"public"\n- start_after >= date-time. On field `start`.\n- start_before <= date-time. On field `start`.\nExample record (shape only): {"id":42,"reference":"Example reference","space":"Example space","space_id":7,"activity":"Example activity","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"attendees_expected":3,"attendees_actual":3,"requester":"Example requester","origin":"internal","state":"pending","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","cancellation_reason":"Example cancellation reason","check_in_at":"2026-01-31T08:00:00Z","check_out_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=space.reservation&view_type=form"}\n\n### space/sites: Sites\nSites holding the spaces, as a tree (archived sites are not exposed).\nList: GET /api/v1/space/sites. Detail: GET /api/v1/space/sites/{id}.\nDefault order: complete_name asc. Sortable: id, name, complete_name, code, address. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the site.\n- name: string|null. Name of the site.\n- complete_name: string|null. Full hierarchical path of the site.\n- code: string|null. Short code of the site.\n- parent_id: integer|null. Identifier of the parent site.\n- address: string|null. Address of the site.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- parent_id = integer\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","complete_name":"Example complete name","code":"Example code","parent_id":7,"address":"Example address","company":"Example company","url":"https://erp.example.org/web#id=42&model=space.site&view_type=form"}\n\n### space/spaces: Spaces\nBookable spaces (archived spaces are not exposed).\nList: GET /api/v1/space/spaces. Detail: GET /api/v1/space/spaces/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, state, location, floor, surface, capacity, hourly_price, public_visibility, approval_required, min_lead_hours, max_lead_days, cancel_deadline_hours. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the space.\n- name: string|null. Name of the space.\n- code: string|null. Short code of the space.\n- site: string|null. Site of the space.\n- site_id: integer|null. Identifier of the site.\n- state: "available"|"restricted"|"closed"|null. Availability state of the space.\n- location: string|null. Free location inside the site.\n- floor: string|null. Floor.\n- surface: number|null. Surface (square metres).\n- capacity: integer|null. Capacity (people).\n- hourly_price: number|null. Hourly price.\n- currency: string|null. Currency of the hourly price.\n- categories: string[]. Names of the categories of the space.\n- public_visibility: "private"|"internal"|"public"|null. Visibility of the space for bookings.\n- approval_required: boolean. Reservations need an approval.\n- min_lead_hours: integer|null. Minimum booking notice (hours).\n- max_lead_days: integer|null. Maximum booking horizon (days).\n- cancel_deadline_hours: integer|null. Cancellation limit (hours before start).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "available"|"restricted"|"closed"\n- site_id = integer\n- capacity_min >= integer. On field `capacity`.\n- approval_required = true|false\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","site":"Example site","site_id":7,"state":"available","location":"Example location","floor":"Example floor","surface":1250.5,"capacity":3,"hourly_price":1250.5,"currency":"EUR","categories":["Example categories 1","Example categories 2"],"public_visibility":"private","approval_required":true,"min_lead_hours":3,"max_lead_days":3,"cancel_deadline_hours":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.space&view_type=form"}\n\n## sprint: Sprint and OKR\n\nObjectives and key results, their measures and readings, squads\' engagements, sprints and blockers.\n\n### sprint/blockers: Blockers\nBlocking points raised by squads, with their origin, owner and the decision that lifted them.\nList: GET /api/v1/sprint/blockers. Detail: GET /api/v1/sprint/blockers/{id}.\nDefault order: date_start desc. Sortable: id, name, description, unblocker, origin, date_start, date_lifted, escalated, decision.\nFields:\n- id: integer. Technical identifier of the blocker.\n- name: string|null. Short title of the blocker.\n- description: string|null. Description of the blocking point.\n- subject: string|null. Subject concerned.\n- subject_id: integer|null. Identifier of the subject concerned.\n- sprint: string|null. Sprint during which the blocker was raised.\n- squad: string|null. Squad that is blocked.\n- owner: string|null. Person in charge of following the blocker.\n- unblocker: string|null. Who can lift the blocker (person or body; free text).\n- unblocker_user: string|null. Person to notify to lift the blocker.\n- origin: "member"|"feedback"|"no_feedback"|null. Where the blocker comes from.\n- reported_by: string|null. Person who reported the blocker.\n- date_start: string(date)|null. Blocked since.\n- date_lifted: string(date)|null. Date the blocker was lifted (null while open).\n- is_open: boolean. True while the blocker has not been lifted.\n- age_days: integer|null. Days since the blocker started (until it was lifted, or until today).\n- escalated: boolean. Raised to the monthly review.\n- decision: string|null. Arbitration by the operations director.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- is_open = true|false\n- subject_id = integer\n- sprint_id = integer. Blockers raised during this sprint.\n- squad_id = integer. Blockers of this squad.\n- escalated = true|false\n- opened_after >= date. Blocked since this date or later.\n- opened_before <= date. Blocked since this date or earlier.\nExample record (shape only): {"id":42,"name":"Example name","description":"Example description","subject":"Example subject","subject_id":7,"sprint":"Example sprint","squad":"Example squad","owner":"Example owner","unblocker":"Example unblocker","unblocker_user":"Example unblocker user","origin":"member","reported_by":"Example reported by","date_start":"2026-01-31","date_lifted":"2026-01-31","is_open":true,"age_days":3,"escalated":true,"decision":"Example decision","url":"https://erp.example.org/web#id=42&model=sprint.blocker&view_type=form"}\n\n### sprint/engagements: Engagements\nCommitments taken by squads towards an objective or key result, with their deadline and state.\nList: GET /api/v1/sprint/engagements. Detail: GET /api/v1/sprint/engagements/{id}.\nDefault order: deadline asc. Sortable: id, number, name, state, deadline, actual_date, expected_proof.\nFields:\n- id: integer. Technical identifier of the engagement.\n- number: string|null. Reference of the engagement.\n- name: string|null. Title of the engagement.\n- state: "open"|"in_progress"|"at_risk"|"kept"|null. State of the engagement.\n- deadline: string(date)|null. Date by which the engagement is due.\n- actual_date: string(date)|null. Date the engagement was actually kept.\n- is_late: boolean. Deadline passed and the engagement not kept.\n- days_to_deadline: integer|null. Days from today to the deadline (negative when passed).\n- squad: string|null. Squad committed.\n- squad_id: integer|null. Identifier of the squad committed.\n- objective: string|null. Objective served.\n- objective_id: integer|null. Identifier of the objective served.\n- key_result: string|null. Key result served.\n- key_result_id: integer|null. Identifier of the key result served.\n- expected_proof: string|null. Evidence expected to show the engagement is kept.\n- sprint: string|null. Sprint in which the engagement was taken.\n- subjects: string[]. Subjects serving the engagement.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "open"|"in_progress"|"at_risk"|"kept"\n- squad_id = integer\n- objective_id = integer\n- key_result_id = integer\n- is_late = true|false\n- deadline_after >= date. Deadline on or after this date.\n- deadline_before <= date. Deadline on or before this date.\nExample record (shape only): {"id":42,"number":"Example number","name":"Example name","state":"open","deadline":"2026-01-31","actual_date":"2026-01-31","is_late":true,"days_to_deadline":3,"squad":"Example squad","squad_id":7,"objective":"Example objective","objective_id":7,"key_result":"Example key result","key_result_id":7,"expected_proof":"Example expected proof","sprint":"Example sprint","subjects":["Example subjects 1","Example subjects 2"],"url":"https://erp.example.org/web#id=42&model=sprint.engagement&view_type=form"}\n\n### sprint/key-results: Key results\nKey results of the objectives, per exercice and squad, with their progress computed from their measures.\nList: GET /api/v1/sprint/key-results. Detail: GET /api/v1/sprint/key-results/{id}.\nDefault order: number asc. Sortable: id, number, name.\nFields:\n- id: integer. Technical identifier of the key result.\n- number: integer|null. Number of the key result.\n- name: string|null. Statement of the key result.\n- progress: number|null. Progress (percent), the average of its measures\' progress.\n- exercice: string|null. Exercice (OKR year) of the key result.\n- exercice_id: integer|null. Identifier of the exercice.\n- objective: string|null. Objective the key result belongs to.\n- objective_id: integer|null. Identifier of the objective.\n- squad: string|null. Squad carrying the key result.\n- measures: string[]. Measures of the key result.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- exercice_id = integer\n- objective_id = integer\n- squad_id = integer. Key results carried by this squad.\n- name ilike text\nExample record (shape only): {"id":42,"number":3,"name":"Example name","progress":1250.5,"exercice":"Example exercice","exercice_id":7,"objective":"Example objective","objective_id":7,"squad":"Example squad","measures":["Example measures 1","Example measures 2"],"url":"https://erp.example.org/web#id=42&model=sprint.key.result&view_type=form"}\n\n### sprint/measure-readings: Measure readings\nValues read for the measures of the key results.\nList: GET /api/v1/sprint/measure-readings. Detail: GET /api/v1/sprint/measure-readings/{id}.\nDefault order: date desc. Sortable: id, date, value, note.\nFields:\n- id: integer. Technical identifier of the reading.\n- measure: string|null. Measure read.\n- measure_id: integer|null. Identifier of the measure read.\n- key_result: string|null. Key result of the measure.\n- key_result_id: integer|null. Identifier of the key result of the measure.\n- squad: string|null. Squad of the key result.\n- date: string(date)|null. Date of the reading.\n- value: number|null. Value read.\n- unit: string|null. Unit of the measure.\n- note: string|null. Comment on the reading.\n- read_by: string|null. Person who recorded the reading.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- measure_id = integer\n- key_result_id = integer\n- squad_id = integer. Readings of this squad\'s measures.\n- date_after >= date. Readings on or after this date.\n- date_before <= date. Readings on or before this date.\nExample record (shape only): {"id":42,"measure":"Example measure","measure_id":7,"key_result":"Example key result","key_result_id":7,"squad":"Example squad","date":"2026-01-31","value":1250.5,"unit":"Example unit","note":"Example note","read_by":"Example read by","url":"https://erp.example.org/web#id=42&model=sprint.measure.reading&view_type=form"}\n\n### sprint/measures: Measures\nMeasures of the key results: start, milestone and target values, last reading and progress.\nList: GET /api/v1/sprint/measures. Detail: GET /api/v1/sprint/measures/{id}.\nDefault order: kr_id, id. Sortable: id, name, unit, start_value, milestone_value, milestone_date, target_value.\nFields:\n- id: integer. Technical identifier of the measure.\n- name: string|null. Name of the measure.\n- unit: string|null. Unit in which the measure is expressed.\n- key_result: string|null. Key result measured.\n- key_result_id: integer|null. Identifier of the key result measured.\n- squad: string|null. Squad carrying the key result.\n- start_value: number|null. Value at the start of the exercice.\n- milestone_value: number|null. Value expected at the milestone.\n- milestone_date: string(date)|null. Date of the milestone.\n- target_value: number|null. Value targeted.\n- last_value: number|null. Value of the latest reading.\n- last_reading_date: string(date)|null. Date of the latest reading.\n- progress: number|null. Progress from start to target value (percent).\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- key_result_id = integer\n- squad_id = integer. Measures of this squad\'s key results.\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","unit":"Example unit","key_result":"Example key result","key_result_id":7,"squad":"Example squad","start_value":1250.5,"milestone_value":1250.5,"milestone_date":"2026-01-31","target_value":1250.5,"last_value":1250.5,"last_reading_date":"2026-01-31","progress":1250.5,"url":"https://erp.example.org/web#id=42&model=sprint.measure&view_type=form"}\n\n### sprint/objectives: Objectives\nObjectives of the OKR framework, archived ones included.\nList: GET /api/v1/sprint/objectives. Detail: GET /api/v1/sprint/objectives/{id}.\nDefault order: name asc. Sortable: id, name, active.\nFields:\n- id: integer. Technical identifier of the objective.\n- name: string|null. Statement of the objective.\n- active: boolean. Objective still in service.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- name ilike text\n- active = true|false\nExample record (shape only): {"id":42,"name":"Example name","active":true,"url":"https://erp.example.org/web#id=42&model=sprint.objective&view_type=form"}\n\n### sprint/sprints: Sprints\nSprints of the squads (field list inferred, may grow; decision D1).\nList: GET /api/v1/sprint/sprints. Detail: GET /api/v1/sprint/sprints/{id}.\nDefault order: date_start desc. Sortable: id, name, date_start, date_end.\nFields:\n- id: integer. Technical identifier of the sprint.\n- name: string|null. Name of the sprint.\n- squad: string|null. Squad running the sprint.\n- squad_id: integer|null. Identifier of the squad running the sprint.\n- date_start: string(date)|null. First day of the sprint.\n- date_end: string(date)|null. Last day of the sprint.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- squad_id = integer\n- start_after >= date. Sprints starting on or after this date.\n- start_before <= date. Sprints starting on or before this date.\nExample record (shape only): {"id":42,"name":"Example name","squad":"Example squad","squad_id":7,"date_start":"2026-01-31","date_end":"2026-01-31","url":"https://erp.example.org/web#id=42&model=sprint.sprint&view_type=form"}\n\n## stock: Stock\n\nStock transfers of the organisation (receipts, deliveries and internal moves).\n\n### stock/pickings: Pickings\nTransfers of goods (receipts, deliveries, internal moves).\nList: GET /api/v1/stock/pickings. Detail: GET /api/v1/stock/pickings/{id}.\nDefault order: scheduled_date desc. Sortable: id, reference, origin, scheduled_date, date_done, priority, state.\nFields:\n- id: integer. Technical identifier of the transfer.\n- reference: string|null. Reference of the transfer.\n- origin: string|null. Source document (purchase order, request...).\n- picking_type: string|null. Operation type (receipt, delivery, internal transfer).\n- partner: string|null. Contact (vendor or recipient).\n- source_location: string|null. Location the goods leave.\n- destination_location: string|null. Location the goods reach.\n- scheduled_date: string(date-time)|null. Scheduled date of the transfer.\n- date_done: string(date-time)|null. Date the transfer was done.\n- priority: "0"|"1"|null. Priority: "0" normal, "1" urgent.\n- state: "draft"|"waiting"|"confirmed"|"assigned"|"done"|"cancel"|null. State of the transfer.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"waiting"|"confirmed"|"assigned"|"done"|"cancel"\n- partner_id = integer. Transfers with this contact (partner id).\n- origin ilike text\n- scheduled_after >= date-time. On field `scheduled_date`.\n- scheduled_before <= date-time. On field `scheduled_date`.\nExample record (shape only): {"id":42,"reference":"Example reference","origin":"Example origin","picking_type":"Example picking type","partner":"Example partner","source_location":"Example source location","destination_location":"Example destination location","scheduled_date":"2026-01-31T08:00:00Z","date_done":"2026-01-31T08:00:00Z","priority":"0","state":"draft","company":"Example company","url":"https://erp.example.org/web#id=42&model=stock.picking&view_type=form"}\n\n## travel: Travel\n\nMissions of the organisation\'s staff: trips, their stages and expenses, trip types, per-diem rates and per-diem requests.\n\n### travel/perdiem-rates: Per-diem rates\nDaily allowance rates by destination country and city (archived rates are not exposed).\nList: GET /api/v1/travel/perdiem-rates. Detail: GET /api/v1/travel/perdiem-rates/{id}.\nDefault order: id desc. Sortable: id, daily_rate, has_tiers, note. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the rate.\n- country: string|null. Destination country the rate applies to.\n- country_id: integer|null. Identifier of the destination country.\n- city: string|null. Destination city the rate applies to (null: whole country).\n- daily_rate: number|null. Daily allowance amount.\n- currency: string|null. Currency of the daily rate.\n- has_tiers: boolean. Duration tiers exist for this rate.\n- environment: string|null. Environment (site or programme area) the rate belongs to.\n- note: string|null. Free note.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- country_id = integer\n- city_id = integer. Rates for this city (city id).\n- environment_id = integer. Rates of this environment (environment id).\n- has_tiers = true|false\nExample record (shape only): {"id":42,"country":"Example country","country_id":7,"city":"Example city","daily_rate":1250.5,"currency":"EUR","has_tiers":true,"environment":"Example environment","note":"Example note","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.rate&view_type=form"}\n\n### travel/perdiem-requests: Per-diem requests\nRequests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).\nList: GET /api/v1/travel/perdiem-requests. Detail: GET /api/v1/travel/perdiem-requests/{id}.\nDefault order: date_start desc. Sortable: id, reference, name, state, mission_object, date_start, date_end, prorata_start, prorata_end, calc_model, daily_rate, duration_abatement_pct, duration_abatement_amount, total_amount, financing_type, partner_share_pct, amount_company, amount_partner, submit_date, approve_date, reject_date. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the request.\n- reference: string|null. Reference (sequence number) of the request.\n- name: string|null. Title of the request.\n- state: "draft"|"pending"|"approved"|"rejected"|"cancelled"|null. State of the request.\n- trip_id: integer|null. Identifier of the trip (mission) concerned, if any.\n- trip_reference: string|null. Reference of the trip concerned.\n- traveler: string|null. User travelling.\n- mission_object: string|null. Purpose of the mission.\n- country: string|null. Destination country.\n- city: string|null. Destination city.\n- date_start: string(date)|null. First day of the mission.\n- date_end: string(date)|null. Last day of the mission.\n- duration_days: number|null. Days paid, after the first-day and last-day rules (halves possible).\n- prorata_start: "full"|"half"|"none"|null. Rule for the first day: full, half or no allowance.\n- prorata_end: "full"|"half"|"none"|null. Rule for the last day: full, half or no allowance.\n- calc_model: "flat_with_abatement"|"tiered"|null. Calculation model: flat rate with duration abatement, or duration tiers.\n- daily_rate: number|null. Daily rate applied.\n- rate_id: integer|null. Identifier of the per-diem rate applied.\n- duration_abatement_pct: number|null. Abatement for duration (percent).\n- duration_abatement_amount: number|null. Amount of the duration abatement.\n- total_amount: number|null. Total allowance due.\n- financing_type: "org"|"partner"|"mixed"|null. Who finances the allowance: the organisation only (org), a partner, or both (mixed).\n- partner: string|null. Co-financing partner.\n- partner_share_pct: number|null. Share financed by the partner (percent).\n- amount_company: number|null. Amount borne by the organisation.\n- amount_partner: number|null. Amount borne by the partner.\n- currency: string|null. Currency of the amounts.\n- environment: string|null. Environment (site or programme area) charged.\n- validator: string|null. User who validates the request.\n- submit_date: string(date-time)|null. When the request was submitted.\n- approve_date: string(date-time)|null. When the request was approved.\n- reject_date: string(date-time)|null. When the request was rejected.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"pending"|"approved"|"rejected"|"cancelled"\n- trip_id = integer\n- traveler_user_id = integer. Requests of this traveller (user id).\n- country_id = integer. Requests for this destination country (country id).\n- financing_type = "org"|"partner"|"mixed"\n- start_after >= date. On field `date_start`.\n- start_before <= date. On field `date_start`.\nExample record (shape only): {"id":42,"reference":"Example reference","name":"Example name","state":"draft","trip_id":7,"trip_reference":"Example trip reference","traveler":"Example traveler","mission_object":"Example mission object","country":"Example country","city":"Example city","date_start":"2026-01-31","date_end":"2026-01-31","duration_days":1250.5,"prorata_start":"full","prorata_end":"full","calc_model":"flat_with_abatement","daily_rate":1250.5,"rate_id":7,"duration_abatement_pct":1250.5,"duration_abatement_amount":1250.5,"total_amount":1250.5,"financing_type":"org","partner":"Example partner","partner_share_pct":1250.5,"amount_company":1250.5,"amount_partner":1250.5,"currency":"EUR","environment":"Example environment","validator":"Example validator","submit_date":"2026-01-31T08:00:00Z","approve_date":"2026-01-31T08:00:00Z","reject_date":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.request&view_type=form"}\n\n### travel/trip-expenses: Trip expenses\nOther expenses of a trip (visa, local transport, fees...).\nList: GET /api/v1/travel/trip-expenses. Detail: GET /api/v1/travel/trip-expenses/{id}.\nDefault order: id desc. Sortable: id, name, cost, notes.\nFields:\n- id: integer. Technical identifier of the expense.\n- name: string|null. Label of the expense.\n- trip_id: integer|null. Identifier of the trip.\n- trip_reference: string|null. Reference of the trip.\n- cost: number|null. Cost of the expense.\n- currency: string|null. Currency of the cost.\n- notes: string|null. Free notes.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- trip_id = integer\n- cost_above >= number. On field `cost`.\nExample record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_reference":"Example trip reference","cost":1250.5,"currency":"EUR","notes":"Example notes","url":"https://erp.example.org/web#id=42&model=travel.trip.expense&view_type=form"}\n\n### travel/trip-stages: Trip stages\nLegs of a trip, in order, from one city to the next.\nList: GET /api/v1/travel/trip-stages. Detail: GET /api/v1/travel/trip-stages/{id}.\nDefault order: trip_id desc, sequence asc. Sortable: id, name, position, is_return_leg, date_from, date_to, has_transport.\nFields:\n- id: integer. Technical identifier of the stage.\n- name: string|null. Label of the stage.\n- trip_id: integer|null. Identifier of the trip.\n- trip_reference: string|null. Reference of the trip.\n- position: integer|null. Rank of the stage in the mission.\n- is_return_leg: boolean. The stage is the return leg.\n- city_from: string|null. City of departure.\n- country_from: string|null. Country of departure.\n- city_to: string|null. City of arrival.\n- country_to: string|null. Country of arrival.\n- date_from: string(date)|null. First day of the stage.\n- date_to: string(date)|null. Last day of the stage.\n- duration_days: integer|null. Duration of the stage in days (both ends included).\n- has_transport: boolean. Transport is to be booked for the stage.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- trip_id = integer\n- is_return_leg = true|false\n- country_to_id = integer. Stages arriving in this country (country id).\n- date_after >= date. On field `date_from`.\n- date_before <= date. On field `date_from`.\nExample record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_reference":"Example trip reference","position":3,"is_return_leg":true,"city_from":"Example city from","country_from":"Example country from","city_to":"Example city to","country_to":"Example country to","date_from":"2026-01-31","date_to":"2026-01-31","duration_days":3,"has_transport":true,"url":"https://erp.example.org/web#id=42&model=travel.trip.stage&view_type=form"}\n\n### travel/trip-types: Trip types\nKinds of mission (archived types are not exposed).\nList: GET /api/v1/travel/trip-types. Detail: GET /api/v1/travel/trip-types/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, description. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the trip type.\n- name: string|null. Name of the trip type.\n- code: string|null. Short code of the trip type.\n- description: string|null. Description of the trip type.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","description":"Example description","url":"https://erp.example.org/web#id=42&model=travel.trip.type&view_type=form"}\n\n### travel/trips: Trips\nMissions of the organisation\'s staff: traveller, itinerary, dates and costs.\nList: GET /api/v1/travel/trips. Detail: GET /api/v1/travel/trips/{id}.\nDefault order: date_start desc. Sortable: id, reference, name, state, traveler_name, traveler_email, description, date_submission, date_start, date_end, transport_cost, accommodation_cost_total, insurance_premium, has_per_diem.\nFields:\n- id: integer. Technical identifier of the trip.\n- reference: string|null. Reference (sequence number) of the trip.\n- name: string|null. Title of the mission.\n- state: "draft"|"pending"|"planned"|"in_progress"|"done"|"cancelled"|null. State of the trip.\n- traveler: string|null. User travelling.\n- traveler_name: string|null [personal data]. Full name of the traveller.\n- traveler_email: string|null [personal data]. Email address of the traveller.\n- trip_type: string|null. Kind of mission.\n- description: string|null. Description of the mission.\n- city_departure: string|null. City of departure.\n- country_departure: string|null. Country of departure.\n- city_destination: string|null. Destination city.\n- country_destination: string|null. Destination country.\n- date_submission: string(date)|null. Date the trip was submitted.\n- date_start: string(date)|null. First day of the trip.\n- date_end: string(date)|null. Last day of the trip.\n- duration_days: integer|null. Duration of the trip in days (both ends included).\n- transport_cost: number|null. Transport cost.\n- accommodation_cost_total: number|null. Total accommodation cost.\n- per_diem_total: number|null. Total of the per-diem requests of the trip (excluding rejected and cancelled ones).\n- insurance_premium: number|null. Travel insurance premium.\n- currency: string|null. Currency of the amounts.\n- has_per_diem: boolean. The traveller is entitled to per diems on this trip.\n- has_return_stage: boolean. One of the stages is a return leg.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"pending"|"planned"|"in_progress"|"done"|"cancelled"\n- traveler_id = integer. Trips of this traveller (user id).\n- trip_type_id = integer. Trips of this type (trip type id).\n- country_destination_id = integer. Trips to this country (country id).\n- has_per_diem = true|false\n- start_after >= date. On field `date_start`.\n- start_before <= date. On field `date_start`.\nExample record (shape only): {"id":42,"reference":"Example reference","name":"Example name","state":"draft","traveler":"Example traveler","traveler_name":"Example traveler name","traveler_email":"someone@example.org","trip_type":"Example trip type","description":"Example description","city_departure":"Example city departure","country_departure":"Example country departure","city_destination":"Example city destination","country_destination":"Example country destination","date_submission":"2026-01-31","date_start":"2026-01-31","date_end":"2026-01-31","duration_days":3,"transport_cost":1250.5,"accommodation_cost_total":1250.5,"per_diem_total":1250.5,"insurance_premium":1250.5,"currency":"EUR","has_per_diem":true,"has_return_stage":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.trip&view_type=form"}\n\n<!-- Generated by ops-data-gateway codegen (make generate) from catalogue/*.yaml. Do not edit: changes are lost at the next generation. -->\n';
+var LLMS_TXT = '# Operations data API\n\n> Read-only HTTP JSON API over the organisation\'s ERP: 45 resources in 11 domains (analytic, approvals, electricity, events, fleet, it, purchase, space, sprint, stock, travel). Every data route is GET, needs `Authorization: Bearer <API key>` and answers `{"data": [...], "meta": {...}}` (list) or `{"data": {...}}` (detail). Interface version 1.0.0.\n\nCompanion documents (no credentials): {base_url}/api/openapi.json (OpenAPI 3.1), {base_url}/api/docs (HTML). This text is served at {base_url}/llms.txt and {base_url}/api/llms.txt. Agents with MCP: see "MCP server" below.\n\n## Base URL\n\nThe base URL is {base_url}. Every path below is relative to it; data routes are under {base_url}/api/v1. Each resource has a list route `/api/v1/<domain>/<resource>` and a detail route `/api/v1/<domain>/<resource>/{id}` (`{id}`: positive integer). Only GET and HEAD exist; no route writes.\n\n## Authentication\n\nSend `Authorization: Bearer <API key>` on every data route. The key is an ERP API key of the dedicated technical account (member of the API group).\n- Getting a key: ask the ERP administrator who holds the API\'s technical account; they create it in the ERP under Preferences > Account security > New API key (a name and an expiry date). It is shown once: keep it in a secret store or an environment variable, never in a prompt, a URL or a log. On the demo sandbox, `make run` prints one.\n- 401 `unauthorized` (with `WWW-Authenticate: Bearer`): key absent, invalid or expired.\n- 403 `forbidden`: valid key of another account (even an administrator), or no read right on the model.\n\n## MCP server\n\nAgents that speak the Model Context Protocol use the same key and rules through tools instead of URLs.\n- Streamable HTTP: `POST {base_url}/mcp` with `Authorization: Bearer <API key>` (stateless: no session id; GET is 405). No key: 401 as above.\n- stdio (local agents): `GATEWAY_URL={base_url} API_KEY=<key> npm run mcp` in a clone of the gateway; it forwards to /mcp.\n- Tools (14): `list_resources`; `describe_resource` (fields, enums, filters, sort keys, personal-data flags); `query_<domain>` (one per domain: `resource`, named `filters`, `fields`, `order`, `limit`, `since_id`, `total`); `get_record` (`resource` as `domain/name`, `id`, `fields`).\n- Answers are structured content (`{"resource", "data", "meta"}`); personal-data fields are left out unless named in `fields` (`meta.personal_fields_omitted` lists them). Errors are tool errors whose text is `{"error": {"code", "message", "status"}}`, the codes of the table below.\n\n## Responses and paging\n\nList: `{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}` (with changed_since: `{"next_changed_since": token, "more_changes": bool, "removed_ids": [id, ...]}`). Detail: `{"data": record}`. A record holds the resource\'s fields (all of them, or those named in `fields`; `id` always).\n- Offset paging: `limit` + `offset`, in `order`; `meta.total` counts every match. Cost grows with depth.\n- Cursor paging (full scans): `since_id=0`, then pass back `meta.next_since_id` until it is `null`. Ascending id, constant cost. Not with `offset` or `order` (400).\n  Example: `GET /api/v1/approvals/approvers?since_id=0&limit=200&total=false` answers `{"data": [..., {"id": 212, ...}], "meta": {"next_since_id": 212}}`; ask again with `since_id=212`; stop at `"next_since_id": null`. Never compute the cursor yourself.\n- `total=false` omits `meta.total` (the count scans every match): use it for cursor scans and when no count is needed.\n- Unchanged answers: every 200 JSON answer carries an `ETag` (an export has none); send it back in `If-None-Match` (several comma-separated, or `*`) and an unchanged answer is 304 with no body. The data is still read from the ERP, and answers are `Cache-Control: no-store`: keep the ETag and the body yourself. Where the operator turned the gateway\'s response cache on for a resource, its answers are `Cache-Control: private, max-age=\u2026` with an `Age` instead: they may come from the gateway\'s cache, at most `max-age` seconds old.\n\n## Common parameters and limits\n\nList routes: limit, offset, since_id, total, order, fields, format, changed_since. Detail routes: fields only.\n- limit: integer, default 50, min 1, above 200 lowered to 200 without error.\n- offset: integer >= 0, default 0.\n- since_id: integer >= 0; cursor (see paging).\n- total: true|false, default true.\n- order: `field`, `field asc` or `field desc`, several comma-separated; sortable fields only (listed per route); `id` is appended last. Unset values: a number that is not set is read as 0 and sorts as 0 (first ascending, last descending, beside the zeros; before negative numbers ascending); a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by `id`, except on date-times: the ERP keeps fractions of a second that answers round off, so records showing the same date-time are ordered by that hidden fraction first.\n- fields: comma-separated field names; unknown name is 400.\n- format: csv|ndjson|json. csv or ndjson (or `Accept: text/csv` / `application/x-ndjson`): an export of every matching record, streamed by ascending id, with the filters and `fields`; `since_id` resumes after an id; not with limit, offset, order or total (400); past the gateway\'s row ceiling 422 before anything is sent. CSV: RFC 4180, header row, null = empty field, empty text = `""`, arrays as JSON text. An export that ends without its last chunk was cut short.\n- changed_since: ISO 8601 date-time or the token `meta.next_changed_since` gave. Change feed: records written at or after it, in (write_date, id) order (by id for the rest of a large window where the ERP has no write_date index); loop while `meta.more_changes` is true, keep the last token for the next sync (nothing missed or repeated, same second included). Records that left the resource or the filters, and deleted records: `meta.removed_ids` (may name ids never seen: ignore them; exports: `_removed` column; the next token in the `X-Next-Changed-Since` header). Not with order, offset, since_id or total=true (400).\nAny other query key than these and the route\'s filters is 400. Malformed common values (`limit=0`, `offset=-1`, `total=maybe`) are 422.\n\n## Filters\n\nQuery keys named per route, one value each (except `in`), AND-combined. Example: `GET {base_url}/api/v1/approvals/approvers?request_status=new&created_after=2026-01-31&limit=10`.\n- Operators: `=` exact; `ilike` case-insensitive substring of the literal text (`%` and `_` are not wildcards); `>=` / `<=` bounds (inclusive); `in` one of several.\n- integer: a whole number (ids of related records for `*_id`). number: decimal with `.`.\n- text: any non-empty text (URL-encode it).\n- true|false: case-insensitive.\n- Quoted values (`"a"|"b"`): an enumeration; send one of them exactly, without quotes (`state=done`); another value is 422.\n- date: on a date field; `YYYY-MM-DD` (an ISO 8601 date-time is accepted, its UTC date is used).\n- date-time: on a timestamp field; `YYYY-MM-DD` or ISO 8601 date-time (`2026-01-31T08:00:00Z`, offsets converted to UTC, none means UTC). A date alone: `*_after` from 00:00:00Z of that day, `*_before` through the end of that day.\n- integer list (`in`): positive ids comma-separated (`assignee_id=3,5`) or the key repeated (`assignee_id=3&assignee_id=5`).\n- Empty value, repeated key on a single-value filter, or unusable value: 422.\n- Scope: where a route states one, only matching records exist for the API (list and detail, 404 outside).\n\n## Field types (notation below)\n\n`integer`, `number`, `boolean`, `string`; `string(date)` is `YYYY-MM-DD`; `string(date-time)` is ISO 8601 UTC ending in `Z`; `|null` may be null (an empty or unreadable relation is null); `"a"|"b"` enumeration (exact strings); `string[]` readable names of related records, `integer[]` their ids. `*_id` fields are ids of related records, the sibling without `_id` is the readable name. `url` links to the record in the ERP interface. [personal data] marks personal data; [deprecated] marks what may go (responses touching it carry a `Deprecation` header).\n\n## Errors\n\nBody `{"error": {"code": "...", "message": "..."}}`; rely on the status. Every answer, errors included, carries `X-Request-Id` (yours when you send a safe one, else made for the request): quote it when reporting a problem. Data answers carry `Server-Timing` (ERP time, gateway time, cache outcome).\n\n| Status | Code | Condition |\n| --- | --- | --- |\n| 400 | bad_request | Unknown parameter, invalid sort or unknown field. |\n| 401 | unauthorized | API key absent, invalid or expired. |\n| 403 | forbidden | Account not authorised to use the API, or no read right on the model. |\n| 404 | not_found | Unknown resource, or record not found or outside the exposed scope. |\n| 405 | (HTML body) | Any method other than GET or HEAD; `Allow: GET, HEAD` |\n| 422 | invalid_value | A parameter value cannot be used (malformed date, integer expected, value outside the allowed list). |\n| 429 | rate_limited | Too many failed authentications from this address, too many new API keys being checked at once, or (when the operator set per-key limits) this API key has used its quota of the window; retry after the Retry-After delay. |\n| 500 | internal_error | An unexpected failure of the gateway itself (a bug): logged, never detailed. |\n| 502 | bad_gateway | The ERP is unreachable or answered with something that is not its protocol. |\n| 503 | unavailable | The gateway is saturated (ERP calls or memory for ERP answers) or the resource is unavailable; retry after the Retry-After delay. |\n| 504 | gateway_timeout | The ERP did not answer within the configured timeout. |\n\n429 and 503 carry `Retry-After` (seconds). When the operator limits each API key, data answers carry `RateLimit-Policy` (`"per-key";q=600;w=60`: 600 points per 60 s) and `RateLimit` (`"per-key";r=598;t=42`: 598 left, the window ends in 42 s); past the quota: 429 `rate_limited` with `Retry-After`.\n\nWhat to do: 400 (unknown parameter, or `offset`/`order` with `since_id`): fix the request, the message names the parameter. 422: fix the value, an enumeration\'s message lists the allowed ones. 401: the key is wrong or expired, get a new one (do not retry). 403: this key may not read this resource (do not retry). 404: no such record in scope. 429, 503: wait `Retry-After` seconds, then retry once. 502, 504: the ERP failed or was slow; retry later with a smaller `limit` or `total=false`. Never retry a 4xx unchanged.\n\n## Routes\n\nPer domain, per resource: description; paths; default order, sortable fields, scope; `Fields:` one line each (`name: type [marks]. description`); `Filters:` one line each (`name operator value-format. note`); an example record (its shape and value formats, not real data; a list answers `{"data": [record, ...], "meta": {"total": n}}`).\n\n## analytic: Analytic\n\nAnalytic accounts charged by purchase and approval lines, and the analysis dimensions (plans) that group them.\n\n### analytic/accounts: Analytic accounts\nAnalytic accounts, active and archived. The account id is the key used inside analytic distributions of lines.\nList: GET /api/v1/analytic/accounts. Detail: GET /api/v1/analytic/accounts/{id}.\nDefault order: id asc. Sortable: id, code, name, active.\nFields:\n- id: integer. Technical identifier of the account (key used inside analytic distributions).\n- code: string|null. Reference code of the account.\n- name: string|null. Name of the account.\n- dimension: string|null. Axis of analysis (plan) the account belongs to.\n- dimension_id: integer|null. Identifier of the axis of analysis (plan).\n- root_dimension: string|null. Top-level axis of analysis (root plan) of the account.\n- partner: string|null. Partner (customer or funder) linked to the account.\n- active: boolean. False for an archived account.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- dimension_id = integer\n- code ilike text\n- name ilike text\n- active = true|false\nExample record (shape only): {"id":42,"code":"Example code","name":"Example name","dimension":"Example dimension","dimension_id":7,"root_dimension":"Example root dimension","partner":"Example partner","active":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=account.analytic.account&view_type=form"}\n\n### analytic/dimensions: Analytic dimensions\nAxes of analysis (analytic plans) grouping the analytic accounts.\nList: GET /api/v1/analytic/dimensions. Detail: GET /api/v1/analytic/dimensions/{id}.\nDefault order: sequence asc. Sortable: id, name, sequence, applicability.\nFields:\n- id: integer. Technical identifier of the dimension.\n- name: string|null. Name of the dimension.\n- sequence: integer|null. Display order.\n- applicability: "optional"|"mandatory"|"unavailable"|null. Default applicability of the dimension on analytic distributions.\n- parent: string|null. Parent dimension when nested.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","sequence":3,"applicability":"optional","parent":"Example parent","url":"https://erp.example.org/web#id=42&model=account.analytic.plan&view_type=form"}\n\n## approvals: Approvals\n\nApproval requests, the approval circuit of each request and the product lines they ask for.\n\n### approvals/approvers: Approvers\nSteps of an approval circuit (one approver of one request).\nList: GET /api/v1/approvals/approvers. Detail: GET /api/v1/approvals/approvers/{id}.\nDefault order: id desc. Sortable: id, status, sequence, required.\nFields:\n- id: integer. Technical identifier of the step.\n- request_id: integer|null. Identifier of the approval request.\n- request_subject: string|null. Subject (number) of the approval request.\n- request_status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the approval request.\n- approver: string|null. Approver (user).\n- approver_id: integer|null. Identifier of the approver (user).\n- status: "new"|"pending"|"waiting"|"approved"|"refused"|"cancel"|null. Position of this approver in the circuit.\n- sequence: integer|null. Rank in the circuit (lowest rank decides first).\n- required: boolean. Approval of this approver is mandatory.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- request_id = integer\n- request_status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"\n- approver_id = integer\n- status = "new"|"pending"|"waiting"|"approved"|"refused"|"cancel"\n- created_after >= date-time. Steps created on or after this date.\n- created_before <= date-time. Steps created on or before this date.\nExample record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_status":"new","approver":"Example approver","approver_id":7,"status":"new","sequence":3,"required":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.approver&view_type=form"}\n\n### approvals/request-lines: Approval request lines\nProduct lines of approval requests (what is asked for and where it is charged).\nList: GET /api/v1/approvals/request-lines. Detail: GET /api/v1/approvals/request-lines/{id}.\nDefault order: id desc. Sortable: id, description, quantity, estimated_amount.\nFields:\n- id: integer. Technical identifier of the line.\n- request_id: integer|null. Identifier of the approval request.\n- request_subject: string|null. Subject (number) of the approval request.\n- request_description: string|null. Description of the approval request.\n- request_status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the approval request.\n- author: string|null. Author of the approval request.\n- description: string|null. Description of the line.\n- product: string|null. Product asked for.\n- product_id: integer|null. Identifier of the product asked for.\n- quantity: number|null. Quantity asked for.\n- uom: string|null. Unit of measure of the quantity.\n- estimated_amount: number|null. Estimated amount excluding tax.\n- currency: string|null. Currency of the estimated amount.\n- analytic_accounts: string[]. Names of the analytic accounts charged.\n- analytic_distribution: string|null. Raw analytic distribution as compact JSON: account identifier and percentage.\n- purchase_order_line_id: integer|null. Purchase order line resulting from this line, if any.\n- vendor: string|null. Vendor proposed for the line.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- request_id = integer\n- request_status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"\n- product_id = integer\n- description ilike text\n- created_after >= date-time. Lines created on or after this date.\n- created_before <= date-time. Lines created on or before this date.\nExample record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_description":"Example request description","request_status":"new","author":"Example author","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","estimated_amount":1250.5,"currency":"EUR","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","purchase_order_line_id":7,"vendor":"Example vendor","company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.product.line&view_type=form"}\n\n### approvals/requests: Approval requests\nApproval requests (purchases, expenses, missions...) and their outcome.\nList: GET /api/v1/approvals/requests. Detail: GET /api/v1/approvals/requests/{id}.\nDefault order: id desc. Sortable: id, subject, description, reference, status, amount, budget_code, location, quantity, created_at, date, date_confirmed, date_start, date_end.\nFields:\n- id: integer. Technical identifier of the request.\n- subject: string|null. Subject of the request (request number).\n- description: string|null. Description (reason) of the request.\n- reference: string|null. External reference of the request.\n- author: string|null. Author (owner) of the request.\n- author_id: integer|null. Identifier of the author (user).\n- created_by: string|null. Person who entered the request, if different from the author.\n- status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the request.\n- category: string|null. Approval category.\n- category_id: integer|null. Identifier of the approval category.\n- amount: number|null. Amount of the request.\n- currency: string|null. Currency of the amount.\n- budget_code: string|null. Budget code charged.\n- final_approver: string|null. Approver who takes the final decision.\n- approvers: integer[]. Identifiers of the circuit steps, to join with approvals/approvers.\n- partner: string|null. Partner (contact) concerned by the request.\n- location: string|null. Location concerned by the request.\n- quantity: number|null. Quantity asked for.\n- created_at: string(date-time)|null. Creation date and time of the record.\n- date: string(date-time)|null. Date of the request.\n- date_confirmed: string(date-time)|null. Date and time the request was submitted for approval.\n- date_start: string(date-time)|null. Start of the period concerned.\n- date_end: string(date-time)|null. End of the period concerned.\n- purchase_order_count: integer|null. Number of purchase orders created from the request.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"\n- author_id = integer\n- category_id = integer\n- subject ilike text\n- description ilike text\n- budget_code ilike text\n- created_after >= date-time. On field `created_at`.\n- created_before <= date-time. On field `created_at`.\n- confirmed_after >= date-time. On field `date_confirmed`.\n- confirmed_before <= date-time. On field `date_confirmed`.\n- amount_above >= number. Requests whose amount is at least this value.\nExample record (shape only): {"id":42,"subject":"Example subject","description":"Example description","reference":"Example reference","author":"Example author","author_id":7,"created_by":"Example created by","status":"new","category":"Example category","category_id":7,"amount":1250.5,"currency":"EUR","budget_code":"Example budget code","final_approver":"Example final approver","approvers":[7,9],"partner":"Example partner","location":"Example location","quantity":1250.5,"created_at":"2026-01-31T08:00:00Z","date":"2026-01-31T08:00:00Z","date_confirmed":"2026-01-31T08:00:00Z","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","purchase_order_count":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.request&view_type=form"}\n\n## electricity: Electricity\n\nPrepaid electricity meters of the sites: credit purchases, balance readings, consumption and remaining autonomy.\n\n### electricity/counters: Meters\nPrepaid electricity meters in service, with their estimated balance and autonomy (archived meters are not exposed).\nList: GET /api/v1/electricity/counters. Detail: GET /api/v1/electricity/counters/{id}.\nDefault order: code asc. Sortable: id, code, label. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the meter.\n- code: string|null. Code of the meter.\n- label: string|null. Label of the meter.\n- environment: string|null. Environment (site) served by the meter.\n- current_kwh: number|null. Estimated balance (kWh): last reading, plus credit bought since, minus the average consumption since.\n- last_reading_kwh: number|null. Balance at the last reading (kWh).\n- last_reading_date: string(date-time)|null. Date and time of the last reading.\n- days_since_reading: integer|null. Whole days since the last reading.\n- avg_daily_consumption: number|null. Average daily consumption (kWh), over the readings not excluded from the average.\n- projected_autonomy_days: integer|null. Days the estimated balance lasts at the average consumption.\n- total_purchased_kwh: number|null. Credit bought for the meter (kWh; cancelled purchases excluded).\n- total_purchased_amount: number|null. Amount spent on credit for the meter (cancelled purchases excluded).\n- currency: string|null. Currency of the amounts.\n- status: "ok"|"warning"|"critical"|"no_data"|null. Alert status from the remaining autonomy: ok, warning (10 days or less), critical (3 days or less), no_data (no reading or no consumption average).\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- status = "ok"|"warning"|"critical"|"no_data"\n- environment_id = integer. Meters serving this environment (environment id).\n- code ilike text\n- autonomy_below <= integer. Meters whose projected autonomy is at most this many days.\nExample record (shape only): {"id":42,"code":"Example code","label":"Example label","environment":"Example environment","current_kwh":1250.5,"last_reading_kwh":1250.5,"last_reading_date":"2026-01-31T08:00:00Z","days_since_reading":3,"avg_daily_consumption":1250.5,"projected_autonomy_days":3,"total_purchased_kwh":1250.5,"total_purchased_amount":1250.5,"currency":"EUR","status":"ok","url":"https://erp.example.org/web#id=42&model=electricity.counter&view_type=form"}\n\n### electricity/purchases: Credit purchases\nPrepaid credit bought for a meter.\nList: GET /api/v1/electricity/purchases. Detail: GET /api/v1/electricity/purchases/{id}.\nDefault order: date_purchase desc. Sortable: id, reference, date_purchase, purchased_kwh, amount, state.\nFields:\n- id: integer. Technical identifier of the purchase.\n- reference: string|null. Reference of the purchase (receipt or token number).\n- counter: string|null. Code of the meter credited.\n- counter_id: integer|null. Identifier of the meter credited.\n- environment: string|null. Environment (site) served by the meter.\n- date_purchase: string(date)|null. Date of the purchase.\n- purchased_kwh: number|null. Credit bought (kWh).\n- amount: number|null. Amount paid.\n- currency: string|null. Currency of the amount.\n- price_per_kwh: number|null. Price paid per kWh (amount divided by the kWh bought).\n- state: "active"|"cancelled"|null. State of the purchase.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "active"|"cancelled"\n- counter_id = integer\n- environment_id = integer. Purchases for meters of this environment (environment id).\n- date_after >= date. On field `date_purchase`.\n- date_before <= date. On field `date_purchase`.\nExample record (shape only): {"id":42,"reference":"Example reference","counter":"Example counter","counter_id":7,"environment":"Example environment","date_purchase":"2026-01-31","purchased_kwh":1250.5,"amount":1250.5,"currency":"EUR","price_per_kwh":1250.5,"state":"active","url":"https://erp.example.org/web#id=42&model=electricity.purchase&view_type=form"}\n\n### electricity/readings: Meter readings\nBalances read on a meter and the consumption derived from the previous reading.\nList: GET /api/v1/electricity/readings. Detail: GET /api/v1/electricity/readings/{id}.\nDefault order: date_reading desc. Sortable: id, date_reading, remaining_kwh, consumed_kwh, days_elapsed, daily_consumption, is_excluded_from_avg, note.\nFields:\n- id: integer. Technical identifier of the reading.\n- counter: string|null. Code of the meter read.\n- counter_id: integer|null. Identifier of the meter read.\n- environment: string|null. Environment (site) served by the meter.\n- date_reading: string(date-time)|null. Date and time of the reading.\n- remaining_kwh: number|null. Balance read on the meter (kWh).\n- consumed_kwh: number|null. Consumption since the previous reading (kWh).\n- days_elapsed: number|null. Days elapsed since the previous reading.\n- daily_consumption: number|null. Average daily consumption over the interval (kWh).\n- is_excluded_from_avg: boolean. The reading is left out of the meter\'s consumption average.\n- note: string|null. Free note.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- counter_id = integer\n- environment_id = integer. Readings of meters of this environment (environment id).\n- date_after >= date-time. On field `date_reading`.\n- date_before <= date-time. On field `date_reading`.\nExample record (shape only): {"id":42,"counter":"Example counter","counter_id":7,"environment":"Example environment","date_reading":"2026-01-31T08:00:00Z","remaining_kwh":1250.5,"consumed_kwh":1250.5,"days_elapsed":1250.5,"daily_consumption":1250.5,"is_excluded_from_avg":true,"note":"Example note","url":"https://erp.example.org/web#id=42&model=electricity.reading&view_type=form"}\n\n## events: Events\n\nEvents of the organisation, their registrations and their preparation checklist tasks.\n\n### events/events: Events\nEvents with their dates, space, seats, people in charge, review state and checklist progress.\nList: GET /api/v1/events/events. Detail: GET /api/v1/events/events/{id}.\nDefault order: date_begin desc. Sortable: id, name, date_begin, date_end, seats_max, origin, review_state, hidden_public, checklist_enabled.\nFields:\n- id: integer. Technical identifier of the event.\n- name: string|null. Name of the event.\n- event_type: string|null. Event template applied.\n- activity: string|null. Activity of the event.\n- stage: string|null. Lifecycle stage.\n- date_begin: string(date-time)|null. Start date and time.\n- date_end: string(date-time)|null. End date and time.\n- is_ongoing: boolean. True if the event is in progress at request time.\n- space: string|null. Space where the event takes place.\n- space_id: integer|null. Identifier of the space.\n- reservation_id: integer|null. Identifier of the linked space reservation.\n- space_capacity: integer|null. Capacity of the space (people).\n- seats_max: integer|null. Maximum number of attendees (0 when unlimited).\n- seats_taken: integer|null. Seats taken by confirmed and attended registrations.\n- seats_available: integer|null. Seats still available (0 when unlimited).\n- organizer: string|null. Organizer of the event.\n- responsible: string|null. User responsible for the event.\n- referent: string|null. Referent person of the event.\n- origin: "internal"|"public"|null. Origin of the event (internal or public request).\n- review_state: "approved"|"pending"|"refused"|null. Review state of the event.\n- hidden_public: boolean. Hidden on the public site.\n- checklist_enabled: boolean. The preparation checklist is enabled.\n- checklist_progress: number|null. Progress of the preparation checklist (percent).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- stage_id = integer. Events in this stage (stage id).\n- space_id = integer\n- review_state = "approved"|"pending"|"refused"\n- origin = "internal"|"public"\n- hidden_public = true|false\n- begin_after >= date-time. On field `date_begin`.\n- begin_before <= date-time. On field `date_begin`.\nExample record (shape only): {"id":42,"name":"Example name","event_type":"Example event type","activity":"Example activity","stage":"Example stage","date_begin":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","is_ongoing":true,"space":"Example space","space_id":7,"reservation_id":7,"space_capacity":3,"seats_max":3,"seats_taken":3,"seats_available":3,"organizer":"Example organizer","responsible":"Example responsible","referent":"Example referent","origin":"internal","review_state":"approved","hidden_public":true,"checklist_enabled":true,"checklist_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=event.event&view_type=form"}\n\n### events/registrations: Registrations\nRegistrations of participants to events (attendee name, email and phone are personal data).\nList: GET /api/v1/events/registrations. Detail: GET /api/v1/events/registrations/{id}.\nDefault order: id desc. Sortable: id, attendee, email, phone, state.\nFields:\n- id: integer. Technical identifier of the registration.\n- event_id: integer|null. Identifier of the event.\n- event: string|null. Name of the event.\n- ticket: string|null. Ticket type of the registration.\n- attendee: string|null [personal data]. Participant name.\n- email: string|null [personal data]. Participant email address.\n- phone: string|null [personal data]. Participant phone number.\n- booked_by: string|null. Contact who booked the registration.\n- state: "draft"|"open"|"done"|"cancel"|null. Registration status: draft (unconfirmed), open (confirmed), done (attended), cancel (cancelled).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- event_id = integer\n- state = "draft"|"open"|"done"|"cancel"\n- partner_id = integer. Registrations booked by this contact (partner id).\n- email ilike text\nExample record (shape only): {"id":42,"event_id":7,"event":"Example event","ticket":"Example ticket","attendee":"Example attendee","email":"someone@example.org","phone":"+1 555 0100","booked_by":"Example booked by","state":"draft","company":"Example company","url":"https://erp.example.org/web#id=42&model=event.registration&view_type=form"}\n\n### events/tasks: Checklist tasks\nPreparation checklist tasks of events.\nList: GET /api/v1/events/tasks. Detail: GET /api/v1/events/tasks/{id}.\nDefault order: event_id desc, sequence asc. Sortable: id, name, done.\nFields:\n- id: integer. Technical identifier of the task.\n- event_id: integer|null. Identifier of the event.\n- event: string|null. Name of the event.\n- name: string|null. Task to carry out.\n- done: boolean. The task is done.\n- assignee: string|null. User assigned to the task.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- event_id = integer\n- done = true|false\n- assigned_user_id = integer. Tasks assigned to this user (user id).\nExample record (shape only): {"id":42,"event_id":7,"event":"Example event","name":"Example name","done":true,"assignee":"Example assignee","url":"https://erp.example.org/web#id=42&model=event.checklist.task&view_type=form"}\n\n## fleet: Fleet\n\nVehicles of the organisation, their reservations and trips, fuel logs, services, incidents and due-date alerts.\n\n### fleet/alerts: Alerts\nDue-date alerts on vehicles: insurance, technical control, mileage service, driving permit and custom reminders.\nList: GET /api/v1/fleet/alerts. Detail: GET /api/v1/fleet/alerts/{id}.\nDefault order: due_date asc. Sortable: id, name, type, due_date, handled_at, reminder_days.\nFields:\n- id: integer. Technical identifier of the alert.\n- name: string|null. Title of the alert.\n- vehicle: string|null. Vehicle concerned.\n- vehicle_id: integer|null. Identifier of the vehicle concerned.\n- type: "assurance"|"controle_technique"|"entretien_km"|"permit"|"custom"|null. Category of the alert.\n- due_date: string(date)|null. Due date.\n- state: "pending"|"handled"|"late"|null. Handling state: late when the due date has passed without the alert being handled.\n- handled_at: string(date-time)|null. When the alert was handled.\n- handled_by: string|null. Person who handled the alert.\n- reminder_days: integer|null. Notice days before the due date.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "pending"|"handled"|"late"\n- type = "assurance"|"controle_technique"|"entretien_km"|"permit"|"custom"\n- vehicle_id = integer\n- due_before <= date. On field `due_date`.\n- due_after >= date. On field `due_date`.\nExample record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","vehicle_id":7,"type":"assurance","due_date":"2026-01-31","state":"pending","handled_at":"2026-01-31T08:00:00Z","handled_by":"Example handled by","reminder_days":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.alert&view_type=form"}\n\n### fleet/fuel-logs: Fuel logs\nFuel fills of the vehicles with consumption over each interval and anomaly detection.\nList: GET /api/v1/fleet/fuel-logs. Detail: GET /api/v1/fleet/fuel-logs/{id}.\nDefault order: date desc. Sortable: id, reference, date, station, liters, price_per_liter, odometer, distance, reviewed.\nFields:\n- id: integer. Technical identifier of the fuel log.\n- reference: string|null. Reference of the fuel log.\n- vehicle: string|null. Vehicle filled.\n- vehicle_id: integer|null. Identifier of the vehicle filled.\n- driver: string|null. Driver at the time of the fill.\n- date: string(date-time)|null. Date and time of the fill.\n- station: string|null. Fuel station.\n- liters: number|null. Litres filled.\n- price_per_liter: number|null. Price per litre.\n- total_amount: number|null. Total amount of the fill.\n- currency: string|null. Currency of the amounts.\n- odometer: number|null. Odometer reading at the fill (km).\n- distance: number|null. Kilometres driven since the previous fill.\n- consumption: number|null. Litres per 100 km over the interval since the previous fill.\n- is_anomaly: boolean. Consumption deviates abnormally from the vehicle average.\n- anomaly_severity: "none"|"low"|"medium"|"high"|null. Severity of the consumption anomaly.\n- anomaly_reason: string|null. Explanation of the anomaly.\n- reviewed: boolean. Anomaly reviewed by a manager.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- is_anomaly = true|false\n- reviewed = true|false\n- date_after >= date-time. On field `date`.\n- date_before <= date-time. On field `date`.\nExample record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31T08:00:00Z","station":"Example station","liters":1250.5,"price_per_liter":1250.5,"total_amount":1250.5,"currency":"EUR","odometer":1250.5,"distance":1250.5,"consumption":1250.5,"is_anomaly":true,"anomaly_severity":"none","anomaly_reason":"Example anomaly reason","reviewed":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.fuel.log&view_type=form"}\n\n### fleet/incidents: Incidents\nIncidents involving the vehicles (damage, breakdowns, accidents).\nList: GET /api/v1/fleet/incidents. Detail: GET /api/v1/fleet/incidents/{id}.\nDefault order: date desc. Sortable: id, name, date, severity, cost.\nFields:\n- id: integer. Technical identifier of the incident.\n- name: string|null. Short description of the incident.\n- vehicle: string|null. Vehicle involved.\n- vehicle_id: integer|null. Identifier of the vehicle involved.\n- driver: string|null. Driver at the time of the incident.\n- date: string(date)|null. Date of the incident.\n- severity: "minor"|"moderate"|"major"|"critical"|null. Severity of the incident.\n- cost: number|null. Estimated impact cost.\n- currency: string|null. Currency of the cost.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- driver_id = integer. Incidents with this driver (partner id).\n- severity = "minor"|"moderate"|"major"|"critical"\n- date_after >= date. On field `date`.\n- date_before <= date. On field `date`.\nExample record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","severity":"minor","cost":1250.5,"currency":"EUR","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.incident&view_type=form"}\n\n### fleet/locations: Locations\nFleet locations in service (pick-up points and sites; archived locations are not exposed).\nList: GET /api/v1/fleet/locations. Detail: GET /api/v1/fleet/locations/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, address, city, latitude, longitude, is_default_pickup. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the location.\n- name: string|null. Name of the location.\n- code: string|null. Short code.\n- address: string|null. Street address.\n- city: string|null. City.\n- country: string|null. Country.\n- latitude: number|null. Latitude (decimal degrees).\n- longitude: number|null. Longitude (decimal degrees).\n- is_default_pickup: boolean. Default pick-up point for vehicle requests.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- city ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","address":"Example address","city":"Example city","country":"Example country","latitude":1250.5,"longitude":1250.5,"is_default_pickup":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.location&view_type=form"}\n\n### fleet/reservations: Reservations\nVehicle requests (reservations of a vehicle for a period).\nList: GET /api/v1/fleet/reservations. Detail: GET /api/v1/fleet/reservations/{id}.\nDefault order: start desc. Sortable: id, reference, start, stop, motive, destination, expected_km, attendees_count, origin, state, approved_at, refusal_reason.\nFields:\n- id: integer. Technical identifier of the reservation.\n- reference: string|null. Reference of the reservation.\n- vehicle: string|null. Vehicle reserved.\n- vehicle_id: integer|null. Identifier of the vehicle reserved.\n- driver: string|null. Driver.\n- requester: string|null. Person who made the request.\n- start: string(date-time)|null. Start of the reservation.\n- stop: string(date-time)|null. End of the reservation.\n- duration: number|null. Duration (hours).\n- motive: string|null. Purpose of the trip.\n- pickup_location: string|null. Where the vehicle is picked up.\n- destination: string|null. Destination.\n- expected_km: number|null. Expected distance (km).\n- attendees_count: integer|null. Expected passengers.\n- origin: "internal"|"public"|null. Channel through which the request was made.\n- state: "draft"|"pending"|"approved"|"in_progress"|"done"|"refused"|"cancelled"|null. State of the reservation.\n- approver: string|null. Person who approved or refused the request.\n- approved_at: string(date-time)|null. When the request was approved.\n- refusal_reason: string|null. Reason given for a refusal.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"pending"|"approved"|"in_progress"|"done"|"refused"|"cancelled"\n- vehicle_id = integer\n- driver_id = integer. Reservations with this driver (partner id).\n- start_after >= date-time. On field `start`.\n- start_before <= date-time. On field `start`.\nExample record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","requester":"Example requester","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"motive":"Example motive","pickup_location":"Example pickup location","destination":"Example destination","expected_km":1250.5,"attendees_count":3,"origin":"internal","state":"draft","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","url":"https://erp.example.org/web#id=42&model=fleet.reservation&view_type=form"}\n\n### fleet/services: Services\nServices performed on the vehicles (maintenance and repairs).\nList: GET /api/v1/fleet/services. Detail: GET /api/v1/fleet/services/{id}.\nDefault order: date desc. Sortable: id, date, description, service_kind, amount, next_service_odometer, invoice_ref, state.\nFields:\n- id: integer. Technical identifier of the service.\n- vehicle: string|null. Vehicle serviced.\n- vehicle_id: integer|null. Identifier of the vehicle serviced.\n- date: string(date)|null. Date of the service.\n- description: string|null. Description of the service.\n- service_type: string|null. Type of service.\n- service_kind: "preventive"|"curative"|null. Preventive or curative service.\n- amount: number|null. Cost of the service.\n- total_cost: number|null. Total cost including detail lines.\n- currency: string|null. Currency of the amounts.\n- odometer: number|null. Odometer reading at the service (km).\n- next_service_odometer: number|null. Odometer reading at which the next service is due (km).\n- vendor: string|null. Vendor who performed the service.\n- invoice_ref: string|null. Vendor invoice reference.\n- state: "new"|"running"|"done"|"cancelled"|null. Stage of the service.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- state = "new"|"running"|"done"|"cancelled"\n- service_kind = "preventive"|"curative"\n- date_after >= date. On field `date`.\n- date_before <= date. On field `date`.\nExample record (shape only): {"id":42,"vehicle":"Example vehicle","vehicle_id":7,"date":"2026-01-31","description":"Example description","service_type":"Example service type","service_kind":"preventive","amount":1250.5,"total_cost":1250.5,"currency":"EUR","odometer":1250.5,"next_service_odometer":1250.5,"vendor":"Example vendor","invoice_ref":"Example invoice ref","state":"new","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.vehicle.log.services&view_type=form"}\n\n### fleet/trips: Trips\nTrips driven with the vehicles.\nList: GET /api/v1/fleet/trips. Detail: GET /api/v1/fleet/trips/{id}.\nDefault order: date desc. Sortable: id, reference, date, date_start, date_end, odometer_start, distance, motive, destination.\nFields:\n- id: integer. Technical identifier of the trip.\n- reference: string|null. Reference of the trip.\n- reservation_id: integer|null. Originating reservation, if any.\n- vehicle: string|null. Vehicle driven.\n- vehicle_id: integer|null. Identifier of the vehicle driven.\n- driver: string|null. Driver.\n- date: string(date)|null. Date of the trip.\n- date_start: string(date-time)|null. Departure time.\n- date_end: string(date-time)|null. Arrival time.\n- odometer_start: number|null. Odometer reading at departure (km).\n- odometer_end: number|null. Odometer reading at arrival (km).\n- distance: number|null. Distance driven (km).\n- motive: string|null. Purpose of the trip.\n- destination: string|null. Destination.\n- analytic_account: string|null. Analytic account charged.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- driver_id = integer. Trips with this driver (partner id).\n- date_after >= date. On field `date`.\n- date_before <= date. On field `date`.\nExample record (shape only): {"id":42,"reference":"Example reference","reservation_id":7,"vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","odometer_start":1250.5,"odometer_end":1250.5,"distance":1250.5,"motive":"Example motive","destination":"Example destination","analytic_account":"Example analytic account","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.trip&view_type=form"}\n\n### fleet/vehicles: Vehicles\nVehicles of the fleet in service (archived vehicles are not exposed).\nList: GET /api/v1/fleet/vehicles. Detail: GET /api/v1/fleet/vehicles/{id}.\nDefault order: plate asc. Sortable: id, plate, vin, seats, fuel_type, assignation_state, acquisition_date, insurance_expiry, technical_control_expiry. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the vehicle.\n- plate: string|null. Licence plate.\n- model: string|null. Make and model.\n- vin: string|null. Vehicle identification number (chassis).\n- driver: string|null. Driver currently assigned.\n- seats: integer|null. Number of seats.\n- fuel_type: "diesel"|"gasoline"|"full_hybrid"|"plug_in_hybrid_diesel"|"plug_in_hybrid_gasoline"|"cng"|"lpg"|"hydrogen"|"electric"|null. Fuel or energy.\n- odometer: number|null. Last odometer reading (km).\n- state: string|null. Vehicle lifecycle state (free value).\n- assignation_state: "free"|"assigned"|"maintenance"|"out_of_service"|"sold"|null. Assignment state.\n- acquisition_date: string(date)|null. Date of acquisition.\n- insurance_expiry: string(date)|null. Expiry date of the insurance.\n- technical_control_expiry: string(date)|null. Expiry date of the technical control.\n- next_alert_date: string(date)|null. Next due date, all alert categories.\n- avg_consumption: number|null. Average consumption (litres per 100 km).\n- total_km_last_year: number|null. Distance driven over the last twelve months (km).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- assignation_state = "free"|"assigned"|"maintenance"|"out_of_service"|"sold"\n- driver_id = integer. Vehicles assigned to this driver (partner id).\n- fuel_type = "diesel"|"gasoline"|"full_hybrid"|"plug_in_hybrid_diesel"|"plug_in_hybrid_gasoline"|"cng"|"lpg"|"hydrogen"|"electric"\n- plate ilike text\n- insurance_expiry_before <= date. On field `insurance_expiry`.\n- technical_control_expiry_before <= date. On field `technical_control_expiry`.\nExample record (shape only): {"id":42,"plate":"Example plate","model":"Example model","vin":"Example vin","driver":"Example driver","seats":3,"fuel_type":"diesel","odometer":1250.5,"state":"Example state","assignation_state":"free","acquisition_date":"2026-01-31","insurance_expiry":"2026-01-31","technical_control_expiry":"2026-01-31","next_alert_date":"2026-01-31","avg_consumption":1250.5,"total_km_last_year":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.vehicle&view_type=form"}\n\n## it: IT\n\nIT hardware assets of the organisation\'s inventory, helpdesk tickets and consumables issued to users.\n\n### it/assets: Assets\nIT hardware identified by serial number, limited to the organisation\'s inventory (parc).\nList: GET /api/v1/it/assets. Detail: GET /api/v1/it/assets/{id}.\nDefault order: serial asc. Sortable: id, serial, internal_ref, lifecycle. Scope: org_in_parc = true.\nFields:\n- id: integer. Technical identifier of the asset.\n- serial: string|null. Serial number.\n- internal_ref: string|null. Internal reference (when it differs from the serial number).\n- product: string|null. Hardware model.\n- quantity: number|null. Quantity on hand.\n- location: string|null. Stock location of the asset.\n- holder: string|null. Person holding the asset.\n- lifecycle: "available"|"assigned"|"maintenance"|"retired"|"external"|null. Lifecycle stage of the asset.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- lifecycle = "available"|"assigned"|"maintenance"|"retired"|"external"\n- holder_id = integer. Assets held by this person (partner id).\n- serial ilike text\nExample record (shape only): {"id":42,"serial":"Example serial","internal_ref":"Example internal ref","product":"Example product","quantity":1250.5,"location":"Example location","holder":"Example holder","lifecycle":"available","company":"Example company","url":"https://erp.example.org/web#id=42&model=stock.lot&view_type=form"}\n\n### it/consumable-moves: Consumable moves\nConsumables issued to beneficiaries against IT tickets, and what came back.\nList: GET /api/v1/it/consumable-moves. Detail: GET /api/v1/it/consumable-moves/{id}.\nDefault order: date desc. Sortable: id, quantity, returned_quantity, state, date.\nFields:\n- id: integer. Technical identifier of the move.\n- ticket_id: integer|null. Identifier of the ticket the consumable was issued for.\n- ticket_number: string|null. Number of the ticket.\n- beneficiary: string|null. Person who received the consumable.\n- product: string|null. Consumable issued.\n- location: string|null. Stock location the consumable was taken from.\n- quantity: number|null. Quantity issued.\n- returned_quantity: number|null. Quantity returned.\n- remaining_quantity: number|null. Quantity not returned.\n- state: "out"|"partial"|"returned"|null. Return state of the move.\n- date: string(date-time)|null. Date and time of issue.\n- handled_by: string|null. Technician who handled the move.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "out"|"partial"|"returned"\n- partner_id = integer. Moves for this beneficiary (partner id).\n- product_id = integer. Moves of this product.\n- date_after >= date-time. Issued on or after this date.\n- date_before <= date-time. Issued on or before this date.\nExample record (shape only): {"id":42,"ticket_id":7,"ticket_number":"Example ticket number","beneficiary":"Example beneficiary","product":"Example product","location":"Example location","quantity":1250.5,"returned_quantity":1250.5,"remaining_quantity":1250.5,"state":"out","date":"2026-01-31T08:00:00Z","handled_by":"Example handled by","url":"https://erp.example.org/web#id=42&model=it.consumable.move&view_type=form"}\n\n### it/tickets: Tickets\nIT helpdesk tickets in service (archived tickets are not exposed); both listings of the specification (decision D4).\nList: GET /api/v1/it/tickets. Detail: GET /api/v1/it/tickets/{id}.\nDefault order: id desc. Sortable: id, number, name, priority, kanban_state, assigned_date, closed_date, validation_state. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the ticket.\n- number: string|null. Ticket number.\n- name: string|null. Subject of the ticket.\n- type: string|null. Request category (ticket type).\n- stage: string|null. Current stage.\n- is_closed: boolean. The current stage is a closing stage.\n- team: string|null. Support team in charge.\n- assignees: string[]. Assigned technicians.\n- assignee: string|null. First assigned technician, or null (earlier listing).\n- requester: string|null. Person who raised the ticket.\n- requester_email: string|null [personal data]. Email address of the requester.\n- priority: "0"|"1"|"2"|"3"|null. Priority: 0 low, 1 normal, 2 high, 3 critical.\n- kanban_state: "normal"|"done"|"blocked"|null. Kanban status: normal (in progress), done (ready) or blocked.\n- assigned_date: string(date-time)|null. Date and time the ticket was assigned.\n- closed_date: string(date-time)|null. Date and time the ticket was closed.\n- category: string|null. Category of the ticket (earlier listing).\n- validation_state: "none"|"to_validate"|"validated"|"rejected"|null. Hierarchical validation status, if the request requires one (earlier listing).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- is_closed = true|false\n- team_id = integer. Tickets of this support team.\n- assignee_id in integer list. Tickets assigned to one or several technicians (user ids, comma-separated or repeated key).\n- priority = "0"|"1"|"2"|"3"\n- number ilike text\n- user_id = integer. Tickets where this user is among the assignees (earlier listing).\n- validation_state = "none"|"to_validate"|"validated"|"rejected"\nExample record (shape only): {"id":42,"number":"Example number","name":"Example name","type":"Example type","stage":"Example stage","is_closed":true,"team":"Example team","assignees":["Example assignees 1","Example assignees 2"],"assignee":"Example assignee","requester":"Example requester","requester_email":"someone@example.org","priority":"0","kanban_state":"normal","assigned_date":"2026-01-31T08:00:00Z","closed_date":"2026-01-31T08:00:00Z","category":"Example category","validation_state":"none","company":"Example company","url":"https://erp.example.org/web#id=42&model=it.ticket&view_type=form"}\n\n## purchase: Purchase\n\nPurchase orders sent to vendors and their lines (quantities, prices, receptions, billing and analytic distribution).\n\n### purchase/order-lines: Purchase order lines\nLines of purchase orders.\nList: GET /api/v1/purchase/order-lines. Detail: GET /api/v1/purchase/order-lines/{id}.\nDefault order: id desc. Sortable: id, description, quantity, price_unit, price_subtotal, price_total, qty_received, qty_invoiced, date_planned.\nFields:\n- id: integer. Technical identifier of the line.\n- order_id: integer|null. Identifier of the purchase order.\n- order_reference: string|null. Reference of the purchase order.\n- description: string|null. Description of the line.\n- product: string|null. Product ordered.\n- product_id: integer|null. Identifier of the product ordered.\n- quantity: number|null. Quantity ordered.\n- uom: string|null. Unit of measure of the quantity.\n- price_unit: number|null. Unit price.\n- price_subtotal: number|null. Line amount excluding tax.\n- price_total: number|null. Line amount including tax.\n- currency: string|null. Currency of the amounts.\n- qty_received: number|null. Quantity received.\n- qty_invoiced: number|null. Quantity billed by the vendor.\n- date_planned: string(date-time)|null. Expected arrival date and time.\n- analytic_accounts: string[]. Names of the analytic accounts charged.\n- analytic_distribution: string|null. Raw analytic distribution as compact JSON: account identifier and percentage.\n- state: "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"|null. State of the parent order.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- order_id = integer\n- product_id = integer\n- state = "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"\n- planned_after >= date-time. On field `date_planned`.\n- planned_before <= date-time. On field `date_planned`.\nExample record (shape only): {"id":42,"order_id":7,"order_reference":"Example order reference","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","price_unit":1250.5,"price_subtotal":1250.5,"price_total":1250.5,"currency":"EUR","qty_received":1250.5,"qty_invoiced":1250.5,"date_planned":"2026-01-31T08:00:00Z","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","state":"draft","url":"https://erp.example.org/web#id=42&model=purchase.order.line&view_type=form"}\n\n### purchase/orders: Purchase orders\nPurchase orders (requests for quotation and confirmed orders).\nList: GET /api/v1/purchase/orders. Detail: GET /api/v1/purchase/orders/{id}.\nDefault order: date_order desc. Sortable: id, reference, vendor_reference, subject, budget_line, delivery_condition, origin, date_order, date_approve, date_planned, amount_untaxed, amount_total, state, invoice_status, created_at.\nFields:\n- id: integer. Technical identifier of the order.\n- reference: string|null. Order reference (number).\n- vendor: string|null. Vendor.\n- vendor_id: integer|null. Identifier of the vendor (partner).\n- vendor_reference: string|null. Reference of the order on the vendor\'s side.\n- subject: string|null. Short description of what the order covers.\n- budget_line: string|null. Budget line charged.\n- department: string|null. Requesting department.\n- delivery_condition: string|null. Delivery conditions agreed with the vendor.\n- origin: string|null. Originating document.\n- date_order: string(date-time)|null. Order deadline.\n- date_approve: string(date-time)|null. Confirmation date.\n- date_planned: string(date-time)|null. Planned reception.\n- amount_untaxed: number|null. Total amount excluding tax.\n- amount_total: number|null. Total amount including tax.\n- currency: string|null. Currency of the amounts.\n- state: "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"|null. State of the order (org_tribu = awaiting tribe validation).\n- invoice_status: "no"|"to invoice"|"invoiced"|null. Billing status.\n- buyer: string|null. Buyer in charge of the order.\n- author: string|null. Person who entered the order.\n- author_id: integer|null. Identifier of the person who entered the order (user).\n- created_at: string(date-time)|null. Creation date and time of the record.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"\n- invoice_status = "no"|"to invoice"|"invoiced"\n- vendor_id = integer\n- user_id = integer. Orders handled by this buyer (user id).\n- origin ilike text\n- subject ilike text\n- budget_line ilike text\n- department_id = integer. Orders of this department (department id).\n- ordered_after >= date-time. On field `date_order`.\n- ordered_before <= date-time. On field `date_order`.\n- amount_above >= number. Orders whose tax-inclusive total is at least this amount.\n- author_id = integer\n- created_after >= date-time. On field `created_at`.\n- created_before <= date-time. On field `created_at`.\nExample record (shape only): {"id":42,"reference":"Example reference","vendor":"Example vendor","vendor_id":7,"vendor_reference":"Example vendor reference","subject":"Example subject","budget_line":"Example budget line","department":"Example department","delivery_condition":"Example delivery condition","origin":"Example origin","date_order":"2026-01-31T08:00:00Z","date_approve":"2026-01-31T08:00:00Z","date_planned":"2026-01-31T08:00:00Z","amount_untaxed":1250.5,"amount_total":1250.5,"currency":"EUR","state":"draft","invoice_status":"no","buyer":"Example buyer","author":"Example author","author_id":7,"created_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=purchase.order&view_type=form"}\n\n## space: Space\n\nSites and bookable spaces of the organisation, their categories and equipment, activities, reservations and maintenance slots.\n\n### space/activities: Activities\nActivities a space can be booked for (archived activities are not exposed).\nList: GET /api/v1/space/activities. Detail: GET /api/v1/space/activities/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, default_duration. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the activity.\n- name: string|null. Name of the activity.\n- code: string|null. Short code of the activity.\n- default_duration: number|null. Default duration of a booking for this activity (hours).\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","default_duration":1250.5,"url":"https://erp.example.org/web#id=42&model=space.activity&view_type=form"}\n\n### space/categories: Categories\nCategories of spaces and equipment (archived categories are not exposed).\nList: GET /api/v1/space/categories. Detail: GET /api/v1/space/categories/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, description. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the category.\n- name: string|null. Name of the category.\n- description: string|null. Description of the category.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","description":"Example description","url":"https://erp.example.org/web#id=42&model=space.category&view_type=form"}\n\n### space/equipments: Equipment\nEquipment available in the spaces (archived equipment is not exposed).\nList: GET /api/v1/space/equipments. Detail: GET /api/v1/space/equipments/{id}.\nDefault order: name asc. Sortable: id, name, code, description. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the equipment.\n- name: string|null. Name of the equipment.\n- code: string|null. Short code of the equipment.\n- category: string|null. Category of the equipment.\n- description: string|null. Description of the equipment.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- category_id = integer. Equipment of this category (category id).\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","category":"Example category","description":"Example description","url":"https://erp.example.org/web#id=42&model=space.equipment&view_type=form"}\n\n### space/maintenances: Maintenances\nMaintenance slots of spaces.\nList: GET /api/v1/space/maintenances. Detail: GET /api/v1/space/maintenances/{id}.\nDefault order: start desc. Sortable: id, name, start, stop, state, category, blocks_reservations.\nFields:\n- id: integer. Technical identifier of the maintenance.\n- name: string|null. Subject of the maintenance.\n- space: string|null. Space under maintenance.\n- space_id: integer|null. Identifier of the space.\n- start: string(date-time)|null. Start of the maintenance slot.\n- stop: string(date-time)|null. End of the maintenance slot.\n- state: "planned"|"in_progress"|"done"|"cancelled"|null. State of the maintenance.\n- category: "preventive"|"curative"|"cleaning"|"other"|null. Kind of maintenance.\n- technician: string|null. Internal technician.\n- external_technician: string|null. External technician or contractor.\n- blocks_reservations: boolean. Prevents any reservation on the slot.\n- check_progress: number|null. Progress of the maintenance checklist (percent).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "planned"|"in_progress"|"done"|"cancelled"\n- space_id = integer\n- category = "preventive"|"curative"|"cleaning"|"other"\n- blocks_reservations = true|false\n- start_after >= date-time. On field `start`.\n- start_before <= date-time. On field `start`.\nExample record (shape only): {"id":42,"name":"Example name","space":"Example space","space_id":7,"start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","state":"planned","category":"preventive","technician":"Example technician","external_technician":"Example external technician","blocks_reservations":true,"check_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.maintenance&view_type=form"}\n\n### space/reservations: Reservations\nReservations of spaces.\nList: GET /api/v1/space/reservations. Detail: GET /api/v1/space/reservations/{id}.\nDefault order: start desc. Sortable: id, reference, start, stop, attendees_expected, attendees_actual, origin, state, approved_at, refusal_reason, cancellation_reason, check_in_at, check_out_at.\nFields:\n- id: integer. Technical identifier of the reservation.\n- reference: string|null. Reservation number.\n- space: string|null. Space reserved.\n- space_id: integer|null. Identifier of the space.\n- activity: string|null. Activity planned in the space.\n- start: string(date-time)|null. Start of the reservation.\n- stop: string(date-time)|null. End of the reservation.\n- duration: number|null. Duration of the reservation (hours).\n- attendees_expected: integer|null. Number of attendees expected.\n- attendees_actual: integer|null. Number of attendees actually present.\n- requester: string|null. Person who requested the reservation.\n- origin: "internal"|"public"|null. Origin of the request (internal or public).\n- state: "pending"|"approved"|"refused"|"cancelled"|"done"|null. State of the reservation.\n- approver: string|null. User who approved or refused the reservation.\n- approved_at: string(date-time)|null. Date and time of the approval.\n- refusal_reason: string|null. Reason given for a refusal.\n- cancellation_reason: string|null. Reason given for a cancellation.\n- check_in_at: string(date-time)|null. Date and time of the check-in.\n- check_out_at: string(date-time)|null. Date and time of the check-out.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "pending"|"approved"|"refused"|"cancelled"|"done"\n- space_id = integer\n- activity_id = integer. Reservations for this activity (activity id).\n- origin = "internal"|"public"\n- start_after >= date-time. On field `start`.\n- start_before <= date-time. On field `start`.\nExample record (shape only): {"id":42,"reference":"Example reference","space":"Example space","space_id":7,"activity":"Example activity","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"attendees_expected":3,"attendees_actual":3,"requester":"Example requester","origin":"internal","state":"pending","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","cancellation_reason":"Example cancellation reason","check_in_at":"2026-01-31T08:00:00Z","check_out_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=space.reservation&view_type=form"}\n\n### space/sites: Sites\nSites holding the spaces, as a tree (archived sites are not exposed).\nList: GET /api/v1/space/sites. Detail: GET /api/v1/space/sites/{id}.\nDefault order: complete_name asc. Sortable: id, name, complete_name, code, address. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the site.\n- name: string|null. Name of the site.\n- complete_name: string|null. Full hierarchical path of the site.\n- code: string|null. Short code of the site.\n- parent_id: integer|null. Identifier of the parent site.\n- address: string|null. Address of the site.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- parent_id = integer\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","complete_name":"Example complete name","code":"Example code","parent_id":7,"address":"Example address","company":"Example company","url":"https://erp.example.org/web#id=42&model=space.site&view_type=form"}\n\n### space/spaces: Spaces\nBookable spaces (archived spaces are not exposed).\nList: GET /api/v1/space/spaces. Detail: GET /api/v1/space/spaces/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, state, location, floor, surface, capacity, hourly_price, public_visibility, approval_required, min_lead_hours, max_lead_days, cancel_deadline_hours. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the space.\n- name: string|null. Name of the space.\n- code: string|null. Short code of the space.\n- site: string|null. Site of the space.\n- site_id: integer|null. Identifier of the site.\n- state: "available"|"restricted"|"closed"|null. Availability state of the space.\n- location: string|null. Free location inside the site.\n- floor: string|null. Floor.\n- surface: number|null. Surface (square metres).\n- capacity: integer|null. Capacity (people).\n- hourly_price: number|null. Hourly price.\n- currency: string|null. Currency of the hourly price.\n- categories: string[]. Names of the categories of the space.\n- public_visibility: "private"|"internal"|"public"|null. Visibility of the space for bookings.\n- approval_required: boolean. Reservations need an approval.\n- min_lead_hours: integer|null. Minimum booking notice (hours).\n- max_lead_days: integer|null. Maximum booking horizon (days).\n- cancel_deadline_hours: integer|null. Cancellation limit (hours before start).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "available"|"restricted"|"closed"\n- site_id = integer\n- capacity_min >= integer. On field `capacity`.\n- approval_required = true|false\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","site":"Example site","site_id":7,"state":"available","location":"Example location","floor":"Example floor","surface":1250.5,"capacity":3,"hourly_price":1250.5,"currency":"EUR","categories":["Example categories 1","Example categories 2"],"public_visibility":"private","approval_required":true,"min_lead_hours":3,"max_lead_days":3,"cancel_deadline_hours":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.space&view_type=form"}\n\n## sprint: Sprint and OKR\n\nObjectives and key results, their measures and readings, squads\' engagements, sprints and blockers.\n\n### sprint/blockers: Blockers\nBlocking points raised by squads, with their origin, owner and the decision that lifted them.\nList: GET /api/v1/sprint/blockers. Detail: GET /api/v1/sprint/blockers/{id}.\nDefault order: date_start desc. Sortable: id, name, description, unblocker, origin, date_start, date_lifted, escalated, decision.\nFields:\n- id: integer. Technical identifier of the blocker.\n- name: string|null. Short title of the blocker.\n- description: string|null. Description of the blocking point.\n- subject: string|null. Subject concerned.\n- subject_id: integer|null. Identifier of the subject concerned.\n- sprint: string|null. Sprint during which the blocker was raised.\n- squad: string|null. Squad that is blocked.\n- owner: string|null. Person in charge of following the blocker.\n- unblocker: string|null. Who can lift the blocker (person or body; free text).\n- unblocker_user: string|null. Person to notify to lift the blocker.\n- origin: "member"|"feedback"|"no_feedback"|null. Where the blocker comes from.\n- reported_by: string|null. Person who reported the blocker.\n- date_start: string(date)|null. Blocked since.\n- date_lifted: string(date)|null. Date the blocker was lifted (null while open).\n- is_open: boolean. True while the blocker has not been lifted.\n- age_days: integer|null. Days since the blocker started (until it was lifted, or until today).\n- escalated: boolean. Raised to the monthly review.\n- decision: string|null. Arbitration by the operations director.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- is_open = true|false\n- subject_id = integer\n- sprint_id = integer. Blockers raised during this sprint.\n- squad_id = integer. Blockers of this squad.\n- escalated = true|false\n- opened_after >= date. Blocked since this date or later.\n- opened_before <= date. Blocked since this date or earlier.\nExample record (shape only): {"id":42,"name":"Example name","description":"Example description","subject":"Example subject","subject_id":7,"sprint":"Example sprint","squad":"Example squad","owner":"Example owner","unblocker":"Example unblocker","unblocker_user":"Example unblocker user","origin":"member","reported_by":"Example reported by","date_start":"2026-01-31","date_lifted":"2026-01-31","is_open":true,"age_days":3,"escalated":true,"decision":"Example decision","url":"https://erp.example.org/web#id=42&model=sprint.blocker&view_type=form"}\n\n### sprint/engagements: Engagements\nCommitments taken by squads towards an objective or key result, with their deadline and state.\nList: GET /api/v1/sprint/engagements. Detail: GET /api/v1/sprint/engagements/{id}.\nDefault order: deadline asc. Sortable: id, number, name, state, deadline, actual_date, expected_proof.\nFields:\n- id: integer. Technical identifier of the engagement.\n- number: string|null. Reference of the engagement.\n- name: string|null. Title of the engagement.\n- state: "open"|"in_progress"|"at_risk"|"kept"|null. State of the engagement.\n- deadline: string(date)|null. Date by which the engagement is due.\n- actual_date: string(date)|null. Date the engagement was actually kept.\n- is_late: boolean. Deadline passed and the engagement not kept.\n- days_to_deadline: integer|null. Days from today to the deadline (negative when passed).\n- squad: string|null. Squad committed.\n- squad_id: integer|null. Identifier of the squad committed.\n- objective: string|null. Objective served.\n- objective_id: integer|null. Identifier of the objective served.\n- key_result: string|null. Key result served.\n- key_result_id: integer|null. Identifier of the key result served.\n- expected_proof: string|null. Evidence expected to show the engagement is kept.\n- sprint: string|null. Sprint in which the engagement was taken.\n- subjects: string[]. Subjects serving the engagement.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "open"|"in_progress"|"at_risk"|"kept"\n- squad_id = integer\n- objective_id = integer\n- key_result_id = integer\n- is_late = true|false\n- deadline_after >= date. Deadline on or after this date.\n- deadline_before <= date. Deadline on or before this date.\nExample record (shape only): {"id":42,"number":"Example number","name":"Example name","state":"open","deadline":"2026-01-31","actual_date":"2026-01-31","is_late":true,"days_to_deadline":3,"squad":"Example squad","squad_id":7,"objective":"Example objective","objective_id":7,"key_result":"Example key result","key_result_id":7,"expected_proof":"Example expected proof","sprint":"Example sprint","subjects":["Example subjects 1","Example subjects 2"],"url":"https://erp.example.org/web#id=42&model=sprint.engagement&view_type=form"}\n\n### sprint/key-results: Key results\nKey results of the objectives, per exercice and squad, with their progress computed from their measures.\nList: GET /api/v1/sprint/key-results. Detail: GET /api/v1/sprint/key-results/{id}.\nDefault order: number asc. Sortable: id, number, name.\nFields:\n- id: integer. Technical identifier of the key result.\n- number: integer|null. Number of the key result.\n- name: string|null. Statement of the key result.\n- progress: number|null. Progress (percent), the average of its measures\' progress.\n- exercice: string|null. Exercice (OKR year) of the key result.\n- exercice_id: integer|null. Identifier of the exercice.\n- objective: string|null. Objective the key result belongs to.\n- objective_id: integer|null. Identifier of the objective.\n- squad: string|null. Squad carrying the key result.\n- measures: string[]. Measures of the key result.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- exercice_id = integer\n- objective_id = integer\n- squad_id = integer. Key results carried by this squad.\n- name ilike text\nExample record (shape only): {"id":42,"number":3,"name":"Example name","progress":1250.5,"exercice":"Example exercice","exercice_id":7,"objective":"Example objective","objective_id":7,"squad":"Example squad","measures":["Example measures 1","Example measures 2"],"url":"https://erp.example.org/web#id=42&model=sprint.key.result&view_type=form"}\n\n### sprint/measure-readings: Measure readings\nValues read for the measures of the key results.\nList: GET /api/v1/sprint/measure-readings. Detail: GET /api/v1/sprint/measure-readings/{id}.\nDefault order: date desc. Sortable: id, date, value, note.\nFields:\n- id: integer. Technical identifier of the reading.\n- measure: string|null. Measure read.\n- measure_id: integer|null. Identifier of the measure read.\n- key_result: string|null. Key result of the measure.\n- key_result_id: integer|null. Identifier of the key result of the measure.\n- squad: string|null. Squad of the key result.\n- date: string(date)|null. Date of the reading.\n- value: number|null. Value read.\n- unit: string|null. Unit of the measure.\n- note: string|null. Comment on the reading.\n- read_by: string|null. Person who recorded the reading.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- measure_id = integer\n- key_result_id = integer\n- squad_id = integer. Readings of this squad\'s measures.\n- date_after >= date. Readings on or after this date.\n- date_before <= date. Readings on or before this date.\nExample record (shape only): {"id":42,"measure":"Example measure","measure_id":7,"key_result":"Example key result","key_result_id":7,"squad":"Example squad","date":"2026-01-31","value":1250.5,"unit":"Example unit","note":"Example note","read_by":"Example read by","url":"https://erp.example.org/web#id=42&model=sprint.measure.reading&view_type=form"}\n\n### sprint/measures: Measures\nMeasures of the key results: start, milestone and target values, last reading and progress.\nList: GET /api/v1/sprint/measures. Detail: GET /api/v1/sprint/measures/{id}.\nDefault order: kr_id, id. Sortable: id, name, unit, start_value, milestone_value, milestone_date, target_value.\nFields:\n- id: integer. Technical identifier of the measure.\n- name: string|null. Name of the measure.\n- unit: string|null. Unit in which the measure is expressed.\n- key_result: string|null. Key result measured.\n- key_result_id: integer|null. Identifier of the key result measured.\n- squad: string|null. Squad carrying the key result.\n- start_value: number|null. Value at the start of the exercice.\n- milestone_value: number|null. Value expected at the milestone.\n- milestone_date: string(date)|null. Date of the milestone.\n- target_value: number|null. Value targeted.\n- last_value: number|null. Value of the latest reading.\n- last_reading_date: string(date)|null. Date of the latest reading.\n- progress: number|null. Progress from start to target value (percent).\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- key_result_id = integer\n- squad_id = integer. Measures of this squad\'s key results.\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","unit":"Example unit","key_result":"Example key result","key_result_id":7,"squad":"Example squad","start_value":1250.5,"milestone_value":1250.5,"milestone_date":"2026-01-31","target_value":1250.5,"last_value":1250.5,"last_reading_date":"2026-01-31","progress":1250.5,"url":"https://erp.example.org/web#id=42&model=sprint.measure&view_type=form"}\n\n### sprint/objectives: Objectives\nObjectives of the OKR framework, archived ones included.\nList: GET /api/v1/sprint/objectives. Detail: GET /api/v1/sprint/objectives/{id}.\nDefault order: name asc. Sortable: id, name, active.\nFields:\n- id: integer. Technical identifier of the objective.\n- name: string|null. Statement of the objective.\n- active: boolean. Objective still in service.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- name ilike text\n- active = true|false\nExample record (shape only): {"id":42,"name":"Example name","active":true,"url":"https://erp.example.org/web#id=42&model=sprint.objective&view_type=form"}\n\n### sprint/sprints: Sprints\nSprints of the squads (field list inferred, may grow; decision D1).\nList: GET /api/v1/sprint/sprints. Detail: GET /api/v1/sprint/sprints/{id}.\nDefault order: date_start desc. Sortable: id, name, date_start, date_end.\nFields:\n- id: integer. Technical identifier of the sprint.\n- name: string|null. Name of the sprint.\n- squad: string|null. Squad running the sprint.\n- squad_id: integer|null. Identifier of the squad running the sprint.\n- date_start: string(date)|null. First day of the sprint.\n- date_end: string(date)|null. Last day of the sprint.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- squad_id = integer\n- start_after >= date. Sprints starting on or after this date.\n- start_before <= date. Sprints starting on or before this date.\nExample record (shape only): {"id":42,"name":"Example name","squad":"Example squad","squad_id":7,"date_start":"2026-01-31","date_end":"2026-01-31","url":"https://erp.example.org/web#id=42&model=sprint.sprint&view_type=form"}\n\n## stock: Stock\n\nStock transfers of the organisation (receipts, deliveries and internal moves).\n\n### stock/pickings: Pickings\nTransfers of goods (receipts, deliveries, internal moves).\nList: GET /api/v1/stock/pickings. Detail: GET /api/v1/stock/pickings/{id}.\nDefault order: scheduled_date desc. Sortable: id, reference, origin, scheduled_date, date_done, priority, state.\nFields:\n- id: integer. Technical identifier of the transfer.\n- reference: string|null. Reference of the transfer.\n- origin: string|null. Source document (purchase order, request...).\n- picking_type: string|null. Operation type (receipt, delivery, internal transfer).\n- partner: string|null. Contact (vendor or recipient).\n- source_location: string|null. Location the goods leave.\n- destination_location: string|null. Location the goods reach.\n- scheduled_date: string(date-time)|null. Scheduled date of the transfer.\n- date_done: string(date-time)|null. Date the transfer was done.\n- priority: "0"|"1"|null. Priority: "0" normal, "1" urgent.\n- state: "draft"|"waiting"|"confirmed"|"assigned"|"done"|"cancel"|null. State of the transfer.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"waiting"|"confirmed"|"assigned"|"done"|"cancel"\n- partner_id = integer. Transfers with this contact (partner id).\n- origin ilike text\n- scheduled_after >= date-time. On field `scheduled_date`.\n- scheduled_before <= date-time. On field `scheduled_date`.\nExample record (shape only): {"id":42,"reference":"Example reference","origin":"Example origin","picking_type":"Example picking type","partner":"Example partner","source_location":"Example source location","destination_location":"Example destination location","scheduled_date":"2026-01-31T08:00:00Z","date_done":"2026-01-31T08:00:00Z","priority":"0","state":"draft","company":"Example company","url":"https://erp.example.org/web#id=42&model=stock.picking&view_type=form"}\n\n## travel: Travel\n\nMissions of the organisation\'s staff: trips, their stages and expenses, trip types, per-diem rates and per-diem requests.\n\n### travel/perdiem-rates: Per-diem rates\nDaily allowance rates by destination country and city (archived rates are not exposed).\nList: GET /api/v1/travel/perdiem-rates. Detail: GET /api/v1/travel/perdiem-rates/{id}.\nDefault order: id desc. Sortable: id, daily_rate, has_tiers, note. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the rate.\n- country: string|null. Destination country the rate applies to.\n- country_id: integer|null. Identifier of the destination country.\n- city: string|null. Destination city the rate applies to (null: whole country).\n- daily_rate: number|null. Daily allowance amount.\n- currency: string|null. Currency of the daily rate.\n- has_tiers: boolean. Duration tiers exist for this rate.\n- environment: string|null. Environment (site or programme area) the rate belongs to.\n- note: string|null. Free note.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- country_id = integer\n- city_id = integer. Rates for this city (city id).\n- environment_id = integer. Rates of this environment (environment id).\n- has_tiers = true|false\nExample record (shape only): {"id":42,"country":"Example country","country_id":7,"city":"Example city","daily_rate":1250.5,"currency":"EUR","has_tiers":true,"environment":"Example environment","note":"Example note","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.rate&view_type=form"}\n\n### travel/perdiem-requests: Per-diem requests\nRequests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).\nList: GET /api/v1/travel/perdiem-requests. Detail: GET /api/v1/travel/perdiem-requests/{id}.\nDefault order: date_start desc. Sortable: id, reference, name, state, mission_object, date_start, date_end, prorata_start, prorata_end, calc_model, daily_rate, duration_abatement_pct, duration_abatement_amount, total_amount, financing_type, partner_share_pct, amount_company, amount_partner, submit_date, approve_date, reject_date. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the request.\n- reference: string|null. Reference (sequence number) of the request.\n- name: string|null. Title of the request.\n- state: "draft"|"pending"|"approved"|"rejected"|"cancelled"|null. State of the request.\n- trip_id: integer|null. Identifier of the trip (mission) concerned, if any.\n- trip_reference: string|null. Reference of the trip concerned.\n- traveler: string|null. User travelling.\n- mission_object: string|null. Purpose of the mission.\n- country: string|null. Destination country.\n- city: string|null. Destination city.\n- date_start: string(date)|null. First day of the mission.\n- date_end: string(date)|null. Last day of the mission.\n- duration_days: number|null. Days paid, after the first-day and last-day rules (halves possible).\n- prorata_start: "full"|"half"|"none"|null. Rule for the first day: full, half or no allowance.\n- prorata_end: "full"|"half"|"none"|null. Rule for the last day: full, half or no allowance.\n- calc_model: "flat_with_abatement"|"tiered"|null. Calculation model: flat rate with duration abatement, or duration tiers.\n- daily_rate: number|null. Daily rate applied.\n- rate_id: integer|null. Identifier of the per-diem rate applied.\n- duration_abatement_pct: number|null. Abatement for duration (percent).\n- duration_abatement_amount: number|null. Amount of the duration abatement.\n- total_amount: number|null. Total allowance due.\n- financing_type: "org"|"partner"|"mixed"|null. Who finances the allowance: the organisation only (org), a partner, or both (mixed).\n- partner: string|null. Co-financing partner.\n- partner_share_pct: number|null. Share financed by the partner (percent).\n- amount_company: number|null. Amount borne by the organisation.\n- amount_partner: number|null. Amount borne by the partner.\n- currency: string|null. Currency of the amounts.\n- environment: string|null. Environment (site or programme area) charged.\n- validator: string|null. User who validates the request.\n- submit_date: string(date-time)|null. When the request was submitted.\n- approve_date: string(date-time)|null. When the request was approved.\n- reject_date: string(date-time)|null. When the request was rejected.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"pending"|"approved"|"rejected"|"cancelled"\n- trip_id = integer\n- traveler_user_id = integer. Requests of this traveller (user id).\n- country_id = integer. Requests for this destination country (country id).\n- financing_type = "org"|"partner"|"mixed"\n- start_after >= date. On field `date_start`.\n- start_before <= date. On field `date_start`.\nExample record (shape only): {"id":42,"reference":"Example reference","name":"Example name","state":"draft","trip_id":7,"trip_reference":"Example trip reference","traveler":"Example traveler","mission_object":"Example mission object","country":"Example country","city":"Example city","date_start":"2026-01-31","date_end":"2026-01-31","duration_days":1250.5,"prorata_start":"full","prorata_end":"full","calc_model":"flat_with_abatement","daily_rate":1250.5,"rate_id":7,"duration_abatement_pct":1250.5,"duration_abatement_amount":1250.5,"total_amount":1250.5,"financing_type":"org","partner":"Example partner","partner_share_pct":1250.5,"amount_company":1250.5,"amount_partner":1250.5,"currency":"EUR","environment":"Example environment","validator":"Example validator","submit_date":"2026-01-31T08:00:00Z","approve_date":"2026-01-31T08:00:00Z","reject_date":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.request&view_type=form"}\n\n### travel/trip-expenses: Trip expenses\nOther expenses of a trip (visa, local transport, fees...).\nList: GET /api/v1/travel/trip-expenses. Detail: GET /api/v1/travel/trip-expenses/{id}.\nDefault order: id desc. Sortable: id, name, cost, notes.\nFields:\n- id: integer. Technical identifier of the expense.\n- name: string|null. Label of the expense.\n- trip_id: integer|null. Identifier of the trip.\n- trip_reference: string|null. Reference of the trip.\n- cost: number|null. Cost of the expense.\n- currency: string|null. Currency of the cost.\n- notes: string|null. Free notes.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- trip_id = integer\n- cost_above >= number. On field `cost`.\nExample record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_reference":"Example trip reference","cost":1250.5,"currency":"EUR","notes":"Example notes","url":"https://erp.example.org/web#id=42&model=travel.trip.expense&view_type=form"}\n\n### travel/trip-stages: Trip stages\nLegs of a trip, in order, from one city to the next.\nList: GET /api/v1/travel/trip-stages. Detail: GET /api/v1/travel/trip-stages/{id}.\nDefault order: trip_id desc, sequence asc. Sortable: id, name, position, is_return_leg, date_from, date_to, has_transport.\nFields:\n- id: integer. Technical identifier of the stage.\n- name: string|null. Label of the stage.\n- trip_id: integer|null. Identifier of the trip.\n- trip_reference: string|null. Reference of the trip.\n- position: integer|null. Rank of the stage in the mission.\n- is_return_leg: boolean. The stage is the return leg.\n- city_from: string|null. City of departure.\n- country_from: string|null. Country of departure.\n- city_to: string|null. City of arrival.\n- country_to: string|null. Country of arrival.\n- date_from: string(date)|null. First day of the stage.\n- date_to: string(date)|null. Last day of the stage.\n- duration_days: integer|null. Duration of the stage in days (both ends included).\n- has_transport: boolean. Transport is to be booked for the stage.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- trip_id = integer\n- is_return_leg = true|false\n- country_to_id = integer. Stages arriving in this country (country id).\n- date_after >= date. On field `date_from`.\n- date_before <= date. On field `date_from`.\nExample record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_reference":"Example trip reference","position":3,"is_return_leg":true,"city_from":"Example city from","country_from":"Example country from","city_to":"Example city to","country_to":"Example country to","date_from":"2026-01-31","date_to":"2026-01-31","duration_days":3,"has_transport":true,"url":"https://erp.example.org/web#id=42&model=travel.trip.stage&view_type=form"}\n\n### travel/trip-types: Trip types\nKinds of mission (archived types are not exposed).\nList: GET /api/v1/travel/trip-types. Detail: GET /api/v1/travel/trip-types/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, description. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the trip type.\n- name: string|null. Name of the trip type.\n- code: string|null. Short code of the trip type.\n- description: string|null. Description of the trip type.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","description":"Example description","url":"https://erp.example.org/web#id=42&model=travel.trip.type&view_type=form"}\n\n### travel/trips: Trips\nMissions of the organisation\'s staff: traveller, itinerary, dates and costs.\nList: GET /api/v1/travel/trips. Detail: GET /api/v1/travel/trips/{id}.\nDefault order: date_start desc. Sortable: id, reference, name, state, traveler_name, traveler_email, description, date_submission, date_start, date_end, transport_cost, accommodation_cost_total, insurance_premium, has_per_diem.\nFields:\n- id: integer. Technical identifier of the trip.\n- reference: string|null. Reference (sequence number) of the trip.\n- name: string|null. Title of the mission.\n- state: "draft"|"pending"|"planned"|"in_progress"|"done"|"cancelled"|null. State of the trip.\n- traveler: string|null. User travelling.\n- traveler_name: string|null [personal data]. Full name of the traveller.\n- traveler_email: string|null [personal data]. Email address of the traveller.\n- trip_type: string|null. Kind of mission.\n- description: string|null. Description of the mission.\n- city_departure: string|null. City of departure.\n- country_departure: string|null. Country of departure.\n- city_destination: string|null. Destination city.\n- country_destination: string|null. Destination country.\n- date_submission: string(date)|null. Date the trip was submitted.\n- date_start: string(date)|null. First day of the trip.\n- date_end: string(date)|null. Last day of the trip.\n- duration_days: integer|null. Duration of the trip in days (both ends included).\n- transport_cost: number|null. Transport cost.\n- accommodation_cost_total: number|null. Total accommodation cost.\n- per_diem_total: number|null. Total of the per-diem requests of the trip (excluding rejected and cancelled ones).\n- insurance_premium: number|null. Travel insurance premium.\n- currency: string|null. Currency of the amounts.\n- has_per_diem: boolean. The traveller is entitled to per diems on this trip.\n- has_return_stage: boolean. One of the stages is a return leg.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"pending"|"planned"|"in_progress"|"done"|"cancelled"\n- traveler_id = integer. Trips of this traveller (user id).\n- trip_type_id = integer. Trips of this type (trip type id).\n- country_destination_id = integer. Trips to this country (country id).\n- has_per_diem = true|false\n- start_after >= date. On field `date_start`.\n- start_before <= date. On field `date_start`.\nExample record (shape only): {"id":42,"reference":"Example reference","name":"Example name","state":"draft","traveler":"Example traveler","traveler_name":"Example traveler name","traveler_email":"someone@example.org","trip_type":"Example trip type","description":"Example description","city_departure":"Example city departure","country_departure":"Example country departure","city_destination":"Example city destination","country_destination":"Example country destination","date_submission":"2026-01-31","date_start":"2026-01-31","date_end":"2026-01-31","duration_days":3,"transport_cost":1250.5,"accommodation_cost_total":1250.5,"per_diem_total":1250.5,"insurance_premium":1250.5,"currency":"EUR","has_per_diem":true,"has_return_stage":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.trip&view_type=form"}\n\n<!-- Generated by ops-data-gateway codegen (make generate) from catalogue/*.yaml. Do not edit: changes are lost at the next generation. -->\n';
 
 // generated/openapi.json
 var openapi_default = {
@@ -4900,7 +4911,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -5146,7 +5157,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -5478,7 +5489,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -5804,7 +5815,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -6202,7 +6213,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -6488,7 +6499,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -6798,7 +6809,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -7094,7 +7105,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -7429,7 +7440,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -7715,7 +7726,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -7983,7 +7994,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -8299,7 +8310,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -8603,7 +8614,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -8915,7 +8926,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -9173,7 +9184,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -9488,7 +9499,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -9802,7 +9813,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -10098,7 +10109,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -10432,7 +10443,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -10707,7 +10718,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -11018,7 +11029,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -11352,7 +11363,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -11666,7 +11677,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -12103,7 +12114,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -12361,7 +12372,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -12607,7 +12618,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -12865,7 +12876,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -13191,7 +13202,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -13518,7 +13529,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -13788,7 +13799,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -14083,7 +14094,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -14411,7 +14422,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -14745,7 +14756,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -15027,7 +15038,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -15335,7 +15346,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -15605,7 +15616,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -15861,7 +15872,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -16145,7 +16156,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -16459,7 +16470,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -16739,7 +16750,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -17079,7 +17090,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -17335,7 +17346,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -17641,7 +17652,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -17899,7 +17910,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -18235,7 +18246,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -18492,7 +18503,7 @@ var openapi_default = {
             items: {
               type: "integer"
             },
-            description: "With `changed_since`: ids of records written in this window that are now outside the resource (its scope, such as archived records) or no longer match the filters. A sync drops them."
+            description: "With `changed_since`: ids to drop from a copy: records written in this window that are now outside the resource (its scope, such as archived records) or no longer match the filters, and ids the ERP no longer has (deleted records: each caught-up call with room left in its page checks one range of ids, going round the id space; `CHANGES_RECONCILE_IDS`). May name ids the client never had (deleted before its sync began): ignore those. Apply `data`, then `removed_ids`."
           }
         }
       },
@@ -23902,10 +23913,10 @@ var openapi_default = {
         name: "changed_since",
         in: "query",
         required: false,
-        description: "Change feed: records written at or after this ISO 8601 date-time (a date alone is midnight UTC), in `(write_date, id)` order, or the token `meta.next_changed_since` gave. Loop while `meta.more_changes` is true, then keep the last token for the next sync: no record is missed or repeated, same second included. Records written in the last `CHANGES_SETTLE_MS` (default 10 s) wait for the next call. Records that left the resource or the filters come in `meta.removed_ids` (exports: a `_removed` column; the token to go on from is the `X-Next-Changed-Since` header). Deleted records cannot be seen: reconcile with an export of ids now and then. Not with `order`, `offset`, `since_id` or `total=true`.",
+        description: "Change feed: records written at or after this ISO 8601 date-time (a date alone is midnight UTC), or after the token `meta.next_changed_since` gave, in `(write_date, id)` order (where the ERP has no index on `write_date` and more changes are pending than a page holds, as in a first sync, the rest of the window comes by id). Loop while `meta.more_changes` is true, then keep the last token for the next sync: no record is missed or repeated, same second included. Records written in the last `CHANGES_SETTLE_MS` (default 10 s) wait for the next call. Records that left the resource or the filters, and deleted records, come in `meta.removed_ids` (exports: a `_removed` column; the token to go on from is the `X-Next-Changed-Since` header). A token of an earlier version (`v1.`) keeps working. Not with `order`, `offset`, `since_id` or `total=true`.",
         schema: {
           type: "string",
-          maxLength: 128
+          maxLength: 2048
         }
       },
       Fields: {
@@ -24330,7 +24341,7 @@ var ANALYTIC_ACCOUNTS = deepFreeze({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       dimension_id: {
         type: "string",
@@ -24506,7 +24517,7 @@ var ANALYTIC_DIMENSIONS = deepFreeze({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       name: {
         type: "string",
@@ -24790,7 +24801,7 @@ var APPROVALS_APPROVERS = deepFreeze2({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       request_id: {
         type: "string",
@@ -25177,7 +25188,7 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       request_id: {
         type: "string",
@@ -25698,7 +25709,7 @@ var APPROVALS_REQUESTS = deepFreeze2({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       status: {
         type: "string",
@@ -26067,7 +26078,7 @@ var ELECTRICITY_COUNTERS = deepFreeze3({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       status: {
         type: "string",
@@ -26349,7 +26360,7 @@ var ELECTRICITY_PURCHASES = deepFreeze3({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       state: {
         type: "string",
@@ -26628,7 +26639,7 @@ var ELECTRICITY_READINGS = deepFreeze3({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       counter_id: {
         type: "string",
@@ -27116,7 +27127,7 @@ var EVENTS_EVENTS = deepFreeze4({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       stage_id: {
         type: "string",
@@ -27392,7 +27403,7 @@ var EVENTS_REGISTRATIONS = deepFreeze4({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       event_id: {
         type: "string",
@@ -27593,7 +27604,7 @@ var EVENTS_TASKS = deepFreeze4({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       event_id: {
         type: "string",
@@ -27896,7 +27907,7 @@ var FLEET_ALERTS = deepFreeze5({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       state: {
         type: "string",
@@ -28281,7 +28292,7 @@ var FLEET_FUEL_LOGS = deepFreeze5({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       vehicle_id: {
         type: "string",
@@ -28557,7 +28568,7 @@ var FLEET_INCIDENTS = deepFreeze5({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       vehicle_id: {
         type: "string",
@@ -28814,7 +28825,7 @@ var FLEET_LOCATIONS = deepFreeze5({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       code: {
         type: "string",
@@ -29194,7 +29205,7 @@ var FLEET_RESERVATIONS = deepFreeze5({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       state: {
         type: "string",
@@ -29547,7 +29558,7 @@ var FLEET_SERVICES = deepFreeze5({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       vehicle_id: {
         type: "string",
@@ -29891,7 +29902,7 @@ var FLEET_TRIPS = deepFreeze5({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       vehicle_id: {
         type: "string",
@@ -30267,7 +30278,7 @@ var FLEET_VEHICLES = deepFreeze5({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       assignation_state: {
         type: "string",
@@ -30555,7 +30566,7 @@ var IT_ASSETS = deepFreeze6({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       lifecycle: {
         type: "string",
@@ -30845,7 +30856,7 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       state: {
         type: "string",
@@ -31248,7 +31259,7 @@ var IT_TICKETS = deepFreeze6({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       is_closed: {
         type: "string",
@@ -31670,7 +31681,7 @@ var PURCHASE_ORDER_LINES = deepFreeze7({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       order_id: {
         type: "string",
@@ -32182,7 +32193,7 @@ var PURCHASE_ORDERS = deepFreeze7({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       state: {
         type: "string",
@@ -32425,7 +32436,7 @@ var SPACE_ACTIVITIES = deepFreeze8({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       code: {
         type: "string",
@@ -32570,7 +32581,7 @@ var SPACE_CATEGORIES = deepFreeze8({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       name: {
         type: "string",
@@ -32743,7 +32754,7 @@ var SPACE_EQUIPMENTS = deepFreeze8({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       category_id: {
         type: "string",
@@ -33052,7 +33063,7 @@ var SPACE_MAINTENANCES = deepFreeze8({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       state: {
         type: "string",
@@ -33473,7 +33484,7 @@ var SPACE_RESERVATIONS = deepFreeze8({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       state: {
         type: "string",
@@ -33702,7 +33713,7 @@ var SPACE_SITES = deepFreeze8({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       code: {
         type: "string",
@@ -34092,7 +34103,7 @@ var SPACE_SPACES = deepFreeze8({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       state: {
         type: "string",
@@ -34513,7 +34524,7 @@ var SPRINT_BLOCKERS = deepFreeze9({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       is_open: {
         type: "string",
@@ -34904,7 +34915,7 @@ var SPRINT_ENGAGEMENTS = deepFreeze9({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       state: {
         type: "string",
@@ -35179,7 +35190,7 @@ var SPRINT_KEY_RESULTS = deepFreeze9({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       exercice_id: {
         type: "string",
@@ -35461,7 +35472,7 @@ var SPRINT_MEASURE_READINGS = deepFreeze9({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       measure_id: {
         type: "string",
@@ -35758,7 +35769,7 @@ var SPRINT_MEASURES = deepFreeze9({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       key_result_id: {
         type: "string",
@@ -35909,7 +35920,7 @@ var SPRINT_OBJECTIVES = deepFreeze9({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       name: {
         type: "string",
@@ -36103,7 +36114,7 @@ var SPRINT_SPRINTS = deepFreeze9({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       squad_id: {
         type: "string",
@@ -36427,7 +36438,7 @@ var STOCK_PICKINGS = deepFreeze10({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       state: {
         type: "string",
@@ -36716,7 +36727,7 @@ var TRAVEL_PERDIEM_RATES = deepFreeze11({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       country_id: {
         type: "string",
@@ -37314,7 +37325,7 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       state: {
         type: "string",
@@ -37535,7 +37546,7 @@ var TRAVEL_TRIP_EXPENSES = deepFreeze11({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       trip_id: {
         type: "string",
@@ -37846,7 +37857,7 @@ var TRAVEL_TRIP_STAGES = deepFreeze11({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       trip_id: {
         type: "string",
@@ -38026,7 +38037,7 @@ var TRAVEL_TRIP_TYPES = deepFreeze11({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       code: {
         type: "string",
@@ -38495,7 +38506,7 @@ var TRAVEL_TRIPS = deepFreeze11({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       state: {
         type: "string",
@@ -38948,6 +38959,116 @@ var ResponseCache = class {
   }
 };
 
+// runtime/query/changed-since.ts
+init_errors();
+
+// runtime/query/dates.ts
+var PARTS = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?([Zz]|([+-])(\d{2}):?(\d{2})?)?)?$/;
+function parseDateValue(text3) {
+  const m = PARTS.exec(text3);
+  if (!m) return void 0;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const [hour, minute, second] = [Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0)];
+  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return void 0;
+  const local = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
+  if (local.getUTCDate() !== day || local.getUTCMonth() !== month - 1) return void 0;
+  let offsetMinutes = 0;
+  if (m[8]) {
+    const hours = Number(m[9]);
+    const minutes = Number(m[10] ?? 0);
+    if (hours > 23 || minutes > 59) return void 0;
+    offsetMinutes = (m[8] === "-" ? -1 : 1) * (hours * 60 + minutes);
+  }
+  return { utc: new Date(local.getTime() - offsetMinutes * 6e4), dateOnly: m[4] === void 0 };
+}
+var pad = (n) => String(n).padStart(2, "0");
+var datePart = (d) => `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+var timePart = (d) => `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+function erpDatetimeBound(value, op) {
+  if (value.dateOnly) return `${datePart(value.utc)} ${op === ">=" ? "00:00:00" : "23:59:59"}`;
+  return `${datePart(value.utc)} ${timePart(value.utc)}`;
+}
+function erpDate(value) {
+  return datePart(value.utc);
+}
+
+// runtime/query/changed-since.ts
+var TOKEN = /^v([12])\.([A-Za-z0-9_-]{1,4096})$/;
+var V1_BODY = /^([0-9]{1,12}):([0-9]{1,10})$/;
+var INT32_MAX2 = 2147483647;
+var MAX_DIGESTS = 256;
+var FIRST = { span: 0, next: 1, seen: 0, digests: [] };
+var HAS_UNTIL = 1;
+var HAS_RESUME = 2;
+function changeToken(cursor) {
+  const { second, afterId, until, reconcile } = cursor;
+  const { resume } = reconcile;
+  const bytes = Buffer.alloc(1 + 6 + 4 + (until === void 0 ? 0 : 6) + 12 + (resume ? 8 : 0) + 4 * reconcile.digests.length);
+  let at = bytes.writeUInt8((until === void 0 ? 0 : HAS_UNTIL) | (resume ? HAS_RESUME : 0), 0);
+  at = bytes.writeUIntBE(second, at, 6);
+  at = bytes.writeUInt32BE(afterId, at);
+  if (until !== void 0) at = bytes.writeUIntBE(until, at, 6);
+  at = bytes.writeUInt32BE(reconcile.span, at);
+  at = bytes.writeUInt32BE(reconcile.next, at);
+  at = bytes.writeUInt32BE(reconcile.seen, at);
+  if (resume) {
+    at = bytes.writeUInt32BE(resume.from, at);
+    at = bytes.writeUInt32BE(resume.digest, at);
+  }
+  for (const digest of reconcile.digests) at = bytes.writeUInt32BE(digest, at);
+  return `v2.${bytes.toString("base64url")}`;
+}
+function parseChangedSince(text3) {
+  const token = TOKEN.exec(text3);
+  if (token) {
+    const cursor = token[1] === "1" ? fromV1(token[2]) : fromV2(token[2]);
+    if (cursor) return cursor;
+    throw invalidValue("changed_since: this token was not given by the gateway (pass back meta.next_changed_since unchanged).");
+  }
+  const date = parseDateValue(text3);
+  if (date) return { second: Math.floor(date.utc.getTime() / 1e3), afterId: 0, reconcile: FIRST };
+  throw invalidValue(`changed_since must be an ISO 8601 date-time (2026-01-31T08:00:00Z) or the token meta.next_changed_since gave; '${text3.slice(0, 64)}' is neither.`);
+}
+function fromV1(body) {
+  const m = V1_BODY.exec(Buffer.from(body, "base64url").toString("utf8"));
+  if (!m || Number(m[2]) > INT32_MAX2) return void 0;
+  return { second: Number(m[1]), afterId: Number(m[2]), reconcile: FIRST };
+}
+function fromV2(body) {
+  const bytes = Buffer.from(body, "base64url");
+  if (bytes.toString("base64url") !== body) return void 0;
+  const flags = bytes[0];
+  if (flags === void 0 || flags > (HAS_UNTIL | HAS_RESUME)) return void 0;
+  const fixed = 1 + 6 + 4 + (flags & HAS_UNTIL ? 6 : 0) + 12 + (flags & HAS_RESUME ? 8 : 0);
+  const digestCount = (bytes.length - fixed) / 4;
+  if (!Number.isInteger(digestCount) || digestCount < 0 || digestCount > MAX_DIGESTS) return void 0;
+  let at = 1;
+  const read = (size) => {
+    const value = size === 4 ? bytes.readUInt32BE(at) : bytes.readUIntBE(at, 6);
+    at += size;
+    return value;
+  };
+  const second = read(6);
+  const afterId = read(4);
+  const until = flags & HAS_UNTIL ? read(6) : void 0;
+  const [span, next, seen] = [read(4), read(4), read(4)];
+  const resume = flags & HAS_RESUME ? { from: read(4), digest: read(4) } : void 0;
+  const digests = Array.from({ length: digestCount }, () => read(4));
+  const aligned = span > 0 ? (next - 1) % span === 0 && next <= INT32_MAX2 : next === 1 && digestCount === 0 && !resume;
+  if (second > 999999999999 || afterId > INT32_MAX2 || seen > INT32_MAX2 || !aligned) return void 0;
+  if (until !== void 0 && until <= second) return void 0;
+  if (resume && (resume.from <= next || resume.from >= next + span)) return void 0;
+  return { second, afterId, ...until === void 0 ? {} : { until }, reconcile: { span, next, seen, digests, ...resume ? { resume } : {} } };
+}
+function erpSecond(second) {
+  return new Date(second * 1e3).toISOString().slice(0, 19).replace("T", " ");
+}
+function secondOf(value) {
+  if (typeof value !== "string" || !/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/.test(value)) return void 0;
+  const ms = Date.parse(`${value.slice(0, 10)}T${value.slice(11, 19)}Z`);
+  return Number.isNaN(ms) ? void 0 : Math.floor(ms / 1e3);
+}
+
 // runtime/query/domain.ts
 function escapeLike(text3) {
   return text3.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -38990,12 +39111,32 @@ function exportDomain(resource, query) {
 }
 function changeScanRequest(from, to, afterId, limit, order) {
   const domain = [
-    ["write_date", ">=", from],
-    ["write_date", "<", to]
+    ["write_date", ">=", erpSecond(from)],
+    ["write_date", "<", erpSecond(to)]
   ];
   if (afterId > 0) domain.push(["id", ">", afterId]);
   return { domain, fields: ["id", "write_date"], limit, order };
 }
+function copyScanRequest(from, until, afterId, limit) {
+  const domain = [
+    ["write_date", ">=", erpSecond(from)],
+    ["write_date", "<", erpSecond(until)],
+    ["id", ">", afterId]
+  ];
+  return { domain, fields: ["id"], limit, order: "id asc" };
+}
+function idRangeRequest(from, to) {
+  return {
+    domain: [
+      ["id", ">=", from],
+      ["id", "<", to]
+    ],
+    fields: ["id"],
+    limit: to - from,
+    order: "id asc"
+  };
+}
+var HIGHEST_ID_REQUEST = Object.freeze({ domain: [], fields: ["id"], limit: 1, order: "id desc" });
 function changedRecordsRequest(resource, query, ids) {
   return { domain: [...compileDomain(resource, query.filters), ["id", "in", [...ids]]], fields: erpFieldsOf(query.fields), limit: ids.length, order: "id asc" };
 }
@@ -39003,119 +39144,187 @@ function detailRequest(resource, id, query) {
   return { domain: [...compileDomain(resource, []), ["id", "=", id]], fields: erpFieldsOf(query.fields), limit: 1 };
 }
 
-// runtime/query/changed-since.ts
-init_errors();
+// runtime/changes/change-feed.ts
+init_erp_error();
 
-// runtime/query/dates.ts
-var PARTS = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?([Zz]|([+-])(\d{2}):?(\d{2})?)?)?$/;
-function parseDateValue(text3) {
-  const m = PARTS.exec(text3);
-  if (!m) return void 0;
-  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const [hour, minute, second] = [Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0)];
-  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return void 0;
-  const local = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
-  if (local.getUTCDate() !== day || local.getUTCMonth() !== month - 1) return void 0;
-  let offsetMinutes = 0;
-  if (m[8]) {
-    const hours = Number(m[9]);
-    const minutes = Number(m[10] ?? 0);
-    if (hours > 23 || minutes > 59) return void 0;
-    offsetMinutes = (m[8] === "-" ? -1 : 1) * (hours * 60 + minutes);
+// runtime/changes/deletions.ts
+var MAX_RANGES = 256;
+var MAX_DOUBLINGS = 8;
+var INT32_MAX3 = 2147483647;
+function reconcileFrom(state, span) {
+  for (let k = 0; k <= MAX_DOUBLINGS; k++) if (state.span === span * 2 ** k) return state;
+  return { span, next: 1, seen: state.seen, digests: [] };
+}
+function reconcileRange(state) {
+  return { from: state.next, to: Math.min(state.next + state.span, INT32_MAX3 + 1) };
+}
+function checkRange(state, present, budget) {
+  const { from, to } = reconcileRange(state);
+  const seen = Math.max(state.seen, present[present.length - 1] ?? 0);
+  const index = (from - 1) / state.span;
+  const digest = digestOf(present);
+  const after = (digests2) => fitted({ span: state.span, next: to > seen ? 1 : to, seen, digests: digests2 });
+  let start;
+  let passDigest;
+  if (state.resume) {
+    start = state.resume.from;
+    passDigest = state.resume.digest;
+  } else if (index < state.digests.length && state.digests[index] === digest) {
+    return { missing: [], next: after(state.digests) };
+  } else {
+    start = from;
+    passDigest = digest;
   }
-  return { utc: new Date(local.getTime() - offsetMinutes * 6e4), dateOnly: m[4] === void 0 };
-}
-var pad = (n) => String(n).padStart(2, "0");
-var datePart = (d) => `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
-var timePart = (d) => `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
-function erpDatetimeBound(value, op) {
-  if (value.dateOnly) return `${datePart(value.utc)} ${op === ">=" ? "00:00:00" : "23:59:59"}`;
-  return `${datePart(value.utc)} ${timePart(value.utc)}`;
-}
-function erpDate(value) {
-  return datePart(value.utc);
-}
-
-// runtime/query/changed-since.ts
-var TOKEN = /^v1\.([A-Za-z0-9_-]{1,64})$/;
-var TOKEN_BODY = /^([0-9]{1,12}):([0-9]{1,10})$/;
-var INT32_MAX2 = 2147483647;
-function changeToken(cursor) {
-  return `v1.${Buffer.from(`${cursor.second}:${cursor.afterId}`, "utf8").toString("base64url")}`;
-}
-function parseChangedSince(text3) {
-  const token = TOKEN.exec(text3);
-  if (token) {
-    const body = TOKEN_BODY.exec(Buffer.from(token[1], "base64url").toString("utf8"));
-    if (body && Number(body[2]) <= INT32_MAX2) return { second: Number(body[1]), afterId: Number(body[2]) };
-    throw invalidValue("changed_since: this token was not given by the gateway (pass back meta.next_changed_since unchanged).");
+  const missing = missingIds(start, Math.min(to, seen + 1), present, budget);
+  const last = missing[missing.length - 1];
+  if (missing.length === budget && last !== void 0 && hasMissingAfter(last + 1, Math.min(to, seen + 1), present)) {
+    return { missing, next: { span: state.span, next: from, seen, digests: state.digests, resume: { from: last + 1, digest: passDigest } } };
   }
-  const date = parseDateValue(text3);
-  if (date) return { second: Math.floor(date.utc.getTime() / 1e3), afterId: 0 };
-  throw invalidValue(`changed_since must be an ISO 8601 date-time (2026-01-31T08:00:00Z) or the token meta.next_changed_since gave; '${text3.slice(0, 64)}' is neither.`);
+  const digests = [...state.digests];
+  digests[index] = passDigest;
+  return { missing, next: after(digests) };
 }
-function erpSecond(second) {
-  return new Date(second * 1e3).toISOString().slice(0, 19).replace("T", " ");
+function missingIds(from, end, present, budget) {
+  const missing = [];
+  let expected = from;
+  for (const id of [...present, end]) {
+    if (id < expected) continue;
+    for (; expected < Math.min(id, end) && missing.length < budget; expected++) missing.push(expected);
+    if (missing.length === budget || id >= end) break;
+    expected = id + 1;
+  }
+  return missing;
 }
-function secondOf(value) {
-  if (typeof value !== "string" || !/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/.test(value)) return void 0;
-  const ms = Date.parse(`${value.slice(0, 10)}T${value.slice(11, 19)}Z`);
-  return Number.isNaN(ms) ? void 0 : Math.floor(ms / 1e3);
+function hasMissingAfter(from, end, present) {
+  return missingIds(from, end, present, 1).length > 0;
+}
+function fitted(state) {
+  let { span, next, digests } = state;
+  while (digests.length > MAX_RANGES) {
+    const merged = [];
+    for (let i = 0; i + 1 < digests.length; i += 2) merged.push(digests[i] + digests[i + 1] >>> 0);
+    span *= 2;
+    digests = merged;
+    next = 1 + Math.floor((next - 1) / span) * span;
+  }
+  return { ...state, span, next, digests };
+}
+function digestOf(ids) {
+  let sum = 0;
+  for (const id of ids) sum = sum + mix(id) >>> 0;
+  return sum;
+}
+function mix(id) {
+  let h = id >>> 0;
+  h = Math.imul(h ^ h >>> 16, 2246822507);
+  h = Math.imul(h ^ h >>> 13, 3266489909);
+  return (h ^ h >>> 16) >>> 0;
 }
 
 // runtime/changes/change-feed.ts
-init_erp_error();
 var ChangeFeed = class {
-  constructor(reader, settleMs, now = Date.now) {
+  constructor(reader, costs, settleMs, reconcileIds, now = Date.now) {
     this.reader = reader;
+    this.costs = costs;
     this.settleMs = settleMs;
+    this.reconcileIds = reconcileIds;
     this.now = now;
   }
   reader;
+  costs;
   settleMs;
+  reconcileIds;
   now;
   /** The first second not served yet: seconds before it are complete (see the module comment). */
   horizon() {
     return Math.floor((this.now() - this.settleMs) / 1e3);
   }
-  /** Up to `limit` changes after `from`, before `horizon` (a second). */
-  async page(principal, resource, query, from, limit, horizon, stats) {
-    const { ids, next, more } = await this.scan(principal, resource, from, limit, horizon, stats);
-    if (ids.length === 0) return { entries: [], next, more };
-    const records = await this.reader.records(principal, resource, query.fields, changedRecordsRequest(resource, query, ids), stats);
-    const byId = new Map(records.map((record) => [record["id"], record]));
-    const entries = ids.map((id) => {
-      const record = byId.get(id);
-      return record ? { id, record } : { id };
-    });
-    return { entries, next, more };
+  /**
+   * Up to `limit` changes after `from`, before `horizon` (a second); then, once caught up and when
+   * the page has room, the ids of one range that the ERP no longer has (`deletions: false`: not
+   * those, an export reads them itself).
+   */
+  async page(principal, resource, query, from, limit, horizon, stats, deletions = true) {
+    const read = from.until === void 0 ? await this.scan(principal, resource, from, limit, horizon, stats) : await this.copy(principal, resource, from, limit, horizon, stats);
+    const { ids, more } = read;
+    let next = read.next;
+    if (from.until === void 0 && more && next.afterId === 0 && (await this.costs.of(principal, resource, stats)).case === "not_indexed") next = { ...next, until: horizon };
+    let entries = [];
+    if (ids.length) {
+      const records = await this.reader.records(principal, resource, query.fields, changedRecordsRequest(resource, query, ids), stats);
+      const byId = new Map(records.map((record) => [record["id"], record]));
+      entries = ids.map((id) => {
+        const record = byId.get(id);
+        return record ? { id, record } : { id };
+      });
+    }
+    const start = reconcileFrom(from.reconcile, this.reconcileIds);
+    let position = { ...start, seen: Math.max(start.seen, ...ids) };
+    if (deletions && !more && entries.length < limit) {
+      const check = await this.deletions(principal, resource, position, limit - entries.length, stats);
+      position = check.next;
+      const gone = new Set(check.missing);
+      entries = entries.filter((entry) => !gone.has(entry.id));
+      entries.push(...check.missing.map((id) => ({ id })));
+    }
+    return { entries, next: { ...next, reconcile: position }, more };
+  }
+  /** One range of the deletion check: the ids of it the ERP no longer has (at most `budget`), and where the check goes on. */
+  async deletions(principal, resource, state, budget, stats) {
+    const position = reconcileFrom(state, this.reconcileIds);
+    const { from, to } = reconcileRange(position);
+    const rows = await this.reader.scan(principal, resource, idRangeRequest(from, to), stats);
+    const present = [...new Set(rows.map((row) => row["id"]).filter((id) => Number.isInteger(id) && id >= from && id < to))].sort(
+      (a, b) => a - b
+    );
+    return checkRange(position, present, budget);
+  }
+  /** The resource's model's highest id the account reads (an export checks deletions up to it). */
+  async highestId(principal, resource, stats) {
+    const [row] = await this.reader.scan(principal, resource, HIGHEST_ID_REQUEST, stats);
+    return Number.isInteger(row?.["id"]) ? row?.["id"] : 0;
+  }
+  /** A page of a first sync's copy: the records written in `[second, until)` after `afterId`, by id; then the feed goes on from `until`. */
+  async copy(principal, resource, from, limit, horizon, stats) {
+    const until = from.until;
+    const rows = await this.reader.scan(principal, resource, copyScanRequest(from.second, until, from.afterId, limit + 1), stats);
+    const ids = rows.slice(0, limit).map((row) => row["id"]);
+    if (rows.length > limit) return { ids, next: { second: from.second, afterId: ids[ids.length - 1], until }, more: true };
+    return { ids, next: { second: until, afterId: 0 }, more: until < horizon };
   }
   /**
-   * The ids of the next `limit` changes, in `(second, id)` order. Within the cursor's second, by id
-   * after the cursor's; then the following seconds in `write_date` order, of which a read that came
-   * back full keeps only the seconds it holds whole (its last one may go on past it).
+   * The ids of at most `limit` next changes, in `(second, id)` order: the window from the cursor to
+   * the horizon read by `write_date`, one read a page, keeping the seconds a full read holds whole
+   * (its last one may go on past it: the next page starts there); a second holding more than a page
+   * is read by id.
    */
   async scan(principal, resource, from, limit, horizon, stats) {
     const ids = [];
     let { second, afterId } = from;
+    let byId = afterId > 0;
     while (ids.length < limit) {
       if (second >= horizon) return { ids, next: { second, afterId }, more: false };
       const need = limit - ids.length;
-      const within = await this.reader.scan(principal, resource, changeScanRequest(erpSecond(second), erpSecond(second + 1), afterId, need + 1, "id asc"), stats);
-      for (const row of within.slice(0, need)) ids.push(row["id"]);
-      if (within.length > need) return { ids, next: { second, afterId: ids[ids.length - 1] }, more: true };
-      if (second + 1 >= horizon) return { ids, next: { second: second + 1, afterId: 0 }, more: false };
-      if (ids.length === limit) return { ids, next: { second: second + 1, afterId: 0 }, more: true };
-      const rest = limit - ids.length;
-      const later = await this.reader.scan(principal, resource, changeScanRequest(erpSecond(second + 1), erpSecond(horizon), 0, rest + 1, "write_date asc, id asc"), stats);
-      if (later.length <= rest) {
-        ids.push(...idsBySecond(later));
+      if (byId) {
+        const within = await this.reader.scan(principal, resource, changeScanRequest(second, second + 1, afterId, need + 1, "id asc"), stats);
+        for (const row of within.slice(0, need)) ids.push(row["id"]);
+        if (within.length > need) return { ids, next: { second, afterId: ids[ids.length - 1] }, more: true };
+        second += 1;
+        afterId = 0;
+        byId = false;
+        continue;
+      }
+      const rows = await this.reader.scan(principal, resource, changeScanRequest(second, horizon, 0, need + 1, "write_date asc, id asc"), stats);
+      if (rows.length <= need) {
+        ids.push(...idsBySecond(rows));
         return { ids, next: { second: horizon, afterId: 0 }, more: false };
       }
-      const cut = secondOfRow(later[rest]);
-      ids.push(...idsBySecond(later.filter((row) => secondOfRow(row) < cut)));
-      second = cut;
-      afterId = 0;
+      const cut = secondOfRow(rows[need]);
+      if (cut > second) {
+        ids.push(...idsBySecond(rows.filter((row) => secondOfRow(row) < cut)));
+        return { ids, next: { second: cut, afterId: 0 }, more: true };
+      }
+      byId = true;
     }
     return { ids, next: { second, afterId }, more: true };
   }
@@ -39138,6 +39347,92 @@ async function changePage(feed, principal, resource, query, stats) {
   }
   return { data, meta: { next_changed_since: changeToken(page.next), more_changes: page.more, removed_ids: removed } };
 }
+
+// runtime/changes/write-date-cost.ts
+var LARGE_IDS = 1e5;
+var SMALL_IDS = 1e4;
+var SCAN_MS = 15;
+var REMEASURE_MS = 15 * 6e4;
+var WriteDateCosts = class {
+  constructor(reader, setting, log, now = Date.now, clock = () => performance.now()) {
+    this.reader = reader;
+    this.setting = setting;
+    this.log = log;
+    this.now = now;
+    this.clock = clock;
+  }
+  reader;
+  setting;
+  log;
+  now;
+  clock;
+  known = /* @__PURE__ */ new Map();
+  measuring = /* @__PURE__ */ new Map();
+  /** What a `write_date` check costs on the resource's model: known, or measured now (calls of those measuring at once are shared). */
+  async of(principal, resource, stats) {
+    const model = resource.model;
+    if (this.setting !== "auto") return this.remember({ model, case: this.setting === "yes" ? "indexed" : "not_indexed", source: "configured" });
+    const known = this.known.get(model);
+    if (known && this.now() - known.at < REMEASURE_MS) return known.cost;
+    let measuring = this.measuring.get(model);
+    if (!measuring) {
+      measuring = this.measure(principal, resource, stats).finally(() => this.measuring.delete(model));
+      this.measuring.set(model, measuring);
+    }
+    return measuring;
+  }
+  /** Every model measured (or configured) so far, for /readyz and the metrics. */
+  snapshot() {
+    return [...this.known.values()].map((entry) => entry.cost);
+  }
+  async measure(principal, resource, stats) {
+    const timed = async (run) => {
+      const started = this.clock();
+      const result = await run();
+      return [result, this.clock() - started];
+    };
+    const keyed = () => this.reader.scan(principal, resource, { domain: [], fields: ["id"], order: "id desc", limit: 1 }, stats);
+    const check = () => this.reader.scan(
+      principal,
+      resource,
+      { domain: [["write_date", ">=", erpSecond(Math.floor(this.now() / 1e3))]], fields: ["id"], order: "write_date asc, id asc", limit: 1 },
+      stats
+    );
+    const [[rows, keyed1], [, check1], [, keyed2], [, check2]] = [await timed(keyed), await timed(check), await timed(keyed), await timed(check)];
+    const keyedMs = Math.min(keyed1, keyed2);
+    const checkMs = Math.min(check1, check2);
+    const maxId = rows[0]?.["id"] ?? 0;
+    const scans = checkMs - keyedMs >= Math.max(SCAN_MS, keyedMs);
+    const cost = {
+      model: resource.model,
+      case: maxId < SMALL_IDS ? "small" : scans ? "not_indexed" : maxId >= LARGE_IDS ? "indexed" : "small",
+      source: "measured",
+      checkMs: round(checkMs),
+      keyedMs: round(keyedMs),
+      maxId,
+      measuredAt: new Date(this.now()).toISOString()
+    };
+    return this.remember(cost);
+  }
+  remember(cost) {
+    const before = this.known.get(cost.model)?.cost;
+    this.known.set(cost.model, { cost, at: this.now() });
+    if (before?.case !== cost.case) this.log.info({ model: cost.model, write_date: cost.case, check_ms: cost.checkMs, keyed_ms: cost.keyedMs, max_id: cost.maxId }, describe(cost));
+    return cost;
+  }
+};
+function describe(cost) {
+  const measured = cost.source === "configured" ? "CHANGES_WRITE_DATE_INDEX says" : `measured: ${cost.checkMs} ms against ${cost.keyedMs} ms for a keyed read`;
+  switch (cost.case) {
+    case "not_indexed":
+      return `change feed: write_date of ${cost.model} is not indexed (${measured}): every caught-up call reads the whole table; a first sync copies by id. An index on write_date makes it cheap (README, "The change feed at scale")`;
+    case "indexed":
+      return `change feed: write_date of ${cost.model} is indexed (${measured}): a change-feed call costs what a keyed read costs`;
+    default:
+      return `change feed: ${cost.model} is small (${measured}): a write_date check costs little, index or not`;
+  }
+}
+var round = (ms) => Math.round(ms * 10) / 10;
 
 // runtime/drift/drift-gaps.ts
 init_errors();
@@ -39437,7 +39732,7 @@ init_erp_client();
 
 // runtime/drift/erp-schema.ts
 var FIELD_ATTRIBUTES = ["type", "relation", "selection", "store", "sortable", "searchable"];
-async function collectErpSchema(resources, describe) {
+async function collectErpSchema(resources, describe2) {
   const schema = /* @__PURE__ */ new Map();
   let wanted = /* @__PURE__ */ new Set();
   for (const resource of resources) {
@@ -39446,7 +39741,7 @@ async function collectErpSchema(resources, describe) {
   }
   while (wanted.size > 0) {
     const models = [...wanted].filter((model) => !schema.has(model));
-    const described = await describeAll(models, describe, schema.size === 0);
+    const described = await describeAll(models, describe2, schema.size === 0);
     for (const [i, model] of models.entries()) schema.set(model, described[i] ?? null);
     wanted = /* @__PURE__ */ new Set();
     for (const resource of resources)
@@ -39468,14 +39763,14 @@ function hopModels(schema, model, path) {
   return models;
 }
 var DESCRIBE_CONCURRENCY = 4;
-async function describeAll(models, describe, first) {
+async function describeAll(models, describe2, first) {
   const results = new Array(models.length);
   let next = 0;
-  if (first && models.length > 0) results[next] = await describe(models[next++]);
+  if (first && models.length > 0) results[next] = await describe2(models[next++]);
   const worker = async () => {
     while (next < models.length) {
       const index = next++;
-      results[index] = await describe(models[index]);
+      results[index] = await describe2(models[index]);
     }
   };
   await Promise.all(Array.from({ length: Math.min(DESCRIBE_CONCURRENCY, models.length) }, worker));
@@ -39490,7 +39785,7 @@ async function runDriftCheck(erp, checkKey, resources) {
     const uid = await erp.identify(checkKey, stats);
     if (uid === false) return { ok: false, code: "check_key_refused", message: "the ERP refuses ERP_CHECK_KEY" };
     const credentials = { uid, key: checkKey };
-    const describe = async (model) => {
+    const describe2 = async (model) => {
       try {
         return await erp.call(credentials, { model, method: "fields_get", ids: null, kwargs: { attributes: [...FIELD_ATTRIBUTES] } }, stats);
       } catch (error) {
@@ -39498,7 +39793,7 @@ async function runDriftCheck(erp, checkKey, resources) {
         throw error;
       }
     };
-    const schema = await collectErpSchema(resources, describe);
+    const schema = await collectErpSchema(resources, describe2);
     return { ok: true, problems: compareCatalogue(resources, schema), models: schema.size };
   } catch (error) {
     if (error instanceof ErpFault && error.kind === "access_denied") return { ok: false, code: "check_key_refused", message: "the ERP refuses ERP_CHECK_KEY" };
@@ -39738,25 +40033,32 @@ var Exporter = class {
     };
   }
   /**
-   * The change feed from the query's cursor up to a horizon fixed now, page after page; and, in
-   * `X-Next-Changed-Since`, the token of where it will have stopped once read to the end (known
+   * The change feed from the query's cursor up to a horizon fixed now, page after page, then every
+   * id the ERP no longer has up to its highest one (the deletion check's whole round, not one range
+   * as a JSON page's: an export is read to its end, often by a scheduled load that runs seldom); and,
+   * in `X-Next-Changed-Since`, the token of where it will have stopped once read to the end (known
    * now, since the horizon is): what a sync passes to its next run.
    */
   async changePages(principal, resource, query, stats) {
     const horizon = this.changes.horizon();
     let cursor = query.changes;
-    const end = cursor.second >= horizon ? cursor : { second: horizon, afterId: 0 };
-    const count = await this.reader.count(
-      principal,
-      resource,
-      changeScanRequest(erpSecond(cursor.second), erpSecond(Math.max(horizon, cursor.second)), 0, 0, "id asc").domain,
-      stats
-    );
+    const count = await this.reader.count(principal, resource, changeScanRequest(cursor.second, Math.max(horizon, cursor.second), 0, 0, "id asc").domain, stats);
     this.assertUnderCeiling(count, "export from a later changed_since, or sync with the JSON pages");
+    const highest = Math.max(cursor.reconcile.seen, await this.changes.highestId(principal, resource, stats));
+    const reconcile = { ...cursor.reconcile, seen: highest };
+    const end = { ...cursor.second >= horizon ? { second: cursor.second, afterId: cursor.afterId } : { second: horizon, afterId: 0 }, reconcile };
+    let deletions;
+    const { pageSize } = this.settings;
     const next = async () => {
-      const page = await this.changes.page(principal, resource, query, cursor, this.settings.pageSize, horizon, stats);
-      cursor = page.next;
-      return { entries: page.entries, done: !page.more };
+      if (!deletions) {
+        const page = await this.changes.page(principal, resource, query, cursor, pageSize, horizon, stats, false);
+        cursor = page.next;
+        if (!page.more) deletions = { span: 0, next: 1, seen: Math.max(highest, page.next.reconcile.seen), digests: [] };
+        return { entries: page.entries, done: false };
+      }
+      const check = await this.changes.deletions(principal, resource, deletions, pageSize, stats);
+      deletions = check.next;
+      return { entries: check.missing.map((id) => ({ id })), done: check.next.next === 1 && !check.next.resume };
     };
     return { next, headers: { "X-Next-Changed-Since": changeToken(end) } };
   }
@@ -40051,7 +40353,7 @@ function createDocsRouter(documents, compression) {
 
 // runtime/http/health-routes.ts
 var HEALTH_PATHS = { alive: "/healthz", ready: "/readyz" };
-function createHealthRouter(erp, timeoutMs, drift) {
+function createHealthRouter(erp, timeoutMs, drift, writeDateCosts) {
   const router = exactRouter();
   router.get(HEALTH_PATHS.alive, (_req, res) => {
     res.json({ status: "ok" });
@@ -40062,13 +40364,26 @@ function createHealthRouter(erp, timeoutMs, drift) {
       await transport.version(AbortSignal.timeout(timeoutMs));
       const checked = drift?.status();
       if (checked?.state === "error") void drift?.retry();
-      res.json({ status: "ready", erp: { version: version.text, transport: transport.name }, ...checked && checked.mode !== "off" ? { drift: checked } : {} });
+      const costs = writeDateCosts?.snapshot() ?? [];
+      res.json({
+        status: "ready",
+        erp: { version: version.text, transport: transport.name },
+        ...checked && checked.mode !== "off" ? { drift: checked } : {},
+        ...costs.length ? { changes: { write_date: Object.fromEntries(costs.map((cost) => [cost.model, writeDateReport(cost)])) } } : {}
+      });
     } catch (error) {
       const known = gatewayErrorOf(error);
       res.status(503).json({ error: { code: "unavailable", message: `ERP not ready: ${known?.message ?? "unexpected error"}` } });
     }
   });
   return router;
+}
+function writeDateReport(cost) {
+  return {
+    case: cost.case,
+    source: cost.source,
+    ...cost.checkMs === void 0 ? {} : { check_ms: cost.checkMs, keyed_ms: cost.keyedMs, max_id: cost.maxId, measured_at: cost.measuredAt }
+  };
 }
 
 // runtime/http/method-not-allowed.ts
@@ -40324,7 +40639,7 @@ init_errors();
 init_errors();
 var LIMIT_DEFAULT = 50;
 var LIMIT_MAX = 200;
-var INT32_MAX3 = 2147483647;
+var INT32_MAX4 = 2147483647;
 var NOT_WITH_EXPORT = ["limit", "offset", "order", "total"];
 var QueryParser = class {
   constructor(resource, ajv) {
@@ -40465,7 +40780,7 @@ function withIdLast(order) {
 }
 function boundedInteger(name, text3) {
   const value = Number(text3);
-  if (!Number.isSafeInteger(value) || value > INT32_MAX3) throw invalidValue(`${name} must be an integer from 0 to ${INT32_MAX3}.`);
+  if (!Number.isSafeInteger(value) || value > INT32_MAX4) throw invalidValue(`${name} must be an integer from 0 to ${INT32_MAX4}.`);
   return value;
 }
 function convertFilterValue(filter, raw) {
@@ -40491,7 +40806,7 @@ function convertFilterValue(filter, raw) {
       const ids = /* @__PURE__ */ new Set();
       for (const part of (Array.isArray(raw) ? raw : [raw]).flatMap((item) => item.split(","))) {
         const id = Number(part);
-        if (id < 1 || id > INT32_MAX3) throw invalidValue(`${filter.name} takes positive integer ids, comma-separated or repeated.`);
+        if (id < 1 || id > INT32_MAX4) throw invalidValue(`${filter.name} takes positive integer ids, comma-separated or repeated.`);
         ids.add(id);
       }
       return [...ids];
@@ -40680,7 +40995,7 @@ function listFormatOf(req, format) {
 // runtime/http/resource-handlers.ts
 var ID = /^[1-9][0-9]{0,9}$/;
 var RELEARN_ATTEMPTS = 64;
-var INT32_MAX4 = 2147483647;
+var INT32_MAX5 = 2147483647;
 var outcomeOf2 = (res) => {
   if (res.statusCode === 304) return "not_modified";
   const cache = cacheOutcomeOf(res);
@@ -40767,7 +41082,7 @@ function createResourceHandlers(auth, reader, failures, budget, bulk, options = 
     }),
     detail: (resource) => guarded(resource, async (principal, req, res) => {
       const raw = String(req.params["id"]);
-      if (!ID.test(raw) || Number(raw) > INT32_MAX4) throw notFound(`No ${resource.path} record with id '${raw.slice(0, 32)}'.`);
+      if (!ID.test(raw) || Number(raw) > INT32_MAX5) throw notFound(`No ${resource.path} record with id '${raw.slice(0, 32)}'.`);
       const rawQuery = req.query;
       const parser = parserOf(resource);
       assertCountedQuery(rawQuery);
@@ -57668,6 +57983,7 @@ function createApp(config, deps) {
   let erp;
   let budget;
   let drift;
+  let writeDateCosts;
   const metrics = config.metrics ? new (loadMetrics())({
     erpLoad: () => erp?.load ?? { inFlight: 0, queued: 0 },
     memoryBudget: {
@@ -57677,6 +57993,7 @@ function createApp(config, deps) {
       limitBytes: config.memoryBudgetBytes
     },
     driftProblems: () => drift?.status().problems ?? [],
+    writeDateCosts: () => writeDateCosts?.snapshot() ?? [],
     build: buildInfo()
   }) : void 0;
   erp = new ErpClient(config.erp, deps.observeErpCall, erpTelemetry(metrics, tracing));
@@ -57694,7 +58011,8 @@ function createApp(config, deps) {
   const store = deps.cacheStore ?? (shared ? new RedisCacheStore(shared, largestEntryBytes) : new MemoryCacheStore(config.cache.maxBytes, budget));
   const cache = new ResponseCache(store, config.cache, cacheNamespace(config), largestEntryBytes);
   const onRefreshError = (error) => log.info({ erp_error: erpErrorSummary(error) }, "cache: a stale answer could not be read again (it is served until its stale window ends)");
-  const changes = new ChangeFeed(reader, config.changesSettleMs);
+  writeDateCosts = new WriteDateCosts(reader, config.changesWriteDateIndex, log);
+  const changes = new ChangeFeed(reader, writeDateCosts, config.changesSettleMs, config.changesReconcileIds);
   const exporter = new Exporter(reader, changes, budget, config.export, log);
   const handlers = createResourceHandlers(
     auth,
@@ -57747,7 +58065,7 @@ function createApp(config, deps) {
   app.get("/api/docs/", (_req, res) => res.redirect(308, "../docs"));
   app.use(createDocsRouter({ "/llms.txt": llmsTxt }, config.compression));
   app.use(noStore(), unconditional());
-  app.use(createHealthRouter(erp, config.erp.timeoutMs, drift));
+  app.use(createHealthRouter(erp, config.erp.timeoutMs, drift, writeDateCosts));
   app.use(noRoute(isKnownPath));
   app.use(createErrorHandler(log));
   return { app, erp, drift, metrics, shared, budget };
@@ -57903,6 +58221,8 @@ function loadConfig(env) {
       pageSize: integer(env, "EXPORT_PAGE_SIZE", 1e3, 10, 1e4)
     },
     changesSettleMs: integer(env, "CHANGES_SETTLE_MS", 1e4, 0, 36e5),
+    changesWriteDateIndex: oneOf(env, "CHANGES_WRITE_DATE_INDEX", "auto", ["auto", "yes", "no"]),
+    changesReconcileIds: integer(env, "CHANGES_RECONCILE_IDS", 1e4, 100, 1e6),
     corsOrigins: origins(env, "CORS_ORIGINS"),
     trustProxy: trustProxy(env, "TRUST_PROXY"),
     logLevel: oneOf(env, "LOG_LEVEL", "info", ["fatal", "error", "warn", "info", "debug", "trace", "silent"]),

@@ -212,7 +212,7 @@ export const ANALYTIC_ACCOUNTS: RecordSpec<AnalyticAccountsRecord> = deepFreeze(
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       dimension_id: {
         type: 'string',
@@ -389,7 +389,7 @@ export const ANALYTIC_DIMENSIONS: RecordSpec<AnalyticDimensionsRecord> = deepFre
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       name: {
         type: 'string',

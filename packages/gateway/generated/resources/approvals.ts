@@ -243,7 +243,7 @@ export const APPROVALS_APPROVERS: RecordSpec<ApprovalsApproversRecord> = deepFre
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       request_id: {
         type: 'string',
@@ -631,7 +631,7 @@ export const APPROVALS_REQUEST_LINES: RecordSpec<ApprovalsRequestLinesRecord> = 
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       request_id: {
         type: 'string',
@@ -1153,7 +1153,7 @@ export const APPROVALS_REQUESTS: RecordSpec<ApprovalsRequestsRecord> = deepFreez
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       status: {
         type: 'string',

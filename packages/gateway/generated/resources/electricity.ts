@@ -277,7 +277,7 @@ export const ELECTRICITY_COUNTERS: RecordSpec<ElectricityCountersRecord> = deepF
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       status: {
         type: 'string',
@@ -560,7 +560,7 @@ export const ELECTRICITY_PURCHASES: RecordSpec<ElectricityPurchasesRecord> = dee
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       state: {
         type: 'string',
@@ -840,7 +840,7 @@ export const ELECTRICITY_READINGS: RecordSpec<ElectricityReadingsRecord> = deepF
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       counter_id: {
         type: 'string',

@@ -430,7 +430,7 @@ export const EVENTS_EVENTS: RecordSpec<EventsEventsRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       stage_id: {
         type: 'string',
@@ -707,7 +707,7 @@ export const EVENTS_REGISTRATIONS: RecordSpec<EventsRegistrationsRecord> = deepF
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       event_id: {
         type: 'string',
@@ -909,7 +909,7 @@ export const EVENTS_TASKS: RecordSpec<EventsTasksRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       event_id: {
         type: 'string',

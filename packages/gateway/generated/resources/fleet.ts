@@ -250,7 +250,7 @@ export const FLEET_ALERTS: RecordSpec<FleetAlertsRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       state: {
         type: 'string',
@@ -636,7 +636,7 @@ export const FLEET_FUEL_LOGS: RecordSpec<FleetFuelLogsRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       vehicle_id: {
         type: 'string',
@@ -913,7 +913,7 @@ export const FLEET_INCIDENTS: RecordSpec<FleetIncidentsRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       vehicle_id: {
         type: 'string',
@@ -1171,7 +1171,7 @@ export const FLEET_LOCATIONS: RecordSpec<FleetLocationsRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       code: {
         type: 'string',
@@ -1552,7 +1552,7 @@ export const FLEET_RESERVATIONS: RecordSpec<FleetReservationsRecord> = deepFreez
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       state: {
         type: 'string',
@@ -1906,7 +1906,7 @@ export const FLEET_SERVICES: RecordSpec<FleetServicesRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       vehicle_id: {
         type: 'string',
@@ -2251,7 +2251,7 @@ export const FLEET_TRIPS: RecordSpec<FleetTripsRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       vehicle_id: {
         type: 'string',
@@ -2628,7 +2628,7 @@ export const FLEET_VEHICLES: RecordSpec<FleetVehiclesRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       assignation_state: {
         type: 'string',

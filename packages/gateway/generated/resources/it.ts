@@ -212,7 +212,7 @@ export const IT_ASSETS: RecordSpec<ItAssetsRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       lifecycle: {
         type: 'string',
@@ -503,7 +503,7 @@ export const IT_CONSUMABLE_MOVES: RecordSpec<ItConsumableMovesRecord> = deepFree
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       state: {
         type: 'string',
@@ -907,7 +907,7 @@ export const IT_TICKETS: RecordSpec<ItTicketsRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       is_closed: {
         type: 'string',

@@ -337,7 +337,7 @@ export const PURCHASE_ORDER_LINES: RecordSpec<PurchaseOrderLinesRecord> = deepFr
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       order_id: {
         type: 'string',
@@ -850,7 +850,7 @@ export const PURCHASE_ORDERS: RecordSpec<PurchaseOrdersRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       state: {
         type: 'string',

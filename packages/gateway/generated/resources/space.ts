@@ -139,7 +139,7 @@ export const SPACE_ACTIVITIES: RecordSpec<SpaceActivitiesRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       code: {
         type: 'string',
@@ -285,7 +285,7 @@ export const SPACE_CATEGORIES: RecordSpec<SpaceCategoriesRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       name: {
         type: 'string',
@@ -459,7 +459,7 @@ export const SPACE_EQUIPMENTS: RecordSpec<SpaceEquipmentsRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       category_id: {
         type: 'string',
@@ -769,7 +769,7 @@ export const SPACE_MAINTENANCES: RecordSpec<SpaceMaintenancesRecord> = deepFreez
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       state: {
         type: 'string',
@@ -1191,7 +1191,7 @@ export const SPACE_RESERVATIONS: RecordSpec<SpaceReservationsRecord> = deepFreez
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       state: {
         type: 'string',
@@ -1421,7 +1421,7 @@ export const SPACE_SITES: RecordSpec<SpaceSitesRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       code: {
         type: 'string',
@@ -1812,7 +1812,7 @@ export const SPACE_SPACES: RecordSpec<SpaceSpacesRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       state: {
         type: 'string',

@@ -351,7 +351,7 @@ export const SPRINT_BLOCKERS: RecordSpec<SprintBlockersRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       is_open: {
         type: 'string',
@@ -743,7 +743,7 @@ export const SPRINT_ENGAGEMENTS: RecordSpec<SprintEngagementsRecord> = deepFreez
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       state: {
         type: 'string',
@@ -1019,7 +1019,7 @@ export const SPRINT_KEY_RESULTS: RecordSpec<SprintKeyResultsRecord> = deepFreeze
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       exercice_id: {
         type: 'string',
@@ -1302,7 +1302,7 @@ export const SPRINT_MEASURE_READINGS: RecordSpec<SprintMeasureReadingsRecord> = 
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       measure_id: {
         type: 'string',
@@ -1600,7 +1600,7 @@ export const SPRINT_MEASURES: RecordSpec<SprintMeasuresRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       key_result_id: {
         type: 'string',
@@ -1752,7 +1752,7 @@ export const SPRINT_OBJECTIVES: RecordSpec<SprintObjectivesRecord> = deepFreeze(
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       name: {
         type: 'string',
@@ -1947,7 +1947,7 @@ export const SPRINT_SPRINTS: RecordSpec<SprintSprintsRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       squad_id: {
         type: 'string',

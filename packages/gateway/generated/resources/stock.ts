@@ -263,7 +263,7 @@ export const STOCK_PICKINGS: RecordSpec<StockPickingsRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       state: {
         type: 'string',

@@ -231,7 +231,7 @@ export const TRAVEL_PERDIEM_RATES: RecordSpec<TravelPerdiemRatesRecord> = deepFr
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       country_id: {
         type: 'string',
@@ -830,7 +830,7 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       state: {
         type: 'string',
@@ -1052,7 +1052,7 @@ export const TRAVEL_TRIP_EXPENSES: RecordSpec<TravelTripExpensesRecord> = deepFr
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       trip_id: {
         type: 'string',
@@ -1364,7 +1364,7 @@ export const TRAVEL_TRIP_STAGES: RecordSpec<TravelTripStagesRecord> = deepFreeze
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       trip_id: {
         type: 'string',
@@ -1545,7 +1545,7 @@ export const TRAVEL_TRIP_TYPES: RecordSpec<TravelTripTypesRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       code: {
         type: 'string',
@@ -2015,7 +2015,7 @@ export const TRAVEL_TRIPS: RecordSpec<TravelTripsRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       state: {
         type: 'string',

@@ -21,8 +21,9 @@
  *   sync must see too. The scan therefore reads ids of every record written in the window (the
  *   account's own access rules still apply), then reads the page's records with the scope and the
  *   filters: an id the second read does not return is reported as removed.
- * - Deleted records leave nothing to read: each call with room left in its page checks one range of
- *   ids for the ones the ERP no longer has (deletions.ts), going round the id space from call to call.
+ * - Deleted records leave nothing to read: each call that finds the feed caught up, with room left in
+ *   its page, checks one range of ids for the ones the ERP no longer has (deletions.ts), going round
+ *   the id space from call to call.
  */
 import type { Principal } from '../auth';
 import type { ErpStats } from '../erp/erp-client';
@@ -63,9 +64,9 @@ export class ChangeFeed {
   }
 
   /**
-   * Up to `limit` changes after `from`, before `horizon` (a second); then, when the page has room,
-   * the ids of one range that the ERP no longer has (`deletions: false`: not those, an export reads
-   * them itself).
+   * Up to `limit` changes after `from`, before `horizon` (a second); then, once caught up and when
+   * the page has room, the ids of one range that the ERP no longer has (`deletions: false`: not
+   * those, an export reads them itself).
    */
   async page(
     principal: Principal,
@@ -94,7 +95,8 @@ export class ChangeFeed {
     }
     const start = reconcileFrom(from.reconcile, this.reconcileIds);
     let position: ReconcileState = { ...start, seen: Math.max(start.seen, ...ids) };
-    if (deletions && entries.length < limit) {
+    // Once caught up (the deletion check is for a copy that is otherwise complete), with room in the page.
+    if (deletions && !more && entries.length < limit) {
       const check = await this.deletions(principal, resource, position, limit - entries.length, stats);
       position = check.next;
       // A record read above and deleted before the check is gone: the later read wins.
@@ -133,9 +135,10 @@ export class ChangeFeed {
   }
 
   /**
-   * The ids of the next `limit` changes, in `(second, id)` order: the window from the cursor to the
-   * horizon read by `write_date` (one read when nothing is pending), keeping the seconds a full read
-   * holds whole (its last one may go on past it); a second holding more than a page is read by id.
+   * The ids of at most `limit` next changes, in `(second, id)` order: the window from the cursor to
+   * the horizon read by `write_date`, one read a page, keeping the seconds a full read holds whole
+   * (its last one may go on past it: the next page starts there); a second holding more than a page
+   * is read by id.
    */
   private async scan(principal: Principal, resource: ResourceSpec, from: ChangeCursor, limit: number, horizon: number, stats: ErpStats) {
     const ids: number[] = [];
@@ -159,12 +162,15 @@ export class ChangeFeed {
         ids.push(...idsBySecond(rows));
         return { ids, next: { second: horizon, afterId: 0 }, more: false };
       }
-      // Full: the last second read may hold more records than were read. Keep the seconds before it.
+      // Full: the last second read may hold more records than were read. Keep the seconds before it,
+      // and end the page there (one read a page: without an index each read scans the table).
       const cut = secondOfRow(rows[need] as ErpRow);
-      if (cut > second) ids.push(...idsBySecond(rows.filter((row) => secondOfRow(row) < cut)));
+      if (cut > second) {
+        ids.push(...idsBySecond(rows.filter((row) => secondOfRow(row) < cut)));
+        return { ids, next: { second: cut, afterId: 0 }, more: true };
+      }
       // Every record read is of one second, which holds more than a page: that second is read by id.
-      else byId = true;
-      second = cut;
+      byId = true;
     }
     return { ids, next: { second, afterId }, more: true };
   }

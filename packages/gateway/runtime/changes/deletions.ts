@@ -8,9 +8,9 @@
  * committed: in each case a copy must not keep it.
  *
  * The id space is cut into ranges of `span` ids (CHANGES_RECONCILE_IDS): `[1, 1+span)`,
- * `[1+span, 1+2·span)`, ... Each feed call with room left in its page reads one range, ids only,
- * through the primary key, and the next call the next range, back to the first after the highest id
- * seen: a round of the id space takes ⌈highest id / span⌉ calls. The token remembers, for each range,
+ * `[1+span, 1+2·span)`, ... Each feed call that finds the feed caught up, with room left in its page,
+ * reads one range, ids only, through the primary key, and the next such call the next range, back to
+ * the first after the highest id seen: a round of the id space takes ⌈highest id / span⌉ calls. The token remembers, for each range,
  * a digest of the ids it held at its last check (`ChangeCursor.reconcile`): a range whose ids did
  * not change since reports nothing; one that changed (or is checked for the first time) reports every
  * id of it the ERP does not have, within the page's room, the rest at the next call. So a deletion is
