@@ -35,6 +35,8 @@ export interface FeedCostOptions {
   readonly pages: number;
   /** Also a whole first sync. */
   readonly full: boolean;
+  /** Caught-up polls, one a second. */
+  readonly polls: number;
   readonly resource: string;
   /** Ports of the two gateways (the feed as it is, and read by write_date throughout). */
   readonly ports: readonly [number, number];
@@ -241,7 +243,7 @@ async function throughGateway(settings: FeedCostOptions, model: string, highest:
     // the deletion check goes round the id space, a range a call.
     const polls: Page[] = [];
     let token = changeToken({ second: Math.floor(Date.now() / 1000) - SETTLE_S, afterId: 0, reconcile: FIRST });
-    for (let i = 0; i < 12; i++) {
+    for (let i = 0; i < settings.polls; i++) {
       const started = performance.now();
       const page = await feedPage(gateway, settings, token);
       polls.push(page);

@@ -27,6 +27,7 @@ async function main(): Promise<void> {
     rounds: Number(process.env['LIVE_FEED_ROUNDS'] ?? 7),
     pages: Number(process.env['LIVE_FEED_PAGES'] ?? 20),
     full: process.env['LIVE_FEED_FULL'] === '1',
+    polls: 12,
     resource: process.env['LIVE_FEED_RESOURCE'] ?? 'stock/pickings',
     ports: [18_470, 18_471],
   });
