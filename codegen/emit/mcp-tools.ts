@@ -13,7 +13,7 @@
 import { banner } from '../banner';
 import type { CatalogueModel, DomainModel, FieldModel, FilterModel, ResourceModel } from '../model/catalogue-model';
 import { LIMITS } from '../model/catalogue-model';
-import { filterNote, scopeText, sortableNames } from './llms';
+import { filterNote, scopeText, sortableNames } from './describe';
 import { recordSchema } from './record-schema';
 
 type Schema = Record<string, unknown>;

@@ -2,6 +2,11 @@
  * The catalogue holds every resource, field, type, enum, filter, default order and scope of the
  * interface specification (with decisions D1, D3–D6, D10 applied). The expectation is a transcription
  * of the spec kept in tests/fixtures, so this suite runs on a clone without ../shared.
+ *
+ * A resource, field or filter beyond the spec is additive (decisions, "Behaviour beyond the spec"):
+ * the README's "Adding a resource" is a change of one YAML file, so the spec's resources must all be
+ * there, with what the spec says of them, and the checks of the spec's tables (States, D6, D10) are
+ * made on the spec's resources; the rules that hold for any resource are checked on every one.
  */
 import { join } from 'node:path';
 import { readCatalogue } from '../../codegen/generate';
@@ -12,6 +17,8 @@ const root = join(__dirname, '..', '..');
 const model = readCatalogue({ catalogueDir: join(root, 'catalogue'), root });
 const resources = new Map<string, ResourceModel>(model.domains.flatMap((d) => d.resources.map((r) => [r.path, r] as const)));
 const expected = spec.resources as unknown as Record<string, { fields: [string, string][]; filters: [string, string][]; default_order: string; scope: string }>;
+/** The resources the spec describes, as the catalogue has them (the first test checks that none is missing). */
+const specResources = [...resources.values()].filter((r) => r.path in expected);
 
 const normaliseOrder = (order: string) =>
   order
@@ -23,9 +30,9 @@ const normaliseOrder = (order: string) =>
     .join(', ');
 
 describe('the catalogue against the interface specification', () => {
-  it('holds the 45 resources of the spec and no other', () => {
-    expect([...resources.keys()].sort()).toEqual(Object.keys(expected).sort());
-    expect(resources.size).toBe(45);
+  it('holds every resource of the spec', () => {
+    expect(Object.keys(expected).length).toBe(45);
+    expect(Object.keys(expected).filter((path) => !resources.has(path))).toEqual([]);
   });
 
   // A field or filter beyond the spec is additive (decisions, "Behaviour beyond the spec"): the README's
@@ -63,13 +70,13 @@ describe('the catalogue against the interface specification', () => {
     expect(field?.enum).toEqual(values);
   });
 
-  it('gives every enum-typed field its values from the States table only', () => {
-    const declared = [...resources.values()].flatMap((r) => r.fields.filter((f) => f.enum).map((f) => `${r.path}.${f.name}`));
+  it('gives every enum-typed field of the spec resources its values from the States table only', () => {
+    const declared = specResources.flatMap((r) => r.fields.filter((f) => f.enum).map((f) => `${r.path}.${f.name}`));
     expect(declared.sort()).toEqual(Object.keys(spec.enums).sort());
   });
 
-  it('flags exactly the personal data fields of decision D10', () => {
-    const personal = [...resources.values()].flatMap((r) => r.fields.filter((f) => f.personal).map((f) => `${r.path}.${f.name}`));
+  it('flags exactly the personal data fields of decision D10 on the spec resources', () => {
+    const personal = specResources.flatMap((r) => r.fields.filter((f) => f.personal).map((f) => `${r.path}.${f.name}`));
     expect(personal.sort()).toEqual(
       [
         'events/registrations.attendee',
@@ -82,8 +89,8 @@ describe('the catalogue against the interface specification', () => {
     );
   });
 
-  it('types arrays per decision D6: approvers are ids, every other array holds names', () => {
-    for (const resource of resources.values())
+  it('types arrays per decision D6: approvers are ids, every other array of the spec resources holds names', () => {
+    for (const resource of specResources)
       for (const field of resource.fields.filter((f) => f.type === 'array'))
         expect([`${resource.path}.${field.name}`, field.items]).toEqual([
           `${resource.path}.${field.name}`,
@@ -101,7 +108,7 @@ describe('the catalogue against the interface specification', () => {
   });
 
   it('maps analytic_distribution to the serialised distribution (D7)', () => {
-    const fields = [...resources.values()].flatMap((r) => r.fields.filter((f) => f.name === 'analytic_distribution'));
+    const fields = specResources.flatMap((r) => r.fields.filter((f) => f.name === 'analytic_distribution'));
     expect(fields.length).toBe(2);
     for (const field of fields) expect(field.source.kind).toBe('distribution');
   });

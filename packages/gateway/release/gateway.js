@@ -1509,6 +1509,7 @@ var import_express3 = __toESM(require("express"));
 var import_node_crypto7 = require("node:crypto");
 
 // generated/docs-assets.ts
+var DOCS_PAGE_CSP = "default-src 'none'; script-src 'sha256-Eu1f/5L1FN8XAD3UhgZRQYfpQcVPfbIPPt8cGf8hWdo='; style-src 'sha256-NXtg1aWbmhHqny/Jw9jKkitlIuVVVW8AvmLzvN2fT8o='; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 var DOCS_PAGE_HTML = `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -1518,96 +1519,469 @@ var DOCS_PAGE_HTML = `<!DOCTYPE html>
 <meta name="referrer" content="no-referrer">
 <title>Operations data API \xB7 documentation</title>
 <link rel="icon" href="data:image/svg+xml,%3Csvg%20xmlns%3D%22http%3A%2F%2Fwww.w3.org%2F2000%2Fsvg%22%20viewBox%3D%220%200%2016%2016%22%3E%3Crect%20width%3D%2216%22%20height%3D%2216%22%20rx%3D%223%22%20fill%3D%22%230969da%22%2F%3E%3Cpath%20d%3D%22M4%205h8M4%208h8M4%2011h5%22%20stroke%3D%22%23fff%22%20stroke-width%3D%221.6%22%2F%3E%3C%2Fsvg%3E">
-<style>
-:root{color-scheme:light dark;--bg:#fff;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--soft:#f6f8fa;--accent:#0969da;--badge:#eef1f4;--warn:#9a6700;--pd:#8250df;--top:3.5rem}
-@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--line:#30363d;--soft:#151b23;--accent:#4493f8;--badge:#21262d;--warn:#d29922;--pd:#ab7df8}}
-*{box-sizing:border-box}
-html{scroll-padding-top:calc(var(--top) + .75rem)}
-body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;-webkit-text-size-adjust:100%;text-size-adjust:100%}
-code,pre{font-family:ui-monospace,SFMono-Regular,"SF Mono",Menlo,Consolas,"Liberation Mono",monospace;font-size:.86em}
-a{color:var(--accent);text-decoration:none}
-a:hover{text-decoration:underline}
-.top{position:sticky;top:0;z-index:2;display:flex;align-items:center;gap:.75rem;height:var(--top);padding:0 1rem;background:var(--bg);border-bottom:1px solid var(--line)}
-.brand{font-weight:650;color:var(--fg);white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
-.brand span{font-weight:400;color:var(--muted);font-size:.85em}
-#q{flex:1;min-width:6rem;max-width:26rem;margin-left:auto;padding:.45rem .7rem;font:inherit;font-size:.95rem;color:inherit;background:var(--soft);border:1px solid var(--line);border-radius:6px}
-#q:focus{outline:2px solid var(--accent);outline-offset:-1px}
-#count{color:var(--muted);font-size:.85rem;white-space:nowrap}
-#count:empty{display:none}
-.layout{max-width:90rem;margin:0 auto}
-nav{padding:.6rem 1rem;border-bottom:1px solid var(--line);font-size:.92rem}
-nav summary{cursor:pointer;font-weight:600;padding:.2rem 0}
-nav ul{list-style:none;margin:0;padding:0}
-nav li{margin:.08rem 0}
-nav .doms>li{margin-top:.6rem}
-nav .doms>li>a{font-weight:600;color:var(--fg)}
-nav .doms ul{padding-left:.7rem;margin-top:.15rem;border-left:1px solid var(--line)}
-nav .doms ul a{color:var(--muted)}
-nav .doms ul a:hover{color:var(--accent)}
-main{padding:0 1rem 4rem;min-width:0}
-@media (max-width:30rem){.brand span{display:none}}
-@media (min-width:64rem){
-.layout{display:grid;grid-template-columns:16rem minmax(0,1fr);gap:2rem}
-nav{position:sticky;top:var(--top);align-self:start;max-height:calc(100vh - var(--top));overflow-y:auto;border-bottom:0;padding:1rem 0 2rem 1rem}
-nav summary{display:none}
-main{padding-right:2rem}
+<style>:root {
+  color-scheme: light dark;
+  --bg: #fff;
+  --fg: #1f2328;
+  --muted: #59636e;
+  --line: #d1d9e0;
+  --soft: #f6f8fa;
+  --accent: #0969da;
+  --badge: #eef1f4;
+  --warn: #9a6700;
+  --pd: #8250df;
+  --top: 3.5rem;
 }
-h1,h2,h3,h4{line-height:1.25}
-h1{font-size:1.9rem;margin:1.5rem 0 .5rem}
-h2{font-size:1.4rem;margin:2.5rem 0 .75rem;padding-bottom:.3rem;border-bottom:1px solid var(--line)}
-h2 code{font-size:.7em;font-weight:400;color:var(--muted)}
-h3{font-size:1.12rem;margin:0 0 .35rem}
-h4{font-size:.78rem;margin:1.1rem 0 .35rem;text-transform:uppercase;letter-spacing:.05em;color:var(--muted)}
-p,ul,ol{margin:.5rem 0 .8rem}
-li{margin:.2rem 0}
-:not(pre)>code{background:var(--soft);border:1px solid var(--line);border-radius:4px;padding:.05em .3em;overflow-wrap:anywhere}
-pre{position:relative;background:var(--soft);border:1px solid var(--line);border-radius:6px;padding:.7rem 1rem;overflow-x:auto;line-height:1.45;margin:.5rem 0}
-.curl{padding-right:4.5rem}
-.curl code{white-space:pre-wrap;overflow-wrap:anywhere}
-.scroll{overflow-x:auto}
-table{border-collapse:collapse;width:100%;font-size:.9rem}
-th,td{text-align:left;vertical-align:top;padding:.38rem .6rem;border-bottom:1px solid var(--line)}
-th{font-weight:600;color:var(--muted);font-size:.78rem}
-td:first-child{white-space:nowrap}
-td:first-child code{white-space:nowrap;overflow-wrap:normal}
-td code{overflow-wrap:anywhere}
-.res{border:1px solid var(--line);border-radius:8px;padding:1rem 1.1rem .6rem;margin:1rem 0 1.5rem}
-.res:target{outline:2px solid var(--accent);outline-offset:2px}
-.res h3 a{color:var(--fg)}
-.res h3 span{color:var(--muted);font-weight:400}
-.meta{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.15rem .9rem;font-size:.9rem;margin:.5rem 0}
-.meta dt{color:var(--muted)}
-.meta dd{margin:0}
-.b{display:inline-block;font-size:.7rem;font-weight:600;line-height:1.5;padding:0 .4rem;border-radius:999px;background:var(--badge);color:var(--muted);margin-left:.25rem;white-space:nowrap}
-.b.pd{color:var(--pd)}
-.b.dep{color:var(--warn)}
-.vals{color:var(--muted);font-size:.85em}
-.copy{position:absolute;top:.35rem;right:.35rem;font:inherit;font-size:.75rem;padding:.1rem .5rem;border:1px solid var(--line);border-radius:4px;background:var(--bg);color:var(--fg);cursor:pointer}
-.none{color:var(--muted);font-style:italic}
-.ex-answer summary{cursor:pointer;color:var(--muted);font-size:.9rem}
-.ex-answer pre{max-height:22rem;overflow:auto}
-.try{font:inherit;font-size:.75rem;padding:.05rem .5rem;margin-left:.4rem;border:1px solid var(--line);border-radius:4px;background:var(--bg);color:var(--accent);cursor:pointer}
-.try-form{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.5rem .75rem;align-items:center;margin:.75rem 0}
-.try-form input{width:100%;min-width:0;padding:.4rem .6rem;font:inherit;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.85rem;color:inherit;background:var(--soft);border:1px solid var(--line);border-radius:6px}
-.try-form button{grid-column:2;justify-self:start;font:inherit;padding:.35rem 1rem;border:1px solid var(--accent);border-radius:6px;background:var(--accent);color:#fff;cursor:pointer}
-.try-form button:disabled{opacity:.6;cursor:wait}
-#try-status{font-size:.9rem;color:var(--muted)}
-#try-out{max-height:32rem;overflow:auto}
-#try-out code{white-space:pre-wrap;overflow-wrap:anywhere}
-#nomatch{margin:2rem 0;padding:1rem;border:1px dashed var(--line);border-radius:8px;color:var(--muted)}
-@media (max-width:40rem){
-.scroll table,.scroll tbody,.scroll tr,.scroll td{display:block;width:auto}
-.scroll thead{display:none}
-.scroll tr{padding:.45rem 0;border-bottom:1px solid var(--line)}
-.scroll td{border:0;padding:.08rem 0}
-.scroll td:first-child,.scroll td code{white-space:normal;overflow-wrap:anywhere}
-.scroll td:first-child{font-weight:600}
-.scroll td[data-label]::before{content:attr(data-label) ": ";color:var(--muted);font-size:.78rem}
-.try-form{grid-template-columns:minmax(0,1fr)}
-.try-form button{grid-column:1}
+@media (prefers-color-scheme: dark) {
+  :root {
+    --bg: #0d1117;
+    --fg: #e6edf3;
+    --muted: #9198a1;
+    --line: #30363d;
+    --soft: #151b23;
+    --accent: #4493f8;
+    --badge: #21262d;
+    --warn: #d29922;
+    --pd: #ab7df8;
+  }
 }
-footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
-[hidden]{display:none!important}
+* {
+  box-sizing: border-box;
+}
+html {
+  scroll-padding-top: calc(var(--top) + 0.75rem);
+}
+body {
+  margin: 0;
+  background: var(--bg);
+  color: var(--fg);
+  font:
+    16px / 1.55 system-ui,
+    -apple-system,
+    "Segoe UI",
+    Roboto,
+    "Helvetica Neue",
+    Arial,
+    sans-serif;
+  -webkit-text-size-adjust: 100%;
+  text-size-adjust: 100%;
+}
+code,
+pre {
+  font-family: ui-monospace, SFMono-Regular, "SF Mono", Menlo, Consolas, "Liberation Mono", monospace;
+  font-size: 0.86em;
+}
+a {
+  color: var(--accent);
+  text-decoration: none;
+}
+a:hover {
+  text-decoration: underline;
+}
+h1,
+h2,
+h3,
+h4 {
+  line-height: 1.25;
+}
+h1 {
+  font-size: 1.9rem;
+  margin: 1.5rem 0 0.5rem;
+}
+h2 {
+  font-size: 1.4rem;
+  margin: 2.5rem 0 0.75rem;
+  padding-bottom: 0.3rem;
+  border-bottom: 1px solid var(--line);
+}
+h2 code {
+  font-size: 0.7em;
+  font-weight: 400;
+  color: var(--muted);
+}
+h3 {
+  font-size: 1.12rem;
+  margin: 0 0 0.35rem;
+}
+h4 {
+  font-size: 0.78rem;
+  margin: 1.1rem 0 0.35rem;
+  text-transform: uppercase;
+  letter-spacing: 0.05em;
+  color: var(--muted);
+}
+p,
+ul,
+ol {
+  margin: 0.5rem 0 0.8rem;
+}
+li {
+  margin: 0.2rem 0;
+}
+:not(pre) > code {
+  background: var(--soft);
+  border: 1px solid var(--line);
+  border-radius: 4px;
+  padding: 0.05em 0.3em;
+  overflow-wrap: anywhere;
+}
+td code {
+  overflow-wrap: anywhere;
+}
+pre {
+  position: relative;
+  background: var(--soft);
+  border: 1px solid var(--line);
+  border-radius: 6px;
+  padding: 0.7rem 1rem;
+  overflow-x: auto;
+  line-height: 1.45;
+  margin: 0.5rem 0;
+}
+.curl {
+  padding-right: 4.5rem;
+}
+.curl code {
+  white-space: pre-wrap;
+  overflow-wrap: anywhere;
+}
+.scroll {
+  overflow-x: auto;
+}
+table {
+  border-collapse: collapse;
+  width: 100%;
+  font-size: 0.9rem;
+}
+th,
+td {
+  text-align: left;
+  vertical-align: top;
+  padding: 0.38rem 0.6rem;
+  border-bottom: 1px solid var(--line);
+}
+th {
+  font-weight: 600;
+  color: var(--muted);
+  font-size: 0.78rem;
+}
+td:first-child {
+  white-space: nowrap;
+}
+td:first-child code {
+  white-space: nowrap;
+  overflow-wrap: normal;
+}
+.top {
+  position: sticky;
+  top: 0;
+  z-index: 2;
+  display: flex;
+  align-items: center;
+  gap: 0.75rem;
+  height: var(--top);
+  padding: 0 1rem;
+  background: var(--bg);
+  border-bottom: 1px solid var(--line);
+}
+.brand {
+  font-weight: 650;
+  color: var(--fg);
+  white-space: nowrap;
+  overflow: hidden;
+  text-overflow: ellipsis;
+}
+.brand span {
+  font-weight: 400;
+  color: var(--muted);
+  font-size: 0.85em;
+}
+#q {
+  flex: 1;
+  min-width: 6rem;
+  max-width: 26rem;
+  margin-left: auto;
+  padding: 0.45rem 0.7rem;
+  font: inherit;
+  font-size: 0.95rem;
+  color: inherit;
+  background: var(--soft);
+  border: 1px solid var(--line);
+  border-radius: 6px;
+}
+#q:focus {
+  outline: 2px solid var(--accent);
+  outline-offset: -1px;
+}
+#count {
+  color: var(--muted);
+  font-size: 0.85rem;
+  white-space: nowrap;
+}
+#count:empty {
+  display: none;
+}
+.res {
+  border: 1px solid var(--line);
+  border-radius: 8px;
+  padding: 1rem 1.1rem 0.6rem;
+  margin: 1rem 0 1.5rem;
+}
+.res:target {
+  outline: 2px solid var(--accent);
+  outline-offset: 2px;
+}
+.res h3 a {
+  color: var(--fg);
+}
+.res h3 span {
+  color: var(--muted);
+  font-weight: 400;
+}
+.layout {
+  max-width: 90rem;
+  margin: 0 auto;
+}
+nav {
+  padding: 0.6rem 1rem;
+  border-bottom: 1px solid var(--line);
+  font-size: 0.92rem;
+}
+nav summary {
+  cursor: pointer;
+  font-weight: 600;
+  padding: 0.2rem 0;
+}
+nav ul {
+  list-style: none;
+  margin: 0;
+  padding: 0;
+}
+nav li {
+  margin: 0.08rem 0;
+}
+nav .doms > li {
+  margin-top: 0.6rem;
+}
+nav .doms > li > a {
+  font-weight: 600;
+  color: var(--fg);
+}
+nav .doms ul {
+  padding-left: 0.7rem;
+  margin-top: 0.15rem;
+  border-left: 1px solid var(--line);
+}
+nav .doms ul a {
+  color: var(--muted);
+}
+nav .doms ul a:hover {
+  color: var(--accent);
+}
+main {
+  padding: 0 1rem 4rem;
+  min-width: 0;
+}
+@media (max-width: 30rem) {
+  .brand span {
+    display: none;
+  }
+}
+@media (min-width: 64rem) {
+  .layout {
+    display: grid;
+    grid-template-columns: 16rem minmax(0, 1fr);
+    gap: 2rem;
+  }
+  nav {
+    position: sticky;
+    top: var(--top);
+    align-self: start;
+    max-height: calc(100vh - var(--top));
+    overflow-y: auto;
+    border-bottom: 0;
+    padding: 1rem 0 2rem 1rem;
+  }
+  nav summary {
+    display: none;
+  }
+  main {
+    padding-right: 2rem;
+  }
+}
+.meta {
+  display: grid;
+  grid-template-columns: max-content minmax(0, 1fr);
+  gap: 0.15rem 0.9rem;
+  font-size: 0.9rem;
+  margin: 0.5rem 0;
+}
+.meta dt {
+  color: var(--muted);
+}
+.meta dd {
+  margin: 0;
+}
+.b {
+  display: inline-block;
+  font-size: 0.7rem;
+  font-weight: 600;
+  line-height: 1.5;
+  padding: 0 0.4rem;
+  border-radius: 999px;
+  background: var(--badge);
+  color: var(--muted);
+  margin-left: 0.25rem;
+  white-space: nowrap;
+}
+.b.pd {
+  color: var(--pd);
+}
+.b.dep {
+  color: var(--warn);
+}
+.vals {
+  color: var(--muted);
+  font-size: 0.85em;
+}
+.copy {
+  position: absolute;
+  top: 0.35rem;
+  right: 0.35rem;
+  font: inherit;
+  font-size: 0.75rem;
+  padding: 0.1rem 0.5rem;
+  border: 1px solid var(--line);
+  border-radius: 4px;
+  background: var(--bg);
+  color: var(--fg);
+  cursor: pointer;
+}
+.none {
+  color: var(--muted);
+  font-style: italic;
+}
+.ex-answer summary {
+  cursor: pointer;
+  color: var(--muted);
+  font-size: 0.9rem;
+}
+.ex-answer pre {
+  max-height: 22rem;
+  overflow: auto;
+}
+.try {
+  font: inherit;
+  font-size: 0.75rem;
+  padding: 0.05rem 0.5rem;
+  margin-left: 0.4rem;
+  border: 1px solid var(--line);
+  border-radius: 4px;
+  background: var(--bg);
+  color: var(--accent);
+  cursor: pointer;
+}
+.try-form {
+  display: grid;
+  grid-template-columns: max-content minmax(0, 1fr);
+  gap: 0.5rem 0.75rem;
+  align-items: center;
+  margin: 0.75rem 0;
+}
+.try-form input {
+  width: 100%;
+  min-width: 0;
+  padding: 0.4rem 0.6rem;
+  font: inherit;
+  font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
+  font-size: 0.85rem;
+  color: inherit;
+  background: var(--soft);
+  border: 1px solid var(--line);
+  border-radius: 6px;
+}
+.try-form button {
+  grid-column: 2;
+  justify-self: start;
+  font: inherit;
+  padding: 0.35rem 1rem;
+  border: 1px solid var(--accent);
+  border-radius: 6px;
+  background: var(--accent);
+  color: #fff;
+  cursor: pointer;
+}
+.try-form button:disabled {
+  opacity: 0.6;
+  cursor: wait;
+}
+#try-status {
+  font-size: 0.9rem;
+  color: var(--muted);
+}
+#try-out {
+  max-height: 32rem;
+  overflow: auto;
+}
+#try-out code {
+  white-space: pre-wrap;
+  overflow-wrap: anywhere;
+}
+#nomatch {
+  margin: 2rem 0;
+  padding: 1rem;
+  border: 1px dashed var(--line);
+  border-radius: 8px;
+  color: var(--muted);
+}
+@media (max-width: 40rem) {
+  .scroll table,
+  .scroll tbody,
+  .scroll tr,
+  .scroll td {
+    display: block;
+    width: auto;
+  }
+  .scroll thead {
+    display: none;
+  }
+  .scroll tr {
+    padding: 0.45rem 0;
+    border-bottom: 1px solid var(--line);
+  }
+  .scroll td {
+    border: 0;
+    padding: 0.08rem 0;
+  }
+  .scroll td:first-child,
+  .scroll td code {
+    white-space: normal;
+    overflow-wrap: anywhere;
+  }
+  .scroll td:first-child {
+    font-weight: 600;
+  }
+  .scroll td[data-label]::before {
+    content: attr(data-label) ": ";
+    color: var(--muted);
+    font-size: 0.78rem;
+  }
+  .try-form {
+    grid-template-columns: minmax(0, 1fr);
+  }
+  .try-form button {
+    grid-column: 1;
+  }
+}
+footer {
+  color: var(--muted);
+  font-size: 0.85rem;
+  margin-top: 3rem;
+}
+[hidden] {
+  /* biome-ignore lint/complexity/noImportantStyles: the hidden attribute wins over every display rule above (the search hides rows, cards and sections with it) */
+  display: none !important;
+}
 </style>
 </head>
 <body>
@@ -1637,107 +2011,159 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <p id="nomatch" role="status" hidden></p>
 <section class="guide" id="intro">
 <h1>Operations data API</h1>
-<p>An HTTP JSON interface for consulting the operational data of the organisation, read live from its ERP. It is <strong>read-only</strong>: every route is GET (HEAD works too), and no route creates, modifies or deletes anything. Only the fields listed for each resource are exposed.</p>
-<p>45 resources in 11 domains: <a href="#analytic">Analytic</a>, <a href="#approvals">Approvals</a>, <a href="#electricity">Electricity</a>, <a href="#events">Events</a>, <a href="#fleet">Fleet</a>, <a href="#it">IT</a>, <a href="#purchase">Purchase</a>, <a href="#space">Space</a>, <a href="#sprint">Sprint and OKR</a>, <a href="#stock">Stock</a>, <a href="#travel">Travel</a>. Each resource has a list route and a detail route under <code>{base_url}/api/v1</code>.</p>
+<p>Read-only HTTP JSON API over the organisation's ERP: 45 resources in 11 domains (<a href="#analytic">Analytic</a>, <a href="#approvals">Approvals</a>, <a href="#electricity">Electricity</a>, <a href="#events">Events</a>, <a href="#fleet">Fleet</a>, <a href="#it">IT</a>, <a href="#purchase">Purchase</a>, <a href="#space">Space</a>, <a href="#sprint">Sprint and OKR</a>, <a href="#stock">Stock</a>, <a href="#travel">Travel</a>), read live from the ERP. Every data route is GET (HEAD works too) and needs <code>Authorization: Bearer &lt;API key&gt;</code>; no route writes, and only the fields listed for each resource are exposed. Interface version 1.0.0.</p>
+<p>Data routes are under <code>{base_url}/api/v1</code>: each resource has a list route <code>/api/v1/&lt;domain&gt;/&lt;resource&gt;</code> and a detail route <code>/api/v1/&lt;domain&gt;/&lt;resource&gt;/{id}</code> (<code>{id}</code>: a positive integer). A list answers <code>{&quot;data&quot;: [record, ...], &quot;meta&quot;: {&quot;total&quot;: 123}}</code>, a detail <code>{&quot;data&quot;: record}</code>.</p>
 <pre class="curl"><code>curl -sS -H &quot;Authorization: Bearer $API_KEY&quot; &#39;{base_url}/api/v1/approvals/approvers?request_status=new&amp;created_after=2026-01-31&amp;limit=10&#39;</code></pre>
-<p>A list answers <code>{&quot;data&quot;: [record, ...], &quot;meta&quot;: {&quot;total&quot;: 123}}</code>; a detail answers <code>{&quot;data&quot;: record}</code>. Type in the search box (or press <code>/</code>) to narrow the routes, fields, filters, parameters and guide sections below, or try a request in <a href="#try">Try it</a>.</p>
+<p>Type in the search box (or press <code>/</code>) to narrow the routes, fields, filters, parameters and guide sections below, or try a request in <a href="#try">Try it</a>.</p>
 </section>
 <section class="guide" id="authentication">
 <h2>Authentication</h2>
-<p>Every data route needs the header <code>Authorization: Bearer &lt;API key&gt;</code>. The documentation routes (this page, <code>/api/openapi.json</code>, <code>/api/llms.txt</code>) need none.</p>
+<p>Every data route needs <code>Authorization: Bearer &lt;API key&gt;</code>; the documentation routes (<code>/api/docs</code>, <code>/api/openapi.json</code>, <code>/llms.txt</code>) need none.</p>
 <ul>
-<li>The key is an <strong>API key of the ERP</strong>, created by the holder of the dedicated technical account in that account's security settings (<em>Preferences \u2192 Account security \u2192 New API key</em>). It is tied to a name, carries an expiry date and is shown <strong>only once</strong>, at creation: store it in a secret manager.</li>
-<li>The account must belong to the group authorised to use the API. Reads are thus made under the read-only rights of that account, never under the rights of a person.</li>
+<li>Getting a key: it is an API key of the ERP's dedicated technical account, a member of the group authorised to use the API. The ERP administrator who holds that account creates it under <em>Preferences \u2192 Account security \u2192 New API key</em>, with a name and an expiry date. It is shown <strong>only once</strong>: keep it in a secret store or an environment variable, never in a prompt, a URL or a log. On the demo sandbox, <code>make run</code> prints one.</li>
+<li>Reads are made with that account's read-only rights, never with a person's.</li>
 <li><strong>401</strong> <code>unauthorized</code> (with <code>WWW-Authenticate: Bearer</code>): the key is absent, invalid or expired.</li>
-<li><strong>403</strong> <code>forbidden</code>: the key is valid but belongs to another account (even an administrator's), or the account has no read right on the model.</li>
-<li>Over XML-RPC and JSON-RPC the ERP checks a key together with the login of the technical account, so a key of another account looks exactly like a wrong key (401). Over JSON-2, the ERP's bearer API of recent versions, the gateway learns whose key it is and can answer the precise 403.</li>
+<li><strong>403</strong> <code>forbidden</code>: the key is valid but of another account (even an administrator's), or the account has no read right on the model.</li>
+<li>Over XML-RPC and JSON-RPC a key of another account looks like a wrong key (401): the ERP checks a key together with the technical account's login. Over JSON-2 (recent ERP versions) it is 403.</li>
 </ul>
 </section>
 <section class="guide" id="records">
 <h2>Records and types</h2>
 <ul>
-<li>Every record has an integer <code>id</code>. Only <code>id</code> is always present; the other fields are all present unless <code>fields</code> selects a subset.</li>
-<li>Types: integer, number, string, boolean, array. <em>date</em> strings are <code>YYYY-MM-DD</code>; <em>date-time</em> strings are ISO 8601 in UTC ending with <code>Z</code>.</li>
-<li>Fields marked <span class="b">nullable</span> may be <code>null</code>: an empty relation, or a relation the service account cannot read (the request still succeeds).</li>
-<li>Fields named <code>*_id</code> hold the id of a related record; the sibling without the suffix holds its readable name. Arrays hold readable names, except where the type says integer.</li>
-<li>Enumerated fields take exactly one of the listed strings. <code>url</code> links to the record in the ERP interface.</li>
-<li><span class="b pd">personal data</span> marks personal data: handle it accordingly. <span class="b dep">deprecated</span> marks a resource, field or filter that may go; responses touching it carry a <code>Deprecation</code> header.</li>
+<li>Every record has an integer <code>id</code>, always present; the other fields are all present unless <code>fields</code> selects a subset.</li>
+<li>Types: <code>integer</code>, <code>number</code>, <code>boolean</code>, <code>string</code>; dates (<code>string (date)</code>) are <code>YYYY-MM-DD</code>, date-times (<code>string (date-time)</code>) ISO 8601 in UTC ending in <code>Z</code>; arrays hold the readable names of related records (<code>array of string</code>) or their ids (<code>array of integer</code>).</li>
+<li><span class="b">nullable</span>: the field may be <code>null</code> (an empty relation, or one the API account cannot read; the request still succeeds).</li>
+<li>Fields named <code>*_id</code> hold the id of a related record; the sibling without the suffix holds its readable name. <code>url</code> links to the record in the ERP interface.</li>
+<li>Enumerated fields (\u201Cone of \u2026\u201D in the tables) take exactly one of the listed strings.</li>
+<li><span class="b pd">personal data</span> marks personal data: handle it accordingly. <span class="b dep">deprecated</span> marks what may go; answers touching it carry a <code>Deprecation</code> header.</li>
 </ul>
 </section>
 <section class="guide" id="paging">
 <h2>Paging</h2>
-<p>Common parameters of list routes: <code>limit</code>, <code>offset</code>, <code>since_id</code>, <code>total</code>, <code>order</code>, <code>fields</code>, <code>format</code>, <code>changed_since</code>. The detail route takes only <code>fields</code>.</p>
+<p>List routes take <code>limit</code>, <code>offset</code>, <code>since_id</code>, <code>total</code>, <code>order</code>, <code>fields</code>, <code>format</code>, <code>changed_since</code> besides their filters; detail routes take <code>fields</code> only. Any other query key is 400; a malformed value (<code>limit=0</code>, <code>offset=-1</code>, <code>total=maybe</code>) is 422. A list answers <code>{&quot;data&quot;: [record, ...], &quot;meta&quot;: {&quot;total&quot;: n, &quot;next_since_id&quot;: n|null}}</code>.</p>
 <ul>
-<li><strong>Offset paging</strong> (<code>limit</code>, <code>offset</code>, optional <code>order</code>): for screens and small lists. <code>meta.total</code> counts every matching record. The cost grows with the offset.</li>
-<li><strong>Cursor paging</strong> (<code>since_id</code>): for full scans and synchronisation. Start with <code>since_id=0</code>, then pass back <code>meta.next_since_id</code> unchanged until it is <code>null</code>. Records come in ascending id at constant cost. Not combinable with <code>offset</code> or <code>order</code> (400).</li>
-<li><code>total=false</code> omits <code>meta.total</code>: the count scans every matching record whatever the <code>limit</code>, so turn it off in cursor scans and whenever the count is not shown.</li>
-<li><strong>Unchanged answers</strong>: every 200 JSON answer carries an <code>ETag</code> (an export has none). Send it back in <code>If-None-Match</code> (several comma-separated, or <code>*</code>) and an unchanged answer is <strong>304</strong> with no body. The data is still read from the ERP, and answers are <code>Cache-Control: no-store</code>: keep the ETag and the body yourself. Where the operator turned the gateway's response cache on for a resource, its answers are <code>Cache-Control: private, max-age=\u2026</code> with an <code>Age</code> instead: they may come from the gateway's cache, at most <code>max-age</code> seconds old.</li>
-<li><code>order</code>: <code>field</code>, <code>field asc</code> or <code>field desc</code>, several keys comma-separated, among the sortable fields of the resource. <code>id</code> is always appended as the last key, so pages are stable. Unset values: a number that is not set is read as 0 and sorts as 0 (first ascending, last descending, beside the zeros; before negative numbers ascending); a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by <code>id</code>, except on date-times: the ERP keeps fractions of a second that answers round off, so records showing the same date-time are ordered by that hidden fraction first.</li>
-<li><code>fields</code>: comma-separated field names, e.g. <code>fields=id,name</code>. An unknown name is 400.</li>
-<li><strong>Exports</strong> (<code>Accept: text/csv</code> or <code>Accept: application/x-ndjson</code>, or <code>format=csv</code> / <code>format=ndjson</code> in a link): every matching record, streamed by ascending id, with the filters and <code>fields</code>; <code>since_id</code> resumes after an id; not with <code>limit</code>, <code>offset</code>, <code>order</code> or <code>total</code> (400); past the gateway's ceiling on rows, 422 before anything is sent. CSV: RFC 4180, a header row, <code>null</code> an empty field and an empty text <code>&quot;&quot;</code>, arrays as JSON text. An export that ends without its last chunk was cut short: resume with <code>since_id</code>. <code>format=json</code> gives the JSON page whatever <code>Accept</code> says.</li>
-<li><strong>Change feed</strong> (<code>changed_since</code>): records written at or after an ISO 8601 date-time, in <code>(write_date, id)</code> order (the rest of a large window by id, where the ERP has no index on <code>write_date</code>). Pass back <code>meta.next_changed_since</code> (a token) while <code>meta.more_changes</code> is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters, and deleted records, come in <code>meta.removed_ids</code> (exports: a <code>_removed</code> column, and the token to go on from in the <code>X-Next-Changed-Since</code> header). The last few seconds wait until they are settled. Not with <code>order</code>, <code>offset</code>, <code>since_id</code> or <code>total=true</code> (400).</li>
+<li><strong>Offset paging</strong> (<code>limit</code>, <code>offset</code>, optional <code>order</code>): for screens and small lists. <code>meta.total</code> counts every match; the cost grows with the offset.</li>
+<li><strong>Cursor paging</strong> (<code>since_id</code>): for full scans and synchronisation. Start with <code>since_id=0</code>, then pass back <code>meta.next_since_id</code> unchanged (<code>&quot;next_since_id&quot;: 212</code>: ask again with <code>since_id=212</code>); stop at <code>&quot;next_since_id&quot;: null</code>. Ascending id, constant cost; never compute the cursor yourself. Not with <code>offset</code> or <code>order</code> (400).</li>
+<li>limit: default 50, at least 1; above 200, lowered to 200 without error.</li>
+<li>offset: at least 0, default 0.</li>
+<li>since_id: at least 0: the cursor.</li>
+<li>total: <code>true</code> (default) or <code>false</code>. The count scans every match whatever the <code>limit</code>: turn it off in cursor scans and whenever no count is shown.</li>
+<li>order: <code>field</code>, <code>field asc</code> or <code>field desc</code>, comma-separated, among the resource's sortable fields; <code>id</code> is appended as the last key, so pages are stable. A number that is not set is read as 0 and sorts beside the zeros; a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by <code>id</code>, except on date-times: the ERP orders first by fractions of a second that answers round off.</li>
+<li>fields: comma-separated field names (<code>fields=id,name</code>); an unknown name is 400.</li>
+<li>format: <code>csv</code> or <code>ndjson</code> (or <code>Accept: text/csv</code> or <code>application/x-ndjson</code>): an export of every match, streamed by ascending id, with the filters and <code>fields</code>; <code>since_id</code> resumes after an id; not with <code>limit</code>, <code>offset</code>, <code>order</code> or <code>total</code> (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, <code>null</code> an empty field, an empty text <code>&quot;&quot;</code>, arrays as JSON text. An export that ends without its last chunk was cut short: resume with <code>since_id</code>. <code>format=json</code> gives the JSON page whatever <code>Accept</code> says.</li>
+<li>changed_since: an ISO 8601 date-time, or the token <code>meta.next_changed_since</code> gave: the change feed, records written at or after it in <code>(write_date, id)</code> order (the rest of a large window by id, where the ERP has no index on <code>write_date</code>). Pass back <code>meta.next_changed_since</code> while <code>meta.more_changes</code> is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters, and deleted records, come in <code>meta.removed_ids</code>; apply <code>data</code>, then drop those ids (it may name ids you never had: ignore them; exports: a <code>_removed</code> column, and the next token in the <code>X-Next-Changed-Since</code> header). The last few seconds wait until settled. Not with <code>order</code>, <code>offset</code>, <code>since_id</code> or <code>total=true</code> (400).</li>
+<li><strong>Unchanged answers</strong>: a 200 JSON answer carries an <code>ETag</code> (an export none); send it back in <code>If-None-Match</code> (comma-separated, or <code>*</code>) and an unchanged answer is <strong>304</strong> with no body. The ERP is still read, and answers are <code>Cache-Control: no-store</code>: keep the ETag and the body yourself. A resource the operator caches answers <code>Cache-Control: private, max-age=\u2026</code> with an <code>Age</code> instead: it may come from the gateway's cache, at most <code>max-age</code> seconds old.</li>
 </ul>
 <pre class="curl"><code>curl -sS -H &quot;Authorization: Bearer $API_KEY&quot; &#39;{base_url}/api/v1/approvals/approvers?since_id=0&amp;limit=200&amp;total=false&#39;</code></pre>
-<pre class="curl"><code>curl -sS -H &quot;Authorization: Bearer $API_KEY&quot; -H &#39;Accept: text/csv&#39; &#39;{base_url}/api/v1/approvals/approvers&#39; -o approvals-approvers.csv</code></pre>
 </section>
 <section class="guide" id="filters">
 <h2>Filters</h2>
-<p>Each resource accepts its named filters (listed on its card) and the common parameters; any other query key is 400, and a raw ERP domain cannot be sent. Filters combine with AND.</p>
+<p>Each resource takes its named filters (listed with it) and the common parameters; any other query key is 400, and no raw ERP domain can be sent. Filters combine with AND, one value each (except <code>in</code>), as in the example above.</p>
 <ul>
 <li>Operators: <code>=</code> exact; <code>ilike</code> case-insensitive substring of the literal text (<code>%</code> and <code>_</code> are not wildcards); <code>&gt;=</code> and <code>&lt;=</code> inclusive bounds; <code>in</code> one of several ids.</li>
-<li>Integers: whole numbers; filters named <code>*_id</code> take the id of a related record. Numbers: decimals with a dot.</li>
-<li>Booleans: <code>true</code> or <code>false</code>, case-insensitive.</li>
-<li>Enumerations: one of the listed values, exactly; another value is 422 and the message lists the allowed ones.</li>
-<li>Dates: <code>YYYY-MM-DD</code> or an ISO 8601 date-time (<code>2026-01-31T08:00:00Z</code>; an offset is converted to UTC, none means UTC). On a date-time field, a date alone means from 00:00:00Z of that day for <code>*_after</code> and through the end of that day for <code>*_before</code>.</li>
-<li><code>in</code> lists: positive ids comma-separated (<code>assignee_id=3,5</code>) or the key repeated (<code>assignee_id=3&amp;assignee_id=5</code>).</li>
+<li>Integers: whole numbers (<code>*_id</code>: the id of a related record). Numbers: decimals with a dot. Text: non-empty, URL-encoded. Booleans: <code>true</code> or <code>false</code>, case-insensitive.</li>
+<li>Enumerations (\u201Cone of \u2026\u201D in the tables): one of the listed values, exactly, without quotes (<code>state=done</code>); another value is 422, its message listing the allowed ones.</li>
+<li>Dates: <code>YYYY-MM-DD</code> (a date-time is accepted, its UTC date used). Date-times: <code>YYYY-MM-DD</code> or ISO 8601 (<code>2026-01-31T08:00:00Z</code>; an offset is converted to UTC, none means UTC); a date alone means from 00:00:00Z of that day for <code>*_after</code>, through its end for <code>*_before</code>.</li>
+<li>Integer lists (<code>in</code>): positive ids comma-separated (<code>assignee_id=3,5</code>) or the key repeated (<code>assignee_id=3&amp;assignee_id=5</code>).</li>
 <li>An empty value, a repeated key on a single-value filter, or a value that cannot be used is 422 <code>invalid_value</code>.</li>
 <li>Where a resource states a scope, records outside it do not exist for the API: absent from lists, 404 on detail.</li>
 </ul>
 </section>
 <section class="guide" id="errors">
 <h2>Errors</h2>
-<p>Errors answer <code>{&quot;error&quot;: {&quot;code&quot;: &quot;...&quot;, &quot;message&quot;: &quot;...&quot;}}</code>, except 405, which the routing layer answers with an HTML page. Rely on the status; the message is for people.</p>
-<div class="scroll"><table><thead><tr><th>Status</th><th>Code</th><th>Condition</th></tr></thead><tbody>
-<tr><td>400</td><td data-label="Code"><code>bad_request</code></td><td data-label="Condition">Unknown parameter, invalid sort or unknown field.</td></tr>
-<tr><td>401</td><td data-label="Code"><code>unauthorized</code></td><td data-label="Condition">API key absent, invalid or expired.</td></tr>
-<tr><td>403</td><td data-label="Code"><code>forbidden</code></td><td data-label="Condition">Account not authorised to use the API, or no read right on the model.</td></tr>
-<tr><td>404</td><td data-label="Code"><code>not_found</code></td><td data-label="Condition">Unknown resource, or record not found or outside the exposed scope.</td></tr>
-<tr><td>405</td><td data-label="Code"><span class="none">(HTML body)</span></td><td data-label="Condition">Any method other than GET or HEAD; the answer carries <code>Allow: GET, HEAD</code>.</td></tr>
-<tr><td>422</td><td data-label="Code"><code>invalid_value</code></td><td data-label="Condition">A parameter value cannot be used (malformed date, integer expected, value outside the allowed list).</td></tr>
-<tr><td>429</td><td data-label="Code"><code>rate_limited</code></td><td data-label="Condition">Too many failed authentications from this address, too many new API keys being checked at once, or (when the operator set per-key limits) this API key has used its quota of the window; retry after the Retry-After delay.</td></tr>
-<tr><td>500</td><td data-label="Code"><code>internal_error</code></td><td data-label="Condition">An unexpected failure of the gateway itself (a bug): logged, never detailed.</td></tr>
-<tr><td>502</td><td data-label="Code"><code>bad_gateway</code></td><td data-label="Condition">The ERP is unreachable or answered with something that is not its protocol.</td></tr>
-<tr><td>503</td><td data-label="Code"><code>unavailable</code></td><td data-label="Condition">The gateway is saturated (ERP calls or memory for ERP answers) or the resource is unavailable; retry after the Retry-After delay.</td></tr>
-<tr><td>504</td><td data-label="Code"><code>gateway_timeout</code></td><td data-label="Condition">The ERP did not answer within the configured timeout.</td></tr>
-</tbody></table></div>
-<p>429 and 503 carry <code>Retry-After</code> (seconds). Every answer, errors included, carries <code>X-Request-Id</code>: yours when you send one (1 to 128 letters, digits and <code>_ . : + / = -</code>), else one made for the request. Quote it when reporting a problem. Data answers also carry <code>Server-Timing</code>: time in the ERP, the gateway's own time and the cache outcome.</p>
+<p>Errors answer <code>{&quot;error&quot;: {&quot;code&quot;: &quot;...&quot;, &quot;message&quot;: &quot;...&quot;}}</code>, except 405, an HTML page. Rely on the status; the message is for people.</p>
+<div class="scroll"><table>
+<thead>
+<tr>
+<th>Status</th>
+<th>Code</th>
+<th>Condition</th>
+</tr>
+</thead>
+<tbody>
+<tr>
+<td>400</td>
+<td data-label="Code"><code>bad_request</code></td>
+<td data-label="Condition">Unknown parameter, invalid sort or unknown field.</td>
+</tr>
+<tr>
+<td>401</td>
+<td data-label="Code"><code>unauthorized</code></td>
+<td data-label="Condition">API key absent, invalid or expired.</td>
+</tr>
+<tr>
+<td>403</td>
+<td data-label="Code"><code>forbidden</code></td>
+<td data-label="Condition">Account not authorised to use the API, or no read right on the model.</td>
+</tr>
+<tr>
+<td>404</td>
+<td data-label="Code"><code>not_found</code></td>
+<td data-label="Condition">Unknown resource, or record not found or outside the exposed scope.</td>
+</tr>
+<tr>
+<td>405</td>
+<td data-label="Code"><em>(HTML body)</em></td>
+<td data-label="Condition">Any method other than GET or HEAD; the answer carries <code>Allow: GET, HEAD</code>.</td>
+</tr>
+<tr>
+<td>422</td>
+<td data-label="Code"><code>invalid_value</code></td>
+<td data-label="Condition">A parameter value cannot be used (malformed date, integer expected, value outside the allowed list).</td>
+</tr>
+<tr>
+<td>429</td>
+<td data-label="Code"><code>rate_limited</code></td>
+<td data-label="Condition">Too many failed authentications from this address, too many new API keys being checked at once, or (when the operator set per-key limits) this API key has used its quota of the window; retry after the Retry-After delay.</td>
+</tr>
+<tr>
+<td>500</td>
+<td data-label="Code"><code>internal_error</code></td>
+<td data-label="Condition">An unexpected failure of the gateway itself (a bug): logged, never detailed.</td>
+</tr>
+<tr>
+<td>502</td>
+<td data-label="Code"><code>bad_gateway</code></td>
+<td data-label="Condition">The ERP is unreachable or answered with something that is not its protocol.</td>
+</tr>
+<tr>
+<td>503</td>
+<td data-label="Code"><code>unavailable</code></td>
+<td data-label="Condition">The gateway is saturated (ERP calls or memory for ERP answers) or the resource is unavailable; retry after the Retry-After delay.</td>
+</tr>
+<tr>
+<td>504</td>
+<td data-label="Code"><code>gateway_timeout</code></td>
+<td data-label="Condition">The ERP did not answer within the configured timeout.</td>
+</tr>
+</tbody>
+</table></div>
+<p>429 and 503 carry <code>Retry-After</code> (seconds). Every answer carries <code>X-Request-Id</code>: yours when you send one (1 to 128 letters, digits and <code>_ . : + / = -</code>), else one made for it; quote it when reporting a problem. Data answers carry <code>Server-Timing</code>: the ERP's time, the gateway's and the cache outcome.</p>
+<p>What to do: 400: fix the request (the message names the parameter). 422: fix the value (an enumeration's message lists the allowed ones). 401: the key is wrong or expired: get a new one. 403: this key may not read this resource. 404: no such record in scope. 429, 503: wait <code>Retry-After</code> seconds, then retry once. 502, 504: the ERP failed or was slow: retry later, with a smaller <code>limit</code> or <code>total=false</code>. Never retry a 4xx unchanged.</p>
 </section>
 <section class="guide" id="limits">
 <h2>Limits</h2>
-<div class="scroll"><table><thead><tr><th>Limit</th><th>Value</th></tr></thead><tbody>
-<tr><td><code>limit</code> default</td><td>50</td></tr>
-<tr><td><code>limit</code> maximum</td><td>200 (a larger value is lowered, no error)</td></tr>
-<tr><td><code>limit</code> minimum</td><td>1</td></tr>
-<tr><td><code>offset</code> minimum</td><td>0</td></tr>
-<tr><td><code>since_id</code> minimum</td><td>0</td></tr>
-</tbody></table></div>
-<p>Failed authentications are limited per client address, and new API keys checked at once for all addresses together: past either limit the answer is 429 with <code>Retry-After</code>.</p>
-<p>The operator may also limit each API key (points per window). Data answers then carry <code>RateLimit-Policy</code> (e.g. <code>&quot;per-key&quot;;q=600;w=60</code>: 600 points per 60 s) and <code>RateLimit</code> (e.g. <code>&quot;per-key&quot;;r=598;t=42</code>: 598 left, the window ends in 42 s), the IETF draft's fields; past the quota the answer is 429 <code>rate_limited</code> with <code>Retry-After</code>.</p>
+<ul>
+<li>Failed authentications are limited per client address, and new API keys checked at once for all addresses together: past either limit, 429 <code>rate_limited</code> with <code>Retry-After</code>.</li>
+<li>The operator may also limit each API key (points per window). Data answers then carry <code>RateLimit-Policy</code> (<code>&quot;per-key&quot;;q=600;w=60</code>: 600 points per 60 s) and <code>RateLimit</code> (<code>&quot;per-key&quot;;r=598;t=42</code>: 598 left, the window ends in 42 s), the IETF draft's fields; past the quota, 429 <code>rate_limited</code> with <code>Retry-After</code>.</li>
+</ul>
 </section>
 <section class="guide" id="versioning">
 <h2>Versioning and links</h2>
 <ul>
 <li>Interface version <strong>1.0.0</strong>; data routes carry the prefix <code>/api/v1</code>. Changes within a major version only add (resources, fields, filters); what may go is marked deprecated first.</li>
-<li>OpenAPI 3.1 description: <a href="{base_url}/api/openapi.json"><code>/api/openapi.json</code></a>, generated from the same catalogue as this page and describing exactly the routes served.</li>
-<li>Flat Markdown for agents and LLM tools: <a href="{base_url}/api/llms.txt"><code>/api/llms.txt</code></a>.</li>
-<li>Stable links: every resource card is <code>#&lt;domain&gt;/&lt;resource&gt;</code> (e.g. <a href="#approvals/approvers"><code>#approvals/approvers</code></a>), every domain <code>#&lt;domain&gt;</code>.</li>
+<li>Generated from the catalogue, describing exactly the routes served, without credentials: OpenAPI 3.1 at <a href="{base_url}/api/openapi.json"><code>/api/openapi.json</code></a>; this guide with every route at <a href="{base_url}/api/docs"><code>/api/docs</code></a> (anchors <code>#&lt;domain&gt;</code>, <code>#&lt;domain&gt;/&lt;resource&gt;</code>: <code>#approvals/approvers</code>) and, for agents, at <a href="{base_url}/llms.txt"><code>/llms.txt</code></a> (and <code>/api/llms.txt</code>).</li>
 </ul>
 </section>
 <section class="guide" id="agents">
 <h2>Agents: MCP and llms.txt</h2>
+<p>Agents that speak the Model Context Protocol use the same key, rights, limits and errors through tools.</p>
 <ul>
-<li><strong>MCP</strong>: agents that speak the Model Context Protocol connect to <code>POST {base_url}/mcp</code> (streamable HTTP, stateless) with the same <code>Authorization: Bearer &lt;API key&gt;</code>, or run <code>npm run mcp</code> (stdio) with <code>GATEWAY_URL</code> and <code>API_KEY</code> set. 14 tools: <code>list_resources</code>, <code>describe_resource</code>, <code>query_&lt;domain&gt;</code>, <code>get_record</code>; the same rights, limits and errors as the routes; personal-data fields only when named in <code>fields</code>.</li>
-<li><strong>llms.txt</strong>: this whole interface as flat Markdown for language models, at <a href="{base_url}/llms.txt"><code>/llms.txt</code></a> (and <code>/api/llms.txt</code>).</li>
+<li>Streamable HTTP: <code>POST {base_url}/mcp</code> with <code>Authorization: Bearer &lt;API key&gt;</code> (stateless: no session id; GET is 405).</li>
+<li>stdio, for local agents: <code>GATEWAY_URL={base_url} API_KEY=&lt;key&gt; npm run mcp</code> in a clone of the gateway; it forwards to <code>/mcp</code>.</li>
+<li>14 tools: <code>list_resources</code>; <code>describe_resource</code> (fields, enums, filters, sort keys, personal-data flags); <code>query_&lt;domain&gt;</code> (one per domain: <code>resource</code>, named <code>filters</code>, <code>fields</code>, <code>order</code>, <code>limit</code>, <code>since_id</code>, <code>total</code>); <code>get_record</code> (<code>resource</code> as <code>domain/name</code>, <code>id</code>, <code>fields</code>).</li>
+<li>Answers are structured content (<code>{&quot;resource&quot;, &quot;data&quot;, &quot;meta&quot;}</code>); personal-data fields only when named in <code>fields</code> (<code>meta.personal_fields_omitted</code> lists the others). Errors are tool errors whose text is <code>{&quot;error&quot;: {&quot;code&quot;, &quot;message&quot;, &quot;status&quot;}}</code>.</li>
+<li><strong>llms.txt</strong>: this interface as flat Markdown for language models, at <code>{base_url}/llms.txt</code> (and <code>/api/llms.txt</code>).</li>
 </ul>
 </section>
 <section class="guide" id="try">
@@ -4571,90 +4997,98 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 <footer>Operations data API 1.0.0 \xB7 <a href="{base_url}/api/openapi.json">OpenAPI</a> \xB7 <a href="{base_url}/api/llms.txt">llms.txt</a></footer>
 </main>
 </div>
-<script>
-(function () {
+<script>// The docs page's script (inlined by codegen/emit/docs-page, allowed by its hash in the page's CSP): the
+// search box, anchors revealed, the table of contents on a phone, copy buttons and the try-it panel.
+(() => {
+  // biome-ignore lint/suspicious/noRedundantUseStrict: the page runs this as a classic script, not as a module
   'use strict';
-  var q = document.getElementById('q');
-  var count = document.getElementById('count');
-  var nomatch = document.getElementById('nomatch');
-  var toc = document.getElementById('toc-box');
-  var all = function (root, selector) { return Array.prototype.slice.call(root.querySelectorAll(selector)); };
-  var lower = function (e) { return e.textContent.toLowerCase(); };
-  var links = {};
-  all(document, '#toc a[href^="#"]').forEach(function (a) { links[a.getAttribute('href').slice(1)] = a.parentNode; });
-  var guides = all(document, 'section.guide').map(function (g) {
-    var title = g.querySelector('h1, h2');
+  const q = document.getElementById('q');
+  const count = document.getElementById('count');
+  const nomatch = document.getElementById('nomatch');
+  const toc = document.getElementById('toc-box');
+  const all = (root, selector) => Array.prototype.slice.call(root.querySelectorAll(selector));
+  const lower = (e) => e.textContent.toLowerCase();
+  const links = {};
+  all(document, '#toc a[href^="#"]').forEach((a) => {
+    links[a.getAttribute('href').slice(1)] = a.parentNode;
+  });
+  const guides = all(document, 'section.guide').map((g) => {
+    const title = g.querySelector('h1, h2');
     return {
       el: g,
       head: title ? lower(title) : '',
-      items: all(g, ':scope > p, :scope > ul > li, :scope > pre, :scope > .scroll tbody tr').map(function (e) { return { el: e, text: lower(e) }; })
+      items: all(g, ':scope > p, :scope > ul > li, :scope > pre, :scope > .scroll tbody tr').map((e) => ({ el: e, text: lower(e) })),
     };
   });
-  var domains = all(document, 'section.domain');
-  var cards = all(document, 'article.res').map(function (card) {
-    return {
-      el: card,
-      head: all(card, '.head').map(lower).join(' '),
-      blocks: all(card, '.rows').map(function (block) {
-        return { el: block, rows: all(block, 'tbody tr').map(function (tr) { return { el: tr, text: lower(tr) }; }) };
-      }),
-      examples: all(card, '.ex')
-    };
-  });
-  var has = function (text, words) { return words.every(function (w) { return text.indexOf(w) >= 0; }); };
+  const domains = all(document, 'section.domain');
+  const cards = all(document, 'article.res').map((card) => ({
+    el: card,
+    head: all(card, '.head').map(lower).join(' '),
+    blocks: all(card, '.rows').map((block) => ({ el: block, rows: all(block, 'tbody tr').map((tr) => ({ el: tr, text: lower(tr) })) })),
+    examples: all(card, '.ex'),
+  }));
+  const has = (text, words) => words.every((w) => text.indexOf(w) >= 0);
 
   function apply() {
-    var words = q.value.toLowerCase().split(/\\s+/).filter(Boolean);
-    var shown = 0;
-    var guideShown = 0;
-    cards.forEach(function (card) {
-      var whole = has(card.head, words);
-      var visible = whole;
-      card.blocks.forEach(function (block) {
-        var any = false;
-        block.rows.forEach(function (row) {
-          var hit = whole || has(card.head + ' ' + row.text, words);
+    const words = q.value.toLowerCase().split(/\\s+/).filter(Boolean);
+    let shown = 0;
+    let guideShown = 0;
+    cards.forEach((card) => {
+      const whole = has(card.head, words);
+      let visible = whole;
+      card.blocks.forEach((block) => {
+        let any = false;
+        block.rows.forEach((row) => {
+          const hit = whole || has(\`\${card.head} \${row.text}\`, words);
           row.el.hidden = !hit;
           any = any || hit;
         });
         block.el.hidden = !any && !whole;
         visible = visible || any;
       });
-      card.examples.forEach(function (e) { e.hidden = !whole; });
+      card.examples.forEach((e) => {
+        e.hidden = !whole;
+      });
       card.el.hidden = !visible;
       if (links[card.el.id]) links[card.el.id].hidden = !visible;
       if (visible) shown += 1;
     });
-    domains.forEach(function (d) {
-      var visible = d.querySelector('article.res:not([hidden])') !== null;
+    domains.forEach((d) => {
+      const visible = d.querySelector('article.res:not([hidden])') !== null;
       d.hidden = !visible;
       if (links[d.id]) links[d.id].hidden = !visible;
     });
-    guides.forEach(function (g) {
-      var whole = has(g.head, words);
-      var any = false;
-      g.items.forEach(function (item) {
-        var hit = whole || has(item.text, words);
+    guides.forEach((g) => {
+      const whole = has(g.head, words);
+      let any = false;
+      g.items.forEach((item) => {
+        const hit = whole || has(item.text, words);
         item.el.hidden = !hit;
         any = any || hit;
       });
-      var visible = whole || any;
+      const visible = whole || any;
       g.el.hidden = !visible;
       if (links[g.el.id]) links[g.el.id].hidden = !visible;
       if (visible) guideShown += 1;
     });
     if (!words.length) count.textContent = '';
-    else count.textContent = shown + (shown === 1 ? ' resource' : ' resources') + ', ' + guideShown + (guideShown === 1 ? ' guide section' : ' guide sections');
-    var none = words.length > 0 && shown === 0 && guideShown === 0;
+    else count.textContent = \`\${shown} \${shown === 1 ? 'resource' : 'resources'}, \${guideShown} \${guideShown === 1 ? 'guide section' : 'guide sections'}\`;
+    const none = words.length > 0 && shown === 0 && guideShown === 0;
     nomatch.hidden = !none;
-    nomatch.textContent = none ? 'No match for \\u201c' + q.value.trim() + '\\u201d. Search a route (/api/v1/fleet/vehicles), a field, a filter, a parameter (since_id, cursor, fields) or a guide section; Escape clears.' : '';
+    nomatch.textContent = none
+      ? \`No match for \\u201c\${q.value.trim()}\\u201d. Search a route (/api/v1/fleet/vehicles), a field, a filter, a parameter (since_id, cursor, fields) or a guide section; Escape clears.\`
+      : '';
   }
 
   function reveal() {
-    var id;
-    try { id = decodeURIComponent(location.hash.slice(1)); } catch (e) { return; }
-    var target = id && document.getElementById(id);
-    if (target && target.closest('[hidden]')) {
+    let id;
+    try {
+      id = decodeURIComponent(location.hash.slice(1));
+    } catch (_e) {
+      return;
+    }
+    const target = id ? document.getElementById(id) : null;
+    if (target?.closest('[hidden]')) {
       q.value = '';
       apply();
       target.scrollIntoView();
@@ -4662,31 +5096,50 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
   }
 
   q.addEventListener('input', apply);
-  q.addEventListener('keydown', function (e) { if (e.key === 'Escape') { q.value = ''; apply(); } });
-  document.addEventListener('keydown', function (e) {
-    var t = e.target;
-    if (e.key === '/' && t !== q && !(t instanceof HTMLInputElement) && !(t instanceof HTMLTextAreaElement)) { e.preventDefault(); q.focus(); }
+  q.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') {
+      q.value = '';
+      apply();
+    }
+  });
+  document.addEventListener('keydown', (e) => {
+    const t = e.target;
+    if (e.key === '/' && t !== q && !(t instanceof HTMLInputElement) && !(t instanceof HTMLTextAreaElement)) {
+      e.preventDefault();
+      q.focus();
+    }
   });
   window.addEventListener('hashchange', reveal);
 
-  var wide = window.matchMedia('(min-width: 64rem)');
-  var syncToc = function () { toc.open = wide.matches; };
+  const wide = window.matchMedia('(min-width: 64rem)');
+  const syncToc = () => {
+    toc.open = wide.matches;
+  };
   syncToc();
   wide.addEventListener('change', syncToc);
-  toc.addEventListener('click', function (e) { if (!wide.matches && e.target instanceof HTMLAnchorElement) toc.open = false; });
+  toc.addEventListener('click', (e) => {
+    if (!wide.matches && e.target instanceof HTMLAnchorElement) toc.open = false;
+  });
 
   if (navigator.clipboard && window.isSecureContext) {
-    all(document, 'pre.curl').forEach(function (pre) {
-      var code = pre.querySelector('code');
-      var button = document.createElement('button');
+    all(document, 'pre.curl').forEach((pre) => {
+      const code = pre.querySelector('code');
+      const button = document.createElement('button');
       button.type = 'button';
       button.className = 'copy';
       button.textContent = 'Copy';
-      button.addEventListener('click', function () {
-        navigator.clipboard.writeText(code.textContent).then(function () {
-          button.textContent = 'Copied';
-          setTimeout(function () { button.textContent = 'Copy'; }, 1500);
-        }, function () { button.textContent = 'Select and copy'; });
+      button.addEventListener('click', () => {
+        navigator.clipboard.writeText(code.textContent).then(
+          () => {
+            button.textContent = 'Copied';
+            setTimeout(() => {
+              button.textContent = 'Copy';
+            }, 1500);
+          },
+          () => {
+            button.textContent = 'Select and copy';
+          },
+        );
       });
       pre.appendChild(button);
     });
@@ -4694,49 +5147,77 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 
   // Try it: a GET to this gateway with a key that lives in the input's value only (never stored,
   // never in the address bar); the page's CSP (connect-src 'self') lets it go nowhere else.
-  var key = document.getElementById('try-key');
-  var path = document.getElementById('try-path');
-  var send = document.getElementById('try-send');
-  var status = document.getElementById('try-status');
-  var out = document.getElementById('try-out');
-  var ROUTE = /^\\/api\\/v1\\/[a-z0-9_]+\\/[a-z0-9_]+(\\/[0-9]+)?(\\?[^#\\s]*)?$/;
-  var MAX_SHOWN = 60000;
+  const key = document.getElementById('try-key');
+  const path = document.getElementById('try-path');
+  const send = document.getElementById('try-send');
+  const status = document.getElementById('try-status');
+  const out = document.getElementById('try-out');
+  const ROUTE = /^\\/api\\/v1\\/[a-z0-9_]+\\/[a-z0-9_]+(\\/[0-9]+)?(\\?[^#\\s]*)?$/;
+  const MAX_SHOWN = 60000;
   function tryIt() {
-    var route = path.value.trim();
-    var secret = key.value.trim();
-    if (!ROUTE.test(route)) { status.textContent = 'The path must be a data route: /api/v1/<domain>/<resource>[/<id>][?query].'; path.focus(); return; }
-    if (!secret) { status.textContent = 'Paste an API key first.'; key.focus(); return; }
+    const route = path.value.trim();
+    const secret = key.value.trim();
+    if (!ROUTE.test(route)) {
+      status.textContent = 'The path must be a data route: /api/v1/<domain>/<resource>[/<id>][?query].';
+      path.focus();
+      return;
+    }
+    if (!secret) {
+      status.textContent = 'Paste an API key first.';
+      key.focus();
+      return;
+    }
     // Beside this page (<prefix>/api/docs, with or without a final slash), so it works behind a proxy that adds a prefix.
-    var url = new URL(location.pathname.replace(/\\/docs\\/?$/, '/') + route.slice('/api/'.length), location.origin);
-    var started = Date.now();
+    const url = new URL(location.pathname.replace(/\\/docs\\/?$/, '/') + route.slice('/api/'.length), location.origin);
+    const started = Date.now();
     send.disabled = true;
-    status.textContent = 'Sending GET ' + route + ' \\u2026';
-    fetch(url.href, { headers: { Authorization: 'Bearer ' + secret, Accept: 'application/json' }, credentials: 'omit', cache: 'no-store', redirect: 'error', referrerPolicy: 'no-referrer' })
-      .then(function (response) {
-        return response.text().then(function (text) {
-          var shown = text;
-          try { shown = JSON.stringify(JSON.parse(text), null, 2); } catch (e) { /* not JSON: shown as text */ }
-          if (shown.length > MAX_SHOWN) shown = shown.slice(0, MAX_SHOWN) + '\\n\\u2026 (cut: ' + shown.length + ' characters)';
-          status.textContent = response.status + ' ' + response.statusText + ' \\u00b7 ' + (Date.now() - started) + ' ms';
-          out.firstChild.textContent = shown;
-          out.hidden = false;
-        });
-      }, function (error) {
-        status.textContent = 'The request failed: ' + error.message;
-      })
-      .then(function () { send.disabled = false; });
+    status.textContent = \`Sending GET \${route} \\u2026\`;
+    fetch(url.href, {
+      headers: { Authorization: \`Bearer \${secret}\`, Accept: 'application/json' },
+      credentials: 'omit',
+      cache: 'no-store',
+      redirect: 'error',
+      referrerPolicy: 'no-referrer',
+    })
+      .then(
+        (response) =>
+          response.text().then((text) => {
+            let shown = text;
+            try {
+              shown = JSON.stringify(JSON.parse(text), null, 2);
+            } catch (_e) {
+              /* not JSON: shown as text */
+            }
+            if (shown.length > MAX_SHOWN) shown = \`\${shown.slice(0, MAX_SHOWN)}\\n\\u2026 (cut: \${shown.length} characters)\`;
+            status.textContent = \`\${response.status} \${response.statusText} \\u00b7 \${Date.now() - started} ms\`;
+            out.firstChild.textContent = shown;
+            out.hidden = false;
+          }),
+        (error) => {
+          status.textContent = \`The request failed: \${error.message}\`;
+        },
+      )
+      .then(() => {
+        send.disabled = false;
+      });
   }
   send.addEventListener('click', tryIt);
-  [key, path].forEach(function (input) { input.addEventListener('keydown', function (e) { if (e.key === 'Enter') tryIt(); }); });
-  all(document, 'button.try').forEach(function (button) {
-    button.addEventListener('click', function () {
+  [key, path].forEach((input) => {
+    input.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') tryIt();
+    });
+  });
+  all(document, 'button.try').forEach((button) => {
+    button.addEventListener('click', () => {
       path.value = button.getAttribute('data-path');
       document.getElementById('try').scrollIntoView();
       (key.value ? send : key).focus();
     });
   });
   // Leaving the page forgets the key, even if the browser keeps the page for going back.
-  window.addEventListener('pagehide', function () { key.value = ''; });
+  window.addEventListener('pagehide', () => {
+    key.value = '';
+  });
 
   if (q.value) apply();
 })();
@@ -4744,8 +5225,1373 @@ footer{color:var(--muted);font-size:.85rem;margin-top:3rem}
 </body>
 </html>
 `;
-var DOCS_PAGE_CSP = "default-src 'none'; script-src 'sha256-XWxjzAh3B8JkOW5JfCt+EQe1yCDAnIdFp5WeVR+4+Yo='; style-src 'sha256-/WKb5/mFoC+h/VEZqzYoySGLm/5yReF7LUR7Mdg07MM='; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-var LLMS_TXT = '# Operations data API\n\n> Read-only HTTP JSON API over the organisation\'s ERP: 45 resources in 11 domains (analytic, approvals, electricity, events, fleet, it, purchase, space, sprint, stock, travel). Every data route is GET, needs `Authorization: Bearer <API key>` and answers `{"data": [...], "meta": {...}}` (list) or `{"data": {...}}` (detail). Interface version 1.0.0.\n\nCompanion documents (no credentials): {base_url}/api/openapi.json (OpenAPI 3.1), {base_url}/api/docs (HTML). This text is served at {base_url}/llms.txt and {base_url}/api/llms.txt. Agents with MCP: see "MCP server" below.\n\n## Base URL\n\nThe base URL is {base_url}. Every path below is relative to it; data routes are under {base_url}/api/v1. Each resource has a list route `/api/v1/<domain>/<resource>` and a detail route `/api/v1/<domain>/<resource>/{id}` (`{id}`: positive integer). Only GET and HEAD exist; no route writes.\n\n## Authentication\n\nSend `Authorization: Bearer <API key>` on every data route. The key is an ERP API key of the dedicated technical account (member of the API group).\n- Getting a key: ask the ERP administrator who holds the API\'s technical account; they create it in the ERP under Preferences > Account security > New API key (a name and an expiry date). It is shown once: keep it in a secret store or an environment variable, never in a prompt, a URL or a log. On the demo sandbox, `make run` prints one.\n- 401 `unauthorized` (with `WWW-Authenticate: Bearer`): key absent, invalid or expired.\n- 403 `forbidden`: valid key of another account (even an administrator), or no read right on the model.\n\n## MCP server\n\nAgents that speak the Model Context Protocol use the same key and rules through tools instead of URLs.\n- Streamable HTTP: `POST {base_url}/mcp` with `Authorization: Bearer <API key>` (stateless: no session id; GET is 405). No key: 401 as above.\n- stdio (local agents): `GATEWAY_URL={base_url} API_KEY=<key> npm run mcp` in a clone of the gateway; it forwards to /mcp.\n- Tools (14): `list_resources`; `describe_resource` (fields, enums, filters, sort keys, personal-data flags); `query_<domain>` (one per domain: `resource`, named `filters`, `fields`, `order`, `limit`, `since_id`, `total`); `get_record` (`resource` as `domain/name`, `id`, `fields`).\n- Answers are structured content (`{"resource", "data", "meta"}`); personal-data fields are left out unless named in `fields` (`meta.personal_fields_omitted` lists them). Errors are tool errors whose text is `{"error": {"code", "message", "status"}}`, the codes of the table below.\n\n## Responses and paging\n\nList: `{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}` (with changed_since: `{"next_changed_since": token, "more_changes": bool, "removed_ids": [id, ...]}`). Detail: `{"data": record}`. A record holds the resource\'s fields (all of them, or those named in `fields`; `id` always).\n- Offset paging: `limit` + `offset`, in `order`; `meta.total` counts every match. Cost grows with depth.\n- Cursor paging (full scans): `since_id=0`, then pass back `meta.next_since_id` until it is `null`. Ascending id, constant cost. Not with `offset` or `order` (400).\n  Example: `GET /api/v1/approvals/approvers?since_id=0&limit=200&total=false` answers `{"data": [..., {"id": 212, ...}], "meta": {"next_since_id": 212}}`; ask again with `since_id=212`; stop at `"next_since_id": null`. Never compute the cursor yourself.\n- `total=false` omits `meta.total` (the count scans every match): use it for cursor scans and when no count is needed.\n- Unchanged answers: every 200 JSON answer carries an `ETag` (an export has none); send it back in `If-None-Match` (several comma-separated, or `*`) and an unchanged answer is 304 with no body. The data is still read from the ERP, and answers are `Cache-Control: no-store`: keep the ETag and the body yourself. Where the operator turned the gateway\'s response cache on for a resource, its answers are `Cache-Control: private, max-age=\u2026` with an `Age` instead: they may come from the gateway\'s cache, at most `max-age` seconds old.\n\n## Common parameters and limits\n\nList routes: limit, offset, since_id, total, order, fields, format, changed_since. Detail routes: fields only.\n- limit: integer, default 50, min 1, above 200 lowered to 200 without error.\n- offset: integer >= 0, default 0.\n- since_id: integer >= 0; cursor (see paging).\n- total: true|false, default true.\n- order: `field`, `field asc` or `field desc`, several comma-separated; sortable fields only (listed per route); `id` is appended last. Unset values: a number that is not set is read as 0 and sorts as 0 (first ascending, last descending, beside the zeros; before negative numbers ascending); a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by `id`, except on date-times: the ERP keeps fractions of a second that answers round off, so records showing the same date-time are ordered by that hidden fraction first.\n- fields: comma-separated field names; unknown name is 400.\n- format: csv|ndjson|json. csv or ndjson (or `Accept: text/csv` / `application/x-ndjson`): an export of every matching record, streamed by ascending id, with the filters and `fields`; `since_id` resumes after an id; not with limit, offset, order or total (400); past the gateway\'s row ceiling 422 before anything is sent. CSV: RFC 4180, header row, null = empty field, empty text = `""`, arrays as JSON text. An export that ends without its last chunk was cut short.\n- changed_since: ISO 8601 date-time or the token `meta.next_changed_since` gave. Change feed: records written at or after it, in (write_date, id) order (by id for the rest of a large window where the ERP has no write_date index); loop while `meta.more_changes` is true, keep the last token for the next sync (nothing missed or repeated, same second included). Records that left the resource or the filters, and deleted records: `meta.removed_ids` (may name ids never seen: ignore them; exports: `_removed` column; the next token in the `X-Next-Changed-Since` header). Not with order, offset, since_id or total=true (400).\nAny other query key than these and the route\'s filters is 400. Malformed common values (`limit=0`, `offset=-1`, `total=maybe`) are 422.\n\n## Filters\n\nQuery keys named per route, one value each (except `in`), AND-combined. Example: `GET {base_url}/api/v1/approvals/approvers?request_status=new&created_after=2026-01-31&limit=10`.\n- Operators: `=` exact; `ilike` case-insensitive substring of the literal text (`%` and `_` are not wildcards); `>=` / `<=` bounds (inclusive); `in` one of several.\n- integer: a whole number (ids of related records for `*_id`). number: decimal with `.`.\n- text: any non-empty text (URL-encode it).\n- true|false: case-insensitive.\n- Quoted values (`"a"|"b"`): an enumeration; send one of them exactly, without quotes (`state=done`); another value is 422.\n- date: on a date field; `YYYY-MM-DD` (an ISO 8601 date-time is accepted, its UTC date is used).\n- date-time: on a timestamp field; `YYYY-MM-DD` or ISO 8601 date-time (`2026-01-31T08:00:00Z`, offsets converted to UTC, none means UTC). A date alone: `*_after` from 00:00:00Z of that day, `*_before` through the end of that day.\n- integer list (`in`): positive ids comma-separated (`assignee_id=3,5`) or the key repeated (`assignee_id=3&assignee_id=5`).\n- Empty value, repeated key on a single-value filter, or unusable value: 422.\n- Scope: where a route states one, only matching records exist for the API (list and detail, 404 outside).\n\n## Field types (notation below)\n\n`integer`, `number`, `boolean`, `string`; `string(date)` is `YYYY-MM-DD`; `string(date-time)` is ISO 8601 UTC ending in `Z`; `|null` may be null (an empty or unreadable relation is null); `"a"|"b"` enumeration (exact strings); `string[]` readable names of related records, `integer[]` their ids. `*_id` fields are ids of related records, the sibling without `_id` is the readable name. `url` links to the record in the ERP interface. [personal data] marks personal data; [deprecated] marks what may go (responses touching it carry a `Deprecation` header).\n\n## Errors\n\nBody `{"error": {"code": "...", "message": "..."}}`; rely on the status. Every answer, errors included, carries `X-Request-Id` (yours when you send a safe one, else made for the request): quote it when reporting a problem. Data answers carry `Server-Timing` (ERP time, gateway time, cache outcome).\n\n| Status | Code | Condition |\n| --- | --- | --- |\n| 400 | bad_request | Unknown parameter, invalid sort or unknown field. |\n| 401 | unauthorized | API key absent, invalid or expired. |\n| 403 | forbidden | Account not authorised to use the API, or no read right on the model. |\n| 404 | not_found | Unknown resource, or record not found or outside the exposed scope. |\n| 405 | (HTML body) | Any method other than GET or HEAD; `Allow: GET, HEAD` |\n| 422 | invalid_value | A parameter value cannot be used (malformed date, integer expected, value outside the allowed list). |\n| 429 | rate_limited | Too many failed authentications from this address, too many new API keys being checked at once, or (when the operator set per-key limits) this API key has used its quota of the window; retry after the Retry-After delay. |\n| 500 | internal_error | An unexpected failure of the gateway itself (a bug): logged, never detailed. |\n| 502 | bad_gateway | The ERP is unreachable or answered with something that is not its protocol. |\n| 503 | unavailable | The gateway is saturated (ERP calls or memory for ERP answers) or the resource is unavailable; retry after the Retry-After delay. |\n| 504 | gateway_timeout | The ERP did not answer within the configured timeout. |\n\n429 and 503 carry `Retry-After` (seconds). When the operator limits each API key, data answers carry `RateLimit-Policy` (`"per-key";q=600;w=60`: 600 points per 60 s) and `RateLimit` (`"per-key";r=598;t=42`: 598 left, the window ends in 42 s); past the quota: 429 `rate_limited` with `Retry-After`.\n\nWhat to do: 400 (unknown parameter, or `offset`/`order` with `since_id`): fix the request, the message names the parameter. 422: fix the value, an enumeration\'s message lists the allowed ones. 401: the key is wrong or expired, get a new one (do not retry). 403: this key may not read this resource (do not retry). 404: no such record in scope. 429, 503: wait `Retry-After` seconds, then retry once. 502, 504: the ERP failed or was slow; retry later with a smaller `limit` or `total=false`. Never retry a 4xx unchanged.\n\n## Routes\n\nPer domain, per resource: description; paths; default order, sortable fields, scope; `Fields:` one line each (`name: type [marks]. description`); `Filters:` one line each (`name operator value-format. note`); an example record (its shape and value formats, not real data; a list answers `{"data": [record, ...], "meta": {"total": n}}`).\n\n## analytic: Analytic\n\nAnalytic accounts charged by purchase and approval lines, and the analysis dimensions (plans) that group them.\n\n### analytic/accounts: Analytic accounts\nAnalytic accounts, active and archived. The account id is the key used inside analytic distributions of lines.\nList: GET /api/v1/analytic/accounts. Detail: GET /api/v1/analytic/accounts/{id}.\nDefault order: id asc. Sortable: id, code, name, active.\nFields:\n- id: integer. Technical identifier of the account (key used inside analytic distributions).\n- code: string|null. Reference code of the account.\n- name: string|null. Name of the account.\n- dimension: string|null. Axis of analysis (plan) the account belongs to.\n- dimension_id: integer|null. Identifier of the axis of analysis (plan).\n- root_dimension: string|null. Top-level axis of analysis (root plan) of the account.\n- partner: string|null. Partner (customer or funder) linked to the account.\n- active: boolean. False for an archived account.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- dimension_id = integer\n- code ilike text\n- name ilike text\n- active = true|false\nExample record (shape only): {"id":42,"code":"Example code","name":"Example name","dimension":"Example dimension","dimension_id":7,"root_dimension":"Example root dimension","partner":"Example partner","active":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=account.analytic.account&view_type=form"}\n\n### analytic/dimensions: Analytic dimensions\nAxes of analysis (analytic plans) grouping the analytic accounts.\nList: GET /api/v1/analytic/dimensions. Detail: GET /api/v1/analytic/dimensions/{id}.\nDefault order: sequence asc. Sortable: id, name, sequence, applicability.\nFields:\n- id: integer. Technical identifier of the dimension.\n- name: string|null. Name of the dimension.\n- sequence: integer|null. Display order.\n- applicability: "optional"|"mandatory"|"unavailable"|null. Default applicability of the dimension on analytic distributions.\n- parent: string|null. Parent dimension when nested.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","sequence":3,"applicability":"optional","parent":"Example parent","url":"https://erp.example.org/web#id=42&model=account.analytic.plan&view_type=form"}\n\n## approvals: Approvals\n\nApproval requests, the approval circuit of each request and the product lines they ask for.\n\n### approvals/approvers: Approvers\nSteps of an approval circuit (one approver of one request).\nList: GET /api/v1/approvals/approvers. Detail: GET /api/v1/approvals/approvers/{id}.\nDefault order: id desc. Sortable: id, status, sequence, required.\nFields:\n- id: integer. Technical identifier of the step.\n- request_id: integer|null. Identifier of the approval request.\n- request_subject: string|null. Subject (number) of the approval request.\n- request_status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the approval request.\n- approver: string|null. Approver (user).\n- approver_id: integer|null. Identifier of the approver (user).\n- status: "new"|"pending"|"waiting"|"approved"|"refused"|"cancel"|null. Position of this approver in the circuit.\n- sequence: integer|null. Rank in the circuit (lowest rank decides first).\n- required: boolean. Approval of this approver is mandatory.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- request_id = integer\n- request_status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"\n- approver_id = integer\n- status = "new"|"pending"|"waiting"|"approved"|"refused"|"cancel"\n- created_after >= date-time. Steps created on or after this date.\n- created_before <= date-time. Steps created on or before this date.\nExample record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_status":"new","approver":"Example approver","approver_id":7,"status":"new","sequence":3,"required":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.approver&view_type=form"}\n\n### approvals/request-lines: Approval request lines\nProduct lines of approval requests (what is asked for and where it is charged).\nList: GET /api/v1/approvals/request-lines. Detail: GET /api/v1/approvals/request-lines/{id}.\nDefault order: id desc. Sortable: id, description, quantity, estimated_amount.\nFields:\n- id: integer. Technical identifier of the line.\n- request_id: integer|null. Identifier of the approval request.\n- request_subject: string|null. Subject (number) of the approval request.\n- request_description: string|null. Description of the approval request.\n- request_status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the approval request.\n- author: string|null. Author of the approval request.\n- description: string|null. Description of the line.\n- product: string|null. Product asked for.\n- product_id: integer|null. Identifier of the product asked for.\n- quantity: number|null. Quantity asked for.\n- uom: string|null. Unit of measure of the quantity.\n- estimated_amount: number|null. Estimated amount excluding tax.\n- currency: string|null. Currency of the estimated amount.\n- analytic_accounts: string[]. Names of the analytic accounts charged.\n- analytic_distribution: string|null. Raw analytic distribution as compact JSON: account identifier and percentage.\n- purchase_order_line_id: integer|null. Purchase order line resulting from this line, if any.\n- vendor: string|null. Vendor proposed for the line.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- request_id = integer\n- request_status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"\n- product_id = integer\n- description ilike text\n- created_after >= date-time. Lines created on or after this date.\n- created_before <= date-time. Lines created on or before this date.\nExample record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_description":"Example request description","request_status":"new","author":"Example author","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","estimated_amount":1250.5,"currency":"EUR","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","purchase_order_line_id":7,"vendor":"Example vendor","company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.product.line&view_type=form"}\n\n### approvals/requests: Approval requests\nApproval requests (purchases, expenses, missions...) and their outcome.\nList: GET /api/v1/approvals/requests. Detail: GET /api/v1/approvals/requests/{id}.\nDefault order: id desc. Sortable: id, subject, description, reference, status, amount, budget_code, location, quantity, created_at, date, date_confirmed, date_start, date_end.\nFields:\n- id: integer. Technical identifier of the request.\n- subject: string|null. Subject of the request (request number).\n- description: string|null. Description (reason) of the request.\n- reference: string|null. External reference of the request.\n- author: string|null. Author (owner) of the request.\n- author_id: integer|null. Identifier of the author (user).\n- created_by: string|null. Person who entered the request, if different from the author.\n- status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the request.\n- category: string|null. Approval category.\n- category_id: integer|null. Identifier of the approval category.\n- amount: number|null. Amount of the request.\n- currency: string|null. Currency of the amount.\n- budget_code: string|null. Budget code charged.\n- final_approver: string|null. Approver who takes the final decision.\n- approvers: integer[]. Identifiers of the circuit steps, to join with approvals/approvers.\n- partner: string|null. Partner (contact) concerned by the request.\n- location: string|null. Location concerned by the request.\n- quantity: number|null. Quantity asked for.\n- created_at: string(date-time)|null. Creation date and time of the record.\n- date: string(date-time)|null. Date of the request.\n- date_confirmed: string(date-time)|null. Date and time the request was submitted for approval.\n- date_start: string(date-time)|null. Start of the period concerned.\n- date_end: string(date-time)|null. End of the period concerned.\n- purchase_order_count: integer|null. Number of purchase orders created from the request.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"\n- author_id = integer\n- category_id = integer\n- subject ilike text\n- description ilike text\n- budget_code ilike text\n- created_after >= date-time. On field `created_at`.\n- created_before <= date-time. On field `created_at`.\n- confirmed_after >= date-time. On field `date_confirmed`.\n- confirmed_before <= date-time. On field `date_confirmed`.\n- amount_above >= number. Requests whose amount is at least this value.\nExample record (shape only): {"id":42,"subject":"Example subject","description":"Example description","reference":"Example reference","author":"Example author","author_id":7,"created_by":"Example created by","status":"new","category":"Example category","category_id":7,"amount":1250.5,"currency":"EUR","budget_code":"Example budget code","final_approver":"Example final approver","approvers":[7,9],"partner":"Example partner","location":"Example location","quantity":1250.5,"created_at":"2026-01-31T08:00:00Z","date":"2026-01-31T08:00:00Z","date_confirmed":"2026-01-31T08:00:00Z","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","purchase_order_count":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.request&view_type=form"}\n\n## electricity: Electricity\n\nPrepaid electricity meters of the sites: credit purchases, balance readings, consumption and remaining autonomy.\n\n### electricity/counters: Meters\nPrepaid electricity meters in service, with their estimated balance and autonomy (archived meters are not exposed).\nList: GET /api/v1/electricity/counters. Detail: GET /api/v1/electricity/counters/{id}.\nDefault order: code asc. Sortable: id, code, label. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the meter.\n- code: string|null. Code of the meter.\n- label: string|null. Label of the meter.\n- environment: string|null. Environment (site) served by the meter.\n- current_kwh: number|null. Estimated balance (kWh): last reading, plus credit bought since, minus the average consumption since.\n- last_reading_kwh: number|null. Balance at the last reading (kWh).\n- last_reading_date: string(date-time)|null. Date and time of the last reading.\n- days_since_reading: integer|null. Whole days since the last reading.\n- avg_daily_consumption: number|null. Average daily consumption (kWh), over the readings not excluded from the average.\n- projected_autonomy_days: integer|null. Days the estimated balance lasts at the average consumption.\n- total_purchased_kwh: number|null. Credit bought for the meter (kWh; cancelled purchases excluded).\n- total_purchased_amount: number|null. Amount spent on credit for the meter (cancelled purchases excluded).\n- currency: string|null. Currency of the amounts.\n- status: "ok"|"warning"|"critical"|"no_data"|null. Alert status from the remaining autonomy: ok, warning (10 days or less), critical (3 days or less), no_data (no reading or no consumption average).\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- status = "ok"|"warning"|"critical"|"no_data"\n- environment_id = integer. Meters serving this environment (environment id).\n- code ilike text\n- autonomy_below <= integer. Meters whose projected autonomy is at most this many days.\nExample record (shape only): {"id":42,"code":"Example code","label":"Example label","environment":"Example environment","current_kwh":1250.5,"last_reading_kwh":1250.5,"last_reading_date":"2026-01-31T08:00:00Z","days_since_reading":3,"avg_daily_consumption":1250.5,"projected_autonomy_days":3,"total_purchased_kwh":1250.5,"total_purchased_amount":1250.5,"currency":"EUR","status":"ok","url":"https://erp.example.org/web#id=42&model=electricity.counter&view_type=form"}\n\n### electricity/purchases: Credit purchases\nPrepaid credit bought for a meter.\nList: GET /api/v1/electricity/purchases. Detail: GET /api/v1/electricity/purchases/{id}.\nDefault order: date_purchase desc. Sortable: id, reference, date_purchase, purchased_kwh, amount, state.\nFields:\n- id: integer. Technical identifier of the purchase.\n- reference: string|null. Reference of the purchase (receipt or token number).\n- counter: string|null. Code of the meter credited.\n- counter_id: integer|null. Identifier of the meter credited.\n- environment: string|null. Environment (site) served by the meter.\n- date_purchase: string(date)|null. Date of the purchase.\n- purchased_kwh: number|null. Credit bought (kWh).\n- amount: number|null. Amount paid.\n- currency: string|null. Currency of the amount.\n- price_per_kwh: number|null. Price paid per kWh (amount divided by the kWh bought).\n- state: "active"|"cancelled"|null. State of the purchase.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "active"|"cancelled"\n- counter_id = integer\n- environment_id = integer. Purchases for meters of this environment (environment id).\n- date_after >= date. On field `date_purchase`.\n- date_before <= date. On field `date_purchase`.\nExample record (shape only): {"id":42,"reference":"Example reference","counter":"Example counter","counter_id":7,"environment":"Example environment","date_purchase":"2026-01-31","purchased_kwh":1250.5,"amount":1250.5,"currency":"EUR","price_per_kwh":1250.5,"state":"active","url":"https://erp.example.org/web#id=42&model=electricity.purchase&view_type=form"}\n\n### electricity/readings: Meter readings\nBalances read on a meter and the consumption derived from the previous reading.\nList: GET /api/v1/electricity/readings. Detail: GET /api/v1/electricity/readings/{id}.\nDefault order: date_reading desc. Sortable: id, date_reading, remaining_kwh, consumed_kwh, days_elapsed, daily_consumption, is_excluded_from_avg, note.\nFields:\n- id: integer. Technical identifier of the reading.\n- counter: string|null. Code of the meter read.\n- counter_id: integer|null. Identifier of the meter read.\n- environment: string|null. Environment (site) served by the meter.\n- date_reading: string(date-time)|null. Date and time of the reading.\n- remaining_kwh: number|null. Balance read on the meter (kWh).\n- consumed_kwh: number|null. Consumption since the previous reading (kWh).\n- days_elapsed: number|null. Days elapsed since the previous reading.\n- daily_consumption: number|null. Average daily consumption over the interval (kWh).\n- is_excluded_from_avg: boolean. The reading is left out of the meter\'s consumption average.\n- note: string|null. Free note.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- counter_id = integer\n- environment_id = integer. Readings of meters of this environment (environment id).\n- date_after >= date-time. On field `date_reading`.\n- date_before <= date-time. On field `date_reading`.\nExample record (shape only): {"id":42,"counter":"Example counter","counter_id":7,"environment":"Example environment","date_reading":"2026-01-31T08:00:00Z","remaining_kwh":1250.5,"consumed_kwh":1250.5,"days_elapsed":1250.5,"daily_consumption":1250.5,"is_excluded_from_avg":true,"note":"Example note","url":"https://erp.example.org/web#id=42&model=electricity.reading&view_type=form"}\n\n## events: Events\n\nEvents of the organisation, their registrations and their preparation checklist tasks.\n\n### events/events: Events\nEvents with their dates, space, seats, people in charge, review state and checklist progress.\nList: GET /api/v1/events/events. Detail: GET /api/v1/events/events/{id}.\nDefault order: date_begin desc. Sortable: id, name, date_begin, date_end, seats_max, origin, review_state, hidden_public, checklist_enabled.\nFields:\n- id: integer. Technical identifier of the event.\n- name: string|null. Name of the event.\n- event_type: string|null. Event template applied.\n- activity: string|null. Activity of the event.\n- stage: string|null. Lifecycle stage.\n- date_begin: string(date-time)|null. Start date and time.\n- date_end: string(date-time)|null. End date and time.\n- is_ongoing: boolean. True if the event is in progress at request time.\n- space: string|null. Space where the event takes place.\n- space_id: integer|null. Identifier of the space.\n- reservation_id: integer|null. Identifier of the linked space reservation.\n- space_capacity: integer|null. Capacity of the space (people).\n- seats_max: integer|null. Maximum number of attendees (0 when unlimited).\n- seats_taken: integer|null. Seats taken by confirmed and attended registrations.\n- seats_available: integer|null. Seats still available (0 when unlimited).\n- organizer: string|null. Organizer of the event.\n- responsible: string|null. User responsible for the event.\n- referent: string|null. Referent person of the event.\n- origin: "internal"|"public"|null. Origin of the event (internal or public request).\n- review_state: "approved"|"pending"|"refused"|null. Review state of the event.\n- hidden_public: boolean. Hidden on the public site.\n- checklist_enabled: boolean. The preparation checklist is enabled.\n- checklist_progress: number|null. Progress of the preparation checklist (percent).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- stage_id = integer. Events in this stage (stage id).\n- space_id = integer\n- review_state = "approved"|"pending"|"refused"\n- origin = "internal"|"public"\n- hidden_public = true|false\n- begin_after >= date-time. On field `date_begin`.\n- begin_before <= date-time. On field `date_begin`.\nExample record (shape only): {"id":42,"name":"Example name","event_type":"Example event type","activity":"Example activity","stage":"Example stage","date_begin":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","is_ongoing":true,"space":"Example space","space_id":7,"reservation_id":7,"space_capacity":3,"seats_max":3,"seats_taken":3,"seats_available":3,"organizer":"Example organizer","responsible":"Example responsible","referent":"Example referent","origin":"internal","review_state":"approved","hidden_public":true,"checklist_enabled":true,"checklist_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=event.event&view_type=form"}\n\n### events/registrations: Registrations\nRegistrations of participants to events (attendee name, email and phone are personal data).\nList: GET /api/v1/events/registrations. Detail: GET /api/v1/events/registrations/{id}.\nDefault order: id desc. Sortable: id, attendee, email, phone, state.\nFields:\n- id: integer. Technical identifier of the registration.\n- event_id: integer|null. Identifier of the event.\n- event: string|null. Name of the event.\n- ticket: string|null. Ticket type of the registration.\n- attendee: string|null [personal data]. Participant name.\n- email: string|null [personal data]. Participant email address.\n- phone: string|null [personal data]. Participant phone number.\n- booked_by: string|null. Contact who booked the registration.\n- state: "draft"|"open"|"done"|"cancel"|null. Registration status: draft (unconfirmed), open (confirmed), done (attended), cancel (cancelled).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- event_id = integer\n- state = "draft"|"open"|"done"|"cancel"\n- partner_id = integer. Registrations booked by this contact (partner id).\n- email ilike text\nExample record (shape only): {"id":42,"event_id":7,"event":"Example event","ticket":"Example ticket","attendee":"Example attendee","email":"someone@example.org","phone":"+1 555 0100","booked_by":"Example booked by","state":"draft","company":"Example company","url":"https://erp.example.org/web#id=42&model=event.registration&view_type=form"}\n\n### events/tasks: Checklist tasks\nPreparation checklist tasks of events.\nList: GET /api/v1/events/tasks. Detail: GET /api/v1/events/tasks/{id}.\nDefault order: event_id desc, sequence asc. Sortable: id, name, done.\nFields:\n- id: integer. Technical identifier of the task.\n- event_id: integer|null. Identifier of the event.\n- event: string|null. Name of the event.\n- name: string|null. Task to carry out.\n- done: boolean. The task is done.\n- assignee: string|null. User assigned to the task.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- event_id = integer\n- done = true|false\n- assigned_user_id = integer. Tasks assigned to this user (user id).\nExample record (shape only): {"id":42,"event_id":7,"event":"Example event","name":"Example name","done":true,"assignee":"Example assignee","url":"https://erp.example.org/web#id=42&model=event.checklist.task&view_type=form"}\n\n## fleet: Fleet\n\nVehicles of the organisation, their reservations and trips, fuel logs, services, incidents and due-date alerts.\n\n### fleet/alerts: Alerts\nDue-date alerts on vehicles: insurance, technical control, mileage service, driving permit and custom reminders.\nList: GET /api/v1/fleet/alerts. Detail: GET /api/v1/fleet/alerts/{id}.\nDefault order: due_date asc. Sortable: id, name, type, due_date, handled_at, reminder_days.\nFields:\n- id: integer. Technical identifier of the alert.\n- name: string|null. Title of the alert.\n- vehicle: string|null. Vehicle concerned.\n- vehicle_id: integer|null. Identifier of the vehicle concerned.\n- type: "assurance"|"controle_technique"|"entretien_km"|"permit"|"custom"|null. Category of the alert.\n- due_date: string(date)|null. Due date.\n- state: "pending"|"handled"|"late"|null. Handling state: late when the due date has passed without the alert being handled.\n- handled_at: string(date-time)|null. When the alert was handled.\n- handled_by: string|null. Person who handled the alert.\n- reminder_days: integer|null. Notice days before the due date.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "pending"|"handled"|"late"\n- type = "assurance"|"controle_technique"|"entretien_km"|"permit"|"custom"\n- vehicle_id = integer\n- due_before <= date. On field `due_date`.\n- due_after >= date. On field `due_date`.\nExample record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","vehicle_id":7,"type":"assurance","due_date":"2026-01-31","state":"pending","handled_at":"2026-01-31T08:00:00Z","handled_by":"Example handled by","reminder_days":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.alert&view_type=form"}\n\n### fleet/fuel-logs: Fuel logs\nFuel fills of the vehicles with consumption over each interval and anomaly detection.\nList: GET /api/v1/fleet/fuel-logs. Detail: GET /api/v1/fleet/fuel-logs/{id}.\nDefault order: date desc. Sortable: id, reference, date, station, liters, price_per_liter, odometer, distance, reviewed.\nFields:\n- id: integer. Technical identifier of the fuel log.\n- reference: string|null. Reference of the fuel log.\n- vehicle: string|null. Vehicle filled.\n- vehicle_id: integer|null. Identifier of the vehicle filled.\n- driver: string|null. Driver at the time of the fill.\n- date: string(date-time)|null. Date and time of the fill.\n- station: string|null. Fuel station.\n- liters: number|null. Litres filled.\n- price_per_liter: number|null. Price per litre.\n- total_amount: number|null. Total amount of the fill.\n- currency: string|null. Currency of the amounts.\n- odometer: number|null. Odometer reading at the fill (km).\n- distance: number|null. Kilometres driven since the previous fill.\n- consumption: number|null. Litres per 100 km over the interval since the previous fill.\n- is_anomaly: boolean. Consumption deviates abnormally from the vehicle average.\n- anomaly_severity: "none"|"low"|"medium"|"high"|null. Severity of the consumption anomaly.\n- anomaly_reason: string|null. Explanation of the anomaly.\n- reviewed: boolean. Anomaly reviewed by a manager.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- is_anomaly = true|false\n- reviewed = true|false\n- date_after >= date-time. On field `date`.\n- date_before <= date-time. On field `date`.\nExample record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31T08:00:00Z","station":"Example station","liters":1250.5,"price_per_liter":1250.5,"total_amount":1250.5,"currency":"EUR","odometer":1250.5,"distance":1250.5,"consumption":1250.5,"is_anomaly":true,"anomaly_severity":"none","anomaly_reason":"Example anomaly reason","reviewed":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.fuel.log&view_type=form"}\n\n### fleet/incidents: Incidents\nIncidents involving the vehicles (damage, breakdowns, accidents).\nList: GET /api/v1/fleet/incidents. Detail: GET /api/v1/fleet/incidents/{id}.\nDefault order: date desc. Sortable: id, name, date, severity, cost.\nFields:\n- id: integer. Technical identifier of the incident.\n- name: string|null. Short description of the incident.\n- vehicle: string|null. Vehicle involved.\n- vehicle_id: integer|null. Identifier of the vehicle involved.\n- driver: string|null. Driver at the time of the incident.\n- date: string(date)|null. Date of the incident.\n- severity: "minor"|"moderate"|"major"|"critical"|null. Severity of the incident.\n- cost: number|null. Estimated impact cost.\n- currency: string|null. Currency of the cost.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- driver_id = integer. Incidents with this driver (partner id).\n- severity = "minor"|"moderate"|"major"|"critical"\n- date_after >= date. On field `date`.\n- date_before <= date. On field `date`.\nExample record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","severity":"minor","cost":1250.5,"currency":"EUR","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.incident&view_type=form"}\n\n### fleet/locations: Locations\nFleet locations in service (pick-up points and sites; archived locations are not exposed).\nList: GET /api/v1/fleet/locations. Detail: GET /api/v1/fleet/locations/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, address, city, latitude, longitude, is_default_pickup. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the location.\n- name: string|null. Name of the location.\n- code: string|null. Short code.\n- address: string|null. Street address.\n- city: string|null. City.\n- country: string|null. Country.\n- latitude: number|null. Latitude (decimal degrees).\n- longitude: number|null. Longitude (decimal degrees).\n- is_default_pickup: boolean. Default pick-up point for vehicle requests.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- city ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","address":"Example address","city":"Example city","country":"Example country","latitude":1250.5,"longitude":1250.5,"is_default_pickup":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.location&view_type=form"}\n\n### fleet/reservations: Reservations\nVehicle requests (reservations of a vehicle for a period).\nList: GET /api/v1/fleet/reservations. Detail: GET /api/v1/fleet/reservations/{id}.\nDefault order: start desc. Sortable: id, reference, start, stop, motive, destination, expected_km, attendees_count, origin, state, approved_at, refusal_reason.\nFields:\n- id: integer. Technical identifier of the reservation.\n- reference: string|null. Reference of the reservation.\n- vehicle: string|null. Vehicle reserved.\n- vehicle_id: integer|null. Identifier of the vehicle reserved.\n- driver: string|null. Driver.\n- requester: string|null. Person who made the request.\n- start: string(date-time)|null. Start of the reservation.\n- stop: string(date-time)|null. End of the reservation.\n- duration: number|null. Duration (hours).\n- motive: string|null. Purpose of the trip.\n- pickup_location: string|null. Where the vehicle is picked up.\n- destination: string|null. Destination.\n- expected_km: number|null. Expected distance (km).\n- attendees_count: integer|null. Expected passengers.\n- origin: "internal"|"public"|null. Channel through which the request was made.\n- state: "draft"|"pending"|"approved"|"in_progress"|"done"|"refused"|"cancelled"|null. State of the reservation.\n- approver: string|null. Person who approved or refused the request.\n- approved_at: string(date-time)|null. When the request was approved.\n- refusal_reason: string|null. Reason given for a refusal.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"pending"|"approved"|"in_progress"|"done"|"refused"|"cancelled"\n- vehicle_id = integer\n- driver_id = integer. Reservations with this driver (partner id).\n- start_after >= date-time. On field `start`.\n- start_before <= date-time. On field `start`.\nExample record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","requester":"Example requester","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"motive":"Example motive","pickup_location":"Example pickup location","destination":"Example destination","expected_km":1250.5,"attendees_count":3,"origin":"internal","state":"draft","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","url":"https://erp.example.org/web#id=42&model=fleet.reservation&view_type=form"}\n\n### fleet/services: Services\nServices performed on the vehicles (maintenance and repairs).\nList: GET /api/v1/fleet/services. Detail: GET /api/v1/fleet/services/{id}.\nDefault order: date desc. Sortable: id, date, description, service_kind, amount, next_service_odometer, invoice_ref, state.\nFields:\n- id: integer. Technical identifier of the service.\n- vehicle: string|null. Vehicle serviced.\n- vehicle_id: integer|null. Identifier of the vehicle serviced.\n- date: string(date)|null. Date of the service.\n- description: string|null. Description of the service.\n- service_type: string|null. Type of service.\n- service_kind: "preventive"|"curative"|null. Preventive or curative service.\n- amount: number|null. Cost of the service.\n- total_cost: number|null. Total cost including detail lines.\n- currency: string|null. Currency of the amounts.\n- odometer: number|null. Odometer reading at the service (km).\n- next_service_odometer: number|null. Odometer reading at which the next service is due (km).\n- vendor: string|null. Vendor who performed the service.\n- invoice_ref: string|null. Vendor invoice reference.\n- state: "new"|"running"|"done"|"cancelled"|null. Stage of the service.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- state = "new"|"running"|"done"|"cancelled"\n- service_kind = "preventive"|"curative"\n- date_after >= date. On field `date`.\n- date_before <= date. On field `date`.\nExample record (shape only): {"id":42,"vehicle":"Example vehicle","vehicle_id":7,"date":"2026-01-31","description":"Example description","service_type":"Example service type","service_kind":"preventive","amount":1250.5,"total_cost":1250.5,"currency":"EUR","odometer":1250.5,"next_service_odometer":1250.5,"vendor":"Example vendor","invoice_ref":"Example invoice ref","state":"new","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.vehicle.log.services&view_type=form"}\n\n### fleet/trips: Trips\nTrips driven with the vehicles.\nList: GET /api/v1/fleet/trips. Detail: GET /api/v1/fleet/trips/{id}.\nDefault order: date desc. Sortable: id, reference, date, date_start, date_end, odometer_start, distance, motive, destination.\nFields:\n- id: integer. Technical identifier of the trip.\n- reference: string|null. Reference of the trip.\n- reservation_id: integer|null. Originating reservation, if any.\n- vehicle: string|null. Vehicle driven.\n- vehicle_id: integer|null. Identifier of the vehicle driven.\n- driver: string|null. Driver.\n- date: string(date)|null. Date of the trip.\n- date_start: string(date-time)|null. Departure time.\n- date_end: string(date-time)|null. Arrival time.\n- odometer_start: number|null. Odometer reading at departure (km).\n- odometer_end: number|null. Odometer reading at arrival (km).\n- distance: number|null. Distance driven (km).\n- motive: string|null. Purpose of the trip.\n- destination: string|null. Destination.\n- analytic_account: string|null. Analytic account charged.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- vehicle_id = integer\n- driver_id = integer. Trips with this driver (partner id).\n- date_after >= date. On field `date`.\n- date_before <= date. On field `date`.\nExample record (shape only): {"id":42,"reference":"Example reference","reservation_id":7,"vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","odometer_start":1250.5,"odometer_end":1250.5,"distance":1250.5,"motive":"Example motive","destination":"Example destination","analytic_account":"Example analytic account","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.trip&view_type=form"}\n\n### fleet/vehicles: Vehicles\nVehicles of the fleet in service (archived vehicles are not exposed).\nList: GET /api/v1/fleet/vehicles. Detail: GET /api/v1/fleet/vehicles/{id}.\nDefault order: plate asc. Sortable: id, plate, vin, seats, fuel_type, assignation_state, acquisition_date, insurance_expiry, technical_control_expiry. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the vehicle.\n- plate: string|null. Licence plate.\n- model: string|null. Make and model.\n- vin: string|null. Vehicle identification number (chassis).\n- driver: string|null. Driver currently assigned.\n- seats: integer|null. Number of seats.\n- fuel_type: "diesel"|"gasoline"|"full_hybrid"|"plug_in_hybrid_diesel"|"plug_in_hybrid_gasoline"|"cng"|"lpg"|"hydrogen"|"electric"|null. Fuel or energy.\n- odometer: number|null. Last odometer reading (km).\n- state: string|null. Vehicle lifecycle state (free value).\n- assignation_state: "free"|"assigned"|"maintenance"|"out_of_service"|"sold"|null. Assignment state.\n- acquisition_date: string(date)|null. Date of acquisition.\n- insurance_expiry: string(date)|null. Expiry date of the insurance.\n- technical_control_expiry: string(date)|null. Expiry date of the technical control.\n- next_alert_date: string(date)|null. Next due date, all alert categories.\n- avg_consumption: number|null. Average consumption (litres per 100 km).\n- total_km_last_year: number|null. Distance driven over the last twelve months (km).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- assignation_state = "free"|"assigned"|"maintenance"|"out_of_service"|"sold"\n- driver_id = integer. Vehicles assigned to this driver (partner id).\n- fuel_type = "diesel"|"gasoline"|"full_hybrid"|"plug_in_hybrid_diesel"|"plug_in_hybrid_gasoline"|"cng"|"lpg"|"hydrogen"|"electric"\n- plate ilike text\n- insurance_expiry_before <= date. On field `insurance_expiry`.\n- technical_control_expiry_before <= date. On field `technical_control_expiry`.\nExample record (shape only): {"id":42,"plate":"Example plate","model":"Example model","vin":"Example vin","driver":"Example driver","seats":3,"fuel_type":"diesel","odometer":1250.5,"state":"Example state","assignation_state":"free","acquisition_date":"2026-01-31","insurance_expiry":"2026-01-31","technical_control_expiry":"2026-01-31","next_alert_date":"2026-01-31","avg_consumption":1250.5,"total_km_last_year":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.vehicle&view_type=form"}\n\n## it: IT\n\nIT hardware assets of the organisation\'s inventory, helpdesk tickets and consumables issued to users.\n\n### it/assets: Assets\nIT hardware identified by serial number, limited to the organisation\'s inventory (parc).\nList: GET /api/v1/it/assets. Detail: GET /api/v1/it/assets/{id}.\nDefault order: serial asc. Sortable: id, serial, internal_ref, lifecycle. Scope: org_in_parc = true.\nFields:\n- id: integer. Technical identifier of the asset.\n- serial: string|null. Serial number.\n- internal_ref: string|null. Internal reference (when it differs from the serial number).\n- product: string|null. Hardware model.\n- quantity: number|null. Quantity on hand.\n- location: string|null. Stock location of the asset.\n- holder: string|null. Person holding the asset.\n- lifecycle: "available"|"assigned"|"maintenance"|"retired"|"external"|null. Lifecycle stage of the asset.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- lifecycle = "available"|"assigned"|"maintenance"|"retired"|"external"\n- holder_id = integer. Assets held by this person (partner id).\n- serial ilike text\nExample record (shape only): {"id":42,"serial":"Example serial","internal_ref":"Example internal ref","product":"Example product","quantity":1250.5,"location":"Example location","holder":"Example holder","lifecycle":"available","company":"Example company","url":"https://erp.example.org/web#id=42&model=stock.lot&view_type=form"}\n\n### it/consumable-moves: Consumable moves\nConsumables issued to beneficiaries against IT tickets, and what came back.\nList: GET /api/v1/it/consumable-moves. Detail: GET /api/v1/it/consumable-moves/{id}.\nDefault order: date desc. Sortable: id, quantity, returned_quantity, state, date.\nFields:\n- id: integer. Technical identifier of the move.\n- ticket_id: integer|null. Identifier of the ticket the consumable was issued for.\n- ticket_number: string|null. Number of the ticket.\n- beneficiary: string|null. Person who received the consumable.\n- product: string|null. Consumable issued.\n- location: string|null. Stock location the consumable was taken from.\n- quantity: number|null. Quantity issued.\n- returned_quantity: number|null. Quantity returned.\n- remaining_quantity: number|null. Quantity not returned.\n- state: "out"|"partial"|"returned"|null. Return state of the move.\n- date: string(date-time)|null. Date and time of issue.\n- handled_by: string|null. Technician who handled the move.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "out"|"partial"|"returned"\n- partner_id = integer. Moves for this beneficiary (partner id).\n- product_id = integer. Moves of this product.\n- date_after >= date-time. Issued on or after this date.\n- date_before <= date-time. Issued on or before this date.\nExample record (shape only): {"id":42,"ticket_id":7,"ticket_number":"Example ticket number","beneficiary":"Example beneficiary","product":"Example product","location":"Example location","quantity":1250.5,"returned_quantity":1250.5,"remaining_quantity":1250.5,"state":"out","date":"2026-01-31T08:00:00Z","handled_by":"Example handled by","url":"https://erp.example.org/web#id=42&model=it.consumable.move&view_type=form"}\n\n### it/tickets: Tickets\nIT helpdesk tickets in service (archived tickets are not exposed); both listings of the specification (decision D4).\nList: GET /api/v1/it/tickets. Detail: GET /api/v1/it/tickets/{id}.\nDefault order: id desc. Sortable: id, number, name, priority, kanban_state, assigned_date, closed_date, validation_state. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the ticket.\n- number: string|null. Ticket number.\n- name: string|null. Subject of the ticket.\n- type: string|null. Request category (ticket type).\n- stage: string|null. Current stage.\n- is_closed: boolean. The current stage is a closing stage.\n- team: string|null. Support team in charge.\n- assignees: string[]. Assigned technicians.\n- assignee: string|null. First assigned technician, or null (earlier listing).\n- requester: string|null. Person who raised the ticket.\n- requester_email: string|null [personal data]. Email address of the requester.\n- priority: "0"|"1"|"2"|"3"|null. Priority: 0 low, 1 normal, 2 high, 3 critical.\n- kanban_state: "normal"|"done"|"blocked"|null. Kanban status: normal (in progress), done (ready) or blocked.\n- assigned_date: string(date-time)|null. Date and time the ticket was assigned.\n- closed_date: string(date-time)|null. Date and time the ticket was closed.\n- category: string|null. Category of the ticket (earlier listing).\n- validation_state: "none"|"to_validate"|"validated"|"rejected"|null. Hierarchical validation status, if the request requires one (earlier listing).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- is_closed = true|false\n- team_id = integer. Tickets of this support team.\n- assignee_id in integer list. Tickets assigned to one or several technicians (user ids, comma-separated or repeated key).\n- priority = "0"|"1"|"2"|"3"\n- number ilike text\n- user_id = integer. Tickets where this user is among the assignees (earlier listing).\n- validation_state = "none"|"to_validate"|"validated"|"rejected"\nExample record (shape only): {"id":42,"number":"Example number","name":"Example name","type":"Example type","stage":"Example stage","is_closed":true,"team":"Example team","assignees":["Example assignees 1","Example assignees 2"],"assignee":"Example assignee","requester":"Example requester","requester_email":"someone@example.org","priority":"0","kanban_state":"normal","assigned_date":"2026-01-31T08:00:00Z","closed_date":"2026-01-31T08:00:00Z","category":"Example category","validation_state":"none","company":"Example company","url":"https://erp.example.org/web#id=42&model=it.ticket&view_type=form"}\n\n## purchase: Purchase\n\nPurchase orders sent to vendors and their lines (quantities, prices, receptions, billing and analytic distribution).\n\n### purchase/order-lines: Purchase order lines\nLines of purchase orders.\nList: GET /api/v1/purchase/order-lines. Detail: GET /api/v1/purchase/order-lines/{id}.\nDefault order: id desc. Sortable: id, description, quantity, price_unit, price_subtotal, price_total, qty_received, qty_invoiced, date_planned.\nFields:\n- id: integer. Technical identifier of the line.\n- order_id: integer|null. Identifier of the purchase order.\n- order_reference: string|null. Reference of the purchase order.\n- description: string|null. Description of the line.\n- product: string|null. Product ordered.\n- product_id: integer|null. Identifier of the product ordered.\n- quantity: number|null. Quantity ordered.\n- uom: string|null. Unit of measure of the quantity.\n- price_unit: number|null. Unit price.\n- price_subtotal: number|null. Line amount excluding tax.\n- price_total: number|null. Line amount including tax.\n- currency: string|null. Currency of the amounts.\n- qty_received: number|null. Quantity received.\n- qty_invoiced: number|null. Quantity billed by the vendor.\n- date_planned: string(date-time)|null. Expected arrival date and time.\n- analytic_accounts: string[]. Names of the analytic accounts charged.\n- analytic_distribution: string|null. Raw analytic distribution as compact JSON: account identifier and percentage.\n- state: "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"|null. State of the parent order.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- order_id = integer\n- product_id = integer\n- state = "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"\n- planned_after >= date-time. On field `date_planned`.\n- planned_before <= date-time. On field `date_planned`.\nExample record (shape only): {"id":42,"order_id":7,"order_reference":"Example order reference","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","price_unit":1250.5,"price_subtotal":1250.5,"price_total":1250.5,"currency":"EUR","qty_received":1250.5,"qty_invoiced":1250.5,"date_planned":"2026-01-31T08:00:00Z","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","state":"draft","url":"https://erp.example.org/web#id=42&model=purchase.order.line&view_type=form"}\n\n### purchase/orders: Purchase orders\nPurchase orders (requests for quotation and confirmed orders).\nList: GET /api/v1/purchase/orders. Detail: GET /api/v1/purchase/orders/{id}.\nDefault order: date_order desc. Sortable: id, reference, vendor_reference, subject, budget_line, delivery_condition, origin, date_order, date_approve, date_planned, amount_untaxed, amount_total, state, invoice_status, created_at.\nFields:\n- id: integer. Technical identifier of the order.\n- reference: string|null. Order reference (number).\n- vendor: string|null. Vendor.\n- vendor_id: integer|null. Identifier of the vendor (partner).\n- vendor_reference: string|null. Reference of the order on the vendor\'s side.\n- subject: string|null. Short description of what the order covers.\n- budget_line: string|null. Budget line charged.\n- department: string|null. Requesting department.\n- delivery_condition: string|null. Delivery conditions agreed with the vendor.\n- origin: string|null. Originating document.\n- date_order: string(date-time)|null. Order deadline.\n- date_approve: string(date-time)|null. Confirmation date.\n- date_planned: string(date-time)|null. Planned reception.\n- amount_untaxed: number|null. Total amount excluding tax.\n- amount_total: number|null. Total amount including tax.\n- currency: string|null. Currency of the amounts.\n- state: "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"|null. State of the order (org_tribu = awaiting tribe validation).\n- invoice_status: "no"|"to invoice"|"invoiced"|null. Billing status.\n- buyer: string|null. Buyer in charge of the order.\n- author: string|null. Person who entered the order.\n- author_id: integer|null. Identifier of the person who entered the order (user).\n- created_at: string(date-time)|null. Creation date and time of the record.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"\n- invoice_status = "no"|"to invoice"|"invoiced"\n- vendor_id = integer\n- user_id = integer. Orders handled by this buyer (user id).\n- origin ilike text\n- subject ilike text\n- budget_line ilike text\n- department_id = integer. Orders of this department (department id).\n- ordered_after >= date-time. On field `date_order`.\n- ordered_before <= date-time. On field `date_order`.\n- amount_above >= number. Orders whose tax-inclusive total is at least this amount.\n- author_id = integer\n- created_after >= date-time. On field `created_at`.\n- created_before <= date-time. On field `created_at`.\nExample record (shape only): {"id":42,"reference":"Example reference","vendor":"Example vendor","vendor_id":7,"vendor_reference":"Example vendor reference","subject":"Example subject","budget_line":"Example budget line","department":"Example department","delivery_condition":"Example delivery condition","origin":"Example origin","date_order":"2026-01-31T08:00:00Z","date_approve":"2026-01-31T08:00:00Z","date_planned":"2026-01-31T08:00:00Z","amount_untaxed":1250.5,"amount_total":1250.5,"currency":"EUR","state":"draft","invoice_status":"no","buyer":"Example buyer","author":"Example author","author_id":7,"created_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=purchase.order&view_type=form"}\n\n## space: Space\n\nSites and bookable spaces of the organisation, their categories and equipment, activities, reservations and maintenance slots.\n\n### space/activities: Activities\nActivities a space can be booked for (archived activities are not exposed).\nList: GET /api/v1/space/activities. Detail: GET /api/v1/space/activities/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, default_duration. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the activity.\n- name: string|null. Name of the activity.\n- code: string|null. Short code of the activity.\n- default_duration: number|null. Default duration of a booking for this activity (hours).\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","default_duration":1250.5,"url":"https://erp.example.org/web#id=42&model=space.activity&view_type=form"}\n\n### space/categories: Categories\nCategories of spaces and equipment (archived categories are not exposed).\nList: GET /api/v1/space/categories. Detail: GET /api/v1/space/categories/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, description. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the category.\n- name: string|null. Name of the category.\n- description: string|null. Description of the category.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","description":"Example description","url":"https://erp.example.org/web#id=42&model=space.category&view_type=form"}\n\n### space/equipments: Equipment\nEquipment available in the spaces (archived equipment is not exposed).\nList: GET /api/v1/space/equipments. Detail: GET /api/v1/space/equipments/{id}.\nDefault order: name asc. Sortable: id, name, code, description. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the equipment.\n- name: string|null. Name of the equipment.\n- code: string|null. Short code of the equipment.\n- category: string|null. Category of the equipment.\n- description: string|null. Description of the equipment.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- category_id = integer. Equipment of this category (category id).\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","category":"Example category","description":"Example description","url":"https://erp.example.org/web#id=42&model=space.equipment&view_type=form"}\n\n### space/maintenances: Maintenances\nMaintenance slots of spaces.\nList: GET /api/v1/space/maintenances. Detail: GET /api/v1/space/maintenances/{id}.\nDefault order: start desc. Sortable: id, name, start, stop, state, category, blocks_reservations.\nFields:\n- id: integer. Technical identifier of the maintenance.\n- name: string|null. Subject of the maintenance.\n- space: string|null. Space under maintenance.\n- space_id: integer|null. Identifier of the space.\n- start: string(date-time)|null. Start of the maintenance slot.\n- stop: string(date-time)|null. End of the maintenance slot.\n- state: "planned"|"in_progress"|"done"|"cancelled"|null. State of the maintenance.\n- category: "preventive"|"curative"|"cleaning"|"other"|null. Kind of maintenance.\n- technician: string|null. Internal technician.\n- external_technician: string|null. External technician or contractor.\n- blocks_reservations: boolean. Prevents any reservation on the slot.\n- check_progress: number|null. Progress of the maintenance checklist (percent).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "planned"|"in_progress"|"done"|"cancelled"\n- space_id = integer\n- category = "preventive"|"curative"|"cleaning"|"other"\n- blocks_reservations = true|false\n- start_after >= date-time. On field `start`.\n- start_before <= date-time. On field `start`.\nExample record (shape only): {"id":42,"name":"Example name","space":"Example space","space_id":7,"start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","state":"planned","category":"preventive","technician":"Example technician","external_technician":"Example external technician","blocks_reservations":true,"check_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.maintenance&view_type=form"}\n\n### space/reservations: Reservations\nReservations of spaces.\nList: GET /api/v1/space/reservations. Detail: GET /api/v1/space/reservations/{id}.\nDefault order: start desc. Sortable: id, reference, start, stop, attendees_expected, attendees_actual, origin, state, approved_at, refusal_reason, cancellation_reason, check_in_at, check_out_at.\nFields:\n- id: integer. Technical identifier of the reservation.\n- reference: string|null. Reservation number.\n- space: string|null. Space reserved.\n- space_id: integer|null. Identifier of the space.\n- activity: string|null. Activity planned in the space.\n- start: string(date-time)|null. Start of the reservation.\n- stop: string(date-time)|null. End of the reservation.\n- duration: number|null. Duration of the reservation (hours).\n- attendees_expected: integer|null. Number of attendees expected.\n- attendees_actual: integer|null. Number of attendees actually present.\n- requester: string|null. Person who requested the reservation.\n- origin: "internal"|"public"|null. Origin of the request (internal or public).\n- state: "pending"|"approved"|"refused"|"cancelled"|"done"|null. State of the reservation.\n- approver: string|null. User who approved or refused the reservation.\n- approved_at: string(date-time)|null. Date and time of the approval.\n- refusal_reason: string|null. Reason given for a refusal.\n- cancellation_reason: string|null. Reason given for a cancellation.\n- check_in_at: string(date-time)|null. Date and time of the check-in.\n- check_out_at: string(date-time)|null. Date and time of the check-out.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "pending"|"approved"|"refused"|"cancelled"|"done"\n- space_id = integer\n- activity_id = integer. Reservations for this activity (activity id).\n- origin = "internal"|"public"\n- start_after >= date-time. On field `start`.\n- start_before <= date-time. On field `start`.\nExample record (shape only): {"id":42,"reference":"Example reference","space":"Example space","space_id":7,"activity":"Example activity","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"attendees_expected":3,"attendees_actual":3,"requester":"Example requester","origin":"internal","state":"pending","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","cancellation_reason":"Example cancellation reason","check_in_at":"2026-01-31T08:00:00Z","check_out_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=space.reservation&view_type=form"}\n\n### space/sites: Sites\nSites holding the spaces, as a tree (archived sites are not exposed).\nList: GET /api/v1/space/sites. Detail: GET /api/v1/space/sites/{id}.\nDefault order: complete_name asc. Sortable: id, name, complete_name, code, address. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the site.\n- name: string|null. Name of the site.\n- complete_name: string|null. Full hierarchical path of the site.\n- code: string|null. Short code of the site.\n- parent_id: integer|null. Identifier of the parent site.\n- address: string|null. Address of the site.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- parent_id = integer\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","complete_name":"Example complete name","code":"Example code","parent_id":7,"address":"Example address","company":"Example company","url":"https://erp.example.org/web#id=42&model=space.site&view_type=form"}\n\n### space/spaces: Spaces\nBookable spaces (archived spaces are not exposed).\nList: GET /api/v1/space/spaces. Detail: GET /api/v1/space/spaces/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, state, location, floor, surface, capacity, hourly_price, public_visibility, approval_required, min_lead_hours, max_lead_days, cancel_deadline_hours. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the space.\n- name: string|null. Name of the space.\n- code: string|null. Short code of the space.\n- site: string|null. Site of the space.\n- site_id: integer|null. Identifier of the site.\n- state: "available"|"restricted"|"closed"|null. Availability state of the space.\n- location: string|null. Free location inside the site.\n- floor: string|null. Floor.\n- surface: number|null. Surface (square metres).\n- capacity: integer|null. Capacity (people).\n- hourly_price: number|null. Hourly price.\n- currency: string|null. Currency of the hourly price.\n- categories: string[]. Names of the categories of the space.\n- public_visibility: "private"|"internal"|"public"|null. Visibility of the space for bookings.\n- approval_required: boolean. Reservations need an approval.\n- min_lead_hours: integer|null. Minimum booking notice (hours).\n- max_lead_days: integer|null. Maximum booking horizon (days).\n- cancel_deadline_hours: integer|null. Cancellation limit (hours before start).\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "available"|"restricted"|"closed"\n- site_id = integer\n- capacity_min >= integer. On field `capacity`.\n- approval_required = true|false\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","site":"Example site","site_id":7,"state":"available","location":"Example location","floor":"Example floor","surface":1250.5,"capacity":3,"hourly_price":1250.5,"currency":"EUR","categories":["Example categories 1","Example categories 2"],"public_visibility":"private","approval_required":true,"min_lead_hours":3,"max_lead_days":3,"cancel_deadline_hours":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.space&view_type=form"}\n\n## sprint: Sprint and OKR\n\nObjectives and key results, their measures and readings, squads\' engagements, sprints and blockers.\n\n### sprint/blockers: Blockers\nBlocking points raised by squads, with their origin, owner and the decision that lifted them.\nList: GET /api/v1/sprint/blockers. Detail: GET /api/v1/sprint/blockers/{id}.\nDefault order: date_start desc. Sortable: id, name, description, unblocker, origin, date_start, date_lifted, escalated, decision.\nFields:\n- id: integer. Technical identifier of the blocker.\n- name: string|null. Short title of the blocker.\n- description: string|null. Description of the blocking point.\n- subject: string|null. Subject concerned.\n- subject_id: integer|null. Identifier of the subject concerned.\n- sprint: string|null. Sprint during which the blocker was raised.\n- squad: string|null. Squad that is blocked.\n- owner: string|null. Person in charge of following the blocker.\n- unblocker: string|null. Who can lift the blocker (person or body; free text).\n- unblocker_user: string|null. Person to notify to lift the blocker.\n- origin: "member"|"feedback"|"no_feedback"|null. Where the blocker comes from.\n- reported_by: string|null. Person who reported the blocker.\n- date_start: string(date)|null. Blocked since.\n- date_lifted: string(date)|null. Date the blocker was lifted (null while open).\n- is_open: boolean. True while the blocker has not been lifted.\n- age_days: integer|null. Days since the blocker started (until it was lifted, or until today).\n- escalated: boolean. Raised to the monthly review.\n- decision: string|null. Arbitration by the operations director.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- is_open = true|false\n- subject_id = integer\n- sprint_id = integer. Blockers raised during this sprint.\n- squad_id = integer. Blockers of this squad.\n- escalated = true|false\n- opened_after >= date. Blocked since this date or later.\n- opened_before <= date. Blocked since this date or earlier.\nExample record (shape only): {"id":42,"name":"Example name","description":"Example description","subject":"Example subject","subject_id":7,"sprint":"Example sprint","squad":"Example squad","owner":"Example owner","unblocker":"Example unblocker","unblocker_user":"Example unblocker user","origin":"member","reported_by":"Example reported by","date_start":"2026-01-31","date_lifted":"2026-01-31","is_open":true,"age_days":3,"escalated":true,"decision":"Example decision","url":"https://erp.example.org/web#id=42&model=sprint.blocker&view_type=form"}\n\n### sprint/engagements: Engagements\nCommitments taken by squads towards an objective or key result, with their deadline and state.\nList: GET /api/v1/sprint/engagements. Detail: GET /api/v1/sprint/engagements/{id}.\nDefault order: deadline asc. Sortable: id, number, name, state, deadline, actual_date, expected_proof.\nFields:\n- id: integer. Technical identifier of the engagement.\n- number: string|null. Reference of the engagement.\n- name: string|null. Title of the engagement.\n- state: "open"|"in_progress"|"at_risk"|"kept"|null. State of the engagement.\n- deadline: string(date)|null. Date by which the engagement is due.\n- actual_date: string(date)|null. Date the engagement was actually kept.\n- is_late: boolean. Deadline passed and the engagement not kept.\n- days_to_deadline: integer|null. Days from today to the deadline (negative when passed).\n- squad: string|null. Squad committed.\n- squad_id: integer|null. Identifier of the squad committed.\n- objective: string|null. Objective served.\n- objective_id: integer|null. Identifier of the objective served.\n- key_result: string|null. Key result served.\n- key_result_id: integer|null. Identifier of the key result served.\n- expected_proof: string|null. Evidence expected to show the engagement is kept.\n- sprint: string|null. Sprint in which the engagement was taken.\n- subjects: string[]. Subjects serving the engagement.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "open"|"in_progress"|"at_risk"|"kept"\n- squad_id = integer\n- objective_id = integer\n- key_result_id = integer\n- is_late = true|false\n- deadline_after >= date. Deadline on or after this date.\n- deadline_before <= date. Deadline on or before this date.\nExample record (shape only): {"id":42,"number":"Example number","name":"Example name","state":"open","deadline":"2026-01-31","actual_date":"2026-01-31","is_late":true,"days_to_deadline":3,"squad":"Example squad","squad_id":7,"objective":"Example objective","objective_id":7,"key_result":"Example key result","key_result_id":7,"expected_proof":"Example expected proof","sprint":"Example sprint","subjects":["Example subjects 1","Example subjects 2"],"url":"https://erp.example.org/web#id=42&model=sprint.engagement&view_type=form"}\n\n### sprint/key-results: Key results\nKey results of the objectives, per exercice and squad, with their progress computed from their measures.\nList: GET /api/v1/sprint/key-results. Detail: GET /api/v1/sprint/key-results/{id}.\nDefault order: number asc. Sortable: id, number, name.\nFields:\n- id: integer. Technical identifier of the key result.\n- number: integer|null. Number of the key result.\n- name: string|null. Statement of the key result.\n- progress: number|null. Progress (percent), the average of its measures\' progress.\n- exercice: string|null. Exercice (OKR year) of the key result.\n- exercice_id: integer|null. Identifier of the exercice.\n- objective: string|null. Objective the key result belongs to.\n- objective_id: integer|null. Identifier of the objective.\n- squad: string|null. Squad carrying the key result.\n- measures: string[]. Measures of the key result.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- exercice_id = integer\n- objective_id = integer\n- squad_id = integer. Key results carried by this squad.\n- name ilike text\nExample record (shape only): {"id":42,"number":3,"name":"Example name","progress":1250.5,"exercice":"Example exercice","exercice_id":7,"objective":"Example objective","objective_id":7,"squad":"Example squad","measures":["Example measures 1","Example measures 2"],"url":"https://erp.example.org/web#id=42&model=sprint.key.result&view_type=form"}\n\n### sprint/measure-readings: Measure readings\nValues read for the measures of the key results.\nList: GET /api/v1/sprint/measure-readings. Detail: GET /api/v1/sprint/measure-readings/{id}.\nDefault order: date desc. Sortable: id, date, value, note.\nFields:\n- id: integer. Technical identifier of the reading.\n- measure: string|null. Measure read.\n- measure_id: integer|null. Identifier of the measure read.\n- key_result: string|null. Key result of the measure.\n- key_result_id: integer|null. Identifier of the key result of the measure.\n- squad: string|null. Squad of the key result.\n- date: string(date)|null. Date of the reading.\n- value: number|null. Value read.\n- unit: string|null. Unit of the measure.\n- note: string|null. Comment on the reading.\n- read_by: string|null. Person who recorded the reading.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- measure_id = integer\n- key_result_id = integer\n- squad_id = integer. Readings of this squad\'s measures.\n- date_after >= date. Readings on or after this date.\n- date_before <= date. Readings on or before this date.\nExample record (shape only): {"id":42,"measure":"Example measure","measure_id":7,"key_result":"Example key result","key_result_id":7,"squad":"Example squad","date":"2026-01-31","value":1250.5,"unit":"Example unit","note":"Example note","read_by":"Example read by","url":"https://erp.example.org/web#id=42&model=sprint.measure.reading&view_type=form"}\n\n### sprint/measures: Measures\nMeasures of the key results: start, milestone and target values, last reading and progress.\nList: GET /api/v1/sprint/measures. Detail: GET /api/v1/sprint/measures/{id}.\nDefault order: kr_id, id. Sortable: id, name, unit, start_value, milestone_value, milestone_date, target_value.\nFields:\n- id: integer. Technical identifier of the measure.\n- name: string|null. Name of the measure.\n- unit: string|null. Unit in which the measure is expressed.\n- key_result: string|null. Key result measured.\n- key_result_id: integer|null. Identifier of the key result measured.\n- squad: string|null. Squad carrying the key result.\n- start_value: number|null. Value at the start of the exercice.\n- milestone_value: number|null. Value expected at the milestone.\n- milestone_date: string(date)|null. Date of the milestone.\n- target_value: number|null. Value targeted.\n- last_value: number|null. Value of the latest reading.\n- last_reading_date: string(date)|null. Date of the latest reading.\n- progress: number|null. Progress from start to target value (percent).\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- key_result_id = integer\n- squad_id = integer. Measures of this squad\'s key results.\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","unit":"Example unit","key_result":"Example key result","key_result_id":7,"squad":"Example squad","start_value":1250.5,"milestone_value":1250.5,"milestone_date":"2026-01-31","target_value":1250.5,"last_value":1250.5,"last_reading_date":"2026-01-31","progress":1250.5,"url":"https://erp.example.org/web#id=42&model=sprint.measure&view_type=form"}\n\n### sprint/objectives: Objectives\nObjectives of the OKR framework, archived ones included.\nList: GET /api/v1/sprint/objectives. Detail: GET /api/v1/sprint/objectives/{id}.\nDefault order: name asc. Sortable: id, name, active.\nFields:\n- id: integer. Technical identifier of the objective.\n- name: string|null. Statement of the objective.\n- active: boolean. Objective still in service.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- name ilike text\n- active = true|false\nExample record (shape only): {"id":42,"name":"Example name","active":true,"url":"https://erp.example.org/web#id=42&model=sprint.objective&view_type=form"}\n\n### sprint/sprints: Sprints\nSprints of the squads (field list inferred, may grow; decision D1).\nList: GET /api/v1/sprint/sprints. Detail: GET /api/v1/sprint/sprints/{id}.\nDefault order: date_start desc. Sortable: id, name, date_start, date_end.\nFields:\n- id: integer. Technical identifier of the sprint.\n- name: string|null. Name of the sprint.\n- squad: string|null. Squad running the sprint.\n- squad_id: integer|null. Identifier of the squad running the sprint.\n- date_start: string(date)|null. First day of the sprint.\n- date_end: string(date)|null. Last day of the sprint.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- squad_id = integer\n- start_after >= date. Sprints starting on or after this date.\n- start_before <= date. Sprints starting on or before this date.\nExample record (shape only): {"id":42,"name":"Example name","squad":"Example squad","squad_id":7,"date_start":"2026-01-31","date_end":"2026-01-31","url":"https://erp.example.org/web#id=42&model=sprint.sprint&view_type=form"}\n\n## stock: Stock\n\nStock transfers of the organisation (receipts, deliveries and internal moves).\n\n### stock/pickings: Pickings\nTransfers of goods (receipts, deliveries, internal moves).\nList: GET /api/v1/stock/pickings. Detail: GET /api/v1/stock/pickings/{id}.\nDefault order: scheduled_date desc. Sortable: id, reference, origin, scheduled_date, date_done, priority, state.\nFields:\n- id: integer. Technical identifier of the transfer.\n- reference: string|null. Reference of the transfer.\n- origin: string|null. Source document (purchase order, request...).\n- picking_type: string|null. Operation type (receipt, delivery, internal transfer).\n- partner: string|null. Contact (vendor or recipient).\n- source_location: string|null. Location the goods leave.\n- destination_location: string|null. Location the goods reach.\n- scheduled_date: string(date-time)|null. Scheduled date of the transfer.\n- date_done: string(date-time)|null. Date the transfer was done.\n- priority: "0"|"1"|null. Priority: "0" normal, "1" urgent.\n- state: "draft"|"waiting"|"confirmed"|"assigned"|"done"|"cancel"|null. State of the transfer.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"waiting"|"confirmed"|"assigned"|"done"|"cancel"\n- partner_id = integer. Transfers with this contact (partner id).\n- origin ilike text\n- scheduled_after >= date-time. On field `scheduled_date`.\n- scheduled_before <= date-time. On field `scheduled_date`.\nExample record (shape only): {"id":42,"reference":"Example reference","origin":"Example origin","picking_type":"Example picking type","partner":"Example partner","source_location":"Example source location","destination_location":"Example destination location","scheduled_date":"2026-01-31T08:00:00Z","date_done":"2026-01-31T08:00:00Z","priority":"0","state":"draft","company":"Example company","url":"https://erp.example.org/web#id=42&model=stock.picking&view_type=form"}\n\n## travel: Travel\n\nMissions of the organisation\'s staff: trips, their stages and expenses, trip types, per-diem rates and per-diem requests.\n\n### travel/perdiem-rates: Per-diem rates\nDaily allowance rates by destination country and city (archived rates are not exposed).\nList: GET /api/v1/travel/perdiem-rates. Detail: GET /api/v1/travel/perdiem-rates/{id}.\nDefault order: id desc. Sortable: id, daily_rate, has_tiers, note. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the rate.\n- country: string|null. Destination country the rate applies to.\n- country_id: integer|null. Identifier of the destination country.\n- city: string|null. Destination city the rate applies to (null: whole country).\n- daily_rate: number|null. Daily allowance amount.\n- currency: string|null. Currency of the daily rate.\n- has_tiers: boolean. Duration tiers exist for this rate.\n- environment: string|null. Environment (site or programme area) the rate belongs to.\n- note: string|null. Free note.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- country_id = integer\n- city_id = integer. Rates for this city (city id).\n- environment_id = integer. Rates of this environment (environment id).\n- has_tiers = true|false\nExample record (shape only): {"id":42,"country":"Example country","country_id":7,"city":"Example city","daily_rate":1250.5,"currency":"EUR","has_tiers":true,"environment":"Example environment","note":"Example note","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.rate&view_type=form"}\n\n### travel/perdiem-requests: Per-diem requests\nRequests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).\nList: GET /api/v1/travel/perdiem-requests. Detail: GET /api/v1/travel/perdiem-requests/{id}.\nDefault order: date_start desc. Sortable: id, reference, name, state, mission_object, date_start, date_end, prorata_start, prorata_end, calc_model, daily_rate, duration_abatement_pct, duration_abatement_amount, total_amount, financing_type, partner_share_pct, amount_company, amount_partner, submit_date, approve_date, reject_date. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the request.\n- reference: string|null. Reference (sequence number) of the request.\n- name: string|null. Title of the request.\n- state: "draft"|"pending"|"approved"|"rejected"|"cancelled"|null. State of the request.\n- trip_id: integer|null. Identifier of the trip (mission) concerned, if any.\n- trip_reference: string|null. Reference of the trip concerned.\n- traveler: string|null. User travelling.\n- mission_object: string|null. Purpose of the mission.\n- country: string|null. Destination country.\n- city: string|null. Destination city.\n- date_start: string(date)|null. First day of the mission.\n- date_end: string(date)|null. Last day of the mission.\n- duration_days: number|null. Days paid, after the first-day and last-day rules (halves possible).\n- prorata_start: "full"|"half"|"none"|null. Rule for the first day: full, half or no allowance.\n- prorata_end: "full"|"half"|"none"|null. Rule for the last day: full, half or no allowance.\n- calc_model: "flat_with_abatement"|"tiered"|null. Calculation model: flat rate with duration abatement, or duration tiers.\n- daily_rate: number|null. Daily rate applied.\n- rate_id: integer|null. Identifier of the per-diem rate applied.\n- duration_abatement_pct: number|null. Abatement for duration (percent).\n- duration_abatement_amount: number|null. Amount of the duration abatement.\n- total_amount: number|null. Total allowance due.\n- financing_type: "org"|"partner"|"mixed"|null. Who finances the allowance: the organisation only (org), a partner, or both (mixed).\n- partner: string|null. Co-financing partner.\n- partner_share_pct: number|null. Share financed by the partner (percent).\n- amount_company: number|null. Amount borne by the organisation.\n- amount_partner: number|null. Amount borne by the partner.\n- currency: string|null. Currency of the amounts.\n- environment: string|null. Environment (site or programme area) charged.\n- validator: string|null. User who validates the request.\n- submit_date: string(date-time)|null. When the request was submitted.\n- approve_date: string(date-time)|null. When the request was approved.\n- reject_date: string(date-time)|null. When the request was rejected.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"pending"|"approved"|"rejected"|"cancelled"\n- trip_id = integer\n- traveler_user_id = integer. Requests of this traveller (user id).\n- country_id = integer. Requests for this destination country (country id).\n- financing_type = "org"|"partner"|"mixed"\n- start_after >= date. On field `date_start`.\n- start_before <= date. On field `date_start`.\nExample record (shape only): {"id":42,"reference":"Example reference","name":"Example name","state":"draft","trip_id":7,"trip_reference":"Example trip reference","traveler":"Example traveler","mission_object":"Example mission object","country":"Example country","city":"Example city","date_start":"2026-01-31","date_end":"2026-01-31","duration_days":1250.5,"prorata_start":"full","prorata_end":"full","calc_model":"flat_with_abatement","daily_rate":1250.5,"rate_id":7,"duration_abatement_pct":1250.5,"duration_abatement_amount":1250.5,"total_amount":1250.5,"financing_type":"org","partner":"Example partner","partner_share_pct":1250.5,"amount_company":1250.5,"amount_partner":1250.5,"currency":"EUR","environment":"Example environment","validator":"Example validator","submit_date":"2026-01-31T08:00:00Z","approve_date":"2026-01-31T08:00:00Z","reject_date":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.request&view_type=form"}\n\n### travel/trip-expenses: Trip expenses\nOther expenses of a trip (visa, local transport, fees...).\nList: GET /api/v1/travel/trip-expenses. Detail: GET /api/v1/travel/trip-expenses/{id}.\nDefault order: id desc. Sortable: id, name, cost, notes.\nFields:\n- id: integer. Technical identifier of the expense.\n- name: string|null. Label of the expense.\n- trip_id: integer|null. Identifier of the trip.\n- trip_reference: string|null. Reference of the trip.\n- cost: number|null. Cost of the expense.\n- currency: string|null. Currency of the cost.\n- notes: string|null. Free notes.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- trip_id = integer\n- cost_above >= number. On field `cost`.\nExample record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_reference":"Example trip reference","cost":1250.5,"currency":"EUR","notes":"Example notes","url":"https://erp.example.org/web#id=42&model=travel.trip.expense&view_type=form"}\n\n### travel/trip-stages: Trip stages\nLegs of a trip, in order, from one city to the next.\nList: GET /api/v1/travel/trip-stages. Detail: GET /api/v1/travel/trip-stages/{id}.\nDefault order: trip_id desc, sequence asc. Sortable: id, name, position, is_return_leg, date_from, date_to, has_transport.\nFields:\n- id: integer. Technical identifier of the stage.\n- name: string|null. Label of the stage.\n- trip_id: integer|null. Identifier of the trip.\n- trip_reference: string|null. Reference of the trip.\n- position: integer|null. Rank of the stage in the mission.\n- is_return_leg: boolean. The stage is the return leg.\n- city_from: string|null. City of departure.\n- country_from: string|null. Country of departure.\n- city_to: string|null. City of arrival.\n- country_to: string|null. Country of arrival.\n- date_from: string(date)|null. First day of the stage.\n- date_to: string(date)|null. Last day of the stage.\n- duration_days: integer|null. Duration of the stage in days (both ends included).\n- has_transport: boolean. Transport is to be booked for the stage.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- trip_id = integer\n- is_return_leg = true|false\n- country_to_id = integer. Stages arriving in this country (country id).\n- date_after >= date. On field `date_from`.\n- date_before <= date. On field `date_from`.\nExample record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_reference":"Example trip reference","position":3,"is_return_leg":true,"city_from":"Example city from","country_from":"Example country from","city_to":"Example city to","country_to":"Example country to","date_from":"2026-01-31","date_to":"2026-01-31","duration_days":3,"has_transport":true,"url":"https://erp.example.org/web#id=42&model=travel.trip.stage&view_type=form"}\n\n### travel/trip-types: Trip types\nKinds of mission (archived types are not exposed).\nList: GET /api/v1/travel/trip-types. Detail: GET /api/v1/travel/trip-types/{id}.\nDefault order: sequence asc, name asc. Sortable: id, name, code, description. Scope: active = true.\nFields:\n- id: integer. Technical identifier of the trip type.\n- name: string|null. Name of the trip type.\n- code: string|null. Short code of the trip type.\n- description: string|null. Description of the trip type.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- code = text\n- name ilike text\nExample record (shape only): {"id":42,"name":"Example name","code":"Example code","description":"Example description","url":"https://erp.example.org/web#id=42&model=travel.trip.type&view_type=form"}\n\n### travel/trips: Trips\nMissions of the organisation\'s staff: traveller, itinerary, dates and costs.\nList: GET /api/v1/travel/trips. Detail: GET /api/v1/travel/trips/{id}.\nDefault order: date_start desc. Sortable: id, reference, name, state, traveler_name, traveler_email, description, date_submission, date_start, date_end, transport_cost, accommodation_cost_total, insurance_premium, has_per_diem.\nFields:\n- id: integer. Technical identifier of the trip.\n- reference: string|null. Reference (sequence number) of the trip.\n- name: string|null. Title of the mission.\n- state: "draft"|"pending"|"planned"|"in_progress"|"done"|"cancelled"|null. State of the trip.\n- traveler: string|null. User travelling.\n- traveler_name: string|null [personal data]. Full name of the traveller.\n- traveler_email: string|null [personal data]. Email address of the traveller.\n- trip_type: string|null. Kind of mission.\n- description: string|null. Description of the mission.\n- city_departure: string|null. City of departure.\n- country_departure: string|null. Country of departure.\n- city_destination: string|null. Destination city.\n- country_destination: string|null. Destination country.\n- date_submission: string(date)|null. Date the trip was submitted.\n- date_start: string(date)|null. First day of the trip.\n- date_end: string(date)|null. Last day of the trip.\n- duration_days: integer|null. Duration of the trip in days (both ends included).\n- transport_cost: number|null. Transport cost.\n- accommodation_cost_total: number|null. Total accommodation cost.\n- per_diem_total: number|null. Total of the per-diem requests of the trip (excluding rejected and cancelled ones).\n- insurance_premium: number|null. Travel insurance premium.\n- currency: string|null. Currency of the amounts.\n- has_per_diem: boolean. The traveller is entitled to per diems on this trip.\n- has_return_stage: boolean. One of the stages is a return leg.\n- company: string|null. Owning company.\n- url: string|null. Link to the record in the ERP interface.\nFilters:\n- state = "draft"|"pending"|"planned"|"in_progress"|"done"|"cancelled"\n- traveler_id = integer. Trips of this traveller (user id).\n- trip_type_id = integer. Trips of this type (trip type id).\n- country_destination_id = integer. Trips to this country (country id).\n- has_per_diem = true|false\n- start_after >= date. On field `date_start`.\n- start_before <= date. On field `date_start`.\nExample record (shape only): {"id":42,"reference":"Example reference","name":"Example name","state":"draft","traveler":"Example traveler","traveler_name":"Example traveler name","traveler_email":"someone@example.org","trip_type":"Example trip type","description":"Example description","city_departure":"Example city departure","country_departure":"Example country departure","city_destination":"Example city destination","country_destination":"Example country destination","date_submission":"2026-01-31","date_start":"2026-01-31","date_end":"2026-01-31","duration_days":3,"transport_cost":1250.5,"accommodation_cost_total":1250.5,"per_diem_total":1250.5,"insurance_premium":1250.5,"currency":"EUR","has_per_diem":true,"has_return_stage":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.trip&view_type=form"}\n\n<!-- Generated by ops-data-gateway codegen (make generate) from catalogue/*.yaml. Do not edit: changes are lost at the next generation. -->\n';
+var LLMS_TXT = `# Operations data API
+
+> Read-only HTTP JSON API over the organisation's ERP: 45 resources in 11 domains (analytic, approvals, electricity, events, fleet, it, purchase, space, sprint, stock, travel), read live from the ERP. Every data route is GET (HEAD works too) and needs \`Authorization: Bearer <API key>\`; no route writes, and only the fields listed for each resource are exposed. Interface version 1.0.0.
+
+Data routes are under \`{base_url}/api/v1\`: each resource has a list route \`/api/v1/<domain>/<resource>\` and a detail route \`/api/v1/<domain>/<resource>/{id}\` (\`{id}\`: a positive integer). A list answers \`{"data": [record, ...], "meta": {"total": 123}}\`, a detail \`{"data": record}\`.
+
+\`\`\`sh
+curl -sS -H "Authorization: Bearer $API_KEY" '{base_url}/api/v1/approvals/approvers?request_status=new&created_after=2026-01-31&limit=10'
+\`\`\`
+
+## Authentication
+
+Every data route needs \`Authorization: Bearer <API key>\`; the documentation routes (\`/api/docs\`, \`/api/openapi.json\`, \`/llms.txt\`) need none.
+
+- Getting a key: it is an API key of the ERP's dedicated technical account, a member of the group authorised to use the API. The ERP administrator who holds that account creates it under *Preferences \u2192 Account security \u2192 New API key*, with a name and an expiry date. It is shown **only once**: keep it in a secret store or an environment variable, never in a prompt, a URL or a log. On the demo sandbox, \`make run\` prints one.
+- Reads are made with that account's read-only rights, never with a person's.
+- **401** \`unauthorized\` (with \`WWW-Authenticate: Bearer\`): the key is absent, invalid or expired.
+- **403** \`forbidden\`: the key is valid but of another account (even an administrator's), or the account has no read right on the model.
+- Over XML-RPC and JSON-RPC a key of another account looks like a wrong key (401): the ERP checks a key together with the technical account's login. Over JSON-2 (recent ERP versions) it is 403.
+
+## Records and types
+
+- Every record has an integer \`id\`, always present; the other fields are all present unless \`fields\` selects a subset.
+- Types: \`integer\`, \`number\`, \`boolean\`, \`string\`; dates (\`string(date)\`) are \`YYYY-MM-DD\`, date-times (\`string(date-time)\`) ISO 8601 in UTC ending in \`Z\`; arrays hold the readable names of related records (\`string[]\`) or their ids (\`integer[]\`).
+- \`|null\`: the field may be \`null\` (an empty relation, or one the API account cannot read; the request still succeeds).
+- Fields named \`*_id\` hold the id of a related record; the sibling without the suffix holds its readable name. \`url\` links to the record in the ERP interface.
+- Enumerated fields (\`"a"|"b"\`) take exactly one of the listed strings.
+- [personal data] marks personal data: handle it accordingly. [deprecated] marks what may go; answers touching it carry a \`Deprecation\` header.
+
+## Paging
+
+List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fields\`, \`format\`, \`changed_since\` besides their filters; detail routes take \`fields\` only. Any other query key is 400; a malformed value (\`limit=0\`, \`offset=-1\`, \`total=maybe\`) is 422. A list answers \`{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}\`.
+
+- **Offset paging** (\`limit\`, \`offset\`, optional \`order\`): for screens and small lists. \`meta.total\` counts every match; the cost grows with the offset.
+- **Cursor paging** (\`since_id\`): for full scans and synchronisation. Start with \`since_id=0\`, then pass back \`meta.next_since_id\` unchanged (\`"next_since_id": 212\`: ask again with \`since_id=212\`); stop at \`"next_since_id": null\`. Ascending id, constant cost; never compute the cursor yourself. Not with \`offset\` or \`order\` (400).
+- limit: default 50, at least 1; above 200, lowered to 200 without error.
+- offset: at least 0, default 0.
+- since_id: at least 0: the cursor.
+- total: \`true\` (default) or \`false\`. The count scans every match whatever the \`limit\`: turn it off in cursor scans and whenever no count is shown.
+- order: \`field\`, \`field asc\` or \`field desc\`, comma-separated, among the resource's sortable fields; \`id\` is appended as the last key, so pages are stable. A number that is not set is read as 0 and sorts beside the zeros; a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by \`id\`, except on date-times: the ERP orders first by fractions of a second that answers round off.
+- fields: comma-separated field names (\`fields=id,name\`); an unknown name is 400.
+- format: \`csv\` or \`ndjson\` (or \`Accept: text/csv\` or \`application/x-ndjson\`): an export of every match, streamed by ascending id, with the filters and \`fields\`; \`since_id\` resumes after an id; not with \`limit\`, \`offset\`, \`order\` or \`total\` (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, \`null\` an empty field, an empty text \`""\`, arrays as JSON text. An export that ends without its last chunk was cut short: resume with \`since_id\`. \`format=json\` gives the JSON page whatever \`Accept\` says.
+- changed_since: an ISO 8601 date-time, or the token \`meta.next_changed_since\` gave: the change feed, records written at or after it in \`(write_date, id)\` order (the rest of a large window by id, where the ERP has no index on \`write_date\`). Pass back \`meta.next_changed_since\` while \`meta.more_changes\` is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters, and deleted records, come in \`meta.removed_ids\`; apply \`data\`, then drop those ids (it may name ids you never had: ignore them; exports: a \`_removed\` column, and the next token in the \`X-Next-Changed-Since\` header). The last few seconds wait until settled. Not with \`order\`, \`offset\`, \`since_id\` or \`total=true\` (400).
+- **Unchanged answers**: a 200 JSON answer carries an \`ETag\` (an export none); send it back in \`If-None-Match\` (comma-separated, or \`*\`) and an unchanged answer is **304** with no body. The ERP is still read, and answers are \`Cache-Control: no-store\`: keep the ETag and the body yourself. A resource the operator caches answers \`Cache-Control: private, max-age=\u2026\` with an \`Age\` instead: it may come from the gateway's cache, at most \`max-age\` seconds old.
+
+\`\`\`sh
+curl -sS -H "Authorization: Bearer $API_KEY" '{base_url}/api/v1/approvals/approvers?since_id=0&limit=200&total=false'
+\`\`\`
+
+## Filters
+
+Each resource takes its named filters (listed with it) and the common parameters; any other query key is 400, and no raw ERP domain can be sent. Filters combine with AND, one value each (except \`in\`), as in the example above.
+
+- Operators: \`=\` exact; \`ilike\` case-insensitive substring of the literal text (\`%\` and \`_\` are not wildcards); \`>=\` and \`<=\` inclusive bounds; \`in\` one of several ids.
+- Integers: whole numbers (\`*_id\`: the id of a related record). Numbers: decimals with a dot. Text: non-empty, URL-encoded. Booleans: \`true\` or \`false\`, case-insensitive.
+- Enumerations (\`"a"|"b"\`): one of the listed values, exactly, without quotes (\`state=done\`); another value is 422, its message listing the allowed ones.
+- Dates: \`YYYY-MM-DD\` (a date-time is accepted, its UTC date used). Date-times: \`YYYY-MM-DD\` or ISO 8601 (\`2026-01-31T08:00:00Z\`; an offset is converted to UTC, none means UTC); a date alone means from 00:00:00Z of that day for \`*_after\`, through its end for \`*_before\`.
+- Integer lists (\`in\`): positive ids comma-separated (\`assignee_id=3,5\`) or the key repeated (\`assignee_id=3&assignee_id=5\`).
+- An empty value, a repeated key on a single-value filter, or a value that cannot be used is 422 \`invalid_value\`.
+- Where a resource states a scope, records outside it do not exist for the API: absent from lists, 404 on detail.
+
+## Errors
+
+Errors answer \`{"error": {"code": "...", "message": "..."}}\`, except 405, an HTML page. Rely on the status; the message is for people.
+
+| Status | Code | Condition |
+| --- | --- | --- |
+| 400 | \`bad_request\` | Unknown parameter, invalid sort or unknown field. |
+| 401 | \`unauthorized\` | API key absent, invalid or expired. |
+| 403 | \`forbidden\` | Account not authorised to use the API, or no read right on the model. |
+| 404 | \`not_found\` | Unknown resource, or record not found or outside the exposed scope. |
+| 405 | *(HTML body)* | Any method other than GET or HEAD; the answer carries \`Allow: GET, HEAD\`. |
+| 422 | \`invalid_value\` | A parameter value cannot be used (malformed date, integer expected, value outside the allowed list). |
+| 429 | \`rate_limited\` | Too many failed authentications from this address, too many new API keys being checked at once, or (when the operator set per-key limits) this API key has used its quota of the window; retry after the Retry-After delay. |
+| 500 | \`internal_error\` | An unexpected failure of the gateway itself (a bug): logged, never detailed. |
+| 502 | \`bad_gateway\` | The ERP is unreachable or answered with something that is not its protocol. |
+| 503 | \`unavailable\` | The gateway is saturated (ERP calls or memory for ERP answers) or the resource is unavailable; retry after the Retry-After delay. |
+| 504 | \`gateway_timeout\` | The ERP did not answer within the configured timeout. |
+
+429 and 503 carry \`Retry-After\` (seconds). Every answer carries \`X-Request-Id\`: yours when you send one (1 to 128 letters, digits and \`_ . : + / = -\`), else one made for it; quote it when reporting a problem. Data answers carry \`Server-Timing\`: the ERP's time, the gateway's and the cache outcome.
+
+What to do: 400: fix the request (the message names the parameter). 422: fix the value (an enumeration's message lists the allowed ones). 401: the key is wrong or expired: get a new one. 403: this key may not read this resource. 404: no such record in scope. 429, 503: wait \`Retry-After\` seconds, then retry once. 502, 504: the ERP failed or was slow: retry later, with a smaller \`limit\` or \`total=false\`. Never retry a 4xx unchanged.
+
+## Limits
+
+- Failed authentications are limited per client address, and new API keys checked at once for all addresses together: past either limit, 429 \`rate_limited\` with \`Retry-After\`.
+- The operator may also limit each API key (points per window). Data answers then carry \`RateLimit-Policy\` (\`"per-key";q=600;w=60\`: 600 points per 60 s) and \`RateLimit\` (\`"per-key";r=598;t=42\`: 598 left, the window ends in 42 s), the IETF draft's fields; past the quota, 429 \`rate_limited\` with \`Retry-After\`.
+
+## Versioning and links
+
+- Interface version **1.0.0**; data routes carry the prefix \`/api/v1\`. Changes within a major version only add (resources, fields, filters); what may go is marked deprecated first.
+- Generated from the catalogue, describing exactly the routes served, without credentials: OpenAPI 3.1 at [\`/api/openapi.json\`]({base_url}/api/openapi.json); this guide with every route at [\`/api/docs\`]({base_url}/api/docs) (anchors \`#<domain>\`, \`#<domain>/<resource>\`: \`#approvals/approvers\`) and, for agents, at [\`/llms.txt\`]({base_url}/llms.txt) (and \`/api/llms.txt\`).
+
+## Agents: MCP and llms.txt
+
+Agents that speak the Model Context Protocol use the same key, rights, limits and errors through tools.
+
+- Streamable HTTP: \`POST {base_url}/mcp\` with \`Authorization: Bearer <API key>\` (stateless: no session id; GET is 405).
+- stdio, for local agents: \`GATEWAY_URL={base_url} API_KEY=<key> npm run mcp\` in a clone of the gateway; it forwards to \`/mcp\`.
+- 14 tools: \`list_resources\`; \`describe_resource\` (fields, enums, filters, sort keys, personal-data flags); \`query_<domain>\` (one per domain: \`resource\`, named \`filters\`, \`fields\`, \`order\`, \`limit\`, \`since_id\`, \`total\`); \`get_record\` (\`resource\` as \`domain/name\`, \`id\`, \`fields\`).
+- Answers are structured content (\`{"resource", "data", "meta"}\`); personal-data fields only when named in \`fields\` (\`meta.personal_fields_omitted\` lists the others). Errors are tool errors whose text is \`{"error": {"code", "message", "status"}}\`.
+- **llms.txt**: this interface as flat Markdown for language models, at \`{base_url}/llms.txt\` (and \`/api/llms.txt\`).
+
+## Routes
+
+Per domain, per resource: description; paths; default order, sortable fields, scope; \`Fields:\` one line each (\`name: type [marks]. description\`); \`Filters:\` one line each (\`name operator value-format. note\`); an example record (its shape and value formats, not real data; a list answers \`{"data": [record, ...], "meta": {"total": n}}\`).
+
+## analytic: Analytic
+
+Analytic accounts charged by purchase and approval lines, and the analysis dimensions (plans) that group them.
+
+### analytic/accounts: Analytic accounts
+Analytic accounts, active and archived. The account id is the key used inside analytic distributions of lines.
+List: GET /api/v1/analytic/accounts. Detail: GET /api/v1/analytic/accounts/{id}.
+Default order: id asc. Sortable: id, code, name, active.
+Fields:
+- id: integer. Technical identifier of the account (key used inside analytic distributions).
+- code: string|null. Reference code of the account.
+- name: string|null. Name of the account.
+- dimension: string|null. Axis of analysis (plan) the account belongs to.
+- dimension_id: integer|null. Identifier of the axis of analysis (plan).
+- root_dimension: string|null. Top-level axis of analysis (root plan) of the account.
+- partner: string|null. Partner (customer or funder) linked to the account.
+- active: boolean. False for an archived account.
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- dimension_id = integer
+- code ilike text
+- name ilike text
+- active = true|false
+Example record (shape only): {"id":42,"code":"Example code","name":"Example name","dimension":"Example dimension","dimension_id":7,"root_dimension":"Example root dimension","partner":"Example partner","active":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=account.analytic.account&view_type=form"}
+
+### analytic/dimensions: Analytic dimensions
+Axes of analysis (analytic plans) grouping the analytic accounts.
+List: GET /api/v1/analytic/dimensions. Detail: GET /api/v1/analytic/dimensions/{id}.
+Default order: sequence asc. Sortable: id, name, sequence, applicability.
+Fields:
+- id: integer. Technical identifier of the dimension.
+- name: string|null. Name of the dimension.
+- sequence: integer|null. Display order.
+- applicability: "optional"|"mandatory"|"unavailable"|null. Default applicability of the dimension on analytic distributions.
+- parent: string|null. Parent dimension when nested.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- name ilike text
+Example record (shape only): {"id":42,"name":"Example name","sequence":3,"applicability":"optional","parent":"Example parent","url":"https://erp.example.org/web#id=42&model=account.analytic.plan&view_type=form"}
+
+## approvals: Approvals
+
+Approval requests, the approval circuit of each request and the product lines they ask for.
+
+### approvals/approvers: Approvers
+Steps of an approval circuit (one approver of one request).
+List: GET /api/v1/approvals/approvers. Detail: GET /api/v1/approvals/approvers/{id}.
+Default order: id desc. Sortable: id, status, sequence, required.
+Fields:
+- id: integer. Technical identifier of the step.
+- request_id: integer|null. Identifier of the approval request.
+- request_subject: string|null. Subject (number) of the approval request.
+- request_status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the approval request.
+- approver: string|null. Approver (user).
+- approver_id: integer|null. Identifier of the approver (user).
+- status: "new"|"pending"|"waiting"|"approved"|"refused"|"cancel"|null. Position of this approver in the circuit.
+- sequence: integer|null. Rank in the circuit (lowest rank decides first).
+- required: boolean. Approval of this approver is mandatory.
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- request_id = integer
+- request_status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"
+- approver_id = integer
+- status = "new"|"pending"|"waiting"|"approved"|"refused"|"cancel"
+- created_after >= date-time. Steps created on or after this date.
+- created_before <= date-time. Steps created on or before this date.
+Example record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_status":"new","approver":"Example approver","approver_id":7,"status":"new","sequence":3,"required":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.approver&view_type=form"}
+
+### approvals/request-lines: Approval request lines
+Product lines of approval requests (what is asked for and where it is charged).
+List: GET /api/v1/approvals/request-lines. Detail: GET /api/v1/approvals/request-lines/{id}.
+Default order: id desc. Sortable: id, description, quantity, estimated_amount.
+Fields:
+- id: integer. Technical identifier of the line.
+- request_id: integer|null. Identifier of the approval request.
+- request_subject: string|null. Subject (number) of the approval request.
+- request_description: string|null. Description of the approval request.
+- request_status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the approval request.
+- author: string|null. Author of the approval request.
+- description: string|null. Description of the line.
+- product: string|null. Product asked for.
+- product_id: integer|null. Identifier of the product asked for.
+- quantity: number|null. Quantity asked for.
+- uom: string|null. Unit of measure of the quantity.
+- estimated_amount: number|null. Estimated amount excluding tax.
+- currency: string|null. Currency of the estimated amount.
+- analytic_accounts: string[]. Names of the analytic accounts charged.
+- analytic_distribution: string|null. Raw analytic distribution as compact JSON: account identifier and percentage.
+- purchase_order_line_id: integer|null. Purchase order line resulting from this line, if any.
+- vendor: string|null. Vendor proposed for the line.
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- request_id = integer
+- request_status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"
+- product_id = integer
+- description ilike text
+- created_after >= date-time. Lines created on or after this date.
+- created_before <= date-time. Lines created on or before this date.
+Example record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_description":"Example request description","request_status":"new","author":"Example author","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","estimated_amount":1250.5,"currency":"EUR","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","purchase_order_line_id":7,"vendor":"Example vendor","company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.product.line&view_type=form"}
+
+### approvals/requests: Approval requests
+Approval requests (purchases, expenses, missions...) and their outcome.
+List: GET /api/v1/approvals/requests. Detail: GET /api/v1/approvals/requests/{id}.
+Default order: id desc. Sortable: id, subject, description, reference, status, amount, budget_code, location, quantity, created_at, date, date_confirmed, date_start, date_end.
+Fields:
+- id: integer. Technical identifier of the request.
+- subject: string|null. Subject of the request (request number).
+- description: string|null. Description (reason) of the request.
+- reference: string|null. External reference of the request.
+- author: string|null. Author (owner) of the request.
+- author_id: integer|null. Identifier of the author (user).
+- created_by: string|null. Person who entered the request, if different from the author.
+- status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the request.
+- category: string|null. Approval category.
+- category_id: integer|null. Identifier of the approval category.
+- amount: number|null. Amount of the request.
+- currency: string|null. Currency of the amount.
+- budget_code: string|null. Budget code charged.
+- final_approver: string|null. Approver who takes the final decision.
+- approvers: integer[]. Identifiers of the circuit steps, to join with approvals/approvers.
+- partner: string|null. Partner (contact) concerned by the request.
+- location: string|null. Location concerned by the request.
+- quantity: number|null. Quantity asked for.
+- created_at: string(date-time)|null. Creation date and time of the record.
+- date: string(date-time)|null. Date of the request.
+- date_confirmed: string(date-time)|null. Date and time the request was submitted for approval.
+- date_start: string(date-time)|null. Start of the period concerned.
+- date_end: string(date-time)|null. End of the period concerned.
+- purchase_order_count: integer|null. Number of purchase orders created from the request.
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"
+- author_id = integer
+- category_id = integer
+- subject ilike text
+- description ilike text
+- budget_code ilike text
+- created_after >= date-time. On field \`created_at\`.
+- created_before <= date-time. On field \`created_at\`.
+- confirmed_after >= date-time. On field \`date_confirmed\`.
+- confirmed_before <= date-time. On field \`date_confirmed\`.
+- amount_above >= number. Requests whose amount is at least this value.
+Example record (shape only): {"id":42,"subject":"Example subject","description":"Example description","reference":"Example reference","author":"Example author","author_id":7,"created_by":"Example created by","status":"new","category":"Example category","category_id":7,"amount":1250.5,"currency":"EUR","budget_code":"Example budget code","final_approver":"Example final approver","approvers":[7,9],"partner":"Example partner","location":"Example location","quantity":1250.5,"created_at":"2026-01-31T08:00:00Z","date":"2026-01-31T08:00:00Z","date_confirmed":"2026-01-31T08:00:00Z","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","purchase_order_count":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.request&view_type=form"}
+
+## electricity: Electricity
+
+Prepaid electricity meters of the sites: credit purchases, balance readings, consumption and remaining autonomy.
+
+### electricity/counters: Meters
+Prepaid electricity meters in service, with their estimated balance and autonomy (archived meters are not exposed).
+List: GET /api/v1/electricity/counters. Detail: GET /api/v1/electricity/counters/{id}.
+Default order: code asc. Sortable: id, code, label. Scope: active = true.
+Fields:
+- id: integer. Technical identifier of the meter.
+- code: string|null. Code of the meter.
+- label: string|null. Label of the meter.
+- environment: string|null. Environment (site) served by the meter.
+- current_kwh: number|null. Estimated balance (kWh): last reading, plus credit bought since, minus the average consumption since.
+- last_reading_kwh: number|null. Balance at the last reading (kWh).
+- last_reading_date: string(date-time)|null. Date and time of the last reading.
+- days_since_reading: integer|null. Whole days since the last reading.
+- avg_daily_consumption: number|null. Average daily consumption (kWh), over the readings not excluded from the average.
+- projected_autonomy_days: integer|null. Days the estimated balance lasts at the average consumption.
+- total_purchased_kwh: number|null. Credit bought for the meter (kWh; cancelled purchases excluded).
+- total_purchased_amount: number|null. Amount spent on credit for the meter (cancelled purchases excluded).
+- currency: string|null. Currency of the amounts.
+- status: "ok"|"warning"|"critical"|"no_data"|null. Alert status from the remaining autonomy: ok, warning (10 days or less), critical (3 days or less), no_data (no reading or no consumption average).
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- status = "ok"|"warning"|"critical"|"no_data"
+- environment_id = integer. Meters serving this environment (environment id).
+- code ilike text
+- autonomy_below <= integer. Meters whose projected autonomy is at most this many days.
+Example record (shape only): {"id":42,"code":"Example code","label":"Example label","environment":"Example environment","current_kwh":1250.5,"last_reading_kwh":1250.5,"last_reading_date":"2026-01-31T08:00:00Z","days_since_reading":3,"avg_daily_consumption":1250.5,"projected_autonomy_days":3,"total_purchased_kwh":1250.5,"total_purchased_amount":1250.5,"currency":"EUR","status":"ok","url":"https://erp.example.org/web#id=42&model=electricity.counter&view_type=form"}
+
+### electricity/purchases: Credit purchases
+Prepaid credit bought for a meter.
+List: GET /api/v1/electricity/purchases. Detail: GET /api/v1/electricity/purchases/{id}.
+Default order: date_purchase desc. Sortable: id, reference, date_purchase, purchased_kwh, amount, state.
+Fields:
+- id: integer. Technical identifier of the purchase.
+- reference: string|null. Reference of the purchase (receipt or token number).
+- counter: string|null. Code of the meter credited.
+- counter_id: integer|null. Identifier of the meter credited.
+- environment: string|null. Environment (site) served by the meter.
+- date_purchase: string(date)|null. Date of the purchase.
+- purchased_kwh: number|null. Credit bought (kWh).
+- amount: number|null. Amount paid.
+- currency: string|null. Currency of the amount.
+- price_per_kwh: number|null. Price paid per kWh (amount divided by the kWh bought).
+- state: "active"|"cancelled"|null. State of the purchase.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- state = "active"|"cancelled"
+- counter_id = integer
+- environment_id = integer. Purchases for meters of this environment (environment id).
+- date_after >= date. On field \`date_purchase\`.
+- date_before <= date. On field \`date_purchase\`.
+Example record (shape only): {"id":42,"reference":"Example reference","counter":"Example counter","counter_id":7,"environment":"Example environment","date_purchase":"2026-01-31","purchased_kwh":1250.5,"amount":1250.5,"currency":"EUR","price_per_kwh":1250.5,"state":"active","url":"https://erp.example.org/web#id=42&model=electricity.purchase&view_type=form"}
+
+### electricity/readings: Meter readings
+Balances read on a meter and the consumption derived from the previous reading.
+List: GET /api/v1/electricity/readings. Detail: GET /api/v1/electricity/readings/{id}.
+Default order: date_reading desc. Sortable: id, date_reading, remaining_kwh, consumed_kwh, days_elapsed, daily_consumption, is_excluded_from_avg, note.
+Fields:
+- id: integer. Technical identifier of the reading.
+- counter: string|null. Code of the meter read.
+- counter_id: integer|null. Identifier of the meter read.
+- environment: string|null. Environment (site) served by the meter.
+- date_reading: string(date-time)|null. Date and time of the reading.
+- remaining_kwh: number|null. Balance read on the meter (kWh).
+- consumed_kwh: number|null. Consumption since the previous reading (kWh).
+- days_elapsed: number|null. Days elapsed since the previous reading.
+- daily_consumption: number|null. Average daily consumption over the interval (kWh).
+- is_excluded_from_avg: boolean. The reading is left out of the meter's consumption average.
+- note: string|null. Free note.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- counter_id = integer
+- environment_id = integer. Readings of meters of this environment (environment id).
+- date_after >= date-time. On field \`date_reading\`.
+- date_before <= date-time. On field \`date_reading\`.
+Example record (shape only): {"id":42,"counter":"Example counter","counter_id":7,"environment":"Example environment","date_reading":"2026-01-31T08:00:00Z","remaining_kwh":1250.5,"consumed_kwh":1250.5,"days_elapsed":1250.5,"daily_consumption":1250.5,"is_excluded_from_avg":true,"note":"Example note","url":"https://erp.example.org/web#id=42&model=electricity.reading&view_type=form"}
+
+## events: Events
+
+Events of the organisation, their registrations and their preparation checklist tasks.
+
+### events/events: Events
+Events with their dates, space, seats, people in charge, review state and checklist progress.
+List: GET /api/v1/events/events. Detail: GET /api/v1/events/events/{id}.
+Default order: date_begin desc. Sortable: id, name, date_begin, date_end, seats_max, origin, review_state, hidden_public, checklist_enabled.
+Fields:
+- id: integer. Technical identifier of the event.
+- name: string|null. Name of the event.
+- event_type: string|null. Event template applied.
+- activity: string|null. Activity of the event.
+- stage: string|null. Lifecycle stage.
+- date_begin: string(date-time)|null. Start date and time.
+- date_end: string(date-time)|null. End date and time.
+- is_ongoing: boolean. True if the event is in progress at request time.
+- space: string|null. Space where the event takes place.
+- space_id: integer|null. Identifier of the space.
+- reservation_id: integer|null. Identifier of the linked space reservation.
+- space_capacity: integer|null. Capacity of the space (people).
+- seats_max: integer|null. Maximum number of attendees (0 when unlimited).
+- seats_taken: integer|null. Seats taken by confirmed and attended registrations.
+- seats_available: integer|null. Seats still available (0 when unlimited).
+- organizer: string|null. Organizer of the event.
+- responsible: string|null. User responsible for the event.
+- referent: string|null. Referent person of the event.
+- origin: "internal"|"public"|null. Origin of the event (internal or public request).
+- review_state: "approved"|"pending"|"refused"|null. Review state of the event.
+- hidden_public: boolean. Hidden on the public site.
+- checklist_enabled: boolean. The preparation checklist is enabled.
+- checklist_progress: number|null. Progress of the preparation checklist (percent).
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- stage_id = integer. Events in this stage (stage id).
+- space_id = integer
+- review_state = "approved"|"pending"|"refused"
+- origin = "internal"|"public"
+- hidden_public = true|false
+- begin_after >= date-time. On field \`date_begin\`.
+- begin_before <= date-time. On field \`date_begin\`.
+Example record (shape only): {"id":42,"name":"Example name","event_type":"Example event type","activity":"Example activity","stage":"Example stage","date_begin":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","is_ongoing":true,"space":"Example space","space_id":7,"reservation_id":7,"space_capacity":3,"seats_max":3,"seats_taken":3,"seats_available":3,"organizer":"Example organizer","responsible":"Example responsible","referent":"Example referent","origin":"internal","review_state":"approved","hidden_public":true,"checklist_enabled":true,"checklist_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=event.event&view_type=form"}
+
+### events/registrations: Registrations
+Registrations of participants to events (attendee name, email and phone are personal data).
+List: GET /api/v1/events/registrations. Detail: GET /api/v1/events/registrations/{id}.
+Default order: id desc. Sortable: id, attendee, email, phone, state.
+Fields:
+- id: integer. Technical identifier of the registration.
+- event_id: integer|null. Identifier of the event.
+- event: string|null. Name of the event.
+- ticket: string|null. Ticket type of the registration.
+- attendee: string|null [personal data]. Participant name.
+- email: string|null [personal data]. Participant email address.
+- phone: string|null [personal data]. Participant phone number.
+- booked_by: string|null. Contact who booked the registration.
+- state: "draft"|"open"|"done"|"cancel"|null. Registration status: draft (unconfirmed), open (confirmed), done (attended), cancel (cancelled).
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- event_id = integer
+- state = "draft"|"open"|"done"|"cancel"
+- partner_id = integer. Registrations booked by this contact (partner id).
+- email ilike text
+Example record (shape only): {"id":42,"event_id":7,"event":"Example event","ticket":"Example ticket","attendee":"Example attendee","email":"someone@example.org","phone":"+1 555 0100","booked_by":"Example booked by","state":"draft","company":"Example company","url":"https://erp.example.org/web#id=42&model=event.registration&view_type=form"}
+
+### events/tasks: Checklist tasks
+Preparation checklist tasks of events.
+List: GET /api/v1/events/tasks. Detail: GET /api/v1/events/tasks/{id}.
+Default order: event_id desc, sequence asc. Sortable: id, name, done.
+Fields:
+- id: integer. Technical identifier of the task.
+- event_id: integer|null. Identifier of the event.
+- event: string|null. Name of the event.
+- name: string|null. Task to carry out.
+- done: boolean. The task is done.
+- assignee: string|null. User assigned to the task.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- event_id = integer
+- done = true|false
+- assigned_user_id = integer. Tasks assigned to this user (user id).
+Example record (shape only): {"id":42,"event_id":7,"event":"Example event","name":"Example name","done":true,"assignee":"Example assignee","url":"https://erp.example.org/web#id=42&model=event.checklist.task&view_type=form"}
+
+## fleet: Fleet
+
+Vehicles of the organisation, their reservations and trips, fuel logs, services, incidents and due-date alerts.
+
+### fleet/alerts: Alerts
+Due-date alerts on vehicles: insurance, technical control, mileage service, driving permit and custom reminders.
+List: GET /api/v1/fleet/alerts. Detail: GET /api/v1/fleet/alerts/{id}.
+Default order: due_date asc. Sortable: id, name, type, due_date, handled_at, reminder_days.
+Fields:
+- id: integer. Technical identifier of the alert.
+- name: string|null. Title of the alert.
+- vehicle: string|null. Vehicle concerned.
+- vehicle_id: integer|null. Identifier of the vehicle concerned.
+- type: "assurance"|"controle_technique"|"entretien_km"|"permit"|"custom"|null. Category of the alert.
+- due_date: string(date)|null. Due date.
+- state: "pending"|"handled"|"late"|null. Handling state: late when the due date has passed without the alert being handled.
+- handled_at: string(date-time)|null. When the alert was handled.
+- handled_by: string|null. Person who handled the alert.
+- reminder_days: integer|null. Notice days before the due date.
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- state = "pending"|"handled"|"late"
+- type = "assurance"|"controle_technique"|"entretien_km"|"permit"|"custom"
+- vehicle_id = integer
+- due_before <= date. On field \`due_date\`.
+- due_after >= date. On field \`due_date\`.
+Example record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","vehicle_id":7,"type":"assurance","due_date":"2026-01-31","state":"pending","handled_at":"2026-01-31T08:00:00Z","handled_by":"Example handled by","reminder_days":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.alert&view_type=form"}
+
+### fleet/fuel-logs: Fuel logs
+Fuel fills of the vehicles with consumption over each interval and anomaly detection.
+List: GET /api/v1/fleet/fuel-logs. Detail: GET /api/v1/fleet/fuel-logs/{id}.
+Default order: date desc. Sortable: id, reference, date, station, liters, price_per_liter, odometer, distance, reviewed.
+Fields:
+- id: integer. Technical identifier of the fuel log.
+- reference: string|null. Reference of the fuel log.
+- vehicle: string|null. Vehicle filled.
+- vehicle_id: integer|null. Identifier of the vehicle filled.
+- driver: string|null. Driver at the time of the fill.
+- date: string(date-time)|null. Date and time of the fill.
+- station: string|null. Fuel station.
+- liters: number|null. Litres filled.
+- price_per_liter: number|null. Price per litre.
+- total_amount: number|null. Total amount of the fill.
+- currency: string|null. Currency of the amounts.
+- odometer: number|null. Odometer reading at the fill (km).
+- distance: number|null. Kilometres driven since the previous fill.
+- consumption: number|null. Litres per 100 km over the interval since the previous fill.
+- is_anomaly: boolean. Consumption deviates abnormally from the vehicle average.
+- anomaly_severity: "none"|"low"|"medium"|"high"|null. Severity of the consumption anomaly.
+- anomaly_reason: string|null. Explanation of the anomaly.
+- reviewed: boolean. Anomaly reviewed by a manager.
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- vehicle_id = integer
+- is_anomaly = true|false
+- reviewed = true|false
+- date_after >= date-time. On field \`date\`.
+- date_before <= date-time. On field \`date\`.
+Example record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31T08:00:00Z","station":"Example station","liters":1250.5,"price_per_liter":1250.5,"total_amount":1250.5,"currency":"EUR","odometer":1250.5,"distance":1250.5,"consumption":1250.5,"is_anomaly":true,"anomaly_severity":"none","anomaly_reason":"Example anomaly reason","reviewed":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.fuel.log&view_type=form"}
+
+### fleet/incidents: Incidents
+Incidents involving the vehicles (damage, breakdowns, accidents).
+List: GET /api/v1/fleet/incidents. Detail: GET /api/v1/fleet/incidents/{id}.
+Default order: date desc. Sortable: id, name, date, severity, cost.
+Fields:
+- id: integer. Technical identifier of the incident.
+- name: string|null. Short description of the incident.
+- vehicle: string|null. Vehicle involved.
+- vehicle_id: integer|null. Identifier of the vehicle involved.
+- driver: string|null. Driver at the time of the incident.
+- date: string(date)|null. Date of the incident.
+- severity: "minor"|"moderate"|"major"|"critical"|null. Severity of the incident.
+- cost: number|null. Estimated impact cost.
+- currency: string|null. Currency of the cost.
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- vehicle_id = integer
+- driver_id = integer. Incidents with this driver (partner id).
+- severity = "minor"|"moderate"|"major"|"critical"
+- date_after >= date. On field \`date\`.
+- date_before <= date. On field \`date\`.
+Example record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","severity":"minor","cost":1250.5,"currency":"EUR","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.incident&view_type=form"}
+
+### fleet/locations: Locations
+Fleet locations in service (pick-up points and sites; archived locations are not exposed).
+List: GET /api/v1/fleet/locations. Detail: GET /api/v1/fleet/locations/{id}.
+Default order: sequence asc, name asc. Sortable: id, name, code, address, city, latitude, longitude, is_default_pickup. Scope: active = true.
+Fields:
+- id: integer. Technical identifier of the location.
+- name: string|null. Name of the location.
+- code: string|null. Short code.
+- address: string|null. Street address.
+- city: string|null. City.
+- country: string|null. Country.
+- latitude: number|null. Latitude (decimal degrees).
+- longitude: number|null. Longitude (decimal degrees).
+- is_default_pickup: boolean. Default pick-up point for vehicle requests.
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- code = text
+- city ilike text
+Example record (shape only): {"id":42,"name":"Example name","code":"Example code","address":"Example address","city":"Example city","country":"Example country","latitude":1250.5,"longitude":1250.5,"is_default_pickup":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.location&view_type=form"}
+
+### fleet/reservations: Reservations
+Vehicle requests (reservations of a vehicle for a period).
+List: GET /api/v1/fleet/reservations. Detail: GET /api/v1/fleet/reservations/{id}.
+Default order: start desc. Sortable: id, reference, start, stop, motive, destination, expected_km, attendees_count, origin, state, approved_at, refusal_reason.
+Fields:
+- id: integer. Technical identifier of the reservation.
+- reference: string|null. Reference of the reservation.
+- vehicle: string|null. Vehicle reserved.
+- vehicle_id: integer|null. Identifier of the vehicle reserved.
+- driver: string|null. Driver.
+- requester: string|null. Person who made the request.
+- start: string(date-time)|null. Start of the reservation.
+- stop: string(date-time)|null. End of the reservation.
+- duration: number|null. Duration (hours).
+- motive: string|null. Purpose of the trip.
+- pickup_location: string|null. Where the vehicle is picked up.
+- destination: string|null. Destination.
+- expected_km: number|null. Expected distance (km).
+- attendees_count: integer|null. Expected passengers.
+- origin: "internal"|"public"|null. Channel through which the request was made.
+- state: "draft"|"pending"|"approved"|"in_progress"|"done"|"refused"|"cancelled"|null. State of the reservation.
+- approver: string|null. Person who approved or refused the request.
+- approved_at: string(date-time)|null. When the request was approved.
+- refusal_reason: string|null. Reason given for a refusal.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- state = "draft"|"pending"|"approved"|"in_progress"|"done"|"refused"|"cancelled"
+- vehicle_id = integer
+- driver_id = integer. Reservations with this driver (partner id).
+- start_after >= date-time. On field \`start\`.
+- start_before <= date-time. On field \`start\`.
+Example record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","requester":"Example requester","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"motive":"Example motive","pickup_location":"Example pickup location","destination":"Example destination","expected_km":1250.5,"attendees_count":3,"origin":"internal","state":"draft","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","url":"https://erp.example.org/web#id=42&model=fleet.reservation&view_type=form"}
+
+### fleet/services: Services
+Services performed on the vehicles (maintenance and repairs).
+List: GET /api/v1/fleet/services. Detail: GET /api/v1/fleet/services/{id}.
+Default order: date desc. Sortable: id, date, description, service_kind, amount, next_service_odometer, invoice_ref, state.
+Fields:
+- id: integer. Technical identifier of the service.
+- vehicle: string|null. Vehicle serviced.
+- vehicle_id: integer|null. Identifier of the vehicle serviced.
+- date: string(date)|null. Date of the service.
+- description: string|null. Description of the service.
+- service_type: string|null. Type of service.
+- service_kind: "preventive"|"curative"|null. Preventive or curative service.
+- amount: number|null. Cost of the service.
+- total_cost: number|null. Total cost including detail lines.
+- currency: string|null. Currency of the amounts.
+- odometer: number|null. Odometer reading at the service (km).
+- next_service_odometer: number|null. Odometer reading at which the next service is due (km).
+- vendor: string|null. Vendor who performed the service.
+- invoice_ref: string|null. Vendor invoice reference.
+- state: "new"|"running"|"done"|"cancelled"|null. Stage of the service.
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- vehicle_id = integer
+- state = "new"|"running"|"done"|"cancelled"
+- service_kind = "preventive"|"curative"
+- date_after >= date. On field \`date\`.
+- date_before <= date. On field \`date\`.
+Example record (shape only): {"id":42,"vehicle":"Example vehicle","vehicle_id":7,"date":"2026-01-31","description":"Example description","service_type":"Example service type","service_kind":"preventive","amount":1250.5,"total_cost":1250.5,"currency":"EUR","odometer":1250.5,"next_service_odometer":1250.5,"vendor":"Example vendor","invoice_ref":"Example invoice ref","state":"new","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.vehicle.log.services&view_type=form"}
+
+### fleet/trips: Trips
+Trips driven with the vehicles.
+List: GET /api/v1/fleet/trips. Detail: GET /api/v1/fleet/trips/{id}.
+Default order: date desc. Sortable: id, reference, date, date_start, date_end, odometer_start, distance, motive, destination.
+Fields:
+- id: integer. Technical identifier of the trip.
+- reference: string|null. Reference of the trip.
+- reservation_id: integer|null. Originating reservation, if any.
+- vehicle: string|null. Vehicle driven.
+- vehicle_id: integer|null. Identifier of the vehicle driven.
+- driver: string|null. Driver.
+- date: string(date)|null. Date of the trip.
+- date_start: string(date-time)|null. Departure time.
+- date_end: string(date-time)|null. Arrival time.
+- odometer_start: number|null. Odometer reading at departure (km).
+- odometer_end: number|null. Odometer reading at arrival (km).
+- distance: number|null. Distance driven (km).
+- motive: string|null. Purpose of the trip.
+- destination: string|null. Destination.
+- analytic_account: string|null. Analytic account charged.
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- vehicle_id = integer
+- driver_id = integer. Trips with this driver (partner id).
+- date_after >= date. On field \`date\`.
+- date_before <= date. On field \`date\`.
+Example record (shape only): {"id":42,"reference":"Example reference","reservation_id":7,"vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","odometer_start":1250.5,"odometer_end":1250.5,"distance":1250.5,"motive":"Example motive","destination":"Example destination","analytic_account":"Example analytic account","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.trip&view_type=form"}
+
+### fleet/vehicles: Vehicles
+Vehicles of the fleet in service (archived vehicles are not exposed).
+List: GET /api/v1/fleet/vehicles. Detail: GET /api/v1/fleet/vehicles/{id}.
+Default order: plate asc. Sortable: id, plate, vin, seats, fuel_type, assignation_state, acquisition_date, insurance_expiry, technical_control_expiry. Scope: active = true.
+Fields:
+- id: integer. Technical identifier of the vehicle.
+- plate: string|null. Licence plate.
+- model: string|null. Make and model.
+- vin: string|null. Vehicle identification number (chassis).
+- driver: string|null. Driver currently assigned.
+- seats: integer|null. Number of seats.
+- fuel_type: "diesel"|"gasoline"|"full_hybrid"|"plug_in_hybrid_diesel"|"plug_in_hybrid_gasoline"|"cng"|"lpg"|"hydrogen"|"electric"|null. Fuel or energy.
+- odometer: number|null. Last odometer reading (km).
+- state: string|null. Vehicle lifecycle state (free value).
+- assignation_state: "free"|"assigned"|"maintenance"|"out_of_service"|"sold"|null. Assignment state.
+- acquisition_date: string(date)|null. Date of acquisition.
+- insurance_expiry: string(date)|null. Expiry date of the insurance.
+- technical_control_expiry: string(date)|null. Expiry date of the technical control.
+- next_alert_date: string(date)|null. Next due date, all alert categories.
+- avg_consumption: number|null. Average consumption (litres per 100 km).
+- total_km_last_year: number|null. Distance driven over the last twelve months (km).
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- assignation_state = "free"|"assigned"|"maintenance"|"out_of_service"|"sold"
+- driver_id = integer. Vehicles assigned to this driver (partner id).
+- fuel_type = "diesel"|"gasoline"|"full_hybrid"|"plug_in_hybrid_diesel"|"plug_in_hybrid_gasoline"|"cng"|"lpg"|"hydrogen"|"electric"
+- plate ilike text
+- insurance_expiry_before <= date. On field \`insurance_expiry\`.
+- technical_control_expiry_before <= date. On field \`technical_control_expiry\`.
+Example record (shape only): {"id":42,"plate":"Example plate","model":"Example model","vin":"Example vin","driver":"Example driver","seats":3,"fuel_type":"diesel","odometer":1250.5,"state":"Example state","assignation_state":"free","acquisition_date":"2026-01-31","insurance_expiry":"2026-01-31","technical_control_expiry":"2026-01-31","next_alert_date":"2026-01-31","avg_consumption":1250.5,"total_km_last_year":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.vehicle&view_type=form"}
+
+## it: IT
+
+IT hardware assets of the organisation's inventory, helpdesk tickets and consumables issued to users.
+
+### it/assets: Assets
+IT hardware identified by serial number, limited to the organisation's inventory (parc).
+List: GET /api/v1/it/assets. Detail: GET /api/v1/it/assets/{id}.
+Default order: serial asc. Sortable: id, serial, internal_ref, lifecycle. Scope: org_in_parc = true.
+Fields:
+- id: integer. Technical identifier of the asset.
+- serial: string|null. Serial number.
+- internal_ref: string|null. Internal reference (when it differs from the serial number).
+- product: string|null. Hardware model.
+- quantity: number|null. Quantity on hand.
+- location: string|null. Stock location of the asset.
+- holder: string|null. Person holding the asset.
+- lifecycle: "available"|"assigned"|"maintenance"|"retired"|"external"|null. Lifecycle stage of the asset.
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- lifecycle = "available"|"assigned"|"maintenance"|"retired"|"external"
+- holder_id = integer. Assets held by this person (partner id).
+- serial ilike text
+Example record (shape only): {"id":42,"serial":"Example serial","internal_ref":"Example internal ref","product":"Example product","quantity":1250.5,"location":"Example location","holder":"Example holder","lifecycle":"available","company":"Example company","url":"https://erp.example.org/web#id=42&model=stock.lot&view_type=form"}
+
+### it/consumable-moves: Consumable moves
+Consumables issued to beneficiaries against IT tickets, and what came back.
+List: GET /api/v1/it/consumable-moves. Detail: GET /api/v1/it/consumable-moves/{id}.
+Default order: date desc. Sortable: id, quantity, returned_quantity, state, date.
+Fields:
+- id: integer. Technical identifier of the move.
+- ticket_id: integer|null. Identifier of the ticket the consumable was issued for.
+- ticket_number: string|null. Number of the ticket.
+- beneficiary: string|null. Person who received the consumable.
+- product: string|null. Consumable issued.
+- location: string|null. Stock location the consumable was taken from.
+- quantity: number|null. Quantity issued.
+- returned_quantity: number|null. Quantity returned.
+- remaining_quantity: number|null. Quantity not returned.
+- state: "out"|"partial"|"returned"|null. Return state of the move.
+- date: string(date-time)|null. Date and time of issue.
+- handled_by: string|null. Technician who handled the move.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- state = "out"|"partial"|"returned"
+- partner_id = integer. Moves for this beneficiary (partner id).
+- product_id = integer. Moves of this product.
+- date_after >= date-time. Issued on or after this date.
+- date_before <= date-time. Issued on or before this date.
+Example record (shape only): {"id":42,"ticket_id":7,"ticket_number":"Example ticket number","beneficiary":"Example beneficiary","product":"Example product","location":"Example location","quantity":1250.5,"returned_quantity":1250.5,"remaining_quantity":1250.5,"state":"out","date":"2026-01-31T08:00:00Z","handled_by":"Example handled by","url":"https://erp.example.org/web#id=42&model=it.consumable.move&view_type=form"}
+
+### it/tickets: Tickets
+IT helpdesk tickets in service (archived tickets are not exposed); both listings of the specification (decision D4).
+List: GET /api/v1/it/tickets. Detail: GET /api/v1/it/tickets/{id}.
+Default order: id desc. Sortable: id, number, name, priority, kanban_state, assigned_date, closed_date, validation_state. Scope: active = true.
+Fields:
+- id: integer. Technical identifier of the ticket.
+- number: string|null. Ticket number.
+- name: string|null. Subject of the ticket.
+- type: string|null. Request category (ticket type).
+- stage: string|null. Current stage.
+- is_closed: boolean. The current stage is a closing stage.
+- team: string|null. Support team in charge.
+- assignees: string[]. Assigned technicians.
+- assignee: string|null. First assigned technician, or null (earlier listing).
+- requester: string|null. Person who raised the ticket.
+- requester_email: string|null [personal data]. Email address of the requester.
+- priority: "0"|"1"|"2"|"3"|null. Priority: 0 low, 1 normal, 2 high, 3 critical.
+- kanban_state: "normal"|"done"|"blocked"|null. Kanban status: normal (in progress), done (ready) or blocked.
+- assigned_date: string(date-time)|null. Date and time the ticket was assigned.
+- closed_date: string(date-time)|null. Date and time the ticket was closed.
+- category: string|null. Category of the ticket (earlier listing).
+- validation_state: "none"|"to_validate"|"validated"|"rejected"|null. Hierarchical validation status, if the request requires one (earlier listing).
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- is_closed = true|false
+- team_id = integer. Tickets of this support team.
+- assignee_id in integer list. Tickets assigned to one or several technicians (user ids, comma-separated or repeated key).
+- priority = "0"|"1"|"2"|"3"
+- number ilike text
+- user_id = integer. Tickets where this user is among the assignees (earlier listing).
+- validation_state = "none"|"to_validate"|"validated"|"rejected"
+Example record (shape only): {"id":42,"number":"Example number","name":"Example name","type":"Example type","stage":"Example stage","is_closed":true,"team":"Example team","assignees":["Example assignees 1","Example assignees 2"],"assignee":"Example assignee","requester":"Example requester","requester_email":"someone@example.org","priority":"0","kanban_state":"normal","assigned_date":"2026-01-31T08:00:00Z","closed_date":"2026-01-31T08:00:00Z","category":"Example category","validation_state":"none","company":"Example company","url":"https://erp.example.org/web#id=42&model=it.ticket&view_type=form"}
+
+## purchase: Purchase
+
+Purchase orders sent to vendors and their lines (quantities, prices, receptions, billing and analytic distribution).
+
+### purchase/order-lines: Purchase order lines
+Lines of purchase orders.
+List: GET /api/v1/purchase/order-lines. Detail: GET /api/v1/purchase/order-lines/{id}.
+Default order: id desc. Sortable: id, description, quantity, price_unit, price_subtotal, price_total, qty_received, qty_invoiced, date_planned.
+Fields:
+- id: integer. Technical identifier of the line.
+- order_id: integer|null. Identifier of the purchase order.
+- order_reference: string|null. Reference of the purchase order.
+- description: string|null. Description of the line.
+- product: string|null. Product ordered.
+- product_id: integer|null. Identifier of the product ordered.
+- quantity: number|null. Quantity ordered.
+- uom: string|null. Unit of measure of the quantity.
+- price_unit: number|null. Unit price.
+- price_subtotal: number|null. Line amount excluding tax.
+- price_total: number|null. Line amount including tax.
+- currency: string|null. Currency of the amounts.
+- qty_received: number|null. Quantity received.
+- qty_invoiced: number|null. Quantity billed by the vendor.
+- date_planned: string(date-time)|null. Expected arrival date and time.
+- analytic_accounts: string[]. Names of the analytic accounts charged.
+- analytic_distribution: string|null. Raw analytic distribution as compact JSON: account identifier and percentage.
+- state: "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"|null. State of the parent order.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- order_id = integer
+- product_id = integer
+- state = "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"
+- planned_after >= date-time. On field \`date_planned\`.
+- planned_before <= date-time. On field \`date_planned\`.
+Example record (shape only): {"id":42,"order_id":7,"order_reference":"Example order reference","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","price_unit":1250.5,"price_subtotal":1250.5,"price_total":1250.5,"currency":"EUR","qty_received":1250.5,"qty_invoiced":1250.5,"date_planned":"2026-01-31T08:00:00Z","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","state":"draft","url":"https://erp.example.org/web#id=42&model=purchase.order.line&view_type=form"}
+
+### purchase/orders: Purchase orders
+Purchase orders (requests for quotation and confirmed orders).
+List: GET /api/v1/purchase/orders. Detail: GET /api/v1/purchase/orders/{id}.
+Default order: date_order desc. Sortable: id, reference, vendor_reference, subject, budget_line, delivery_condition, origin, date_order, date_approve, date_planned, amount_untaxed, amount_total, state, invoice_status, created_at.
+Fields:
+- id: integer. Technical identifier of the order.
+- reference: string|null. Order reference (number).
+- vendor: string|null. Vendor.
+- vendor_id: integer|null. Identifier of the vendor (partner).
+- vendor_reference: string|null. Reference of the order on the vendor's side.
+- subject: string|null. Short description of what the order covers.
+- budget_line: string|null. Budget line charged.
+- department: string|null. Requesting department.
+- delivery_condition: string|null. Delivery conditions agreed with the vendor.
+- origin: string|null. Originating document.
+- date_order: string(date-time)|null. Order deadline.
+- date_approve: string(date-time)|null. Confirmation date.
+- date_planned: string(date-time)|null. Planned reception.
+- amount_untaxed: number|null. Total amount excluding tax.
+- amount_total: number|null. Total amount including tax.
+- currency: string|null. Currency of the amounts.
+- state: "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"|null. State of the order (org_tribu = awaiting tribe validation).
+- invoice_status: "no"|"to invoice"|"invoiced"|null. Billing status.
+- buyer: string|null. Buyer in charge of the order.
+- author: string|null. Person who entered the order.
+- author_id: integer|null. Identifier of the person who entered the order (user).
+- created_at: string(date-time)|null. Creation date and time of the record.
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- state = "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"
+- invoice_status = "no"|"to invoice"|"invoiced"
+- vendor_id = integer
+- user_id = integer. Orders handled by this buyer (user id).
+- origin ilike text
+- subject ilike text
+- budget_line ilike text
+- department_id = integer. Orders of this department (department id).
+- ordered_after >= date-time. On field \`date_order\`.
+- ordered_before <= date-time. On field \`date_order\`.
+- amount_above >= number. Orders whose tax-inclusive total is at least this amount.
+- author_id = integer
+- created_after >= date-time. On field \`created_at\`.
+- created_before <= date-time. On field \`created_at\`.
+Example record (shape only): {"id":42,"reference":"Example reference","vendor":"Example vendor","vendor_id":7,"vendor_reference":"Example vendor reference","subject":"Example subject","budget_line":"Example budget line","department":"Example department","delivery_condition":"Example delivery condition","origin":"Example origin","date_order":"2026-01-31T08:00:00Z","date_approve":"2026-01-31T08:00:00Z","date_planned":"2026-01-31T08:00:00Z","amount_untaxed":1250.5,"amount_total":1250.5,"currency":"EUR","state":"draft","invoice_status":"no","buyer":"Example buyer","author":"Example author","author_id":7,"created_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=purchase.order&view_type=form"}
+
+## space: Space
+
+Sites and bookable spaces of the organisation, their categories and equipment, activities, reservations and maintenance slots.
+
+### space/activities: Activities
+Activities a space can be booked for (archived activities are not exposed).
+List: GET /api/v1/space/activities. Detail: GET /api/v1/space/activities/{id}.
+Default order: sequence asc, name asc. Sortable: id, name, code, default_duration. Scope: active = true.
+Fields:
+- id: integer. Technical identifier of the activity.
+- name: string|null. Name of the activity.
+- code: string|null. Short code of the activity.
+- default_duration: number|null. Default duration of a booking for this activity (hours).
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- code = text
+- name ilike text
+Example record (shape only): {"id":42,"name":"Example name","code":"Example code","default_duration":1250.5,"url":"https://erp.example.org/web#id=42&model=space.activity&view_type=form"}
+
+### space/categories: Categories
+Categories of spaces and equipment (archived categories are not exposed).
+List: GET /api/v1/space/categories. Detail: GET /api/v1/space/categories/{id}.
+Default order: sequence asc, name asc. Sortable: id, name, description. Scope: active = true.
+Fields:
+- id: integer. Technical identifier of the category.
+- name: string|null. Name of the category.
+- description: string|null. Description of the category.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- name ilike text
+Example record (shape only): {"id":42,"name":"Example name","description":"Example description","url":"https://erp.example.org/web#id=42&model=space.category&view_type=form"}
+
+### space/equipments: Equipment
+Equipment available in the spaces (archived equipment is not exposed).
+List: GET /api/v1/space/equipments. Detail: GET /api/v1/space/equipments/{id}.
+Default order: name asc. Sortable: id, name, code, description. Scope: active = true.
+Fields:
+- id: integer. Technical identifier of the equipment.
+- name: string|null. Name of the equipment.
+- code: string|null. Short code of the equipment.
+- category: string|null. Category of the equipment.
+- description: string|null. Description of the equipment.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- category_id = integer. Equipment of this category (category id).
+- name ilike text
+Example record (shape only): {"id":42,"name":"Example name","code":"Example code","category":"Example category","description":"Example description","url":"https://erp.example.org/web#id=42&model=space.equipment&view_type=form"}
+
+### space/maintenances: Maintenances
+Maintenance slots of spaces.
+List: GET /api/v1/space/maintenances. Detail: GET /api/v1/space/maintenances/{id}.
+Default order: start desc. Sortable: id, name, start, stop, state, category, blocks_reservations.
+Fields:
+- id: integer. Technical identifier of the maintenance.
+- name: string|null. Subject of the maintenance.
+- space: string|null. Space under maintenance.
+- space_id: integer|null. Identifier of the space.
+- start: string(date-time)|null. Start of the maintenance slot.
+- stop: string(date-time)|null. End of the maintenance slot.
+- state: "planned"|"in_progress"|"done"|"cancelled"|null. State of the maintenance.
+- category: "preventive"|"curative"|"cleaning"|"other"|null. Kind of maintenance.
+- technician: string|null. Internal technician.
+- external_technician: string|null. External technician or contractor.
+- blocks_reservations: boolean. Prevents any reservation on the slot.
+- check_progress: number|null. Progress of the maintenance checklist (percent).
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- state = "planned"|"in_progress"|"done"|"cancelled"
+- space_id = integer
+- category = "preventive"|"curative"|"cleaning"|"other"
+- blocks_reservations = true|false
+- start_after >= date-time. On field \`start\`.
+- start_before <= date-time. On field \`start\`.
+Example record (shape only): {"id":42,"name":"Example name","space":"Example space","space_id":7,"start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","state":"planned","category":"preventive","technician":"Example technician","external_technician":"Example external technician","blocks_reservations":true,"check_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.maintenance&view_type=form"}
+
+### space/reservations: Reservations
+Reservations of spaces.
+List: GET /api/v1/space/reservations. Detail: GET /api/v1/space/reservations/{id}.
+Default order: start desc. Sortable: id, reference, start, stop, attendees_expected, attendees_actual, origin, state, approved_at, refusal_reason, cancellation_reason, check_in_at, check_out_at.
+Fields:
+- id: integer. Technical identifier of the reservation.
+- reference: string|null. Reservation number.
+- space: string|null. Space reserved.
+- space_id: integer|null. Identifier of the space.
+- activity: string|null. Activity planned in the space.
+- start: string(date-time)|null. Start of the reservation.
+- stop: string(date-time)|null. End of the reservation.
+- duration: number|null. Duration of the reservation (hours).
+- attendees_expected: integer|null. Number of attendees expected.
+- attendees_actual: integer|null. Number of attendees actually present.
+- requester: string|null. Person who requested the reservation.
+- origin: "internal"|"public"|null. Origin of the request (internal or public).
+- state: "pending"|"approved"|"refused"|"cancelled"|"done"|null. State of the reservation.
+- approver: string|null. User who approved or refused the reservation.
+- approved_at: string(date-time)|null. Date and time of the approval.
+- refusal_reason: string|null. Reason given for a refusal.
+- cancellation_reason: string|null. Reason given for a cancellation.
+- check_in_at: string(date-time)|null. Date and time of the check-in.
+- check_out_at: string(date-time)|null. Date and time of the check-out.
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- state = "pending"|"approved"|"refused"|"cancelled"|"done"
+- space_id = integer
+- activity_id = integer. Reservations for this activity (activity id).
+- origin = "internal"|"public"
+- start_after >= date-time. On field \`start\`.
+- start_before <= date-time. On field \`start\`.
+Example record (shape only): {"id":42,"reference":"Example reference","space":"Example space","space_id":7,"activity":"Example activity","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"attendees_expected":3,"attendees_actual":3,"requester":"Example requester","origin":"internal","state":"pending","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","cancellation_reason":"Example cancellation reason","check_in_at":"2026-01-31T08:00:00Z","check_out_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=space.reservation&view_type=form"}
+
+### space/sites: Sites
+Sites holding the spaces, as a tree (archived sites are not exposed).
+List: GET /api/v1/space/sites. Detail: GET /api/v1/space/sites/{id}.
+Default order: complete_name asc. Sortable: id, name, complete_name, code, address. Scope: active = true.
+Fields:
+- id: integer. Technical identifier of the site.
+- name: string|null. Name of the site.
+- complete_name: string|null. Full hierarchical path of the site.
+- code: string|null. Short code of the site.
+- parent_id: integer|null. Identifier of the parent site.
+- address: string|null. Address of the site.
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- code = text
+- parent_id = integer
+- name ilike text
+Example record (shape only): {"id":42,"name":"Example name","complete_name":"Example complete name","code":"Example code","parent_id":7,"address":"Example address","company":"Example company","url":"https://erp.example.org/web#id=42&model=space.site&view_type=form"}
+
+### space/spaces: Spaces
+Bookable spaces (archived spaces are not exposed).
+List: GET /api/v1/space/spaces. Detail: GET /api/v1/space/spaces/{id}.
+Default order: sequence asc, name asc. Sortable: id, name, code, state, location, floor, surface, capacity, hourly_price, public_visibility, approval_required, min_lead_hours, max_lead_days, cancel_deadline_hours. Scope: active = true.
+Fields:
+- id: integer. Technical identifier of the space.
+- name: string|null. Name of the space.
+- code: string|null. Short code of the space.
+- site: string|null. Site of the space.
+- site_id: integer|null. Identifier of the site.
+- state: "available"|"restricted"|"closed"|null. Availability state of the space.
+- location: string|null. Free location inside the site.
+- floor: string|null. Floor.
+- surface: number|null. Surface (square metres).
+- capacity: integer|null. Capacity (people).
+- hourly_price: number|null. Hourly price.
+- currency: string|null. Currency of the hourly price.
+- categories: string[]. Names of the categories of the space.
+- public_visibility: "private"|"internal"|"public"|null. Visibility of the space for bookings.
+- approval_required: boolean. Reservations need an approval.
+- min_lead_hours: integer|null. Minimum booking notice (hours).
+- max_lead_days: integer|null. Maximum booking horizon (days).
+- cancel_deadline_hours: integer|null. Cancellation limit (hours before start).
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- state = "available"|"restricted"|"closed"
+- site_id = integer
+- capacity_min >= integer. On field \`capacity\`.
+- approval_required = true|false
+- name ilike text
+Example record (shape only): {"id":42,"name":"Example name","code":"Example code","site":"Example site","site_id":7,"state":"available","location":"Example location","floor":"Example floor","surface":1250.5,"capacity":3,"hourly_price":1250.5,"currency":"EUR","categories":["Example categories 1","Example categories 2"],"public_visibility":"private","approval_required":true,"min_lead_hours":3,"max_lead_days":3,"cancel_deadline_hours":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.space&view_type=form"}
+
+## sprint: Sprint and OKR
+
+Objectives and key results, their measures and readings, squads' engagements, sprints and blockers.
+
+### sprint/blockers: Blockers
+Blocking points raised by squads, with their origin, owner and the decision that lifted them.
+List: GET /api/v1/sprint/blockers. Detail: GET /api/v1/sprint/blockers/{id}.
+Default order: date_start desc. Sortable: id, name, description, unblocker, origin, date_start, date_lifted, escalated, decision.
+Fields:
+- id: integer. Technical identifier of the blocker.
+- name: string|null. Short title of the blocker.
+- description: string|null. Description of the blocking point.
+- subject: string|null. Subject concerned.
+- subject_id: integer|null. Identifier of the subject concerned.
+- sprint: string|null. Sprint during which the blocker was raised.
+- squad: string|null. Squad that is blocked.
+- owner: string|null. Person in charge of following the blocker.
+- unblocker: string|null. Who can lift the blocker (person or body; free text).
+- unblocker_user: string|null. Person to notify to lift the blocker.
+- origin: "member"|"feedback"|"no_feedback"|null. Where the blocker comes from.
+- reported_by: string|null. Person who reported the blocker.
+- date_start: string(date)|null. Blocked since.
+- date_lifted: string(date)|null. Date the blocker was lifted (null while open).
+- is_open: boolean. True while the blocker has not been lifted.
+- age_days: integer|null. Days since the blocker started (until it was lifted, or until today).
+- escalated: boolean. Raised to the monthly review.
+- decision: string|null. Arbitration by the operations director.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- is_open = true|false
+- subject_id = integer
+- sprint_id = integer. Blockers raised during this sprint.
+- squad_id = integer. Blockers of this squad.
+- escalated = true|false
+- opened_after >= date. Blocked since this date or later.
+- opened_before <= date. Blocked since this date or earlier.
+Example record (shape only): {"id":42,"name":"Example name","description":"Example description","subject":"Example subject","subject_id":7,"sprint":"Example sprint","squad":"Example squad","owner":"Example owner","unblocker":"Example unblocker","unblocker_user":"Example unblocker user","origin":"member","reported_by":"Example reported by","date_start":"2026-01-31","date_lifted":"2026-01-31","is_open":true,"age_days":3,"escalated":true,"decision":"Example decision","url":"https://erp.example.org/web#id=42&model=sprint.blocker&view_type=form"}
+
+### sprint/engagements: Engagements
+Commitments taken by squads towards an objective or key result, with their deadline and state.
+List: GET /api/v1/sprint/engagements. Detail: GET /api/v1/sprint/engagements/{id}.
+Default order: deadline asc. Sortable: id, number, name, state, deadline, actual_date, expected_proof.
+Fields:
+- id: integer. Technical identifier of the engagement.
+- number: string|null. Reference of the engagement.
+- name: string|null. Title of the engagement.
+- state: "open"|"in_progress"|"at_risk"|"kept"|null. State of the engagement.
+- deadline: string(date)|null. Date by which the engagement is due.
+- actual_date: string(date)|null. Date the engagement was actually kept.
+- is_late: boolean. Deadline passed and the engagement not kept.
+- days_to_deadline: integer|null. Days from today to the deadline (negative when passed).
+- squad: string|null. Squad committed.
+- squad_id: integer|null. Identifier of the squad committed.
+- objective: string|null. Objective served.
+- objective_id: integer|null. Identifier of the objective served.
+- key_result: string|null. Key result served.
+- key_result_id: integer|null. Identifier of the key result served.
+- expected_proof: string|null. Evidence expected to show the engagement is kept.
+- sprint: string|null. Sprint in which the engagement was taken.
+- subjects: string[]. Subjects serving the engagement.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- state = "open"|"in_progress"|"at_risk"|"kept"
+- squad_id = integer
+- objective_id = integer
+- key_result_id = integer
+- is_late = true|false
+- deadline_after >= date. Deadline on or after this date.
+- deadline_before <= date. Deadline on or before this date.
+Example record (shape only): {"id":42,"number":"Example number","name":"Example name","state":"open","deadline":"2026-01-31","actual_date":"2026-01-31","is_late":true,"days_to_deadline":3,"squad":"Example squad","squad_id":7,"objective":"Example objective","objective_id":7,"key_result":"Example key result","key_result_id":7,"expected_proof":"Example expected proof","sprint":"Example sprint","subjects":["Example subjects 1","Example subjects 2"],"url":"https://erp.example.org/web#id=42&model=sprint.engagement&view_type=form"}
+
+### sprint/key-results: Key results
+Key results of the objectives, per exercice and squad, with their progress computed from their measures.
+List: GET /api/v1/sprint/key-results. Detail: GET /api/v1/sprint/key-results/{id}.
+Default order: number asc. Sortable: id, number, name.
+Fields:
+- id: integer. Technical identifier of the key result.
+- number: integer|null. Number of the key result.
+- name: string|null. Statement of the key result.
+- progress: number|null. Progress (percent), the average of its measures' progress.
+- exercice: string|null. Exercice (OKR year) of the key result.
+- exercice_id: integer|null. Identifier of the exercice.
+- objective: string|null. Objective the key result belongs to.
+- objective_id: integer|null. Identifier of the objective.
+- squad: string|null. Squad carrying the key result.
+- measures: string[]. Measures of the key result.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- exercice_id = integer
+- objective_id = integer
+- squad_id = integer. Key results carried by this squad.
+- name ilike text
+Example record (shape only): {"id":42,"number":3,"name":"Example name","progress":1250.5,"exercice":"Example exercice","exercice_id":7,"objective":"Example objective","objective_id":7,"squad":"Example squad","measures":["Example measures 1","Example measures 2"],"url":"https://erp.example.org/web#id=42&model=sprint.key.result&view_type=form"}
+
+### sprint/measure-readings: Measure readings
+Values read for the measures of the key results.
+List: GET /api/v1/sprint/measure-readings. Detail: GET /api/v1/sprint/measure-readings/{id}.
+Default order: date desc. Sortable: id, date, value, note.
+Fields:
+- id: integer. Technical identifier of the reading.
+- measure: string|null. Measure read.
+- measure_id: integer|null. Identifier of the measure read.
+- key_result: string|null. Key result of the measure.
+- key_result_id: integer|null. Identifier of the key result of the measure.
+- squad: string|null. Squad of the key result.
+- date: string(date)|null. Date of the reading.
+- value: number|null. Value read.
+- unit: string|null. Unit of the measure.
+- note: string|null. Comment on the reading.
+- read_by: string|null. Person who recorded the reading.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- measure_id = integer
+- key_result_id = integer
+- squad_id = integer. Readings of this squad's measures.
+- date_after >= date. Readings on or after this date.
+- date_before <= date. Readings on or before this date.
+Example record (shape only): {"id":42,"measure":"Example measure","measure_id":7,"key_result":"Example key result","key_result_id":7,"squad":"Example squad","date":"2026-01-31","value":1250.5,"unit":"Example unit","note":"Example note","read_by":"Example read by","url":"https://erp.example.org/web#id=42&model=sprint.measure.reading&view_type=form"}
+
+### sprint/measures: Measures
+Measures of the key results: start, milestone and target values, last reading and progress.
+List: GET /api/v1/sprint/measures. Detail: GET /api/v1/sprint/measures/{id}.
+Default order: kr_id, id. Sortable: id, name, unit, start_value, milestone_value, milestone_date, target_value.
+Fields:
+- id: integer. Technical identifier of the measure.
+- name: string|null. Name of the measure.
+- unit: string|null. Unit in which the measure is expressed.
+- key_result: string|null. Key result measured.
+- key_result_id: integer|null. Identifier of the key result measured.
+- squad: string|null. Squad carrying the key result.
+- start_value: number|null. Value at the start of the exercice.
+- milestone_value: number|null. Value expected at the milestone.
+- milestone_date: string(date)|null. Date of the milestone.
+- target_value: number|null. Value targeted.
+- last_value: number|null. Value of the latest reading.
+- last_reading_date: string(date)|null. Date of the latest reading.
+- progress: number|null. Progress from start to target value (percent).
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- key_result_id = integer
+- squad_id = integer. Measures of this squad's key results.
+- name ilike text
+Example record (shape only): {"id":42,"name":"Example name","unit":"Example unit","key_result":"Example key result","key_result_id":7,"squad":"Example squad","start_value":1250.5,"milestone_value":1250.5,"milestone_date":"2026-01-31","target_value":1250.5,"last_value":1250.5,"last_reading_date":"2026-01-31","progress":1250.5,"url":"https://erp.example.org/web#id=42&model=sprint.measure&view_type=form"}
+
+### sprint/objectives: Objectives
+Objectives of the OKR framework, archived ones included.
+List: GET /api/v1/sprint/objectives. Detail: GET /api/v1/sprint/objectives/{id}.
+Default order: name asc. Sortable: id, name, active.
+Fields:
+- id: integer. Technical identifier of the objective.
+- name: string|null. Statement of the objective.
+- active: boolean. Objective still in service.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- name ilike text
+- active = true|false
+Example record (shape only): {"id":42,"name":"Example name","active":true,"url":"https://erp.example.org/web#id=42&model=sprint.objective&view_type=form"}
+
+### sprint/sprints: Sprints
+Sprints of the squads (field list inferred, may grow; decision D1).
+List: GET /api/v1/sprint/sprints. Detail: GET /api/v1/sprint/sprints/{id}.
+Default order: date_start desc. Sortable: id, name, date_start, date_end.
+Fields:
+- id: integer. Technical identifier of the sprint.
+- name: string|null. Name of the sprint.
+- squad: string|null. Squad running the sprint.
+- squad_id: integer|null. Identifier of the squad running the sprint.
+- date_start: string(date)|null. First day of the sprint.
+- date_end: string(date)|null. Last day of the sprint.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- squad_id = integer
+- start_after >= date. Sprints starting on or after this date.
+- start_before <= date. Sprints starting on or before this date.
+Example record (shape only): {"id":42,"name":"Example name","squad":"Example squad","squad_id":7,"date_start":"2026-01-31","date_end":"2026-01-31","url":"https://erp.example.org/web#id=42&model=sprint.sprint&view_type=form"}
+
+## stock: Stock
+
+Stock transfers of the organisation (receipts, deliveries and internal moves).
+
+### stock/pickings: Pickings
+Transfers of goods (receipts, deliveries, internal moves).
+List: GET /api/v1/stock/pickings. Detail: GET /api/v1/stock/pickings/{id}.
+Default order: scheduled_date desc. Sortable: id, reference, origin, scheduled_date, date_done, priority, state.
+Fields:
+- id: integer. Technical identifier of the transfer.
+- reference: string|null. Reference of the transfer.
+- origin: string|null. Source document (purchase order, request...).
+- picking_type: string|null. Operation type (receipt, delivery, internal transfer).
+- partner: string|null. Contact (vendor or recipient).
+- source_location: string|null. Location the goods leave.
+- destination_location: string|null. Location the goods reach.
+- scheduled_date: string(date-time)|null. Scheduled date of the transfer.
+- date_done: string(date-time)|null. Date the transfer was done.
+- priority: "0"|"1"|null. Priority: "0" normal, "1" urgent.
+- state: "draft"|"waiting"|"confirmed"|"assigned"|"done"|"cancel"|null. State of the transfer.
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- state = "draft"|"waiting"|"confirmed"|"assigned"|"done"|"cancel"
+- partner_id = integer. Transfers with this contact (partner id).
+- origin ilike text
+- scheduled_after >= date-time. On field \`scheduled_date\`.
+- scheduled_before <= date-time. On field \`scheduled_date\`.
+Example record (shape only): {"id":42,"reference":"Example reference","origin":"Example origin","picking_type":"Example picking type","partner":"Example partner","source_location":"Example source location","destination_location":"Example destination location","scheduled_date":"2026-01-31T08:00:00Z","date_done":"2026-01-31T08:00:00Z","priority":"0","state":"draft","company":"Example company","url":"https://erp.example.org/web#id=42&model=stock.picking&view_type=form"}
+
+## travel: Travel
+
+Missions of the organisation's staff: trips, their stages and expenses, trip types, per-diem rates and per-diem requests.
+
+### travel/perdiem-rates: Per-diem rates
+Daily allowance rates by destination country and city (archived rates are not exposed).
+List: GET /api/v1/travel/perdiem-rates. Detail: GET /api/v1/travel/perdiem-rates/{id}.
+Default order: id desc. Sortable: id, daily_rate, has_tiers, note. Scope: active = true.
+Fields:
+- id: integer. Technical identifier of the rate.
+- country: string|null. Destination country the rate applies to.
+- country_id: integer|null. Identifier of the destination country.
+- city: string|null. Destination city the rate applies to (null: whole country).
+- daily_rate: number|null. Daily allowance amount.
+- currency: string|null. Currency of the daily rate.
+- has_tiers: boolean. Duration tiers exist for this rate.
+- environment: string|null. Environment (site or programme area) the rate belongs to.
+- note: string|null. Free note.
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- country_id = integer
+- city_id = integer. Rates for this city (city id).
+- environment_id = integer. Rates of this environment (environment id).
+- has_tiers = true|false
+Example record (shape only): {"id":42,"country":"Example country","country_id":7,"city":"Example city","daily_rate":1250.5,"currency":"EUR","has_tiers":true,"environment":"Example environment","note":"Example note","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.rate&view_type=form"}
+
+### travel/perdiem-requests: Per-diem requests
+Requests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).
+List: GET /api/v1/travel/perdiem-requests. Detail: GET /api/v1/travel/perdiem-requests/{id}.
+Default order: date_start desc. Sortable: id, reference, name, state, mission_object, date_start, date_end, prorata_start, prorata_end, calc_model, daily_rate, duration_abatement_pct, duration_abatement_amount, total_amount, financing_type, partner_share_pct, amount_company, amount_partner, submit_date, approve_date, reject_date. Scope: active = true.
+Fields:
+- id: integer. Technical identifier of the request.
+- reference: string|null. Reference (sequence number) of the request.
+- name: string|null. Title of the request.
+- state: "draft"|"pending"|"approved"|"rejected"|"cancelled"|null. State of the request.
+- trip_id: integer|null. Identifier of the trip (mission) concerned, if any.
+- trip_reference: string|null. Reference of the trip concerned.
+- traveler: string|null. User travelling.
+- mission_object: string|null. Purpose of the mission.
+- country: string|null. Destination country.
+- city: string|null. Destination city.
+- date_start: string(date)|null. First day of the mission.
+- date_end: string(date)|null. Last day of the mission.
+- duration_days: number|null. Days paid, after the first-day and last-day rules (halves possible).
+- prorata_start: "full"|"half"|"none"|null. Rule for the first day: full, half or no allowance.
+- prorata_end: "full"|"half"|"none"|null. Rule for the last day: full, half or no allowance.
+- calc_model: "flat_with_abatement"|"tiered"|null. Calculation model: flat rate with duration abatement, or duration tiers.
+- daily_rate: number|null. Daily rate applied.
+- rate_id: integer|null. Identifier of the per-diem rate applied.
+- duration_abatement_pct: number|null. Abatement for duration (percent).
+- duration_abatement_amount: number|null. Amount of the duration abatement.
+- total_amount: number|null. Total allowance due.
+- financing_type: "org"|"partner"|"mixed"|null. Who finances the allowance: the organisation only (org), a partner, or both (mixed).
+- partner: string|null. Co-financing partner.
+- partner_share_pct: number|null. Share financed by the partner (percent).
+- amount_company: number|null. Amount borne by the organisation.
+- amount_partner: number|null. Amount borne by the partner.
+- currency: string|null. Currency of the amounts.
+- environment: string|null. Environment (site or programme area) charged.
+- validator: string|null. User who validates the request.
+- submit_date: string(date-time)|null. When the request was submitted.
+- approve_date: string(date-time)|null. When the request was approved.
+- reject_date: string(date-time)|null. When the request was rejected.
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- state = "draft"|"pending"|"approved"|"rejected"|"cancelled"
+- trip_id = integer
+- traveler_user_id = integer. Requests of this traveller (user id).
+- country_id = integer. Requests for this destination country (country id).
+- financing_type = "org"|"partner"|"mixed"
+- start_after >= date. On field \`date_start\`.
+- start_before <= date. On field \`date_start\`.
+Example record (shape only): {"id":42,"reference":"Example reference","name":"Example name","state":"draft","trip_id":7,"trip_reference":"Example trip reference","traveler":"Example traveler","mission_object":"Example mission object","country":"Example country","city":"Example city","date_start":"2026-01-31","date_end":"2026-01-31","duration_days":1250.5,"prorata_start":"full","prorata_end":"full","calc_model":"flat_with_abatement","daily_rate":1250.5,"rate_id":7,"duration_abatement_pct":1250.5,"duration_abatement_amount":1250.5,"total_amount":1250.5,"financing_type":"org","partner":"Example partner","partner_share_pct":1250.5,"amount_company":1250.5,"amount_partner":1250.5,"currency":"EUR","environment":"Example environment","validator":"Example validator","submit_date":"2026-01-31T08:00:00Z","approve_date":"2026-01-31T08:00:00Z","reject_date":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.request&view_type=form"}
+
+### travel/trip-expenses: Trip expenses
+Other expenses of a trip (visa, local transport, fees...).
+List: GET /api/v1/travel/trip-expenses. Detail: GET /api/v1/travel/trip-expenses/{id}.
+Default order: id desc. Sortable: id, name, cost, notes.
+Fields:
+- id: integer. Technical identifier of the expense.
+- name: string|null. Label of the expense.
+- trip_id: integer|null. Identifier of the trip.
+- trip_reference: string|null. Reference of the trip.
+- cost: number|null. Cost of the expense.
+- currency: string|null. Currency of the cost.
+- notes: string|null. Free notes.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- trip_id = integer
+- cost_above >= number. On field \`cost\`.
+Example record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_reference":"Example trip reference","cost":1250.5,"currency":"EUR","notes":"Example notes","url":"https://erp.example.org/web#id=42&model=travel.trip.expense&view_type=form"}
+
+### travel/trip-stages: Trip stages
+Legs of a trip, in order, from one city to the next.
+List: GET /api/v1/travel/trip-stages. Detail: GET /api/v1/travel/trip-stages/{id}.
+Default order: trip_id desc, sequence asc. Sortable: id, name, position, is_return_leg, date_from, date_to, has_transport.
+Fields:
+- id: integer. Technical identifier of the stage.
+- name: string|null. Label of the stage.
+- trip_id: integer|null. Identifier of the trip.
+- trip_reference: string|null. Reference of the trip.
+- position: integer|null. Rank of the stage in the mission.
+- is_return_leg: boolean. The stage is the return leg.
+- city_from: string|null. City of departure.
+- country_from: string|null. Country of departure.
+- city_to: string|null. City of arrival.
+- country_to: string|null. Country of arrival.
+- date_from: string(date)|null. First day of the stage.
+- date_to: string(date)|null. Last day of the stage.
+- duration_days: integer|null. Duration of the stage in days (both ends included).
+- has_transport: boolean. Transport is to be booked for the stage.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- trip_id = integer
+- is_return_leg = true|false
+- country_to_id = integer. Stages arriving in this country (country id).
+- date_after >= date. On field \`date_from\`.
+- date_before <= date. On field \`date_from\`.
+Example record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_reference":"Example trip reference","position":3,"is_return_leg":true,"city_from":"Example city from","country_from":"Example country from","city_to":"Example city to","country_to":"Example country to","date_from":"2026-01-31","date_to":"2026-01-31","duration_days":3,"has_transport":true,"url":"https://erp.example.org/web#id=42&model=travel.trip.stage&view_type=form"}
+
+### travel/trip-types: Trip types
+Kinds of mission (archived types are not exposed).
+List: GET /api/v1/travel/trip-types. Detail: GET /api/v1/travel/trip-types/{id}.
+Default order: sequence asc, name asc. Sortable: id, name, code, description. Scope: active = true.
+Fields:
+- id: integer. Technical identifier of the trip type.
+- name: string|null. Name of the trip type.
+- code: string|null. Short code of the trip type.
+- description: string|null. Description of the trip type.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- code = text
+- name ilike text
+Example record (shape only): {"id":42,"name":"Example name","code":"Example code","description":"Example description","url":"https://erp.example.org/web#id=42&model=travel.trip.type&view_type=form"}
+
+### travel/trips: Trips
+Missions of the organisation's staff: traveller, itinerary, dates and costs.
+List: GET /api/v1/travel/trips. Detail: GET /api/v1/travel/trips/{id}.
+Default order: date_start desc. Sortable: id, reference, name, state, traveler_name, traveler_email, description, date_submission, date_start, date_end, transport_cost, accommodation_cost_total, insurance_premium, has_per_diem.
+Fields:
+- id: integer. Technical identifier of the trip.
+- reference: string|null. Reference (sequence number) of the trip.
+- name: string|null. Title of the mission.
+- state: "draft"|"pending"|"planned"|"in_progress"|"done"|"cancelled"|null. State of the trip.
+- traveler: string|null. User travelling.
+- traveler_name: string|null [personal data]. Full name of the traveller.
+- traveler_email: string|null [personal data]. Email address of the traveller.
+- trip_type: string|null. Kind of mission.
+- description: string|null. Description of the mission.
+- city_departure: string|null. City of departure.
+- country_departure: string|null. Country of departure.
+- city_destination: string|null. Destination city.
+- country_destination: string|null. Destination country.
+- date_submission: string(date)|null. Date the trip was submitted.
+- date_start: string(date)|null. First day of the trip.
+- date_end: string(date)|null. Last day of the trip.
+- duration_days: integer|null. Duration of the trip in days (both ends included).
+- transport_cost: number|null. Transport cost.
+- accommodation_cost_total: number|null. Total accommodation cost.
+- per_diem_total: number|null. Total of the per-diem requests of the trip (excluding rejected and cancelled ones).
+- insurance_premium: number|null. Travel insurance premium.
+- currency: string|null. Currency of the amounts.
+- has_per_diem: boolean. The traveller is entitled to per diems on this trip.
+- has_return_stage: boolean. One of the stages is a return leg.
+- company: string|null. Owning company.
+- url: string|null. Link to the record in the ERP interface.
+Filters:
+- state = "draft"|"pending"|"planned"|"in_progress"|"done"|"cancelled"
+- traveler_id = integer. Trips of this traveller (user id).
+- trip_type_id = integer. Trips of this type (trip type id).
+- country_destination_id = integer. Trips to this country (country id).
+- has_per_diem = true|false
+- start_after >= date. On field \`date_start\`.
+- start_before <= date. On field \`date_start\`.
+Example record (shape only): {"id":42,"reference":"Example reference","name":"Example name","state":"draft","traveler":"Example traveler","traveler_name":"Example traveler name","traveler_email":"someone@example.org","trip_type":"Example trip type","description":"Example description","city_departure":"Example city departure","country_departure":"Example country departure","city_destination":"Example city destination","country_destination":"Example country destination","date_submission":"2026-01-31","date_start":"2026-01-31","date_end":"2026-01-31","duration_days":3,"transport_cost":1250.5,"accommodation_cost_total":1250.5,"per_diem_total":1250.5,"insurance_premium":1250.5,"currency":"EUR","has_per_diem":true,"has_return_stage":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.trip&view_type=form"}
+
+<!-- Generated by ops-data-gateway codegen (make generate) from catalogue/*.yaml. Do not edit: changes are lost at the next generation. -->
+`;
 
 // generated/openapi.json
 var openapi_default = {
@@ -40433,8 +42279,8 @@ init_request_context();
 var import_node_crypto4 = require("node:crypto");
 var SAFE_ID = /^[A-Za-z0-9_.:+/=-]{1,128}$/;
 function requestIdOf(headers) {
-  const given = headers["x-request-id"];
-  return typeof given === "string" && SAFE_ID.test(given) ? given : (0, import_node_crypto4.randomUUID)();
+  const given2 = headers["x-request-id"];
+  return typeof given2 === "string" && SAFE_ID.test(given2) ? given2 : (0, import_node_crypto4.randomUUID)();
 }
 var TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
 var ZERO_TRACE = "0".repeat(32);
@@ -58133,6 +59979,71 @@ function runPrimary(config, log, flush) {
 
 // runtime/config.ts
 var import_node_os = require("node:os");
+
+// runtime/settings.ts
+var MiB = 1024 * 1024;
+var MAX_CACHE_SECONDS = 86400;
+var SETTINGS = {
+  HOST: { default: "127.0.0.1", description: "Listen address." },
+  PORT: { default: 8080, min: 0, max: 65535, description: "Listen port." },
+  PUBLIC_BASE_URL: { shown: "`http://HOST:PORT`", accepts: "an http(s) URL", description: "Base URL clients use (OpenAPI `servers`, docs and llms.txt examples)." },
+  ERP_URL: { required: true, accepts: "an http(s) URL", description: "Where the gateway reaches the ERP, e.g. `https://erp.example.org`. A user or password in it (`user:secret@`) is refused at start-up: JSON-2 needs the Authorization header for the client's key, and credentials must never reach the `url` fields." },
+  ERP_DATABASE: { required: true, description: "ERP database name (sent as `X-Odoo-Database` or the RPC `db`)." },
+  ERP_TRANSPORT: { default: "auto", values: ["auto", "json2", "jsonrpc", "xmlrpc"], description: "`auto`: JSON-2 when the ERP offers it (Odoo 19+), else JSON-RPC; or the one named." },
+  ERP_LOGIN: { default: "", shown: "(empty)", description: "Login of the technical account; required by the two RPC transports, which check a key together with a login." },
+  ERP_API_GROUP: { default: "ops_api.group_api_user", description: "External id of the group whose members may use the API." },
+  ERP_PUBLIC_URL: { shown: "`ERP_URL`", accepts: "an http(s) URL", description: "ERP host as users see it, for the `url` fields." },
+  ERP_URL_TEMPLATE: { default: "{erp_public_url}/web#id={id}&model={model}&view_type=form", accepts: "text holding `{id}`", description: "Template of the `url` fields (decision D9; works on Odoo 16 to 19)." },
+  ERP_TIMEOUT_MS: { default: 1e4, min: 100, max: 6e5, description: "Deadline of every ERP call, and of `/readyz`'s probe; past it the request answers 504 `gateway_timeout`." },
+  REQUEST_TIMEOUT_MS: { shown: "`ERP_TIMEOUT_MS`", min: 100, max: 6e5, description: "Deadline of a whole data request: the wait for an ERP slot plus every round of ERP calls; past it the request answers 504 `gateway_timeout` (not a multiple of `ERP_TIMEOUT_MS`)." },
+  ERP_MAX_CONCURRENCY: { default: 32, min: 1, max: 1e4, description: "ERP calls in flight at most." },
+  ERP_MAX_QUEUE: { default: 256, min: 0, max: 1e5, description: "Calls waiting for a slot at most; past it the request answers 503 `unavailable` with `Retry-After`." },
+  ERP_MAX_ANSWER_BYTES: { default: 16 * MiB, shown: "`16777216` (16 MiB)", min: 65536, max: 256 * MiB, description: "Largest ERP answer accepted, decompressed; past it the request answers 502. A 200-record page of ordinary data is about 70 KB; 16 MiB leaves room for 200 records with 80 KB of text each." },
+  MEMORY_BUDGET_BYTES: { default: 96 * MiB, shown: "`100663296` (96 MiB)", min: MiB, max: 64 * 1024 * MiB, description: "Memory all ERP answers in flight may hold together (each byte counted three times: text, parsed records, the answer written); past it the request answers 503 `unavailable` with `Retry-After`. Sized for the production heap of 256 MB." },
+  CACHE_DEFAULT_TTL_S: { default: 0, shown: "`0` (off)", min: 0, max: MAX_CACHE_SECONDS, description: 'Seconds an answer is served from the response cache, for resources whose catalogue entry has no `cache.ttl` (see "Caching and conditional requests"). `0`: not cached, exactly as without a cache.' },
+  CACHE_DEFAULT_STALE_S: { default: 0, min: 0, max: MAX_CACHE_SECONDS, description: "Seconds after the TTL during which a stale answer is still served while one background read refreshes it, for resources whose catalogue entry has no `cache.stale_while_revalidate`." },
+  CACHE_MAX_TTL_S: { default: 300, min: 0, max: MAX_CACHE_SECONDS, description: "Ceiling of every TTL and stale window, the catalogue's included; `0` turns the cache off everywhere." },
+  CACHE_MAX_BYTES: { shown: "a quarter of `MEMORY_BUDGET_BYTES` (24 MiB with its default), at most 32 MiB", min: 0, accepts: "0 to half of `MEMORY_BUDGET_BYTES`", description: "Bytes the in-memory response cache may hold, charged to `MEMORY_BUDGET_BYTES` while held; `0` turns the cache off. An answer larger than a quarter of it is not kept." },
+  CLIENT_WRITE_TIMEOUT_MS: { default: 1e4, min: 1e3, max: 6e5, description: "A connection whose answer has not moved for this long (its client stopped reading) is dropped, with what it held." },
+  AUTH_CACHE_TTL_MS: { default: 6e4, min: 0, max: 36e5, description: "How long a successful key check is reused (keyed by a SHA-256 of the key, never the key)." },
+  AUTH_CACHE_MAX_ENTRIES: { default: 1e4, min: 1, max: 1e6, description: "Bound of that cache." },
+  AUTH_NEGATIVE_TTL_MS: { default: 5e3, min: 0, max: 6e5, description: "How long a refused key is answered 401 without asking the ERP again." },
+  AUTH_FAILURE_LIMIT: { default: 20, min: 1, max: 1e6, description: "Failed authentications per client address and window before 429 `rate_limited`." },
+  AUTH_FAILURE_WINDOW_MS: { default: 6e4, min: 1e3, max: 36e5, description: "That window (counted in whole seconds, rounded up)." },
+  AUTH_CHECK_LIMIT: { default: 300, min: 1, max: 1e7, description: "Key checks sent to the ERP per window, all client addresses together; past it a key not already known gets 429 `rate_limited` (keys already validated keep working). With `AUTH_CACHE_TTL_MS=0` every request is a key check: raise this cap to the request rate." },
+  RATE_LIMIT_POINTS: { shown: "(empty: off)", min: 1, max: 1e8, description: 'Per-key rate limit (decision D26): points each API key may spend per window; each request costs its kind\'s points (`RATE_LIMIT_COSTS`); past them **429** `rate_limited` with `Retry-After`, the ERP not asked. See "Rate limits".' },
+  RATE_LIMIT_WINDOW_SECONDS: { default: 60, min: 1, max: 86400, description: "That window, in whole seconds. Only with `RATE_LIMIT_POINTS`." },
+  RATE_LIMIT_COSTS: { default: "list=1,counted_list=1,detail=1,not_modified=1,cached=1", accepts: "`kind=points`, comma-separated", description: "Points per kind of request: `list` (a page with `total=false`), `counted_list` (a page with its count: two ERP calls), `detail`, `not_modified` (charged instead when the answer is 304) and `cached` (charged instead when the response cache answered a 200, the ERP not asked). Kinds left out keep their default; `list`, `counted_list` and `detail` cost 1 to `RATE_LIMIT_POINTS`, `not_modified` and `cached` 0 to it. Only with `RATE_LIMIT_POINTS`." },
+  REDIS_URL: { shown: "(empty: each process's memory)", accepts: "a `redis://` or `rediss://` URL", description: 'A Redis that several gateway processes share (user, password and database number allowed; never logged): the failed-authentication limits, the cap of key checks and the per-key limits are then counted there, for all processes together. See "Several processes and machines".' },
+  REDIS_TIMEOUT_MS: { default: 200, min: 5, max: 1e4, description: "Longest one Redis call may take; past it, or with Redis down, each process counts in its own memory (limits) until Redis answers again. Only with `REDIS_URL`." },
+  REDIS_KEY_PREFIX: { default: "odg:", accepts: "1 to 64 letters, digits or `:_.-`", description: "Prefix of every key the gateway writes in Redis, so that several gateways can share one Redis. Only with `REDIS_URL`." },
+  WORKERS: { default: 1, min: 1, max: 256, accepts: "1 to 256, or `auto` (one per CPU)", description: 'Gateway processes on this machine sharing the port. See "Several processes and machines".' },
+  EXPORT_MAX_ROWS: { default: 1e6, min: 1, max: 1e8, description: 'Most records one export (CSV or NDJSON) may hold; a larger one is refused with 422 `invalid_value` before anything is sent (counted first). See "Exports and incremental sync".' },
+  EXPORT_PAGE_SIZE: { default: 1e3, min: 10, max: 1e4, description: "Records an export reads from the ERP per call: what it holds in memory at once." },
+  CHANGES_SETTLE_MS: { default: 1e4, min: 0, max: 36e5, description: "The change feed (`changed_since`) serves only records whose `write_date` is at least this old: Odoo stamps a record with the time its transaction *began*, so a second is only complete once every transaction begun in it has committed." },
+  CHANGES_WRITE_DATE_INDEX: { default: "auto", values: ["auto", "yes", "no"], description: 'Whether the ERP\'s tables have an index on `write_date`: `auto` measures what a `write_date` check costs on each model the feed reads (two keyed reads and two checks, the first time a page of that model comes back full, again every 15 minutes); `yes` or `no` says it, without those calls. Without an index, the rest of a window larger than a page (a first sync) is copied by id. See "The change feed at scale".' },
+  CHANGES_RECONCILE_IDS: { default: 1e4, min: 100, max: 1e6, description: `Ids the change feed's deletion check reads per call (one ids-only ERP read): a deletion is reported within \u2308highest id / this\u2309 caught-up calls. See "Exports and incremental sync".` },
+  CORS_ORIGINS: { shown: "(empty: off)", accepts: "origins, comma-separated", description: "Origins allowed to call the API (the data routes and `/mcp`) from a browser, e.g. `https://dash.example.org`." },
+  TRUST_PROXY: { default: "false", accepts: "a number, or addresses and subnets", description: "Behind reverse proxies: their number (`1`) or their addresses or subnets (`10.0.0.0/8,loopback`), as Express's `trust proxy`; the client address is then the right-most `X-Forwarded-For` entry not trusted. `true` is refused: it would take the left-most entry, which the client writes itself." },
+  ERP_CHECK_KEY: { shown: "(empty: drift learned from the ERP's errors)", description: 'An API key of the technical account used only by the catalogue drift check (`make check-erp`, and at start-up); never logged. Without it the start-up check is skipped (one log line), drift is learned from the ERP\'s errors instead, and `make check-erp` exits 2. See "Catalogue drift check".' },
+  DRIFT_CHECK: { default: "warn", values: ["warn", "fail", "off"], description: "What start-up does with drift: serve around it and report it, refuse to start, or no check." },
+  LOG_LEVEL: { default: "info", values: ["fatal", "error", "warn", "info", "debug", "trace", "silent"], description: "The access log is at `info`." },
+  METRICS_PORT: { shown: "(empty: off)", min: 0, max: 65535, description: 'Port of the Prometheus listener (`GET /metrics`), never the public port (refused at start-up if it is). See "Operating it".' },
+  METRICS_HOST: { default: "127.0.0.1", description: "Address of that listener: loopback unless the scraper is elsewhere." },
+  OTEL_EXPORTER_OTLP_ENDPOINT: { shown: "(empty: off)", accepts: "an http(s) URL", description: "OTLP/HTTP collector base URL (e.g. `http://otel-collector:4318`): traces are sent as JSON to `<endpoint>/v1/traces`." },
+  OTEL_SERVICE_NAME: { default: "ops-data-gateway", description: "The traces' `service.name`." },
+  COMPRESSION: { default: "on", values: ["on", "off"], description: "`on`: answers of at least `COMPRESSION_MIN_BYTES` are sent gzip or brotli as `Accept-Encoding` asks; `off` behind a reverse proxy that compresses." },
+  COMPRESSION_MIN_BYTES: { default: 1024, min: 0, max: 64 * MiB, description: "Smaller answers go out as they are." }
+};
+var MCP_BRIDGE_SETTINGS = {
+  GATEWAY_URL: { default: "http://127.0.0.1:8080", accepts: "an http(s) URL", description: "The gateway whose `/mcp` endpoint it forwards to." },
+  API_KEY: { required: true, accepts: "one word", description: "The agent's API key (the key alone, without `Bearer`)." }
+};
+function settingSpec(name) {
+  return name in SETTINGS ? SETTINGS[name] : MCP_BRIDGE_SETTINGS[name];
+}
+
+// runtime/config.ts
 var ConfigError = class extends Error {
   constructor(variable, detail) {
     super(`configuration: ${variable} ${detail}`);
@@ -58141,16 +60052,27 @@ var ConfigError = class extends Error {
   }
   variable;
 };
-var MAX_CACHE_SECONDS = 86400;
-function text2(env, name, fallback) {
-  const value = env[name]?.trim();
+function given(env, name) {
+  return env[name]?.trim() || void 0;
+}
+function text2(env, name, derived) {
+  const value = given(env, name);
   if (value) return value;
-  if (fallback !== void 0) return fallback;
+  const fallback = derived ?? settingSpec(name).default;
+  if (fallback !== void 0) return String(fallback);
   throw new ConfigError(name, "is required");
 }
-function integer(env, name, fallback, min, max) {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
+function integer(env, name, derived = {}) {
+  const spec = settingSpec(name);
+  const min = spec.min;
+  const max = derived.max ?? spec.max;
+  if (min === void 0 || max === void 0) throw new Error(`settings.ts: ${name} declares no integer bounds`);
+  const raw = given(env, name);
+  if (!raw) {
+    const fallback = derived.fallback ?? spec.default;
+    if (typeof fallback === "number") return fallback;
+    throw new ConfigError(name, "is required");
+  }
   if (!/^[0-9]+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new ConfigError(name, `must be an integer from ${min} to ${max} (got '${raw}')`);
   return Number(raw);
 }
@@ -58167,17 +60089,18 @@ function url(env, name, fallback) {
     throw new ConfigError(name, "must not carry a user or password (user:password@): the gateway authenticates with its clients' API keys; put a proxy's credentials in the proxy");
   return value.replace(/\/+$/, "");
 }
-function oneOf(env, name, fallback, values) {
-  const value = env[name]?.trim() || fallback;
+function oneOf(env, name) {
+  const { default: fallback, values } = SETTINGS[name];
+  const value = given(env, name) ?? fallback;
   if (!values.includes(value)) throw new ConfigError(name, `must be one of ${values.join(", ")} (got '${value}')`);
   return value;
 }
 function loadConfig(env) {
-  const host = text2(env, "HOST", "127.0.0.1");
-  const port = integer(env, "PORT", 8080, 0, 65535);
+  const host = text2(env, "HOST");
+  const port = integer(env, "PORT");
   const erpUrl = url(env, "ERP_URL");
-  const erpTimeoutMs = integer(env, "ERP_TIMEOUT_MS", 1e4, 100, 6e5);
-  const memoryBudgetBytes = integer(env, "MEMORY_BUDGET_BYTES", 96 * 1024 * 1024, 1024 * 1024, 64 * 1024 * 1024 * 1024);
+  const erpTimeoutMs = integer(env, "ERP_TIMEOUT_MS");
+  const memoryBudgetBytes = integer(env, "MEMORY_BUDGET_BYTES");
   const config = {
     host,
     port,
@@ -58185,56 +60108,56 @@ function loadConfig(env) {
     erp: {
       url: erpUrl,
       database: text2(env, "ERP_DATABASE"),
-      transport: oneOf(env, "ERP_TRANSPORT", "auto", ["auto", "json2", "jsonrpc", "xmlrpc"]),
-      login: text2(env, "ERP_LOGIN", ""),
-      apiGroup: text2(env, "ERP_API_GROUP", "ops_api.group_api_user"),
+      transport: oneOf(env, "ERP_TRANSPORT"),
+      login: text2(env, "ERP_LOGIN"),
+      apiGroup: text2(env, "ERP_API_GROUP"),
       publicUrl: url(env, "ERP_PUBLIC_URL", erpUrl),
-      urlTemplate: text2(env, "ERP_URL_TEMPLATE", "{erp_public_url}/web#id={id}&model={model}&view_type=form"),
+      urlTemplate: text2(env, "ERP_URL_TEMPLATE"),
       timeoutMs: erpTimeoutMs,
-      maxConcurrency: integer(env, "ERP_MAX_CONCURRENCY", 32, 1, 1e4),
-      maxQueue: integer(env, "ERP_MAX_QUEUE", 256, 0, 1e5),
-      maxAnswerBytes: integer(env, "ERP_MAX_ANSWER_BYTES", 16 * 1024 * 1024, 65536, 256 * 1024 * 1024)
+      maxConcurrency: integer(env, "ERP_MAX_CONCURRENCY"),
+      maxQueue: integer(env, "ERP_MAX_QUEUE"),
+      maxAnswerBytes: integer(env, "ERP_MAX_ANSWER_BYTES")
     },
     memoryBudgetBytes,
     cache: {
-      defaultTtlS: integer(env, "CACHE_DEFAULT_TTL_S", 0, 0, MAX_CACHE_SECONDS),
-      defaultStaleS: integer(env, "CACHE_DEFAULT_STALE_S", 0, 0, MAX_CACHE_SECONDS),
-      maxTtlS: integer(env, "CACHE_MAX_TTL_S", 300, 0, MAX_CACHE_SECONDS),
+      defaultTtlS: integer(env, "CACHE_DEFAULT_TTL_S"),
+      defaultStaleS: integer(env, "CACHE_DEFAULT_STALE_S"),
+      maxTtlS: integer(env, "CACHE_MAX_TTL_S"),
       // At most half the budget: the answers in flight always keep the other half.
-      maxBytes: integer(env, "CACHE_MAX_BYTES", Math.min(32 * 1024 * 1024, Math.floor(memoryBudgetBytes / 4)), 0, Math.floor(memoryBudgetBytes / 2))
+      maxBytes: integer(env, "CACHE_MAX_BYTES", { fallback: Math.min(32 * 1024 * 1024, Math.floor(memoryBudgetBytes / 4)), max: Math.floor(memoryBudgetBytes / 2) })
     },
     auth: {
-      cacheTtlMs: integer(env, "AUTH_CACHE_TTL_MS", 6e4, 0, 36e5),
-      cacheMaxEntries: integer(env, "AUTH_CACHE_MAX_ENTRIES", 1e4, 1, 1e6),
-      negativeTtlMs: integer(env, "AUTH_NEGATIVE_TTL_MS", 5e3, 0, 6e5),
-      failureLimit: integer(env, "AUTH_FAILURE_LIMIT", 20, 1, 1e6),
-      failureWindowMs: integer(env, "AUTH_FAILURE_WINDOW_MS", 6e4, 1e3, 36e5),
-      checkLimit: integer(env, "AUTH_CHECK_LIMIT", 300, 1, 1e7)
+      cacheTtlMs: integer(env, "AUTH_CACHE_TTL_MS"),
+      cacheMaxEntries: integer(env, "AUTH_CACHE_MAX_ENTRIES"),
+      negativeTtlMs: integer(env, "AUTH_NEGATIVE_TTL_MS"),
+      failureLimit: integer(env, "AUTH_FAILURE_LIMIT"),
+      failureWindowMs: integer(env, "AUTH_FAILURE_WINDOW_MS"),
+      checkLimit: integer(env, "AUTH_CHECK_LIMIT")
     },
-    requestTimeoutMs: integer(env, "REQUEST_TIMEOUT_MS", erpTimeoutMs, 100, 6e5),
-    clientWriteTimeoutMs: integer(env, "CLIENT_WRITE_TIMEOUT_MS", 1e4, 1e3, 6e5),
+    requestTimeoutMs: integer(env, "REQUEST_TIMEOUT_MS", { fallback: erpTimeoutMs }),
+    clientWriteTimeoutMs: integer(env, "CLIENT_WRITE_TIMEOUT_MS"),
     rateLimit: rateLimit(env),
     redis: redis(env),
     workers: workers(env, "WORKERS"),
     export: {
-      maxRows: integer(env, "EXPORT_MAX_ROWS", 1e6, 1, 1e8),
-      pageSize: integer(env, "EXPORT_PAGE_SIZE", 1e3, 10, 1e4)
+      maxRows: integer(env, "EXPORT_MAX_ROWS"),
+      pageSize: integer(env, "EXPORT_PAGE_SIZE")
     },
-    changesSettleMs: integer(env, "CHANGES_SETTLE_MS", 1e4, 0, 36e5),
-    changesWriteDateIndex: oneOf(env, "CHANGES_WRITE_DATE_INDEX", "auto", ["auto", "yes", "no"]),
-    changesReconcileIds: integer(env, "CHANGES_RECONCILE_IDS", 1e4, 100, 1e6),
+    changesSettleMs: integer(env, "CHANGES_SETTLE_MS"),
+    changesWriteDateIndex: oneOf(env, "CHANGES_WRITE_DATE_INDEX"),
+    changesReconcileIds: integer(env, "CHANGES_RECONCILE_IDS"),
     corsOrigins: origins(env, "CORS_ORIGINS"),
     trustProxy: trustProxy(env, "TRUST_PROXY"),
-    logLevel: oneOf(env, "LOG_LEVEL", "info", ["fatal", "error", "warn", "info", "debug", "trace", "silent"]),
+    logLevel: oneOf(env, "LOG_LEVEL"),
     metrics: metricsListener(env, host, port),
-    tracing: env["OTEL_EXPORTER_OTLP_ENDPOINT"]?.trim() ? { endpoint: url(env, "OTEL_EXPORTER_OTLP_ENDPOINT"), serviceName: text2(env, "OTEL_SERVICE_NAME", "ops-data-gateway") } : void 0,
+    tracing: given(env, "OTEL_EXPORTER_OTLP_ENDPOINT") ? { endpoint: url(env, "OTEL_EXPORTER_OTLP_ENDPOINT"), serviceName: text2(env, "OTEL_SERVICE_NAME") } : void 0,
     compression: {
-      enabled: oneOf(env, "COMPRESSION", "on", ["on", "off"]) === "on",
-      minBytes: integer(env, "COMPRESSION_MIN_BYTES", 1024, 0, 64 * 1024 * 1024)
+      enabled: oneOf(env, "COMPRESSION") === "on",
+      minBytes: integer(env, "COMPRESSION_MIN_BYTES")
     },
     driftCheck: {
-      mode: oneOf(env, "DRIFT_CHECK", "warn", ["warn", "fail", "off"]),
-      key: env["ERP_CHECK_KEY"]?.trim() || void 0
+      mode: oneOf(env, "DRIFT_CHECK"),
+      key: given(env, "ERP_CHECK_KEY")
     }
   };
   if (config.erp.transport !== "json2" && config.erp.transport !== "auto" && !config.erp.login)
@@ -58244,33 +60167,39 @@ function loadConfig(env) {
 }
 var COST_KINDS = ["list", "counted_list", "detail", "not_modified", "cached"];
 function rateLimit(env) {
-  if (!env["RATE_LIMIT_POINTS"]?.trim()) {
+  if (!given(env, "RATE_LIMIT_POINTS")) {
     for (const name of ["RATE_LIMIT_WINDOW_SECONDS", "RATE_LIMIT_COSTS"])
-      if (env[name]?.trim()) throw new ConfigError(name, "has no effect without RATE_LIMIT_POINTS (per-key limits are off unless it is set)");
+      if (given(env, name)) throw new ConfigError(name, "has no effect without RATE_LIMIT_POINTS (per-key limits are off unless it is set)");
     return void 0;
   }
-  const points = integer(env, "RATE_LIMIT_POINTS", 0, 1, 1e8);
-  const windowSeconds = integer(env, "RATE_LIMIT_WINDOW_SECONDS", 60, 1, 86400);
-  const costs = { list: 1, counted_list: 1, detail: 1, not_modified: 1, cached: 1 };
-  const raw = env["RATE_LIMIT_COSTS"]?.trim();
-  for (const pair of raw ? raw.split(",") : []) {
+  const points = integer(env, "RATE_LIMIT_POINTS");
+  const windowSeconds = integer(env, "RATE_LIMIT_WINDOW_SECONDS");
+  const costs = {};
+  const raw = given(env, "RATE_LIMIT_COSTS");
+  for (const pair of [...SETTINGS.RATE_LIMIT_COSTS.default.split(","), ...raw ? raw.split(",") : []]) {
     const match = /^\s*([a-z_]+)\s*=\s*([0-9]{1,9})\s*$/.exec(pair);
     const kind = match?.[1];
     if (!match || !kind || !COST_KINDS.includes(kind))
       throw new ConfigError("RATE_LIMIT_COSTS", `must be kind=points pairs, comma-separated, kinds ${COST_KINDS.join(", ")} (got '${pair.trim()}')`);
     costs[kind] = Number(match[2]);
   }
+  const cost = (kind) => {
+    const points2 = costs[kind];
+    if (points2 === void 0) throw new Error(`settings.ts: RATE_LIMIT_COSTS declares no default for ${kind}`);
+    return points2;
+  };
+  const charged = { list: cost("list"), counted_list: cost("counted_list"), detail: cost("detail"), not_modified: cost("not_modified"), cached: cost("cached") };
   for (const kind of ["list", "counted_list", "detail"]) {
-    if (costs[kind] < 1 || costs[kind] > points) throw new ConfigError("RATE_LIMIT_COSTS", `${kind} must cost from 1 to RATE_LIMIT_POINTS (${points}) (got ${costs[kind]})`);
+    if (charged[kind] < 1 || charged[kind] > points) throw new ConfigError("RATE_LIMIT_COSTS", `${kind} must cost from 1 to RATE_LIMIT_POINTS (${points}) (got ${charged[kind]})`);
   }
   for (const kind of ["not_modified", "cached"])
-    if (costs[kind] > points) throw new ConfigError("RATE_LIMIT_COSTS", `${kind} must cost at most RATE_LIMIT_POINTS (${points})`);
-  return { points, windowSeconds, costs };
+    if (charged[kind] > points) throw new ConfigError("RATE_LIMIT_COSTS", `${kind} must cost at most RATE_LIMIT_POINTS (${points})`);
+  return { points, windowSeconds, costs: charged };
 }
 function redis(env) {
-  const raw = env["REDIS_URL"]?.trim();
+  const raw = given(env, "REDIS_URL");
   if (!raw) {
-    for (const name of ["REDIS_TIMEOUT_MS", "REDIS_KEY_PREFIX"]) if (env[name]?.trim()) throw new ConfigError(name, "has no effect without REDIS_URL");
+    for (const name of ["REDIS_TIMEOUT_MS", "REDIS_KEY_PREFIX"]) if (given(env, name)) throw new ConfigError(name, "has no effect without REDIS_URL");
     return void 0;
   }
   let parsed;
@@ -58281,27 +60210,29 @@ function redis(env) {
   }
   if (!parsed || parsed.protocol !== "redis:" && parsed.protocol !== "rediss:" || !parsed.hostname)
     throw new ConfigError("REDIS_URL", `must be a redis:// or rediss:// URL such as redis://127.0.0.1:6379/0 (got '${raw.replace(/\/\/[^/@]*@/, "//\u2026@")}')`);
-  const keyPrefix = text2(env, "REDIS_KEY_PREFIX", "odg:");
+  const keyPrefix = text2(env, "REDIS_KEY_PREFIX");
   if (!/^[A-Za-z0-9:_.-]{1,64}$/.test(keyPrefix)) throw new ConfigError("REDIS_KEY_PREFIX", `must be 1 to 64 letters, digits or ':_.-' (got '${keyPrefix}')`);
-  return { url: raw, timeoutMs: integer(env, "REDIS_TIMEOUT_MS", 200, 5, 1e4), keyPrefix };
+  return { url: raw, timeoutMs: integer(env, "REDIS_TIMEOUT_MS"), keyPrefix };
 }
 function workers(env, name) {
-  const raw = env[name]?.trim();
-  if (!raw) return 1;
+  const { default: fallback, min, max } = SETTINGS[name];
+  const raw = given(env, name);
+  if (!raw) return fallback;
   if (raw === "auto") return (0, import_node_os.availableParallelism)();
-  if (!/^[0-9]+$/.test(raw) || Number(raw) < 1 || Number(raw) > 256) throw new ConfigError(name, `must be 'auto' (one per CPU) or an integer from 1 to 256 (got '${raw}')`);
+  if (!/^[0-9]+$/.test(raw) || Number(raw) < min || Number(raw) > max)
+    throw new ConfigError(name, `must be 'auto' (one per CPU) or an integer from ${min} to ${max} (got '${raw}')`);
   return Number(raw);
 }
 function metricsListener(env, publicHost, publicPort) {
-  if (!env["METRICS_PORT"]?.trim()) return void 0;
-  const port = integer(env, "METRICS_PORT", 0, 0, 65535);
-  const host = text2(env, "METRICS_HOST", "127.0.0.1");
+  if (!given(env, "METRICS_PORT")) return void 0;
+  const port = integer(env, "METRICS_PORT");
+  const host = text2(env, "METRICS_HOST");
   if (port !== 0 && port === publicPort && (host === publicHost || host === "0.0.0.0" || publicHost === "0.0.0.0" || host === "::" || publicHost === "::"))
     throw new ConfigError("METRICS_PORT", `must differ from PORT (${publicPort}): metrics are never served on the public port`);
   return { host, port };
 }
 function origins(env, name) {
-  const raw = env[name]?.trim();
+  const raw = given(env, name);
   if (!raw) return [];
   return raw.split(",").map((origin) => {
     const value = origin.trim();
@@ -58315,8 +60246,8 @@ function origins(env, name) {
   });
 }
 function trustProxy(env, name) {
-  const raw = env[name]?.trim();
-  if (!raw || raw === "false") return false;
+  const raw = given(env, name) ?? SETTINGS[name].default;
+  if (raw === "false") return false;
   if (raw === "true")
     throw new ConfigError(name, "must not be 'true' (it trusts the client's own X-Forwarded-For): give the number of proxies in front (e.g. 1) or their addresses or subnets");
   if (/^[0-9]+$/.test(raw)) return Number(raw);
