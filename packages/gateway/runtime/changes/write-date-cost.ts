@@ -37,7 +37,7 @@ import { erpSecond } from '../query/changed-since';
 import type { ResourceReader } from '../resource-reader';
 import type { ResourceSpec } from '../resource-spec';
 
-export type WriteDateCase = 'indexed' | 'not_indexed' | 'small';
+type WriteDateCase = 'indexed' | 'not_indexed' | 'small';
 
 export interface WriteDateCost {
   readonly model: string;

@@ -30,7 +30,7 @@ export interface OdooIndex {
   readonly versions?: readonly OdooVersion[];
 }
 
-export const ODOO_INDEXES: readonly OdooIndex[] = [
+const ODOO_INDEXES: readonly OdooIndex[] = [
   { table: 'account_analytic_account', name: 'account_analytic_account__code_index', columns: ['code'] },
   { table: 'account_analytic_account', name: 'account_analytic_account__partner_id_index', columns: ['partner_id'], notNull: true, versions: [19] },
   { table: 'account_analytic_account', name: 'account_analytic_account__plan_id_index', columns: ['plan_id'], versions: [19] },

@@ -62,7 +62,7 @@ function columnType(field: FieldInfo): string {
  * pair (order.ts) and SQLite can read such an order only from an index of the same expressions.
  * That is the same index in SQLite's terms, not one more: the queries it makes cheap are the same.
  */
-export function indexStatements(registry: Registry, version: OdooVersion): Map<string, string> {
+function indexStatements(registry: Registry, version: OdooVersion): Map<string, string> {
   const statements = new Map<string, string>();
   const byTable = new Map([...registry.models.values()].map((model) => [model.table, model]));
   for (const index of odooIndexes(version)) {
