@@ -222,9 +222,7 @@ describe('change feed', () => {
     expect(page.meta.next_changed_since).toMatch(/^v2\./);
   });
 
-  it('says on /readyz what a write_date check costs on each model whose feed came back full (here: small)', async () => {
-    // A page by write_date that comes back full asks what such a read costs (to know whether to copy the rest).
-    for (const path of ['stock/pickings', 'fleet/vehicles']) expect((await feed(path, '2000-01-01T00:00:00Z', 5)).meta.more_changes).toBe(true);
+  it('says on /readyz what a write_date check costs on each model the feed read (here: small)', async () => {
     const res = await stack.get('/readyz', null);
     expect(res.status).toBe(200);
     const costs = res.body.changes.write_date as Record<string, Record<string, unknown>>;

@@ -41091,10 +41091,11 @@ var ChangeFeed = class {
    * those, an export reads them itself).
    */
   async page(principal, resource, query, from, limit, horizon, stats, deletions = true) {
+    const cost = await this.costs.of(principal, resource, stats);
     const read = from.until === void 0 ? await this.scan(principal, resource, from, limit, horizon, stats) : await this.copy(principal, resource, from, limit, horizon, stats);
     const { ids, more } = read;
     let next = read.next;
-    if (from.until === void 0 && more && next.afterId === 0 && (await this.costs.of(principal, resource, stats)).case === "not_indexed") next = { ...next, until: horizon };
+    if (from.until === void 0 && more && next.afterId === 0 && cost.case === "not_indexed") next = { ...next, until: horizon };
     let entries = [];
     if (ids.length) {
       const records = await this.reader.records(principal, resource, query.fields, changedRecordsRequest(resource, query, ids), stats);
@@ -60021,7 +60022,7 @@ var SETTINGS = {
   EXPORT_MAX_ROWS: { default: 1e6, min: 1, max: 1e8, description: 'Most records one export (CSV or NDJSON) may hold; a larger one is refused with 422 `invalid_value` before anything is sent (counted first). See "Exports and incremental sync".' },
   EXPORT_PAGE_SIZE: { default: 1e3, min: 10, max: 1e4, description: "Records an export reads from the ERP per call: what it holds in memory at once." },
   CHANGES_SETTLE_MS: { default: 1e4, min: 0, max: 36e5, description: "The change feed (`changed_since`) serves only records whose `write_date` is at least this old: Odoo stamps a record with the time its transaction *began*, so a second is only complete once every transaction begun in it has committed." },
-  CHANGES_WRITE_DATE_INDEX: { default: "auto", values: ["auto", "yes", "no"], description: 'Whether the ERP\'s tables have an index on `write_date`: `auto` measures what a `write_date` check costs on each model the feed reads (two keyed reads and two checks, the first time a page of that model comes back full, again every 15 minutes); `yes` or `no` says it, without those calls. Without an index, the rest of a window larger than a page (a first sync) is copied by id. See "The change feed at scale".' },
+  CHANGES_WRITE_DATE_INDEX: { default: "auto", values: ["auto", "yes", "no"], description: 'Whether the ERP\'s tables have an index on `write_date`: `auto` measures what a `write_date` check costs on each model the feed reads (two keyed reads and two checks, the first time the feed reads that model, again every 15 minutes); `yes` or `no` says it, without those calls. Without an index, the rest of a window larger than a page (a first sync) is copied by id. See "The change feed at scale".' },
   CHANGES_RECONCILE_IDS: { default: 1e4, min: 100, max: 1e6, description: `Ids the change feed's deletion check reads per call (one ids-only ERP read): a deletion is reported within \u2308highest id / this\u2309 caught-up calls. See "Exports and incremental sync".` },
   CORS_ORIGINS: { shown: "(empty: off)", accepts: "origins, comma-separated", description: "Origins allowed to call the API (the data routes and `/mcp`) from a browser, e.g. `https://dash.example.org`." },
   TRUST_PROXY: { default: "false", accepts: "a number, or addresses and subnets", description: "Behind reverse proxies: their number (`1`) or their addresses or subnets (`10.0.0.0/8,loopback`), as Express's `trust proxy`; the client address is then the right-most `X-Forwarded-For` entry not trusted. `true` is refused: it would take the left-most entry, which the client writes itself." },

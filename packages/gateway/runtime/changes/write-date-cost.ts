@@ -13,7 +13,7 @@
  * `pg_indexes` nor (on most set-ups) `ir.model.fields`, and a DBA's index leaves no trace in the
  * latter anyway; what matters is the cost, and the cost is what a call shows. So, the first time a
  * model is asked about (and again after `REMEASURE_MS`), two calls are timed twice each, as the
- * account of the request that needed them:
+ * account of the change-feed request that first reads the model:
  * - a keyed read: the model's highest id (`order: id desc, limit: 1`), read through the primary key
  *   at any size, which also gives the size of the id space;
  * - a `write_date` check: the records written from now on (`write_date >= now`, `order: write_date`,
