@@ -28,6 +28,7 @@ async function main(): Promise<void> {
     pages: Number(process.env['LIVE_FEED_PAGES'] ?? 20),
     full: process.env['LIVE_FEED_FULL'] === '1',
     polls: 12,
+    compareWalk: true,
     resource: process.env['LIVE_FEED_RESOURCE'] ?? 'stock/pickings',
     ports: [18_470, 18_471],
   });
