@@ -27,7 +27,7 @@ describe('make bench-smoke', () => {
     // The change feed (bench/feed-cost.ts): the ERP calls alone and the feed through a gateway, without and with an index on write_date.
     expect(output).toContain('## The change feed');
     for (const part of ['### As Odoo makes it: no index on write_date', '### With `CREATE INDEX ON stock_picking (write_date)`']) expect(output).toContain(part);
-    expect(output.match(/^\| change-feed page: `write_date >= X`.* \| \d+ \| \d+ \| 200 rows \|$/gm)).toHaveLength(2);
+    expect(output.match(/^\| change-feed page: `write_date >= X`.* \| \d+ \| \d+ \| \d+ rows \|$/gm)).toHaveLength(2);
     expect(output.match(/^\| first sync from the epoch: its first \d+ pages \| \d+ \| \d+ \|/gm)).toHaveLength(2);
     expect(output.match(/The gateway's \/readyz said: `\{"stock\.picking":\{"case":"small"/g)).toHaveLength(2);
     const results = JSON.parse(readFileSync(join(root, 'bench', 'results', 'smoke.json'), 'utf8'));
