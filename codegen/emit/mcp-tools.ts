@@ -73,6 +73,11 @@ function outputRecordSchema(resource: ResourceModel): Schema {
 
 const personalNames = (resource: ResourceModel): string[] => resource.fields.filter((f) => f.personal).map((f) => f.name);
 
+/** What a tool that reads the ERP costs and may answer besides its own errors: the same as its data route. */
+const DATA_CALL_TEXT =
+  "Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). " +
+  'Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.';
+
 const FIELDS_TEXT = 'Fields to return (default: every field except personal data). Personal-data fields (see describe_resource) are returned only when named here.';
 
 function queryTool(domain: DomainModel): ToolDefinition {
@@ -83,7 +88,7 @@ function queryTool(domain: DomainModel): ToolDefinition {
   return {
     name: queryToolName(domain.domain),
     title: `Query ${domain.title}`,
-    description: `List records of a ${domain.title} resource (${domain.description}) with its named filters, ANDed. Resources:\n${resourceLines}\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys.`,
+    description: `List records of a ${domain.title} resource (${domain.description}) with its named filters, ANDed. Resources:\n${resourceLines}\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. ${DATA_CALL_TEXT}`,
     inputSchema: {
       type: 'object',
       additionalProperties: false,
@@ -213,7 +218,7 @@ function catalogueTools(model: CatalogueModel): ToolDefinition[] {
     {
       name: 'get_record',
       title: 'Get one record',
-      description: 'One record of a resource by its id (not_found when it does not exist or is outside the resource scope).',
+      description: `One record of a resource by its id (not_found when it does not exist or is outside the resource scope). ${DATA_CALL_TEXT}`,
       inputSchema: {
         type: 'object',
         additionalProperties: false,
@@ -282,13 +287,26 @@ function resourceEntry(domain: DomainModel, resource: ResourceModel): Schema {
   };
 }
 
-export function mcpTools(model: CatalogueModel): { 'x-generated-by': string; version: string; tools: ToolDefinition[]; resources: Record<string, Schema> } {
+/** The bounds of one POST to /mcp, served as they are by the runtime (runtime/mcp/mcp-endpoint.ts) and stated in llms.txt. */
+interface McpLimits {
+  readonly batch_max: number;
+  readonly calls_in_flight: number;
+}
+
+export function mcpTools(model: CatalogueModel): {
+  'x-generated-by': string;
+  version: string;
+  limits: McpLimits;
+  tools: ToolDefinition[];
+  resources: Record<string, Schema>;
+} {
   const resources: Record<string, Schema> = {};
   for (const domain of model.domains) for (const resource of domain.resources) resources[resource.path] = resourceEntry(domain, resource);
   return {
     'x-generated-by': banner('catalogue/*.yaml'),
     // The interface version (catalogue/api.yaml): the MCP server announces it as its own.
     version: model.version,
+    limits: { batch_max: LIMITS.mcpBatchMax, calls_in_flight: LIMITS.mcpCallsInFlight },
     tools: [...catalogueTools(model), ...model.domains.map(queryTool)],
     resources,
   };

@@ -51,4 +51,8 @@ export const LIMITS = Object.freeze({
   sinceIdMin: 0,
   /** XML-RPC integers are 32-bit: no id, offset or cursor beyond this can be sent to the ERP. */
   int32Max: 2147483647,
+  /** JSON-RPC messages in one POST to /mcp (a batch): more is refused before any tool runs. */
+  mcpBatchMax: 16,
+  /** Tool calls of one POST to /mcp that run at once; the others of its batch wait their turn. */
+  mcpCallsInFlight: 4,
 });

@@ -73,6 +73,17 @@ describe('npm run mcp (stdio, bridged to the gateway)', () => {
     expect(error.message).toBe((await stack.get('/api/v1/fleet/vehicles?insurance_expiry_before=soon')).body.error.message);
   });
 
+  it('answers a prototype name as an unknown one through the bridge: a resource, and an argument named __proto__', async () => {
+    const errorOf = (result: CallToolResult) => [result.isError, JSON.parse((result.content[0] as { text: string }).text).error];
+    const unknownResource = errorOf(await call('get_record', { resource: 'zz_unknown', id: 1 }));
+    expect(unknownResource).toEqual([true, expect.objectContaining({ code: 'bad_request', status: 400 })]);
+    for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty'])
+      expect(errorOf(await call('get_record', { resource: name, id: 1 }))).toEqual([true, { ...unknownResource[1], message: expect.stringContaining(JSON.stringify(name)) }]);
+    // JSON.parse keeps "__proto__" as an own key (an object literal would set the prototype instead).
+    const args = JSON.parse('{"resource": "fleet/vehicles", "id": 1, "__proto__": 1}') as Record<string, unknown>;
+    expect(errorOf(await call('get_record', args))).toEqual([true, { code: 'bad_request', status: 400, message: expect.stringContaining("Unknown argument '__proto__'") }]);
+  });
+
   it('stops with a message on stderr when the gateway refuses the key', async () => {
     const run = promisify(execFile);
     const failed = await run(process.execPath, [ENTRY], { env: { GATEWAY_URL: stack.url, API_KEY: 'f'.repeat(40) }, timeout: 15000 }).catch((e: unknown) => e);

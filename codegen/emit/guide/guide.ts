@@ -63,6 +63,8 @@ export function commonGuideValues(model: CatalogueModel): GuideValues {
     limit_max: String(LIMITS.limitMax),
     offset_min: String(LIMITS.offsetMin),
     since_id_min: String(LIMITS.sinceIdMin),
+    mcp_batch_max: String(LIMITS.mcpBatchMax),
+    mcp_calls_in_flight: String(LIMITS.mcpCallsInFlight),
     error_table: errorTable,
   };
 }

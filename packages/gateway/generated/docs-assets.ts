@@ -657,6 +657,7 @@ footer {
 <li>stdio, for local agents: <code>GATEWAY_URL={base_url} API_KEY=&lt;key&gt; npm run mcp</code> in a clone of the gateway; it forwards to <code>/mcp</code>.</li>
 <li>14 tools: <code>list_resources</code>; <code>describe_resource</code> (fields, enums, filters, sort keys, personal-data flags); <code>query_&lt;domain&gt;</code> (one per domain: <code>resource</code>, named <code>filters</code>, <code>fields</code>, <code>order</code>, <code>limit</code>, <code>since_id</code>, <code>total</code>); <code>get_record</code> (<code>resource</code> as <code>domain/name</code>, <code>id</code>, <code>fields</code>).</li>
 <li>Answers are structured content (<code>{&quot;resource&quot;, &quot;data&quot;, &quot;meta&quot;}</code>); personal-data fields only when named in <code>fields</code> (<code>meta.personal_fields_omitted</code> lists the others). Errors are tool errors whose text is <code>{&quot;error&quot;: {&quot;code&quot;, &quot;message&quot;, &quot;status&quot;}}</code>.</li>
+<li>Bounds: one POST carries at most 16 JSON-RPC messages (a batch; 400 past it), and at most 4 of its tool calls run at once (the others wait their turn, until the request timeout: then <code>gateway_timeout</code>, 504). A call that reads data costs what its route costs against the key's rate limit (<code>rate_limited</code>, 429, past it); while the gateway holds as many answers as its memory budget allows, a call answers <code>unavailable</code> (503) with <code>retry_after</code> seconds: retry then, or ask for fewer records.</li>
 <li><strong>llms.txt</strong>: this interface as flat Markdown for language models, at <code>{base_url}/llms.txt</code> (and <code>/api/llms.txt</code>).</li>
 </ul>
 </section>
@@ -3822,6 +3823,7 @@ Agents that speak the Model Context Protocol use the same key, rights, limits an
 - stdio, for local agents: \`GATEWAY_URL={base_url} API_KEY=<key> npm run mcp\` in a clone of the gateway; it forwards to \`/mcp\`.
 - 14 tools: \`list_resources\`; \`describe_resource\` (fields, enums, filters, sort keys, personal-data flags); \`query_<domain>\` (one per domain: \`resource\`, named \`filters\`, \`fields\`, \`order\`, \`limit\`, \`since_id\`, \`total\`); \`get_record\` (\`resource\` as \`domain/name\`, \`id\`, \`fields\`).
 - Answers are structured content (\`{"resource", "data", "meta"}\`); personal-data fields only when named in \`fields\` (\`meta.personal_fields_omitted\` lists the others). Errors are tool errors whose text is \`{"error": {"code", "message", "status"}}\`.
+- Bounds: one POST carries at most 16 JSON-RPC messages (a batch; 400 past it), and at most 4 of its tool calls run at once (the others wait their turn, until the request timeout: then \`gateway_timeout\`, 504). A call that reads data costs what its route costs against the key's rate limit (\`rate_limited\`, 429, past it); while the gateway holds as many answers as its memory budget allows, a call answers \`unavailable\` (503) with \`retry_after\` seconds: retry then, or ask for fewer records.
 - **llms.txt**: this interface as flat Markdown for language models, at \`{base_url}/llms.txt\` (and \`/api/llms.txt\`).
 
 ## Routes

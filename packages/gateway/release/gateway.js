@@ -181,6 +181,13 @@ var init_memory_budget = __esm({
       chargeCopy(bytes) {
         this.take(bytes);
       }
+      /**
+       * Charges `copies` copies of `bytes` held by the request itself, not by its ERP calls: an MCP
+       * request's tool answers, held until its last one is written (mcp/mcp-endpoint.ts).
+       */
+      chargeHeld(bytes, copies) {
+        this.take(bytes * copies);
+      }
       /** A new lease on the same budget, for an answer several requests share. */
       fork() {
         return new _BudgetLease(this.budget);
@@ -1349,7 +1356,7 @@ var init_metrics = __esm({
         });
         new import_prom_client.Gauge({
           name: "odg_memory_budget_used_bytes",
-          help: "Bytes of ERP answers held now, as charged to the memory budget (each byte three times).",
+          help: "Bytes charged to the memory budget now: ERP answers in flight (each byte three times), MCP tool answers held (ten times), the in-memory response cache.",
           registers,
           collect() {
             this.set(sources.memoryBudget.inUse);
@@ -2163,6 +2170,7 @@ footer {
 <li>stdio, for local agents: <code>GATEWAY_URL={base_url} API_KEY=&lt;key&gt; npm run mcp</code> in a clone of the gateway; it forwards to <code>/mcp</code>.</li>
 <li>14 tools: <code>list_resources</code>; <code>describe_resource</code> (fields, enums, filters, sort keys, personal-data flags); <code>query_&lt;domain&gt;</code> (one per domain: <code>resource</code>, named <code>filters</code>, <code>fields</code>, <code>order</code>, <code>limit</code>, <code>since_id</code>, <code>total</code>); <code>get_record</code> (<code>resource</code> as <code>domain/name</code>, <code>id</code>, <code>fields</code>).</li>
 <li>Answers are structured content (<code>{&quot;resource&quot;, &quot;data&quot;, &quot;meta&quot;}</code>); personal-data fields only when named in <code>fields</code> (<code>meta.personal_fields_omitted</code> lists the others). Errors are tool errors whose text is <code>{&quot;error&quot;: {&quot;code&quot;, &quot;message&quot;, &quot;status&quot;}}</code>.</li>
+<li>Bounds: one POST carries at most 16 JSON-RPC messages (a batch; 400 past it), and at most 4 of its tool calls run at once (the others wait their turn, until the request timeout: then <code>gateway_timeout</code>, 504). A call that reads data costs what its route costs against the key's rate limit (<code>rate_limited</code>, 429, past it); while the gateway holds as many answers as its memory budget allows, a call answers <code>unavailable</code> (503) with <code>retry_after</code> seconds: retry then, or ask for fewer records.</li>
 <li><strong>llms.txt</strong>: this interface as flat Markdown for language models, at <code>{base_url}/llms.txt</code> (and <code>/api/llms.txt</code>).</li>
 </ul>
 </section>
@@ -5326,6 +5334,7 @@ Agents that speak the Model Context Protocol use the same key, rights, limits an
 - stdio, for local agents: \`GATEWAY_URL={base_url} API_KEY=<key> npm run mcp\` in a clone of the gateway; it forwards to \`/mcp\`.
 - 14 tools: \`list_resources\`; \`describe_resource\` (fields, enums, filters, sort keys, personal-data flags); \`query_<domain>\` (one per domain: \`resource\`, named \`filters\`, \`fields\`, \`order\`, \`limit\`, \`since_id\`, \`total\`); \`get_record\` (\`resource\` as \`domain/name\`, \`id\`, \`fields\`).
 - Answers are structured content (\`{"resource", "data", "meta"}\`); personal-data fields only when named in \`fields\` (\`meta.personal_fields_omitted\` lists the others). Errors are tool errors whose text is \`{"error": {"code", "message", "status"}}\`.
+- Bounds: one POST carries at most 16 JSON-RPC messages (a batch; 400 past it), and at most 4 of its tool calls run at once (the others wait their turn, until the request timeout: then \`gateway_timeout\`, 504). A call that reads data costs what its route costs against the key's rate limit (\`rate_limited\`, 429, past it); while the gateway holds as many answers as its memory budget allows, a call answers \`unavailable\` (503) with \`retry_after\` seconds: retry then, or ask for fewer records.
 - **llms.txt**: this interface as flat Markdown for language models, at \`{base_url}/llms.txt\` (and \`/api/llms.txt\`).
 
 ## Routes
@@ -42497,6 +42506,7 @@ var QueryParser = class {
     this.validateDetail = ajv.compile(resource.detailQuerySchema);
     this.fieldsByName = new Map(resource.fields.map((f) => [f.name, f]));
     this.filtersByName = new Map(resource.filters.map((f) => [f.name, f]));
+    this.sortFieldsByKey = new Map(Object.entries(resource.sortable));
     this.numberSortFields = new Set(
       Object.entries(resource.sortable).filter(([api]) => api !== "id" && NUMBER_TYPES.has(this.fieldsByName.get(api)?.type ?? "")).map(([, erp]) => erp)
     );
@@ -42507,6 +42517,8 @@ var QueryParser = class {
   validateDetail;
   fieldsByName;
   filtersByName;
+  /** API sort key → ERP field: a Map, so that a client's `order=constructor` is never looked up on a prototype. */
+  sortFieldsByKey;
   defaultOrder;
   /** ERP names of the number sort keys: sent with NULLS FIRST ascending, NULLS LAST descending. */
   numberSortFields;
@@ -42577,9 +42589,9 @@ var QueryParser = class {
       const m = /^\s*([A-Za-z0-9_]+)(?:\s+(asc|desc))?\s*$/i.exec(term);
       if (!m) throw badRequest(`Invalid sort '${text3}': use field, field asc or field desc, comma-separated.`);
       const field = m[1];
-      const erp = this.resource.sortable[field];
+      const erp = this.sortFieldsByKey.get(field);
       if (erp === void 0) {
-        const sortable = Object.keys(this.resource.sortable).join(", ");
+        const sortable = [...this.sortFieldsByKey.keys()].join(", ");
         throw badRequest(`Cannot sort by '${field}': sortable fields are ${sortable || "none"}.`);
       }
       keys.push(field);
@@ -42672,7 +42684,10 @@ function errorFromSchema(errors, filters) {
     return badRequest(`Invalid sort: order ${Array.isArray(dataOf(first)) ? "given more than once" : "too long"}; use field, field asc or field desc, comma-separated.`);
   const filter = filters.get(name);
   if (filter?.type === "enum") return invalidValue(`${name} must be one of: ${(filter.values ?? []).join(", ")}.`);
-  return invalidValue(`${name}: ${EXPECTED[filter?.type ?? name] ?? "invalid value"}${Array.isArray(dataOf(first)) ? " (given more than once)" : ""}.`);
+  const expectedOf = filter?.type ?? name;
+  return invalidValue(
+    `${name}: ${Object.hasOwn(EXPECTED, expectedOf) && EXPECTED[expectedOf] || "invalid value"}${Array.isArray(dataOf(first)) ? " (given more than once)" : ""}.`
+  );
 }
 function dataOf(error) {
   return error?.data;
@@ -42862,8 +42877,8 @@ function createResourceHandlers(auth, reader, failures, budget, bulk, options = 
     return parser;
   };
   const admitOnce = async (principal, kind, res) => {
-    const held = res.locals["rateCharge"];
-    if (held) return held;
+    const held2 = res.locals["rateCharge"];
+    if (held2) return held2;
     const charge = await keyLimit.admit(principal.keyId, kind, res);
     res.locals["rateCharge"] = charge;
     return charge;
@@ -42954,15 +42969,17 @@ function deprecationHeaders(resource, deprecated) {
 
 // runtime/mcp/mcp-endpoint.ts
 var import_streamableHttp = require("@modelcontextprotocol/sdk/server/streamableHttp.js");
+var import_types2 = require("@modelcontextprotocol/sdk/types.js");
 var import_express2 = __toESM(require("express"));
 init_errors();
+init_semaphore();
 
 // runtime/mcp/in-process-get.ts
 var import_node_http = require("node:http");
 var import_node_stream = require("node:stream");
 function inProcessGet(app) {
   const server = (0, import_node_http.createServer)(app);
-  return ({ pathAndQuery, authorization, clientAddress }) => {
+  return ({ pathAndQuery, authorization, clientAddress, onBody }) => {
     const [clientEnd, serverEnd] = (0, import_node_stream.duplexPair)();
     Object.defineProperty(serverEnd, "remoteAddress", { value: clientAddress });
     server.emit("connection", serverEnd);
@@ -42975,7 +42992,17 @@ function inProcessGet(app) {
       };
       const req = (0, import_node_http.request)({ createConnection: () => clientEnd, method: "GET", path: pathAndQuery, headers }, (res) => {
         const chunks = [];
-        res.on("data", (chunk) => chunks.push(chunk));
+        res.on("data", (chunk) => {
+          try {
+            onBody?.(chunk.length);
+          } catch (error) {
+            res.destroy();
+            done();
+            reject(error);
+            return;
+          }
+          chunks.push(chunk);
+        });
         res.on("end", () => {
           done();
           resolve({ status: res.statusCode ?? 500, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") });
@@ -42998,18 +43025,45 @@ function inProcessGet(app) {
 var import_mcp = require("@modelcontextprotocol/sdk/server/mcp.js");
 var import_types = require("@modelcontextprotocol/sdk/types.js");
 var SERVER_NAME = "ops-data-gateway";
-var INSTRUCTIONS = "Read-only access to the operations data of the organisation (fleet, purchase, stock, travel, space, events, IT, sprint, approvals, electricity, analytic). Start with list_resources, then describe_resource for fields and filters; query_<domain> lists records with named filters (page with since_id), get_record reads one. Personal-data fields are left out unless named in fields. Errors are tool errors carrying the API error code and message.";
+var INSTRUCTIONS = "Read-only access to the operations data of the organisation (fleet, purchase, stock, travel, space, events, IT, sprint, approvals, electricity, analytic). Start with list_resources, then describe_resource for fields and filters; query_<domain> lists records with named filters (page with since_id), get_record reads one. Personal-data fields are left out unless named in fields. Errors are tool errors carrying the API error code and message. A call that reads data costs what its API route costs against the key rate limit; rate_limited (429) and unavailable (503: the gateway holds as many answers as its memory allows) carry retry_after, the seconds to wait before calling again.";
 function createMcpServer(backend, version) {
   const server = new import_mcp.McpServer({ name: SERVER_NAME, title: "Operations data API", version }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+  const onTheWire = /* @__PURE__ */ new Map();
   server.server.setRequestHandler(import_types.ListToolsRequestSchema, async () => ({ tools: await backend.list() }));
-  server.server.setRequestHandler(import_types.CallToolRequestSchema, (request2) => backend.call(request2.params.name, request2.params.arguments ?? {}));
-  return server;
+  server.server.setRequestHandler(import_types.CallToolRequestSchema, (request2, extra) => {
+    const raw = onTheWire.get(extra.requestId);
+    onTheWire.delete(extra.requestId);
+    return backend.call(request2.params.name, raw ?? request2.params.arguments ?? {});
+  });
+  return {
+    async connect(transport) {
+      await server.connect(transport);
+      const deliver = transport.onmessage;
+      transport.onmessage = (message, extra) => {
+        if ((0, import_types.isJSONRPCRequest)(message) && message.method === "tools/call") {
+          const args = onTheWire.has(message.id) ? void 0 : message.params?.arguments;
+          onTheWire.set(message.id, args);
+        }
+        deliver?.(message, extra);
+      };
+      const send = transport.send.bind(transport);
+      transport.send = (message, options) => {
+        if ((0, import_types.isJSONRPCResultResponse)(message) || (0, import_types.isJSONRPCErrorResponse)(message)) onTheWire.delete(message.id);
+        return send(message, options);
+      };
+    },
+    close: () => server.close()
+  };
 }
 
 // generated/mcp-tools.json
 var mcp_tools_default = {
   "x-generated-by": "Generated by ops-data-gateway codegen (make generate) from catalogue/*.yaml. Do not edit: changes are lost at the next generation.",
   version: "1.0.0",
+  limits: {
+    batch_max: 16,
+    calls_in_flight: 4
+  },
   tools: [
     {
       name: "list_resources",
@@ -43261,7 +43315,7 @@ var mcp_tools_default = {
     {
       name: "get_record",
       title: "Get one record",
-      description: "One record of a resource by its id (not_found when it does not exist or is outside the resource scope).",
+      description: "One record of a resource by its id (not_found when it does not exist or is outside the resource scope). Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -43429,7 +43483,7 @@ var mcp_tools_default = {
     {
       name: "query_analytic",
       title: "Query Analytic",
-      description: "List records of a Analytic resource (Analytic accounts charged by purchase and approval lines, and the analysis dimensions (plans) that group them.) with its named filters, ANDed. Resources:\n- accounts: Analytic accounts, active and archived. The account id is the key used inside analytic distributions of lines.\n- dimensions: Axes of analysis (analytic plans) grouping the analytic accounts.\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys.",
+      description: "List records of a Analytic resource (Analytic accounts charged by purchase and approval lines, and the analysis dimensions (plans) that group them.) with its named filters, ANDed. Resources:\n- accounts: Analytic accounts, active and archived. The account id is the key used inside analytic distributions of lines.\n- dimensions: Axes of analysis (analytic plans) grouping the analytic accounts.\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -43699,7 +43753,7 @@ var mcp_tools_default = {
     {
       name: "query_approvals",
       title: "Query Approvals",
-      description: "List records of a Approvals resource (Approval requests, the approval circuit of each request and the product lines they ask for.) with its named filters, ANDed. Resources:\n- approvers: Steps of an approval circuit (one approver of one request).\n- request-lines: Product lines of approval requests (what is asked for and where it is charged).\n- requests: Approval requests (purchases, expenses, missions...) and their outcome.\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys.",
+      description: "List records of a Approvals resource (Approval requests, the approval circuit of each request and the product lines they ask for.) with its named filters, ANDed. Resources:\n- approvers: Steps of an approval circuit (one approver of one request).\n- request-lines: Product lines of approval requests (what is asked for and where it is charged).\n- requests: Approval requests (purchases, expenses, missions...) and their outcome.\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -44392,7 +44446,7 @@ var mcp_tools_default = {
     {
       name: "query_electricity",
       title: "Query Electricity",
-      description: "List records of a Electricity resource (Prepaid electricity meters of the sites: credit purchases, balance readings, consumption and remaining autonomy.) with its named filters, ANDed. Resources:\n- counters: Prepaid electricity meters in service, with their estimated balance and autonomy (archived meters are not exposed).\n- purchases: Prepaid credit bought for a meter.\n- readings: Balances read on a meter and the consumption derived from the previous reading.\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys.",
+      description: "List records of a Electricity resource (Prepaid electricity meters of the sites: credit purchases, balance readings, consumption and remaining autonomy.) with its named filters, ANDed. Resources:\n- counters: Prepaid electricity meters in service, with their estimated balance and autonomy (archived meters are not exposed).\n- purchases: Prepaid credit bought for a meter.\n- readings: Balances read on a meter and the consumption derived from the previous reading.\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -44883,7 +44937,7 @@ var mcp_tools_default = {
     {
       name: "query_events",
       title: "Query Events",
-      description: "List records of a Events resource (Events of the organisation, their registrations and their preparation checklist tasks.) with its named filters, ANDed. Resources:\n- events: Events with their dates, space, seats, people in charge, review state and checklist progress.\n- registrations: Registrations of participants to events (attendee name, email and phone are personal data).\n- tasks: Preparation checklist tasks of events.\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys.",
+      description: "List records of a Events resource (Events of the organisation, their registrations and their preparation checklist tasks.) with its named filters, ANDed. Resources:\n- events: Events with their dates, space, seats, people in charge, review state and checklist progress.\n- registrations: Registrations of participants to events (attendee name, email and phone are personal data).\n- tasks: Preparation checklist tasks of events.\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -45408,7 +45462,7 @@ var mcp_tools_default = {
     {
       name: "query_fleet",
       title: "Query Fleet",
-      description: "List records of a Fleet resource (Vehicles of the organisation, their reservations and trips, fuel logs, services, incidents and due-date alerts.) with its named filters, ANDed. Resources:\n- alerts: Due-date alerts on vehicles: insurance, technical control, mileage service, driving permit and custom reminders.\n- fuel-logs: Fuel fills of the vehicles with consumption over each interval and anomaly detection.\n- incidents: Incidents involving the vehicles (damage, breakdowns, accidents).\n- locations: Fleet locations in service (pick-up points and sites; archived locations are not exposed).\n- reservations: Vehicle requests (reservations of a vehicle for a period).\n- services: Services performed on the vehicles (maintenance and repairs).\n- trips: Trips driven with the vehicles.\n- vehicles: Vehicles of the fleet in service (archived vehicles are not exposed).\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys.",
+      description: "List records of a Fleet resource (Vehicles of the organisation, their reservations and trips, fuel logs, services, incidents and due-date alerts.) with its named filters, ANDed. Resources:\n- alerts: Due-date alerts on vehicles: insurance, technical control, mileage service, driving permit and custom reminders.\n- fuel-logs: Fuel fills of the vehicles with consumption over each interval and anomaly detection.\n- incidents: Incidents involving the vehicles (damage, breakdowns, accidents).\n- locations: Fleet locations in service (pick-up points and sites; archived locations are not exposed).\n- reservations: Vehicle requests (reservations of a vehicle for a period).\n- services: Services performed on the vehicles (maintenance and repairs).\n- trips: Trips driven with the vehicles.\n- vehicles: Vehicles of the fleet in service (archived vehicles are not exposed).\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -46751,7 +46805,7 @@ var mcp_tools_default = {
     {
       name: "query_it",
       title: "Query IT",
-      description: "List records of a IT resource (IT hardware assets of the organisation's inventory, helpdesk tickets and consumables issued to users.) with its named filters, ANDed. Resources:\n- assets: IT hardware identified by serial number, limited to the organisation's inventory (parc).\n- consumable-moves: Consumables issued to beneficiaries against IT tickets, and what came back.\n- tickets: IT helpdesk tickets in service (archived tickets are not exposed); both listings of the specification (decision D4).\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys.",
+      description: "List records of a IT resource (IT hardware assets of the organisation's inventory, helpdesk tickets and consumables issued to users.) with its named filters, ANDed. Resources:\n- assets: IT hardware identified by serial number, limited to the organisation's inventory (parc).\n- consumable-moves: Consumables issued to beneficiaries against IT tickets, and what came back.\n- tickets: IT helpdesk tickets in service (archived tickets are not exposed); both listings of the specification (decision D4).\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -47313,7 +47367,7 @@ var mcp_tools_default = {
     {
       name: "query_purchase",
       title: "Query Purchase",
-      description: "List records of a Purchase resource (Purchase orders sent to vendors and their lines (quantities, prices, receptions, billing and analytic distribution).) with its named filters, ANDed. Resources:\n- order-lines: Lines of purchase orders.\n- orders: Purchase orders (requests for quotation and confirmed orders).\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys.",
+      description: "List records of a Purchase resource (Purchase orders sent to vendors and their lines (quantities, prices, receptions, billing and analytic distribution).) with its named filters, ANDed. Resources:\n- order-lines: Lines of purchase orders.\n- orders: Purchase orders (requests for quotation and confirmed orders).\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -47873,7 +47927,7 @@ var mcp_tools_default = {
     {
       name: "query_space",
       title: "Query Space",
-      description: "List records of a Space resource (Sites and bookable spaces of the organisation, their categories and equipment, activities, reservations and maintenance slots.) with its named filters, ANDed. Resources:\n- activities: Activities a space can be booked for (archived activities are not exposed).\n- categories: Categories of spaces and equipment (archived categories are not exposed).\n- equipments: Equipment available in the spaces (archived equipment is not exposed).\n- maintenances: Maintenance slots of spaces.\n- reservations: Reservations of spaces.\n- sites: Sites holding the spaces, as a tree (archived sites are not exposed).\n- spaces: Bookable spaces (archived spaces are not exposed).\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys.",
+      description: "List records of a Space resource (Sites and bookable spaces of the organisation, their categories and equipment, activities, reservations and maintenance slots.) with its named filters, ANDed. Resources:\n- activities: Activities a space can be booked for (archived activities are not exposed).\n- categories: Categories of spaces and equipment (archived categories are not exposed).\n- equipments: Equipment available in the spaces (archived equipment is not exposed).\n- maintenances: Maintenance slots of spaces.\n- reservations: Reservations of spaces.\n- sites: Sites holding the spaces, as a tree (archived sites are not exposed).\n- spaces: Bookable spaces (archived spaces are not exposed).\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -48769,7 +48823,7 @@ var mcp_tools_default = {
     {
       name: "query_sprint",
       title: "Query Sprint and OKR",
-      description: "List records of a Sprint and OKR resource (Objectives and key results, their measures and readings, squads' engagements, sprints and blockers.) with its named filters, ANDed. Resources:\n- blockers: Blocking points raised by squads, with their origin, owner and the decision that lifted them.\n- engagements: Commitments taken by squads towards an objective or key result, with their deadline and state.\n- key-results: Key results of the objectives, per exercice and squad, with their progress computed from their measures.\n- measure-readings: Values read for the measures of the key results.\n- measures: Measures of the key results: start, milestone and target values, last reading and progress.\n- objectives: Objectives of the OKR framework, archived ones included.\n- sprints: Sprints of the squads (field list inferred, may grow; decision D1).\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys.",
+      description: "List records of a Sprint and OKR resource (Objectives and key results, their measures and readings, squads' engagements, sprints and blockers.) with its named filters, ANDed. Resources:\n- blockers: Blocking points raised by squads, with their origin, owner and the decision that lifted them.\n- engagements: Commitments taken by squads towards an objective or key result, with their deadline and state.\n- key-results: Key results of the objectives, per exercice and squad, with their progress computed from their measures.\n- measure-readings: Values read for the measures of the key results.\n- measures: Measures of the key results: start, milestone and target values, last reading and progress.\n- objectives: Objectives of the OKR framework, archived ones included.\n- sprints: Sprints of the squads (field list inferred, may grow; decision D1).\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -49683,7 +49737,7 @@ var mcp_tools_default = {
     {
       name: "query_stock",
       title: "Query Stock",
-      description: "List records of a Stock resource (Stock transfers of the organisation (receipts, deliveries and internal moves).) with its named filters, ANDed. Resources:\n- pickings: Transfers of goods (receipts, deliveries, internal moves).\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys.",
+      description: "List records of a Stock resource (Stock transfers of the organisation (receipts, deliveries and internal moves).) with its named filters, ANDed. Resources:\n- pickings: Transfers of goods (receipts, deliveries, internal moves).\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -49941,7 +49995,7 @@ var mcp_tools_default = {
     {
       name: "query_travel",
       title: "Query Travel",
-      description: "List records of a Travel resource (Missions of the organisation's staff: trips, their stages and expenses, trip types, per-diem rates and per-diem requests.) with its named filters, ANDed. Resources:\n- perdiem-rates: Daily allowance rates by destination country and city (archived rates are not exposed).\n- perdiem-requests: Requests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).\n- trip-expenses: Other expenses of a trip (visa, local transport, fees...).\n- trip-stages: Legs of a trip, in order, from one city to the next.\n- trip-types: Kinds of mission (archived types are not exposed).\n- trips: Missions of the organisation's staff: traveller, itinerary, dates and costs.\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys.",
+      description: "List records of a Travel resource (Missions of the organisation's staff: trips, their stages and expenses, trip types, per-diem rates and per-diem requests.) with its named filters, ANDed. Resources:\n- perdiem-rates: Daily allowance rates by destination country and city (archived rates are not exposed).\n- perdiem-requests: Requests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).\n- trip-expenses: Other expenses of a trip (visa, local transport, fees...).\n- trip-stages: Legs of a trip, in order, from one city to the next.\n- trip-types: Kinds of mission (archived types are not exposed).\n- trips: Missions of the organisation's staff: traveller, itinerary, dates and costs.\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -59218,12 +59272,14 @@ var mcp_tools_default = {
 };
 
 // runtime/mcp/tool-calls.ts
-var RESOURCES2 = mcp_tools_default.resources;
+init_errors();
+var RESOURCES2 = new Map(Object.entries(mcp_tools_default.resources));
 var DOMAIN_OF_TOOL = new Map(mcp_tools_default.tools.filter((t) => t.name.startsWith("query_")).map((t) => [t.name, t.name.slice("query_".length)]));
 var QUERY_ARGUMENTS = /* @__PURE__ */ new Set(["resource", "filters", "fields", "order", "limit", "since_id", "total"]);
 var RECORD_ARGUMENTS = /* @__PURE__ */ new Set(["resource", "id", "fields"]);
 var TOOLS = mcp_tools_default.tools;
 var API_VERSION = mcp_tools_default.version;
+var MCP_LIMITS = mcp_tools_default.limits;
 var ToolRefusal = class extends Error {
   constructor(code, message) {
     super(message);
@@ -59250,9 +59306,9 @@ function onlyKnown(args, known, what) {
 }
 function resourceOf(value, domain) {
   const path = typeof value === "string" ? domain ? `${domain}/${value}` : value : void 0;
-  const entry = path === void 0 ? void 0 : RESOURCES2[path];
+  const entry = path === void 0 ? void 0 : RESOURCES2.get(path);
   if (!entry) {
-    const choices = Object.keys(RESOURCES2).filter((p) => !domain || p.startsWith(`${domain}/`)).map((p) => domain ? p.slice(domain.length + 1) : p);
+    const choices = [...RESOURCES2.keys()].filter((p) => !domain || p.startsWith(`${domain}/`)).map((p) => domain ? p.slice(domain.length + 1) : p);
     throw badRequest2(`Unknown resource ${JSON.stringify(value)}; one of: ${choices.join(", ")}.`);
   }
   return entry;
@@ -59317,9 +59373,14 @@ function getRecord(args, get) {
     ...omitted.length ? { meta: { personal_fields_omitted: omitted } } : {}
   }));
 }
+function held(result, host) {
+  const [content] = result.content;
+  host.hold(content?.type === "text" ? content.text.length : 0);
+  return result;
+}
 function listResources() {
   return answer({
-    resources: Object.values(RESOURCES2).map((r) => ({ resource: r.resource, title: r.title, description: r.description, query_tool: r.query_tool }))
+    resources: [...RESOURCES2.values()].map((r) => ({ resource: r.resource, title: r.title, description: r.description, query_tool: r.query_tool }))
   });
 }
 function describeResource(args) {
@@ -59327,31 +59388,49 @@ function describeResource(args) {
   const { personal_fields: _personal, ...entry } = resourceOf(args["resource"]);
   return answer(entry);
 }
-async function callTool(name, rawArgs, get) {
+async function callTool(name, rawArgs, host) {
   try {
     const args = objectArgument(rawArgs, "arguments");
     if (name === "list_resources") {
       onlyKnown(args, /* @__PURE__ */ new Set(), name);
-      return listResources();
+      return held(listResources(), host);
     }
-    if (name === "describe_resource") return describeResource(args);
-    if (name === "get_record") return await getRecord(args, get);
+    if (name === "describe_resource") return held(describeResource(args), host);
+    if (name === "get_record") return await getRecord(args, host.get);
     const domain = DOMAIN_OF_TOOL.get(name);
-    if (domain) return await queryResource(domain, args, get);
-    return toolError("not_found", `No tool '${name}'; the tools are ${TOOLS.map((t) => t.name).join(", ")}.`);
+    if (domain) return await queryResource(domain, args, host.get);
+    return toolError("not_found", `No tool '${name}'; the tools are ${TOOLS.map((t) => t.name).join(", ")}.`, { status: 404 });
   } catch (error) {
     if (error instanceof ToolRefusal) return toolError(error.code, error.message, { status: error.code === "bad_request" ? 400 : 404 });
+    if (error instanceof GatewayError) return gatewayToolError(error);
     throw error;
   }
+}
+function gatewayToolError(error) {
+  const retryAfter = error.headers["Retry-After"];
+  return toolError(error.code, error.message, { status: error.status, ...retryAfter ? { retry_after: Number(retryAfter) } : {} });
 }
 
 // runtime/mcp/mcp-endpoint.ts
 var MCP_PATH = "/mcp";
 var BODY_LIMIT = "64kb";
-var MAX_BATCH = 16;
-function apiGetFor(get, req) {
+var ANSWER_COPIES = 10;
+var PREPAID_BYTES = 8 * 1024;
+var TOOLS_LIST_CHARS = JSON.stringify(TOOLS).length;
+function apiGetFor(get, req, lease) {
   return async (pathAndQuery) => {
-    const reply = await get({ pathAndQuery, authorization: req.headers.authorization, clientAddress: req.ip ?? req.socket.remoteAddress ?? "unknown" });
+    lease.chargeHeld(PREPAID_BYTES, ANSWER_COPIES);
+    let prepaid = PREPAID_BYTES;
+    const reply = await get({
+      pathAndQuery,
+      authorization: req.headers.authorization,
+      clientAddress: req.ip ?? req.socket.remoteAddress ?? "unknown",
+      onBody: (bytes) => {
+        const due = bytes - prepaid;
+        prepaid = Math.max(0, -due);
+        if (due > 0) lease.chargeHeld(due, ANSWER_COPIES);
+      }
+    });
     const retryAfter = reply.headers["retry-after"];
     let body;
     try {
@@ -59362,10 +59441,38 @@ function apiGetFor(get, req) {
     return { status: reply.status, body, ...typeof retryAfter === "string" ? { retryAfter } : {} };
   };
 }
+function requestBounds(res, options) {
+  const lease = options.budget.lease();
+  const slots = new Semaphore(MCP_LIMITS.calls_in_flight, MCP_LIMITS.batch_max);
+  const ended = new AbortController();
+  const end = () => {
+    ended.abort();
+    lease.release();
+  };
+  if (res.closed) end();
+  else res.once("close", end);
+  const startBy = AbortSignal.any([ended.signal, AbortSignal.timeout(options.requestTimeoutMs)]);
+  const late = () => new GatewayError(
+    "gateway_timeout",
+    `This tool call did not start within the request timeout (${options.requestTimeoutMs} ms): the calls before it in the batch took that long.`
+  );
+  return {
+    lease,
+    /** Runs `call` in one of the request's slots, once one is free. */
+    async run(call) {
+      const release = await slots.acquire(startBy, late);
+      try {
+        return await call();
+      } finally {
+        release();
+      }
+    }
+  };
+}
 function methodNotAllowed2(_req, res) {
   res.status(405).setHeader("Allow", "POST").json({ jsonrpc: "2.0", error: { code: -32e3, message: "Method not allowed: this MCP endpoint is stateless, POST only." }, id: null });
 }
-function createMcpRouter(app, auth, failures) {
+function createMcpRouter(app, auth, failures, options) {
   const router = exactRouter();
   const inProcess = inProcessGet(app);
   router.all(MCP_PATH, noStore());
@@ -59378,9 +59485,25 @@ function createMcpRouter(app, auth, failures) {
     }
     import_express2.default.json({ limit: BODY_LIMIT, type: () => true })(req, res, async (bodyError) => {
       if (bodyError) return next(bodyError);
-      if (Array.isArray(req.body) && req.body.length > MAX_BATCH) return next(badRequest(`At most ${MAX_BATCH} JSON-RPC messages per request.`));
-      const get = apiGetFor(inProcess, req);
-      const server = createMcpServer({ list: () => TOOLS, call: (name, args) => callTool(name, args, get) }, API_VERSION);
+      if (Array.isArray(req.body) && req.body.length > MCP_LIMITS.batch_max)
+        return next(badRequest(`At most ${MCP_LIMITS.batch_max} JSON-RPC messages per request (this batch has ${req.body.length}).`));
+      const bounds = requestBounds(res, options);
+      const host = { get: apiGetFor(inProcess, req, bounds.lease), hold: (chars) => bounds.lease.chargeHeld(chars, ANSWER_COPIES) };
+      const list = () => {
+        try {
+          bounds.lease.chargeHeld(TOOLS_LIST_CHARS, ANSWER_COPIES);
+        } catch (error) {
+          if (error instanceof GatewayError) throw new import_types2.McpError(import_types2.ErrorCode.InternalError, error.message, { code: error.code, status: error.status, retry_after: 1 });
+          throw error;
+        }
+        return TOOLS;
+      };
+      const call = (name, args) => bounds.run(() => callTool(name, args, host)).catch((error) => {
+        if (error instanceof GatewayError) return gatewayToolError(error);
+        options.log.error({ error: error instanceof Error ? { type: error.name, message: error.message, stack: error.stack } : String(error), tool: name }, "unexpected error");
+        return gatewayToolError(new GatewayError("internal_error", "Internal error."));
+      });
+      const server = createMcpServer({ list, call }, API_VERSION);
       const transport = new import_streamableHttp.StreamableHTTPServerTransport({ sessionIdGenerator: void 0, enableJsonResponse: true });
       res.on("close", () => {
         void transport.close();
@@ -59892,7 +60015,7 @@ function createApp(config, deps) {
   const api = exactRouter();
   for (const { mount, create } of DOMAIN_ROUTERS) api.use(mount, create(handlers));
   app.use("/api/v1", noStore(), requestDeadline(config.requestTimeoutMs), api);
-  app.use(createMcpRouter(app, auth, failures));
+  app.use(createMcpRouter(app, auth, failures, { budget, requestTimeoutMs: config.requestTimeoutMs, log }));
   app.use(
     "/api",
     createDocsRouter(
@@ -60000,7 +60123,7 @@ var SETTINGS = {
   ERP_MAX_CONCURRENCY: { default: 32, min: 1, max: 1e4, description: "ERP calls in flight at most." },
   ERP_MAX_QUEUE: { default: 256, min: 0, max: 1e5, description: "Calls waiting for a slot at most; past it the request answers 503 `unavailable` with `Retry-After`." },
   ERP_MAX_ANSWER_BYTES: { default: 16 * MiB, shown: "`16777216` (16 MiB)", min: 65536, max: 256 * MiB, description: "Largest ERP answer accepted, decompressed; past it the request answers 502. A 200-record page of ordinary data is about 70 KB; 16 MiB leaves room for 200 records with 80 KB of text each." },
-  MEMORY_BUDGET_BYTES: { default: 96 * MiB, shown: "`100663296` (96 MiB)", min: MiB, max: 64 * 1024 * MiB, description: "Memory all ERP answers in flight may hold together (each byte counted three times: text, parsed records, the answer written); past it the request answers 503 `unavailable` with `Retry-After`. Sized for the production heap of 256 MB." },
+  MEMORY_BUDGET_BYTES: { default: 96 * MiB, shown: "`100663296` (96 MiB)", min: MiB, max: 64 * 1024 * MiB, description: "Memory all ERP answers in flight may hold together (each byte counted three times: text, parsed records, the answer written), with the MCP tool answers held until their `POST /mcp` answers (ten times) and the in-memory response cache; past it the request answers 503 `unavailable` with `Retry-After` (an MCP tool call: the tool error `unavailable`). Sized for the production heap of 256 MB." },
   CACHE_DEFAULT_TTL_S: { default: 0, shown: "`0` (off)", min: 0, max: MAX_CACHE_SECONDS, description: 'Seconds an answer is served from the response cache, for resources whose catalogue entry has no `cache.ttl` (see "Caching and conditional requests"). `0`: not cached, exactly as without a cache.' },
   CACHE_DEFAULT_STALE_S: { default: 0, min: 0, max: MAX_CACHE_SECONDS, description: "Seconds after the TTL during which a stale answer is still served while one background read refreshes it, for resources whose catalogue entry has no `cache.stale_while_revalidate`." },
   CACHE_MAX_TTL_S: { default: 300, min: 0, max: MAX_CACHE_SECONDS, description: "Ceiling of every TTL and stale window, the catalogue's included; `0` turns the cache off everywhere." },

@@ -26,7 +26,7 @@ var SETTINGS = {
   ERP_MAX_CONCURRENCY: { default: 32, min: 1, max: 1e4, description: "ERP calls in flight at most." },
   ERP_MAX_QUEUE: { default: 256, min: 0, max: 1e5, description: "Calls waiting for a slot at most; past it the request answers 503 `unavailable` with `Retry-After`." },
   ERP_MAX_ANSWER_BYTES: { default: 16 * MiB, shown: "`16777216` (16 MiB)", min: 65536, max: 256 * MiB, description: "Largest ERP answer accepted, decompressed; past it the request answers 502. A 200-record page of ordinary data is about 70 KB; 16 MiB leaves room for 200 records with 80 KB of text each." },
-  MEMORY_BUDGET_BYTES: { default: 96 * MiB, shown: "`100663296` (96 MiB)", min: MiB, max: 64 * 1024 * MiB, description: "Memory all ERP answers in flight may hold together (each byte counted three times: text, parsed records, the answer written); past it the request answers 503 `unavailable` with `Retry-After`. Sized for the production heap of 256 MB." },
+  MEMORY_BUDGET_BYTES: { default: 96 * MiB, shown: "`100663296` (96 MiB)", min: MiB, max: 64 * 1024 * MiB, description: "Memory all ERP answers in flight may hold together (each byte counted three times: text, parsed records, the answer written), with the MCP tool answers held until their `POST /mcp` answers (ten times) and the in-memory response cache; past it the request answers 503 `unavailable` with `Retry-After` (an MCP tool call: the tool error `unavailable`). Sized for the production heap of 256 MB." },
   CACHE_DEFAULT_TTL_S: { default: 0, shown: "`0` (off)", min: 0, max: MAX_CACHE_SECONDS, description: 'Seconds an answer is served from the response cache, for resources whose catalogue entry has no `cache.ttl` (see "Caching and conditional requests"). `0`: not cached, exactly as without a cache.' },
   CACHE_DEFAULT_STALE_S: { default: 0, min: 0, max: MAX_CACHE_SECONDS, description: "Seconds after the TTL during which a stale answer is still served while one background read refreshes it, for resources whose catalogue entry has no `cache.stale_while_revalidate`." },
   CACHE_MAX_TTL_S: { default: 300, min: 0, max: MAX_CACHE_SECONDS, description: "Ceiling of every TTL and stale window, the catalogue's included; `0` turns the cache off everywhere." },
@@ -112,12 +112,35 @@ function loadMcpBridgeConfig(env) {
 var import_mcp = require("@modelcontextprotocol/sdk/server/mcp.js");
 var import_types = require("@modelcontextprotocol/sdk/types.js");
 var SERVER_NAME = "ops-data-gateway";
-var INSTRUCTIONS = "Read-only access to the operations data of the organisation (fleet, purchase, stock, travel, space, events, IT, sprint, approvals, electricity, analytic). Start with list_resources, then describe_resource for fields and filters; query_<domain> lists records with named filters (page with since_id), get_record reads one. Personal-data fields are left out unless named in fields. Errors are tool errors carrying the API error code and message.";
+var INSTRUCTIONS = "Read-only access to the operations data of the organisation (fleet, purchase, stock, travel, space, events, IT, sprint, approvals, electricity, analytic). Start with list_resources, then describe_resource for fields and filters; query_<domain> lists records with named filters (page with since_id), get_record reads one. Personal-data fields are left out unless named in fields. Errors are tool errors carrying the API error code and message. A call that reads data costs what its API route costs against the key rate limit; rate_limited (429) and unavailable (503: the gateway holds as many answers as its memory allows) carry retry_after, the seconds to wait before calling again.";
 function createMcpServer(backend, version) {
   const server = new import_mcp.McpServer({ name: SERVER_NAME, title: "Operations data API", version }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+  const onTheWire = /* @__PURE__ */ new Map();
   server.server.setRequestHandler(import_types.ListToolsRequestSchema, async () => ({ tools: await backend.list() }));
-  server.server.setRequestHandler(import_types.CallToolRequestSchema, (request) => backend.call(request.params.name, request.params.arguments ?? {}));
-  return server;
+  server.server.setRequestHandler(import_types.CallToolRequestSchema, (request, extra) => {
+    const raw = onTheWire.get(extra.requestId);
+    onTheWire.delete(extra.requestId);
+    return backend.call(request.params.name, raw ?? request.params.arguments ?? {});
+  });
+  return {
+    async connect(transport) {
+      await server.connect(transport);
+      const deliver = transport.onmessage;
+      transport.onmessage = (message, extra) => {
+        if ((0, import_types.isJSONRPCRequest)(message) && message.method === "tools/call") {
+          const args = onTheWire.has(message.id) ? void 0 : message.params?.arguments;
+          onTheWire.set(message.id, args);
+        }
+        deliver?.(message, extra);
+      };
+      const send = transport.send.bind(transport);
+      transport.send = (message, options) => {
+        if ((0, import_types.isJSONRPCResultResponse)(message) || (0, import_types.isJSONRPCErrorResponse)(message)) onTheWire.delete(message.id);
+        return send(message, options);
+      };
+    },
+    close: () => server.close()
+  };
 }
 
 // runtime/mcp/stdio.ts

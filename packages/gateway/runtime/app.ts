@@ -152,7 +152,7 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   for (const { mount, create } of DOMAIN_ROUTERS) api.use(mount, create(handlers));
   app.use('/api/v1', noStore(), requestDeadline(config.requestTimeoutMs), api);
   // MCP for agents: each tool call is a GET of a data route above, through this same app.
-  app.use(createMcpRouter(app, auth, failures));
+  app.use(createMcpRouter(app, auth, failures, { budget, requestTimeoutMs: config.requestTimeoutMs, log }));
   app.use(
     '/api',
     createDocsRouter(

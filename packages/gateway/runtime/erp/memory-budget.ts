@@ -10,6 +10,10 @@
  * is stored until it is evicted, replaced or expires: at most CACHE_MAX_BYTES (config.ts keeps that
  * at most half the budget), and an answer that does not fit is not stored.
  *
+ * An MCP request (`POST /mcp`) holds a lease of its own for its tool answers: they are GETs of the
+ * data routes, each charged like any other while it is served, then held by the MCP request until
+ * its batch is answered (`chargeHeld`).
+ *
  * An answer several requests share (coalesce.ts) is charged once, to a lease of its own that each of
  * those requests keeps until it has answered; each request beyond the first is charged the one copy
  * it makes of it (see `keep` and `chargeCopy`).
@@ -77,6 +81,14 @@ export class BudgetLease {
    */
   chargeCopy(bytes: number): void {
     this.take(bytes);
+  }
+
+  /**
+   * Charges `copies` copies of `bytes` held by the request itself, not by its ERP calls: an MCP
+   * request's tool answers, held until its last one is written (mcp/mcp-endpoint.ts).
+   */
+  chargeHeld(bytes: number, copies: number): void {
+    this.take(bytes * copies);
   }
 
   /** A new lease on the same budget, for an answer several requests share. */

@@ -52,6 +52,8 @@ export class QueryParser {
   private readonly validateDetail: ValidateFunction;
   private readonly fieldsByName: ReadonlyMap<string, FieldSpec>;
   private readonly filtersByName: ReadonlyMap<string, FilterSpec>;
+  /** API sort key → ERP field: a Map, so that a client's `order=constructor` is never looked up on a prototype. */
+  private readonly sortFieldsByKey: ReadonlyMap<string, string>;
   private readonly defaultOrder: string;
   /** ERP names of the number sort keys: sent with NULLS FIRST ascending, NULLS LAST descending. */
   private readonly numberSortFields: ReadonlySet<string>;
@@ -68,6 +70,7 @@ export class QueryParser {
     this.validateDetail = ajv.compile(resource.detailQuerySchema);
     this.fieldsByName = new Map(resource.fields.map((f) => [f.name, f]));
     this.filtersByName = new Map(resource.filters.map((f) => [f.name, f]));
+    this.sortFieldsByKey = new Map(Object.entries(resource.sortable));
     this.numberSortFields = new Set(
       Object.entries(resource.sortable)
         .filter(([api]) => api !== 'id' && NUMBER_TYPES.has(this.fieldsByName.get(api)?.type ?? ''))
@@ -145,9 +148,9 @@ export class QueryParser {
       const m = /^\s*([A-Za-z0-9_]+)(?:\s+(asc|desc))?\s*$/i.exec(term);
       if (!m) throw badRequest(`Invalid sort '${text}': use field, field asc or field desc, comma-separated.`);
       const field = m[1] as string;
-      const erp = this.resource.sortable[field];
+      const erp = this.sortFieldsByKey.get(field);
       if (erp === undefined) {
-        const sortable = Object.keys(this.resource.sortable).join(', ');
+        const sortable = [...this.sortFieldsByKey.keys()].join(', ');
         throw badRequest(`Cannot sort by '${field}': sortable fields are ${sortable || 'none'}.`);
       }
       keys.push(field);
@@ -261,7 +264,10 @@ function errorFromSchema(errors: readonly ErrorObject[], filters: ReadonlyMap<st
     return badRequest(`Invalid sort: order ${Array.isArray(dataOf(first)) ? 'given more than once' : 'too long'}; use field, field asc or field desc, comma-separated.`);
   const filter = filters.get(name);
   if (filter?.type === 'enum') return invalidValue(`${name} must be one of: ${(filter.values ?? []).join(', ')}.`);
-  return invalidValue(`${name}: ${EXPECTED[filter?.type ?? name] ?? 'invalid value'}${Array.isArray(dataOf(first)) ? ' (given more than once)' : ''}.`);
+  const expectedOf = filter?.type ?? name;
+  return invalidValue(
+    `${name}: ${(Object.hasOwn(EXPECTED, expectedOf) && EXPECTED[expectedOf]) || 'invalid value'}${Array.isArray(dataOf(first)) ? ' (given more than once)' : ''}.`,
+  );
 }
 
 function dataOf(error: ErrorObject | undefined): unknown {

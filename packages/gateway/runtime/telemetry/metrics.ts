@@ -100,7 +100,7 @@ export class GatewayMetrics {
     });
     new Gauge({
       name: 'odg_memory_budget_used_bytes',
-      help: 'Bytes of ERP answers held now, as charged to the memory budget (each byte three times).',
+      help: 'Bytes charged to the memory budget now: ERP answers in flight (each byte three times), MCP tool answers held (ten times), the in-memory response cache.',
       registers,
       collect() {
         this.set(sources.memoryBudget.inUse);
