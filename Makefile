@@ -21,7 +21,7 @@ $(NPM_STAMP): package.json package-lock.json | $(TOOLCHAIN)
 	@touch $(NPM_STAMP)
 
 # Compiled afresh: a module moved (a file that became a folder) must not leave its old .js to shadow it.
-dist/codegen/.stamp: $(NPM_STAMP) $(shell find codegen packages/gateway/runtime/resource-spec.ts -name '*.ts') tsconfig.codegen.json
+dist/codegen/.stamp: $(NPM_STAMP) $(shell find codegen packages/gateway/runtime/resource-spec.ts packages/gateway/runtime/route-kinds.ts -name '*.ts') tsconfig.codegen.json
 	rm -rf dist/codegen
 	tsc -p tsconfig.codegen.json
 	@touch $@
@@ -88,10 +88,10 @@ release: generate $(NPM_STAMP)
 	node scripts/bundle-release.mjs
 
 ## system packages the tests drive: python3 (a real xmlrpc.client), Debian's chromium (docs page) and
-## redis-server (the shared-state suites start their own) and prometheus (its promtool checks the
-## /metrics exposition)
+## redis-server (the shared-state suites start their own), prometheus (its promtool checks the
+## /metrics exposition) and libreoffice-calc (a CSV export opened in a real spreadsheet, headless)
 test-tools:
-	@command -v python3 >/dev/null && [ -x /usr/bin/chromium ] && command -v redis-server >/dev/null && command -v promtool >/dev/null || (apt-get update -qq && apt-get install -y -qq python3 chromium redis-server prometheus)
+	@command -v python3 >/dev/null && [ -x /usr/bin/chromium ] && command -v redis-server >/dev/null && command -v promtool >/dev/null && command -v soffice >/dev/null || (apt-get update -qq && apt-get install -y -qq python3 chromium redis-server prometheus libreoffice-calc)
 
 ## test: every test suite (unit, end to end over real HTTP against the sandbox, python client, browser)
 test: test-tools build typecheck lint

@@ -8,7 +8,7 @@ import { CatalogueErrors } from './catalogue-error';
 import { emitDomainResources } from './emit/resources';
 import { emitDomainRouter, emitRouterIndex } from './emit/routers';
 import { emitDomainTypes } from './emit/types';
-import { openApiDocument } from './emit/openapi';
+import { openApiDocument } from './emit/openapi/document';
 import { emitDocsAssets } from './emit/docs-assets';
 import { DOCS_CSP, emitDocsPage } from './emit/docs-page';
 import { emitLlmsTxt } from './emit/llms';

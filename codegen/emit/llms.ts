@@ -5,6 +5,7 @@
  * it at `/llms.txt` and `/api/llms.txt` with `{base_url}` replaced by its public base URL.
  */
 import { banner } from '../banner';
+import { routesOf } from '../kinds/kind-emitters';
 import type { CatalogueModel, FieldModel, FilterModel, ResourceModel } from '../model/catalogue-model';
 import { exampleRecord } from './example-record';
 import { filterNote, scopeText, sortableNames } from './describe';
@@ -43,7 +44,9 @@ function routeSection(resource: ResourceModel): string {
   const lines = [
     `### ${resource.path}: ${resource.title}${resource.deprecated ? ' [deprecated]' : ''}`,
     resource.description,
-    `List: GET /api/v1/${resource.path}. Detail: GET /api/v1/${resource.path}/{id}.`,
+    routesOf(resource)
+      .map((route) => `${route.emitter.label}: GET ${route.openApiPath}.`)
+      .join(' '),
     `Default order: ${resource.defaultOrderText}. Sortable: ${sortableNames(resource).join(', ') || 'none'}.${scopeText(resource) ? ` Scope: ${scopeText(resource)}.` : ''}`,
     'Fields:',
     ...resource.fields.map((f) => `- ${f.name}: ${fieldTypeText(f)}${marks(f)}. ${f.description}`),

@@ -51,7 +51,8 @@ cpSync(join(fixture, 'catalogue'), catalogueDir, { recursive: true });
 writeFileSync(join(catalogueDir, 'fleet.yaml'), readFileSync(join(catalogueDir, 'fleet.yaml'), 'utf8') + ALERTS);
 const generatedDir = join(work, 'generated');
 writeGenerated(generatedDir, generate({ catalogueDir, root: work, schemaFile }), false);
-// The generated routers import express (the project's node_modules) and the runtime (../../runtime from generated/routers/).
+// The generated files import the runtime (../../runtime from generated/routers/, types only today) and may import
+// packages (the project's node_modules): both are found beside them.
 symlinkSync(join(root, 'node_modules'), join(work, 'node_modules'));
 symlinkSync(join(root, 'packages', 'gateway', 'runtime'), join(work, 'runtime'));
 jest.doMock('@ops-data-gateway/gateway/generated/routers/index', () => jest.requireActual(join(generatedDir, 'routers')));

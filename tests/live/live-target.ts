@@ -12,6 +12,7 @@ import { ErpClient, ErpStats } from '@ops-data-gateway/gateway/runtime/erp/erp-c
 import type { ErpCall } from '@ops-data-gateway/gateway/runtime/erp/transport';
 import type { ResourceSpec } from '@ops-data-gateway/gateway/runtime/resource-spec';
 import type { LiveErpSettings, LiveTransport } from '../../live/settings';
+import { ErpWriter } from '../support/erp-writes';
 import { startGateway, type RunningGateway } from '../support/gateway';
 
 export interface LiveTarget {
@@ -32,7 +33,19 @@ export interface LiveTarget {
    * LIVE_ERP_ADMIN_LOGIN/KEY. The gateway never writes; this is the test acting as a user of the ERP.
    */
   readonly admin?: RecordWriter;
+  /** Another gateway in front of the same ERP, over the same transport, with `login` as its technical login. */
+  startGatewayAs(login: string, env?: Readonly<Record<string, string>>): Promise<RunningGateway>;
+  /** The rights-restored check's account and its switch; absent when the settings give none. */
+  readonly rights?: RightsSwitch;
   close(): Promise<void>;
+}
+
+/** An API account of the rights-restored check, and how an administrator takes its read right on `resource`'s model away and gives it back. */
+export interface RightsSwitch {
+  readonly login: string;
+  readonly key: string;
+  readonly resource: string;
+  setRead(allowed: boolean): Promise<void>;
 }
 
 /** What an administrator does to records through the ERP's external API: copy one (its new id), delete one. */
@@ -66,6 +79,9 @@ export async function startLiveTarget(settings: LiveErpSettings, transport: Live
     startDriftCheck: true,
   });
   const gaps = new Map(RESOURCES.map((r) => [r, driftGapsOf(r, check.problems)]));
+  const rights = settings.rights;
+  const model = rights && RESOURCES.find((r) => r.path === rights.resource)?.model;
+  if (rights && !model) throw new Error(`LIVE_ERP_RIGHTS_RESOURCE: no resource ${rights.resource} in the catalogue`);
   return {
     settings,
     transport,
@@ -76,15 +92,21 @@ export async function startLiveTarget(settings: LiveErpSettings, transport: Live
     gapsOf: (resource) => gaps.get(resource) as DriftGaps,
     erp: (call) => direct.call({ uid, key: settings.key }, call, stats),
     ...(settings.adminLogin && settings.adminKey ? { admin: adminWriter(settings.url, settings.database, settings.adminLogin, settings.adminKey) } : {}),
+    startGatewayAs: (login, extra = {}) =>
+      startGateway({ erpUrl: settings.url, database: settings.database, login, transport, env: { ...erpEnv, ERP_LOGIN: login, ...env, ...extra } }),
+    ...(rights && model && settings.adminLogin && settings.adminKey
+      ? { rights: { ...rights, setRead: adminReadRight(settings.url, settings.database, settings.adminLogin, settings.adminKey, rights.group, model) } }
+      : {}),
     close: () => gateway.close(),
   };
 }
 
 /**
- * The administrator's `copy` and `unlink` over JSON-RPC `execute_kw` (every version offers it; 19
- * logs a deprecation warning per call), with the administrator's API key.
+ * The administrator's calls over Odoo's external API (JSON-RPC `execute_kw`: every version offers it;
+ * 19 logs a deprecation warning per call), with the administrator's API key. The gateway never
+ * writes: this is the test acting as the administrator.
  */
-function adminWriter(url: string, database: string, login: string, key: string): RecordWriter {
+function adminRpc(url: string, database: string, login: string, key: string) {
   const rpc = async (service: string, method: string, args: unknown[]): Promise<unknown> => {
     const response = await fetch(`${url}/jsonrpc`, {
       method: 'POST',
@@ -97,12 +119,17 @@ function adminWriter(url: string, database: string, login: string, key: string):
     return body.result;
   };
   let uid: Promise<unknown> | undefined;
-  const execute = async (model: string, method: string, args: unknown[]) => {
+  return async (model: string, method: string, args: unknown[], kwargs: object = {}): Promise<unknown> => {
     uid ??= rpc('common', 'authenticate', [database, login, key, {}]);
     const id = await uid;
     if (typeof id !== 'number') throw new Error(`LIVE_ERP_ADMIN_KEY is refused for ${login}`);
-    return rpc('object', 'execute_kw', [database, id, key, model, method, args, {}]);
+    return rpc('object', 'execute_kw', [database, id, key, model, method, args, kwargs]);
   };
+}
+
+/** The administrator's `copy` and `unlink` (the change feed's deletion check). */
+function adminWriter(url: string, database: string, login: string, key: string): RecordWriter {
+  const execute = adminRpc(url, database, login, key);
   return {
     async copy(model, id, values) {
       const copied = await execute(model, 'copy', [[id], values]);
@@ -114,4 +141,54 @@ function adminWriter(url: string, database: string, login: string, key: string):
       await execute(model, 'unlink', [[id]]);
     },
   };
+}
+
+/**
+ * What an administrator does to take a group's read right on a model away or give it back:
+ * `ir.model.access.write({'perm_read': …})` on the group's access row of the model (exactly one, or
+ * the set-up is wrong).
+ */
+function adminReadRight(url: string, database: string, login: string, key: string, group: string, model: string): (allowed: boolean) => Promise<void> {
+  const execute = adminRpc(url, database, login, key);
+  let rows: Promise<number[]> | undefined;
+  const accessRows = async () => {
+    const [module, name] = group.split('.') as [string, string];
+    const refs = (await execute(
+      'ir.model.data',
+      'search_read',
+      [
+        [
+          ['module', '=', module],
+          ['name', '=', name],
+          ['model', '=', 'res.groups'],
+        ],
+      ],
+      { fields: ['res_id'] },
+    )) as { res_id: number }[];
+    if (refs.length !== 1) throw new Error(`LIVE_ERP_RIGHTS_GROUP: no group ${group} in the ERP`);
+    const ids = (await execute('ir.model.access', 'search', [
+      [
+        ['group_id', '=', refs[0]?.res_id],
+        ['model_id.model', '=', model],
+      ],
+    ])) as number[];
+    if (ids.length !== 1) throw new Error(`LIVE_ERP_RIGHTS_GROUP: ${group} has ${ids.length} access rows on ${model}, not one (docs/compatibility.md)`);
+    return ids;
+  };
+  return async (allowed) => {
+    rows ??= accessRows();
+    await execute('ir.model.access', 'write', [await rows, { perm_read: allowed }]);
+  };
+}
+
+/**
+ * The rights switch of a sandbox standing in for a live ERP: `group`'s access row on `resource`'s
+ * model changed in the sandbox's tables, as an administrator's `ir.model.access.write` would (the
+ * sandbox refuses writes over its API, like the rights an API account has).
+ */
+export function sandboxRightsSwitch(dbPath: string, account: { login: string; key: string }, group: string, resource: string): RightsSwitch & { close(): void } {
+  const model = RESOURCES.find((r) => r.path === resource)?.model;
+  if (!model) throw new Error(`no resource ${resource} in the catalogue`);
+  const erp = new ErpWriter(dbPath);
+  return { ...account, resource, setRead: async (allowed) => erp.setReadRight(group, model, allowed), close: () => erp.close() };
 }

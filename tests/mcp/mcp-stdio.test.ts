@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { RESOURCES } from '@ops-data-gateway/gateway/generated/routers/index';
 import { catalogue } from '../docs/docs-app';
 import { startStack, type Stack } from '../support/stack';
 
@@ -62,7 +63,21 @@ describe('npm run mcp (stdio, bridged to the gateway)', () => {
     const all = await stack.get('/api/v1/fleet/vehicles?insurance_expiry_before=2027-01-01&since_id=0&limit=200&total=false&fields=id');
     expect(ids).toEqual((all.body as { data: { id: number }[] }).data.map((r) => r.id));
     const record = await call('get_record', { resource: 'fleet/vehicles', id: ids[0] as number });
-    expect(record.structuredContent).toEqual({ resource: 'fleet/vehicles', data: (await stack.get(`/api/v1/fleet/vehicles/${ids[0]}`)).body.data });
+    // The detail route's record, but for the personal data the tools leave out unless named (the driver).
+    const personal =
+      RESOURCES.find((r) => r.path === 'fleet/vehicles')
+        ?.fields.filter((f) => f.personal)
+        .map((f) => f.name) ?? [];
+    expect(personal).toContain('driver');
+    const detail = (await stack.get(`/api/v1/fleet/vehicles/${ids[0]}`)).body as {
+      data: Record<string, unknown>;
+      meta: Record<string, unknown>;
+    };
+    expect(record.structuredContent).toEqual({
+      resource: 'fleet/vehicles',
+      data: Object.fromEntries(Object.entries(detail.data).filter(([name]) => !personal.includes(name))),
+      meta: { ...detail.meta, personal_fields_omitted: personal },
+    });
   });
 
   it('passes a bad filter value back as the API tool error', async () => {

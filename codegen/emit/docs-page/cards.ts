@@ -3,6 +3,7 @@
  * keys, scope, fields, filters, examples), a section per domain, and the table of contents. Every
  * catalogue text goes through the `html` template, which escapes it.
  */
+import { routesOf, type ResourceRoute } from '../../kinds/kind-emitters';
 import type { CatalogueModel, DomainModel, FieldModel, FilterModel, ResourceModel } from '../../model/catalogue-model';
 import { EXAMPLE_ID, exampleListAnswer } from '../example-record';
 import { BASE_URL_PLACEHOLDER, exampleListUrl, filterNote, scopeText, sortableNames } from '../describe';
@@ -57,6 +58,12 @@ function noteHtml(note: string): Html {
   return html`${note.split(/`([^`]+)`/).map((part, i) => (i % 2 ? code(part) : part))}`;
 }
 
+/** A route on a resource's card: its kind's label, its path, and a "Try it" button when its kind has one. */
+function routeLine(route: ResourceRoute, resource: ResourceModel): Html {
+  const tried = route.emitter.tryPath?.(resource);
+  return html`<dt>${route.emitter.label}</dt><dd class="head">${code(`GET ${route.openApiPath}`)}${tried !== undefined && html`<button type="button" class="try" data-path="${tried}">Try it</button>`}</dd>`;
+}
+
 function resourceCard(resource: ResourceModel): Html {
   const path = resource.path;
   const list = `/api/v1/${path}`;
@@ -78,8 +85,7 @@ ${lines(filters)}
 <h3 class="head"><a href="#${path}">${path}</a> <span>${resource.title}</span>${resource.deprecated && badge('deprecated', 'dep')}</h3>
 <p class="head">${resource.description}</p>
 <dl class="meta">
-<dt>List</dt><dd class="head">${code(`GET ${list}`)}<button type="button" class="try" data-path="${`${list}?limit=2`}">Try it</button></dd>
-<dt>Detail</dt><dd class="head">${code(`GET ${list}/{id}`)}</dd>
+${lines(routesOf(resource).map((route) => routeLine(route, resource)))}
 <dt>Default order</dt><dd>${code(resource.defaultOrderText)}</dd>
 <dt>Sortable</dt><dd>${sortable.length ? codes(sortable) : html`<span class="none">none</span>`}</dd>
 <dt>Scope</dt><dd>${scope ? html`only records with ${code(scope)}; others are 404` : 'all records'}</dd>

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { COMMON_LIST_PARAMETERS, LIMITS, type CatalogueModel } from '../../model/catalogue-model';
 import { projectFile } from '../../project-files';
 import { sampleRequest } from '../describe';
-import { ERROR_STATUSES } from '../openapi';
+import { ERROR_STATUSES } from '../openapi/components';
 
 /** The sections, in order; each is docs/guide/<id>.md and, on the page, the anchor `#<id>`. */
 export const GUIDE_SECTIONS = ['intro', 'authentication', 'records', 'paging', 'filters', 'errors', 'limits', 'versioning', 'agents', 'try'] as const;

@@ -517,7 +517,7 @@ footer {
 <li>Getting a key: it is an API key of the ERP's dedicated technical account, a member of the group authorised to use the API. The ERP administrator who holds that account creates it under <em>Preferences → Account security → New API key</em>, with a name and an expiry date. It is shown <strong>only once</strong>: keep it in a secret store or an environment variable, never in a prompt, a URL or a log. On the demo sandbox, <code>make run</code> prints one.</li>
 <li>Reads are made with that account's read-only rights, never with a person's.</li>
 <li><strong>401</strong> <code>unauthorized</code> (with <code>WWW-Authenticate: Bearer</code>): the key is absent, invalid or expired.</li>
-<li><strong>403</strong> <code>forbidden</code>: the key is valid but of another account (even an administrator's), or the account has no read right on the model.</li>
+<li><strong>403</strong> <code>forbidden</code>: the key is valid but of another account (even an administrator's), or the account has no read right on the model. A read right given back to the account counts on the very next request.</li>
 <li>Over XML-RPC and JSON-RPC a key of another account looks like a wrong key (401): the ERP checks a key together with the technical account's login. Over JSON-2 (recent ERP versions) it is 403.</li>
 </ul>
 </section>
@@ -526,7 +526,7 @@ footer {
 <ul>
 <li>Every record has an integer <code>id</code>, always present; the other fields are all present unless <code>fields</code> selects a subset.</li>
 <li>Types: <code>integer</code>, <code>number</code>, <code>boolean</code>, <code>string</code>; dates (<code>string (date)</code>) are <code>YYYY-MM-DD</code>, date-times (<code>string (date-time)</code>) ISO 8601 in UTC ending in <code>Z</code>; arrays hold the readable names of related records (<code>array of string</code>) or their ids (<code>array of integer</code>).</li>
-<li><span class="b">nullable</span>: the field may be <code>null</code> (an empty relation, or one the API account cannot read; the request still succeeds).</li>
+<li><span class="b">nullable</span>: the field may be <code>null</code> (an empty relation, or one the API account cannot read; the request still succeeds). Nulls of the second kind are named in <code>meta.unreadable_fields</code> (a detail answer then has a <code>meta</code> too) and in the <code>X-Unreadable-Fields</code> header (an export has the header only): they are not the record's value, so a sync should not store them as one.</li>
 <li>Fields named <code>*_id</code> hold the id of a related record; the sibling without the suffix holds its readable name. <code>url</code> links to the record in the ERP interface.</li>
 <li>Enumerated fields (“one of …” in the tables) take exactly one of the listed strings.</li>
 <li><span class="b pd">personal data</span> marks personal data: handle it accordingly. <span class="b dep">deprecated</span> marks what may go; answers touching it carry a <code>Deprecation</code> header.</li>
@@ -534,7 +534,7 @@ footer {
 </section>
 <section class="guide" id="paging">
 <h2>Paging</h2>
-<p>List routes take <code>limit</code>, <code>offset</code>, <code>since_id</code>, <code>total</code>, <code>order</code>, <code>fields</code>, <code>format</code>, <code>changed_since</code> besides their filters; detail routes take <code>fields</code> only. Any other query key is 400; a malformed value (<code>limit=0</code>, <code>offset=-1</code>, <code>total=maybe</code>) is 422. A list answers <code>{&quot;data&quot;: [record, ...], &quot;meta&quot;: {&quot;total&quot;: n, &quot;next_since_id&quot;: n|null}}</code>.</p>
+<p>List routes take <code>limit</code>, <code>offset</code>, <code>since_id</code>, <code>total</code>, <code>order</code>, <code>fields</code>, <code>format</code>, <code>csv_formulas</code>, <code>changed_since</code> besides their filters; detail routes take <code>fields</code> only. Any other query key is 400; a malformed value (<code>limit=0</code>, <code>offset=-1</code>, <code>total=maybe</code>) is 422. A list answers <code>{&quot;data&quot;: [record, ...], &quot;meta&quot;: {&quot;total&quot;: n, &quot;next_since_id&quot;: n|null}}</code>.</p>
 <ul>
 <li><strong>Offset paging</strong> (<code>limit</code>, <code>offset</code>, optional <code>order</code>): for screens and small lists. <code>meta.total</code> counts every match; the cost grows with the offset.</li>
 <li><strong>Cursor paging</strong> (<code>since_id</code>): for full scans and synchronisation. Start with <code>since_id=0</code>, then pass back <code>meta.next_since_id</code> unchanged (<code>&quot;next_since_id&quot;: 212</code>: ask again with <code>since_id=212</code>); stop at <code>&quot;next_since_id&quot;: null</code>. Ascending id, constant cost; never compute the cursor yourself. Not with <code>offset</code> or <code>order</code> (400).</li>
@@ -544,8 +544,9 @@ footer {
 <li>total: <code>true</code> (default) or <code>false</code>. The count scans every match whatever the <code>limit</code>: turn it off in cursor scans and whenever no count is shown.</li>
 <li>order: <code>field</code>, <code>field asc</code> or <code>field desc</code>, comma-separated, among the resource's sortable fields; <code>id</code> is appended as the last key, so pages are stable. A number that is not set is read as 0 and sorts beside the zeros; a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by <code>id</code>, except on date-times: the ERP orders first by fractions of a second that answers round off.</li>
 <li>fields: comma-separated field names (<code>fields=id,name</code>); an unknown name is 400.</li>
-<li>format: <code>csv</code> or <code>ndjson</code> (or <code>Accept: text/csv</code> or <code>application/x-ndjson</code>): an export of every match, streamed by ascending id, with the filters and <code>fields</code>; <code>since_id</code> resumes after an id; not with <code>limit</code>, <code>offset</code>, <code>order</code> or <code>total</code> (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, <code>null</code> an empty field, an empty text <code>&quot;&quot;</code>, arrays as JSON text. An export that ends without its last chunk was cut short: resume with <code>since_id</code>. <code>format=json</code> gives the JSON page whatever <code>Accept</code> says.</li>
-<li>changed_since: an ISO 8601 date-time, or the token <code>meta.next_changed_since</code> gave: the change feed, records written at or after it in <code>(write_date, id)</code> order (the rest of a large window by id, where the ERP has no index on <code>write_date</code>). Pass back <code>meta.next_changed_since</code> while <code>meta.more_changes</code> is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters, and deleted records, come in <code>meta.removed_ids</code>; apply <code>data</code>, then drop those ids (it may name ids you never had: ignore them; exports: a <code>_removed</code> column, and the next token in the <code>X-Next-Changed-Since</code> header). The last few seconds wait until settled. Not with <code>order</code>, <code>offset</code>, <code>since_id</code> or <code>total=true</code> (400).</li>
+<li>format: <code>csv</code> or <code>ndjson</code> (or <code>Accept: text/csv</code> or <code>application/x-ndjson</code>): an export of every match, streamed by ascending id, with the filters and <code>fields</code>; <code>since_id</code> resumes after an id; not with <code>limit</code>, <code>offset</code>, <code>order</code> or <code>total</code> (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, <code>null</code> an empty field, an empty text <code>&quot;&quot;</code>, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab or a carriage return) has a <code>'</code> in front, as OWASP advises, so that opening the file computes nothing (numbers such as <code>-12.5</code> are never changed). An export that ends without its last chunk was cut short: resume with <code>since_id</code>. <code>format=json</code> gives the JSON page whatever <code>Accept</code> says.</li>
+<li>csv_formulas: <code>escaped</code> (default) or <code>raw</code>, CSV exports only (400 otherwise). <code>escaped</code>: texts a spreadsheet would read as formulas (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab, a carriage return, or their full-width forms) get a leading <code>'</code> (OWASP's advice against CSV injection); <code>raw</code>: every text as the ERP holds it, for loaders that are not spreadsheets.</li>
+<li>changed_since: an ISO 8601 date-time, or the token <code>meta.next_changed_since</code> gave: the change feed, records written at or after it in <code>(write_date, id)</code> order (the rest of a large window by id, where the ERP has no index on <code>write_date</code>). Pass back <code>meta.next_changed_since</code> while <code>meta.more_changes</code> is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters, and deleted records, come in <code>meta.removed_ids</code>; apply <code>data</code>, then drop those ids (it may name ids you never had: ignore them; exports: a <code>_removed</code> column, and the next token in the <code>X-Next-Changed-Since</code> header). The last few seconds wait until settled. Not with <code>order</code>, <code>offset</code>, <code>since_id</code> or <code>total=true</code> (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.</li>
 <li><strong>Unchanged answers</strong>: a 200 JSON answer carries an <code>ETag</code> (an export none); send it back in <code>If-None-Match</code> (comma-separated, or <code>*</code>) and an unchanged answer is <strong>304</strong> with no body. The ERP is still read, and answers are <code>Cache-Control: no-store</code>: keep the ETag and the body yourself. A resource the operator caches answers <code>Cache-Control: private, max-age=…</code> with an <code>Age</code> instead: it may come from the gateway's cache, at most <code>max-age</code> seconds old.</li>
 </ul>
 <pre class="curl"><code>curl -sS -H &quot;Authorization: Bearer $API_KEY&quot; &#39;{base_url}/api/v1/approvals/approvers?since_id=0&amp;limit=200&amp;total=false&#39;</code></pre>
@@ -557,7 +558,7 @@ footer {
 <li>Operators: <code>=</code> exact; <code>ilike</code> case-insensitive substring of the literal text (<code>%</code> and <code>_</code> are not wildcards); <code>&gt;=</code> and <code>&lt;=</code> inclusive bounds; <code>in</code> one of several ids.</li>
 <li>Integers: whole numbers (<code>*_id</code>: the id of a related record). Numbers: decimals with a dot. Text: non-empty, URL-encoded. Booleans: <code>true</code> or <code>false</code>, case-insensitive.</li>
 <li>Enumerations (“one of …” in the tables): one of the listed values, exactly, without quotes (<code>state=done</code>); another value is 422, its message listing the allowed ones.</li>
-<li>Dates: <code>YYYY-MM-DD</code> (a date-time is accepted, its UTC date used). Date-times: <code>YYYY-MM-DD</code> or ISO 8601 (<code>2026-01-31T08:00:00Z</code>; an offset is converted to UTC, none means UTC); a date alone means from 00:00:00Z of that day for <code>*_after</code>, through its end for <code>*_before</code>.</li>
+<li>Dates: <code>YYYY-MM-DD</code> (a date-time is accepted, its UTC date used). Date-times: <code>YYYY-MM-DD</code> or ISO 8601 (<code>2026-01-31T08:00:00Z</code>; an offset is converted to UTC, none means UTC); a date alone means from 00:00:00Z of that day for <code>*_after</code>, through its end for <code>*_before</code>. Bounds hold on the values as answered, to the second: <code>*_before=t</code> includes every record shown at <code>t</code> (the ERP keeps fractions of a second it does not answer), <code>*_after=t</code> every record shown at <code>t</code> or later (with a fraction of a second in <code>t</code>: at a later second).</li>
 <li>Integer lists (<code>in</code>): positive ids comma-separated (<code>assignee_id=3,5</code>) or the key repeated (<code>assignee_id=3&amp;assignee_id=5</code>).</li>
 <li>An empty value, a repeated key on a single-value filter, or a value that cannot be used is 422 <code>invalid_value</code>.</li>
 <li>Where a resource states a scope, records outside it do not exist for the API: absent from lists, 404 on detail.</li>
@@ -656,7 +657,7 @@ footer {
 <li>Streamable HTTP: <code>POST {base_url}/mcp</code> with <code>Authorization: Bearer &lt;API key&gt;</code> (stateless: no session id; GET is 405).</li>
 <li>stdio, for local agents: <code>GATEWAY_URL={base_url} API_KEY=&lt;key&gt; npm run mcp</code> in a clone of the gateway; it forwards to <code>/mcp</code>.</li>
 <li>14 tools: <code>list_resources</code>; <code>describe_resource</code> (fields, enums, filters, sort keys, personal-data flags); <code>query_&lt;domain&gt;</code> (one per domain: <code>resource</code>, named <code>filters</code>, <code>fields</code>, <code>order</code>, <code>limit</code>, <code>since_id</code>, <code>total</code>); <code>get_record</code> (<code>resource</code> as <code>domain/name</code>, <code>id</code>, <code>fields</code>).</li>
-<li>Answers are structured content (<code>{&quot;resource&quot;, &quot;data&quot;, &quot;meta&quot;}</code>); personal-data fields only when named in <code>fields</code> (<code>meta.personal_fields_omitted</code> lists the others). Errors are tool errors whose text is <code>{&quot;error&quot;: {&quot;code&quot;, &quot;message&quot;, &quot;status&quot;}}</code>.</li>
+<li>Answers are structured content (<code>{&quot;resource&quot;, &quot;data&quot;, &quot;meta&quot;}</code>); personal-data fields only when named in <code>fields</code> (<code>meta.personal_fields_omitted</code> lists the others); <code>meta.unreadable_fields</code> names fields that are null because the API account may not read their model. Errors are tool errors whose text is <code>{&quot;error&quot;: {&quot;code&quot;, &quot;message&quot;, &quot;status&quot;}}</code>.</li>
 <li>Bounds: one POST carries at most 16 JSON-RPC messages (a batch; 400 past it), and at most 4 of its tool calls run at once (the others wait their turn, until the request timeout: then <code>gateway_timeout</code>, 504). A call that reads data costs what its route costs against the key's rate limit (<code>rate_limited</code>, 429, past it); while the gateway holds as many answers as its memory budget allows, a call answers <code>unavailable</code> (503) with <code>retry_after</code> seconds: retry then, or ask for fewer records.</li>
 <li><strong>llms.txt</strong>: this interface as flat Markdown for language models, at <code>{base_url}/llms.txt</code> (and <code>/api/llms.txt</code>).</li>
 </ul>
@@ -787,7 +788,7 @@ footer {
 <tr><td><code>request_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the approval request.</td></tr>
 <tr><td><code>request_subject</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Subject (number) of the approval request.</td></tr>
 <tr><td><code>request_status</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>new</code>, <code>pending</code>, <code>approved</code>, <code>refused</code>, <code>cancel</code>, <code>treated_paid</code></span></td><td data-label="Description">Status of the approval request.</td></tr>
-<tr><td><code>approver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Approver (user).</td></tr>
+<tr><td><code>approver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Approver (user).</td></tr>
 <tr><td><code>approver_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the approver (user).</td></tr>
 <tr><td><code>status</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>new</code>, <code>pending</code>, <code>waiting</code>, <code>approved</code>, <code>refused</code>, <code>cancel</code></span></td><td data-label="Description">Position of this approver in the circuit.</td></tr>
 <tr><td><code>sequence</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Rank in the circuit (lowest rank decides first).</td></tr>
@@ -844,7 +845,7 @@ footer {
 <tr><td><code>request_subject</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Subject (number) of the approval request.</td></tr>
 <tr><td><code>request_description</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Description of the approval request.</td></tr>
 <tr><td><code>request_status</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>new</code>, <code>pending</code>, <code>approved</code>, <code>refused</code>, <code>cancel</code>, <code>treated_paid</code></span></td><td data-label="Description">Status of the approval request.</td></tr>
-<tr><td><code>author</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Author of the approval request.</td></tr>
+<tr><td><code>author</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Author of the approval request.</td></tr>
 <tr><td><code>description</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Description of the line.</td></tr>
 <tr><td><code>product</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Product asked for.</td></tr>
 <tr><td><code>product_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the product asked for.</td></tr>
@@ -917,18 +918,18 @@ footer {
 <tr><td><code>subject</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Subject of the request (request number).</td></tr>
 <tr><td><code>description</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Description (reason) of the request.</td></tr>
 <tr><td><code>reference</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">External reference of the request.</td></tr>
-<tr><td><code>author</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Author (owner) of the request.</td></tr>
+<tr><td><code>author</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Author (owner) of the request.</td></tr>
 <tr><td><code>author_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the author (user).</td></tr>
-<tr><td><code>created_by</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who entered the request, if different from the author.</td></tr>
+<tr><td><code>created_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who entered the request, if different from the author.</td></tr>
 <tr><td><code>status</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>new</code>, <code>pending</code>, <code>approved</code>, <code>refused</code>, <code>cancel</code>, <code>treated_paid</code></span></td><td data-label="Description">Status of the request.</td></tr>
 <tr><td><code>category</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Approval category.</td></tr>
 <tr><td><code>category_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the approval category.</td></tr>
 <tr><td><code>amount</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Amount of the request.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amount.</td></tr>
 <tr><td><code>budget_code</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Budget code charged.</td></tr>
-<tr><td><code>final_approver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Approver who takes the final decision.</td></tr>
+<tr><td><code>final_approver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Approver who takes the final decision.</td></tr>
 <tr><td><code>approvers</code></td><td data-label="Type">array of integer</td><td data-label="Description">Identifiers of the circuit steps, to join with approvals/approvers.</td></tr>
-<tr><td><code>partner</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Partner (contact) concerned by the request.</td></tr>
+<tr><td><code>partner</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Partner (contact) concerned by the request.</td></tr>
 <tr><td><code>location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Location concerned by the request.</td></tr>
 <tr><td><code>quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity asked for.</td></tr>
 <tr><td><code>created_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Creation date and time of the record.</td></tr>
@@ -1205,9 +1206,9 @@ footer {
 <tr><td><code>seats_max</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Maximum number of attendees (0 when unlimited).</td></tr>
 <tr><td><code>seats_taken</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Seats taken by confirmed and attended registrations.</td></tr>
 <tr><td><code>seats_available</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Seats still available (0 when unlimited).</td></tr>
-<tr><td><code>organizer</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Organizer of the event.</td></tr>
-<tr><td><code>responsible</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">User responsible for the event.</td></tr>
-<tr><td><code>referent</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Referent person of the event.</td></tr>
+<tr><td><code>organizer</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Organizer of the event.</td></tr>
+<tr><td><code>responsible</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User responsible for the event.</td></tr>
+<tr><td><code>referent</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Referent person of the event.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>internal</code>, <code>public</code></span></td><td data-label="Description">Origin of the event (internal or public request).</td></tr>
 <tr><td><code>review_state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>approved</code>, <code>pending</code>, <code>refused</code></span></td><td data-label="Description">Review state of the event.</td></tr>
 <tr><td><code>hidden_public</code></td><td data-label="Type">boolean</td><td data-label="Description">Hidden on the public site.</td></tr>
@@ -1282,7 +1283,7 @@ footer {
 <tr><td><code>attendee</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Participant name.</td></tr>
 <tr><td><code>email</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Participant email address.</td></tr>
 <tr><td><code>phone</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Participant phone number.</td></tr>
-<tr><td><code>booked_by</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Contact who booked the registration.</td></tr>
+<tr><td><code>booked_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Contact who booked the registration.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>draft</code>, <code>open</code>, <code>done</code>, <code>cancel</code></span></td><td data-label="Description">Registration status: draft (unconfirmed), open (confirmed), done (attended), cancel (cancelled).</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
@@ -1334,7 +1335,7 @@ footer {
 <tr><td><code>event</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Name of the event.</td></tr>
 <tr><td><code>name</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Task to carry out.</td></tr>
 <tr><td><code>done</code></td><td data-label="Type">boolean</td><td data-label="Description">The task is done.</td></tr>
-<tr><td><code>assignee</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">User assigned to the task.</td></tr>
+<tr><td><code>assignee</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User assigned to the task.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -1386,7 +1387,7 @@ footer {
 <tr><td><code>due_date</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Due date.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>pending</code>, <code>handled</code>, <code>late</code></span></td><td data-label="Description">Handling state: late when the due date has passed without the alert being handled.</td></tr>
 <tr><td><code>handled_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">When the alert was handled.</td></tr>
-<tr><td><code>handled_by</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who handled the alert.</td></tr>
+<tr><td><code>handled_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who handled the alert.</td></tr>
 <tr><td><code>reminder_days</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Notice days before the due date.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
@@ -1439,7 +1440,7 @@ footer {
 <tr><td><code>reference</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reference of the fuel log.</td></tr>
 <tr><td><code>vehicle</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle filled.</td></tr>
 <tr><td><code>vehicle_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the vehicle filled.</td></tr>
-<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Driver at the time of the fill.</td></tr>
+<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Driver at the time of the fill.</td></tr>
 <tr><td><code>date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time of the fill.</td></tr>
 <tr><td><code>station</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Fuel station.</td></tr>
 <tr><td><code>liters</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Litres filled.</td></tr>
@@ -1512,7 +1513,7 @@ footer {
 <tr><td><code>name</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Short description of the incident.</td></tr>
 <tr><td><code>vehicle</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle involved.</td></tr>
 <tr><td><code>vehicle_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the vehicle involved.</td></tr>
-<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Driver at the time of the incident.</td></tr>
+<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Driver at the time of the incident.</td></tr>
 <tr><td><code>date</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date of the incident.</td></tr>
 <tr><td><code>severity</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>minor</code>, <code>moderate</code>, <code>major</code>, <code>critical</code></span></td><td data-label="Description">Severity of the incident.</td></tr>
 <tr><td><code>cost</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Estimated impact cost.</td></tr>
@@ -1619,8 +1620,8 @@ footer {
 <tr><td><code>reference</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reference of the reservation.</td></tr>
 <tr><td><code>vehicle</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle reserved.</td></tr>
 <tr><td><code>vehicle_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the vehicle reserved.</td></tr>
-<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Driver.</td></tr>
-<tr><td><code>requester</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who made the request.</td></tr>
+<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Driver.</td></tr>
+<tr><td><code>requester</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who made the request.</td></tr>
 <tr><td><code>start</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Start of the reservation.</td></tr>
 <tr><td><code>stop</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">End of the reservation.</td></tr>
 <tr><td><code>duration</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Duration (hours).</td></tr>
@@ -1631,7 +1632,7 @@ footer {
 <tr><td><code>attendees_count</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Expected passengers.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>internal</code>, <code>public</code></span></td><td data-label="Description">Channel through which the request was made.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>draft</code>, <code>pending</code>, <code>approved</code>, <code>in_progress</code>, <code>done</code>, <code>refused</code>, <code>cancelled</code></span></td><td data-label="Description">State of the reservation.</td></tr>
-<tr><td><code>approver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who approved or refused the request.</td></tr>
+<tr><td><code>approver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who approved or refused the request.</td></tr>
 <tr><td><code>approved_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">When the request was approved.</td></tr>
 <tr><td><code>refusal_reason</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reason given for a refusal.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
@@ -1760,7 +1761,7 @@ footer {
 <tr><td><code>reservation_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Originating reservation, if any.</td></tr>
 <tr><td><code>vehicle</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle driven.</td></tr>
 <tr><td><code>vehicle_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the vehicle driven.</td></tr>
-<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Driver.</td></tr>
+<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Driver.</td></tr>
 <tr><td><code>date</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date of the trip.</td></tr>
 <tr><td><code>date_start</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Departure time.</td></tr>
 <tr><td><code>date_end</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Arrival time.</td></tr>
@@ -1825,7 +1826,7 @@ footer {
 <tr><td><code>plate</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Licence plate.</td></tr>
 <tr><td><code>model</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Make and model.</td></tr>
 <tr><td><code>vin</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle identification number (chassis).</td></tr>
-<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Driver currently assigned.</td></tr>
+<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Driver currently assigned.</td></tr>
 <tr><td><code>seats</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Number of seats.</td></tr>
 <tr><td><code>fuel_type</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>diesel</code>, <code>gasoline</code>, <code>full_hybrid</code>, <code>plug_in_hybrid_diesel</code>, <code>plug_in_hybrid_gasoline</code>, <code>cng</code>, <code>lpg</code>, <code>hydrogen</code>, <code>electric</code></span></td><td data-label="Description">Fuel or energy.</td></tr>
 <tr><td><code>odometer</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Last odometer reading (km).</td></tr>
@@ -1901,7 +1902,7 @@ footer {
 <tr><td><code>product</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Hardware model.</td></tr>
 <tr><td><code>quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity on hand.</td></tr>
 <tr><td><code>location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Stock location of the asset.</td></tr>
-<tr><td><code>holder</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person holding the asset.</td></tr>
+<tr><td><code>holder</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person holding the asset.</td></tr>
 <tr><td><code>lifecycle</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>available</code>, <code>assigned</code>, <code>maintenance</code>, <code>retired</code>, <code>external</code></span></td><td data-label="Description">Lifecycle stage of the asset.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
@@ -1949,7 +1950,7 @@ footer {
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the move.</td></tr>
 <tr><td><code>ticket_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the ticket the consumable was issued for.</td></tr>
 <tr><td><code>ticket_number</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Number of the ticket.</td></tr>
-<tr><td><code>beneficiary</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who received the consumable.</td></tr>
+<tr><td><code>beneficiary</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who received the consumable.</td></tr>
 <tr><td><code>product</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Consumable issued.</td></tr>
 <tr><td><code>location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Stock location the consumable was taken from.</td></tr>
 <tr><td><code>quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity issued.</td></tr>
@@ -1957,7 +1958,7 @@ footer {
 <tr><td><code>remaining_quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity not returned.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>out</code>, <code>partial</code>, <code>returned</code></span></td><td data-label="Description">Return state of the move.</td></tr>
 <tr><td><code>date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time of issue.</td></tr>
-<tr><td><code>handled_by</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Technician who handled the move.</td></tr>
+<tr><td><code>handled_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Technician who handled the move.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -2012,9 +2013,9 @@ footer {
 <tr><td><code>stage</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Current stage.</td></tr>
 <tr><td><code>is_closed</code></td><td data-label="Type">boolean</td><td data-label="Description">The current stage is a closing stage.</td></tr>
 <tr><td><code>team</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Support team in charge.</td></tr>
-<tr><td><code>assignees</code></td><td data-label="Type">array of string</td><td data-label="Description">Assigned technicians.</td></tr>
-<tr><td><code>assignee</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">First assigned technician, or null (earlier listing).</td></tr>
-<tr><td><code>requester</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who raised the ticket.</td></tr>
+<tr><td><code>assignees</code></td><td data-label="Type">array of string <span class="b pd">personal data</span></td><td data-label="Description">Assigned technicians.</td></tr>
+<tr><td><code>assignee</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">First assigned technician, or null (earlier listing).</td></tr>
+<tr><td><code>requester</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who raised the ticket.</td></tr>
 <tr><td><code>requester_email</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Email address of the requester.</td></tr>
 <tr><td><code>priority</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>0</code>, <code>1</code>, <code>2</code>, <code>3</code></span></td><td data-label="Description">Priority: 0 low, 1 normal, 2 high, 3 critical.</td></tr>
 <tr><td><code>kanban_state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>normal</code>, <code>done</code>, <code>blocked</code></span></td><td data-label="Description">Kanban status: normal (in progress), done (ready) or blocked.</td></tr>
@@ -2176,8 +2177,8 @@ footer {
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amounts.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>draft</code>, <code>sent</code>, <code>org_tribu</code>, <code>to approve</code>, <code>purchase</code>, <code>cancel</code></span></td><td data-label="Description">State of the order (org_tribu = awaiting tribe validation).</td></tr>
 <tr><td><code>invoice_status</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>no</code>, <code>to invoice</code>, <code>invoiced</code></span></td><td data-label="Description">Billing status.</td></tr>
-<tr><td><code>buyer</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Buyer in charge of the order.</td></tr>
-<tr><td><code>author</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who entered the order.</td></tr>
+<tr><td><code>buyer</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Buyer in charge of the order.</td></tr>
+<tr><td><code>author</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who entered the order.</td></tr>
 <tr><td><code>author_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the person who entered the order (user).</td></tr>
 <tr><td><code>created_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Creation date and time of the record.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
@@ -2379,8 +2380,8 @@ footer {
 <tr><td><code>stop</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">End of the maintenance slot.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>planned</code>, <code>in_progress</code>, <code>done</code>, <code>cancelled</code></span></td><td data-label="Description">State of the maintenance.</td></tr>
 <tr><td><code>category</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>preventive</code>, <code>curative</code>, <code>cleaning</code>, <code>other</code></span></td><td data-label="Description">Kind of maintenance.</td></tr>
-<tr><td><code>technician</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Internal technician.</td></tr>
-<tr><td><code>external_technician</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">External technician or contractor.</td></tr>
+<tr><td><code>technician</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Internal technician.</td></tr>
+<tr><td><code>external_technician</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">External technician or contractor.</td></tr>
 <tr><td><code>blocks_reservations</code></td><td data-label="Type">boolean</td><td data-label="Description">Prevents any reservation on the slot.</td></tr>
 <tr><td><code>check_progress</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Progress of the maintenance checklist (percent).</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
@@ -2443,10 +2444,10 @@ footer {
 <tr><td><code>duration</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Duration of the reservation (hours).</td></tr>
 <tr><td><code>attendees_expected</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Number of attendees expected.</td></tr>
 <tr><td><code>attendees_actual</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Number of attendees actually present.</td></tr>
-<tr><td><code>requester</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who requested the reservation.</td></tr>
+<tr><td><code>requester</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who requested the reservation.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>internal</code>, <code>public</code></span></td><td data-label="Description">Origin of the request (internal or public).</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>pending</code>, <code>approved</code>, <code>refused</code>, <code>cancelled</code>, <code>done</code></span></td><td data-label="Description">State of the reservation.</td></tr>
-<tr><td><code>approver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">User who approved or refused the reservation.</td></tr>
+<tr><td><code>approver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User who approved or refused the reservation.</td></tr>
 <tr><td><code>approved_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time of the approval.</td></tr>
 <tr><td><code>refusal_reason</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reason given for a refusal.</td></tr>
 <tr><td><code>cancellation_reason</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reason given for a cancellation.</td></tr>
@@ -2643,11 +2644,11 @@ footer {
 <tr><td><code>subject_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the subject concerned.</td></tr>
 <tr><td><code>sprint</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Sprint during which the blocker was raised.</td></tr>
 <tr><td><code>squad</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Squad that is blocked.</td></tr>
-<tr><td><code>owner</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person in charge of following the blocker.</td></tr>
-<tr><td><code>unblocker</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Who can lift the blocker (person or body; free text).</td></tr>
-<tr><td><code>unblocker_user</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person to notify to lift the blocker.</td></tr>
+<tr><td><code>owner</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person in charge of following the blocker.</td></tr>
+<tr><td><code>unblocker</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Who can lift the blocker (person or body; free text).</td></tr>
+<tr><td><code>unblocker_user</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person to notify to lift the blocker.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>member</code>, <code>feedback</code>, <code>no_feedback</code></span></td><td data-label="Description">Where the blocker comes from.</td></tr>
-<tr><td><code>reported_by</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who reported the blocker.</td></tr>
+<tr><td><code>reported_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who reported the blocker.</td></tr>
 <tr><td><code>date_start</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Blocked since.</td></tr>
 <tr><td><code>date_lifted</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date the blocker was lifted (null while open).</td></tr>
 <tr><td><code>is_open</code></td><td data-label="Type">boolean</td><td data-label="Description">True while the blocker has not been lifted.</td></tr>
@@ -2850,7 +2851,7 @@ footer {
 <tr><td><code>value</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Value read.</td></tr>
 <tr><td><code>unit</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Unit of the measure.</td></tr>
 <tr><td><code>note</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Comment on the reading.</td></tr>
-<tr><td><code>read_by</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who recorded the reading.</td></tr>
+<tr><td><code>read_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who recorded the reading.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -3047,7 +3048,7 @@ footer {
 <tr><td><code>reference</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reference of the transfer.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Source document (purchase order, request...).</td></tr>
 <tr><td><code>picking_type</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Operation type (receipt, delivery, internal transfer).</td></tr>
-<tr><td><code>partner</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Contact (vendor or recipient).</td></tr>
+<tr><td><code>partner</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Contact (vendor or recipient).</td></tr>
 <tr><td><code>source_location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Location the goods leave.</td></tr>
 <tr><td><code>destination_location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Location the goods reach.</td></tr>
 <tr><td><code>scheduled_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Scheduled date of the transfer.</td></tr>
@@ -3166,7 +3167,7 @@ footer {
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>draft</code>, <code>pending</code>, <code>approved</code>, <code>rejected</code>, <code>cancelled</code></span></td><td data-label="Description">State of the request.</td></tr>
 <tr><td><code>trip_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the trip (mission) concerned, if any.</td></tr>
 <tr><td><code>trip_reference</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reference of the trip concerned.</td></tr>
-<tr><td><code>traveler</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">User travelling.</td></tr>
+<tr><td><code>traveler</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User travelling.</td></tr>
 <tr><td><code>mission_object</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Purpose of the mission.</td></tr>
 <tr><td><code>country</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Destination country.</td></tr>
 <tr><td><code>city</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Destination city.</td></tr>
@@ -3188,7 +3189,7 @@ footer {
 <tr><td><code>amount_partner</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Amount borne by the partner.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amounts.</td></tr>
 <tr><td><code>environment</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Environment (site or programme area) charged.</td></tr>
-<tr><td><code>validator</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">User who validates the request.</td></tr>
+<tr><td><code>validator</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User who validates the request.</td></tr>
 <tr><td><code>submit_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">When the request was submitted.</td></tr>
 <tr><td><code>approve_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">When the request was approved.</td></tr>
 <tr><td><code>reject_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">When the request was rejected.</td></tr>
@@ -3416,7 +3417,7 @@ footer {
 <tr><td><code>reference</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reference (sequence number) of the trip.</td></tr>
 <tr><td><code>name</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Title of the mission.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>draft</code>, <code>pending</code>, <code>planned</code>, <code>in_progress</code>, <code>done</code>, <code>cancelled</code></span></td><td data-label="Description">State of the trip.</td></tr>
-<tr><td><code>traveler</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">User travelling.</td></tr>
+<tr><td><code>traveler</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User travelling.</td></tr>
 <tr><td><code>traveler_name</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Full name of the traveller.</td></tr>
 <tr><td><code>traveler_email</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Email address of the traveller.</td></tr>
 <tr><td><code>trip_type</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Kind of mission.</td></tr>
@@ -3739,21 +3740,21 @@ Every data route needs \`Authorization: Bearer <API key>\`; the documentation ro
 - Getting a key: it is an API key of the ERP's dedicated technical account, a member of the group authorised to use the API. The ERP administrator who holds that account creates it under *Preferences → Account security → New API key*, with a name and an expiry date. It is shown **only once**: keep it in a secret store or an environment variable, never in a prompt, a URL or a log. On the demo sandbox, \`make run\` prints one.
 - Reads are made with that account's read-only rights, never with a person's.
 - **401** \`unauthorized\` (with \`WWW-Authenticate: Bearer\`): the key is absent, invalid or expired.
-- **403** \`forbidden\`: the key is valid but of another account (even an administrator's), or the account has no read right on the model.
+- **403** \`forbidden\`: the key is valid but of another account (even an administrator's), or the account has no read right on the model. A read right given back to the account counts on the very next request.
 - Over XML-RPC and JSON-RPC a key of another account looks like a wrong key (401): the ERP checks a key together with the technical account's login. Over JSON-2 (recent ERP versions) it is 403.
 
 ## Records and types
 
 - Every record has an integer \`id\`, always present; the other fields are all present unless \`fields\` selects a subset.
 - Types: \`integer\`, \`number\`, \`boolean\`, \`string\`; dates (\`string(date)\`) are \`YYYY-MM-DD\`, date-times (\`string(date-time)\`) ISO 8601 in UTC ending in \`Z\`; arrays hold the readable names of related records (\`string[]\`) or their ids (\`integer[]\`).
-- \`|null\`: the field may be \`null\` (an empty relation, or one the API account cannot read; the request still succeeds).
+- \`|null\`: the field may be \`null\` (an empty relation, or one the API account cannot read; the request still succeeds). Nulls of the second kind are named in \`meta.unreadable_fields\` (a detail answer then has a \`meta\` too) and in the \`X-Unreadable-Fields\` header (an export has the header only): they are not the record's value, so a sync should not store them as one.
 - Fields named \`*_id\` hold the id of a related record; the sibling without the suffix holds its readable name. \`url\` links to the record in the ERP interface.
 - Enumerated fields (\`"a"|"b"\`) take exactly one of the listed strings.
 - [personal data] marks personal data: handle it accordingly. [deprecated] marks what may go; answers touching it carry a \`Deprecation\` header.
 
 ## Paging
 
-List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fields\`, \`format\`, \`changed_since\` besides their filters; detail routes take \`fields\` only. Any other query key is 400; a malformed value (\`limit=0\`, \`offset=-1\`, \`total=maybe\`) is 422. A list answers \`{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}\`.
+List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fields\`, \`format\`, \`csv_formulas\`, \`changed_since\` besides their filters; detail routes take \`fields\` only. Any other query key is 400; a malformed value (\`limit=0\`, \`offset=-1\`, \`total=maybe\`) is 422. A list answers \`{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}\`.
 
 - **Offset paging** (\`limit\`, \`offset\`, optional \`order\`): for screens and small lists. \`meta.total\` counts every match; the cost grows with the offset.
 - **Cursor paging** (\`since_id\`): for full scans and synchronisation. Start with \`since_id=0\`, then pass back \`meta.next_since_id\` unchanged (\`"next_since_id": 212\`: ask again with \`since_id=212\`); stop at \`"next_since_id": null\`. Ascending id, constant cost; never compute the cursor yourself. Not with \`offset\` or \`order\` (400).
@@ -3763,8 +3764,9 @@ List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fi
 - total: \`true\` (default) or \`false\`. The count scans every match whatever the \`limit\`: turn it off in cursor scans and whenever no count is shown.
 - order: \`field\`, \`field asc\` or \`field desc\`, comma-separated, among the resource's sortable fields; \`id\` is appended as the last key, so pages are stable. A number that is not set is read as 0 and sorts beside the zeros; a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by \`id\`, except on date-times: the ERP orders first by fractions of a second that answers round off.
 - fields: comma-separated field names (\`fields=id,name\`); an unknown name is 400.
-- format: \`csv\` or \`ndjson\` (or \`Accept: text/csv\` or \`application/x-ndjson\`): an export of every match, streamed by ascending id, with the filters and \`fields\`; \`since_id\` resumes after an id; not with \`limit\`, \`offset\`, \`order\` or \`total\` (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, \`null\` an empty field, an empty text \`""\`, arrays as JSON text. An export that ends without its last chunk was cut short: resume with \`since_id\`. \`format=json\` gives the JSON page whatever \`Accept\` says.
-- changed_since: an ISO 8601 date-time, or the token \`meta.next_changed_since\` gave: the change feed, records written at or after it in \`(write_date, id)\` order (the rest of a large window by id, where the ERP has no index on \`write_date\`). Pass back \`meta.next_changed_since\` while \`meta.more_changes\` is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters, and deleted records, come in \`meta.removed_ids\`; apply \`data\`, then drop those ids (it may name ids you never had: ignore them; exports: a \`_removed\` column, and the next token in the \`X-Next-Changed-Since\` header). The last few seconds wait until settled. Not with \`order\`, \`offset\`, \`since_id\` or \`total=true\` (400).
+- format: \`csv\` or \`ndjson\` (or \`Accept: text/csv\` or \`application/x-ndjson\`): an export of every match, streamed by ascending id, with the filters and \`fields\`; \`since_id\` resumes after an id; not with \`limit\`, \`offset\`, \`order\` or \`total\` (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, \`null\` an empty field, an empty text \`""\`, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return) has a \`'\` in front, as OWASP advises, so that opening the file computes nothing (numbers such as \`-12.5\` are never changed). An export that ends without its last chunk was cut short: resume with \`since_id\`. \`format=json\` gives the JSON page whatever \`Accept\` says.
+- csv_formulas: \`escaped\` (default) or \`raw\`, CSV exports only (400 otherwise). \`escaped\`: texts a spreadsheet would read as formulas (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab, a carriage return, or their full-width forms) get a leading \`'\` (OWASP's advice against CSV injection); \`raw\`: every text as the ERP holds it, for loaders that are not spreadsheets.
+- changed_since: an ISO 8601 date-time, or the token \`meta.next_changed_since\` gave: the change feed, records written at or after it in \`(write_date, id)\` order (the rest of a large window by id, where the ERP has no index on \`write_date\`). Pass back \`meta.next_changed_since\` while \`meta.more_changes\` is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters, and deleted records, come in \`meta.removed_ids\`; apply \`data\`, then drop those ids (it may name ids you never had: ignore them; exports: a \`_removed\` column, and the next token in the \`X-Next-Changed-Since\` header). The last few seconds wait until settled. Not with \`order\`, \`offset\`, \`since_id\` or \`total=true\` (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.
 - **Unchanged answers**: a 200 JSON answer carries an \`ETag\` (an export none); send it back in \`If-None-Match\` (comma-separated, or \`*\`) and an unchanged answer is **304** with no body. The ERP is still read, and answers are \`Cache-Control: no-store\`: keep the ETag and the body yourself. A resource the operator caches answers \`Cache-Control: private, max-age=…\` with an \`Age\` instead: it may come from the gateway's cache, at most \`max-age\` seconds old.
 
 \`\`\`sh
@@ -3778,7 +3780,7 @@ Each resource takes its named filters (listed with it) and the common parameters
 - Operators: \`=\` exact; \`ilike\` case-insensitive substring of the literal text (\`%\` and \`_\` are not wildcards); \`>=\` and \`<=\` inclusive bounds; \`in\` one of several ids.
 - Integers: whole numbers (\`*_id\`: the id of a related record). Numbers: decimals with a dot. Text: non-empty, URL-encoded. Booleans: \`true\` or \`false\`, case-insensitive.
 - Enumerations (\`"a"|"b"\`): one of the listed values, exactly, without quotes (\`state=done\`); another value is 422, its message listing the allowed ones.
-- Dates: \`YYYY-MM-DD\` (a date-time is accepted, its UTC date used). Date-times: \`YYYY-MM-DD\` or ISO 8601 (\`2026-01-31T08:00:00Z\`; an offset is converted to UTC, none means UTC); a date alone means from 00:00:00Z of that day for \`*_after\`, through its end for \`*_before\`.
+- Dates: \`YYYY-MM-DD\` (a date-time is accepted, its UTC date used). Date-times: \`YYYY-MM-DD\` or ISO 8601 (\`2026-01-31T08:00:00Z\`; an offset is converted to UTC, none means UTC); a date alone means from 00:00:00Z of that day for \`*_after\`, through its end for \`*_before\`. Bounds hold on the values as answered, to the second: \`*_before=t\` includes every record shown at \`t\` (the ERP keeps fractions of a second it does not answer), \`*_after=t\` every record shown at \`t\` or later (with a fraction of a second in \`t\`: at a later second).
 - Integer lists (\`in\`): positive ids comma-separated (\`assignee_id=3,5\`) or the key repeated (\`assignee_id=3&assignee_id=5\`).
 - An empty value, a repeated key on a single-value filter, or a value that cannot be used is 422 \`invalid_value\`.
 - Where a resource states a scope, records outside it do not exist for the API: absent from lists, 404 on detail.
@@ -3822,7 +3824,7 @@ Agents that speak the Model Context Protocol use the same key, rights, limits an
 - Streamable HTTP: \`POST {base_url}/mcp\` with \`Authorization: Bearer <API key>\` (stateless: no session id; GET is 405).
 - stdio, for local agents: \`GATEWAY_URL={base_url} API_KEY=<key> npm run mcp\` in a clone of the gateway; it forwards to \`/mcp\`.
 - 14 tools: \`list_resources\`; \`describe_resource\` (fields, enums, filters, sort keys, personal-data flags); \`query_<domain>\` (one per domain: \`resource\`, named \`filters\`, \`fields\`, \`order\`, \`limit\`, \`since_id\`, \`total\`); \`get_record\` (\`resource\` as \`domain/name\`, \`id\`, \`fields\`).
-- Answers are structured content (\`{"resource", "data", "meta"}\`); personal-data fields only when named in \`fields\` (\`meta.personal_fields_omitted\` lists the others). Errors are tool errors whose text is \`{"error": {"code", "message", "status"}}\`.
+- Answers are structured content (\`{"resource", "data", "meta"}\`); personal-data fields only when named in \`fields\` (\`meta.personal_fields_omitted\` lists the others); \`meta.unreadable_fields\` names fields that are null because the API account may not read their model. Errors are tool errors whose text is \`{"error": {"code", "message", "status"}}\`.
 - Bounds: one POST carries at most 16 JSON-RPC messages (a batch; 400 past it), and at most 4 of its tool calls run at once (the others wait their turn, until the request timeout: then \`gateway_timeout\`, 504). A call that reads data costs what its route costs against the key's rate limit (\`rate_limited\`, 429, past it); while the gateway holds as many answers as its memory budget allows, a call answers \`unavailable\` (503) with \`retry_after\` seconds: retry then, or ask for fewer records.
 - **llms.txt**: this interface as flat Markdown for language models, at \`{base_url}/llms.txt\` (and \`/api/llms.txt\`).
 
@@ -3884,7 +3886,7 @@ Fields:
 - request_id: integer|null. Identifier of the approval request.
 - request_subject: string|null. Subject (number) of the approval request.
 - request_status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the approval request.
-- approver: string|null. Approver (user).
+- approver: string|null [personal data]. Approver (user).
 - approver_id: integer|null. Identifier of the approver (user).
 - status: "new"|"pending"|"waiting"|"approved"|"refused"|"cancel"|null. Position of this approver in the circuit.
 - sequence: integer|null. Rank in the circuit (lowest rank decides first).
@@ -3910,7 +3912,7 @@ Fields:
 - request_subject: string|null. Subject (number) of the approval request.
 - request_description: string|null. Description of the approval request.
 - request_status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the approval request.
-- author: string|null. Author of the approval request.
+- author: string|null [personal data]. Author of the approval request.
 - description: string|null. Description of the line.
 - product: string|null. Product asked for.
 - product_id: integer|null. Identifier of the product asked for.
@@ -3942,18 +3944,18 @@ Fields:
 - subject: string|null. Subject of the request (request number).
 - description: string|null. Description (reason) of the request.
 - reference: string|null. External reference of the request.
-- author: string|null. Author (owner) of the request.
+- author: string|null [personal data]. Author (owner) of the request.
 - author_id: integer|null. Identifier of the author (user).
-- created_by: string|null. Person who entered the request, if different from the author.
+- created_by: string|null [personal data]. Person who entered the request, if different from the author.
 - status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the request.
 - category: string|null. Approval category.
 - category_id: integer|null. Identifier of the approval category.
 - amount: number|null. Amount of the request.
 - currency: string|null. Currency of the amount.
 - budget_code: string|null. Budget code charged.
-- final_approver: string|null. Approver who takes the final decision.
+- final_approver: string|null [personal data]. Approver who takes the final decision.
 - approvers: integer[]. Identifiers of the circuit steps, to join with approvals/approvers.
-- partner: string|null. Partner (contact) concerned by the request.
+- partner: string|null [personal data]. Partner (contact) concerned by the request.
 - location: string|null. Location concerned by the request.
 - quantity: number|null. Quantity asked for.
 - created_at: string(date-time)|null. Creation date and time of the record.
@@ -4082,9 +4084,9 @@ Fields:
 - seats_max: integer|null. Maximum number of attendees (0 when unlimited).
 - seats_taken: integer|null. Seats taken by confirmed and attended registrations.
 - seats_available: integer|null. Seats still available (0 when unlimited).
-- organizer: string|null. Organizer of the event.
-- responsible: string|null. User responsible for the event.
-- referent: string|null. Referent person of the event.
+- organizer: string|null [personal data]. Organizer of the event.
+- responsible: string|null [personal data]. User responsible for the event.
+- referent: string|null [personal data]. Referent person of the event.
 - origin: "internal"|"public"|null. Origin of the event (internal or public request).
 - review_state: "approved"|"pending"|"refused"|null. Review state of the event.
 - hidden_public: boolean. Hidden on the public site.
@@ -4114,7 +4116,7 @@ Fields:
 - attendee: string|null [personal data]. Participant name.
 - email: string|null [personal data]. Participant email address.
 - phone: string|null [personal data]. Participant phone number.
-- booked_by: string|null. Contact who booked the registration.
+- booked_by: string|null [personal data]. Contact who booked the registration.
 - state: "draft"|"open"|"done"|"cancel"|null. Registration status: draft (unconfirmed), open (confirmed), done (attended), cancel (cancelled).
 - company: string|null. Owning company.
 - url: string|null. Link to the record in the ERP interface.
@@ -4135,7 +4137,7 @@ Fields:
 - event: string|null. Name of the event.
 - name: string|null. Task to carry out.
 - done: boolean. The task is done.
-- assignee: string|null. User assigned to the task.
+- assignee: string|null [personal data]. User assigned to the task.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - event_id = integer
@@ -4160,7 +4162,7 @@ Fields:
 - due_date: string(date)|null. Due date.
 - state: "pending"|"handled"|"late"|null. Handling state: late when the due date has passed without the alert being handled.
 - handled_at: string(date-time)|null. When the alert was handled.
-- handled_by: string|null. Person who handled the alert.
+- handled_by: string|null [personal data]. Person who handled the alert.
 - reminder_days: integer|null. Notice days before the due date.
 - company: string|null. Owning company.
 - url: string|null. Link to the record in the ERP interface.
@@ -4181,7 +4183,7 @@ Fields:
 - reference: string|null. Reference of the fuel log.
 - vehicle: string|null. Vehicle filled.
 - vehicle_id: integer|null. Identifier of the vehicle filled.
-- driver: string|null. Driver at the time of the fill.
+- driver: string|null [personal data]. Driver at the time of the fill.
 - date: string(date-time)|null. Date and time of the fill.
 - station: string|null. Fuel station.
 - liters: number|null. Litres filled.
@@ -4214,7 +4216,7 @@ Fields:
 - name: string|null. Short description of the incident.
 - vehicle: string|null. Vehicle involved.
 - vehicle_id: integer|null. Identifier of the vehicle involved.
-- driver: string|null. Driver at the time of the incident.
+- driver: string|null [personal data]. Driver at the time of the incident.
 - date: string(date)|null. Date of the incident.
 - severity: "minor"|"moderate"|"major"|"critical"|null. Severity of the incident.
 - cost: number|null. Estimated impact cost.
@@ -4259,8 +4261,8 @@ Fields:
 - reference: string|null. Reference of the reservation.
 - vehicle: string|null. Vehicle reserved.
 - vehicle_id: integer|null. Identifier of the vehicle reserved.
-- driver: string|null. Driver.
-- requester: string|null. Person who made the request.
+- driver: string|null [personal data]. Driver.
+- requester: string|null [personal data]. Person who made the request.
 - start: string(date-time)|null. Start of the reservation.
 - stop: string(date-time)|null. End of the reservation.
 - duration: number|null. Duration (hours).
@@ -4271,7 +4273,7 @@ Fields:
 - attendees_count: integer|null. Expected passengers.
 - origin: "internal"|"public"|null. Channel through which the request was made.
 - state: "draft"|"pending"|"approved"|"in_progress"|"done"|"refused"|"cancelled"|null. State of the reservation.
-- approver: string|null. Person who approved or refused the request.
+- approver: string|null [personal data]. Person who approved or refused the request.
 - approved_at: string(date-time)|null. When the request was approved.
 - refusal_reason: string|null. Reason given for a refusal.
 - url: string|null. Link to the record in the ERP interface.
@@ -4323,7 +4325,7 @@ Fields:
 - reservation_id: integer|null. Originating reservation, if any.
 - vehicle: string|null. Vehicle driven.
 - vehicle_id: integer|null. Identifier of the vehicle driven.
-- driver: string|null. Driver.
+- driver: string|null [personal data]. Driver.
 - date: string(date)|null. Date of the trip.
 - date_start: string(date-time)|null. Departure time.
 - date_end: string(date-time)|null. Arrival time.
@@ -4351,7 +4353,7 @@ Fields:
 - plate: string|null. Licence plate.
 - model: string|null. Make and model.
 - vin: string|null. Vehicle identification number (chassis).
-- driver: string|null. Driver currently assigned.
+- driver: string|null [personal data]. Driver currently assigned.
 - seats: integer|null. Number of seats.
 - fuel_type: "diesel"|"gasoline"|"full_hybrid"|"plug_in_hybrid_diesel"|"plug_in_hybrid_gasoline"|"cng"|"lpg"|"hydrogen"|"electric"|null. Fuel or energy.
 - odometer: number|null. Last odometer reading (km).
@@ -4389,7 +4391,7 @@ Fields:
 - product: string|null. Hardware model.
 - quantity: number|null. Quantity on hand.
 - location: string|null. Stock location of the asset.
-- holder: string|null. Person holding the asset.
+- holder: string|null [personal data]. Person holding the asset.
 - lifecycle: "available"|"assigned"|"maintenance"|"retired"|"external"|null. Lifecycle stage of the asset.
 - company: string|null. Owning company.
 - url: string|null. Link to the record in the ERP interface.
@@ -4407,7 +4409,7 @@ Fields:
 - id: integer. Technical identifier of the move.
 - ticket_id: integer|null. Identifier of the ticket the consumable was issued for.
 - ticket_number: string|null. Number of the ticket.
-- beneficiary: string|null. Person who received the consumable.
+- beneficiary: string|null [personal data]. Person who received the consumable.
 - product: string|null. Consumable issued.
 - location: string|null. Stock location the consumable was taken from.
 - quantity: number|null. Quantity issued.
@@ -4415,7 +4417,7 @@ Fields:
 - remaining_quantity: number|null. Quantity not returned.
 - state: "out"|"partial"|"returned"|null. Return state of the move.
 - date: string(date-time)|null. Date and time of issue.
-- handled_by: string|null. Technician who handled the move.
+- handled_by: string|null [personal data]. Technician who handled the move.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - state = "out"|"partial"|"returned"
@@ -4437,9 +4439,9 @@ Fields:
 - stage: string|null. Current stage.
 - is_closed: boolean. The current stage is a closing stage.
 - team: string|null. Support team in charge.
-- assignees: string[]. Assigned technicians.
-- assignee: string|null. First assigned technician, or null (earlier listing).
-- requester: string|null. Person who raised the ticket.
+- assignees: string[] [personal data]. Assigned technicians.
+- assignee: string|null [personal data]. First assigned technician, or null (earlier listing).
+- requester: string|null [personal data]. Person who raised the ticket.
 - requester_email: string|null [personal data]. Email address of the requester.
 - priority: "0"|"1"|"2"|"3"|null. Priority: 0 low, 1 normal, 2 high, 3 critical.
 - kanban_state: "normal"|"done"|"blocked"|null. Kanban status: normal (in progress), done (ready) or blocked.
@@ -4518,8 +4520,8 @@ Fields:
 - currency: string|null. Currency of the amounts.
 - state: "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"|null. State of the order (org_tribu = awaiting tribe validation).
 - invoice_status: "no"|"to invoice"|"invoiced"|null. Billing status.
-- buyer: string|null. Buyer in charge of the order.
-- author: string|null. Person who entered the order.
+- buyer: string|null [personal data]. Buyer in charge of the order.
+- author: string|null [personal data]. Person who entered the order.
 - author_id: integer|null. Identifier of the person who entered the order (user).
 - created_at: string(date-time)|null. Creation date and time of the record.
 - company: string|null. Owning company.
@@ -4602,8 +4604,8 @@ Fields:
 - stop: string(date-time)|null. End of the maintenance slot.
 - state: "planned"|"in_progress"|"done"|"cancelled"|null. State of the maintenance.
 - category: "preventive"|"curative"|"cleaning"|"other"|null. Kind of maintenance.
-- technician: string|null. Internal technician.
-- external_technician: string|null. External technician or contractor.
+- technician: string|null [personal data]. Internal technician.
+- external_technician: string|null [personal data]. External technician or contractor.
 - blocks_reservations: boolean. Prevents any reservation on the slot.
 - check_progress: number|null. Progress of the maintenance checklist (percent).
 - company: string|null. Owning company.
@@ -4632,10 +4634,10 @@ Fields:
 - duration: number|null. Duration of the reservation (hours).
 - attendees_expected: integer|null. Number of attendees expected.
 - attendees_actual: integer|null. Number of attendees actually present.
-- requester: string|null. Person who requested the reservation.
+- requester: string|null [personal data]. Person who requested the reservation.
 - origin: "internal"|"public"|null. Origin of the request (internal or public).
 - state: "pending"|"approved"|"refused"|"cancelled"|"done"|null. State of the reservation.
-- approver: string|null. User who approved or refused the reservation.
+- approver: string|null [personal data]. User who approved or refused the reservation.
 - approved_at: string(date-time)|null. Date and time of the approval.
 - refusal_reason: string|null. Reason given for a refusal.
 - cancellation_reason: string|null. Reason given for a cancellation.
@@ -4720,11 +4722,11 @@ Fields:
 - subject_id: integer|null. Identifier of the subject concerned.
 - sprint: string|null. Sprint during which the blocker was raised.
 - squad: string|null. Squad that is blocked.
-- owner: string|null. Person in charge of following the blocker.
-- unblocker: string|null. Who can lift the blocker (person or body; free text).
-- unblocker_user: string|null. Person to notify to lift the blocker.
+- owner: string|null [personal data]. Person in charge of following the blocker.
+- unblocker: string|null [personal data]. Who can lift the blocker (person or body; free text).
+- unblocker_user: string|null [personal data]. Person to notify to lift the blocker.
 - origin: "member"|"feedback"|"no_feedback"|null. Where the blocker comes from.
-- reported_by: string|null. Person who reported the blocker.
+- reported_by: string|null [personal data]. Person who reported the blocker.
 - date_start: string(date)|null. Blocked since.
 - date_lifted: string(date)|null. Date the blocker was lifted (null while open).
 - is_open: boolean. True while the blocker has not been lifted.
@@ -4813,7 +4815,7 @@ Fields:
 - value: number|null. Value read.
 - unit: string|null. Unit of the measure.
 - note: string|null. Comment on the reading.
-- read_by: string|null. Person who recorded the reading.
+- read_by: string|null [personal data]. Person who recorded the reading.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - measure_id = integer
@@ -4893,7 +4895,7 @@ Fields:
 - reference: string|null. Reference of the transfer.
 - origin: string|null. Source document (purchase order, request...).
 - picking_type: string|null. Operation type (receipt, delivery, internal transfer).
-- partner: string|null. Contact (vendor or recipient).
+- partner: string|null [personal data]. Contact (vendor or recipient).
 - source_location: string|null. Location the goods leave.
 - destination_location: string|null. Location the goods reach.
 - scheduled_date: string(date-time)|null. Scheduled date of the transfer.
@@ -4948,7 +4950,7 @@ Fields:
 - state: "draft"|"pending"|"approved"|"rejected"|"cancelled"|null. State of the request.
 - trip_id: integer|null. Identifier of the trip (mission) concerned, if any.
 - trip_reference: string|null. Reference of the trip concerned.
-- traveler: string|null. User travelling.
+- traveler: string|null [personal data]. User travelling.
 - mission_object: string|null. Purpose of the mission.
 - country: string|null. Destination country.
 - city: string|null. Destination city.
@@ -4970,7 +4972,7 @@ Fields:
 - amount_partner: number|null. Amount borne by the partner.
 - currency: string|null. Currency of the amounts.
 - environment: string|null. Environment (site or programme area) charged.
-- validator: string|null. User who validates the request.
+- validator: string|null [personal data]. User who validates the request.
 - submit_date: string(date-time)|null. When the request was submitted.
 - approve_date: string(date-time)|null. When the request was approved.
 - reject_date: string(date-time)|null. When the request was rejected.
@@ -5056,7 +5058,7 @@ Fields:
 - reference: string|null. Reference (sequence number) of the trip.
 - name: string|null. Title of the mission.
 - state: "draft"|"pending"|"planned"|"in_progress"|"done"|"cancelled"|null. State of the trip.
-- traveler: string|null. User travelling.
+- traveler: string|null [personal data]. User travelling.
 - traveler_name: string|null [personal data]. Full name of the traveller.
 - traveler_email: string|null [personal data]. Email address of the traveller.
 - trip_type: string|null. Kind of mission.

@@ -36,6 +36,63 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
 ));
 var __toCommonJS = (mod) => __copyProps(__defProp({}, "__esModule", { value: true }), mod);
 
+// runtime/erp/erp-error.ts
+function faultKindOf(erpName) {
+  if (erpName.endsWith(".AccessDenied")) return "access_denied";
+  if (erpName.endsWith(".AccessError")) return "access_error";
+  if (/\.(UserError|ValidationError|MissingError|RedirectWarning|LockError)$/.test(erpName)) return "user_error";
+  return "server_error";
+}
+function erpErrorSummary(error) {
+  if (error instanceof ErpFault) return `ErpFault ${error.erpName} (${error.kind})`;
+  if (error instanceof ErpUnavailable || error instanceof ErpTimeout || error instanceof ErpTransportMissing) return `${error.name}: ${error.message}`;
+  return error instanceof Error ? error.name : typeof error;
+}
+var ErpFault, ErpUnavailable, ErpTransportMissing, ErpBusy, ErpTimeout;
+var init_erp_error = __esm({
+  "runtime/erp/erp-error.ts"() {
+    "use strict";
+    ErpFault = class extends Error {
+      constructor(kind, erpName, message) {
+        super(message);
+        this.kind = kind;
+        this.erpName = erpName;
+        this.name = "ErpFault";
+      }
+      kind;
+      erpName;
+      /** The model named in an AccessError ("... (fleet.vehicle.odometer) records."), if any. */
+      get model() {
+        return /\(([a-z0-9_]+(?:\.[a-z0-9_]+)+)\)/.exec(this.message)?.[1];
+      }
+    };
+    ErpUnavailable = class extends Error {
+      constructor(message, options) {
+        super(message, options);
+        this.name = "ErpUnavailable";
+      }
+    };
+    ErpTransportMissing = class extends Error {
+      constructor(message) {
+        super(message);
+        this.name = "ErpTransportMissing";
+      }
+    };
+    ErpBusy = class extends Error {
+      constructor(message) {
+        super(message);
+        this.name = "ErpBusy";
+      }
+    };
+    ErpTimeout = class extends Error {
+      constructor(message) {
+        super(message);
+        this.name = "ErpTimeout";
+      }
+    };
+  }
+});
+
 // runtime/errors.ts
 var ERROR_CODES, GatewayError, badRequest, invalidValue, notFound, unauthorized, forbidden;
 var init_errors = __esm({
@@ -73,52 +130,46 @@ var init_errors = __esm({
   }
 });
 
-// runtime/erp/erp-error.ts
-function faultKindOf(erpName) {
-  if (erpName.endsWith(".AccessDenied")) return "access_denied";
-  if (erpName.endsWith(".AccessError")) return "access_error";
-  if (/\.(UserError|ValidationError|MissingError|RedirectWarning|LockError)$/.test(erpName)) return "user_error";
-  return "server_error";
+// runtime/drift/drift-problem.ts
+function qualifiedField(problem) {
+  return problem.field ? `${problem.model}.${problem.field}` : problem.model;
 }
-function erpErrorSummary(error) {
-  if (error instanceof ErpFault) return `ErpFault ${error.erpName} (${error.kind})`;
-  if (error instanceof ErpUnavailable || error instanceof ErpTimeout) return `${error.name}: ${error.message}`;
-  return error instanceof Error ? error.name : typeof error;
-}
-var ErpFault, ErpUnavailable, ErpTimeout;
-var init_erp_error = __esm({
-  "runtime/erp/erp-error.ts"() {
+var DRIFT_KINDS, DriftProblems;
+var init_drift_problem = __esm({
+  "runtime/drift/drift-problem.ts"() {
     "use strict";
-    ErpFault = class extends Error {
-      constructor(kind, erpName, message) {
-        super(message);
-        this.kind = kind;
-        this.erpName = erpName;
-        this.name = "ErpFault";
-      }
-      kind;
-      erpName;
-      /** The model named in an AccessError ("... (fleet.vehicle.odometer) records."), if any. */
-      get model() {
-        return /\(([a-z0-9_]+(?:\.[a-z0-9_]+)+)\)/.exec(this.message)?.[1];
-      }
+    DRIFT_KINDS = {
+      /** The resource's model, or a comodel the catalogue reads from, does not exist in the ERP. */
+      missing_model: "model does not exist",
+      /** A field the catalogue reads, filters, scopes or orders on does not exist. */
+      missing_field: "field does not exist",
+      /** The ERP field's type (or relation) cannot give the catalogue's API type. */
+      type_mismatch: "type cannot map",
+      /** The ERP has selection values the catalogue's enum lacks: a response would break the OpenAPI document. */
+      selection_unknown_to_catalogue: "ERP selection value missing from the catalogue enum",
+      /** The catalogue's enum has values the ERP no longer has. */
+      selection_unknown_to_erp: "catalogue enum value missing from the ERP selection",
+      /** An `order` field (sortable map or default order) the ERP cannot sort on. */
+      not_sortable: "ERP cannot sort on the field",
+      /** A filter or scope field the ERP cannot search on. */
+      not_searchable: "ERP cannot search on the field"
     };
-    ErpUnavailable = class extends Error {
-      constructor(message, options) {
-        super(message, options);
-        this.name = "ErpUnavailable";
+    DriftProblems = class {
+      byKey = /* @__PURE__ */ new Map();
+      add(resource, kind, model, field, detail, use) {
+        const key = `${resource}|${kind}|${model}|${field}`;
+        const known = this.byKey.get(key);
+        if (known) known.uses.add(use);
+        else this.byKey.set(key, { problem: { resource, kind, model, field, detail, uses: [] }, uses: /* @__PURE__ */ new Set([use]) });
       }
-    };
-    ErpTimeout = class extends Error {
-      constructor(message) {
-        super(message);
-        this.name = "ErpTimeout";
+      list() {
+        return [...this.byKey.values()].map(({ problem, uses }) => Object.freeze({ ...problem, uses: Object.freeze([...uses]) }));
       }
     };
   }
 });
 
-// runtime/erp/memory-budget.ts
+// runtime/admission/memory-budget.ts
 function bindLease(deadline, lease) {
   leases.set(deadline, lease);
 }
@@ -127,7 +178,7 @@ function leaseOf(deadline) {
 }
 var HELD_COPIES, MemoryBudget, BudgetLease, leases;
 var init_memory_budget = __esm({
-  "runtime/erp/memory-budget.ts"() {
+  "runtime/admission/memory-budget.ts"() {
     "use strict";
     init_errors();
     HELD_COPIES = 3;
@@ -389,18 +440,24 @@ async function readAnswer(response, deadline, maxBytes) {
   }
   const chunks = [];
   let size = 0;
+  let refusal;
   try {
     for await (const chunk of source) {
       const bytes = chunk;
       size += bytes.length;
       if (size > maxBytes) throw new ErpUnavailable(`ERP answer over ERP_MAX_ANSWER_BYTES (${maxBytes})`);
-      lease?.charge(bytes.length);
+      try {
+        lease?.charge(bytes.length);
+      } catch (error) {
+        refusal = error;
+        throw error;
+      }
       chunks.push(bytes);
     }
   } catch (error) {
     response.body.destroy();
     if (source !== response.body) source.destroy();
-    if (error instanceof ErpUnavailable || error instanceof GatewayError || !(error instanceof Error)) throw error;
+    if (error === refusal || error instanceof ErpUnavailable || !(error instanceof Error)) throw error;
     if (deadline.aborted) throw new ErpTimeout("the ERP did not answer in time");
     if (source !== response.body && "errno" in error) throw new ErpUnavailable("ERP answer could not be decompressed", { cause: error });
     throw new ErpUnavailable("ERP answer cut short", { cause: error });
@@ -418,7 +475,6 @@ var init_http_post = __esm({
     "use strict";
     import_undici = require("undici");
     import_node_zlib = require("node:zlib");
-    init_errors();
     init_erp_error();
     init_erp_observer();
     init_memory_budget();
@@ -436,12 +492,13 @@ function parseJson(answer2) {
     return void 0;
   }
 }
-var KIND_BY_STATUS, Json2Transport;
+var JSON2_SINCE, KIND_BY_STATUS, Json2Transport;
 var init_json2 = __esm({
   "runtime/erp/json2.ts"() {
     "use strict";
     init_erp_error();
     init_http_post();
+    JSON2_SINCE = 19;
     KIND_BY_STATUS = { 401: "access_denied", 403: "access_error", 404: "not_found", 422: "user_error" };
     Json2Transport = class {
       constructor(baseUrl, database, maxAnswerBytes) {
@@ -462,7 +519,7 @@ var init_json2 = __esm({
         const body = parseJson(answer2);
         if (answer2.status !== 200 || !body || typeof body.version !== "string") return void 0;
         const major = Number(body.version_info?.[0] ?? parseInt(body.version, 10));
-        return major >= 19 ? { major, text: body.version } : void 0;
+        return major >= JSON2_SINCE ? { major, text: body.version } : void 0;
       }
       async identify(key, deadline) {
         try {
@@ -575,7 +632,7 @@ var Semaphore;
 var init_semaphore = __esm({
   "runtime/erp/semaphore.ts"() {
     "use strict";
-    init_errors();
+    init_erp_error();
     Semaphore = class {
       constructor(max, maxQueue) {
         this.max = max;
@@ -599,8 +656,7 @@ var init_semaphore = __esm({
           this.active++;
           return this.releaser();
         }
-        if (this.waiting.length >= this.maxQueue)
-          throw new GatewayError("unavailable", "The ERP is busy: too many requests in flight. Retry shortly.", { headers: { "Retry-After": "1" } });
+        if (this.waiting.length >= this.maxQueue) throw new ErpBusy(`${this.max} ERP calls in flight and ${this.maxQueue} waiting`);
         await new Promise((resolve, reject) => {
           const wake = () => {
             signal?.removeEventListener("abort", giveUp);
@@ -655,7 +711,7 @@ function writeValue(value, out, options, depth) {
   } else if (typeof value === "boolean") {
     out.push("<value><boolean>", value ? "1" : "0", "</boolean></value>\n");
   } else if (typeof value === "number") {
-    if (Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX) {
+    if (Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX3) {
       out.push("<value><int>", String(value), "</int></value>\n");
     } else {
       out.push("<value><double>", pythonFloatRepr(value), "</double></value>\n");
@@ -974,7 +1030,7 @@ function decodeEntities(text3, offset) {
     return entity;
   });
 }
-var XmlRpcDateTime, XmlRpcParseError, XmlRpcMarshalError, MAX_DEPTH, INT32_MAX, INT32_MIN, DATETIME_PATTERN, CONTROL_CHARACTERS, ENTITIES, NAME_PATTERN;
+var XmlRpcDateTime, XmlRpcParseError, XmlRpcMarshalError, MAX_DEPTH, INT32_MAX3, INT32_MIN, DATETIME_PATTERN, CONTROL_CHARACTERS, ENTITIES, NAME_PATTERN;
 var init_xmlrpc_codec = __esm({
   "../codec/src/xmlrpc-codec.ts"() {
     "use strict";
@@ -997,7 +1053,7 @@ var init_xmlrpc_codec = __esm({
       name = "XmlRpcMarshalError";
     };
     MAX_DEPTH = 200;
-    INT32_MAX = 2 ** 31 - 1;
+    INT32_MAX3 = 2 ** 31 - 1;
     INT32_MIN = -(2 ** 31);
     DATETIME_PATTERN = /^\s*(\d{4})-?(\d{2})-?(\d{2})T(\d{2}):?(\d{2}):?(\d{2})/;
     CONTROL_CHARACTERS = /[\x00-\x08\x0b\x0c\x0e-\x1f]/g;
@@ -1057,7 +1113,6 @@ var ALLOWED_METHODS, KEY_CHECK, ErpStats, ErpClient;
 var init_erp_client = __esm({
   "runtime/erp/erp-client.ts"() {
     "use strict";
-    init_errors();
     init_coalesce();
     init_deadline();
     init_erp_error();
@@ -1090,6 +1145,7 @@ var init_erp_client = __esm({
       observe;
       observer;
       connection;
+      refused;
       semaphore;
       flights = new Coalescer();
       /** The transport and the ERP version, found on first use and again after a failure. */
@@ -1101,6 +1157,13 @@ var init_erp_client = __esm({
           });
         }
         return this.connection;
+      }
+      /**
+       * Called once the ERP has answered and shown that it lacks what the configuration needs (main.ts
+       * exits then, as at start-up); until the ERP answers, nothing is known and nothing is called.
+       */
+      onRefusal(handler) {
+        this.refused = handler;
       }
       /** ERP calls holding a slot, and waiting for one (metrics). */
       get load() {
@@ -1156,7 +1219,7 @@ var init_erp_client = __esm({
       /** The deadline starts before the wait for a slot: time queued counts against the ERP timeout. */
       async timed(stats, transport, name, deadline, run) {
         const release = await this.semaphore.acquire(deadline, () => new ErpTimeout("no ERP slot freed in time")).catch((error) => {
-          if (error instanceof GatewayError) this.observer?.queueFull();
+          if (error instanceof ErpBusy) this.observer?.queueFull();
           throw error;
         });
         const started = performance.now();
@@ -1181,12 +1244,33 @@ var init_erp_client = __esm({
         const deadline = () => AbortSignal.timeout(this.config.timeoutMs);
         if (transport === "json2" || transport === "auto") {
           const json2 = new Json2Transport(url2, database, maxAnswerBytes);
-          const version = transport === "json2" ? await json2.version(deadline()) : await json2.offered(deadline());
+          const version = await json2.offered(deadline());
           if (version) return this.connected({ transport: json2, version });
+          if (transport === "json2")
+            await this.refuseWithoutJson2(
+              (erp) => `ERP_TRANSPORT=json2, but the ERP is ${erp}, which has no JSON-2 API (Odoo ${JSON2_SINCE} and later): set ERP_TRANSPORT to auto, jsonrpc or xmlrpc`
+            );
+          if (!login)
+            await this.refuseWithoutJson2(
+              (erp) => `ERP_LOGIN is not set, but the ERP is ${erp}, which has no JSON-2 API (Odoo ${JSON2_SINCE} and later) and checks keys over RPC with a login: set ERP_LOGIN`
+            );
         }
         if (!login) throw new ErpUnavailable("ERP_LOGIN is required: the ERP offers no JSON-2, and RPC checks a key together with a login");
         const rpc = transport === "xmlrpc" ? new XmlRpcTransport(url2, database, login, maxAnswerBytes) : new JsonRpcTransport(url2, database, login, maxAnswerBytes);
         return this.connected({ transport: rpc, version: await rpc.version(deadline()) });
+      }
+      /**
+       * The ERP offers no JSON-2 where the configuration needs it. When its RPC names a version before
+       * JSON-2's, that is a setting to change: ErpTransportMissing (`say` words it, given `Odoo 18.0`), and
+       * the refusal handler is told. Otherwise the ERP was not understood: ErpUnavailable, asked again later.
+       */
+      async refuseWithoutJson2(say) {
+        const { url: url2, database, maxAnswerBytes, timeoutMs } = this.config;
+        const version = await new JsonRpcTransport(url2, database, "", maxAnswerBytes).version(AbortSignal.timeout(timeoutMs)).catch(() => void 0);
+        if (!version || !(version.major < JSON2_SINCE)) throw new ErpUnavailable("the ERP offers no JSON-2 API (no /web/version)");
+        const refusal = new ErpTransportMissing(say(`Odoo ${version.text}`));
+        this.refused?.(refusal);
+        throw refusal;
       }
       connected(connection) {
         this.observer?.connected(connection.transport.name, connection.version.text);
@@ -1196,7 +1280,7 @@ var init_erp_client = __esm({
   }
 });
 
-// runtime/http/request-context.ts
+// runtime/request/request-context.ts
 function erpStatsOf(res) {
   let stats = res.locals["erpStats"];
   if (!stats) {
@@ -1232,51 +1316,12 @@ function currentScope() {
 }
 var import_node_async_hooks, CACHE_OUTCOMES, scopes;
 var init_request_context = __esm({
-  "runtime/http/request-context.ts"() {
+  "runtime/request/request-context.ts"() {
     "use strict";
     import_node_async_hooks = require("node:async_hooks");
     init_erp_client();
     CACHE_OUTCOMES = ["hit", "miss", "stale", "bypass", "off"];
     scopes = new import_node_async_hooks.AsyncLocalStorage();
-  }
-});
-
-// runtime/drift/drift-problem.ts
-function qualifiedField(problem) {
-  return problem.field ? `${problem.model}.${problem.field}` : problem.model;
-}
-var DRIFT_KINDS, DriftProblems;
-var init_drift_problem = __esm({
-  "runtime/drift/drift-problem.ts"() {
-    "use strict";
-    DRIFT_KINDS = {
-      /** The resource's model, or a comodel the catalogue reads from, does not exist in the ERP. */
-      missing_model: "model does not exist",
-      /** A field the catalogue reads, filters, scopes or orders on does not exist. */
-      missing_field: "field does not exist",
-      /** The ERP field's type (or relation) cannot give the catalogue's API type. */
-      type_mismatch: "type cannot map",
-      /** The ERP has selection values the catalogue's enum lacks: a response would break the OpenAPI document. */
-      selection_unknown_to_catalogue: "ERP selection value missing from the catalogue enum",
-      /** The catalogue's enum has values the ERP no longer has. */
-      selection_unknown_to_erp: "catalogue enum value missing from the ERP selection",
-      /** An `order` field (sortable map or default order) the ERP cannot sort on. */
-      not_sortable: "ERP cannot sort on the field",
-      /** A filter or scope field the ERP cannot search on. */
-      not_searchable: "ERP cannot search on the field"
-    };
-    DriftProblems = class {
-      byKey = /* @__PURE__ */ new Map();
-      add(resource, kind, model, field, detail, use) {
-        const key = `${resource}|${kind}|${model}|${field}`;
-        const known = this.byKey.get(key);
-        if (known) known.uses.add(use);
-        else this.byKey.set(key, { problem: { resource, kind, model, field, detail, uses: [] }, uses: /* @__PURE__ */ new Set([use]) });
-      }
-      list() {
-        return [...this.byKey.values()].map(({ problem, uses }) => Object.freeze({ ...problem, uses: Object.freeze([...uses]) }));
-      }
-    };
   }
 });
 
@@ -1490,26 +1535,112 @@ __export(cluster_metrics_exports, {
   createClusterMetricsServer: () => createClusterMetricsServer
 });
 function answerPrimary(metrics) {
-  import_prom_client2.AggregatorRegistry.setRegistries([metrics.registry]);
-  new import_prom_client2.AggregatorRegistry();
-}
-function createClusterMetricsServer() {
-  const aggregator = new import_prom_client2.AggregatorRegistry();
-  return createMetricsServer({
-    scrape: async () => ({ body: await aggregator.clusterMetrics(), contentType: aggregator.contentType })
+  process.on("message", (message) => {
+    if (!isMessage(message, REQUEST)) return;
+    metrics.registry.getMetricsAsJSON().then(
+      (json) => process.send?.({ type: ANSWER, id: message.id, metrics: json }),
+      // No answer: the primary counts this worker by its last one.
+      () => void 0
+    );
   });
 }
-var import_prom_client2;
+function createClusterMetricsServer() {
+  const sum = new ClusterSum();
+  return createMetricsServer({ scrape: () => sum.scrape() });
+}
+function addUp(a, b) {
+  const byName = new Map(a.map((metric) => [metric.name, { ...metric, values: metric.values.map((value) => ({ ...value })) }]));
+  for (const metric of b) {
+    const into = byName.get(metric.name);
+    if (!into) {
+      byName.set(metric.name, { ...metric, values: metric.values.map((value) => ({ ...value })) });
+      continue;
+    }
+    const series = new Map(into.values.map((value) => [seriesKey(value), value]));
+    for (const value of metric.values) {
+      const same = series.get(seriesKey(value));
+      if (same) same.value += value.value;
+      else into.values.push({ ...value });
+    }
+  }
+  return [...byName.values()];
+}
+function seriesKey(value) {
+  const labels = Object.entries(value.labels).sort(([x], [y]) => x < y ? -1 : x > y ? 1 : 0);
+  return JSON.stringify([value.metricName ?? "", labels]);
+}
+var import_node_cluster2, import_prom_client2, REQUEST, ANSWER, ANSWER_LIMIT_MS, MONOTONIC, isMessage, ClusterSum;
 var init_cluster_metrics = __esm({
   "runtime/telemetry/cluster-metrics.ts"() {
     "use strict";
+    import_node_cluster2 = __toESM(require("node:cluster"));
     import_prom_client2 = require("prom-client");
     init_metrics_server();
+    REQUEST = "odg:metrics-request";
+    ANSWER = "odg:metrics-answer";
+    ANSWER_LIMIT_MS = 2e3;
+    MONOTONIC = /* @__PURE__ */ new Set(["counter", "histogram"]);
+    isMessage = (message, type) => typeof message === "object" && message !== null && message.type === type;
+    ClusterSum = class {
+      /** Each live worker's numbers at its last answer. */
+      last = /* @__PURE__ */ new Map();
+      /** The counters and histograms of every worker that has exited, summed, as of each one's last answer. */
+      retired = [];
+      nextId = 0;
+      waiting = /* @__PURE__ */ new Map();
+      constructor() {
+        import_node_cluster2.default.on("message", (worker, message) => {
+          if (isMessage(message, ANSWER)) this.waiting.get(`${message.id}:${worker.id}`)?.(message.metrics);
+        });
+        import_node_cluster2.default.on("exit", (worker) => this.retire(worker.id));
+      }
+      async scrape() {
+        const id = this.nextId++;
+        const workers2 = Object.values(import_node_cluster2.default.workers ?? {}).filter((worker) => worker?.isConnected() === true);
+        const answers = await Promise.all(workers2.map((worker) => this.ask(worker, id)));
+        workers2.forEach((worker, i) => {
+          const answer2 = answers[i];
+          if (answer2 && !worker.isDead()) this.last.set(worker.id, answer2);
+        });
+        const registry = import_prom_client2.AggregatorRegistry.aggregate([...this.last.values(), this.retired]);
+        return { body: await registry.metrics(), contentType: registry.contentType };
+      }
+      ask(worker, id) {
+        const key = `${id}:${worker.id}`;
+        return new Promise((resolve) => {
+          const done = (metrics) => {
+            clearTimeout(timer);
+            worker.off("exit", gone);
+            this.waiting.delete(key);
+            resolve(metrics);
+          };
+          const gone = () => done(void 0);
+          const timer = setTimeout(gone, ANSWER_LIMIT_MS);
+          this.waiting.set(key, done);
+          worker.once("exit", gone);
+          try {
+            worker.send({ type: REQUEST, id });
+          } catch {
+            gone();
+          }
+        });
+      }
+      /** A worker exited: its last counters and histograms join the dead workers' sum. */
+      retire(workerId) {
+        const last = this.last.get(workerId);
+        this.last.delete(workerId);
+        if (last)
+          this.retired = addUp(
+            this.retired,
+            last.filter((metric) => MONOTONIC.has(String(metric.type)))
+          );
+      }
+    };
   }
 });
 
 // runtime/main.ts
-var import_node_cluster2 = __toESM(require("node:cluster"));
+var import_node_cluster3 = __toESM(require("node:cluster"));
 
 // runtime/app.ts
 var import_express3 = __toESM(require("express"));
@@ -2030,7 +2161,7 @@ footer {
 <li>Getting a key: it is an API key of the ERP's dedicated technical account, a member of the group authorised to use the API. The ERP administrator who holds that account creates it under <em>Preferences \u2192 Account security \u2192 New API key</em>, with a name and an expiry date. It is shown <strong>only once</strong>: keep it in a secret store or an environment variable, never in a prompt, a URL or a log. On the demo sandbox, <code>make run</code> prints one.</li>
 <li>Reads are made with that account's read-only rights, never with a person's.</li>
 <li><strong>401</strong> <code>unauthorized</code> (with <code>WWW-Authenticate: Bearer</code>): the key is absent, invalid or expired.</li>
-<li><strong>403</strong> <code>forbidden</code>: the key is valid but of another account (even an administrator's), or the account has no read right on the model.</li>
+<li><strong>403</strong> <code>forbidden</code>: the key is valid but of another account (even an administrator's), or the account has no read right on the model. A read right given back to the account counts on the very next request.</li>
 <li>Over XML-RPC and JSON-RPC a key of another account looks like a wrong key (401): the ERP checks a key together with the technical account's login. Over JSON-2 (recent ERP versions) it is 403.</li>
 </ul>
 </section>
@@ -2039,7 +2170,7 @@ footer {
 <ul>
 <li>Every record has an integer <code>id</code>, always present; the other fields are all present unless <code>fields</code> selects a subset.</li>
 <li>Types: <code>integer</code>, <code>number</code>, <code>boolean</code>, <code>string</code>; dates (<code>string (date)</code>) are <code>YYYY-MM-DD</code>, date-times (<code>string (date-time)</code>) ISO 8601 in UTC ending in <code>Z</code>; arrays hold the readable names of related records (<code>array of string</code>) or their ids (<code>array of integer</code>).</li>
-<li><span class="b">nullable</span>: the field may be <code>null</code> (an empty relation, or one the API account cannot read; the request still succeeds).</li>
+<li><span class="b">nullable</span>: the field may be <code>null</code> (an empty relation, or one the API account cannot read; the request still succeeds). Nulls of the second kind are named in <code>meta.unreadable_fields</code> (a detail answer then has a <code>meta</code> too) and in the <code>X-Unreadable-Fields</code> header (an export has the header only): they are not the record's value, so a sync should not store them as one.</li>
 <li>Fields named <code>*_id</code> hold the id of a related record; the sibling without the suffix holds its readable name. <code>url</code> links to the record in the ERP interface.</li>
 <li>Enumerated fields (\u201Cone of \u2026\u201D in the tables) take exactly one of the listed strings.</li>
 <li><span class="b pd">personal data</span> marks personal data: handle it accordingly. <span class="b dep">deprecated</span> marks what may go; answers touching it carry a <code>Deprecation</code> header.</li>
@@ -2047,7 +2178,7 @@ footer {
 </section>
 <section class="guide" id="paging">
 <h2>Paging</h2>
-<p>List routes take <code>limit</code>, <code>offset</code>, <code>since_id</code>, <code>total</code>, <code>order</code>, <code>fields</code>, <code>format</code>, <code>changed_since</code> besides their filters; detail routes take <code>fields</code> only. Any other query key is 400; a malformed value (<code>limit=0</code>, <code>offset=-1</code>, <code>total=maybe</code>) is 422. A list answers <code>{&quot;data&quot;: [record, ...], &quot;meta&quot;: {&quot;total&quot;: n, &quot;next_since_id&quot;: n|null}}</code>.</p>
+<p>List routes take <code>limit</code>, <code>offset</code>, <code>since_id</code>, <code>total</code>, <code>order</code>, <code>fields</code>, <code>format</code>, <code>csv_formulas</code>, <code>changed_since</code> besides their filters; detail routes take <code>fields</code> only. Any other query key is 400; a malformed value (<code>limit=0</code>, <code>offset=-1</code>, <code>total=maybe</code>) is 422. A list answers <code>{&quot;data&quot;: [record, ...], &quot;meta&quot;: {&quot;total&quot;: n, &quot;next_since_id&quot;: n|null}}</code>.</p>
 <ul>
 <li><strong>Offset paging</strong> (<code>limit</code>, <code>offset</code>, optional <code>order</code>): for screens and small lists. <code>meta.total</code> counts every match; the cost grows with the offset.</li>
 <li><strong>Cursor paging</strong> (<code>since_id</code>): for full scans and synchronisation. Start with <code>since_id=0</code>, then pass back <code>meta.next_since_id</code> unchanged (<code>&quot;next_since_id&quot;: 212</code>: ask again with <code>since_id=212</code>); stop at <code>&quot;next_since_id&quot;: null</code>. Ascending id, constant cost; never compute the cursor yourself. Not with <code>offset</code> or <code>order</code> (400).</li>
@@ -2057,8 +2188,9 @@ footer {
 <li>total: <code>true</code> (default) or <code>false</code>. The count scans every match whatever the <code>limit</code>: turn it off in cursor scans and whenever no count is shown.</li>
 <li>order: <code>field</code>, <code>field asc</code> or <code>field desc</code>, comma-separated, among the resource's sortable fields; <code>id</code> is appended as the last key, so pages are stable. A number that is not set is read as 0 and sorts beside the zeros; a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by <code>id</code>, except on date-times: the ERP orders first by fractions of a second that answers round off.</li>
 <li>fields: comma-separated field names (<code>fields=id,name</code>); an unknown name is 400.</li>
-<li>format: <code>csv</code> or <code>ndjson</code> (or <code>Accept: text/csv</code> or <code>application/x-ndjson</code>): an export of every match, streamed by ascending id, with the filters and <code>fields</code>; <code>since_id</code> resumes after an id; not with <code>limit</code>, <code>offset</code>, <code>order</code> or <code>total</code> (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, <code>null</code> an empty field, an empty text <code>&quot;&quot;</code>, arrays as JSON text. An export that ends without its last chunk was cut short: resume with <code>since_id</code>. <code>format=json</code> gives the JSON page whatever <code>Accept</code> says.</li>
-<li>changed_since: an ISO 8601 date-time, or the token <code>meta.next_changed_since</code> gave: the change feed, records written at or after it in <code>(write_date, id)</code> order (the rest of a large window by id, where the ERP has no index on <code>write_date</code>). Pass back <code>meta.next_changed_since</code> while <code>meta.more_changes</code> is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters, and deleted records, come in <code>meta.removed_ids</code>; apply <code>data</code>, then drop those ids (it may name ids you never had: ignore them; exports: a <code>_removed</code> column, and the next token in the <code>X-Next-Changed-Since</code> header). The last few seconds wait until settled. Not with <code>order</code>, <code>offset</code>, <code>since_id</code> or <code>total=true</code> (400).</li>
+<li>format: <code>csv</code> or <code>ndjson</code> (or <code>Accept: text/csv</code> or <code>application/x-ndjson</code>): an export of every match, streamed by ascending id, with the filters and <code>fields</code>; <code>since_id</code> resumes after an id; not with <code>limit</code>, <code>offset</code>, <code>order</code> or <code>total</code> (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, <code>null</code> an empty field, an empty text <code>&quot;&quot;</code>, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab or a carriage return) has a <code>'</code> in front, as OWASP advises, so that opening the file computes nothing (numbers such as <code>-12.5</code> are never changed). An export that ends without its last chunk was cut short: resume with <code>since_id</code>. <code>format=json</code> gives the JSON page whatever <code>Accept</code> says.</li>
+<li>csv_formulas: <code>escaped</code> (default) or <code>raw</code>, CSV exports only (400 otherwise). <code>escaped</code>: texts a spreadsheet would read as formulas (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab, a carriage return, or their full-width forms) get a leading <code>'</code> (OWASP's advice against CSV injection); <code>raw</code>: every text as the ERP holds it, for loaders that are not spreadsheets.</li>
+<li>changed_since: an ISO 8601 date-time, or the token <code>meta.next_changed_since</code> gave: the change feed, records written at or after it in <code>(write_date, id)</code> order (the rest of a large window by id, where the ERP has no index on <code>write_date</code>). Pass back <code>meta.next_changed_since</code> while <code>meta.more_changes</code> is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters, and deleted records, come in <code>meta.removed_ids</code>; apply <code>data</code>, then drop those ids (it may name ids you never had: ignore them; exports: a <code>_removed</code> column, and the next token in the <code>X-Next-Changed-Since</code> header). The last few seconds wait until settled. Not with <code>order</code>, <code>offset</code>, <code>since_id</code> or <code>total=true</code> (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.</li>
 <li><strong>Unchanged answers</strong>: a 200 JSON answer carries an <code>ETag</code> (an export none); send it back in <code>If-None-Match</code> (comma-separated, or <code>*</code>) and an unchanged answer is <strong>304</strong> with no body. The ERP is still read, and answers are <code>Cache-Control: no-store</code>: keep the ETag and the body yourself. A resource the operator caches answers <code>Cache-Control: private, max-age=\u2026</code> with an <code>Age</code> instead: it may come from the gateway's cache, at most <code>max-age</code> seconds old.</li>
 </ul>
 <pre class="curl"><code>curl -sS -H &quot;Authorization: Bearer $API_KEY&quot; &#39;{base_url}/api/v1/approvals/approvers?since_id=0&amp;limit=200&amp;total=false&#39;</code></pre>
@@ -2070,7 +2202,7 @@ footer {
 <li>Operators: <code>=</code> exact; <code>ilike</code> case-insensitive substring of the literal text (<code>%</code> and <code>_</code> are not wildcards); <code>&gt;=</code> and <code>&lt;=</code> inclusive bounds; <code>in</code> one of several ids.</li>
 <li>Integers: whole numbers (<code>*_id</code>: the id of a related record). Numbers: decimals with a dot. Text: non-empty, URL-encoded. Booleans: <code>true</code> or <code>false</code>, case-insensitive.</li>
 <li>Enumerations (\u201Cone of \u2026\u201D in the tables): one of the listed values, exactly, without quotes (<code>state=done</code>); another value is 422, its message listing the allowed ones.</li>
-<li>Dates: <code>YYYY-MM-DD</code> (a date-time is accepted, its UTC date used). Date-times: <code>YYYY-MM-DD</code> or ISO 8601 (<code>2026-01-31T08:00:00Z</code>; an offset is converted to UTC, none means UTC); a date alone means from 00:00:00Z of that day for <code>*_after</code>, through its end for <code>*_before</code>.</li>
+<li>Dates: <code>YYYY-MM-DD</code> (a date-time is accepted, its UTC date used). Date-times: <code>YYYY-MM-DD</code> or ISO 8601 (<code>2026-01-31T08:00:00Z</code>; an offset is converted to UTC, none means UTC); a date alone means from 00:00:00Z of that day for <code>*_after</code>, through its end for <code>*_before</code>. Bounds hold on the values as answered, to the second: <code>*_before=t</code> includes every record shown at <code>t</code> (the ERP keeps fractions of a second it does not answer), <code>*_after=t</code> every record shown at <code>t</code> or later (with a fraction of a second in <code>t</code>: at a later second).</li>
 <li>Integer lists (<code>in</code>): positive ids comma-separated (<code>assignee_id=3,5</code>) or the key repeated (<code>assignee_id=3&amp;assignee_id=5</code>).</li>
 <li>An empty value, a repeated key on a single-value filter, or a value that cannot be used is 422 <code>invalid_value</code>.</li>
 <li>Where a resource states a scope, records outside it do not exist for the API: absent from lists, 404 on detail.</li>
@@ -2169,7 +2301,7 @@ footer {
 <li>Streamable HTTP: <code>POST {base_url}/mcp</code> with <code>Authorization: Bearer &lt;API key&gt;</code> (stateless: no session id; GET is 405).</li>
 <li>stdio, for local agents: <code>GATEWAY_URL={base_url} API_KEY=&lt;key&gt; npm run mcp</code> in a clone of the gateway; it forwards to <code>/mcp</code>.</li>
 <li>14 tools: <code>list_resources</code>; <code>describe_resource</code> (fields, enums, filters, sort keys, personal-data flags); <code>query_&lt;domain&gt;</code> (one per domain: <code>resource</code>, named <code>filters</code>, <code>fields</code>, <code>order</code>, <code>limit</code>, <code>since_id</code>, <code>total</code>); <code>get_record</code> (<code>resource</code> as <code>domain/name</code>, <code>id</code>, <code>fields</code>).</li>
-<li>Answers are structured content (<code>{&quot;resource&quot;, &quot;data&quot;, &quot;meta&quot;}</code>); personal-data fields only when named in <code>fields</code> (<code>meta.personal_fields_omitted</code> lists the others). Errors are tool errors whose text is <code>{&quot;error&quot;: {&quot;code&quot;, &quot;message&quot;, &quot;status&quot;}}</code>.</li>
+<li>Answers are structured content (<code>{&quot;resource&quot;, &quot;data&quot;, &quot;meta&quot;}</code>); personal-data fields only when named in <code>fields</code> (<code>meta.personal_fields_omitted</code> lists the others); <code>meta.unreadable_fields</code> names fields that are null because the API account may not read their model. Errors are tool errors whose text is <code>{&quot;error&quot;: {&quot;code&quot;, &quot;message&quot;, &quot;status&quot;}}</code>.</li>
 <li>Bounds: one POST carries at most 16 JSON-RPC messages (a batch; 400 past it), and at most 4 of its tool calls run at once (the others wait their turn, until the request timeout: then <code>gateway_timeout</code>, 504). A call that reads data costs what its route costs against the key's rate limit (<code>rate_limited</code>, 429, past it); while the gateway holds as many answers as its memory budget allows, a call answers <code>unavailable</code> (503) with <code>retry_after</code> seconds: retry then, or ask for fewer records.</li>
 <li><strong>llms.txt</strong>: this interface as flat Markdown for language models, at <code>{base_url}/llms.txt</code> (and <code>/api/llms.txt</code>).</li>
 </ul>
@@ -2300,7 +2432,7 @@ footer {
 <tr><td><code>request_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the approval request.</td></tr>
 <tr><td><code>request_subject</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Subject (number) of the approval request.</td></tr>
 <tr><td><code>request_status</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>new</code>, <code>pending</code>, <code>approved</code>, <code>refused</code>, <code>cancel</code>, <code>treated_paid</code></span></td><td data-label="Description">Status of the approval request.</td></tr>
-<tr><td><code>approver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Approver (user).</td></tr>
+<tr><td><code>approver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Approver (user).</td></tr>
 <tr><td><code>approver_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the approver (user).</td></tr>
 <tr><td><code>status</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>new</code>, <code>pending</code>, <code>waiting</code>, <code>approved</code>, <code>refused</code>, <code>cancel</code></span></td><td data-label="Description">Position of this approver in the circuit.</td></tr>
 <tr><td><code>sequence</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Rank in the circuit (lowest rank decides first).</td></tr>
@@ -2357,7 +2489,7 @@ footer {
 <tr><td><code>request_subject</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Subject (number) of the approval request.</td></tr>
 <tr><td><code>request_description</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Description of the approval request.</td></tr>
 <tr><td><code>request_status</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>new</code>, <code>pending</code>, <code>approved</code>, <code>refused</code>, <code>cancel</code>, <code>treated_paid</code></span></td><td data-label="Description">Status of the approval request.</td></tr>
-<tr><td><code>author</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Author of the approval request.</td></tr>
+<tr><td><code>author</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Author of the approval request.</td></tr>
 <tr><td><code>description</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Description of the line.</td></tr>
 <tr><td><code>product</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Product asked for.</td></tr>
 <tr><td><code>product_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the product asked for.</td></tr>
@@ -2430,18 +2562,18 @@ footer {
 <tr><td><code>subject</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Subject of the request (request number).</td></tr>
 <tr><td><code>description</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Description (reason) of the request.</td></tr>
 <tr><td><code>reference</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">External reference of the request.</td></tr>
-<tr><td><code>author</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Author (owner) of the request.</td></tr>
+<tr><td><code>author</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Author (owner) of the request.</td></tr>
 <tr><td><code>author_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the author (user).</td></tr>
-<tr><td><code>created_by</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who entered the request, if different from the author.</td></tr>
+<tr><td><code>created_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who entered the request, if different from the author.</td></tr>
 <tr><td><code>status</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>new</code>, <code>pending</code>, <code>approved</code>, <code>refused</code>, <code>cancel</code>, <code>treated_paid</code></span></td><td data-label="Description">Status of the request.</td></tr>
 <tr><td><code>category</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Approval category.</td></tr>
 <tr><td><code>category_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the approval category.</td></tr>
 <tr><td><code>amount</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Amount of the request.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amount.</td></tr>
 <tr><td><code>budget_code</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Budget code charged.</td></tr>
-<tr><td><code>final_approver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Approver who takes the final decision.</td></tr>
+<tr><td><code>final_approver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Approver who takes the final decision.</td></tr>
 <tr><td><code>approvers</code></td><td data-label="Type">array of integer</td><td data-label="Description">Identifiers of the circuit steps, to join with approvals/approvers.</td></tr>
-<tr><td><code>partner</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Partner (contact) concerned by the request.</td></tr>
+<tr><td><code>partner</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Partner (contact) concerned by the request.</td></tr>
 <tr><td><code>location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Location concerned by the request.</td></tr>
 <tr><td><code>quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity asked for.</td></tr>
 <tr><td><code>created_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Creation date and time of the record.</td></tr>
@@ -2718,9 +2850,9 @@ footer {
 <tr><td><code>seats_max</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Maximum number of attendees (0 when unlimited).</td></tr>
 <tr><td><code>seats_taken</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Seats taken by confirmed and attended registrations.</td></tr>
 <tr><td><code>seats_available</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Seats still available (0 when unlimited).</td></tr>
-<tr><td><code>organizer</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Organizer of the event.</td></tr>
-<tr><td><code>responsible</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">User responsible for the event.</td></tr>
-<tr><td><code>referent</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Referent person of the event.</td></tr>
+<tr><td><code>organizer</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Organizer of the event.</td></tr>
+<tr><td><code>responsible</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User responsible for the event.</td></tr>
+<tr><td><code>referent</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Referent person of the event.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>internal</code>, <code>public</code></span></td><td data-label="Description">Origin of the event (internal or public request).</td></tr>
 <tr><td><code>review_state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>approved</code>, <code>pending</code>, <code>refused</code></span></td><td data-label="Description">Review state of the event.</td></tr>
 <tr><td><code>hidden_public</code></td><td data-label="Type">boolean</td><td data-label="Description">Hidden on the public site.</td></tr>
@@ -2795,7 +2927,7 @@ footer {
 <tr><td><code>attendee</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Participant name.</td></tr>
 <tr><td><code>email</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Participant email address.</td></tr>
 <tr><td><code>phone</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Participant phone number.</td></tr>
-<tr><td><code>booked_by</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Contact who booked the registration.</td></tr>
+<tr><td><code>booked_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Contact who booked the registration.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>draft</code>, <code>open</code>, <code>done</code>, <code>cancel</code></span></td><td data-label="Description">Registration status: draft (unconfirmed), open (confirmed), done (attended), cancel (cancelled).</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
@@ -2847,7 +2979,7 @@ footer {
 <tr><td><code>event</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Name of the event.</td></tr>
 <tr><td><code>name</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Task to carry out.</td></tr>
 <tr><td><code>done</code></td><td data-label="Type">boolean</td><td data-label="Description">The task is done.</td></tr>
-<tr><td><code>assignee</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">User assigned to the task.</td></tr>
+<tr><td><code>assignee</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User assigned to the task.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -2899,7 +3031,7 @@ footer {
 <tr><td><code>due_date</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Due date.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>pending</code>, <code>handled</code>, <code>late</code></span></td><td data-label="Description">Handling state: late when the due date has passed without the alert being handled.</td></tr>
 <tr><td><code>handled_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">When the alert was handled.</td></tr>
-<tr><td><code>handled_by</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who handled the alert.</td></tr>
+<tr><td><code>handled_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who handled the alert.</td></tr>
 <tr><td><code>reminder_days</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Notice days before the due date.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
@@ -2952,7 +3084,7 @@ footer {
 <tr><td><code>reference</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reference of the fuel log.</td></tr>
 <tr><td><code>vehicle</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle filled.</td></tr>
 <tr><td><code>vehicle_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the vehicle filled.</td></tr>
-<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Driver at the time of the fill.</td></tr>
+<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Driver at the time of the fill.</td></tr>
 <tr><td><code>date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time of the fill.</td></tr>
 <tr><td><code>station</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Fuel station.</td></tr>
 <tr><td><code>liters</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Litres filled.</td></tr>
@@ -3025,7 +3157,7 @@ footer {
 <tr><td><code>name</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Short description of the incident.</td></tr>
 <tr><td><code>vehicle</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle involved.</td></tr>
 <tr><td><code>vehicle_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the vehicle involved.</td></tr>
-<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Driver at the time of the incident.</td></tr>
+<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Driver at the time of the incident.</td></tr>
 <tr><td><code>date</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date of the incident.</td></tr>
 <tr><td><code>severity</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>minor</code>, <code>moderate</code>, <code>major</code>, <code>critical</code></span></td><td data-label="Description">Severity of the incident.</td></tr>
 <tr><td><code>cost</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Estimated impact cost.</td></tr>
@@ -3132,8 +3264,8 @@ footer {
 <tr><td><code>reference</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reference of the reservation.</td></tr>
 <tr><td><code>vehicle</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle reserved.</td></tr>
 <tr><td><code>vehicle_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the vehicle reserved.</td></tr>
-<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Driver.</td></tr>
-<tr><td><code>requester</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who made the request.</td></tr>
+<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Driver.</td></tr>
+<tr><td><code>requester</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who made the request.</td></tr>
 <tr><td><code>start</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Start of the reservation.</td></tr>
 <tr><td><code>stop</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">End of the reservation.</td></tr>
 <tr><td><code>duration</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Duration (hours).</td></tr>
@@ -3144,7 +3276,7 @@ footer {
 <tr><td><code>attendees_count</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Expected passengers.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>internal</code>, <code>public</code></span></td><td data-label="Description">Channel through which the request was made.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>draft</code>, <code>pending</code>, <code>approved</code>, <code>in_progress</code>, <code>done</code>, <code>refused</code>, <code>cancelled</code></span></td><td data-label="Description">State of the reservation.</td></tr>
-<tr><td><code>approver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who approved or refused the request.</td></tr>
+<tr><td><code>approver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who approved or refused the request.</td></tr>
 <tr><td><code>approved_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">When the request was approved.</td></tr>
 <tr><td><code>refusal_reason</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reason given for a refusal.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
@@ -3273,7 +3405,7 @@ footer {
 <tr><td><code>reservation_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Originating reservation, if any.</td></tr>
 <tr><td><code>vehicle</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle driven.</td></tr>
 <tr><td><code>vehicle_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the vehicle driven.</td></tr>
-<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Driver.</td></tr>
+<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Driver.</td></tr>
 <tr><td><code>date</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date of the trip.</td></tr>
 <tr><td><code>date_start</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Departure time.</td></tr>
 <tr><td><code>date_end</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Arrival time.</td></tr>
@@ -3338,7 +3470,7 @@ footer {
 <tr><td><code>plate</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Licence plate.</td></tr>
 <tr><td><code>model</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Make and model.</td></tr>
 <tr><td><code>vin</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle identification number (chassis).</td></tr>
-<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Driver currently assigned.</td></tr>
+<tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Driver currently assigned.</td></tr>
 <tr><td><code>seats</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Number of seats.</td></tr>
 <tr><td><code>fuel_type</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>diesel</code>, <code>gasoline</code>, <code>full_hybrid</code>, <code>plug_in_hybrid_diesel</code>, <code>plug_in_hybrid_gasoline</code>, <code>cng</code>, <code>lpg</code>, <code>hydrogen</code>, <code>electric</code></span></td><td data-label="Description">Fuel or energy.</td></tr>
 <tr><td><code>odometer</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Last odometer reading (km).</td></tr>
@@ -3414,7 +3546,7 @@ footer {
 <tr><td><code>product</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Hardware model.</td></tr>
 <tr><td><code>quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity on hand.</td></tr>
 <tr><td><code>location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Stock location of the asset.</td></tr>
-<tr><td><code>holder</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person holding the asset.</td></tr>
+<tr><td><code>holder</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person holding the asset.</td></tr>
 <tr><td><code>lifecycle</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>available</code>, <code>assigned</code>, <code>maintenance</code>, <code>retired</code>, <code>external</code></span></td><td data-label="Description">Lifecycle stage of the asset.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
@@ -3462,7 +3594,7 @@ footer {
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the move.</td></tr>
 <tr><td><code>ticket_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the ticket the consumable was issued for.</td></tr>
 <tr><td><code>ticket_number</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Number of the ticket.</td></tr>
-<tr><td><code>beneficiary</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who received the consumable.</td></tr>
+<tr><td><code>beneficiary</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who received the consumable.</td></tr>
 <tr><td><code>product</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Consumable issued.</td></tr>
 <tr><td><code>location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Stock location the consumable was taken from.</td></tr>
 <tr><td><code>quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity issued.</td></tr>
@@ -3470,7 +3602,7 @@ footer {
 <tr><td><code>remaining_quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity not returned.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>out</code>, <code>partial</code>, <code>returned</code></span></td><td data-label="Description">Return state of the move.</td></tr>
 <tr><td><code>date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time of issue.</td></tr>
-<tr><td><code>handled_by</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Technician who handled the move.</td></tr>
+<tr><td><code>handled_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Technician who handled the move.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -3525,9 +3657,9 @@ footer {
 <tr><td><code>stage</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Current stage.</td></tr>
 <tr><td><code>is_closed</code></td><td data-label="Type">boolean</td><td data-label="Description">The current stage is a closing stage.</td></tr>
 <tr><td><code>team</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Support team in charge.</td></tr>
-<tr><td><code>assignees</code></td><td data-label="Type">array of string</td><td data-label="Description">Assigned technicians.</td></tr>
-<tr><td><code>assignee</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">First assigned technician, or null (earlier listing).</td></tr>
-<tr><td><code>requester</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who raised the ticket.</td></tr>
+<tr><td><code>assignees</code></td><td data-label="Type">array of string <span class="b pd">personal data</span></td><td data-label="Description">Assigned technicians.</td></tr>
+<tr><td><code>assignee</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">First assigned technician, or null (earlier listing).</td></tr>
+<tr><td><code>requester</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who raised the ticket.</td></tr>
 <tr><td><code>requester_email</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Email address of the requester.</td></tr>
 <tr><td><code>priority</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>0</code>, <code>1</code>, <code>2</code>, <code>3</code></span></td><td data-label="Description">Priority: 0 low, 1 normal, 2 high, 3 critical.</td></tr>
 <tr><td><code>kanban_state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>normal</code>, <code>done</code>, <code>blocked</code></span></td><td data-label="Description">Kanban status: normal (in progress), done (ready) or blocked.</td></tr>
@@ -3689,8 +3821,8 @@ footer {
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amounts.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>draft</code>, <code>sent</code>, <code>org_tribu</code>, <code>to approve</code>, <code>purchase</code>, <code>cancel</code></span></td><td data-label="Description">State of the order (org_tribu = awaiting tribe validation).</td></tr>
 <tr><td><code>invoice_status</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>no</code>, <code>to invoice</code>, <code>invoiced</code></span></td><td data-label="Description">Billing status.</td></tr>
-<tr><td><code>buyer</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Buyer in charge of the order.</td></tr>
-<tr><td><code>author</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who entered the order.</td></tr>
+<tr><td><code>buyer</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Buyer in charge of the order.</td></tr>
+<tr><td><code>author</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who entered the order.</td></tr>
 <tr><td><code>author_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the person who entered the order (user).</td></tr>
 <tr><td><code>created_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Creation date and time of the record.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
@@ -3892,8 +4024,8 @@ footer {
 <tr><td><code>stop</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">End of the maintenance slot.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>planned</code>, <code>in_progress</code>, <code>done</code>, <code>cancelled</code></span></td><td data-label="Description">State of the maintenance.</td></tr>
 <tr><td><code>category</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>preventive</code>, <code>curative</code>, <code>cleaning</code>, <code>other</code></span></td><td data-label="Description">Kind of maintenance.</td></tr>
-<tr><td><code>technician</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Internal technician.</td></tr>
-<tr><td><code>external_technician</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">External technician or contractor.</td></tr>
+<tr><td><code>technician</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Internal technician.</td></tr>
+<tr><td><code>external_technician</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">External technician or contractor.</td></tr>
 <tr><td><code>blocks_reservations</code></td><td data-label="Type">boolean</td><td data-label="Description">Prevents any reservation on the slot.</td></tr>
 <tr><td><code>check_progress</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Progress of the maintenance checklist (percent).</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
@@ -3956,10 +4088,10 @@ footer {
 <tr><td><code>duration</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Duration of the reservation (hours).</td></tr>
 <tr><td><code>attendees_expected</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Number of attendees expected.</td></tr>
 <tr><td><code>attendees_actual</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Number of attendees actually present.</td></tr>
-<tr><td><code>requester</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who requested the reservation.</td></tr>
+<tr><td><code>requester</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who requested the reservation.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>internal</code>, <code>public</code></span></td><td data-label="Description">Origin of the request (internal or public).</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>pending</code>, <code>approved</code>, <code>refused</code>, <code>cancelled</code>, <code>done</code></span></td><td data-label="Description">State of the reservation.</td></tr>
-<tr><td><code>approver</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">User who approved or refused the reservation.</td></tr>
+<tr><td><code>approver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User who approved or refused the reservation.</td></tr>
 <tr><td><code>approved_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time of the approval.</td></tr>
 <tr><td><code>refusal_reason</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reason given for a refusal.</td></tr>
 <tr><td><code>cancellation_reason</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reason given for a cancellation.</td></tr>
@@ -4156,11 +4288,11 @@ footer {
 <tr><td><code>subject_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the subject concerned.</td></tr>
 <tr><td><code>sprint</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Sprint during which the blocker was raised.</td></tr>
 <tr><td><code>squad</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Squad that is blocked.</td></tr>
-<tr><td><code>owner</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person in charge of following the blocker.</td></tr>
-<tr><td><code>unblocker</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Who can lift the blocker (person or body; free text).</td></tr>
-<tr><td><code>unblocker_user</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person to notify to lift the blocker.</td></tr>
+<tr><td><code>owner</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person in charge of following the blocker.</td></tr>
+<tr><td><code>unblocker</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Who can lift the blocker (person or body; free text).</td></tr>
+<tr><td><code>unblocker_user</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person to notify to lift the blocker.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>member</code>, <code>feedback</code>, <code>no_feedback</code></span></td><td data-label="Description">Where the blocker comes from.</td></tr>
-<tr><td><code>reported_by</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who reported the blocker.</td></tr>
+<tr><td><code>reported_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who reported the blocker.</td></tr>
 <tr><td><code>date_start</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Blocked since.</td></tr>
 <tr><td><code>date_lifted</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date the blocker was lifted (null while open).</td></tr>
 <tr><td><code>is_open</code></td><td data-label="Type">boolean</td><td data-label="Description">True while the blocker has not been lifted.</td></tr>
@@ -4363,7 +4495,7 @@ footer {
 <tr><td><code>value</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Value read.</td></tr>
 <tr><td><code>unit</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Unit of the measure.</td></tr>
 <tr><td><code>note</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Comment on the reading.</td></tr>
-<tr><td><code>read_by</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Person who recorded the reading.</td></tr>
+<tr><td><code>read_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who recorded the reading.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -4560,7 +4692,7 @@ footer {
 <tr><td><code>reference</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reference of the transfer.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Source document (purchase order, request...).</td></tr>
 <tr><td><code>picking_type</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Operation type (receipt, delivery, internal transfer).</td></tr>
-<tr><td><code>partner</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Contact (vendor or recipient).</td></tr>
+<tr><td><code>partner</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Contact (vendor or recipient).</td></tr>
 <tr><td><code>source_location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Location the goods leave.</td></tr>
 <tr><td><code>destination_location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Location the goods reach.</td></tr>
 <tr><td><code>scheduled_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Scheduled date of the transfer.</td></tr>
@@ -4679,7 +4811,7 @@ footer {
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>draft</code>, <code>pending</code>, <code>approved</code>, <code>rejected</code>, <code>cancelled</code></span></td><td data-label="Description">State of the request.</td></tr>
 <tr><td><code>trip_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the trip (mission) concerned, if any.</td></tr>
 <tr><td><code>trip_reference</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reference of the trip concerned.</td></tr>
-<tr><td><code>traveler</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">User travelling.</td></tr>
+<tr><td><code>traveler</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User travelling.</td></tr>
 <tr><td><code>mission_object</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Purpose of the mission.</td></tr>
 <tr><td><code>country</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Destination country.</td></tr>
 <tr><td><code>city</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Destination city.</td></tr>
@@ -4701,7 +4833,7 @@ footer {
 <tr><td><code>amount_partner</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Amount borne by the partner.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amounts.</td></tr>
 <tr><td><code>environment</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Environment (site or programme area) charged.</td></tr>
-<tr><td><code>validator</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">User who validates the request.</td></tr>
+<tr><td><code>validator</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User who validates the request.</td></tr>
 <tr><td><code>submit_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">When the request was submitted.</td></tr>
 <tr><td><code>approve_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">When the request was approved.</td></tr>
 <tr><td><code>reject_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">When the request was rejected.</td></tr>
@@ -4929,7 +5061,7 @@ footer {
 <tr><td><code>reference</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reference (sequence number) of the trip.</td></tr>
 <tr><td><code>name</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Title of the mission.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>draft</code>, <code>pending</code>, <code>planned</code>, <code>in_progress</code>, <code>done</code>, <code>cancelled</code></span></td><td data-label="Description">State of the trip.</td></tr>
-<tr><td><code>traveler</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">User travelling.</td></tr>
+<tr><td><code>traveler</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User travelling.</td></tr>
 <tr><td><code>traveler_name</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Full name of the traveller.</td></tr>
 <tr><td><code>traveler_email</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Email address of the traveller.</td></tr>
 <tr><td><code>trip_type</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Kind of mission.</td></tr>
@@ -5250,21 +5382,21 @@ Every data route needs \`Authorization: Bearer <API key>\`; the documentation ro
 - Getting a key: it is an API key of the ERP's dedicated technical account, a member of the group authorised to use the API. The ERP administrator who holds that account creates it under *Preferences \u2192 Account security \u2192 New API key*, with a name and an expiry date. It is shown **only once**: keep it in a secret store or an environment variable, never in a prompt, a URL or a log. On the demo sandbox, \`make run\` prints one.
 - Reads are made with that account's read-only rights, never with a person's.
 - **401** \`unauthorized\` (with \`WWW-Authenticate: Bearer\`): the key is absent, invalid or expired.
-- **403** \`forbidden\`: the key is valid but of another account (even an administrator's), or the account has no read right on the model.
+- **403** \`forbidden\`: the key is valid but of another account (even an administrator's), or the account has no read right on the model. A read right given back to the account counts on the very next request.
 - Over XML-RPC and JSON-RPC a key of another account looks like a wrong key (401): the ERP checks a key together with the technical account's login. Over JSON-2 (recent ERP versions) it is 403.
 
 ## Records and types
 
 - Every record has an integer \`id\`, always present; the other fields are all present unless \`fields\` selects a subset.
 - Types: \`integer\`, \`number\`, \`boolean\`, \`string\`; dates (\`string(date)\`) are \`YYYY-MM-DD\`, date-times (\`string(date-time)\`) ISO 8601 in UTC ending in \`Z\`; arrays hold the readable names of related records (\`string[]\`) or their ids (\`integer[]\`).
-- \`|null\`: the field may be \`null\` (an empty relation, or one the API account cannot read; the request still succeeds).
+- \`|null\`: the field may be \`null\` (an empty relation, or one the API account cannot read; the request still succeeds). Nulls of the second kind are named in \`meta.unreadable_fields\` (a detail answer then has a \`meta\` too) and in the \`X-Unreadable-Fields\` header (an export has the header only): they are not the record's value, so a sync should not store them as one.
 - Fields named \`*_id\` hold the id of a related record; the sibling without the suffix holds its readable name. \`url\` links to the record in the ERP interface.
 - Enumerated fields (\`"a"|"b"\`) take exactly one of the listed strings.
 - [personal data] marks personal data: handle it accordingly. [deprecated] marks what may go; answers touching it carry a \`Deprecation\` header.
 
 ## Paging
 
-List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fields\`, \`format\`, \`changed_since\` besides their filters; detail routes take \`fields\` only. Any other query key is 400; a malformed value (\`limit=0\`, \`offset=-1\`, \`total=maybe\`) is 422. A list answers \`{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}\`.
+List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fields\`, \`format\`, \`csv_formulas\`, \`changed_since\` besides their filters; detail routes take \`fields\` only. Any other query key is 400; a malformed value (\`limit=0\`, \`offset=-1\`, \`total=maybe\`) is 422. A list answers \`{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}\`.
 
 - **Offset paging** (\`limit\`, \`offset\`, optional \`order\`): for screens and small lists. \`meta.total\` counts every match; the cost grows with the offset.
 - **Cursor paging** (\`since_id\`): for full scans and synchronisation. Start with \`since_id=0\`, then pass back \`meta.next_since_id\` unchanged (\`"next_since_id": 212\`: ask again with \`since_id=212\`); stop at \`"next_since_id": null\`. Ascending id, constant cost; never compute the cursor yourself. Not with \`offset\` or \`order\` (400).
@@ -5274,8 +5406,9 @@ List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fi
 - total: \`true\` (default) or \`false\`. The count scans every match whatever the \`limit\`: turn it off in cursor scans and whenever no count is shown.
 - order: \`field\`, \`field asc\` or \`field desc\`, comma-separated, among the resource's sortable fields; \`id\` is appended as the last key, so pages are stable. A number that is not set is read as 0 and sorts beside the zeros; a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by \`id\`, except on date-times: the ERP orders first by fractions of a second that answers round off.
 - fields: comma-separated field names (\`fields=id,name\`); an unknown name is 400.
-- format: \`csv\` or \`ndjson\` (or \`Accept: text/csv\` or \`application/x-ndjson\`): an export of every match, streamed by ascending id, with the filters and \`fields\`; \`since_id\` resumes after an id; not with \`limit\`, \`offset\`, \`order\` or \`total\` (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, \`null\` an empty field, an empty text \`""\`, arrays as JSON text. An export that ends without its last chunk was cut short: resume with \`since_id\`. \`format=json\` gives the JSON page whatever \`Accept\` says.
-- changed_since: an ISO 8601 date-time, or the token \`meta.next_changed_since\` gave: the change feed, records written at or after it in \`(write_date, id)\` order (the rest of a large window by id, where the ERP has no index on \`write_date\`). Pass back \`meta.next_changed_since\` while \`meta.more_changes\` is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters, and deleted records, come in \`meta.removed_ids\`; apply \`data\`, then drop those ids (it may name ids you never had: ignore them; exports: a \`_removed\` column, and the next token in the \`X-Next-Changed-Since\` header). The last few seconds wait until settled. Not with \`order\`, \`offset\`, \`since_id\` or \`total=true\` (400).
+- format: \`csv\` or \`ndjson\` (or \`Accept: text/csv\` or \`application/x-ndjson\`): an export of every match, streamed by ascending id, with the filters and \`fields\`; \`since_id\` resumes after an id; not with \`limit\`, \`offset\`, \`order\` or \`total\` (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, \`null\` an empty field, an empty text \`""\`, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return) has a \`'\` in front, as OWASP advises, so that opening the file computes nothing (numbers such as \`-12.5\` are never changed). An export that ends without its last chunk was cut short: resume with \`since_id\`. \`format=json\` gives the JSON page whatever \`Accept\` says.
+- csv_formulas: \`escaped\` (default) or \`raw\`, CSV exports only (400 otherwise). \`escaped\`: texts a spreadsheet would read as formulas (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab, a carriage return, or their full-width forms) get a leading \`'\` (OWASP's advice against CSV injection); \`raw\`: every text as the ERP holds it, for loaders that are not spreadsheets.
+- changed_since: an ISO 8601 date-time, or the token \`meta.next_changed_since\` gave: the change feed, records written at or after it in \`(write_date, id)\` order (the rest of a large window by id, where the ERP has no index on \`write_date\`). Pass back \`meta.next_changed_since\` while \`meta.more_changes\` is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters, and deleted records, come in \`meta.removed_ids\`; apply \`data\`, then drop those ids (it may name ids you never had: ignore them; exports: a \`_removed\` column, and the next token in the \`X-Next-Changed-Since\` header). The last few seconds wait until settled. Not with \`order\`, \`offset\`, \`since_id\` or \`total=true\` (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.
 - **Unchanged answers**: a 200 JSON answer carries an \`ETag\` (an export none); send it back in \`If-None-Match\` (comma-separated, or \`*\`) and an unchanged answer is **304** with no body. The ERP is still read, and answers are \`Cache-Control: no-store\`: keep the ETag and the body yourself. A resource the operator caches answers \`Cache-Control: private, max-age=\u2026\` with an \`Age\` instead: it may come from the gateway's cache, at most \`max-age\` seconds old.
 
 \`\`\`sh
@@ -5289,7 +5422,7 @@ Each resource takes its named filters (listed with it) and the common parameters
 - Operators: \`=\` exact; \`ilike\` case-insensitive substring of the literal text (\`%\` and \`_\` are not wildcards); \`>=\` and \`<=\` inclusive bounds; \`in\` one of several ids.
 - Integers: whole numbers (\`*_id\`: the id of a related record). Numbers: decimals with a dot. Text: non-empty, URL-encoded. Booleans: \`true\` or \`false\`, case-insensitive.
 - Enumerations (\`"a"|"b"\`): one of the listed values, exactly, without quotes (\`state=done\`); another value is 422, its message listing the allowed ones.
-- Dates: \`YYYY-MM-DD\` (a date-time is accepted, its UTC date used). Date-times: \`YYYY-MM-DD\` or ISO 8601 (\`2026-01-31T08:00:00Z\`; an offset is converted to UTC, none means UTC); a date alone means from 00:00:00Z of that day for \`*_after\`, through its end for \`*_before\`.
+- Dates: \`YYYY-MM-DD\` (a date-time is accepted, its UTC date used). Date-times: \`YYYY-MM-DD\` or ISO 8601 (\`2026-01-31T08:00:00Z\`; an offset is converted to UTC, none means UTC); a date alone means from 00:00:00Z of that day for \`*_after\`, through its end for \`*_before\`. Bounds hold on the values as answered, to the second: \`*_before=t\` includes every record shown at \`t\` (the ERP keeps fractions of a second it does not answer), \`*_after=t\` every record shown at \`t\` or later (with a fraction of a second in \`t\`: at a later second).
 - Integer lists (\`in\`): positive ids comma-separated (\`assignee_id=3,5\`) or the key repeated (\`assignee_id=3&assignee_id=5\`).
 - An empty value, a repeated key on a single-value filter, or a value that cannot be used is 422 \`invalid_value\`.
 - Where a resource states a scope, records outside it do not exist for the API: absent from lists, 404 on detail.
@@ -5333,7 +5466,7 @@ Agents that speak the Model Context Protocol use the same key, rights, limits an
 - Streamable HTTP: \`POST {base_url}/mcp\` with \`Authorization: Bearer <API key>\` (stateless: no session id; GET is 405).
 - stdio, for local agents: \`GATEWAY_URL={base_url} API_KEY=<key> npm run mcp\` in a clone of the gateway; it forwards to \`/mcp\`.
 - 14 tools: \`list_resources\`; \`describe_resource\` (fields, enums, filters, sort keys, personal-data flags); \`query_<domain>\` (one per domain: \`resource\`, named \`filters\`, \`fields\`, \`order\`, \`limit\`, \`since_id\`, \`total\`); \`get_record\` (\`resource\` as \`domain/name\`, \`id\`, \`fields\`).
-- Answers are structured content (\`{"resource", "data", "meta"}\`); personal-data fields only when named in \`fields\` (\`meta.personal_fields_omitted\` lists the others). Errors are tool errors whose text is \`{"error": {"code", "message", "status"}}\`.
+- Answers are structured content (\`{"resource", "data", "meta"}\`); personal-data fields only when named in \`fields\` (\`meta.personal_fields_omitted\` lists the others); \`meta.unreadable_fields\` names fields that are null because the API account may not read their model. Errors are tool errors whose text is \`{"error": {"code", "message", "status"}}\`.
 - Bounds: one POST carries at most 16 JSON-RPC messages (a batch; 400 past it), and at most 4 of its tool calls run at once (the others wait their turn, until the request timeout: then \`gateway_timeout\`, 504). A call that reads data costs what its route costs against the key's rate limit (\`rate_limited\`, 429, past it); while the gateway holds as many answers as its memory budget allows, a call answers \`unavailable\` (503) with \`retry_after\` seconds: retry then, or ask for fewer records.
 - **llms.txt**: this interface as flat Markdown for language models, at \`{base_url}/llms.txt\` (and \`/api/llms.txt\`).
 
@@ -5395,7 +5528,7 @@ Fields:
 - request_id: integer|null. Identifier of the approval request.
 - request_subject: string|null. Subject (number) of the approval request.
 - request_status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the approval request.
-- approver: string|null. Approver (user).
+- approver: string|null [personal data]. Approver (user).
 - approver_id: integer|null. Identifier of the approver (user).
 - status: "new"|"pending"|"waiting"|"approved"|"refused"|"cancel"|null. Position of this approver in the circuit.
 - sequence: integer|null. Rank in the circuit (lowest rank decides first).
@@ -5421,7 +5554,7 @@ Fields:
 - request_subject: string|null. Subject (number) of the approval request.
 - request_description: string|null. Description of the approval request.
 - request_status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the approval request.
-- author: string|null. Author of the approval request.
+- author: string|null [personal data]. Author of the approval request.
 - description: string|null. Description of the line.
 - product: string|null. Product asked for.
 - product_id: integer|null. Identifier of the product asked for.
@@ -5453,18 +5586,18 @@ Fields:
 - subject: string|null. Subject of the request (request number).
 - description: string|null. Description (reason) of the request.
 - reference: string|null. External reference of the request.
-- author: string|null. Author (owner) of the request.
+- author: string|null [personal data]. Author (owner) of the request.
 - author_id: integer|null. Identifier of the author (user).
-- created_by: string|null. Person who entered the request, if different from the author.
+- created_by: string|null [personal data]. Person who entered the request, if different from the author.
 - status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the request.
 - category: string|null. Approval category.
 - category_id: integer|null. Identifier of the approval category.
 - amount: number|null. Amount of the request.
 - currency: string|null. Currency of the amount.
 - budget_code: string|null. Budget code charged.
-- final_approver: string|null. Approver who takes the final decision.
+- final_approver: string|null [personal data]. Approver who takes the final decision.
 - approvers: integer[]. Identifiers of the circuit steps, to join with approvals/approvers.
-- partner: string|null. Partner (contact) concerned by the request.
+- partner: string|null [personal data]. Partner (contact) concerned by the request.
 - location: string|null. Location concerned by the request.
 - quantity: number|null. Quantity asked for.
 - created_at: string(date-time)|null. Creation date and time of the record.
@@ -5593,9 +5726,9 @@ Fields:
 - seats_max: integer|null. Maximum number of attendees (0 when unlimited).
 - seats_taken: integer|null. Seats taken by confirmed and attended registrations.
 - seats_available: integer|null. Seats still available (0 when unlimited).
-- organizer: string|null. Organizer of the event.
-- responsible: string|null. User responsible for the event.
-- referent: string|null. Referent person of the event.
+- organizer: string|null [personal data]. Organizer of the event.
+- responsible: string|null [personal data]. User responsible for the event.
+- referent: string|null [personal data]. Referent person of the event.
 - origin: "internal"|"public"|null. Origin of the event (internal or public request).
 - review_state: "approved"|"pending"|"refused"|null. Review state of the event.
 - hidden_public: boolean. Hidden on the public site.
@@ -5625,7 +5758,7 @@ Fields:
 - attendee: string|null [personal data]. Participant name.
 - email: string|null [personal data]. Participant email address.
 - phone: string|null [personal data]. Participant phone number.
-- booked_by: string|null. Contact who booked the registration.
+- booked_by: string|null [personal data]. Contact who booked the registration.
 - state: "draft"|"open"|"done"|"cancel"|null. Registration status: draft (unconfirmed), open (confirmed), done (attended), cancel (cancelled).
 - company: string|null. Owning company.
 - url: string|null. Link to the record in the ERP interface.
@@ -5646,7 +5779,7 @@ Fields:
 - event: string|null. Name of the event.
 - name: string|null. Task to carry out.
 - done: boolean. The task is done.
-- assignee: string|null. User assigned to the task.
+- assignee: string|null [personal data]. User assigned to the task.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - event_id = integer
@@ -5671,7 +5804,7 @@ Fields:
 - due_date: string(date)|null. Due date.
 - state: "pending"|"handled"|"late"|null. Handling state: late when the due date has passed without the alert being handled.
 - handled_at: string(date-time)|null. When the alert was handled.
-- handled_by: string|null. Person who handled the alert.
+- handled_by: string|null [personal data]. Person who handled the alert.
 - reminder_days: integer|null. Notice days before the due date.
 - company: string|null. Owning company.
 - url: string|null. Link to the record in the ERP interface.
@@ -5692,7 +5825,7 @@ Fields:
 - reference: string|null. Reference of the fuel log.
 - vehicle: string|null. Vehicle filled.
 - vehicle_id: integer|null. Identifier of the vehicle filled.
-- driver: string|null. Driver at the time of the fill.
+- driver: string|null [personal data]. Driver at the time of the fill.
 - date: string(date-time)|null. Date and time of the fill.
 - station: string|null. Fuel station.
 - liters: number|null. Litres filled.
@@ -5725,7 +5858,7 @@ Fields:
 - name: string|null. Short description of the incident.
 - vehicle: string|null. Vehicle involved.
 - vehicle_id: integer|null. Identifier of the vehicle involved.
-- driver: string|null. Driver at the time of the incident.
+- driver: string|null [personal data]. Driver at the time of the incident.
 - date: string(date)|null. Date of the incident.
 - severity: "minor"|"moderate"|"major"|"critical"|null. Severity of the incident.
 - cost: number|null. Estimated impact cost.
@@ -5770,8 +5903,8 @@ Fields:
 - reference: string|null. Reference of the reservation.
 - vehicle: string|null. Vehicle reserved.
 - vehicle_id: integer|null. Identifier of the vehicle reserved.
-- driver: string|null. Driver.
-- requester: string|null. Person who made the request.
+- driver: string|null [personal data]. Driver.
+- requester: string|null [personal data]. Person who made the request.
 - start: string(date-time)|null. Start of the reservation.
 - stop: string(date-time)|null. End of the reservation.
 - duration: number|null. Duration (hours).
@@ -5782,7 +5915,7 @@ Fields:
 - attendees_count: integer|null. Expected passengers.
 - origin: "internal"|"public"|null. Channel through which the request was made.
 - state: "draft"|"pending"|"approved"|"in_progress"|"done"|"refused"|"cancelled"|null. State of the reservation.
-- approver: string|null. Person who approved or refused the request.
+- approver: string|null [personal data]. Person who approved or refused the request.
 - approved_at: string(date-time)|null. When the request was approved.
 - refusal_reason: string|null. Reason given for a refusal.
 - url: string|null. Link to the record in the ERP interface.
@@ -5834,7 +5967,7 @@ Fields:
 - reservation_id: integer|null. Originating reservation, if any.
 - vehicle: string|null. Vehicle driven.
 - vehicle_id: integer|null. Identifier of the vehicle driven.
-- driver: string|null. Driver.
+- driver: string|null [personal data]. Driver.
 - date: string(date)|null. Date of the trip.
 - date_start: string(date-time)|null. Departure time.
 - date_end: string(date-time)|null. Arrival time.
@@ -5862,7 +5995,7 @@ Fields:
 - plate: string|null. Licence plate.
 - model: string|null. Make and model.
 - vin: string|null. Vehicle identification number (chassis).
-- driver: string|null. Driver currently assigned.
+- driver: string|null [personal data]. Driver currently assigned.
 - seats: integer|null. Number of seats.
 - fuel_type: "diesel"|"gasoline"|"full_hybrid"|"plug_in_hybrid_diesel"|"plug_in_hybrid_gasoline"|"cng"|"lpg"|"hydrogen"|"electric"|null. Fuel or energy.
 - odometer: number|null. Last odometer reading (km).
@@ -5900,7 +6033,7 @@ Fields:
 - product: string|null. Hardware model.
 - quantity: number|null. Quantity on hand.
 - location: string|null. Stock location of the asset.
-- holder: string|null. Person holding the asset.
+- holder: string|null [personal data]. Person holding the asset.
 - lifecycle: "available"|"assigned"|"maintenance"|"retired"|"external"|null. Lifecycle stage of the asset.
 - company: string|null. Owning company.
 - url: string|null. Link to the record in the ERP interface.
@@ -5918,7 +6051,7 @@ Fields:
 - id: integer. Technical identifier of the move.
 - ticket_id: integer|null. Identifier of the ticket the consumable was issued for.
 - ticket_number: string|null. Number of the ticket.
-- beneficiary: string|null. Person who received the consumable.
+- beneficiary: string|null [personal data]. Person who received the consumable.
 - product: string|null. Consumable issued.
 - location: string|null. Stock location the consumable was taken from.
 - quantity: number|null. Quantity issued.
@@ -5926,7 +6059,7 @@ Fields:
 - remaining_quantity: number|null. Quantity not returned.
 - state: "out"|"partial"|"returned"|null. Return state of the move.
 - date: string(date-time)|null. Date and time of issue.
-- handled_by: string|null. Technician who handled the move.
+- handled_by: string|null [personal data]. Technician who handled the move.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - state = "out"|"partial"|"returned"
@@ -5948,9 +6081,9 @@ Fields:
 - stage: string|null. Current stage.
 - is_closed: boolean. The current stage is a closing stage.
 - team: string|null. Support team in charge.
-- assignees: string[]. Assigned technicians.
-- assignee: string|null. First assigned technician, or null (earlier listing).
-- requester: string|null. Person who raised the ticket.
+- assignees: string[] [personal data]. Assigned technicians.
+- assignee: string|null [personal data]. First assigned technician, or null (earlier listing).
+- requester: string|null [personal data]. Person who raised the ticket.
 - requester_email: string|null [personal data]. Email address of the requester.
 - priority: "0"|"1"|"2"|"3"|null. Priority: 0 low, 1 normal, 2 high, 3 critical.
 - kanban_state: "normal"|"done"|"blocked"|null. Kanban status: normal (in progress), done (ready) or blocked.
@@ -6029,8 +6162,8 @@ Fields:
 - currency: string|null. Currency of the amounts.
 - state: "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"|null. State of the order (org_tribu = awaiting tribe validation).
 - invoice_status: "no"|"to invoice"|"invoiced"|null. Billing status.
-- buyer: string|null. Buyer in charge of the order.
-- author: string|null. Person who entered the order.
+- buyer: string|null [personal data]. Buyer in charge of the order.
+- author: string|null [personal data]. Person who entered the order.
 - author_id: integer|null. Identifier of the person who entered the order (user).
 - created_at: string(date-time)|null. Creation date and time of the record.
 - company: string|null. Owning company.
@@ -6113,8 +6246,8 @@ Fields:
 - stop: string(date-time)|null. End of the maintenance slot.
 - state: "planned"|"in_progress"|"done"|"cancelled"|null. State of the maintenance.
 - category: "preventive"|"curative"|"cleaning"|"other"|null. Kind of maintenance.
-- technician: string|null. Internal technician.
-- external_technician: string|null. External technician or contractor.
+- technician: string|null [personal data]. Internal technician.
+- external_technician: string|null [personal data]. External technician or contractor.
 - blocks_reservations: boolean. Prevents any reservation on the slot.
 - check_progress: number|null. Progress of the maintenance checklist (percent).
 - company: string|null. Owning company.
@@ -6143,10 +6276,10 @@ Fields:
 - duration: number|null. Duration of the reservation (hours).
 - attendees_expected: integer|null. Number of attendees expected.
 - attendees_actual: integer|null. Number of attendees actually present.
-- requester: string|null. Person who requested the reservation.
+- requester: string|null [personal data]. Person who requested the reservation.
 - origin: "internal"|"public"|null. Origin of the request (internal or public).
 - state: "pending"|"approved"|"refused"|"cancelled"|"done"|null. State of the reservation.
-- approver: string|null. User who approved or refused the reservation.
+- approver: string|null [personal data]. User who approved or refused the reservation.
 - approved_at: string(date-time)|null. Date and time of the approval.
 - refusal_reason: string|null. Reason given for a refusal.
 - cancellation_reason: string|null. Reason given for a cancellation.
@@ -6231,11 +6364,11 @@ Fields:
 - subject_id: integer|null. Identifier of the subject concerned.
 - sprint: string|null. Sprint during which the blocker was raised.
 - squad: string|null. Squad that is blocked.
-- owner: string|null. Person in charge of following the blocker.
-- unblocker: string|null. Who can lift the blocker (person or body; free text).
-- unblocker_user: string|null. Person to notify to lift the blocker.
+- owner: string|null [personal data]. Person in charge of following the blocker.
+- unblocker: string|null [personal data]. Who can lift the blocker (person or body; free text).
+- unblocker_user: string|null [personal data]. Person to notify to lift the blocker.
 - origin: "member"|"feedback"|"no_feedback"|null. Where the blocker comes from.
-- reported_by: string|null. Person who reported the blocker.
+- reported_by: string|null [personal data]. Person who reported the blocker.
 - date_start: string(date)|null. Blocked since.
 - date_lifted: string(date)|null. Date the blocker was lifted (null while open).
 - is_open: boolean. True while the blocker has not been lifted.
@@ -6324,7 +6457,7 @@ Fields:
 - value: number|null. Value read.
 - unit: string|null. Unit of the measure.
 - note: string|null. Comment on the reading.
-- read_by: string|null. Person who recorded the reading.
+- read_by: string|null [personal data]. Person who recorded the reading.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - measure_id = integer
@@ -6404,7 +6537,7 @@ Fields:
 - reference: string|null. Reference of the transfer.
 - origin: string|null. Source document (purchase order, request...).
 - picking_type: string|null. Operation type (receipt, delivery, internal transfer).
-- partner: string|null. Contact (vendor or recipient).
+- partner: string|null [personal data]. Contact (vendor or recipient).
 - source_location: string|null. Location the goods leave.
 - destination_location: string|null. Location the goods reach.
 - scheduled_date: string(date-time)|null. Scheduled date of the transfer.
@@ -6459,7 +6592,7 @@ Fields:
 - state: "draft"|"pending"|"approved"|"rejected"|"cancelled"|null. State of the request.
 - trip_id: integer|null. Identifier of the trip (mission) concerned, if any.
 - trip_reference: string|null. Reference of the trip concerned.
-- traveler: string|null. User travelling.
+- traveler: string|null [personal data]. User travelling.
 - mission_object: string|null. Purpose of the mission.
 - country: string|null. Destination country.
 - city: string|null. Destination city.
@@ -6481,7 +6614,7 @@ Fields:
 - amount_partner: number|null. Amount borne by the partner.
 - currency: string|null. Currency of the amounts.
 - environment: string|null. Environment (site or programme area) charged.
-- validator: string|null. User who validates the request.
+- validator: string|null [personal data]. User who validates the request.
 - submit_date: string(date-time)|null. When the request was submitted.
 - approve_date: string(date-time)|null. When the request was approved.
 - reject_date: string(date-time)|null. When the request was rejected.
@@ -6567,7 +6700,7 @@ Fields:
 - reference: string|null. Reference (sequence number) of the trip.
 - name: string|null. Title of the mission.
 - state: "draft"|"pending"|"planned"|"in_progress"|"done"|"cancelled"|null. State of the trip.
-- traveler: string|null. User travelling.
+- traveler: string|null [personal data]. User travelling.
 - traveler_name: string|null [personal data]. Full name of the traveller.
 - traveler_email: string|null [personal data]. Email address of the traveller.
 - trip_type: string|null. Kind of mission.
@@ -6712,6 +6845,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -6783,6 +6919,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -6794,7 +6933,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -6897,6 +7036,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -6915,6 +7057,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/AnalyticAccountsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -6992,6 +7147,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -7029,6 +7187,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -7040,7 +7201,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -7143,6 +7304,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -7161,6 +7325,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/AnalyticDimensionsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -7238,6 +7415,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -7304,7 +7484,7 @@ var openapi_default = {
             name: "created_after",
             in: "query",
             required: false,
-            description: "Steps created on or after this date. Operator `>=`.",
+            description: "Steps created on or after this date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -7323,7 +7503,7 @@ var openapi_default = {
             name: "created_before",
             in: "query",
             required: false,
-            description: "Steps created on or before this date. Operator `<=`.",
+            description: "Steps created on or before this date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -7361,6 +7541,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -7372,7 +7555,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -7475,6 +7658,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -7493,6 +7679,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/ApprovalsApproversRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -7570,6 +7769,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -7630,7 +7832,7 @@ var openapi_default = {
             name: "created_after",
             in: "query",
             required: false,
-            description: "Lines created on or after this date. Operator `>=`.",
+            description: "Lines created on or after this date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -7649,7 +7851,7 @@ var openapi_default = {
             name: "created_before",
             in: "query",
             required: false,
-            description: "Lines created on or before this date. Operator `<=`.",
+            description: "Lines created on or before this date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -7687,6 +7889,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -7698,7 +7903,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -7801,6 +8006,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -7819,6 +8027,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/ApprovalsRequestLinesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -7894,6 +8115,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -7980,7 +8204,7 @@ var openapi_default = {
             name: "created_after",
             in: "query",
             required: false,
-            description: "Records whose created_at is on or after the given date. Operator `>=`.",
+            description: "Records whose created_at is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -7999,7 +8223,7 @@ var openapi_default = {
             name: "created_before",
             in: "query",
             required: false,
-            description: "Records whose created_at is on or before the given date. Operator `<=`.",
+            description: "Records whose created_at is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -8018,7 +8242,7 @@ var openapi_default = {
             name: "confirmed_after",
             in: "query",
             required: false,
-            description: "Records whose date_confirmed is on or after the given date. Operator `>=`.",
+            description: "Records whose date_confirmed is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -8037,7 +8261,7 @@ var openapi_default = {
             name: "confirmed_before",
             in: "query",
             required: false,
-            description: "Records whose date_confirmed is on or before the given date. Operator `<=`.",
+            description: "Records whose date_confirmed is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -8085,6 +8309,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -8096,7 +8323,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -8199,6 +8426,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -8217,6 +8447,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/ApprovalsRequestsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -8292,6 +8535,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -8371,6 +8617,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -8382,7 +8631,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -8485,6 +8734,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -8503,6 +8755,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/ElectricityCountersRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -8578,6 +8843,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -8681,6 +8949,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -8692,7 +8963,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -8795,6 +9066,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -8813,6 +9087,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/ElectricityPurchasesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -8890,6 +9177,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -8920,7 +9210,7 @@ var openapi_default = {
             name: "date_after",
             in: "query",
             required: false,
-            description: "Records whose date_reading is on or after the given date. Operator `>=`.",
+            description: "Records whose date_reading is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -8939,7 +9229,7 @@ var openapi_default = {
             name: "date_before",
             in: "query",
             required: false,
-            description: "Records whose date_reading is on or before the given date. Operator `<=`.",
+            description: "Records whose date_reading is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -8977,6 +9267,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -8988,7 +9281,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -9091,6 +9384,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -9109,6 +9405,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/ElectricityReadingsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -9186,6 +9495,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -9255,7 +9567,7 @@ var openapi_default = {
             name: "begin_after",
             in: "query",
             required: false,
-            description: "Records whose date_begin is on or after the given date. Operator `>=`.",
+            description: "Records whose date_begin is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -9274,7 +9586,7 @@ var openapi_default = {
             name: "begin_before",
             in: "query",
             required: false,
-            description: "Records whose date_begin is on or before the given date. Operator `<=`.",
+            description: "Records whose date_begin is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -9312,6 +9624,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -9323,7 +9638,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -9426,6 +9741,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -9444,6 +9762,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/EventsEventsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -9519,6 +9850,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -9598,6 +9932,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -9609,7 +9946,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -9712,6 +10049,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -9730,6 +10070,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/EventsRegistrationsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -9807,6 +10160,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -9866,6 +10222,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -9877,7 +10236,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -9980,6 +10339,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -9998,6 +10360,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/EventsTasksRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -10073,6 +10448,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -10182,6 +10560,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -10193,7 +10574,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -10296,6 +10677,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -10314,6 +10698,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/FleetAlertsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -10391,6 +10788,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -10429,7 +10829,7 @@ var openapi_default = {
             name: "date_after",
             in: "query",
             required: false,
-            description: "Records whose date is on or after the given date. Operator `>=`.",
+            description: "Records whose date is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -10448,7 +10848,7 @@ var openapi_default = {
             name: "date_before",
             in: "query",
             required: false,
-            description: "Records whose date is on or before the given date. Operator `<=`.",
+            description: "Records whose date is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -10486,6 +10886,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -10497,7 +10900,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -10600,6 +11003,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -10618,6 +11024,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/FleetFuelLogsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -10693,6 +11112,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -10798,6 +11220,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -10809,7 +11234,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -10912,6 +11337,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -10930,6 +11358,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/FleetIncidentsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -11007,6 +11448,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -11056,6 +11500,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -11067,7 +11514,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -11170,6 +11617,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -11188,6 +11638,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/FleetLocationsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -11265,6 +11728,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -11314,7 +11780,7 @@ var openapi_default = {
             name: "start_after",
             in: "query",
             required: false,
-            description: "Records whose start is on or after the given date. Operator `>=`.",
+            description: "Records whose start is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -11333,7 +11799,7 @@ var openapi_default = {
             name: "start_before",
             in: "query",
             required: false,
-            description: "Records whose start is on or before the given date. Operator `<=`.",
+            description: "Records whose start is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -11371,6 +11837,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -11382,7 +11851,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -11485,6 +11954,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -11503,6 +11975,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/FleetReservationsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -11578,6 +12063,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -11685,6 +12173,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -11696,7 +12187,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -11799,6 +12290,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -11817,6 +12311,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/FleetServicesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -11892,6 +12399,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -11981,6 +12491,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -11992,7 +12505,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -12095,6 +12608,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -12113,6 +12629,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/FleetTripsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -12188,6 +12717,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -12315,6 +12847,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -12326,7 +12861,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -12429,6 +12964,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -12447,6 +12985,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/FleetVehiclesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -12524,6 +13075,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -12590,6 +13144,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -12601,7 +13158,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -12704,6 +13261,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -12722,6 +13282,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/ItAssetsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -12799,6 +13372,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -12844,7 +13420,7 @@ var openapi_default = {
             name: "date_after",
             in: "query",
             required: false,
-            description: "Issued on or after this date. Operator `>=`.",
+            description: "Issued on or after this date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -12863,7 +13439,7 @@ var openapi_default = {
             name: "date_before",
             in: "query",
             required: false,
-            description: "Issued on or before this date. Operator `<=`.",
+            description: "Issued on or before this date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -12901,6 +13477,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -12912,7 +13491,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -13015,6 +13594,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -13033,6 +13615,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/ItConsumableMovesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -13108,6 +13703,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -13235,6 +13833,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -13246,7 +13847,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -13349,6 +13950,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -13367,6 +13971,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/ItTicketsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -13444,6 +14061,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -13492,7 +14112,7 @@ var openapi_default = {
             name: "planned_after",
             in: "query",
             required: false,
-            description: "Records whose date_planned is on or after the given date. Operator `>=`.",
+            description: "Records whose date_planned is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -13511,7 +14131,7 @@ var openapi_default = {
             name: "planned_before",
             in: "query",
             required: false,
-            description: "Records whose date_planned is on or before the given date. Operator `<=`.",
+            description: "Records whose date_planned is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -13549,6 +14169,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -13560,7 +14183,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -13663,6 +14286,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -13681,6 +14307,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/PurchaseOrderLinesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -13756,6 +14395,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -13869,7 +14511,7 @@ var openapi_default = {
             name: "ordered_after",
             in: "query",
             required: false,
-            description: "Records whose date_order is on or after the given date. Operator `>=`.",
+            description: "Records whose date_order is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -13888,7 +14530,7 @@ var openapi_default = {
             name: "ordered_before",
             in: "query",
             required: false,
-            description: "Records whose date_order is on or before the given date. Operator `<=`.",
+            description: "Records whose date_order is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -13929,7 +14571,7 @@ var openapi_default = {
             name: "created_after",
             in: "query",
             required: false,
-            description: "Records whose created_at is on or after the given date. Operator `>=`.",
+            description: "Records whose created_at is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -13948,7 +14590,7 @@ var openapi_default = {
             name: "created_before",
             in: "query",
             required: false,
-            description: "Records whose created_at is on or before the given date. Operator `<=`.",
+            description: "Records whose created_at is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -13986,6 +14628,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -13997,7 +14642,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -14100,6 +14745,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -14118,6 +14766,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/PurchaseOrdersRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -14195,6 +14856,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -14244,6 +14908,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -14255,7 +14922,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -14358,6 +15025,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -14376,6 +15046,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SpaceActivitiesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -14453,6 +15136,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -14490,6 +15176,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -14501,7 +15190,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -14604,6 +15293,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -14622,6 +15314,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SpaceCategoriesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -14699,6 +15404,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -14748,6 +15456,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -14759,7 +15470,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -14862,6 +15573,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -14880,6 +15594,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SpaceEquipmentsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -14957,6 +15684,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -15017,7 +15747,7 @@ var openapi_default = {
             name: "start_after",
             in: "query",
             required: false,
-            description: "Records whose start is on or after the given date. Operator `>=`.",
+            description: "Records whose start is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -15036,7 +15766,7 @@ var openapi_default = {
             name: "start_before",
             in: "query",
             required: false,
-            description: "Records whose start is on or before the given date. Operator `<=`.",
+            description: "Records whose start is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -15074,6 +15804,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -15085,7 +15818,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -15188,6 +15921,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -15206,6 +15942,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SpaceMaintenancesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -15283,6 +16032,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -15344,7 +16096,7 @@ var openapi_default = {
             name: "start_after",
             in: "query",
             required: false,
-            description: "Records whose start is on or after the given date. Operator `>=`.",
+            description: "Records whose start is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -15363,7 +16115,7 @@ var openapi_default = {
             name: "start_before",
             in: "query",
             required: false,
-            description: "Records whose start is on or before the given date. Operator `<=`.",
+            description: "Records whose start is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -15401,6 +16153,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -15412,7 +16167,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -15515,6 +16270,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -15533,6 +16291,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SpaceReservationsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -15610,6 +16381,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -15671,6 +16445,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -15682,7 +16459,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -15785,6 +16562,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -15803,6 +16583,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SpaceSitesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -15878,6 +16671,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -15966,6 +16762,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -15977,7 +16776,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -16080,6 +16879,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -16098,6 +16900,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SpaceSpacesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -16173,6 +16988,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -16294,6 +17112,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -16305,7 +17126,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -16408,6 +17229,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -16426,6 +17250,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SprintBlockersRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -16501,6 +17338,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -16628,6 +17468,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -16639,7 +17482,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -16742,6 +17585,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -16760,6 +17606,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SprintEngagementsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -16837,6 +17696,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -16910,6 +17772,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -16921,7 +17786,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -17024,6 +17889,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -17042,6 +17910,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SprintKeyResultsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -17117,6 +17998,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -17218,6 +18102,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -17229,7 +18116,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -17332,6 +18219,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -17350,6 +18240,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SprintMeasureReadingsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -17427,6 +18330,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -17488,6 +18394,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -17499,7 +18408,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -17602,6 +18511,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -17620,6 +18532,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SprintMeasuresRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -17697,6 +18622,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -17744,6 +18672,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -17755,7 +18686,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -17858,6 +18789,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -17876,6 +18810,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SprintObjectivesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -17953,6 +18900,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -18028,6 +18978,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -18039,7 +18992,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -18142,6 +19095,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -18160,6 +19116,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/SprintSprintsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -18237,6 +19206,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -18285,7 +19257,7 @@ var openapi_default = {
             name: "scheduled_after",
             in: "query",
             required: false,
-            description: "Records whose scheduled_date is on or after the given date. Operator `>=`.",
+            description: "Records whose scheduled_date is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
             schema: {
               anyOf: [
                 {
@@ -18304,7 +19276,7 @@ var openapi_default = {
             name: "scheduled_before",
             in: "query",
             required: false,
-            description: "Records whose scheduled_date is on or before the given date. Operator `<=`.",
+            description: "Records whose scheduled_date is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
             schema: {
               anyOf: [
                 {
@@ -18342,6 +19314,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -18353,7 +19328,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -18456,6 +19431,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -18474,6 +19452,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/StockPickingsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -18551,6 +19542,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -18622,6 +19616,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -18633,7 +19630,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -18736,6 +19733,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -18754,6 +19754,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/TravelPerdiemRatesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -18829,6 +19842,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -18962,6 +19978,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -18973,7 +19992,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -19076,6 +20095,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -19094,6 +20116,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/TravelPerdiemRequestsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -19171,6 +20206,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -19218,6 +20256,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -19229,7 +20270,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -19332,6 +20373,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -19350,6 +20394,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/TravelTripExpensesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -19425,6 +20482,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -19524,6 +20584,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -19535,7 +20598,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -19638,6 +20701,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -19656,6 +20722,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/TravelTripStagesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -19733,6 +20812,9 @@ var openapi_default = {
             $ref: "#/components/parameters/Format"
           },
           {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -19782,6 +20864,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -19793,7 +20878,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -19896,6 +20981,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -19914,6 +21002,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/TravelTripTypesRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -19989,6 +21090,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -20118,6 +21222,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -20129,7 +21236,7 @@ var openapi_default = {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -20232,6 +21339,9 @@ var openapi_default = {
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
               },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
               "RateLimit-Policy": {
                 $ref: "#/components/headers/RateLimitPolicy"
               },
@@ -20250,6 +21360,19 @@ var openapi_default = {
                   properties: {
                     data: {
                       $ref: "#/components/schemas/TravelTripsRecord"
+                    },
+                    meta: {
+                      type: "object",
+                      additionalProperties: false,
+                      properties: {
+                        unreadable_fields: {
+                          type: "array",
+                          items: {
+                            type: "string"
+                          },
+                          description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
+                        }
+                      }
                     }
                   }
                 }
@@ -20359,6 +21482,13 @@ var openapi_default = {
               type: "integer"
             },
             description: "With `changed_since`: ids to drop from a copy: records written in this window that are now outside the resource (its scope, such as archived records) or no longer match the filters, and ids the ERP no longer has (deleted records: each caught-up call with room left in its page checks one range of ids, going round the id space; `CHANGES_RECONCILE_IDS`). May name ids the client never had (deleted before its sync began): ignore those. Apply `data`, then `removed_ids`."
+          },
+          unreadable_fields: {
+            type: "array",
+            items: {
+              type: "string"
+            },
+            description: "Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value."
           }
         }
       },
@@ -20541,7 +21671,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Approver (user)."
+            description: "Approver (user).",
+            "x-personal-data": true
           },
           approver_id: {
             type: [
@@ -20648,7 +21779,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Author of the approval request."
+            description: "Author of the approval request.",
+            "x-personal-data": true
           },
           description: {
             type: [
@@ -20782,7 +21914,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Author (owner) of the request."
+            description: "Author (owner) of the request.",
+            "x-personal-data": true
           },
           author_id: {
             type: [
@@ -20796,7 +21929,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Person who entered the request, if different from the author."
+            description: "Person who entered the request, if different from the author.",
+            "x-personal-data": true
           },
           status: {
             type: [
@@ -20854,7 +21988,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Approver who takes the final decision."
+            description: "Approver who takes the final decision.",
+            "x-personal-data": true
           },
           approvers: {
             type: "array",
@@ -20868,7 +22003,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Partner (contact) concerned by the request."
+            description: "Partner (contact) concerned by the request.",
+            "x-personal-data": true
           },
           location: {
             type: [
@@ -21371,21 +22507,24 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Organizer of the event."
+            description: "Organizer of the event.",
+            "x-personal-data": true
           },
           responsible: {
             type: [
               "string",
               "null"
             ],
-            description: "User responsible for the event."
+            description: "User responsible for the event.",
+            "x-personal-data": true
           },
           referent: {
             type: [
               "string",
               "null"
             ],
-            description: "Referent person of the event."
+            description: "Referent person of the event.",
+            "x-personal-data": true
           },
           origin: {
             type: [
@@ -21506,7 +22645,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Contact who booked the registration."
+            description: "Contact who booked the registration.",
+            "x-personal-data": true
           },
           state: {
             type: [
@@ -21581,7 +22721,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "User assigned to the task."
+            description: "User assigned to the task.",
+            "x-personal-data": true
           },
           url: {
             type: [
@@ -21675,7 +22816,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Person who handled the alert."
+            description: "Person who handled the alert.",
+            "x-personal-data": true
           },
           reminder_days: {
             type: [
@@ -21739,7 +22881,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Driver at the time of the fill."
+            description: "Driver at the time of the fill.",
+            "x-personal-data": true
           },
           date: {
             type: [
@@ -21889,7 +23032,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Driver at the time of the incident."
+            description: "Driver at the time of the incident.",
+            "x-personal-data": true
           },
           date: {
             type: [
@@ -22064,14 +23208,16 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Driver."
+            description: "Driver.",
+            "x-personal-data": true
           },
           requester: {
             type: [
               "string",
               "null"
             ],
-            description: "Person who made the request."
+            description: "Person who made the request.",
+            "x-personal-data": true
           },
           start: {
             type: [
@@ -22165,7 +23311,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Person who approved or refused the request."
+            description: "Person who approved or refused the request.",
+            "x-personal-data": true
           },
           approved_at: {
             type: [
@@ -22377,7 +23524,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Driver."
+            description: "Driver.",
+            "x-personal-data": true
           },
           date: {
             type: [
@@ -22500,7 +23648,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Driver currently assigned."
+            description: "Driver currently assigned.",
+            "x-personal-data": true
           },
           seats: {
             type: [
@@ -22672,7 +23821,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Person holding the asset."
+            description: "Person holding the asset.",
+            "x-personal-data": true
           },
           lifecycle: {
             type: [
@@ -22737,7 +23887,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Person who received the consumable."
+            description: "Person who received the consumable.",
+            "x-personal-data": true
           },
           product: {
             type: [
@@ -22800,7 +23951,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Technician who handled the move."
+            description: "Technician who handled the move.",
+            "x-personal-data": true
           },
           url: {
             type: [
@@ -22868,21 +24020,24 @@ var openapi_default = {
             items: {
               type: "string"
             },
-            description: "Assigned technicians."
+            description: "Assigned technicians.",
+            "x-personal-data": true
           },
           assignee: {
             type: [
               "string",
               "null"
             ],
-            description: "First assigned technician, or null (earlier listing)."
+            description: "First assigned technician, or null (earlier listing).",
+            "x-personal-data": true
           },
           requester: {
             type: [
               "string",
               "null"
             ],
-            description: "Person who raised the ticket."
+            description: "Person who raised the ticket.",
+            "x-personal-data": true
           },
           requester_email: {
             type: [
@@ -23278,14 +24433,16 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Buyer in charge of the order."
+            description: "Buyer in charge of the order.",
+            "x-personal-data": true
           },
           author: {
             type: [
               "string",
               "null"
             ],
-            description: "Person who entered the order."
+            description: "Person who entered the order.",
+            "x-personal-data": true
           },
           author_id: {
             type: [
@@ -23530,14 +24687,16 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Internal technician."
+            description: "Internal technician.",
+            "x-personal-data": true
           },
           external_technician: {
             type: [
               "string",
               "null"
             ],
-            description: "External technician or contractor."
+            description: "External technician or contractor.",
+            "x-personal-data": true
           },
           blocks_reservations: {
             type: "boolean",
@@ -23649,7 +24808,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Person who requested the reservation."
+            description: "Person who requested the reservation.",
+            "x-personal-data": true
           },
           origin: {
             type: [
@@ -23683,7 +24843,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "User who approved or refused the reservation."
+            description: "User who approved or refused the reservation.",
+            "x-personal-data": true
           },
           approved_at: {
             type: [
@@ -24020,21 +25181,24 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Person in charge of following the blocker."
+            description: "Person in charge of following the blocker.",
+            "x-personal-data": true
           },
           unblocker: {
             type: [
               "string",
               "null"
             ],
-            description: "Who can lift the blocker (person or body; free text)."
+            description: "Who can lift the blocker (person or body; free text).",
+            "x-personal-data": true
           },
           unblocker_user: {
             type: [
               "string",
               "null"
             ],
-            description: "Person to notify to lift the blocker."
+            description: "Person to notify to lift the blocker.",
+            "x-personal-data": true
           },
           origin: {
             type: [
@@ -24054,7 +25218,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Person who reported the blocker."
+            description: "Person who reported the blocker.",
+            "x-personal-data": true
           },
           date_start: {
             type: [
@@ -24410,7 +25575,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Person who recorded the reading."
+            description: "Person who recorded the reading.",
+            "x-personal-data": true
           },
           url: {
             type: [
@@ -24660,7 +25826,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "Contact (vendor or recipient)."
+            description: "Contact (vendor or recipient).",
+            "x-personal-data": true
           },
           source_location: {
             type: [
@@ -24879,7 +26046,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "User travelling."
+            description: "User travelling.",
+            "x-personal-data": true
           },
           mission_object: {
             type: [
@@ -25058,7 +26226,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "User who validates the request."
+            description: "User who validates the request.",
+            "x-personal-data": true
           },
           submit_date: {
             type: [
@@ -25364,7 +26533,8 @@ var openapi_default = {
               "string",
               "null"
             ],
-            description: "User travelling."
+            description: "User travelling.",
+            "x-personal-data": true
           },
           traveler_name: {
             type: [
@@ -25533,6 +26703,9 @@ var openapi_default = {
           },
           "X-Request-Id": {
             $ref: "#/components/headers/RequestId"
+          },
+          "X-Unreadable-Fields": {
+            $ref: "#/components/headers/UnreadableFields"
           },
           "RateLimit-Policy": {
             $ref: "#/components/headers/RateLimitPolicy"
@@ -25764,11 +26937,25 @@ var openapi_default = {
           ]
         }
       },
+      CsvFormulas: {
+        name: "csv_formulas",
+        in: "query",
+        required: false,
+        description: "CSV exports only (400 otherwise). `escaped` (the default): a text cell that a spreadsheet would read as a formula, one beginning with `=`, `+`, `-`, `@`, a tab or a carriage return (or the full-width `\uFF1D`, `\uFF0B`, `\uFF0D`, `\uFF20`), is written with a `'` in front, as OWASP advises against CSV injection, so that Excel or LibreOffice show it as text and compute nothing; numbers (`-12.5`), booleans, dates and arrays are never changed. `raw`: every text exactly as the ERP holds it, for loaders that are not spreadsheets (DuckDB, pandas); never open such a file in a spreadsheet when its texts come from outsiders.",
+        schema: {
+          type: "string",
+          enum: [
+            "escaped",
+            "raw"
+          ],
+          default: "escaped"
+        }
+      },
       ChangedSince: {
         name: "changed_since",
         in: "query",
         required: false,
-        description: "Change feed: records written at or after this ISO 8601 date-time (a date alone is midnight UTC), or after the token `meta.next_changed_since` gave, in `(write_date, id)` order (where the ERP has no index on `write_date` and more changes are pending than a page holds, as in a first sync, the rest of the window comes by id). Loop while `meta.more_changes` is true, then keep the last token for the next sync: no record is missed or repeated, same second included. Records written in the last `CHANGES_SETTLE_MS` (default 10 s) wait for the next call. Records that left the resource or the filters, and deleted records, come in `meta.removed_ids` (exports: a `_removed` column; the token to go on from is the `X-Next-Changed-Since` header). A token of an earlier version (`v1.`) keeps working. Not with `order`, `offset`, `since_id` or `total=true`.",
+        description: "Change feed: records written at or after this ISO 8601 date-time (a date alone is midnight UTC), or after the token `meta.next_changed_since` gave, in `(write_date, id)` order (where the ERP has no index on `write_date` and more changes are pending than a page holds, as in a first sync, the rest of the window comes by id). Loop while `meta.more_changes` is true, then keep the last token for the next sync: no record is missed or repeated, same second included. Records written in the last `CHANGES_SETTLE_MS` (default 10 s) wait for the next call. Records that left the resource or the filters, and deleted records, come in `meta.removed_ids` (exports: a `_removed` column; the token to go on from is the `X-Next-Changed-Since` header). A token of an earlier version (`v1.`) keeps working. Not with `order`, `offset`, `since_id` or `total=true`. A position in the future (more than 60 s ahead of the gateway's clock) is 422.",
         schema: {
           type: "string",
           maxLength: 2048
@@ -25835,6 +27022,13 @@ var openapi_default = {
           pattern: '^"per-key";r=[0-9]+;t=[0-9]+$'
         }
       },
+      UnreadableFields: {
+        description: "Only when some are: the fields this answer holds as `null` because the API account may not read the model their value comes from (comma-separated names), as `meta.unreadable_fields` says in a JSON body. Such a null is not the record's value: a sync should not store it as one. On an export it names every such field of the file (an export that meets another one is cut short).",
+        required: false,
+        schema: {
+          type: "string"
+        }
+      },
       RequestId: {
         description: "The id of this request, on every answer: the `X-Request-Id` the client sent when it is a safe token (1 to 128 letters, digits and `_ . : + / = -`), else one made by the gateway. Quote it when reporting a problem.",
         required: true,
@@ -25875,115 +27069,6 @@ var openapi_default = {
   },
   "x-generated-by": "ops-data-gateway codegen (make generate); Generated by ops-data-gateway codegen (make generate) from catalogue/*.yaml. Do not edit: changes are lost at the next generation."
 };
-
-// runtime/http/exact-routing.ts
-var import_express = require("express");
-init_errors();
-
-// runtime/http/error-handler.ts
-var import_node_util = require("node:util");
-init_errors();
-init_erp_error();
-
-// runtime/http/erp-errors.ts
-init_erp_error();
-init_errors();
-function gatewayErrorOf(error) {
-  if (error instanceof GatewayError) return error;
-  if (error instanceof ErpTimeout) return new GatewayError("gateway_timeout", "The ERP did not answer in time.", { cause: error });
-  if (error instanceof ErpUnavailable) return new GatewayError("bad_gateway", "The ERP is unreachable or gave an answer that could not be understood.", { cause: error });
-  if (error instanceof ErpFault) {
-    if (error.kind === "access_denied") return unauthorized("The API key is invalid or expired.");
-    if (error.kind === "access_error") return forbidden("The API account is not allowed to read this data.");
-    return new GatewayError("bad_gateway", "The ERP refused the request; the gateway logged the reason.", { cause: error });
-  }
-  return void 0;
-}
-
-// runtime/http/mask-secrets.ts
-var SECRET_LIKE = /[A-Za-z0-9_-]{32,}|[^\s/@'"<>()[\]{},;:]+@[^\s/@'"<>()[\]{},;:]+/g;
-function maskSecrets(text3) {
-  return text3.replace(SECRET_LIKE, "[redacted]");
-}
-
-// runtime/http/error-handler.ts
-init_request_context();
-
-// runtime/http/route-template.ts
-var NO_ROUTE = "(no route)";
-function routeOf(req) {
-  const recorded = req.res?.locals["route"];
-  if (recorded) return recorded;
-  const path = req.route?.path;
-  if (typeof path !== "string") return NO_ROUTE;
-  return templateOf(req.baseUrl, path);
-}
-function recordRoute(req) {
-  const path = req.route?.path;
-  if (req.res && typeof path === "string") req.res.locals["route"] = templateOf(req.baseUrl, path);
-}
-function templateOf(base, path) {
-  const joined = `${base.toLowerCase()}${path === "/" ? "" : path}` || "/";
-  return joined.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
-}
-
-// runtime/http/error-handler.ts
-function sendError(res, error) {
-  for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
-  res.status(error.status).json({ error: { code: error.code, message: error.message } });
-}
-function createErrorHandler(log) {
-  return (error, req, res, next) => {
-    if (res.headersSent) {
-      if (deadlineExpired(res)) return;
-      return next(error);
-    }
-    let known = gatewayErrorOf(error);
-    if (!known && isBodyError(error)) known = new GatewayError("bad_request", "The request could not be read.");
-    if (!known) {
-      log.error({ error: summarize(error), method: req.method, route: routeOf(req) }, "unexpected error");
-      known = new GatewayError("internal_error", "Internal error.");
-    } else if (known.status >= 500 && known.cause) {
-      res.locals["erpError"] = erpErrorSummary(known.cause);
-      if (log.isLevelEnabled("debug")) log.debug({ method: req.method, erp_message: rawMessage(known.cause) }, "ERP error message");
-    }
-    sendError(res, known);
-  };
-}
-function isBodyError(error) {
-  const status = error.status;
-  return typeof status === "number" && status >= 400 && status < 500;
-}
-function summarize(error) {
-  if (!(error instanceof Error || import_node_util.types.isNativeError(error))) return { type: typeof error, message: String(error).slice(0, 500) };
-  return { type: error.name, message: error.message, ...error.stack ? { stack: error.stack } : {} };
-}
-function rawMessage(cause) {
-  const parts = [];
-  for (let error = cause, depth = 0; error instanceof Error && depth < 3; error = error.cause, depth++) parts.push(`${error.name}: ${error.message}`);
-  return maskSecrets(parts.join(" <- ").slice(0, 2e3));
-}
-
-// runtime/http/exact-routing.ts
-var EXACT = { caseSensitive: true, strict: true };
-function exactRouter() {
-  return (0, import_express.Router)(EXACT);
-}
-var EXACT_APP_SETTINGS = [
-  ["case sensitive routing", EXACT.caseSensitive],
-  ["strict routing", EXACT.strict]
-];
-function spelledAsServed(path) {
-  return path.toLowerCase().replace(/(?<=.)\/+$/, "");
-}
-function noRoute(isServedPath) {
-  return (req, res) => {
-    const shown = req.path.slice(0, 200);
-    const served = spelledAsServed(req.path);
-    const hint = served !== req.path && isServedPath(served) ? ` Paths are matched exactly (letter case, no trailing slash): did you mean ${served.slice(0, 200)}?` : "";
-    sendError(res, notFound(`No route ${req.method} ${shown}.${hint}`));
-  };
-}
 
 // generated/resources/analytic.ts
 var ANALYTIC_ACCOUNTS = deepFreeze({
@@ -26193,6 +27278,10 @@ var ANALYTIC_ACCOUNTS = deepFreeze({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -26369,6 +27458,10 @@ var ANALYTIC_DIMENSIONS = deepFreeze({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -26405,14 +27498,12 @@ function deepFreeze(value) {
 }
 
 // generated/routers/analytic.ts
-function createAnalyticRouter(handlers) {
-  const router = exactRouter();
-  router.get("/accounts", handlers.list(ANALYTIC_ACCOUNTS));
-  router.get("/accounts/:id", handlers.detail(ANALYTIC_ACCOUNTS));
-  router.get("/dimensions", handlers.list(ANALYTIC_DIMENSIONS));
-  router.get("/dimensions/:id", handlers.detail(ANALYTIC_DIMENSIONS));
-  return router;
-}
+var ANALYTIC_ROUTES = [
+  { path: "/accounts", kind: "list", resource: ANALYTIC_ACCOUNTS },
+  { path: "/accounts/:id", kind: "detail", resource: ANALYTIC_ACCOUNTS },
+  { path: "/dimensions", kind: "list", resource: ANALYTIC_DIMENSIONS },
+  { path: "/dimensions/:id", kind: "detail", resource: ANALYTIC_DIMENSIONS }
+];
 
 // generated/resources/approvals.ts
 var APPROVALS_APPROVERS = deepFreeze2({
@@ -26477,7 +27568,7 @@ var APPROVALS_APPROVERS = deepFreeze2({
       name: "approver",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -26653,6 +27744,10 @@ var APPROVALS_APPROVERS = deepFreeze2({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -26777,7 +27872,7 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
       name: "author",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "related",
@@ -27040,6 +28135,10 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -27148,7 +28247,7 @@ var APPROVALS_REQUESTS = deepFreeze2({
       name: "author",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -27174,7 +28273,7 @@ var APPROVALS_REQUESTS = deepFreeze2({
       name: "created_by",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -27263,7 +28362,7 @@ var APPROVALS_REQUESTS = deepFreeze2({
       name: "final_approver",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -27290,7 +28389,7 @@ var APPROVALS_REQUESTS = deepFreeze2({
       name: "partner",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -27561,6 +28660,10 @@ var APPROVALS_REQUESTS = deepFreeze2({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -27646,16 +28749,14 @@ function deepFreeze2(value) {
 }
 
 // generated/routers/approvals.ts
-function createApprovalsRouter(handlers) {
-  const router = exactRouter();
-  router.get("/approvers", handlers.list(APPROVALS_APPROVERS));
-  router.get("/approvers/:id", handlers.detail(APPROVALS_APPROVERS));
-  router.get("/request-lines", handlers.list(APPROVALS_REQUEST_LINES));
-  router.get("/request-lines/:id", handlers.detail(APPROVALS_REQUEST_LINES));
-  router.get("/requests", handlers.list(APPROVALS_REQUESTS));
-  router.get("/requests/:id", handlers.detail(APPROVALS_REQUESTS));
-  return router;
-}
+var APPROVALS_ROUTES = [
+  { path: "/approvers", kind: "list", resource: APPROVALS_APPROVERS },
+  { path: "/approvers/:id", kind: "detail", resource: APPROVALS_APPROVERS },
+  { path: "/request-lines", kind: "list", resource: APPROVALS_REQUEST_LINES },
+  { path: "/request-lines/:id", kind: "detail", resource: APPROVALS_REQUEST_LINES },
+  { path: "/requests", kind: "list", resource: APPROVALS_REQUESTS },
+  { path: "/requests/:id", kind: "detail", resource: APPROVALS_REQUESTS }
+];
 
 // generated/resources/electricity.ts
 var ELECTRICITY_COUNTERS = deepFreeze3({
@@ -27929,6 +29030,10 @@ var ELECTRICITY_COUNTERS = deepFreeze3({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -28212,6 +29317,10 @@ var ELECTRICITY_PURCHASES = deepFreeze3({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -28491,6 +29600,10 @@ var ELECTRICITY_READINGS = deepFreeze3({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -28542,16 +29655,14 @@ function deepFreeze3(value) {
 }
 
 // generated/routers/electricity.ts
-function createElectricityRouter(handlers) {
-  const router = exactRouter();
-  router.get("/counters", handlers.list(ELECTRICITY_COUNTERS));
-  router.get("/counters/:id", handlers.detail(ELECTRICITY_COUNTERS));
-  router.get("/purchases", handlers.list(ELECTRICITY_PURCHASES));
-  router.get("/purchases/:id", handlers.detail(ELECTRICITY_PURCHASES));
-  router.get("/readings", handlers.list(ELECTRICITY_READINGS));
-  router.get("/readings/:id", handlers.detail(ELECTRICITY_READINGS));
-  return router;
-}
+var ELECTRICITY_ROUTES = [
+  { path: "/counters", kind: "list", resource: ELECTRICITY_COUNTERS },
+  { path: "/counters/:id", kind: "detail", resource: ELECTRICITY_COUNTERS },
+  { path: "/purchases", kind: "list", resource: ELECTRICITY_PURCHASES },
+  { path: "/purchases/:id", kind: "detail", resource: ELECTRICITY_PURCHASES },
+  { path: "/readings", kind: "list", resource: ELECTRICITY_READINGS },
+  { path: "/readings/:id", kind: "detail", resource: ELECTRICITY_READINGS }
+];
 
 // generated/resources/events.ts
 var EVENTS_EVENTS = deepFreeze4({
@@ -28753,7 +29864,7 @@ var EVENTS_EVENTS = deepFreeze4({
       name: "organizer",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -28766,7 +29877,7 @@ var EVENTS_EVENTS = deepFreeze4({
       name: "responsible",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -28779,7 +29890,7 @@ var EVENTS_EVENTS = deepFreeze4({
       name: "referent",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -28979,6 +30090,10 @@ var EVENTS_EVENTS = deepFreeze4({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -29130,7 +30245,7 @@ var EVENTS_REGISTRATIONS = deepFreeze4({
       name: "booked_by",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -29255,6 +30370,10 @@ var EVENTS_REGISTRATIONS = deepFreeze4({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -29367,7 +30486,7 @@ var EVENTS_TASKS = deepFreeze4({
       name: "assignee",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -29456,6 +30575,10 @@ var EVENTS_TASKS = deepFreeze4({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -29502,16 +30625,14 @@ function deepFreeze4(value) {
 }
 
 // generated/routers/events.ts
-function createEventsRouter(handlers) {
-  const router = exactRouter();
-  router.get("/events", handlers.list(EVENTS_EVENTS));
-  router.get("/events/:id", handlers.detail(EVENTS_EVENTS));
-  router.get("/registrations", handlers.list(EVENTS_REGISTRATIONS));
-  router.get("/registrations/:id", handlers.detail(EVENTS_REGISTRATIONS));
-  router.get("/tasks", handlers.list(EVENTS_TASKS));
-  router.get("/tasks/:id", handlers.detail(EVENTS_TASKS));
-  return router;
-}
+var EVENTS_ROUTES = [
+  { path: "/events", kind: "list", resource: EVENTS_EVENTS },
+  { path: "/events/:id", kind: "detail", resource: EVENTS_EVENTS },
+  { path: "/registrations", kind: "list", resource: EVENTS_REGISTRATIONS },
+  { path: "/registrations/:id", kind: "detail", resource: EVENTS_REGISTRATIONS },
+  { path: "/tasks", kind: "list", resource: EVENTS_TASKS },
+  { path: "/tasks/:id", kind: "detail", resource: EVENTS_TASKS }
+];
 
 // generated/resources/fleet.ts
 var FLEET_ALERTS = deepFreeze5({
@@ -29626,7 +30747,7 @@ var FLEET_ALERTS = deepFreeze5({
       name: "handled_by",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -29759,6 +30880,10 @@ var FLEET_ALERTS = deepFreeze5({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -29863,7 +30988,7 @@ var FLEET_FUEL_LOGS = deepFreeze5({
       name: "driver",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -30144,6 +31269,10 @@ var FLEET_FUEL_LOGS = deepFreeze5({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -30250,7 +31379,7 @@ var FLEET_INCIDENTS = deepFreeze5({
       name: "driver",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -30419,6 +31548,10 @@ var FLEET_INCIDENTS = deepFreeze5({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -30677,6 +31810,10 @@ var FLEET_LOCATIONS = deepFreeze5({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -30768,7 +31905,7 @@ var FLEET_RESERVATIONS = deepFreeze5({
       name: "driver",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -30781,7 +31918,7 @@ var FLEET_RESERVATIONS = deepFreeze5({
       name: "requester",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -30919,7 +32056,7 @@ var FLEET_RESERVATIONS = deepFreeze5({
       name: "approver",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -31056,6 +32193,10 @@ var FLEET_RESERVATIONS = deepFreeze5({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -31410,6 +32551,10 @@ var FLEET_SERVICES = deepFreeze5({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -31527,7 +32672,7 @@ var FLEET_TRIPS = deepFreeze5({
       name: "driver",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -31754,6 +32899,10 @@ var FLEET_TRIPS = deepFreeze5({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -31860,7 +33009,7 @@ var FLEET_VEHICLES = deepFreeze5({
       name: "driver",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -32130,6 +33279,10 @@ var FLEET_VEHICLES = deepFreeze5({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -32189,26 +33342,24 @@ function deepFreeze5(value) {
 }
 
 // generated/routers/fleet.ts
-function createFleetRouter(handlers) {
-  const router = exactRouter();
-  router.get("/alerts", handlers.list(FLEET_ALERTS));
-  router.get("/alerts/:id", handlers.detail(FLEET_ALERTS));
-  router.get("/fuel-logs", handlers.list(FLEET_FUEL_LOGS));
-  router.get("/fuel-logs/:id", handlers.detail(FLEET_FUEL_LOGS));
-  router.get("/incidents", handlers.list(FLEET_INCIDENTS));
-  router.get("/incidents/:id", handlers.detail(FLEET_INCIDENTS));
-  router.get("/locations", handlers.list(FLEET_LOCATIONS));
-  router.get("/locations/:id", handlers.detail(FLEET_LOCATIONS));
-  router.get("/reservations", handlers.list(FLEET_RESERVATIONS));
-  router.get("/reservations/:id", handlers.detail(FLEET_RESERVATIONS));
-  router.get("/services", handlers.list(FLEET_SERVICES));
-  router.get("/services/:id", handlers.detail(FLEET_SERVICES));
-  router.get("/trips", handlers.list(FLEET_TRIPS));
-  router.get("/trips/:id", handlers.detail(FLEET_TRIPS));
-  router.get("/vehicles", handlers.list(FLEET_VEHICLES));
-  router.get("/vehicles/:id", handlers.detail(FLEET_VEHICLES));
-  return router;
-}
+var FLEET_ROUTES = [
+  { path: "/alerts", kind: "list", resource: FLEET_ALERTS },
+  { path: "/alerts/:id", kind: "detail", resource: FLEET_ALERTS },
+  { path: "/fuel-logs", kind: "list", resource: FLEET_FUEL_LOGS },
+  { path: "/fuel-logs/:id", kind: "detail", resource: FLEET_FUEL_LOGS },
+  { path: "/incidents", kind: "list", resource: FLEET_INCIDENTS },
+  { path: "/incidents/:id", kind: "detail", resource: FLEET_INCIDENTS },
+  { path: "/locations", kind: "list", resource: FLEET_LOCATIONS },
+  { path: "/locations/:id", kind: "detail", resource: FLEET_LOCATIONS },
+  { path: "/reservations", kind: "list", resource: FLEET_RESERVATIONS },
+  { path: "/reservations/:id", kind: "detail", resource: FLEET_RESERVATIONS },
+  { path: "/services", kind: "list", resource: FLEET_SERVICES },
+  { path: "/services/:id", kind: "detail", resource: FLEET_SERVICES },
+  { path: "/trips", kind: "list", resource: FLEET_TRIPS },
+  { path: "/trips/:id", kind: "detail", resource: FLEET_TRIPS },
+  { path: "/vehicles", kind: "list", resource: FLEET_VEHICLES },
+  { path: "/vehicles/:id", kind: "detail", resource: FLEET_VEHICLES }
+];
 
 // generated/resources/it.ts
 var IT_ASSETS = deepFreeze6({
@@ -32301,7 +33452,7 @@ var IT_ASSETS = deepFreeze6({
       name: "holder",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -32418,6 +33569,10 @@ var IT_ASSETS = deepFreeze6({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -32501,7 +33656,7 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
       name: "beneficiary",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -32602,7 +33757,7 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
       name: "handled_by",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -32707,6 +33862,10 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -32857,7 +34016,7 @@ var IT_TICKETS = deepFreeze6({
       type: "array",
       items: "string",
       nullable: false,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "x2many",
@@ -32870,7 +34029,7 @@ var IT_TICKETS = deepFreeze6({
       name: "assignee",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "x2many",
@@ -32883,7 +34042,7 @@ var IT_TICKETS = deepFreeze6({
       name: "requester",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -33111,6 +34270,10 @@ var IT_TICKETS = deepFreeze6({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -33189,16 +34352,14 @@ function deepFreeze6(value) {
 }
 
 // generated/routers/it.ts
-function createItRouter(handlers) {
-  const router = exactRouter();
-  router.get("/assets", handlers.list(IT_ASSETS));
-  router.get("/assets/:id", handlers.detail(IT_ASSETS));
-  router.get("/consumable-moves", handlers.list(IT_CONSUMABLE_MOVES));
-  router.get("/consumable-moves/:id", handlers.detail(IT_CONSUMABLE_MOVES));
-  router.get("/tickets", handlers.list(IT_TICKETS));
-  router.get("/tickets/:id", handlers.detail(IT_TICKETS));
-  return router;
-}
+var IT_ROUTES = [
+  { path: "/assets", kind: "list", resource: IT_ASSETS },
+  { path: "/assets/:id", kind: "detail", resource: IT_ASSETS },
+  { path: "/consumable-moves", kind: "list", resource: IT_CONSUMABLE_MOVES },
+  { path: "/consumable-moves/:id", kind: "detail", resource: IT_CONSUMABLE_MOVES },
+  { path: "/tickets", kind: "list", resource: IT_TICKETS },
+  { path: "/tickets/:id", kind: "detail", resource: IT_TICKETS }
+];
 
 // generated/resources/purchase.ts
 var PURCHASE_ORDER_LINES = deepFreeze7({
@@ -33533,6 +34694,10 @@ var PURCHASE_ORDER_LINES = deepFreeze7({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -33813,7 +34978,7 @@ var PURCHASE_ORDERS = deepFreeze7({
       name: "buyer",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -33826,7 +34991,7 @@ var PURCHASE_ORDERS = deepFreeze7({
       name: "author",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -34045,6 +35210,10 @@ var PURCHASE_ORDERS = deepFreeze7({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -34144,14 +35313,12 @@ function deepFreeze7(value) {
 }
 
 // generated/routers/purchase.ts
-function createPurchaseRouter(handlers) {
-  const router = exactRouter();
-  router.get("/order-lines", handlers.list(PURCHASE_ORDER_LINES));
-  router.get("/order-lines/:id", handlers.detail(PURCHASE_ORDER_LINES));
-  router.get("/orders", handlers.list(PURCHASE_ORDERS));
-  router.get("/orders/:id", handlers.detail(PURCHASE_ORDERS));
-  return router;
-}
+var PURCHASE_ROUTES = [
+  { path: "/order-lines", kind: "list", resource: PURCHASE_ORDER_LINES },
+  { path: "/order-lines/:id", kind: "detail", resource: PURCHASE_ORDER_LINES },
+  { path: "/orders", kind: "list", resource: PURCHASE_ORDERS },
+  { path: "/orders/:id", kind: "detail", resource: PURCHASE_ORDERS }
+];
 
 // generated/resources/space.ts
 var SPACE_ACTIVITIES = deepFreeze8({
@@ -34287,6 +35454,10 @@ var SPACE_ACTIVITIES = deepFreeze8({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -34432,6 +35603,10 @@ var SPACE_CATEGORIES = deepFreeze8({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -34606,6 +35781,10 @@ var SPACE_EQUIPMENTS = deepFreeze8({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -34749,7 +35928,7 @@ var SPACE_MAINTENANCES = deepFreeze8({
       name: "technician",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -34762,7 +35941,7 @@ var SPACE_MAINTENANCES = deepFreeze8({
       name: "external_technician",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -34914,6 +36093,10 @@ var SPACE_MAINTENANCES = deepFreeze8({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -35099,7 +36282,7 @@ var SPACE_RESERVATIONS = deepFreeze8({
       name: "requester",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -35138,7 +36321,7 @@ var SPACE_RESERVATIONS = deepFreeze8({
       name: "approver",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -35335,6 +36518,10 @@ var SPACE_RESERVATIONS = deepFreeze8({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -35564,6 +36751,10 @@ var SPACE_SITES = deepFreeze8({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -35955,6 +37146,10 @@ var SPACE_SPACES = deepFreeze8({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -36010,24 +37205,22 @@ function deepFreeze8(value) {
 }
 
 // generated/routers/space.ts
-function createSpaceRouter(handlers) {
-  const router = exactRouter();
-  router.get("/activities", handlers.list(SPACE_ACTIVITIES));
-  router.get("/activities/:id", handlers.detail(SPACE_ACTIVITIES));
-  router.get("/categories", handlers.list(SPACE_CATEGORIES));
-  router.get("/categories/:id", handlers.detail(SPACE_CATEGORIES));
-  router.get("/equipments", handlers.list(SPACE_EQUIPMENTS));
-  router.get("/equipments/:id", handlers.detail(SPACE_EQUIPMENTS));
-  router.get("/maintenances", handlers.list(SPACE_MAINTENANCES));
-  router.get("/maintenances/:id", handlers.detail(SPACE_MAINTENANCES));
-  router.get("/reservations", handlers.list(SPACE_RESERVATIONS));
-  router.get("/reservations/:id", handlers.detail(SPACE_RESERVATIONS));
-  router.get("/sites", handlers.list(SPACE_SITES));
-  router.get("/sites/:id", handlers.detail(SPACE_SITES));
-  router.get("/spaces", handlers.list(SPACE_SPACES));
-  router.get("/spaces/:id", handlers.detail(SPACE_SPACES));
-  return router;
-}
+var SPACE_ROUTES = [
+  { path: "/activities", kind: "list", resource: SPACE_ACTIVITIES },
+  { path: "/activities/:id", kind: "detail", resource: SPACE_ACTIVITIES },
+  { path: "/categories", kind: "list", resource: SPACE_CATEGORIES },
+  { path: "/categories/:id", kind: "detail", resource: SPACE_CATEGORIES },
+  { path: "/equipments", kind: "list", resource: SPACE_EQUIPMENTS },
+  { path: "/equipments/:id", kind: "detail", resource: SPACE_EQUIPMENTS },
+  { path: "/maintenances", kind: "list", resource: SPACE_MAINTENANCES },
+  { path: "/maintenances/:id", kind: "detail", resource: SPACE_MAINTENANCES },
+  { path: "/reservations", kind: "list", resource: SPACE_RESERVATIONS },
+  { path: "/reservations/:id", kind: "detail", resource: SPACE_RESERVATIONS },
+  { path: "/sites", kind: "list", resource: SPACE_SITES },
+  { path: "/sites/:id", kind: "detail", resource: SPACE_SITES },
+  { path: "/spaces", kind: "list", resource: SPACE_SPACES },
+  { path: "/spaces/:id", kind: "detail", resource: SPACE_SPACES }
+];
 
 // generated/resources/sprint.ts
 var SPRINT_BLOCKERS = deepFreeze9({
@@ -36128,7 +37321,7 @@ var SPRINT_BLOCKERS = deepFreeze9({
       name: "owner",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -36141,7 +37334,7 @@ var SPRINT_BLOCKERS = deepFreeze9({
       name: "unblocker",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "field",
@@ -36153,7 +37346,7 @@ var SPRINT_BLOCKERS = deepFreeze9({
       name: "unblocker_user",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -36179,7 +37372,7 @@ var SPRINT_BLOCKERS = deepFreeze9({
       name: "reported_by",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -36375,6 +37568,10 @@ var SPRINT_BLOCKERS = deepFreeze9({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -36767,6 +37964,10 @@ var SPRINT_ENGAGEMENTS = deepFreeze9({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -37042,6 +38243,10 @@ var SPRINT_KEY_RESULTS = deepFreeze9({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -37220,7 +38425,7 @@ var SPRINT_MEASURE_READINGS = deepFreeze9({
       name: "read_by",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -37323,6 +38528,10 @@ var SPRINT_MEASURE_READINGS = deepFreeze9({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -37621,6 +38830,10 @@ var SPRINT_MEASURES = deepFreeze9({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -37771,6 +38984,10 @@ var SPRINT_OBJECTIVES = deepFreeze9({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -37966,6 +39183,10 @@ var SPRINT_SPRINTS = deepFreeze9({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -38012,24 +39233,22 @@ function deepFreeze9(value) {
 }
 
 // generated/routers/sprint.ts
-function createSprintRouter(handlers) {
-  const router = exactRouter();
-  router.get("/blockers", handlers.list(SPRINT_BLOCKERS));
-  router.get("/blockers/:id", handlers.detail(SPRINT_BLOCKERS));
-  router.get("/engagements", handlers.list(SPRINT_ENGAGEMENTS));
-  router.get("/engagements/:id", handlers.detail(SPRINT_ENGAGEMENTS));
-  router.get("/key-results", handlers.list(SPRINT_KEY_RESULTS));
-  router.get("/key-results/:id", handlers.detail(SPRINT_KEY_RESULTS));
-  router.get("/measure-readings", handlers.list(SPRINT_MEASURE_READINGS));
-  router.get("/measure-readings/:id", handlers.detail(SPRINT_MEASURE_READINGS));
-  router.get("/measures", handlers.list(SPRINT_MEASURES));
-  router.get("/measures/:id", handlers.detail(SPRINT_MEASURES));
-  router.get("/objectives", handlers.list(SPRINT_OBJECTIVES));
-  router.get("/objectives/:id", handlers.detail(SPRINT_OBJECTIVES));
-  router.get("/sprints", handlers.list(SPRINT_SPRINTS));
-  router.get("/sprints/:id", handlers.detail(SPRINT_SPRINTS));
-  return router;
-}
+var SPRINT_ROUTES = [
+  { path: "/blockers", kind: "list", resource: SPRINT_BLOCKERS },
+  { path: "/blockers/:id", kind: "detail", resource: SPRINT_BLOCKERS },
+  { path: "/engagements", kind: "list", resource: SPRINT_ENGAGEMENTS },
+  { path: "/engagements/:id", kind: "detail", resource: SPRINT_ENGAGEMENTS },
+  { path: "/key-results", kind: "list", resource: SPRINT_KEY_RESULTS },
+  { path: "/key-results/:id", kind: "detail", resource: SPRINT_KEY_RESULTS },
+  { path: "/measure-readings", kind: "list", resource: SPRINT_MEASURE_READINGS },
+  { path: "/measure-readings/:id", kind: "detail", resource: SPRINT_MEASURE_READINGS },
+  { path: "/measures", kind: "list", resource: SPRINT_MEASURES },
+  { path: "/measures/:id", kind: "detail", resource: SPRINT_MEASURES },
+  { path: "/objectives", kind: "list", resource: SPRINT_OBJECTIVES },
+  { path: "/objectives/:id", kind: "detail", resource: SPRINT_OBJECTIVES },
+  { path: "/sprints", kind: "list", resource: SPRINT_SPRINTS },
+  { path: "/sprints/:id", kind: "detail", resource: SPRINT_SPRINTS }
+];
 
 // generated/resources/stock.ts
 var STOCK_PICKINGS = deepFreeze10({
@@ -38091,7 +39310,7 @@ var STOCK_PICKINGS = deepFreeze10({
       name: "partner",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -38290,6 +39509,10 @@ var STOCK_PICKINGS = deepFreeze10({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -38345,12 +39568,10 @@ function deepFreeze10(value) {
 }
 
 // generated/routers/stock.ts
-function createStockRouter(handlers) {
-  const router = exactRouter();
-  router.get("/pickings", handlers.list(STOCK_PICKINGS));
-  router.get("/pickings/:id", handlers.detail(STOCK_PICKINGS));
-  return router;
-}
+var STOCK_ROUTES = [
+  { path: "/pickings", kind: "list", resource: STOCK_PICKINGS },
+  { path: "/pickings/:id", kind: "detail", resource: STOCK_PICKINGS }
+];
 
 // generated/resources/travel.ts
 var TRAVEL_PERDIEM_RATES = deepFreeze11({
@@ -38579,6 +39800,10 @@ var TRAVEL_PERDIEM_RATES = deepFreeze11({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -38711,7 +39936,7 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
       name: "traveler",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -38988,7 +40213,7 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
       name: "validator",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -39176,6 +40401,10 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -39397,6 +40626,10 @@ var TRAVEL_TRIP_EXPENSES = deepFreeze11({
       format: {
         type: "string",
         enum: ["json", "csv", "ndjson"]
+      },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
       },
       changed_since: {
         type: "string",
@@ -39709,6 +40942,10 @@ var TRAVEL_TRIP_STAGES = deepFreeze11({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -39889,6 +41126,10 @@ var TRAVEL_TRIP_TYPES = deepFreeze11({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -39979,7 +41220,7 @@ var TRAVEL_TRIPS = deepFreeze11({
       name: "traveler",
       type: "string",
       nullable: true,
-      personal: false,
+      personal: true,
       deprecated: false,
       source: {
         kind: "many2one",
@@ -40358,6 +41599,10 @@ var TRAVEL_TRIPS = deepFreeze11({
         type: "string",
         enum: ["json", "csv", "ndjson"]
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -40423,36 +41668,34 @@ function deepFreeze11(value) {
 }
 
 // generated/routers/travel.ts
-function createTravelRouter(handlers) {
-  const router = exactRouter();
-  router.get("/perdiem-rates", handlers.list(TRAVEL_PERDIEM_RATES));
-  router.get("/perdiem-rates/:id", handlers.detail(TRAVEL_PERDIEM_RATES));
-  router.get("/perdiem-requests", handlers.list(TRAVEL_PERDIEM_REQUESTS));
-  router.get("/perdiem-requests/:id", handlers.detail(TRAVEL_PERDIEM_REQUESTS));
-  router.get("/trip-expenses", handlers.list(TRAVEL_TRIP_EXPENSES));
-  router.get("/trip-expenses/:id", handlers.detail(TRAVEL_TRIP_EXPENSES));
-  router.get("/trip-stages", handlers.list(TRAVEL_TRIP_STAGES));
-  router.get("/trip-stages/:id", handlers.detail(TRAVEL_TRIP_STAGES));
-  router.get("/trip-types", handlers.list(TRAVEL_TRIP_TYPES));
-  router.get("/trip-types/:id", handlers.detail(TRAVEL_TRIP_TYPES));
-  router.get("/trips", handlers.list(TRAVEL_TRIPS));
-  router.get("/trips/:id", handlers.detail(TRAVEL_TRIPS));
-  return router;
-}
+var TRAVEL_ROUTES = [
+  { path: "/perdiem-rates", kind: "list", resource: TRAVEL_PERDIEM_RATES },
+  { path: "/perdiem-rates/:id", kind: "detail", resource: TRAVEL_PERDIEM_RATES },
+  { path: "/perdiem-requests", kind: "list", resource: TRAVEL_PERDIEM_REQUESTS },
+  { path: "/perdiem-requests/:id", kind: "detail", resource: TRAVEL_PERDIEM_REQUESTS },
+  { path: "/trip-expenses", kind: "list", resource: TRAVEL_TRIP_EXPENSES },
+  { path: "/trip-expenses/:id", kind: "detail", resource: TRAVEL_TRIP_EXPENSES },
+  { path: "/trip-stages", kind: "list", resource: TRAVEL_TRIP_STAGES },
+  { path: "/trip-stages/:id", kind: "detail", resource: TRAVEL_TRIP_STAGES },
+  { path: "/trip-types", kind: "list", resource: TRAVEL_TRIP_TYPES },
+  { path: "/trip-types/:id", kind: "detail", resource: TRAVEL_TRIP_TYPES },
+  { path: "/trips", kind: "list", resource: TRAVEL_TRIPS },
+  { path: "/trips/:id", kind: "detail", resource: TRAVEL_TRIPS }
+];
 
 // generated/routers/index.ts
-var DOMAIN_ROUTERS = [
-  { mount: "/analytic", create: createAnalyticRouter },
-  { mount: "/approvals", create: createApprovalsRouter },
-  { mount: "/electricity", create: createElectricityRouter },
-  { mount: "/events", create: createEventsRouter },
-  { mount: "/fleet", create: createFleetRouter },
-  { mount: "/it", create: createItRouter },
-  { mount: "/purchase", create: createPurchaseRouter },
-  { mount: "/space", create: createSpaceRouter },
-  { mount: "/sprint", create: createSprintRouter },
-  { mount: "/stock", create: createStockRouter },
-  { mount: "/travel", create: createTravelRouter }
+var DOMAIN_ROUTES = [
+  { mount: "/analytic", routes: ANALYTIC_ROUTES },
+  { mount: "/approvals", routes: APPROVALS_ROUTES },
+  { mount: "/electricity", routes: ELECTRICITY_ROUTES },
+  { mount: "/events", routes: EVENTS_ROUTES },
+  { mount: "/fleet", routes: FLEET_ROUTES },
+  { mount: "/it", routes: IT_ROUTES },
+  { mount: "/purchase", routes: PURCHASE_ROUTES },
+  { mount: "/space", routes: SPACE_ROUTES },
+  { mount: "/sprint", routes: SPRINT_ROUTES },
+  { mount: "/stock", routes: STOCK_ROUTES },
+  { mount: "/travel", routes: TRAVEL_ROUTES }
 ];
 var RESOURCES = [
   ...ANALYTIC_RESOURCES,
@@ -40468,7 +41711,7 @@ var RESOURCES = [
   ...TRAVEL_RESOURCES
 ];
 
-// runtime/auth.ts
+// runtime/admission/auth.ts
 var import_node_crypto = require("node:crypto");
 init_erp_error();
 init_errors();
@@ -40507,7 +41750,7 @@ var TtlCache = class {
   }
 };
 
-// runtime/auth.ts
+// runtime/admission/auth.ts
 var BEARER = /^bearer[ \t]+([^\s]+)[ \t]*$/i;
 var MAX_KEY_LENGTH = 512;
 var REFUSED_MAX_ENTRIES = 1e3;
@@ -40571,12 +41814,23 @@ var Authenticator = class {
   /** Throws 403 unless the principal's account may read `model`. */
   async assertCanRead(principal, model, stats) {
     const verdict = this.verdicts.get(principal.keyHash);
-    let readable = verdict?.readable.get(model);
-    if (readable === void 0) {
-      readable = await this.probeRead(principal, model, stats);
-      verdict?.readable.set(model, readable);
-    }
-    if (!readable) throw forbidden(`The API account has no read right on the data of this resource (${model}).`);
+    if (verdict?.readable.has(model)) return;
+    if (!await this.probeRead(principal, model, stats)) throw forbidden(`The API account has no read right on the data of this resource (${model}).`);
+    verdict?.readable.set(model, {});
+  }
+  /**
+   * Forgets the account's read right on `model`, and what was learned under it: the ERP refused a
+   * read the cached right allowed (the right was taken away). The next request asks again.
+   */
+  forgetRight(principal, model) {
+    this.verdicts.get(principal.keyHash)?.readable.delete(model);
+  }
+  unreadableOn(principal, model) {
+    return this.verdicts.get(principal.keyHash)?.readable.get(model)?.unreadable;
+  }
+  rememberUnreadable(principal, model, fields) {
+    const right = this.verdicts.get(principal.keyHash)?.readable.get(model);
+    if (right) right.unreadable = fields;
   }
   /** Forgets a key the ERP no longer accepts. */
   evict(principal) {
@@ -40818,7 +42072,7 @@ var ResponseCache = class {
 init_errors();
 
 // runtime/query/dates.ts
-var PARTS = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?([Zz]|([+-])(\d{2}):?(\d{2})?)?)?$/;
+var PARTS = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?([Zz]|([+-])(\d{2}):?(\d{2})?)?)?$/;
 function parseDateValue(text3) {
   const m = PARTS.exec(text3);
   if (!m) return void 0;
@@ -40826,22 +42080,30 @@ function parseDateValue(text3) {
   const [hour, minute, second] = [Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0)];
   if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return void 0;
   const local = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
+  local.setUTCFullYear(year);
   if (local.getUTCDate() !== day || local.getUTCMonth() !== month - 1) return void 0;
   let offsetMinutes = 0;
-  if (m[8]) {
-    const hours = Number(m[9]);
-    const minutes = Number(m[10] ?? 0);
+  if (m[9]) {
+    const hours = Number(m[10]);
+    const minutes = Number(m[11] ?? 0);
     if (hours > 23 || minutes > 59) return void 0;
-    offsetMinutes = (m[8] === "-" ? -1 : 1) * (hours * 60 + minutes);
+    offsetMinutes = (m[9] === "-" ? -1 : 1) * (hours * 60 + minutes);
   }
-  return { utc: new Date(local.getTime() - offsetMinutes * 6e4), dateOnly: m[4] === void 0 };
+  return { utc: new Date(local.getTime() - offsetMinutes * 6e4), dateOnly: m[4] === void 0, fraction: /[1-9]/.test(m[7] ?? "") };
 }
-var pad = (n) => String(n).padStart(2, "0");
-var datePart = (d) => `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+var pad = (n, width = 2) => String(n).padStart(width, "0");
+var datePart = (d) => `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
 var timePart = (d) => `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
-function erpDatetimeBound(value, op) {
-  if (value.dateOnly) return `${datePart(value.utc)} ${op === ">=" ? "00:00:00" : "23:59:59"}`;
-  return `${datePart(value.utc)} ${timePart(value.utc)}`;
+var ERP_MIN = "0001-01-01 00:00:00";
+var ERP_MAX_YEAR = 9999;
+function erpDatetimeCondition(value, bound) {
+  const second = value.utc.getTime();
+  const step = value.dateOnly ? 864e5 : 1e3;
+  const edge = new Date(bound === ">=" ? value.fraction ? second + 1e3 : second : second + step);
+  if (edge.getUTCFullYear() > ERP_MAX_YEAR) {
+    return bound === "<=" ? { op: ">=", value: ERP_MIN } : { op: "<", value: ERP_MIN };
+  }
+  return { op: bound === ">=" ? ">=" : "<", value: `${datePart(edge)} ${timePart(edge)}` };
 }
 function erpDate(value) {
   return datePart(value.utc);
@@ -40850,7 +42112,7 @@ function erpDate(value) {
 // runtime/query/changed-since.ts
 var TOKEN = /^v([12])\.([A-Za-z0-9_-]{1,4096})$/;
 var V1_BODY = /^([0-9]{1,12}):([0-9]{1,10})$/;
-var INT32_MAX2 = 2147483647;
+var INT32_MAX = 2147483647;
 var MAX_DIGESTS = 256;
 var FIRST = { span: 0, next: 1, seen: 0, digests: [] };
 var HAS_UNTIL = 1;
@@ -40886,7 +42148,7 @@ function parseChangedSince(text3) {
 }
 function fromV1(body) {
   const m = V1_BODY.exec(Buffer.from(body, "base64url").toString("utf8"));
-  if (!m || Number(m[2]) > INT32_MAX2) return void 0;
+  if (!m || Number(m[2]) > INT32_MAX) return void 0;
   return { second: Number(m[1]), afterId: Number(m[2]), reconcile: FIRST };
 }
 function fromV2(body) {
@@ -40909,8 +42171,8 @@ function fromV2(body) {
   const [span, next, seen] = [read(4), read(4), read(4)];
   const resume = flags & HAS_RESUME ? { from: read(4), digest: read(4) } : void 0;
   const digests = Array.from({ length: digestCount }, () => read(4));
-  const aligned = span > 0 ? (next - 1) % span === 0 && next <= INT32_MAX2 : next === 1 && digestCount === 0 && !resume;
-  if (second > 999999999999 || afterId > INT32_MAX2 || seen > INT32_MAX2 || !aligned) return void 0;
+  const aligned = span > 0 ? (next - 1) % span === 0 && next <= INT32_MAX : next === 1 && digestCount === 0 && !resume;
+  if (second > 999999999999 || afterId > INT32_MAX || seen > INT32_MAX || !aligned) return void 0;
   if (until !== void 0 && until <= second) return void 0;
   if (resume && (resume.from <= next || resume.from >= next + span)) return void 0;
   return { second, afterId, ...until === void 0 ? {} : { until }, reconcile: { span, next, seen, digests, ...resume ? { resume } : {} } };
@@ -40930,7 +42192,7 @@ function escapeLike(text3) {
 }
 function compileDomain(resource, terms, sinceId) {
   const domain = resource.scope.map((term) => [term.erp, term.op, term.value]);
-  for (const { filter, value } of terms) domain.push([filter.erp, filter.op, value]);
+  for (const { filter, value, op } of terms) domain.push([filter.erp, op ?? filter.op, value]);
   if (sinceId !== void 0) domain.push(["id", ">", sinceId]);
   return domain;
 }
@@ -41005,13 +42267,13 @@ init_erp_error();
 // runtime/changes/deletions.ts
 var MAX_RANGES = 256;
 var MAX_DOUBLINGS = 8;
-var INT32_MAX3 = 2147483647;
+var INT32_MAX2 = 2147483647;
 function reconcileFrom(state, span) {
   for (let k = 0; k <= MAX_DOUBLINGS; k++) if (state.span === span * 2 ** k) return state;
   return { span, next: 1, seen: state.seen, digests: [] };
 }
 function reconcileRange(state) {
-  return { from: state.next, to: Math.min(state.next + state.span, INT32_MAX3 + 1) };
+  return { from: state.next, to: Math.min(state.next + state.span, INT32_MAX2 + 1) };
 }
 function checkRange(state, present, budget) {
   const { from, to } = reconcileRange(state);
@@ -41077,6 +42339,8 @@ function mix(id) {
 }
 
 // runtime/changes/change-feed.ts
+init_errors();
+var FUTURE_TOLERANCE_S = 60;
 var ChangeFeed = class {
   constructor(reader, costs, settleMs, reconcileIds, now = Date.now) {
     this.reader = reader;
@@ -41090,6 +42354,16 @@ var ChangeFeed = class {
   settleMs;
   reconcileIds;
   now;
+  /**
+   * 422 for a position in the future (beyond FUTURE_TOLERANCE_S): never served, never echoed back. A
+   * copy's end (`until`) counts too: the feed would go on from there.
+   */
+  assertNotAhead(cursor) {
+    if (Math.max(cursor.second, cursor.until ?? 0) <= Math.floor(this.now() / 1e3) + FUTURE_TOLERANCE_S) return;
+    throw invalidValue(
+      `changed_since is in the future (more than ${FUTURE_TOLERANCE_S} s ahead of the gateway's clock): pass back meta.next_changed_since unchanged, or start from a date-time not later than now.`
+    );
+  }
   /** The first second not served yet: seconds before it are complete (see the module comment). */
   horizon() {
     return Math.floor((this.now() - this.settleMs) / 1e3);
@@ -41106,9 +42380,11 @@ var ChangeFeed = class {
     let next = read.next;
     if (from.until === void 0 && more && next.afterId === 0 && cost.case === "not_indexed") next = { ...next, until: horizon };
     let entries = [];
+    let unreadable = [];
     if (ids.length) {
-      const records = await this.reader.records(principal, resource, query.fields, changedRecordsRequest(resource, query, ids), stats);
-      const byId = new Map(records.map((record) => [record["id"], record]));
+      const read2 = await this.reader.records(principal, resource, query.fields, changedRecordsRequest(resource, query, ids), stats);
+      unreadable = read2.unreadable;
+      const byId = new Map(read2.records.map((record) => [record["id"], record]));
       entries = ids.map((id) => {
         const record = byId.get(id);
         return record ? { id, record } : { id };
@@ -41123,7 +42399,7 @@ var ChangeFeed = class {
       entries = entries.filter((entry) => !gone.has(entry.id));
       entries.push(...check.missing.map((id) => ({ id })));
     }
-    return { entries, next: { ...next, reconcile: position }, more };
+    return { entries, unreadable, next: { ...next, reconcile: position }, more };
   }
   /** One range of the deletion check: the ids of it the ERP no longer has (at most `budget`), and where the check goes on. */
   async deletions(principal, resource, state, budget, stats) {
@@ -41201,7 +42477,13 @@ async function changePage(feed, principal, resource, query, stats) {
     if (entry.record) data.push(entry.record);
     else removed.push(entry.id);
   }
-  return { data, meta: { next_changed_since: changeToken(page.next), more_changes: page.more, removed_ids: removed } };
+  const meta = {
+    next_changed_since: changeToken(page.next),
+    more_changes: page.more,
+    removed_ids: removed,
+    ...page.unreadable.length ? { unreadable_fields: [...page.unreadable] } : {}
+  };
+  return { body: { data, meta }, unreadable: page.unreadable };
 }
 
 // runtime/changes/write-date-cost.ts
@@ -41240,6 +42522,11 @@ var WriteDateCosts = class {
   /** Every model measured (or configured) so far, for /readyz and the metrics. */
   snapshot() {
     return [...this.known.values()].map((entry) => entry.cost);
+  }
+  /** What /readyz adds: `changes.write_date`, by model, once a model is known (nothing before). */
+  readiness() {
+    const costs = this.snapshot();
+    return costs.length ? { changes: { write_date: Object.fromEntries(costs.map((cost) => [cost.model, readinessOf(cost)])) } } : {};
   }
   async measure(principal, resource, stats) {
     const timed = async (run) => {
@@ -41289,6 +42576,13 @@ function describe(cost) {
   }
 }
 var round = (ms) => Math.round(ms * 10) / 10;
+function readinessOf(cost) {
+  return {
+    case: cost.case,
+    source: cost.source,
+    ...cost.checkMs === void 0 ? {} : { check_ms: cost.checkMs, keyed_ms: cost.keyedMs, max_id: cost.maxId, measured_at: cost.measuredAt }
+  };
+}
 
 // runtime/drift/drift-gaps.ts
 init_errors();
@@ -41609,12 +42903,12 @@ async function collectErpSchema(resources, describe2) {
 function hopModels(schema, model, path) {
   const hops = path.split(".");
   const models = [];
-  let current = model;
+  let current2 = model;
   for (const hop of hops.slice(0, -1)) {
-    const relation = current === void 0 ? void 0 : schema.get(current)?.[hop]?.relation;
+    const relation = current2 === void 0 ? void 0 : schema.get(current2)?.[hop]?.relation;
     if (!relation) break;
     models.push(relation);
-    current = relation;
+    current2 = relation;
   }
   return models;
 }
@@ -41761,15 +43055,335 @@ var DriftMonitor = class {
 
 // runtime/export/exporter.ts
 init_errors();
+
+// runtime/resource-reader.ts
+init_erp_error();
+init_errors();
+
+// runtime/records.ts
+function relationKey(field) {
+  const source = field.source;
+  switch (source.kind) {
+    case "related":
+      return `${source.erp}>${source.comodel}.${source.comodelField}`;
+    case "x2many":
+      return source.take === "ids" ? void 0 : `${source.comodel}.display_name`;
+    case "distribution_accounts":
+      return `${source.comodel}.display_name`;
+    default:
+      return void 0;
+  }
+}
+function compileMapper(resource, fields, options) {
+  const mappers = fields.map((field) => [
+    field.name,
+    options.unreadable?.has(field.name) ? () => null : fieldMapper(resource, field, options)
+  ]);
+  return (row, related) => {
+    const record = {};
+    for (const [name, map] of mappers) record[name] = map(row, related);
+    return record;
+  };
+}
+function fieldMapper(resource, field, options) {
+  const source = field.source;
+  switch (source.kind) {
+    case "id":
+      return (row) => row["id"];
+    case "url":
+      return (row) => options.urlFor(resource.model, row["id"]);
+    case "field": {
+      const erp = source.erp;
+      return (row) => scalar(field, row[erp]);
+    }
+    case "many2one": {
+      const erp = source.erp;
+      const index = source.take === "id" ? 0 : 1;
+      return (row) => {
+        const value = row[erp];
+        return Array.isArray(value) ? value[index] || null : typeof value === "number" && index === 0 ? value : null;
+      };
+    }
+    case "related": {
+      const erp = source.erp;
+      const key = relationKey(field);
+      return (row, related) => {
+        const target = row[erp];
+        const id = Array.isArray(target) ? target[0] : typeof target === "number" ? target : void 0;
+        if (id === void 0) return null;
+        const value = related.get(key)?.get(id);
+        if (Array.isArray(value)) return field.type === "integer" ? value[0] ?? null : value[1] || null;
+        return value === void 0 ? null : scalar(field, value);
+      };
+    }
+    case "x2many": {
+      const erp = source.erp;
+      if (source.take === "ids") return (row) => Array.isArray(row[erp]) ? [...row[erp]] : [];
+      const key = relationKey(field);
+      const names = (row, related) => {
+        const ids = Array.isArray(row[erp]) ? row[erp] : [];
+        const known = related.get(key);
+        return ids.map((id) => known?.get(id)).filter((name) => typeof name === "string");
+      };
+      return source.take === "first" ? (row, related) => names(row, related)[0] ?? null : names;
+    }
+    case "distribution": {
+      const erp = source.erp;
+      return (row) => serialiseDistribution(row[erp]);
+    }
+    case "distribution_accounts": {
+      const erp = source.erp;
+      const key = relationKey(field);
+      return (row, related) => {
+        const known = related.get(key);
+        const names = distributionAccountIds(row[erp]).map((id) => known?.get(id));
+        return [...new Set(names.filter((name) => typeof name === "string"))];
+      };
+    }
+  }
+}
+function scalar(field, value) {
+  if (field.type === "boolean") return value === true;
+  if (value === false || value === null || value === void 0) return null;
+  if (field.type === "string") {
+    if (typeof value !== "string") return Array.isArray(value) ? value[1] ?? null : String(value);
+    if (field.format === "date-time") return isoDateTime(value);
+    if (field.format === "date") return value.slice(0, 10);
+    return value;
+  }
+  if (field.type === "integer" && Array.isArray(value)) return value[0] ?? null;
+  return value;
+}
+function isoDateTime(value) {
+  if (value.length === 10) return `${value}T00:00:00Z`;
+  return `${value.slice(0, 10)}T${value.slice(11, 19)}Z`;
+}
+function distributionAccountIds(value) {
+  if (!value || typeof value !== "object") return [];
+  const ids = [];
+  for (const key of Object.keys(value)) for (const part of key.split(",")) if (/^\d+$/.test(part.trim())) ids.push(Number(part));
+  return ids;
+}
+function serialiseDistribution(value) {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return null;
+  const entries = Object.entries(value);
+  if (entries.length === 0) return null;
+  const body = entries.map(([key, share]) => `${JSON.stringify(key)}:${typeof share === "number" && Number.isInteger(share) ? `${share}.0` : JSON.stringify(share)}`);
+  return `{${body.join(",")}}`;
+}
+
+// runtime/resource-reader.ts
+var UNREADABLE_FIELDS_HEADER = "X-Unreadable-Fields";
+function unreadableFieldsHeader(fields) {
+  return fields.length ? { [UNREADABLE_FIELDS_HEADER]: fields.join(", ") } : {};
+}
+var WARNED_MAX_ENTRIES = 1e4;
+var ResourceReader = class {
+  constructor(erp, log, urlFor, memory, rememberMs, gapsOf = () => NO_GAPS) {
+    this.erp = erp;
+    this.log = log;
+    this.urlFor = urlFor;
+    this.memory = memory;
+    this.rememberMs = rememberMs;
+    this.gapsOf = gapsOf;
+    this.warned = new TtlCache(WARNED_MAX_ENTRIES);
+  }
+  erp;
+  log;
+  urlFor;
+  memory;
+  rememberMs;
+  gapsOf;
+  /** `uid|model|fields` already warned about, for `rememberMs`: one log line per account, model and field set. */
+  warned;
+  async list(principal, resource, query, stats) {
+    const requests = listRequests(resource, query);
+    const cursor = query.sinceId !== void 0;
+    const pageP = this.readPage(principal, resource, query.fields, requests.page, stats);
+    const countP = requests.countDomain ? this.call(principal, resource.model, "search_count", null, { domain: requests.countDomain }, stats) : void 0;
+    const [page, total] = await Promise.all([pageP, countP]);
+    let rows = page.rows;
+    const meta = {};
+    if (total !== void 0) meta.total = expectCount(total);
+    const more = rows.length > query.limit;
+    if (more) rows = rows.slice(0, query.limit);
+    if (cursor) meta.next_since_id = more ? rows[rows.length - 1]?.["id"] : null;
+    const { records, unreadable } = await this.toRecords(principal, resource, query.fields, rows, page.unreadable, stats);
+    if (unreadable.length) meta.unreadable_fields = [...unreadable];
+    return { data: records, meta };
+  }
+  /**
+   * The records of one ERP page, mapped: the building block of exports and of the change feed,
+   * which read page after page with requests of their own.
+   */
+  async records(principal, resource, fields, request2, stats) {
+    const page = await this.readPage(principal, resource, fields, request2, stats);
+    return this.toRecords(principal, resource, fields, page.rows, page.unreadable, stats);
+  }
+  /** Ids (and the other ERP fields named) of the records of `domain`, unmapped: the change feed's scan. */
+  async scan(principal, resource, request2, stats) {
+    const { fields, ...options } = request2;
+    return expectRows(await this.call(principal, resource.model, "search_read", null, { ...options, fields }, stats));
+  }
+  async count(principal, resource, domain, stats) {
+    return expectCount(await this.call(principal, resource.model, "search_count", null, { domain }, stats));
+  }
+  /** One record (404 when the account cannot see it), and the fields answered `null` in it for want of a right. */
+  async detail(principal, resource, id, query, stats) {
+    const page = await this.readPage(principal, resource, query.fields, detailRequest(resource, id, query), stats);
+    if (page.rows.length === 0) throw notFound(`No ${resource.path} record with id ${id}.`);
+    const { records, unreadable } = await this.toRecords(principal, resource, query.fields, page.rows, page.unreadable, stats);
+    return { record: records[0], unreadable };
+  }
+  call(principal, model, method, ids, kwargs, stats) {
+    return this.erp.call(principal, { model, method, ids, kwargs: { ...kwargs, context: ERP_CONTEXT } }, stats);
+  }
+  /** `search_read` of the page, leaving out (and reporting) the fields the account cannot read. */
+  async readPage(principal, resource, fields, request2, stats) {
+    const { fields: wanted, ...options } = request2;
+    let blocked = this.memory.unreadableOn(principal, resource.model) ?? /* @__PURE__ */ new Map();
+    const read = (erpFields) => this.call(principal, resource.model, "search_read", null, { ...options, fields: erpFields }, stats).then(expectRows);
+    const missing = this.gapsOf(resource).erpFields;
+    const readable = (f) => !blocked.has(f) && !missing.has(f);
+    let rows;
+    try {
+      rows = await read(wanted.filter(readable));
+    } catch (error) {
+      if (!isRelationRefusal(error, resource)) throw error;
+      const found = await this.findUnreadable(
+        resource,
+        wanted.filter((f) => f !== "id" && readable(f)),
+        read
+      );
+      if (found.size === 0) throw error;
+      blocked = new Map([...blocked, ...found]);
+      this.memory.rememberUnreadable(principal, resource.model, blocked);
+      rows = await read(wanted.filter(readable));
+    }
+    const unreadable = /* @__PURE__ */ new Map();
+    for (const field of fields) {
+      const erp = erpFieldOf(field);
+      const model = erp === void 0 ? void 0 : blocked.get(erp);
+      if (model !== void 0) unreadable.set(field.name, model);
+    }
+    return { rows, unreadable };
+  }
+  /**
+   * The fields whose reading raises an AccessError naming another model, by halving: each with that
+   * model. A refusal of the resource's own model on the way (the right was taken away meanwhile) ends
+   * the search: it is passed on, and nothing is learned.
+   */
+  async findUnreadable(resource, fields, read) {
+    const found = /* @__PURE__ */ new Map();
+    const probe = async (group) => {
+      try {
+        await read(["id", ...group]);
+      } catch (error) {
+        if (!isRelationRefusal(error, resource)) throw error;
+        if (group.length === 1) {
+          found.set(group[0], error.model);
+          return;
+        }
+        const half = Math.ceil(group.length / 2);
+        await Promise.all([probe(group.slice(0, half)), probe(group.slice(half))]);
+      }
+    };
+    if (fields.length > 0) await probe(fields);
+    return found;
+  }
+  async toRecords(principal, resource, fields, rows, unreadable, stats) {
+    if (rows.length === 0) return { records: [], unreadable: [] };
+    const dropped = this.gapsOf(resource).apiFields;
+    const related = await this.readRelations(principal, fields, rows, unreadable, dropped, stats);
+    if (unreadable.size > 0) this.warnOnce(principal, resource, unreadable);
+    const map = this.mapperFor(resource, fields, /* @__PURE__ */ new Set([...unreadable.keys(), ...dropped]));
+    return { records: rows.map((row) => map(row, related)), unreadable: fields.filter((f) => unreadable.has(f.name)).map((f) => f.name) };
+  }
+  /** The unreadable-relation warning, once per account, model and field set while `rememberMs` lasts. */
+  warnOnce(principal, resource, unreadable) {
+    const fields = [...unreadable].map(([field, model]) => ({ field, model }));
+    const key = `${principal.uid}|${resource.model}|${fields.map(({ field, model }) => `${field}:${model}`).sort().join(",")}`;
+    if (this.warned.get(key)) return;
+    if (this.rememberMs > 0) this.warned.set(key, true, this.rememberMs);
+    this.log.warn({ resource: resource.path, erp_uid: principal.uid, fields }, "unreadable relation: fields answered as null (the API account has no read right on their model)");
+  }
+  /** Mappers are compiled once per field list (the full list is one shared array) and unreadable set. */
+  mappers = /* @__PURE__ */ new WeakMap();
+  mapperFor(resource, fields, nulls) {
+    let byUnreadable = this.mappers.get(fields);
+    if (!byUnreadable) {
+      byUnreadable = /* @__PURE__ */ new Map();
+      this.mappers.set(fields, byUnreadable);
+    }
+    const key = [...nulls].join(",");
+    let map = byUnreadable.get(key);
+    if (!map) {
+      map = compileMapper(resource, fields, { urlFor: this.urlFor, unreadable: nulls });
+      byUnreadable.set(key, map);
+    }
+    return map;
+  }
+  /** One `read` per comodel relation, for related values and display names. */
+  async readRelations(principal, fields, rows, unreadable, dropped, stats) {
+    const groups = /* @__PURE__ */ new Map();
+    for (const field of fields) {
+      const key = relationKey(field);
+      if (key === void 0 || unreadable.has(field.name) || dropped.has(field.name)) continue;
+      const source = field.source;
+      const comodelField = source.kind === "related" ? source.comodelField : "display_name";
+      const group = groups.get(key) ?? { comodel: source.comodel, field: comodelField, ids: /* @__PURE__ */ new Set(), users: [] };
+      group.users.push(field);
+      for (const row of rows) for (const id of relatedIds(field, row)) group.ids.add(id);
+      groups.set(key, group);
+    }
+    const related = /* @__PURE__ */ new Map();
+    await Promise.all(
+      [...groups].map(async ([key, group]) => {
+        if (group.ids.size === 0) return;
+        try {
+          const values = expectRows(await this.call(principal, group.comodel, "read", [...group.ids], { fields: [group.field] }, stats));
+          related.set(key, new Map(values.map((value) => [value["id"], value[group.field]])));
+        } catch (error) {
+          if (!(error instanceof ErpFault && error.kind === "access_error")) throw error;
+          for (const field of group.users) unreadable.set(field.name, error.model ?? group.comodel);
+        }
+      })
+    );
+    return related;
+  }
+};
+function expectRows(value) {
+  if (Array.isArray(value) && value.every((row) => row !== null && typeof row === "object" && typeof row["id"] === "number")) return value;
+  throw new ErpUnavailable("the ERP answered a read with something that is not a list of records");
+}
+function expectCount(value) {
+  if (typeof value === "number" && Number.isInteger(value) && value >= 0) return value;
+  throw new ErpUnavailable("the ERP answered a count with something that is not a count");
+}
+function isRelationRefusal(error, resource) {
+  if (!(error instanceof ErpFault && error.kind === "access_error")) return false;
+  const model = error.model;
+  return model !== void 0 && model !== resource.model;
+}
+function relatedIds(field, row) {
+  const source = field.source;
+  if (source.kind === "distribution_accounts") return distributionAccountIds(row[source.erp]);
+  if (source.kind !== "related" && source.kind !== "x2many") return [];
+  const value = row[source.erp];
+  if (Array.isArray(value)) return source.kind === "related" ? typeof value[0] === "number" ? [value[0]] : [] : value;
+  return typeof value === "number" ? [value] : [];
+}
+
+// runtime/export/exporter.ts
 init_request_context();
 
 // runtime/export/export-encoders.ts
 var import_sync = require("csv-stringify/sync");
 var REMOVED = "_removed";
-function encoderFor(format, fields, changeFeed) {
-  return format === "csv" ? csvEncoder(fields, changeFeed) : ndjsonEncoder(changeFeed);
+function encoderFor(format, fields, changeFeed, formulas) {
+  return format === "csv" ? csvEncoder(fields, changeFeed, formulas) : ndjsonEncoder(changeFeed);
 }
-function csvEncoder(fields, changeFeed) {
+function csvEncoder(fields, changeFeed, formulas) {
   const columns = fields.map((field) => field.name);
   if (changeFeed) columns.push(REMOVED);
   const options = {
@@ -41780,6 +43394,7 @@ function csvEncoder(fields, changeFeed) {
     quote_record_delimiter: true,
     // Only an empty text is quoted (`""`); a null stays an empty field (`quoted_empty` would quote both).
     quoted_match: /^$/,
+    escape_formulas: formulas === "escaped",
     cast: {
       boolean: (value) => value ? "true" : "false",
       // Arrays (the only objects a record holds) as JSON text, which any loader can parse back.
@@ -41831,15 +43446,16 @@ var Exporter = class {
   log;
   async stream(principal, resource, query, format, req, res, stats) {
     const { next, headers } = query.changes ? await this.changePages(principal, resource, query, stats) : { next: await this.recordPages(principal, resource, query, stats), headers: {} };
-    const encoder = encoderFor(format, query.fields, query.changes !== void 0);
+    const encoder = encoderFor(format, query.fields, query.changes !== void 0, query.csvFormulas);
     let closed = false;
     res.once("close", () => {
       closed = true;
     });
-    let page = req.method === "HEAD" ? { entries: [], done: true } : await next();
+    let page = req.method === "HEAD" ? { entries: [], unreadable: [], done: true } : await next();
     if (res.headersSent || deadlineExpired(res)) return;
     this.sendHeaders(res, resource, encoder);
-    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    for (const [name, value] of Object.entries({ ...headers, ...unreadableFieldsHeader(page.unreadable) })) res.setHeader(name, value);
+    const announced = new Set(page.unreadable);
     let lease = stats.lease;
     try {
       await write(res, encoder.head());
@@ -41857,6 +43473,8 @@ var Exporter = class {
         lease = aheadLease;
         if (!ahead || closed) break;
         page = await ahead;
+        const unannounced = page.unreadable.filter((field) => !announced.has(field));
+        if (unannounced.length) throw new Error(`fields became unreadable during the export (${unannounced.join(", ")}): the header did not announce them`);
       }
     } catch (error) {
       this.log.warn({ resource: resource.path, error: error instanceof Error ? error.message : String(error) }, "export cut short: the connection is closed before its end");
@@ -41881,11 +43499,15 @@ var Exporter = class {
     let afterId = query.sinceId ?? 0;
     let sent = 0;
     return async () => {
-      const records = await this.reader.records(principal, resource, query.fields, exportPageRequest(resource, query, afterId, pageSize), stats);
+      const { records, unreadable } = await this.reader.records(principal, resource, query.fields, exportPageRequest(resource, query, afterId, pageSize), stats);
       const kept = records.slice(0, this.settings.maxRows - sent);
       sent += kept.length;
       afterId = records[records.length - 1]?.["id"] ?? afterId;
-      return { entries: kept.map((record) => ({ id: record["id"], record })), done: records.length < pageSize || sent >= this.settings.maxRows };
+      return {
+        entries: kept.map((record) => ({ id: record["id"], record })),
+        unreadable,
+        done: records.length < pageSize || sent >= this.settings.maxRows
+      };
     };
   }
   /**
@@ -41910,11 +43532,11 @@ var Exporter = class {
         const page = await this.changes.page(principal, resource, query, cursor, pageSize, horizon, stats, false);
         cursor = page.next;
         if (!page.more) deletions = { span: 0, next: 1, seen: Math.max(highest, page.next.reconcile.seen), digests: [] };
-        return { entries: page.entries, done: false };
+        return { entries: page.entries, unreadable: page.unreadable, done: false };
       }
       const check = await this.changes.deletions(principal, resource, deletions, pageSize, stats);
       deletions = check.next;
-      return { entries: check.missing.map((id) => ({ id })), done: check.next.next === 1 && !check.next.resume };
+      return { entries: check.missing.map((id) => ({ id })), unreadable: [], done: check.next.next === 1 && !check.next.resume };
     };
     return { next, headers: { "X-Next-Changed-Since": changeToken(end) } };
   }
@@ -41942,7 +43564,7 @@ init_erp_client();
 init_erp_error();
 init_memory_budget();
 
-// runtime/http/auth-failure-limit.ts
+// runtime/admission/auth-failure-limit.ts
 init_errors();
 
 // runtime/shared-state/window-limiter.ts
@@ -41952,7 +43574,8 @@ var WindowLimiter = class {
     this.limit = limit;
     this.shared = shared;
     const options = { points: limit.points, duration: limit.windowSeconds };
-    this.memory = new import_rate_limiter_flexible.RateLimiterMemory({ ...options, keyPrefix: limit.name });
+    this.local = new import_rate_limiter_flexible.RateLimiterMemory({ ...options, keyPrefix: limit.name });
+    this.unsynced = new import_rate_limiter_flexible.RateLimiterMemory({ ...options, keyPrefix: `${limit.name}:unsynced` });
     this.redis = shared && new import_rate_limiter_flexible.RateLimiterRedis({
       ...options,
       storeClient: shared.client,
@@ -41963,37 +43586,74 @@ var WindowLimiter = class {
   }
   limit;
   shared;
-  memory;
+  /** This process's count of each key: the count without Redis, and what it goes on from while Redis is away. */
+  local;
+  /** Points this process let through (or gave back) while Redis was away, not yet added to Redis's count. */
+  unsynced;
   redis;
   /** Spends `points` of `key`'s window; refused, spending nothing, when they do not fit. */
   consume(key, points) {
-    return this.run(async (limiter) => {
-      const state = await limiter.consume(key, points).then(stateOf(true), refusedOrThrow);
-      if (!state.allowed) await limiter.reward(key, points);
-      return state;
-    });
+    const { shared, redis: redis2 } = this;
+    if (!shared || !redis2) return this.consumeLocally(key, points);
+    return shared.attempt(
+      () => this.consumeShared(redis2, key, points),
+      async () => {
+        const state = await this.consumeLocally(key, points);
+        if (state.allowed) await this.unsynced.penalty(key, points);
+        return state;
+      }
+    );
   }
   /** Gives back `points` (negative: takes more) of `key`'s window, e.g. when a request turned out cheaper. */
   async adjust(key, points) {
     if (points === 0) return;
-    await this.run((limiter) => (points > 0 ? limiter.reward(key, points) : limiter.penalty(key, -points)).then(stateOf(true), refusedOrThrow));
-  }
-  run(operation) {
+    const change = (limiter) => points > 0 ? limiter.reward(key, points) : limiter.penalty(key, -points);
     const { shared, redis: redis2 } = this;
-    if (!shared || !redis2) return operation(this.memory);
-    return shared.attempt(
-      () => operation(redis2),
-      () => operation(this.memory)
+    if (!shared || !redis2) {
+      await change(this.local);
+      return;
+    }
+    await shared.attempt(
+      async () => this.remember(key, await change(redis2)),
+      async () => {
+        await change(this.local);
+        await change(this.unsynced);
+      }
     );
   }
+  async consumeLocally(key, points) {
+    const res = await this.local.consume(key, points).catch(verdictOrThrow);
+    if (res.consumedPoints <= this.limit.points) return stateOf(true, res);
+    return stateOf(false, await this.local.reward(key, points));
+  }
+  async consumeShared(redis2, key, points) {
+    const counted = current(await this.local.get(key));
+    const pending = current(await this.unsynced.get(key));
+    let res = await redis2.consume(key, points + pending).catch(verdictOrThrow);
+    await this.unsynced.delete(key);
+    if (res.consumedPoints < counted + points) res = await redis2.penalty(key, counted + points - res.consumedPoints);
+    const allowed = res.consumedPoints <= this.limit.points;
+    if (!allowed) res = await redis2.reward(key, points);
+    this.remember(key, res);
+    return stateOf(allowed, res);
+  }
+  /** Keeps Redis's answer for `key` as this process's count, until the same window end. */
+  remember(key, res) {
+    if (res.msBeforeNext > 0) void this.local.set(key, res.consumedPoints, Math.ceil(res.msBeforeNext / 1e3));
+  }
 };
-var stateOf = (allowed) => (res) => ({ allowed, remaining: Math.max(0, res.remainingPoints), resetMs: Math.max(0, res.msBeforeNext) });
-function refusedOrThrow(reason) {
-  if (reason instanceof import_rate_limiter_flexible.RateLimiterRes) return stateOf(false)(reason);
+var current = (res) => res && res.msBeforeNext > 0 ? res.consumedPoints : 0;
+var stateOf = (allowed, res) => ({
+  allowed,
+  remaining: allowed ? Math.max(0, res.remainingPoints) : 0,
+  resetMs: Math.max(0, res.msBeforeNext)
+});
+function verdictOrThrow(reason) {
+  if (reason instanceof import_rate_limiter_flexible.RateLimiterRes) return reason;
   throw reason;
 }
 
-// runtime/http/auth-failure-limit.ts
+// runtime/admission/auth-failure-limit.ts
 var ALL_ADDRESSES = "all";
 var AuthFailureLimit = class {
   /** Failures plus checks still waiting for the ERP, per address. */
@@ -42048,7 +43708,7 @@ function cors(origins2, mcpPath) {
     res.setHeader("Vary", "Origin");
     res.setHeader(
       "Access-Control-Expose-Headers",
-      "Age, Content-Disposition, Deprecation, ETag, RateLimit, RateLimit-Policy, Retry-After, Server-Timing, WWW-Authenticate, X-Next-Changed-Since, X-Request-Id"
+      "Age, Content-Disposition, Deprecation, ETag, RateLimit, RateLimit-Policy, Retry-After, Server-Timing, WWW-Authenticate, X-Next-Changed-Since, X-Request-Id, X-Unreadable-Fields"
     );
     if (req.method === "OPTIONS" && req.headers["access-control-request-method"]) {
       const allows = req.path === mcpPath ? PREFLIGHT.mcp : PREFLIGHT.data;
@@ -42062,7 +43722,119 @@ function cors(origins2, mcpPath) {
   };
 }
 
-// runtime/http/key-rate-limit.ts
+// runtime/http/exact-routing.ts
+var import_express = require("express");
+init_errors();
+
+// runtime/http/error-handler.ts
+var import_node_util = require("node:util");
+init_errors();
+init_erp_error();
+
+// runtime/http/erp-errors.ts
+init_erp_error();
+init_errors();
+function gatewayErrorOf(error) {
+  if (error instanceof GatewayError) return error;
+  if (error instanceof ErpBusy) return new GatewayError("unavailable", "The ERP is busy: too many requests in flight. Retry shortly.", { headers: { "Retry-After": "1" } });
+  if (error instanceof ErpTimeout) return new GatewayError("gateway_timeout", "The ERP did not answer in time.", { cause: error });
+  if (error instanceof ErpTransportMissing)
+    return new GatewayError("unavailable", "The gateway's ERP settings do not fit this ERP; its log says which one to change.", { cause: error });
+  if (error instanceof ErpUnavailable) return new GatewayError("bad_gateway", "The ERP is unreachable or gave an answer that could not be understood.", { cause: error });
+  if (error instanceof ErpFault) {
+    if (error.kind === "access_denied") return unauthorized("The API key is invalid or expired.");
+    if (error.kind === "access_error") return forbidden("The API account is not allowed to read this data.");
+    return new GatewayError("bad_gateway", "The ERP refused the request; the gateway logged the reason.", { cause: error });
+  }
+  return void 0;
+}
+
+// runtime/http/mask-secrets.ts
+var SECRET_LIKE = /[A-Za-z0-9_-]{32,}|[^\s/@'"<>()[\]{},;:]+@[^\s/@'"<>()[\]{},;:]+/g;
+function maskSecrets(text3) {
+  return text3.replace(SECRET_LIKE, "[redacted]");
+}
+
+// runtime/http/error-handler.ts
+init_request_context();
+
+// runtime/request/route-template.ts
+var NO_ROUTE = "(no route)";
+function routeOf(req) {
+  const recorded = req.res?.locals["route"];
+  if (recorded) return recorded;
+  const path = req.route?.path;
+  if (typeof path !== "string") return NO_ROUTE;
+  return templateOf(req.baseUrl, path);
+}
+function recordRoute(req) {
+  const path = req.route?.path;
+  if (req.res && typeof path === "string") req.res.locals["route"] = templateOf(req.baseUrl, path);
+}
+function templateOf(base, path) {
+  const joined = `${base.toLowerCase()}${path === "/" ? "" : path}` || "/";
+  return joined.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
+}
+
+// runtime/http/error-handler.ts
+function sendError(res, error) {
+  for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+  res.status(error.status).json({ error: { code: error.code, message: error.message } });
+}
+function createErrorHandler(log) {
+  return (error, req, res, next) => {
+    if (res.headersSent) {
+      if (deadlineExpired(res)) return;
+      return next(error);
+    }
+    let known = gatewayErrorOf(error);
+    if (!known && isBodyError(error)) known = new GatewayError("bad_request", "The request could not be read.");
+    if (!known) {
+      log.error({ error: summarize(error), method: req.method, route: routeOf(req) }, "unexpected error");
+      known = new GatewayError("internal_error", "Internal error.");
+    } else if (known.status >= 500 && known.cause) {
+      res.locals["erpError"] = erpErrorSummary(known.cause);
+      if (log.isLevelEnabled("debug")) log.debug({ method: req.method, erp_message: rawMessage(known.cause) }, "ERP error message");
+    }
+    sendError(res, known);
+  };
+}
+function isBodyError(error) {
+  const status = error.status;
+  return typeof status === "number" && status >= 400 && status < 500;
+}
+function summarize(error) {
+  if (!(error instanceof Error || import_node_util.types.isNativeError(error))) return { type: typeof error, message: String(error).slice(0, 500) };
+  return { type: error.name, message: error.message, ...error.stack ? { stack: error.stack } : {} };
+}
+function rawMessage(cause) {
+  const parts = [];
+  for (let error = cause, depth = 0; error instanceof Error && depth < 3; error = error.cause, depth++) parts.push(`${error.name}: ${error.message}`);
+  return maskSecrets(parts.join(" <- ").slice(0, 2e3));
+}
+
+// runtime/http/exact-routing.ts
+var EXACT = { caseSensitive: true, strict: true };
+function exactRouter() {
+  return (0, import_express.Router)(EXACT);
+}
+var EXACT_APP_SETTINGS = [
+  ["case sensitive routing", EXACT.caseSensitive],
+  ["strict routing", EXACT.strict]
+];
+function spelledAsServed(path) {
+  return path.toLowerCase().replace(/(?<=.)\/+$/, "");
+}
+function noRoute(isServedPath) {
+  return (req, res) => {
+    const shown = req.path.slice(0, 200);
+    const served = spelledAsServed(req.path);
+    const hint = served !== req.path && isServedPath(served) ? ` Paths are matched exactly (letter case, no trailing slash): did you mean ${served.slice(0, 200)}?` : "";
+    sendError(res, notFound(`No route ${req.method} ${shown}.${hint}`));
+  };
+}
+
+// runtime/admission/key-rate-limit.ts
 init_errors();
 var POLICY = "per-key";
 var FREE = { settle: () => void 0 };
@@ -42209,7 +43981,7 @@ function createDocsRouter(documents, compression) {
 
 // runtime/http/health-routes.ts
 var HEALTH_PATHS = { alive: "/healthz", ready: "/readyz" };
-function createHealthRouter(erp, timeoutMs, drift, writeDateCosts) {
+function createHealthRouter(erp, timeoutMs, drift, readiness = () => ({})) {
   const router = exactRouter();
   router.get(HEALTH_PATHS.alive, (_req, res) => {
     res.json({ status: "ok" });
@@ -42220,12 +43992,11 @@ function createHealthRouter(erp, timeoutMs, drift, writeDateCosts) {
       await transport.version(AbortSignal.timeout(timeoutMs));
       const checked = drift?.status();
       if (checked?.state === "error") void drift?.retry();
-      const costs = writeDateCosts?.snapshot() ?? [];
       res.json({
         status: "ready",
         erp: { version: version.text, transport: transport.name },
         ...checked && checked.mode !== "off" ? { drift: checked } : {},
-        ...costs.length ? { changes: { write_date: Object.fromEntries(costs.map((cost) => [cost.model, writeDateReport(cost)])) } } : {}
+        ...readiness()
       });
     } catch (error) {
       const known = gatewayErrorOf(error);
@@ -42233,13 +44004,6 @@ function createHealthRouter(erp, timeoutMs, drift, writeDateCosts) {
     }
   });
   return router;
-}
-function writeDateReport(cost) {
-  return {
-    case: cost.case,
-    source: cost.source,
-    ...cost.checkMs === void 0 ? {} : { check_ms: cost.checkMs, keyed_ms: cost.keyedMs, max_id: cost.maxId, measured_at: cost.measuredAt }
-  };
 }
 
 // runtime/http/method-not-allowed.ts
@@ -42266,16 +44030,16 @@ function unconditional() {
   };
 }
 
-// runtime/http/request-deadline.ts
+// runtime/admission/request-deadline.ts
 init_errors();
 init_request_context();
-function requestDeadline(timeoutMs) {
+function requestDeadline(timeoutMs, sendError2) {
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new Error(`requestDeadline: timeout must be a positive integer (got ${timeoutMs})`);
   return (_req, res, next) => {
     const timer = setTimeout(() => {
       if (res.headersSent) return;
       markDeadlineExpired(res, `request deadline of ${timeoutMs} ms reached`);
-      sendError(res, new GatewayError("gateway_timeout", "The ERP did not answer in time."));
+      sendError2(res, new GatewayError("gateway_timeout", "The ERP did not answer in time."));
     }, timeoutMs);
     res.once("close", () => clearTimeout(timer));
     next();
@@ -42285,7 +44049,7 @@ function requestDeadline(timeoutMs) {
 // runtime/http/request-log.ts
 init_request_context();
 
-// runtime/http/request-id.ts
+// runtime/request/request-id.ts
 var import_node_crypto4 = require("node:crypto");
 var SAFE_ID = /^[A-Za-z0-9_.:+/=-]{1,128}$/;
 function requestIdOf(headers) {
@@ -42463,10 +44227,10 @@ function assertUsableQuery(query) {
   if (problem) throw problem;
 }
 
-// runtime/http/resource-handlers.ts
+// runtime/data-routes/guard.ts
 var import__ = __toESM(require("ajv/dist/2020"));
 
-// runtime/http/authenticate-request.ts
+// runtime/admission/authenticate-request.ts
 init_errors();
 init_request_context();
 async function authenticateRequest(auth, failures, req, res) {
@@ -42487,12 +44251,29 @@ async function authenticateRequest(auth, failures, req, res) {
   }
 }
 
-// runtime/http/resource-handlers.ts
+// runtime/data-routes/guard.ts
 init_erp_error();
-init_errors();
 
 // runtime/query/parse-query.ts
 init_errors();
+
+// runtime/route-kinds.ts
+var ROUTE_KINDS = {
+  /**
+   * `GET /api/v1/<domain>/<resource>`: a page of records (JSON), an export of every matching record
+   * (CSV or NDJSON) or a page of the change feed (`changed_since`). A page that counts its matches
+   * (`total=true`: two ERP calls) is `counted_list`, any other `list`.
+   */
+  list: { path: "", costs: ["list", "counted_list"] },
+  /** `GET /api/v1/<domain>/<resource>/{id}`: one record. */
+  detail: { path: "/:id", costs: ["detail"] }
+};
+var ROUTE_KIND_ORDER = Object.keys(ROUTE_KINDS);
+var ANSWER_COSTS = ["not_modified", "cached"];
+var REQUEST_COSTS = ROUTE_KIND_ORDER.flatMap((kind) => ROUTE_KINDS[kind].costs);
+var COST_KINDS = [...REQUEST_COSTS, ...ANSWER_COSTS];
+
+// runtime/query/parse-query.ts
 var LIMIT_DEFAULT = 50;
 var LIMIT_MAX = 200;
 var INT32_MAX4 = 2147483647;
@@ -42500,10 +44281,9 @@ var NOT_WITH_EXPORT = ["limit", "offset", "order", "total"];
 var QueryParser = class {
   constructor(resource, ajv) {
     this.resource = resource;
-    this.listKeys = new Set(Object.keys(resource.listQuerySchema.properties ?? {}));
-    this.detailKeys = new Set(Object.keys(resource.detailQuerySchema.properties ?? {}));
-    this.validateList = ajv.compile(resource.listQuerySchema);
-    this.validateDetail = ajv.compile(resource.detailQuerySchema);
+    const schemaOf = (kind) => resource[`${kind}QuerySchema`];
+    this.keys = byKind((kind) => new Set(Object.keys(schemaOf(kind).properties ?? {})));
+    this.validators = byKind((kind) => ajv.compile(schemaOf(kind)));
     this.fieldsByName = new Map(resource.fields.map((f) => [f.name, f]));
     this.filtersByName = new Map(resource.filters.map((f) => [f.name, f]));
     this.sortFieldsByKey = new Map(Object.entries(resource.sortable));
@@ -42513,8 +44293,9 @@ var QueryParser = class {
     this.defaultOrder = withIdLast(withNullsAtTheEnds(resource.defaultOrder, this.numberSortFields));
   }
   resource;
-  validateList;
-  validateDetail;
+  /** Each kind's query schema (`<kind>QuerySchema`), compiled, and the keys it accepts. */
+  validators;
+  keys;
   fieldsByName;
   filtersByName;
   /** API sort key → ERP field: a Map, so that a client's `order=constructor` is never looked up on a prototype. */
@@ -42522,17 +44303,17 @@ var QueryParser = class {
   defaultOrder;
   /** ERP names of the number sort keys: sent with NULLS FIRST ascending, NULLS LAST descending. */
   numberSortFields;
-  listKeys;
-  detailKeys;
   /** `format` is what the request asks for, by `format` or `Accept` (the handler decides which). */
   parseList(query, format = "json") {
-    this.check(this.validateList, query);
+    this.checkShape("list", query);
     const deprecated = [];
     if (format !== "json") {
       const refused = NOT_WITH_EXPORT.filter((name) => query[name] !== void 0);
       if (refused.length)
         throw badRequest(`An export streams every matching record by ascending id: ${refused.join(", ")} cannot be used with it (filter instead; since_id resumes after an id).`);
     }
+    if (query["csv_formulas"] !== void 0 && format !== "csv")
+      throw badRequest("csv_formulas applies to CSV exports only (format=csv, or Accept: text/csv): other answers never hold formulas.");
     const changes = query["changed_since"] === void 0 ? void 0 : parseChangedSince(query["changed_since"]);
     if (changes) {
       const refused = ["order", "offset", "since_id"].filter((name) => query[name] !== void 0);
@@ -42551,7 +44332,7 @@ var QueryParser = class {
       const filter = this.filtersByName.get(name);
       if (!filter) continue;
       if (filter.deprecated) deprecated.push(name);
-      filters.push({ filter, value: convertFilterValue(filter, raw) });
+      filters.push(filterTerm(filter, raw));
     }
     const fields = this.parseFields(query["fields"], deprecated);
     const sortKeys = [];
@@ -42565,17 +44346,22 @@ var QueryParser = class {
       fields,
       filters,
       deprecated,
-      ...changes ? { changes } : {}
+      ...changes ? { changes } : {},
+      csvFormulas: query["csv_formulas"] === "raw" ? "raw" : "escaped"
     };
   }
   /** True when every key of `query` is one the route accepts (an unknown key is a 400 whatever its value). */
-  knowsEveryKey(query, route) {
-    const keys = route === "list" ? this.listKeys : this.detailKeys;
+  knowsEveryKey(query, kind) {
+    const keys = this.keys[kind];
     for (const key in query) if (!keys.has(key)) return false;
     return true;
   }
+  /** Checks the raw shape of a kind's query against its schema: an unknown key 400, an unusable value 422. */
+  checkShape(kind, query) {
+    this.check(this.validators[kind], query);
+  }
   parseDetail(query) {
-    this.check(this.validateDetail, query);
+    this.checkShape("detail", query);
     const deprecated = [];
     return { fields: this.parseFields(query["fields"], deprecated), deprecated };
   }
@@ -42622,6 +44408,9 @@ var QueryParser = class {
   }
 };
 var NUMBER_TYPES = /* @__PURE__ */ new Set(["integer", "number"]);
+function byKind(value) {
+  return Object.fromEntries(ROUTE_KIND_ORDER.map((kind) => [kind, value(kind)]));
+}
 function nullsFor(direction) {
   return direction === "desc" ? "nulls last" : "nulls first";
 }
@@ -42642,24 +44431,23 @@ function boundedInteger(name, text3) {
   if (!Number.isSafeInteger(value) || value > INT32_MAX4) throw invalidValue(`${name} must be an integer from 0 to ${INT32_MAX4}.`);
   return value;
 }
-function convertFilterValue(filter, raw) {
+function filterTerm(filter, raw) {
   switch (filter.type) {
     case "integer":
-      return boundedInteger(filter.name, raw);
+      return { filter, value: boundedInteger(filter.name, raw) };
     case "number":
-      return Number(raw);
+      return { filter, value: Number(raw) };
     case "boolean":
-      return raw.toLowerCase() === "true";
+      return { filter, value: raw.toLowerCase() === "true" };
     case "enum":
-      return raw;
+      return { filter, value: raw };
     case "string":
-      return filter.op === "ilike" ? escapeLike(raw) : raw;
+      return { filter, value: filter.op === "ilike" ? escapeLike(raw) : raw };
     case "date":
+      return { filter, value: erpDate(parsedDate(filter, raw)) };
     case "date-time": {
-      const parsed = parseDateValue(raw);
-      if (!parsed) throw invalidValue(`${filter.name} must be a date (YYYY-MM-DD) or an ISO 8601 date-time; '${String(raw)}' is not.`);
-      if (filter.type === "date") return erpDate(parsed);
-      return erpDatetimeBound(parsed, filter.op === "<=" ? "<=" : ">=");
+      const { op, value } = erpDatetimeCondition(parsedDate(filter, raw), filter.op === "<=" ? "<=" : ">=");
+      return op === filter.op ? { filter, value } : { filter, value, op };
     }
     case "integer-list": {
       const ids = /* @__PURE__ */ new Set();
@@ -42668,9 +44456,14 @@ function convertFilterValue(filter, raw) {
         if (id < 1 || id > INT32_MAX4) throw invalidValue(`${filter.name} takes positive integer ids, comma-separated or repeated.`);
         ids.add(id);
       }
-      return [...ids];
+      return { filter, value: [...ids] };
     }
   }
+}
+function parsedDate(filter, raw) {
+  const parsed = parseDateValue(raw);
+  if (!parsed) throw invalidValue(`${filter.name} must be a date (YYYY-MM-DD) or an ISO 8601 date-time; '${raw}' is not.`);
+  return parsed;
 }
 function errorFromSchema(errors, filters) {
   const unknown = errors.find((e) => e.keyword === "additionalProperties");
@@ -42710,7 +44503,7 @@ var EXPECTED = {
   "integer-list": "expected positive integer ids, comma-separated or repeated"
 };
 
-// runtime/http/resource-handlers.ts
+// runtime/data-routes/guard.ts
 init_request_context();
 
 // runtime/cache/cache-key.ts
@@ -42734,19 +44527,12 @@ function driftSignature(gaps) {
   }
   return signature;
 }
-function normalised(asked) {
-  const fields = asked.query.fields.map((field) => field.name);
-  if (asked.kind === "detail") return ["detail", asked.id, fields];
-  const { limit, offset, sinceId, total, order } = asked.query;
-  const filters = asked.query.filters.map((term) => canonicalJson([term.filter.name, term.value])).sort();
-  return ["list", limit, offset, sinceId ?? null, total, order, fields, filters];
-}
 function cacheKeyOf(namespace, uid, resource, asked, gaps) {
-  const digest = (0, import_node_crypto5.hash)("sha256", canonicalJson([resource.path, normalised(asked), driftSignature(gaps)]), "base64url");
+  const digest = (0, import_node_crypto5.hash)("sha256", canonicalJson([resource.path, asked, driftSignature(gaps)]), "base64url");
   return `${namespace}:${uid}:${digest}`;
 }
 
-// runtime/http/cached-answers.ts
+// runtime/data-routes/cached-answers.ts
 init_erp_client();
 init_request_context();
 
@@ -42773,7 +44559,7 @@ async function sendEncoded(req, res, bytes, etag, compression) {
   res.end(sent);
 }
 
-// runtime/http/cached-answers.ts
+// runtime/data-routes/cached-answers.ts
 function createAnswerer(budget, cache, onRefreshError, compression, tracing) {
   const traced = async (name, resource, step, outcome) => {
     const span = tracing?.startChild(currentScope()?.span, name, { "cache.resource": resource.path });
@@ -42841,7 +44627,72 @@ async function sendCached(req, res, cache, answer2, policy, compression) {
   await sendEncoded(req, res, answer2.body, answer2.etag, compression);
 }
 
-// runtime/http/list-format.ts
+// runtime/data-routes/kinds/detail/detail-route.ts
+init_errors();
+
+// runtime/data-routes/deprecation.ts
+var DEPRECATED = Object.freeze({ Deprecation: "true" });
+var NONE = Object.freeze({});
+function deprecationHeaders(resource, deprecated) {
+  return resource.deprecated || deprecated.length ? DEPRECATED : NONE;
+}
+
+// runtime/data-routes/kinds/detail/detail-route.ts
+var ID = /^[1-9][0-9]{0,9}$/;
+var INT32_MAX5 = 2147483647;
+function recordKey(id, query) {
+  return ["detail", id, query.fields.map((field) => field.name)];
+}
+var detailKind = ({ parserOf, answer: answer2, reader }) => (resource) => {
+  const parser = parserOf(resource);
+  return {
+    read({ req }) {
+      const raw = String(req.params["id"]);
+      if (!ID.test(raw) || Number(raw) > INT32_MAX5) throw notFound(`No ${resource.path} record with id '${raw.slice(0, 32)}'.`);
+      const rawQuery = req.query;
+      assertCountedQuery(rawQuery);
+      if (parser.knowsEveryKey(rawQuery, "detail")) assertUsableQuery(rawQuery);
+      return { id: Number(raw), query: parser.parseDetail(rawQuery) };
+    },
+    costOf: () => "detail",
+    async answer({ id, query }, call) {
+      const { req, res, principal } = call;
+      const headers = deprecationHeaders(resource, query.deprecated);
+      await answer2(req, res, principal, resource, recordKey(id, query), call.gaps(), async (stats) => {
+        const { record, unreadable } = await reader.detail(principal, resource, id, query, stats);
+        return {
+          body: unreadable.length ? { data: record, meta: { unreadable_fields: [...unreadable] } } : { data: record },
+          headers: { ...headers, ...unreadableFieldsHeader(unreadable) }
+        };
+      });
+    }
+  };
+};
+
+// runtime/data-routes/kinds/list/changes.ts
+init_request_context();
+function changesAnswer({ changes, compression }) {
+  return async (query, { req, res, principal, resource }) => {
+    setCacheOutcome(res, "bypass");
+    for (const [name, value] of Object.entries(deprecationHeaders(resource, query.deprecated))) res.setHeader(name, value);
+    const page = await changePage(changes, principal, resource, query, erpStatsOf(res));
+    for (const [name, value] of Object.entries(unreadableFieldsHeader(page.unreadable))) res.setHeader(name, value);
+    const { bytes, etag } = encodeJson(page.body);
+    await sendEncoded(req, res, bytes, etag, compression);
+  };
+}
+
+// runtime/data-routes/kinds/list/export.ts
+init_request_context();
+function exportAnswer({ exporter }) {
+  return async (query, format, { req, res, principal, resource }) => {
+    setCacheOutcome(res, "bypass");
+    for (const [name, value] of Object.entries(deprecationHeaders(resource, query.deprecated))) res.setHeader(name, value);
+    await exporter.stream(principal, resource, query, format, req, res, erpStatsOf(res));
+  };
+}
+
+// runtime/data-routes/kinds/list/list-format.ts
 var BY_MEDIA_TYPE = {
   "application/json": "json",
   "text/csv": "csv",
@@ -42854,10 +44705,61 @@ function listFormatOf(req, format) {
   return chosen && BY_MEDIA_TYPE[chosen] || "json";
 }
 
-// runtime/http/resource-handlers.ts
-var ID = /^[1-9][0-9]{0,9}$/;
+// runtime/data-routes/kinds/list/page.ts
+init_coalesce();
+function pageKey(query) {
+  const { limit, offset, sinceId, total, order } = query;
+  const fields = query.fields.map((field) => field.name);
+  const filters = query.filters.map((term) => canonicalJson([term.filter.name, term.value])).sort();
+  return ["list", limit, offset, sinceId ?? null, total, order, fields, filters];
+}
+function pageAnswer({ answer: answer2, reader }) {
+  return async (query, { req, res, principal, resource, gaps }) => {
+    const headers = deprecationHeaders(resource, query.deprecated);
+    await answer2(req, res, principal, resource, pageKey(query), gaps(), async (stats) => {
+      const page = await reader.list(principal, resource, query, stats);
+      return { body: page, headers: { ...headers, ...unreadableFieldsHeader(page.meta.unreadable_fields ?? []) } };
+    });
+  };
+}
+
+// runtime/data-routes/kinds/list/list-route.ts
+var listKind = (deps) => {
+  const page = pageAnswer(deps);
+  const exported = exportAnswer(deps);
+  const changes = changesAnswer(deps);
+  return (resource) => {
+    const parser = deps.parserOf(resource);
+    return {
+      read(call) {
+        const raw = call.req.query;
+        assertCountedQuery(raw);
+        if (parser.knowsEveryKey(raw, "list")) assertUsableQuery(raw);
+        const format = listFormatOf(call.req, raw["format"]);
+        const parsed = parser.parseList(raw, format);
+        const gaps = call.gaps();
+        const query = gaps ? servableListQuery(parsed, gaps) : parsed;
+        if (query.changes) deps.changes.assertNotAhead(query.changes);
+        return { query, format };
+      },
+      costOf: ({ query }) => query.total ? "counted_list" : "list",
+      answer({ query, format }, call) {
+        if (format !== "json") return exported(query, format, call);
+        if (query.changes) return changes(query, call);
+        return page(query, call);
+      }
+    };
+  };
+};
+
+// runtime/data-routes/kinds/data-kinds.ts
+var DATA_KINDS = {
+  list: listKind,
+  detail: detailKind
+};
+
+// runtime/data-routes/guard.ts
 var RELEARN_ATTEMPTS = 64;
-var INT32_MAX5 = 2147483647;
 var outcomeOf2 = (res) => {
   if (res.statusCode === 304) return "not_modified";
   const cache = cacheOutcomeOf(res);
@@ -42865,7 +44767,6 @@ var outcomeOf2 = (res) => {
 };
 function createResourceHandlers(auth, reader, failures, budget, bulk, options = {}) {
   const { drift, keyLimit = NO_KEY_RATE_LIMIT, compression = { enabled: false, minBytes: 0 }, cache, onRefreshError = () => void 0, tracing } = options;
-  const gapsOf = drift && ((resource) => drift.gapsOf(resource));
   const ajv = new import__.default({ allErrors: false, strict: true, verbose: true });
   const parsers = /* @__PURE__ */ new Map();
   const parserOf = (resource) => {
@@ -42876,95 +44777,87 @@ function createResourceHandlers(auth, reader, failures, budget, bulk, options = 
     }
     return parser;
   };
-  const admitOnce = async (principal, kind, res) => {
+  const admitOnce = async (principal, cost, res) => {
     const held2 = res.locals["rateCharge"];
     if (held2) return held2;
-    const charge = await keyLimit.admit(principal.keyId, kind, res);
+    const charge = await keyLimit.admit(principal.keyId, cost, res);
     res.locals["rateCharge"] = charge;
     return charge;
   };
-  const guarded = (resource, body) => {
-    parserOf(resource);
+  const guarded = (resource, route) => {
+    const gaps = () => drift?.gapsOf(resource);
     return async (req, res) => {
       recordRoute(req);
       const stats = erpStatsOf(res);
       const principal = await authenticateRequest(auth, failures, req, res);
       setErpUid(res, principal.uid);
       stats.lease = budget.lease();
+      const call = { principal, resource, req, res, gaps };
       try {
         for (let attempt = 1; ; attempt++) {
-          const gaps = drift?.gapsOf(resource);
+          const served = gaps();
           try {
-            if (gaps?.unavailable) throw driftUnavailable(gaps.unavailable);
+            if (served?.unavailable) throw driftUnavailable(served.unavailable);
             await auth.assertCanRead(principal, resource.model, stats);
-            await body(principal, req, res);
+            const asked = route.read(call);
+            const charge = await admitOnce(principal, route.costOf(asked), res);
+            await route.answer(asked, call);
+            charge.settle(outcomeOf2(res));
             return;
           } catch (error) {
             if (drift && attempt <= RELEARN_ATTEMPTS) {
               drift.learnFrom(error);
-              if (drift.gapsOf(resource) !== gaps) continue;
+              if (drift.gapsOf(resource) !== served) continue;
             }
             throw error;
           }
         }
       } catch (error) {
         if (error instanceof ErpFault && error.kind === "access_denied") auth.evict(principal);
+        if (error instanceof ErpFault && error.kind === "access_error") auth.forgetRight(principal, resource.model);
         throw error;
       } finally {
         stats.lease.release();
       }
     };
   };
-  const answer2 = createAnswerer(budget, cache, onRefreshError, compression, tracing);
-  return {
-    list: (resource) => guarded(resource, async (principal, req, res) => {
-      const raw = req.query;
-      const parser = parserOf(resource);
-      assertCountedQuery(raw);
-      if (parser.knowsEveryKey(raw, "list")) assertUsableQuery(raw);
-      const format = listFormatOf(req, raw["format"]);
-      const parsed = parser.parseList(raw, format);
-      const query = gapsOf ? servableListQuery(parsed, gapsOf(resource)) : parsed;
-      const charge = await admitOnce(principal, query.total ? "counted_list" : "list", res);
-      const headers = deprecationHeaders(resource, query.deprecated);
-      if (format !== "json" || query.changes) {
-        setCacheOutcome(res, "bypass");
-        for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-        if (format !== "json") return bulk.exporter.stream(principal, resource, query, format, req, res, erpStatsOf(res));
-        const { bytes, etag } = encodeJson(await changePage(bulk.changes, principal, resource, query, erpStatsOf(res)));
-        await sendEncoded(req, res, bytes, etag, compression);
-        charge.settle(outcomeOf2(res));
-        return;
-      }
-      await answer2(req, res, principal, resource, { kind: "list", query }, gapsOf?.(resource), async (stats) => ({
-        body: await reader.list(principal, resource, query, stats),
-        headers
-      }));
-      charge.settle(outcomeOf2(res));
-    }),
-    detail: (resource) => guarded(resource, async (principal, req, res) => {
-      const raw = String(req.params["id"]);
-      if (!ID.test(raw) || Number(raw) > INT32_MAX5) throw notFound(`No ${resource.path} record with id '${raw.slice(0, 32)}'.`);
-      const rawQuery = req.query;
-      const parser = parserOf(resource);
-      assertCountedQuery(rawQuery);
-      if (parser.knowsEveryKey(rawQuery, "detail")) assertUsableQuery(rawQuery);
-      const query = parser.parseDetail(rawQuery);
-      const charge = await admitOnce(principal, "detail", res);
-      const id = Number(raw);
-      const headers = deprecationHeaders(resource, query.deprecated);
-      await answer2(req, res, principal, resource, { kind: "detail", id, query }, gapsOf?.(resource), async (stats) => ({
-        body: { data: await reader.detail(principal, resource, id, query, stats) },
-        headers
-      }));
-      charge.settle(outcomeOf2(res));
-    })
-  };
+  const deps = { reader, parserOf, answer: createAnswerer(budget, cache, onRefreshError, compression, tracing), compression, ...bulk };
+  const handlers = {};
+  for (const kind of ROUTE_KIND_ORDER) {
+    const routeOf2 = DATA_KINDS[kind](deps);
+    handlers[kind] = (resource) => guarded(resource, routeOf2(resource));
+  }
+  return handlers;
 }
-var DEPRECATED = Object.freeze({ Deprecation: "true" });
-var NONE = Object.freeze({});
-function deprecationHeaders(resource, deprecated) {
-  return resource.deprecated || deprecated.length ? DEPRECATED : NONE;
+
+// runtime/data-routes/route-table.ts
+function createDataRouter(domains, handlers) {
+  const api = exactRouter();
+  for (const { mount, routes } of domains) {
+    const router = exactRouter();
+    for (const route of routes) router.get(route.path, handlers[route.kind](route.resource));
+    api.use(mount, router);
+  }
+  return api;
+}
+function dataPathMatcher(base, domains) {
+  const exact = /* @__PURE__ */ new Set();
+  const parametrised = [];
+  for (const { mount, routes } of domains)
+    for (const { path } of routes) {
+      const full = `${base}${mount}${path}`;
+      if (!full.includes(":")) exact.add(full);
+      else
+        parametrised.push(
+          new RegExp(
+            `^${full.split(/:[A-Za-z0-9_]+/).map(escapeRegExp).join("[^/]+")}$`
+          )
+        );
+    }
+  return (path) => exact.has(path) || parametrised.some((pattern) => pattern.test(path));
+}
+function escapeRegExp(text3) {
+  return text3.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 // runtime/mcp/mcp-endpoint.ts
@@ -43467,6 +45360,12 @@ var mcp_tools_default = {
                 items: {
                   type: "string"
                 }
+              },
+              unreadable_fields: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
               }
             }
           }
@@ -43733,6 +45632,12 @@ var mcp_tools_default = {
                 ]
               },
               personal_fields_omitted: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
+              },
+              unreadable_fields: {
                 type: "array",
                 items: {
                   type: "string"
@@ -44430,6 +46335,12 @@ var mcp_tools_default = {
                 items: {
                   type: "string"
                 }
+              },
+              unreadable_fields: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
               }
             }
           }
@@ -44917,6 +46828,12 @@ var mcp_tools_default = {
                 ]
               },
               personal_fields_omitted: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
+              },
+              unreadable_fields: {
                 type: "array",
                 items: {
                   type: "string"
@@ -45442,6 +47359,12 @@ var mcp_tools_default = {
                 ]
               },
               personal_fields_omitted: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
+              },
+              unreadable_fields: {
                 type: "array",
                 items: {
                   type: "string"
@@ -46789,6 +48712,12 @@ var mcp_tools_default = {
                 items: {
                   type: "string"
                 }
+              },
+              unreadable_fields: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
               }
             }
           }
@@ -47351,6 +49280,12 @@ var mcp_tools_default = {
                 items: {
                   type: "string"
                 }
+              },
+              unreadable_fields: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
               }
             }
           }
@@ -47907,6 +49842,12 @@ var mcp_tools_default = {
                 ]
               },
               personal_fields_omitted: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
+              },
+              unreadable_fields: {
                 type: "array",
                 items: {
                   type: "string"
@@ -48803,6 +50744,12 @@ var mcp_tools_default = {
                 ]
               },
               personal_fields_omitted: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
+              },
+              unreadable_fields: {
                 type: "array",
                 items: {
                   type: "string"
@@ -49721,6 +51668,12 @@ var mcp_tools_default = {
                 items: {
                   type: "string"
                 }
+              },
+              unreadable_fields: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
               }
             }
           }
@@ -49975,6 +51928,12 @@ var mcp_tools_default = {
                 ]
               },
               personal_fields_omitted: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
+              },
+              unreadable_fields: {
                 type: "array",
                 items: {
                   type: "string"
@@ -50998,6 +52957,12 @@ var mcp_tools_default = {
                 items: {
                   type: "string"
                 }
+              },
+              unreadable_fields: {
+                type: "array",
+                items: {
+                  type: "string"
+                }
               }
             }
           }
@@ -51286,7 +53251,7 @@ var mcp_tools_default = {
           name: "approver",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Approver (user)."
         },
@@ -51407,7 +53372,9 @@ var mcp_tools_default = {
           description: "Steps created on or before this date."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "approver"
+      ]
     },
     "approvals/request-lines": {
       resource: "approvals/request-lines",
@@ -51478,7 +53445,7 @@ var mcp_tools_default = {
           name: "author",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Author of the approval request."
         },
@@ -51639,7 +53606,9 @@ var mcp_tools_default = {
           description: "Lines created on or before this date."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "author"
+      ]
     },
     "approvals/requests": {
       resource: "approvals/requests",
@@ -51704,7 +53673,7 @@ var mcp_tools_default = {
           name: "author",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Author (owner) of the request."
         },
@@ -51720,7 +53689,7 @@ var mcp_tools_default = {
           name: "created_by",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person who entered the request, if different from the author."
         },
@@ -51784,7 +53753,7 @@ var mcp_tools_default = {
           name: "final_approver",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Approver who takes the final decision."
         },
@@ -51800,7 +53769,7 @@ var mcp_tools_default = {
           name: "partner",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Partner (contact) concerned by the request."
         },
@@ -51972,7 +53941,12 @@ var mcp_tools_default = {
           description: "Requests whose amount is at least this value."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "author",
+        "created_by",
+        "final_approver",
+        "partner"
+      ]
     },
     "electricity/counters": {
       resource: "electricity/counters",
@@ -52615,7 +54589,7 @@ var mcp_tools_default = {
           name: "organizer",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Organizer of the event."
         },
@@ -52623,7 +54597,7 @@ var mcp_tools_default = {
           name: "responsible",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "User responsible for the event."
         },
@@ -52631,7 +54605,7 @@ var mcp_tools_default = {
           name: "referent",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Referent person of the event."
         },
@@ -52761,7 +54735,11 @@ var mcp_tools_default = {
           description: "On field `date_begin`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "organizer",
+        "responsible",
+        "referent"
+      ]
     },
     "events/registrations": {
       resource: "events/registrations",
@@ -52841,7 +54819,7 @@ var mcp_tools_default = {
           name: "booked_by",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Contact who booked the registration."
         },
@@ -52915,7 +54893,8 @@ var mcp_tools_default = {
       personal_fields: [
         "attendee",
         "email",
-        "phone"
+        "phone",
+        "booked_by"
       ]
     },
     "events/tasks": {
@@ -52978,7 +54957,7 @@ var mcp_tools_default = {
           name: "assignee",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "User assigned to the task."
         },
@@ -53014,7 +54993,9 @@ var mcp_tools_default = {
           description: "Tasks assigned to this user (user id)."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "assignee"
+      ]
     },
     "fleet/alerts": {
       resource: "fleet/alerts",
@@ -53115,7 +55096,7 @@ var mcp_tools_default = {
           name: "handled_by",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person who handled the alert."
         },
@@ -53193,7 +55174,9 @@ var mcp_tools_default = {
           description: "On field `due_date`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "handled_by"
+      ]
     },
     "fleet/fuel-logs": {
       resource: "fleet/fuel-logs",
@@ -53253,7 +55236,7 @@ var mcp_tools_default = {
           name: "driver",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Driver at the time of the fill."
         },
@@ -53421,7 +55404,9 @@ var mcp_tools_default = {
           description: "On field `date`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "driver"
+      ]
     },
     "fleet/incidents": {
       resource: "fleet/incidents",
@@ -53477,7 +55462,7 @@ var mcp_tools_default = {
           name: "driver",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Driver at the time of the incident."
         },
@@ -53579,7 +55564,9 @@ var mcp_tools_default = {
           description: "On field `date`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "driver"
+      ]
     },
     "fleet/locations": {
       resource: "fleet/locations",
@@ -53771,7 +55758,7 @@ var mcp_tools_default = {
           name: "driver",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Driver."
         },
@@ -53779,7 +55766,7 @@ var mcp_tools_default = {
           name: "requester",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person who made the request."
         },
@@ -53880,7 +55867,7 @@ var mcp_tools_default = {
           name: "approver",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person who approved or refused the request."
         },
@@ -53955,7 +55942,11 @@ var mcp_tools_default = {
           description: "On field `start`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "driver",
+        "requester",
+        "approver"
+      ]
     },
     "fleet/services": {
       resource: "fleet/services",
@@ -54240,7 +56231,7 @@ var mcp_tools_default = {
           name: "driver",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Driver."
         },
@@ -54363,7 +56354,9 @@ var mcp_tools_default = {
           description: "On field `date`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "driver"
+      ]
     },
     "fleet/vehicles": {
       resource: "fleet/vehicles",
@@ -54424,7 +56417,7 @@ var mcp_tools_default = {
           name: "driver",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Driver currently assigned."
         },
@@ -54613,7 +56606,9 @@ var mcp_tools_default = {
           description: "On field `technical_control_expiry`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "driver"
+      ]
     },
     "it/assets": {
       resource: "it/assets",
@@ -54685,7 +56680,7 @@ var mcp_tools_default = {
           name: "holder",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person holding the asset."
         },
@@ -54751,7 +56746,9 @@ var mcp_tools_default = {
           description: "Records whose serial is containing (case-insensitive) the text value."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "holder"
+      ]
     },
     "it/consumable-moves": {
       resource: "it/consumable-moves",
@@ -54799,7 +56796,7 @@ var mcp_tools_default = {
           name: "beneficiary",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person who received the consumable."
         },
@@ -54868,7 +56865,7 @@ var mcp_tools_default = {
           name: "handled_by",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Technician who handled the move."
         },
@@ -54923,7 +56920,10 @@ var mcp_tools_default = {
           description: "Issued on or before this date."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "beneficiary",
+        "handled_by"
+      ]
     },
     "it/tickets": {
       resource: "it/tickets",
@@ -55007,7 +57007,7 @@ var mcp_tools_default = {
           name: "assignees",
           type: "array of string",
           nullable: false,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Assigned technicians."
         },
@@ -55015,7 +57015,7 @@ var mcp_tools_default = {
           name: "assignee",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "First assigned technician, or null (earlier listing)."
         },
@@ -55023,7 +57023,7 @@ var mcp_tools_default = {
           name: "requester",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person who raised the ticket."
         },
@@ -55181,6 +57181,9 @@ var mcp_tools_default = {
         }
       ],
       personal_fields: [
+        "assignees",
+        "assignee",
+        "requester",
         "requester_email"
       ]
     },
@@ -55603,7 +57606,7 @@ var mcp_tools_default = {
           name: "buyer",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Buyer in charge of the order."
         },
@@ -55611,7 +57614,7 @@ var mcp_tools_default = {
           name: "author",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person who entered the order."
         },
@@ -55761,7 +57764,10 @@ var mcp_tools_default = {
           description: "On field `created_at`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "buyer",
+        "author"
+      ]
     },
     "space/activities": {
       resource: "space/activities",
@@ -56086,7 +58092,7 @@ var mcp_tools_default = {
           name: "technician",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Internal technician."
         },
@@ -56094,7 +58100,7 @@ var mcp_tools_default = {
           name: "external_technician",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "External technician or contractor."
         },
@@ -56187,7 +58193,10 @@ var mcp_tools_default = {
           description: "On field `start`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "technician",
+        "external_technician"
+      ]
     },
     "space/reservations": {
       resource: "space/reservations",
@@ -56299,7 +58308,7 @@ var mcp_tools_default = {
           name: "requester",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person who requested the reservation."
         },
@@ -56334,7 +58343,7 @@ var mcp_tools_default = {
           name: "approver",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "User who approved or refused the reservation."
         },
@@ -56450,7 +58459,10 @@ var mcp_tools_default = {
           description: "On field `start`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "requester",
+        "approver"
+      ]
     },
     "space/sites": {
       resource: "space/sites",
@@ -56886,7 +58898,7 @@ var mcp_tools_default = {
           name: "owner",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person in charge of following the blocker."
         },
@@ -56894,7 +58906,7 @@ var mcp_tools_default = {
           name: "unblocker",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: true,
           description: "Who can lift the blocker (person or body; free text)."
         },
@@ -56902,7 +58914,7 @@ var mcp_tools_default = {
           name: "unblocker_user",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person to notify to lift the blocker."
         },
@@ -56923,7 +58935,7 @@ var mcp_tools_default = {
           name: "reported_by",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person who reported the blocker."
         },
@@ -57035,7 +59047,12 @@ var mcp_tools_default = {
           description: "Blocked since this date or earlier."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "owner",
+        "unblocker",
+        "unblocker_user",
+        "reported_by"
+      ]
     },
     "sprint/engagements": {
       resource: "sprint/engagements",
@@ -57505,7 +59522,7 @@ var mcp_tools_default = {
           name: "read_by",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Person who recorded the reading."
         },
@@ -57555,7 +59572,9 @@ var mcp_tools_default = {
           description: "Readings on or before this date."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "read_by"
+      ]
     },
     "sprint/measures": {
       resource: "sprint/measures",
@@ -57937,7 +59956,7 @@ var mcp_tools_default = {
           name: "partner",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "Contact (vendor or recipient)."
         },
@@ -58063,7 +60082,9 @@ var mcp_tools_default = {
           description: "On field `scheduled_date`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "partner"
+      ]
     },
     "travel/perdiem-rates": {
       resource: "travel/perdiem-rates",
@@ -58298,7 +60319,7 @@ var mcp_tools_default = {
           name: "traveler",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "User travelling."
         },
@@ -58493,7 +60514,7 @@ var mcp_tools_default = {
           name: "validator",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "User who validates the request."
         },
@@ -58601,7 +60622,10 @@ var mcp_tools_default = {
           description: "On field `date_start`."
         }
       ],
-      personal_fields: []
+      personal_fields: [
+        "traveler",
+        "validator"
+      ]
     },
     "travel/trip-expenses": {
       resource: "travel/trip-expenses",
@@ -59031,7 +61055,7 @@ var mcp_tools_default = {
           name: "traveler",
           type: "string",
           nullable: true,
-          personal: false,
+          personal: true,
           sortable: false,
           description: "User travelling."
         },
@@ -59264,6 +61288,7 @@ var mcp_tools_default = {
         }
       ],
       personal_fields: [
+        "traveler",
         "traveler_name",
         "traveler_email"
       ]
@@ -59367,11 +61392,10 @@ function getRecord(args, get) {
   const query = new URLSearchParams();
   const omitted = fieldsParam(args["fields"], resource, query);
   const qs = query.size ? `?${query}` : "";
-  return viaApi(get, `/api/v1/${resource.resource}/${id}${qs}`, (body) => ({
-    resource: resource.resource,
-    data: body["data"],
-    ...omitted.length ? { meta: { personal_fields_omitted: omitted } } : {}
-  }));
+  return viaApi(get, `/api/v1/${resource.resource}/${id}${qs}`, (body) => {
+    const meta = { ...body["meta"], ...omitted.length ? { personal_fields_omitted: omitted } : {} };
+    return { resource: resource.resource, data: body["data"], ...Object.keys(meta).length ? { meta } : {} };
+  });
 }
 function held(result, host) {
   const [content] = result.content;
@@ -59388,6 +61412,19 @@ function describeResource(args) {
   const { personal_fields: _personal, ...entry } = resourceOf(args["resource"]);
   return answer(entry);
 }
+var ROUTE_TOOLS = {
+  list: {
+    match: (name) => {
+      const domain = DOMAIN_OF_TOOL.get(name);
+      return domain === void 0 ? void 0 : { domain };
+    },
+    call: (args, get, { domain }) => queryResource(domain, args, get)
+  },
+  detail: {
+    match: (name) => name === "get_record" ? {} : void 0,
+    call: (args, get) => getRecord(args, get)
+  }
+};
 async function callTool(name, rawArgs, host) {
   try {
     const args = objectArgument(rawArgs, "arguments");
@@ -59396,9 +61433,10 @@ async function callTool(name, rawArgs, host) {
       return held(listResources(), host);
     }
     if (name === "describe_resource") return held(describeResource(args), host);
-    if (name === "get_record") return await getRecord(args, host.get);
-    const domain = DOMAIN_OF_TOOL.get(name);
-    if (domain) return await queryResource(domain, args, host.get);
+    for (const tool of Object.values(ROUTE_TOOLS)) {
+      const matched = tool.match(name);
+      if (matched) return await tool.call(args, host.get, matched);
+    }
     return toolError("not_found", `No tool '${name}'; the tools are ${TOOLS.map((t) => t.name).join(", ")}.`, { status: 404 });
   } catch (error) {
     if (error instanceof ToolRefusal) return toolError(error.code, error.message, { status: error.code === "bad_request" ? 400 : 404 });
@@ -59579,304 +61617,6 @@ function recordUrls(template, publicUrl) {
   };
 }
 
-// runtime/resource-reader.ts
-init_erp_error();
-init_errors();
-
-// runtime/records.ts
-function relationKey(field) {
-  const source = field.source;
-  switch (source.kind) {
-    case "related":
-      return `${source.erp}>${source.comodel}.${source.comodelField}`;
-    case "x2many":
-      return source.take === "ids" ? void 0 : `${source.comodel}.display_name`;
-    case "distribution_accounts":
-      return `${source.comodel}.display_name`;
-    default:
-      return void 0;
-  }
-}
-function compileMapper(resource, fields, options) {
-  const mappers = fields.map((field) => [
-    field.name,
-    options.unreadable?.has(field.name) ? () => null : fieldMapper(resource, field, options)
-  ]);
-  return (row, related) => {
-    const record = {};
-    for (const [name, map] of mappers) record[name] = map(row, related);
-    return record;
-  };
-}
-function fieldMapper(resource, field, options) {
-  const source = field.source;
-  switch (source.kind) {
-    case "id":
-      return (row) => row["id"];
-    case "url":
-      return (row) => options.urlFor(resource.model, row["id"]);
-    case "field": {
-      const erp = source.erp;
-      return (row) => scalar(field, row[erp]);
-    }
-    case "many2one": {
-      const erp = source.erp;
-      const index = source.take === "id" ? 0 : 1;
-      return (row) => {
-        const value = row[erp];
-        return Array.isArray(value) ? value[index] || null : typeof value === "number" && index === 0 ? value : null;
-      };
-    }
-    case "related": {
-      const erp = source.erp;
-      const key = relationKey(field);
-      return (row, related) => {
-        const target = row[erp];
-        const id = Array.isArray(target) ? target[0] : typeof target === "number" ? target : void 0;
-        if (id === void 0) return null;
-        const value = related.get(key)?.get(id);
-        if (Array.isArray(value)) return field.type === "integer" ? value[0] ?? null : value[1] || null;
-        return value === void 0 ? null : scalar(field, value);
-      };
-    }
-    case "x2many": {
-      const erp = source.erp;
-      if (source.take === "ids") return (row) => Array.isArray(row[erp]) ? [...row[erp]] : [];
-      const key = relationKey(field);
-      const names = (row, related) => {
-        const ids = Array.isArray(row[erp]) ? row[erp] : [];
-        const known = related.get(key);
-        return ids.map((id) => known?.get(id)).filter((name) => typeof name === "string");
-      };
-      return source.take === "first" ? (row, related) => names(row, related)[0] ?? null : names;
-    }
-    case "distribution": {
-      const erp = source.erp;
-      return (row) => serialiseDistribution(row[erp]);
-    }
-    case "distribution_accounts": {
-      const erp = source.erp;
-      const key = relationKey(field);
-      return (row, related) => {
-        const known = related.get(key);
-        const names = distributionAccountIds(row[erp]).map((id) => known?.get(id));
-        return [...new Set(names.filter((name) => typeof name === "string"))];
-      };
-    }
-  }
-}
-function scalar(field, value) {
-  if (field.type === "boolean") return value === true;
-  if (value === false || value === null || value === void 0) return null;
-  if (field.type === "string") {
-    if (typeof value !== "string") return Array.isArray(value) ? value[1] ?? null : String(value);
-    if (field.format === "date-time") return isoDateTime(value);
-    if (field.format === "date") return value.slice(0, 10);
-    return value;
-  }
-  if (field.type === "integer" && Array.isArray(value)) return value[0] ?? null;
-  return value;
-}
-function isoDateTime(value) {
-  if (value.length === 10) return `${value}T00:00:00Z`;
-  return `${value.slice(0, 10)}T${value.slice(11, 19)}Z`;
-}
-function distributionAccountIds(value) {
-  if (!value || typeof value !== "object") return [];
-  const ids = [];
-  for (const key of Object.keys(value)) for (const part of key.split(",")) if (/^\d+$/.test(part.trim())) ids.push(Number(part));
-  return ids;
-}
-function serialiseDistribution(value) {
-  if (!value || typeof value !== "object" || Array.isArray(value)) return null;
-  const entries = Object.entries(value);
-  if (entries.length === 0) return null;
-  const body = entries.map(([key, share]) => `${JSON.stringify(key)}:${typeof share === "number" && Number.isInteger(share) ? `${share}.0` : JSON.stringify(share)}`);
-  return `{${body.join(",")}}`;
-}
-
-// runtime/resource-reader.ts
-var ResourceReader = class {
-  constructor(erp, log, urlFor, rememberMs, gapsOf = () => NO_GAPS) {
-    this.erp = erp;
-    this.log = log;
-    this.urlFor = urlFor;
-    this.rememberMs = rememberMs;
-    this.gapsOf = gapsOf;
-    this.unreadableFields = new TtlCache(1e4);
-  }
-  erp;
-  log;
-  urlFor;
-  rememberMs;
-  gapsOf;
-  /** `uid|model` → ERP fields that account cannot read on that model, with the model to blame. */
-  unreadableFields;
-  async list(principal, resource, query, stats) {
-    const requests = listRequests(resource, query);
-    const cursor = query.sinceId !== void 0;
-    const pageP = this.readPage(principal, resource, query.fields, requests.page, stats);
-    const countP = requests.countDomain ? this.call(principal, resource.model, "search_count", null, { domain: requests.countDomain }, stats) : void 0;
-    const [page, total] = await Promise.all([pageP, countP]);
-    let rows = page.rows;
-    const meta = {};
-    if (total !== void 0) meta.total = expectCount(total);
-    const more = rows.length > query.limit;
-    if (more) rows = rows.slice(0, query.limit);
-    if (cursor) meta.next_since_id = more ? rows[rows.length - 1]?.["id"] : null;
-    const data = await this.toRecords(principal, resource, query.fields, rows, page.unreadable, stats);
-    return { data, meta };
-  }
-  /**
-   * The records of one ERP page, mapped: the building block of exports and of the change feed,
-   * which read page after page with requests of their own.
-   */
-  async records(principal, resource, fields, request2, stats) {
-    const page = await this.readPage(principal, resource, fields, request2, stats);
-    return this.toRecords(principal, resource, fields, page.rows, page.unreadable, stats);
-  }
-  /** Ids (and the other ERP fields named) of the records of `domain`, unmapped: the change feed's scan. */
-  async scan(principal, resource, request2, stats) {
-    const { fields, ...options } = request2;
-    return expectRows(await this.call(principal, resource.model, "search_read", null, { ...options, fields }, stats));
-  }
-  async count(principal, resource, domain, stats) {
-    return expectCount(await this.call(principal, resource.model, "search_count", null, { domain }, stats));
-  }
-  async detail(principal, resource, id, query, stats) {
-    const page = await this.readPage(principal, resource, query.fields, detailRequest(resource, id, query), stats);
-    if (page.rows.length === 0) throw notFound(`No ${resource.path} record with id ${id}.`);
-    const [record] = await this.toRecords(principal, resource, query.fields, page.rows, page.unreadable, stats);
-    return record;
-  }
-  call(principal, model, method, ids, kwargs, stats) {
-    return this.erp.call(principal, { model, method, ids, kwargs: { ...kwargs, context: ERP_CONTEXT } }, stats);
-  }
-  /** `search_read` of the page, leaving out (and reporting) the fields the account cannot read. */
-  async readPage(principal, resource, fields, request2, stats) {
-    const { fields: wanted, ...options } = request2;
-    const cacheKey = `${principal.uid}|${resource.model}`;
-    let blocked = this.unreadableFields.get(cacheKey) ?? /* @__PURE__ */ new Map();
-    const read = (erpFields) => this.call(principal, resource.model, "search_read", null, { ...options, fields: erpFields }, stats).then(expectRows);
-    const missing = this.gapsOf(resource).erpFields;
-    const readable = (f) => !blocked.has(f) && !missing.has(f);
-    let rows;
-    try {
-      rows = await read(wanted.filter(readable));
-    } catch (error) {
-      if (!isAccessError(error)) throw error;
-      const found = await this.findUnreadable(
-        wanted.filter((f) => f !== "id" && readable(f)),
-        read
-      );
-      if (found.size === 0) throw error;
-      blocked = new Map([...blocked, ...found]);
-      this.unreadableFields.set(cacheKey, blocked, this.rememberMs);
-      rows = await read(wanted.filter(readable));
-    }
-    const unreadable = /* @__PURE__ */ new Map();
-    for (const field of fields) {
-      const erp = erpFieldOf(field);
-      const model = erp === void 0 ? void 0 : blocked.get(erp);
-      if (model !== void 0) unreadable.set(field.name, model);
-    }
-    return { rows, unreadable };
-  }
-  /** The fields whose reading raises AccessError, by halving: each with the model the error names. */
-  async findUnreadable(fields, read) {
-    const found = /* @__PURE__ */ new Map();
-    const probe = async (group) => {
-      try {
-        await read(["id", ...group]);
-      } catch (error) {
-        if (!isAccessError(error)) throw error;
-        if (group.length === 1) {
-          found.set(group[0], error.model ?? "unknown");
-          return;
-        }
-        const half = Math.ceil(group.length / 2);
-        await Promise.all([probe(group.slice(0, half)), probe(group.slice(half))]);
-      }
-    };
-    if (fields.length > 0) await probe(fields);
-    return found;
-  }
-  async toRecords(principal, resource, fields, rows, unreadable, stats) {
-    const dropped = this.gapsOf(resource).apiFields;
-    const related = rows.length ? await this.readRelations(principal, fields, rows, unreadable, dropped, stats) : /* @__PURE__ */ new Map();
-    if (unreadable.size > 0)
-      this.log.warn(
-        { resource: resource.path, fields: [...unreadable].map(([field, model]) => ({ field, model })) },
-        "unreadable relation: fields answered as null (the API account has no read right on their model)"
-      );
-    const map = this.mapperFor(resource, fields, /* @__PURE__ */ new Set([...unreadable.keys(), ...dropped]));
-    return rows.map((row) => map(row, related));
-  }
-  /** Mappers are compiled once per field list (the full list is one shared array) and unreadable set. */
-  mappers = /* @__PURE__ */ new WeakMap();
-  mapperFor(resource, fields, nulls) {
-    let byUnreadable = this.mappers.get(fields);
-    if (!byUnreadable) {
-      byUnreadable = /* @__PURE__ */ new Map();
-      this.mappers.set(fields, byUnreadable);
-    }
-    const key = [...nulls].join(",");
-    let map = byUnreadable.get(key);
-    if (!map) {
-      map = compileMapper(resource, fields, { urlFor: this.urlFor, unreadable: nulls });
-      byUnreadable.set(key, map);
-    }
-    return map;
-  }
-  /** One `read` per comodel relation, for related values and display names. */
-  async readRelations(principal, fields, rows, unreadable, dropped, stats) {
-    const groups = /* @__PURE__ */ new Map();
-    for (const field of fields) {
-      const key = relationKey(field);
-      if (key === void 0 || unreadable.has(field.name) || dropped.has(field.name)) continue;
-      const source = field.source;
-      const comodelField = source.kind === "related" ? source.comodelField : "display_name";
-      const group = groups.get(key) ?? { comodel: source.comodel, field: comodelField, ids: /* @__PURE__ */ new Set(), users: [] };
-      group.users.push(field);
-      for (const row of rows) for (const id of relatedIds(field, row)) group.ids.add(id);
-      groups.set(key, group);
-    }
-    const related = /* @__PURE__ */ new Map();
-    await Promise.all(
-      [...groups].map(async ([key, group]) => {
-        if (group.ids.size === 0) return;
-        try {
-          const values = expectRows(await this.call(principal, group.comodel, "read", [...group.ids], { fields: [group.field] }, stats));
-          related.set(key, new Map(values.map((value) => [value["id"], value[group.field]])));
-        } catch (error) {
-          if (!isAccessError(error)) throw error;
-          for (const field of group.users) unreadable.set(field.name, error.model ?? group.comodel);
-        }
-      })
-    );
-    return related;
-  }
-};
-function expectRows(value) {
-  if (Array.isArray(value) && value.every((row) => row !== null && typeof row === "object" && typeof row["id"] === "number")) return value;
-  throw new ErpUnavailable("the ERP answered a read with something that is not a list of records");
-}
-function expectCount(value) {
-  if (typeof value === "number" && Number.isInteger(value) && value >= 0) return value;
-  throw new ErpUnavailable("the ERP answered a count with something that is not a count");
-}
-function isAccessError(error) {
-  return error instanceof ErpFault && error.kind === "access_error";
-}
-function relatedIds(field, row) {
-  const source = field.source;
-  if (source.kind === "distribution_accounts") return distributionAccountIds(row[source.erp]);
-  if (source.kind !== "related" && source.kind !== "x2many") return [];
-  const value = row[source.erp];
-  if (Array.isArray(value)) return source.kind === "related" ? typeof value[0] === "number" ? [value[0]] : [] : value;
-  return typeof value === "number" ? [value] : [];
-}
-
 // runtime/shared-state/redis.ts
 var import_ioredis = require("ioredis");
 var COOL_DOWN_MS = 2e3;
@@ -59972,7 +61712,7 @@ function createApp(config, deps) {
   const urlFor = recordUrls(config.erp.urlTemplate, config.erp.publicUrl);
   drift = new DriftMonitor({ mode: config.driftCheck.mode, checkKey: config.driftCheck.key, erp, log, resources: RESOURCES });
   const gapsOf = drift.gapsOf.bind(drift);
-  const reader = new ResourceReader(erp, log, urlFor, config.auth.cacheTtlMs, gapsOf);
+  const reader = new ResourceReader(erp, log, urlFor, auth, config.auth.cacheTtlMs, gapsOf);
   const shared = config.redis && new SharedRedis(config.redis, log);
   const failures = new AuthFailureLimit(config.auth.failureLimit, config.auth.failureWindowMs, config.auth.checkLimit, shared);
   const keyLimit = config.rateLimit && new KeyRateLimit(config.rateLimit, shared, metrics && (() => metrics.rateLimitRefusals.inc()));
@@ -59992,9 +61732,9 @@ function createApp(config, deps) {
     { exporter, changes },
     { drift, keyLimit, compression: config.compression, cache, onRefreshError, tracing }
   );
-  const servedPaths = new Set(RESOURCES.map((r) => `/api/v1/${r.path}`));
+  const isDataPath = dataPathMatcher("/api/v1", DOMAIN_ROUTES);
   const docs = ["/api/openapi.json", "/api/docs", "/api/llms.txt", "/llms.txt"];
-  const isServedPath = (path) => servedPaths.has(path) || servedPaths.has(path.replace(/\/[^/]+$/, "")) || docs.includes(path);
+  const isServedPath = (path) => isDataPath(path) || docs.includes(path);
   const operational = [MCP_PATH, ...Object.values(HEALTH_PATHS)];
   const isKnownPath = (path) => isServedPath(path) || operational.includes(path);
   const llmsTxt = { body: withBaseUrl(LLMS_TXT, config.publicBaseUrl, "text"), type: "text/markdown; charset=utf-8", cacheControl: "public, max-age=300" };
@@ -60012,9 +61752,7 @@ function createApp(config, deps) {
   if (config.corsOrigins.length) app.use(cors(config.corsOrigins, MCP_PATH));
   app.use(methodNotAllowed(isServedPath));
   app.use(refuseMisshapenRequests());
-  const api = exactRouter();
-  for (const { mount, create } of DOMAIN_ROUTERS) api.use(mount, create(handlers));
-  app.use("/api/v1", noStore(), requestDeadline(config.requestTimeoutMs), api);
+  app.use("/api/v1", noStore(), requestDeadline(config.requestTimeoutMs, sendError), createDataRouter(DOMAIN_ROUTES, handlers));
   app.use(createMcpRouter(app, auth, failures, { budget, requestTimeoutMs: config.requestTimeoutMs, log }));
   app.use(
     "/api",
@@ -60035,7 +61773,7 @@ function createApp(config, deps) {
   app.get("/api/docs/", (_req, res) => res.redirect(308, "../docs"));
   app.use(createDocsRouter({ "/llms.txt": llmsTxt }, config.compression));
   app.use(noStore(), unconditional());
-  app.use(createHealthRouter(erp, config.erp.timeoutMs, drift, writeDateCosts));
+  app.use(createHealthRouter(erp, config.erp.timeoutMs, drift, () => writeDateCosts?.readiness() ?? {}));
   app.use(noRoute(isKnownPath));
   app.use(createErrorHandler(log));
   return { app, erp, drift, metrics, shared, budget };
@@ -60113,7 +61851,11 @@ var SETTINGS = {
   PUBLIC_BASE_URL: { shown: "`http://HOST:PORT`", accepts: "an http(s) URL", description: "Base URL clients use (OpenAPI `servers`, docs and llms.txt examples)." },
   ERP_URL: { required: true, accepts: "an http(s) URL", description: "Where the gateway reaches the ERP, e.g. `https://erp.example.org`. A user or password in it (`user:secret@`) is refused at start-up: JSON-2 needs the Authorization header for the client's key, and credentials must never reach the `url` fields." },
   ERP_DATABASE: { required: true, description: "ERP database name (sent as `X-Odoo-Database` or the RPC `db`)." },
-  ERP_TRANSPORT: { default: "auto", values: ["auto", "json2", "jsonrpc", "xmlrpc"], description: "`auto`: JSON-2 when the ERP offers it (Odoo 19+), else JSON-RPC; or the one named." },
+  ERP_TRANSPORT: {
+    default: "auto",
+    values: ["auto", "json2", "jsonrpc", "xmlrpc"],
+    description: "`auto`: JSON-2 when the ERP offers it (Odoo 19+), else JSON-RPC; or the one named. A setting the ERP cannot serve (`json2` before Odoo 19; `auto` without `ERP_LOGIN` before 19) stops the gateway with exit 1 and one line naming the setting and the ERP's version, as soon as the ERP answers: at start-up, or, when the ERP is unreachable then (the gateway starts and answers 502 meanwhile), at the first request that reaches it (answered 503 before the gateway stops)."
+  },
   ERP_LOGIN: { default: "", shown: "(empty)", description: "Login of the technical account; required by the two RPC transports, which check a key together with a login." },
   ERP_API_GROUP: { default: "ops_api.group_api_user", description: "External id of the group whose members may use the API." },
   ERP_PUBLIC_URL: { shown: "`ERP_URL`", accepts: "an http(s) URL", description: "ERP host as users see it, for the `url` fields." },
@@ -60128,7 +61870,7 @@ var SETTINGS = {
   CACHE_DEFAULT_STALE_S: { default: 0, min: 0, max: MAX_CACHE_SECONDS, description: "Seconds after the TTL during which a stale answer is still served while one background read refreshes it, for resources whose catalogue entry has no `cache.stale_while_revalidate`." },
   CACHE_MAX_TTL_S: { default: 300, min: 0, max: MAX_CACHE_SECONDS, description: "Ceiling of every TTL and stale window, the catalogue's included; `0` turns the cache off everywhere." },
   CACHE_MAX_BYTES: { shown: "a quarter of `MEMORY_BUDGET_BYTES` (24 MiB with its default), at most 32 MiB", min: 0, accepts: "0 to half of `MEMORY_BUDGET_BYTES`", description: "Bytes the in-memory response cache may hold, charged to `MEMORY_BUDGET_BYTES` while held; `0` turns the cache off. An answer larger than a quarter of it is not kept." },
-  CLIENT_WRITE_TIMEOUT_MS: { default: 1e4, min: 1e3, max: 6e5, description: "A connection whose answer has not moved for this long (its client stopped reading) is dropped, with what it held." },
+  CLIENT_WRITE_TIMEOUT_MS: { default: 1e4, min: 1e3, max: 6e5, description: "A connection whose answer has not moved for this long (no byte of it taken on its way to the client: its client stopped reading) is dropped, with what it held; a client still reading, however slowly, is kept." },
   AUTH_CACHE_TTL_MS: { default: 6e4, min: 0, max: 36e5, description: "How long a successful key check is reused (keyed by a SHA-256 of the key, never the key)." },
   AUTH_CACHE_MAX_ENTRIES: { default: 1e4, min: 1, max: 1e6, description: "Bound of that cache." },
   AUTH_NEGATIVE_TTL_MS: { default: 5e3, min: 0, max: 6e5, description: "How long a refused key is answered 401 without asking the ERP again." },
@@ -60137,9 +61879,9 @@ var SETTINGS = {
   AUTH_CHECK_LIMIT: { default: 300, min: 1, max: 1e7, description: "Key checks sent to the ERP per window, all client addresses together; past it a key not already known gets 429 `rate_limited` (keys already validated keep working). With `AUTH_CACHE_TTL_MS=0` every request is a key check: raise this cap to the request rate." },
   RATE_LIMIT_POINTS: { shown: "(empty: off)", min: 1, max: 1e8, description: 'Per-key rate limit (decision D26): points each API key may spend per window; each request costs its kind\'s points (`RATE_LIMIT_COSTS`); past them **429** `rate_limited` with `Retry-After`, the ERP not asked. See "Rate limits".' },
   RATE_LIMIT_WINDOW_SECONDS: { default: 60, min: 1, max: 86400, description: "That window, in whole seconds. Only with `RATE_LIMIT_POINTS`." },
-  RATE_LIMIT_COSTS: { default: "list=1,counted_list=1,detail=1,not_modified=1,cached=1", accepts: "`kind=points`, comma-separated", description: "Points per kind of request: `list` (a page with `total=false`), `counted_list` (a page with its count: two ERP calls), `detail`, `not_modified` (charged instead when the answer is 304) and `cached` (charged instead when the response cache answered a 200, the ERP not asked). Kinds left out keep their default; `list`, `counted_list` and `detail` cost 1 to `RATE_LIMIT_POINTS`, `not_modified` and `cached` 0 to it. Only with `RATE_LIMIT_POINTS`." },
+  RATE_LIMIT_COSTS: { default: COST_KINDS.map((kind) => `${kind}=1`).join(","), accepts: "`kind=points`, comma-separated", description: "Points per kind of request: `list` (a page with `total=false`), `counted_list` (a page with its count: two ERP calls), `detail`, `not_modified` (charged instead when the answer is 304) and `cached` (charged instead when the response cache answered a 200, the ERP not asked). Kinds left out keep their default; `list`, `counted_list` and `detail` cost 1 to `RATE_LIMIT_POINTS`, `not_modified` and `cached` 0 to it. Only with `RATE_LIMIT_POINTS`." },
   REDIS_URL: { shown: "(empty: each process's memory)", accepts: "a `redis://` or `rediss://` URL", description: 'A Redis that several gateway processes share (user, password and database number allowed; never logged): the failed-authentication limits, the cap of key checks and the per-key limits are then counted there, for all processes together. See "Several processes and machines".' },
-  REDIS_TIMEOUT_MS: { default: 200, min: 5, max: 1e4, description: "Longest one Redis call may take; past it, or with Redis down, each process counts in its own memory (limits) until Redis answers again. Only with `REDIS_URL`." },
+  REDIS_TIMEOUT_MS: { default: 200, min: 5, max: 1e4, description: "Longest one Redis call may take; past it, or with Redis down, each process counts in its own memory (limits), going on from the counts Redis last gave it, until Redis answers again. Only with `REDIS_URL`." },
   REDIS_KEY_PREFIX: { default: "odg:", accepts: "1 to 64 letters, digits or `:_.-`", description: "Prefix of every key the gateway writes in Redis, so that several gateways can share one Redis. Only with `REDIS_URL`." },
   WORKERS: { default: 1, min: 1, max: 256, accepts: "1 to 256, or `auto` (one per CPU)", description: 'Gateway processes on this machine sharing the port. See "Several processes and machines".' },
   EXPORT_MAX_ROWS: { default: 1e6, min: 1, max: 1e8, description: 'Most records one export (CSV or NDJSON) may hold; a larger one is refused with 422 `invalid_value` before anything is sent (counted first). See "Exports and incremental sync".' },
@@ -60289,7 +62031,6 @@ function loadConfig(env) {
   if (!config.erp.urlTemplate.includes("{id}")) throw new ConfigError("ERP_URL_TEMPLATE", "must contain '{id}'");
   return deepFreeze12(config);
 }
-var COST_KINDS = ["list", "counted_list", "detail", "not_modified", "cached"];
 function rateLimit(env) {
   if (!given(env, "RATE_LIMIT_POINTS")) {
     for (const name of ["RATE_LIMIT_WINDOW_SECONDS", "RATE_LIMIT_COSTS"])
@@ -60312,12 +62053,11 @@ function rateLimit(env) {
     if (points2 === void 0) throw new Error(`settings.ts: RATE_LIMIT_COSTS declares no default for ${kind}`);
     return points2;
   };
-  const charged = { list: cost("list"), counted_list: cost("counted_list"), detail: cost("detail"), not_modified: cost("not_modified"), cached: cost("cached") };
-  for (const kind of ["list", "counted_list", "detail"]) {
+  const charged = Object.fromEntries(COST_KINDS.map((kind) => [kind, cost(kind)]));
+  for (const kind of REQUEST_COSTS) {
     if (charged[kind] < 1 || charged[kind] > points) throw new ConfigError("RATE_LIMIT_COSTS", `${kind} must cost from 1 to RATE_LIMIT_POINTS (${points}) (got ${charged[kind]})`);
   }
-  for (const kind of ["not_modified", "cached"])
-    if (charged[kind] > points) throw new ConfigError("RATE_LIMIT_COSTS", `${kind} must cost at most RATE_LIMIT_POINTS (${points})`);
+  for (const kind of ANSWER_COSTS) if (charged[kind] > points) throw new ConfigError("RATE_LIMIT_COSTS", `${kind} must cost at most RATE_LIMIT_POINTS (${points})`);
   return { points, windowSeconds, costs: charged };
 }
 function redis(env) {
@@ -60398,7 +62138,10 @@ function driftFailureLines(problems) {
   ];
 }
 
-// runtime/http/graceful-close.ts
+// runtime/main.ts
+init_erp_error();
+
+// runtime/server/graceful-close.ts
 function createGracefulCloser(server) {
   const bySocket = /* @__PURE__ */ new Map();
   let closing = false;
@@ -60437,22 +62180,23 @@ function createGracefulCloser(server) {
   };
 }
 
-// runtime/http/harden-server.ts
+// runtime/server/harden-server.ts
 var import_node_http2 = require("node:http");
 
-// runtime/http/stalled-writers.ts
+// runtime/server/stalled-writers.ts
 var SWEEP_MS = 1e3;
 function dropStalledWriters(server, stallMs) {
   const sockets = /* @__PURE__ */ new Map();
   server.on("connection", (socket) => {
-    sockets.set(socket, { written: 0, since: 0 });
+    sockets.set(socket, { sent: 0, since: 0 });
     socket.once("close", () => sockets.delete(socket));
   });
   const sweep = setInterval(() => {
     const now = performance.now();
     for (const [socket, progress] of sockets) {
-      if (socket.writableLength === 0 || socket.bytesWritten !== progress.written) {
-        progress.written = socket.bytesWritten;
+      const sent = bytesTaken(socket);
+      if (socket.writableLength === 0 || sent !== progress.sent) {
+        progress.sent = sent;
         progress.since = now;
       } else if (now - progress.since >= stallMs) {
         socket.destroy();
@@ -60462,8 +62206,15 @@ function dropStalledWriters(server, stallMs) {
   sweep.unref();
   server.once("close", () => clearInterval(sweep));
 }
+function bytesTaken(socket) {
+  const internals = socket;
+  const dispatched = internals._bytesDispatched;
+  const held2 = internals._handle?.writeQueueSize;
+  if (typeof dispatched === "number" && typeof held2 === "number") return dispatched - held2;
+  return socket.bytesWritten - socket.writableLength;
+}
 
-// runtime/http/harden-server.ts
+// runtime/server/harden-server.ts
 var TOO_LARGE = /* @__PURE__ */ new Set(["HPE_HEADER_OVERFLOW", "HPE_URI_OVERFLOW"]);
 var HEADERS_TIMEOUT_MS = 1e4;
 var KEEP_ALIVE_TIMEOUT_MS = 5e3;
@@ -60608,16 +62359,16 @@ async function main() {
   }
   const output = bufferedStdout();
   const root = createLogger(config.logLevel, output);
-  if (config.workers > 1 && import_node_cluster2.default.isPrimary) {
+  if (config.workers > 1 && import_node_cluster3.default.isPrimary) {
     if (config.metrics) serveMetrics(loadClusterMetrics().createClusterMetricsServer(), config.metrics, root);
     runPrimary(config, root, () => output.flush());
     return;
   }
-  const logger = import_node_cluster2.default.isWorker ? root.child({ worker: import_node_cluster2.default.worker?.id, pid: process.pid }) : root;
+  const logger = import_node_cluster3.default.isWorker ? root.child({ worker: import_node_cluster3.default.worker?.id, pid: process.pid }) : root;
   const tracing = config.tracing ? startTracing(config.tracing) : void 0;
-  const { app, drift, metrics, shared } = createApp(config, { logger, tracing });
+  const { app, erp, drift, metrics, shared } = createApp(config, { logger, tracing });
   if (metrics && config.metrics) {
-    if (import_node_cluster2.default.isWorker) loadClusterMetrics().answerPrimary(metrics);
+    if (import_node_cluster3.default.isWorker) loadClusterMetrics().answerPrimary(metrics);
     else serveMetrics(createMetricsServer(metrics), config.metrics, logger);
   }
   const server = createGatewayServer(app, config.requestTimeoutMs, config.clientWriteTimeoutMs);
@@ -60635,6 +62386,12 @@ async function main() {
       "gateway listening"
     );
     output.flush();
+    erp.connect().then(
+      ({ transport, version }) => logger.info({ transport: transport.name, erp_version: version.text }, "ERP reached"),
+      (error) => {
+        if (!(error instanceof ErpTransportMissing)) logger.warn({ erp_error: erpErrorSummary(error) }, "ERP not reachable at start-up: asked again on the next request");
+      }
+    );
     drift.start((problems) => {
       for (const line of driftFailureLines(problems)) process.stderr.write(`ops-data-gateway: ${line}
 `);
@@ -60649,7 +62406,7 @@ async function main() {
   });
   const closer = createGracefulCloser(server);
   let stopping = false;
-  const stop = (signal) => {
+  const stop = (signal, refused = false) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, "shutting down: no new connections, finishing requests in flight");
@@ -60658,7 +62415,7 @@ async function main() {
       await tracing?.shutdown().catch(() => void 0);
       if (cut) logger.warn({ answers_cut: cut }, "shutdown cut answers not yet read by their clients");
       output.flush();
-      process.exit(cut ? 1 : 0);
+      process.exit(cut || refused ? 1 : 0);
     });
     setTimeout(() => {
       logger.warn({ answers_cut: closer.inFlight }, "shutdown deadline reached with answers still in flight");
@@ -60668,6 +62425,12 @@ async function main() {
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
+  erp.onRefusal((refusal) => {
+    if (stopping) return;
+    process.stderr.write(`ops-data-gateway: ${refusal.message}
+`);
+    stop("ERP settings refused", true);
+  });
 }
 function withoutCredentials(url2) {
   const parsed = new URL(url2);

@@ -6,6 +6,7 @@
  */
 
 import { availableParallelism } from 'node:os';
+import { ANSWER_COSTS, COST_KINDS, REQUEST_COSTS, type CostKind } from './route-kinds';
 import { SETTINGS, settingSpec, type SettingName } from './settings';
 
 export type TransportName = 'json2' | 'jsonrpc' | 'xmlrpc';
@@ -117,18 +118,8 @@ export interface GatewayConfig {
   };
 }
 
-/** What each kind of data request costs against its key's quota, in points (RATE_LIMIT_COSTS). */
-export interface RateLimitCosts {
-  /** A list page without its count (`total=false`): one ERP read. */
-  readonly list: number;
-  /** A list page with its count: two ERP calls, the count often the dearer. */
-  readonly counted_list: number;
-  readonly detail: number;
-  /** Charged instead once the answer turns out to be 304 Not Modified (nothing sent but headers). */
-  readonly not_modified: number;
-  /** Charged instead once the response cache answered (a 200 the ERP was not asked for). */
-  readonly cached: number;
-}
+/** What each kind of data request costs against its key's quota, in points (RATE_LIMIT_COSTS; the kinds: route-kinds.ts). */
+export type RateLimitCosts = Readonly<Record<CostKind, number>>;
 
 export interface RateLimitConfig {
   /** Points a key may spend per window. */
@@ -288,8 +279,6 @@ export function loadConfig(env: Env): GatewayConfig {
   return deepFreeze(config);
 }
 
-const COST_KINDS = ['list', 'counted_list', 'detail', 'not_modified', 'cached'] as const;
-
 function rateLimit(env: Env): RateLimitConfig | undefined {
   if (!given(env, 'RATE_LIMIT_POINTS')) {
     for (const name of ['RATE_LIMIT_WINDOW_SECONDS', 'RATE_LIMIT_COSTS'] as const)
@@ -298,28 +287,27 @@ function rateLimit(env: Env): RateLimitConfig | undefined {
   }
   const points = integer(env, 'RATE_LIMIT_POINTS');
   const windowSeconds = integer(env, 'RATE_LIMIT_WINDOW_SECONDS');
-  const costs: Partial<Record<(typeof COST_KINDS)[number], number>> = {};
+  const costs: Partial<Record<CostKind, number>> = {};
   // The declared default first, then the operator's pairs over it (kinds left out keep their default).
   const raw = given(env, 'RATE_LIMIT_COSTS');
   for (const pair of [...SETTINGS.RATE_LIMIT_COSTS.default.split(','), ...(raw ? raw.split(',') : [])]) {
     const match = /^\s*([a-z_]+)\s*=\s*([0-9]{1,9})\s*$/.exec(pair);
-    const kind = match?.[1] as (typeof COST_KINDS)[number] | undefined;
+    const kind = match?.[1] as CostKind | undefined;
     if (!match || !kind || !COST_KINDS.includes(kind))
       throw new ConfigError('RATE_LIMIT_COSTS', `must be kind=points pairs, comma-separated, kinds ${COST_KINDS.join(', ')} (got '${pair.trim()}')`);
     costs[kind] = Number(match[2]);
   }
-  const cost = (kind: (typeof COST_KINDS)[number]): number => {
+  const cost = (kind: CostKind): number => {
     const points = costs[kind];
     if (points === undefined) throw new Error(`settings.ts: RATE_LIMIT_COSTS declares no default for ${kind}`);
     return points;
   };
-  const charged: RateLimitCosts = { list: cost('list'), counted_list: cost('counted_list'), detail: cost('detail'), not_modified: cost('not_modified'), cached: cost('cached') };
-  for (const kind of ['list', 'counted_list', 'detail'] as const) {
+  const charged = Object.fromEntries(COST_KINDS.map((kind) => [kind, cost(kind)])) as RateLimitCosts;
+  for (const kind of REQUEST_COSTS) {
     // Every request is charged something up front, and no kind may cost more than a whole window's points.
     if (charged[kind] < 1 || charged[kind] > points) throw new ConfigError('RATE_LIMIT_COSTS', `${kind} must cost from 1 to RATE_LIMIT_POINTS (${points}) (got ${charged[kind]})`);
   }
-  for (const kind of ['not_modified', 'cached'] as const)
-    if (charged[kind] > points) throw new ConfigError('RATE_LIMIT_COSTS', `${kind} must cost at most RATE_LIMIT_POINTS (${points})`);
+  for (const kind of ANSWER_COSTS) if (charged[kind] > points) throw new ConfigError('RATE_LIMIT_COSTS', `${kind} must cost at most RATE_LIMIT_POINTS (${points})`);
   return { points, windowSeconds, costs: charged };
 }
 

@@ -8,6 +8,8 @@
  * descriptions are Markdown (the README's "Meaning" column).
  */
 
+import { COST_KINDS } from './route-kinds';
+
 /** What the table says of one variable. */
 export interface SettingSpec {
   /** The value taken when the variable is unset or empty; absent: required, off, or derived (`shown`). */
@@ -37,7 +39,9 @@ export const SETTINGS = {
   PUBLIC_BASE_URL: { shown: '`http://HOST:PORT`', accepts: 'an http(s) URL', description: 'Base URL clients use (OpenAPI `servers`, docs and llms.txt examples).' },
   ERP_URL: { required: true, accepts: 'an http(s) URL', description: 'Where the gateway reaches the ERP, e.g. `https://erp.example.org`. A user or password in it (`user:secret@`) is refused at start-up: JSON-2 needs the Authorization header for the client\'s key, and credentials must never reach the `url` fields.' },
   ERP_DATABASE: { required: true, description: 'ERP database name (sent as `X-Odoo-Database` or the RPC `db`).' },
-  ERP_TRANSPORT: { default: 'auto', values: ['auto', 'json2', 'jsonrpc', 'xmlrpc'], description: '`auto`: JSON-2 when the ERP offers it (Odoo 19+), else JSON-RPC; or the one named.' },
+  ERP_TRANSPORT: { default: 'auto', values: ['auto', 'json2', 'jsonrpc', 'xmlrpc'], description:
+      "`auto`: JSON-2 when the ERP offers it (Odoo 19+), else JSON-RPC; or the one named. A setting the ERP cannot serve (`json2` before Odoo 19; `auto` without `ERP_LOGIN` before 19) stops the gateway with exit 1 and one line naming the setting and the ERP's version, as soon as the ERP answers: at start-up, or, when the ERP is unreachable then (the gateway starts and answers 502 meanwhile), at the first request that reaches it (answered 503 before the gateway stops).",
+  },
   ERP_LOGIN: { default: '', shown: '(empty)', description: 'Login of the technical account; required by the two RPC transports, which check a key together with a login.' },
   ERP_API_GROUP: { default: 'ops_api.group_api_user', description: 'External id of the group whose members may use the API.' },
   ERP_PUBLIC_URL: { shown: '`ERP_URL`', accepts: 'an http(s) URL', description: 'ERP host as users see it, for the `url` fields.' },
@@ -52,7 +56,7 @@ export const SETTINGS = {
   CACHE_DEFAULT_STALE_S: { default: 0, min: 0, max: MAX_CACHE_SECONDS, description: 'Seconds after the TTL during which a stale answer is still served while one background read refreshes it, for resources whose catalogue entry has no `cache.stale_while_revalidate`.' },
   CACHE_MAX_TTL_S: { default: 300, min: 0, max: MAX_CACHE_SECONDS, description: 'Ceiling of every TTL and stale window, the catalogue\'s included; `0` turns the cache off everywhere.' },
   CACHE_MAX_BYTES: { shown: 'a quarter of `MEMORY_BUDGET_BYTES` (24 MiB with its default), at most 32 MiB', min: 0, accepts: '0 to half of `MEMORY_BUDGET_BYTES`', description: 'Bytes the in-memory response cache may hold, charged to `MEMORY_BUDGET_BYTES` while held; `0` turns the cache off. An answer larger than a quarter of it is not kept.' },
-  CLIENT_WRITE_TIMEOUT_MS: { default: 10000, min: 1000, max: 600000, description: 'A connection whose answer has not moved for this long (its client stopped reading) is dropped, with what it held.' },
+  CLIENT_WRITE_TIMEOUT_MS: { default: 10000, min: 1000, max: 600000, description: 'A connection whose answer has not moved for this long (no byte of it taken on its way to the client: its client stopped reading) is dropped, with what it held; a client still reading, however slowly, is kept.' },
   AUTH_CACHE_TTL_MS: { default: 60000, min: 0, max: 3600000, description: 'How long a successful key check is reused (keyed by a SHA-256 of the key, never the key).' },
   AUTH_CACHE_MAX_ENTRIES: { default: 10000, min: 1, max: 1000000, description: 'Bound of that cache.' },
   AUTH_NEGATIVE_TTL_MS: { default: 5000, min: 0, max: 600000, description: 'How long a refused key is answered 401 without asking the ERP again.' },
@@ -61,9 +65,9 @@ export const SETTINGS = {
   AUTH_CHECK_LIMIT: { default: 300, min: 1, max: 10000000, description: 'Key checks sent to the ERP per window, all client addresses together; past it a key not already known gets 429 `rate_limited` (keys already validated keep working). With `AUTH_CACHE_TTL_MS=0` every request is a key check: raise this cap to the request rate.' },
   RATE_LIMIT_POINTS: { shown: '(empty: off)', min: 1, max: 100000000, description: 'Per-key rate limit (decision D26): points each API key may spend per window; each request costs its kind\'s points (`RATE_LIMIT_COSTS`); past them **429** `rate_limited` with `Retry-After`, the ERP not asked. See "Rate limits".' },
   RATE_LIMIT_WINDOW_SECONDS: { default: 60, min: 1, max: 86400, description: 'That window, in whole seconds. Only with `RATE_LIMIT_POINTS`.' },
-  RATE_LIMIT_COSTS: { default: 'list=1,counted_list=1,detail=1,not_modified=1,cached=1', accepts: '`kind=points`, comma-separated', description: 'Points per kind of request: `list` (a page with `total=false`), `counted_list` (a page with its count: two ERP calls), `detail`, `not_modified` (charged instead when the answer is 304) and `cached` (charged instead when the response cache answered a 200, the ERP not asked). Kinds left out keep their default; `list`, `counted_list` and `detail` cost 1 to `RATE_LIMIT_POINTS`, `not_modified` and `cached` 0 to it. Only with `RATE_LIMIT_POINTS`.' },
+  RATE_LIMIT_COSTS: { default: COST_KINDS.map((kind) => `${kind}=1`).join(','), accepts: '`kind=points`, comma-separated', description: 'Points per kind of request: `list` (a page with `total=false`), `counted_list` (a page with its count: two ERP calls), `detail`, `not_modified` (charged instead when the answer is 304) and `cached` (charged instead when the response cache answered a 200, the ERP not asked). Kinds left out keep their default; `list`, `counted_list` and `detail` cost 1 to `RATE_LIMIT_POINTS`, `not_modified` and `cached` 0 to it. Only with `RATE_LIMIT_POINTS`.' },
   REDIS_URL: { shown: '(empty: each process\'s memory)', accepts: 'a `redis://` or `rediss://` URL', description: 'A Redis that several gateway processes share (user, password and database number allowed; never logged): the failed-authentication limits, the cap of key checks and the per-key limits are then counted there, for all processes together. See "Several processes and machines".' },
-  REDIS_TIMEOUT_MS: { default: 200, min: 5, max: 10000, description: 'Longest one Redis call may take; past it, or with Redis down, each process counts in its own memory (limits) until Redis answers again. Only with `REDIS_URL`.' },
+  REDIS_TIMEOUT_MS: { default: 200, min: 5, max: 10000, description: 'Longest one Redis call may take; past it, or with Redis down, each process counts in its own memory (limits), going on from the counts Redis last gave it, until Redis answers again. Only with `REDIS_URL`.' },
   REDIS_KEY_PREFIX: { default: 'odg:', accepts: '1 to 64 letters, digits or `:_.-`', description: 'Prefix of every key the gateway writes in Redis, so that several gateways can share one Redis. Only with `REDIS_URL`.' },
   WORKERS: { default: 1, min: 1, max: 256, accepts: '1 to 256, or `auto` (one per CPU)', description: 'Gateway processes on this machine sharing the port. See "Several processes and machines".' },
   EXPORT_MAX_ROWS: { default: 1000000, min: 1, max: 100000000, description: 'Most records one export (CSV or NDJSON) may hold; a larger one is refused with 422 `invalid_value` before anything is sent (counted first). See "Exports and incremental sync".' },

@@ -31,7 +31,7 @@
  * in the `odg_change_feed_write_date_check_seconds` metric.
  */
 import type { Logger } from 'pino';
-import type { Principal } from '../auth';
+import type { Principal } from '../admission/auth';
 import type { ErpStats } from '../erp/erp-client';
 import { erpSecond } from '../query/changed-since';
 import type { ResourceReader } from '../resource-reader';
@@ -93,6 +93,12 @@ export class WriteDateCosts {
     return [...this.known.values()].map((entry) => entry.cost);
   }
 
+  /** What /readyz adds: `changes.write_date`, by model, once a model is known (nothing before). */
+  readiness(): Record<string, unknown> {
+    const costs = this.snapshot();
+    return costs.length ? { changes: { write_date: Object.fromEntries(costs.map((cost) => [cost.model, readinessOf(cost)])) } } : {};
+  }
+
   private async measure(principal: Principal, resource: ResourceSpec, stats: ErpStats): Promise<WriteDateCost> {
     const timed = async <T>(run: () => Promise<T>): Promise<[T, number]> => {
       const started = this.clock();
@@ -145,3 +151,12 @@ function describe(cost: WriteDateCost): string {
 }
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
+
+/** A model's `write_date` cost as /readyz shows it. */
+function readinessOf(cost: WriteDateCost) {
+  return {
+    case: cost.case,
+    source: cost.source,
+    ...(cost.checkMs === undefined ? {} : { check_ms: cost.checkMs, keyed_ms: cost.keyedMs, max_id: cost.maxId, measured_at: cost.measuredAt }),
+  };
+}

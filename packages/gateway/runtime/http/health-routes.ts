@@ -3,21 +3,20 @@
  * the process is alive; `/readyz` says whether the ERP answers (its version) within the ERP timeout
  * (ERP_TIMEOUT_MS), so a hung ERP makes the probe fail as fast as a data request would. With the
  * drift check on, a ready answer lists its state and problems in `drift`, and a check the ERP could
- * not answer is started again (in the background: the probe does not wait for it). Once the change
- * feed has measured what a `write_date` check costs on a model, `changes.write_date` says it, by
- * model (changes/write-date-cost.ts).
+ * not answer is started again (in the background: the probe does not wait for it). A ready answer
+ * also holds what the caller's `readiness` adds (app.ts: the change feed's `write_date` costs, by
+ * model, once measured): http/ speaks HTTP and knows nothing of them.
  */
 import type { Router } from 'express';
 import { exactRouter } from './exact-routing';
 import type { DriftMonitor } from '../drift/drift-monitor';
 import type { ErpClient } from '../erp/erp-client';
 import { gatewayErrorOf } from './erp-errors';
-import type { WriteDateCost, WriteDateCosts } from '../changes/write-date-cost';
 
 /** Where the probes answer: alive, and ready. */
 export const HEALTH_PATHS = { alive: '/healthz', ready: '/readyz' } as const;
 
-export function createHealthRouter(erp: ErpClient, timeoutMs: number, drift?: DriftMonitor, writeDateCosts?: WriteDateCosts): Router {
+export function createHealthRouter(erp: ErpClient, timeoutMs: number, drift?: DriftMonitor, readiness: () => Record<string, unknown> = () => ({})): Router {
   const router = exactRouter();
   router.get(HEALTH_PATHS.alive, (_req, res) => {
     res.json({ status: 'ok' });
@@ -28,12 +27,11 @@ export function createHealthRouter(erp: ErpClient, timeoutMs: number, drift?: Dr
       await transport.version(AbortSignal.timeout(timeoutMs));
       const checked = drift?.status();
       if (checked?.state === 'error') void drift?.retry();
-      const costs = writeDateCosts?.snapshot() ?? [];
       res.json({
         status: 'ready',
         erp: { version: version.text, transport: transport.name },
         ...(checked && checked.mode !== 'off' ? { drift: checked } : {}),
-        ...(costs.length ? { changes: { write_date: Object.fromEntries(costs.map((cost) => [cost.model, writeDateReport(cost)])) } } : {}),
+        ...readiness(),
       });
     } catch (error) {
       const known = gatewayErrorOf(error);
@@ -41,13 +39,4 @@ export function createHealthRouter(erp: ErpClient, timeoutMs: number, drift?: Dr
     }
   });
   return router;
-}
-
-/** A model's `write_date` cost as /readyz shows it. */
-function writeDateReport(cost: WriteDateCost) {
-  return {
-    case: cost.case,
-    source: cost.source,
-    ...(cost.checkMs === undefined ? {} : { check_ms: cost.checkMs, keyed_ms: cost.keyedMs, max_id: cost.maxId, measured_at: cost.measuredAt }),
-  };
 }

@@ -25,12 +25,12 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import express, { type Express, type Request, type Response, type Router } from 'express';
-import type { Authenticator } from '../auth';
+import type { Authenticator } from '../admission/auth';
+import type { AuthFailureLimit } from '../admission/auth-failure-limit';
+import { authenticateRequest } from '../admission/authenticate-request';
+import type { BudgetLease, MemoryBudget } from '../admission/memory-budget';
 import { badRequest, GatewayError } from '../errors';
-import type { BudgetLease, MemoryBudget } from '../erp/memory-budget';
 import { Semaphore } from '../erp/semaphore';
-import type { AuthFailureLimit } from '../http/auth-failure-limit';
-import { authenticateRequest } from '../http/authenticate-request';
 import { exactRouter } from '../http/exact-routing';
 import { noStore } from '../http/no-store';
 import type { Logger } from '../log';

@@ -9,6 +9,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import catalogue from '../../generated/mcp-tools.json';
 import { GatewayError } from '../errors';
+import type { RouteKind } from '../route-kinds';
 
 /** The answer of a GET through the gateway: status, parsed JSON body and the headers a tool passes on. */
 export interface ApiAnswer {
@@ -158,11 +159,10 @@ function getRecord(args: Record<string, unknown>, get: ApiGet): Promise<CallTool
   const query = new URLSearchParams();
   const omitted = fieldsParam(args['fields'], resource, query);
   const qs = query.size ? `?${query}` : '';
-  return viaApi(get, `/api/v1/${resource.resource}/${id as number}${qs}`, (body) => ({
-    resource: resource.resource,
-    data: body['data'],
-    ...(omitted.length ? { meta: { personal_fields_omitted: omitted } } : {}),
-  }));
+  return viaApi(get, `/api/v1/${resource.resource}/${id as number}${qs}`, (body) => {
+    const meta = { ...(body['meta'] as object | undefined), ...(omitted.length ? { personal_fields_omitted: omitted } : {}) };
+    return { resource: resource.resource, data: body['data'], ...(Object.keys(meta).length ? { meta } : {}) };
+  });
 }
 
 /** An answer built here, charged to the request's memory like an answer read from a route. */
@@ -184,6 +184,27 @@ function describeResource(args: Record<string, unknown>): CallToolResult {
   return answer(entry as unknown as Record<string, unknown>);
 }
 
+/** The tools that call a data route, by its kind (route-kinds.ts; their definitions: codegen/kinds/<kind>/). */
+interface RouteTool {
+  /** Whether `name` is one of the kind's tools, and what it says: the domain of a per-domain tool. */
+  match(name: string): { readonly domain?: string } | undefined;
+  call(args: Record<string, unknown>, get: ApiGet, matched: { readonly domain?: string }): Promise<CallToolResult>;
+}
+
+const ROUTE_TOOLS: { readonly [K in RouteKind]: RouteTool } = {
+  list: {
+    match: (name) => {
+      const domain = DOMAIN_OF_TOOL.get(name);
+      return domain === undefined ? undefined : { domain };
+    },
+    call: (args, get, { domain }) => queryResource(domain as string, args, get),
+  },
+  detail: {
+    match: (name) => (name === 'get_record' ? {} : undefined),
+    call: (args, get) => getRecord(args, get),
+  },
+};
+
 /** Runs one tool; every refusal is a tool error in the API's terms, never a protocol error. */
 export async function callTool(name: string, rawArgs: unknown, host: ToolHost): Promise<CallToolResult> {
   try {
@@ -193,9 +214,10 @@ export async function callTool(name: string, rawArgs: unknown, host: ToolHost): 
       return held(listResources(), host);
     }
     if (name === 'describe_resource') return held(describeResource(args), host);
-    if (name === 'get_record') return await getRecord(args, host.get);
-    const domain = DOMAIN_OF_TOOL.get(name);
-    if (domain) return await queryResource(domain, args, host.get);
+    for (const tool of Object.values(ROUTE_TOOLS)) {
+      const matched = tool.match(name);
+      if (matched) return await tool.call(args, host.get, matched);
+    }
     return toolError('not_found', `No tool '${name}'; the tools are ${TOOLS.map((t) => t.name).join(', ')}.`, { status: 404 });
   } catch (error) {
     if (error instanceof ToolRefusal) return toolError(error.code, error.message, { status: error.code === 'bad_request' ? 400 : 404 });

@@ -14,8 +14,8 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { TransportName } from '../config';
 import { DRIFT_KINDS } from '../drift/drift-problem';
 import type { ErpCallOutcome } from '../erp/erp-observer';
-import type { CacheOutcome } from '../cache/response-cache';
-import { CACHE_OUTCOMES } from '../http/request-context';
+import type { CacheOutcome } from '../request/request-context';
+import { CACHE_OUTCOMES } from '../request/request-context';
 
 /** What the gauges read when Prometheus scrapes (nothing is updated on the request path for them). */
 export interface MetricSources {

@@ -1,12 +1,12 @@
 /**
- * @module `generated/openapi.json`: the OpenAPI 3.1 description of every data route, derived from
- * the catalogue. The gateway serves it with `servers` set to its public base URL.
+ * @module What the operations of `generated/openapi.json` share: the error statuses, the components
+ * (schemas, responses, parameters, headers) they refer to, and the helpers each kind's operation
+ * (codegen/kinds/<kind>/) is built with.
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { banner, GENERATOR } from '../banner';
-import { LIMITS, type CatalogueModel, type FilterModel, type ResourceModel } from '../model/catalogue-model';
-import { detailOperationId, listOperationId, recordTypeName } from '../model/names';
-import { recordSchema } from './record-schema';
+import { LIMITS, type CatalogueModel, type FilterModel, type ResourceModel } from '../../model/catalogue-model';
+import { recordTypeName } from '../../model/names';
+import { recordSchema } from '../record-schema';
 
 /** Error codes of the envelope, with the status each is sent with. Mirrors runtime/errors.ts (a test checks both ways). */
 export const ERROR_STATUSES: readonly (readonly [number, string, string])[] = [
@@ -26,9 +26,25 @@ export const ERROR_STATUSES: readonly (readonly [number, string, string])[] = [
   [504, 'gateway_timeout', 'The ERP did not answer within the configured timeout.'],
 ];
 
-const ref = (name: string, kind = 'schemas') => ({ $ref: `#/components/${kind}/${name}` });
+/** A reference to a component: `ref('Fields', 'parameters')`. */
+export const ref = (name: string, kind = 'schemas') => ({ $ref: `#/components/${kind}/${name}` });
 
-function filterParameter(filter: FilterModel): OpenAPIV3_1.ParameterObject {
+/** `meta.unreadable_fields`: present only when an answer holds such nulls (runtime/resource-reader.ts). */
+export const UNREADABLE_FIELDS: OpenAPIV3_1.SchemaObject = {
+  type: 'array',
+  items: { type: 'string' },
+  description:
+    'Only when some are: the fields answered `null` in `data` because the API account may not read the model their value comes from (an unreadable relation), not because they are empty. A sync should not store such a null as the value.',
+};
+
+/** How a date-time bound reads (runtime/query/dates.ts): on the value as answered, to the second. */
+const DATETIME_BOUND_TEXT: Readonly<Record<string, string>> = {
+  '>=': ' A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.',
+  '<=': ' A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.',
+};
+
+/** A named filter as a query parameter of a list operation. */
+export function filterParameter(filter: FilterModel): OpenAPIV3_1.ParameterObject {
   let schema: OpenAPIV3_1.SchemaObject;
   switch (filter.type) {
     case 'integer':
@@ -63,7 +79,7 @@ function filterParameter(filter: FilterModel): OpenAPIV3_1.ParameterObject {
     name: filter.name,
     in: 'query',
     required: false,
-    description: `${filter.description} Operator \`${filter.op}\`.`,
+    description: `${filter.description} Operator \`${filter.op}\`.${filter.type === 'date-time' ? DATETIME_BOUND_TEXT[filter.op] : ''}`,
     schema: schema as OpenAPIV3_1.ParameterObject['schema'],
     example:
       filter.type === 'integer-list' ? [3, 5] : filter.type === 'integer' || filter.type === 'number' ? Number(filter.example) : filter.type === 'boolean' ? true : filter.example,
@@ -76,7 +92,8 @@ function filterParameter(filter: FilterModel): OpenAPIV3_1.ParameterObject {
   return parameter;
 }
 
-function errorResponses(statuses: readonly number[]): Record<string, OpenAPIV3_1.ReferenceObject> {
+/** The error responses of an operation, by status (each a response component). */
+export function errorResponses(statuses: readonly number[]): Record<string, OpenAPIV3_1.ReferenceObject> {
   const responses: Record<string, OpenAPIV3_1.ReferenceObject> = {};
   for (const status of statuses) responses[String(status)] = ref(`Error${status}`, 'responses');
   return responses;
@@ -87,114 +104,31 @@ function errorResponses(statuses: readonly number[]): Record<string, OpenAPIV3_1
  * document's description says which methods do) nor 500 (a gateway bug, not a contract): declaring
  * them on GET operations breaks the usual typed client's `if (error) throw …; data.data`.
  */
-const SERVER_ERRORS = [429, 502, 503, 504];
+export const SERVER_ERRORS = [429, 502, 503, 504];
 /** Headers of the per-key rate limits (decision D26), present only when the operator has set them. */
 const RATE_LIMIT_HEADERS = { 'RateLimit-Policy': ref('RateLimitPolicy', 'headers'), RateLimit: ref('RateLimit', 'headers') };
 /** Headers of every data answer, 200 and 304 (components.headers). */
-const DATA_HEADERS = {
+export const DATA_HEADERS = {
   ETag: ref('ETag', 'headers'),
   'Cache-Control': ref('CacheControl', 'headers'),
   Age: ref('Age', 'headers'),
   'Server-Timing': ref('ServerTiming', 'headers'),
   'X-Request-Id': ref('RequestId', 'headers'),
+  'X-Unreadable-Fields': ref('UnreadableFields', 'headers'),
   ...RATE_LIMIT_HEADERS,
 };
 
-const EXPORT_CSV_TEXT =
-  'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).';
-const EXPORT_NDJSON_TEXT =
-  'One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`).';
 /** Statuses some operation declares: only these get a response component. */
 const DECLARED = new Set([400, 401, 403, 404, 422, ...SERVER_ERRORS]);
 
-function listOperation(resource: ResourceModel): OpenAPIV3_1.OperationObject {
-  const record = recordTypeName(resource.domain, resource.name);
-  return {
-    operationId: listOperationId(resource.domain, resource.name),
-    tags: [resource.domain],
-    summary: `List ${resource.title.toLowerCase()}`,
-    description: `${resource.description}\n\nDefault order: \`${resource.defaultOrderText}\`.${scopeText(resource)}`,
-    ...(resource.deprecated ? { deprecated: true } : {}),
-    parameters: [
-      ...['Limit', 'Offset', 'SinceId', 'Total'].map((name) => ref(name, 'parameters')),
-      {
-        name: 'order',
-        in: 'query',
-        required: false,
-        description: `Sort: \`field\`, \`field asc\` or \`field desc\`, several keys comma-separated. Sortable fields: ${
-          Object.keys(resource.sortable)
-            .map((f) => `\`${f}\``)
-            .join(', ') || 'none'
-        }. \`id\` is always appended as the last key. Not with \`since_id\`. Unset values: a number that is not set is read as 0 and sorts as 0 (first ascending, last descending, beside the zeros; before negative numbers ascending); a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by \`id\`, except on date-times: the ERP keeps fractions of a second that answers round off, so records showing the same date-time are ordered by that hidden fraction first.`,
-        schema: { type: 'string', maxLength: 256 },
-      },
-      ref('Fields', 'parameters'),
-      ref('Format', 'parameters'),
-      ref('ChangedSince', 'parameters'),
-      ...resource.filters.map(filterParameter),
-      ref('IfNoneMatch', 'parameters'),
-    ],
-    responses: {
-      '200': {
-        description:
-          'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
-        // An export's Content-Disposition is described with its media types: a response header here would be promised on the JSON page too.
-        // Likewise its ETag: a JSON page always has one, an export never, so the header is optional here.
-        headers: { ...DATA_HEADERS, ETag: ref('PageETag', 'headers') },
-        content: {
-          'text/csv': { schema: { type: 'string', description: EXPORT_CSV_TEXT } },
-          'application/x-ndjson': { schema: { type: 'string', description: EXPORT_NDJSON_TEXT } },
-          'application/json': {
-            schema: {
-              type: 'object',
-              additionalProperties: false,
-              required: ['data', 'meta'],
-              properties: { data: { type: 'array', items: ref(record) }, meta: ref('ListMeta') },
-            },
-          },
-        },
-      },
-      '304': ref('NotModified', 'responses'),
-      ...errorResponses([400, 401, 403, 404, 422, ...SERVER_ERRORS]),
-    },
-  };
-}
-
-function detailOperation(resource: ResourceModel): OpenAPIV3_1.OperationObject {
-  return {
-    operationId: detailOperationId(resource.domain, resource.name),
-    tags: [resource.domain],
-    summary: `One record of ${resource.path}`,
-    description: `A record of ${resource.path} by its id.${scopeText(resource)} A record outside the scope is 404.`,
-    ...(resource.deprecated ? { deprecated: true } : {}),
-    parameters: [ref('Id', 'parameters'), ref('Fields', 'parameters'), ref('IfNoneMatch', 'parameters')],
-    responses: {
-      '200': {
-        description: 'The record.',
-        headers: DATA_HEADERS,
-        content: {
-          'application/json': {
-            schema: {
-              type: 'object',
-              additionalProperties: false,
-              required: ['data'],
-              properties: { data: ref(recordTypeName(resource.domain, resource.name)) },
-            },
-          },
-        },
-      },
-      '304': ref('NotModified', 'responses'),
-      ...errorResponses([400, 401, 403, 404, 422, ...SERVER_ERRORS]),
-    },
-  };
-}
-
-function scopeText(resource: ResourceModel): string {
+/** The resource's scope as a sentence of an operation's description (with its leading space); '' without one. */
+export function scopeSentence(resource: ResourceModel): string {
   if (resource.scope.length === 0) return '';
   return ` Scope: only records with ${resource.scope.map((t) => `\`${t.erp} ${t.op} ${JSON.stringify(t.value)}\``).join(' and ')} are exposed.`;
 }
 
-function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject {
+/** The document's components: every schema, response, parameter and header the operations refer to. */
+export function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject {
   const schemas: Record<string, OpenAPIV3_1.SchemaObject> = {
     Error: {
       type: 'object',
@@ -229,6 +163,7 @@ function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject {
           description:
             'With `changed_since`: ids to drop from a copy: records written in this window that are now outside the resource (its scope, such as archived records) or no longer match the filters, and ids the ERP no longer has (deleted records: each caught-up call with room left in its page checks one range of ids, going round the id space; `CHANGES_RECONCILE_IDS`). May name ids the client never had (deleted before its sync began): ignore those. Apply `data`, then `removed_ids`.',
         },
+        unreadable_fields: UNREADABLE_FIELDS,
       },
     },
   };
@@ -246,7 +181,7 @@ function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject {
       required: false,
       schema: { type: 'string' },
     },
-    // The IETF draft's syntax (draft-ietf-httpapi-ratelimit-headers-10): runtime/http/key-rate-limit.ts writes them.
+    // The IETF draft's syntax (draft-ietf-httpapi-ratelimit-headers-10): runtime/admission/key-rate-limit.ts writes them.
     RateLimitPolicy: {
       description:
         'Only when the operator has set per-key rate limits: the quota policy of this API key, an IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers), e.g. `"per-key";q=600;w=60`: `q` points per window of `w` seconds. A request costs at least one point (the operator may weigh counted lists more, and 304 answers less).',
@@ -258,6 +193,12 @@ function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject {
         'Only when the operator has set per-key rate limits: what this API key has left, an IETF RateLimit field, e.g. `"per-key";r=598;t=42`: `r` points left, `t` seconds until the window ends and its points are back.',
       required: false,
       schema: { type: 'string', pattern: '^"per-key";r=[0-9]+;t=[0-9]+$' },
+    },
+    UnreadableFields: {
+      description:
+        "Only when some are: the fields this answer holds as `null` because the API account may not read the model their value comes from (comma-separated names), as `meta.unreadable_fields` says in a JSON body. Such a null is not the record's value: a sync should not store it as one. On an export it names every such field of the file (an export that meets another one is cut short).",
+      required: false,
+      schema: { type: 'string' },
     },
     RequestId: {
       description:
@@ -338,12 +279,20 @@ function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject {
         '`csv` or `ndjson`: an export of every matching record, streamed (as `Accept: text/csv` or `application/x-ndjson` asks, for links opened in a browser or spreadsheet); `json`: the JSON page whatever `Accept` says. An export takes the filters, `fields`, `since_id` (resume after that id) and `changed_since`; not `limit`, `offset`, `order` or `total` (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent.',
       schema: { type: 'string', enum: ['json', 'csv', 'ndjson'] },
     },
+    CsvFormulas: {
+      name: 'csv_formulas',
+      in: 'query',
+      required: false,
+      description:
+        "CSV exports only (400 otherwise). `escaped` (the default): a text cell that a spreadsheet would read as a formula, one beginning with `=`, `+`, `-`, `@`, a tab or a carriage return (or the full-width `＝`, `＋`, `－`, `＠`), is written with a `'` in front, as OWASP advises against CSV injection, so that Excel or LibreOffice show it as text and compute nothing; numbers (`-12.5`), booleans, dates and arrays are never changed. `raw`: every text exactly as the ERP holds it, for loaders that are not spreadsheets (DuckDB, pandas); never open such a file in a spreadsheet when its texts come from outsiders.",
+      schema: { type: 'string', enum: ['escaped', 'raw'], default: 'escaped' },
+    },
     ChangedSince: {
       name: 'changed_since',
       in: 'query',
       required: false,
       description:
-        'Change feed: records written at or after this ISO 8601 date-time (a date alone is midnight UTC), or after the token `meta.next_changed_since` gave, in `(write_date, id)` order (where the ERP has no index on `write_date` and more changes are pending than a page holds, as in a first sync, the rest of the window comes by id). Loop while `meta.more_changes` is true, then keep the last token for the next sync: no record is missed or repeated, same second included. Records written in the last `CHANGES_SETTLE_MS` (default 10 s) wait for the next call. Records that left the resource or the filters, and deleted records, come in `meta.removed_ids` (exports: a `_removed` column; the token to go on from is the `X-Next-Changed-Since` header). A token of an earlier version (`v1.`) keeps working. Not with `order`, `offset`, `since_id` or `total=true`.',
+        "Change feed: records written at or after this ISO 8601 date-time (a date alone is midnight UTC), or after the token `meta.next_changed_since` gave, in `(write_date, id)` order (where the ERP has no index on `write_date` and more changes are pending than a page holds, as in a first sync, the rest of the window comes by id). Loop while `meta.more_changes` is true, then keep the last token for the next sync: no record is missed or repeated, same second included. Records written in the last `CHANGES_SETTLE_MS` (default 10 s) wait for the next call. Records that left the resource or the filters, and deleted records, come in `meta.removed_ids` (exports: a `_removed` column; the token to go on from is the `X-Next-Changed-Since` header). A token of an earlier version (`v1.`) keeps working. Not with `order`, `offset`, `since_id` or `total=true`. A position in the future (more than 60 s ahead of the gateway's clock) is 422.",
       schema: { type: 'string', maxLength: 2048 },
     },
     Fields: {
@@ -382,32 +331,4 @@ function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject {
       },
     },
   };
-}
-
-export function openApiDocument(model: CatalogueModel): OpenAPIV3_1.Document {
-  const paths: OpenAPIV3_1.PathsObject = {};
-  for (const domain of model.domains) {
-    for (const resource of domain.resources) {
-      paths[`/api/v1/${resource.path}`] = { get: listOperation(resource) } as OpenAPIV3_1.PathItemObject;
-      paths[`/api/v1/${resource.path}/{id}`] = { get: detailOperation(resource) } as OpenAPIV3_1.PathItemObject;
-    }
-  }
-  return {
-    openapi: '3.1.0',
-    info: {
-      title: 'Operations data API',
-      version: model.version,
-      summary: 'Read-only JSON API over the organisation’s ERP.',
-      description:
-        'Read-only HTTP JSON interface for consulting operational data of the organisation (analytic, approvals, electricity, events, fleet, IT, purchase, space, sprint, stock, travel). Every data route is GET, needs `Authorization: Bearer <API key>` and answers `{data, meta}` (lists) or `{data}` (detail). Errors answer `{error: {code, message}}`. Any other method than GET or HEAD on a route answers 405 with an HTML page from the routing layer and `Allow: GET, HEAD`; an unexpected failure of the gateway itself (a bug) answers 500 `internal_error`, logged, never detailed. Neither is declared on the GET operations.',
-      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
-    },
-    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
-    servers: [{ url: '/', description: 'The serving gateway; the copy it serves names its public base URL.' }],
-    security: [{ bearerAuth: [] }],
-    tags: model.domains.map((d) => ({ name: d.domain, description: `${d.title}: ${d.description}` })),
-    paths,
-    components: components(model),
-    'x-generated-by': `${GENERATOR}; ${banner('catalogue/*.yaml')}`,
-  } as OpenAPIV3_1.Document;
 }

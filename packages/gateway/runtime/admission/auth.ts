@@ -6,12 +6,12 @@
  * it stops accepting fails at once and is evicted.
  */
 import { createHash } from 'node:crypto';
-import type { GatewayConfig } from './config';
-import { ErpFault } from './erp/erp-error';
-import type { ErpClient, ErpStats } from './erp/erp-client';
-import type { ErpCredentials } from './erp/transport';
-import { forbidden, GatewayError, unauthorized } from './errors';
-import { TtlCache } from './ttl-cache';
+import type { GatewayConfig } from '../config';
+import { ErpFault } from '../erp/erp-error';
+import type { ErpClient, ErpStats } from '../erp/erp-client';
+import type { ErpCredentials } from '../erp/transport';
+import { forbidden, GatewayError, unauthorized } from '../errors';
+import { TtlCache } from '../ttl-cache';
 
 export interface Principal extends ErpCredentials {
   /** SHA-256 of the key: the cache key, never the key itself. */
@@ -24,8 +24,29 @@ interface Verdict {
   readonly principal?: Principal;
   /** Why the key is refused, when it is. */
   readonly refusal?: 'unauthorized' | 'forbidden';
-  /** Read right per model, learned on demand. */
-  readonly readable: Map<string, boolean>;
+  /**
+   * The models the account may read, learned on demand, each with the related fields found
+   * unreadable while that right was held (resource-reader.ts). Only granted rights are kept: a
+   * refusal is asked again on the next request, so a right given back counts at once. A right is
+   * forgotten, with what was learned under it, when the ERP refuses a read on its model.
+   */
+  readonly readable: Map<string, ReadRight>;
+}
+
+/** What is known of an account's read right on a model while it is cached. */
+interface ReadRight {
+  /** ERP fields of the model whose reading needs another model the account cannot read, with that model. */
+  unreadable?: ReadonlyMap<string, string>;
+}
+
+/**
+ * Where the reader keeps the related fields it found unreadable: with the account's read right on
+ * the model, so that they are forgotten with it (and never outlive a change of that right the
+ * gateway sees).
+ */
+export interface UnreadableMemory {
+  unreadableOn(principal: Principal, model: string): ReadonlyMap<string, string> | undefined;
+  rememberUnreadable(principal: Principal, model: string, fields: ReadonlyMap<string, string>): void;
 }
 
 /** What the metrics learn of authentication (telemetry/metrics.ts); nothing about the key itself. */
@@ -41,7 +62,7 @@ const MAX_KEY_LENGTH = 512;
 /** Refused keys are kept apart, in a small cache of their own: a flood of junk keys can never evict accepted ones. */
 const REFUSED_MAX_ENTRIES = 1000;
 
-export class Authenticator {
+export class Authenticator implements UnreadableMemory {
   private readonly verdicts: TtlCache<string, Verdict>;
   private readonly refused: TtlCache<string, Verdict>;
   private readonly pending = new Map<string, Promise<Verdict>>();
@@ -107,12 +128,26 @@ export class Authenticator {
   /** Throws 403 unless the principal's account may read `model`. */
   async assertCanRead(principal: Principal, model: string, stats: ErpStats): Promise<void> {
     const verdict = this.verdicts.get(principal.keyHash);
-    let readable = verdict?.readable.get(model);
-    if (readable === undefined) {
-      readable = await this.probeRead(principal, model, stats);
-      verdict?.readable.set(model, readable);
-    }
-    if (!readable) throw forbidden(`The API account has no read right on the data of this resource (${model}).`);
+    if (verdict?.readable.has(model)) return;
+    if (!(await this.probeRead(principal, model, stats))) throw forbidden(`The API account has no read right on the data of this resource (${model}).`);
+    verdict?.readable.set(model, {});
+  }
+
+  /**
+   * Forgets the account's read right on `model`, and what was learned under it: the ERP refused a
+   * read the cached right allowed (the right was taken away). The next request asks again.
+   */
+  forgetRight(principal: Principal, model: string): void {
+    this.verdicts.get(principal.keyHash)?.readable.delete(model);
+  }
+
+  unreadableOn(principal: Principal, model: string): ReadonlyMap<string, string> | undefined {
+    return this.verdicts.get(principal.keyHash)?.readable.get(model)?.unreadable;
+  }
+
+  rememberUnreadable(principal: Principal, model: string, fields: ReadonlyMap<string, string>): void {
+    const right = this.verdicts.get(principal.keyHash)?.readable.get(model);
+    if (right) right.unreadable = fields;
   }
 
   /** Forgets a key the ERP no longer accepts. */

@@ -3,10 +3,10 @@
  * and the MCP endpoint, so that a key gets the same 401, 403 and 429 on both.
  */
 import type { Request, Response } from 'express';
-import type { Authenticator, Principal } from '../auth';
+import type { Authenticator, Principal } from './auth';
 import { GatewayError } from '../errors';
 import type { AuthFailureLimit, SettleCheck } from './auth-failure-limit';
-import { erpStatsOf } from './request-context';
+import { erpStatsOf } from '../request/request-context';
 
 export async function authenticateRequest(auth: Authenticator, failures: AuthFailureLimit, req: Request, res: Response): Promise<Principal> {
   const address = req.ip ?? 'unknown';

@@ -23,17 +23,16 @@
 import type { ServerResponse } from 'node:http';
 import type { RateLimitConfig, RateLimitCosts } from '../config';
 import { GatewayError } from '../errors';
+import type { AnswerCost, RequestCost } from '../route-kinds';
 import type { SharedRedis } from '../shared-state/redis';
 import { WindowLimiter } from '../shared-state/window-limiter';
 
-/** What a request asks of the ERP, known once its query is parsed: what it is charged up front. */
-export type RequestKind = 'list' | 'counted_list' | 'detail';
 /**
- * How a request was answered, when that may be cheaper than its kind: `full` keeps the charge;
- * `not_modified` (a 304) and `cached` (a 200 from the response cache, fresh or stale: the ERP was not
- * asked) are charged their own costs instead.
+ * How a request was answered, when that may be cheaper than its kind (route-kinds.ts): `full` keeps
+ * the charge; `not_modified` (a 304) and `cached` (a 200 from the response cache, fresh or stale: the
+ * ERP was not asked) are charged their own costs instead.
  */
-export type AnswerOutcome = 'full' | 'not_modified' | 'cached';
+export type AnswerOutcome = 'full' | AnswerCost;
 
 const POLICY = 'per-key';
 
@@ -68,7 +67,7 @@ export class KeyRateLimit {
    * Charges `kind` to the key before the ERP is asked and sets the RateLimit fields on the answer;
    * throws 429 `rate_limited` with Retry-After when the key's window has no room for it.
    */
-  async admit(keyId: string, kind: RequestKind, res: ServerResponse): Promise<Charge> {
+  async admit(keyId: string, kind: RequestCost, res: ServerResponse): Promise<Charge> {
     const cost = this.costs[kind];
     const state = await this.limiter.consume(keyId, cost);
     const resetSeconds = Math.max(1, Math.ceil(state.resetMs / 1000));

@@ -9,7 +9,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Span } from '@opentelemetry/api';
 import type { Response } from 'express';
-import type { CacheOutcome } from '../cache/response-cache';
 import { ErpStats } from '../erp/erp-client';
 
 export function erpStatsOf(res: Response): ErpStats {
@@ -33,11 +32,14 @@ export function deadlineExpired(res: Response): boolean {
 }
 
 /**
- * What a response cache made of the request: `hit` (answered from the cache), `miss` (read from the
- * ERP, then kept), `stale` (an older answer served while the ERP is asked again), `bypass` (the
- * request may not be cached) and `off` (no cache). No cache ships yet: every answer is `off` until
- * one sets the outcome with `setCacheOutcome`; the log line, `Server-Timing` and the metrics read it.
+ * What the cache did for a request (the access log's `cache`): `hit` fresh answer, `stale` answer
+ * past its TTL within the stale window (a refresh was started), `miss` read from the ERP and offered
+ * to the store, `bypass` read from the ERP and not offered (larger than the cache keeps), `off` the
+ * resource is not cached. A store that cannot keep an answer (the memory budget is full of answers
+ * in flight) drops it silently: the next request is a miss again.
  */
+export type CacheOutcome = 'hit' | 'stale' | 'miss' | 'bypass' | 'off';
+/** Every outcome, for the metrics' labels; without a response cache every answer is `off`. */
 export const CACHE_OUTCOMES: readonly CacheOutcome[] = ['hit', 'miss', 'stale', 'bypass', 'off'];
 
 /**

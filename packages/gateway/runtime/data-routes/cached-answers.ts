@@ -5,19 +5,19 @@
  * cached, and sent. A resource that is not cached is answered exactly as without a cache.
  */
 import type { Request, Response } from 'express';
-import type { Principal } from '../auth';
+import type { Principal } from '../admission/auth';
 import { cacheKeyOf, type CachedQuery } from '../cache/cache-key';
 import type { CachePolicy } from '../cache/cache-policy';
 import type { CachedAnswer } from '../cache/cache-store';
 import type { ResponseCache } from '../cache/response-cache';
 import type { DriftGaps } from '../drift/drift-gaps';
 import { ErpStats } from '../erp/erp-client';
-import type { MemoryBudget } from '../erp/memory-budget';
+import type { MemoryBudget } from '../admission/memory-budget';
 import type { ResourceSpec } from '../resource-spec';
 import type { Tracing } from '../telemetry/tracing';
-import { currentScope, erpStatsOf, setCacheOutcome } from './request-context';
-import type { CompressionSettings } from './compression';
-import { encodeJson, sendEncoded } from './send-json';
+import { currentScope, erpStatsOf, setCacheOutcome } from '../request/request-context';
+import type { CompressionSettings } from '../http/compression';
+import { encodeJson, sendEncoded } from '../http/send-json';
 
 /** Reads an answer from the ERP: its body and the headers that belong to it (Deprecation). */
 type Read = (stats: ErpStats) => Promise<{ readonly body: unknown; readonly headers: Readonly<Record<string, string>> }>;

@@ -5,12 +5,15 @@
  * the client gets 504 `gateway_timeout`; whatever the handler still does (its ERP calls end at
  * their own deadlines) is dropped, and the error handler ignores its late failure.
  */
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import { GatewayError } from '../errors';
-import { sendError } from './error-handler';
-import { markDeadlineExpired } from './request-context';
+import { markDeadlineExpired } from '../request/request-context';
 
-export function requestDeadline(timeoutMs: number): RequestHandler {
+export function requestDeadline(
+  timeoutMs: number,
+  /** How an error is answered (http/error-handler.ts `sendError`): admission decides, the HTTP layer speaks. */
+  sendError: (res: Response, error: GatewayError) => void,
+): RequestHandler {
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new Error(`requestDeadline: timeout must be a positive integer (got ${timeoutMs})`);
   return (_req, res, next) => {
     const timer = setTimeout(() => {

@@ -8,7 +8,8 @@
  *
  * With REDIS_URL both counters live in Redis, shared by every gateway process (several processes
  * behind a load balancer then check at most AUTH_CHECK_LIMIT keys together); while Redis cannot answer
- * each process counts alone (shared-state/window-limiter.ts).
+ * each process counts alone, going on from the counts Redis last gave it, and a Redis that comes back
+ * knowing less is brought up to them (shared-state/window-limiter.ts): an outage never resets a count.
  *
  * The client address is Express's `req.ip`: behind proxies, the right-most address not trusted by
  * TRUST_PROXY (a hop count or subnets; `true`, which would trust the client's own header, is refused).

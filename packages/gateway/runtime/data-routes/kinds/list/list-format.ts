@@ -4,7 +4,7 @@
  * preferences (q-values), with JSON first among equals so that `*\/*` and browsers get JSON.
  */
 import type { Request } from 'express';
-import type { ListFormat } from '../query/parse-query';
+import type { ListFormat } from '../../../query/parse-query';
 
 const BY_MEDIA_TYPE: Readonly<Record<string, ListFormat>> = {
   'application/json': 'json',
