@@ -43,6 +43,7 @@ interface RawScopeTerm {
 export interface RawCache {
   ttl?: number;
   stale_while_revalidate?: number;
+  watch?: boolean;
 }
 
 export interface RawResource {

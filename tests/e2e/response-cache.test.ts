@@ -5,6 +5,8 @@
  * a revoked or expired key gets 401 within AUTH_CACHE_TTL_MS even while its answers are cached. Two
  * accounts never share an entry. Errors and drift never poison it. The cache stays within
  * CACHE_MAX_BYTES. With the cache off (the default), the answers are those of a gateway without one.
+ * These suites prove the TTL's own behaviour, with change detection off (CACHE_WATCH=off: the ERP
+ * calls they count are the answers' own); change detection is proved in change-detection.test.ts.
  */
 import { DatabaseSync } from 'node:sqlite';
 import request from 'supertest';
@@ -47,7 +49,8 @@ describe(`the response cache, TTL ${TTL_S} s`, () => {
     ({ stack, proxy } = await startStackBehindProxy({
       transport: 'json2',
       now: () => clock,
-      env: { CACHE_DEFAULT_TTL_S: String(TTL_S), AUTH_CACHE_TTL_MS: String(AUTH_TTL_MS) },
+      // The TTL's own behaviour: change detection (on by default) is tested in change-detection.test.ts.
+      env: { CACHE_DEFAULT_TTL_S: String(TTL_S), AUTH_CACHE_TTL_MS: String(AUTH_TTL_MS), CACHE_WATCH: 'off' },
     }));
   });
   afterAll(async () => {
@@ -236,7 +239,7 @@ describe('stale-while-revalidate (TTL 1 s, stale window 30 s)', () => {
   let stack: Stack;
   let proxy: FaultProxy;
   beforeAll(async () => {
-    ({ stack, proxy } = await startStackBehindProxy({ transport: 'json2', env: { CACHE_DEFAULT_TTL_S: '1', CACHE_DEFAULT_STALE_S: '30' } }));
+    ({ stack, proxy } = await startStackBehindProxy({ transport: 'json2', env: { CACHE_DEFAULT_TTL_S: '1', CACHE_DEFAULT_STALE_S: '30', CACHE_WATCH: 'off' } }));
   });
   afterAll(async () => {
     await stack.close();
@@ -276,7 +279,7 @@ describe('stale-while-revalidate (TTL 1 s, stale window 30 s)', () => {
 describe('the cache bound (CACHE_MAX_BYTES=65536)', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({ transport: 'json2', env: { CACHE_DEFAULT_TTL_S: '300', CACHE_MAX_BYTES: '65536' } });
+    stack = await startStack({ transport: 'json2', env: { CACHE_DEFAULT_TTL_S: '300', CACHE_MAX_BYTES: '65536', CACHE_WATCH: 'off' } });
   });
   afterAll(() => stack.close());
 
@@ -314,7 +317,7 @@ describe('drift learned after an answer was cached', () => {
     database = createDriftDatabase();
     const sandbox = await database.serve();
     port = Number(new URL(sandbox.url).port);
-    gateway = await startGatewayWithEnv(gatewayEnv(sandbox, { DRIFT_CHECK: 'warn', ERP_TRANSPORT: 'json2', CACHE_DEFAULT_TTL_S: '300' }), false);
+    gateway = await startGatewayWithEnv(gatewayEnv(sandbox, { DRIFT_CHECK: 'warn', ERP_TRANSPORT: 'json2', CACHE_DEFAULT_TTL_S: '300', CACHE_WATCH: 'off' }), false);
   });
   afterAll(async () => {
     await gateway.close();

@@ -48,9 +48,10 @@ export interface RightsSwitch {
   setRead(allowed: boolean): Promise<void>;
 }
 
-/** What an administrator does to records through the ERP's external API: copy one (its new id), delete one. */
+/** What an administrator does to records through the ERP's external API: copy one (its new id), write one, delete one. */
 export interface RecordWriter {
   copy(model: string, id: number, values: Readonly<Record<string, string>>): Promise<number>;
+  write(model: string, id: number, values: Readonly<Record<string, string>>): Promise<void>;
   unlink(model: string, id: number): Promise<void>;
 }
 
@@ -127,7 +128,7 @@ function adminRpc(url: string, database: string, login: string, key: string) {
   };
 }
 
-/** The administrator's `copy` and `unlink` (the change feed's deletion check). */
+/** The administrator's `copy`, `write` and `unlink` (the change feed's deletion check, the cache's change detection). */
 function adminWriter(url: string, database: string, login: string, key: string): RecordWriter {
   const execute = adminRpc(url, database, login, key);
   return {
@@ -136,6 +137,9 @@ function adminWriter(url: string, database: string, login: string, key: string):
       const newId = Array.isArray(copied) ? copied[0] : copied;
       if (typeof newId !== 'number') throw new Error(`${model}.copy answered ${JSON.stringify(copied)}`);
       return newId;
+    },
+    async write(model, id, values) {
+      await execute(model, 'write', [[id], values]);
     },
     async unlink(model, id) {
       await execute(model, 'unlink', [[id]]);

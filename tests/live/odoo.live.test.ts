@@ -33,7 +33,7 @@ if (!found.ok) {
       () => startLiveTarget(settings, transport, { CHANGES_SETTLE_MS: String(LIVE_SETTLE_MS) }),
       plan,
       resources,
-      { exportsAndFeed: resources, deletions: DELETION_RESOURCE },
+      { exportsAndFeed: resources, deletions: DELETION_RESOURCE, cacheWatch: DELETION_RESOURCE },
     );
   }
 }

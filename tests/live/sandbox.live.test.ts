@@ -57,6 +57,8 @@ async function sandboxAsLiveErp(version: 17 | 19, transport: 'json2' | 'xmlrpc')
     rights,
     admin: {
       copy: async (model, id, values) => erp.copy(model, id, values),
+      // As Odoo's ORM does: a partner's stored complete_name (its display name) follows its name.
+      write: async (model, id, values) => erp.write(model, id, model === 'res.partner' && values['name'] ? { ...values, complete_name: values['name'] } : values),
       unlink: async (model, id) => erp.delete(model, id),
     },
     close: async () => {
@@ -73,7 +75,7 @@ describeLiveSuite(
   () => sandboxAsLiveErp(19, 'json2'),
   livePlan(SANDBOX_SETTINGS, 19),
   RESOURCES.map((r) => r.path),
-  { exportsAndFeed: [...STOCK_ODOO_RESOURCES, 'it/tickets'], deletions: DELETION_RESOURCE },
+  { exportsAndFeed: [...STOCK_ODOO_RESOURCES, 'it/tickets'], deletions: DELETION_RESOURCE, cacheWatch: DELETION_RESOURCE },
 );
 describeLiveSuite(
   'the live suite on the sandbox as Odoo 17 over XML-RPC',

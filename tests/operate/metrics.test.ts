@@ -176,13 +176,22 @@ describe('Prometheus metrics (METRICS_PORT)', () => {
     expect(costs[0]?.value).toBeLessThan(5);
   });
 
-  it('exposes exactly the metrics README lists, with the same types and labels', () => {
+  it('exposes exactly the metrics README lists, with the same types and labels', async () => {
     const listed = readmeMetrics();
     expect(listed.size).toBeGreaterThan(10);
+    // The change checks' metrics have samples (and labels) once a cached answer was read: a gateway with a cache.
+    const cached = await startStack({ transport: 'json2', env: { METRICS_PORT: '0', CACHE_DEFAULT_TTL_S: '60' } });
+    let withCache: Sample[];
+    try {
+      expect((await cached.get('/api/v1/fleet/trips?limit=1')).status).toBe(200);
+      withCache = samplesOf((await request(cached.metricsUrl as string).get('/metrics')).text);
+    } finally {
+      await cached.close();
+    }
     const exposed = new Map<string, { type: string; labels: string[] }>();
     for (const match of exposition.matchAll(/^# TYPE (odg_[a-z_]+) (\w+)$/gm)) {
       const name = match[1] as string;
-      const own = samples.filter((s) => s.name === name || s.name === `${name}_count`);
+      const own = [...samples, ...withCache].filter((s) => s.name === name || s.name === `${name}_count`);
       const labels = [...new Set(own.flatMap((s) => Object.keys(s.labels)))].sort();
       exposed.set(name, { type: match[2] as string, labels });
     }

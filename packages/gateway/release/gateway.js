@@ -130,45 +130,6 @@ var init_errors = __esm({
   }
 });
 
-// runtime/drift/drift-problem.ts
-function qualifiedField(problem) {
-  return problem.field ? `${problem.model}.${problem.field}` : problem.model;
-}
-var DRIFT_KINDS, DriftProblems;
-var init_drift_problem = __esm({
-  "runtime/drift/drift-problem.ts"() {
-    "use strict";
-    DRIFT_KINDS = {
-      /** The resource's model, or a comodel the catalogue reads from, does not exist in the ERP. */
-      missing_model: "model does not exist",
-      /** A field the catalogue reads, filters, scopes or orders on does not exist. */
-      missing_field: "field does not exist",
-      /** The ERP field's type (or relation) cannot give the catalogue's API type. */
-      type_mismatch: "type cannot map",
-      /** The ERP has selection values the catalogue's enum lacks: a response would break the OpenAPI document. */
-      selection_unknown_to_catalogue: "ERP selection value missing from the catalogue enum",
-      /** The catalogue's enum has values the ERP no longer has. */
-      selection_unknown_to_erp: "catalogue enum value missing from the ERP selection",
-      /** An `order` field (sortable map or default order) the ERP cannot sort on. */
-      not_sortable: "ERP cannot sort on the field",
-      /** A filter or scope field the ERP cannot search on. */
-      not_searchable: "ERP cannot search on the field"
-    };
-    DriftProblems = class {
-      byKey = /* @__PURE__ */ new Map();
-      add(resource, kind, model, field, detail, use) {
-        const key = `${resource}|${kind}|${model}|${field}`;
-        const known = this.byKey.get(key);
-        if (known) known.uses.add(use);
-        else this.byKey.set(key, { problem: { resource, kind, model, field, detail, uses: [] }, uses: /* @__PURE__ */ new Set([use]) });
-      }
-      list() {
-        return [...this.byKey.values()].map(({ problem, uses }) => Object.freeze({ ...problem, uses: Object.freeze([...uses]) }));
-      }
-    };
-  }
-});
-
 // runtime/admission/memory-budget.ts
 function bindLease(deadline, lease) {
   leases.set(deadline, lease);
@@ -711,7 +672,7 @@ function writeValue(value, out, options, depth) {
   } else if (typeof value === "boolean") {
     out.push("<value><boolean>", value ? "1" : "0", "</boolean></value>\n");
   } else if (typeof value === "number") {
-    if (Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX3) {
+    if (Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX) {
       out.push("<value><int>", String(value), "</int></value>\n");
     } else {
       out.push("<value><double>", pythonFloatRepr(value), "</double></value>\n");
@@ -1030,7 +991,7 @@ function decodeEntities(text3, offset) {
     return entity;
   });
 }
-var XmlRpcDateTime, XmlRpcParseError, XmlRpcMarshalError, MAX_DEPTH, INT32_MAX3, INT32_MIN, DATETIME_PATTERN, CONTROL_CHARACTERS, ENTITIES, NAME_PATTERN;
+var XmlRpcDateTime, XmlRpcParseError, XmlRpcMarshalError, MAX_DEPTH, INT32_MAX, INT32_MIN, DATETIME_PATTERN, CONTROL_CHARACTERS, ENTITIES, NAME_PATTERN;
 var init_xmlrpc_codec = __esm({
   "../codec/src/xmlrpc-codec.ts"() {
     "use strict";
@@ -1053,7 +1014,7 @@ var init_xmlrpc_codec = __esm({
       name = "XmlRpcMarshalError";
     };
     MAX_DEPTH = 200;
-    INT32_MAX3 = 2 ** 31 - 1;
+    INT32_MAX = 2 ** 31 - 1;
     INT32_MIN = -(2 ** 31);
     DATETIME_PATTERN = /^\s*(\d{4})-?(\d{2})-?(\d{2})T(\d{2}):?(\d{2}):?(\d{2})/;
     CONTROL_CHARACTERS = /[\x00-\x08\x0b\x0c\x0e-\x1f]/g;
@@ -1280,6 +1241,45 @@ var init_erp_client = __esm({
   }
 });
 
+// runtime/drift/drift-problem.ts
+function qualifiedField(problem) {
+  return problem.field ? `${problem.model}.${problem.field}` : problem.model;
+}
+var DRIFT_KINDS, DriftProblems;
+var init_drift_problem = __esm({
+  "runtime/drift/drift-problem.ts"() {
+    "use strict";
+    DRIFT_KINDS = {
+      /** The resource's model, or a comodel the catalogue reads from, does not exist in the ERP. */
+      missing_model: "model does not exist",
+      /** A field the catalogue reads, filters, scopes or orders on does not exist. */
+      missing_field: "field does not exist",
+      /** The ERP field's type (or relation) cannot give the catalogue's API type. */
+      type_mismatch: "type cannot map",
+      /** The ERP has selection values the catalogue's enum lacks: a response would break the OpenAPI document. */
+      selection_unknown_to_catalogue: "ERP selection value missing from the catalogue enum",
+      /** The catalogue's enum has values the ERP no longer has. */
+      selection_unknown_to_erp: "catalogue enum value missing from the ERP selection",
+      /** An `order` field (sortable map or default order) the ERP cannot sort on. */
+      not_sortable: "ERP cannot sort on the field",
+      /** A filter or scope field the ERP cannot search on. */
+      not_searchable: "ERP cannot search on the field"
+    };
+    DriftProblems = class {
+      byKey = /* @__PURE__ */ new Map();
+      add(resource, kind, model, field, detail, use) {
+        const key = `${resource}|${kind}|${model}|${field}`;
+        const known = this.byKey.get(key);
+        if (known) known.uses.add(use);
+        else this.byKey.set(key, { problem: { resource, kind, model, field, detail, uses: [] }, uses: /* @__PURE__ */ new Set([use]) });
+      }
+      list() {
+        return [...this.byKey.values()].map(({ problem, uses }) => Object.freeze({ ...problem, uses: Object.freeze([...uses]) }));
+      }
+    };
+  }
+});
+
 // runtime/request/request-context.ts
 function erpStatsOf(res) {
   let stats = res.locals["erpStats"];
@@ -1301,6 +1301,13 @@ function setCacheOutcome(res, outcome) {
 }
 function cacheOutcomeOf(res) {
   return res.locals["cacheOutcome"] ?? "off";
+}
+function setCacheCheckedAt(res, at) {
+  res.locals["cacheCheckedAt"] = at;
+}
+function cacheCheckAgeOf(res) {
+  const at = res.locals["cacheCheckedAt"];
+  return at === void 0 ? void 0 : Math.max(0, Date.now() - at);
 }
 function setErpUid(res, uid) {
   res.locals["erpUid"] = uid;
@@ -1357,6 +1364,9 @@ var init_metrics = __esm({
        */
       rateLimitRefusals;
       authCache;
+      cacheChecks;
+      cacheCheckSeconds;
+      cacheDrops;
       authFailures;
       erp = { transport: "unknown", version: "unknown" };
       constructor(sources) {
@@ -1415,6 +1425,36 @@ var init_metrics = __esm({
           registers
         });
         for (const outcome of CACHE_OUTCOMES) this.cacheAnswers.inc({ outcome }, 0);
+        this.cacheChecks = new import_prom_client.Counter({
+          name: "odg_cache_checks_total",
+          help: "Change checks of the response cache's watched models (CACHE_WATCH), by model and outcome: baseline (a first look), unchanged, changed (the answers depending on the model were dropped), error (answers bound by their TTL).",
+          labelNames: ["model", "outcome"],
+          registers
+        });
+        this.cacheCheckSeconds = new import_prom_client.Counter({
+          name: "odg_cache_check_seconds_total",
+          help: "ERP time spent on change checks, by model: its rate is the share of one ERP worker they take (bounded by CACHE_WATCH_SHARE_PCT).",
+          labelNames: ["model"],
+          registers
+        });
+        this.cacheDrops = new import_prom_client.Counter({
+          name: "odg_cache_entries_dropped_total",
+          help: "Cached answers freed because a change check saw a change in a model they depend on (the in-memory store; Redis lets them expire, unreachable, and counts none).",
+          registers
+        });
+        new import_prom_client.Gauge({
+          name: "odg_cache_check_interval_seconds",
+          help: "The interval between two change checks of a watched model, as its last check's cost sets it (the longest over the accounts watched).",
+          labelNames: ["model"],
+          registers,
+          aggregator: "max",
+          collect() {
+            this.reset();
+            const longest = /* @__PURE__ */ new Map();
+            for (const w of sources.watchedModels()) longest.set(w.model, Math.max(longest.get(w.model) ?? 0, w.intervalMs));
+            for (const [model, ms] of longest) this.set({ model }, ms / 1e3);
+          }
+        });
         this.rateLimitRefusals = new import_prom_client.Counter({ name: "odg_rate_limit_refusals_total", help: "Requests refused by a per-key rate limit (429).", registers });
         this.authCache = new import_prom_client.Counter({
           name: "odg_auth_cache_lookups_total",
@@ -1472,6 +1512,13 @@ var init_metrics = __esm({
       }
       cacheAnswer(outcome) {
         this.cacheAnswers.inc({ outcome });
+      }
+      cacheCheck(model, outcome, seconds) {
+        this.cacheChecks.inc({ model, outcome });
+        this.cacheCheckSeconds.inc({ model }, seconds);
+      }
+      cacheDropped(entries) {
+        this.cacheDrops.inc(entries);
       }
       erpCallDone(transport, model, method, outcome, seconds) {
         this.erpCalls.observe({ transport, model, method, outcome }, seconds);
@@ -1644,7 +1691,7 @@ var import_node_cluster3 = __toESM(require("node:cluster"));
 
 // runtime/app.ts
 var import_express3 = __toESM(require("express"));
-var import_node_crypto7 = require("node:crypto");
+var import_node_crypto8 = require("node:crypto");
 
 // generated/docs-assets.ts
 var DOCS_PAGE_CSP = "default-src 'none'; script-src 'sha256-Eu1f/5L1FN8XAD3UhgZRQYfpQcVPfbIPPt8cGf8hWdo='; style-src 'sha256-NXtg1aWbmhHqny/Jw9jKkitlIuVVVW8AvmLzvN2fT8o='; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
@@ -2191,7 +2238,7 @@ footer {
 <li>format: <code>csv</code> or <code>ndjson</code> (or <code>Accept: text/csv</code> or <code>application/x-ndjson</code>): an export of every match, streamed by ascending id, with the filters and <code>fields</code>; <code>since_id</code> resumes after an id; not with <code>limit</code>, <code>offset</code>, <code>order</code> or <code>total</code> (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, <code>null</code> an empty field, an empty text <code>&quot;&quot;</code>, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab or a carriage return) has a <code>'</code> in front, as OWASP advises, so that opening the file computes nothing (numbers such as <code>-12.5</code> are never changed). An export that ends without its last chunk was cut short: resume with <code>since_id</code>. <code>format=json</code> gives the JSON page whatever <code>Accept</code> says.</li>
 <li>csv_formulas: <code>escaped</code> (default) or <code>raw</code>, CSV exports only (400 otherwise). <code>escaped</code>: texts a spreadsheet would read as formulas (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab, a carriage return, or their full-width forms) get a leading <code>'</code> (OWASP's advice against CSV injection); <code>raw</code>: every text as the ERP holds it, for loaders that are not spreadsheets.</li>
 <li>changed_since: an ISO 8601 date-time, or the token <code>meta.next_changed_since</code> gave: the change feed, records written at or after it in <code>(write_date, id)</code> order (the rest of a large window by id, where the ERP has no index on <code>write_date</code>). Pass back <code>meta.next_changed_since</code> while <code>meta.more_changes</code> is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters, and deleted records, come in <code>meta.removed_ids</code>; apply <code>data</code>, then drop those ids (it may name ids you never had: ignore them; exports: a <code>_removed</code> column, and the next token in the <code>X-Next-Changed-Since</code> header). The last few seconds wait until settled. Not with <code>order</code>, <code>offset</code>, <code>since_id</code> or <code>total=true</code> (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.</li>
-<li><strong>Unchanged answers</strong>: a 200 JSON answer carries an <code>ETag</code> (an export none); send it back in <code>If-None-Match</code> (comma-separated, or <code>*</code>) and an unchanged answer is <strong>304</strong> with no body. The ERP is still read, and answers are <code>Cache-Control: no-store</code>: keep the ETag and the body yourself. A resource the operator caches answers <code>Cache-Control: private, max-age=\u2026</code> with an <code>Age</code> instead: it may come from the gateway's cache, at most <code>max-age</code> seconds old.</li>
+<li><strong>Unchanged answers</strong>: a 200 JSON answer carries an <code>ETag</code> (an export none); send it back in <code>If-None-Match</code> (comma-separated, or <code>*</code>) and an unchanged answer is <strong>304</strong> with no body. The ERP is still read, and answers are <code>Cache-Control: no-store</code>: keep the ETag and the body yourself. A resource the operator caches answers <code>Cache-Control: private, max-age=\u2026</code> with an <code>Age</code> instead: it may come from the gateway's cache, at most <code>max-age</code> seconds old; unless the operator turned change detection off, a change in the ERP drops it within seconds, and <code>Server-Timing</code> <code>cache-check;dur=&lt;ms&gt;</code> says how long ago a check found it unchanged.</li>
 </ul>
 <pre class="curl"><code>curl -sS -H &quot;Authorization: Bearer $API_KEY&quot; &#39;{base_url}/api/v1/approvals/approvers?since_id=0&amp;limit=200&amp;total=false&#39;</code></pre>
 </section>
@@ -5409,7 +5456,7 @@ List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fi
 - format: \`csv\` or \`ndjson\` (or \`Accept: text/csv\` or \`application/x-ndjson\`): an export of every match, streamed by ascending id, with the filters and \`fields\`; \`since_id\` resumes after an id; not with \`limit\`, \`offset\`, \`order\` or \`total\` (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, \`null\` an empty field, an empty text \`""\`, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return) has a \`'\` in front, as OWASP advises, so that opening the file computes nothing (numbers such as \`-12.5\` are never changed). An export that ends without its last chunk was cut short: resume with \`since_id\`. \`format=json\` gives the JSON page whatever \`Accept\` says.
 - csv_formulas: \`escaped\` (default) or \`raw\`, CSV exports only (400 otherwise). \`escaped\`: texts a spreadsheet would read as formulas (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab, a carriage return, or their full-width forms) get a leading \`'\` (OWASP's advice against CSV injection); \`raw\`: every text as the ERP holds it, for loaders that are not spreadsheets.
 - changed_since: an ISO 8601 date-time, or the token \`meta.next_changed_since\` gave: the change feed, records written at or after it in \`(write_date, id)\` order (the rest of a large window by id, where the ERP has no index on \`write_date\`). Pass back \`meta.next_changed_since\` while \`meta.more_changes\` is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters, and deleted records, come in \`meta.removed_ids\`; apply \`data\`, then drop those ids (it may name ids you never had: ignore them; exports: a \`_removed\` column, and the next token in the \`X-Next-Changed-Since\` header). The last few seconds wait until settled. Not with \`order\`, \`offset\`, \`since_id\` or \`total=true\` (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.
-- **Unchanged answers**: a 200 JSON answer carries an \`ETag\` (an export none); send it back in \`If-None-Match\` (comma-separated, or \`*\`) and an unchanged answer is **304** with no body. The ERP is still read, and answers are \`Cache-Control: no-store\`: keep the ETag and the body yourself. A resource the operator caches answers \`Cache-Control: private, max-age=\u2026\` with an \`Age\` instead: it may come from the gateway's cache, at most \`max-age\` seconds old.
+- **Unchanged answers**: a 200 JSON answer carries an \`ETag\` (an export none); send it back in \`If-None-Match\` (comma-separated, or \`*\`) and an unchanged answer is **304** with no body. The ERP is still read, and answers are \`Cache-Control: no-store\`: keep the ETag and the body yourself. A resource the operator caches answers \`Cache-Control: private, max-age=\u2026\` with an \`Age\` instead: it may come from the gateway's cache, at most \`max-age\` seconds old; unless the operator turned change detection off, a change in the ERP drops it within seconds, and \`Server-Timing\` \`cache-check;dur=<ms>\` says how long ago a check found it unchanged.
 
 \`\`\`sh
 curl -sS -H "Authorization: Bearer $API_KEY" '{base_url}/api/v1/approvals/approvers?since_id=0&limit=200&total=false'
@@ -41893,11 +41940,20 @@ var MemoryCacheStore = class _MemoryCacheStore {
       maxEntrySize: this.largestEntryBytes,
       sizeCalculation: (entry) => entry.size,
       // Whatever the reason an entry goes (evicted, replaced, expired, deleted), its bytes go back to the budget.
-      dispose: (entry) => budget.give(entry.size)
+      dispose: (entry, key) => {
+        budget.give(entry.size);
+        for (const tag of entry.tags) {
+          const keys = this.tagged.get(tag);
+          keys?.delete(key);
+          if (keys?.size === 0) this.tagged.delete(tag);
+        }
+      }
     });
   }
   budget;
   entries;
+  /** The keys stored with each tag (change-watch.ts), while they are held. */
+  tagged = /* @__PURE__ */ new Map();
   largestEntryBytes;
   /** The largest answer a cache of `maxBytes` keeps. */
   static largestEntryOf(maxBytes) {
@@ -41912,12 +41968,22 @@ var MemoryCacheStore = class _MemoryCacheStore {
   async get(key) {
     return this.entries.get(key)?.answer;
   }
-  async set(key, answer2, keepMs) {
+  async set(key, answer2, keepMs, tags = []) {
     const size = _MemoryCacheStore.sizeOf(key, answer2);
     if (size > this.largestEntryBytes || keepMs <= 0) return;
     this.entries.delete(key);
     if (!this.budget.tryTake(size)) return;
-    this.entries.set(key, { answer: answer2, size }, { ttl: keepMs });
+    this.entries.set(key, { answer: answer2, size, tags }, { ttl: keepMs });
+    for (const tag of tags) {
+      const keys = this.tagged.get(tag) ?? /* @__PURE__ */ new Set();
+      this.tagged.set(tag, keys);
+      keys.add(key);
+    }
+  }
+  drop(tag) {
+    const keys = [...this.tagged.get(tag) ?? []];
+    for (const key of keys) this.entries.delete(key);
+    return keys.length;
   }
   /** Bytes held (for tests and the benchmark). */
   get bytes() {
@@ -41955,6 +42021,10 @@ var RedisCacheStore = class {
       () => void 0
     );
   }
+  /** Answers made unreachable by a change expire in Redis with their PX (their keys name an older generation). */
+  drop() {
+    return 0;
+  }
   redisKey(key) {
     return `${this.shared.keyPrefix}cache:${(0, import_node_crypto2.createHash)("sha256").update(key).digest("hex")}`;
   }
@@ -41985,27 +42055,33 @@ function isMeta(meta) {
 }
 
 // runtime/cache/cache-policy.ts
-var CACHE_OFF = Object.freeze({ ttlS: 0, staleS: 0 });
+var CACHE_OFF = Object.freeze({ ttlS: 0, staleS: 0, watch: false });
 function cachePolicyOf(resource, settings) {
   if (settings.maxBytes === 0 || settings.maxTtlS === 0) return CACHE_OFF;
   const ttlS = Math.min(resource.cache?.ttlSeconds ?? settings.defaultTtlS, settings.maxTtlS);
   if (ttlS === 0) return CACHE_OFF;
-  return { ttlS, staleS: Math.min(resource.cache?.staleSeconds ?? settings.defaultStaleS, settings.maxTtlS) };
+  return {
+    ttlS,
+    staleS: Math.min(resource.cache?.staleSeconds ?? settings.defaultStaleS, settings.maxTtlS),
+    watch: settings.watch.enabled && resource.cache?.watch !== false
+  };
 }
 
 // runtime/cache/response-cache.ts
 var ResponseCache = class {
-  constructor(store, settings, namespace, largestEntryBytes, now = Date.now) {
+  constructor(store, settings, namespace, largestEntryBytes, watch, now = Date.now) {
     this.store = store;
     this.settings = settings;
     this.namespace = namespace;
     this.largestEntryBytes = largestEntryBytes;
+    this.watch = watch;
     this.now = now;
   }
   store;
   settings;
   namespace;
   largestEntryBytes;
+  watch;
   now;
   policies = /* @__PURE__ */ new Map();
   /** Entries being read again in the background: one refresh each at a time. */
@@ -42028,10 +42104,10 @@ var ResponseCache = class {
     if (age < 0 || age >= (policy.ttlS + policy.staleS) * 1e3) return void 0;
     return { answer: answer2, state: age < policy.ttlS * 1e3 ? "hit" : "stale" };
   }
-  /** Stores a 200 answer; false when it was not offered (too large for the cache). */
-  async keep(key, answer2, policy) {
+  /** Stores a 200 answer with the tags of the models it depends on; false when it was not offered (too large for the cache). */
+  async keep(key, answer2, policy, tags = []) {
     if (answer2.body.length > this.largestEntryBytes) return false;
-    await this.store.set(key, answer2, (policy.ttlS + policy.staleS) * 1e3);
+    await this.store.set(key, answer2, (policy.ttlS + policy.staleS) * 1e3, tags);
     return true;
   }
   /**
@@ -42041,7 +42117,7 @@ var ResponseCache = class {
    * for the whole answer. An error is never shared: a request whose shared read failed reads for
    * itself (the error may be about the key the other request sent, not about this one's).
    */
-  async fill(key, policy, read) {
+  async fill(key, policy, read, tags = []) {
     const pending = this.filling.get(key);
     if (pending) {
       const answer2 = await pending.catch(() => void 0);
@@ -42051,7 +42127,7 @@ var ResponseCache = class {
     this.filling.set(key, reading);
     try {
       const answer2 = await reading;
-      return { answer: answer2, kept: await this.keep(key, answer2, policy) };
+      return { answer: answer2, kept: await this.keep(key, answer2, policy, tags) };
     } finally {
       if (this.filling.get(key) === reading) this.filling.delete(key);
     }
@@ -42067,6 +42143,10 @@ var ResponseCache = class {
     return Math.max(0, Math.floor((this.now() - answer2.storedAt) / 1e3));
   }
 };
+
+// runtime/cache/change-watch.ts
+var import_node_crypto3 = require("node:crypto");
+init_erp_client();
 
 // runtime/query/changed-since.ts
 init_errors();
@@ -42112,7 +42192,7 @@ function erpDate(value) {
 // runtime/query/changed-since.ts
 var TOKEN = /^v([12])\.([A-Za-z0-9_-]{1,4096})$/;
 var V1_BODY = /^([0-9]{1,12}):([0-9]{1,10})$/;
-var INT32_MAX = 2147483647;
+var INT32_MAX2 = 2147483647;
 var MAX_DIGESTS = 256;
 var FIRST = { span: 0, next: 1, seen: 0, digests: [] };
 var HAS_UNTIL = 1;
@@ -42148,7 +42228,7 @@ function parseChangedSince(text3) {
 }
 function fromV1(body) {
   const m = V1_BODY.exec(Buffer.from(body, "base64url").toString("utf8"));
-  if (!m || Number(m[2]) > INT32_MAX) return void 0;
+  if (!m || Number(m[2]) > INT32_MAX2) return void 0;
   return { second: Number(m[1]), afterId: Number(m[2]), reconcile: FIRST };
 }
 function fromV2(body) {
@@ -42171,8 +42251,8 @@ function fromV2(body) {
   const [span, next, seen] = [read(4), read(4), read(4)];
   const resume = flags & HAS_RESUME ? { from: read(4), digest: read(4) } : void 0;
   const digests = Array.from({ length: digestCount }, () => read(4));
-  const aligned = span > 0 ? (next - 1) % span === 0 && next <= INT32_MAX : next === 1 && digestCount === 0 && !resume;
-  if (second > 999999999999 || afterId > INT32_MAX || seen > INT32_MAX || !aligned) return void 0;
+  const aligned = span > 0 ? (next - 1) % span === 0 && next <= INT32_MAX2 : next === 1 && digestCount === 0 && !resume;
+  if (second > 999999999999 || afterId > INT32_MAX2 || seen > INT32_MAX2 || !aligned) return void 0;
   if (until !== void 0 && until <= second) return void 0;
   if (resume && (resume.from <= next || resume.from >= next + span)) return void 0;
   return { second, afterId, ...until === void 0 ? {} : { until }, reconcile: { span, next, seen, digests, ...resume ? { resume } : {} } };
@@ -42184,6 +42264,216 @@ function secondOf(value) {
   if (typeof value !== "string" || !/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/.test(value)) return void 0;
   const ms = Date.parse(`${value.slice(0, 10)}T${value.slice(11, 19)}Z`);
   return Number.isNaN(ms) ? void 0 : Math.floor(ms / 1e3);
+}
+
+// runtime/cache/change-watch.ts
+var WRITTEN_LIMIT = 200;
+var ERROR_RETRY_MS = 5e3;
+var ChangeWatch = class _ChangeWatch {
+  constructor(reader, settings, onDrop, observer, log, now = Date.now) {
+    this.reader = reader;
+    this.settings = settings;
+    this.onDrop = onDrop;
+    this.observer = observer;
+    this.log = log;
+    this.now = now;
+  }
+  reader;
+  settings;
+  onDrop;
+  observer;
+  log;
+  now;
+  watched = /* @__PURE__ */ new Map();
+  timer;
+  running = false;
+  stopped = false;
+  /** Checks run one at a time (baselines included), so that each one's cost is its own, not a queue's. */
+  queue = Promise.resolve();
+  get enabled() {
+    return this.settings.enabled;
+  }
+  /**
+   * The generations an answer of `resource` for `principal` is keyed with, the lookup counted as a
+   * read of each model it depends on (kept watched `keepMs` after it). A model not watched yet is
+   * looked at first (its baseline: the first request waits for it, the requests meanwhile share it).
+   */
+  async versionOf(principal, resource, keepMs) {
+    const now = this.now();
+    const watched = dependenciesOf(resource).map((model) => this.watch(principal, model, keepMs, now));
+    const pending = watched.filter((w) => !w.ready).map((w) => w.baseline);
+    if (pending.length) await Promise.all(pending);
+    let checkedAt = Number.POSITIVE_INFINITY;
+    for (const w of watched) checkedAt = Math.min(checkedAt, w.blind ? 0 : w.checkedAt);
+    return { generation: watched.map((w) => `${w.model}:${w.epoch}.${w.changes}`).join(","), checkedAt };
+  }
+  /** The tag of every answer of `uid` that depends on `model` (the in-memory store drops them by it). */
+  static tagOf(uid, model) {
+    return `${uid}:${model}`;
+  }
+  /** The tags of an answer of `resource` for `uid`. */
+  static tagsOf(uid, resource) {
+    return dependenciesOf(resource).map((model) => _ChangeWatch.tagOf(uid, model));
+  }
+  /** What /readyz shows: each model watched, its last check's cost and the interval that follows from it. */
+  snapshot() {
+    return [...this.watched.values()].map((w) => ({
+      model: w.model,
+      uid: w.principal.uid,
+      ready: w.ready,
+      blind: w.blind,
+      checkMs: Math.round(w.costMs * 100) / 100,
+      intervalMs: Math.round(this.intervalOf(w.costMs)),
+      checkedAt: w.checkedAt
+    }));
+  }
+  /** No more checks; resolves once the one in flight, if any, is done. */
+  async close() {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.queue;
+  }
+  watch(principal, model, keepMs, now) {
+    const key = _ChangeWatch.tagOf(principal.uid, model);
+    let watched = this.watched.get(key);
+    if (!watched) {
+      watched = {
+        model,
+        key,
+        principal,
+        epoch: (0, import_node_crypto3.randomBytes)(6).toString("base64url"),
+        changes: 0,
+        ready: false,
+        blind: false,
+        checkedAt: 0,
+        count: 0,
+        seen: /* @__PURE__ */ new Map(),
+        costMs: 0,
+        nextDueAt: now,
+        lastReadAt: now,
+        keepMs
+      };
+      this.watched.set(key, watched);
+    }
+    watched.principal = principal;
+    watched.lastReadAt = now;
+    watched.keepMs = Math.max(watched.keepMs, keepMs);
+    if (!watched.baseline) {
+      const first = watched;
+      first.baseline = this.serially(() => this.check(first)).then(() => this.schedule());
+    }
+    return watched;
+  }
+  /** The interval after a check that cost `costMs`, with the pairs watched now. */
+  intervalOf(costMs) {
+    return Math.max(this.settings.minIntervalMs, costMs * Math.max(1, this.watched.size) / this.settings.share);
+  }
+  schedule() {
+    if (this.stopped || this.running) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = void 0;
+    let next = Number.POSITIVE_INFINITY;
+    for (const w of this.watched.values()) if (w.ready) next = Math.min(next, w.nextDueAt, w.lastReadAt + w.keepMs);
+    if (next === Number.POSITIVE_INFINITY) return;
+    this.timer = setTimeout(() => void this.tick(), Math.max(0, next - this.now()));
+    this.timer.unref();
+  }
+  /** Checks every pair due, one at a time; forgets the pairs no longer read. */
+  async tick() {
+    this.timer = void 0;
+    this.running = true;
+    try {
+      for (const w of [...this.watched.values()]) {
+        if (this.stopped) return;
+        const now = this.now();
+        if (now - w.lastReadAt > w.keepMs) {
+          if (w.ready) this.watched.delete(w.key);
+          continue;
+        }
+        if (w.ready && w.nextDueAt <= now) await this.serially(() => this.check(w));
+      }
+    } finally {
+      this.running = false;
+      this.schedule();
+    }
+  }
+  /** Runs `check` after every check queued before it. */
+  serially(check) {
+    const run = this.queue.then(check);
+    this.queue = run.catch(() => void 0);
+    return run;
+  }
+  /** One check of a pair: the baseline when it has none, else a comparison with the last look. */
+  async check(w) {
+    const started = this.now();
+    const stats = new ErpStats();
+    const target = { model: w.model };
+    const window = Math.floor((w.ready && !w.blind ? w.checkedAt : started) / 1e3) - Math.ceil(this.settings.settleMs / 1e3) - 1;
+    let outcome = w.ready && !w.blind ? "unchanged" : "baseline";
+    try {
+      const count = await this.reader.count(w.principal, target, [], stats);
+      const written = await this.reader.scan(
+        w.principal,
+        target,
+        { domain: [["write_date", ">=", erpSecond(window)]], fields: ["id", "write_date"], order: "id asc", limit: WRITTEN_LIMIT + 1 },
+        stats
+      );
+      const settledBefore = Math.floor(started / 1e3) - Math.ceil(this.settings.settleMs / 1e3);
+      const seen = /* @__PURE__ */ new Map();
+      let changed = count !== w.count || written.length > WRITTEN_LIMIT;
+      for (const row of written.slice(0, WRITTEN_LIMIT)) {
+        const id = row["id"];
+        const second = secondOf(row["write_date"]) ?? Number.NaN;
+        const settled = second < settledBefore;
+        const before = w.seen.get(id);
+        if (!before || before.second !== second || !before.settled && settled) changed = true;
+        seen.set(id, { second, settled });
+      }
+      w.count = count;
+      w.seen = seen;
+      w.checkedAt = started;
+      if (!w.ready) {
+        w.ready = true;
+      } else if (w.blind) {
+        outcome = "baseline";
+        w.blind = false;
+        w.changes += 1;
+        this.observer?.dropped(this.onDrop(w.key));
+      } else if (changed) {
+        outcome = "changed";
+        w.changes += 1;
+        this.observer?.dropped(this.onDrop(w.key));
+      }
+    } catch (error) {
+      outcome = "error";
+      this.log?.warn(
+        { model: w.model, error: error instanceof Error ? error.message : String(error) },
+        "cache: a change check failed (answers depending on the model are bound by their TTL)"
+      );
+      if (!w.ready || w.blind) {
+        w.ready = true;
+        w.blind = true;
+      }
+    }
+    w.costMs = stats.ms;
+    w.nextDueAt = started + (outcome === "error" ? Math.max(ERROR_RETRY_MS, this.intervalOf(w.costMs)) : this.intervalOf(w.costMs));
+    this.observer?.checked(w.model, outcome, stats.ms / 1e3);
+  }
+};
+var dependencies = /* @__PURE__ */ new WeakMap();
+function dependenciesOf(resource) {
+  let models = dependencies.get(resource);
+  if (!models) {
+    const found = /* @__PURE__ */ new Set([resource.model]);
+    for (const field of resource.fields) {
+      const source = field.source;
+      if (source.kind === "many2one" && source.take === "id") continue;
+      if ("comodel" in source && typeof source.comodel === "string") found.add(source.comodel);
+    }
+    models = [...found];
+    dependencies.set(resource, models);
+  }
+  return models;
 }
 
 // runtime/query/domain.ts
@@ -42267,13 +42557,13 @@ init_erp_error();
 // runtime/changes/deletions.ts
 var MAX_RANGES = 256;
 var MAX_DOUBLINGS = 8;
-var INT32_MAX2 = 2147483647;
+var INT32_MAX3 = 2147483647;
 function reconcileFrom(state, span) {
   for (let k = 0; k <= MAX_DOUBLINGS; k++) if (state.span === span * 2 ** k) return state;
   return { span, next: 1, seen: state.seen, digests: [] };
 }
 function reconcileRange(state) {
-  return { from: state.next, to: Math.min(state.next + state.span, INT32_MAX2 + 1) };
+  return { from: state.next, to: Math.min(state.next + state.span, INT32_MAX3 + 1) };
 }
 function checkRange(state, present, budget) {
   const { from, to } = reconcileRange(state);
@@ -43918,9 +44208,9 @@ function taggedFor(etag, coding) {
 }
 
 // runtime/http/conditional.ts
-var import_node_crypto3 = require("node:crypto");
+var import_node_crypto4 = require("node:crypto");
 function entityTagOf(body) {
-  return `"${(0, import_node_crypto3.hash)("sha256", body, "base64url").slice(0, 27)}"`;
+  return `"${(0, import_node_crypto4.hash)("sha256", body, "base64url").slice(0, 27)}"`;
 }
 var ENTITY_TAG = /(W\/)?"([^"]*)"/g;
 function noneMatchHits(ifNoneMatch, etag) {
@@ -44050,11 +44340,11 @@ function requestDeadline(timeoutMs, sendError2) {
 init_request_context();
 
 // runtime/request/request-id.ts
-var import_node_crypto4 = require("node:crypto");
+var import_node_crypto5 = require("node:crypto");
 var SAFE_ID = /^[A-Za-z0-9_.:+/=-]{1,128}$/;
 function requestIdOf(headers) {
   const given2 = headers["x-request-id"];
-  return typeof given2 === "string" && SAFE_ID.test(given2) ? given2 : (0, import_node_crypto4.randomUUID)();
+  return typeof given2 === "string" && SAFE_ID.test(given2) ? given2 : (0, import_node_crypto5.randomUUID)();
 }
 var TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
 var ZERO_TRACE = "0".repeat(32);
@@ -44111,6 +44401,7 @@ function requestLog(log, telemetry = {}) {
         ...stats.shared ? { erp_shared: stats.shared } : {},
         erp_ms: Math.round(stats.ms * 100) / 100,
         ...dataRequest ? { cache } : {},
+        ...dataRequest && cacheCheckAgeOf(res) !== void 0 ? { cache_check_ms: cacheCheckAgeOf(res) } : {},
         ...uid !== void 0 ? { erp_uid: uid } : {},
         ...res.locals["keyId"] ? { key_id: res.locals["keyId"] } : {},
         ...res.locals["erpError"] ? { erp_error: res.locals["erpError"] } : {},
@@ -44137,7 +44428,9 @@ function serverTimingOf(res) {
   const stats = erpStatsOf(res);
   const total = started === void 0 ? 0 : performance.now() - started;
   const gateway = Math.max(0, total - stats.ms);
-  return `erp;dur=${stats.ms.toFixed(2)};desc="ERP calls: ${stats.calls}", gw;dur=${gateway.toFixed(2)};desc="gateway", cache;desc=${cacheOutcomeOf(res)}`;
+  const checked = cacheCheckAgeOf(res);
+  const check = checked === void 0 ? "" : `, cache-check;dur=${checked.toFixed(0)};desc="no change since stored, checked this long ago"`;
+  return `erp;dur=${stats.ms.toFixed(2)};desc="ERP calls: ${stats.calls}", gw;dur=${gateway.toFixed(2)};desc="gateway", cache;desc=${cacheOutcomeOf(res)}${check}`;
 }
 var KEY_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 var MAX_LOGGED_KEYS = 30;
@@ -44507,7 +44800,7 @@ var EXPECTED = {
 init_request_context();
 
 // runtime/cache/cache-key.ts
-var import_node_crypto5 = require("node:crypto");
+var import_node_crypto6 = require("node:crypto");
 init_coalesce();
 var signatures = /* @__PURE__ */ new WeakMap();
 function driftSignature(gaps) {
@@ -44527,8 +44820,8 @@ function driftSignature(gaps) {
   }
   return signature;
 }
-function cacheKeyOf(namespace, uid, resource, asked, gaps) {
-  const digest = (0, import_node_crypto5.hash)("sha256", canonicalJson([resource.path, asked, driftSignature(gaps)]), "base64url");
+function cacheKeyOf(namespace, uid, resource, asked, gaps, generation = "") {
+  const digest = (0, import_node_crypto6.hash)("sha256", canonicalJson([resource.path, asked, driftSignature(gaps), generation]), "base64url");
   return `${namespace}:${uid}:${digest}`;
 }
 
@@ -44572,11 +44865,11 @@ function createAnswerer(budget, cache, onRefreshError, compression, tracing) {
       span.end();
     }
   };
-  const refresh = async (store, key, policy, read) => {
+  const refresh = async (store, key, policy, read, tags) => {
     const stats = new ErpStats();
     stats.lease = budget.lease();
     try {
-      await store.keep(key, await readAnswer2(read, stats), policy);
+      await store.keep(key, await readAnswer2(read, stats), policy, tags);
     } finally {
       stats.lease.release();
     }
@@ -44591,7 +44884,10 @@ function createAnswerer(budget, cache, onRefreshError, compression, tracing) {
       await sendEncoded(req, res, bytes, etag, compression);
       return;
     }
-    const key = cacheKeyOf(cache.namespace, principal.uid, resource, asked, gaps);
+    const watch = policy.watch && cache.watch?.enabled ? cache.watch : void 0;
+    const version = await watch?.versionOf(principal, resource, (policy.ttlS + policy.staleS) * 1e3);
+    const key = cacheKeyOf(cache.namespace, principal.uid, resource, asked, gaps, version?.generation);
+    const tags = watch ? ChangeWatch.tagsOf(principal.uid, resource) : [];
     const found = await traced(
       "cache lookup",
       resource,
@@ -44600,14 +44896,15 @@ function createAnswerer(budget, cache, onRefreshError, compression, tracing) {
     );
     if (found) {
       setCacheOutcome(res, found.state);
-      if (found.state === "stale") cache.refreshOnce(key, () => refresh(cache, key, policy, read), onRefreshError);
+      if (version && version.checkedAt >= found.answer.storedAt) setCacheCheckedAt(res, version.checkedAt);
+      if (found.state === "stale") cache.refreshOnce(key, () => refresh(cache, key, policy, read, tags), onRefreshError);
       await sendCached(req, res, cache, found.answer, policy, compression);
       return;
     }
     const { answer: answer2, kept } = await traced(
       "cache fill",
       resource,
-      () => cache.fill(key, policy, () => readAnswer2(read, erpStatsOf(res))),
+      () => cache.fill(key, policy, () => readAnswer2(read, erpStatsOf(res)), tags),
       (filled) => filled.kept ? "miss" : "bypass"
     );
     setCacheOutcome(res, kept ? "miss" : "bypass");
@@ -61561,9 +61858,9 @@ function createMcpRouter(app, auth, failures, options) {
 }
 
 // runtime/telemetry/build-info.ts
-var import_node_crypto6 = require("node:crypto");
+var import_node_crypto7 = require("node:crypto");
 function buildInfo() {
-  return { version: String(openapi_default.info.version), catalogueHash: (0, import_node_crypto6.hash)("sha256", JSON.stringify(RESOURCES)).slice(0, 12) };
+  return { version: String(openapi_default.info.version), catalogueHash: (0, import_node_crypto7.hash)("sha256", JSON.stringify(RESOURCES)).slice(0, 12) };
 }
 
 // runtime/telemetry/erp-telemetry.ts
@@ -61694,6 +61991,7 @@ function createApp(config, deps) {
   let budget;
   let drift;
   let writeDateCosts;
+  let watch;
   const metrics = config.metrics ? new (loadMetrics())({
     erpLoad: () => erp?.load ?? { inFlight: 0, queued: 0 },
     memoryBudget: {
@@ -61704,6 +62002,7 @@ function createApp(config, deps) {
     },
     driftProblems: () => drift?.status().problems ?? [],
     writeDateCosts: () => writeDateCosts?.snapshot() ?? [],
+    watchedModels: () => watch?.snapshot() ?? [],
     build: buildInfo()
   }) : void 0;
   erp = new ErpClient(config.erp, deps.observeErpCall, erpTelemetry(metrics, tracing));
@@ -61719,7 +62018,9 @@ function createApp(config, deps) {
   budget = new MemoryBudget(config.memoryBudgetBytes);
   const largestEntryBytes = MemoryCacheStore.largestEntryOf(config.cache.maxBytes);
   const store = deps.cacheStore ?? (shared ? new RedisCacheStore(shared, largestEntryBytes) : new MemoryCacheStore(config.cache.maxBytes, budget));
-  const cache = new ResponseCache(store, config.cache, cacheNamespace(config), largestEntryBytes);
+  const watchSettings = shared ? { ...config.cache.watch, enabled: false } : config.cache.watch;
+  watch = new ChangeWatch(reader, watchSettings, (tag) => store.drop(tag), metrics && watchTelemetry(metrics), log);
+  const cache = new ResponseCache(store, config.cache, cacheNamespace(config), largestEntryBytes, watch);
   const onRefreshError = (error) => log.info({ erp_error: erpErrorSummary(error) }, "cache: a stale answer could not be read again (it is served until its stale window ends)");
   writeDateCosts = new WriteDateCosts(reader, config.changesWriteDateIndex, log);
   const changes = new ChangeFeed(reader, writeDateCosts, config.changesSettleMs, config.changesReconcileIds);
@@ -61773,16 +62074,29 @@ function createApp(config, deps) {
   app.get("/api/docs/", (_req, res) => res.redirect(308, "../docs"));
   app.use(createDocsRouter({ "/llms.txt": llmsTxt }, config.compression));
   app.use(noStore(), unconditional());
-  app.use(createHealthRouter(erp, config.erp.timeoutMs, drift, () => writeDateCosts?.readiness() ?? {}));
+  app.use(createHealthRouter(erp, config.erp.timeoutMs, drift, () => ({ ...writeDateCosts?.readiness(), ...watchReadiness(watch) })));
   app.use(noRoute(isKnownPath));
   app.use(createErrorHandler(log));
-  return { app, erp, drift, metrics, shared, budget };
+  return { app, erp, drift, metrics, shared, budget, watch };
 }
 function cacheNamespace(config) {
-  return (0, import_node_crypto7.hash)("sha256", JSON.stringify([config.erp.url, config.erp.database, RESOURCES]), "base64url").slice(0, 16);
+  return (0, import_node_crypto8.hash)("sha256", JSON.stringify([config.erp.url, config.erp.database, RESOURCES]), "base64url").slice(0, 16);
 }
 function loadMetrics() {
   return (init_metrics(), __toCommonJS(metrics_exports)).GatewayMetrics;
+}
+function watchTelemetry(metrics) {
+  return { checked: (model, outcome, seconds) => metrics.cacheCheck(model, outcome, seconds), dropped: (entries) => metrics.cacheDropped(entries) };
+}
+function watchReadiness(watch) {
+  const watched = watch?.snapshot() ?? [];
+  if (!watch?.enabled) return { cache_watch: { enabled: false } };
+  const models = {};
+  for (const w of watched) {
+    const m = models[w.model];
+    models[w.model] = m ? { accounts: m.accounts + 1, check_ms: Math.max(m.check_ms, w.checkMs), interval_ms: Math.max(m.interval_ms, w.intervalMs), blind: m.blind || w.blind } : { accounts: 1, check_ms: w.checkMs, interval_ms: w.intervalMs, blind: w.blind };
+  }
+  return { cache_watch: { enabled: true, models } };
 }
 
 // runtime/cluster-primary.ts
@@ -61870,6 +62184,10 @@ var SETTINGS = {
   CACHE_DEFAULT_STALE_S: { default: 0, min: 0, max: MAX_CACHE_SECONDS, description: "Seconds after the TTL during which a stale answer is still served while one background read refreshes it, for resources whose catalogue entry has no `cache.stale_while_revalidate`." },
   CACHE_MAX_TTL_S: { default: 300, min: 0, max: MAX_CACHE_SECONDS, description: "Ceiling of every TTL and stale window, the catalogue's included; `0` turns the cache off everywhere." },
   CACHE_MAX_BYTES: { shown: "a quarter of `MEMORY_BUDGET_BYTES` (24 MiB with its default), at most 32 MiB", min: 0, accepts: "0 to half of `MEMORY_BUDGET_BYTES`", description: "Bytes the in-memory response cache may hold, charged to `MEMORY_BUDGET_BYTES` while held; `0` turns the cache off. An answer larger than a quarter of it is not kept." },
+  CACHE_WATCH: { default: "on", values: ["on", "off"], description: 'Change detection for cached answers: while a model has cached answers that are being read, the gateway checks now and then whether anything in it changed (writes, creations, archivings, deletions) and drops the answers that depend on it, those of resources that show its records\' names included. `off`: answers are bound by their TTL alone. A resource opts out with `cache.watch: false` in the catalogue. See "Change detection".' },
+  CACHE_WATCH_SHARE_PCT: { default: 2, min: 1, max: 50, description: "The most of one ERP worker's time all change checks together take, in percent: each check's cost is measured, and the next check of that model waits its cost \xD7 the models watched \xF7 this share (at least `CACHE_WATCH_MIN_INTERVAL_MS`)." },
+  CACHE_WATCH_MIN_INTERVAL_MS: { default: 1e3, min: 100, max: 36e5, description: "The shortest time between two change checks of one model (where checks are cheap: an indexed `write_date`, a small table)." },
+  CACHE_WATCH_SETTLE_MS: { default: 1e4, min: 0, max: 36e5, description: "How long after its `write_date` a write may still commit (Odoo stamps a record with the time its transaction began): a record seen written within this window counts as a change once more when the window has passed, so a long transaction or a second write within the same second is seen within this window plus one check interval." },
   CLIENT_WRITE_TIMEOUT_MS: { default: 1e4, min: 1e3, max: 6e5, description: "A connection whose answer has not moved for this long (no byte of it taken on its way to the client: its client stopped reading) is dropped, with what it held; a client still reading, however slowly, is kept." },
   AUTH_CACHE_TTL_MS: { default: 6e4, min: 0, max: 36e5, description: "How long a successful key check is reused (keyed by a SHA-256 of the key, never the key)." },
   AUTH_CACHE_MAX_ENTRIES: { default: 1e4, min: 1, max: 1e6, description: "Bound of that cache." },
@@ -61990,7 +62308,13 @@ function loadConfig(env) {
       defaultStaleS: integer(env, "CACHE_DEFAULT_STALE_S"),
       maxTtlS: integer(env, "CACHE_MAX_TTL_S"),
       // At most half the budget: the answers in flight always keep the other half.
-      maxBytes: integer(env, "CACHE_MAX_BYTES", { fallback: Math.min(32 * 1024 * 1024, Math.floor(memoryBudgetBytes / 4)), max: Math.floor(memoryBudgetBytes / 2) })
+      maxBytes: integer(env, "CACHE_MAX_BYTES", { fallback: Math.min(32 * 1024 * 1024, Math.floor(memoryBudgetBytes / 4)), max: Math.floor(memoryBudgetBytes / 2) }),
+      watch: {
+        enabled: oneOf(env, "CACHE_WATCH") === "on",
+        share: integer(env, "CACHE_WATCH_SHARE_PCT") / 100,
+        minIntervalMs: integer(env, "CACHE_WATCH_MIN_INTERVAL_MS"),
+        settleMs: integer(env, "CACHE_WATCH_SETTLE_MS")
+      }
     },
     auth: {
       cacheTtlMs: integer(env, "AUTH_CACHE_TTL_MS"),
@@ -62366,7 +62690,7 @@ async function main() {
   }
   const logger = import_node_cluster3.default.isWorker ? root.child({ worker: import_node_cluster3.default.worker?.id, pid: process.pid }) : root;
   const tracing = config.tracing ? startTracing(config.tracing) : void 0;
-  const { app, erp, drift, metrics, shared } = createApp(config, { logger, tracing });
+  const { app, erp, drift, metrics, shared, watch } = createApp(config, { logger, tracing });
   if (metrics && config.metrics) {
     if (import_node_cluster3.default.isWorker) loadClusterMetrics().answerPrimary(metrics);
     else serveMetrics(createMetricsServer(metrics), config.metrics, logger);
@@ -62411,6 +62735,7 @@ async function main() {
     stopping = true;
     logger.info({ signal }, "shutting down: no new connections, finishing requests in flight");
     void closer.close().then(async (cut) => {
+      await watch.close();
       await shared?.close();
       await tracing?.shutdown().catch(() => void 0);
       if (cut) logger.warn({ answers_cut: cut }, "shutdown cut answers not yet read by their clients");

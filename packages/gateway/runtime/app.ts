@@ -12,6 +12,7 @@ import type { CacheStore } from './cache/cache-store';
 import { MemoryCacheStore } from './cache/memory-store';
 import { RedisCacheStore } from './cache/redis-cache-store';
 import { ResponseCache } from './cache/response-cache';
+import { ChangeWatch, type WatchObserver } from './cache/change-watch';
 import type { GatewayConfig } from './config';
 import { ChangeFeed } from './changes/change-feed';
 import { WriteDateCosts } from './changes/write-date-cost';
@@ -70,6 +71,8 @@ export interface Gateway {
   readonly shared: SharedRedis | undefined;
   /** The memory budget (ERP answers in flight and the in-memory response cache). */
   readonly budget: MemoryBudget;
+  /** Change detection for cached answers: `close()` it at shutdown (its checks stop). */
+  readonly watch: ChangeWatch;
 }
 
 export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway {
@@ -80,6 +83,7 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   let budget: MemoryBudget | undefined;
   let drift: DriftMonitor | undefined;
   let writeDateCosts: WriteDateCosts | undefined;
+  let watch: ChangeWatch | undefined;
   const metrics = config.metrics
     ? new (loadMetrics())({
         erpLoad: () => erp?.load ?? { inFlight: 0, queued: 0 },
@@ -91,6 +95,7 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
         },
         driftProblems: () => drift?.status().problems ?? [],
         writeDateCosts: () => writeDateCosts?.snapshot() ?? [],
+        watchedModels: () => watch?.snapshot() ?? [],
         build: buildInfo(),
       })
     : undefined;
@@ -109,7 +114,12 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   // With REDIS_URL the cached answers are shared by every process (bounded by Redis's own maxmemory);
   // else this process keeps them, within CACHE_MAX_BYTES of its memory budget.
   const store = deps.cacheStore ?? (shared ? new RedisCacheStore(shared, largestEntryBytes) : new MemoryCacheStore(config.cache.maxBytes, budget));
-  const cache = new ResponseCache(store, config.cache, cacheNamespace(config), largestEntryBytes);
+  // Change detection for cached answers (CACHE_WATCH): a change seen in a model drops its answers.
+  // With REDIS_URL the answers are shared and their generations would have to be too: not yet, so
+  // there the answers are bound by their TTL (docs/caching.md).
+  const watchSettings = shared ? { ...config.cache.watch, enabled: false } : config.cache.watch;
+  watch = new ChangeWatch(reader, watchSettings, (tag) => store.drop(tag), metrics && watchTelemetry(metrics), log);
+  const cache = new ResponseCache(store, config.cache, cacheNamespace(config), largestEntryBytes, watch);
   const onRefreshError = (error: unknown) =>
     log.info({ erp_error: erpErrorSummary(error) }, 'cache: a stale answer could not be read again (it is served until its stale window ends)');
   writeDateCosts = new WriteDateCosts(reader, config.changesWriteDateIndex, log);
@@ -175,10 +185,10 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   app.use(createDocsRouter({ '/llms.txt': llmsTxt }, config.compression));
   // Everything after the documents (which set their own caching) is live state: never stored, never 304.
   app.use(noStore(), unconditional());
-  app.use(createHealthRouter(erp, config.erp.timeoutMs, drift, () => writeDateCosts?.readiness() ?? {}));
+  app.use(createHealthRouter(erp, config.erp.timeoutMs, drift, () => ({ ...writeDateCosts?.readiness(), ...watchReadiness(watch) })));
   app.use(noRoute(isKnownPath));
   app.use(createErrorHandler(log));
-  return { app, erp, drift, metrics, shared, budget };
+  return { app, erp, drift, metrics, shared, budget, watch };
 }
 
 /** The ERP and the catalogue this gateway serves, hashed: the prefix of its cache keys (cache-key.ts). */
@@ -192,4 +202,23 @@ function cacheNamespace(config: GatewayConfig): string {
  */
 function loadMetrics(): typeof GatewayMetrics {
   return (require('./telemetry/metrics') as typeof import('./telemetry/metrics')).GatewayMetrics;
+}
+
+/** The watcher's checks and drops, counted in the metrics. */
+function watchTelemetry(metrics: GatewayMetrics): WatchObserver {
+  return { checked: (model, outcome, seconds) => metrics.cacheCheck(model, outcome, seconds), dropped: (entries) => metrics.cacheDropped(entries) };
+}
+
+/** What /readyz says of change detection: each model watched, what its last check cost and the interval that follows. */
+function watchReadiness(watch: ChangeWatch | undefined): Record<string, unknown> {
+  const watched = watch?.snapshot() ?? [];
+  if (!watch?.enabled) return { cache_watch: { enabled: false } };
+  const models: Record<string, { accounts: number; check_ms: number; interval_ms: number; blind: boolean }> = {};
+  for (const w of watched) {
+    const m = models[w.model];
+    models[w.model] = m
+      ? { accounts: m.accounts + 1, check_ms: Math.max(m.check_ms, w.checkMs), interval_ms: Math.max(m.interval_ms, w.intervalMs), blind: m.blind || w.blind }
+      : { accounts: 1, check_ms: w.checkMs, interval_ms: w.intervalMs, blind: w.blind };
+  }
+  return { cache_watch: { enabled: true, models } };
 }

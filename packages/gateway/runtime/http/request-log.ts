@@ -13,7 +13,7 @@ import type { RequestHandler, Response } from 'express';
 import type { Logger } from '../log';
 import type { GatewayMetrics } from '../telemetry/metrics';
 import type { Tracing } from '../telemetry/tracing';
-import { cacheOutcomeOf, erpStatsOf, erpUidOf, runInScope, type RequestScope } from '../request/request-context';
+import { cacheCheckAgeOf, cacheOutcomeOf, erpStatsOf, erpUidOf, runInScope, type RequestScope } from '../request/request-context';
 import { requestIdOf, traceContextOf } from '../request/request-id';
 import { routeOf } from '../request/route-template';
 
@@ -59,6 +59,7 @@ export function requestLog(log: Logger, telemetry: RequestTelemetry = {}): Reque
         ...(stats.shared ? { erp_shared: stats.shared } : {}),
         erp_ms: Math.round(stats.ms * 100) / 100,
         ...(dataRequest ? { cache } : {}),
+        ...(dataRequest && cacheCheckAgeOf(res) !== undefined ? { cache_check_ms: cacheCheckAgeOf(res) } : {}),
         ...(uid !== undefined ? { erp_uid: uid } : {}),
         ...(res.locals['keyId'] ? { key_id: res.locals['keyId'] as string } : {}),
         ...(res.locals['erpError'] ? { erp_error: res.locals['erpError'] as string } : {}),
@@ -87,7 +88,9 @@ export function serverTimingOf(res: Response): string {
   const stats = erpStatsOf(res);
   const total = started === undefined ? 0 : performance.now() - started;
   const gateway = Math.max(0, total - stats.ms);
-  return `erp;dur=${stats.ms.toFixed(2)};desc="ERP calls: ${stats.calls}", gw;dur=${gateway.toFixed(2)};desc="gateway", cache;desc=${cacheOutcomeOf(res)}`;
+  const checked = cacheCheckAgeOf(res);
+  const check = checked === undefined ? '' : `, cache-check;dur=${checked.toFixed(0)};desc="no change since stored, checked this long ago"`;
+  return `erp;dur=${stats.ms.toFixed(2)};desc="ERP calls: ${stats.calls}", gw;dur=${gateway.toFixed(2)};desc="gateway", cache;desc=${cacheOutcomeOf(res)}${check}`;
 }
 
 const KEY_NAME = /^[A-Za-z0-9_.-]{1,64}$/;

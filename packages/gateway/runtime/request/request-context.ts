@@ -54,6 +54,17 @@ export function cacheOutcomeOf(res: Response): CacheOutcome {
   return (res.locals['cacheOutcome'] as CacheOutcome | undefined) ?? 'off';
 }
 
+/** A cached answer served was vouched for by a change check that began at `at` (epoch ms), after the ERP gave it. */
+export function setCacheCheckedAt(res: Response, at: number): void {
+  res.locals['cacheCheckedAt'] = at;
+}
+
+/** Milliseconds since the change check that vouched for the answer served began; undefined when none did. */
+export function cacheCheckAgeOf(res: Response): number | undefined {
+  const at = res.locals['cacheCheckedAt'] as number | undefined;
+  return at === undefined ? undefined : Math.max(0, Date.now() - at);
+}
+
 /** The ERP account (uid) the request's key resolves to: logged instead of anything about the key. */
 export function setErpUid(res: Response, uid: number): void {
   res.locals['erpUid'] = uid;
