@@ -42270,12 +42270,13 @@ function secondOf(value) {
 var WRITTEN_LIMIT = 200;
 var ERROR_RETRY_MS = 5e3;
 var ChangeWatch = class _ChangeWatch {
-  constructor(reader, settings, onDrop, observer, log, now = Date.now) {
+  constructor(reader, settings, onDrop, observer, log, shared, now = Date.now) {
     this.reader = reader;
     this.settings = settings;
     this.onDrop = onDrop;
     this.observer = observer;
     this.log = log;
+    this.shared = shared;
     this.now = now;
   }
   reader;
@@ -42283,6 +42284,7 @@ var ChangeWatch = class _ChangeWatch {
   onDrop;
   observer;
   log;
+  shared;
   now;
   watched = /* @__PURE__ */ new Map();
   timer;
@@ -42290,6 +42292,8 @@ var ChangeWatch = class _ChangeWatch {
   stopped = false;
   /** Checks run one at a time (baselines included), so that each one's cost is its own, not a queue's. */
   queue = Promise.resolve();
+  /** This process, as a holder of shared leases. */
+  holder = (0, import_node_crypto3.randomBytes)(9).toString("base64url");
   get enabled() {
     return this.settings.enabled;
   }
@@ -42303,6 +42307,11 @@ var ChangeWatch = class _ChangeWatch {
     const watched = dependenciesOf(resource).map((model) => this.watch(principal, model, keepMs, now));
     const pending = watched.filter((w) => !w.ready).map((w) => w.baseline);
     if (pending.length) await Promise.all(pending);
+    const states = this.shared && await this.shared.state(watched.map((w) => w.key));
+    if (states) {
+      const generation = watched.map((w, i) => `${w.model}:${states[i]?.generation ?? 0}`).join(",");
+      return { generation, checkedAt: Math.min(...states.map((state) => state.checkedAt)) };
+    }
     let checkedAt = Number.POSITIVE_INFINITY;
     for (const w of watched) checkedAt = Math.min(checkedAt, w.blind ? 0 : w.checkedAt);
     return { generation: watched.map((w) => `${w.model}:${w.epoch}.${w.changes}`).join(","), checkedAt };
@@ -42345,6 +42354,7 @@ var ChangeWatch = class _ChangeWatch {
         changes: 0,
         ready: false,
         blind: false,
+        leader: false,
         checkedAt: 0,
         count: 0,
         seen: /* @__PURE__ */ new Map(),
@@ -42405,11 +42415,24 @@ var ChangeWatch = class _ChangeWatch {
   }
   /** One check of a pair: the baseline when it has none, else a comparison with the last look. */
   async check(w) {
+    let fresh = !w.ready || w.blind;
+    if (this.shared) {
+      const lease = Math.max(1e4, 3 * this.intervalOf(w.costMs));
+      if (!await this.shared.lead(w.key, this.holder, lease)) {
+        w.leader = false;
+        w.ready = true;
+        w.blind = false;
+        w.nextDueAt = this.now() + this.settings.minIntervalMs;
+        return;
+      }
+      if (!w.leader) fresh = true;
+      w.leader = true;
+    }
     const started = this.now();
     const stats = new ErpStats();
     const target = { model: w.model };
-    const window = Math.floor((w.ready && !w.blind ? w.checkedAt : started) / 1e3) - Math.ceil(this.settings.settleMs / 1e3) - 1;
-    let outcome = w.ready && !w.blind ? "unchanged" : "baseline";
+    const window = Math.floor((fresh ? started : w.checkedAt) / 1e3) - Math.ceil(this.settings.settleMs / 1e3) - 1;
+    let outcome = fresh ? "baseline" : "unchanged";
     try {
       const count = await this.reader.count(w.principal, target, [], stats);
       const written = await this.reader.scan(
@@ -42432,7 +42455,13 @@ var ChangeWatch = class _ChangeWatch {
       w.count = count;
       w.seen = seen;
       w.checkedAt = started;
-      if (!w.ready) {
+      if (this.shared) {
+        w.ready = true;
+        w.blind = false;
+        if (changed && !fresh) outcome = "changed";
+        await this.shared.checked(w.key, started, fresh || changed);
+        if (fresh || changed) this.observer?.dropped(this.onDrop(w.key));
+      } else if (!w.ready) {
         w.ready = true;
       } else if (w.blind) {
         outcome = "baseline";
@@ -42475,6 +42504,65 @@ function dependenciesOf(resource) {
   }
   return models;
 }
+
+// runtime/cache/shared-watch.ts
+var LEASE_SCRIPT = `
+local current = redis.call('GET', KEYS[1])
+if current == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+end
+if current then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1`;
+var SharedWatch = class {
+  constructor(shared, namespace) {
+    this.shared = shared;
+    this.namespace = namespace;
+  }
+  shared;
+  namespace;
+  /** The state of each tag, in order; undefined when Redis cannot answer. */
+  state(tags) {
+    return this.shared.attempt(
+      async (client) => {
+        const pipeline = client.pipeline();
+        for (const tag of tags) pipeline.hmget(this.key("gen", tag), "g", "at");
+        const answers = await pipeline.exec() ?? [];
+        return answers.map(([error, value]) => {
+          if (error) throw error;
+          const [g, at] = value;
+          return { generation: Number(g ?? 0), checkedAt: Number(at ?? 0) };
+        });
+      },
+      () => void 0
+    );
+  }
+  /** Whether `holder` holds the pair's lease for `ms` more (taking it when free). */
+  lead(tag, holder, ms) {
+    return this.shared.attempt(
+      async (client) => await client.eval(LEASE_SCRIPT, 1, this.key("lock", tag), holder, String(Math.ceil(ms))) === 1,
+      () => false
+    );
+  }
+  /** A check of the pair began at `at` and answered; `changed`: a new generation. */
+  async checked(tag, at, changed) {
+    await this.shared.attempt(
+      async (client) => {
+        const key = this.key("gen", tag);
+        const multi = client.multi();
+        if (changed) multi.hincrby(key, "g", 1);
+        multi.hset(key, "at", String(at));
+        multi.pexpire(key, 3 * 864e5);
+        await multi.exec();
+      },
+      () => void 0
+    );
+  }
+  key(kind, tag) {
+    return `${this.shared.keyPrefix}watch:${kind}:${this.namespace}:${tag}`;
+  }
+};
 
 // runtime/query/domain.ts
 function escapeLike(text3) {
@@ -62018,9 +62106,9 @@ function createApp(config, deps) {
   budget = new MemoryBudget(config.memoryBudgetBytes);
   const largestEntryBytes = MemoryCacheStore.largestEntryOf(config.cache.maxBytes);
   const store = deps.cacheStore ?? (shared ? new RedisCacheStore(shared, largestEntryBytes) : new MemoryCacheStore(config.cache.maxBytes, budget));
-  const watchSettings = shared ? { ...config.cache.watch, enabled: false } : config.cache.watch;
-  watch = new ChangeWatch(reader, watchSettings, (tag) => store.drop(tag), metrics && watchTelemetry(metrics), log);
-  const cache = new ResponseCache(store, config.cache, cacheNamespace(config), largestEntryBytes, watch);
+  const namespace = cacheNamespace(config);
+  watch = new ChangeWatch(reader, config.cache.watch, (tag) => store.drop(tag), metrics && watchTelemetry(metrics), log, shared && new SharedWatch(shared, namespace));
+  const cache = new ResponseCache(store, config.cache, namespace, largestEntryBytes, watch);
   const onRefreshError = (error) => log.info({ erp_error: erpErrorSummary(error) }, "cache: a stale answer could not be read again (it is served until its stale window ends)");
   writeDateCosts = new WriteDateCosts(reader, config.changesWriteDateIndex, log);
   const changes = new ChangeFeed(reader, writeDateCosts, config.changesSettleMs, config.changesReconcileIds);

@@ -13,6 +13,7 @@ import { MemoryCacheStore } from './cache/memory-store';
 import { RedisCacheStore } from './cache/redis-cache-store';
 import { ResponseCache } from './cache/response-cache';
 import { ChangeWatch, type WatchObserver } from './cache/change-watch';
+import { SharedWatch } from './cache/shared-watch';
 import type { GatewayConfig } from './config';
 import { ChangeFeed } from './changes/change-feed';
 import { WriteDateCosts } from './changes/write-date-cost';
@@ -115,11 +116,10 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   // else this process keeps them, within CACHE_MAX_BYTES of its memory budget.
   const store = deps.cacheStore ?? (shared ? new RedisCacheStore(shared, largestEntryBytes) : new MemoryCacheStore(config.cache.maxBytes, budget));
   // Change detection for cached answers (CACHE_WATCH): a change seen in a model drops its answers.
-  // With REDIS_URL the answers are shared and their generations would have to be too: not yet, so
-  // there the answers are bound by their TTL (docs/caching.md).
-  const watchSettings = shared ? { ...config.cache.watch, enabled: false } : config.cache.watch;
-  watch = new ChangeWatch(reader, watchSettings, (tag) => store.drop(tag), metrics && watchTelemetry(metrics), log);
-  const cache = new ResponseCache(store, config.cache, cacheNamespace(config), largestEntryBytes, watch);
+  // With REDIS_URL one process checks each model and every process keys by the shared generations.
+  const namespace = cacheNamespace(config);
+  watch = new ChangeWatch(reader, config.cache.watch, (tag) => store.drop(tag), metrics && watchTelemetry(metrics), log, shared && new SharedWatch(shared, namespace));
+  const cache = new ResponseCache(store, config.cache, namespace, largestEntryBytes, watch);
   const onRefreshError = (error: unknown) =>
     log.info({ erp_error: erpErrorSummary(error) }, 'cache: a stale answer could not be read again (it is served until its stale window ends)');
   writeDateCosts = new WriteDateCosts(reader, config.changesWriteDateIndex, log);

@@ -39,6 +39,9 @@
  * as nulls) changes nothing: the answers are then bound by their TTL alone, as without checks, and
  * the failure is counted and logged; a baseline that failed is tried again, and once it answers the
  * answers stored without one are dropped.
+ *
+ * With REDIS_URL (shared-watch.ts): one process holds each pair's lease and checks it; every process
+ * keys its answers with the generations kept in Redis, so all of them drop on a change it sees.
  */
 import { randomBytes } from 'node:crypto';
 import type { Principal } from '../admission/auth';
@@ -47,6 +50,7 @@ import { ErpStats } from '../erp/erp-client';
 import { erpSecond, secondOf } from '../query/changed-since';
 import type { ResourceReader } from '../resource-reader';
 import type { ResourceSpec } from '../resource-spec';
+import type { SharedWatch } from './shared-watch';
 
 /** What the watcher reports, for the metrics. */
 export interface WatchObserver {
@@ -79,6 +83,8 @@ interface Watched {
   ready: boolean;
   /** The baseline failed: answers are stored, bound by their TTL alone, until a check answers. */
   blind: boolean;
+  /** With REDIS_URL: this process holds the pair's lease and makes its checks (shared-watch.ts). */
+  leader: boolean;
   /** Epoch ms of the start of the last check that answered. */
   checkedAt: number;
   count: number;
@@ -98,6 +104,8 @@ export class ChangeWatch {
   private stopped = false;
   /** Checks run one at a time (baselines included), so that each one's cost is its own, not a queue's. */
   private queue: Promise<void> = Promise.resolve();
+  /** This process, as a holder of shared leases. */
+  private readonly holder = randomBytes(9).toString('base64url');
 
   constructor(
     private readonly reader: ResourceReader,
@@ -105,6 +113,8 @@ export class ChangeWatch {
     private readonly onDrop: (tag: string) => number,
     private readonly observer?: WatchObserver,
     private readonly log?: { warn(fields: object, message: string): void },
+    /** With REDIS_URL: one process checks each pair, every process keys by the shared generations. */
+    private readonly shared?: SharedWatch,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -122,6 +132,12 @@ export class ChangeWatch {
     const watched = dependenciesOf(resource).map((model) => this.watch(principal, model, keepMs, now));
     const pending = watched.filter((w) => !w.ready).map((w) => w.baseline);
     if (pending.length) await Promise.all(pending);
+    const states = this.shared && (await this.shared.state(watched.map((w) => w.key)));
+    if (states) {
+      // Shared: the generations and the checks of whichever process holds each pair's lease.
+      const generation = watched.map((w, i) => `${w.model}:${states[i]?.generation ?? 0}`).join(',');
+      return { generation, checkedAt: Math.min(...states.map((state) => state.checkedAt)) };
+    }
     let checkedAt = Number.POSITIVE_INFINITY;
     for (const w of watched) checkedAt = Math.min(checkedAt, w.blind ? 0 : w.checkedAt);
     return { generation: watched.map((w) => `${w.model}:${w.epoch}.${w.changes}`).join(','), checkedAt };
@@ -169,6 +185,7 @@ export class ChangeWatch {
         changes: 0,
         ready: false,
         blind: false,
+        leader: false,
         checkedAt: 0,
         count: 0,
         seen: new Map(),
@@ -236,11 +253,27 @@ export class ChangeWatch {
 
   /** One check of a pair: the baseline when it has none, else a comparison with the last look. */
   private async check(w: Watched): Promise<void> {
+    /** No look to compare with: a baseline. */
+    let fresh = !w.ready || w.blind;
+    if (this.shared) {
+      const lease = Math.max(10_000, 3 * this.intervalOf(w.costMs));
+      if (!(await this.shared.lead(w.key, this.holder, lease))) {
+        // Another process checks the pair (or Redis is away, and the shared cache with it): try again later.
+        w.leader = false;
+        w.ready = true;
+        w.blind = false;
+        w.nextDueAt = this.now() + this.settings.minIntervalMs;
+        return;
+      }
+      // Just taken over: what this process looked at before (if anything) is not the last look.
+      if (!w.leader) fresh = true;
+      w.leader = true;
+    }
     const started = this.now();
     const stats = new ErpStats();
     const target = { model: w.model };
-    const window = Math.floor((w.ready && !w.blind ? w.checkedAt : started) / 1000) - Math.ceil(this.settings.settleMs / 1000) - 1;
-    let outcome: 'unchanged' | 'changed' | 'baseline' | 'error' = w.ready && !w.blind ? 'unchanged' : 'baseline';
+    const window = Math.floor((fresh ? started : w.checkedAt) / 1000) - Math.ceil(this.settings.settleMs / 1000) - 1;
+    let outcome: 'unchanged' | 'changed' | 'baseline' | 'error' = fresh ? 'baseline' : 'unchanged';
     try {
       const count = await this.reader.count(w.principal, target, [], stats);
       const written = await this.reader.scan(
@@ -263,7 +296,14 @@ export class ChangeWatch {
       w.count = count;
       w.seen = seen;
       w.checkedAt = started;
-      if (!w.ready) {
+      if (this.shared) {
+        // A new holder's baseline drops what was stored while no process looked (or looked elsewhere).
+        w.ready = true;
+        w.blind = false;
+        if (changed && !fresh) outcome = 'changed';
+        await this.shared.checked(w.key, started, fresh || changed);
+        if (fresh || changed) this.observer?.dropped(this.onDrop(w.key));
+      } else if (!w.ready) {
         // The baseline: answers depending on the model are stored from now on, under this generation.
         w.ready = true;
       } else if (w.blind) {
