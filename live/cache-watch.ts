@@ -81,7 +81,8 @@ async function main(): Promise<void> {
   try {
     const first = (await names())[0];
     if (!first) throw new Error('no analytic account in the live ERP');
-    created = (await rpc(MODEL, 'copy', [[first.id], { name: 'odg live-cache-watch' }])) as number;
+    const copied = await rpc(MODEL, 'copy', [[first.id], { name: 'odg live-cache-watch' }]);
+    created = (Array.isArray(copied) ? copied[0] : copied) as number;
     for (let round = 0; round < rounds; round++) {
       const name = `odg live-cache-watch ${round}`;
       await rpc(MODEL, 'write', [[created], { name }]);

@@ -487,7 +487,7 @@ footer {
 </header>
 <div class="layout">
 <nav id="toc" aria-label="Contents"><details id="toc-box" open><summary>Contents</summary>
-<ul><li><a href="#intro">Introduction</a></li><li><a href="#authentication">Authentication</a></li><li><a href="#records">Records and types</a></li><li><a href="#paging">Paging</a></li><li><a href="#filters">Filters</a></li><li><a href="#errors">Errors</a></li><li><a href="#limits">Limits</a></li><li><a href="#versioning">Versioning and links</a></li><li><a href="#agents">Agents: MCP and llms.txt</a></li><li><a href="#try">Try it</a></li></ul>
+<ul><li><a href="#intro">Introduction</a></li><li><a href="#authentication">Authentication</a></li><li><a href="#records">Records and types</a></li><li><a href="#paging">Paging</a></li><li><a href="#filters">Filters</a></li><li><a href="#errors">Errors</a></li><li><a href="#limits">Limits</a></li><li><a href="#versioning">Versioning and links</a></li><li><a href="#agents">Agents: MCP and llms.txt</a></li><li><a href="#try">Try it</a></li><li><a href="#operators">For operators</a></li></ul>
 <ul class="doms">
 <li><a href="#analytic">Analytic</a><ul><li><a href="#analytic/accounts">accounts</a></li><li><a href="#analytic/dimensions">dimensions</a></li></ul></li>
 <li><a href="#approvals">Approvals</a><ul><li><a href="#approvals/approvers">approvers</a></li><li><a href="#approvals/request-lines">request-lines</a></li><li><a href="#approvals/requests">requests</a></li></ul></li>
@@ -633,7 +633,7 @@ footer {
 </tr>
 </tbody>
 </table></div>
-<p>429 and 503 carry <code>Retry-After</code> (seconds). Every answer carries <code>X-Request-Id</code>: yours when you send one (1 to 128 letters, digits and <code>_ . : + / = -</code>), else one made for it; quote it when reporting a problem. Data answers carry <code>Server-Timing</code>: the ERP's time, the gateway's and the cache outcome.</p>
+<p>429 and 503 carry <code>Retry-After</code> (seconds). Every answer carries <code>X-Request-Id</code>: yours when you send one (1 to 128 letters, digits and <code>_ . : + / = -</code>), else one made for it; quote it when reporting a problem. Data answers carry <code>Server-Timing</code>: the time spent waiting for the ERP (calls in parallel counted once), the rest (the gateway's), and the cache outcome.</p>
 <p>What to do: 400: fix the request (the message names the parameter). 422: fix the value (an enumeration's message lists the allowed ones). 401: the key is wrong or expired: get a new one. 403: this key may not read this resource. 404: no such record in scope. 429, 503: wait <code>Retry-After</code> seconds, then retry once. 502, 504: the ERP failed or was slow: retry later, with a smaller <code>limit</code> or <code>total=false</code>. Never retry a 4xx unchanged.</p>
 </section>
 <section class="guide" id="limits">
@@ -672,6 +672,10 @@ footer {
 </div>
 <div id="try-status" role="status" aria-live="polite"></div>
 <pre id="try-out" hidden><code></code></pre>
+</section>
+<section class="guide" id="operators">
+<h2>For operators</h2>
+<p>Those who run this gateway have topic guides in its source repository, under <code>docs/</code>, each listed in the repository's README: <code>catalogue.md</code> (what is exposed and how it is declared, <code>make scaffold</code>, the drift check), <code>catalogue-changes.md</code> (<code>make dev</code>, catalogue errors, the rolling reload on SIGHUP), <code>production.md</code> (every setting, authentication, reliability and security, rate limits, several processes, running it), <code>caching.md</code> (ETags, coalescing, the response cache), <code>exports-and-sync.md</code> (CSV and NDJSON exports, the change feed), <code>agents.md</code> (these documents and the MCP server), <code>operating.md</code> (request ids, the access log, <code>Server-Timing</code>, metrics and the shipped alert rules, traces), <code>real-odoo.md</code> (proving it on a real Odoo) and <code>development.md</code> (the sandbox ERP, the commands).</p>
 </section>
 <section class="domain" id="analytic">
 <h2>Analytic <code>analytic</code></h2>
@@ -3803,7 +3807,7 @@ Errors answer \`{"error": {"code": "...", "message": "..."}}\`, except 405, an H
 | 503 | \`unavailable\` | The gateway is saturated (ERP calls or memory for ERP answers) or the resource is unavailable; retry after the Retry-After delay. |
 | 504 | \`gateway_timeout\` | The ERP did not answer within the configured timeout. |
 
-429 and 503 carry \`Retry-After\` (seconds). Every answer carries \`X-Request-Id\`: yours when you send one (1 to 128 letters, digits and \`_ . : + / = -\`), else one made for it; quote it when reporting a problem. Data answers carry \`Server-Timing\`: the ERP's time, the gateway's and the cache outcome.
+429 and 503 carry \`Retry-After\` (seconds). Every answer carries \`X-Request-Id\`: yours when you send one (1 to 128 letters, digits and \`_ . : + / = -\`), else one made for it; quote it when reporting a problem. Data answers carry \`Server-Timing\`: the time spent waiting for the ERP (calls in parallel counted once), the rest (the gateway's), and the cache outcome.
 
 What to do: 400: fix the request (the message names the parameter). 422: fix the value (an enumeration's message lists the allowed ones). 401: the key is wrong or expired: get a new one. 403: this key may not read this resource. 404: no such record in scope. 429, 503: wait \`Retry-After\` seconds, then retry once. 502, 504: the ERP failed or was slow: retry later, with a smaller \`limit\` or \`total=false\`. Never retry a 4xx unchanged.
 

@@ -1090,10 +1090,42 @@ var init_erp_client = __esm({
       calls = 0;
       /** Answers this request took from a call another request had in flight (`erp_shared`): not sent again. */
       shared = 0;
-      /** Time in the calls it sent and waiting for the ones it shared (`erp_ms`). */
-      ms = 0;
       /** The request's share of the memory budget: its ERP answers are charged to it as they arrive. */
       lease;
+      /** Waits for the ERP open now, since when, and the time of the spans already closed. */
+      open = 0;
+      openedAt = 0;
+      closedMs = 0;
+      /**
+       * Wall time this request has waited for the ERP (`erp_ms`, `Server-Timing` `erp`): while at least
+       * one of its waits was open, so calls in parallel (a list's page and count) count once and the
+       * figure never exceeds the request's own time.
+       */
+      get ms() {
+        return this.closedMs + (this.open > 0 ? performance.now() - this.openedAt : 0);
+      }
+      /**
+       * Opens a wait for the ERP: a call from the moment it is asked for (a slot waited for included)
+       * to its answer, or another request's read this one waits for. Returns its end (idempotent).
+       */
+      begin() {
+        if (this.open++ === 0) this.openedAt = performance.now();
+        let open = true;
+        return () => {
+          if (!open) return;
+          open = false;
+          if (--this.open === 0) this.closedMs += performance.now() - this.openedAt;
+        };
+      }
+      /** Counts the time until `pending` settles as waiting for the ERP. */
+      async waitFor(pending) {
+        const end = this.begin();
+        try {
+          return await pending;
+        } finally {
+          end();
+        }
+      }
     };
     ErpClient = class {
       constructor(config, observe, observer) {
@@ -1130,9 +1162,8 @@ var init_erp_client = __esm({
       get load() {
         return { inFlight: this.semaphore.inFlight, queued: this.semaphore.queued };
       }
-      async identify(key, stats) {
-        const { transport } = await this.connect();
-        return this.alone(stats, transport.name, KEY_CHECK, (deadline) => transport.identify(key, deadline));
+      identify(key, stats) {
+        return stats.waitFor(this.connect().then(({ transport }) => this.alone(stats, transport.name, KEY_CHECK, (deadline) => transport.identify(key, deadline))));
       }
       /**
        * Every call is a read (the allow-list), so an identical one of the same account already in flight
@@ -1140,19 +1171,20 @@ var init_erp_client = __esm({
        */
       async call(credentials, call, stats) {
         if (!ALLOWED_METHODS.has(call.method)) throw new Error(`ERP method '${call.method}' is not on the gateway's allow-list`);
+        return stats.waitFor(this.send(credentials, call, stats));
+      }
+      async send(credentials, call, stats) {
         const { transport } = await this.connect();
         const send = (deadline2) => {
           this.observe?.(call);
           return this.timed(stats, transport.name, call, deadline2, (signal) => transport.call(credentials, call, signal));
         };
-        const started = performance.now();
         const deadline = deadlineAfter(this.config.timeoutMs);
         const waiter = { sender: credentials, deadline: deadline.signal, lease: stats.lease };
         const shared = await this.flights.join(flightKey(credentials.uid, call), waiter, send).finally(deadline.clear);
         if (!shared.started) {
           this.observer?.coalesced();
           stats.shared++;
-          stats.ms += performance.now() - started;
         }
         const { outcome } = shared;
         if (outcome.ok) {
@@ -1194,10 +1226,8 @@ var init_erp_client = __esm({
           throw error;
         } finally {
           release();
-          const ms = performance.now() - started;
           stats.calls++;
-          stats.ms += ms;
-          sent?.done(outcome, ms / 1e3);
+          sent?.done(outcome, (performance.now() - started) / 1e3);
         }
       }
       async resolve() {
@@ -1236,45 +1266,6 @@ var init_erp_client = __esm({
       connected(connection) {
         this.observer?.connected(connection.transport.name, connection.version.text);
         return connection;
-      }
-    };
-  }
-});
-
-// runtime/drift/drift-problem.ts
-function qualifiedField(problem) {
-  return problem.field ? `${problem.model}.${problem.field}` : problem.model;
-}
-var DRIFT_KINDS, DriftProblems;
-var init_drift_problem = __esm({
-  "runtime/drift/drift-problem.ts"() {
-    "use strict";
-    DRIFT_KINDS = {
-      /** The resource's model, or a comodel the catalogue reads from, does not exist in the ERP. */
-      missing_model: "model does not exist",
-      /** A field the catalogue reads, filters, scopes or orders on does not exist. */
-      missing_field: "field does not exist",
-      /** The ERP field's type (or relation) cannot give the catalogue's API type. */
-      type_mismatch: "type cannot map",
-      /** The ERP has selection values the catalogue's enum lacks: a response would break the OpenAPI document. */
-      selection_unknown_to_catalogue: "ERP selection value missing from the catalogue enum",
-      /** The catalogue's enum has values the ERP no longer has. */
-      selection_unknown_to_erp: "catalogue enum value missing from the ERP selection",
-      /** An `order` field (sortable map or default order) the ERP cannot sort on. */
-      not_sortable: "ERP cannot sort on the field",
-      /** A filter or scope field the ERP cannot search on. */
-      not_searchable: "ERP cannot search on the field"
-    };
-    DriftProblems = class {
-      byKey = /* @__PURE__ */ new Map();
-      add(resource, kind, model, field, detail, use) {
-        const key = `${resource}|${kind}|${model}|${field}`;
-        const known = this.byKey.get(key);
-        if (known) known.uses.add(use);
-        else this.byKey.set(key, { problem: { resource, kind, model, field, detail, uses: [] }, uses: /* @__PURE__ */ new Set([use]) });
-      }
-      list() {
-        return [...this.byKey.values()].map(({ problem, uses }) => Object.freeze({ ...problem, uses: Object.freeze([...uses]) }));
       }
     };
   }
@@ -1321,6 +1312,9 @@ function runInScope(scope, next) {
 function currentScope() {
   return scopes.getStore();
 }
+function outsideRequests(work) {
+  return scopes.exit(work);
+}
 var import_node_async_hooks, CACHE_OUTCOMES, scopes;
 var init_request_context = __esm({
   "runtime/request/request-context.ts"() {
@@ -1329,6 +1323,45 @@ var init_request_context = __esm({
     init_erp_client();
     CACHE_OUTCOMES = ["hit", "miss", "stale", "bypass", "off"];
     scopes = new import_node_async_hooks.AsyncLocalStorage();
+  }
+});
+
+// runtime/drift/drift-problem.ts
+function qualifiedField(problem) {
+  return problem.field ? `${problem.model}.${problem.field}` : problem.model;
+}
+var DRIFT_KINDS, DriftProblems;
+var init_drift_problem = __esm({
+  "runtime/drift/drift-problem.ts"() {
+    "use strict";
+    DRIFT_KINDS = {
+      /** The resource's model, or a comodel the catalogue reads from, does not exist in the ERP. */
+      missing_model: "model does not exist",
+      /** A field the catalogue reads, filters, scopes or orders on does not exist. */
+      missing_field: "field does not exist",
+      /** The ERP field's type (or relation) cannot give the catalogue's API type. */
+      type_mismatch: "type cannot map",
+      /** The ERP has selection values the catalogue's enum lacks: a response would break the OpenAPI document. */
+      selection_unknown_to_catalogue: "ERP selection value missing from the catalogue enum",
+      /** The catalogue's enum has values the ERP no longer has. */
+      selection_unknown_to_erp: "catalogue enum value missing from the ERP selection",
+      /** An `order` field (sortable map or default order) the ERP cannot sort on. */
+      not_sortable: "ERP cannot sort on the field",
+      /** A filter or scope field the ERP cannot search on. */
+      not_searchable: "ERP cannot search on the field"
+    };
+    DriftProblems = class {
+      byKey = /* @__PURE__ */ new Map();
+      add(resource, kind, model, field, detail, use) {
+        const key = `${resource}|${kind}|${model}|${field}`;
+        const known = this.byKey.get(key);
+        if (known) known.uses.add(use);
+        else this.byKey.set(key, { problem: { resource, kind, model, field, detail, uses: [] }, uses: /* @__PURE__ */ new Set([use]) });
+      }
+      list() {
+        return [...this.byKey.values()].map(({ problem, uses }) => Object.freeze({ ...problem, uses: Object.freeze([...uses]) }));
+      }
+    };
   }
 });
 
@@ -2178,7 +2211,7 @@ footer {
 </header>
 <div class="layout">
 <nav id="toc" aria-label="Contents"><details id="toc-box" open><summary>Contents</summary>
-<ul><li><a href="#intro">Introduction</a></li><li><a href="#authentication">Authentication</a></li><li><a href="#records">Records and types</a></li><li><a href="#paging">Paging</a></li><li><a href="#filters">Filters</a></li><li><a href="#errors">Errors</a></li><li><a href="#limits">Limits</a></li><li><a href="#versioning">Versioning and links</a></li><li><a href="#agents">Agents: MCP and llms.txt</a></li><li><a href="#try">Try it</a></li></ul>
+<ul><li><a href="#intro">Introduction</a></li><li><a href="#authentication">Authentication</a></li><li><a href="#records">Records and types</a></li><li><a href="#paging">Paging</a></li><li><a href="#filters">Filters</a></li><li><a href="#errors">Errors</a></li><li><a href="#limits">Limits</a></li><li><a href="#versioning">Versioning and links</a></li><li><a href="#agents">Agents: MCP and llms.txt</a></li><li><a href="#try">Try it</a></li><li><a href="#operators">For operators</a></li></ul>
 <ul class="doms">
 <li><a href="#analytic">Analytic</a><ul><li><a href="#analytic/accounts">accounts</a></li><li><a href="#analytic/dimensions">dimensions</a></li></ul></li>
 <li><a href="#approvals">Approvals</a><ul><li><a href="#approvals/approvers">approvers</a></li><li><a href="#approvals/request-lines">request-lines</a></li><li><a href="#approvals/requests">requests</a></li></ul></li>
@@ -2324,7 +2357,7 @@ footer {
 </tr>
 </tbody>
 </table></div>
-<p>429 and 503 carry <code>Retry-After</code> (seconds). Every answer carries <code>X-Request-Id</code>: yours when you send one (1 to 128 letters, digits and <code>_ . : + / = -</code>), else one made for it; quote it when reporting a problem. Data answers carry <code>Server-Timing</code>: the ERP's time, the gateway's and the cache outcome.</p>
+<p>429 and 503 carry <code>Retry-After</code> (seconds). Every answer carries <code>X-Request-Id</code>: yours when you send one (1 to 128 letters, digits and <code>_ . : + / = -</code>), else one made for it; quote it when reporting a problem. Data answers carry <code>Server-Timing</code>: the time spent waiting for the ERP (calls in parallel counted once), the rest (the gateway's), and the cache outcome.</p>
 <p>What to do: 400: fix the request (the message names the parameter). 422: fix the value (an enumeration's message lists the allowed ones). 401: the key is wrong or expired: get a new one. 403: this key may not read this resource. 404: no such record in scope. 429, 503: wait <code>Retry-After</code> seconds, then retry once. 502, 504: the ERP failed or was slow: retry later, with a smaller <code>limit</code> or <code>total=false</code>. Never retry a 4xx unchanged.</p>
 </section>
 <section class="guide" id="limits">
@@ -2363,6 +2396,10 @@ footer {
 </div>
 <div id="try-status" role="status" aria-live="polite"></div>
 <pre id="try-out" hidden><code></code></pre>
+</section>
+<section class="guide" id="operators">
+<h2>For operators</h2>
+<p>Those who run this gateway have topic guides in its source repository, under <code>docs/</code>, each listed in the repository's README: <code>catalogue.md</code> (what is exposed and how it is declared, <code>make scaffold</code>, the drift check), <code>catalogue-changes.md</code> (<code>make dev</code>, catalogue errors, the rolling reload on SIGHUP), <code>production.md</code> (every setting, authentication, reliability and security, rate limits, several processes, running it), <code>caching.md</code> (ETags, coalescing, the response cache), <code>exports-and-sync.md</code> (CSV and NDJSON exports, the change feed), <code>agents.md</code> (these documents and the MCP server), <code>operating.md</code> (request ids, the access log, <code>Server-Timing</code>, metrics and the shipped alert rules, traces), <code>real-odoo.md</code> (proving it on a real Odoo) and <code>development.md</code> (the sandbox ERP, the commands).</p>
 </section>
 <section class="domain" id="analytic">
 <h2>Analytic <code>analytic</code></h2>
@@ -5492,7 +5529,7 @@ Errors answer \`{"error": {"code": "...", "message": "..."}}\`, except 405, an H
 | 503 | \`unavailable\` | The gateway is saturated (ERP calls or memory for ERP answers) or the resource is unavailable; retry after the Retry-After delay. |
 | 504 | \`gateway_timeout\` | The ERP did not answer within the configured timeout. |
 
-429 and 503 carry \`Retry-After\` (seconds). Every answer carries \`X-Request-Id\`: yours when you send one (1 to 128 letters, digits and \`_ . : + / = -\`), else one made for it; quote it when reporting a problem. Data answers carry \`Server-Timing\`: the ERP's time, the gateway's and the cache outcome.
+429 and 503 carry \`Retry-After\` (seconds). Every answer carries \`X-Request-Id\`: yours when you send one (1 to 128 letters, digits and \`_ . : + / = -\`), else one made for it; quote it when reporting a problem. Data answers carry \`Server-Timing\`: the time spent waiting for the ERP (calls in parallel counted once), the rest (the gateway's), and the cache outcome.
 
 What to do: 400: fix the request (the message names the parameter). 422: fix the value (an enumeration's message lists the allowed ones). 401: the key is wrong or expired: get a new one. 403: this key may not read this resource. 404: no such record in scope. 429, 503: wait \`Retry-After\` seconds, then retry once. 502, 504: the ERP failed or was slow: retry later, with a smaller \`limit\` or \`total=false\`. Never retry a 4xx unchanged.
 
@@ -27085,7 +27122,7 @@ var openapi_default = {
         }
       },
       ServerTiming: {
-        description: "Where the time went: `erp` (time in ERP calls, and how many), `gw` (the gateway's own time), `cache` (what a response cache did: `off` when none).",
+        description: "Where the time went: `erp` (the wall time spent waiting for the ERP, calls made in parallel counted once, and how many calls), `gw` (the rest of the time until the headers: `erp` + `gw` is that time), `cache` (what a response cache did: `off` when none).",
         schema: {
           type: "string"
         }
@@ -41847,7 +41884,7 @@ var Authenticator = class {
           this.pending.set(hash5, inFlight);
         }
         try {
-          verdict = await inFlight;
+          verdict = joined ? await stats.waitFor(inFlight) : await inFlight;
           break;
         } catch (error) {
           if (!(joined && attempt === 1 && error instanceof GatewayError && error.code === "rate_limited")) throw error;
@@ -42147,6 +42184,7 @@ var ResponseCache = class {
 // runtime/cache/change-watch.ts
 var import_node_crypto3 = require("node:crypto");
 init_erp_client();
+init_request_context();
 
 // runtime/query/changed-since.ts
 init_errors();
@@ -42385,7 +42423,7 @@ var ChangeWatch = class _ChangeWatch {
     let next = Number.POSITIVE_INFINITY;
     for (const w of this.watched.values()) if (w.ready) next = Math.min(next, w.nextDueAt, w.lastReadAt + w.keepMs);
     if (next === Number.POSITIVE_INFINITY) return;
-    this.timer = setTimeout(() => void this.tick(), Math.max(0, next - this.now()));
+    this.timer = outsideRequests(() => setTimeout(() => void this.tick(), Math.max(0, next - this.now())));
     this.timer.unref();
   }
   /** Checks every pair due, one at a time; forgets the pairs no longer read. */
@@ -42409,7 +42447,7 @@ var ChangeWatch = class _ChangeWatch {
   }
   /** Runs `check` after every check queued before it. */
   serially(check) {
-    const run = this.queue.then(check);
+    const run = this.queue.then(() => outsideRequests(check));
     this.queue = run.catch(() => void 0);
     return run;
   }
@@ -44359,7 +44397,7 @@ function createDocsRouter(documents, compression) {
 
 // runtime/http/health-routes.ts
 var HEALTH_PATHS = { alive: "/healthz", ready: "/readyz" };
-function createHealthRouter(erp, timeoutMs, drift, readiness = () => ({})) {
+function createHealthRouter(erp, timeoutMs, drift, readiness2 = () => ({})) {
   const router = exactRouter();
   router.get(HEALTH_PATHS.alive, (_req, res) => {
     res.json({ status: "ok" });
@@ -44374,7 +44412,7 @@ function createHealthRouter(erp, timeoutMs, drift, readiness = () => ({})) {
         status: "ready",
         erp: { version: version.text, transport: transport.name },
         ...checked && checked.mode !== "off" ? { drift: checked } : {},
-        ...readiness()
+        ...readiness2()
       });
     } catch (error) {
       const known = gatewayErrorOf(error);
@@ -44483,11 +44521,12 @@ function requestLog(log, telemetry = {}) {
         route,
         ...keys.length ? { query_keys: keys } : {},
         status: res.statusCode,
-        ms: Math.round(ms * 100) / 100,
+        ms: hundredths(ms),
         erp_calls: stats.calls,
         // Answers taken from an identical call another request had in flight (coalesce.ts): not sent again.
         ...stats.shared ? { erp_shared: stats.shared } : {},
-        erp_ms: Math.round(stats.ms * 100) / 100,
+        // The wall time the request waited for the ERP, calls in parallel counted once: never above `ms`.
+        erp_ms: hundredths(stats.ms),
         ...dataRequest ? { cache } : {},
         ...dataRequest && cacheCheckAgeOf(res) !== void 0 ? { cache_check_ms: cacheCheckAgeOf(res) } : {},
         ...uid !== void 0 ? { erp_uid: uid } : {},
@@ -44514,11 +44553,15 @@ function requestLog(log, telemetry = {}) {
 function serverTimingOf(res) {
   const started = res.locals["startedAt"];
   const stats = erpStatsOf(res);
-  const total = started === void 0 ? 0 : performance.now() - started;
-  const gateway = Math.max(0, total - stats.ms);
+  const total = hundredths(started === void 0 ? 0 : performance.now() - started);
+  const erp = hundredths(stats.ms);
+  const gateway = (Math.round(total * 100) - Math.round(erp * 100)) / 100;
   const checked = cacheCheckAgeOf(res);
   const check = checked === void 0 ? "" : `, cache-check;dur=${checked.toFixed(0)};desc="no change since stored, checked this long ago"`;
-  return `erp;dur=${stats.ms.toFixed(2)};desc="ERP calls: ${stats.calls}", gw;dur=${gateway.toFixed(2)};desc="gateway", cache;desc=${cacheOutcomeOf(res)}${check}`;
+  return `erp;dur=${erp.toFixed(2)};desc="ERP calls: ${stats.calls}", gw;dur=${gateway.toFixed(2)};desc="gateway", cache;desc=${cacheOutcomeOf(res)}${check}`;
+}
+function hundredths(ms) {
+  return Math.round(ms * 100) / 100;
 }
 var KEY_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 var MAX_LOGGED_KEYS = 30;
@@ -44662,9 +44705,8 @@ var NOT_WITH_EXPORT = ["limit", "offset", "order", "total"];
 var QueryParser = class {
   constructor(resource, ajv) {
     this.resource = resource;
-    const schemaOf = (kind) => resource[`${kind}QuerySchema`];
-    this.keys = byKind((kind) => new Set(Object.keys(schemaOf(kind).properties ?? {})));
-    this.validators = byKind((kind) => ajv.compile(schemaOf(kind)));
+    this.ajv = ajv;
+    this.keys = byKind((kind) => new Set(Object.keys(this.schemaOf(kind).properties ?? {})));
     this.fieldsByName = new Map(resource.fields.map((f) => [f.name, f]));
     this.filtersByName = new Map(resource.filters.map((f) => [f.name, f]));
     this.sortFieldsByKey = new Map(Object.entries(resource.sortable));
@@ -44674,8 +44716,9 @@ var QueryParser = class {
     this.defaultOrder = withIdLast(withNullsAtTheEnds(resource.defaultOrder, this.numberSortFields));
   }
   resource;
-  /** Each kind's query schema (`<kind>QuerySchema`), compiled, and the keys it accepts. */
-  validators;
+  ajv;
+  /** Each kind's query schema (`<kind>QuerySchema`), compiled once asked, and the keys it accepts. */
+  validators = /* @__PURE__ */ new Map();
   keys;
   fieldsByName;
   filtersByName;
@@ -44684,6 +44727,17 @@ var QueryParser = class {
   defaultOrder;
   /** ERP names of the number sort keys: sent with NULLS FIRST ascending, NULLS LAST descending. */
   numberSortFields;
+  schemaOf(kind) {
+    return this.resource[`${kind}QuerySchema`];
+  }
+  validatorOf(kind) {
+    let validate = this.validators.get(kind);
+    if (!validate) {
+      validate = this.ajv.compile(this.schemaOf(kind));
+      this.validators.set(kind, validate);
+    }
+    return validate;
+  }
   /** `format` is what the request asks for, by `format` or `Accept` (the handler decides which). */
   parseList(query, format = "json") {
     this.checkShape("list", query);
@@ -44739,7 +44793,7 @@ var QueryParser = class {
   }
   /** Checks the raw shape of a kind's query against its schema: an unknown key 400, an unusable value 422. */
   checkShape(kind, query) {
-    this.check(this.validators[kind], query);
+    this.check(this.validatorOf(kind), query);
   }
   parseDetail(query) {
     this.checkShape("detail", query);
@@ -44989,10 +45043,20 @@ function createAnswerer(budget, cache, onRefreshError, compression, tracing) {
       await sendCached(req, res, cache, found.answer, policy, compression);
       return;
     }
+    const stats = erpStatsOf(res);
+    const joined = stats.begin();
     const { answer: answer2, kept } = await traced(
       "cache fill",
       resource,
-      () => cache.fill(key, policy, () => readAnswer2(read, erpStatsOf(res)), tags),
+      () => cache.fill(
+        key,
+        policy,
+        () => {
+          joined();
+          return readAnswer2(read, stats);
+        },
+        tags
+      ).finally(joined),
       (filled) => filled.kept ? "miss" : "bypass"
     );
     setCacheOutcome(res, kept ? "miss" : "bypass");
@@ -62190,6 +62254,8 @@ function watchReadiness(watch) {
 // runtime/cluster-primary.ts
 var import_node_cluster = __toESM(require("node:cluster"));
 var MAX_RESTARTS = 5;
+var READY_LIMIT_MS = 6e4;
+var RETIRE_MESSAGE = "ops-data-gateway:retire";
 var RESTART_WINDOW_MS = 6e4;
 var SHUTDOWN_MARGIN_MS = 2e3;
 function runPrimary(config, log, flush) {
@@ -62197,7 +62263,12 @@ function runPrimary(config, log, flush) {
   let failed = false;
   const restarts = [];
   const fork = () => import_node_cluster.default.fork();
+  const reloadOwns = /* @__PURE__ */ new Set();
   import_node_cluster.default.on("exit", (worker, code, signal) => {
+    if (reloadOwns.delete(worker)) {
+      if (stopping && Object.keys(import_node_cluster.default.workers ?? {}).length === 0) finish();
+      return;
+    }
     if (stopping) {
       if (code !== 0) failed = true;
       if (Object.keys(import_node_cluster.default.workers ?? {}).length === 0) finish();
@@ -62236,9 +62307,83 @@ function runPrimary(config, log, flush) {
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
+  let reloading;
+  let again = false;
+  const reload = async () => {
+    const olds = Object.values(import_node_cluster.default.workers ?? {}).filter((worker) => worker !== void 0);
+    log.info({ workers: olds.length }, "reload: replacing the workers one at a time with the build on disk");
+    flush();
+    let replaced = 0;
+    for (const old of olds) {
+      if (stopping) return;
+      if (old.isDead()) continue;
+      const fresh = fork();
+      reloadOwns.add(fresh);
+      const outcome = await readiness(fresh, READY_LIMIT_MS, config.port || void 0);
+      if (outcome !== "listening") {
+        log.error(
+          { reason: outcome, replaced, kept: olds.length - replaced },
+          "reload refused: a new worker did not start; the workers running keep serving (see its error above)"
+        );
+        if (!fresh.isDead()) fresh.process.kill("SIGKILL");
+        flush();
+        return;
+      }
+      reloadOwns.delete(fresh);
+      reloadOwns.add(old);
+      const gone = exitOf(old);
+      old.send(RETIRE_MESSAGE);
+      const limit = setTimeout(() => {
+        log.warn({ worker: old.id }, "reload: a retired worker did not finish within the request deadline: killed");
+        old.process.kill("SIGKILL");
+      }, config.requestTimeoutMs + SHUTDOWN_MARGIN_MS);
+      await gone;
+      clearTimeout(limit);
+      replaced++;
+      log.info({ retired: old.id, by: fresh.id, replaced, of: olds.length }, "reload: worker replaced");
+      flush();
+    }
+    log.info({ workers: replaced }, "reload done: every worker runs the new build");
+    flush();
+  };
+  process.on("SIGHUP", () => {
+    if (stopping) return;
+    if (reloading) {
+      again = true;
+      return;
+    }
+    const run = async () => {
+      do {
+        again = false;
+        await reload();
+      } while (again && !stopping);
+      reloading = void 0;
+    };
+    reloading = run();
+  });
   log.info({ workers: config.workers, host: config.host, port: config.port }, "starting gateway workers");
   flush();
   for (let i = 0; i < config.workers; i++) fork();
+}
+function readiness(worker, limitMs, port) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => done(`not listening after ${limitMs} ms`), limitMs);
+    const onListening = (address) => {
+      if (port === void 0 || address.port === port) done("listening");
+    };
+    const onExit = (code, signal) => done(`exited before listening (${signal ?? `code ${code}`})`);
+    const done = (outcome) => {
+      clearTimeout(timer);
+      worker.off("listening", onListening);
+      worker.off("exit", onExit);
+      resolve(outcome);
+    };
+    worker.on("listening", onListening);
+    worker.once("exit", onExit);
+  });
+}
+function exitOf(worker) {
+  return worker.isDead() ? Promise.resolve() : new Promise((resolve) => worker.once("exit", () => resolve()));
 }
 
 // runtime/config.ts
@@ -62574,15 +62719,18 @@ function createGracefulCloser(server) {
   server.on("request", track);
   server.on("checkExpectation", track);
   return {
-    close: () => new Promise((resolve) => {
+    close: (options = {}) => new Promise((resolve) => {
       closing = true;
       let cut = 0;
       for (const [socket, answers] of bySocket) {
         if (socket.writableLength > 0) cut++;
         for (const res of answers) if (!res.headersSent) res.setHeader("Connection", "close");
       }
+      if (options.keepIdle) {
+        server.closeIdleConnections = () => void 0;
+      }
       server.close(() => resolve(cut));
-      server.closeIdleConnections();
+      if (!options.keepIdle) server.closeIdleConnections();
     }),
     get inFlight() {
       let count = 0;
@@ -62780,7 +62928,7 @@ async function main() {
   const tracing = config.tracing ? startTracing(config.tracing) : void 0;
   const { app, erp, drift, metrics, shared, watch } = createApp(config, { logger, tracing });
   if (metrics && config.metrics) {
-    if (import_node_cluster3.default.isWorker) loadClusterMetrics().answerPrimary(metrics);
+    if (import_node_cluster3.default.isWorker && config.workers > 1) loadClusterMetrics().answerPrimary(metrics);
     else serveMetrics(createMetricsServer(metrics), config.metrics, logger);
   }
   const server = createGatewayServer(app, config.requestTimeoutMs, config.clientWriteTimeoutMs);
@@ -62818,11 +62966,11 @@ async function main() {
   });
   const closer = createGracefulCloser(server);
   let stopping = false;
-  const stop = (signal, refused = false) => {
+  const stop = (signal, refused = false, retired = false) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, "shutting down: no new connections, finishing requests in flight");
-    void closer.close().then(async (cut) => {
+    void closer.close({ keepIdle: retired }).then(async (cut) => {
       await watch.close();
       await shared?.close();
       await tracing?.shutdown().catch(() => void 0);
@@ -62838,6 +62986,17 @@ async function main() {
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
+  if (import_node_cluster3.default.isWorker) {
+    process.on("message", (message) => {
+      if (message === RETIRE_MESSAGE) stop("reload", false, true);
+    });
+    process.on("SIGHUP", () => void 0);
+  } else {
+    process.on("SIGHUP", () => {
+      logger.warn("SIGHUP: reloading needs WORKERS of 2 or more (a single process cannot replace itself without closing its port); still serving the build it started with");
+      output.flush();
+    });
+  }
   erp.onRefusal((refusal) => {
     if (stopping) return;
     process.stderr.write(`ops-data-gateway: ${refusal.message}

@@ -47,6 +47,7 @@ import { randomBytes } from 'node:crypto';
 import type { Principal } from '../admission/auth';
 import type { WatchSettings } from '../config';
 import { ErpStats } from '../erp/erp-client';
+import { outsideRequests } from '../request/request-context';
 import { erpSecond, secondOf } from '../query/changed-since';
 import type { ResourceReader } from '../resource-reader';
 import type { ResourceSpec } from '../resource-spec';
@@ -219,7 +220,7 @@ export class ChangeWatch {
     let next = Number.POSITIVE_INFINITY;
     for (const w of this.watched.values()) if (w.ready) next = Math.min(next, w.nextDueAt, w.lastReadAt + w.keepMs);
     if (next === Number.POSITIVE_INFINITY) return;
-    this.timer = setTimeout(() => void this.tick(), Math.max(0, next - this.now()));
+    this.timer = outsideRequests(() => setTimeout(() => void this.tick(), Math.max(0, next - this.now())));
     this.timer.unref();
   }
 
@@ -246,7 +247,8 @@ export class ChangeWatch {
 
   /** Runs `check` after every check queued before it. */
   private serially(check: () => Promise<void>): Promise<void> {
-    const run = this.queue.then(check);
+    // A check is the gateway's own work, whichever request caused it: it carries no request's identity.
+    const run = this.queue.then(() => outsideRequests(check));
     this.queue = run.catch(() => undefined);
     return run;
   }

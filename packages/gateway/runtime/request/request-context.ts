@@ -103,3 +103,12 @@ export function runInScope(scope: RequestScope, next: () => void): void {
 export function currentScope(): RequestScope | undefined {
   return scopes.getStore();
 }
+
+/**
+ * Runs `work` outside any request's scope: background work a request only started (the response
+ * cache's change checks) must not carry that request's id or trace context to the ERP or the logs,
+ * nor anything it schedules from there.
+ */
+export function outsideRequests<T>(work: () => T): T {
+  return scopes.exit(work);
+}
