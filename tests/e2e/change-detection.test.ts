@@ -15,6 +15,7 @@ import request from 'supertest';
 import { ErpWriter } from '../support/erp-writes';
 import { startGateway } from '../support/gateway';
 import type { FaultProxy } from '../support/fault-proxy';
+import { cacheOutcomes } from '../support/access-log';
 import { startStack, startStackBehindProxy, type Stack } from '../support/stack';
 
 const TTL_S = 300;
@@ -25,15 +26,6 @@ const SEEN_WITHIN_MS = 15_000;
 
 type Vehicle = { id: number; plate: string | null; driver: string | null; model: string | null };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The `cache` field of the access log lines written since `from`, for data routes. */
-function outcomes(logLines: readonly string[], from: number): string[] {
-  return logLines
-    .slice(from)
-    .map((line) => JSON.parse(line) as { msg?: string; route?: string; cache?: string })
-    .filter((line) => line.msg === 'request' && line.route?.startsWith('/api/v1/'))
-    .map((line) => line.cache ?? '(none)');
-}
 
 describe(`change detection for cached answers (TTL ${TTL_S} s, CACHE_WATCH on by default)`, () => {
   let stack: Stack;
@@ -84,7 +76,7 @@ describe(`change detection for cached answers (TTL ${TTL_S} s, CACHE_WATCH on by
     await list();
     const from = stack.logLines.length;
     const rows = await list();
-    expect(outcomes(stack.logLines, from)).toEqual(['hit']);
+    expect(cacheOutcomes(stack.logLines, from)).toEqual(['hit']);
     return rows;
   };
 
@@ -169,7 +161,7 @@ describe(`change detection for cached answers (TTL ${TTL_S} s, CACHE_WATCH on by
     await seen();
     const from = stack.logLines.length;
     await stack.get(trips);
-    expect(outcomes(stack.logLines, from)).toEqual(['hit']);
+    expect(cacheOutcomes(stack.logLines, from)).toEqual(['hit']);
   });
 
   it('counts its checks, their ERP time, the changes seen and the entries dropped; /readyz shows each model watched', async () => {
@@ -245,7 +237,7 @@ describe('the interval follows what a check costs (CACHE_WATCH_SHARE_PCT at its 
     await sleep(3000);
     const from = stack.logLines.length;
     expect((await stack.get(path)).status).toBe(200);
-    expect(outcomes(stack.logLines, from)).toEqual(['hit']);
+    expect(cacheOutcomes(stack.logLines, from)).toEqual(['hit']);
     const metrics = (await request(stack.metricsUrl as string).get('/metrics')).text;
     const checks = metrics.split('\n').filter((line) => line.startsWith('odg_cache_checks_total{'));
     expect(checks.filter((line) => !/outcome="baseline"/.test(line))).toEqual([]);

@@ -12,6 +12,7 @@ import { DatabaseSync } from 'node:sqlite';
 import request from 'supertest';
 import type { FaultProxy } from '../support/fault-proxy';
 import { expectDocumented } from '../support/openapi-responses';
+import { cacheOutcomes } from '../support/access-log';
 import { startStack, startStackBehindProxy, type Stack } from '../support/stack';
 import { createDriftDatabase, gatewayEnv, type DriftDatabase } from '../drift/support/drift-sandbox';
 import { startGatewayWithEnv, type RunningGateway } from '../support/gateway';
@@ -20,15 +21,6 @@ import { mintKey, revokeKey } from '../reliability/support/sandbox-keys';
 const TTL_S = 3;
 const AUTH_TTL_MS = 1000;
 const LIST = '/api/v1/fleet/vehicles?limit=5&fields=plate,model';
-
-/** The `cache` field of the access log lines written since `from`, for data routes. */
-function outcomes(logLines: readonly string[], from: number): string[] {
-  return logLines
-    .slice(from)
-    .map((line) => JSON.parse(line) as { msg?: string; route?: string; cache?: string })
-    .filter((line) => line.msg === 'request' && line.route?.startsWith('/api/v1/'))
-    .map((line) => line.cache ?? '(none)');
-}
 
 function setPlate(dbPath: string, id: number, plate: string): void {
   const db = new DatabaseSync(dbPath);
@@ -71,7 +63,7 @@ describe(`the response cache, TTL ${TTL_S} s`, () => {
     expect(second.headers['etag']).toBe(first.headers['etag']);
     expect(second.text).toBe(first.text);
     expect(vehicleReads(calls)).toBe(1);
-    expect(outcomes(stack.logLines, lines)).toEqual(['miss', 'hit']);
+    expect(cacheOutcomes(stack.logLines, lines)).toEqual(['miss', 'hit']);
   });
 
   it('shares an entry between spellings of the same query, and not with another query', async () => {
@@ -82,7 +74,7 @@ describe(`the response cache, TTL ${TTL_S} s`, () => {
     const other = await stack.get('/api/v1/fleet/vehicles?limit=3&fuel_type=diesel&fields=plate');
     expect([a.status, b.text, c.text, other.status]).toEqual([200, a.text, a.text, 200]);
     expect(other.body.data).toHaveLength(Math.min(3, a.body.data.length));
-    expect(outcomes(stack.logLines, lines)).toEqual(['miss', 'hit', 'hit', 'miss']);
+    expect(cacheOutcomes(stack.logLines, lines)).toEqual(['miss', 'hit', 'hit', 'miss']);
     expect(vehicleReads(calls)).toBe(2);
   });
 
@@ -100,7 +92,7 @@ describe(`the response cache, TTL ${TTL_S} s`, () => {
     ]);
     expect(notModified.headers['age']).toMatch(/^[0-2]$/);
     expect(stack.erpCalls.length).toBe(calls);
-    expect(outcomes(stack.logLines, lines)).toEqual(['hit']);
+    expect(cacheOutcomes(stack.logLines, lines)).toEqual(['hit']);
   });
 
   it('caches the count with its page: meta.total stays what it was until the entry expires', async () => {
@@ -154,7 +146,7 @@ describe(`the response cache, TTL ${TTL_S} s`, () => {
     // The entry itself is still fresh: another key of the account is served from it.
     const lines = stack.logLines.length;
     expect((await stack.get(LIST)).status).toBe(200);
-    expect(outcomes(stack.logLines, lines)).toEqual(['hit']);
+    expect(cacheOutcomes(stack.logLines, lines)).toEqual(['hit']);
   });
 
   it(`answers an expired key 401 within AUTH_CACHE_TTL_MS (${AUTH_TTL_MS} ms) though its answer is cached`, async () => {
@@ -183,7 +175,7 @@ describe(`the response cache, TTL ${TTL_S} s`, () => {
     const other = await stack.get(shared, noRead);
     const mine = await stack.get(shared);
     expect([other.status, mine.status]).toEqual([200, 200]);
-    expect(outcomes(stack.logLines, lines)).toEqual(['miss', 'hit']);
+    expect(cacheOutcomes(stack.logLines, lines)).toEqual(['miss', 'hit']);
   });
 
   it('reads an entry missed by many requests at once from the ERP once, count included', async () => {
@@ -212,7 +204,7 @@ describe(`the response cache, TTL ${TTL_S} s`, () => {
     const lines = stack.logLines.length;
     const ok = await stack.get(path);
     expect([ok.status, ok.headers['age']]).toEqual([200, '0']);
-    expect(outcomes(stack.logLines, lines)).toEqual(['miss']);
+    expect(cacheOutcomes(stack.logLines, lines)).toEqual(['miss']);
   });
 
   it('answers HEAD from the cache with the same headers, and 304 when If-None-Match holds the ETag', async () => {
@@ -231,7 +223,7 @@ describe(`the response cache, TTL ${TTL_S} s`, () => {
     ]);
     expect(plain.headers['age']).toMatch(/^[0-9]+$/);
     expect((await head(String(get.headers['etag']))).status).toBe(304);
-    expect(outcomes(stack.logLines, lines)).toEqual(['hit', 'hit']);
+    expect(cacheOutcomes(stack.logLines, lines)).toEqual(['hit', 'hit']);
   });
 });
 
@@ -265,7 +257,7 @@ describe('stale-while-revalidate (TTL 1 s, stale window 30 s)', () => {
       expect([res.status, res.body.data.plate]).toEqual([200, first.body.data.plate]);
       expect(Number(res.headers['age'])).toBeGreaterThanOrEqual(1);
     }
-    expect(outcomes(stack.logLines, lines)).toEqual(Array(8).fill('stale'));
+    expect(cacheOutcomes(stack.logLines, lines)).toEqual(Array(8).fill('stale'));
     let fresh = await stack.get(path);
     for (let i = 0; i < 40 && fresh.body.data.plate !== 'STALE-1'; i++) {
       await sleep(50);
@@ -292,19 +284,19 @@ describe('the cache bound (CACHE_MAX_BYTES=65536)', () => {
     expect(Buffer.byteLength(first.text)).toBeLessThan(16384);
     let lines = stack.logLines.length;
     expect((await stack.get(page(0))).status).toBe(200);
-    expect(outcomes(stack.logLines, lines)).toEqual(['hit']);
+    expect(cacheOutcomes(stack.logLines, lines)).toEqual(['hit']);
     for (let i = 1; i <= 10; i++) await stack.get(page(i * 20));
     lines = stack.logLines.length;
     await stack.get(page(0));
     await stack.get(page(200));
-    expect(outcomes(stack.logLines, lines)).toEqual(['miss', 'hit']);
+    expect(cacheOutcomes(stack.logLines, lines)).toEqual(['miss', 'hit']);
     // Larger than 16 KB: read and answered, never offered to the cache.
     const large = '/api/v1/stock/pickings?limit=200';
     lines = stack.logLines.length;
     const big = await stack.get(large);
     expect(Buffer.byteLength(big.text)).toBeGreaterThan(16384);
     await stack.get(large);
-    expect(outcomes(stack.logLines, lines)).toEqual(['bypass', 'bypass']);
+    expect(cacheOutcomes(stack.logLines, lines)).toEqual(['bypass', 'bypass']);
     expect(big.headers['cache-control']).toBe('private, max-age=300');
   });
 });
@@ -339,7 +331,7 @@ describe('drift learned after an answer was cached', () => {
     const after = await gateway.get(path, database.keys.valid);
     expect(after.status).toBe(200);
     for (const record of after.body.data) expect(record.vin).toBeNull();
-    expect(outcomes(gateway.logLines, lines)).toEqual(['miss', 'miss']);
+    expect(cacheOutcomes(gateway.logLines, lines)).toEqual(['miss', 'miss']);
   });
 });
 
@@ -358,6 +350,6 @@ describe('with the cache off (the default)', () => {
     expect([first.status, first.headers['cache-control'], first.headers['age']]).toEqual([200, 'no-store', undefined]);
     expect([second.status, second.headers['cache-control'], second.headers['age']]).toEqual([304, 'no-store', undefined]);
     expect(stack.erpCalls.slice(calls).filter((call) => call.method === 'search_read')).toHaveLength(2);
-    expect(outcomes(stack.logLines, lines)).toEqual(['off', 'off']);
+    expect(cacheOutcomes(stack.logLines, lines)).toEqual(['off', 'off']);
   });
 });
