@@ -1666,6 +1666,8 @@ var init_cluster_metrics = __esm({
       last = /* @__PURE__ */ new Map();
       /** The counters and histograms of every worker that has exited, summed, as of each one's last answer. */
       retired = [];
+      /** The highest value each counter and histogram series has been exposed with (see neverLower). */
+      exposed = /* @__PURE__ */ new Map();
       nextId = 0;
       waiting = /* @__PURE__ */ new Map();
       constructor() {
@@ -1682,8 +1684,26 @@ var init_cluster_metrics = __esm({
           const answer2 = answers[i];
           if (answer2 && !worker.isDead()) this.last.set(worker.id, answer2);
         });
-        const registry = import_prom_client2.AggregatorRegistry.aggregate([...this.last.values(), this.retired]);
+        const summed = await import_prom_client2.AggregatorRegistry.aggregate([...this.last.values(), this.retired]).getMetricsAsJSON();
+        const registry = import_prom_client2.AggregatorRegistry.aggregate([this.neverLower(summed)]);
         return { body: await registry.metrics(), contentType: registry.contentType };
+      }
+      /**
+       * Each counter and histogram series at least as high as it was last exposed. The same numbers added
+       * in another order (a dead worker's moving from the live ones to the retired sum) may round the last
+       * bit of a float sum down (a `_sum` of seconds 1.3885447290000041, then ...040), and any decrease is
+       * a counter reset to Prometheus: a rate spike. Integers (counts, buckets) never round.
+       */
+      neverLower(metrics) {
+        for (const metric of metrics) {
+          if (!MONOTONIC.has(String(metric.type))) continue;
+          for (const value of metric.values) {
+            const key = `${metric.name}\0${seriesKey(value)}`;
+            value.value = Math.max(value.value, this.exposed.get(key) ?? value.value);
+            this.exposed.set(key, value.value);
+          }
+        }
+        return metrics;
       }
       ask(worker, id) {
         const key = `${id}:${worker.id}`;
@@ -1727,7 +1747,7 @@ var import_express3 = __toESM(require("express"));
 var import_node_crypto8 = require("node:crypto");
 
 // generated/docs-assets.ts
-var DOCS_PAGE_CSP = "default-src 'none'; script-src 'sha256-Eu1f/5L1FN8XAD3UhgZRQYfpQcVPfbIPPt8cGf8hWdo='; style-src 'sha256-NXtg1aWbmhHqny/Jw9jKkitlIuVVVW8AvmLzvN2fT8o='; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+var DOCS_PAGE_CSP = "default-src 'none'; script-src 'sha256-gQpJyKygw33cFbRazoC3mIiESCryiZivAyOpy0QvGqk='; style-src 'sha256-ey7roBel3K9Sbud3IYFm9xvl1jF40Rq9crZUigQDo18='; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 var DOCS_PAGE_HTML = `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -2141,7 +2161,17 @@ main {
   max-height: 32rem;
   overflow: auto;
 }
-#try-out code {
+#try-headers {
+  max-height: 12rem;
+  overflow: auto;
+}
+.try-part {
+  margin: 0.75rem 0 0.25rem;
+  font-size: 0.9rem;
+  color: var(--muted);
+}
+#try-out code,
+#try-headers code {
   white-space: pre-wrap;
   overflow-wrap: anywhere;
 }
@@ -2258,7 +2288,7 @@ footer {
 </section>
 <section class="guide" id="paging">
 <h2>Paging</h2>
-<p>List routes take <code>limit</code>, <code>offset</code>, <code>since_id</code>, <code>total</code>, <code>order</code>, <code>fields</code>, <code>format</code>, <code>csv_formulas</code>, <code>changed_since</code> besides their filters; detail routes take <code>fields</code> only. Any other query key is 400; a malformed value (<code>limit=0</code>, <code>offset=-1</code>, <code>total=maybe</code>) is 422. A list answers <code>{&quot;data&quot;: [record, ...], &quot;meta&quot;: {&quot;total&quot;: n, &quot;next_since_id&quot;: n|null}}</code>.</p>
+<p>List routes take <code>limit</code>, <code>offset</code>, <code>since_id</code>, <code>total</code>, <code>order</code>, <code>fields</code>, <code>changed_since</code> besides their filters; detail routes take <code>fields</code> only. Any other query key is 400; a malformed value (<code>limit=0</code>, <code>offset=-1</code>, <code>total=maybe</code>) is 422. A list answers <code>{&quot;data&quot;: [record, ...], &quot;meta&quot;: {&quot;total&quot;: n, &quot;next_since_id&quot;: n|null}}</code>.</p>
 <ul>
 <li><strong>Offset paging</strong> (<code>limit</code>, <code>offset</code>, optional <code>order</code>): for screens and small lists. <code>meta.total</code> counts every match; the cost grows with the offset.</li>
 <li><strong>Cursor paging</strong> (<code>since_id</code>): for full scans and synchronisation. Start with <code>since_id=0</code>, then pass back <code>meta.next_since_id</code> unchanged (<code>&quot;next_since_id&quot;: 212</code>: ask again with <code>since_id=212</code>); stop at <code>&quot;next_since_id&quot;: null</code>. Ascending id, constant cost; never compute the cursor yourself. Not with <code>offset</code> or <code>order</code> (400).</li>
@@ -2268,7 +2298,8 @@ footer {
 <li>total: <code>true</code> (default) or <code>false</code>. The count scans every match whatever the <code>limit</code>: turn it off in cursor scans and whenever no count is shown.</li>
 <li>order: <code>field</code>, <code>field asc</code> or <code>field desc</code>, comma-separated, among the resource's sortable fields; <code>id</code> is appended as the last key, so pages are stable. A number that is not set is read as 0 and sorts beside the zeros; a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by <code>id</code>, except on date-times: the ERP orders first by fractions of a second that answers round off.</li>
 <li>fields: comma-separated field names (<code>fields=id,name</code>); an unknown name is 400.</li>
-<li>format: <code>csv</code> or <code>ndjson</code> (or <code>Accept: text/csv</code> or <code>application/x-ndjson</code>): an export of every match, streamed by ascending id, with the filters and <code>fields</code>; <code>since_id</code> resumes after an id; not with <code>limit</code>, <code>offset</code>, <code>order</code> or <code>total</code> (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, <code>null</code> an empty field, an empty text <code>&quot;&quot;</code>, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab or a carriage return) has a <code>'</code> in front, as OWASP advises, so that opening the file computes nothing (numbers such as <code>-12.5</code> are never changed). An export that ends without its last chunk was cut short: resume with <code>since_id</code>. <code>format=json</code> gives the JSON page whatever <code>Accept</code> says.</li>
+<li><strong>Exports</strong>: <code>GET /api/v1/&lt;domain&gt;/&lt;resource&gt;/export</code> takes <code>format</code>, <code>fields</code>, <code>since_id</code>, <code>csv_formulas</code>, <code>changed_since</code> and the filters: every match as one file, streamed by ascending id; <code>since_id</code> resumes after an id; <code>limit</code>, <code>offset</code>, <code>order</code> or <code>total</code> is 400; past the gateway's row ceiling, 422 before anything is sent. An export that ends without its last chunk was cut short: resume with <code>since_id</code>. The list route also answers an export to <code>format=csv|ndjson</code> or <code>Accept: text/csv</code>, for older clients.</li>
+<li>format: <code>csv</code> (default) or <code>ndjson</code> (or <code>Accept: text/csv</code> or <code>application/x-ndjson</code>). CSV: RFC 4180, a header row, <code>null</code> an empty field, an empty text <code>&quot;&quot;</code>, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab or a carriage return) has a <code>'</code> in front, as OWASP advises, so that opening the file computes nothing (numbers such as <code>-12.5</code> are never changed).</li>
 <li>csv_formulas: <code>escaped</code> (default) or <code>raw</code>, CSV exports only (400 otherwise). <code>escaped</code>: texts a spreadsheet would read as formulas (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab, a carriage return, or their full-width forms) get a leading <code>'</code> (OWASP's advice against CSV injection); <code>raw</code>: every text as the ERP holds it, for loaders that are not spreadsheets.</li>
 <li>changed_since: an ISO 8601 date-time, or the token <code>meta.next_changed_since</code> gave: the change feed, records written at or after it in <code>(write_date, id)</code> order (the rest of a large window by id, where the ERP has no index on <code>write_date</code>). Pass back <code>meta.next_changed_since</code> while <code>meta.more_changes</code> is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters, and deleted records, come in <code>meta.removed_ids</code>; apply <code>data</code>, then drop those ids (it may name ids you never had: ignore them; exports: a <code>_removed</code> column, and the next token in the <code>X-Next-Changed-Since</code> header). The last few seconds wait until settled. Not with <code>order</code>, <code>offset</code>, <code>since_id</code> or <code>total=true</code> (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.</li>
 <li><strong>Unchanged answers</strong>: a 200 JSON answer carries an <code>ETag</code> (an export none); send it back in <code>If-None-Match</code> (comma-separated, or <code>*</code>) and an unchanged answer is <strong>304</strong> with no body. The ERP is still read, and answers are <code>Cache-Control: no-store</code>: keep the ETag and the body yourself. A resource the operator caches answers <code>Cache-Control: private, max-age=\u2026</code> with an <code>Age</code> instead: it may come from the gateway's cache, at most <code>max-age</code> seconds old; unless the operator turned change detection off, a change in the ERP drops it within seconds, and <code>Server-Timing</code> <code>cache-check;dur=&lt;ms&gt;</code> says how long ago a check found it unchanged.</li>
@@ -2380,22 +2411,27 @@ footer {
 <ul>
 <li>Streamable HTTP: <code>POST {base_url}/mcp</code> with <code>Authorization: Bearer &lt;API key&gt;</code> (stateless: no session id; GET is 405).</li>
 <li>stdio, for local agents: <code>GATEWAY_URL={base_url} API_KEY=&lt;key&gt; npm run mcp</code> in a clone of the gateway; it forwards to <code>/mcp</code>.</li>
-<li>14 tools: <code>list_resources</code>; <code>describe_resource</code> (fields, enums, filters, sort keys, personal-data flags); <code>query_&lt;domain&gt;</code> (one per domain: <code>resource</code>, named <code>filters</code>, <code>fields</code>, <code>order</code>, <code>limit</code>, <code>since_id</code>, <code>total</code>); <code>get_record</code> (<code>resource</code> as <code>domain/name</code>, <code>id</code>, <code>fields</code>).</li>
-<li>Answers are structured content (<code>{&quot;resource&quot;, &quot;data&quot;, &quot;meta&quot;}</code>); personal-data fields only when named in <code>fields</code> (<code>meta.personal_fields_omitted</code> lists the others); <code>meta.unreadable_fields</code> names fields that are null because the API account may not read their model. Errors are tool errors whose text is <code>{&quot;error&quot;: {&quot;code&quot;, &quot;message&quot;, &quot;status&quot;}}</code>.</li>
+<li>14 tools: <code>list_resources</code>; <code>describe_resource</code> (fields, enums, filters with their value types, sort keys, personal-data flags: the tools' schemas do not repeat them); <code>query_&lt;domain&gt;</code> (one per domain: <code>resource</code>, named <code>filters</code>, <code>fields</code>, <code>order</code>, <code>limit</code>, <code>since_id</code>, <code>total</code>); <code>get_record</code> (<code>resource</code> as <code>domain/name</code>, <code>id</code>, <code>fields</code>).</li>
+<li>Answers are structured content (<code>{&quot;resource&quot;, &quot;data&quot;, &quot;meta&quot;}</code>); personal-data fields only when named in <code>fields</code> (<code>meta.personal_fields_omitted</code> lists the others); <code>meta.unreadable_fields</code> names fields that are null because the API account may not read their model. Errors are tool errors whose text is <code>{&quot;error&quot;: {&quot;code&quot;, &quot;message&quot;, &quot;status&quot;}}</code>; an argument outside the tool's input schema (<code>limit</code> above 200) is refused (<code>invalid_value</code>, 422), never adjusted.</li>
 <li>Bounds: one POST carries at most 16 JSON-RPC messages (a batch; 400 past it), and at most 4 of its tool calls run at once (the others wait their turn, until the request timeout: then <code>gateway_timeout</code>, 504). A call that reads data costs what its route costs against the key's rate limit (<code>rate_limited</code>, 429, past it); while the gateway holds as many answers as its memory budget allows, a call answers <code>unavailable</code> (503) with <code>retry_after</code> seconds: retry then, or ask for fewer records.</li>
 <li><strong>llms.txt</strong>: this interface as flat Markdown for language models, at <code>{base_url}/llms.txt</code> (and <code>/api/llms.txt</code>).</li>
 </ul>
 </section>
 <section class="guide" id="try">
 <h2>Try it</h2>
-<p>Send a GET to this gateway with your API key and see the answer. The key stays in this page's memory: it is not stored (no cookie, no local storage), never put in the address bar, sent only to this gateway (the page's security policy allows no other destination), and forgotten when you leave or reload the page. Each resource card has a <em>Try it</em> button that fills in its route.</p>
+<p>Send a GET to this gateway with your API key and see the answer. The key stays in this page's memory: it is not stored (no cookie, no local storage), never put in the address bar, sent only to this gateway (the page's security policy allows no other destination), and forgotten when you leave or reload the page. Each resource card has a <em>Try it</em> button for its list and one for its export that fill in the route; the answer shows its status, its response headers (<code>ETag</code>, <code>X-Request-Id</code>, <code>Server-Timing</code>, the rate-limit fields...) and its body (the first 60,000 characters: the rest of a large export is not read). Each new request clears the answer before it.</p>
 <div class="try-form">
 <label for="try-key">API key</label><input id="try-key" type="password" autocomplete="off" spellcheck="false" placeholder="your API key">
 <label for="try-path">Route</label><input id="try-path" type="text" autocomplete="off" spellcheck="false" value="/api/v1/approvals/approvers?limit=2">
 <button type="button" id="try-send">Send GET</button>
 </div>
 <div id="try-status" role="status" aria-live="polite"></div>
-<pre id="try-out" hidden><code></code></pre>
+<div id="try-answer" hidden>
+<p class="try-part">Response headers</p>
+<pre id="try-headers"><code></code></pre>
+<p class="try-part">Body</p>
+<pre id="try-out"><code></code></pre>
+</div>
 </section>
 <section class="guide" id="operators">
 <h2>For operators</h2>
@@ -2409,6 +2445,7 @@ footer {
 <p class="head">Analytic accounts, active and archived. The account id is the key used inside analytic distributions of lines.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/analytic/accounts</code><button type="button" class="try" data-path="/api/v1/analytic/accounts?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/analytic/accounts/export</code><button type="button" class="try" data-path="/api/v1/analytic/accounts/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/analytic/accounts/{id}</code></dd>
 <dt>Default order</dt><dd><code>id asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>code</code>, <code>name</code>, <code>active</code></dd>
@@ -2461,6 +2498,7 @@ footer {
 <p class="head">Axes of analysis (analytic plans) grouping the analytic accounts.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/analytic/dimensions</code><button type="button" class="try" data-path="/api/v1/analytic/dimensions?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/analytic/dimensions/export</code><button type="button" class="try" data-path="/api/v1/analytic/dimensions/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/analytic/dimensions/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>sequence</code>, <code>applicability</code></dd>
@@ -2506,6 +2544,7 @@ footer {
 <p class="head">Steps of an approval circuit (one approver of one request).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/approvals/approvers</code><button type="button" class="try" data-path="/api/v1/approvals/approvers?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/approvals/approvers/export</code><button type="button" class="try" data-path="/api/v1/approvals/approvers/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/approvals/approvers/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>status</code>, <code>sequence</code>, <code>required</code></dd>
@@ -2562,6 +2601,7 @@ footer {
 <p class="head">Product lines of approval requests (what is asked for and where it is charged).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/approvals/request-lines</code><button type="button" class="try" data-path="/api/v1/approvals/request-lines?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/approvals/request-lines/export</code><button type="button" class="try" data-path="/api/v1/approvals/request-lines/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/approvals/request-lines/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>description</code>, <code>quantity</code>, <code>estimated_amount</code></dd>
@@ -2636,6 +2676,7 @@ footer {
 <p class="head">Approval requests (purchases, expenses, missions...) and their outcome.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/approvals/requests</code><button type="button" class="try" data-path="/api/v1/approvals/requests?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/approvals/requests/export</code><button type="button" class="try" data-path="/api/v1/approvals/requests/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/approvals/requests/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>subject</code>, <code>description</code>, <code>reference</code>, <code>status</code>, <code>amount</code>, <code>budget_code</code>, <code>location</code>, <code>quantity</code>, <code>created_at</code>, <code>date</code>, <code>date_confirmed</code>, <code>date_start</code>, <code>date_end</code></dd>
@@ -2734,6 +2775,7 @@ footer {
 <p class="head">Prepaid electricity meters in service, with their estimated balance and autonomy (archived meters are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/electricity/counters</code><button type="button" class="try" data-path="/api/v1/electricity/counters?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/electricity/counters/export</code><button type="button" class="try" data-path="/api/v1/electricity/counters/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/electricity/counters/{id}</code></dd>
 <dt>Default order</dt><dd><code>code asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>code</code>, <code>label</code></dd>
@@ -2796,6 +2838,7 @@ footer {
 <p class="head">Prepaid credit bought for a meter.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/electricity/purchases</code><button type="button" class="try" data-path="/api/v1/electricity/purchases?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/electricity/purchases/export</code><button type="button" class="try" data-path="/api/v1/electricity/purchases/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/electricity/purchases/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_purchase desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>date_purchase</code>, <code>purchased_kwh</code>, <code>amount</code>, <code>state</code></dd>
@@ -2853,6 +2896,7 @@ footer {
 <p class="head">Balances read on a meter and the consumption derived from the previous reading.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/electricity/readings</code><button type="button" class="try" data-path="/api/v1/electricity/readings?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/electricity/readings/export</code><button type="button" class="try" data-path="/api/v1/electricity/readings/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/electricity/readings/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_reading desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>date_reading</code>, <code>remaining_kwh</code>, <code>consumed_kwh</code>, <code>days_elapsed</code>, <code>daily_consumption</code>, <code>is_excluded_from_avg</code>, <code>note</code></dd>
@@ -2913,6 +2957,7 @@ footer {
 <p class="head">Events with their dates, space, seats, people in charge, review state and checklist progress.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/events/events</code><button type="button" class="try" data-path="/api/v1/events/events?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/events/events/export</code><button type="button" class="try" data-path="/api/v1/events/events/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/events/events/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_begin desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>date_begin</code>, <code>date_end</code>, <code>seats_max</code>, <code>origin</code>, <code>review_state</code>, <code>hidden_public</code>, <code>checklist_enabled</code></dd>
@@ -2998,6 +3043,7 @@ footer {
 <p class="head">Registrations of participants to events (attendee name, email and phone are personal data).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/events/registrations</code><button type="button" class="try" data-path="/api/v1/events/registrations?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/events/registrations/export</code><button type="button" class="try" data-path="/api/v1/events/registrations/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/events/registrations/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>attendee</code>, <code>email</code>, <code>phone</code>, <code>state</code></dd>
@@ -3052,6 +3098,7 @@ footer {
 <p class="head">Preparation checklist tasks of events.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/events/tasks</code><button type="button" class="try" data-path="/api/v1/events/tasks?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/events/tasks/export</code><button type="button" class="try" data-path="/api/v1/events/tasks/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/events/tasks/{id}</code></dd>
 <dt>Default order</dt><dd><code>event_id desc, sequence asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>done</code></dd>
@@ -3101,6 +3148,7 @@ footer {
 <p class="head">Due-date alerts on vehicles: insurance, technical control, mileage service, driving permit and custom reminders.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/alerts</code><button type="button" class="try" data-path="/api/v1/fleet/alerts?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/fleet/alerts/export</code><button type="button" class="try" data-path="/api/v1/fleet/alerts/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/alerts/{id}</code></dd>
 <dt>Default order</dt><dd><code>due_date asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>type</code>, <code>due_date</code>, <code>handled_at</code>, <code>reminder_days</code></dd>
@@ -3158,6 +3206,7 @@ footer {
 <p class="head">Fuel fills of the vehicles with consumption over each interval and anomaly detection.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/fuel-logs</code><button type="button" class="try" data-path="/api/v1/fleet/fuel-logs?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/fleet/fuel-logs/export</code><button type="button" class="try" data-path="/api/v1/fleet/fuel-logs/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/fuel-logs/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>date</code>, <code>station</code>, <code>liters</code>, <code>price_per_liter</code>, <code>odometer</code>, <code>distance</code>, <code>reviewed</code></dd>
@@ -3231,6 +3280,7 @@ footer {
 <p class="head">Incidents involving the vehicles (damage, breakdowns, accidents).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/incidents</code><button type="button" class="try" data-path="/api/v1/fleet/incidents?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/fleet/incidents/export</code><button type="button" class="try" data-path="/api/v1/fleet/incidents/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/incidents/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>date</code>, <code>severity</code>, <code>cost</code></dd>
@@ -3286,6 +3336,7 @@ footer {
 <p class="head">Fleet locations in service (pick-up points and sites; archived locations are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/locations</code><button type="button" class="try" data-path="/api/v1/fleet/locations?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/fleet/locations/export</code><button type="button" class="try" data-path="/api/v1/fleet/locations/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/locations/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>address</code>, <code>city</code>, <code>latitude</code>, <code>longitude</code>, <code>is_default_pickup</code></dd>
@@ -3338,6 +3389,7 @@ footer {
 <p class="head">Vehicle requests (reservations of a vehicle for a period).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/reservations</code><button type="button" class="try" data-path="/api/v1/fleet/reservations?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/fleet/reservations/export</code><button type="button" class="try" data-path="/api/v1/fleet/reservations/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/reservations/{id}</code></dd>
 <dt>Default order</dt><dd><code>start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>start</code>, <code>stop</code>, <code>motive</code>, <code>destination</code>, <code>expected_km</code>, <code>attendees_count</code>, <code>origin</code>, <code>state</code>, <code>approved_at</code>, <code>refusal_reason</code></dd>
@@ -3411,6 +3463,7 @@ footer {
 <p class="head">Services performed on the vehicles (maintenance and repairs).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/services</code><button type="button" class="try" data-path="/api/v1/fleet/services?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/fleet/services/export</code><button type="button" class="try" data-path="/api/v1/fleet/services/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/services/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>date</code>, <code>description</code>, <code>service_kind</code>, <code>amount</code>, <code>next_service_odometer</code>, <code>invoice_ref</code>, <code>state</code></dd>
@@ -3478,6 +3531,7 @@ footer {
 <p class="head">Trips driven with the vehicles.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/trips</code><button type="button" class="try" data-path="/api/v1/fleet/trips?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/fleet/trips/export</code><button type="button" class="try" data-path="/api/v1/fleet/trips/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/trips/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>date</code>, <code>date_start</code>, <code>date_end</code>, <code>odometer_start</code>, <code>distance</code>, <code>motive</code>, <code>destination</code></dd>
@@ -3544,6 +3598,7 @@ footer {
 <p class="head">Vehicles of the fleet in service (archived vehicles are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/fleet/vehicles</code><button type="button" class="try" data-path="/api/v1/fleet/vehicles?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/fleet/vehicles/export</code><button type="button" class="try" data-path="/api/v1/fleet/vehicles/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/fleet/vehicles/{id}</code></dd>
 <dt>Default order</dt><dd><code>plate asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>plate</code>, <code>vin</code>, <code>seats</code>, <code>fuel_type</code>, <code>assignation_state</code>, <code>acquisition_date</code>, <code>insurance_expiry</code>, <code>technical_control_expiry</code></dd>
@@ -3618,6 +3673,7 @@ footer {
 <p class="head">IT hardware identified by serial number, limited to the organisation&#39;s inventory (parc).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/it/assets</code><button type="button" class="try" data-path="/api/v1/it/assets?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/it/assets/export</code><button type="button" class="try" data-path="/api/v1/it/assets/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/it/assets/{id}</code></dd>
 <dt>Default order</dt><dd><code>serial asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>serial</code>, <code>internal_ref</code>, <code>lifecycle</code></dd>
@@ -3669,6 +3725,7 @@ footer {
 <p class="head">Consumables issued to beneficiaries against IT tickets, and what came back.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/it/consumable-moves</code><button type="button" class="try" data-path="/api/v1/it/consumable-moves?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/it/consumable-moves/export</code><button type="button" class="try" data-path="/api/v1/it/consumable-moves/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/it/consumable-moves/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>quantity</code>, <code>returned_quantity</code>, <code>state</code>, <code>date</code></dd>
@@ -3728,6 +3785,7 @@ footer {
 <p class="head">IT helpdesk tickets in service (archived tickets are not exposed); both listings of the specification (decision D4).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/it/tickets</code><button type="button" class="try" data-path="/api/v1/it/tickets?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/it/tickets/export</code><button type="button" class="try" data-path="/api/v1/it/tickets/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/it/tickets/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>number</code>, <code>name</code>, <code>priority</code>, <code>kanban_state</code>, <code>assigned_date</code>, <code>closed_date</code>, <code>validation_state</code></dd>
@@ -3808,6 +3866,7 @@ footer {
 <p class="head">Lines of purchase orders.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/purchase/order-lines</code><button type="button" class="try" data-path="/api/v1/purchase/order-lines?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/purchase/order-lines/export</code><button type="button" class="try" data-path="/api/v1/purchase/order-lines/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/purchase/order-lines/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>description</code>, <code>quantity</code>, <code>price_unit</code>, <code>price_subtotal</code>, <code>price_total</code>, <code>qty_received</code>, <code>qty_invoiced</code>, <code>date_planned</code></dd>
@@ -3881,6 +3940,7 @@ footer {
 <p class="head">Purchase orders (requests for quotation and confirmed orders).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/purchase/orders</code><button type="button" class="try" data-path="/api/v1/purchase/orders?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/purchase/orders/export</code><button type="button" class="try" data-path="/api/v1/purchase/orders/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/purchase/orders/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_order desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>vendor_reference</code>, <code>subject</code>, <code>budget_line</code>, <code>delivery_condition</code>, <code>origin</code>, <code>date_order</code>, <code>date_approve</code>, <code>date_planned</code>, <code>amount_untaxed</code>, <code>amount_total</code>, <code>state</code>, <code>invoice_status</code>, <code>created_at</code></dd>
@@ -3975,6 +4035,7 @@ footer {
 <p class="head">Activities a space can be booked for (archived activities are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/activities</code><button type="button" class="try" data-path="/api/v1/space/activities?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/space/activities/export</code><button type="button" class="try" data-path="/api/v1/space/activities/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/activities/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>default_duration</code></dd>
@@ -4015,6 +4076,7 @@ footer {
 <p class="head">Categories of spaces and equipment (archived categories are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/categories</code><button type="button" class="try" data-path="/api/v1/space/categories?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/space/categories/export</code><button type="button" class="try" data-path="/api/v1/space/categories/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/categories/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>description</code></dd>
@@ -4052,6 +4114,7 @@ footer {
 <p class="head">Equipment available in the spaces (archived equipment is not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/equipments</code><button type="button" class="try" data-path="/api/v1/space/equipments?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/space/equipments/export</code><button type="button" class="try" data-path="/api/v1/space/equipments/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/equipments/{id}</code></dd>
 <dt>Default order</dt><dd><code>name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>description</code></dd>
@@ -4094,6 +4157,7 @@ footer {
 <p class="head">Maintenance slots of spaces.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/maintenances</code><button type="button" class="try" data-path="/api/v1/space/maintenances?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/space/maintenances/export</code><button type="button" class="try" data-path="/api/v1/space/maintenances/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/maintenances/{id}</code></dd>
 <dt>Default order</dt><dd><code>start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>start</code>, <code>stop</code>, <code>state</code>, <code>category</code>, <code>blocks_reservations</code></dd>
@@ -4156,6 +4220,7 @@ footer {
 <p class="head">Reservations of spaces.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/reservations</code><button type="button" class="try" data-path="/api/v1/space/reservations?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/space/reservations/export</code><button type="button" class="try" data-path="/api/v1/space/reservations/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/reservations/{id}</code></dd>
 <dt>Default order</dt><dd><code>start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>start</code>, <code>stop</code>, <code>attendees_expected</code>, <code>attendees_actual</code>, <code>origin</code>, <code>state</code>, <code>approved_at</code>, <code>refusal_reason</code>, <code>cancellation_reason</code>, <code>check_in_at</code>, <code>check_out_at</code></dd>
@@ -4232,6 +4297,7 @@ footer {
 <p class="head">Sites holding the spaces, as a tree (archived sites are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/sites</code><button type="button" class="try" data-path="/api/v1/space/sites?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/space/sites/export</code><button type="button" class="try" data-path="/api/v1/space/sites/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/sites/{id}</code></dd>
 <dt>Default order</dt><dd><code>complete_name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>complete_name</code>, <code>code</code>, <code>address</code></dd>
@@ -4279,6 +4345,7 @@ footer {
 <p class="head">Bookable spaces (archived spaces are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/space/spaces</code><button type="button" class="try" data-path="/api/v1/space/spaces?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/space/spaces/export</code><button type="button" class="try" data-path="/api/v1/space/spaces/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/space/spaces/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>state</code>, <code>location</code>, <code>floor</code>, <code>surface</code>, <code>capacity</code>, <code>hourly_price</code>, <code>public_visibility</code>, <code>approval_required</code>, <code>min_lead_hours</code>, <code>max_lead_days</code>, <code>cancel_deadline_hours</code></dd>
@@ -4359,6 +4426,7 @@ footer {
 <p class="head">Blocking points raised by squads, with their origin, owner and the decision that lifted them.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/blockers</code><button type="button" class="try" data-path="/api/v1/sprint/blockers?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/sprint/blockers/export</code><button type="button" class="try" data-path="/api/v1/sprint/blockers/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/blockers/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>description</code>, <code>unblocker</code>, <code>origin</code>, <code>date_start</code>, <code>date_lifted</code>, <code>escalated</code>, <code>decision</code></dd>
@@ -4432,6 +4500,7 @@ footer {
 <p class="head">Commitments taken by squads towards an objective or key result, with their deadline and state.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/engagements</code><button type="button" class="try" data-path="/api/v1/sprint/engagements?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/sprint/engagements/export</code><button type="button" class="try" data-path="/api/v1/sprint/engagements/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/engagements/{id}</code></dd>
 <dt>Default order</dt><dd><code>deadline asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>number</code>, <code>name</code>, <code>state</code>, <code>deadline</code>, <code>actual_date</code>, <code>expected_proof</code></dd>
@@ -4506,6 +4575,7 @@ footer {
 <p class="head">Key results of the objectives, per exercice and squad, with their progress computed from their measures.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/key-results</code><button type="button" class="try" data-path="/api/v1/sprint/key-results?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/sprint/key-results/export</code><button type="button" class="try" data-path="/api/v1/sprint/key-results/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/key-results/{id}</code></dd>
 <dt>Default order</dt><dd><code>number asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>number</code>, <code>name</code></dd>
@@ -4563,6 +4633,7 @@ footer {
 <p class="head">Values read for the measures of the key results.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/measure-readings</code><button type="button" class="try" data-path="/api/v1/sprint/measure-readings?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/sprint/measure-readings/export</code><button type="button" class="try" data-path="/api/v1/sprint/measure-readings/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/measure-readings/{id}</code></dd>
 <dt>Default order</dt><dd><code>date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>date</code>, <code>value</code>, <code>note</code></dd>
@@ -4620,6 +4691,7 @@ footer {
 <p class="head">Measures of the key results: start, milestone and target values, last reading and progress.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/measures</code><button type="button" class="try" data-path="/api/v1/sprint/measures?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/sprint/measures/export</code><button type="button" class="try" data-path="/api/v1/sprint/measures/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/measures/{id}</code></dd>
 <dt>Default order</dt><dd><code>kr_id, id</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>unit</code>, <code>start_value</code>, <code>milestone_value</code>, <code>milestone_date</code>, <code>target_value</code></dd>
@@ -4679,6 +4751,7 @@ footer {
 <p class="head">Objectives of the OKR framework, archived ones included.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/objectives</code><button type="button" class="try" data-path="/api/v1/sprint/objectives?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/sprint/objectives/export</code><button type="button" class="try" data-path="/api/v1/sprint/objectives/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/objectives/{id}</code></dd>
 <dt>Default order</dt><dd><code>name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>active</code></dd>
@@ -4717,6 +4790,7 @@ footer {
 <p class="head">Sprints of the squads (field list inferred, may grow; decision D1).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/sprint/sprints</code><button type="button" class="try" data-path="/api/v1/sprint/sprints?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/sprint/sprints/export</code><button type="button" class="try" data-path="/api/v1/sprint/sprints/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/sprint/sprints/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>date_start</code>, <code>date_end</code></dd>
@@ -4766,6 +4840,7 @@ footer {
 <p class="head">Transfers of goods (receipts, deliveries, internal moves).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/stock/pickings</code><button type="button" class="try" data-path="/api/v1/stock/pickings?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/stock/pickings/export</code><button type="button" class="try" data-path="/api/v1/stock/pickings/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/stock/pickings/{id}</code></dd>
 <dt>Default order</dt><dd><code>scheduled_date desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>origin</code>, <code>scheduled_date</code>, <code>date_done</code>, <code>priority</code>, <code>state</code></dd>
@@ -4829,6 +4904,7 @@ footer {
 <p class="head">Daily allowance rates by destination country and city (archived rates are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/perdiem-rates</code><button type="button" class="try" data-path="/api/v1/travel/perdiem-rates?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/travel/perdiem-rates/export</code><button type="button" class="try" data-path="/api/v1/travel/perdiem-rates/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/perdiem-rates/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>daily_rate</code>, <code>has_tiers</code>, <code>note</code></dd>
@@ -4883,6 +4959,7 @@ footer {
 <p class="head">Requests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/perdiem-requests</code><button type="button" class="try" data-path="/api/v1/travel/perdiem-requests?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/travel/perdiem-requests/export</code><button type="button" class="try" data-path="/api/v1/travel/perdiem-requests/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/perdiem-requests/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>name</code>, <code>state</code>, <code>mission_object</code>, <code>date_start</code>, <code>date_end</code>, <code>prorata_start</code>, <code>prorata_end</code>, <code>calc_model</code>, <code>daily_rate</code>, <code>duration_abatement_pct</code>, <code>duration_abatement_amount</code>, <code>total_amount</code>, <code>financing_type</code>, <code>partner_share_pct</code>, <code>amount_company</code>, <code>amount_partner</code>, <code>submit_date</code>, <code>approve_date</code>, <code>reject_date</code></dd>
@@ -4986,6 +5063,7 @@ footer {
 <p class="head">Other expenses of a trip (visa, local transport, fees...).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/trip-expenses</code><button type="button" class="try" data-path="/api/v1/travel/trip-expenses?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/travel/trip-expenses/export</code><button type="button" class="try" data-path="/api/v1/travel/trip-expenses/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/trip-expenses/{id}</code></dd>
 <dt>Default order</dt><dd><code>id desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>cost</code>, <code>notes</code></dd>
@@ -5032,6 +5110,7 @@ footer {
 <p class="head">Legs of a trip, in order, from one city to the next.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/trip-stages</code><button type="button" class="try" data-path="/api/v1/travel/trip-stages?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/travel/trip-stages/export</code><button type="button" class="try" data-path="/api/v1/travel/trip-stages/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/trip-stages/{id}</code></dd>
 <dt>Default order</dt><dd><code>trip_id desc, sequence asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>position</code>, <code>is_return_leg</code>, <code>date_from</code>, <code>date_to</code>, <code>has_transport</code></dd>
@@ -5095,6 +5174,7 @@ footer {
 <p class="head">Kinds of mission (archived types are not exposed).</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/trip-types</code><button type="button" class="try" data-path="/api/v1/travel/trip-types?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/travel/trip-types/export</code><button type="button" class="try" data-path="/api/v1/travel/trip-types/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/trip-types/{id}</code></dd>
 <dt>Default order</dt><dd><code>sequence asc, name asc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>name</code>, <code>code</code>, <code>description</code></dd>
@@ -5135,6 +5215,7 @@ footer {
 <p class="head">Missions of the organisation&#39;s staff: traveller, itinerary, dates and costs.</p>
 <dl class="meta">
 <dt>List</dt><dd class="head"><code>GET /api/v1/travel/trips</code><button type="button" class="try" data-path="/api/v1/travel/trips?limit=2">Try it</button></dd>
+<dt>Export</dt><dd class="head"><code>GET /api/v1/travel/trips/export</code><button type="button" class="try" data-path="/api/v1/travel/trips/export?format=ndjson&amp;fields=id">Try it</button></dd>
 <dt>Detail</dt><dd class="head"><code>GET /api/v1/travel/trips/{id}</code></dd>
 <dt>Default order</dt><dd><code>date_start desc</code></dd>
 <dt>Sortable</dt><dd><code>id</code>, <code>reference</code>, <code>name</code>, <code>state</code>, <code>traveler_name</code>, <code>traveler_email</code>, <code>description</code>, <code>date_submission</code>, <code>date_start</code>, <code>date_end</code>, <code>transport_cost</code>, <code>accommodation_cost_total</code>, <code>insurance_premium</code>, <code>has_per_diem</code></dd>
@@ -5376,13 +5457,39 @@ footer {
   const send = document.getElementById('try-send');
   const status = document.getElementById('try-status');
   const out = document.getElementById('try-out');
-  const ROUTE = /^\\/api\\/v1\\/[a-z0-9_]+\\/[a-z0-9_]+(\\/[0-9]+)?(\\?[^#\\s]*)?$/;
+  const answer = document.getElementById('try-answer');
+  const headersOut = document.getElementById('try-headers');
+  // A data route: a list, its export or a record (resource names may hold '-': fleet/fuel-logs).
+  const ROUTE = /^\\/api\\/v1\\/[a-z0-9_]+\\/[a-z0-9_-]+(\\/[0-9]+|\\/export)?(\\?[^#\\s]*)?$/;
   const MAX_SHOWN = 60000;
+  /** Forgets the previous answer: its status, headers and body. */
+  function clearAnswer() {
+    answer.hidden = true;
+    headersOut.firstChild.textContent = '';
+    out.firstChild.textContent = '';
+  }
+  /** The body as text, at most MAX_SHOWN characters: past that the rest is not read (an export may be large). */
+  function readShown(response) {
+    if (!response.body) return Promise.resolve({ text: '', cut: false });
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    function next() {
+      return reader.read().then((chunk) => {
+        if (chunk.done) return { text: text + decoder.decode(), cut: false };
+        text += decoder.decode(chunk.value, { stream: true });
+        if (text.length <= MAX_SHOWN) return next();
+        return reader.cancel().then(() => ({ text: text.slice(0, MAX_SHOWN), cut: true }));
+      });
+    }
+    return next();
+  }
   function tryIt() {
     const route = path.value.trim();
     const secret = key.value.trim();
+    clearAnswer();
     if (!ROUTE.test(route)) {
-      status.textContent = 'The path must be a data route: /api/v1/<domain>/<resource>[/<id>][?query].';
+      status.textContent = 'The path must be a data route: /api/v1/<domain>/<resource>[/<id> or /export][?query].';
       path.focus();
       return;
     }
@@ -5403,24 +5510,31 @@ footer {
       redirect: 'error',
       referrerPolicy: 'no-referrer',
     })
-      .then(
-        (response) =>
-          response.text().then((text) => {
-            let shown = text;
+      .then((response) =>
+        readShown(response).then((read) => {
+          let shown = read.text;
+          if (!read.cut && /json/.test(response.headers.get('Content-Type') || '')) {
             try {
-              shown = JSON.stringify(JSON.parse(text), null, 2);
+              shown = JSON.stringify(JSON.parse(read.text), null, 2);
             } catch (_e) {
-              /* not JSON: shown as text */
+              /* not JSON after all: shown as text */
             }
-            if (shown.length > MAX_SHOWN) shown = \`\${shown.slice(0, MAX_SHOWN)}\\n\\u2026 (cut: \${shown.length} characters)\`;
-            status.textContent = \`\${response.status} \${response.statusText} \\u00b7 \${Date.now() - started} ms\`;
-            out.firstChild.textContent = shown;
-            out.hidden = false;
-          }),
-        (error) => {
-          status.textContent = \`The request failed: \${error.message}\`;
-        },
+          }
+          if (read.cut) shown += \`\\n\\u2026 (cut: the first \${MAX_SHOWN} characters are shown)\`;
+          const lines = [];
+          response.headers.forEach((value, name) => {
+            lines.push(\`\${name}: \${value}\`);
+          });
+          status.textContent = \`\${response.status} \${response.statusText} \\u00b7 \${Date.now() - started} ms\`;
+          headersOut.firstChild.textContent = lines.join('\\n');
+          out.firstChild.textContent = shown;
+          answer.hidden = false;
+        }),
       )
+      .catch((error) => {
+        clearAnswer();
+        status.textContent = \`The request failed: \${error.message}\`;
+      })
       .then(() => {
         send.disabled = false;
       });
@@ -5480,7 +5594,7 @@ Every data route needs \`Authorization: Bearer <API key>\`; the documentation ro
 
 ## Paging
 
-List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fields\`, \`format\`, \`csv_formulas\`, \`changed_since\` besides their filters; detail routes take \`fields\` only. Any other query key is 400; a malformed value (\`limit=0\`, \`offset=-1\`, \`total=maybe\`) is 422. A list answers \`{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}\`.
+List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fields\`, \`changed_since\` besides their filters; detail routes take \`fields\` only. Any other query key is 400; a malformed value (\`limit=0\`, \`offset=-1\`, \`total=maybe\`) is 422. A list answers \`{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}\`.
 
 - **Offset paging** (\`limit\`, \`offset\`, optional \`order\`): for screens and small lists. \`meta.total\` counts every match; the cost grows with the offset.
 - **Cursor paging** (\`since_id\`): for full scans and synchronisation. Start with \`since_id=0\`, then pass back \`meta.next_since_id\` unchanged (\`"next_since_id": 212\`: ask again with \`since_id=212\`); stop at \`"next_since_id": null\`. Ascending id, constant cost; never compute the cursor yourself. Not with \`offset\` or \`order\` (400).
@@ -5490,7 +5604,8 @@ List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fi
 - total: \`true\` (default) or \`false\`. The count scans every match whatever the \`limit\`: turn it off in cursor scans and whenever no count is shown.
 - order: \`field\`, \`field asc\` or \`field desc\`, comma-separated, among the resource's sortable fields; \`id\` is appended as the last key, so pages are stable. A number that is not set is read as 0 and sorts beside the zeros; a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by \`id\`, except on date-times: the ERP orders first by fractions of a second that answers round off.
 - fields: comma-separated field names (\`fields=id,name\`); an unknown name is 400.
-- format: \`csv\` or \`ndjson\` (or \`Accept: text/csv\` or \`application/x-ndjson\`): an export of every match, streamed by ascending id, with the filters and \`fields\`; \`since_id\` resumes after an id; not with \`limit\`, \`offset\`, \`order\` or \`total\` (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, \`null\` an empty field, an empty text \`""\`, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return) has a \`'\` in front, as OWASP advises, so that opening the file computes nothing (numbers such as \`-12.5\` are never changed). An export that ends without its last chunk was cut short: resume with \`since_id\`. \`format=json\` gives the JSON page whatever \`Accept\` says.
+- **Exports**: \`GET /api/v1/<domain>/<resource>/export\` takes \`format\`, \`fields\`, \`since_id\`, \`csv_formulas\`, \`changed_since\` and the filters: every match as one file, streamed by ascending id; \`since_id\` resumes after an id; \`limit\`, \`offset\`, \`order\` or \`total\` is 400; past the gateway's row ceiling, 422 before anything is sent. An export that ends without its last chunk was cut short: resume with \`since_id\`. The list route also answers an export to \`format=csv|ndjson\` or \`Accept: text/csv\`, for older clients.
+- format: \`csv\` (default) or \`ndjson\` (or \`Accept: text/csv\` or \`application/x-ndjson\`). CSV: RFC 4180, a header row, \`null\` an empty field, an empty text \`""\`, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return) has a \`'\` in front, as OWASP advises, so that opening the file computes nothing (numbers such as \`-12.5\` are never changed).
 - csv_formulas: \`escaped\` (default) or \`raw\`, CSV exports only (400 otherwise). \`escaped\`: texts a spreadsheet would read as formulas (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab, a carriage return, or their full-width forms) get a leading \`'\` (OWASP's advice against CSV injection); \`raw\`: every text as the ERP holds it, for loaders that are not spreadsheets.
 - changed_since: an ISO 8601 date-time, or the token \`meta.next_changed_since\` gave: the change feed, records written at or after it in \`(write_date, id)\` order (the rest of a large window by id, where the ERP has no index on \`write_date\`). Pass back \`meta.next_changed_since\` while \`meta.more_changes\` is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters, and deleted records, come in \`meta.removed_ids\`; apply \`data\`, then drop those ids (it may name ids you never had: ignore them; exports: a \`_removed\` column, and the next token in the \`X-Next-Changed-Since\` header). The last few seconds wait until settled. Not with \`order\`, \`offset\`, \`since_id\` or \`total=true\` (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.
 - **Unchanged answers**: a 200 JSON answer carries an \`ETag\` (an export none); send it back in \`If-None-Match\` (comma-separated, or \`*\`) and an unchanged answer is **304** with no body. The ERP is still read, and answers are \`Cache-Control: no-store\`: keep the ETag and the body yourself. A resource the operator caches answers \`Cache-Control: private, max-age=\u2026\` with an \`Age\` instead: it may come from the gateway's cache, at most \`max-age\` seconds old; unless the operator turned change detection off, a change in the ERP drops it within seconds, and \`Server-Timing\` \`cache-check;dur=<ms>\` says how long ago a check found it unchanged.
@@ -5549,14 +5664,14 @@ Agents that speak the Model Context Protocol use the same key, rights, limits an
 
 - Streamable HTTP: \`POST {base_url}/mcp\` with \`Authorization: Bearer <API key>\` (stateless: no session id; GET is 405).
 - stdio, for local agents: \`GATEWAY_URL={base_url} API_KEY=<key> npm run mcp\` in a clone of the gateway; it forwards to \`/mcp\`.
-- 14 tools: \`list_resources\`; \`describe_resource\` (fields, enums, filters, sort keys, personal-data flags); \`query_<domain>\` (one per domain: \`resource\`, named \`filters\`, \`fields\`, \`order\`, \`limit\`, \`since_id\`, \`total\`); \`get_record\` (\`resource\` as \`domain/name\`, \`id\`, \`fields\`).
-- Answers are structured content (\`{"resource", "data", "meta"}\`); personal-data fields only when named in \`fields\` (\`meta.personal_fields_omitted\` lists the others); \`meta.unreadable_fields\` names fields that are null because the API account may not read their model. Errors are tool errors whose text is \`{"error": {"code", "message", "status"}}\`.
+- 14 tools: \`list_resources\`; \`describe_resource\` (fields, enums, filters with their value types, sort keys, personal-data flags: the tools' schemas do not repeat them); \`query_<domain>\` (one per domain: \`resource\`, named \`filters\`, \`fields\`, \`order\`, \`limit\`, \`since_id\`, \`total\`); \`get_record\` (\`resource\` as \`domain/name\`, \`id\`, \`fields\`).
+- Answers are structured content (\`{"resource", "data", "meta"}\`); personal-data fields only when named in \`fields\` (\`meta.personal_fields_omitted\` lists the others); \`meta.unreadable_fields\` names fields that are null because the API account may not read their model. Errors are tool errors whose text is \`{"error": {"code", "message", "status"}}\`; an argument outside the tool's input schema (\`limit\` above 200) is refused (\`invalid_value\`, 422), never adjusted.
 - Bounds: one POST carries at most 16 JSON-RPC messages (a batch; 400 past it), and at most 4 of its tool calls run at once (the others wait their turn, until the request timeout: then \`gateway_timeout\`, 504). A call that reads data costs what its route costs against the key's rate limit (\`rate_limited\`, 429, past it); while the gateway holds as many answers as its memory budget allows, a call answers \`unavailable\` (503) with \`retry_after\` seconds: retry then, or ask for fewer records.
 - **llms.txt**: this interface as flat Markdown for language models, at \`{base_url}/llms.txt\` (and \`/api/llms.txt\`).
 
 ## Routes
 
-Per domain, per resource: description; paths; default order, sortable fields, scope; \`Fields:\` one line each (\`name: type [marks]. description\`); \`Filters:\` one line each (\`name operator value-format. note\`); an example record (its shape and value formats, not real data; a list answers \`{"data": [record, ...], "meta": {"total": n}}\`).
+Per domain, per resource: description; paths (\`+ /export\`: after the first); default order, sortable fields, scope; \`Fields:\` one line each (\`name: type [marks]. description\`); \`Filters:\` one line each (\`name operator value-format. note\`); an example record (its shape and value formats, not real data; a list answers \`{"data": [record, ...], "meta": {"total": n}}\`).
 
 ## analytic: Analytic
 
@@ -5564,7 +5679,7 @@ Analytic accounts charged by purchase and approval lines, and the analysis dimen
 
 ### analytic/accounts: Analytic accounts
 Analytic accounts, active and archived. The account id is the key used inside analytic distributions of lines.
-List: GET /api/v1/analytic/accounts. Detail: GET /api/v1/analytic/accounts/{id}.
+List: GET /api/v1/analytic/accounts. Export: + /export. Detail: + /{id}.
 Default order: id asc. Sortable: id, code, name, active.
 Fields:
 - id: integer. Technical identifier of the account (key used inside analytic distributions).
@@ -5586,7 +5701,7 @@ Example record (shape only): {"id":42,"code":"Example code","name":"Example name
 
 ### analytic/dimensions: Analytic dimensions
 Axes of analysis (analytic plans) grouping the analytic accounts.
-List: GET /api/v1/analytic/dimensions. Detail: GET /api/v1/analytic/dimensions/{id}.
+List: GET /api/v1/analytic/dimensions. Export: + /export. Detail: + /{id}.
 Default order: sequence asc. Sortable: id, name, sequence, applicability.
 Fields:
 - id: integer. Technical identifier of the dimension.
@@ -5605,7 +5720,7 @@ Approval requests, the approval circuit of each request and the product lines th
 
 ### approvals/approvers: Approvers
 Steps of an approval circuit (one approver of one request).
-List: GET /api/v1/approvals/approvers. Detail: GET /api/v1/approvals/approvers/{id}.
+List: GET /api/v1/approvals/approvers. Export: + /export. Detail: + /{id}.
 Default order: id desc. Sortable: id, status, sequence, required.
 Fields:
 - id: integer. Technical identifier of the step.
@@ -5630,7 +5745,7 @@ Example record (shape only): {"id":42,"request_id":7,"request_subject":"Example 
 
 ### approvals/request-lines: Approval request lines
 Product lines of approval requests (what is asked for and where it is charged).
-List: GET /api/v1/approvals/request-lines. Detail: GET /api/v1/approvals/request-lines/{id}.
+List: GET /api/v1/approvals/request-lines. Export: + /export. Detail: + /{id}.
 Default order: id desc. Sortable: id, description, quantity, estimated_amount.
 Fields:
 - id: integer. Technical identifier of the line.
@@ -5663,7 +5778,7 @@ Example record (shape only): {"id":42,"request_id":7,"request_subject":"Example 
 
 ### approvals/requests: Approval requests
 Approval requests (purchases, expenses, missions...) and their outcome.
-List: GET /api/v1/approvals/requests. Detail: GET /api/v1/approvals/requests/{id}.
+List: GET /api/v1/approvals/requests. Export: + /export. Detail: + /{id}.
 Default order: id desc. Sortable: id, subject, description, reference, status, amount, budget_code, location, quantity, created_at, date, date_confirmed, date_start, date_end.
 Fields:
 - id: integer. Technical identifier of the request.
@@ -5712,7 +5827,7 @@ Prepaid electricity meters of the sites: credit purchases, balance readings, con
 
 ### electricity/counters: Meters
 Prepaid electricity meters in service, with their estimated balance and autonomy (archived meters are not exposed).
-List: GET /api/v1/electricity/counters. Detail: GET /api/v1/electricity/counters/{id}.
+List: GET /api/v1/electricity/counters. Export: + /export. Detail: + /{id}.
 Default order: code asc. Sortable: id, code, label. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the meter.
@@ -5739,7 +5854,7 @@ Example record (shape only): {"id":42,"code":"Example code","label":"Example lab
 
 ### electricity/purchases: Credit purchases
 Prepaid credit bought for a meter.
-List: GET /api/v1/electricity/purchases. Detail: GET /api/v1/electricity/purchases/{id}.
+List: GET /api/v1/electricity/purchases. Export: + /export. Detail: + /{id}.
 Default order: date_purchase desc. Sortable: id, reference, date_purchase, purchased_kwh, amount, state.
 Fields:
 - id: integer. Technical identifier of the purchase.
@@ -5764,7 +5879,7 @@ Example record (shape only): {"id":42,"reference":"Example reference","counter":
 
 ### electricity/readings: Meter readings
 Balances read on a meter and the consumption derived from the previous reading.
-List: GET /api/v1/electricity/readings. Detail: GET /api/v1/electricity/readings/{id}.
+List: GET /api/v1/electricity/readings. Export: + /export. Detail: + /{id}.
 Default order: date_reading desc. Sortable: id, date_reading, remaining_kwh, consumed_kwh, days_elapsed, daily_consumption, is_excluded_from_avg, note.
 Fields:
 - id: integer. Technical identifier of the reading.
@@ -5792,7 +5907,7 @@ Events of the organisation, their registrations and their preparation checklist 
 
 ### events/events: Events
 Events with their dates, space, seats, people in charge, review state and checklist progress.
-List: GET /api/v1/events/events. Detail: GET /api/v1/events/events/{id}.
+List: GET /api/v1/events/events. Export: + /export. Detail: + /{id}.
 Default order: date_begin desc. Sortable: id, name, date_begin, date_end, seats_max, origin, review_state, hidden_public, checklist_enabled.
 Fields:
 - id: integer. Technical identifier of the event.
@@ -5832,7 +5947,7 @@ Example record (shape only): {"id":42,"name":"Example name","event_type":"Exampl
 
 ### events/registrations: Registrations
 Registrations of participants to events (attendee name, email and phone are personal data).
-List: GET /api/v1/events/registrations. Detail: GET /api/v1/events/registrations/{id}.
+List: GET /api/v1/events/registrations. Export: + /export. Detail: + /{id}.
 Default order: id desc. Sortable: id, attendee, email, phone, state.
 Fields:
 - id: integer. Technical identifier of the registration.
@@ -5855,7 +5970,7 @@ Example record (shape only): {"id":42,"event_id":7,"event":"Example event","tick
 
 ### events/tasks: Checklist tasks
 Preparation checklist tasks of events.
-List: GET /api/v1/events/tasks. Detail: GET /api/v1/events/tasks/{id}.
+List: GET /api/v1/events/tasks. Export: + /export. Detail: + /{id}.
 Default order: event_id desc, sequence asc. Sortable: id, name, done.
 Fields:
 - id: integer. Technical identifier of the task.
@@ -5877,7 +5992,7 @@ Vehicles of the organisation, their reservations and trips, fuel logs, services,
 
 ### fleet/alerts: Alerts
 Due-date alerts on vehicles: insurance, technical control, mileage service, driving permit and custom reminders.
-List: GET /api/v1/fleet/alerts. Detail: GET /api/v1/fleet/alerts/{id}.
+List: GET /api/v1/fleet/alerts. Export: + /export. Detail: + /{id}.
 Default order: due_date asc. Sortable: id, name, type, due_date, handled_at, reminder_days.
 Fields:
 - id: integer. Technical identifier of the alert.
@@ -5902,7 +6017,7 @@ Example record (shape only): {"id":42,"name":"Example name","vehicle":"Example v
 
 ### fleet/fuel-logs: Fuel logs
 Fuel fills of the vehicles with consumption over each interval and anomaly detection.
-List: GET /api/v1/fleet/fuel-logs. Detail: GET /api/v1/fleet/fuel-logs/{id}.
+List: GET /api/v1/fleet/fuel-logs. Export: + /export. Detail: + /{id}.
 Default order: date desc. Sortable: id, reference, date, station, liters, price_per_liter, odometer, distance, reviewed.
 Fields:
 - id: integer. Technical identifier of the fuel log.
@@ -5935,7 +6050,7 @@ Example record (shape only): {"id":42,"reference":"Example reference","vehicle":
 
 ### fleet/incidents: Incidents
 Incidents involving the vehicles (damage, breakdowns, accidents).
-List: GET /api/v1/fleet/incidents. Detail: GET /api/v1/fleet/incidents/{id}.
+List: GET /api/v1/fleet/incidents. Export: + /export. Detail: + /{id}.
 Default order: date desc. Sortable: id, name, date, severity, cost.
 Fields:
 - id: integer. Technical identifier of the incident.
@@ -5959,7 +6074,7 @@ Example record (shape only): {"id":42,"name":"Example name","vehicle":"Example v
 
 ### fleet/locations: Locations
 Fleet locations in service (pick-up points and sites; archived locations are not exposed).
-List: GET /api/v1/fleet/locations. Detail: GET /api/v1/fleet/locations/{id}.
+List: GET /api/v1/fleet/locations. Export: + /export. Detail: + /{id}.
 Default order: sequence asc, name asc. Sortable: id, name, code, address, city, latitude, longitude, is_default_pickup. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the location.
@@ -5980,7 +6095,7 @@ Example record (shape only): {"id":42,"name":"Example name","code":"Example code
 
 ### fleet/reservations: Reservations
 Vehicle requests (reservations of a vehicle for a period).
-List: GET /api/v1/fleet/reservations. Detail: GET /api/v1/fleet/reservations/{id}.
+List: GET /api/v1/fleet/reservations. Export: + /export. Detail: + /{id}.
 Default order: start desc. Sortable: id, reference, start, stop, motive, destination, expected_km, attendees_count, origin, state, approved_at, refusal_reason.
 Fields:
 - id: integer. Technical identifier of the reservation.
@@ -6013,7 +6128,7 @@ Example record (shape only): {"id":42,"reference":"Example reference","vehicle":
 
 ### fleet/services: Services
 Services performed on the vehicles (maintenance and repairs).
-List: GET /api/v1/fleet/services. Detail: GET /api/v1/fleet/services/{id}.
+List: GET /api/v1/fleet/services. Export: + /export. Detail: + /{id}.
 Default order: date desc. Sortable: id, date, description, service_kind, amount, next_service_odometer, invoice_ref, state.
 Fields:
 - id: integer. Technical identifier of the service.
@@ -6043,7 +6158,7 @@ Example record (shape only): {"id":42,"vehicle":"Example vehicle","vehicle_id":7
 
 ### fleet/trips: Trips
 Trips driven with the vehicles.
-List: GET /api/v1/fleet/trips. Detail: GET /api/v1/fleet/trips/{id}.
+List: GET /api/v1/fleet/trips. Export: + /export. Detail: + /{id}.
 Default order: date desc. Sortable: id, reference, date, date_start, date_end, odometer_start, distance, motive, destination.
 Fields:
 - id: integer. Technical identifier of the trip.
@@ -6072,7 +6187,7 @@ Example record (shape only): {"id":42,"reference":"Example reference","reservati
 
 ### fleet/vehicles: Vehicles
 Vehicles of the fleet in service (archived vehicles are not exposed).
-List: GET /api/v1/fleet/vehicles. Detail: GET /api/v1/fleet/vehicles/{id}.
+List: GET /api/v1/fleet/vehicles. Export: + /export. Detail: + /{id}.
 Default order: plate asc. Sortable: id, plate, vin, seats, fuel_type, assignation_state, acquisition_date, insurance_expiry, technical_control_expiry. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the vehicle.
@@ -6108,7 +6223,7 @@ IT hardware assets of the organisation's inventory, helpdesk tickets and consuma
 
 ### it/assets: Assets
 IT hardware identified by serial number, limited to the organisation's inventory (parc).
-List: GET /api/v1/it/assets. Detail: GET /api/v1/it/assets/{id}.
+List: GET /api/v1/it/assets. Export: + /export. Detail: + /{id}.
 Default order: serial asc. Sortable: id, serial, internal_ref, lifecycle. Scope: org_in_parc = true.
 Fields:
 - id: integer. Technical identifier of the asset.
@@ -6129,7 +6244,7 @@ Example record (shape only): {"id":42,"serial":"Example serial","internal_ref":"
 
 ### it/consumable-moves: Consumable moves
 Consumables issued to beneficiaries against IT tickets, and what came back.
-List: GET /api/v1/it/consumable-moves. Detail: GET /api/v1/it/consumable-moves/{id}.
+List: GET /api/v1/it/consumable-moves. Export: + /export. Detail: + /{id}.
 Default order: date desc. Sortable: id, quantity, returned_quantity, state, date.
 Fields:
 - id: integer. Technical identifier of the move.
@@ -6155,7 +6270,7 @@ Example record (shape only): {"id":42,"ticket_id":7,"ticket_number":"Example tic
 
 ### it/tickets: Tickets
 IT helpdesk tickets in service (archived tickets are not exposed); both listings of the specification (decision D4).
-List: GET /api/v1/it/tickets. Detail: GET /api/v1/it/tickets/{id}.
+List: GET /api/v1/it/tickets. Export: + /export. Detail: + /{id}.
 Default order: id desc. Sortable: id, number, name, priority, kanban_state, assigned_date, closed_date, validation_state. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the ticket.
@@ -6193,7 +6308,7 @@ Purchase orders sent to vendors and their lines (quantities, prices, receptions,
 
 ### purchase/order-lines: Purchase order lines
 Lines of purchase orders.
-List: GET /api/v1/purchase/order-lines. Detail: GET /api/v1/purchase/order-lines/{id}.
+List: GET /api/v1/purchase/order-lines. Export: + /export. Detail: + /{id}.
 Default order: id desc. Sortable: id, description, quantity, price_unit, price_subtotal, price_total, qty_received, qty_invoiced, date_planned.
 Fields:
 - id: integer. Technical identifier of the line.
@@ -6225,7 +6340,7 @@ Example record (shape only): {"id":42,"order_id":7,"order_reference":"Example or
 
 ### purchase/orders: Purchase orders
 Purchase orders (requests for quotation and confirmed orders).
-List: GET /api/v1/purchase/orders. Detail: GET /api/v1/purchase/orders/{id}.
+List: GET /api/v1/purchase/orders. Export: + /export. Detail: + /{id}.
 Default order: date_order desc. Sortable: id, reference, vendor_reference, subject, budget_line, delivery_condition, origin, date_order, date_approve, date_planned, amount_untaxed, amount_total, state, invoice_status, created_at.
 Fields:
 - id: integer. Technical identifier of the order.
@@ -6275,7 +6390,7 @@ Sites and bookable spaces of the organisation, their categories and equipment, a
 
 ### space/activities: Activities
 Activities a space can be booked for (archived activities are not exposed).
-List: GET /api/v1/space/activities. Detail: GET /api/v1/space/activities/{id}.
+List: GET /api/v1/space/activities. Export: + /export. Detail: + /{id}.
 Default order: sequence asc, name asc. Sortable: id, name, code, default_duration. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the activity.
@@ -6290,7 +6405,7 @@ Example record (shape only): {"id":42,"name":"Example name","code":"Example code
 
 ### space/categories: Categories
 Categories of spaces and equipment (archived categories are not exposed).
-List: GET /api/v1/space/categories. Detail: GET /api/v1/space/categories/{id}.
+List: GET /api/v1/space/categories. Export: + /export. Detail: + /{id}.
 Default order: sequence asc, name asc. Sortable: id, name, description. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the category.
@@ -6303,7 +6418,7 @@ Example record (shape only): {"id":42,"name":"Example name","description":"Examp
 
 ### space/equipments: Equipment
 Equipment available in the spaces (archived equipment is not exposed).
-List: GET /api/v1/space/equipments. Detail: GET /api/v1/space/equipments/{id}.
+List: GET /api/v1/space/equipments. Export: + /export. Detail: + /{id}.
 Default order: name asc. Sortable: id, name, code, description. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the equipment.
@@ -6319,7 +6434,7 @@ Example record (shape only): {"id":42,"name":"Example name","code":"Example code
 
 ### space/maintenances: Maintenances
 Maintenance slots of spaces.
-List: GET /api/v1/space/maintenances. Detail: GET /api/v1/space/maintenances/{id}.
+List: GET /api/v1/space/maintenances. Export: + /export. Detail: + /{id}.
 Default order: start desc. Sortable: id, name, start, stop, state, category, blocks_reservations.
 Fields:
 - id: integer. Technical identifier of the maintenance.
@@ -6347,7 +6462,7 @@ Example record (shape only): {"id":42,"name":"Example name","space":"Example spa
 
 ### space/reservations: Reservations
 Reservations of spaces.
-List: GET /api/v1/space/reservations. Detail: GET /api/v1/space/reservations/{id}.
+List: GET /api/v1/space/reservations. Export: + /export. Detail: + /{id}.
 Default order: start desc. Sortable: id, reference, start, stop, attendees_expected, attendees_actual, origin, state, approved_at, refusal_reason, cancellation_reason, check_in_at, check_out_at.
 Fields:
 - id: integer. Technical identifier of the reservation.
@@ -6382,7 +6497,7 @@ Example record (shape only): {"id":42,"reference":"Example reference","space":"E
 
 ### space/sites: Sites
 Sites holding the spaces, as a tree (archived sites are not exposed).
-List: GET /api/v1/space/sites. Detail: GET /api/v1/space/sites/{id}.
+List: GET /api/v1/space/sites. Export: + /export. Detail: + /{id}.
 Default order: complete_name asc. Sortable: id, name, complete_name, code, address. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the site.
@@ -6401,7 +6516,7 @@ Example record (shape only): {"id":42,"name":"Example name","complete_name":"Exa
 
 ### space/spaces: Spaces
 Bookable spaces (archived spaces are not exposed).
-List: GET /api/v1/space/spaces. Detail: GET /api/v1/space/spaces/{id}.
+List: GET /api/v1/space/spaces. Export: + /export. Detail: + /{id}.
 Default order: sequence asc, name asc. Sortable: id, name, code, state, location, floor, surface, capacity, hourly_price, public_visibility, approval_required, min_lead_hours, max_lead_days, cancel_deadline_hours. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the space.
@@ -6438,7 +6553,7 @@ Objectives and key results, their measures and readings, squads' engagements, sp
 
 ### sprint/blockers: Blockers
 Blocking points raised by squads, with their origin, owner and the decision that lifted them.
-List: GET /api/v1/sprint/blockers. Detail: GET /api/v1/sprint/blockers/{id}.
+List: GET /api/v1/sprint/blockers. Export: + /export. Detail: + /{id}.
 Default order: date_start desc. Sortable: id, name, description, unblocker, origin, date_start, date_lifted, escalated, decision.
 Fields:
 - id: integer. Technical identifier of the blocker.
@@ -6472,7 +6587,7 @@ Example record (shape only): {"id":42,"name":"Example name","description":"Examp
 
 ### sprint/engagements: Engagements
 Commitments taken by squads towards an objective or key result, with their deadline and state.
-List: GET /api/v1/sprint/engagements. Detail: GET /api/v1/sprint/engagements/{id}.
+List: GET /api/v1/sprint/engagements. Export: + /export. Detail: + /{id}.
 Default order: deadline asc. Sortable: id, number, name, state, deadline, actual_date, expected_proof.
 Fields:
 - id: integer. Technical identifier of the engagement.
@@ -6505,7 +6620,7 @@ Example record (shape only): {"id":42,"number":"Example number","name":"Example 
 
 ### sprint/key-results: Key results
 Key results of the objectives, per exercice and squad, with their progress computed from their measures.
-List: GET /api/v1/sprint/key-results. Detail: GET /api/v1/sprint/key-results/{id}.
+List: GET /api/v1/sprint/key-results. Export: + /export. Detail: + /{id}.
 Default order: number asc. Sortable: id, number, name.
 Fields:
 - id: integer. Technical identifier of the key result.
@@ -6528,7 +6643,7 @@ Example record (shape only): {"id":42,"number":3,"name":"Example name","progress
 
 ### sprint/measure-readings: Measure readings
 Values read for the measures of the key results.
-List: GET /api/v1/sprint/measure-readings. Detail: GET /api/v1/sprint/measure-readings/{id}.
+List: GET /api/v1/sprint/measure-readings. Export: + /export. Detail: + /{id}.
 Default order: date desc. Sortable: id, date, value, note.
 Fields:
 - id: integer. Technical identifier of the reading.
@@ -6553,7 +6668,7 @@ Example record (shape only): {"id":42,"measure":"Example measure","measure_id":7
 
 ### sprint/measures: Measures
 Measures of the key results: start, milestone and target values, last reading and progress.
-List: GET /api/v1/sprint/measures. Detail: GET /api/v1/sprint/measures/{id}.
+List: GET /api/v1/sprint/measures. Export: + /export. Detail: + /{id}.
 Default order: kr_id, id. Sortable: id, name, unit, start_value, milestone_value, milestone_date, target_value.
 Fields:
 - id: integer. Technical identifier of the measure.
@@ -6578,7 +6693,7 @@ Example record (shape only): {"id":42,"name":"Example name","unit":"Example unit
 
 ### sprint/objectives: Objectives
 Objectives of the OKR framework, archived ones included.
-List: GET /api/v1/sprint/objectives. Detail: GET /api/v1/sprint/objectives/{id}.
+List: GET /api/v1/sprint/objectives. Export: + /export. Detail: + /{id}.
 Default order: name asc. Sortable: id, name, active.
 Fields:
 - id: integer. Technical identifier of the objective.
@@ -6592,7 +6707,7 @@ Example record (shape only): {"id":42,"name":"Example name","active":true,"url":
 
 ### sprint/sprints: Sprints
 Sprints of the squads (field list inferred, may grow; decision D1).
-List: GET /api/v1/sprint/sprints. Detail: GET /api/v1/sprint/sprints/{id}.
+List: GET /api/v1/sprint/sprints. Export: + /export. Detail: + /{id}.
 Default order: date_start desc. Sortable: id, name, date_start, date_end.
 Fields:
 - id: integer. Technical identifier of the sprint.
@@ -6614,7 +6729,7 @@ Stock transfers of the organisation (receipts, deliveries and internal moves).
 
 ### stock/pickings: Pickings
 Transfers of goods (receipts, deliveries, internal moves).
-List: GET /api/v1/stock/pickings. Detail: GET /api/v1/stock/pickings/{id}.
+List: GET /api/v1/stock/pickings. Export: + /export. Detail: + /{id}.
 Default order: scheduled_date desc. Sortable: id, reference, origin, scheduled_date, date_done, priority, state.
 Fields:
 - id: integer. Technical identifier of the transfer.
@@ -6644,7 +6759,7 @@ Missions of the organisation's staff: trips, their stages and expenses, trip typ
 
 ### travel/perdiem-rates: Per-diem rates
 Daily allowance rates by destination country and city (archived rates are not exposed).
-List: GET /api/v1/travel/perdiem-rates. Detail: GET /api/v1/travel/perdiem-rates/{id}.
+List: GET /api/v1/travel/perdiem-rates. Export: + /export. Detail: + /{id}.
 Default order: id desc. Sortable: id, daily_rate, has_tiers, note. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the rate.
@@ -6667,7 +6782,7 @@ Example record (shape only): {"id":42,"country":"Example country","country_id":7
 
 ### travel/perdiem-requests: Per-diem requests
 Requests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).
-List: GET /api/v1/travel/perdiem-requests. Detail: GET /api/v1/travel/perdiem-requests/{id}.
+List: GET /api/v1/travel/perdiem-requests. Export: + /export. Detail: + /{id}.
 Default order: date_start desc. Sortable: id, reference, name, state, mission_object, date_start, date_end, prorata_start, prorata_end, calc_model, daily_rate, duration_abatement_pct, duration_abatement_amount, total_amount, financing_type, partner_share_pct, amount_company, amount_partner, submit_date, approve_date, reject_date. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the request.
@@ -6716,7 +6831,7 @@ Example record (shape only): {"id":42,"reference":"Example reference","name":"Ex
 
 ### travel/trip-expenses: Trip expenses
 Other expenses of a trip (visa, local transport, fees...).
-List: GET /api/v1/travel/trip-expenses. Detail: GET /api/v1/travel/trip-expenses/{id}.
+List: GET /api/v1/travel/trip-expenses. Export: + /export. Detail: + /{id}.
 Default order: id desc. Sortable: id, name, cost, notes.
 Fields:
 - id: integer. Technical identifier of the expense.
@@ -6734,7 +6849,7 @@ Example record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_re
 
 ### travel/trip-stages: Trip stages
 Legs of a trip, in order, from one city to the next.
-List: GET /api/v1/travel/trip-stages. Detail: GET /api/v1/travel/trip-stages/{id}.
+List: GET /api/v1/travel/trip-stages. Export: + /export. Detail: + /{id}.
 Default order: trip_id desc, sequence asc. Sortable: id, name, position, is_return_leg, date_from, date_to, has_transport.
 Fields:
 - id: integer. Technical identifier of the stage.
@@ -6762,7 +6877,7 @@ Example record (shape only): {"id":42,"name":"Example name","trip_id":7,"trip_re
 
 ### travel/trip-types: Trip types
 Kinds of mission (archived types are not exposed).
-List: GET /api/v1/travel/trip-types. Detail: GET /api/v1/travel/trip-types/{id}.
+List: GET /api/v1/travel/trip-types. Export: + /export. Detail: + /{id}.
 Default order: sequence asc, name asc. Sortable: id, name, code, description. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the trip type.
@@ -6777,7 +6892,7 @@ Example record (shape only): {"id":42,"name":"Example name","code":"Example code
 
 ### travel/trips: Trips
 Missions of the organisation's staff: traveller, itinerary, dates and costs.
-List: GET /api/v1/travel/trips. Detail: GET /api/v1/travel/trips/{id}.
+List: GET /api/v1/travel/trips. Export: + /export. Detail: + /{id}.
 Default order: date_start desc. Sortable: id, reference, name, state, traveler_name, traveler_email, description, date_submission, date_start, date_end, transport_cost, accommodation_cost_total, insurance_premium, has_per_diem.
 Fields:
 - id: integer. Technical identifier of the trip.
@@ -6898,7 +7013,7 @@ var openapi_default = {
           "analytic"
         ],
         summary: "List analytic accounts",
-        description: "Analytic accounts, active and archived. The account id is the key used inside analytic distributions of lines.\n\nDefault order: `id asc`.",
+        description: "Analytic accounts, active and archived. The account id is the key used inside analytic distributions of lines.\n\nDefault order: `id asc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/analytic/accounts/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -6924,12 +7039,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -6986,10 +7095,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -6999,6 +7108,182 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/AnalyticAccountsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/analytic/accounts/export": {
+      get: {
+        operationId: "exportAnalyticAccounts",
+        tags: [
+          "analytic"
+        ],
+        summary: "Export analytic accounts",
+        description: "Every analytic accounts record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "dimension_id",
+            in: "query",
+            required: false,
+            description: "Records whose dimension_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "code",
+            in: "query",
+            required: false,
+            description: "Records whose code is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          },
+          {
+            name: "name",
+            in: "query",
+            required: false,
+            description: "Records whose name is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          },
+          {
+            name: "active",
+            in: "query",
+            required: false,
+            description: "Records whose active is equal to value. Operator `=`.",
+            schema: {
+              type: "boolean"
+            },
+            example: true
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -7025,32 +7310,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/AnalyticAccountsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -7200,7 +7461,7 @@ var openapi_default = {
           "analytic"
         ],
         summary: "List analytic dimensions",
-        description: "Axes of analysis (analytic plans) grouping the analytic accounts.\n\nDefault order: `sequence asc`.",
+        description: "Axes of analysis (analytic plans) grouping the analytic accounts.\n\nDefault order: `sequence asc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/analytic/dimensions/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -7228,12 +7489,6 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
-          },
-          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -7254,10 +7509,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -7267,6 +7522,148 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/AnalyticDimensionsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/analytic/dimensions/export": {
+      get: {
+        operationId: "exportAnalyticDimensions",
+        tags: [
+          "analytic"
+        ],
+        summary: "Export analytic dimensions",
+        description: "Every analytic dimensions record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "name",
+            in: "query",
+            required: false,
+            description: "Records whose name is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -7293,32 +7690,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/AnalyticDimensionsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -7468,7 +7841,7 @@ var openapi_default = {
           "approvals"
         ],
         summary: "List approvers",
-        description: "Steps of an approval circuit (one approver of one request).\n\nDefault order: `id desc`.",
+        description: "Steps of an approval circuit (one approver of one request).\n\nDefault order: `id desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/approvals/approvers/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -7494,12 +7867,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -7608,10 +7975,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -7621,6 +7988,234 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/ApprovalsApproversRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/approvals/approvers/export": {
+      get: {
+        operationId: "exportApprovalsApprovers",
+        tags: [
+          "approvals"
+        ],
+        summary: "Export approvers",
+        description: "Every approvers record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "request_id",
+            in: "query",
+            required: false,
+            description: "Records whose request_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "request_status",
+            in: "query",
+            required: false,
+            description: "Records whose request_status is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "new",
+                "pending",
+                "approved",
+                "refused",
+                "cancel",
+                "treated_paid"
+              ]
+            },
+            example: "new"
+          },
+          {
+            name: "approver_id",
+            in: "query",
+            required: false,
+            description: "Records whose approver_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "status",
+            in: "query",
+            required: false,
+            description: "Records whose status is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "new",
+                "pending",
+                "waiting",
+                "approved",
+                "refused",
+                "cancel"
+              ]
+            },
+            example: "new"
+          },
+          {
+            name: "created_after",
+            in: "query",
+            required: false,
+            description: "Steps created on or after this date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "created_before",
+            in: "query",
+            required: false,
+            description: "Steps created on or before this date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -7647,32 +8242,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/ApprovalsApproversRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -7822,7 +8393,7 @@ var openapi_default = {
           "approvals"
         ],
         summary: "List approval request lines",
-        description: "Product lines of approval requests (what is asked for and where it is charged).\n\nDefault order: `id desc`.",
+        description: "Product lines of approval requests (what is asked for and where it is charged).\n\nDefault order: `id desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/approvals/request-lines/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -7848,12 +8419,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -7956,10 +8521,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -7969,6 +8534,228 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/ApprovalsRequestLinesRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/approvals/request-lines/export": {
+      get: {
+        operationId: "exportApprovalsRequestLines",
+        tags: [
+          "approvals"
+        ],
+        summary: "Export approval request lines",
+        description: "Every approval request lines record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "request_id",
+            in: "query",
+            required: false,
+            description: "Records whose request_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "request_status",
+            in: "query",
+            required: false,
+            description: "Records whose request_status is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "new",
+                "pending",
+                "approved",
+                "refused",
+                "cancel",
+                "treated_paid"
+              ]
+            },
+            example: "new"
+          },
+          {
+            name: "product_id",
+            in: "query",
+            required: false,
+            description: "Records whose product_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "description",
+            in: "query",
+            required: false,
+            description: "Records whose description is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          },
+          {
+            name: "created_after",
+            in: "query",
+            required: false,
+            description: "Lines created on or after this date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "created_before",
+            in: "query",
+            required: false,
+            description: "Lines created on or before this date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -7995,32 +8782,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/ApprovalsRequestLinesRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -8170,7 +8933,7 @@ var openapi_default = {
           "approvals"
         ],
         summary: "List approval requests",
-        description: "Approval requests (purchases, expenses, missions...) and their outcome.\n\nDefault order: `id desc`.",
+        description: "Approval requests (purchases, expenses, missions...) and their outcome.\n\nDefault order: `id desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/approvals/requests/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -8196,12 +8959,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -8376,10 +9133,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -8389,6 +9146,300 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/ApprovalsRequestsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/approvals/requests/export": {
+      get: {
+        operationId: "exportApprovalsRequests",
+        tags: [
+          "approvals"
+        ],
+        summary: "Export approval requests",
+        description: "Every approval requests record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "status",
+            in: "query",
+            required: false,
+            description: "Records whose status is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "new",
+                "pending",
+                "approved",
+                "refused",
+                "cancel",
+                "treated_paid"
+              ]
+            },
+            example: "new"
+          },
+          {
+            name: "author_id",
+            in: "query",
+            required: false,
+            description: "Records whose author_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "category_id",
+            in: "query",
+            required: false,
+            description: "Records whose category_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "subject",
+            in: "query",
+            required: false,
+            description: "Records whose subject is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          },
+          {
+            name: "description",
+            in: "query",
+            required: false,
+            description: "Records whose description is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          },
+          {
+            name: "budget_code",
+            in: "query",
+            required: false,
+            description: "Records whose budget_code is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          },
+          {
+            name: "created_after",
+            in: "query",
+            required: false,
+            description: "Records whose created_at is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "created_before",
+            in: "query",
+            required: false,
+            description: "Records whose created_at is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "confirmed_after",
+            in: "query",
+            required: false,
+            description: "Records whose date_confirmed is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "confirmed_before",
+            in: "query",
+            required: false,
+            description: "Records whose date_confirmed is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "amount_above",
+            in: "query",
+            required: false,
+            description: "Requests whose amount is at least this value. Operator `>=`.",
+            schema: {
+              type: "number"
+            },
+            example: 1e3
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -8415,32 +9466,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/ApprovalsRequestsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -8590,7 +9617,7 @@ var openapi_default = {
           "electricity"
         ],
         summary: "List meters",
-        description: "Prepaid electricity meters in service, with their estimated balance and autonomy (archived meters are not exposed).\n\nDefault order: `code asc`. Scope: only records with `active = true` are exposed.",
+        description: "Prepaid electricity meters in service, with their estimated balance and autonomy (archived meters are not exposed).\n\nDefault order: `code asc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/electricity/counters/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -8616,12 +9643,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -8684,10 +9705,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -8697,6 +9718,188 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/ElectricityCountersRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/electricity/counters/export": {
+      get: {
+        operationId: "exportElectricityCounters",
+        tags: [
+          "electricity"
+        ],
+        summary: "Export meters",
+        description: "Every meters record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "status",
+            in: "query",
+            required: false,
+            description: "Records whose status is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "ok",
+                "warning",
+                "critical",
+                "no_data"
+              ]
+            },
+            example: "ok"
+          },
+          {
+            name: "environment_id",
+            in: "query",
+            required: false,
+            description: "Meters serving this environment (environment id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "code",
+            in: "query",
+            required: false,
+            description: "Records whose code is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          },
+          {
+            name: "autonomy_below",
+            in: "query",
+            required: false,
+            description: "Meters whose projected autonomy is at most this many days. Operator `<=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -8723,32 +9926,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/ElectricityCountersRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -8898,7 +10077,7 @@ var openapi_default = {
           "electricity"
         ],
         summary: "List credit purchases",
-        description: "Prepaid credit bought for a meter.\n\nDefault order: `date_purchase desc`.",
+        description: "Prepaid credit bought for a meter.\n\nDefault order: `date_purchase desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/electricity/purchases/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -8924,12 +10103,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -9016,10 +10189,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -9029,6 +10202,212 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/ElectricityPurchasesRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/electricity/purchases/export": {
+      get: {
+        operationId: "exportElectricityPurchases",
+        tags: [
+          "electricity"
+        ],
+        summary: "Export credit purchases",
+        description: "Every credit purchases record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "state",
+            in: "query",
+            required: false,
+            description: "Records whose state is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "active",
+                "cancelled"
+              ]
+            },
+            example: "active"
+          },
+          {
+            name: "counter_id",
+            in: "query",
+            required: false,
+            description: "Records whose counter_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "environment_id",
+            in: "query",
+            required: false,
+            description: "Purchases for meters of this environment (environment id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "date_after",
+            in: "query",
+            required: false,
+            description: "Records whose date_purchase is on or after the given date. Operator `>=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "date_before",
+            in: "query",
+            required: false,
+            description: "Records whose date_purchase is on or before the given date. Operator `<=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -9055,32 +10434,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/ElectricityPurchasesRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -9230,7 +10585,7 @@ var openapi_default = {
           "electricity"
         ],
         summary: "List meter readings",
-        description: "Balances read on a meter and the consumption derived from the previous reading.\n\nDefault order: `date_reading desc`.",
+        description: "Balances read on a meter and the consumption derived from the previous reading.\n\nDefault order: `date_reading desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/electricity/readings/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -9256,12 +10611,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -9334,10 +10683,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -9347,6 +10696,198 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/ElectricityReadingsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/electricity/readings/export": {
+      get: {
+        operationId: "exportElectricityReadings",
+        tags: [
+          "electricity"
+        ],
+        summary: "Export meter readings",
+        description: "Every meter readings record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "counter_id",
+            in: "query",
+            required: false,
+            description: "Records whose counter_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "environment_id",
+            in: "query",
+            required: false,
+            description: "Readings of meters of this environment (environment id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "date_after",
+            in: "query",
+            required: false,
+            description: "Records whose date_reading is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "date_before",
+            in: "query",
+            required: false,
+            description: "Records whose date_reading is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -9373,32 +10914,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/ElectricityReadingsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -9548,7 +11065,7 @@ var openapi_default = {
           "events"
         ],
         summary: "List events",
-        description: "Events with their dates, space, seats, people in charge, review state and checklist progress.\n\nDefault order: `date_begin desc`.",
+        description: "Events with their dates, space, seats, people in charge, review state and checklist progress.\n\nDefault order: `date_begin desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/events/events/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -9574,12 +11091,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -9691,10 +11202,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -9704,6 +11215,237 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/EventsEventsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/events/events/export": {
+      get: {
+        operationId: "exportEventsEvents",
+        tags: [
+          "events"
+        ],
+        summary: "Export events",
+        description: "Every events record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "stage_id",
+            in: "query",
+            required: false,
+            description: "Events in this stage (stage id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "space_id",
+            in: "query",
+            required: false,
+            description: "Records whose space_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "review_state",
+            in: "query",
+            required: false,
+            description: "Records whose review_state is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "approved",
+                "pending",
+                "refused"
+              ]
+            },
+            example: "approved"
+          },
+          {
+            name: "origin",
+            in: "query",
+            required: false,
+            description: "Records whose origin is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "internal",
+                "public"
+              ]
+            },
+            example: "internal"
+          },
+          {
+            name: "hidden_public",
+            in: "query",
+            required: false,
+            description: "Records whose hidden_public is equal to value. Operator `=`.",
+            schema: {
+              type: "boolean"
+            },
+            example: true
+          },
+          {
+            name: "begin_after",
+            in: "query",
+            required: false,
+            description: "Records whose date_begin is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "begin_before",
+            in: "query",
+            required: false,
+            description: "Records whose date_begin is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -9730,32 +11472,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/EventsEventsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -9905,7 +11623,7 @@ var openapi_default = {
           "events"
         ],
         summary: "List registrations",
-        description: "Registrations of participants to events (attendee name, email and phone are personal data).\n\nDefault order: `id desc`.",
+        description: "Registrations of participants to events (attendee name, email and phone are personal data).\n\nDefault order: `id desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/events/registrations/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -9931,12 +11649,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -9999,10 +11711,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -10012,6 +11724,188 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/EventsRegistrationsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/events/registrations/export": {
+      get: {
+        operationId: "exportEventsRegistrations",
+        tags: [
+          "events"
+        ],
+        summary: "Export registrations",
+        description: "Every registrations record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "event_id",
+            in: "query",
+            required: false,
+            description: "Records whose event_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "state",
+            in: "query",
+            required: false,
+            description: "Records whose state is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "draft",
+                "open",
+                "done",
+                "cancel"
+              ]
+            },
+            example: "draft"
+          },
+          {
+            name: "partner_id",
+            in: "query",
+            required: false,
+            description: "Registrations booked by this contact (partner id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "email",
+            in: "query",
+            required: false,
+            description: "Records whose email is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -10038,32 +11932,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/EventsRegistrationsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -10213,7 +12083,7 @@ var openapi_default = {
           "events"
         ],
         summary: "List checklist tasks",
-        description: "Preparation checklist tasks of events.\n\nDefault order: `event_id desc, sequence asc`.",
+        description: "Preparation checklist tasks of events.\n\nDefault order: `event_id desc, sequence asc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/events/tasks/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -10239,12 +12109,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -10289,10 +12153,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -10302,6 +12166,170 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/EventsTasksRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/events/tasks/export": {
+      get: {
+        operationId: "exportEventsTasks",
+        tags: [
+          "events"
+        ],
+        summary: "Export checklist tasks",
+        description: "Every checklist tasks record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "event_id",
+            in: "query",
+            required: false,
+            description: "Records whose event_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "done",
+            in: "query",
+            required: false,
+            description: "Records whose done is equal to value. Operator `=`.",
+            schema: {
+              type: "boolean"
+            },
+            example: true
+          },
+          {
+            name: "assigned_user_id",
+            in: "query",
+            required: false,
+            description: "Tasks assigned to this user (user id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -10328,32 +12356,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/EventsTasksRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -10503,7 +12507,7 @@ var openapi_default = {
           "fleet"
         ],
         summary: "List alerts",
-        description: "Due-date alerts on vehicles: insurance, technical control, mileage service, driving permit and custom reminders.\n\nDefault order: `due_date asc`.",
+        description: "Due-date alerts on vehicles: insurance, technical control, mileage service, driving permit and custom reminders.\n\nDefault order: `due_date asc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/fleet/alerts/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -10529,12 +12533,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -10627,10 +12625,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -10640,6 +12638,218 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/FleetAlertsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/fleet/alerts/export": {
+      get: {
+        operationId: "exportFleetAlerts",
+        tags: [
+          "fleet"
+        ],
+        summary: "Export alerts",
+        description: "Every alerts record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "state",
+            in: "query",
+            required: false,
+            description: "Records whose state is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "pending",
+                "handled",
+                "late"
+              ]
+            },
+            example: "pending"
+          },
+          {
+            name: "type",
+            in: "query",
+            required: false,
+            description: "Records whose type is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "assurance",
+                "controle_technique",
+                "entretien_km",
+                "permit",
+                "custom"
+              ]
+            },
+            example: "assurance"
+          },
+          {
+            name: "vehicle_id",
+            in: "query",
+            required: false,
+            description: "Records whose vehicle_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "due_before",
+            in: "query",
+            required: false,
+            description: "Records whose due_date is on or before the given date. Operator `<=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "due_after",
+            in: "query",
+            required: false,
+            description: "Records whose due_date is on or after the given date. Operator `>=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -10666,32 +12876,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/FleetAlertsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -10841,7 +13027,7 @@ var openapi_default = {
           "fleet"
         ],
         summary: "List fuel logs",
-        description: "Fuel fills of the vehicles with consumption over each interval and anomaly detection.\n\nDefault order: `date desc`.",
+        description: "Fuel fills of the vehicles with consumption over each interval and anomaly detection.\n\nDefault order: `date desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/fleet/fuel-logs/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -10867,12 +13053,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -10953,10 +13133,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -10966,6 +13146,206 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/FleetFuelLogsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/fleet/fuel-logs/export": {
+      get: {
+        operationId: "exportFleetFuelLogs",
+        tags: [
+          "fleet"
+        ],
+        summary: "Export fuel logs",
+        description: "Every fuel logs record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "vehicle_id",
+            in: "query",
+            required: false,
+            description: "Records whose vehicle_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "is_anomaly",
+            in: "query",
+            required: false,
+            description: "Records whose is_anomaly is equal to value. Operator `=`.",
+            schema: {
+              type: "boolean"
+            },
+            example: true
+          },
+          {
+            name: "reviewed",
+            in: "query",
+            required: false,
+            description: "Records whose reviewed is equal to value. Operator `=`.",
+            schema: {
+              type: "boolean"
+            },
+            example: true
+          },
+          {
+            name: "date_after",
+            in: "query",
+            required: false,
+            description: "Records whose date is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "date_before",
+            in: "query",
+            required: false,
+            description: "Records whose date is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -10992,32 +13372,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/FleetFuelLogsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -11167,7 +13523,7 @@ var openapi_default = {
           "fleet"
         ],
         summary: "List incidents",
-        description: "Incidents involving the vehicles (damage, breakdowns, accidents).\n\nDefault order: `date desc`.",
+        description: "Incidents involving the vehicles (damage, breakdowns, accidents).\n\nDefault order: `date desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/fleet/incidents/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -11193,12 +13549,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -11287,10 +13637,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -11300,6 +13650,214 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/FleetIncidentsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/fleet/incidents/export": {
+      get: {
+        operationId: "exportFleetIncidents",
+        tags: [
+          "fleet"
+        ],
+        summary: "Export incidents",
+        description: "Every incidents record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "vehicle_id",
+            in: "query",
+            required: false,
+            description: "Records whose vehicle_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "driver_id",
+            in: "query",
+            required: false,
+            description: "Incidents with this driver (partner id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "severity",
+            in: "query",
+            required: false,
+            description: "Records whose severity is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "minor",
+                "moderate",
+                "major",
+                "critical"
+              ]
+            },
+            example: "minor"
+          },
+          {
+            name: "date_after",
+            in: "query",
+            required: false,
+            description: "Records whose date is on or after the given date. Operator `>=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "date_before",
+            in: "query",
+            required: false,
+            description: "Records whose date is on or before the given date. Operator `<=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -11326,32 +13884,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/FleetIncidentsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -11501,7 +14035,7 @@ var openapi_default = {
           "fleet"
         ],
         summary: "List locations",
-        description: "Fleet locations in service (pick-up points and sites; archived locations are not exposed).\n\nDefault order: `sequence asc, name asc`. Scope: only records with `active = true` are exposed.",
+        description: "Fleet locations in service (pick-up points and sites; archived locations are not exposed).\n\nDefault order: `sequence asc, name asc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/fleet/locations/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -11527,12 +14061,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -11567,10 +14095,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -11580,6 +14108,160 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/FleetLocationsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/fleet/locations/export": {
+      get: {
+        operationId: "exportFleetLocations",
+        tags: [
+          "fleet"
+        ],
+        summary: "Export locations",
+        description: "Every locations record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "code",
+            in: "query",
+            required: false,
+            description: "Records whose code is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          },
+          {
+            name: "city",
+            in: "query",
+            required: false,
+            description: "Records whose city is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -11606,32 +14288,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/FleetLocationsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -11781,7 +14439,7 @@ var openapi_default = {
           "fleet"
         ],
         summary: "List reservations",
-        description: "Vehicle requests (reservations of a vehicle for a period).\n\nDefault order: `start desc`.",
+        description: "Vehicle requests (reservations of a vehicle for a period).\n\nDefault order: `start desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/fleet/reservations/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -11807,12 +14465,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -11904,10 +14556,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -11917,6 +14569,217 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/FleetReservationsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/fleet/reservations/export": {
+      get: {
+        operationId: "exportFleetReservations",
+        tags: [
+          "fleet"
+        ],
+        summary: "Export reservations",
+        description: "Every reservations record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "state",
+            in: "query",
+            required: false,
+            description: "Records whose state is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "draft",
+                "pending",
+                "approved",
+                "in_progress",
+                "done",
+                "refused",
+                "cancelled"
+              ]
+            },
+            example: "draft"
+          },
+          {
+            name: "vehicle_id",
+            in: "query",
+            required: false,
+            description: "Records whose vehicle_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "driver_id",
+            in: "query",
+            required: false,
+            description: "Reservations with this driver (partner id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "start_after",
+            in: "query",
+            required: false,
+            description: "Records whose start is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "start_before",
+            in: "query",
+            required: false,
+            description: "Records whose start is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -11943,32 +14806,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/FleetReservationsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -12118,7 +14957,7 @@ var openapi_default = {
           "fleet"
         ],
         summary: "List services",
-        description: "Services performed on the vehicles (maintenance and repairs).\n\nDefault order: `date desc`.",
+        description: "Services performed on the vehicles (maintenance and repairs).\n\nDefault order: `date desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/fleet/services/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -12144,12 +14983,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -12240,10 +15073,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -12253,6 +15086,216 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/FleetServicesRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/fleet/services/export": {
+      get: {
+        operationId: "exportFleetServices",
+        tags: [
+          "fleet"
+        ],
+        summary: "Export services",
+        description: "Every services record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "vehicle_id",
+            in: "query",
+            required: false,
+            description: "Records whose vehicle_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "state",
+            in: "query",
+            required: false,
+            description: "Records whose state is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "new",
+                "running",
+                "done",
+                "cancelled"
+              ]
+            },
+            example: "new"
+          },
+          {
+            name: "service_kind",
+            in: "query",
+            required: false,
+            description: "Records whose service_kind is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "preventive",
+                "curative"
+              ]
+            },
+            example: "preventive"
+          },
+          {
+            name: "date_after",
+            in: "query",
+            required: false,
+            description: "Records whose date is on or after the given date. Operator `>=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "date_before",
+            in: "query",
+            required: false,
+            description: "Records whose date is on or before the given date. Operator `<=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -12279,32 +15322,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/FleetServicesRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -12454,7 +15473,7 @@ var openapi_default = {
           "fleet"
         ],
         summary: "List trips",
-        description: "Trips driven with the vehicles.\n\nDefault order: `date desc`.",
+        description: "Trips driven with the vehicles.\n\nDefault order: `date desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/fleet/trips/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -12480,12 +15499,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -12558,10 +15571,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -12571,6 +15584,198 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/FleetTripsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/fleet/trips/export": {
+      get: {
+        operationId: "exportFleetTrips",
+        tags: [
+          "fleet"
+        ],
+        summary: "Export trips",
+        description: "Every trips record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "vehicle_id",
+            in: "query",
+            required: false,
+            description: "Records whose vehicle_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "driver_id",
+            in: "query",
+            required: false,
+            description: "Trips with this driver (partner id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "date_after",
+            in: "query",
+            required: false,
+            description: "Records whose date is on or after the given date. Operator `>=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "date_before",
+            in: "query",
+            required: false,
+            description: "Records whose date is on or before the given date. Operator `<=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -12597,32 +15802,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/FleetTripsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -12772,7 +15953,7 @@ var openapi_default = {
           "fleet"
         ],
         summary: "List vehicles",
-        description: "Vehicles of the fleet in service (archived vehicles are not exposed).\n\nDefault order: `plate asc`. Scope: only records with `active = true` are exposed.",
+        description: "Vehicles of the fleet in service (archived vehicles are not exposed).\n\nDefault order: `plate asc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/fleet/vehicles/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -12798,12 +15979,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -12914,10 +16089,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -12927,6 +16102,236 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/FleetVehiclesRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/fleet/vehicles/export": {
+      get: {
+        operationId: "exportFleetVehicles",
+        tags: [
+          "fleet"
+        ],
+        summary: "Export vehicles",
+        description: "Every vehicles record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "assignation_state",
+            in: "query",
+            required: false,
+            description: "Records whose assignation_state is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "free",
+                "assigned",
+                "maintenance",
+                "out_of_service",
+                "sold"
+              ]
+            },
+            example: "free"
+          },
+          {
+            name: "driver_id",
+            in: "query",
+            required: false,
+            description: "Vehicles assigned to this driver (partner id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "fuel_type",
+            in: "query",
+            required: false,
+            description: "Records whose fuel_type is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "diesel",
+                "gasoline",
+                "full_hybrid",
+                "plug_in_hybrid_diesel",
+                "plug_in_hybrid_gasoline",
+                "cng",
+                "lpg",
+                "hydrogen",
+                "electric"
+              ]
+            },
+            example: "diesel"
+          },
+          {
+            name: "plate",
+            in: "query",
+            required: false,
+            description: "Records whose plate is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          },
+          {
+            name: "insurance_expiry_before",
+            in: "query",
+            required: false,
+            description: "Records whose insurance_expiry is on or before the given date. Operator `<=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "technical_control_expiry_before",
+            in: "query",
+            required: false,
+            description: "Records whose technical_control_expiry is on or before the given date. Operator `<=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -12953,32 +16358,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/FleetVehiclesRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -13128,7 +16509,7 @@ var openapi_default = {
           "it"
         ],
         summary: "List assets",
-        description: "IT hardware identified by serial number, limited to the organisation's inventory (parc).\n\nDefault order: `serial asc`. Scope: only records with `org_in_parc = true` are exposed.",
+        description: "IT hardware identified by serial number, limited to the organisation's inventory (parc).\n\nDefault order: `serial asc`. Scope: only records with `org_in_parc = true` are exposed.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/it/assets/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -13154,12 +16535,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -13211,10 +16586,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -13224,6 +16599,177 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/ItAssetsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/it/assets/export": {
+      get: {
+        operationId: "exportItAssets",
+        tags: [
+          "it"
+        ],
+        summary: "Export assets",
+        description: "Every assets record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `org_in_parc = true` are exposed.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "lifecycle",
+            in: "query",
+            required: false,
+            description: "Records whose lifecycle is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "available",
+                "assigned",
+                "maintenance",
+                "retired",
+                "external"
+              ]
+            },
+            example: "available"
+          },
+          {
+            name: "holder_id",
+            in: "query",
+            required: false,
+            description: "Assets held by this person (partner id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "serial",
+            in: "query",
+            required: false,
+            description: "Records whose serial is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -13250,32 +16796,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/ItAssetsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -13425,7 +16947,7 @@ var openapi_default = {
           "it"
         ],
         summary: "List consumable moves",
-        description: "Consumables issued to beneficiaries against IT tickets, and what came back.\n\nDefault order: `date desc`.",
+        description: "Consumables issued to beneficiaries against IT tickets, and what came back.\n\nDefault order: `date desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/it/consumable-moves/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -13451,12 +16973,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -13544,10 +17060,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -13557,6 +17073,213 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/ItConsumableMovesRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/it/consumable-moves/export": {
+      get: {
+        operationId: "exportItConsumableMoves",
+        tags: [
+          "it"
+        ],
+        summary: "Export consumable moves",
+        description: "Every consumable moves record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "state",
+            in: "query",
+            required: false,
+            description: "Records whose state is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "out",
+                "partial",
+                "returned"
+              ]
+            },
+            example: "out"
+          },
+          {
+            name: "partner_id",
+            in: "query",
+            required: false,
+            description: "Moves for this beneficiary (partner id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "product_id",
+            in: "query",
+            required: false,
+            description: "Moves of this product. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "date_after",
+            in: "query",
+            required: false,
+            description: "Issued on or after this date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "date_before",
+            in: "query",
+            required: false,
+            description: "Issued on or before this date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -13583,32 +17306,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/ItConsumableMovesRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -13758,7 +17457,7 @@ var openapi_default = {
           "it"
         ],
         summary: "List tickets",
-        description: "IT helpdesk tickets in service (archived tickets are not exposed); both listings of the specification (decision D4).\n\nDefault order: `id desc`. Scope: only records with `active = true` are exposed.",
+        description: "IT helpdesk tickets in service (archived tickets are not exposed); both listings of the specification (decision D4).\n\nDefault order: `id desc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/it/tickets/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -13784,12 +17483,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -13900,10 +17593,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -13913,6 +17606,236 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/ItTicketsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/it/tickets/export": {
+      get: {
+        operationId: "exportItTickets",
+        tags: [
+          "it"
+        ],
+        summary: "Export tickets",
+        description: "Every tickets record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "is_closed",
+            in: "query",
+            required: false,
+            description: "Records whose is_closed is equal to value. Operator `=`.",
+            schema: {
+              type: "boolean"
+            },
+            example: true
+          },
+          {
+            name: "team_id",
+            in: "query",
+            required: false,
+            description: "Tickets of this support team. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "assignee_id",
+            in: "query",
+            required: false,
+            description: "Tickets assigned to one or several technicians (user ids, comma-separated or repeated key). Operator `in`.",
+            schema: {
+              type: "array",
+              items: {
+                type: "integer",
+                minimum: 1,
+                maximum: 2147483647
+              },
+              minItems: 1,
+              maxItems: 100
+            },
+            example: [
+              3,
+              5
+            ],
+            style: "form",
+            explode: true
+          },
+          {
+            name: "priority",
+            in: "query",
+            required: false,
+            description: "Records whose priority is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "0",
+                "1",
+                "2",
+                "3"
+              ]
+            },
+            example: "0"
+          },
+          {
+            name: "number",
+            in: "query",
+            required: false,
+            description: "Records whose number is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          },
+          {
+            name: "user_id",
+            in: "query",
+            required: false,
+            description: "Tickets where this user is among the assignees (earlier listing). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "validation_state",
+            in: "query",
+            required: false,
+            description: "Records whose validation_state is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "none",
+                "to_validate",
+                "validated",
+                "rejected"
+              ]
+            },
+            example: "none"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -13939,32 +17862,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/ItTicketsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -14114,7 +18013,7 @@ var openapi_default = {
           "purchase"
         ],
         summary: "List purchase order lines",
-        description: "Lines of purchase orders.\n\nDefault order: `id desc`.",
+        description: "Lines of purchase orders.\n\nDefault order: `id desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/purchase/order-lines/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -14140,12 +18039,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -14236,10 +18129,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -14249,6 +18142,216 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/PurchaseOrderLinesRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/purchase/order-lines/export": {
+      get: {
+        operationId: "exportPurchaseOrderLines",
+        tags: [
+          "purchase"
+        ],
+        summary: "Export purchase order lines",
+        description: "Every purchase order lines record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "order_id",
+            in: "query",
+            required: false,
+            description: "Records whose order_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "product_id",
+            in: "query",
+            required: false,
+            description: "Records whose product_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "state",
+            in: "query",
+            required: false,
+            description: "Records whose state is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "draft",
+                "sent",
+                "org_tribu",
+                "to approve",
+                "purchase",
+                "cancel"
+              ]
+            },
+            example: "draft"
+          },
+          {
+            name: "planned_after",
+            in: "query",
+            required: false,
+            description: "Records whose date_planned is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "planned_before",
+            in: "query",
+            required: false,
+            description: "Records whose date_planned is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -14275,32 +18378,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/PurchaseOrderLinesRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -14450,7 +18529,7 @@ var openapi_default = {
           "purchase"
         ],
         summary: "List purchase orders",
-        description: "Purchase orders (requests for quotation and confirmed orders).\n\nDefault order: `date_order desc`.",
+        description: "Purchase orders (requests for quotation and confirmed orders).\n\nDefault order: `date_order desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/purchase/orders/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -14476,12 +18555,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -14695,10 +18768,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -14708,6 +18781,339 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/PurchaseOrdersRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/purchase/orders/export": {
+      get: {
+        operationId: "exportPurchaseOrders",
+        tags: [
+          "purchase"
+        ],
+        summary: "Export purchase orders",
+        description: "Every purchase orders record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "state",
+            in: "query",
+            required: false,
+            description: "Records whose state is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "draft",
+                "sent",
+                "org_tribu",
+                "to approve",
+                "purchase",
+                "cancel"
+              ]
+            },
+            example: "draft"
+          },
+          {
+            name: "invoice_status",
+            in: "query",
+            required: false,
+            description: "Records whose invoice_status is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "no",
+                "to invoice",
+                "invoiced"
+              ]
+            },
+            example: "no"
+          },
+          {
+            name: "vendor_id",
+            in: "query",
+            required: false,
+            description: "Records whose vendor_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "user_id",
+            in: "query",
+            required: false,
+            description: "Orders handled by this buyer (user id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "origin",
+            in: "query",
+            required: false,
+            description: "Records whose origin is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          },
+          {
+            name: "subject",
+            in: "query",
+            required: false,
+            description: "Records whose subject is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          },
+          {
+            name: "budget_line",
+            in: "query",
+            required: false,
+            description: "Records whose budget_line is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          },
+          {
+            name: "department_id",
+            in: "query",
+            required: false,
+            description: "Orders of this department (department id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "ordered_after",
+            in: "query",
+            required: false,
+            description: "Records whose date_order is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "ordered_before",
+            in: "query",
+            required: false,
+            description: "Records whose date_order is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "amount_above",
+            in: "query",
+            required: false,
+            description: "Orders whose tax-inclusive total is at least this amount. Operator `>=`.",
+            schema: {
+              type: "number"
+            },
+            example: 1e3
+          },
+          {
+            name: "author_id",
+            in: "query",
+            required: false,
+            description: "Records whose author_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "created_after",
+            in: "query",
+            required: false,
+            description: "Records whose created_at is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "created_before",
+            in: "query",
+            required: false,
+            description: "Records whose created_at is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -14734,32 +19140,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/PurchaseOrdersRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -14909,7 +19291,7 @@ var openapi_default = {
           "space"
         ],
         summary: "List activities",
-        description: "Activities a space can be booked for (archived activities are not exposed).\n\nDefault order: `sequence asc, name asc`. Scope: only records with `active = true` are exposed.",
+        description: "Activities a space can be booked for (archived activities are not exposed).\n\nDefault order: `sequence asc, name asc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/space/activities/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -14935,12 +19317,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -14975,10 +19351,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -14988,6 +19364,160 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/SpaceActivitiesRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/space/activities/export": {
+      get: {
+        operationId: "exportSpaceActivities",
+        tags: [
+          "space"
+        ],
+        summary: "Export activities",
+        description: "Every activities record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "code",
+            in: "query",
+            required: false,
+            description: "Records whose code is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          },
+          {
+            name: "name",
+            in: "query",
+            required: false,
+            description: "Records whose name is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -15014,32 +19544,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/SpaceActivitiesRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -15189,7 +19695,7 @@ var openapi_default = {
           "space"
         ],
         summary: "List categories",
-        description: "Categories of spaces and equipment (archived categories are not exposed).\n\nDefault order: `sequence asc, name asc`. Scope: only records with `active = true` are exposed.",
+        description: "Categories of spaces and equipment (archived categories are not exposed).\n\nDefault order: `sequence asc, name asc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/space/categories/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -15217,12 +19723,6 @@ var openapi_default = {
             $ref: "#/components/parameters/Fields"
           },
           {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
-          },
-          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -15243,10 +19743,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -15256,6 +19756,148 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/SpaceCategoriesRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/space/categories/export": {
+      get: {
+        operationId: "exportSpaceCategories",
+        tags: [
+          "space"
+        ],
+        summary: "Export categories",
+        description: "Every categories record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "name",
+            in: "query",
+            required: false,
+            description: "Records whose name is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -15282,32 +19924,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/SpaceCategoriesRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -15457,7 +20075,7 @@ var openapi_default = {
           "space"
         ],
         summary: "List equipment",
-        description: "Equipment available in the spaces (archived equipment is not exposed).\n\nDefault order: `name asc`. Scope: only records with `active = true` are exposed.",
+        description: "Equipment available in the spaces (archived equipment is not exposed).\n\nDefault order: `name asc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/space/equipments/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -15483,12 +20101,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -15523,10 +20135,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -15536,6 +20148,160 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/SpaceEquipmentsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/space/equipments/export": {
+      get: {
+        operationId: "exportSpaceEquipments",
+        tags: [
+          "space"
+        ],
+        summary: "Export equipment",
+        description: "Every equipment record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "category_id",
+            in: "query",
+            required: false,
+            description: "Equipment of this category (category id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "name",
+            in: "query",
+            required: false,
+            description: "Records whose name is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -15562,32 +20328,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/SpaceEquipmentsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -15737,7 +20479,7 @@ var openapi_default = {
           "space"
         ],
         summary: "List maintenances",
-        description: "Maintenance slots of spaces.\n\nDefault order: `start desc`.",
+        description: "Maintenance slots of spaces.\n\nDefault order: `start desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/space/maintenances/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -15763,12 +20505,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -15871,10 +20607,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -15884,6 +20620,228 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/SpaceMaintenancesRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/space/maintenances/export": {
+      get: {
+        operationId: "exportSpaceMaintenances",
+        tags: [
+          "space"
+        ],
+        summary: "Export maintenances",
+        description: "Every maintenances record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "state",
+            in: "query",
+            required: false,
+            description: "Records whose state is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "planned",
+                "in_progress",
+                "done",
+                "cancelled"
+              ]
+            },
+            example: "planned"
+          },
+          {
+            name: "space_id",
+            in: "query",
+            required: false,
+            description: "Records whose space_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "category",
+            in: "query",
+            required: false,
+            description: "Records whose category is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "preventive",
+                "curative",
+                "cleaning",
+                "other"
+              ]
+            },
+            example: "preventive"
+          },
+          {
+            name: "blocks_reservations",
+            in: "query",
+            required: false,
+            description: "Records whose blocks_reservations is equal to value. Operator `=`.",
+            schema: {
+              type: "boolean"
+            },
+            example: true
+          },
+          {
+            name: "start_after",
+            in: "query",
+            required: false,
+            description: "Records whose start is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "start_before",
+            in: "query",
+            required: false,
+            description: "Records whose start is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -15910,32 +20868,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/SpaceMaintenancesRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -16085,7 +21019,7 @@ var openapi_default = {
           "space"
         ],
         summary: "List reservations",
-        description: "Reservations of spaces.\n\nDefault order: `start desc`.",
+        description: "Reservations of spaces.\n\nDefault order: `start desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/space/reservations/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -16111,12 +21045,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -16220,10 +21148,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -16233,6 +21161,229 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/SpaceReservationsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/space/reservations/export": {
+      get: {
+        operationId: "exportSpaceReservations",
+        tags: [
+          "space"
+        ],
+        summary: "Export reservations",
+        description: "Every reservations record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "state",
+            in: "query",
+            required: false,
+            description: "Records whose state is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "pending",
+                "approved",
+                "refused",
+                "cancelled",
+                "done"
+              ]
+            },
+            example: "pending"
+          },
+          {
+            name: "space_id",
+            in: "query",
+            required: false,
+            description: "Records whose space_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "activity_id",
+            in: "query",
+            required: false,
+            description: "Reservations for this activity (activity id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "origin",
+            in: "query",
+            required: false,
+            description: "Records whose origin is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "internal",
+                "public"
+              ]
+            },
+            example: "internal"
+          },
+          {
+            name: "start_after",
+            in: "query",
+            required: false,
+            description: "Records whose start is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "start_before",
+            in: "query",
+            required: false,
+            description: "Records whose start is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -16259,32 +21410,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/SpaceReservationsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -16434,7 +21561,7 @@ var openapi_default = {
           "space"
         ],
         summary: "List sites",
-        description: "Sites holding the spaces, as a tree (archived sites are not exposed).\n\nDefault order: `complete_name asc`. Scope: only records with `active = true` are exposed.",
+        description: "Sites holding the spaces, as a tree (archived sites are not exposed).\n\nDefault order: `complete_name asc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/space/sites/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -16460,12 +21587,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -16512,10 +21633,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -16525,6 +21646,172 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/SpaceSitesRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/space/sites/export": {
+      get: {
+        operationId: "exportSpaceSites",
+        tags: [
+          "space"
+        ],
+        summary: "Export sites",
+        description: "Every sites record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "code",
+            in: "query",
+            required: false,
+            description: "Records whose code is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          },
+          {
+            name: "parent_id",
+            in: "query",
+            required: false,
+            description: "Records whose parent_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "name",
+            in: "query",
+            required: false,
+            description: "Records whose name is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -16551,32 +21838,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/SpaceSitesRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -16726,7 +21989,7 @@ var openapi_default = {
           "space"
         ],
         summary: "List spaces",
-        description: "Bookable spaces (archived spaces are not exposed).\n\nDefault order: `sequence asc, name asc`. Scope: only records with `active = true` are exposed.",
+        description: "Bookable spaces (archived spaces are not exposed).\n\nDefault order: `sequence asc, name asc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/space/spaces/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -16752,12 +22015,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -16829,10 +22086,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -16842,6 +22099,197 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/SpaceSpacesRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/space/spaces/export": {
+      get: {
+        operationId: "exportSpaceSpaces",
+        tags: [
+          "space"
+        ],
+        summary: "Export spaces",
+        description: "Every spaces record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "state",
+            in: "query",
+            required: false,
+            description: "Records whose state is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "available",
+                "restricted",
+                "closed"
+              ]
+            },
+            example: "available"
+          },
+          {
+            name: "site_id",
+            in: "query",
+            required: false,
+            description: "Records whose site_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "capacity_min",
+            in: "query",
+            required: false,
+            description: "Records whose capacity is at least the given value. Operator `>=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "approval_required",
+            in: "query",
+            required: false,
+            description: "Records whose approval_required is equal to value. Operator `=`.",
+            schema: {
+              type: "boolean"
+            },
+            example: true
+          },
+          {
+            name: "name",
+            in: "query",
+            required: false,
+            description: "Records whose name is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -16868,32 +22316,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/SpaceSpacesRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -17043,7 +22467,7 @@ var openapi_default = {
           "sprint"
         ],
         summary: "List blockers",
-        description: "Blocking points raised by squads, with their origin, owner and the decision that lifted them.\n\nDefault order: `date_start desc`.",
+        description: "Blocking points raised by squads, with their origin, owner and the decision that lifted them.\n\nDefault order: `date_start desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/sprint/blockers/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -17069,12 +22493,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -17179,10 +22597,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -17192,6 +22610,230 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/SprintBlockersRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/sprint/blockers/export": {
+      get: {
+        operationId: "exportSprintBlockers",
+        tags: [
+          "sprint"
+        ],
+        summary: "Export blockers",
+        description: "Every blockers record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "is_open",
+            in: "query",
+            required: false,
+            description: "Records whose is_open is equal to value. Operator `=`.",
+            schema: {
+              type: "boolean"
+            },
+            example: true
+          },
+          {
+            name: "subject_id",
+            in: "query",
+            required: false,
+            description: "Records whose subject_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "sprint_id",
+            in: "query",
+            required: false,
+            description: "Blockers raised during this sprint. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "squad_id",
+            in: "query",
+            required: false,
+            description: "Blockers of this squad. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "escalated",
+            in: "query",
+            required: false,
+            description: "Records whose escalated is equal to value. Operator `=`.",
+            schema: {
+              type: "boolean"
+            },
+            example: true
+          },
+          {
+            name: "opened_after",
+            in: "query",
+            required: false,
+            description: "Blocked since this date or later. Operator `>=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "opened_before",
+            in: "query",
+            required: false,
+            description: "Blocked since this date or earlier. Operator `<=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -17218,32 +22860,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/SprintBlockersRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -17393,7 +23011,7 @@ var openapi_default = {
           "sprint"
         ],
         summary: "List engagements",
-        description: "Commitments taken by squads towards an objective or key result, with their deadline and state.\n\nDefault order: `deadline asc`.",
+        description: "Commitments taken by squads towards an objective or key result, with their deadline and state.\n\nDefault order: `deadline asc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/sprint/engagements/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -17419,12 +23037,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -17535,10 +23147,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -17548,6 +23160,236 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/SprintEngagementsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/sprint/engagements/export": {
+      get: {
+        operationId: "exportSprintEngagements",
+        tags: [
+          "sprint"
+        ],
+        summary: "Export engagements",
+        description: "Every engagements record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "state",
+            in: "query",
+            required: false,
+            description: "Records whose state is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "open",
+                "in_progress",
+                "at_risk",
+                "kept"
+              ]
+            },
+            example: "open"
+          },
+          {
+            name: "squad_id",
+            in: "query",
+            required: false,
+            description: "Records whose squad_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "objective_id",
+            in: "query",
+            required: false,
+            description: "Records whose objective_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "key_result_id",
+            in: "query",
+            required: false,
+            description: "Records whose key_result_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "is_late",
+            in: "query",
+            required: false,
+            description: "Records whose is_late is equal to value. Operator `=`.",
+            schema: {
+              type: "boolean"
+            },
+            example: true
+          },
+          {
+            name: "deadline_after",
+            in: "query",
+            required: false,
+            description: "Deadline on or after this date. Operator `>=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "deadline_before",
+            in: "query",
+            required: false,
+            description: "Deadline on or before this date. Operator `<=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -17574,32 +23416,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/SprintEngagementsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -17749,7 +23567,7 @@ var openapi_default = {
           "sprint"
         ],
         summary: "List key results",
-        description: "Key results of the objectives, per exercice and squad, with their progress computed from their measures.\n\nDefault order: `number asc`.",
+        description: "Key results of the objectives, per exercice and squad, with their progress computed from their measures.\n\nDefault order: `number asc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/sprint/key-results/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -17775,12 +23593,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -17839,10 +23651,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -17852,6 +23664,184 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/SprintKeyResultsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/sprint/key-results/export": {
+      get: {
+        operationId: "exportSprintKeyResults",
+        tags: [
+          "sprint"
+        ],
+        summary: "Export key results",
+        description: "Every key results record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "exercice_id",
+            in: "query",
+            required: false,
+            description: "Records whose exercice_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "objective_id",
+            in: "query",
+            required: false,
+            description: "Records whose objective_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "squad_id",
+            in: "query",
+            required: false,
+            description: "Key results carried by this squad. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "name",
+            in: "query",
+            required: false,
+            description: "Records whose name is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -17878,32 +23868,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/SprintKeyResultsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -18053,7 +24019,7 @@ var openapi_default = {
           "sprint"
         ],
         summary: "List measure readings",
-        description: "Values read for the measures of the key results.\n\nDefault order: `date desc`.",
+        description: "Values read for the measures of the key results.\n\nDefault order: `date desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/sprint/measure-readings/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -18079,12 +24045,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -18169,10 +24129,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -18182,6 +24142,210 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/SprintMeasureReadingsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/sprint/measure-readings/export": {
+      get: {
+        operationId: "exportSprintMeasureReadings",
+        tags: [
+          "sprint"
+        ],
+        summary: "Export measure readings",
+        description: "Every measure readings record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "measure_id",
+            in: "query",
+            required: false,
+            description: "Records whose measure_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "key_result_id",
+            in: "query",
+            required: false,
+            description: "Records whose key_result_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "squad_id",
+            in: "query",
+            required: false,
+            description: "Readings of this squad's measures. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "date_after",
+            in: "query",
+            required: false,
+            description: "Readings on or after this date. Operator `>=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "date_before",
+            in: "query",
+            required: false,
+            description: "Readings on or before this date. Operator `<=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -18208,32 +24372,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/SprintMeasureReadingsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -18383,7 +24523,7 @@ var openapi_default = {
           "sprint"
         ],
         summary: "List measures",
-        description: "Measures of the key results: start, milestone and target values, last reading and progress.\n\nDefault order: `kr_id, id`.",
+        description: "Measures of the key results: start, milestone and target values, last reading and progress.\n\nDefault order: `kr_id, id`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/sprint/measures/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -18409,12 +24549,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -18461,10 +24595,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -18474,6 +24608,172 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/SprintMeasuresRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/sprint/measures/export": {
+      get: {
+        operationId: "exportSprintMeasures",
+        tags: [
+          "sprint"
+        ],
+        summary: "Export measures",
+        description: "Every measures record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "key_result_id",
+            in: "query",
+            required: false,
+            description: "Records whose key_result_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "squad_id",
+            in: "query",
+            required: false,
+            description: "Measures of this squad's key results. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "name",
+            in: "query",
+            required: false,
+            description: "Records whose name is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -18500,32 +24800,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/SprintMeasuresRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -18675,7 +24951,7 @@ var openapi_default = {
           "sprint"
         ],
         summary: "List objectives",
-        description: "Objectives of the OKR framework, archived ones included.\n\nDefault order: `name asc`.",
+        description: "Objectives of the OKR framework, archived ones included.\n\nDefault order: `name asc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/sprint/objectives/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -18701,12 +24977,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -18739,10 +25009,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -18752,6 +25022,158 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/SprintObjectivesRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/sprint/objectives/export": {
+      get: {
+        operationId: "exportSprintObjectives",
+        tags: [
+          "sprint"
+        ],
+        summary: "Export objectives",
+        description: "Every objectives record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "name",
+            in: "query",
+            required: false,
+            description: "Records whose name is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          },
+          {
+            name: "active",
+            in: "query",
+            required: false,
+            description: "Records whose active is equal to value. Operator `=`.",
+            schema: {
+              type: "boolean"
+            },
+            example: true
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -18778,32 +25200,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/SprintObjectivesRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -18953,7 +25351,7 @@ var openapi_default = {
           "sprint"
         ],
         summary: "List sprints",
-        description: "Sprints of the squads (field list inferred, may grow; decision D1).\n\nDefault order: `date_start desc`.",
+        description: "Sprints of the squads (field list inferred, may grow; decision D1).\n\nDefault order: `date_start desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/sprint/sprints/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -18979,12 +25377,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -19045,10 +25437,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -19058,6 +25450,186 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/SprintSprintsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/sprint/sprints/export": {
+      get: {
+        operationId: "exportSprintSprints",
+        tags: [
+          "sprint"
+        ],
+        summary: "Export sprints",
+        description: "Every sprints record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "squad_id",
+            in: "query",
+            required: false,
+            description: "Records whose squad_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "start_after",
+            in: "query",
+            required: false,
+            description: "Sprints starting on or after this date. Operator `>=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "start_before",
+            in: "query",
+            required: false,
+            description: "Sprints starting on or before this date. Operator `<=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -19084,32 +25656,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/SprintSprintsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -19259,7 +25807,7 @@ var openapi_default = {
           "stock"
         ],
         summary: "List pickings",
-        description: "Transfers of goods (receipts, deliveries, internal moves).\n\nDefault order: `scheduled_date desc`.",
+        description: "Transfers of goods (receipts, deliveries, internal moves).\n\nDefault order: `scheduled_date desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/stock/pickings/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -19285,12 +25833,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -19381,10 +25923,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -19394,6 +25936,216 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/StockPickingsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/stock/pickings/export": {
+      get: {
+        operationId: "exportStockPickings",
+        tags: [
+          "stock"
+        ],
+        summary: "Export pickings",
+        description: "Every pickings record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "state",
+            in: "query",
+            required: false,
+            description: "Records whose state is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "draft",
+                "waiting",
+                "confirmed",
+                "assigned",
+                "done",
+                "cancel"
+              ]
+            },
+            example: "draft"
+          },
+          {
+            name: "partner_id",
+            in: "query",
+            required: false,
+            description: "Transfers with this contact (partner id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "origin",
+            in: "query",
+            required: false,
+            description: "Records whose origin is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          },
+          {
+            name: "scheduled_after",
+            in: "query",
+            required: false,
+            description: "Records whose scheduled_date is on or after the given date. Operator `>=`. A date alone starts at 00:00:00Z of that day. Compared with the value as answered (whole seconds): a record shown at this date-time is included; with a fraction of a second, only records shown at a later second.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "scheduled_before",
+            in: "query",
+            required: false,
+            description: "Records whose scheduled_date is on or before the given date. Operator `<=`. A date alone covers that whole day. Compared with the value as answered (whole seconds): every record shown at this date-time is included, whatever fraction of a second the ERP keeps.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -19420,32 +26172,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/StockPickingsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -19595,7 +26323,7 @@ var openapi_default = {
           "travel"
         ],
         summary: "List per-diem rates",
-        description: "Daily allowance rates by destination country and city (archived rates are not exposed).\n\nDefault order: `id desc`. Scope: only records with `active = true` are exposed.",
+        description: "Daily allowance rates by destination country and city (archived rates are not exposed).\n\nDefault order: `id desc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/travel/perdiem-rates/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -19621,12 +26349,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -19683,10 +26405,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -19696,6 +26418,182 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/TravelPerdiemRatesRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/travel/perdiem-rates/export": {
+      get: {
+        operationId: "exportTravelPerdiemRates",
+        tags: [
+          "travel"
+        ],
+        summary: "Export per-diem rates",
+        description: "Every per-diem rates record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "country_id",
+            in: "query",
+            required: false,
+            description: "Records whose country_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "city_id",
+            in: "query",
+            required: false,
+            description: "Rates for this city (city id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "environment_id",
+            in: "query",
+            required: false,
+            description: "Rates of this environment (environment id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "has_tiers",
+            in: "query",
+            required: false,
+            description: "Records whose has_tiers is equal to value. Operator `=`.",
+            schema: {
+              type: "boolean"
+            },
+            example: true
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -19722,32 +26620,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/TravelPerdiemRatesRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -19897,7 +26771,7 @@ var openapi_default = {
           "travel"
         ],
         summary: "List per-diem requests",
-        description: "Requests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).\n\nDefault order: `date_start desc`. Scope: only records with `active = true` are exposed.",
+        description: "Requests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).\n\nDefault order: `date_start desc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/travel/perdiem-requests/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -19923,12 +26797,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -20045,10 +26913,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -20058,6 +26926,242 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/TravelPerdiemRequestsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/travel/perdiem-requests/export": {
+      get: {
+        operationId: "exportTravelPerdiemRequests",
+        tags: [
+          "travel"
+        ],
+        summary: "Export per-diem requests",
+        description: "Every per-diem requests record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "state",
+            in: "query",
+            required: false,
+            description: "Records whose state is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "draft",
+                "pending",
+                "approved",
+                "rejected",
+                "cancelled"
+              ]
+            },
+            example: "draft"
+          },
+          {
+            name: "trip_id",
+            in: "query",
+            required: false,
+            description: "Records whose trip_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "traveler_user_id",
+            in: "query",
+            required: false,
+            description: "Requests of this traveller (user id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "country_id",
+            in: "query",
+            required: false,
+            description: "Requests for this destination country (country id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "financing_type",
+            in: "query",
+            required: false,
+            description: "Records whose financing_type is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "org",
+                "partner",
+                "mixed"
+              ]
+            },
+            example: "org"
+          },
+          {
+            name: "start_after",
+            in: "query",
+            required: false,
+            description: "Records whose date_start is on or after the given date. Operator `>=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "start_before",
+            in: "query",
+            required: false,
+            description: "Records whose date_start is on or before the given date. Operator `<=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -20084,32 +27188,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/TravelPerdiemRequestsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -20259,7 +27339,7 @@ var openapi_default = {
           "travel"
         ],
         summary: "List trip expenses",
-        description: "Other expenses of a trip (visa, local transport, fees...).\n\nDefault order: `id desc`.",
+        description: "Other expenses of a trip (visa, local transport, fees...).\n\nDefault order: `id desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/travel/trip-expenses/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -20285,12 +27365,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -20323,10 +27397,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -20336,6 +27410,158 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/TravelTripExpensesRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/travel/trip-expenses/export": {
+      get: {
+        operationId: "exportTravelTripExpenses",
+        tags: [
+          "travel"
+        ],
+        summary: "Export trip expenses",
+        description: "Every trip expenses record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "trip_id",
+            in: "query",
+            required: false,
+            description: "Records whose trip_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "cost_above",
+            in: "query",
+            required: false,
+            description: "Records whose cost is at least the given value. Operator `>=`.",
+            schema: {
+              type: "number"
+            },
+            example: 1e3
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -20362,32 +27588,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/TravelTripExpensesRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -20537,7 +27739,7 @@ var openapi_default = {
           "travel"
         ],
         summary: "List trip stages",
-        description: "Legs of a trip, in order, from one city to the next.\n\nDefault order: `trip_id desc, sequence asc`.",
+        description: "Legs of a trip, in order, from one city to the next.\n\nDefault order: `trip_id desc, sequence asc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/travel/trip-stages/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -20563,12 +27765,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -20651,10 +27847,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -20664,6 +27860,208 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/TravelTripStagesRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/travel/trip-stages/export": {
+      get: {
+        operationId: "exportTravelTripStages",
+        tags: [
+          "travel"
+        ],
+        summary: "Export trip stages",
+        description: "Every trip stages record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "trip_id",
+            in: "query",
+            required: false,
+            description: "Records whose trip_id is equal to value. Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "is_return_leg",
+            in: "query",
+            required: false,
+            description: "Records whose is_return_leg is equal to value. Operator `=`.",
+            schema: {
+              type: "boolean"
+            },
+            example: true
+          },
+          {
+            name: "country_to_id",
+            in: "query",
+            required: false,
+            description: "Stages arriving in this country (country id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "date_after",
+            in: "query",
+            required: false,
+            description: "Records whose date_from is on or after the given date. Operator `>=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "date_before",
+            in: "query",
+            required: false,
+            description: "Records whose date_from is on or before the given date. Operator `<=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -20690,32 +28088,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/TravelTripStagesRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -20865,7 +28239,7 @@ var openapi_default = {
           "travel"
         ],
         summary: "List trip types",
-        description: "Kinds of mission (archived types are not exposed).\n\nDefault order: `sequence asc, name asc`. Scope: only records with `active = true` are exposed.",
+        description: "Kinds of mission (archived types are not exposed).\n\nDefault order: `sequence asc, name asc`. Scope: only records with `active = true` are exposed.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/travel/trip-types/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -20891,12 +28265,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -20931,10 +28299,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -20944,6 +28312,160 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/TravelTripTypesRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/travel/trip-types/export": {
+      get: {
+        operationId: "exportTravelTripTypes",
+        tags: [
+          "travel"
+        ],
+        summary: "Export trip types",
+        description: "Every trip types record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "code",
+            in: "query",
+            required: false,
+            description: "Records whose code is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          },
+          {
+            name: "name",
+            in: "query",
+            required: false,
+            description: "Records whose name is containing (case-insensitive) the text value. Operator `ilike`.",
+            schema: {
+              type: "string",
+              minLength: 1,
+              maxLength: 256
+            },
+            example: "abc"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -20970,32 +28492,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/TravelTripTypesRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -21145,7 +28643,7 @@ var openapi_default = {
           "travel"
         ],
         summary: "List trips",
-        description: "Missions of the organisation's staff: traveller, itinerary, dates and costs.\n\nDefault order: `date_start desc`.",
+        description: "Missions of the organisation's staff: traveller, itinerary, dates and costs.\n\nDefault order: `date_start desc`.\n\nExports of every matching record (`csv` or `ndjson`) are `GET /api/v1/travel/trips/export`. For compatibility, this path still answers one when asked by `format=csv|ndjson` or by `Accept` (`text/csv`, `application/x-ndjson`), with `csv_formulas` as there: the export route's answer. It is not declared here, so that a typed client sees one answer, the JSON page.",
         parameters: [
           {
             $ref: "#/components/parameters/Limit"
@@ -21171,12 +28669,6 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/Fields"
-          },
-          {
-            $ref: "#/components/parameters/Format"
-          },
-          {
-            $ref: "#/components/parameters/CsvFormulas"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -21289,10 +28781,10 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: "A page of records, with an `ETag`.",
             headers: {
               ETag: {
-                $ref: "#/components/headers/PageETag"
+                $ref: "#/components/headers/ETag"
               },
               "Cache-Control": {
                 $ref: "#/components/headers/CacheControl"
@@ -21302,6 +28794,238 @@ var openapi_default = {
               },
               "Server-Timing": {
                 $ref: "#/components/headers/ServerTiming"
+              },
+              "X-Request-Id": {
+                $ref: "#/components/headers/RequestId"
+              },
+              "X-Unreadable-Fields": {
+                $ref: "#/components/headers/UnreadableFields"
+              },
+              "RateLimit-Policy": {
+                $ref: "#/components/headers/RateLimitPolicy"
+              },
+              RateLimit: {
+                $ref: "#/components/headers/RateLimit"
+              }
+            },
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: [
+                    "data",
+                    "meta"
+                  ],
+                  properties: {
+                    data: {
+                      type: "array",
+                      items: {
+                        $ref: "#/components/schemas/TravelTripsRecord"
+                      }
+                    },
+                    meta: {
+                      $ref: "#/components/schemas/ListMeta"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "304": {
+            $ref: "#/components/responses/NotModified"
+          },
+          "400": {
+            $ref: "#/components/responses/Error400"
+          },
+          "401": {
+            $ref: "#/components/responses/Error401"
+          },
+          "403": {
+            $ref: "#/components/responses/Error403"
+          },
+          "404": {
+            $ref: "#/components/responses/Error404"
+          },
+          "422": {
+            $ref: "#/components/responses/Error422"
+          },
+          "429": {
+            $ref: "#/components/responses/Error429"
+          },
+          "502": {
+            $ref: "#/components/responses/Error502"
+          },
+          "503": {
+            $ref: "#/components/responses/Error503"
+          },
+          "504": {
+            $ref: "#/components/responses/Error504"
+          }
+        }
+      }
+    },
+    "/api/v1/travel/trips/export": {
+      get: {
+        operationId: "exportTravelTrips",
+        tags: [
+          "travel"
+        ],
+        summary: "Export trips",
+        description: "Every trips record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        parameters: [
+          {
+            $ref: "#/components/parameters/Format"
+          },
+          {
+            $ref: "#/components/parameters/Fields"
+          },
+          {
+            name: "since_id",
+            in: "query",
+            required: false,
+            description: "Only records with a greater id: resumes an export after the last id received. Not with `changed_since`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            }
+          },
+          {
+            $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/ChangedSince"
+          },
+          {
+            name: "state",
+            in: "query",
+            required: false,
+            description: "Records whose state is equal to value. Operator `=`.",
+            schema: {
+              type: "string",
+              enum: [
+                "draft",
+                "pending",
+                "planned",
+                "in_progress",
+                "done",
+                "cancelled"
+              ]
+            },
+            example: "draft"
+          },
+          {
+            name: "traveler_id",
+            in: "query",
+            required: false,
+            description: "Trips of this traveller (user id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "trip_type_id",
+            in: "query",
+            required: false,
+            description: "Trips of this type (trip type id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "country_destination_id",
+            in: "query",
+            required: false,
+            description: "Trips to this country (country id). Operator `=`.",
+            schema: {
+              type: "integer",
+              minimum: 0,
+              maximum: 2147483647
+            },
+            example: 42
+          },
+          {
+            name: "has_per_diem",
+            in: "query",
+            required: false,
+            description: "Records whose has_per_diem is equal to value. Operator `=`.",
+            schema: {
+              type: "boolean"
+            },
+            example: true
+          },
+          {
+            name: "start_after",
+            in: "query",
+            required: false,
+            description: "Records whose date_start is on or after the given date. Operator `>=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          },
+          {
+            name: "start_before",
+            in: "query",
+            required: false,
+            description: "Records whose date_start is on or before the given date. Operator `<=`.",
+            schema: {
+              anyOf: [
+                {
+                  type: "string",
+                  format: "date"
+                },
+                {
+                  type: "string",
+                  format: "date-time"
+                }
+              ]
+            },
+            example: "2026-01-31"
+          }
+        ],
+        responses: {
+          "200": {
+            description: "Every matching record, in the format asked (`format`, else `Accept`, else csv).",
+            headers: {
+              "Content-Disposition": {
+                description: 'Always: `attachment; filename="<domain>-<resource>-<UTC time>.<extension>"`, the extension of the format.',
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: '^attachment; filename="[a-z0-9_]+-[a-z0-9_-]+-[0-9]{8}T[0-9]{6}Z\\.(csv|ndjson)"$'
+                }
+              },
+              "Cache-Control": {
+                description: "`no-store`: an export is read from the ERP as it is asked, never cached.",
+                required: true,
+                schema: {
+                  type: "string",
+                  pattern: "^no-store$"
+                }
+              },
+              "X-Next-Changed-Since": {
+                description: "With `changed_since` only: the token the next sync starts from (as `changed_since`), valid once the export was read to its end. The export holds the changes up to `CHANGES_SETTLE_MS` before it started.",
+                required: false,
+                schema: {
+                  type: "string"
+                }
               },
               "X-Request-Id": {
                 $ref: "#/components/headers/RequestId"
@@ -21328,32 +29052,8 @@ var openapi_default = {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
-              },
-              "application/json": {
-                schema: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "data",
-                    "meta"
-                  ],
-                  properties: {
-                    data: {
-                      type: "array",
-                      items: {
-                        $ref: "#/components/schemas/TravelTripsRecord"
-                      }
-                    },
-                    meta: {
-                      $ref: "#/components/schemas/ListMeta"
-                    }
-                  }
-                }
               }
             }
-          },
-          "304": {
-            $ref: "#/components/responses/NotModified"
           },
           "400": {
             $ref: "#/components/responses/Error400"
@@ -27011,11 +34711,10 @@ var openapi_default = {
         name: "format",
         in: "query",
         required: false,
-        description: "`csv` or `ndjson`: an export of every matching record, streamed (as `Accept: text/csv` or `application/x-ndjson` asks, for links opened in a browser or spreadsheet); `json`: the JSON page whatever `Accept` says. An export takes the filters, `fields`, `since_id` (resume after that id) and `changed_since`; not `limit`, `offset`, `order` or `total` (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent.",
+        description: "The export's format: `csv` or `ndjson`. Without it, the one `Accept` prefers among `text/csv`, `application/x-ndjson`; `csv` when `Accept` names none of them. As a parameter, for links opened in a browser or a spreadsheet, which cannot set `Accept`.",
         schema: {
           type: "string",
           enum: [
-            "json",
             "csv",
             "ndjson"
           ]
@@ -27079,13 +34778,6 @@ var openapi_default = {
       ETag: {
         description: "Strong entity tag of this answer (a hash of its body). Send it back in `If-None-Match` to get 304 while the answer is unchanged.",
         required: true,
-        schema: {
-          type: "string"
-        }
-      },
-      PageETag: {
-        description: "On a JSON page, always: strong entity tag of this answer (a hash of its body); send it back in `If-None-Match` to get 304 while the answer is unchanged. A CSV or NDJSON export has none (exports are never cached nor answered 304).",
-        required: false,
         schema: {
           type: "string"
         }
@@ -27339,11 +35031,6 @@ var ANALYTIC_ACCOUNTS = deepFreeze({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -27354,13 +35041,69 @@ var ANALYTIC_ACCOUNTS = deepFreeze({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      dimension_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      code: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      },
+      name: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      },
+      active: {
+        type: "string",
+        pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:analytic/accounts:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/analytic.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -27519,11 +35262,6 @@ var ANALYTIC_DIMENSIONS = deepFreeze({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -27534,13 +35272,54 @@ var ANALYTIC_DIMENSIONS = deepFreeze({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      name: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:analytic/dimensions:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/analytic.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -27584,8 +35363,10 @@ function deepFreeze(value) {
 // generated/routers/analytic.ts
 var ANALYTIC_ROUTES = [
   { path: "/accounts", kind: "list", resource: ANALYTIC_ACCOUNTS },
+  { path: "/accounts/export", kind: "export", resource: ANALYTIC_ACCOUNTS },
   { path: "/accounts/:id", kind: "detail", resource: ANALYTIC_ACCOUNTS },
   { path: "/dimensions", kind: "list", resource: ANALYTIC_DIMENSIONS },
+  { path: "/dimensions/export", kind: "export", resource: ANALYTIC_DIMENSIONS },
   { path: "/dimensions/:id", kind: "detail", resource: ANALYTIC_DIMENSIONS }
 ];
 
@@ -27805,11 +35586,6 @@ var APPROVALS_APPROVERS = deepFreeze2({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -27820,13 +35596,77 @@ var APPROVALS_APPROVERS = deepFreeze2({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      request_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      request_status: {
+        type: "string",
+        enum: ["new", "pending", "approved", "refused", "cancel", "treated_paid"]
+      },
+      approver_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      status: {
+        type: "string",
+        enum: ["new", "pending", "waiting", "approved", "refused", "cancel"]
+      },
+      created_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      created_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:approvals/approvers:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/approvals.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -28196,11 +36036,6 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -28211,13 +36046,78 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      request_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      request_status: {
+        type: "string",
+        enum: ["new", "pending", "approved", "refused", "cancel", "treated_paid"]
+      },
+      product_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      description: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      },
+      created_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      created_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:approvals/request-lines:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/approvals.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -28721,11 +36621,6 @@ var APPROVALS_REQUESTS = deepFreeze2({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -28736,13 +36631,103 @@ var APPROVALS_REQUESTS = deepFreeze2({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      status: {
+        type: "string",
+        enum: ["new", "pending", "approved", "refused", "cancel", "treated_paid"]
+      },
+      author_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      category_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      subject: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      },
+      description: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      },
+      budget_code: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      },
+      created_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      created_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      confirmed_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      confirmed_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      amount_above: {
+        type: "string",
+        pattern: "^-?([0-9]{1,15}(\\.[0-9]{1,6})?|\\.[0-9]{1,6})$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:approvals/requests:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/approvals.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -28835,10 +36820,13 @@ function deepFreeze2(value) {
 // generated/routers/approvals.ts
 var APPROVALS_ROUTES = [
   { path: "/approvers", kind: "list", resource: APPROVALS_APPROVERS },
+  { path: "/approvers/export", kind: "export", resource: APPROVALS_APPROVERS },
   { path: "/approvers/:id", kind: "detail", resource: APPROVALS_APPROVERS },
   { path: "/request-lines", kind: "list", resource: APPROVALS_REQUEST_LINES },
+  { path: "/request-lines/export", kind: "export", resource: APPROVALS_REQUEST_LINES },
   { path: "/request-lines/:id", kind: "detail", resource: APPROVALS_REQUEST_LINES },
   { path: "/requests", kind: "list", resource: APPROVALS_REQUESTS },
+  { path: "/requests/export", kind: "export", resource: APPROVALS_REQUESTS },
   { path: "/requests/:id", kind: "detail", resource: APPROVALS_REQUESTS }
 ];
 
@@ -29092,11 +37080,6 @@ var ELECTRICITY_COUNTERS = deepFreeze3({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -29107,13 +37090,68 @@ var ELECTRICITY_COUNTERS = deepFreeze3({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      status: {
+        type: "string",
+        enum: ["ok", "warning", "critical", "no_data"]
+      },
+      environment_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      code: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      },
+      autonomy_below: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:electricity/counters:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/electricity.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -29378,11 +37416,6 @@ var ELECTRICITY_PURCHASES = deepFreeze3({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -29393,13 +37426,73 @@ var ELECTRICITY_PURCHASES = deepFreeze3({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      state: {
+        type: "string",
+        enum: ["active", "cancelled"]
+      },
+      counter_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      environment_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      date_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      date_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:electricity/purchases:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/electricity.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -29661,11 +37754,6 @@ var ELECTRICITY_READINGS = deepFreeze3({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -29676,13 +37764,69 @@ var ELECTRICITY_READINGS = deepFreeze3({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      counter_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      environment_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      date_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      date_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:electricity/readings:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/electricity.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -29741,10 +37885,13 @@ function deepFreeze3(value) {
 // generated/routers/electricity.ts
 var ELECTRICITY_ROUTES = [
   { path: "/counters", kind: "list", resource: ELECTRICITY_COUNTERS },
+  { path: "/counters/export", kind: "export", resource: ELECTRICITY_COUNTERS },
   { path: "/counters/:id", kind: "detail", resource: ELECTRICITY_COUNTERS },
   { path: "/purchases", kind: "list", resource: ELECTRICITY_PURCHASES },
+  { path: "/purchases/export", kind: "export", resource: ELECTRICITY_PURCHASES },
   { path: "/purchases/:id", kind: "detail", resource: ELECTRICITY_PURCHASES },
   { path: "/readings", kind: "list", resource: ELECTRICITY_READINGS },
+  { path: "/readings/export", kind: "export", resource: ELECTRICITY_READINGS },
   { path: "/readings/:id", kind: "detail", resource: ELECTRICITY_READINGS }
 ];
 
@@ -30151,11 +38298,6 @@ var EVENTS_EVENTS = deepFreeze4({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -30166,13 +38308,82 @@ var EVENTS_EVENTS = deepFreeze4({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      stage_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      space_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      review_state: {
+        type: "string",
+        enum: ["approved", "pending", "refused"]
+      },
+      origin: {
+        type: "string",
+        enum: ["internal", "public"]
+      },
+      hidden_public: {
+        type: "string",
+        pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
+        maxLength: 64
+      },
+      begin_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      begin_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:events/events:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/events.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -30431,11 +38642,6 @@ var EVENTS_REGISTRATIONS = deepFreeze4({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -30446,13 +38652,68 @@ var EVENTS_REGISTRATIONS = deepFreeze4({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      event_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      state: {
+        type: "string",
+        enum: ["draft", "open", "done", "cancel"]
+      },
+      partner_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      email: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:events/registrations:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/events.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -30636,11 +38897,6 @@ var EVENTS_TASKS = deepFreeze4({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -30651,13 +38907,64 @@ var EVENTS_TASKS = deepFreeze4({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      event_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      done: {
+        type: "string",
+        pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
+        maxLength: 64
+      },
+      assigned_user_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:events/tasks:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/events.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -30711,10 +39018,13 @@ function deepFreeze4(value) {
 // generated/routers/events.ts
 var EVENTS_ROUTES = [
   { path: "/events", kind: "list", resource: EVENTS_EVENTS },
+  { path: "/events/export", kind: "export", resource: EVENTS_EVENTS },
   { path: "/events/:id", kind: "detail", resource: EVENTS_EVENTS },
   { path: "/registrations", kind: "list", resource: EVENTS_REGISTRATIONS },
+  { path: "/registrations/export", kind: "export", resource: EVENTS_REGISTRATIONS },
   { path: "/registrations/:id", kind: "detail", resource: EVENTS_REGISTRATIONS },
   { path: "/tasks", kind: "list", resource: EVENTS_TASKS },
+  { path: "/tasks/export", kind: "export", resource: EVENTS_TASKS },
   { path: "/tasks/:id", kind: "detail", resource: EVENTS_TASKS }
 ];
 
@@ -30941,11 +39251,6 @@ var FLEET_ALERTS = deepFreeze5({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -30956,13 +39261,72 @@ var FLEET_ALERTS = deepFreeze5({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      state: {
+        type: "string",
+        enum: ["pending", "handled", "late"]
+      },
+      type: {
+        type: "string",
+        enum: ["assurance", "controle_technique", "entretien_km", "permit", "custom"]
+      },
+      vehicle_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      due_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      due_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:fleet/alerts:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/fleet.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -31330,11 +39694,6 @@ var FLEET_FUEL_LOGS = deepFreeze5({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -31345,13 +39704,74 @@ var FLEET_FUEL_LOGS = deepFreeze5({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      vehicle_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      is_anomaly: {
+        type: "string",
+        pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
+        maxLength: 64
+      },
+      reviewed: {
+        type: "string",
+        pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
+        maxLength: 64
+      },
+      date_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      date_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:fleet/fuel-logs:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/fleet.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -31610,11 +40030,6 @@ var FLEET_INCIDENTS = deepFreeze5({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -31625,13 +40040,73 @@ var FLEET_INCIDENTS = deepFreeze5({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      vehicle_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      driver_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      severity: {
+        type: "string",
+        enum: ["minor", "moderate", "major", "critical"]
+      },
+      date_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      date_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:fleet/incidents:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/fleet.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -31871,11 +40346,6 @@ var FLEET_LOCATIONS = deepFreeze5({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -31886,13 +40356,59 @@ var FLEET_LOCATIONS = deepFreeze5({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      code: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      },
+      city: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:fleet/locations:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/fleet.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -32255,11 +40771,6 @@ var FLEET_RESERVATIONS = deepFreeze5({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -32270,13 +40781,73 @@ var FLEET_RESERVATIONS = deepFreeze5({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      state: {
+        type: "string",
+        enum: ["draft", "pending", "approved", "in_progress", "done", "refused", "cancelled"]
+      },
+      vehicle_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      driver_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      start_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      start_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:fleet/reservations:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/fleet.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -32612,11 +41183,6 @@ var FLEET_SERVICES = deepFreeze5({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -32627,13 +41193,72 @@ var FLEET_SERVICES = deepFreeze5({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      vehicle_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      state: {
+        type: "string",
+        enum: ["new", "running", "done", "cancelled"]
+      },
+      service_kind: {
+        type: "string",
+        enum: ["preventive", "curative"]
+      },
+      date_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      date_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:fleet/services:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/fleet.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -32960,11 +41585,6 @@ var FLEET_TRIPS = deepFreeze5({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -32975,13 +41595,69 @@ var FLEET_TRIPS = deepFreeze5({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      vehicle_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      driver_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      date_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      date_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:fleet/trips:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/fleet.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -33340,11 +42016,6 @@ var FLEET_VEHICLES = deepFreeze5({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -33355,13 +42026,77 @@ var FLEET_VEHICLES = deepFreeze5({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      assignation_state: {
+        type: "string",
+        enum: ["free", "assigned", "maintenance", "out_of_service", "sold"]
+      },
+      driver_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      fuel_type: {
+        type: "string",
+        enum: ["diesel", "gasoline", "full_hybrid", "plug_in_hybrid_diesel", "plug_in_hybrid_gasoline", "cng", "lpg", "hydrogen", "electric"]
+      },
+      plate: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      },
+      insurance_expiry_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      technical_control_expiry_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:fleet/vehicles:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/fleet.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -33428,20 +42163,28 @@ function deepFreeze5(value) {
 // generated/routers/fleet.ts
 var FLEET_ROUTES = [
   { path: "/alerts", kind: "list", resource: FLEET_ALERTS },
+  { path: "/alerts/export", kind: "export", resource: FLEET_ALERTS },
   { path: "/alerts/:id", kind: "detail", resource: FLEET_ALERTS },
   { path: "/fuel-logs", kind: "list", resource: FLEET_FUEL_LOGS },
+  { path: "/fuel-logs/export", kind: "export", resource: FLEET_FUEL_LOGS },
   { path: "/fuel-logs/:id", kind: "detail", resource: FLEET_FUEL_LOGS },
   { path: "/incidents", kind: "list", resource: FLEET_INCIDENTS },
+  { path: "/incidents/export", kind: "export", resource: FLEET_INCIDENTS },
   { path: "/incidents/:id", kind: "detail", resource: FLEET_INCIDENTS },
   { path: "/locations", kind: "list", resource: FLEET_LOCATIONS },
+  { path: "/locations/export", kind: "export", resource: FLEET_LOCATIONS },
   { path: "/locations/:id", kind: "detail", resource: FLEET_LOCATIONS },
   { path: "/reservations", kind: "list", resource: FLEET_RESERVATIONS },
+  { path: "/reservations/export", kind: "export", resource: FLEET_RESERVATIONS },
   { path: "/reservations/:id", kind: "detail", resource: FLEET_RESERVATIONS },
   { path: "/services", kind: "list", resource: FLEET_SERVICES },
+  { path: "/services/export", kind: "export", resource: FLEET_SERVICES },
   { path: "/services/:id", kind: "detail", resource: FLEET_SERVICES },
   { path: "/trips", kind: "list", resource: FLEET_TRIPS },
+  { path: "/trips/export", kind: "export", resource: FLEET_TRIPS },
   { path: "/trips/:id", kind: "detail", resource: FLEET_TRIPS },
   { path: "/vehicles", kind: "list", resource: FLEET_VEHICLES },
+  { path: "/vehicles/export", kind: "export", resource: FLEET_VEHICLES },
   { path: "/vehicles/:id", kind: "detail", resource: FLEET_VEHICLES }
 ];
 
@@ -33630,11 +42373,6 @@ var IT_ASSETS = deepFreeze6({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -33645,13 +42383,63 @@ var IT_ASSETS = deepFreeze6({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      lifecycle: {
+        type: "string",
+        enum: ["available", "assigned", "maintenance", "retired", "external"]
+      },
+      holder_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      serial: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:it/assets:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/it.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -33924,11 +42712,6 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -33939,13 +42722,73 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      state: {
+        type: "string",
+        enum: ["out", "partial", "returned"]
+      },
+      partner_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      product_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      date_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      date_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:it/consumable-moves:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/it.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -34331,11 +43174,6 @@ var IT_TICKETS = deepFreeze6({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -34346,13 +43184,96 @@ var IT_TICKETS = deepFreeze6({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      is_closed: {
+        type: "string",
+        pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
+        maxLength: 64
+      },
+      team_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      assignee_id: {
+        anyOf: [
+          {
+            type: "string",
+            pattern: "^[0-9]{1,10}(,[0-9]{1,10})*$",
+            maxLength: 2048
+          },
+          {
+            type: "array",
+            minItems: 1,
+            maxItems: 100,
+            items: {
+              type: "string",
+              pattern: "^[0-9]{1,10}(,[0-9]{1,10})*$",
+              maxLength: 2048
+            }
+          }
+        ]
+      },
+      priority: {
+        type: "string",
+        enum: ["0", "1", "2", "3"]
+      },
+      number: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      },
+      user_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      validation_state: {
+        type: "string",
+        enum: ["none", "to_validate", "validated", "rejected"]
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:it/tickets:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/it.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -34438,10 +43359,13 @@ function deepFreeze6(value) {
 // generated/routers/it.ts
 var IT_ROUTES = [
   { path: "/assets", kind: "list", resource: IT_ASSETS },
+  { path: "/assets/export", kind: "export", resource: IT_ASSETS },
   { path: "/assets/:id", kind: "detail", resource: IT_ASSETS },
   { path: "/consumable-moves", kind: "list", resource: IT_CONSUMABLE_MOVES },
+  { path: "/consumable-moves/export", kind: "export", resource: IT_CONSUMABLE_MOVES },
   { path: "/consumable-moves/:id", kind: "detail", resource: IT_CONSUMABLE_MOVES },
   { path: "/tickets", kind: "list", resource: IT_TICKETS },
+  { path: "/tickets/export", kind: "export", resource: IT_TICKETS },
   { path: "/tickets/:id", kind: "detail", resource: IT_TICKETS }
 ];
 
@@ -34755,11 +43679,6 @@ var PURCHASE_ORDER_LINES = deepFreeze7({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -34770,13 +43689,73 @@ var PURCHASE_ORDER_LINES = deepFreeze7({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      order_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      product_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      state: {
+        type: "string",
+        enum: ["draft", "sent", "org_tribu", "to approve", "purchase", "cancel"]
+      },
+      planned_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      planned_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:purchase/order-lines:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/purchase.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -35271,11 +44250,6 @@ var PURCHASE_ORDERS = deepFreeze7({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -35286,13 +44260,117 @@ var PURCHASE_ORDERS = deepFreeze7({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      state: {
+        type: "string",
+        enum: ["draft", "sent", "org_tribu", "to approve", "purchase", "cancel"]
+      },
+      invoice_status: {
+        type: "string",
+        enum: ["no", "to invoice", "invoiced"]
+      },
+      vendor_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      user_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      origin: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      },
+      subject: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      },
+      budget_line: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      },
+      department_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      ordered_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      ordered_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      amount_above: {
+        type: "string",
+        pattern: "^-?([0-9]{1,15}(\\.[0-9]{1,6})?|\\.[0-9]{1,6})$",
+        maxLength: 64
+      },
+      author_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      created_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      created_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:purchase/orders:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/purchase.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -35399,8 +44477,10 @@ function deepFreeze7(value) {
 // generated/routers/purchase.ts
 var PURCHASE_ROUTES = [
   { path: "/order-lines", kind: "list", resource: PURCHASE_ORDER_LINES },
+  { path: "/order-lines/export", kind: "export", resource: PURCHASE_ORDER_LINES },
   { path: "/order-lines/:id", kind: "detail", resource: PURCHASE_ORDER_LINES },
   { path: "/orders", kind: "list", resource: PURCHASE_ORDERS },
+  { path: "/orders/export", kind: "export", resource: PURCHASE_ORDERS },
   { path: "/orders/:id", kind: "detail", resource: PURCHASE_ORDERS }
 ];
 
@@ -35516,11 +44596,6 @@ var SPACE_ACTIVITIES = deepFreeze8({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -35531,13 +44606,59 @@ var SPACE_ACTIVITIES = deepFreeze8({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      code: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      },
+      name: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:space/activities:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/space.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -35665,11 +44786,6 @@ var SPACE_CATEGORIES = deepFreeze8({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -35680,13 +44796,54 @@ var SPACE_CATEGORIES = deepFreeze8({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      name: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:space/categories:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/space.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -35842,11 +44999,6 @@ var SPACE_EQUIPMENTS = deepFreeze8({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -35857,13 +45009,59 @@ var SPACE_EQUIPMENTS = deepFreeze8({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      category_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      name: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:space/equipments:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/space.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -36155,11 +45353,6 @@ var SPACE_MAINTENANCES = deepFreeze8({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -36170,13 +45363,77 @@ var SPACE_MAINTENANCES = deepFreeze8({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      state: {
+        type: "string",
+        enum: ["planned", "in_progress", "done", "cancelled"]
+      },
+      space_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      category: {
+        type: "string",
+        enum: ["preventive", "curative", "cleaning", "other"]
+      },
+      blocks_reservations: {
+        type: "string",
+        pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
+        maxLength: 64
+      },
+      start_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      start_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:space/maintenances:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/space.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -36580,11 +45837,6 @@ var SPACE_RESERVATIONS = deepFreeze8({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -36595,13 +45847,77 @@ var SPACE_RESERVATIONS = deepFreeze8({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      state: {
+        type: "string",
+        enum: ["pending", "approved", "refused", "cancelled", "done"]
+      },
+      space_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      activity_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      origin: {
+        type: "string",
+        enum: ["internal", "public"]
+      },
+      start_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      start_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:space/reservations:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/space.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -36813,11 +46129,6 @@ var SPACE_SITES = deepFreeze8({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -36828,13 +46139,64 @@ var SPACE_SITES = deepFreeze8({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      code: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      },
+      parent_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      name: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:space/sites:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/space.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -37207,11 +46569,6 @@ var SPACE_SPACES = deepFreeze8({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -37222,13 +46579,73 @@ var SPACE_SPACES = deepFreeze8({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      state: {
+        type: "string",
+        enum: ["available", "restricted", "closed"]
+      },
+      site_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      capacity_min: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      approval_required: {
+        type: "string",
+        pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
+        maxLength: 64
+      },
+      name: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:space/spaces:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/space.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -37291,18 +46708,25 @@ function deepFreeze8(value) {
 // generated/routers/space.ts
 var SPACE_ROUTES = [
   { path: "/activities", kind: "list", resource: SPACE_ACTIVITIES },
+  { path: "/activities/export", kind: "export", resource: SPACE_ACTIVITIES },
   { path: "/activities/:id", kind: "detail", resource: SPACE_ACTIVITIES },
   { path: "/categories", kind: "list", resource: SPACE_CATEGORIES },
+  { path: "/categories/export", kind: "export", resource: SPACE_CATEGORIES },
   { path: "/categories/:id", kind: "detail", resource: SPACE_CATEGORIES },
   { path: "/equipments", kind: "list", resource: SPACE_EQUIPMENTS },
+  { path: "/equipments/export", kind: "export", resource: SPACE_EQUIPMENTS },
   { path: "/equipments/:id", kind: "detail", resource: SPACE_EQUIPMENTS },
   { path: "/maintenances", kind: "list", resource: SPACE_MAINTENANCES },
+  { path: "/maintenances/export", kind: "export", resource: SPACE_MAINTENANCES },
   { path: "/maintenances/:id", kind: "detail", resource: SPACE_MAINTENANCES },
   { path: "/reservations", kind: "list", resource: SPACE_RESERVATIONS },
+  { path: "/reservations/export", kind: "export", resource: SPACE_RESERVATIONS },
   { path: "/reservations/:id", kind: "detail", resource: SPACE_RESERVATIONS },
   { path: "/sites", kind: "list", resource: SPACE_SITES },
+  { path: "/sites/export", kind: "export", resource: SPACE_SITES },
   { path: "/sites/:id", kind: "detail", resource: SPACE_SITES },
   { path: "/spaces", kind: "list", resource: SPACE_SPACES },
+  { path: "/spaces/export", kind: "export", resource: SPACE_SPACES },
   { path: "/spaces/:id", kind: "detail", resource: SPACE_SPACES }
 ];
 
@@ -37630,11 +47054,6 @@ var SPRINT_BLOCKERS = deepFreeze9({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -37645,13 +47064,84 @@ var SPRINT_BLOCKERS = deepFreeze9({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      is_open: {
+        type: "string",
+        pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
+        maxLength: 64
+      },
+      subject_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      sprint_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      squad_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      escalated: {
+        type: "string",
+        pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
+        maxLength: 64
+      },
+      opened_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      opened_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:sprint/blockers:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/sprint.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -38025,11 +47515,6 @@ var SPRINT_ENGAGEMENTS = deepFreeze9({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -38040,13 +47525,83 @@ var SPRINT_ENGAGEMENTS = deepFreeze9({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      state: {
+        type: "string",
+        enum: ["open", "in_progress", "at_risk", "kept"]
+      },
+      squad_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      objective_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      key_result_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      is_late: {
+        type: "string",
+        pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
+        maxLength: 64
+      },
+      deadline_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      deadline_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:sprint/engagements:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/sprint.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -38304,11 +47859,6 @@ var SPRINT_KEY_RESULTS = deepFreeze9({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -38319,13 +47869,69 @@ var SPRINT_KEY_RESULTS = deepFreeze9({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      exercice_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      objective_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      squad_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      name: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:sprint/key-results:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/sprint.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -38590,11 +48196,6 @@ var SPRINT_MEASURE_READINGS = deepFreeze9({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -38605,13 +48206,74 @@ var SPRINT_MEASURE_READINGS = deepFreeze9({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      measure_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      key_result_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      squad_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      date_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      date_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:sprint/measure-readings:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/sprint.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -38891,11 +48553,6 @@ var SPRINT_MEASURES = deepFreeze9({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -38906,13 +48563,64 @@ var SPRINT_MEASURES = deepFreeze9({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      key_result_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      squad_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      name: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:sprint/measures:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/sprint.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -39046,11 +48754,6 @@ var SPRINT_OBJECTIVES = deepFreeze9({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -39061,13 +48764,59 @@ var SPRINT_OBJECTIVES = deepFreeze9({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      name: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      },
+      active: {
+        type: "string",
+        pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:sprint/objectives:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/sprint.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -39244,11 +48993,6 @@ var SPRINT_SPRINTS = deepFreeze9({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -39259,13 +49003,64 @@ var SPRINT_SPRINTS = deepFreeze9({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      squad_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      start_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      start_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:sprint/sprints:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/sprint.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -39319,18 +49114,25 @@ function deepFreeze9(value) {
 // generated/routers/sprint.ts
 var SPRINT_ROUTES = [
   { path: "/blockers", kind: "list", resource: SPRINT_BLOCKERS },
+  { path: "/blockers/export", kind: "export", resource: SPRINT_BLOCKERS },
   { path: "/blockers/:id", kind: "detail", resource: SPRINT_BLOCKERS },
   { path: "/engagements", kind: "list", resource: SPRINT_ENGAGEMENTS },
+  { path: "/engagements/export", kind: "export", resource: SPRINT_ENGAGEMENTS },
   { path: "/engagements/:id", kind: "detail", resource: SPRINT_ENGAGEMENTS },
   { path: "/key-results", kind: "list", resource: SPRINT_KEY_RESULTS },
+  { path: "/key-results/export", kind: "export", resource: SPRINT_KEY_RESULTS },
   { path: "/key-results/:id", kind: "detail", resource: SPRINT_KEY_RESULTS },
   { path: "/measure-readings", kind: "list", resource: SPRINT_MEASURE_READINGS },
+  { path: "/measure-readings/export", kind: "export", resource: SPRINT_MEASURE_READINGS },
   { path: "/measure-readings/:id", kind: "detail", resource: SPRINT_MEASURE_READINGS },
   { path: "/measures", kind: "list", resource: SPRINT_MEASURES },
+  { path: "/measures/export", kind: "export", resource: SPRINT_MEASURES },
   { path: "/measures/:id", kind: "detail", resource: SPRINT_MEASURES },
   { path: "/objectives", kind: "list", resource: SPRINT_OBJECTIVES },
+  { path: "/objectives/export", kind: "export", resource: SPRINT_OBJECTIVES },
   { path: "/objectives/:id", kind: "detail", resource: SPRINT_OBJECTIVES },
   { path: "/sprints", kind: "list", resource: SPRINT_SPRINTS },
+  { path: "/sprints/export", kind: "export", resource: SPRINT_SPRINTS },
   { path: "/sprints/:id", kind: "detail", resource: SPRINT_SPRINTS }
 ];
 
@@ -39570,11 +49372,6 @@ var STOCK_PICKINGS = deepFreeze10({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -39585,13 +49382,73 @@ var STOCK_PICKINGS = deepFreeze10({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      state: {
+        type: "string",
+        enum: ["draft", "waiting", "confirmed", "assigned", "done", "cancel"]
+      },
+      partner_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      origin: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      },
+      scheduled_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      scheduled_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:stock/pickings:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/stock.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -39654,6 +49511,7 @@ function deepFreeze10(value) {
 // generated/routers/stock.ts
 var STOCK_ROUTES = [
   { path: "/pickings", kind: "list", resource: STOCK_PICKINGS },
+  { path: "/pickings/export", kind: "export", resource: STOCK_PICKINGS },
   { path: "/pickings/:id", kind: "detail", resource: STOCK_PICKINGS }
 ];
 
@@ -39861,11 +49719,6 @@ var TRAVEL_PERDIEM_RATES = deepFreeze11({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -39876,13 +49729,69 @@ var TRAVEL_PERDIEM_RATES = deepFreeze11({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      country_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      city_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      environment_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      has_tiers: {
+        type: "string",
+        pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:travel/perdiem-rates:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/travel.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -40463,11 +50372,6 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -40478,13 +50382,82 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      state: {
+        type: "string",
+        enum: ["draft", "pending", "approved", "rejected", "cancelled"]
+      },
+      trip_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      traveler_user_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      country_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      financing_type: {
+        type: "string",
+        enum: ["org", "partner", "mixed"]
+      },
+      start_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      start_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:travel/perdiem-requests:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/travel.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -40688,11 +50661,6 @@ var TRAVEL_TRIP_EXPENSES = deepFreeze11({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -40703,13 +50671,59 @@ var TRAVEL_TRIP_EXPENSES = deepFreeze11({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      trip_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      cost_above: {
+        type: "string",
+        pattern: "^-?([0-9]{1,15}(\\.[0-9]{1,6})?|\\.[0-9]{1,6})$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:travel/trip-expenses:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/travel.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -41003,11 +51017,6 @@ var TRAVEL_TRIP_STAGES = deepFreeze11({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -41018,13 +51027,74 @@ var TRAVEL_TRIP_STAGES = deepFreeze11({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      trip_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      is_return_leg: {
+        type: "string",
+        pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
+        maxLength: 64
+      },
+      country_to_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      date_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      date_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:travel/trip-stages:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/travel.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -41187,11 +51257,6 @@ var TRAVEL_TRIP_TYPES = deepFreeze11({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -41202,13 +51267,59 @@ var TRAVEL_TRIP_TYPES = deepFreeze11({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      code: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      },
+      name: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:travel/trip-types:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/travel.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -41660,11 +51771,6 @@ var TRAVEL_TRIPS = deepFreeze11({
         pattern: "^[0-9]+$",
         maxLength: 64
       },
-      since_id: {
-        type: "string",
-        pattern: "^[0-9]+$",
-        maxLength: 64
-      },
       total: {
         type: "string",
         pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
@@ -41675,13 +51781,83 @@ var TRAVEL_TRIPS = deepFreeze11({
         minLength: 1,
         maxLength: 256
       },
+      format: {
+        type: "string",
+        enum: ["json", "csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
       fields: {
         type: "string",
         maxLength: 2048
       },
+      csv_formulas: {
+        type: "string",
+        enum: ["escaped", "raw"]
+      },
+      changed_since: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048
+      },
+      state: {
+        type: "string",
+        enum: ["draft", "pending", "planned", "in_progress", "done", "cancelled"]
+      },
+      traveler_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      trip_type_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      country_destination_id: {
+        type: "string",
+        pattern: "^[0-9]{1,10}$",
+        maxLength: 64
+      },
+      has_per_diem: {
+        type: "string",
+        pattern: "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
+        maxLength: 64
+      },
+      start_after: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      },
+      start_before: {
+        type: "string",
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)?)?$",
+        maxLength: 64
+      }
+    }
+  },
+  exportQuerySchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $id: "urn:ops-data-gateway:travel/trips:export-query",
+    $comment: "Generated by ops-data-gateway codegen (make generate) from catalogue/travel.yaml. Do not edit: changes are lost at the next generation.",
+    type: "object",
+    additionalProperties: false,
+    properties: {
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["csv", "ndjson"]
+      },
+      since_id: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        maxLength: 64
+      },
+      fields: {
+        type: "string",
+        maxLength: 2048
       },
       csv_formulas: {
         type: "string",
@@ -41754,16 +51930,22 @@ function deepFreeze11(value) {
 // generated/routers/travel.ts
 var TRAVEL_ROUTES = [
   { path: "/perdiem-rates", kind: "list", resource: TRAVEL_PERDIEM_RATES },
+  { path: "/perdiem-rates/export", kind: "export", resource: TRAVEL_PERDIEM_RATES },
   { path: "/perdiem-rates/:id", kind: "detail", resource: TRAVEL_PERDIEM_RATES },
   { path: "/perdiem-requests", kind: "list", resource: TRAVEL_PERDIEM_REQUESTS },
+  { path: "/perdiem-requests/export", kind: "export", resource: TRAVEL_PERDIEM_REQUESTS },
   { path: "/perdiem-requests/:id", kind: "detail", resource: TRAVEL_PERDIEM_REQUESTS },
   { path: "/trip-expenses", kind: "list", resource: TRAVEL_TRIP_EXPENSES },
+  { path: "/trip-expenses/export", kind: "export", resource: TRAVEL_TRIP_EXPENSES },
   { path: "/trip-expenses/:id", kind: "detail", resource: TRAVEL_TRIP_EXPENSES },
   { path: "/trip-stages", kind: "list", resource: TRAVEL_TRIP_STAGES },
+  { path: "/trip-stages/export", kind: "export", resource: TRAVEL_TRIP_STAGES },
   { path: "/trip-stages/:id", kind: "detail", resource: TRAVEL_TRIP_STAGES },
   { path: "/trip-types", kind: "list", resource: TRAVEL_TRIP_TYPES },
+  { path: "/trip-types/export", kind: "export", resource: TRAVEL_TRIP_TYPES },
   { path: "/trip-types/:id", kind: "detail", resource: TRAVEL_TRIP_TYPES },
   { path: "/trips", kind: "list", resource: TRAVEL_TRIPS },
+  { path: "/trips/export", kind: "export", resource: TRAVEL_TRIPS },
   { path: "/trips/:id", kind: "detail", resource: TRAVEL_TRIPS }
 ];
 
@@ -43795,9 +53977,42 @@ init_request_context();
 
 // runtime/export/export-encoders.ts
 var import_sync = require("csv-stringify/sync");
+
+// runtime/route-kinds.ts
+var ROUTE_KINDS = {
+  /**
+   * `GET /api/v1/<domain>/<resource>`: a page of records (JSON), an export of every matching record
+   * (CSV or NDJSON) or a page of the change feed (`changed_since`). A page that counts its matches
+   * (`total=true`: two ERP calls) is `counted_list`, any other `list`.
+   */
+  list: { path: "", costs: ["list", "counted_list"] },
+  /**
+   * `GET /api/v1/<domain>/<resource>/export`: every matching record as a file in one of
+   * EXPORT_FORMATS, streamed. Charged as a list, as an export on the list route is. Declared before
+   * the detail route, whose `/:id` would take its path.
+   */
+  export: { path: "/export", costs: ["list"] },
+  /** `GET /api/v1/<domain>/<resource>/{id}`: one record. */
+  detail: { path: "/:id", costs: ["detail"] }
+};
+var ROUTE_KIND_ORDER = Object.keys(ROUTE_KINDS);
+var ANSWER_COSTS = ["not_modified", "cached"];
+var REQUEST_COSTS = [...new Set(ROUTE_KIND_ORDER.flatMap((kind) => ROUTE_KINDS[kind].costs))];
+var COST_KINDS = [...REQUEST_COSTS, ...ANSWER_COSTS];
+var EXPORT_FORMATS = {
+  csv: { mediaType: "text/csv", extension: "csv" },
+  ndjson: { mediaType: "application/x-ndjson", extension: "ndjson" }
+};
+var EXPORT_FORMAT_ORDER = Object.keys(EXPORT_FORMATS);
+
+// runtime/export/export-encoders.ts
 var REMOVED = "_removed";
+var ENCODERS = {
+  csv: csvEncoder,
+  ndjson: (_fields, changeFeed) => ndjsonEncoder(changeFeed)
+};
 function encoderFor(format, fields, changeFeed, formulas) {
-  return format === "csv" ? csvEncoder(fields, changeFeed, formulas) : ndjsonEncoder(changeFeed);
+  return ENCODERS[format](fields, changeFeed, formulas);
 }
 function csvEncoder(fields, changeFeed, formulas) {
   const columns = fields.map((field) => field.name);
@@ -43822,8 +54037,8 @@ function csvEncoder(fields, changeFeed, formulas) {
     return entry.record ? { ...entry.record, [REMOVED]: false } : { id: entry.id, [REMOVED]: true };
   };
   return {
-    contentType: "text/csv; charset=utf-8; header=present",
-    extension: "csv",
+    contentType: `${EXPORT_FORMATS.csv.mediaType}; charset=utf-8; header=present`,
+    extension: EXPORT_FORMATS.csv.extension,
     head: () => (0, import_sync.stringify)([], { ...options, header: true }),
     encode: (entries) => entries.length ? (0, import_sync.stringify)(entries.map(row), options) : ""
   };
@@ -43834,8 +54049,8 @@ function ndjsonEncoder(changeFeed) {
     return JSON.stringify(entry.record ? { ...entry.record, [REMOVED]: false } : { id: entry.id, [REMOVED]: true });
   };
   return {
-    contentType: "application/x-ndjson; charset=utf-8",
-    extension: "ndjson",
+    contentType: `${EXPORT_FORMATS.ndjson.mediaType}; charset=utf-8`,
+    extension: EXPORT_FORMATS.ndjson.extension,
     head: () => "",
     encode: (entries) => {
       let text3 = "";
@@ -44680,32 +54895,19 @@ init_erp_error();
 
 // runtime/query/parse-query.ts
 init_errors();
-
-// runtime/route-kinds.ts
-var ROUTE_KINDS = {
-  /**
-   * `GET /api/v1/<domain>/<resource>`: a page of records (JSON), an export of every matching record
-   * (CSV or NDJSON) or a page of the change feed (`changed_since`). A page that counts its matches
-   * (`total=true`: two ERP calls) is `counted_list`, any other `list`.
-   */
-  list: { path: "", costs: ["list", "counted_list"] },
-  /** `GET /api/v1/<domain>/<resource>/{id}`: one record. */
-  detail: { path: "/:id", costs: ["detail"] }
-};
-var ROUTE_KIND_ORDER = Object.keys(ROUTE_KINDS);
-var ANSWER_COSTS = ["not_modified", "cached"];
-var REQUEST_COSTS = ROUTE_KIND_ORDER.flatMap((kind) => ROUTE_KINDS[kind].costs);
-var COST_KINDS = [...REQUEST_COSTS, ...ANSWER_COSTS];
-
-// runtime/query/parse-query.ts
 var LIMIT_DEFAULT = 50;
 var LIMIT_MAX = 200;
 var INT32_MAX4 = 2147483647;
 var NOT_WITH_EXPORT = ["limit", "offset", "order", "total"];
+function assertExportable(query) {
+  const refused = NOT_WITH_EXPORT.filter((name) => query[name] !== void 0);
+  if (refused.length)
+    throw badRequest(`An export streams every matching record by ascending id: ${refused.join(", ")} cannot be used with it (filter instead; since_id resumes after an id).`);
+}
 var QueryParser = class {
-  constructor(resource, ajv) {
+  constructor(resource, ajv2) {
     this.resource = resource;
-    this.ajv = ajv;
+    this.ajv = ajv2;
     this.keys = byKind((kind) => new Set(Object.keys(this.schemaOf(kind).properties ?? {})));
     this.fieldsByName = new Map(resource.fields.map((f) => [f.name, f]));
     this.filtersByName = new Map(resource.filters.map((f) => [f.name, f]));
@@ -44738,15 +54940,23 @@ var QueryParser = class {
     }
     return validate;
   }
-  /** `format` is what the request asks for, by `format` or `Accept` (the handler decides which). */
+  /**
+   * A list route's query. `format` is what the request asks for, by `format` or `Accept` (the handler
+   * decides which): an export asked on the list route (kept for compatibility) reads as on the export route.
+   */
   parseList(query, format = "json") {
     this.checkShape("list", query);
+    if (format !== "json") assertExportable(query);
+    return this.parseListed(query, format);
+  }
+  /** The export route's query (`/export`): the list's filters, `fields`, `since_id` and `changed_since`, no paging or order. */
+  parseExport(query, format) {
+    assertExportable(query);
+    this.checkShape("export", query);
+    return this.parseListed(query, format);
+  }
+  parseListed(query, format) {
     const deprecated = [];
-    if (format !== "json") {
-      const refused = NOT_WITH_EXPORT.filter((name) => query[name] !== void 0);
-      if (refused.length)
-        throw badRequest(`An export streams every matching record by ascending id: ${refused.join(", ")} cannot be used with it (filter instead; since_id resumes after an id).`);
-    }
     if (query["csv_formulas"] !== void 0 && format !== "csv")
       throw badRequest("csv_formulas applies to CSV exports only (format=csv, or Accept: text/csv): other answers never hold formulas.");
     const changes = query["changed_since"] === void 0 ? void 0 : parseChangedSince(query["changed_since"]);
@@ -44910,12 +55120,16 @@ function errorFromSchema(errors, filters) {
   const name = first?.instancePath.split("/")[1] ?? "a parameter";
   if (name === "order")
     return badRequest(`Invalid sort: order ${Array.isArray(dataOf(first)) ? "given more than once" : "too long"}; use field, field asc or field desc, comma-separated.`);
+  if (name === "format" && first?.keyword === "enum") return invalidValue(`format: expected ${listed(first.params.allowedValues)}.`);
   const filter = filters.get(name);
   if (filter?.type === "enum") return invalidValue(`${name} must be one of: ${(filter.values ?? []).join(", ")}.`);
   const expectedOf = filter?.type ?? name;
   return invalidValue(
     `${name}: ${Object.hasOwn(EXPECTED, expectedOf) && EXPECTED[expectedOf] || "invalid value"}${Array.isArray(dataOf(first)) ? " (given more than once)" : ""}.`
   );
+}
+function listed(values) {
+  return values.length < 2 ? values.join("") : `${values.slice(0, -1).join(", ")} or ${values[values.length - 1]}`;
 }
 function dataOf(error) {
   return error?.data;
@@ -44927,7 +55141,7 @@ var EXPECTED = {
   total: "expected true or false",
   order: "expected one sort text",
   fields: "expected one comma-separated list of field names",
-  format: "expected json, csv or ndjson",
+  format: "expected one format name",
   changed_since: "expected one ISO 8601 date-time or the token meta.next_changed_since gave",
   integer: "expected a non-negative integer",
   number: "expected a decimal number",
@@ -45118,6 +55332,66 @@ var detailKind = ({ parserOf, answer: answer2, reader }) => (resource) => {
   };
 };
 
+// runtime/data-routes/export-answer.ts
+init_request_context();
+function exportAnswer({ exporter }) {
+  return async (query, format, { req, res, principal, resource }) => {
+    setCacheOutcome(res, "bypass");
+    for (const [name, value] of Object.entries(deprecationHeaders(resource, query.deprecated))) res.setHeader(name, value);
+    await exporter.stream(principal, resource, query, format, req, res, erpStatsOf(res));
+  };
+}
+
+// runtime/data-routes/export-format.ts
+var EXPORT_BY_MEDIA_TYPE = new Map(EXPORT_FORMAT_ORDER.map((format) => [EXPORT_FORMATS[format].mediaType, format]));
+var LIST_FORMATS = ["json", ...EXPORT_FORMAT_ORDER];
+var LIST_BY_MEDIA_TYPE = new Map([["application/json", "json"], ...EXPORT_BY_MEDIA_TYPE]);
+function listFormatOf(req, format) {
+  if (LIST_FORMATS.includes(format)) return format;
+  if (format !== void 0 || !req.headers.accept) return "json";
+  const chosen = req.accepts([...LIST_BY_MEDIA_TYPE.keys()]);
+  return chosen && LIST_BY_MEDIA_TYPE.get(chosen) || "json";
+}
+function exportFormatOf(req, format) {
+  const first = EXPORT_FORMAT_ORDER[0];
+  if (EXPORT_FORMAT_ORDER.includes(format)) return format;
+  if (format !== void 0 || !req.headers.accept) return first;
+  const chosen = req.accepts([...EXPORT_BY_MEDIA_TYPE.keys()]);
+  return chosen && EXPORT_BY_MEDIA_TYPE.get(chosen) || first;
+}
+
+// runtime/data-routes/listed-query.ts
+function readListedQuery(call, deps, parser, kind, parse) {
+  const raw = call.req.query;
+  assertCountedQuery(raw);
+  if (parser.knowsEveryKey(raw, kind)) assertUsableQuery(raw);
+  const parsed = parse(raw);
+  const gaps = call.gaps();
+  const query = gaps ? servableListQuery(parsed, gaps) : parsed;
+  if (query.changes) deps.changes.assertNotAhead(query.changes);
+  return query;
+}
+
+// runtime/data-routes/kinds/export/export-route.ts
+var exportKind = (deps) => {
+  const exported = exportAnswer(deps);
+  return (resource) => {
+    const parser = deps.parserOf(resource);
+    return {
+      read(call) {
+        let format = "csv";
+        const query = readListedQuery(call, deps, parser, "export", (raw) => {
+          format = exportFormatOf(call.req, raw["format"]);
+          return parser.parseExport(raw, format);
+        });
+        return { query, format };
+      },
+      costOf: () => "list",
+      answer: ({ query, format }, call) => exported(query, format, call)
+    };
+  };
+};
+
 // runtime/data-routes/kinds/list/changes.ts
 init_request_context();
 function changesAnswer({ changes, compression }) {
@@ -45129,29 +55403,6 @@ function changesAnswer({ changes, compression }) {
     const { bytes, etag } = encodeJson(page.body);
     await sendEncoded(req, res, bytes, etag, compression);
   };
-}
-
-// runtime/data-routes/kinds/list/export.ts
-init_request_context();
-function exportAnswer({ exporter }) {
-  return async (query, format, { req, res, principal, resource }) => {
-    setCacheOutcome(res, "bypass");
-    for (const [name, value] of Object.entries(deprecationHeaders(resource, query.deprecated))) res.setHeader(name, value);
-    await exporter.stream(principal, resource, query, format, req, res, erpStatsOf(res));
-  };
-}
-
-// runtime/data-routes/kinds/list/list-format.ts
-var BY_MEDIA_TYPE = {
-  "application/json": "json",
-  "text/csv": "csv",
-  "application/x-ndjson": "ndjson"
-};
-function listFormatOf(req, format) {
-  if (format === "csv" || format === "ndjson" || format === "json") return format;
-  if (format !== void 0 || !req.headers.accept) return "json";
-  const chosen = req.accepts(Object.keys(BY_MEDIA_TYPE));
-  return chosen && BY_MEDIA_TYPE[chosen] || "json";
 }
 
 // runtime/data-routes/kinds/list/page.ts
@@ -45181,14 +55432,11 @@ var listKind = (deps) => {
     const parser = deps.parserOf(resource);
     return {
       read(call) {
-        const raw = call.req.query;
-        assertCountedQuery(raw);
-        if (parser.knowsEveryKey(raw, "list")) assertUsableQuery(raw);
-        const format = listFormatOf(call.req, raw["format"]);
-        const parsed = parser.parseList(raw, format);
-        const gaps = call.gaps();
-        const query = gaps ? servableListQuery(parsed, gaps) : parsed;
-        if (query.changes) deps.changes.assertNotAhead(query.changes);
+        let format = "json";
+        const query = readListedQuery(call, deps, parser, "list", (raw) => {
+          format = listFormatOf(call.req, raw["format"]);
+          return parser.parseList(raw, format);
+        });
         return { query, format };
       },
       costOf: ({ query }) => query.total ? "counted_list" : "list",
@@ -45204,6 +55452,7 @@ var listKind = (deps) => {
 // runtime/data-routes/kinds/data-kinds.ts
 var DATA_KINDS = {
   list: listKind,
+  export: exportKind,
   detail: detailKind
 };
 
@@ -45216,12 +55465,12 @@ var outcomeOf2 = (res) => {
 };
 function createResourceHandlers(auth, reader, failures, budget, bulk, options = {}) {
   const { drift, keyLimit = NO_KEY_RATE_LIMIT, compression = { enabled: false, minBytes: 0 }, cache, onRefreshError = () => void 0, tracing } = options;
-  const ajv = new import__.default({ allErrors: false, strict: true, verbose: true });
+  const ajv2 = new import__.default({ allErrors: false, strict: true, verbose: true });
   const parsers = /* @__PURE__ */ new Map();
   const parserOf = (resource) => {
     let parser = parsers.get(resource);
     if (!parser) {
-      parser = new QueryParser(resource, ajv);
+      parser = new QueryParser(resource, ajv2);
       parsers.set(resource, parser);
     }
     return parser;
@@ -45367,7 +55616,7 @@ function inProcessGet(app) {
 var import_mcp = require("@modelcontextprotocol/sdk/server/mcp.js");
 var import_types = require("@modelcontextprotocol/sdk/types.js");
 var SERVER_NAME = "ops-data-gateway";
-var INSTRUCTIONS = "Read-only access to the operations data of the organisation (fleet, purchase, stock, travel, space, events, IT, sprint, approvals, electricity, analytic). Start with list_resources, then describe_resource for fields and filters; query_<domain> lists records with named filters (page with since_id), get_record reads one. Personal-data fields are left out unless named in fields. Errors are tool errors carrying the API error code and message. A call that reads data costs what its API route costs against the key rate limit; rate_limited (429) and unavailable (503: the gateway holds as many answers as its memory allows) carry retry_after, the seconds to wait before calling again.";
+var INSTRUCTIONS = "Read-only access to the operations data of the organisation (fleet, purchase, stock, travel, space, events, IT, sprint, approvals, electricity, analytic). Start with list_resources, then describe_resource for a resource's fields, filters (with their value types) and sort keys: the tools' schemas do not repeat them. query_<domain> lists records with named filters, ANDed: page with since_id 0, then meta.next_since_id until it is null; get_record reads one. Personal-data fields are left out unless named in fields. Errors are tool errors carrying the API error code and message; arguments outside a tool's input schema (limit above 200, say) are refused, never adjusted. A call that reads data costs what its API route costs against the key rate limit; rate_limited (429) and unavailable (503: the gateway holds as many answers as its memory allows) carry retry_after, the seconds to wait before calling again.";
 function createMcpServer(backend, version) {
   const server = new import_mcp.McpServer({ name: SERVER_NAME, title: "Operations data API", version }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
   const onTheWire = /* @__PURE__ */ new Map();
@@ -45398,6 +55647,9 @@ function createMcpServer(backend, version) {
   };
 }
 
+// runtime/mcp/tool-calls.ts
+var import__2 = __toESM(require("ajv/dist/2020"));
+
 // generated/mcp-tools.json
 var mcp_tools_default = {
   "x-generated-by": "Generated by ops-data-gateway codegen (make generate) from catalogue/*.yaml. Do not edit: changes are lost at the next generation.",
@@ -45426,20 +55678,8 @@ var mcp_tools_default = {
             type: "array",
             items: {
               type: "object",
-              required: [
-                "resource",
-                "title",
-                "description",
-                "query_tool"
-              ],
               properties: {
                 resource: {
-                  type: "string"
-                },
-                title: {
-                  type: "string"
-                },
-                description: {
                   type: "string"
                 },
                 query_tool: {
@@ -45451,17 +55691,14 @@ var mcp_tools_default = {
         }
       },
       annotations: {
-        title: "List resources",
         readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
         openWorldHint: false
       }
     },
     {
       name: "describe_resource",
       title: "Describe a resource",
-      description: "Fields (type, enum values, personal-data flag), named filters (operator, value type, example), sort keys and scope of one resource.",
+      description: "What the query tools take for one resource: its fields (type, enum values, nullable, personal-data flag, sortable), named filters (operator, value type, enum values, example), sort keys, default order and scope.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -45517,8 +55754,7 @@ var mcp_tools_default = {
               "travel/trip-stages",
               "travel/trip-types",
               "travel/trips"
-            ],
-            description: "The resource, as '<domain>/<resource>' (list_resources lists them)."
+            ]
           }
         }
       },
@@ -45526,138 +55762,47 @@ var mcp_tools_default = {
         type: "object",
         required: [
           "resource",
-          "title",
-          "description",
           "query_tool",
           "fields",
           "filters",
-          "sortable",
-          "default_order"
+          "sortable"
         ],
         properties: {
           resource: {
             type: "string"
           },
-          title: {
-            type: "string"
-          },
-          description: {
-            type: "string"
-          },
           query_tool: {
             type: "string"
           },
-          routes: {
+          fields: {
             type: "array",
             items: {
-              type: "string"
+              type: "object"
             }
           },
-          default_order: {
-            type: "string"
+          filters: {
+            type: "array",
+            items: {
+              type: "object"
+            }
           },
           sortable: {
             type: "array",
             items: {
               type: "string"
             }
-          },
-          scope: {
-            type: "string"
-          },
-          fields: {
-            type: "array",
-            items: {
-              type: "object",
-              required: [
-                "name",
-                "type",
-                "description",
-                "personal"
-              ],
-              properties: {
-                name: {
-                  type: "string"
-                },
-                type: {
-                  type: "string"
-                },
-                enum: {
-                  type: "array",
-                  items: {
-                    type: "string"
-                  }
-                },
-                nullable: {
-                  type: "boolean"
-                },
-                personal: {
-                  type: "boolean"
-                },
-                deprecated: {
-                  type: "boolean"
-                },
-                sortable: {
-                  type: "boolean"
-                },
-                description: {
-                  type: "string"
-                }
-              }
-            }
-          },
-          filters: {
-            type: "array",
-            items: {
-              type: "object",
-              required: [
-                "name",
-                "op",
-                "type",
-                "example"
-              ],
-              properties: {
-                name: {
-                  type: "string"
-                },
-                op: {
-                  type: "string"
-                },
-                type: {
-                  type: "string"
-                },
-                values: {
-                  type: "array",
-                  items: {
-                    type: "string"
-                  }
-                },
-                example: {
-                  type: "string"
-                },
-                deprecated: {
-                  type: "boolean"
-                },
-                description: {
-                  type: "string"
-                }
-              }
-            }
           }
         }
       },
       annotations: {
-        title: "Describe a resource",
         readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
         openWorldHint: false
       }
     },
     {
       name: "get_record",
       title: "Get one record",
-      description: "One record of a resource by its id (not_found when it does not exist or is outside the resource scope). Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
+      description: "One record of a resource by its id (not_found when it does not exist or is outside the resource scope).",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -45714,8 +55859,7 @@ var mcp_tools_default = {
               "travel/trip-stages",
               "travel/trip-types",
               "travel/trips"
-            ],
-            description: "The resource, as '<domain>/<resource>' (list_resources lists them)."
+            ]
           },
           id: {
             type: "integer",
@@ -45729,7 +55873,7 @@ var mcp_tools_default = {
             },
             minItems: 1,
             uniqueItems: true,
-            description: "Fields to return (default: every field except personal data). Personal-data fields (see describe_resource) are returned only when named here."
+            description: "Default: all but personal data (only when named)."
           }
         }
       },
@@ -45741,54 +55885,7 @@ var mcp_tools_default = {
         ],
         properties: {
           resource: {
-            type: "string",
-            enum: [
-              "analytic/accounts",
-              "analytic/dimensions",
-              "approvals/approvers",
-              "approvals/request-lines",
-              "approvals/requests",
-              "electricity/counters",
-              "electricity/purchases",
-              "electricity/readings",
-              "events/events",
-              "events/registrations",
-              "events/tasks",
-              "fleet/alerts",
-              "fleet/fuel-logs",
-              "fleet/incidents",
-              "fleet/locations",
-              "fleet/reservations",
-              "fleet/services",
-              "fleet/trips",
-              "fleet/vehicles",
-              "it/assets",
-              "it/consumable-moves",
-              "it/tickets",
-              "purchase/order-lines",
-              "purchase/orders",
-              "space/activities",
-              "space/categories",
-              "space/equipments",
-              "space/maintenances",
-              "space/reservations",
-              "space/sites",
-              "space/spaces",
-              "sprint/blockers",
-              "sprint/engagements",
-              "sprint/key-results",
-              "sprint/measure-readings",
-              "sprint/measures",
-              "sprint/objectives",
-              "sprint/sprints",
-              "stock/pickings",
-              "travel/perdiem-rates",
-              "travel/perdiem-requests",
-              "travel/trip-expenses",
-              "travel/trip-stages",
-              "travel/trip-types",
-              "travel/trips"
-            ]
+            type: "string"
           },
           data: {
             type: "object",
@@ -45802,36 +55899,19 @@ var mcp_tools_default = {
             }
           },
           meta: {
-            type: "object",
-            properties: {
-              personal_fields_omitted: {
-                type: "array",
-                items: {
-                  type: "string"
-                }
-              },
-              unreadable_fields: {
-                type: "array",
-                items: {
-                  type: "string"
-                }
-              }
-            }
+            type: "object"
           }
         }
       },
       annotations: {
-        title: "Get one record",
         readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
         openWorldHint: false
       }
     },
     {
       name: "query_analytic",
       title: "Query Analytic",
-      description: "List records of a Analytic resource (Analytic accounts charged by purchase and approval lines, and the analysis dimensions (plans) that group them.) with its named filters, ANDed. Resources:\n- accounts: Analytic accounts, active and archived. The account id is the key used inside analytic distributions of lines.\n- dimensions: Axes of analysis (analytic plans) grouping the analytic accounts.\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
+      description: "Records of one Analytic resource (Analytic accounts charged by purchase and approval lines, and the analysis dimensions (plans) that group them), with named filters, ANDed.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -45844,92 +55924,40 @@ var mcp_tools_default = {
             enum: [
               "accounts",
               "dimensions"
-            ],
-            description: "Which resource of the domain."
+            ]
           },
           filters: {
             type: "object",
-            description: "Named filters of the chosen resource (the branch titled with its name); any other name is refused. Omit for no filter.",
-            anyOf: [
-              {
-                title: "accounts",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  dimension_id: {
-                    type: "integer",
-                    description: "= Records whose dimension_id is equal to value."
-                  },
-                  code: {
-                    type: "string",
-                    description: "ilike Records whose code is containing (case-insensitive) the text value."
-                  },
-                  name: {
-                    type: "string",
-                    description: "ilike Records whose name is containing (case-insensitive) the text value."
-                  },
-                  active: {
-                    type: "boolean",
-                    description: "= Records whose active is equal to value."
-                  }
-                }
-              },
-              {
-                title: "dimensions",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  name: {
-                    type: "string",
-                    description: "ilike Records whose name is containing (case-insensitive) the text value."
-                  }
-                }
-              }
-            ]
+            description: "{name: value} of the resource's filters."
           },
           fields: {
             type: "array",
             items: {
-              type: "string",
-              enum: [
-                "active",
-                "applicability",
-                "code",
-                "company",
-                "dimension",
-                "dimension_id",
-                "id",
-                "name",
-                "parent",
-                "partner",
-                "root_dimension",
-                "sequence",
-                "url"
-              ]
+              type: "string"
             },
             minItems: 1,
             uniqueItems: true,
-            description: "Fields to return (default: every field except personal data). Personal-data fields (see describe_resource) are returned only when named here."
+            description: "Default: all but personal data (only when named)."
           },
           order: {
             type: "string",
-            description: "Sort keys among the resource's sortable fields: 'field', 'field desc', comma-separated. Not with since_id."
+            description: "'field desc', comma-separated; not with since_id."
           },
           limit: {
             type: "integer",
             minimum: 1,
             maximum: 200,
-            description: "Records per page (default 50)."
+            description: "Default 50."
           },
           since_id: {
             type: "integer",
             minimum: 0,
             maximum: 2147483647,
-            description: "Cursor: 0 for the first page, then meta.next_since_id. Records come in ascending id."
+            description: "0, then meta.next_since_id until null."
           },
           total: {
             type: "boolean",
-            description: "Count every matching record in meta.total (default true; false is cheaper)."
+            description: "false: no meta.total (cheaper)."
           }
         }
       },
@@ -45942,172 +55970,36 @@ var mcp_tools_default = {
         ],
         properties: {
           resource: {
-            type: "string",
-            enum: [
-              "analytic/accounts",
-              "analytic/dimensions"
-            ]
+            type: "string"
           },
           data: {
             type: "array",
             items: {
-              anyOf: [
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    code: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    dimension: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    dimension_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    root_dimension: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    partner: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    active: {
-                      type: "boolean"
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    sequence: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    applicability: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "optional",
-                        "mandatory",
-                        "unavailable",
-                        null
-                      ]
-                    },
-                    parent: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                }
-              ]
-            }
-          },
-          meta: {
-            type: "object",
-            additionalProperties: false,
-            properties: {
-              total: {
-                type: "integer",
-                minimum: 0
-              },
-              next_since_id: {
-                type: [
-                  "integer",
-                  "null"
-                ]
-              },
-              personal_fields_omitted: {
-                type: "array",
-                items: {
-                  type: "string"
-                }
-              },
-              unreadable_fields: {
-                type: "array",
-                items: {
-                  type: "string"
+              type: "object",
+              required: [
+                "id"
+              ],
+              properties: {
+                id: {
+                  type: "integer"
                 }
               }
             }
+          },
+          meta: {
+            type: "object"
           }
         }
       },
       annotations: {
-        title: "Query Analytic",
         readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
         openWorldHint: false
       }
     },
     {
       name: "query_approvals",
       title: "Query Approvals",
-      description: "List records of a Approvals resource (Approval requests, the approval circuit of each request and the product lines they ask for.) with its named filters, ANDed. Resources:\n- approvers: Steps of an approval circuit (one approver of one request).\n- request-lines: Product lines of approval requests (what is asked for and where it is charged).\n- requests: Approval requests (purchases, expenses, missions...) and their outcome.\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
+      description: "Records of one Approvals resource (Approval requests, the approval circuit of each request and the product lines they ask for), with named filters, ANDed.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -46121,232 +56013,40 @@ var mcp_tools_default = {
               "approvers",
               "request-lines",
               "requests"
-            ],
-            description: "Which resource of the domain."
+            ]
           },
           filters: {
             type: "object",
-            description: "Named filters of the chosen resource (the branch titled with its name); any other name is refused. Omit for no filter.",
-            anyOf: [
-              {
-                title: "approvers",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  request_id: {
-                    type: "integer",
-                    description: "= Records whose request_id is equal to value."
-                  },
-                  request_status: {
-                    type: "string",
-                    enum: [
-                      "new",
-                      "pending",
-                      "approved",
-                      "refused",
-                      "cancel",
-                      "treated_paid"
-                    ],
-                    description: "= Records whose request_status is equal to value."
-                  },
-                  approver_id: {
-                    type: "integer",
-                    description: "= Records whose approver_id is equal to value."
-                  },
-                  status: {
-                    type: "string",
-                    enum: [
-                      "new",
-                      "pending",
-                      "waiting",
-                      "approved",
-                      "refused",
-                      "cancel"
-                    ],
-                    description: "= Records whose status is equal to value."
-                  },
-                  created_after: {
-                    type: "string",
-                    description: ">= Steps created on or after this date. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  created_before: {
-                    type: "string",
-                    description: "<= Steps created on or before this date. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              },
-              {
-                title: "request-lines",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  request_id: {
-                    type: "integer",
-                    description: "= Records whose request_id is equal to value."
-                  },
-                  request_status: {
-                    type: "string",
-                    enum: [
-                      "new",
-                      "pending",
-                      "approved",
-                      "refused",
-                      "cancel",
-                      "treated_paid"
-                    ],
-                    description: "= Records whose request_status is equal to value."
-                  },
-                  product_id: {
-                    type: "integer",
-                    description: "= Records whose product_id is equal to value."
-                  },
-                  description: {
-                    type: "string",
-                    description: "ilike Records whose description is containing (case-insensitive) the text value."
-                  },
-                  created_after: {
-                    type: "string",
-                    description: ">= Lines created on or after this date. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  created_before: {
-                    type: "string",
-                    description: "<= Lines created on or before this date. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              },
-              {
-                title: "requests",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  status: {
-                    type: "string",
-                    enum: [
-                      "new",
-                      "pending",
-                      "approved",
-                      "refused",
-                      "cancel",
-                      "treated_paid"
-                    ],
-                    description: "= Records whose status is equal to value."
-                  },
-                  author_id: {
-                    type: "integer",
-                    description: "= Records whose author_id is equal to value."
-                  },
-                  category_id: {
-                    type: "integer",
-                    description: "= Records whose category_id is equal to value."
-                  },
-                  subject: {
-                    type: "string",
-                    description: "ilike Records whose subject is containing (case-insensitive) the text value."
-                  },
-                  description: {
-                    type: "string",
-                    description: "ilike Records whose description is containing (case-insensitive) the text value."
-                  },
-                  budget_code: {
-                    type: "string",
-                    description: "ilike Records whose budget_code is containing (case-insensitive) the text value."
-                  },
-                  created_after: {
-                    type: "string",
-                    description: ">= On field `created_at`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  created_before: {
-                    type: "string",
-                    description: "<= On field `created_at`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  confirmed_after: {
-                    type: "string",
-                    description: ">= On field `date_confirmed`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  confirmed_before: {
-                    type: "string",
-                    description: "<= On field `date_confirmed`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  amount_above: {
-                    type: "number",
-                    description: ">= Requests whose amount is at least this value."
-                  }
-                }
-              }
-            ]
+            description: "{name: value} of the resource's filters."
           },
           fields: {
             type: "array",
             items: {
-              type: "string",
-              enum: [
-                "amount",
-                "analytic_accounts",
-                "analytic_distribution",
-                "approver",
-                "approver_id",
-                "approvers",
-                "author",
-                "author_id",
-                "budget_code",
-                "category",
-                "category_id",
-                "company",
-                "created_at",
-                "created_by",
-                "currency",
-                "date",
-                "date_confirmed",
-                "date_end",
-                "date_start",
-                "description",
-                "estimated_amount",
-                "final_approver",
-                "id",
-                "location",
-                "partner",
-                "product",
-                "product_id",
-                "purchase_order_count",
-                "purchase_order_line_id",
-                "quantity",
-                "reference",
-                "request_description",
-                "request_id",
-                "request_status",
-                "request_subject",
-                "required",
-                "sequence",
-                "status",
-                "subject",
-                "uom",
-                "url",
-                "vendor"
-              ]
+              type: "string"
             },
             minItems: 1,
             uniqueItems: true,
-            description: "Fields to return (default: every field except personal data). Personal-data fields (see describe_resource) are returned only when named here."
+            description: "Default: all but personal data (only when named)."
           },
           order: {
             type: "string",
-            description: "Sort keys among the resource's sortable fields: 'field', 'field desc', comma-separated. Not with since_id."
+            description: "'field desc', comma-separated; not with since_id."
           },
           limit: {
             type: "integer",
             minimum: 1,
             maximum: 200,
-            description: "Records per page (default 50)."
+            description: "Default 50."
           },
           since_id: {
             type: "integer",
             minimum: 0,
             maximum: 2147483647,
-            description: "Cursor: 0 for the first page, then meta.next_since_id. Records come in ascending id."
+            description: "0, then meta.next_since_id until null."
           },
           total: {
             type: "boolean",
-            description: "Count every matching record in meta.total (default true; false is cheaper)."
+            description: "false: no meta.total (cheaper)."
           }
         }
       },
@@ -46359,454 +56059,36 @@ var mcp_tools_default = {
         ],
         properties: {
           resource: {
-            type: "string",
-            enum: [
-              "approvals/approvers",
-              "approvals/request-lines",
-              "approvals/requests"
-            ]
+            type: "string"
           },
           data: {
             type: "array",
             items: {
-              anyOf: [
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    request_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    request_subject: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    request_status: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "new",
-                        "pending",
-                        "approved",
-                        "refused",
-                        "cancel",
-                        "treated_paid",
-                        null
-                      ]
-                    },
-                    approver: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    approver_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    status: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "new",
-                        "pending",
-                        "waiting",
-                        "approved",
-                        "refused",
-                        "cancel",
-                        null
-                      ]
-                    },
-                    sequence: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    required: {
-                      type: "boolean"
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    request_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    request_subject: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    request_description: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    request_status: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "new",
-                        "pending",
-                        "approved",
-                        "refused",
-                        "cancel",
-                        "treated_paid",
-                        null
-                      ]
-                    },
-                    author: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    description: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    product: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    product_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    quantity: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    uom: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    estimated_amount: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    currency: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    analytic_accounts: {
-                      type: "array",
-                      items: {
-                        type: "string"
-                      }
-                    },
-                    analytic_distribution: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    purchase_order_line_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    vendor: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    subject: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    description: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    reference: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    author: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    author_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    created_by: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    status: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "new",
-                        "pending",
-                        "approved",
-                        "refused",
-                        "cancel",
-                        "treated_paid",
-                        null
-                      ]
-                    },
-                    category: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    category_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    amount: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    currency: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    budget_code: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    final_approver: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    approvers: {
-                      type: "array",
-                      items: {
-                        type: "integer"
-                      }
-                    },
-                    partner: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    location: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    quantity: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    created_at: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    date: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    date_confirmed: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    date_start: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    date_end: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    purchase_order_count: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                }
-              ]
-            }
-          },
-          meta: {
-            type: "object",
-            additionalProperties: false,
-            properties: {
-              total: {
-                type: "integer",
-                minimum: 0
-              },
-              next_since_id: {
-                type: [
-                  "integer",
-                  "null"
-                ]
-              },
-              personal_fields_omitted: {
-                type: "array",
-                items: {
-                  type: "string"
-                }
-              },
-              unreadable_fields: {
-                type: "array",
-                items: {
-                  type: "string"
+              type: "object",
+              required: [
+                "id"
+              ],
+              properties: {
+                id: {
+                  type: "integer"
                 }
               }
             }
+          },
+          meta: {
+            type: "object"
           }
         }
       },
       annotations: {
-        title: "Query Approvals",
         readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
         openWorldHint: false
       }
     },
     {
       name: "query_electricity",
       title: "Query Electricity",
-      description: "List records of a Electricity resource (Prepaid electricity meters of the sites: credit purchases, balance readings, consumption and remaining autonomy.) with its named filters, ANDed. Resources:\n- counters: Prepaid electricity meters in service, with their estimated balance and autonomy (archived meters are not exposed).\n- purchases: Prepaid credit bought for a meter.\n- readings: Balances read on a meter and the consumption derived from the previous reading.\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
+      description: "Records of one Electricity resource (Prepaid electricity meters of the sites: credit purchases, balance readings, consumption and remaining autonomy), with named filters, ANDed.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -46820,158 +56102,40 @@ var mcp_tools_default = {
               "counters",
               "purchases",
               "readings"
-            ],
-            description: "Which resource of the domain."
+            ]
           },
           filters: {
             type: "object",
-            description: "Named filters of the chosen resource (the branch titled with its name); any other name is refused. Omit for no filter.",
-            anyOf: [
-              {
-                title: "counters",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  status: {
-                    type: "string",
-                    enum: [
-                      "ok",
-                      "warning",
-                      "critical",
-                      "no_data"
-                    ],
-                    description: "= Records whose status is equal to value."
-                  },
-                  environment_id: {
-                    type: "integer",
-                    description: "= Meters serving this environment (environment id)."
-                  },
-                  code: {
-                    type: "string",
-                    description: "ilike Records whose code is containing (case-insensitive) the text value."
-                  },
-                  autonomy_below: {
-                    type: "integer",
-                    description: "<= Meters whose projected autonomy is at most this many days."
-                  }
-                }
-              },
-              {
-                title: "purchases",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  state: {
-                    type: "string",
-                    enum: [
-                      "active",
-                      "cancelled"
-                    ],
-                    description: "= Records whose state is equal to value."
-                  },
-                  counter_id: {
-                    type: "integer",
-                    description: "= Records whose counter_id is equal to value."
-                  },
-                  environment_id: {
-                    type: "integer",
-                    description: "= Purchases for meters of this environment (environment id)."
-                  },
-                  date_after: {
-                    type: "string",
-                    description: ">= On field `date_purchase`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  date_before: {
-                    type: "string",
-                    description: "<= On field `date_purchase`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              },
-              {
-                title: "readings",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  counter_id: {
-                    type: "integer",
-                    description: "= Records whose counter_id is equal to value."
-                  },
-                  environment_id: {
-                    type: "integer",
-                    description: "= Readings of meters of this environment (environment id)."
-                  },
-                  date_after: {
-                    type: "string",
-                    description: ">= On field `date_reading`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  date_before: {
-                    type: "string",
-                    description: "<= On field `date_reading`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              }
-            ]
+            description: "{name: value} of the resource's filters."
           },
           fields: {
             type: "array",
             items: {
-              type: "string",
-              enum: [
-                "amount",
-                "avg_daily_consumption",
-                "code",
-                "consumed_kwh",
-                "counter",
-                "counter_id",
-                "currency",
-                "current_kwh",
-                "daily_consumption",
-                "date_purchase",
-                "date_reading",
-                "days_elapsed",
-                "days_since_reading",
-                "environment",
-                "id",
-                "is_excluded_from_avg",
-                "label",
-                "last_reading_date",
-                "last_reading_kwh",
-                "note",
-                "price_per_kwh",
-                "projected_autonomy_days",
-                "purchased_kwh",
-                "reference",
-                "remaining_kwh",
-                "state",
-                "status",
-                "total_purchased_amount",
-                "total_purchased_kwh",
-                "url"
-              ]
+              type: "string"
             },
             minItems: 1,
             uniqueItems: true,
-            description: "Fields to return (default: every field except personal data). Personal-data fields (see describe_resource) are returned only when named here."
+            description: "Default: all but personal data (only when named)."
           },
           order: {
             type: "string",
-            description: "Sort keys among the resource's sortable fields: 'field', 'field desc', comma-separated. Not with since_id."
+            description: "'field desc', comma-separated; not with since_id."
           },
           limit: {
             type: "integer",
             minimum: 1,
             maximum: 200,
-            description: "Records per page (default 50)."
+            description: "Default 50."
           },
           since_id: {
             type: "integer",
             minimum: 0,
             maximum: 2147483647,
-            description: "Cursor: 0 for the first page, then meta.next_since_id. Records come in ascending id."
+            description: "0, then meta.next_since_id until null."
           },
           total: {
             type: "boolean",
-            description: "Count every matching record in meta.total (default true; false is cheaper)."
+            description: "false: no meta.total (cheaper)."
           }
         }
       },
@@ -46984,326 +56148,36 @@ var mcp_tools_default = {
         ],
         properties: {
           resource: {
-            type: "string",
-            enum: [
-              "electricity/counters",
-              "electricity/purchases",
-              "electricity/readings"
-            ]
+            type: "string"
           },
           data: {
             type: "array",
             items: {
-              anyOf: [
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    code: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    label: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    environment: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    current_kwh: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    last_reading_kwh: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    last_reading_date: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    days_since_reading: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    avg_daily_consumption: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    projected_autonomy_days: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    total_purchased_kwh: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    total_purchased_amount: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    currency: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    status: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "ok",
-                        "warning",
-                        "critical",
-                        "no_data",
-                        null
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    reference: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    counter: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    counter_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    environment: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    date_purchase: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    purchased_kwh: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    amount: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    currency: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    price_per_kwh: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    state: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "active",
-                        "cancelled",
-                        null
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    counter: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    counter_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    environment: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    date_reading: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    remaining_kwh: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    consumed_kwh: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    days_elapsed: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    daily_consumption: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    is_excluded_from_avg: {
-                      type: "boolean"
-                    },
-                    note: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                }
-              ]
-            }
-          },
-          meta: {
-            type: "object",
-            additionalProperties: false,
-            properties: {
-              total: {
-                type: "integer",
-                minimum: 0
-              },
-              next_since_id: {
-                type: [
-                  "integer",
-                  "null"
-                ]
-              },
-              personal_fields_omitted: {
-                type: "array",
-                items: {
-                  type: "string"
-                }
-              },
-              unreadable_fields: {
-                type: "array",
-                items: {
-                  type: "string"
+              type: "object",
+              required: [
+                "id"
+              ],
+              properties: {
+                id: {
+                  type: "integer"
                 }
               }
             }
+          },
+          meta: {
+            type: "object"
           }
         }
       },
       annotations: {
-        title: "Query Electricity",
         readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
         openWorldHint: false
       }
     },
     {
       name: "query_events",
       title: "Query Events",
-      description: "List records of a Events resource (Events of the organisation, their registrations and their preparation checklist tasks.) with its named filters, ANDed. Resources:\n- events: Events with their dates, space, seats, people in charge, review state and checklist progress.\n- registrations: Registrations of participants to events (attendee name, email and phone are personal data).\n- tasks: Preparation checklist tasks of events.\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
+      description: "Records of one Events resource (Events of the organisation, their registrations and their preparation checklist tasks), with named filters, ANDed.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -47317,172 +56191,40 @@ var mcp_tools_default = {
               "events",
               "registrations",
               "tasks"
-            ],
-            description: "Which resource of the domain."
+            ]
           },
           filters: {
             type: "object",
-            description: "Named filters of the chosen resource (the branch titled with its name); any other name is refused. Omit for no filter.",
-            anyOf: [
-              {
-                title: "events",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  stage_id: {
-                    type: "integer",
-                    description: "= Events in this stage (stage id)."
-                  },
-                  space_id: {
-                    type: "integer",
-                    description: "= Records whose space_id is equal to value."
-                  },
-                  review_state: {
-                    type: "string",
-                    enum: [
-                      "approved",
-                      "pending",
-                      "refused"
-                    ],
-                    description: "= Records whose review_state is equal to value."
-                  },
-                  origin: {
-                    type: "string",
-                    enum: [
-                      "internal",
-                      "public"
-                    ],
-                    description: "= Records whose origin is equal to value."
-                  },
-                  hidden_public: {
-                    type: "boolean",
-                    description: "= Records whose hidden_public is equal to value."
-                  },
-                  begin_after: {
-                    type: "string",
-                    description: ">= On field `date_begin`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  begin_before: {
-                    type: "string",
-                    description: "<= On field `date_begin`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              },
-              {
-                title: "registrations",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  event_id: {
-                    type: "integer",
-                    description: "= Records whose event_id is equal to value."
-                  },
-                  state: {
-                    type: "string",
-                    enum: [
-                      "draft",
-                      "open",
-                      "done",
-                      "cancel"
-                    ],
-                    description: "= Records whose state is equal to value."
-                  },
-                  partner_id: {
-                    type: "integer",
-                    description: "= Registrations booked by this contact (partner id)."
-                  },
-                  email: {
-                    type: "string",
-                    description: "ilike Records whose email is containing (case-insensitive) the text value."
-                  }
-                }
-              },
-              {
-                title: "tasks",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  event_id: {
-                    type: "integer",
-                    description: "= Records whose event_id is equal to value."
-                  },
-                  done: {
-                    type: "boolean",
-                    description: "= Records whose done is equal to value."
-                  },
-                  assigned_user_id: {
-                    type: "integer",
-                    description: "= Tasks assigned to this user (user id)."
-                  }
-                }
-              }
-            ]
+            description: "{name: value} of the resource's filters."
           },
           fields: {
             type: "array",
             items: {
-              type: "string",
-              enum: [
-                "activity",
-                "assignee",
-                "attendee",
-                "booked_by",
-                "checklist_enabled",
-                "checklist_progress",
-                "company",
-                "date_begin",
-                "date_end",
-                "done",
-                "email",
-                "event",
-                "event_id",
-                "event_type",
-                "hidden_public",
-                "id",
-                "is_ongoing",
-                "name",
-                "organizer",
-                "origin",
-                "phone",
-                "referent",
-                "reservation_id",
-                "responsible",
-                "review_state",
-                "seats_available",
-                "seats_max",
-                "seats_taken",
-                "space",
-                "space_capacity",
-                "space_id",
-                "stage",
-                "state",
-                "ticket",
-                "url"
-              ]
+              type: "string"
             },
             minItems: 1,
             uniqueItems: true,
-            description: "Fields to return (default: every field except personal data). Personal-data fields (see describe_resource) are returned only when named here."
+            description: "Default: all but personal data (only when named)."
           },
           order: {
             type: "string",
-            description: "Sort keys among the resource's sortable fields: 'field', 'field desc', comma-separated. Not with since_id."
+            description: "'field desc', comma-separated; not with since_id."
           },
           limit: {
             type: "integer",
             minimum: 1,
             maximum: 200,
-            description: "Records per page (default 50)."
+            description: "Default 50."
           },
           since_id: {
             type: "integer",
             minimum: 0,
             maximum: 2147483647,
-            description: "Cursor: 0 for the first page, then meta.next_since_id. Records come in ascending id."
+            description: "0, then meta.next_since_id until null."
           },
           total: {
             type: "boolean",
-            description: "Count every matching record in meta.total (default true; false is cheaper)."
+            description: "false: no meta.total (cheaper)."
           }
         }
       },
@@ -47495,346 +56237,36 @@ var mcp_tools_default = {
         ],
         properties: {
           resource: {
-            type: "string",
-            enum: [
-              "events/events",
-              "events/registrations",
-              "events/tasks"
-            ]
+            type: "string"
           },
           data: {
             type: "array",
             items: {
-              anyOf: [
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    event_type: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    activity: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    stage: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    date_begin: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    date_end: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    is_ongoing: {
-                      type: "boolean"
-                    },
-                    space: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    space_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    reservation_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    space_capacity: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    seats_max: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    seats_taken: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    seats_available: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    organizer: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    responsible: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    referent: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    origin: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "internal",
-                        "public",
-                        null
-                      ]
-                    },
-                    review_state: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "approved",
-                        "pending",
-                        "refused",
-                        null
-                      ]
-                    },
-                    hidden_public: {
-                      type: "boolean"
-                    },
-                    checklist_enabled: {
-                      type: "boolean"
-                    },
-                    checklist_progress: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    event_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    event: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    ticket: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    attendee: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    email: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    phone: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    booked_by: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    state: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "draft",
-                        "open",
-                        "done",
-                        "cancel",
-                        null
-                      ]
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    event_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    event: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    done: {
-                      type: "boolean"
-                    },
-                    assignee: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                }
-              ]
-            }
-          },
-          meta: {
-            type: "object",
-            additionalProperties: false,
-            properties: {
-              total: {
-                type: "integer",
-                minimum: 0
-              },
-              next_since_id: {
-                type: [
-                  "integer",
-                  "null"
-                ]
-              },
-              personal_fields_omitted: {
-                type: "array",
-                items: {
-                  type: "string"
-                }
-              },
-              unreadable_fields: {
-                type: "array",
-                items: {
-                  type: "string"
+              type: "object",
+              required: [
+                "id"
+              ],
+              properties: {
+                id: {
+                  type: "integer"
                 }
               }
             }
+          },
+          meta: {
+            type: "object"
           }
         }
       },
       annotations: {
-        title: "Query Events",
         readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
         openWorldHint: false
       }
     },
     {
       name: "query_fleet",
       title: "Query Fleet",
-      description: "List records of a Fleet resource (Vehicles of the organisation, their reservations and trips, fuel logs, services, incidents and due-date alerts.) with its named filters, ANDed. Resources:\n- alerts: Due-date alerts on vehicles: insurance, technical control, mileage service, driving permit and custom reminders.\n- fuel-logs: Fuel fills of the vehicles with consumption over each interval and anomaly detection.\n- incidents: Incidents involving the vehicles (damage, breakdowns, accidents).\n- locations: Fleet locations in service (pick-up points and sites; archived locations are not exposed).\n- reservations: Vehicle requests (reservations of a vehicle for a period).\n- services: Services performed on the vehicles (maintenance and repairs).\n- trips: Trips driven with the vehicles.\n- vehicles: Vehicles of the fleet in service (archived vehicles are not exposed).\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
+      description: "Records of one Fleet resource (Vehicles of the organisation, their reservations and trips, fuel logs, services, incidents and due-date alerts), with named filters, ANDed.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -47853,379 +56285,40 @@ var mcp_tools_default = {
               "services",
               "trips",
               "vehicles"
-            ],
-            description: "Which resource of the domain."
+            ]
           },
           filters: {
             type: "object",
-            description: "Named filters of the chosen resource (the branch titled with its name); any other name is refused. Omit for no filter.",
-            anyOf: [
-              {
-                title: "alerts",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  state: {
-                    type: "string",
-                    enum: [
-                      "pending",
-                      "handled",
-                      "late"
-                    ],
-                    description: "= Records whose state is equal to value."
-                  },
-                  type: {
-                    type: "string",
-                    enum: [
-                      "assurance",
-                      "controle_technique",
-                      "entretien_km",
-                      "permit",
-                      "custom"
-                    ],
-                    description: "= Records whose type is equal to value."
-                  },
-                  vehicle_id: {
-                    type: "integer",
-                    description: "= Records whose vehicle_id is equal to value."
-                  },
-                  due_before: {
-                    type: "string",
-                    description: "<= On field `due_date`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  due_after: {
-                    type: "string",
-                    description: ">= On field `due_date`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              },
-              {
-                title: "fuel-logs",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  vehicle_id: {
-                    type: "integer",
-                    description: "= Records whose vehicle_id is equal to value."
-                  },
-                  is_anomaly: {
-                    type: "boolean",
-                    description: "= Records whose is_anomaly is equal to value."
-                  },
-                  reviewed: {
-                    type: "boolean",
-                    description: "= Records whose reviewed is equal to value."
-                  },
-                  date_after: {
-                    type: "string",
-                    description: ">= On field `date`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  date_before: {
-                    type: "string",
-                    description: "<= On field `date`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              },
-              {
-                title: "incidents",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  vehicle_id: {
-                    type: "integer",
-                    description: "= Records whose vehicle_id is equal to value."
-                  },
-                  driver_id: {
-                    type: "integer",
-                    description: "= Incidents with this driver (partner id)."
-                  },
-                  severity: {
-                    type: "string",
-                    enum: [
-                      "minor",
-                      "moderate",
-                      "major",
-                      "critical"
-                    ],
-                    description: "= Records whose severity is equal to value."
-                  },
-                  date_after: {
-                    type: "string",
-                    description: ">= On field `date`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  date_before: {
-                    type: "string",
-                    description: "<= On field `date`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              },
-              {
-                title: "locations",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  code: {
-                    type: "string",
-                    description: "= Records whose code is equal to value."
-                  },
-                  city: {
-                    type: "string",
-                    description: "ilike Records whose city is containing (case-insensitive) the text value."
-                  }
-                }
-              },
-              {
-                title: "reservations",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  state: {
-                    type: "string",
-                    enum: [
-                      "draft",
-                      "pending",
-                      "approved",
-                      "in_progress",
-                      "done",
-                      "refused",
-                      "cancelled"
-                    ],
-                    description: "= Records whose state is equal to value."
-                  },
-                  vehicle_id: {
-                    type: "integer",
-                    description: "= Records whose vehicle_id is equal to value."
-                  },
-                  driver_id: {
-                    type: "integer",
-                    description: "= Reservations with this driver (partner id)."
-                  },
-                  start_after: {
-                    type: "string",
-                    description: ">= On field `start`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  start_before: {
-                    type: "string",
-                    description: "<= On field `start`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              },
-              {
-                title: "services",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  vehicle_id: {
-                    type: "integer",
-                    description: "= Records whose vehicle_id is equal to value."
-                  },
-                  state: {
-                    type: "string",
-                    enum: [
-                      "new",
-                      "running",
-                      "done",
-                      "cancelled"
-                    ],
-                    description: "= Records whose state is equal to value."
-                  },
-                  service_kind: {
-                    type: "string",
-                    enum: [
-                      "preventive",
-                      "curative"
-                    ],
-                    description: "= Records whose service_kind is equal to value."
-                  },
-                  date_after: {
-                    type: "string",
-                    description: ">= On field `date`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  date_before: {
-                    type: "string",
-                    description: "<= On field `date`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              },
-              {
-                title: "trips",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  vehicle_id: {
-                    type: "integer",
-                    description: "= Records whose vehicle_id is equal to value."
-                  },
-                  driver_id: {
-                    type: "integer",
-                    description: "= Trips with this driver (partner id)."
-                  },
-                  date_after: {
-                    type: "string",
-                    description: ">= On field `date`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  date_before: {
-                    type: "string",
-                    description: "<= On field `date`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              },
-              {
-                title: "vehicles",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  assignation_state: {
-                    type: "string",
-                    enum: [
-                      "free",
-                      "assigned",
-                      "maintenance",
-                      "out_of_service",
-                      "sold"
-                    ],
-                    description: "= Records whose assignation_state is equal to value."
-                  },
-                  driver_id: {
-                    type: "integer",
-                    description: "= Vehicles assigned to this driver (partner id)."
-                  },
-                  fuel_type: {
-                    type: "string",
-                    enum: [
-                      "diesel",
-                      "gasoline",
-                      "full_hybrid",
-                      "plug_in_hybrid_diesel",
-                      "plug_in_hybrid_gasoline",
-                      "cng",
-                      "lpg",
-                      "hydrogen",
-                      "electric"
-                    ],
-                    description: "= Records whose fuel_type is equal to value."
-                  },
-                  plate: {
-                    type: "string",
-                    description: "ilike Records whose plate is containing (case-insensitive) the text value."
-                  },
-                  insurance_expiry_before: {
-                    type: "string",
-                    description: "<= On field `insurance_expiry`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  technical_control_expiry_before: {
-                    type: "string",
-                    description: "<= On field `technical_control_expiry`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              }
-            ]
+            description: "{name: value} of the resource's filters."
           },
           fields: {
             type: "array",
             items: {
-              type: "string",
-              enum: [
-                "acquisition_date",
-                "address",
-                "amount",
-                "analytic_account",
-                "anomaly_reason",
-                "anomaly_severity",
-                "approved_at",
-                "approver",
-                "assignation_state",
-                "attendees_count",
-                "avg_consumption",
-                "city",
-                "code",
-                "company",
-                "consumption",
-                "cost",
-                "country",
-                "currency",
-                "date",
-                "date_end",
-                "date_start",
-                "description",
-                "destination",
-                "distance",
-                "driver",
-                "due_date",
-                "duration",
-                "expected_km",
-                "fuel_type",
-                "handled_at",
-                "handled_by",
-                "id",
-                "insurance_expiry",
-                "invoice_ref",
-                "is_anomaly",
-                "is_default_pickup",
-                "latitude",
-                "liters",
-                "longitude",
-                "model",
-                "motive",
-                "name",
-                "next_alert_date",
-                "next_service_odometer",
-                "odometer",
-                "odometer_end",
-                "odometer_start",
-                "origin",
-                "pickup_location",
-                "plate",
-                "price_per_liter",
-                "reference",
-                "refusal_reason",
-                "reminder_days",
-                "requester",
-                "reservation_id",
-                "reviewed",
-                "seats",
-                "service_kind",
-                "service_type",
-                "severity",
-                "start",
-                "state",
-                "station",
-                "stop",
-                "technical_control_expiry",
-                "total_amount",
-                "total_cost",
-                "total_km_last_year",
-                "type",
-                "url",
-                "vehicle",
-                "vehicle_id",
-                "vendor",
-                "vin"
-              ]
+              type: "string"
             },
             minItems: 1,
             uniqueItems: true,
-            description: "Fields to return (default: every field except personal data). Personal-data fields (see describe_resource) are returned only when named here."
+            description: "Default: all but personal data (only when named)."
           },
           order: {
             type: "string",
-            description: "Sort keys among the resource's sortable fields: 'field', 'field desc', comma-separated. Not with since_id."
+            description: "'field desc', comma-separated; not with since_id."
           },
           limit: {
             type: "integer",
             minimum: 1,
             maximum: 200,
-            description: "Records per page (default 50)."
+            description: "Default 50."
           },
           since_id: {
             type: "integer",
             minimum: 0,
             maximum: 2147483647,
-            description: "Cursor: 0 for the first page, then meta.next_since_id. Records come in ascending id."
+            description: "0, then meta.next_since_id until null."
           },
           total: {
             type: "boolean",
-            description: "Count every matching record in meta.total (default true; false is cheaper)."
+            description: "false: no meta.total (cheaper)."
           }
         }
       },
@@ -48238,952 +56331,36 @@ var mcp_tools_default = {
         ],
         properties: {
           resource: {
-            type: "string",
-            enum: [
-              "fleet/alerts",
-              "fleet/fuel-logs",
-              "fleet/incidents",
-              "fleet/locations",
-              "fleet/reservations",
-              "fleet/services",
-              "fleet/trips",
-              "fleet/vehicles"
-            ]
+            type: "string"
           },
           data: {
             type: "array",
             items: {
-              anyOf: [
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    vehicle: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    vehicle_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    type: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "assurance",
-                        "controle_technique",
-                        "entretien_km",
-                        "permit",
-                        "custom",
-                        null
-                      ]
-                    },
-                    due_date: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    state: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "pending",
-                        "handled",
-                        "late",
-                        null
-                      ]
-                    },
-                    handled_at: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    handled_by: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    reminder_days: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    reference: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    vehicle: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    vehicle_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    driver: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    date: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    station: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    liters: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    price_per_liter: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    total_amount: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    currency: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    odometer: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    distance: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    consumption: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    is_anomaly: {
-                      type: "boolean"
-                    },
-                    anomaly_severity: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "none",
-                        "low",
-                        "medium",
-                        "high",
-                        null
-                      ]
-                    },
-                    anomaly_reason: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    reviewed: {
-                      type: "boolean"
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    vehicle: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    vehicle_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    driver: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    date: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    severity: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "minor",
-                        "moderate",
-                        "major",
-                        "critical",
-                        null
-                      ]
-                    },
-                    cost: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    currency: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    code: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    address: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    city: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    country: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    latitude: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    longitude: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    is_default_pickup: {
-                      type: "boolean"
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    reference: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    vehicle: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    vehicle_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    driver: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    requester: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    start: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    stop: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    duration: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    motive: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    pickup_location: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    destination: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    expected_km: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    attendees_count: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    origin: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "internal",
-                        "public",
-                        null
-                      ]
-                    },
-                    state: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "draft",
-                        "pending",
-                        "approved",
-                        "in_progress",
-                        "done",
-                        "refused",
-                        "cancelled",
-                        null
-                      ]
-                    },
-                    approver: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    approved_at: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    refusal_reason: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    vehicle: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    vehicle_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    date: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    description: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    service_type: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    service_kind: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "preventive",
-                        "curative",
-                        null
-                      ]
-                    },
-                    amount: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    total_cost: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    currency: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    odometer: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    next_service_odometer: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    vendor: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    invoice_ref: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    state: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "new",
-                        "running",
-                        "done",
-                        "cancelled",
-                        null
-                      ]
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    reference: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    reservation_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    vehicle: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    vehicle_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    driver: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    date: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    date_start: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    date_end: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    odometer_start: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    odometer_end: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    distance: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    motive: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    destination: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    analytic_account: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    plate: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    model: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    vin: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    driver: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    seats: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    fuel_type: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "diesel",
-                        "gasoline",
-                        "full_hybrid",
-                        "plug_in_hybrid_diesel",
-                        "plug_in_hybrid_gasoline",
-                        "cng",
-                        "lpg",
-                        "hydrogen",
-                        "electric",
-                        null
-                      ]
-                    },
-                    odometer: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    state: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    assignation_state: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "free",
-                        "assigned",
-                        "maintenance",
-                        "out_of_service",
-                        "sold",
-                        null
-                      ]
-                    },
-                    acquisition_date: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    insurance_expiry: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    technical_control_expiry: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    next_alert_date: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    avg_consumption: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    total_km_last_year: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                }
-              ]
-            }
-          },
-          meta: {
-            type: "object",
-            additionalProperties: false,
-            properties: {
-              total: {
-                type: "integer",
-                minimum: 0
-              },
-              next_since_id: {
-                type: [
-                  "integer",
-                  "null"
-                ]
-              },
-              personal_fields_omitted: {
-                type: "array",
-                items: {
-                  type: "string"
-                }
-              },
-              unreadable_fields: {
-                type: "array",
-                items: {
-                  type: "string"
+              type: "object",
+              required: [
+                "id"
+              ],
+              properties: {
+                id: {
+                  type: "integer"
                 }
               }
             }
+          },
+          meta: {
+            type: "object"
           }
         }
       },
       annotations: {
-        title: "Query Fleet",
         readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
         openWorldHint: false
       }
     },
     {
       name: "query_it",
       title: "Query IT",
-      description: "List records of a IT resource (IT hardware assets of the organisation's inventory, helpdesk tickets and consumables issued to users.) with its named filters, ANDed. Resources:\n- assets: IT hardware identified by serial number, limited to the organisation's inventory (parc).\n- consumable-moves: Consumables issued to beneficiaries against IT tickets, and what came back.\n- tickets: IT helpdesk tickets in service (archived tickets are not exposed); both listings of the specification (decision D4).\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
+      description: "Records of one IT resource (IT hardware assets of the organisation's inventory, helpdesk tickets and consumables issued to users), with named filters, ANDed.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -49197,189 +56374,40 @@ var mcp_tools_default = {
               "assets",
               "consumable-moves",
               "tickets"
-            ],
-            description: "Which resource of the domain."
+            ]
           },
           filters: {
             type: "object",
-            description: "Named filters of the chosen resource (the branch titled with its name); any other name is refused. Omit for no filter.",
-            anyOf: [
-              {
-                title: "assets",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  lifecycle: {
-                    type: "string",
-                    enum: [
-                      "available",
-                      "assigned",
-                      "maintenance",
-                      "retired",
-                      "external"
-                    ],
-                    description: "= Records whose lifecycle is equal to value."
-                  },
-                  holder_id: {
-                    type: "integer",
-                    description: "= Assets held by this person (partner id)."
-                  },
-                  serial: {
-                    type: "string",
-                    description: "ilike Records whose serial is containing (case-insensitive) the text value."
-                  }
-                }
-              },
-              {
-                title: "consumable-moves",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  state: {
-                    type: "string",
-                    enum: [
-                      "out",
-                      "partial",
-                      "returned"
-                    ],
-                    description: "= Records whose state is equal to value."
-                  },
-                  partner_id: {
-                    type: "integer",
-                    description: "= Moves for this beneficiary (partner id)."
-                  },
-                  product_id: {
-                    type: "integer",
-                    description: "= Moves of this product."
-                  },
-                  date_after: {
-                    type: "string",
-                    description: ">= Issued on or after this date. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  date_before: {
-                    type: "string",
-                    description: "<= Issued on or before this date. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              },
-              {
-                title: "tickets",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  is_closed: {
-                    type: "boolean",
-                    description: "= Records whose is_closed is equal to value."
-                  },
-                  team_id: {
-                    type: "integer",
-                    description: "= Tickets of this support team."
-                  },
-                  assignee_id: {
-                    type: "array",
-                    items: {
-                      type: "integer",
-                      minimum: 1
-                    },
-                    minItems: 1,
-                    description: "in Tickets assigned to one or several technicians (user ids, comma-separated or repeated key). (one of these ids)"
-                  },
-                  priority: {
-                    type: "string",
-                    enum: [
-                      "0",
-                      "1",
-                      "2",
-                      "3"
-                    ],
-                    description: "= Records whose priority is equal to value."
-                  },
-                  number: {
-                    type: "string",
-                    description: "ilike Records whose number is containing (case-insensitive) the text value."
-                  },
-                  user_id: {
-                    type: "integer",
-                    description: "= Tickets where this user is among the assignees (earlier listing)."
-                  },
-                  validation_state: {
-                    type: "string",
-                    enum: [
-                      "none",
-                      "to_validate",
-                      "validated",
-                      "rejected"
-                    ],
-                    description: "= Records whose validation_state is equal to value."
-                  }
-                }
-              }
-            ]
+            description: "{name: value} of the resource's filters."
           },
           fields: {
             type: "array",
             items: {
-              type: "string",
-              enum: [
-                "assigned_date",
-                "assignee",
-                "assignees",
-                "beneficiary",
-                "category",
-                "closed_date",
-                "company",
-                "date",
-                "handled_by",
-                "holder",
-                "id",
-                "internal_ref",
-                "is_closed",
-                "kanban_state",
-                "lifecycle",
-                "location",
-                "name",
-                "number",
-                "priority",
-                "product",
-                "quantity",
-                "remaining_quantity",
-                "requester",
-                "requester_email",
-                "returned_quantity",
-                "serial",
-                "stage",
-                "state",
-                "team",
-                "ticket_id",
-                "ticket_number",
-                "type",
-                "url",
-                "validation_state"
-              ]
+              type: "string"
             },
             minItems: 1,
             uniqueItems: true,
-            description: "Fields to return (default: every field except personal data). Personal-data fields (see describe_resource) are returned only when named here."
+            description: "Default: all but personal data (only when named)."
           },
           order: {
             type: "string",
-            description: "Sort keys among the resource's sortable fields: 'field', 'field desc', comma-separated. Not with since_id."
+            description: "'field desc', comma-separated; not with since_id."
           },
           limit: {
             type: "integer",
             minimum: 1,
             maximum: 200,
-            description: "Records per page (default 50)."
+            description: "Default 50."
           },
           since_id: {
             type: "integer",
             minimum: 0,
             maximum: 2147483647,
-            description: "Cursor: 0 for the first page, then meta.next_since_id. Records come in ascending id."
+            description: "0, then meta.next_since_id until null."
           },
           total: {
             type: "boolean",
-            description: "Count every matching record in meta.total (default true; false is cheaper)."
+            description: "false: no meta.total (cheaper)."
           }
         }
       },
@@ -49392,366 +56420,36 @@ var mcp_tools_default = {
         ],
         properties: {
           resource: {
-            type: "string",
-            enum: [
-              "it/assets",
-              "it/consumable-moves",
-              "it/tickets"
-            ]
+            type: "string"
           },
           data: {
             type: "array",
             items: {
-              anyOf: [
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    serial: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    internal_ref: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    product: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    quantity: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    location: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    holder: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    lifecycle: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "available",
-                        "assigned",
-                        "maintenance",
-                        "retired",
-                        "external",
-                        null
-                      ]
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    ticket_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    ticket_number: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    beneficiary: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    product: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    location: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    quantity: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    returned_quantity: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    remaining_quantity: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    state: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "out",
-                        "partial",
-                        "returned",
-                        null
-                      ]
-                    },
-                    date: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    handled_by: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    number: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    type: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    stage: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    is_closed: {
-                      type: "boolean"
-                    },
-                    team: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    assignees: {
-                      type: "array",
-                      items: {
-                        type: "string"
-                      }
-                    },
-                    assignee: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    requester: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    requester_email: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    priority: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "0",
-                        "1",
-                        "2",
-                        "3",
-                        null
-                      ]
-                    },
-                    kanban_state: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "normal",
-                        "done",
-                        "blocked",
-                        null
-                      ]
-                    },
-                    assigned_date: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    closed_date: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    category: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    validation_state: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "none",
-                        "to_validate",
-                        "validated",
-                        "rejected",
-                        null
-                      ]
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                }
-              ]
-            }
-          },
-          meta: {
-            type: "object",
-            additionalProperties: false,
-            properties: {
-              total: {
-                type: "integer",
-                minimum: 0
-              },
-              next_since_id: {
-                type: [
-                  "integer",
-                  "null"
-                ]
-              },
-              personal_fields_omitted: {
-                type: "array",
-                items: {
-                  type: "string"
-                }
-              },
-              unreadable_fields: {
-                type: "array",
-                items: {
-                  type: "string"
+              type: "object",
+              required: [
+                "id"
+              ],
+              properties: {
+                id: {
+                  type: "integer"
                 }
               }
             }
+          },
+          meta: {
+            type: "object"
           }
         }
       },
       annotations: {
-        title: "Query IT",
         readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
         openWorldHint: false
       }
     },
     {
       name: "query_purchase",
       title: "Query Purchase",
-      description: "List records of a Purchase resource (Purchase orders sent to vendors and their lines (quantities, prices, receptions, billing and analytic distribution).) with its named filters, ANDed. Resources:\n- order-lines: Lines of purchase orders.\n- orders: Purchase orders (requests for quotation and confirmed orders).\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
+      description: "Records of one Purchase resource (Purchase orders sent to vendors and their lines (quantities, prices, receptions, billing and analytic distribution)), with named filters, ANDed.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -49764,194 +56462,40 @@ var mcp_tools_default = {
             enum: [
               "order-lines",
               "orders"
-            ],
-            description: "Which resource of the domain."
+            ]
           },
           filters: {
             type: "object",
-            description: "Named filters of the chosen resource (the branch titled with its name); any other name is refused. Omit for no filter.",
-            anyOf: [
-              {
-                title: "order-lines",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  order_id: {
-                    type: "integer",
-                    description: "= Records whose order_id is equal to value."
-                  },
-                  product_id: {
-                    type: "integer",
-                    description: "= Records whose product_id is equal to value."
-                  },
-                  state: {
-                    type: "string",
-                    enum: [
-                      "draft",
-                      "sent",
-                      "org_tribu",
-                      "to approve",
-                      "purchase",
-                      "cancel"
-                    ],
-                    description: "= Records whose state is equal to value."
-                  },
-                  planned_after: {
-                    type: "string",
-                    description: ">= On field `date_planned`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  planned_before: {
-                    type: "string",
-                    description: "<= On field `date_planned`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              },
-              {
-                title: "orders",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  state: {
-                    type: "string",
-                    enum: [
-                      "draft",
-                      "sent",
-                      "org_tribu",
-                      "to approve",
-                      "purchase",
-                      "cancel"
-                    ],
-                    description: "= Records whose state is equal to value."
-                  },
-                  invoice_status: {
-                    type: "string",
-                    enum: [
-                      "no",
-                      "to invoice",
-                      "invoiced"
-                    ],
-                    description: "= Records whose invoice_status is equal to value."
-                  },
-                  vendor_id: {
-                    type: "integer",
-                    description: "= Records whose vendor_id is equal to value."
-                  },
-                  user_id: {
-                    type: "integer",
-                    description: "= Orders handled by this buyer (user id)."
-                  },
-                  origin: {
-                    type: "string",
-                    description: "ilike Records whose origin is containing (case-insensitive) the text value."
-                  },
-                  subject: {
-                    type: "string",
-                    description: "ilike Records whose subject is containing (case-insensitive) the text value."
-                  },
-                  budget_line: {
-                    type: "string",
-                    description: "ilike Records whose budget_line is containing (case-insensitive) the text value."
-                  },
-                  department_id: {
-                    type: "integer",
-                    description: "= Orders of this department (department id)."
-                  },
-                  ordered_after: {
-                    type: "string",
-                    description: ">= On field `date_order`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  ordered_before: {
-                    type: "string",
-                    description: "<= On field `date_order`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  amount_above: {
-                    type: "number",
-                    description: ">= Orders whose tax-inclusive total is at least this amount."
-                  },
-                  author_id: {
-                    type: "integer",
-                    description: "= Records whose author_id is equal to value."
-                  },
-                  created_after: {
-                    type: "string",
-                    description: ">= On field `created_at`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  created_before: {
-                    type: "string",
-                    description: "<= On field `created_at`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              }
-            ]
+            description: "{name: value} of the resource's filters."
           },
           fields: {
             type: "array",
             items: {
-              type: "string",
-              enum: [
-                "amount_total",
-                "amount_untaxed",
-                "analytic_accounts",
-                "analytic_distribution",
-                "author",
-                "author_id",
-                "budget_line",
-                "buyer",
-                "company",
-                "created_at",
-                "currency",
-                "date_approve",
-                "date_order",
-                "date_planned",
-                "delivery_condition",
-                "department",
-                "description",
-                "id",
-                "invoice_status",
-                "order_id",
-                "order_reference",
-                "origin",
-                "price_subtotal",
-                "price_total",
-                "price_unit",
-                "product",
-                "product_id",
-                "qty_invoiced",
-                "qty_received",
-                "quantity",
-                "reference",
-                "state",
-                "subject",
-                "uom",
-                "url",
-                "vendor",
-                "vendor_id",
-                "vendor_reference"
-              ]
+              type: "string"
             },
             minItems: 1,
             uniqueItems: true,
-            description: "Fields to return (default: every field except personal data). Personal-data fields (see describe_resource) are returned only when named here."
+            description: "Default: all but personal data (only when named)."
           },
           order: {
             type: "string",
-            description: "Sort keys among the resource's sortable fields: 'field', 'field desc', comma-separated. Not with since_id."
+            description: "'field desc', comma-separated; not with since_id."
           },
           limit: {
             type: "integer",
             minimum: 1,
             maximum: 200,
-            description: "Records per page (default 50)."
+            description: "Default 50."
           },
           since_id: {
             type: "integer",
             minimum: 0,
             maximum: 2147483647,
-            description: "Cursor: 0 for the first page, then meta.next_since_id. Records come in ascending id."
+            description: "0, then meta.next_since_id until null."
           },
           total: {
             type: "boolean",
-            description: "Count every matching record in meta.total (default true; false is cheaper)."
+            description: "false: no meta.total (cheaper)."
           }
         }
       },
@@ -49964,360 +56508,36 @@ var mcp_tools_default = {
         ],
         properties: {
           resource: {
-            type: "string",
-            enum: [
-              "purchase/order-lines",
-              "purchase/orders"
-            ]
+            type: "string"
           },
           data: {
             type: "array",
             items: {
-              anyOf: [
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    order_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    order_reference: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    description: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    product: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    product_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    quantity: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    uom: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    price_unit: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    price_subtotal: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    price_total: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    currency: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    qty_received: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    qty_invoiced: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    date_planned: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    analytic_accounts: {
-                      type: "array",
-                      items: {
-                        type: "string"
-                      }
-                    },
-                    analytic_distribution: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    state: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "draft",
-                        "sent",
-                        "org_tribu",
-                        "to approve",
-                        "purchase",
-                        "cancel",
-                        null
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    reference: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    vendor: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    vendor_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    vendor_reference: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    subject: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    budget_line: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    department: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    delivery_condition: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    origin: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    date_order: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    date_approve: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    date_planned: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    amount_untaxed: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    amount_total: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    currency: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    state: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "draft",
-                        "sent",
-                        "org_tribu",
-                        "to approve",
-                        "purchase",
-                        "cancel",
-                        null
-                      ]
-                    },
-                    invoice_status: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "no",
-                        "to invoice",
-                        "invoiced",
-                        null
-                      ]
-                    },
-                    buyer: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    author: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    author_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    created_at: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                }
-              ]
-            }
-          },
-          meta: {
-            type: "object",
-            additionalProperties: false,
-            properties: {
-              total: {
-                type: "integer",
-                minimum: 0
-              },
-              next_since_id: {
-                type: [
-                  "integer",
-                  "null"
-                ]
-              },
-              personal_fields_omitted: {
-                type: "array",
-                items: {
-                  type: "string"
-                }
-              },
-              unreadable_fields: {
-                type: "array",
-                items: {
-                  type: "string"
+              type: "object",
+              required: [
+                "id"
+              ],
+              properties: {
+                id: {
+                  type: "integer"
                 }
               }
             }
+          },
+          meta: {
+            type: "object"
           }
         }
       },
       annotations: {
-        title: "Query Purchase",
         readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
         openWorldHint: false
       }
     },
     {
       name: "query_space",
       title: "Query Space",
-      description: "List records of a Space resource (Sites and bookable spaces of the organisation, their categories and equipment, activities, reservations and maintenance slots.) with its named filters, ANDed. Resources:\n- activities: Activities a space can be booked for (archived activities are not exposed).\n- categories: Categories of spaces and equipment (archived categories are not exposed).\n- equipments: Equipment available in the spaces (archived equipment is not exposed).\n- maintenances: Maintenance slots of spaces.\n- reservations: Reservations of spaces.\n- sites: Sites holding the spaces, as a tree (archived sites are not exposed).\n- spaces: Bookable spaces (archived spaces are not exposed).\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
+      description: "Records of one Space resource (Sites and bookable spaces of the organisation, their categories and equipment, activities, reservations and maintenance slots), with named filters, ANDed.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -50335,269 +56555,40 @@ var mcp_tools_default = {
               "reservations",
               "sites",
               "spaces"
-            ],
-            description: "Which resource of the domain."
+            ]
           },
           filters: {
             type: "object",
-            description: "Named filters of the chosen resource (the branch titled with its name); any other name is refused. Omit for no filter.",
-            anyOf: [
-              {
-                title: "activities",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  code: {
-                    type: "string",
-                    description: "= Records whose code is equal to value."
-                  },
-                  name: {
-                    type: "string",
-                    description: "ilike Records whose name is containing (case-insensitive) the text value."
-                  }
-                }
-              },
-              {
-                title: "categories",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  name: {
-                    type: "string",
-                    description: "ilike Records whose name is containing (case-insensitive) the text value."
-                  }
-                }
-              },
-              {
-                title: "equipments",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  category_id: {
-                    type: "integer",
-                    description: "= Equipment of this category (category id)."
-                  },
-                  name: {
-                    type: "string",
-                    description: "ilike Records whose name is containing (case-insensitive) the text value."
-                  }
-                }
-              },
-              {
-                title: "maintenances",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  state: {
-                    type: "string",
-                    enum: [
-                      "planned",
-                      "in_progress",
-                      "done",
-                      "cancelled"
-                    ],
-                    description: "= Records whose state is equal to value."
-                  },
-                  space_id: {
-                    type: "integer",
-                    description: "= Records whose space_id is equal to value."
-                  },
-                  category: {
-                    type: "string",
-                    enum: [
-                      "preventive",
-                      "curative",
-                      "cleaning",
-                      "other"
-                    ],
-                    description: "= Records whose category is equal to value."
-                  },
-                  blocks_reservations: {
-                    type: "boolean",
-                    description: "= Records whose blocks_reservations is equal to value."
-                  },
-                  start_after: {
-                    type: "string",
-                    description: ">= On field `start`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  start_before: {
-                    type: "string",
-                    description: "<= On field `start`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              },
-              {
-                title: "reservations",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  state: {
-                    type: "string",
-                    enum: [
-                      "pending",
-                      "approved",
-                      "refused",
-                      "cancelled",
-                      "done"
-                    ],
-                    description: "= Records whose state is equal to value."
-                  },
-                  space_id: {
-                    type: "integer",
-                    description: "= Records whose space_id is equal to value."
-                  },
-                  activity_id: {
-                    type: "integer",
-                    description: "= Reservations for this activity (activity id)."
-                  },
-                  origin: {
-                    type: "string",
-                    enum: [
-                      "internal",
-                      "public"
-                    ],
-                    description: "= Records whose origin is equal to value."
-                  },
-                  start_after: {
-                    type: "string",
-                    description: ">= On field `start`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  start_before: {
-                    type: "string",
-                    description: "<= On field `start`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              },
-              {
-                title: "sites",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  code: {
-                    type: "string",
-                    description: "= Records whose code is equal to value."
-                  },
-                  parent_id: {
-                    type: "integer",
-                    description: "= Records whose parent_id is equal to value."
-                  },
-                  name: {
-                    type: "string",
-                    description: "ilike Records whose name is containing (case-insensitive) the text value."
-                  }
-                }
-              },
-              {
-                title: "spaces",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  state: {
-                    type: "string",
-                    enum: [
-                      "available",
-                      "restricted",
-                      "closed"
-                    ],
-                    description: "= Records whose state is equal to value."
-                  },
-                  site_id: {
-                    type: "integer",
-                    description: "= Records whose site_id is equal to value."
-                  },
-                  capacity_min: {
-                    type: "integer",
-                    description: ">= On field `capacity`."
-                  },
-                  approval_required: {
-                    type: "boolean",
-                    description: "= Records whose approval_required is equal to value."
-                  },
-                  name: {
-                    type: "string",
-                    description: "ilike Records whose name is containing (case-insensitive) the text value."
-                  }
-                }
-              }
-            ]
+            description: "{name: value} of the resource's filters."
           },
           fields: {
             type: "array",
             items: {
-              type: "string",
-              enum: [
-                "activity",
-                "address",
-                "approval_required",
-                "approved_at",
-                "approver",
-                "attendees_actual",
-                "attendees_expected",
-                "blocks_reservations",
-                "cancel_deadline_hours",
-                "cancellation_reason",
-                "capacity",
-                "categories",
-                "category",
-                "check_in_at",
-                "check_out_at",
-                "check_progress",
-                "code",
-                "company",
-                "complete_name",
-                "currency",
-                "default_duration",
-                "description",
-                "duration",
-                "external_technician",
-                "floor",
-                "hourly_price",
-                "id",
-                "location",
-                "max_lead_days",
-                "min_lead_hours",
-                "name",
-                "origin",
-                "parent_id",
-                "public_visibility",
-                "reference",
-                "refusal_reason",
-                "requester",
-                "site",
-                "site_id",
-                "space",
-                "space_id",
-                "start",
-                "state",
-                "stop",
-                "surface",
-                "technician",
-                "url"
-              ]
+              type: "string"
             },
             minItems: 1,
             uniqueItems: true,
-            description: "Fields to return (default: every field except personal data). Personal-data fields (see describe_resource) are returned only when named here."
+            description: "Default: all but personal data (only when named)."
           },
           order: {
             type: "string",
-            description: "Sort keys among the resource's sortable fields: 'field', 'field desc', comma-separated. Not with since_id."
+            description: "'field desc', comma-separated; not with since_id."
           },
           limit: {
             type: "integer",
             minimum: 1,
             maximum: 200,
-            description: "Records per page (default 50)."
+            description: "Default 50."
           },
           since_id: {
             type: "integer",
             minimum: 0,
             maximum: 2147483647,
-            description: "Cursor: 0 for the first page, then meta.next_since_id. Records come in ascending id."
+            description: "0, then meta.next_since_id until null."
           },
           total: {
             type: "boolean",
-            description: "Count every matching record in meta.total (default true; false is cheaper)."
+            description: "false: no meta.total (cheaper)."
           }
         }
       },
@@ -50610,616 +56601,36 @@ var mcp_tools_default = {
         ],
         properties: {
           resource: {
-            type: "string",
-            enum: [
-              "space/activities",
-              "space/categories",
-              "space/equipments",
-              "space/maintenances",
-              "space/reservations",
-              "space/sites",
-              "space/spaces"
-            ]
+            type: "string"
           },
           data: {
             type: "array",
             items: {
-              anyOf: [
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    code: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    default_duration: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    description: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    code: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    category: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    description: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    space: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    space_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    start: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    stop: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    state: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "planned",
-                        "in_progress",
-                        "done",
-                        "cancelled",
-                        null
-                      ]
-                    },
-                    category: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "preventive",
-                        "curative",
-                        "cleaning",
-                        "other",
-                        null
-                      ]
-                    },
-                    technician: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    external_technician: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    blocks_reservations: {
-                      type: "boolean"
-                    },
-                    check_progress: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    reference: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    space: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    space_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    activity: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    start: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    stop: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    duration: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    attendees_expected: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    attendees_actual: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    requester: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    origin: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "internal",
-                        "public",
-                        null
-                      ]
-                    },
-                    state: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "pending",
-                        "approved",
-                        "refused",
-                        "cancelled",
-                        "done",
-                        null
-                      ]
-                    },
-                    approver: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    approved_at: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    refusal_reason: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    cancellation_reason: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    check_in_at: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    check_out_at: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    complete_name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    code: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    parent_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    address: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    code: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    site: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    site_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    state: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "available",
-                        "restricted",
-                        "closed",
-                        null
-                      ]
-                    },
-                    location: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    floor: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    surface: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    capacity: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    hourly_price: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    currency: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    categories: {
-                      type: "array",
-                      items: {
-                        type: "string"
-                      }
-                    },
-                    public_visibility: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "private",
-                        "internal",
-                        "public",
-                        null
-                      ]
-                    },
-                    approval_required: {
-                      type: "boolean"
-                    },
-                    min_lead_hours: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    max_lead_days: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    cancel_deadline_hours: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                }
-              ]
-            }
-          },
-          meta: {
-            type: "object",
-            additionalProperties: false,
-            properties: {
-              total: {
-                type: "integer",
-                minimum: 0
-              },
-              next_since_id: {
-                type: [
-                  "integer",
-                  "null"
-                ]
-              },
-              personal_fields_omitted: {
-                type: "array",
-                items: {
-                  type: "string"
-                }
-              },
-              unreadable_fields: {
-                type: "array",
-                items: {
-                  type: "string"
+              type: "object",
+              required: [
+                "id"
+              ],
+              properties: {
+                id: {
+                  type: "integer"
                 }
               }
             }
+          },
+          meta: {
+            type: "object"
           }
         }
       },
       annotations: {
-        title: "Query Space",
         readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
         openWorldHint: false
       }
     },
     {
       name: "query_sprint",
       title: "Query Sprint and OKR",
-      description: "List records of a Sprint and OKR resource (Objectives and key results, their measures and readings, squads' engagements, sprints and blockers.) with its named filters, ANDed. Resources:\n- blockers: Blocking points raised by squads, with their origin, owner and the decision that lifted them.\n- engagements: Commitments taken by squads towards an objective or key result, with their deadline and state.\n- key-results: Key results of the objectives, per exercice and squad, with their progress computed from their measures.\n- measure-readings: Values read for the measures of the key results.\n- measures: Measures of the key results: start, milestone and target values, last reading and progress.\n- objectives: Objectives of the OKR framework, archived ones included.\n- sprints: Sprints of the squads (field list inferred, may grow; decision D1).\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
+      description: "Records of one Sprint and OKR resource (Objectives and key results, their measures and readings, squads' engagements, sprints and blockers), with named filters, ANDed.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -51237,275 +56648,40 @@ var mcp_tools_default = {
               "measures",
               "objectives",
               "sprints"
-            ],
-            description: "Which resource of the domain."
+            ]
           },
           filters: {
             type: "object",
-            description: "Named filters of the chosen resource (the branch titled with its name); any other name is refused. Omit for no filter.",
-            anyOf: [
-              {
-                title: "blockers",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  is_open: {
-                    type: "boolean",
-                    description: "= Records whose is_open is equal to value."
-                  },
-                  subject_id: {
-                    type: "integer",
-                    description: "= Records whose subject_id is equal to value."
-                  },
-                  sprint_id: {
-                    type: "integer",
-                    description: "= Blockers raised during this sprint."
-                  },
-                  squad_id: {
-                    type: "integer",
-                    description: "= Blockers of this squad."
-                  },
-                  escalated: {
-                    type: "boolean",
-                    description: "= Records whose escalated is equal to value."
-                  },
-                  opened_after: {
-                    type: "string",
-                    description: ">= Blocked since this date or later. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  opened_before: {
-                    type: "string",
-                    description: "<= Blocked since this date or earlier. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              },
-              {
-                title: "engagements",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  state: {
-                    type: "string",
-                    enum: [
-                      "open",
-                      "in_progress",
-                      "at_risk",
-                      "kept"
-                    ],
-                    description: "= Records whose state is equal to value."
-                  },
-                  squad_id: {
-                    type: "integer",
-                    description: "= Records whose squad_id is equal to value."
-                  },
-                  objective_id: {
-                    type: "integer",
-                    description: "= Records whose objective_id is equal to value."
-                  },
-                  key_result_id: {
-                    type: "integer",
-                    description: "= Records whose key_result_id is equal to value."
-                  },
-                  is_late: {
-                    type: "boolean",
-                    description: "= Records whose is_late is equal to value."
-                  },
-                  deadline_after: {
-                    type: "string",
-                    description: ">= Deadline on or after this date. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  deadline_before: {
-                    type: "string",
-                    description: "<= Deadline on or before this date. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              },
-              {
-                title: "key-results",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  exercice_id: {
-                    type: "integer",
-                    description: "= Records whose exercice_id is equal to value."
-                  },
-                  objective_id: {
-                    type: "integer",
-                    description: "= Records whose objective_id is equal to value."
-                  },
-                  squad_id: {
-                    type: "integer",
-                    description: "= Key results carried by this squad."
-                  },
-                  name: {
-                    type: "string",
-                    description: "ilike Records whose name is containing (case-insensitive) the text value."
-                  }
-                }
-              },
-              {
-                title: "measure-readings",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  measure_id: {
-                    type: "integer",
-                    description: "= Records whose measure_id is equal to value."
-                  },
-                  key_result_id: {
-                    type: "integer",
-                    description: "= Records whose key_result_id is equal to value."
-                  },
-                  squad_id: {
-                    type: "integer",
-                    description: "= Readings of this squad's measures."
-                  },
-                  date_after: {
-                    type: "string",
-                    description: ">= Readings on or after this date. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  date_before: {
-                    type: "string",
-                    description: "<= Readings on or before this date. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              },
-              {
-                title: "measures",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  key_result_id: {
-                    type: "integer",
-                    description: "= Records whose key_result_id is equal to value."
-                  },
-                  squad_id: {
-                    type: "integer",
-                    description: "= Measures of this squad's key results."
-                  },
-                  name: {
-                    type: "string",
-                    description: "ilike Records whose name is containing (case-insensitive) the text value."
-                  }
-                }
-              },
-              {
-                title: "objectives",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  name: {
-                    type: "string",
-                    description: "ilike Records whose name is containing (case-insensitive) the text value."
-                  },
-                  active: {
-                    type: "boolean",
-                    description: "= Records whose active is equal to value."
-                  }
-                }
-              },
-              {
-                title: "sprints",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  squad_id: {
-                    type: "integer",
-                    description: "= Records whose squad_id is equal to value."
-                  },
-                  start_after: {
-                    type: "string",
-                    description: ">= Sprints starting on or after this date. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  start_before: {
-                    type: "string",
-                    description: "<= Sprints starting on or before this date. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              }
-            ]
+            description: "{name: value} of the resource's filters."
           },
           fields: {
             type: "array",
             items: {
-              type: "string",
-              enum: [
-                "active",
-                "actual_date",
-                "age_days",
-                "date",
-                "date_end",
-                "date_lifted",
-                "date_start",
-                "days_to_deadline",
-                "deadline",
-                "decision",
-                "description",
-                "escalated",
-                "exercice",
-                "exercice_id",
-                "expected_proof",
-                "id",
-                "is_late",
-                "is_open",
-                "key_result",
-                "key_result_id",
-                "last_reading_date",
-                "last_value",
-                "measure",
-                "measure_id",
-                "measures",
-                "milestone_date",
-                "milestone_value",
-                "name",
-                "note",
-                "number",
-                "objective",
-                "objective_id",
-                "origin",
-                "owner",
-                "progress",
-                "read_by",
-                "reported_by",
-                "sprint",
-                "squad",
-                "squad_id",
-                "start_value",
-                "state",
-                "subject",
-                "subject_id",
-                "subjects",
-                "target_value",
-                "unblocker",
-                "unblocker_user",
-                "unit",
-                "url",
-                "value"
-              ]
+              type: "string"
             },
             minItems: 1,
             uniqueItems: true,
-            description: "Fields to return (default: every field except personal data). Personal-data fields (see describe_resource) are returned only when named here."
+            description: "Default: all but personal data (only when named)."
           },
           order: {
             type: "string",
-            description: "Sort keys among the resource's sortable fields: 'field', 'field desc', comma-separated. Not with since_id."
+            description: "'field desc', comma-separated; not with since_id."
           },
           limit: {
             type: "integer",
             minimum: 1,
             maximum: 200,
-            description: "Records per page (default 50)."
+            description: "Default 50."
           },
           since_id: {
             type: "integer",
             minimum: 0,
             maximum: 2147483647,
-            description: "Cursor: 0 for the first page, then meta.next_since_id. Records come in ascending id."
+            description: "0, then meta.next_since_id until null."
           },
           total: {
             type: "boolean",
-            description: "Count every matching record in meta.total (default true; false is cheaper)."
+            description: "false: no meta.total (cheaper)."
           }
         }
       },
@@ -51518,628 +56694,36 @@ var mcp_tools_default = {
         ],
         properties: {
           resource: {
-            type: "string",
-            enum: [
-              "sprint/blockers",
-              "sprint/engagements",
-              "sprint/key-results",
-              "sprint/measure-readings",
-              "sprint/measures",
-              "sprint/objectives",
-              "sprint/sprints"
-            ]
+            type: "string"
           },
           data: {
             type: "array",
             items: {
-              anyOf: [
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    description: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    subject: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    subject_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    sprint: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    squad: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    owner: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    unblocker: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    unblocker_user: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    origin: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "member",
-                        "feedback",
-                        "no_feedback",
-                        null
-                      ]
-                    },
-                    reported_by: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    date_start: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    date_lifted: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    is_open: {
-                      type: "boolean"
-                    },
-                    age_days: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    escalated: {
-                      type: "boolean"
-                    },
-                    decision: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    number: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    state: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "open",
-                        "in_progress",
-                        "at_risk",
-                        "kept",
-                        null
-                      ]
-                    },
-                    deadline: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    actual_date: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    is_late: {
-                      type: "boolean"
-                    },
-                    days_to_deadline: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    squad: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    squad_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    objective: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    objective_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    key_result: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    key_result_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    expected_proof: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    sprint: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    subjects: {
-                      type: "array",
-                      items: {
-                        type: "string"
-                      }
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    number: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    progress: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    exercice: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    exercice_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    objective: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    objective_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    squad: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    measures: {
-                      type: "array",
-                      items: {
-                        type: "string"
-                      }
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    measure: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    measure_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    key_result: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    key_result_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    squad: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    date: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    value: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    unit: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    note: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    read_by: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    unit: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    key_result: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    key_result_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    squad: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    start_value: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    milestone_value: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    milestone_date: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    target_value: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    last_value: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    last_reading_date: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    progress: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    active: {
-                      type: "boolean"
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    squad: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    squad_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    date_start: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    date_end: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                }
-              ]
-            }
-          },
-          meta: {
-            type: "object",
-            additionalProperties: false,
-            properties: {
-              total: {
-                type: "integer",
-                minimum: 0
-              },
-              next_since_id: {
-                type: [
-                  "integer",
-                  "null"
-                ]
-              },
-              personal_fields_omitted: {
-                type: "array",
-                items: {
-                  type: "string"
-                }
-              },
-              unreadable_fields: {
-                type: "array",
-                items: {
-                  type: "string"
+              type: "object",
+              required: [
+                "id"
+              ],
+              properties: {
+                id: {
+                  type: "integer"
                 }
               }
             }
+          },
+          meta: {
+            type: "object"
           }
         }
       },
       annotations: {
-        title: "Query Sprint and OKR",
         readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
         openWorldHint: false
       }
     },
     {
       name: "query_stock",
       title: "Query Stock",
-      description: "List records of a Stock resource (Stock transfers of the organisation (receipts, deliveries and internal moves).) with its named filters, ANDed. Resources:\n- pickings: Transfers of goods (receipts, deliveries, internal moves).\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
+      description: "Records of one Stock resource (Stock transfers of the organisation (receipts, deliveries and internal moves)), with named filters, ANDed.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -52151,93 +56735,40 @@ var mcp_tools_default = {
             type: "string",
             enum: [
               "pickings"
-            ],
-            description: "Which resource of the domain."
+            ]
           },
           filters: {
             type: "object",
-            description: "Named filters of the chosen resource (the branch titled with its name); any other name is refused. Omit for no filter.",
-            anyOf: [
-              {
-                title: "pickings",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  state: {
-                    type: "string",
-                    enum: [
-                      "draft",
-                      "waiting",
-                      "confirmed",
-                      "assigned",
-                      "done",
-                      "cancel"
-                    ],
-                    description: "= Records whose state is equal to value."
-                  },
-                  partner_id: {
-                    type: "integer",
-                    description: "= Transfers with this contact (partner id)."
-                  },
-                  origin: {
-                    type: "string",
-                    description: "ilike Records whose origin is containing (case-insensitive) the text value."
-                  },
-                  scheduled_after: {
-                    type: "string",
-                    description: ">= On field `scheduled_date`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  scheduled_before: {
-                    type: "string",
-                    description: "<= On field `scheduled_date`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              }
-            ]
+            description: "{name: value} of the resource's filters."
           },
           fields: {
             type: "array",
             items: {
-              type: "string",
-              enum: [
-                "company",
-                "date_done",
-                "destination_location",
-                "id",
-                "origin",
-                "partner",
-                "picking_type",
-                "priority",
-                "reference",
-                "scheduled_date",
-                "source_location",
-                "state",
-                "url"
-              ]
+              type: "string"
             },
             minItems: 1,
             uniqueItems: true,
-            description: "Fields to return (default: every field except personal data). Personal-data fields (see describe_resource) are returned only when named here."
+            description: "Default: all but personal data (only when named)."
           },
           order: {
             type: "string",
-            description: "Sort keys among the resource's sortable fields: 'field', 'field desc', comma-separated. Not with since_id."
+            description: "'field desc', comma-separated; not with since_id."
           },
           limit: {
             type: "integer",
             minimum: 1,
             maximum: 200,
-            description: "Records per page (default 50)."
+            description: "Default 50."
           },
           since_id: {
             type: "integer",
             minimum: 0,
             maximum: 2147483647,
-            description: "Cursor: 0 for the first page, then meta.next_since_id. Records come in ascending id."
+            description: "0, then meta.next_since_id until null."
           },
           total: {
             type: "boolean",
-            description: "Count every matching record in meta.total (default true; false is cheaper)."
+            description: "false: no meta.total (cheaper)."
           }
         }
       },
@@ -52250,160 +56781,36 @@ var mcp_tools_default = {
         ],
         properties: {
           resource: {
-            type: "string",
-            enum: [
-              "stock/pickings"
-            ]
+            type: "string"
           },
           data: {
             type: "array",
             items: {
-              anyOf: [
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    reference: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    origin: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    picking_type: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    partner: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    source_location: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    destination_location: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    scheduled_date: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    date_done: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    priority: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "0",
-                        "1",
-                        null
-                      ]
-                    },
-                    state: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "draft",
-                        "waiting",
-                        "confirmed",
-                        "assigned",
-                        "done",
-                        "cancel",
-                        null
-                      ]
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                }
-              ]
-            }
-          },
-          meta: {
-            type: "object",
-            additionalProperties: false,
-            properties: {
-              total: {
-                type: "integer",
-                minimum: 0
-              },
-              next_since_id: {
-                type: [
-                  "integer",
-                  "null"
-                ]
-              },
-              personal_fields_omitted: {
-                type: "array",
-                items: {
-                  type: "string"
-                }
-              },
-              unreadable_fields: {
-                type: "array",
-                items: {
-                  type: "string"
+              type: "object",
+              required: [
+                "id"
+              ],
+              properties: {
+                id: {
+                  type: "integer"
                 }
               }
             }
+          },
+          meta: {
+            type: "object"
           }
         }
       },
       annotations: {
-        title: "Query Stock",
         readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
         openWorldHint: false
       }
     },
     {
       name: "query_travel",
       title: "Query Travel",
-      description: "List records of a Travel resource (Missions of the organisation's staff: trips, their stages and expenses, trip types, per-diem rates and per-diem requests.) with its named filters, ANDed. Resources:\n- perdiem-rates: Daily allowance rates by destination country and city (archived rates are not exposed).\n- perdiem-requests: Requests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).\n- trip-expenses: Other expenses of a trip (visa, local transport, fees...).\n- trip-stages: Legs of a trip, in order, from one city to the next.\n- trip-types: Kinds of mission (archived types are not exposed).\n- trips: Missions of the organisation's staff: traveller, itinerary, dates and costs.\nPage with since_id: 0 first, then meta.next_since_id until it is null. Call describe_resource for a resource's fields, filters and sort keys. Costs what its data route costs against the key's rate limit (tool error rate_limited, status 429, with retry_after, past it). Tool error unavailable (status 503, with retry_after) when the gateway already holds as many answers as its memory budget allows: retry after that many seconds, or ask for fewer records.",
+      description: "Records of one Travel resource (Missions of the organisation's staff: trips, their stages and expenses, trip types, per-diem rates and per-diem requests), with named filters, ANDed.",
       inputSchema: {
         type: "object",
         additionalProperties: false,
@@ -52420,279 +56827,40 @@ var mcp_tools_default = {
               "trip-stages",
               "trip-types",
               "trips"
-            ],
-            description: "Which resource of the domain."
+            ]
           },
           filters: {
             type: "object",
-            description: "Named filters of the chosen resource (the branch titled with its name); any other name is refused. Omit for no filter.",
-            anyOf: [
-              {
-                title: "perdiem-rates",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  country_id: {
-                    type: "integer",
-                    description: "= Records whose country_id is equal to value."
-                  },
-                  city_id: {
-                    type: "integer",
-                    description: "= Rates for this city (city id)."
-                  },
-                  environment_id: {
-                    type: "integer",
-                    description: "= Rates of this environment (environment id)."
-                  },
-                  has_tiers: {
-                    type: "boolean",
-                    description: "= Records whose has_tiers is equal to value."
-                  }
-                }
-              },
-              {
-                title: "perdiem-requests",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  state: {
-                    type: "string",
-                    enum: [
-                      "draft",
-                      "pending",
-                      "approved",
-                      "rejected",
-                      "cancelled"
-                    ],
-                    description: "= Records whose state is equal to value."
-                  },
-                  trip_id: {
-                    type: "integer",
-                    description: "= Records whose trip_id is equal to value."
-                  },
-                  traveler_user_id: {
-                    type: "integer",
-                    description: "= Requests of this traveller (user id)."
-                  },
-                  country_id: {
-                    type: "integer",
-                    description: "= Requests for this destination country (country id)."
-                  },
-                  financing_type: {
-                    type: "string",
-                    enum: [
-                      "org",
-                      "partner",
-                      "mixed"
-                    ],
-                    description: "= Records whose financing_type is equal to value."
-                  },
-                  start_after: {
-                    type: "string",
-                    description: ">= On field `date_start`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  start_before: {
-                    type: "string",
-                    description: "<= On field `date_start`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              },
-              {
-                title: "trip-expenses",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  trip_id: {
-                    type: "integer",
-                    description: "= Records whose trip_id is equal to value."
-                  },
-                  cost_above: {
-                    type: "number",
-                    description: ">= On field `cost`."
-                  }
-                }
-              },
-              {
-                title: "trip-stages",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  trip_id: {
-                    type: "integer",
-                    description: "= Records whose trip_id is equal to value."
-                  },
-                  is_return_leg: {
-                    type: "boolean",
-                    description: "= Records whose is_return_leg is equal to value."
-                  },
-                  country_to_id: {
-                    type: "integer",
-                    description: "= Stages arriving in this country (country id)."
-                  },
-                  date_after: {
-                    type: "string",
-                    description: ">= On field `date_from`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  date_before: {
-                    type: "string",
-                    description: "<= On field `date_from`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              },
-              {
-                title: "trip-types",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  code: {
-                    type: "string",
-                    description: "= Records whose code is equal to value."
-                  },
-                  name: {
-                    type: "string",
-                    description: "ilike Records whose name is containing (case-insensitive) the text value."
-                  }
-                }
-              },
-              {
-                title: "trips",
-                type: "object",
-                additionalProperties: false,
-                properties: {
-                  state: {
-                    type: "string",
-                    enum: [
-                      "draft",
-                      "pending",
-                      "planned",
-                      "in_progress",
-                      "done",
-                      "cancelled"
-                    ],
-                    description: "= Records whose state is equal to value."
-                  },
-                  traveler_id: {
-                    type: "integer",
-                    description: "= Trips of this traveller (user id)."
-                  },
-                  trip_type_id: {
-                    type: "integer",
-                    description: "= Trips of this type (trip type id)."
-                  },
-                  country_destination_id: {
-                    type: "integer",
-                    description: "= Trips to this country (country id)."
-                  },
-                  has_per_diem: {
-                    type: "boolean",
-                    description: "= Records whose has_per_diem is equal to value."
-                  },
-                  start_after: {
-                    type: "string",
-                    description: ">= On field `date_start`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  },
-                  start_before: {
-                    type: "string",
-                    description: "<= On field `date_start`. (YYYY-MM-DD or ISO 8601 date-time, e.g. 2026-01-31)"
-                  }
-                }
-              }
-            ]
+            description: "{name: value} of the resource's filters."
           },
           fields: {
             type: "array",
             items: {
-              type: "string",
-              enum: [
-                "accommodation_cost_total",
-                "amount_company",
-                "amount_partner",
-                "approve_date",
-                "calc_model",
-                "city",
-                "city_departure",
-                "city_destination",
-                "city_from",
-                "city_to",
-                "code",
-                "company",
-                "cost",
-                "country",
-                "country_departure",
-                "country_destination",
-                "country_from",
-                "country_id",
-                "country_to",
-                "currency",
-                "daily_rate",
-                "date_end",
-                "date_from",
-                "date_start",
-                "date_submission",
-                "date_to",
-                "description",
-                "duration_abatement_amount",
-                "duration_abatement_pct",
-                "duration_days",
-                "environment",
-                "financing_type",
-                "has_per_diem",
-                "has_return_stage",
-                "has_tiers",
-                "has_transport",
-                "id",
-                "insurance_premium",
-                "is_return_leg",
-                "mission_object",
-                "name",
-                "note",
-                "notes",
-                "partner",
-                "partner_share_pct",
-                "per_diem_total",
-                "position",
-                "prorata_end",
-                "prorata_start",
-                "rate_id",
-                "reference",
-                "reject_date",
-                "state",
-                "submit_date",
-                "total_amount",
-                "transport_cost",
-                "traveler",
-                "traveler_email",
-                "traveler_name",
-                "trip_id",
-                "trip_reference",
-                "trip_type",
-                "url",
-                "validator"
-              ]
+              type: "string"
             },
             minItems: 1,
             uniqueItems: true,
-            description: "Fields to return (default: every field except personal data). Personal-data fields (see describe_resource) are returned only when named here."
+            description: "Default: all but personal data (only when named)."
           },
           order: {
             type: "string",
-            description: "Sort keys among the resource's sortable fields: 'field', 'field desc', comma-separated. Not with since_id."
+            description: "'field desc', comma-separated; not with since_id."
           },
           limit: {
             type: "integer",
             minimum: 1,
             maximum: 200,
-            description: "Records per page (default 50)."
+            description: "Default 50."
           },
           since_id: {
             type: "integer",
             minimum: 0,
             maximum: 2147483647,
-            description: "Cursor: 0 for the first page, then meta.next_since_id. Records come in ascending id."
+            description: "0, then meta.next_since_id until null."
           },
           total: {
             type: "boolean",
-            description: "Count every matching record in meta.total (default true; false is cheaper)."
+            description: "false: no meta.total (cheaper)."
           }
         }
       },
@@ -52705,723 +56873,29 @@ var mcp_tools_default = {
         ],
         properties: {
           resource: {
-            type: "string",
-            enum: [
-              "travel/perdiem-rates",
-              "travel/perdiem-requests",
-              "travel/trip-expenses",
-              "travel/trip-stages",
-              "travel/trip-types",
-              "travel/trips"
-            ]
+            type: "string"
           },
           data: {
             type: "array",
             items: {
-              anyOf: [
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    country: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    country_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    city: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    daily_rate: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    currency: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    has_tiers: {
-                      type: "boolean"
-                    },
-                    environment: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    note: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    reference: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    state: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "draft",
-                        "pending",
-                        "approved",
-                        "rejected",
-                        "cancelled",
-                        null
-                      ]
-                    },
-                    trip_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    trip_reference: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    traveler: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    mission_object: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    country: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    city: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    date_start: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    date_end: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    duration_days: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    prorata_start: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "full",
-                        "half",
-                        "none",
-                        null
-                      ]
-                    },
-                    prorata_end: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "full",
-                        "half",
-                        "none",
-                        null
-                      ]
-                    },
-                    calc_model: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "flat_with_abatement",
-                        "tiered",
-                        null
-                      ]
-                    },
-                    daily_rate: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    rate_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    duration_abatement_pct: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    duration_abatement_amount: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    total_amount: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    financing_type: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "org",
-                        "partner",
-                        "mixed",
-                        null
-                      ]
-                    },
-                    partner: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    partner_share_pct: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    amount_company: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    amount_partner: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    currency: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    environment: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    validator: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    submit_date: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    approve_date: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    reject_date: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date-time"
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    trip_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    trip_reference: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    cost: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    currency: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    notes: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    trip_id: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    trip_reference: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    position: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    is_return_leg: {
-                      type: "boolean"
-                    },
-                    city_from: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    country_from: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    city_to: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    country_to: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    date_from: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    date_to: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    duration_days: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    has_transport: {
-                      type: "boolean"
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    code: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    description: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: [
-                    "id"
-                  ],
-                  properties: {
-                    id: {
-                      type: "integer"
-                    },
-                    reference: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    state: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      enum: [
-                        "draft",
-                        "pending",
-                        "planned",
-                        "in_progress",
-                        "done",
-                        "cancelled",
-                        null
-                      ]
-                    },
-                    traveler: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    traveler_name: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    traveler_email: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    trip_type: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    description: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    city_departure: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    country_departure: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    city_destination: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    country_destination: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    date_submission: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    date_start: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    date_end: {
-                      type: [
-                        "string",
-                        "null"
-                      ],
-                      format: "date"
-                    },
-                    duration_days: {
-                      type: [
-                        "integer",
-                        "null"
-                      ]
-                    },
-                    transport_cost: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    accommodation_cost_total: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    per_diem_total: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    insurance_premium: {
-                      type: [
-                        "number",
-                        "null"
-                      ]
-                    },
-                    currency: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    has_per_diem: {
-                      type: "boolean"
-                    },
-                    has_return_stage: {
-                      type: "boolean"
-                    },
-                    company: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    },
-                    url: {
-                      type: [
-                        "string",
-                        "null"
-                      ]
-                    }
-                  }
-                }
-              ]
-            }
-          },
-          meta: {
-            type: "object",
-            additionalProperties: false,
-            properties: {
-              total: {
-                type: "integer",
-                minimum: 0
-              },
-              next_since_id: {
-                type: [
-                  "integer",
-                  "null"
-                ]
-              },
-              personal_fields_omitted: {
-                type: "array",
-                items: {
-                  type: "string"
-                }
-              },
-              unreadable_fields: {
-                type: "array",
-                items: {
-                  type: "string"
+              type: "object",
+              required: [
+                "id"
+              ],
+              properties: {
+                id: {
+                  type: "integer"
                 }
               }
             }
+          },
+          meta: {
+            type: "object"
           }
         }
       },
       annotations: {
-        title: "Query Travel",
         readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
         openWorldHint: false
       }
     }
@@ -53434,6 +56908,7 @@ var mcp_tools_default = {
       query_tool: "query_analytic",
       routes: [
         "GET /api/v1/analytic/accounts",
+        "GET /api/v1/analytic/accounts/export",
         "GET /api/v1/analytic/accounts/{id}"
       ],
       default_order: "id asc",
@@ -53564,6 +57039,7 @@ var mcp_tools_default = {
       query_tool: "query_analytic",
       routes: [
         "GET /api/v1/analytic/dimensions",
+        "GET /api/v1/analytic/dimensions/export",
         "GET /api/v1/analytic/dimensions/{id}"
       ],
       default_order: "sequence asc",
@@ -53646,6 +57122,7 @@ var mcp_tools_default = {
       query_tool: "query_approvals",
       routes: [
         "GET /api/v1/approvals/approvers",
+        "GET /api/v1/approvals/approvers/export",
         "GET /api/v1/approvals/approvers/{id}"
       ],
       default_order: "id desc",
@@ -53832,6 +57309,7 @@ var mcp_tools_default = {
       query_tool: "query_approvals",
       routes: [
         "GET /api/v1/approvals/request-lines",
+        "GET /api/v1/approvals/request-lines/export",
         "GET /api/v1/approvals/request-lines/{id}"
       ],
       default_order: "id desc",
@@ -54066,6 +57544,7 @@ var mcp_tools_default = {
       query_tool: "query_approvals",
       routes: [
         "GET /api/v1/approvals/requests",
+        "GET /api/v1/approvals/requests/export",
         "GET /api/v1/approvals/requests/{id}"
       ],
       default_order: "id desc",
@@ -54404,6 +57883,7 @@ var mcp_tools_default = {
       query_tool: "query_electricity",
       routes: [
         "GET /api/v1/electricity/counters",
+        "GET /api/v1/electricity/counters/export",
         "GET /api/v1/electricity/counters/{id}"
       ],
       default_order: "code asc",
@@ -54586,6 +58066,7 @@ var mcp_tools_default = {
       query_tool: "query_electricity",
       routes: [
         "GET /api/v1/electricity/purchases",
+        "GET /api/v1/electricity/purchases/export",
         "GET /api/v1/electricity/purchases/{id}"
       ],
       default_order: "date_purchase desc",
@@ -54749,6 +58230,7 @@ var mcp_tools_default = {
       query_tool: "query_electricity",
       routes: [
         "GET /api/v1/electricity/readings",
+        "GET /api/v1/electricity/readings/export",
         "GET /api/v1/electricity/readings/{id}"
       ],
       default_order: "date_reading desc",
@@ -54899,6 +58381,7 @@ var mcp_tools_default = {
       query_tool: "query_events",
       routes: [
         "GET /api/v1/events/events",
+        "GET /api/v1/events/events/export",
         "GET /api/v1/events/events/{id}"
       ],
       default_order: "date_begin desc",
@@ -55197,6 +58680,7 @@ var mcp_tools_default = {
       query_tool: "query_events",
       routes: [
         "GET /api/v1/events/registrations",
+        "GET /api/v1/events/registrations/export",
         "GET /api/v1/events/registrations/{id}"
       ],
       default_order: "id desc",
@@ -55353,6 +58837,7 @@ var mcp_tools_default = {
       query_tool: "query_events",
       routes: [
         "GET /api/v1/events/tasks",
+        "GET /api/v1/events/tasks/export",
         "GET /api/v1/events/tasks/{id}"
       ],
       default_order: "event_id desc, sequence asc",
@@ -55453,6 +58938,7 @@ var mcp_tools_default = {
       query_tool: "query_fleet",
       routes: [
         "GET /api/v1/fleet/alerts",
+        "GET /api/v1/fleet/alerts/export",
         "GET /api/v1/fleet/alerts/{id}"
       ],
       default_order: "due_date asc",
@@ -55634,6 +59120,7 @@ var mcp_tools_default = {
       query_tool: "query_fleet",
       routes: [
         "GET /api/v1/fleet/fuel-logs",
+        "GET /api/v1/fleet/fuel-logs/export",
         "GET /api/v1/fleet/fuel-logs/{id}"
       ],
       default_order: "date desc",
@@ -55864,6 +59351,7 @@ var mcp_tools_default = {
       query_tool: "query_fleet",
       routes: [
         "GET /api/v1/fleet/incidents",
+        "GET /api/v1/fleet/incidents/export",
         "GET /api/v1/fleet/incidents/{id}"
       ],
       default_order: "date desc",
@@ -56024,6 +59512,7 @@ var mcp_tools_default = {
       query_tool: "query_fleet",
       routes: [
         "GET /api/v1/fleet/locations",
+        "GET /api/v1/fleet/locations/export",
         "GET /api/v1/fleet/locations/{id}"
       ],
       default_order: "sequence asc, name asc",
@@ -56153,6 +59642,7 @@ var mcp_tools_default = {
       query_tool: "query_fleet",
       routes: [
         "GET /api/v1/fleet/reservations",
+        "GET /api/v1/fleet/reservations/export",
         "GET /api/v1/fleet/reservations/{id}"
       ],
       default_order: "start desc",
@@ -56404,6 +59894,7 @@ var mcp_tools_default = {
       query_tool: "query_fleet",
       routes: [
         "GET /api/v1/fleet/services",
+        "GET /api/v1/fleet/services/export",
         "GET /api/v1/fleet/services/{id}"
       ],
       default_order: "date desc",
@@ -56621,6 +60112,7 @@ var mcp_tools_default = {
       query_tool: "query_fleet",
       routes: [
         "GET /api/v1/fleet/trips",
+        "GET /api/v1/fleet/trips/export",
         "GET /api/v1/fleet/trips/{id}"
       ],
       default_order: "date desc",
@@ -56814,6 +60306,7 @@ var mcp_tools_default = {
       query_tool: "query_fleet",
       routes: [
         "GET /api/v1/fleet/vehicles",
+        "GET /api/v1/fleet/vehicles/export",
         "GET /api/v1/fleet/vehicles/{id}"
       ],
       default_order: "plate asc",
@@ -57066,6 +60559,7 @@ var mcp_tools_default = {
       query_tool: "query_it",
       routes: [
         "GET /api/v1/it/assets",
+        "GET /api/v1/it/assets/export",
         "GET /api/v1/it/assets/{id}"
       ],
       default_order: "serial asc",
@@ -57206,6 +60700,7 @@ var mcp_tools_default = {
       query_tool: "query_it",
       routes: [
         "GET /api/v1/it/consumable-moves",
+        "GET /api/v1/it/consumable-moves/export",
         "GET /api/v1/it/consumable-moves/{id}"
       ],
       default_order: "date desc",
@@ -57381,6 +60876,7 @@ var mcp_tools_default = {
       query_tool: "query_it",
       routes: [
         "GET /api/v1/it/tickets",
+        "GET /api/v1/it/tickets/export",
         "GET /api/v1/it/tickets/{id}"
       ],
       default_order: "id desc",
@@ -57643,6 +61139,7 @@ var mcp_tools_default = {
       query_tool: "query_purchase",
       routes: [
         "GET /api/v1/purchase/order-lines",
+        "GET /api/v1/purchase/order-lines/export",
         "GET /api/v1/purchase/order-lines/{id}"
       ],
       default_order: "id desc",
@@ -57873,6 +61370,7 @@ var mcp_tools_default = {
       query_tool: "query_purchase",
       routes: [
         "GET /api/v1/purchase/orders",
+        "GET /api/v1/purchase/orders/export",
         "GET /api/v1/purchase/orders/{id}"
       ],
       default_order: "date_order desc",
@@ -58225,6 +61723,7 @@ var mcp_tools_default = {
       query_tool: "query_space",
       routes: [
         "GET /api/v1/space/activities",
+        "GET /api/v1/space/activities/export",
         "GET /api/v1/space/activities/{id}"
       ],
       default_order: "sequence asc, name asc",
@@ -58302,6 +61801,7 @@ var mcp_tools_default = {
       query_tool: "query_space",
       routes: [
         "GET /api/v1/space/categories",
+        "GET /api/v1/space/categories/export",
         "GET /api/v1/space/categories/{id}"
       ],
       default_order: "sequence asc, name asc",
@@ -58363,6 +61863,7 @@ var mcp_tools_default = {
       query_tool: "query_space",
       routes: [
         "GET /api/v1/space/equipments",
+        "GET /api/v1/space/equipments/export",
         "GET /api/v1/space/equipments/{id}"
       ],
       default_order: "name asc",
@@ -58448,6 +61949,7 @@ var mcp_tools_default = {
       query_tool: "query_space",
       routes: [
         "GET /api/v1/space/maintenances",
+        "GET /api/v1/space/maintenances/export",
         "GET /api/v1/space/maintenances/{id}"
       ],
       default_order: "start desc",
@@ -58654,6 +62156,7 @@ var mcp_tools_default = {
       query_tool: "query_space",
       routes: [
         "GET /api/v1/space/reservations",
+        "GET /api/v1/space/reservations/export",
         "GET /api/v1/space/reservations/{id}"
       ],
       default_order: "start desc",
@@ -58920,6 +62423,7 @@ var mcp_tools_default = {
       query_tool: "query_space",
       routes: [
         "GET /api/v1/space/sites",
+        "GET /api/v1/space/sites/export",
         "GET /api/v1/space/sites/{id}"
       ],
       default_order: "complete_name asc",
@@ -59029,6 +62533,7 @@ var mcp_tools_default = {
       query_tool: "query_space",
       routes: [
         "GET /api/v1/space/spaces",
+        "GET /api/v1/space/spaces/export",
         "GET /api/v1/space/spaces/{id}"
       ],
       default_order: "sequence asc, name asc",
@@ -59272,6 +62777,7 @@ var mcp_tools_default = {
       query_tool: "query_sprint",
       routes: [
         "GET /api/v1/sprint/blockers",
+        "GET /api/v1/sprint/blockers/export",
         "GET /api/v1/sprint/blockers/{id}"
       ],
       default_order: "date_start desc",
@@ -59510,6 +63016,7 @@ var mcp_tools_default = {
       query_tool: "query_sprint",
       routes: [
         "GET /api/v1/sprint/engagements",
+        "GET /api/v1/sprint/engagements/export",
         "GET /api/v1/sprint/engagements/{id}"
       ],
       default_order: "deadline asc",
@@ -59740,6 +63247,7 @@ var mcp_tools_default = {
       query_tool: "query_sprint",
       routes: [
         "GET /api/v1/sprint/key-results",
+        "GET /api/v1/sprint/key-results/export",
         "GET /api/v1/sprint/key-results/{id}"
       ],
       default_order: "number asc",
@@ -59877,6 +63385,7 @@ var mcp_tools_default = {
       query_tool: "query_sprint",
       routes: [
         "GET /api/v1/sprint/measure-readings",
+        "GET /api/v1/sprint/measure-readings/export",
         "GET /api/v1/sprint/measure-readings/{id}"
       ],
       default_order: "date desc",
@@ -60032,6 +63541,7 @@ var mcp_tools_default = {
       query_tool: "query_sprint",
       routes: [
         "GET /api/v1/sprint/measures",
+        "GET /api/v1/sprint/measures/export",
         "GET /api/v1/sprint/measures/{id}"
       ],
       default_order: "kr_id, id",
@@ -60190,6 +63700,7 @@ var mcp_tools_default = {
       query_tool: "query_sprint",
       routes: [
         "GET /api/v1/sprint/objectives",
+        "GET /api/v1/sprint/objectives/export",
         "GET /api/v1/sprint/objectives/{id}"
       ],
       default_order: "name asc",
@@ -60257,6 +63768,7 @@ var mcp_tools_default = {
       query_tool: "query_sprint",
       routes: [
         "GET /api/v1/sprint/sprints",
+        "GET /api/v1/sprint/sprints/export",
         "GET /api/v1/sprint/sprints/{id}"
       ],
       default_order: "date_start desc",
@@ -60356,6 +63868,7 @@ var mcp_tools_default = {
       query_tool: "query_stock",
       routes: [
         "GET /api/v1/stock/pickings",
+        "GET /api/v1/stock/pickings/export",
         "GET /api/v1/stock/pickings/{id}"
       ],
       default_order: "scheduled_date desc",
@@ -60542,6 +64055,7 @@ var mcp_tools_default = {
       query_tool: "query_travel",
       routes: [
         "GET /api/v1/travel/perdiem-rates",
+        "GET /api/v1/travel/perdiem-rates/export",
         "GET /api/v1/travel/perdiem-rates/{id}"
       ],
       default_order: "id desc",
@@ -60681,6 +64195,7 @@ var mcp_tools_default = {
       query_tool: "query_travel",
       routes: [
         "GET /api/v1/travel/perdiem-requests",
+        "GET /api/v1/travel/perdiem-requests/export",
         "GET /api/v1/travel/perdiem-requests/{id}"
       ],
       default_order: "date_start desc",
@@ -61083,6 +64598,7 @@ var mcp_tools_default = {
       query_tool: "query_travel",
       routes: [
         "GET /api/v1/travel/trip-expenses",
+        "GET /api/v1/travel/trip-expenses/export",
         "GET /api/v1/travel/trip-expenses/{id}"
       ],
       default_order: "id desc",
@@ -61183,6 +64699,7 @@ var mcp_tools_default = {
       query_tool: "query_travel",
       routes: [
         "GET /api/v1/travel/trip-stages",
+        "GET /api/v1/travel/trip-stages/export",
         "GET /api/v1/travel/trip-stages/{id}"
       ],
       default_order: "trip_id desc, sequence asc",
@@ -61363,6 +64880,7 @@ var mcp_tools_default = {
       query_tool: "query_travel",
       routes: [
         "GET /api/v1/travel/trip-types",
+        "GET /api/v1/travel/trip-types/export",
         "GET /api/v1/travel/trip-types/{id}"
       ],
       default_order: "sequence asc, name asc",
@@ -61440,6 +64958,7 @@ var mcp_tools_default = {
       query_tool: "query_travel",
       routes: [
         "GET /api/v1/travel/trips",
+        "GET /api/v1/travel/trips/export",
         "GET /api/v1/travel/trips/{id}"
       ],
       default_order: "date_start desc",
@@ -61754,6 +65273,18 @@ var RECORD_ARGUMENTS = /* @__PURE__ */ new Set(["resource", "id", "fields"]);
 var TOOLS = mcp_tools_default.tools;
 var API_VERSION = mcp_tools_default.version;
 var MCP_LIMITS = mcp_tools_default.limits;
+var ajv = new import__2.default({ allErrors: false, strict: false });
+var ARGUMENT_CHECKS = new Map(TOOLS.map((tool) => [tool.name, ajv.compile(tool.inputSchema)]));
+function assertWithinSchema(name, args) {
+  const validate = ARGUMENT_CHECKS.get(name);
+  if (!validate || validate(args)) return;
+  const [error] = validate.errors ?? [];
+  if (!error) return;
+  const argument = error.instancePath.slice(1).replace(/\//g, ".");
+  if (error.keyword === "additionalProperties" && argument === "" || argument === "resource") return;
+  if (error.keyword === "required") throw badRequest2(`Missing argument '${error.params.missingProperty}' for ${name}.`);
+  throw new ToolRefusal("invalid_value", `Argument '${argument}' ${error.message ?? "is invalid"} (the input schema of ${name}); nothing was read.`);
+}
 var ToolRefusal = class extends Error {
   constructor(code, message) {
     super(message);
@@ -61762,6 +65293,7 @@ var ToolRefusal = class extends Error {
   code;
 };
 var badRequest2 = (message) => new ToolRefusal("bad_request", message);
+var REFUSAL_STATUS = { bad_request: 400, not_found: 404, invalid_value: 422 };
 function toolError(code, message, extra = {}) {
   return { isError: true, content: [{ type: "text", text: JSON.stringify({ error: { code, message, ...extra } }) }] };
 }
@@ -61869,6 +65401,7 @@ var ROUTE_TOOLS = {
     },
     call: (args, get, { domain }) => queryResource(domain, args, get)
   },
+  export: null,
   detail: {
     match: (name) => name === "get_record" ? {} : void 0,
     call: (args, get) => getRecord(args, get)
@@ -61877,18 +65410,19 @@ var ROUTE_TOOLS = {
 async function callTool(name, rawArgs, host) {
   try {
     const args = objectArgument(rawArgs, "arguments");
+    assertWithinSchema(name, args);
     if (name === "list_resources") {
       onlyKnown(args, /* @__PURE__ */ new Set(), name);
       return held(listResources(), host);
     }
     if (name === "describe_resource") return held(describeResource(args), host);
     for (const tool of Object.values(ROUTE_TOOLS)) {
-      const matched = tool.match(name);
-      if (matched) return await tool.call(args, host.get, matched);
+      const matched = tool?.match(name);
+      if (tool && matched) return await tool.call(args, host.get, matched);
     }
     return toolError("not_found", `No tool '${name}'; the tools are ${TOOLS.map((t) => t.name).join(", ")}.`, { status: 404 });
   } catch (error) {
-    if (error instanceof ToolRefusal) return toolError(error.code, error.message, { status: error.code === "bad_request" ? 400 : 404 });
+    if (error instanceof ToolRefusal) return toolError(error.code, error.message, { status: REFUSAL_STATUS[error.code] ?? 400 });
     if (error instanceof GatewayError) return gatewayToolError(error);
     throw error;
   }
@@ -62430,7 +65964,7 @@ var SETTINGS = {
   AUTH_CHECK_LIMIT: { default: 300, min: 1, max: 1e7, description: "Key checks sent to the ERP per window, all client addresses together; past it a key not already known gets 429 `rate_limited` (keys already validated keep working). With `AUTH_CACHE_TTL_MS=0` every request is a key check: raise this cap to the request rate." },
   RATE_LIMIT_POINTS: { shown: "(empty: off)", min: 1, max: 1e8, description: 'Per-key rate limit (decision D26): points each API key may spend per window; each request costs its kind\'s points (`RATE_LIMIT_COSTS`); past them **429** `rate_limited` with `Retry-After`, the ERP not asked. See "Rate limits".' },
   RATE_LIMIT_WINDOW_SECONDS: { default: 60, min: 1, max: 86400, description: "That window, in whole seconds. Only with `RATE_LIMIT_POINTS`." },
-  RATE_LIMIT_COSTS: { default: COST_KINDS.map((kind) => `${kind}=1`).join(","), accepts: "`kind=points`, comma-separated", description: "Points per kind of request: `list` (a page with `total=false`), `counted_list` (a page with its count: two ERP calls), `detail`, `not_modified` (charged instead when the answer is 304) and `cached` (charged instead when the response cache answered a 200, the ERP not asked). Kinds left out keep their default; `list`, `counted_list` and `detail` cost 1 to `RATE_LIMIT_POINTS`, `not_modified` and `cached` 0 to it. Only with `RATE_LIMIT_POINTS`." },
+  RATE_LIMIT_COSTS: { default: COST_KINDS.map((kind) => `${kind}=1`).join(","), accepts: "`kind=points`, comma-separated", description: "Points per kind of request: `list` (a page with `total=false`, or an export), `counted_list` (a page with its count: two ERP calls), `detail`, `not_modified` (charged instead when the answer is 304) and `cached` (charged instead when the response cache answered a 200, the ERP not asked). Kinds left out keep their default; `list`, `counted_list` and `detail` cost 1 to `RATE_LIMIT_POINTS`, `not_modified` and `cached` 0 to it. Only with `RATE_LIMIT_POINTS`." },
   REDIS_URL: { shown: "(empty: each process's memory)", accepts: "a `redis://` or `rediss://` URL", description: 'A Redis that several gateway processes share (user, password and database number allowed; never logged): the failed-authentication limits, the cap of key checks and the per-key limits are then counted there, for all processes together. See "Several processes and machines".' },
   REDIS_TIMEOUT_MS: { default: 200, min: 5, max: 1e4, description: "Longest one Redis call may take; past it, or with Redis down, each process counts in its own memory (limits), going on from the counts Redis last gave it, until Redis answers again. Only with `REDIS_URL`." },
   REDIS_KEY_PREFIX: { default: "odg:", accepts: "1 to 64 letters, digits or `:_.-`", description: "Prefix of every key the gateway writes in Redis, so that several gateways can share one Redis. Only with `REDIS_URL`." },
