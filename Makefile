@@ -7,7 +7,7 @@ export PATH := $(CURDIR)/.toolchain/bin:$(CURDIR)/node_modules/.bin:$(PATH)
 NPM_STAMP := node_modules/.install-stamp
 TOOLCHAIN := .toolchain/.node-$(NODE_VERSION)
 
-.PHONY: install ci generate fixtures check-generated openapi-diff scaffold packages build typecheck lint format release test test-tools run dev sandbox-init bench bench-shared bench-catalogue bench-smoke check-erp erp-diff test-live live-latency live-dashboard clean
+.PHONY: install ci generate fixtures check-generated openapi-diff scaffold packages build typecheck lint format release test test-tools run dev sandbox-init bench bench-shared bench-catalogue bench-smoke check-erp erp-diff test-live live-latency live-dashboard live-feed-cost live-cache-watch clean
 
 install: $(NPM_STAMP)
 
@@ -159,6 +159,16 @@ live-latency: build
 ## closed-loop client (LIVE_DASHBOARD_SECONDS, LIVE_DASHBOARD_CLIENTS, LIVE_DASHBOARD_BURSTS; docs/compatibility.md)
 live-dashboard: build
 	node --disable-warning=ExperimentalWarning dist/live/dashboard.js
+
+## live-feed-cost: what the change feed costs that live Odoo (JSON-2): its ERP calls timed alone, and a first
+## sync and caught-up polls through a gateway, ERP time per page (Markdown; BENCHMARKS.md). Read-only
+live-feed-cost: build
+	node --disable-warning=ExperimentalWarning dist/live/feed-cost.js
+
+## live-cache-watch: how soon renames in that live Odoo reach cached answers, and the share of the ERP the
+## change checks take (needs LIVE_ERP_ADMIN_*; creates one analytic account and deletes it; docs/caching.md)
+live-cache-watch: build
+	node --disable-warning=ExperimentalWarning dist/live/cache-watch.js
 
 sandbox-init: build
 	node --disable-warning=ExperimentalWarning packages/sandbox/dist/cli.js init

@@ -11,6 +11,8 @@
  * written to bench/results/operate.{json,md}). --expand-only (only `expand` against 1 + N requests, bench/expand.ts,
  * written to bench/results/expand.md). --exports-only
  * (only the whole-table exports of bench/exports.ts, written to bench/results/exports.md).
+ * --feed-only (only the change feed's section, bench/feed-cost.ts: the sandbox's ERP calls and the
+ * feed through a gateway, without and with an index on write_date, written to bench/results/feed.md).
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -28,6 +30,7 @@ import { cacheReport, runCacheBench, type CacheBenchResult } from './cache-bench
 import { RESOURCE, scenarios, type Scenario } from './scenarios';
 import { benchExports, exportReport } from './exports';
 import { benchExpand, expandReport } from './expand';
+import { measureFeedCost } from './feed-cost';
 
 interface Options {
   readonly smoke: boolean;
@@ -48,6 +51,8 @@ interface Options {
   readonly exportsOnly: boolean;
   /** Only `expand` against 1 + N requests (bench/expand.ts). */
   readonly expandOnly: boolean;
+  /** Only the change feed (bench/feed-cost.ts). */
+  readonly feedOnly: boolean;
 }
 
 interface Side {
@@ -81,6 +86,7 @@ function options(): Options {
       'cache-only': { type: 'boolean', default: false },
       'exports-only': { type: 'boolean', default: false },
       'expand-only': { type: 'boolean', default: false },
+      'feed-only': { type: 'boolean', default: false },
     },
   });
   const smoke = values.smoke === true;
@@ -97,6 +103,7 @@ function options(): Options {
     cacheOnly: values['cache-only'] === true,
     exportsOnly: values['exports-only'] === true,
     expandOnly: values['expand-only'] === true,
+    feedOnly: values['feed-only'] === true,
   };
 }
 
@@ -376,7 +383,7 @@ async function main(): Promise<void> {
   try {
     // Related records in one call against 1 + N calls, on a gateway of its own (a few seconds).
     const expandLines =
-      opts.soakOnly || opts.cacheOnly || opts.operateOnly || opts.exportsOnly
+      opts.soakOnly || opts.cacheOnly || opts.operateOnly || opts.exportsOnly || opts.feedOnly
         ? []
         : expandReport(await benchExpand(sandbox.url, keys.valid, startGateway, opts.smoke ? 1 : 5, opts.smoke ? 20 : 200));
     if (expandLines.length) process.stderr.write(`bench: expand\n${expandLines.join('\n')}\n`);
@@ -396,6 +403,14 @@ async function main(): Promise<void> {
       mkdirSync(out, { recursive: true });
       writeFileSync(join(out, 'exports.md'), `${exportLines.join('\n')}\n`);
       process.stdout.write(`${exportLines.join('\n')}\n`);
+      return;
+    }
+    const feedLines = opts.soakOnly || opts.cacheOnly || opts.operateOnly ? [] : await feedSection(sandbox.url, dbPath, keys.valid, opts);
+    if (opts.feedOnly) {
+      const out = join(ROOT, 'bench', 'results');
+      mkdirSync(out, { recursive: true });
+      writeFileSync(join(out, 'feed.md'), `${feedLines.join('\n')}\n`);
+      process.stdout.write(`${feedLines.join('\n')}\n`);
       return;
     }
     const all = scenarios({ key: keys.valid, database: 'sandbox', rows, sample: { origin: sample.origin, scheduledDate: sample.scheduled_date } });
@@ -436,7 +451,7 @@ async function main(): Promise<void> {
       opts.soakOnly || opts.operateOnly ? undefined : await runCacheBench({ smoke: opts.smoke, key: keys.valid, database: 'sandbox', rows }, sandbox, startGateway, freePort);
     const soakResult = opts.cacheOnly ? undefined : await soak(warm, all, opts);
     const report_ = report(opts, rows, results, soakResult, setupSeconds, cache);
-    const markdown = `${report_.markdown}${exportLines.length ? `${exportLines.join('\n')}\n` : ''}${operateResult ? `\n${operateMarkdown(operateResult)}` : ''}`;
+    const markdown = `${report_.markdown}${exportLines.length ? `${exportLines.join('\n')}\n` : ''}${feedLines.length ? `\n${feedLines.join('\n')}\n` : ''}${operateResult ? `\n${operateMarkdown(operateResult)}` : ''}`;
     const { targets } = report_;
     const out = join(ROOT, 'bench', 'results');
     mkdirSync(out, { recursive: true });
@@ -448,6 +463,43 @@ async function main(): Promise<void> {
     await Promise.all([warm.stop(), cold.stop()]);
     await sandbox.stop();
   }
+}
+
+/**
+ * The change feed on the sandbox (bench/feed-cost.ts), as Odoo makes it (no index on write_date),
+ * then with the index a DBA would add (`CREATE INDEX ... (write_date)`, made in the database while
+ * the sandbox serves it, and dropped after).
+ */
+async function feedSection(erpUrl: string, dbPath: string, key: string, opts: Options): Promise<string[]> {
+  const measure = async () =>
+    measureFeedCost({
+      url: erpUrl,
+      database: 'sandbox',
+      login: GATEWAY_LOGIN,
+      key,
+      rounds: opts.smoke ? 1 : 7,
+      pages: opts.smoke ? 1 : 20,
+      polls: opts.smoke ? 1 : 12,
+      compareWalk: !opts.smoke,
+      full: false,
+      resource: RESOURCE.path,
+      ports: [await freePort(), await freePort()],
+    });
+  const lines = ['## The change feed', '', '### As Odoo makes it: no index on write_date', ''];
+  lines.push(...(await measure()));
+  const db = new DatabaseSync(dbPath);
+  const table = RESOURCE.model.replace(/\./g, '_');
+  try {
+    // PostgreSQL's one b-tree serves comparisons and either order; the sandbox needs that index and
+    // its `IS NULL` pair for them (orm/schema.ts: how every Odoo index of a nullable column is made).
+    db.exec(`CREATE INDEX "bench_write_date" ON "${table}" ("write_date"); CREATE INDEX "bench_write_date__nulls" ON "${table}" ("write_date" IS NULL, "write_date");`);
+    lines.push('', `### With \`CREATE INDEX ON ${table} (write_date)\``, '', ...(await measure()));
+  } finally {
+    db.exec('DROP INDEX IF EXISTS "bench_write_date"; DROP INDEX IF EXISTS "bench_write_date__nulls";');
+    db.close();
+  }
+  process.stderr.write(`bench: change feed\n${lines.join('\n')}\n`);
+  return lines;
 }
 
 main().catch((error: unknown) => {

@@ -48,7 +48,7 @@ export interface LivePlan {
 }
 
 /** The live checks that need something not every ERP or every set of settings has. */
-export type LiveCheck = 'forbiddenKey' | 'expiredKey' | 'noRead' | 'unreadable' | 'rightsRestored';
+export type LiveCheck = 'forbiddenKey' | 'expiredKey' | 'noRead' | 'unreadable' | 'rightsRestored' | 'deletions' | 'cacheWatch';
 
 /** The settings a plan looks at (which of them are given). */
 export type LivePlanSettings = Pick<LiveErpSettings, 'forbiddenKey' | 'expiredKey' | 'noReadKey' | 'noReadResource' | 'unreadable' | 'rights' | 'adminLogin' | 'adminKey'>;
@@ -64,6 +64,10 @@ export function livePlan(settings: LivePlanSettings, major: number): LivePlan {
   if (!settings.rights) skip.rightsRestored = 'LIVE_ERP_RIGHTS_LOGIN, LIVE_ERP_RIGHTS_KEY or LIVE_ERP_RIGHTS_GROUP unset';
   else if (!settings.adminKey || !settings.adminLogin)
     skip.rightsRestored = 'LIVE_ERP_ADMIN_LOGIN or LIVE_ERP_ADMIN_KEY unset (the rights-restored check changes a right with them)';
+  if (!settings.adminKey || !settings.adminLogin) {
+    skip.deletions = 'LIVE_ERP_ADMIN_LOGIN or LIVE_ERP_ADMIN_KEY unset (the deletion check creates and deletes a record with them)';
+    skip.cacheWatch = 'LIVE_ERP_ADMIN_LOGIN or LIVE_ERP_ADMIN_KEY unset (the change-detection check creates, renames and deletes records with them)';
+  }
   return { major, skip };
 }
 

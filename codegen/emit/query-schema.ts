@@ -48,8 +48,9 @@ function listedProperties(resource: ResourceModel): Record<string, object> {
     since_id: text('^[0-9]+$'),
     fields: { type: 'string', maxLength: MAX_LIST_TEXT },
     csv_formulas: { type: 'string', enum: ['escaped', 'raw'] },
-    // A date-time or a token the gateway gave: which of the two, and whether it is valid, is checked at run time.
-    changed_since: { type: 'string', minLength: 1, maxLength: 128 },
+    // A date-time or a token the gateway gave (up to about 1,450 characters: the deletion check's
+    // digests, runtime/changes/deletions.ts): which of the two, and whether it is valid, is checked at run time.
+    changed_since: { type: 'string', minLength: 1, maxLength: 2048 },
     // Relation names, each with its own field list in parentheses: read and checked at run time.
     expand: { type: 'string', minLength: 1, maxLength: MAX_LIST_TEXT },
   };

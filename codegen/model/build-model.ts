@@ -78,6 +78,7 @@ function cacheOf(raw: RawCache): Pick<ResourceModel, 'cache'> {
   const cache = {
     ...(raw.ttl !== undefined ? { ttlSeconds: raw.ttl } : {}),
     ...(raw.stale_while_revalidate !== undefined ? { staleSeconds: raw.stale_while_revalidate } : {}),
+    ...(raw.watch !== undefined ? { watch: raw.watch } : {}),
   };
   return Object.keys(cache).length ? { cache } : {};
 }

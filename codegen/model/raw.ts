@@ -43,6 +43,7 @@ interface RawScopeTerm {
 export interface RawCache {
   ttl?: number;
   stale_while_revalidate?: number;
+  watch?: boolean;
 }
 
 /** A relation to another resource (catalogue.schema.json, `relations`): exactly one of `to_many`, `to_one`. */

@@ -162,7 +162,7 @@ export function buildMirror(options: MirrorOptions): MirrorKeys {
       }
     }
     db.exec('COMMIT');
-    createIndexes(db, options.registry);
+    createIndexes(db, options.registry, options.version);
     const keys = new ApiKeys(db, { version: options.version, ...(options.now ? { now: () => options.now! } : {}) });
     const uids = { admin: uidOf(ADMIN_LOGIN), api: uidOf(GATEWAY_LOGIN), noRead: uidOf(NO_FLEET_LOGIN) };
     const now = options.now ?? new Date();

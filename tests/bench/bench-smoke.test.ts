@@ -9,7 +9,7 @@ import { join } from 'node:path';
 const root = join(__dirname, '..', '..');
 
 describe('make bench-smoke', () => {
-  it('measures every scenario on the gateway and directly, with the reference rows, peak RSS, what operating costs and the exports, and reports the targets', async () => {
+  it('measures every scenario on the gateway and directly, with the reference rows, peak RSS, what operating costs, the exports and the change feed, and reports the targets', async () => {
     const script = join(root, 'dist', 'bench', 'run.js');
     expect(existsSync(script)).toBe(true); // `make test` builds dist/ first
     const output = await new Promise<string>((resolve, reject) => {
@@ -25,6 +25,12 @@ describe('make bench-smoke', () => {
     // The exports: both formats read to the end, against the direct paging, and the client leaving halfway.
     for (const run of ['gateway, csv', 'gateway, ndjson', 'direct ERP paging']) expect(output).toMatch(new RegExp(`^\\| ${run}[^|]* \\| 250 \\|`, 'm'));
     expect(output).toMatch(/Client leaving halfway through a CSV export of 1 pages/);
+    // The change feed (bench/feed-cost.ts): the ERP calls alone and the feed through a gateway, without and with an index on write_date.
+    expect(output).toContain('## The change feed');
+    for (const part of ['### As Odoo makes it: no index on write_date', '### With `CREATE INDEX ON stock_picking (write_date)`']) expect(output).toContain(part);
+    expect(output.match(/^\| change-feed page: `write_date >= X`.* \| \d+ \| \d+ \| \d+ rows \|$/gm)).toHaveLength(2);
+    expect(output.match(/^\| first sync from the epoch: its first \d+ pages \| \d+ \| \d+ \|/gm)).toHaveLength(2);
+    expect(output.match(/The gateway's \/readyz said: `\{"stock\.picking":\{"case":"small"/g)).toHaveLength(2);
     const results = JSON.parse(readFileSync(join(root, 'bench', 'results', 'smoke.json'), 'utf8'));
     for (const result of results.results) {
       expect([result.id, result.gateway.unexpected, result.gateway.requests > 0, result.gateway.peakRssMb > 0]).toEqual([result.id, 0, true, true]);

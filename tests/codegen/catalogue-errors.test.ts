@@ -133,7 +133,7 @@ describe('catalogue errors are located and explained', () => {
     [
       'an unknown key in a cache',
       withLine('    default_order: name asc\n', '    default_order: name asc\n    cache: { ttl: 5, stale: 10 }\n'),
-      /demo\.yaml:10:\d+: resources\.things\.cache\.stale: unknown key 'stale'; allowed: ttl, stale_while_revalidate$/m,
+      /demo\.yaml:10:\d+: resources\.things\.cache\.stale: unknown key 'stale'; allowed: ttl, stale_while_revalidate, watch$/m,
     ],
     [
       'a cache TTL longer than a day',

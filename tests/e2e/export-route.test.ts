@@ -92,7 +92,7 @@ describe('the export route', () => {
   it('exports the change feed with its next token', async () => {
     const res = await text('/api/v1/fleet/vehicles/export?changed_since=2000-01-01T00:00:00Z&fields=id&format=ndjson');
     expect(res.status).toBe(200);
-    expect(res.headers['x-next-changed-since']).toMatch(/^v1\./);
+    expect(res.headers['x-next-changed-since']).toMatch(/^v2\./);
     const lines = res.text
       .trim()
       .split('\n')

@@ -5,11 +5,14 @@
  * a revoked or expired key gets 401 within AUTH_CACHE_TTL_MS even while its answers are cached. Two
  * accounts never share an entry. Errors and drift never poison it. The cache stays within
  * CACHE_MAX_BYTES. With the cache off (the default), the answers are those of a gateway without one.
+ * These suites prove the TTL's own behaviour, with change detection off (CACHE_WATCH=off: the ERP
+ * calls they count are the answers' own); change detection is proved in change-detection.test.ts.
  */
 import { DatabaseSync } from 'node:sqlite';
 import request from 'supertest';
 import type { FaultProxy } from '../support/fault-proxy';
 import { expectDocumented } from '../support/openapi-responses';
+import { cacheOutcomes } from '../support/access-log';
 import { startStack, startStackBehindProxy, type Stack } from '../support/stack';
 import { createDriftDatabase, gatewayEnv, type DriftDatabase } from '../drift/support/drift-sandbox';
 import { startGatewayWithEnv, type RunningGateway } from '../support/gateway';
@@ -18,15 +21,6 @@ import { mintKey, revokeKey } from '../reliability/support/sandbox-keys';
 const TTL_S = 3;
 const AUTH_TTL_MS = 1000;
 const LIST = '/api/v1/fleet/vehicles?limit=5&fields=plate,model';
-
-/** The `cache` field of the access log lines written since `from`, for data routes. */
-function outcomes(logLines: readonly string[], from: number): string[] {
-  return logLines
-    .slice(from)
-    .map((line) => JSON.parse(line) as { msg?: string; route?: string; cache?: string })
-    .filter((line) => line.msg === 'request' && line.route?.startsWith('/api/v1/'))
-    .map((line) => line.cache ?? '(none)');
-}
 
 function setPlate(dbPath: string, id: number, plate: string): void {
   const db = new DatabaseSync(dbPath);
@@ -47,7 +41,8 @@ describe(`the response cache, TTL ${TTL_S} s`, () => {
     ({ stack, proxy } = await startStackBehindProxy({
       transport: 'json2',
       now: () => clock,
-      env: { CACHE_DEFAULT_TTL_S: String(TTL_S), AUTH_CACHE_TTL_MS: String(AUTH_TTL_MS) },
+      // The TTL's own behaviour: change detection (on by default) is tested in change-detection.test.ts.
+      env: { CACHE_DEFAULT_TTL_S: String(TTL_S), AUTH_CACHE_TTL_MS: String(AUTH_TTL_MS), CACHE_WATCH: 'off' },
     }));
   });
   afterAll(async () => {
@@ -68,7 +63,7 @@ describe(`the response cache, TTL ${TTL_S} s`, () => {
     expect(second.headers['etag']).toBe(first.headers['etag']);
     expect(second.text).toBe(first.text);
     expect(vehicleReads(calls)).toBe(1);
-    expect(outcomes(stack.logLines, lines)).toEqual(['miss', 'hit']);
+    expect(cacheOutcomes(stack.logLines, lines)).toEqual(['miss', 'hit']);
   });
 
   it('shares an entry between spellings of the same query, and not with another query', async () => {
@@ -79,7 +74,7 @@ describe(`the response cache, TTL ${TTL_S} s`, () => {
     const other = await stack.get('/api/v1/fleet/vehicles?limit=3&fuel_type=diesel&fields=plate');
     expect([a.status, b.text, c.text, other.status]).toEqual([200, a.text, a.text, 200]);
     expect(other.body.data).toHaveLength(Math.min(3, a.body.data.length));
-    expect(outcomes(stack.logLines, lines)).toEqual(['miss', 'hit', 'hit', 'miss']);
+    expect(cacheOutcomes(stack.logLines, lines)).toEqual(['miss', 'hit', 'hit', 'miss']);
     expect(vehicleReads(calls)).toBe(2);
   });
 
@@ -97,7 +92,7 @@ describe(`the response cache, TTL ${TTL_S} s`, () => {
     ]);
     expect(notModified.headers['age']).toMatch(/^[0-2]$/);
     expect(stack.erpCalls.length).toBe(calls);
-    expect(outcomes(stack.logLines, lines)).toEqual(['hit']);
+    expect(cacheOutcomes(stack.logLines, lines)).toEqual(['hit']);
   });
 
   it('caches the count with its page: meta.total stays what it was until the entry expires', async () => {
@@ -151,7 +146,7 @@ describe(`the response cache, TTL ${TTL_S} s`, () => {
     // The entry itself is still fresh: another key of the account is served from it.
     const lines = stack.logLines.length;
     expect((await stack.get(LIST)).status).toBe(200);
-    expect(outcomes(stack.logLines, lines)).toEqual(['hit']);
+    expect(cacheOutcomes(stack.logLines, lines)).toEqual(['hit']);
   });
 
   it(`answers an expired key 401 within AUTH_CACHE_TTL_MS (${AUTH_TTL_MS} ms) though its answer is cached`, async () => {
@@ -180,7 +175,7 @@ describe(`the response cache, TTL ${TTL_S} s`, () => {
     const other = await stack.get(shared, noRead);
     const mine = await stack.get(shared);
     expect([other.status, mine.status]).toEqual([200, 200]);
-    expect(outcomes(stack.logLines, lines)).toEqual(['miss', 'hit']);
+    expect(cacheOutcomes(stack.logLines, lines)).toEqual(['miss', 'hit']);
   });
 
   it('reads an entry missed by many requests at once from the ERP once, count included', async () => {
@@ -209,7 +204,7 @@ describe(`the response cache, TTL ${TTL_S} s`, () => {
     const lines = stack.logLines.length;
     const ok = await stack.get(path);
     expect([ok.status, ok.headers['age']]).toEqual([200, '0']);
-    expect(outcomes(stack.logLines, lines)).toEqual(['miss']);
+    expect(cacheOutcomes(stack.logLines, lines)).toEqual(['miss']);
   });
 
   it('answers HEAD from the cache with the same headers, and 304 when If-None-Match holds the ETag', async () => {
@@ -228,7 +223,7 @@ describe(`the response cache, TTL ${TTL_S} s`, () => {
     ]);
     expect(plain.headers['age']).toMatch(/^[0-9]+$/);
     expect((await head(String(get.headers['etag']))).status).toBe(304);
-    expect(outcomes(stack.logLines, lines)).toEqual(['hit', 'hit']);
+    expect(cacheOutcomes(stack.logLines, lines)).toEqual(['hit', 'hit']);
   });
 });
 
@@ -236,7 +231,7 @@ describe('stale-while-revalidate (TTL 1 s, stale window 30 s)', () => {
   let stack: Stack;
   let proxy: FaultProxy;
   beforeAll(async () => {
-    ({ stack, proxy } = await startStackBehindProxy({ transport: 'json2', env: { CACHE_DEFAULT_TTL_S: '1', CACHE_DEFAULT_STALE_S: '30' } }));
+    ({ stack, proxy } = await startStackBehindProxy({ transport: 'json2', env: { CACHE_DEFAULT_TTL_S: '1', CACHE_DEFAULT_STALE_S: '30', CACHE_WATCH: 'off' } }));
   });
   afterAll(async () => {
     await stack.close();
@@ -262,7 +257,7 @@ describe('stale-while-revalidate (TTL 1 s, stale window 30 s)', () => {
       expect([res.status, res.body.data.plate]).toEqual([200, first.body.data.plate]);
       expect(Number(res.headers['age'])).toBeGreaterThanOrEqual(1);
     }
-    expect(outcomes(stack.logLines, lines)).toEqual(Array(8).fill('stale'));
+    expect(cacheOutcomes(stack.logLines, lines)).toEqual(Array(8).fill('stale'));
     let fresh = await stack.get(path);
     for (let i = 0; i < 40 && fresh.body.data.plate !== 'STALE-1'; i++) {
       await sleep(50);
@@ -276,7 +271,7 @@ describe('stale-while-revalidate (TTL 1 s, stale window 30 s)', () => {
 describe('the cache bound (CACHE_MAX_BYTES=65536)', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({ transport: 'json2', env: { CACHE_DEFAULT_TTL_S: '300', CACHE_MAX_BYTES: '65536' } });
+    stack = await startStack({ transport: 'json2', env: { CACHE_DEFAULT_TTL_S: '300', CACHE_MAX_BYTES: '65536', CACHE_WATCH: 'off' } });
   });
   afterAll(() => stack.close());
 
@@ -289,19 +284,19 @@ describe('the cache bound (CACHE_MAX_BYTES=65536)', () => {
     expect(Buffer.byteLength(first.text)).toBeLessThan(16384);
     let lines = stack.logLines.length;
     expect((await stack.get(page(0))).status).toBe(200);
-    expect(outcomes(stack.logLines, lines)).toEqual(['hit']);
+    expect(cacheOutcomes(stack.logLines, lines)).toEqual(['hit']);
     for (let i = 1; i <= 10; i++) await stack.get(page(i * 20));
     lines = stack.logLines.length;
     await stack.get(page(0));
     await stack.get(page(200));
-    expect(outcomes(stack.logLines, lines)).toEqual(['miss', 'hit']);
+    expect(cacheOutcomes(stack.logLines, lines)).toEqual(['miss', 'hit']);
     // Larger than 16 KB: read and answered, never offered to the cache.
     const large = '/api/v1/stock/pickings?limit=200';
     lines = stack.logLines.length;
     const big = await stack.get(large);
     expect(Buffer.byteLength(big.text)).toBeGreaterThan(16384);
     await stack.get(large);
-    expect(outcomes(stack.logLines, lines)).toEqual(['bypass', 'bypass']);
+    expect(cacheOutcomes(stack.logLines, lines)).toEqual(['bypass', 'bypass']);
     expect(big.headers['cache-control']).toBe('private, max-age=300');
   });
 });
@@ -314,7 +309,7 @@ describe('drift learned after an answer was cached', () => {
     database = createDriftDatabase();
     const sandbox = await database.serve();
     port = Number(new URL(sandbox.url).port);
-    gateway = await startGatewayWithEnv(gatewayEnv(sandbox, { DRIFT_CHECK: 'warn', ERP_TRANSPORT: 'json2', CACHE_DEFAULT_TTL_S: '300' }), false);
+    gateway = await startGatewayWithEnv(gatewayEnv(sandbox, { DRIFT_CHECK: 'warn', ERP_TRANSPORT: 'json2', CACHE_DEFAULT_TTL_S: '300', CACHE_WATCH: 'off' }), false);
   });
   afterAll(async () => {
     await gateway.close();
@@ -336,7 +331,7 @@ describe('drift learned after an answer was cached', () => {
     const after = await gateway.get(path, database.keys.valid);
     expect(after.status).toBe(200);
     for (const record of after.body.data) expect(record.vin).toBeNull();
-    expect(outcomes(gateway.logLines, lines)).toEqual(['miss', 'miss']);
+    expect(cacheOutcomes(gateway.logLines, lines)).toEqual(['miss', 'miss']);
   });
 });
 
@@ -355,6 +350,6 @@ describe('with the cache off (the default)', () => {
     expect([first.status, first.headers['cache-control'], first.headers['age']]).toEqual([200, 'no-store', undefined]);
     expect([second.status, second.headers['cache-control'], second.headers['age']]).toEqual([304, 'no-store', undefined]);
     expect(stack.erpCalls.slice(calls).filter((call) => call.method === 'search_read')).toHaveLength(2);
-    expect(outcomes(stack.logLines, lines)).toEqual(['off', 'off']);
+    expect(cacheOutcomes(stack.logLines, lines)).toEqual(['off', 'off']);
   });
 });

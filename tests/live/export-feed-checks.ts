@@ -1,6 +1,7 @@
 /**
  * The live suite's checks of the two bulk features, judged by what a consumer receives, read-only
- * (a live ERP is never written):
+ * (the one check that writes, the deletion check, copies a record as the administrator and deletes
+ * it again):
  * - **exports = the list**: the NDJSON and CSV exports of a resource (every field; a couple of
  *   fields, a many2one among them; a filter) hold exactly the records and values the JSON list gives
  *   walked by `since_id` pages, in the same order; the CSV is read back with csv-parse (strict
@@ -8,10 +9,12 @@
  *   consumer relies on (Content-Type, Content-Disposition, no ETag).
  * - **a change-feed walk**: from the README's start (a date-time, here the epoch) to caught up, the
  *   pages give every record of the list once, as the list gives it, and as removals exactly the
- *   records the account can read outside the resource; all in `(write_date, id)` order (the ERP's own
+ *   records the account can read outside the resource, and, from the deletion check, exactly the ids
+ *   the ERP does not have up to its highest, once; all in `(write_date, id)` order (the ERP's own
  *   `write_date`, read directly); `meta` as the README and OpenAPI say; tokens never going back; the
  *   caught-up call empty with a token not earlier than the last; the feed as an NDJSON export equal
- *   to the walk, with its `X-Next-Changed-Since`.
+ *   to the walk (then every missing id), with its `X-Next-Changed-Since`.
+ * - **a deletion reaches a sync client** (describeDeletionCheck): copy, sync, delete, sync.
  * On a quiet ERP nothing is written during the walk, so a record seen twice is a defect.
  */
 import { parse } from 'csv-parse/sync';
@@ -37,6 +40,20 @@ export interface SuiteAccess {
 
 /** The README's way to start a feed is a date-time: the earliest one there is. */
 const EPOCH = '1970-01-01T00:00:00Z';
+/** The gateway's CHANGES_RECONCILE_IDS (its default): ids the deletion check reads per call. */
+const RECONCILE_IDS = 10_000;
+
+/**
+ * The change feed's settling time on the live target's gateway: a live ERP is quiet during the suite,
+ * and Odoo's transactions of an RPC call are short; the deletion check waits for it once per transport.
+ */
+export const LIVE_SETTLE_MS = 2000;
+
+/**
+ * Where the deletion check copies a record and deletes it again (as the administrator):
+ * account.analytic.account, whose copy has no side effect in stock Odoo (its lines are not copied).
+ */
+export const DELETION_RESOURCE = 'analytic/accounts';
 const CSV_TYPE = 'text/csv; charset=utf-8; header=present';
 const NDJSON_TYPE = 'application/x-ndjson; charset=utf-8';
 
@@ -149,6 +166,8 @@ export function describeExportAndFeedChecks(suite: SuiteAccess, resources: reado
         .map(({ id, write_date }) => ({ id, second: secondOf(write_date) }))
         .sort((a, b) => a.second - b.second || a.id - b.id)
         .map(({ id }) => id);
+      // The ids the ERP does not have up to its highest (deleted, or never used): the deletion check's.
+      const gaps = missingUpToHighest(written.map(({ id }) => id));
       const limit = Math.min(200, Math.max(1, Math.ceil(inFeedOrder.length / 3)));
 
       const data: Row[] = [];
@@ -175,22 +194,39 @@ export function describeExportAndFeedChecks(suite: SuiteAccess, resources: reado
 
       const caughtUp = await suite.ok(`/api/v1/${path}?changed_since=${encodeURIComponent(token)}&limit=${limit}`);
       const last = expectChangeMeta(caughtUp.meta, caughtUp.data);
-      expect([caughtUp.data, last.removed_ids, last.more_changes]).toEqual([[], [], false]);
+      expect([caughtUp.data, last.more_changes]).toEqual([[], false]);
       expect([path, notBefore(parseChangedSince(last.next_changed_since), previous as Cursor)]).toEqual([path, true]);
 
-      // Each record once, as the list gives it; removals are exactly what the account reads outside the resource.
+      // Each record once, as the list gives it; removals are exactly what the account reads outside the
+      // resource, and, from the deletion check (a call with room in its page), the ids the ERP does not have.
+      const writtenIds = new Set(inFeedOrder);
       expect(data.map((row) => row.id)).toEqual(inFeedOrder.filter((id) => listed.has(id)));
       expect(data).toEqual(data.map((row) => listed.get(row.id)));
-      expect(removed).toEqual(inFeedOrder.filter((id) => !listed.has(id)));
-      // Across pages too: every entry of a page comes after every entry of the page before.
+      expect(removed.filter((id) => writtenIds.has(id))).toEqual(inFeedOrder.filter((id) => !listed.has(id)));
+      const gone = [...removed, ...last.removed_ids].filter((id) => !writtenIds.has(id));
+      expect(last.removed_ids.filter((id) => writtenIds.has(id))).toEqual([]);
+      // The first round of the check reports every missing id once; on an ERP whose ids fit in one range, in these calls.
+      expect(new Set(gone).size).toBe(gone.length);
+      if (inFeedOrder.length && Math.max(...inFeedOrder) <= RECONCILE_IDS) expect([...gone].sort((a, b) => a - b)).toEqual(gaps);
+      else for (const id of gone) expect([path, id, gaps.includes(id)]).toEqual([path, id, true]);
+      // Remembered: the next call reports nothing again.
+      const following = await suite.ok(`/api/v1/${path}?changed_since=${encodeURIComponent(last.next_changed_since)}&limit=${limit}`);
+      const again = expectChangeMeta(following.meta, following.data);
+      expect(again.removed_ids).toEqual([]);
+      // Across pages too: every entry of a page comes after every entry of the page before (deletions aside).
       const rank = new Map(inFeedOrder.map((id, at) => [id, at]));
-      const ranks = pages.filter((ids) => ids.length).map((ids) => ids.map((id) => rank.get(id) as number));
+      const ranks = pages
+        .map((ids) => ids.filter((id) => rank.has(id)))
+        .filter((ids) => ids.length)
+        .map((ids) => ids.map((id) => rank.get(id) as number));
       for (let i = 1; i < ranks.length; i++) expect([path, Math.min(...(ranks[i] as number[])) > Math.max(...(ranks[i - 1] as number[]))]).toEqual([path, true]);
 
       // The same feed as one export: the walk's entries in (write_date, id) order, `_removed` on every line,
       // and the token the next sync starts from, not earlier than where the walk caught up.
       const exported = await ndjsonWithHeaders(r, `/api/v1/${path}?format=ndjson&changed_since=${EPOCH}`);
-      expect(exported.rows).toEqual(inFeedOrder.map((id) => (listed.has(id) ? { ...listed.get(id), _removed: false } : { id, _removed: true })));
+      // Then every id the ERP does not have, up to its highest (an export makes the deletion check's whole round).
+      const gapRows = gaps.map((id) => ({ id, _removed: true }));
+      expect(exported.rows).toEqual([...inFeedOrder.map((id) => (listed.has(id) ? { ...listed.get(id), _removed: false } : { id, _removed: true })), ...gapRows]);
       const next = exported.headers['x-next-changed-since'];
       expect([path, typeof next]).toEqual([path, 'string']);
       expect([path, notBefore(parseChangedSince(next as string), previous as Cursor)]).toEqual([path, true]);
@@ -199,26 +235,9 @@ export function describeExportAndFeedChecks(suite: SuiteAccess, resources: reado
       const { filter } = narrowingFilter(r, target, [...listed.values()]);
       const matching = new Map((await walkList(path, `&${filter}`)).map((row) => [row.id, row]));
       const filteredFeed = await ndjson(r, `/api/v1/${path}?format=ndjson&changed_since=${EPOCH}&${filter}`);
-      expect(filteredFeed).toEqual(inFeedOrder.map((id) => (matching.has(id) ? { ...matching.get(id), _removed: false } : { id, _removed: true })));
+      expect(filteredFeed).toEqual([...inFeedOrder.map((id) => (matching.has(id) ? { ...matching.get(id), _removed: false } : { id, _removed: true })), ...gapRows]);
     });
   });
-
-  /**
-   * The feed's `meta`: exactly the three members the README shows, of their types (nothing of a list
-   * page's), and `unreadable_fields` when the page's records hold nulls for want of a read right:
-   * then those fields are null in every record of the page.
-   */
-  function expectChangeMeta(meta: Record<string, unknown>, data: readonly Row[]): ChangeMeta {
-    const { unreadable_fields: unreadable, ...rest } = meta;
-    expect(Object.keys(rest).sort()).toEqual(['more_changes', 'next_changed_since', 'removed_ids']);
-    expect(rest).toEqual({ next_changed_since: expect.stringMatching(/^\S+$/), more_changes: expect.any(Boolean), removed_ids: expect.any(Array) });
-    for (const id of meta['removed_ids'] as unknown[]) expect(Number.isInteger(id)).toBe(true);
-    if (unreadable !== undefined) {
-      expect([unreadable, data.length > 0]).toEqual([expect.arrayContaining([expect.any(String)]), true]);
-      for (const row of data) for (const field of unreadable as string[]) expect([row.id, field, row[field]]).toEqual([row.id, field, null]);
-    }
-    return meta as ChangeMeta;
-  }
 }
 
 /**
@@ -254,6 +273,98 @@ function narrowingFilter(r: ResourceSpec, target: LiveTarget, all: readonly Row[
   const any = r.filters.find((f) => !gaps.filters.has(f.name));
   if (!any) throw new Error(`${r.path} has no filter this ERP can apply`);
   return { filter: `${any.name}=${encodeURIComponent(EXAMPLE[any.type](any))}`, fromData: false };
+}
+
+/**
+ * The feed's `meta`: exactly the three members the README shows, of their types (nothing of a list
+ * page's), and `unreadable_fields` when the page's records hold nulls for want of a read right:
+ * then those fields are null in every record of the page.
+ */
+function expectChangeMeta(meta: Record<string, unknown>, data: readonly Row[]): ChangeMeta {
+  const { unreadable_fields: unreadable, ...rest } = meta;
+  expect(Object.keys(rest).sort()).toEqual(['more_changes', 'next_changed_since', 'removed_ids']);
+  expect(rest).toEqual({ next_changed_since: expect.stringMatching(/^\S+$/), more_changes: expect.any(Boolean), removed_ids: expect.any(Array) });
+  for (const id of meta['removed_ids'] as unknown[]) expect(Number.isInteger(id)).toBe(true);
+  if (unreadable !== undefined) {
+    expect([unreadable, data.length > 0]).toEqual([expect.arrayContaining([expect.any(String)]), true]);
+    for (const row of data) for (const field of unreadable as string[]) expect([row.id, field, row[field]]).toEqual([row.id, field, null]);
+  }
+  return meta as ChangeMeta;
+}
+
+/**
+ * The change feed's deletion check on a live ERP, as a sync client meets it: an administrator copies
+ * a record of the resource, the client syncs (it has the copy), the administrator deletes it, and the
+ * client's next call reports it in `removed_ids`: its copy equals the ERP's records again. The record
+ * is deleted in the end whatever happens.
+ */
+export function describeDeletionCheck(
+  suite: SuiteAccess,
+  path: string,
+  /** Declares the check, or declares it skipped with the plan's reason (no administrator's key: resource-suite.ts). */
+  check: (title: string, body: () => Promise<void>, timeout?: number) => void,
+): void {
+  check(`${path}: a record an administrator deletes reaches a sync client in removed_ids (copy, sync, delete, sync: the client's copy equals the ERP's)`, async () => {
+    const target = suite.target();
+    const admin = target.admin;
+    if (!admin) throw new Error('the plan runs the deletion check, but the target has no administrator');
+    const r = suite.resource(path);
+    const copy = new Map<number, Row>();
+    const list = async () => {
+      const rows = new Map<number, Row>();
+      for (let cursor: number | null = 0; cursor !== null; ) {
+        const page = (await suite.ok(`/api/v1/${path}?since_id=${cursor}&limit=200&total=false`)) as ListPage;
+        for (const row of page.data) rows.set(row.id, row);
+        cursor = page.meta.next_since_id ?? null;
+      }
+      return new Map([...rows].sort(([a], [b]) => a - b));
+    };
+    const call = async (token: string) => {
+      const page = await suite.ok(`/api/v1/${path}?changed_since=${encodeURIComponent(token)}&limit=200`);
+      const meta = expectChangeMeta(page.meta, page.data);
+      for (const row of page.data) copy.set(row.id, row);
+      for (const id of meta.removed_ids) copy.delete(id);
+      return meta;
+    };
+    const sync = async (since: string) => {
+      let token = since;
+      for (let calls = 0; calls < 100; calls++) {
+        const meta = await call(token);
+        token = meta.next_changed_since;
+        if (!meta.more_changes) return token;
+      }
+      throw new Error(`the change feed of ${path} did not catch up`);
+    };
+    let token = await sync(EPOCH);
+    const before = await list();
+    expect(new Map([...copy].sort(([a], [b]) => a - b))).toEqual(before);
+    const source = [...before.keys()][0] as number;
+    let created: number | undefined = await admin.copy(r.model, source, { name: `odg live deletion check ${target.transport} ${Date.now()}` });
+    try {
+      // Once the copy's write_date has settled, the client has it.
+      await new Promise((resolve) => setTimeout(resolve, LIVE_SETTLE_MS + 1100));
+      token = await sync(token);
+      expect([path, copy.has(created)]).toEqual([path, true]);
+      const deleted = created;
+      await admin.unlink(r.model, deleted);
+      created = undefined;
+      const meta = await call(token);
+      expect([path, meta.removed_ids.includes(deleted)]).toEqual([path, true]);
+      expect(new Map([...copy].sort(([a], [b]) => a - b))).toEqual(await list());
+      // Reported once.
+      expect((await call(meta.next_changed_since)).removed_ids).toEqual([]);
+    } finally {
+      if (created !== undefined) await admin.unlink(r.model, created).catch(() => undefined);
+    }
+  });
+}
+
+/** The ids from 1 to the highest of `ids` that are not among them. */
+function missingUpToHighest(ids: readonly number[]): number[] {
+  const have = new Set(ids);
+  const missing: number[] = [];
+  for (let id = 1; id <= Math.max(0, ...ids); id++) if (!have.has(id)) missing.push(id);
+  return missing;
 }
 
 type Cursor = ReturnType<typeof parseChangedSince>;

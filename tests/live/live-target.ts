@@ -28,6 +28,11 @@ export interface LiveTarget {
   gapsOf(resource: ResourceSpec): DriftGaps;
   /** A read call straight to the ERP as the technical account (not through the gateway). */
   erp(call: ErpCall): Promise<unknown>;
+  /**
+   * Records written by an administrator (the deletion check of the change feed): absent without
+   * LIVE_ERP_ADMIN_LOGIN/KEY. The gateway never writes; this is the test acting as a user of the ERP.
+   */
+  readonly admin?: RecordWriter;
   /** Another gateway in front of the same ERP, over the same transport, with `login` as its technical login. */
   startGatewayAs(login: string, env?: Readonly<Record<string, string>>): Promise<RunningGateway>;
   /** The rights-restored check's account and its switch; absent when the settings give none. */
@@ -41,6 +46,13 @@ export interface RightsSwitch {
   readonly key: string;
   readonly resource: string;
   setRead(allowed: boolean): Promise<void>;
+}
+
+/** What an administrator does to records through the ERP's external API: copy one (its new id), write one, delete one. */
+export interface RecordWriter {
+  copy(model: string, id: number, values: Readonly<Record<string, string>>): Promise<number>;
+  write(model: string, id: number, values: Readonly<Record<string, string>>): Promise<void>;
+  unlink(model: string, id: number): Promise<void>;
 }
 
 export async function startLiveTarget(settings: LiveErpSettings, transport: LiveTransport, env: Readonly<Record<string, string>> = {}): Promise<LiveTarget> {
@@ -80,6 +92,7 @@ export async function startLiveTarget(settings: LiveErpSettings, transport: Live
     served: RESOURCES.filter((r) => !gaps.get(r)?.unavailable),
     gapsOf: (resource) => gaps.get(resource) as DriftGaps,
     erp: (call) => direct.call({ uid, key: settings.key }, call, stats),
+    ...(settings.adminLogin && settings.adminKey ? { admin: adminWriter(settings.url, settings.database, settings.adminLogin, settings.adminKey) } : {}),
     startGatewayAs: (login, extra = {}) =>
       startGateway({ erpUrl: settings.url, database: settings.database, login, transport, env: { ...erpEnv, ERP_LOGIN: login, ...env, ...extra } }),
     ...(rights && model && settings.adminLogin && settings.adminKey
@@ -90,12 +103,11 @@ export async function startLiveTarget(settings: LiveErpSettings, transport: Live
 }
 
 /**
- * What an administrator does to take a group's read right on a model away or give it back, over
- * Odoo's external API (JSON-RPC, every version): `ir.model.access.write({'perm_read': …})` on the
- * group's access row of the model (exactly one, or the set-up is wrong). The gateway never writes:
- * this is the test acting as the administrator.
+ * The administrator's calls over Odoo's external API (JSON-RPC `execute_kw`: every version offers it;
+ * 19 logs a deprecation warning per call), with the administrator's API key. The gateway never
+ * writes: this is the test acting as the administrator.
  */
-function adminReadRight(url: string, database: string, login: string, key: string, group: string, model: string): (allowed: boolean) => Promise<void> {
+function adminRpc(url: string, database: string, login: string, key: string) {
   const rpc = async (service: string, method: string, args: unknown[]): Promise<unknown> => {
     const response = await fetch(`${url}/jsonrpc`, {
       method: 'POST',
@@ -107,11 +119,43 @@ function adminReadRight(url: string, database: string, login: string, key: strin
     if (body.error) throw new Error(`the administrator's ${method} failed: ${body.error.data?.message ?? JSON.stringify(body.error)}`);
     return body.result;
   };
-  let rows: Promise<{ uid: number; ids: number[] }> | undefined;
+  let uid: Promise<unknown> | undefined;
+  return async (model: string, method: string, args: unknown[], kwargs: object = {}): Promise<unknown> => {
+    uid ??= rpc('common', 'authenticate', [database, login, key, {}]);
+    const id = await uid;
+    if (typeof id !== 'number') throw new Error(`LIVE_ERP_ADMIN_KEY is refused for ${login}`);
+    return rpc('object', 'execute_kw', [database, id, key, model, method, args, kwargs]);
+  };
+}
+
+/** The administrator's `copy`, `write` and `unlink` (the change feed's deletion check, the cache's change detection). */
+function adminWriter(url: string, database: string, login: string, key: string): RecordWriter {
+  const execute = adminRpc(url, database, login, key);
+  return {
+    async copy(model, id, values) {
+      const copied = await execute(model, 'copy', [[id], values]);
+      const newId = Array.isArray(copied) ? copied[0] : copied;
+      if (typeof newId !== 'number') throw new Error(`${model}.copy answered ${JSON.stringify(copied)}`);
+      return newId;
+    },
+    async write(model, id, values) {
+      await execute(model, 'write', [[id], values]);
+    },
+    async unlink(model, id) {
+      await execute(model, 'unlink', [[id]]);
+    },
+  };
+}
+
+/**
+ * What an administrator does to take a group's read right on a model away or give it back:
+ * `ir.model.access.write({'perm_read': …})` on the group's access row of the model (exactly one, or
+ * the set-up is wrong).
+ */
+function adminReadRight(url: string, database: string, login: string, key: string, group: string, model: string): (allowed: boolean) => Promise<void> {
+  const execute = adminRpc(url, database, login, key);
+  let rows: Promise<number[]> | undefined;
   const accessRows = async () => {
-    const uid = await rpc('common', 'authenticate', [database, login, key, {}]);
-    if (typeof uid !== 'number') throw new Error(`LIVE_ERP_ADMIN_KEY is refused for ${login}`);
-    const execute = (m: string, method: string, args: unknown[], kwargs: object) => rpc('object', 'execute_kw', [database, uid, key, m, method, args, kwargs]);
     const [module, name] = group.split('.') as [string, string];
     const refs = (await execute(
       'ir.model.data',
@@ -126,24 +170,18 @@ function adminReadRight(url: string, database: string, login: string, key: strin
       { fields: ['res_id'] },
     )) as { res_id: number }[];
     if (refs.length !== 1) throw new Error(`LIVE_ERP_RIGHTS_GROUP: no group ${group} in the ERP`);
-    const ids = (await execute(
-      'ir.model.access',
-      'search',
+    const ids = (await execute('ir.model.access', 'search', [
       [
-        [
-          ['group_id', '=', refs[0]?.res_id],
-          ['model_id.model', '=', model],
-        ],
+        ['group_id', '=', refs[0]?.res_id],
+        ['model_id.model', '=', model],
       ],
-      {},
-    )) as number[];
+    ])) as number[];
     if (ids.length !== 1) throw new Error(`LIVE_ERP_RIGHTS_GROUP: ${group} has ${ids.length} access rows on ${model}, not one (docs/compatibility.md)`);
-    return { uid, ids };
+    return ids;
   };
   return async (allowed) => {
     rows ??= accessRows();
-    const { uid, ids } = await rows;
-    await rpc('object', 'execute_kw', [database, uid, key, 'ir.model.access', 'write', [ids, { perm_read: allowed }], {}]);
+    await execute('ir.model.access', 'write', [await rows, { perm_read: allowed }]);
   };
 }
 

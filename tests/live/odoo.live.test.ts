@@ -12,6 +12,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { liveErpSettings, livePlan, transportsOf, type LiveTransport } from '../../live/settings';
+import { DELETION_RESOURCE, LIVE_SETTLE_MS } from './export-feed-checks';
 import { describeLiveSuite, STOCK_ODOO_RESOURCES } from './resource-suite';
 import { startLiveTarget } from './live-target';
 
@@ -27,9 +28,13 @@ if (!found.ok) {
   const only = process.env['LIVE_ERP_RESOURCES']?.split(',').map((s) => s.trim());
   for (const transport of transports) {
     const resources = only ?? STOCK_ODOO_RESOURCES;
-    describeLiveSuite(`live ERP ${settings.url} (${settings.database}) over ${transport}`, () => startLiveTarget(settings, transport), plan, resources, {
-      exportsAndFeed: resources,
-    });
+    describeLiveSuite(
+      `live ERP ${settings.url} (${settings.database}) over ${transport}`,
+      () => startLiveTarget(settings, transport, { CHANGES_SETTLE_MS: String(LIVE_SETTLE_MS) }),
+      plan,
+      resources,
+      { exportsAndFeed: resources, deletions: DELETION_RESOURCE, cacheWatch: DELETION_RESOURCE },
+    );
   }
 }
 

@@ -15,7 +15,8 @@ import { datetimeBounds, EXAMPLE, exposedField, probe } from '../support/filter-
 import { readyAfterDriftCheck } from '../support/gateway';
 import { expectDocumented } from '../support/openapi-responses';
 import { expectSameRecords, walkBothWays, type Page } from '../support/paging-walk';
-import { describeExportAndFeedChecks } from './export-feed-checks';
+import { describeCacheWatchCheck } from './cache-watch-checks';
+import { describeDeletionCheck, describeExportAndFeedChecks } from './export-feed-checks';
 import type { LiveTarget } from './live-target';
 import { RESOURCES as RESOURCE_SPECS } from '@ops-data-gateway/gateway/generated/routers/index';
 
@@ -43,6 +44,10 @@ export interface LiveSuiteOptions {
    * whole list several times, so a caller bounds them (see odoo.live.test.ts, sandbox.live.test.ts).
    */
   readonly exportsAndFeed?: readonly string[];
+  /** The resource the change feed's deletion check writes in (needs `admin` on the target; export-feed-checks.ts). */
+  readonly deletions?: string;
+  /** The resource the cache's change-detection check writes in (needs `admin`; cache-watch-checks.ts). */
+  readonly cacheWatch?: string;
 }
 
 export function describeLiveSuite(title: string, start: () => Promise<LiveTarget>, plan: LivePlan, resources: readonly string[], options: LiveSuiteOptions = {}): void {
@@ -223,6 +228,9 @@ export function describeLiveSuite(title: string, start: () => Promise<LiveTarget
     });
 
     describeExportAndFeedChecks({ target: () => target, resource, ok }, options.exportsAndFeed ?? []);
+    if (options.deletions) describeDeletionCheck({ target: () => target, resource, ok }, options.deletions, (title, body, timeout) => check('deletions', title, body, timeout));
+    if (options.cacheWatch)
+      describeCacheWatchCheck({ target: () => target, resource, ok }, options.cacheWatch, (title, body, timeout) => check('cacheWatch', title, body, timeout));
 
     it('hides every record outside a resource scope, in list and detail', async () => {
       const scoped = target.served.filter((r) => resources.includes(r.path) && r.scope.length);

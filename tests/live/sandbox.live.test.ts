@@ -11,7 +11,9 @@
  */
 import { RESOURCES } from '@ops-data-gateway/gateway/generated/routers/index';
 import { livePlan, type LiveErpSettings, type LivePlanSettings } from '../../live/settings';
+import { ErpWriter } from '../support/erp-writes';
 import { startStack, type Stack } from '../support/stack';
+import { DELETION_RESOURCE, LIVE_SETTLE_MS } from './export-feed-checks';
 import { describeLiveSuite, STOCK_ODOO_RESOURCES } from './resource-suite';
 import { sandboxRightsSwitch, startLiveTarget, type LiveTarget } from './live-target';
 
@@ -45,14 +47,23 @@ async function sandboxAsLiveErp(version: 17 | 19, transport: 'json2' | 'xmlrpc')
     noReadResource: stack.keys.no_read.resource,
     unreadable: SANDBOX_SETTINGS.unreadable,
   };
-  const target = await startLiveTarget(settings, transport);
+  const target = await startLiveTarget(settings, transport, { CHANGES_SETTLE_MS: String(LIVE_SETTLE_MS) });
   const { group, resource } = SANDBOX_SETTINGS.rights as NonNullable<LivePlanSettings['rights']>;
   const rights = sandboxRightsSwitch(stack.dbPath, { login: settings.login, key: settings.key }, group, resource);
+  // The sandbox serves reads only: the administrator's writes are made in its database, as Odoo's ORM would.
+  const erp = new ErpWriter(stack.dbPath);
   return {
     ...target,
     rights,
+    admin: {
+      copy: async (model, id, values) => erp.copy(model, id, values),
+      // As Odoo's ORM does: a partner's stored complete_name (its display name) follows its name.
+      write: async (model, id, values) => erp.write(model, id, model === 'res.partner' && values['name'] ? { ...values, complete_name: values['name'] } : values),
+      unlink: async (model, id) => erp.delete(model, id),
+    },
     close: async () => {
       rights.close();
+      erp.close();
       await target.close();
       await stack.close();
     },
@@ -64,12 +75,12 @@ describeLiveSuite(
   () => sandboxAsLiveErp(19, 'json2'),
   livePlan(SANDBOX_SETTINGS, 19),
   RESOURCES.map((r) => r.path),
-  { exportsAndFeed: [...STOCK_ODOO_RESOURCES, 'it/tickets'] },
+  { exportsAndFeed: [...STOCK_ODOO_RESOURCES, 'it/tickets'], deletions: DELETION_RESOURCE, cacheWatch: DELETION_RESOURCE },
 );
 describeLiveSuite(
   'the live suite on the sandbox as Odoo 17 over XML-RPC',
   () => sandboxAsLiveErp(17, 'xmlrpc'),
   livePlan(SANDBOX_SETTINGS, 17),
   ['fleet/vehicles', 'purchase/orders', 'stock/pickings'],
-  { exportsAndFeed: ['fleet/vehicles', 'purchase/orders', 'stock/pickings'] },
+  { exportsAndFeed: ['fleet/vehicles', 'purchase/orders', 'stock/pickings'], deletions: 'stock/pickings' },
 );

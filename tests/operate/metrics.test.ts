@@ -54,6 +54,8 @@ describe('Prometheus metrics (METRICS_PORT)', () => {
     stack = await startStack({ transport: 'json2', env: { METRICS_PORT: '0' } });
     // Known traffic: one key check (miss), then cached (hits); a 401, an unrouted path, a 405, a document.
     tripId = (await stack.get('/api/v1/fleet/trips?limit=1')).body.data[0].id as number;
+    // A change-feed page from a date-time: the feed measures what a write_date check costs on the model.
+    expect((await stack.get('/api/v1/fleet/trips?changed_since=2000-01-01T00:00:00Z&limit=1')).status).toBe(200);
     for (let i = 0; i < 2; i++) expect((await stack.get(`/api/v1/fleet/trips/${tripId}`)).status).toBe(200);
     expect((await stack.get('/api/v1/fleet/trips/999999')).status).toBe(404);
     expect((await request(stack.url).get('/api/v1/fleet/trips')).status).toBe(401);
@@ -90,7 +92,7 @@ describe('Prometheus metrics (METRICS_PORT)', () => {
     const requests = (route: string, method: string, status: string) => value('odg_http_request_duration_seconds_count', { route, method, status });
     expect(requests('/api/v1/fleet/trips/{id}', 'GET', '200')).toBe(2);
     expect(requests('/api/v1/fleet/trips/{id}', 'GET', '404')).toBe(1);
-    expect(requests('/api/v1/fleet/trips', 'GET', '200')).toBe(1);
+    expect(requests('/api/v1/fleet/trips', 'GET', '200')).toBe(2);
     expect(requests('/api/v1/fleet/trips', 'GET', '401')).toBe(1);
     expect(requests('(no route)', 'GET', '404')).toBe(2);
     expect(requests('(no route)', 'OTHER', '405')).toBe(1);
@@ -113,17 +115,18 @@ describe('Prometheus metrics (METRICS_PORT)', () => {
   });
 
   it('counts authentication cache hits, misses and refusals', () => {
-    // Data requests with the valid key: 1 list + 2 details + 1 missing detail = 4, one of them checked with the ERP.
+    // Data requests with the valid key: 1 list + 1 change-feed page + 2 details + 1 missing detail = 5, one of them checked with the ERP.
     expect(value('odg_auth_cache_lookups_total', { outcome: 'miss' })).toBe(1);
-    expect(value('odg_auth_cache_lookups_total', { outcome: 'hit' })).toBe(3);
+    expect(value('odg_auth_cache_lookups_total', { outcome: 'hit' })).toBe(4);
     expect(value('odg_auth_failures_total', { reason: 'unauthorized' })).toBe(1);
     expect(value('odg_auth_failures_total', { reason: 'forbidden' })).toBe(0);
     expect(value('odg_auth_failures_total', { reason: 'rate_limited' })).toBe(0);
   });
 
-  it('registers the cache and rate-limit counters at zero, every data answer counted as cache off', () => {
+  it('registers the cache and rate-limit counters at zero, every data answer counted as cache off (the change-feed page as bypass)', () => {
     expect(value('odg_cache_answers_total', { outcome: 'off' })).toBe(5);
-    for (const outcome of ['hit', 'miss', 'stale', 'bypass']) expect([outcome, value('odg_cache_answers_total', { outcome })]).toEqual([outcome, 0]);
+    expect(value('odg_cache_answers_total', { outcome: 'bypass' })).toBe(1);
+    for (const outcome of ['hit', 'miss', 'stale']) expect([outcome, value('odg_cache_answers_total', { outcome })]).toEqual([outcome, 0]);
     expect(samples.some((s) => s.name === 'odg_rate_limit_refusals_total' && s.value === 0)).toBe(true);
     expect(samples.some((s) => s.name === 'odg_erp_calls_coalesced_total' && s.value === 0)).toBe(true);
   });
@@ -165,13 +168,30 @@ describe('Prometheus metrics (METRICS_PORT)', () => {
     expect([...routes].sort()).toEqual(['(no route)', '/api/openapi.json', '/api/v1/fleet/trips', '/api/v1/fleet/trips/{id}']);
   });
 
-  it('exposes exactly the metrics docs/operating.md lists, with the same types and labels', () => {
+  it('says what a write_date check costs on each model the change feed read, and which case it is', () => {
+    const tripsModel = stack.erpCalls.find((call) => call.method === 'search_read')?.model as string;
+    const costs = samples.filter((s) => s.name === 'odg_change_feed_write_date_check_seconds');
+    expect(costs).toEqual([{ name: 'odg_change_feed_write_date_check_seconds', labels: { model: tripsModel, case: 'small' }, value: expect.any(Number) }]);
+    expect(costs[0]?.value).toBeGreaterThan(0);
+    expect(costs[0]?.value).toBeLessThan(5);
+  });
+
+  it('exposes exactly the metrics docs/operating.md lists, with the same types and labels', async () => {
     const listed = readmeMetrics();
     expect(listed.size).toBeGreaterThan(10);
+    // The change checks' metrics have samples (and labels) once a cached answer was read: a gateway with a cache.
+    const cached = await startStack({ transport: 'json2', env: { METRICS_PORT: '0', CACHE_DEFAULT_TTL_S: '60' } });
+    let withCache: Sample[];
+    try {
+      expect((await cached.get('/api/v1/fleet/trips?limit=1')).status).toBe(200);
+      withCache = samplesOf((await request(cached.metricsUrl as string).get('/metrics')).text);
+    } finally {
+      await cached.close();
+    }
     const exposed = new Map<string, { type: string; labels: string[] }>();
     for (const match of exposition.matchAll(/^# TYPE (odg_[a-z_]+) (\w+)$/gm)) {
       const name = match[1] as string;
-      const own = samples.filter((s) => s.name === name || s.name === `${name}_count`);
+      const own = [...samples, ...withCache].filter((s) => s.name === name || s.name === `${name}_count`);
       const labels = [...new Set(own.flatMap((s) => Object.keys(s.labels)))].sort();
       exposed.set(name, { type: match[2] as string, labels });
     }

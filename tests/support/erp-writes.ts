@@ -2,8 +2,8 @@
  * Writes into the sandbox ERP's database as Odoo's ORM does (the sandbox, like the gateway, serves
  * reads only): a `write` stamps `write_date` with the time, UTC, fractions of a second included, as
  * Odoo 17–19 store their transaction's timestamp (answered cut to the second); a `create` copies a
- * record (a new id) and stamps both dates. For the change-feed suites: the records written between a
- * client's calls.
+ * record (a new id) and stamps both dates; an `unlink` deletes it. For the change-feed suites: the
+ * records written (and deleted) between a client's calls.
  */
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 
@@ -42,6 +42,15 @@ export class ErpWriter {
       .prepare(`INSERT INTO "${table(model)}" (${columns.map((c) => `"${c}"`).join(', ')}) SELECT ${values.join(', ')} FROM "${table(model)}" WHERE id = ?`)
       .run(...columns.filter((name) => name in vals).map((name) => vals[name] as SQLInputValue), id);
     return Number(result.lastInsertRowid);
+  }
+
+  /** `model.unlink()` of one record: its row, and its rows in its model's many2many relation tables. */
+  delete(model: string, id: number): void {
+    const relations = this.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE ? ESCAPE '!'`).all(`${table(model).replace(/_/g, '!_')}!_%!_rel`) as {
+      name: string;
+    }[];
+    for (const { name } of relations) this.db.prepare(`DELETE FROM "${name}" WHERE a = ?`).run(id);
+    this.db.prepare(`DELETE FROM "${table(model)}" WHERE id = ?`).run(id);
   }
 
   /**

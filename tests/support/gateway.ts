@@ -69,7 +69,7 @@ export async function startGatewayWithEnv(env: Readonly<Record<string, string>>,
   const config = loadConfig(env);
   // Traces are tested on the real process (tests/operate/tracing.test.ts): the OTLP exporter loads
   // node:http with import(), which jest's module sandbox cannot do.
-  const { app, drift, metrics, shared } = createApp(config, { logger: createLogger(config.logLevel, sink), observeErpCall: (call) => erpCalls.push(call) });
+  const { app, drift, metrics, shared, watch } = createApp(config, { logger: createLogger(config.logLevel, sink), observeErpCall: (call) => erpCalls.push(call) });
   // As main.ts does: the metrics on a listener of their own.
   const metricsServer = metrics && config.metrics ? createMetricsServer(metrics) : undefined;
   if (metricsServer && config.metrics) {
@@ -95,6 +95,8 @@ export async function startGatewayWithEnv(env: Readonly<Record<string, string>>,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Change detection's checks stop (they would go on reading the ERP of a closed stack).
+      await watch.close();
       // The Redis connection (REDIS_URL) would otherwise keep reconnecting, and the test process alive.
       await shared?.close();
       if (metricsServer) await new Promise<void>((resolve) => metricsServer.close(() => resolve()));

@@ -208,7 +208,7 @@ export function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject 
           type: 'array',
           items: { type: 'integer' },
           description:
-            'With `changed_since`: ids of records written in this window that are now outside the resource (its scope, such as archived records) or no longer match the filters. A sync drops them.',
+            'With `changed_since`: ids to drop from a copy: records written in this window that are now outside the resource (its scope, such as archived records) or no longer match the filters, and ids the ERP no longer has (deleted records: each caught-up call with room left in its page checks one range of ids, going round the id space; `CHANGES_RECONCILE_IDS`). May name ids the client never had (deleted before its sync began): ignore those. Apply `data`, then `removed_ids`.',
         },
         unreadable_fields: UNREADABLE_FIELDS,
         expanded: ref('ExpandedMeta'),
@@ -335,8 +335,8 @@ export function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject 
       in: 'query',
       required: false,
       description:
-        "Change feed: records written at or after this ISO 8601 date-time (a date alone is midnight UTC), in `(write_date, id)` order, or the token `meta.next_changed_since` gave. Loop while `meta.more_changes` is true, then keep the last token for the next sync: no record is missed or repeated, same second included. Records written in the last `CHANGES_SETTLE_MS` (default 10 s) wait for the next call. Records that left the resource or the filters come in `meta.removed_ids` (exports: a `_removed` column; the token to go on from is the `X-Next-Changed-Since` header). Deleted records cannot be seen: reconcile with an export of ids now and then. Not with `order`, `offset`, `since_id` or `total=true`. A position in the future (more than 60 s ahead of the gateway's clock) is 422.",
-      schema: { type: 'string', maxLength: 128 },
+        "Change feed: records written at or after this ISO 8601 date-time (a date alone is midnight UTC), or after the token `meta.next_changed_since` gave, in `(write_date, id)` order (where the ERP has no index on `write_date` and more changes are pending than a page holds, as in a first sync, the rest of the window comes by id). Loop while `meta.more_changes` is true, then keep the last token for the next sync: no record is missed or repeated, same second included. Records written in the last `CHANGES_SETTLE_MS` (default 10 s) wait for the next call. Records that left the resource or the filters, and deleted records, come in `meta.removed_ids` (exports: a `_removed` column; the token to go on from is the `X-Next-Changed-Since` header). A token of an earlier version (`v1.`) keeps working. Not with `order`, `offset`, `since_id` or `total=true`. A position in the future (more than 60 s ahead of the gateway's clock) is 422.",
+      schema: { type: 'string', maxLength: 2048 },
     },
     Fields: {
       name: 'fields',

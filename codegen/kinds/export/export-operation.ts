@@ -34,7 +34,7 @@ export function exportOperation(resource: ResourceModel): OpenAPIV3_1.OperationO
     operationId: operationId('export', resource.domain, resource.name),
     tags: [resource.domain],
     summary: `Export ${resource.title.toLowerCase()}`,
-    description: `Every ${resource.title.toLowerCase()} record the filters match, as one file (${formatList()}), streamed in ascending id order (in \`(write_date, id)\` order with \`changed_since\`), never paged: the list's filters, \`fields\`, \`since_id\` (resume after that id) and \`changed_since\` apply; \`limit\`, \`offset\`, \`order\` and \`total\` do not (400). Past \`EXPORT_MAX_ROWS\` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.${scopeSentence(resource)}`,
+    description: `Every ${resource.title.toLowerCase()} record the filters match, as one file (${formatList()}), streamed in ascending id order (with \`changed_since\`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, \`fields\`, \`since_id\` (resume after that id) and \`changed_since\` apply; \`limit\`, \`offset\`, \`order\` and \`total\` do not (400). Past \`EXPORT_MAX_ROWS\` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.${scopeSentence(resource)}`,
     ...(resource.deprecated ? { deprecated: true } : {}),
     parameters: [
       ref('Format', 'parameters'),

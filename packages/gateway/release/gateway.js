@@ -130,45 +130,6 @@ var init_errors = __esm({
   }
 });
 
-// runtime/drift/drift-problem.ts
-function qualifiedField(problem) {
-  return problem.field ? `${problem.model}.${problem.field}` : problem.model;
-}
-var DRIFT_KINDS, DriftProblems;
-var init_drift_problem = __esm({
-  "runtime/drift/drift-problem.ts"() {
-    "use strict";
-    DRIFT_KINDS = {
-      /** The resource's model, or a comodel the catalogue reads from, does not exist in the ERP. */
-      missing_model: "model does not exist",
-      /** A field the catalogue reads, filters, scopes or orders on does not exist. */
-      missing_field: "field does not exist",
-      /** The ERP field's type (or relation) cannot give the catalogue's API type. */
-      type_mismatch: "type cannot map",
-      /** The ERP has selection values the catalogue's enum lacks: a response would break the OpenAPI document. */
-      selection_unknown_to_catalogue: "ERP selection value missing from the catalogue enum",
-      /** The catalogue's enum has values the ERP no longer has. */
-      selection_unknown_to_erp: "catalogue enum value missing from the ERP selection",
-      /** An `order` field (sortable map or default order) the ERP cannot sort on. */
-      not_sortable: "ERP cannot sort on the field",
-      /** A filter or scope field the ERP cannot search on. */
-      not_searchable: "ERP cannot search on the field"
-    };
-    DriftProblems = class {
-      byKey = /* @__PURE__ */ new Map();
-      add(resource, kind, model, field, detail, use) {
-        const key = `${resource}|${kind}|${model}|${field}`;
-        const known = this.byKey.get(key);
-        if (known) known.uses.add(use);
-        else this.byKey.set(key, { problem: { resource, kind, model, field, detail, uses: [] }, uses: /* @__PURE__ */ new Set([use]) });
-      }
-      list() {
-        return [...this.byKey.values()].map(({ problem, uses }) => Object.freeze({ ...problem, uses: Object.freeze([...uses]) }));
-      }
-    };
-  }
-});
-
 // runtime/admission/memory-budget.ts
 function bindLease(deadline, lease) {
   leases.set(deadline, lease);
@@ -711,7 +672,7 @@ function writeValue(value, out, options, depth) {
   } else if (typeof value === "boolean") {
     out.push("<value><boolean>", value ? "1" : "0", "</boolean></value>\n");
   } else if (typeof value === "number") {
-    if (Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX2) {
+    if (Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX) {
       out.push("<value><int>", String(value), "</int></value>\n");
     } else {
       out.push("<value><double>", pythonFloatRepr(value), "</double></value>\n");
@@ -1030,7 +991,7 @@ function decodeEntities(text3, offset) {
     return entity;
   });
 }
-var XmlRpcDateTime, XmlRpcParseError, XmlRpcMarshalError, MAX_DEPTH, INT32_MAX2, INT32_MIN, DATETIME_PATTERN, CONTROL_CHARACTERS, ENTITIES, NAME_PATTERN;
+var XmlRpcDateTime, XmlRpcParseError, XmlRpcMarshalError, MAX_DEPTH, INT32_MAX, INT32_MIN, DATETIME_PATTERN, CONTROL_CHARACTERS, ENTITIES, NAME_PATTERN;
 var init_xmlrpc_codec = __esm({
   "../codec/src/xmlrpc-codec.ts"() {
     "use strict";
@@ -1053,7 +1014,7 @@ var init_xmlrpc_codec = __esm({
       name = "XmlRpcMarshalError";
     };
     MAX_DEPTH = 200;
-    INT32_MAX2 = 2 ** 31 - 1;
+    INT32_MAX = 2 ** 31 - 1;
     INT32_MIN = -(2 ** 31);
     DATETIME_PATTERN = /^\s*(\d{4})-?(\d{2})-?(\d{2})T(\d{2}):?(\d{2}):?(\d{2})/;
     CONTROL_CHARACTERS = /[\x00-\x08\x0b\x0c\x0e-\x1f]/g;
@@ -1332,6 +1293,13 @@ function setCacheOutcome(res, outcome) {
 function cacheOutcomeOf(res) {
   return res.locals["cacheOutcome"] ?? "off";
 }
+function setCacheCheckedAt(res, at) {
+  res.locals["cacheCheckedAt"] = at;
+}
+function cacheCheckAgeOf(res) {
+  const at = res.locals["cacheCheckedAt"];
+  return at === void 0 ? void 0 : Math.max(0, Date.now() - at);
+}
 function setErpUid(res, uid) {
   res.locals["erpUid"] = uid;
 }
@@ -1344,6 +1312,9 @@ function runInScope(scope, next) {
 function currentScope() {
   return scopes.getStore();
 }
+function outsideRequests(work) {
+  return scopes.exit(work);
+}
 var import_node_async_hooks, CACHE_OUTCOMES, scopes;
 var init_request_context = __esm({
   "runtime/request/request-context.ts"() {
@@ -1352,6 +1323,45 @@ var init_request_context = __esm({
     init_erp_client();
     CACHE_OUTCOMES = ["hit", "miss", "stale", "bypass", "off"];
     scopes = new import_node_async_hooks.AsyncLocalStorage();
+  }
+});
+
+// runtime/drift/drift-problem.ts
+function qualifiedField(problem) {
+  return problem.field ? `${problem.model}.${problem.field}` : problem.model;
+}
+var DRIFT_KINDS, DriftProblems;
+var init_drift_problem = __esm({
+  "runtime/drift/drift-problem.ts"() {
+    "use strict";
+    DRIFT_KINDS = {
+      /** The resource's model, or a comodel the catalogue reads from, does not exist in the ERP. */
+      missing_model: "model does not exist",
+      /** A field the catalogue reads, filters, scopes or orders on does not exist. */
+      missing_field: "field does not exist",
+      /** The ERP field's type (or relation) cannot give the catalogue's API type. */
+      type_mismatch: "type cannot map",
+      /** The ERP has selection values the catalogue's enum lacks: a response would break the OpenAPI document. */
+      selection_unknown_to_catalogue: "ERP selection value missing from the catalogue enum",
+      /** The catalogue's enum has values the ERP no longer has. */
+      selection_unknown_to_erp: "catalogue enum value missing from the ERP selection",
+      /** An `order` field (sortable map or default order) the ERP cannot sort on. */
+      not_sortable: "ERP cannot sort on the field",
+      /** A filter or scope field the ERP cannot search on. */
+      not_searchable: "ERP cannot search on the field"
+    };
+    DriftProblems = class {
+      byKey = /* @__PURE__ */ new Map();
+      add(resource, kind, model, field, detail, use) {
+        const key = `${resource}|${kind}|${model}|${field}`;
+        const known = this.byKey.get(key);
+        if (known) known.uses.add(use);
+        else this.byKey.set(key, { problem: { resource, kind, model, field, detail, uses: [] }, uses: /* @__PURE__ */ new Set([use]) });
+      }
+      list() {
+        return [...this.byKey.values()].map(({ problem, uses }) => Object.freeze({ ...problem, uses: Object.freeze([...uses]) }));
+      }
+    };
   }
 });
 
@@ -1387,6 +1397,9 @@ var init_metrics = __esm({
        */
       rateLimitRefusals;
       authCache;
+      cacheChecks;
+      cacheCheckSeconds;
+      cacheDrops;
       authFailures;
       erp = { transport: "unknown", version: "unknown" };
       constructor(sources) {
@@ -1445,6 +1458,36 @@ var init_metrics = __esm({
           registers
         });
         for (const outcome of CACHE_OUTCOMES) this.cacheAnswers.inc({ outcome }, 0);
+        this.cacheChecks = new import_prom_client.Counter({
+          name: "odg_cache_checks_total",
+          help: "Change checks of the response cache's watched models (CACHE_WATCH), by model and outcome: baseline (a first look), unchanged, changed (the answers depending on the model were dropped), error (answers bound by their TTL).",
+          labelNames: ["model", "outcome"],
+          registers
+        });
+        this.cacheCheckSeconds = new import_prom_client.Counter({
+          name: "odg_cache_check_seconds_total",
+          help: "ERP time spent on change checks, by model: its rate is the share of one ERP worker they take (bounded by CACHE_WATCH_SHARE_PCT).",
+          labelNames: ["model"],
+          registers
+        });
+        this.cacheDrops = new import_prom_client.Counter({
+          name: "odg_cache_entries_dropped_total",
+          help: "Cached answers freed because a change check saw a change in a model they depend on (the in-memory store; Redis lets them expire, unreachable, and counts none).",
+          registers
+        });
+        new import_prom_client.Gauge({
+          name: "odg_cache_check_interval_seconds",
+          help: "The interval between two change checks of a watched model, as its last check's cost sets it (the longest over the accounts watched).",
+          labelNames: ["model"],
+          registers,
+          aggregator: "max",
+          collect() {
+            this.reset();
+            const longest = /* @__PURE__ */ new Map();
+            for (const w of sources.watchedModels()) longest.set(w.model, Math.max(longest.get(w.model) ?? 0, w.intervalMs));
+            for (const [model, ms] of longest) this.set({ model }, ms / 1e3);
+          }
+        });
         this.rateLimitRefusals = new import_prom_client.Counter({ name: "odg_rate_limit_refusals_total", help: "Requests refused by a per-key rate limit (429).", registers });
         this.authCache = new import_prom_client.Counter({
           name: "odg_auth_cache_lookups_total",
@@ -1473,6 +1516,17 @@ var init_metrics = __esm({
             for (const [kind, count] of counts) this.set({ kind }, count);
           }
         });
+        new import_prom_client.Gauge({
+          name: "odg_change_feed_write_date_check_seconds",
+          help: "What a write_date check costs on the ERP, by model, as the change feed measured it; case: indexed, not_indexed (each check reads the whole table) or small. Models not measured yet (or CHANGES_WRITE_DATE_INDEX set) have none.",
+          labelNames: ["model", "case"],
+          registers,
+          aggregator: "max",
+          collect() {
+            this.reset();
+            for (const cost of sources.writeDateCosts()) if (cost.checkMs !== void 0) this.set({ model: cost.model, case: cost.case }, cost.checkMs / 1e3);
+          }
+        });
         const erp = () => this.erp;
         new import_prom_client.Gauge({
           name: "odg_build_info",
@@ -1491,6 +1545,13 @@ var init_metrics = __esm({
       }
       cacheAnswer(outcome) {
         this.cacheAnswers.inc({ outcome });
+      }
+      cacheCheck(model, outcome, seconds) {
+        this.cacheChecks.inc({ model, outcome });
+        this.cacheCheckSeconds.inc({ model }, seconds);
+      }
+      cacheDropped(entries) {
+        this.cacheDrops.inc(entries);
       }
       erpCallDone(transport, model, method, outcome, seconds) {
         this.erpCalls.observe({ transport, model, method, outcome }, seconds);
@@ -1683,7 +1744,7 @@ var import_node_cluster3 = __toESM(require("node:cluster"));
 
 // runtime/app.ts
 var import_express3 = __toESM(require("express"));
-var import_node_crypto7 = require("node:crypto");
+var import_node_crypto8 = require("node:crypto");
 
 // generated/docs-assets.ts
 var DOCS_PAGE_CSP = "default-src 'none'; script-src 'sha256-gQpJyKygw33cFbRazoC3mIiESCryiZivAyOpy0QvGqk='; style-src 'sha256-ey7roBel3K9Sbud3IYFm9xvl1jF40Rq9crZUigQDo18='; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
@@ -2241,8 +2302,8 @@ footer {
 <li><strong>Exports</strong>: <code>GET /api/v1/&lt;domain&gt;/&lt;resource&gt;/export</code> takes <code>format</code>, <code>fields</code>, <code>since_id</code>, <code>csv_formulas</code>, <code>changed_since</code> and the filters: every match as one file, streamed by ascending id; <code>since_id</code> resumes after an id; <code>limit</code>, <code>offset</code>, <code>order</code> or <code>total</code> is 400; past the gateway's row ceiling, 422 before anything is sent. An export that ends without its last chunk was cut short: resume with <code>since_id</code>. The list route also answers an export to <code>format=csv|ndjson</code> or <code>Accept: text/csv</code>, for older clients.</li>
 <li>format: <code>csv</code> (default) or <code>ndjson</code> (or <code>Accept: text/csv</code> or <code>application/x-ndjson</code>). CSV: RFC 4180, a header row, <code>null</code> an empty field, an empty text <code>&quot;&quot;</code>, arrays as JSON text; a text a spreadsheet would read as a formula has a <code>'</code> in front (numbers never: see <code>csv_formulas</code>).</li>
 <li>csv_formulas: <code>escaped</code> (default) or <code>raw</code>, CSV exports only (400 otherwise). <code>escaped</code>: texts a spreadsheet would read as formulas (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab, a carriage return, or their full-width forms) get a leading <code>'</code> (OWASP's advice against CSV injection); <code>raw</code>: every text as the ERP holds it, for loaders that are not spreadsheets.</li>
-<li>changed_since: an ISO 8601 date-time, or the token <code>meta.next_changed_since</code> gave: the change feed, records written at or after it in <code>(write_date, id)</code> order. Pass back <code>meta.next_changed_since</code> while <code>meta.more_changes</code> is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters come in <code>meta.removed_ids</code> (exports: a <code>_removed</code> column, and the next token in the <code>X-Next-Changed-Since</code> header). The last few seconds wait until settled. Deleted records cannot be seen: compare the ids of an export now and then. Not with <code>order</code>, <code>offset</code>, <code>since_id</code> or <code>total=true</code> (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.</li>
-<li><strong>Unchanged answers</strong>: a 200 JSON answer carries an <code>ETag</code> (an export none); send it back in <code>If-None-Match</code> (comma-separated, or <code>*</code>) and an unchanged answer is <strong>304</strong> with no body. The ERP is still read, and answers are <code>Cache-Control: no-store</code>: keep the ETag and the body yourself. A resource the operator caches answers <code>Cache-Control: private, max-age=\u2026</code> with an <code>Age</code> instead: it may come from the gateway's cache, at most <code>max-age</code> seconds old.</li>
+<li>changed_since: an ISO 8601 date-time, or the token <code>meta.next_changed_since</code> gave: the change feed, records written at or after it in <code>(write_date, id)</code> order (the rest of a large window by id, where the ERP has no index on <code>write_date</code>). Pass back <code>meta.next_changed_since</code> while <code>meta.more_changes</code> is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters, and deleted records, come in <code>meta.removed_ids</code>; apply <code>data</code>, then drop those ids (it may name ids you never had: ignore them; exports: a <code>_removed</code> column, and the next token in the <code>X-Next-Changed-Since</code> header). The last few seconds wait until settled. Not with <code>order</code>, <code>offset</code>, <code>since_id</code> or <code>total=true</code> (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.</li>
+<li><strong>Unchanged answers</strong>: a 200 JSON answer carries an <code>ETag</code> (an export none); send it back in <code>If-None-Match</code> (comma-separated, or <code>*</code>) and an unchanged answer is <strong>304</strong> with no body. The ERP is still read, and answers are <code>Cache-Control: no-store</code>: keep the ETag and the body yourself. A resource the operator caches answers <code>Cache-Control: private, max-age=\u2026</code> with an <code>Age</code> instead: it may come from the gateway's cache, at most <code>max-age</code> seconds old; unless the operator turned change detection off, a change in the ERP drops it within seconds, and <code>Server-Timing</code> <code>cache-check;dur=&lt;ms&gt;</code> says how long ago a check found it unchanged.</li>
 </ul>
 <pre class="curl"><code>curl -sS -H &quot;Authorization: Bearer $API_KEY&quot; &#39;{base_url}/api/v1/approvals/approvers?since_id=0&amp;limit=200&amp;total=false&#39;</code></pre>
 </section>
@@ -5632,8 +5693,8 @@ List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fi
 - **Exports**: \`GET /api/v1/<domain>/<resource>/export\` takes \`format\`, \`fields\`, \`since_id\`, \`csv_formulas\`, \`changed_since\` and the filters: every match as one file, streamed by ascending id; \`since_id\` resumes after an id; \`limit\`, \`offset\`, \`order\` or \`total\` is 400; past the gateway's row ceiling, 422 before anything is sent. An export that ends without its last chunk was cut short: resume with \`since_id\`. The list route also answers an export to \`format=csv|ndjson\` or \`Accept: text/csv\`, for older clients.
 - format: \`csv\` (default) or \`ndjson\` (or \`Accept: text/csv\` or \`application/x-ndjson\`). CSV: RFC 4180, a header row, \`null\` an empty field, an empty text \`""\`, arrays as JSON text; a text a spreadsheet would read as a formula has a \`'\` in front (numbers never: see \`csv_formulas\`).
 - csv_formulas: \`escaped\` (default) or \`raw\`, CSV exports only (400 otherwise). \`escaped\`: texts a spreadsheet would read as formulas (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab, a carriage return, or their full-width forms) get a leading \`'\` (OWASP's advice against CSV injection); \`raw\`: every text as the ERP holds it, for loaders that are not spreadsheets.
-- changed_since: an ISO 8601 date-time, or the token \`meta.next_changed_since\` gave: the change feed, records written at or after it in \`(write_date, id)\` order. Pass back \`meta.next_changed_since\` while \`meta.more_changes\` is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters come in \`meta.removed_ids\` (exports: a \`_removed\` column, and the next token in the \`X-Next-Changed-Since\` header). The last few seconds wait until settled. Deleted records cannot be seen: compare the ids of an export now and then. Not with \`order\`, \`offset\`, \`since_id\` or \`total=true\` (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.
-- **Unchanged answers**: a 200 JSON answer carries an \`ETag\` (an export none); send it back in \`If-None-Match\` (comma-separated, or \`*\`) and an unchanged answer is **304** with no body. The ERP is still read, and answers are \`Cache-Control: no-store\`: keep the ETag and the body yourself. A resource the operator caches answers \`Cache-Control: private, max-age=\u2026\` with an \`Age\` instead: it may come from the gateway's cache, at most \`max-age\` seconds old.
+- changed_since: an ISO 8601 date-time, or the token \`meta.next_changed_since\` gave: the change feed, records written at or after it in \`(write_date, id)\` order (the rest of a large window by id, where the ERP has no index on \`write_date\`). Pass back \`meta.next_changed_since\` while \`meta.more_changes\` is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters, and deleted records, come in \`meta.removed_ids\`; apply \`data\`, then drop those ids (it may name ids you never had: ignore them; exports: a \`_removed\` column, and the next token in the \`X-Next-Changed-Since\` header). The last few seconds wait until settled. Not with \`order\`, \`offset\`, \`since_id\` or \`total=true\` (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.
+- **Unchanged answers**: a 200 JSON answer carries an \`ETag\` (an export none); send it back in \`If-None-Match\` (comma-separated, or \`*\`) and an unchanged answer is **304** with no body. The ERP is still read, and answers are \`Cache-Control: no-store\`: keep the ETag and the body yourself. A resource the operator caches answers \`Cache-Control: private, max-age=\u2026\` with an \`Age\` instead: it may come from the gateway's cache, at most \`max-age\` seconds old; unless the operator turned change detection off, a change in the ERP drops it within seconds, and \`Server-Timing\` \`cache-check;dur=<ms>\` says how long ago a check found it unchanged.
 
 \`\`\`sh
 curl -sS -H "Authorization: Bearer $API_KEY" '{base_url}/api/v1/approvals/approvers?since_id=0&limit=200&total=false'
@@ -7227,7 +7288,7 @@ var openapi_default = {
           "analytic"
         ],
         summary: "Export analytic accounts",
-        description: "Every analytic accounts record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every analytic accounts record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -7666,7 +7727,7 @@ var openapi_default = {
           "analytic"
         ],
         summary: "Export analytic dimensions",
-        description: "Every analytic dimensions record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every analytic dimensions record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -8157,7 +8218,7 @@ var openapi_default = {
           "approvals"
         ],
         summary: "Export approvers",
-        description: "Every approvers record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every approvers record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -8740,7 +8801,7 @@ var openapi_default = {
           "approvals"
         ],
         summary: "Export approval request lines",
-        description: "Every approval request lines record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every approval request lines record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -9389,7 +9450,7 @@ var openapi_default = {
           "approvals"
         ],
         summary: "Export approval requests",
-        description: "Every approval requests record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every approval requests record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -9986,7 +10047,7 @@ var openapi_default = {
           "electricity"
         ],
         summary: "Export meters",
-        description: "Every meters record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        description: "Every meters record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -10495,7 +10556,7 @@ var openapi_default = {
           "electricity"
         ],
         summary: "Export credit purchases",
-        description: "Every credit purchases record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every credit purchases record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -11014,7 +11075,7 @@ var openapi_default = {
           "electricity"
         ],
         summary: "Export meter readings",
-        description: "Every meter readings record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every meter readings record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -11570,7 +11631,7 @@ var openapi_default = {
           "events"
         ],
         summary: "Export events",
-        description: "Every events record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every events record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -12116,7 +12177,7 @@ var openapi_default = {
           "events"
         ],
         summary: "Export registrations",
-        description: "Every registrations record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every registrations record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -12583,7 +12644,7 @@ var openapi_default = {
           "events"
         ],
         summary: "Export checklist tasks",
-        description: "Every checklist tasks record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every checklist tasks record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -13080,7 +13141,7 @@ var openapi_default = {
           "fleet"
         ],
         summary: "Export alerts",
-        description: "Every alerts record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every alerts record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -13613,7 +13674,7 @@ var openapi_default = {
           "fleet"
         ],
         summary: "Export fuel logs",
-        description: "Every fuel logs record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every fuel logs record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -14142,7 +14203,7 @@ var openapi_default = {
           "fleet"
         ],
         summary: "Export incidents",
-        description: "Every incidents record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every incidents record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -14625,7 +14686,7 @@ var openapi_default = {
           "fleet"
         ],
         summary: "Export locations",
-        description: "Every locations record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        description: "Every locations record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -15111,7 +15172,7 @@ var openapi_default = {
           "fleet"
         ],
         summary: "Export reservations",
-        description: "Every reservations record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every reservations record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -15653,7 +15714,7 @@ var openapi_default = {
           "fleet"
         ],
         summary: "Export services",
-        description: "Every services record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every services record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -16188,7 +16249,7 @@ var openapi_default = {
           "fleet"
         ],
         summary: "Export trips",
-        description: "Every trips record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every trips record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -16743,7 +16804,7 @@ var openapi_default = {
           "fleet"
         ],
         summary: "Export vehicles",
-        description: "Every vehicles record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        description: "Every vehicles record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -17265,7 +17326,7 @@ var openapi_default = {
           "it"
         ],
         summary: "Export assets",
-        description: "Every assets record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `org_in_parc = true` are exposed.",
+        description: "Every assets record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `org_in_parc = true` are exposed.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -17776,7 +17837,7 @@ var openapi_default = {
           "it"
         ],
         summary: "Export consumable moves",
-        description: "Every consumable moves record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every consumable moves record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -18346,7 +18407,7 @@ var openapi_default = {
           "it"
         ],
         summary: "Export tickets",
-        description: "Every tickets record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        description: "Every tickets record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -18907,7 +18968,7 @@ var openapi_default = {
           "purchase"
         ],
         summary: "Export purchase order lines",
-        description: "Every purchase order lines record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every purchase order lines record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -19571,7 +19632,7 @@ var openapi_default = {
           "purchase"
         ],
         summary: "Export purchase orders",
-        description: "Every purchase orders record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every purchase orders record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -20179,7 +20240,7 @@ var openapi_default = {
           "space"
         ],
         summary: "Export activities",
-        description: "Every activities record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        description: "Every activities record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -20596,7 +20657,7 @@ var openapi_default = {
           "space"
         ],
         summary: "Export categories",
-        description: "Every categories record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        description: "Every categories record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -21013,7 +21074,7 @@ var openapi_default = {
           "space"
         ],
         summary: "Export equipment",
-        description: "Every equipment record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        description: "Every equipment record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -21510,7 +21571,7 @@ var openapi_default = {
           "space"
         ],
         summary: "Export maintenances",
-        description: "Every maintenances record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every maintenances record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -22076,7 +22137,7 @@ var openapi_default = {
           "space"
         ],
         summary: "Export reservations",
-        description: "Every reservations record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every reservations record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -22586,7 +22647,7 @@ var openapi_default = {
           "space"
         ],
         summary: "Export sites",
-        description: "Every sites record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        description: "Every sites record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -23064,7 +23125,7 @@ var openapi_default = {
           "space"
         ],
         summary: "Export spaces",
-        description: "Every spaces record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        description: "Every spaces record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -23600,7 +23661,7 @@ var openapi_default = {
           "sprint"
         ],
         summary: "Export blockers",
-        description: "Every blockers record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every blockers record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -24175,7 +24236,7 @@ var openapi_default = {
           "sprint"
         ],
         summary: "Export engagements",
-        description: "Every engagements record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every engagements record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -24704,7 +24765,7 @@ var openapi_default = {
           "sprint"
         ],
         summary: "Export key results",
-        description: "Every key results record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every key results record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -25207,7 +25268,7 @@ var openapi_default = {
           "sprint"
         ],
         summary: "Export measure readings",
-        description: "Every measure readings record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every measure readings record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -25698,7 +25759,7 @@ var openapi_default = {
           "sprint"
         ],
         summary: "Export measures",
-        description: "Every measures record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every measures record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -26137,7 +26198,7 @@ var openapi_default = {
           "sprint"
         ],
         summary: "Export objectives",
-        description: "Every objectives record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every objectives record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -26590,7 +26651,7 @@ var openapi_default = {
           "sprint"
         ],
         summary: "Export sprints",
-        description: "Every sprints record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every sprints record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -27101,7 +27162,7 @@ var openapi_default = {
           "stock"
         ],
         summary: "Export pickings",
-        description: "Every pickings record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every pickings record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -27608,7 +27669,7 @@ var openapi_default = {
           "travel"
         ],
         summary: "Export per-diem rates",
-        description: "Every per-diem rates record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        description: "Every per-diem rates record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -28153,7 +28214,7 @@ var openapi_default = {
           "travel"
         ],
         summary: "Export per-diem requests",
-        description: "Every per-diem requests record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        description: "Every per-diem requests record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -28674,7 +28735,7 @@ var openapi_default = {
           "travel"
         ],
         summary: "Export trip expenses",
-        description: "Every trip expenses record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every trip expenses record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -29149,7 +29210,7 @@ var openapi_default = {
           "travel"
         ],
         summary: "Export trip stages",
-        description: "Every trip stages record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every trip stages record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -29626,7 +29687,7 @@ var openapi_default = {
           "travel"
         ],
         summary: "Export trip types",
-        description: "Every trip types record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
+        description: "Every trip types record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole. Scope: only records with `active = true` are exposed.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -30133,7 +30194,7 @@ var openapi_default = {
           "travel"
         ],
         summary: "Export trips",
-        description: "Every trips record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
+        description: "Every trips record the filters match, as one file (`csv` or `ndjson`), streamed in ascending id order (with `changed_since`: in the change feed order, then every id the ERP no longer has), never paged: the list's filters, `fields`, `since_id` (resume after that id) and `changed_since` apply; `limit`, `offset`, `order` and `total` do not (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent. A failure after the first byte cuts the connection before the end, so an incomplete transfer never looks whole.",
         parameters: [
           {
             $ref: "#/components/parameters/Format"
@@ -30540,7 +30601,7 @@ var openapi_default = {
             items: {
               type: "integer"
             },
-            description: "With `changed_since`: ids of records written in this window that are now outside the resource (its scope, such as archived records) or no longer match the filters. A sync drops them."
+            description: "With `changed_since`: ids to drop from a copy: records written in this window that are now outside the resource (its scope, such as archived records) or no longer match the filters, and ids the ERP no longer has (deleted records: each caught-up call with room left in its page checks one range of ids, going round the id space; `CHANGES_RECONCILE_IDS`). May name ids the client never had (deleted before its sync began): ignore those. Apply `data`, then `removed_ids`."
           },
           unreadable_fields: {
             type: "array",
@@ -36828,10 +36889,10 @@ var openapi_default = {
         name: "changed_since",
         in: "query",
         required: false,
-        description: "Change feed: records written at or after this ISO 8601 date-time (a date alone is midnight UTC), in `(write_date, id)` order, or the token `meta.next_changed_since` gave. Loop while `meta.more_changes` is true, then keep the last token for the next sync: no record is missed or repeated, same second included. Records written in the last `CHANGES_SETTLE_MS` (default 10 s) wait for the next call. Records that left the resource or the filters come in `meta.removed_ids` (exports: a `_removed` column; the token to go on from is the `X-Next-Changed-Since` header). Deleted records cannot be seen: reconcile with an export of ids now and then. Not with `order`, `offset`, `since_id` or `total=true`. A position in the future (more than 60 s ahead of the gateway's clock) is 422.",
+        description: "Change feed: records written at or after this ISO 8601 date-time (a date alone is midnight UTC), or after the token `meta.next_changed_since` gave, in `(write_date, id)` order (where the ERP has no index on `write_date` and more changes are pending than a page holds, as in a first sync, the rest of the window comes by id). Loop while `meta.more_changes` is true, then keep the last token for the next sync: no record is missed or repeated, same second included. Records written in the last `CHANGES_SETTLE_MS` (default 10 s) wait for the next call. Records that left the resource or the filters, and deleted records, come in `meta.removed_ids` (exports: a `_removed` column; the token to go on from is the `X-Next-Changed-Since` header). A token of an earlier version (`v1.`) keeps working. Not with `order`, `offset`, `since_id` or `total=true`. A position in the future (more than 60 s ahead of the gateway's clock) is 422.",
         schema: {
           type: "string",
-          maxLength: 128
+          maxLength: 2048
         }
       },
       Fields: {
@@ -37160,7 +37221,7 @@ var ANALYTIC_ACCOUNTS = deepFreeze({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -37216,7 +37277,7 @@ var ANALYTIC_ACCOUNTS = deepFreeze({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -37416,7 +37477,7 @@ var ANALYTIC_DIMENSIONS = deepFreeze({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -37457,7 +37518,7 @@ var ANALYTIC_DIMENSIONS = deepFreeze({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -37764,7 +37825,7 @@ var APPROVALS_APPROVERS = deepFreeze2({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -37828,7 +37889,7 @@ var APPROVALS_APPROVERS = deepFreeze2({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -38252,7 +38313,7 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -38322,7 +38383,7 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -38880,7 +38941,7 @@ var APPROVALS_REQUESTS = deepFreeze2({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -38970,7 +39031,7 @@ var APPROVALS_REQUESTS = deepFreeze2({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -39372,7 +39433,7 @@ var ELECTRICITY_COUNTERS = deepFreeze3({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -39427,7 +39488,7 @@ var ELECTRICITY_COUNTERS = deepFreeze3({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -39732,7 +39793,7 @@ var ELECTRICITY_PURCHASES = deepFreeze3({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -39792,7 +39853,7 @@ var ELECTRICITY_PURCHASES = deepFreeze3({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -40094,7 +40155,7 @@ var ELECTRICITY_READINGS = deepFreeze3({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -40150,7 +40211,7 @@ var ELECTRICITY_READINGS = deepFreeze3({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -40692,7 +40753,7 @@ var EVENTS_EVENTS = deepFreeze4({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -40766,7 +40827,7 @@ var EVENTS_EVENTS = deepFreeze4({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -41070,7 +41131,7 @@ var EVENTS_REGISTRATIONS = deepFreeze4({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -41125,7 +41186,7 @@ var EVENTS_REGISTRATIONS = deepFreeze4({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -41349,7 +41410,7 @@ var EVENTS_TASKS = deepFreeze4({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -41400,7 +41461,7 @@ var EVENTS_TASKS = deepFreeze4({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -41727,7 +41788,7 @@ var FLEET_ALERTS = deepFreeze5({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -41786,7 +41847,7 @@ var FLEET_ALERTS = deepFreeze5({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -42194,7 +42255,7 @@ var FLEET_FUEL_LOGS = deepFreeze5({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -42255,7 +42316,7 @@ var FLEET_FUEL_LOGS = deepFreeze5({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -42554,7 +42615,7 @@ var FLEET_INCIDENTS = deepFreeze5({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -42614,7 +42675,7 @@ var FLEET_INCIDENTS = deepFreeze5({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -42886,7 +42947,7 @@ var FLEET_LOCATIONS = deepFreeze5({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -42932,7 +42993,7 @@ var FLEET_LOCATIONS = deepFreeze5({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -43343,7 +43404,7 @@ var FLEET_RESERVATIONS = deepFreeze5({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -43403,7 +43464,7 @@ var FLEET_RESERVATIONS = deepFreeze5({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -43779,7 +43840,7 @@ var FLEET_SERVICES = deepFreeze5({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -43838,7 +43899,7 @@ var FLEET_SERVICES = deepFreeze5({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -44219,7 +44280,7 @@ var FLEET_TRIPS = deepFreeze5({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -44280,7 +44341,7 @@ var FLEET_TRIPS = deepFreeze5({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -44725,7 +44786,7 @@ var FLEET_VEHICLES = deepFreeze5({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -44789,7 +44850,7 @@ var FLEET_VEHICLES = deepFreeze5({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -45098,7 +45159,7 @@ var IT_ASSETS = deepFreeze6({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -45148,7 +45209,7 @@ var IT_ASSETS = deepFreeze6({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -45468,7 +45529,7 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -45533,7 +45594,7 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -45965,7 +46026,7 @@ var IT_TICKETS = deepFreeze6({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -46048,7 +46109,7 @@ var IT_TICKETS = deepFreeze6({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -46502,7 +46563,7 @@ var PURCHASE_ORDER_LINES = deepFreeze7({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -46562,7 +46623,7 @@ var PURCHASE_ORDER_LINES = deepFreeze7({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -47098,7 +47159,7 @@ var PURCHASE_ORDERS = deepFreeze7({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -47202,7 +47263,7 @@ var PURCHASE_ORDERS = deepFreeze7({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -47460,7 +47521,7 @@ var SPACE_ACTIVITIES = deepFreeze8({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -47506,7 +47567,7 @@ var SPACE_ACTIVITIES = deepFreeze8({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -47666,7 +47727,7 @@ var SPACE_CATEGORIES = deepFreeze8({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -47707,7 +47768,7 @@ var SPACE_CATEGORIES = deepFreeze8({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -47895,7 +47956,7 @@ var SPACE_EQUIPMENTS = deepFreeze8({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -47941,7 +48002,7 @@ var SPACE_EQUIPMENTS = deepFreeze8({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -48273,7 +48334,7 @@ var SPACE_MAINTENANCES = deepFreeze8({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -48337,7 +48398,7 @@ var SPACE_MAINTENANCES = deepFreeze8({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -48789,7 +48850,7 @@ var SPACE_RESERVATIONS = deepFreeze8({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -48853,7 +48914,7 @@ var SPACE_RESERVATIONS = deepFreeze8({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -49121,7 +49182,7 @@ var SPACE_SITES = deepFreeze8({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -49172,7 +49233,7 @@ var SPACE_SITES = deepFreeze8({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -49609,7 +49670,7 @@ var SPACE_SPACES = deepFreeze8({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -49669,7 +49730,7 @@ var SPACE_SPACES = deepFreeze8({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -50110,7 +50171,7 @@ var SPRINT_BLOCKERS = deepFreeze9({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -50181,7 +50242,7 @@ var SPRINT_BLOCKERS = deepFreeze9({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -50602,7 +50663,7 @@ var SPRINT_ENGAGEMENTS = deepFreeze9({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -50672,7 +50733,7 @@ var SPRINT_ENGAGEMENTS = deepFreeze9({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -50994,7 +51055,7 @@ var SPRINT_KEY_RESULTS = deepFreeze9({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -51050,7 +51111,7 @@ var SPRINT_KEY_RESULTS = deepFreeze9({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -51362,7 +51423,7 @@ var SPRINT_MEASURE_READINGS = deepFreeze9({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -51423,7 +51484,7 @@ var SPRINT_MEASURE_READINGS = deepFreeze9({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -51751,7 +51812,7 @@ var SPRINT_MEASURES = deepFreeze9({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -51802,7 +51863,7 @@ var SPRINT_MEASURES = deepFreeze9({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -51985,7 +52046,7 @@ var SPRINT_OBJECTIVES = deepFreeze9({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -52031,7 +52092,7 @@ var SPRINT_OBJECTIVES = deepFreeze9({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -52240,7 +52301,7 @@ var SPRINT_SPRINTS = deepFreeze9({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -52291,7 +52352,7 @@ var SPRINT_SPRINTS = deepFreeze9({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -52635,7 +52696,7 @@ var STOCK_PICKINGS = deepFreeze10({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -52695,7 +52756,7 @@ var STOCK_PICKINGS = deepFreeze10({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -53007,7 +53068,7 @@ var TRAVEL_PERDIEM_RATES = deepFreeze11({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -53063,7 +53124,7 @@ var TRAVEL_PERDIEM_RATES = deepFreeze11({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -53698,7 +53759,7 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -53772,7 +53833,7 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -54021,7 +54082,7 @@ var TRAVEL_TRIP_EXPENSES = deepFreeze11({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -54067,7 +54128,7 @@ var TRAVEL_TRIP_EXPENSES = deepFreeze11({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -54401,7 +54462,7 @@ var TRAVEL_TRIP_STAGES = deepFreeze11({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -54462,7 +54523,7 @@ var TRAVEL_TRIP_STAGES = deepFreeze11({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -54657,7 +54718,7 @@ var TRAVEL_TRIP_TYPES = deepFreeze11({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -54703,7 +54764,7 @@ var TRAVEL_TRIP_TYPES = deepFreeze11({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -55212,7 +55273,7 @@ var TRAVEL_TRIPS = deepFreeze11({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -55282,7 +55343,7 @@ var TRAVEL_TRIPS = deepFreeze11({
       changed_since: {
         type: "string",
         minLength: 1,
-        maxLength: 128
+        maxLength: 2048
       },
       expand: {
         type: "string",
@@ -55590,11 +55651,20 @@ var MemoryCacheStore = class _MemoryCacheStore {
       maxEntrySize: this.largestEntryBytes,
       sizeCalculation: (entry) => entry.size,
       // Whatever the reason an entry goes (evicted, replaced, expired, deleted), its bytes go back to the budget.
-      dispose: (entry) => budget.give(entry.size)
+      dispose: (entry, key) => {
+        budget.give(entry.size);
+        for (const tag of entry.tags) {
+          const keys = this.tagged.get(tag);
+          keys?.delete(key);
+          if (keys?.size === 0) this.tagged.delete(tag);
+        }
+      }
     });
   }
   budget;
   entries;
+  /** The keys stored with each tag (change-watch.ts), while they are held. */
+  tagged = /* @__PURE__ */ new Map();
   largestEntryBytes;
   /** The largest answer a cache of `maxBytes` keeps. */
   static largestEntryOf(maxBytes) {
@@ -55609,12 +55679,22 @@ var MemoryCacheStore = class _MemoryCacheStore {
   async get(key) {
     return this.entries.get(key)?.answer;
   }
-  async set(key, answer2, keepMs) {
+  async set(key, answer2, keepMs, tags = []) {
     const size = _MemoryCacheStore.sizeOf(key, answer2);
     if (size > this.largestEntryBytes || keepMs <= 0) return;
     this.entries.delete(key);
     if (!this.budget.tryTake(size)) return;
-    this.entries.set(key, { answer: answer2, size }, { ttl: keepMs });
+    this.entries.set(key, { answer: answer2, size, tags }, { ttl: keepMs });
+    for (const tag of tags) {
+      const keys = this.tagged.get(tag) ?? /* @__PURE__ */ new Set();
+      this.tagged.set(tag, keys);
+      keys.add(key);
+    }
+  }
+  drop(tag) {
+    const keys = [...this.tagged.get(tag) ?? []];
+    for (const key of keys) this.entries.delete(key);
+    return keys.length;
   }
   /** Bytes held (for tests and the benchmark). */
   get bytes() {
@@ -55652,6 +55732,10 @@ var RedisCacheStore = class {
       () => void 0
     );
   }
+  /** Answers made unreachable by a change expire in Redis with their PX (their keys name an older generation). */
+  drop() {
+    return 0;
+  }
   redisKey(key) {
     return `${this.shared.keyPrefix}cache:${(0, import_node_crypto2.createHash)("sha256").update(key).digest("hex")}`;
   }
@@ -55682,27 +55766,33 @@ function isMeta(meta) {
 }
 
 // runtime/cache/cache-policy.ts
-var CACHE_OFF = Object.freeze({ ttlS: 0, staleS: 0 });
+var CACHE_OFF = Object.freeze({ ttlS: 0, staleS: 0, watch: false });
 function cachePolicyOf(resource, settings) {
   if (settings.maxBytes === 0 || settings.maxTtlS === 0) return CACHE_OFF;
   const ttlS = Math.min(resource.cache?.ttlSeconds ?? settings.defaultTtlS, settings.maxTtlS);
   if (ttlS === 0) return CACHE_OFF;
-  return { ttlS, staleS: Math.min(resource.cache?.staleSeconds ?? settings.defaultStaleS, settings.maxTtlS) };
+  return {
+    ttlS,
+    staleS: Math.min(resource.cache?.staleSeconds ?? settings.defaultStaleS, settings.maxTtlS),
+    watch: settings.watch.enabled && resource.cache?.watch !== false
+  };
 }
 
 // runtime/cache/response-cache.ts
 var ResponseCache = class {
-  constructor(store, settings, namespace, largestEntryBytes, now = Date.now) {
+  constructor(store, settings, namespace, largestEntryBytes, watch, now = Date.now) {
     this.store = store;
     this.settings = settings;
     this.namespace = namespace;
     this.largestEntryBytes = largestEntryBytes;
+    this.watch = watch;
     this.now = now;
   }
   store;
   settings;
   namespace;
   largestEntryBytes;
+  watch;
   now;
   policies = /* @__PURE__ */ new Map();
   /** Entries being read again in the background: one refresh each at a time. */
@@ -55725,10 +55815,10 @@ var ResponseCache = class {
     if (age < 0 || age >= (policy.ttlS + policy.staleS) * 1e3) return void 0;
     return { answer: answer2, state: age < policy.ttlS * 1e3 ? "hit" : "stale" };
   }
-  /** Stores a 200 answer; false when it was not offered (too large for the cache). */
-  async keep(key, answer2, policy) {
+  /** Stores a 200 answer with the tags of the models it depends on; false when it was not offered (too large for the cache). */
+  async keep(key, answer2, policy, tags = []) {
     if (answer2.body.length > this.largestEntryBytes) return false;
-    await this.store.set(key, answer2, (policy.ttlS + policy.staleS) * 1e3);
+    await this.store.set(key, answer2, (policy.ttlS + policy.staleS) * 1e3, tags);
     return true;
   }
   /**
@@ -55738,7 +55828,7 @@ var ResponseCache = class {
    * for the whole answer. An error is never shared: a request whose shared read failed reads for
    * itself (the error may be about the key the other request sent, not about this one's).
    */
-  async fill(key, policy, read) {
+  async fill(key, policy, read, tags = []) {
     const pending = this.filling.get(key);
     if (pending) {
       const answer2 = await pending.catch(() => void 0);
@@ -55748,7 +55838,7 @@ var ResponseCache = class {
     this.filling.set(key, reading);
     try {
       const answer2 = await reading;
-      return { answer: answer2, kept: await this.keep(key, answer2, policy) };
+      return { answer: answer2, kept: await this.keep(key, answer2, policy, tags) };
     } finally {
       if (this.filling.get(key) === reading) this.filling.delete(key);
     }
@@ -55762,6 +55852,427 @@ var ResponseCache = class {
   /** Seconds since the ERP answered (the Age header: whole seconds, rounded down). */
   ageOf(answer2) {
     return Math.max(0, Math.floor((this.now() - answer2.storedAt) / 1e3));
+  }
+};
+
+// runtime/cache/change-watch.ts
+var import_node_crypto3 = require("node:crypto");
+init_erp_client();
+init_request_context();
+
+// runtime/query/changed-since.ts
+init_errors();
+
+// runtime/query/dates.ts
+var PARTS = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?([Zz]|([+-])(\d{2}):?(\d{2})?)?)?$/;
+function parseDateValue(text3) {
+  const m = PARTS.exec(text3);
+  if (!m) return void 0;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const [hour, minute, second] = [Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0)];
+  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return void 0;
+  const local = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
+  local.setUTCFullYear(year);
+  if (local.getUTCDate() !== day || local.getUTCMonth() !== month - 1) return void 0;
+  let offsetMinutes = 0;
+  if (m[9]) {
+    const hours = Number(m[10]);
+    const minutes = Number(m[11] ?? 0);
+    if (hours > 23 || minutes > 59) return void 0;
+    offsetMinutes = (m[9] === "-" ? -1 : 1) * (hours * 60 + minutes);
+  }
+  return { utc: new Date(local.getTime() - offsetMinutes * 6e4), dateOnly: m[4] === void 0, fraction: /[1-9]/.test(m[7] ?? "") };
+}
+var pad = (n, width = 2) => String(n).padStart(width, "0");
+var datePart = (d) => `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+var timePart = (d) => `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+var ERP_MIN = "0001-01-01 00:00:00";
+var ERP_MAX_YEAR = 9999;
+function erpDatetimeCondition(value, bound) {
+  const second = value.utc.getTime();
+  const step = value.dateOnly ? 864e5 : 1e3;
+  const edge = new Date(bound === ">=" ? value.fraction ? second + 1e3 : second : second + step);
+  if (edge.getUTCFullYear() > ERP_MAX_YEAR) {
+    return bound === "<=" ? { op: ">=", value: ERP_MIN } : { op: "<", value: ERP_MIN };
+  }
+  return { op: bound === ">=" ? ">=" : "<", value: `${datePart(edge)} ${timePart(edge)}` };
+}
+function erpDate(value) {
+  return datePart(value.utc);
+}
+
+// runtime/query/changed-since.ts
+var TOKEN = /^v([12])\.([A-Za-z0-9_-]{1,4096})$/;
+var V1_BODY = /^([0-9]{1,12}):([0-9]{1,10})$/;
+var INT32_MAX2 = 2147483647;
+var MAX_DIGESTS = 256;
+var FIRST = { span: 0, next: 1, seen: 0, digests: [] };
+var HAS_UNTIL = 1;
+var HAS_RESUME = 2;
+function changeToken(cursor) {
+  const { second, afterId, until, reconcile } = cursor;
+  const { resume } = reconcile;
+  const bytes = Buffer.alloc(1 + 6 + 4 + (until === void 0 ? 0 : 6) + 12 + (resume ? 8 : 0) + 4 * reconcile.digests.length);
+  let at = bytes.writeUInt8((until === void 0 ? 0 : HAS_UNTIL) | (resume ? HAS_RESUME : 0), 0);
+  at = bytes.writeUIntBE(second, at, 6);
+  at = bytes.writeUInt32BE(afterId, at);
+  if (until !== void 0) at = bytes.writeUIntBE(until, at, 6);
+  at = bytes.writeUInt32BE(reconcile.span, at);
+  at = bytes.writeUInt32BE(reconcile.next, at);
+  at = bytes.writeUInt32BE(reconcile.seen, at);
+  if (resume) {
+    at = bytes.writeUInt32BE(resume.from, at);
+    at = bytes.writeUInt32BE(resume.digest, at);
+  }
+  for (const digest of reconcile.digests) at = bytes.writeUInt32BE(digest, at);
+  return `v2.${bytes.toString("base64url")}`;
+}
+function parseChangedSince(text3) {
+  const token = TOKEN.exec(text3);
+  if (token) {
+    const cursor = token[1] === "1" ? fromV1(token[2]) : fromV2(token[2]);
+    if (cursor) return cursor;
+    throw invalidValue("changed_since: this token was not given by the gateway (pass back meta.next_changed_since unchanged).");
+  }
+  const date = parseDateValue(text3);
+  if (date) return { second: Math.floor(date.utc.getTime() / 1e3), afterId: 0, reconcile: FIRST };
+  throw invalidValue(`changed_since must be an ISO 8601 date-time (2026-01-31T08:00:00Z) or the token meta.next_changed_since gave; '${text3.slice(0, 64)}' is neither.`);
+}
+function fromV1(body) {
+  const m = V1_BODY.exec(Buffer.from(body, "base64url").toString("utf8"));
+  if (!m || Number(m[2]) > INT32_MAX2) return void 0;
+  return { second: Number(m[1]), afterId: Number(m[2]), reconcile: FIRST };
+}
+function fromV2(body) {
+  const bytes = Buffer.from(body, "base64url");
+  if (bytes.toString("base64url") !== body) return void 0;
+  const flags = bytes[0];
+  if (flags === void 0 || flags > (HAS_UNTIL | HAS_RESUME)) return void 0;
+  const fixed = 1 + 6 + 4 + (flags & HAS_UNTIL ? 6 : 0) + 12 + (flags & HAS_RESUME ? 8 : 0);
+  const digestCount = (bytes.length - fixed) / 4;
+  if (!Number.isInteger(digestCount) || digestCount < 0 || digestCount > MAX_DIGESTS) return void 0;
+  let at = 1;
+  const read = (size) => {
+    const value = size === 4 ? bytes.readUInt32BE(at) : bytes.readUIntBE(at, 6);
+    at += size;
+    return value;
+  };
+  const second = read(6);
+  const afterId = read(4);
+  const until = flags & HAS_UNTIL ? read(6) : void 0;
+  const [span, next, seen] = [read(4), read(4), read(4)];
+  const resume = flags & HAS_RESUME ? { from: read(4), digest: read(4) } : void 0;
+  const digests = Array.from({ length: digestCount }, () => read(4));
+  const aligned = span > 0 ? (next - 1) % span === 0 && next <= INT32_MAX2 : next === 1 && digestCount === 0 && !resume;
+  if (second > 999999999999 || afterId > INT32_MAX2 || seen > INT32_MAX2 || !aligned) return void 0;
+  if (until !== void 0 && until <= second) return void 0;
+  if (resume && (resume.from <= next || resume.from >= next + span)) return void 0;
+  return { second, afterId, ...until === void 0 ? {} : { until }, reconcile: { span, next, seen, digests, ...resume ? { resume } : {} } };
+}
+function erpSecond(second) {
+  return new Date(second * 1e3).toISOString().slice(0, 19).replace("T", " ");
+}
+function secondOf(value) {
+  if (typeof value !== "string" || !/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/.test(value)) return void 0;
+  const ms = Date.parse(`${value.slice(0, 10)}T${value.slice(11, 19)}Z`);
+  return Number.isNaN(ms) ? void 0 : Math.floor(ms / 1e3);
+}
+
+// runtime/cache/change-watch.ts
+var WRITTEN_LIMIT = 200;
+var ERROR_RETRY_MS = 5e3;
+var ChangeWatch = class _ChangeWatch {
+  constructor(reader, settings, onDrop, observer, log, shared, now = Date.now) {
+    this.reader = reader;
+    this.settings = settings;
+    this.onDrop = onDrop;
+    this.observer = observer;
+    this.log = log;
+    this.shared = shared;
+    this.now = now;
+  }
+  reader;
+  settings;
+  onDrop;
+  observer;
+  log;
+  shared;
+  now;
+  watched = /* @__PURE__ */ new Map();
+  timer;
+  running = false;
+  stopped = false;
+  /** Checks run one at a time (baselines included), so that each one's cost is its own, not a queue's. */
+  queue = Promise.resolve();
+  /** This process, as a holder of shared leases. */
+  holder = (0, import_node_crypto3.randomBytes)(9).toString("base64url");
+  get enabled() {
+    return this.settings.enabled;
+  }
+  /**
+   * The generations an answer of `resource` for `principal` is keyed with, the lookup counted as a
+   * read of each model it depends on (kept watched `keepMs` after it). A model not watched yet is
+   * looked at first (its baseline: the first request waits for it, the requests meanwhile share it).
+   */
+  async versionOf(principal, resource, keepMs) {
+    const now = this.now();
+    const watched = dependenciesOf(resource).map((model) => this.watch(principal, model, keepMs, now));
+    const pending = watched.filter((w) => !w.ready).map((w) => w.baseline);
+    if (pending.length) await Promise.all(pending);
+    const states = this.shared && await this.shared.state(watched.map((w) => w.key));
+    if (states) {
+      const generation = watched.map((w, i) => `${w.model}:${states[i]?.generation ?? 0}`).join(",");
+      return { generation, checkedAt: Math.min(...states.map((state) => state.checkedAt)) };
+    }
+    let checkedAt = Number.POSITIVE_INFINITY;
+    for (const w of watched) checkedAt = Math.min(checkedAt, w.blind ? 0 : w.checkedAt);
+    return { generation: watched.map((w) => `${w.model}:${w.epoch}.${w.changes}`).join(","), checkedAt };
+  }
+  /** The tag of every answer of `uid` that depends on `model` (the in-memory store drops them by it). */
+  static tagOf(uid, model) {
+    return `${uid}:${model}`;
+  }
+  /** The tags of an answer of `resource` for `uid`. */
+  static tagsOf(uid, resource) {
+    return dependenciesOf(resource).map((model) => _ChangeWatch.tagOf(uid, model));
+  }
+  /** What /readyz shows: each model watched, its last check's cost and the interval that follows from it. */
+  snapshot() {
+    return [...this.watched.values()].map((w) => ({
+      model: w.model,
+      uid: w.principal.uid,
+      ready: w.ready,
+      blind: w.blind,
+      checkMs: Math.round(w.costMs * 100) / 100,
+      intervalMs: Math.round(this.intervalOf(w.costMs)),
+      checkedAt: w.checkedAt
+    }));
+  }
+  /** No more checks; resolves once the one in flight, if any, is done. */
+  async close() {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.queue;
+  }
+  watch(principal, model, keepMs, now) {
+    const key = _ChangeWatch.tagOf(principal.uid, model);
+    let watched = this.watched.get(key);
+    if (!watched) {
+      watched = {
+        model,
+        key,
+        principal,
+        epoch: (0, import_node_crypto3.randomBytes)(6).toString("base64url"),
+        changes: 0,
+        ready: false,
+        blind: false,
+        leader: false,
+        checkedAt: 0,
+        count: 0,
+        seen: /* @__PURE__ */ new Map(),
+        costMs: 0,
+        nextDueAt: now,
+        lastReadAt: now,
+        keepMs
+      };
+      this.watched.set(key, watched);
+    }
+    watched.principal = principal;
+    watched.lastReadAt = now;
+    watched.keepMs = Math.max(watched.keepMs, keepMs);
+    if (!watched.baseline) {
+      const first = watched;
+      first.baseline = this.serially(() => this.check(first)).then(() => this.schedule());
+    }
+    return watched;
+  }
+  /** The interval after a check that cost `costMs`, with the pairs watched now. */
+  intervalOf(costMs) {
+    return Math.max(this.settings.minIntervalMs, costMs * Math.max(1, this.watched.size) / this.settings.share);
+  }
+  schedule() {
+    if (this.stopped || this.running) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = void 0;
+    let next = Number.POSITIVE_INFINITY;
+    for (const w of this.watched.values()) if (w.ready) next = Math.min(next, w.nextDueAt, w.lastReadAt + w.keepMs);
+    if (next === Number.POSITIVE_INFINITY) return;
+    this.timer = outsideRequests(() => setTimeout(() => void this.tick(), Math.max(0, next - this.now())));
+    this.timer.unref();
+  }
+  /** Checks every pair due, one at a time; forgets the pairs no longer read. */
+  async tick() {
+    this.timer = void 0;
+    this.running = true;
+    try {
+      for (const w of [...this.watched.values()]) {
+        if (this.stopped) return;
+        const now = this.now();
+        if (now - w.lastReadAt > w.keepMs) {
+          if (w.ready) this.watched.delete(w.key);
+          continue;
+        }
+        if (w.ready && w.nextDueAt <= now) await this.serially(() => this.check(w));
+      }
+    } finally {
+      this.running = false;
+      this.schedule();
+    }
+  }
+  /** Runs `check` after every check queued before it. */
+  serially(check) {
+    const run = this.queue.then(() => outsideRequests(check));
+    this.queue = run.catch(() => void 0);
+    return run;
+  }
+  /** One check of a pair: the baseline when it has none, else a comparison with the last look. */
+  async check(w) {
+    let fresh = !w.ready || w.blind;
+    if (this.shared) {
+      const lease = Math.max(1e4, 3 * this.intervalOf(w.costMs));
+      if (!await this.shared.lead(w.key, this.holder, lease)) {
+        w.leader = false;
+        w.ready = true;
+        w.blind = false;
+        w.nextDueAt = this.now() + this.settings.minIntervalMs;
+        return;
+      }
+      if (!w.leader) fresh = true;
+      w.leader = true;
+    }
+    const started = this.now();
+    const stats = new ErpStats();
+    const target = { model: w.model };
+    const window = Math.floor((fresh ? started : w.checkedAt) / 1e3) - Math.ceil(this.settings.settleMs / 1e3) - 1;
+    let outcome = fresh ? "baseline" : "unchanged";
+    try {
+      const count = await this.reader.count(w.principal, target, [], stats);
+      const written = await this.reader.scan(
+        w.principal,
+        target,
+        { domain: [["write_date", ">=", erpSecond(window)]], fields: ["id", "write_date"], order: "id asc", limit: WRITTEN_LIMIT + 1 },
+        stats
+      );
+      const settledBefore = Math.floor(started / 1e3) - Math.ceil(this.settings.settleMs / 1e3);
+      const seen = /* @__PURE__ */ new Map();
+      let changed = count !== w.count || written.length > WRITTEN_LIMIT;
+      for (const row of written.slice(0, WRITTEN_LIMIT)) {
+        const id = row["id"];
+        const second = secondOf(row["write_date"]) ?? Number.NaN;
+        const settled = second < settledBefore;
+        const before = w.seen.get(id);
+        if (!before || before.second !== second || !before.settled && settled) changed = true;
+        seen.set(id, { second, settled });
+      }
+      w.count = count;
+      w.seen = seen;
+      w.checkedAt = started;
+      if (this.shared) {
+        w.ready = true;
+        w.blind = false;
+        if (changed && !fresh) outcome = "changed";
+        await this.shared.checked(w.key, started, fresh || changed);
+        if (fresh || changed) this.observer?.dropped(this.onDrop(w.key));
+      } else if (!w.ready) {
+        w.ready = true;
+      } else if (w.blind) {
+        outcome = "baseline";
+        w.blind = false;
+        w.changes += 1;
+        this.observer?.dropped(this.onDrop(w.key));
+      } else if (changed) {
+        outcome = "changed";
+        w.changes += 1;
+        this.observer?.dropped(this.onDrop(w.key));
+      }
+    } catch (error) {
+      outcome = "error";
+      this.log?.warn(
+        { model: w.model, error: error instanceof Error ? error.message : String(error) },
+        "cache: a change check failed (answers depending on the model are bound by their TTL)"
+      );
+      if (!w.ready || w.blind) {
+        w.ready = true;
+        w.blind = true;
+      }
+    }
+    w.costMs = stats.ms;
+    w.nextDueAt = started + (outcome === "error" ? Math.max(ERROR_RETRY_MS, this.intervalOf(w.costMs)) : this.intervalOf(w.costMs));
+    this.observer?.checked(w.model, outcome, stats.ms / 1e3);
+  }
+};
+var dependencies = /* @__PURE__ */ new WeakMap();
+function dependenciesOf(resource) {
+  let models = dependencies.get(resource);
+  if (!models) {
+    const found = /* @__PURE__ */ new Set([resource.model]);
+    for (const field of resource.fields) {
+      const source = field.source;
+      if (source.kind === "many2one" && source.take === "id") continue;
+      if ("comodel" in source && typeof source.comodel === "string") found.add(source.comodel);
+    }
+    models = [...found];
+    dependencies.set(resource, models);
+  }
+  return models;
+}
+
+// runtime/cache/shared-watch.ts
+var LEASE_SCRIPT = `
+local current = redis.call('GET', KEYS[1])
+if current == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+end
+if current then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1`;
+var SharedWatch = class {
+  constructor(shared, namespace) {
+    this.shared = shared;
+    this.namespace = namespace;
+  }
+  shared;
+  namespace;
+  /** The state of each tag, in order; undefined when Redis cannot answer. */
+  state(tags) {
+    return this.shared.attempt(
+      async (client) => {
+        const pipeline = client.pipeline();
+        for (const tag of tags) pipeline.hmget(this.key("gen", tag), "g", "at");
+        const answers = await pipeline.exec() ?? [];
+        return answers.map(([error, value]) => {
+          if (error) throw error;
+          const [g, at] = value;
+          return { generation: Number(g ?? 0), checkedAt: Number(at ?? 0) };
+        });
+      },
+      () => void 0
+    );
+  }
+  /** Whether `holder` holds the pair's lease for `ms` more (taking it when free). */
+  lead(tag, holder, ms) {
+    return this.shared.attempt(
+      async (client) => await client.eval(LEASE_SCRIPT, 1, this.key("lock", tag), holder, String(Math.ceil(ms))) === 1,
+      () => false
+    );
+  }
+  /** A check of the pair began at `at` and answered; `changed`: a new generation. */
+  async checked(tag, at, changed) {
+    await this.shared.attempt(
+      async (client) => {
+        const key = this.key("gen", tag);
+        const multi = client.multi();
+        if (changed) multi.hincrby(key, "g", 1);
+        multi.hset(key, "at", String(at));
+        multi.pexpire(key, 3 * 864e5);
+        await multi.exec();
+      },
+      () => void 0
+    );
+  }
+  key(kind, tag) {
+    return `${this.shared.keyPrefix}watch:${kind}:${this.namespace}:${tag}`;
   }
 };
 
@@ -55807,12 +56318,32 @@ function exportDomain(resource, query) {
 }
 function changeScanRequest(from, to, afterId, limit, order) {
   const domain = [
-    ["write_date", ">=", from],
-    ["write_date", "<", to]
+    ["write_date", ">=", erpSecond(from)],
+    ["write_date", "<", erpSecond(to)]
   ];
   if (afterId > 0) domain.push(["id", ">", afterId]);
   return { domain, fields: ["id", "write_date"], limit, order };
 }
+function copyScanRequest(from, until, afterId, limit) {
+  const domain = [
+    ["write_date", ">=", erpSecond(from)],
+    ["write_date", "<", erpSecond(until)],
+    ["id", ">", afterId]
+  ];
+  return { domain, fields: ["id"], limit, order: "id asc" };
+}
+function idRangeRequest(from, to) {
+  return {
+    domain: [
+      ["id", ">=", from],
+      ["id", "<", to]
+    ],
+    fields: ["id"],
+    limit: to - from,
+    order: "id asc"
+  };
+}
+var HIGHEST_ID_REQUEST = Object.freeze({ domain: [], fields: ["id"], limit: 1, order: "id desc" });
 function changedRecordsRequest(resource, query, ids) {
   return { domain: [...compileDomain(resource, query.filters), ["id", "in", [...ids]]], fields: erpFieldsOf(query.fields), limit: ids.length, order: "id asc" };
 }
@@ -55820,90 +56351,105 @@ function detailRequest(resource, id, query) {
   return { domain: [...compileDomain(resource, []), ["id", "=", id]], fields: erpFieldsOf(query.fields), limit: 1 };
 }
 
-// runtime/query/changed-since.ts
-init_errors();
+// runtime/changes/change-feed.ts
+init_erp_error();
 
-// runtime/query/dates.ts
-var PARTS = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?([Zz]|([+-])(\d{2}):?(\d{2})?)?)?$/;
-function parseDateValue(text3) {
-  const m = PARTS.exec(text3);
-  if (!m) return void 0;
-  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const [hour, minute, second] = [Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0)];
-  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return void 0;
-  const local = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
-  local.setUTCFullYear(year);
-  if (local.getUTCDate() !== day || local.getUTCMonth() !== month - 1) return void 0;
-  let offsetMinutes = 0;
-  if (m[9]) {
-    const hours = Number(m[10]);
-    const minutes = Number(m[11] ?? 0);
-    if (hours > 23 || minutes > 59) return void 0;
-    offsetMinutes = (m[9] === "-" ? -1 : 1) * (hours * 60 + minutes);
+// runtime/changes/deletions.ts
+var MAX_RANGES = 256;
+var MAX_DOUBLINGS = 8;
+var INT32_MAX3 = 2147483647;
+function reconcileFrom(state, span) {
+  for (let k = 0; k <= MAX_DOUBLINGS; k++) if (state.span === span * 2 ** k) return state;
+  return { span, next: 1, seen: state.seen, digests: [] };
+}
+function reconcileRange(state) {
+  return { from: state.next, to: Math.min(state.next + state.span, INT32_MAX3 + 1) };
+}
+function checkRange(state, present, budget) {
+  const { from, to } = reconcileRange(state);
+  const seen = Math.max(state.seen, present[present.length - 1] ?? 0);
+  const index = (from - 1) / state.span;
+  const digest = digestOf(present);
+  const after = (digests2) => fitted({ span: state.span, next: to > seen ? 1 : to, seen, digests: digests2 });
+  let start;
+  let passDigest;
+  if (state.resume) {
+    start = state.resume.from;
+    passDigest = state.resume.digest;
+  } else if (index < state.digests.length && state.digests[index] === digest) {
+    return { missing: [], next: after(state.digests) };
+  } else {
+    start = from;
+    passDigest = digest;
   }
-  return { utc: new Date(local.getTime() - offsetMinutes * 6e4), dateOnly: m[4] === void 0, fraction: /[1-9]/.test(m[7] ?? "") };
-}
-var pad = (n, width = 2) => String(n).padStart(width, "0");
-var datePart = (d) => `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
-var timePart = (d) => `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
-var ERP_MIN = "0001-01-01 00:00:00";
-var ERP_MAX_YEAR = 9999;
-function erpDatetimeCondition(value, bound) {
-  const second = value.utc.getTime();
-  const step = value.dateOnly ? 864e5 : 1e3;
-  const edge = new Date(bound === ">=" ? value.fraction ? second + 1e3 : second : second + step);
-  if (edge.getUTCFullYear() > ERP_MAX_YEAR) {
-    return bound === "<=" ? { op: ">=", value: ERP_MIN } : { op: "<", value: ERP_MIN };
+  const missing = missingIds(start, Math.min(to, seen + 1), present, budget);
+  const last = missing[missing.length - 1];
+  if (missing.length === budget && last !== void 0 && hasMissingAfter(last + 1, Math.min(to, seen + 1), present)) {
+    return { missing, next: { span: state.span, next: from, seen, digests: state.digests, resume: { from: last + 1, digest: passDigest } } };
   }
-  return { op: bound === ">=" ? ">=" : "<", value: `${datePart(edge)} ${timePart(edge)}` };
+  const digests = [...state.digests];
+  digests[index] = passDigest;
+  return { missing, next: after(digests) };
 }
-function erpDate(value) {
-  return datePart(value.utc);
-}
-
-// runtime/query/changed-since.ts
-var TOKEN = /^v1\.([A-Za-z0-9_-]{1,64})$/;
-var TOKEN_BODY = /^([0-9]{1,12}):([0-9]{1,10})$/;
-var INT32_MAX = 2147483647;
-function changeToken(cursor) {
-  return `v1.${Buffer.from(`${cursor.second}:${cursor.afterId}`, "utf8").toString("base64url")}`;
-}
-function parseChangedSince(text3) {
-  const token = TOKEN.exec(text3);
-  if (token) {
-    const body = TOKEN_BODY.exec(Buffer.from(token[1], "base64url").toString("utf8"));
-    if (body && Number(body[2]) <= INT32_MAX) return { second: Number(body[1]), afterId: Number(body[2]) };
-    throw invalidValue("changed_since: this token was not given by the gateway (pass back meta.next_changed_since unchanged).");
+function missingIds(from, end, present, budget) {
+  const missing = [];
+  let expected = from;
+  for (const id of [...present, end]) {
+    if (id < expected) continue;
+    for (; expected < Math.min(id, end) && missing.length < budget; expected++) missing.push(expected);
+    if (missing.length === budget || id >= end) break;
+    expected = id + 1;
   }
-  const date = parseDateValue(text3);
-  if (date) return { second: Math.floor(date.utc.getTime() / 1e3), afterId: 0 };
-  throw invalidValue(`changed_since must be an ISO 8601 date-time (2026-01-31T08:00:00Z) or the token meta.next_changed_since gave; '${text3.slice(0, 64)}' is neither.`);
+  return missing;
 }
-function erpSecond(second) {
-  return new Date(second * 1e3).toISOString().slice(0, 19).replace("T", " ");
+function hasMissingAfter(from, end, present) {
+  return missingIds(from, end, present, 1).length > 0;
 }
-function secondOf(value) {
-  if (typeof value !== "string" || !/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/.test(value)) return void 0;
-  const ms = Date.parse(`${value.slice(0, 10)}T${value.slice(11, 19)}Z`);
-  return Number.isNaN(ms) ? void 0 : Math.floor(ms / 1e3);
+function fitted(state) {
+  let { span, next, digests } = state;
+  while (digests.length > MAX_RANGES) {
+    const merged = [];
+    for (let i = 0; i + 1 < digests.length; i += 2) merged.push(digests[i] + digests[i + 1] >>> 0);
+    span *= 2;
+    digests = merged;
+    next = 1 + Math.floor((next - 1) / span) * span;
+  }
+  return { ...state, span, next, digests };
+}
+function digestOf(ids) {
+  let sum = 0;
+  for (const id of ids) sum = sum + mix(id) >>> 0;
+  return sum;
+}
+function mix(id) {
+  let h = id >>> 0;
+  h = Math.imul(h ^ h >>> 16, 2246822507);
+  h = Math.imul(h ^ h >>> 13, 3266489909);
+  return (h ^ h >>> 16) >>> 0;
 }
 
 // runtime/changes/change-feed.ts
-init_erp_error();
 init_errors();
 var FUTURE_TOLERANCE_S = 60;
 var ChangeFeed = class {
-  constructor(reader, settleMs, now = Date.now) {
+  constructor(reader, costs, settleMs, reconcileIds, now = Date.now) {
     this.reader = reader;
+    this.costs = costs;
     this.settleMs = settleMs;
+    this.reconcileIds = reconcileIds;
     this.now = now;
   }
   reader;
+  costs;
   settleMs;
+  reconcileIds;
   now;
-  /** 422 for a position in the future (beyond FUTURE_TOLERANCE_S): never served, never echoed back. */
+  /**
+   * 422 for a position in the future (beyond FUTURE_TOLERANCE_S): never served, never echoed back. A
+   * copy's end (`until`) counts too: the feed would go on from there.
+   */
   assertNotAhead(cursor) {
-    if (cursor.second <= Math.floor(this.now() / 1e3) + FUTURE_TOLERANCE_S) return;
+    if (Math.max(cursor.second, cursor.until ?? 0) <= Math.floor(this.now() / 1e3) + FUTURE_TOLERANCE_S) return;
     throw invalidValue(
       `changed_since is in the future (more than ${FUTURE_TOLERANCE_S} s ahead of the gateway's clock): pass back meta.next_changed_since unchanged, or start from a date-time not later than now.`
     );
@@ -55912,44 +56458,95 @@ var ChangeFeed = class {
   horizon() {
     return Math.floor((this.now() - this.settleMs) / 1e3);
   }
-  /** Up to `limit` changes after `from`, before `horizon` (a second). */
-  async page(principal, resource, query, from, limit, horizon, stats) {
-    const { ids, next, more } = await this.scan(principal, resource, from, limit, horizon, stats);
-    if (ids.length === 0) return { entries: [], unreadable: [], next, more };
-    const { records, unreadable } = await this.reader.records(principal, resource, query.fields, changedRecordsRequest(resource, query, ids), stats);
-    const byId = new Map(records.map((record) => [record["id"], record]));
-    const entries = ids.map((id) => {
-      const record = byId.get(id);
-      return record ? { id, record } : { id };
-    });
-    return { entries, unreadable, next, more };
+  /**
+   * Up to `limit` changes after `from`, before `horizon` (a second); then, once caught up and when
+   * the page has room, the ids of one range that the ERP no longer has (`deletions: false`: not
+   * those, an export reads them itself).
+   */
+  async page(principal, resource, query, from, limit, horizon, stats, deletions = true) {
+    const cost = await this.costs.of(principal, resource, stats);
+    const read = from.until === void 0 ? await this.scan(principal, resource, from, limit, horizon, stats) : await this.copy(principal, resource, from, limit, horizon, stats);
+    const { ids, more } = read;
+    let next = read.next;
+    if (from.until === void 0 && more && next.afterId === 0 && cost.case === "not_indexed") next = { ...next, until: horizon };
+    let entries = [];
+    let unreadable = [];
+    if (ids.length) {
+      const read2 = await this.reader.records(principal, resource, query.fields, changedRecordsRequest(resource, query, ids), stats);
+      unreadable = read2.unreadable;
+      const byId = new Map(read2.records.map((record) => [record["id"], record]));
+      entries = ids.map((id) => {
+        const record = byId.get(id);
+        return record ? { id, record } : { id };
+      });
+    }
+    const start = reconcileFrom(from.reconcile, this.reconcileIds);
+    let position = { ...start, seen: Math.max(start.seen, ...ids) };
+    if (deletions && !more && entries.length < limit) {
+      const check = await this.deletions(principal, resource, position, limit - entries.length, stats);
+      position = check.next;
+      const gone = new Set(check.missing);
+      entries = entries.filter((entry) => !gone.has(entry.id));
+      entries.push(...check.missing.map((id) => ({ id })));
+    }
+    return { entries, unreadable, next: { ...next, reconcile: position }, more };
+  }
+  /** One range of the deletion check: the ids of it the ERP no longer has (at most `budget`), and where the check goes on. */
+  async deletions(principal, resource, state, budget, stats) {
+    const position = reconcileFrom(state, this.reconcileIds);
+    const { from, to } = reconcileRange(position);
+    const rows = await this.reader.scan(principal, resource, idRangeRequest(from, to), stats);
+    const present = [...new Set(rows.map((row) => row["id"]).filter((id) => Number.isInteger(id) && id >= from && id < to))].sort(
+      (a, b) => a - b
+    );
+    return checkRange(position, present, budget);
+  }
+  /** The resource's model's highest id the account reads (an export checks deletions up to it). */
+  async highestId(principal, resource, stats) {
+    const [row] = await this.reader.scan(principal, resource, HIGHEST_ID_REQUEST, stats);
+    return Number.isInteger(row?.["id"]) ? row?.["id"] : 0;
+  }
+  /** A page of a first sync's copy: the records written in `[second, until)` after `afterId`, by id; then the feed goes on from `until`. */
+  async copy(principal, resource, from, limit, horizon, stats) {
+    const until = from.until;
+    const rows = await this.reader.scan(principal, resource, copyScanRequest(from.second, until, from.afterId, limit + 1), stats);
+    const ids = rows.slice(0, limit).map((row) => row["id"]);
+    if (rows.length > limit) return { ids, next: { second: from.second, afterId: ids[ids.length - 1], until }, more: true };
+    return { ids, next: { second: until, afterId: 0 }, more: until < horizon };
   }
   /**
-   * The ids of the next `limit` changes, in `(second, id)` order. Within the cursor's second, by id
-   * after the cursor's; then the following seconds in `write_date` order, of which a read that came
-   * back full keeps only the seconds it holds whole (its last one may go on past it).
+   * The ids of at most `limit` next changes, in `(second, id)` order: the window from the cursor to
+   * the horizon read by `write_date`, one read a page, keeping the seconds a full read holds whole
+   * (its last one may go on past it: the next page starts there); a second holding more than a page
+   * is read by id.
    */
   async scan(principal, resource, from, limit, horizon, stats) {
     const ids = [];
     let { second, afterId } = from;
+    let byId = afterId > 0;
     while (ids.length < limit) {
       if (second >= horizon) return { ids, next: { second, afterId }, more: false };
       const need = limit - ids.length;
-      const within = await this.reader.scan(principal, resource, changeScanRequest(erpSecond(second), erpSecond(second + 1), afterId, need + 1, "id asc"), stats);
-      for (const row of within.slice(0, need)) ids.push(row["id"]);
-      if (within.length > need) return { ids, next: { second, afterId: ids[ids.length - 1] }, more: true };
-      if (second + 1 >= horizon) return { ids, next: { second: second + 1, afterId: 0 }, more: false };
-      if (ids.length === limit) return { ids, next: { second: second + 1, afterId: 0 }, more: true };
-      const rest = limit - ids.length;
-      const later = await this.reader.scan(principal, resource, changeScanRequest(erpSecond(second + 1), erpSecond(horizon), 0, rest + 1, "write_date asc, id asc"), stats);
-      if (later.length <= rest) {
-        ids.push(...idsBySecond(later));
+      if (byId) {
+        const within = await this.reader.scan(principal, resource, changeScanRequest(second, second + 1, afterId, need + 1, "id asc"), stats);
+        for (const row of within.slice(0, need)) ids.push(row["id"]);
+        if (within.length > need) return { ids, next: { second, afterId: ids[ids.length - 1] }, more: true };
+        second += 1;
+        afterId = 0;
+        byId = false;
+        continue;
+      }
+      const rows = await this.reader.scan(principal, resource, changeScanRequest(second, horizon, 0, need + 1, "write_date asc, id asc"), stats);
+      if (rows.length <= need) {
+        ids.push(...idsBySecond(rows));
         return { ids, next: { second: horizon, afterId: 0 }, more: false };
       }
-      const cut = secondOfRow(later[rest]);
-      ids.push(...idsBySecond(later.filter((row) => secondOfRow(row) < cut)));
-      second = cut;
-      afterId = 0;
+      const cut = secondOfRow(rows[need]);
+      if (cut > second) {
+        ids.push(...idsBySecond(rows.filter((row) => secondOfRow(row) < cut)));
+        return { ids, next: { second: cut, afterId: 0 }, more: true };
+      }
+      byId = true;
     }
     return { ids, next: { second, afterId }, more: true };
   }
@@ -55977,6 +56574,104 @@ async function changePage(feed, principal, resource, query, stats) {
     ...page.unreadable.length ? { unreadable_fields: [...page.unreadable] } : {}
   };
   return { body: { data, meta }, unreadable: page.unreadable };
+}
+
+// runtime/changes/write-date-cost.ts
+var LARGE_IDS = 1e5;
+var SMALL_IDS = 1e4;
+var SCAN_MS = 15;
+var REMEASURE_MS = 15 * 6e4;
+var WriteDateCosts = class {
+  constructor(reader, setting, log, now = Date.now, clock = () => performance.now()) {
+    this.reader = reader;
+    this.setting = setting;
+    this.log = log;
+    this.now = now;
+    this.clock = clock;
+  }
+  reader;
+  setting;
+  log;
+  now;
+  clock;
+  known = /* @__PURE__ */ new Map();
+  measuring = /* @__PURE__ */ new Map();
+  /** What a `write_date` check costs on the resource's model: known, or measured now (calls of those measuring at once are shared). */
+  async of(principal, resource, stats) {
+    const model = resource.model;
+    if (this.setting !== "auto") return this.remember({ model, case: this.setting === "yes" ? "indexed" : "not_indexed", source: "configured" });
+    const known = this.known.get(model);
+    if (known && this.now() - known.at < REMEASURE_MS) return known.cost;
+    let measuring = this.measuring.get(model);
+    if (!measuring) {
+      measuring = this.measure(principal, resource, stats).finally(() => this.measuring.delete(model));
+      this.measuring.set(model, measuring);
+    }
+    return measuring;
+  }
+  /** Every model measured (or configured) so far, for /readyz and the metrics. */
+  snapshot() {
+    return [...this.known.values()].map((entry) => entry.cost);
+  }
+  /** What /readyz adds: `changes.write_date`, by model, once a model is known (nothing before). */
+  readiness() {
+    const costs = this.snapshot();
+    return costs.length ? { changes: { write_date: Object.fromEntries(costs.map((cost) => [cost.model, readinessOf(cost)])) } } : {};
+  }
+  async measure(principal, resource, stats) {
+    const timed = async (run) => {
+      const started = this.clock();
+      const result = await run();
+      return [result, this.clock() - started];
+    };
+    const keyed = () => this.reader.scan(principal, resource, { domain: [], fields: ["id"], order: "id desc", limit: 1 }, stats);
+    const check = () => this.reader.scan(
+      principal,
+      resource,
+      { domain: [["write_date", ">=", erpSecond(Math.floor(this.now() / 1e3))]], fields: ["id"], order: "write_date asc, id asc", limit: 1 },
+      stats
+    );
+    const [[rows, keyed1], [, check1], [, keyed2], [, check2]] = [await timed(keyed), await timed(check), await timed(keyed), await timed(check)];
+    const keyedMs = Math.min(keyed1, keyed2);
+    const checkMs = Math.min(check1, check2);
+    const maxId = rows[0]?.["id"] ?? 0;
+    const scans = checkMs - keyedMs >= Math.max(SCAN_MS, keyedMs);
+    const cost = {
+      model: resource.model,
+      case: maxId < SMALL_IDS ? "small" : scans ? "not_indexed" : maxId >= LARGE_IDS ? "indexed" : "small",
+      source: "measured",
+      checkMs: round(checkMs),
+      keyedMs: round(keyedMs),
+      maxId,
+      measuredAt: new Date(this.now()).toISOString()
+    };
+    return this.remember(cost);
+  }
+  remember(cost) {
+    const before = this.known.get(cost.model)?.cost;
+    this.known.set(cost.model, { cost, at: this.now() });
+    if (before?.case !== cost.case) this.log.info({ model: cost.model, write_date: cost.case, check_ms: cost.checkMs, keyed_ms: cost.keyedMs, max_id: cost.maxId }, describe(cost));
+    return cost;
+  }
+};
+function describe(cost) {
+  const measured = cost.source === "configured" ? "CHANGES_WRITE_DATE_INDEX says" : `measured: ${cost.checkMs} ms against ${cost.keyedMs} ms for a keyed read`;
+  switch (cost.case) {
+    case "not_indexed":
+      return `change feed: write_date of ${cost.model} is not indexed (${measured}): every caught-up call reads the whole table; a first sync copies by id. An index on write_date makes it cheap (README, "The change feed at scale")`;
+    case "indexed":
+      return `change feed: write_date of ${cost.model} is indexed (${measured}): a change-feed call costs what a keyed read costs`;
+    default:
+      return `change feed: ${cost.model} is small (${measured}): a write_date check costs little, index or not`;
+  }
+}
+var round = (ms) => Math.round(ms * 10) / 10;
+function readinessOf(cost) {
+  return {
+    case: cost.case,
+    source: cost.source,
+    ...cost.checkMs === void 0 ? {} : { check_ms: cost.checkMs, keyed_ms: cost.keyedMs, max_id: cost.maxId, measured_at: cost.measuredAt }
+  };
 }
 
 // runtime/drift/drift-gaps.ts
@@ -56277,7 +56972,7 @@ init_erp_client();
 
 // runtime/drift/erp-schema.ts
 var FIELD_ATTRIBUTES = ["type", "relation", "selection", "store", "sortable", "searchable"];
-async function collectErpSchema(resources, describe) {
+async function collectErpSchema(resources, describe2) {
   const schema = /* @__PURE__ */ new Map();
   let wanted = /* @__PURE__ */ new Set();
   for (const resource of resources) {
@@ -56286,7 +56981,7 @@ async function collectErpSchema(resources, describe) {
   }
   while (wanted.size > 0) {
     const models = [...wanted].filter((model) => !schema.has(model));
-    const described = await describeAll(models, describe, schema.size === 0);
+    const described = await describeAll(models, describe2, schema.size === 0);
     for (const [i, model] of models.entries()) schema.set(model, described[i] ?? null);
     wanted = /* @__PURE__ */ new Set();
     for (const resource of resources)
@@ -56308,14 +57003,14 @@ function hopModels(schema, model, path) {
   return models;
 }
 var DESCRIBE_CONCURRENCY = 4;
-async function describeAll(models, describe, first) {
+async function describeAll(models, describe2, first) {
   const results = new Array(models.length);
   let next = 0;
-  if (first && models.length > 0) results[next] = await describe(models[next++]);
+  if (first && models.length > 0) results[next] = await describe2(models[next++]);
   const worker = async () => {
     while (next < models.length) {
       const index = next++;
-      results[index] = await describe(models[index]);
+      results[index] = await describe2(models[index]);
     }
   };
   await Promise.all(Array.from({ length: Math.min(DESCRIBE_CONCURRENCY, models.length) }, worker));
@@ -56330,7 +57025,7 @@ async function runDriftCheck(erp, checkKey, resources) {
     const uid = await erp.identify(checkKey, stats);
     if (uid === false) return { ok: false, code: "check_key_refused", message: "the ERP refuses ERP_CHECK_KEY" };
     const credentials = { uid, key: checkKey };
-    const describe = async (model) => {
+    const describe2 = async (model) => {
       try {
         return await erp.call(credentials, { model, method: "fields_get", ids: null, kwargs: { attributes: [...FIELD_ATTRIBUTES] } }, stats);
       } catch (error) {
@@ -56338,7 +57033,7 @@ async function runDriftCheck(erp, checkKey, resources) {
         throw error;
       }
     };
-    const schema = await collectErpSchema(resources, describe);
+    const schema = await collectErpSchema(resources, describe2);
     return { ok: true, problems: compareCatalogue(resources, schema), models: schema.size };
   } catch (error) {
     if (error instanceof ErpFault && error.kind === "access_denied") return { ok: false, code: "check_key_refused", message: "the ERP refuses ERP_CHECK_KEY" };
@@ -57054,25 +57749,32 @@ var Exporter = class {
     };
   }
   /**
-   * The change feed from the query's cursor up to a horizon fixed now, page after page; and, in
-   * `X-Next-Changed-Since`, the token of where it will have stopped once read to the end (known
+   * The change feed from the query's cursor up to a horizon fixed now, page after page, then every
+   * id the ERP no longer has up to its highest one (the deletion check's whole round, not one range
+   * as a JSON page's: an export is read to its end, often by a scheduled load that runs seldom); and,
+   * in `X-Next-Changed-Since`, the token of where it will have stopped once read to the end (known
    * now, since the horizon is): what a sync passes to its next run.
    */
   async changePages(principal, resource, query, stats) {
     const horizon = this.changes.horizon();
     let cursor = query.changes;
-    const end = cursor.second >= horizon ? cursor : { second: horizon, afterId: 0 };
-    const count = await this.reader.count(
-      principal,
-      resource,
-      changeScanRequest(erpSecond(cursor.second), erpSecond(Math.max(horizon, cursor.second)), 0, 0, "id asc").domain,
-      stats
-    );
+    const count = await this.reader.count(principal, resource, changeScanRequest(cursor.second, Math.max(horizon, cursor.second), 0, 0, "id asc").domain, stats);
     this.assertUnderCeiling(count, "export from a later changed_since, or sync with the JSON pages");
+    const highest = Math.max(cursor.reconcile.seen, await this.changes.highestId(principal, resource, stats));
+    const reconcile = { ...cursor.reconcile, seen: highest };
+    const end = { ...cursor.second >= horizon ? { second: cursor.second, afterId: cursor.afterId } : { second: horizon, afterId: 0 }, reconcile };
+    let deletions;
+    const { pageSize } = this.settings;
     const next = async () => {
-      const page = await this.changes.page(principal, resource, query, cursor, this.settings.pageSize, horizon, stats);
-      cursor = page.next;
-      return { entries: page.entries, unreadable: page.unreadable, done: !page.more };
+      if (!deletions) {
+        const page = await this.changes.page(principal, resource, query, cursor, pageSize, horizon, stats, false);
+        cursor = page.next;
+        if (!page.more) deletions = { span: 0, next: 1, seen: Math.max(highest, page.next.reconcile.seen), digests: [] };
+        return { entries: page.entries, unreadable: page.unreadable, done: false };
+      }
+      const check = await this.changes.deletions(principal, resource, deletions, pageSize, stats);
+      deletions = check.next;
+      return { entries: check.missing.map((id) => ({ id })), unreadable: [], done: check.next.next === 1 && !check.next.resume };
     };
     return { next, headers: { "X-Next-Changed-Since": changeToken(end) } };
   }
@@ -57454,9 +58156,9 @@ function taggedFor(etag, coding) {
 }
 
 // runtime/http/conditional.ts
-var import_node_crypto3 = require("node:crypto");
+var import_node_crypto4 = require("node:crypto");
 function entityTagOf(body) {
-  return `"${(0, import_node_crypto3.hash)("sha256", body, "base64url").slice(0, 27)}"`;
+  return `"${(0, import_node_crypto4.hash)("sha256", body, "base64url").slice(0, 27)}"`;
 }
 var ENTITY_TAG = /(W\/)?"([^"]*)"/g;
 function noneMatchHits(ifNoneMatch, etag) {
@@ -57517,7 +58219,7 @@ function createDocsRouter(documents, compression) {
 
 // runtime/http/health-routes.ts
 var HEALTH_PATHS = { alive: "/healthz", ready: "/readyz" };
-function createHealthRouter(erp, timeoutMs, drift) {
+function createHealthRouter(erp, timeoutMs, drift, readiness2 = () => ({})) {
   const router = exactRouter();
   router.get(HEALTH_PATHS.alive, (_req, res) => {
     res.json({ status: "ok" });
@@ -57528,7 +58230,12 @@ function createHealthRouter(erp, timeoutMs, drift) {
       await transport.version(AbortSignal.timeout(timeoutMs));
       const checked = drift?.status();
       if (checked?.state === "error") void drift?.retry();
-      res.json({ status: "ready", erp: { version: version.text, transport: transport.name }, ...checked && checked.mode !== "off" ? { drift: checked } : {} });
+      res.json({
+        status: "ready",
+        erp: { version: version.text, transport: transport.name },
+        ...checked && checked.mode !== "off" ? { drift: checked } : {},
+        ...readiness2()
+      });
     } catch (error) {
       const known = gatewayErrorOf(error);
       res.status(503).json({ error: { code: "unavailable", message: `ERP not ready: ${known?.message ?? "unexpected error"}` } });
@@ -57581,11 +58288,11 @@ function requestDeadline(timeoutMs, sendError2) {
 init_request_context();
 
 // runtime/request/request-id.ts
-var import_node_crypto4 = require("node:crypto");
+var import_node_crypto5 = require("node:crypto");
 var SAFE_ID = /^[A-Za-z0-9_.:+/=-]{1,128}$/;
 function requestIdOf(headers) {
   const given2 = headers["x-request-id"];
-  return typeof given2 === "string" && SAFE_ID.test(given2) ? given2 : (0, import_node_crypto4.randomUUID)();
+  return typeof given2 === "string" && SAFE_ID.test(given2) ? given2 : (0, import_node_crypto5.randomUUID)();
 }
 var TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
 var ZERO_TRACE = "0".repeat(32);
@@ -57643,6 +58350,7 @@ function requestLog(log, telemetry = {}) {
         // The wall time the request waited for the ERP, calls in parallel counted once: never above `ms`.
         erp_ms: hundredths(stats.ms),
         ...dataRequest ? { cache } : {},
+        ...dataRequest && cacheCheckAgeOf(res) !== void 0 ? { cache_check_ms: cacheCheckAgeOf(res) } : {},
         ...uid !== void 0 ? { erp_uid: uid } : {},
         ...res.locals["keyId"] ? { key_id: res.locals["keyId"] } : {},
         ...res.locals["erpError"] ? { erp_error: res.locals["erpError"] } : {},
@@ -57670,7 +58378,9 @@ function serverTimingOf(res) {
   const total = hundredths(started === void 0 ? 0 : performance.now() - started);
   const erp = hundredths(stats.ms);
   const gateway = (Math.round(total * 100) - Math.round(erp * 100)) / 100;
-  return `erp;dur=${erp.toFixed(2)};desc="ERP calls: ${stats.calls}", gw;dur=${gateway.toFixed(2)};desc="gateway", cache;desc=${cacheOutcomeOf(res)}`;
+  const checked = cacheCheckAgeOf(res);
+  const check = checked === void 0 ? "" : `, cache-check;dur=${checked.toFixed(0)};desc="no change since stored, checked this long ago"`;
+  return `erp;dur=${erp.toFixed(2)};desc="ERP calls: ${stats.calls}", gw;dur=${gateway.toFixed(2)};desc="gateway", cache;desc=${cacheOutcomeOf(res)}${check}`;
 }
 function hundredths(ms) {
   return Math.round(ms * 100) / 100;
@@ -57794,7 +58504,7 @@ init_erp_error();
 init_errors();
 var LIMIT_DEFAULT = 50;
 var LIMIT_MAX = 200;
-var INT32_MAX3 = 2147483647;
+var INT32_MAX4 = 2147483647;
 var NOT_WITH_EXPORT = ["limit", "offset", "order", "total"];
 function assertExportable(query) {
   const refused = NOT_WITH_EXPORT.filter((name) => query[name] !== void 0);
@@ -57970,7 +58680,7 @@ function withIdLast(order) {
 }
 function boundedInteger(name, text3) {
   const value = Number(text3);
-  if (!Number.isSafeInteger(value) || value > INT32_MAX3) throw invalidValue(`${name} must be an integer from 0 to ${INT32_MAX3}.`);
+  if (!Number.isSafeInteger(value) || value > INT32_MAX4) throw invalidValue(`${name} must be an integer from 0 to ${INT32_MAX4}.`);
   return value;
 }
 function filterTerm(filter, raw) {
@@ -57995,7 +58705,7 @@ function filterTerm(filter, raw) {
       const ids = /* @__PURE__ */ new Set();
       for (const part of (Array.isArray(raw) ? raw : [raw]).flatMap((item) => item.split(","))) {
         const id = Number(part);
-        if (id < 1 || id > INT32_MAX3) throw invalidValue(`${filter.name} takes positive integer ids, comma-separated or repeated.`);
+        if (id < 1 || id > INT32_MAX4) throw invalidValue(`${filter.name} takes positive integer ids, comma-separated or repeated.`);
         ids.add(id);
       }
       return { filter, value: [...ids] };
@@ -58053,7 +58763,7 @@ var EXPECTED = {
 init_request_context();
 
 // runtime/cache/cache-key.ts
-var import_node_crypto5 = require("node:crypto");
+var import_node_crypto6 = require("node:crypto");
 init_coalesce();
 var signatures = /* @__PURE__ */ new WeakMap();
 function driftSignature(gaps) {
@@ -58073,8 +58783,8 @@ function driftSignature(gaps) {
   }
   return signature;
 }
-function cacheKeyOf(namespace, uid, resource, asked, gaps) {
-  const digest = (0, import_node_crypto5.hash)("sha256", canonicalJson([resource.path, asked, driftSignature(gaps)]), "base64url");
+function cacheKeyOf(namespace, uid, resource, asked, gaps, generation = "") {
+  const digest = (0, import_node_crypto6.hash)("sha256", canonicalJson([resource.path, asked, driftSignature(gaps), generation]), "base64url");
   return `${namespace}:${uid}:${digest}`;
 }
 
@@ -58118,11 +58828,11 @@ function createAnswerer(budget, cache, onRefreshError, compression, tracing) {
       span.end();
     }
   };
-  const refresh = async (store, key, policy, read) => {
+  const refresh = async (store, key, policy, read, tags) => {
     const stats = new ErpStats();
     stats.lease = budget.lease();
     try {
-      await store.keep(key, await readAnswer2(read, stats), policy);
+      await store.keep(key, await readAnswer2(read, stats), policy, tags);
     } finally {
       stats.lease.release();
     }
@@ -58137,7 +58847,10 @@ function createAnswerer(budget, cache, onRefreshError, compression, tracing) {
       await sendEncoded(req, res, bytes, etag, compression);
       return;
     }
-    const key = cacheKeyOf(cache.namespace, principal.uid, resource, asked, gaps);
+    const watch = policy.watch && cache.watch?.enabled ? cache.watch : void 0;
+    const version = await watch?.versionOf(principal, resource, (policy.ttlS + policy.staleS) * 1e3);
+    const key = cacheKeyOf(cache.namespace, principal.uid, resource, asked, gaps, version?.generation);
+    const tags = watch ? ChangeWatch.tagsOf(principal.uid, resource) : [];
     const found = await traced(
       "cache lookup",
       resource,
@@ -58146,7 +58859,8 @@ function createAnswerer(budget, cache, onRefreshError, compression, tracing) {
     );
     if (found) {
       setCacheOutcome(res, found.state);
-      if (found.state === "stale") cache.refreshOnce(key, () => refresh(cache, key, policy, read), onRefreshError);
+      if (version && version.checkedAt >= found.answer.storedAt) setCacheCheckedAt(res, version.checkedAt);
+      if (found.state === "stale") cache.refreshOnce(key, () => refresh(cache, key, policy, read, tags), onRefreshError);
       await sendCached(req, res, cache, found.answer, policy, compression);
       return;
     }
@@ -58155,10 +58869,15 @@ function createAnswerer(budget, cache, onRefreshError, compression, tracing) {
     const { answer: answer2, kept } = await traced(
       "cache fill",
       resource,
-      () => cache.fill(key, policy, () => {
-        joined();
-        return readAnswer2(read, stats);
-      }).finally(joined),
+      () => cache.fill(
+        key,
+        policy,
+        () => {
+          joined();
+          return readAnswer2(read, stats);
+        },
+        tags
+      ).finally(joined),
       (filled) => filled.kept ? "miss" : "bypass"
     );
     setCacheOutcome(res, kept ? "miss" : "bypass");
@@ -58240,7 +58959,7 @@ function deprecationHeaders(resource, deprecated) {
 
 // runtime/data-routes/kinds/detail/detail-route.ts
 var ID = /^[1-9][0-9]{0,9}$/;
-var INT32_MAX4 = 2147483647;
+var INT32_MAX5 = 2147483647;
 function recordKey(id, query, expand) {
   const key = ["detail", id, query.fields.map((field) => field.name)];
   return expand.length ? [...key, expandKey(expand)] : key;
@@ -58250,7 +58969,7 @@ var detailKind = ({ parserOf, relatedOf, answer: answer2, reader }) => (resource
   return {
     read({ req }) {
       const raw = String(req.params["id"]);
-      if (!ID.test(raw) || Number(raw) > INT32_MAX4) throw notFound(`No ${resource.path} record with id '${raw.slice(0, 32)}'.`);
+      if (!ID.test(raw) || Number(raw) > INT32_MAX5) throw notFound(`No ${resource.path} record with id '${raw.slice(0, 32)}'.`);
       const rawQuery = req.query;
       assertCountedQuery(rawQuery);
       if (parser.knowsEveryKey(rawQuery, "detail")) assertUsableQuery(rawQuery);
@@ -69001,9 +69720,9 @@ function createMcpRouter(app, auth, failures, options) {
 }
 
 // runtime/telemetry/build-info.ts
-var import_node_crypto6 = require("node:crypto");
+var import_node_crypto7 = require("node:crypto");
 function buildInfo() {
-  return { version: String(openapi_default.info.version), catalogueHash: (0, import_node_crypto6.hash)("sha256", JSON.stringify(RESOURCES)).slice(0, 12) };
+  return { version: String(openapi_default.info.version), catalogueHash: (0, import_node_crypto7.hash)("sha256", JSON.stringify(RESOURCES)).slice(0, 12) };
 }
 
 // runtime/telemetry/erp-telemetry.ts
@@ -69133,6 +69852,8 @@ function createApp(config, deps) {
   let erp;
   let budget;
   let drift;
+  let writeDateCosts;
+  let watch;
   const metrics = config.metrics ? new (loadMetrics())({
     erpLoad: () => erp?.load ?? { inFlight: 0, queued: 0 },
     memoryBudget: {
@@ -69142,6 +69863,8 @@ function createApp(config, deps) {
       limitBytes: config.memoryBudgetBytes
     },
     driftProblems: () => drift?.status().problems ?? [],
+    writeDateCosts: () => writeDateCosts?.snapshot() ?? [],
+    watchedModels: () => watch?.snapshot() ?? [],
     build: buildInfo()
   }) : void 0;
   erp = new ErpClient(config.erp, deps.observeErpCall, erpTelemetry(metrics, tracing));
@@ -69157,9 +69880,12 @@ function createApp(config, deps) {
   budget = new MemoryBudget(config.memoryBudgetBytes);
   const largestEntryBytes = MemoryCacheStore.largestEntryOf(config.cache.maxBytes);
   const store = deps.cacheStore ?? (shared ? new RedisCacheStore(shared, largestEntryBytes) : new MemoryCacheStore(config.cache.maxBytes, budget));
-  const cache = new ResponseCache(store, config.cache, cacheNamespace(config), largestEntryBytes);
+  const namespace = cacheNamespace(config);
+  watch = new ChangeWatch(reader, config.cache.watch, (tag) => store.drop(tag), metrics && watchTelemetry(metrics), log, shared && new SharedWatch(shared, namespace));
+  const cache = new ResponseCache(store, config.cache, namespace, largestEntryBytes, watch);
   const onRefreshError = (error) => log.info({ erp_error: erpErrorSummary(error) }, "cache: a stale answer could not be read again (it is served until its stale window ends)");
-  const changes = new ChangeFeed(reader, config.changesSettleMs);
+  writeDateCosts = new WriteDateCosts(reader, config.changesWriteDateIndex, log);
+  const changes = new ChangeFeed(reader, writeDateCosts, config.changesSettleMs, config.changesReconcileIds);
   const exporter = new Exporter(reader, changes, budget, config.export, log);
   const handlers = createResourceHandlers(
     auth,
@@ -69210,16 +69936,29 @@ function createApp(config, deps) {
   app.get("/api/docs/", (_req, res) => res.redirect(308, "../docs"));
   app.use(createDocsRouter({ "/llms.txt": llmsTxt }, config.compression));
   app.use(noStore(), unconditional());
-  app.use(createHealthRouter(erp, config.erp.timeoutMs, drift));
+  app.use(createHealthRouter(erp, config.erp.timeoutMs, drift, () => ({ ...writeDateCosts?.readiness(), ...watchReadiness(watch) })));
   app.use(noRoute(isKnownPath));
   app.use(createErrorHandler(log));
-  return { app, erp, drift, metrics, shared, budget };
+  return { app, erp, drift, metrics, shared, budget, watch };
 }
 function cacheNamespace(config) {
-  return (0, import_node_crypto7.hash)("sha256", JSON.stringify([config.erp.url, config.erp.database, RESOURCES]), "base64url").slice(0, 16);
+  return (0, import_node_crypto8.hash)("sha256", JSON.stringify([config.erp.url, config.erp.database, RESOURCES]), "base64url").slice(0, 16);
 }
 function loadMetrics() {
   return (init_metrics(), __toCommonJS(metrics_exports)).GatewayMetrics;
+}
+function watchTelemetry(metrics) {
+  return { checked: (model, outcome, seconds) => metrics.cacheCheck(model, outcome, seconds), dropped: (entries) => metrics.cacheDropped(entries) };
+}
+function watchReadiness(watch) {
+  const watched = watch?.snapshot() ?? [];
+  if (!watch?.enabled) return { cache_watch: { enabled: false } };
+  const models = {};
+  for (const w of watched) {
+    const m = models[w.model];
+    models[w.model] = m ? { accounts: m.accounts + 1, check_ms: Math.max(m.check_ms, w.checkMs), interval_ms: Math.max(m.interval_ms, w.intervalMs), blind: m.blind || w.blind } : { accounts: 1, check_ms: w.checkMs, interval_ms: w.intervalMs, blind: w.blind };
+  }
+  return { cache_watch: { enabled: true, models } };
 }
 
 // runtime/cluster-primary.ts
@@ -69388,6 +70127,10 @@ var SETTINGS = {
   CACHE_DEFAULT_STALE_S: { default: 0, min: 0, max: MAX_CACHE_SECONDS, description: "Seconds after the TTL during which a stale answer is still served while one background read refreshes it, for resources whose catalogue entry has no `cache.stale_while_revalidate`." },
   CACHE_MAX_TTL_S: { default: 300, min: 0, max: MAX_CACHE_SECONDS, description: "Ceiling of every TTL and stale window, the catalogue's included; `0` turns the cache off everywhere." },
   CACHE_MAX_BYTES: { shown: "a quarter of `MEMORY_BUDGET_BYTES` (24 MiB with its default), at most 32 MiB", min: 0, accepts: "0 to half of `MEMORY_BUDGET_BYTES`", description: "Bytes the in-memory response cache may hold, charged to `MEMORY_BUDGET_BYTES` while held; `0` turns the cache off. An answer larger than a quarter of it is not kept." },
+  CACHE_WATCH: { default: "on", values: ["on", "off"], description: 'Change detection for cached answers: while a model has cached answers that are being read, the gateway checks now and then whether anything in it changed (writes, creations, archivings, deletions) and drops the answers that depend on it, those of resources that show its records\' names included. `off`: answers are bound by their TTL alone. A resource opts out with `cache.watch: false` in the catalogue. See "Change detection".' },
+  CACHE_WATCH_SHARE_PCT: { default: 2, min: 1, max: 50, description: "The most of one ERP worker's time all change checks together take, in percent: each check's cost is measured, and the next check of that model waits its cost \xD7 the models watched \xF7 this share (at least `CACHE_WATCH_MIN_INTERVAL_MS`)." },
+  CACHE_WATCH_MIN_INTERVAL_MS: { default: 1e3, min: 100, max: 36e5, description: "The shortest time between two change checks of one model (where checks are cheap: an indexed `write_date`, a small table)." },
+  CACHE_WATCH_SETTLE_MS: { default: 1e4, min: 0, max: 36e5, description: "How long after its `write_date` a write may still commit (Odoo stamps a record with the time its transaction began): a record seen written within this window counts as a change once more when the window has passed, so a long transaction or a second write within the same second is seen within this window plus one check interval." },
   CLIENT_WRITE_TIMEOUT_MS: { default: 1e4, min: 1e3, max: 6e5, description: "A connection whose answer has not moved for this long (no byte of it taken on its way to the client: its client stopped reading) is dropped, with what it held; a client still reading, however slowly, is kept." },
   AUTH_CACHE_TTL_MS: { default: 6e4, min: 0, max: 36e5, description: "How long a successful key check is reused (keyed by a SHA-256 of the key, never the key)." },
   AUTH_CACHE_MAX_ENTRIES: { default: 1e4, min: 1, max: 1e6, description: "Bound of that cache." },
@@ -69405,6 +70148,8 @@ var SETTINGS = {
   EXPORT_MAX_ROWS: { default: 1e6, min: 1, max: 1e8, description: 'Most records one export (CSV or NDJSON) may hold; a larger one is refused with 422 `invalid_value` before anything is sent (counted first). See "Exports and incremental sync".' },
   EXPORT_PAGE_SIZE: { default: 1e3, min: 10, max: 1e4, description: "Records an export reads from the ERP per call: what it holds in memory at once." },
   CHANGES_SETTLE_MS: { default: 1e4, min: 0, max: 36e5, description: "The change feed (`changed_since`) serves only records whose `write_date` is at least this old: Odoo stamps a record with the time its transaction *began*, so a second is only complete once every transaction begun in it has committed." },
+  CHANGES_WRITE_DATE_INDEX: { default: "auto", values: ["auto", "yes", "no"], description: 'Whether the ERP\'s tables have an index on `write_date`: `auto` measures what a `write_date` check costs on each model the feed reads (two keyed reads and two checks, the first time the feed reads that model, again every 15 minutes); `yes` or `no` says it, without those calls. Without an index, the rest of a window larger than a page (a first sync) is copied by id. See "The change feed at scale".' },
+  CHANGES_RECONCILE_IDS: { default: 1e4, min: 100, max: 1e6, description: `Ids the change feed's deletion check reads per call (one ids-only ERP read): a deletion is reported within \u2308highest id / this\u2309 caught-up calls. See "Exports and incremental sync".` },
   CORS_ORIGINS: { shown: "(empty: off)", accepts: "origins, comma-separated", description: "Origins allowed to call the API (the data routes and `/mcp`) from a browser, e.g. `https://dash.example.org`." },
   TRUST_PROXY: { default: "false", accepts: "a number, or addresses and subnets", description: "Behind reverse proxies: their number (`1`) or their addresses or subnets (`10.0.0.0/8,loopback`), as Express's `trust proxy`; the client address is then the right-most `X-Forwarded-For` entry not trusted. `true` is refused: it would take the left-most entry, which the client writes itself." },
   ERP_CHECK_KEY: { shown: "(empty: drift learned from the ERP's errors)", description: 'An API key of the technical account used only by the catalogue drift check (`make check-erp`, and at start-up); never logged. Without it the start-up check is skipped (one log line), drift is learned from the ERP\'s errors instead, and `make check-erp` exits 2. See "Catalogue drift check".' },
@@ -69506,7 +70251,13 @@ function loadConfig(env) {
       defaultStaleS: integer(env, "CACHE_DEFAULT_STALE_S"),
       maxTtlS: integer(env, "CACHE_MAX_TTL_S"),
       // At most half the budget: the answers in flight always keep the other half.
-      maxBytes: integer(env, "CACHE_MAX_BYTES", { fallback: Math.min(32 * 1024 * 1024, Math.floor(memoryBudgetBytes / 4)), max: Math.floor(memoryBudgetBytes / 2) })
+      maxBytes: integer(env, "CACHE_MAX_BYTES", { fallback: Math.min(32 * 1024 * 1024, Math.floor(memoryBudgetBytes / 4)), max: Math.floor(memoryBudgetBytes / 2) }),
+      watch: {
+        enabled: oneOf(env, "CACHE_WATCH") === "on",
+        share: integer(env, "CACHE_WATCH_SHARE_PCT") / 100,
+        minIntervalMs: integer(env, "CACHE_WATCH_MIN_INTERVAL_MS"),
+        settleMs: integer(env, "CACHE_WATCH_SETTLE_MS")
+      }
     },
     auth: {
       cacheTtlMs: integer(env, "AUTH_CACHE_TTL_MS"),
@@ -69526,6 +70277,8 @@ function loadConfig(env) {
       pageSize: integer(env, "EXPORT_PAGE_SIZE")
     },
     changesSettleMs: integer(env, "CHANGES_SETTLE_MS"),
+    changesWriteDateIndex: oneOf(env, "CHANGES_WRITE_DATE_INDEX"),
+    changesReconcileIds: integer(env, "CHANGES_RECONCILE_IDS"),
     corsOrigins: origins(env, "CORS_ORIGINS"),
     trustProxy: trustProxy(env, "TRUST_PROXY"),
     logLevel: oneOf(env, "LOG_LEVEL"),
@@ -69883,7 +70636,7 @@ async function main() {
   }
   const logger = import_node_cluster3.default.isWorker ? root.child({ worker: import_node_cluster3.default.worker?.id, pid: process.pid }) : root;
   const tracing = config.tracing ? startTracing(config.tracing) : void 0;
-  const { app, erp, drift, metrics, shared } = createApp(config, { logger, tracing });
+  const { app, erp, drift, metrics, shared, watch } = createApp(config, { logger, tracing });
   if (metrics && config.metrics) {
     if (import_node_cluster3.default.isWorker && config.workers > 1) loadClusterMetrics().answerPrimary(metrics);
     else serveMetrics(createMetricsServer(metrics), config.metrics, logger);
@@ -69928,6 +70681,7 @@ async function main() {
     stopping = true;
     logger.info({ signal }, "shutting down: no new connections, finishing requests in flight");
     void closer.close({ keepIdle: retired }).then(async (cut) => {
+      await watch.close();
       await shared?.close();
       await tracing?.shutdown().catch(() => void 0);
       if (cut) logger.warn({ answers_cut: cut }, "shutdown cut answers not yet read by their clients");

@@ -12,8 +12,11 @@ import type { CacheStore } from './cache/cache-store';
 import { MemoryCacheStore } from './cache/memory-store';
 import { RedisCacheStore } from './cache/redis-cache-store';
 import { ResponseCache } from './cache/response-cache';
+import { ChangeWatch, type WatchObserver } from './cache/change-watch';
+import { SharedWatch } from './cache/shared-watch';
 import type { GatewayConfig } from './config';
 import { ChangeFeed } from './changes/change-feed';
+import { WriteDateCosts } from './changes/write-date-cost';
 import { DriftMonitor } from './drift/drift-monitor';
 import { Exporter } from './export/exporter';
 import { ErpClient } from './erp/erp-client';
@@ -69,6 +72,8 @@ export interface Gateway {
   readonly shared: SharedRedis | undefined;
   /** The memory budget (ERP answers in flight and the in-memory response cache). */
   readonly budget: MemoryBudget;
+  /** Change detection for cached answers: `close()` it at shutdown (its checks stop). */
+  readonly watch: ChangeWatch;
 }
 
 export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway {
@@ -78,6 +83,8 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   let erp: ErpClient | undefined;
   let budget: MemoryBudget | undefined;
   let drift: DriftMonitor | undefined;
+  let writeDateCosts: WriteDateCosts | undefined;
+  let watch: ChangeWatch | undefined;
   const metrics = config.metrics
     ? new (loadMetrics())({
         erpLoad: () => erp?.load ?? { inFlight: 0, queued: 0 },
@@ -88,6 +95,8 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
           limitBytes: config.memoryBudgetBytes,
         },
         driftProblems: () => drift?.status().problems ?? [],
+        writeDateCosts: () => writeDateCosts?.snapshot() ?? [],
+        watchedModels: () => watch?.snapshot() ?? [],
         build: buildInfo(),
       })
     : undefined;
@@ -106,10 +115,15 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   // With REDIS_URL the cached answers are shared by every process (bounded by Redis's own maxmemory);
   // else this process keeps them, within CACHE_MAX_BYTES of its memory budget.
   const store = deps.cacheStore ?? (shared ? new RedisCacheStore(shared, largestEntryBytes) : new MemoryCacheStore(config.cache.maxBytes, budget));
-  const cache = new ResponseCache(store, config.cache, cacheNamespace(config), largestEntryBytes);
+  // Change detection for cached answers (CACHE_WATCH): a change seen in a model drops its answers.
+  // With REDIS_URL one process checks each model and every process keys by the shared generations.
+  const namespace = cacheNamespace(config);
+  watch = new ChangeWatch(reader, config.cache.watch, (tag) => store.drop(tag), metrics && watchTelemetry(metrics), log, shared && new SharedWatch(shared, namespace));
+  const cache = new ResponseCache(store, config.cache, namespace, largestEntryBytes, watch);
   const onRefreshError = (error: unknown) =>
     log.info({ erp_error: erpErrorSummary(error) }, 'cache: a stale answer could not be read again (it is served until its stale window ends)');
-  const changes = new ChangeFeed(reader, config.changesSettleMs);
+  writeDateCosts = new WriteDateCosts(reader, config.changesWriteDateIndex, log);
+  const changes = new ChangeFeed(reader, writeDateCosts, config.changesSettleMs, config.changesReconcileIds);
   const exporter = new Exporter(reader, changes, budget, config.export, log);
   const handlers = createResourceHandlers(
     auth,
@@ -171,10 +185,10 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   app.use(createDocsRouter({ '/llms.txt': llmsTxt }, config.compression));
   // Everything after the documents (which set their own caching) is live state: never stored, never 304.
   app.use(noStore(), unconditional());
-  app.use(createHealthRouter(erp, config.erp.timeoutMs, drift));
+  app.use(createHealthRouter(erp, config.erp.timeoutMs, drift, () => ({ ...writeDateCosts?.readiness(), ...watchReadiness(watch) })));
   app.use(noRoute(isKnownPath));
   app.use(createErrorHandler(log));
-  return { app, erp, drift, metrics, shared, budget };
+  return { app, erp, drift, metrics, shared, budget, watch };
 }
 
 /** The ERP and the catalogue this gateway serves, hashed: the prefix of its cache keys (cache-key.ts). */
@@ -188,4 +202,23 @@ function cacheNamespace(config: GatewayConfig): string {
  */
 function loadMetrics(): typeof GatewayMetrics {
   return (require('./telemetry/metrics') as typeof import('./telemetry/metrics')).GatewayMetrics;
+}
+
+/** The watcher's checks and drops, counted in the metrics. */
+function watchTelemetry(metrics: GatewayMetrics): WatchObserver {
+  return { checked: (model, outcome, seconds) => metrics.cacheCheck(model, outcome, seconds), dropped: (entries) => metrics.cacheDropped(entries) };
+}
+
+/** What /readyz says of change detection: each model watched, what its last check cost and the interval that follows. */
+function watchReadiness(watch: ChangeWatch | undefined): Record<string, unknown> {
+  const watched = watch?.snapshot() ?? [];
+  if (!watch?.enabled) return { cache_watch: { enabled: false } };
+  const models: Record<string, { accounts: number; check_ms: number; interval_ms: number; blind: boolean }> = {};
+  for (const w of watched) {
+    const m = models[w.model];
+    models[w.model] = m
+      ? { accounts: m.accounts + 1, check_ms: Math.max(m.check_ms, w.checkMs), interval_ms: Math.max(m.interval_ms, w.intervalMs), blind: m.blind || w.blind }
+      : { accounts: 1, check_ms: w.checkMs, interval_ms: w.intervalMs, blind: w.blind };
+  }
+  return { cache_watch: { enabled: true, models } };
 }

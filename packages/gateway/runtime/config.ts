@@ -11,6 +11,18 @@ import { SETTINGS, settingSpec, type SettingName } from './settings';
 
 export type TransportName = 'json2' | 'jsonrpc' | 'xmlrpc';
 
+/** Change detection for cached answers (cache/change-watch.ts). */
+export interface WatchSettings {
+  /** CACHE_WATCH: false turns change detection off (answers are bound by their TTL alone). */
+  readonly enabled: boolean;
+  /** CACHE_WATCH_SHARE_PCT / 100: the most of one ERP worker's time all checks together take. */
+  readonly share: number;
+  /** CACHE_WATCH_MIN_INTERVAL_MS: the shortest time between two checks of one model. */
+  readonly minIntervalMs: number;
+  /** CACHE_WATCH_SETTLE_MS: how long a transaction may take to commit after its write_date. */
+  readonly settleMs: number;
+}
+
 export interface GatewayConfig {
   readonly host: string;
   readonly port: number;
@@ -47,6 +59,8 @@ export interface GatewayConfig {
     readonly maxTtlS: number;
     /** Bytes the cache may hold (charged to the memory budget); 0 turns the cache off. */
     readonly maxBytes: number;
+    /** Change detection for cached answers (cache/change-watch.ts). */
+    readonly watch: WatchSettings;
   };
   readonly auth: {
     /** Lifetime of a successful key check in the cache. */
@@ -87,6 +101,14 @@ export interface GatewayConfig {
    * that second has committed.
    */
   readonly changesSettleMs: number;
+  /**
+   * Whether the ERP's tables have an index on `write_date` (README, "The change feed at scale"):
+   * `auto` measures what a `write_date` check costs on each model the feed reads; `yes` and `no`
+   * say it (no measuring calls). It decides how a first sync reads (by `write_date`, or by id).
+   */
+  readonly changesWriteDateIndex: 'auto' | 'yes' | 'no';
+  /** Ids the change feed's deletion check looks at per call (one ids-only ERP read of that many ids at most). */
+  readonly changesReconcileIds: number;
   /** Origins allowed to call the API from a browser; empty: CORS off. */
   readonly corsOrigins: readonly string[];
   /** Express `trust proxy` setting: how the client address is found behind proxies. */
@@ -230,6 +252,12 @@ export function loadConfig(env: Env): GatewayConfig {
       maxTtlS: integer(env, 'CACHE_MAX_TTL_S'),
       // At most half the budget: the answers in flight always keep the other half.
       maxBytes: integer(env, 'CACHE_MAX_BYTES', { fallback: Math.min(32 * 1024 * 1024, Math.floor(memoryBudgetBytes / 4)), max: Math.floor(memoryBudgetBytes / 2) }),
+      watch: {
+        enabled: oneOf(env, 'CACHE_WATCH') === 'on',
+        share: integer(env, 'CACHE_WATCH_SHARE_PCT') / 100,
+        minIntervalMs: integer(env, 'CACHE_WATCH_MIN_INTERVAL_MS'),
+        settleMs: integer(env, 'CACHE_WATCH_SETTLE_MS'),
+      },
     },
     auth: {
       cacheTtlMs: integer(env, 'AUTH_CACHE_TTL_MS'),
@@ -249,6 +277,8 @@ export function loadConfig(env: Env): GatewayConfig {
       pageSize: integer(env, 'EXPORT_PAGE_SIZE'),
     },
     changesSettleMs: integer(env, 'CHANGES_SETTLE_MS'),
+    changesWriteDateIndex: oneOf(env, 'CHANGES_WRITE_DATE_INDEX'),
+    changesReconcileIds: integer(env, 'CHANGES_RECONCILE_IDS'),
     corsOrigins: origins(env, 'CORS_ORIGINS'),
     trustProxy: trustProxy(env, 'TRUST_PROXY'),
     logLevel: oneOf(env, 'LOG_LEVEL'),

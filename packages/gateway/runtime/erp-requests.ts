@@ -3,6 +3,7 @@
  * parsed query to the `search_read` / `search_count` arguments. The reader sends them; the benchmark
  * sends the same ones directly to measure what the gateway adds.
  */
+import { erpSecond } from './query/changed-since';
 import { compileDomain, type DomainLeaf } from './query/domain';
 import type { DetailQuery, ListQuery } from './query/parse-query';
 import type { FieldSpec, ResourceSpec } from './resource-spec';
@@ -65,14 +66,44 @@ export function exportDomain(resource: ResourceSpec, query: ListQuery): DomainLe
  * The change feed's scan: ids of the records written in `[from, to)` (seconds), after `afterId`,
  * whatever the scope and filters (those decide which of them are records and which are removals).
  */
-export function changeScanRequest(from: string, to: string, afterId: number, limit: number, order: 'id asc' | 'write_date asc, id asc'): PageRequest {
+export function changeScanRequest(from: number, to: number, afterId: number, limit: number, order: 'id asc' | 'write_date asc, id asc'): PageRequest {
   const domain: DomainLeaf[] = [
-    ['write_date', '>=', from],
-    ['write_date', '<', to],
+    ['write_date', '>=', erpSecond(from)],
+    ['write_date', '<', erpSecond(to)],
   ];
   if (afterId > 0) domain.push(['id', '>', afterId]);
   return { domain, fields: ['id', 'write_date'], limit, order };
 }
+
+/**
+ * A first sync's copy: ids of the records written in `[from, until)` after `afterId`, by id. Through
+ * the primary key, so a page costs the same at any depth whether `write_date` is indexed or not
+ * (nearly every record of a table qualifies when a sync starts from long ago).
+ */
+export function copyScanRequest(from: number, until: number, afterId: number, limit: number): PageRequest {
+  const domain: DomainLeaf[] = [
+    ['write_date', '>=', erpSecond(from)],
+    ['write_date', '<', erpSecond(until)],
+    ['id', '>', afterId],
+  ];
+  return { domain, fields: ['id'], limit, order: 'id asc' };
+}
+
+/** The deletion check: the ids the ERP has in `[from, to)`, whatever the scope (ids only, by the primary key). */
+export function idRangeRequest(from: number, to: number): PageRequest {
+  return {
+    domain: [
+      ['id', '>=', from],
+      ['id', '<', to],
+    ],
+    fields: ['id'],
+    limit: to - from,
+    order: 'id asc',
+  };
+}
+
+/** The model's highest id (by the primary key). */
+export const HIGHEST_ID_REQUEST: PageRequest = Object.freeze({ domain: [], fields: ['id'], limit: 1, order: 'id desc' });
 
 /** Which of the ids the scan found are records of the resource (scope and filters), read whole. */
 export function changedRecordsRequest(resource: ResourceSpec, query: ListQuery, ids: readonly number[]): PageRequest {

@@ -45,7 +45,7 @@ async function main(): Promise<void> {
   const logger = cluster.isWorker ? root.child({ worker: cluster.worker?.id, pid: process.pid }) : root;
   // The OpenTelemetry SDK is loaded only when traces are asked for.
   const tracing: Tracing | undefined = config.tracing ? startTracing(config.tracing) : undefined;
-  const { app, erp, drift, metrics, shared } = createApp(config, { logger, tracing });
+  const { app, erp, drift, metrics, shared, watch } = createApp(config, { logger, tracing });
   if (metrics && config.metrics) {
     // With WORKERS the primary serves one sum of every worker's numbers (cluster-metrics.ts).
     // A worker of WORKERS=1 has no gateway primary (its parent is `make run`'s launcher): it serves its own.
@@ -98,6 +98,7 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
     void closer.close({ keepIdle: retired }).then(async (cut) => {
+      await watch.close();
       await shared?.close();
       // The last spans leave before the process does (bounded: the exporter has its own timeout).
       await tracing?.shutdown().catch(() => undefined);

@@ -136,12 +136,12 @@ export class ResourceReader {
   }
 
   /** Ids (and the other ERP fields named) of the records of `domain`, unmapped: the change feed's scan. */
-  async scan(principal: Principal, resource: ResourceSpec, request: PageRequest, stats: ErpStats): Promise<ErpRow[]> {
+  async scan(principal: Principal, resource: Pick<ResourceSpec, 'model'>, request: PageRequest, stats: ErpStats): Promise<ErpRow[]> {
     const { fields, ...options } = request;
     return expectRows(await this.call(principal, resource.model, 'search_read', null, { ...options, fields }, stats));
   }
 
-  async count(principal: Principal, resource: ResourceSpec, domain: PageRequest['domain'], stats: ErpStats): Promise<number> {
+  async count(principal: Principal, resource: Pick<ResourceSpec, 'model'>, domain: PageRequest['domain'], stats: ErpStats): Promise<number> {
     return expectCount(await this.call(principal, resource.model, 'search_count', null, { domain }, stats));
   }
 

@@ -118,7 +118,7 @@ export interface ResourceSpec<Name extends string = string, R extends object = o
    * The catalogue's `cache` (the resource's keys over its domain's), in seconds; absent when neither
    * says: the settings' defaults apply (runtime/cache/cache-policy.ts).
    */
-  readonly cache?: { readonly ttlSeconds?: number; readonly staleSeconds?: number };
+  readonly cache?: { readonly ttlSeconds?: number; readonly staleSeconds?: number; readonly watch?: boolean };
 }
 
 /** The spec of a resource whose records have the generated type `R`. */

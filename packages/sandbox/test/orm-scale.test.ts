@@ -1,6 +1,7 @@
 /**
  * Scaling a model for benchmarks, and the read path on a large table: a 100k-row fleet (the
  * 1M-row target is measured by hand, see the sandbox notes), paged `search_read` and `search_count`.
+ * The table has the indexes Odoo gives fleet_vehicle: its primary key only (odoo-indexes.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -50,7 +51,7 @@ test('scaled rows are valid: many2ones to existing rows, selection values in ran
   expect(states.map((r) => r.s).sort()).toEqual(['assigned', 'free', 'maintenance', 'out_of_service', 'sold']);
 });
 
-test('a page near the end of 100k rows answers in a few milliseconds', () => {
+test('a page near the end of 100k rows by id answers in a few milliseconds (the primary key)', () => {
   const fields = ['license_plate', 'model_id', 'driver_id', 'fuel_type', 'acquisition_date', 'company_id', 'active'];
   const page = () => call('search_read', [[['id', '>', ROWS - 1000]]], { fields, order: 'id', limit: 50 }) as { id: number }[];
   expect(page()[0]!.id).toBeGreaterThan(ROWS - 1000);
@@ -60,12 +61,17 @@ test('a page near the end of 100k rows answers in a few milliseconds', () => {
     return performance.now() - started;
   });
   expect(median(times)).toBeLessThan(20);
-  const byDefaultOrder = Array.from({ length: 10 }, () => {
-    const started = performance.now();
-    call('search_read', [[]], { fields, limit: 50 });
-    return performance.now() - started;
-  });
-  expect(median(byDefaultOrder)).toBeLessThan(20);
+});
+
+test("a page in the default order is the table's first 50 in that order (read by sorting the table: Odoo has no index on fleet_vehicle's _order either)", () => {
+  const page = call('search_read', [[]], { fields: ['license_plate', 'acquisition_date'], limit: 50 }) as { license_plate: string | false; acquisition_date: string | false }[];
+  // PostgreSQL's order (NULLs last when ascending), computed here by SQLite on its own.
+  const expected = handle.db
+    .prepare(
+      'SELECT license_plate, acquisition_date FROM fleet_vehicle WHERE active = 1 ORDER BY license_plate IS NULL, license_plate, acquisition_date IS NULL, acquisition_date LIMIT 50',
+    )
+    .all() as { license_plate: string | null; acquisition_date: string | null }[];
+  expect(page.map((r) => [r.license_plate || null, r.acquisition_date || null])).toEqual(expected.map((r) => [r.license_plate, r.acquisition_date]));
 });
 
 test('search_count is a plain count', () => {

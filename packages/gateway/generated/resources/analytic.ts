@@ -225,7 +225,7 @@ export const ANALYTIC_ACCOUNTS: RecordSpec<AnalyticAccountsRecord> = deepFreeze(
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -281,7 +281,7 @@ export const ANALYTIC_ACCOUNTS: RecordSpec<AnalyticAccountsRecord> = deepFreeze(
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -482,7 +482,7 @@ export const ANALYTIC_DIMENSIONS: RecordSpec<AnalyticDimensionsRecord> = deepFre
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -523,7 +523,7 @@ export const ANALYTIC_DIMENSIONS: RecordSpec<AnalyticDimensionsRecord> = deepFre
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',

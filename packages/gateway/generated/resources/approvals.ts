@@ -256,7 +256,7 @@ export const APPROVALS_APPROVERS: RecordSpec<ApprovalsApproversRecord> = deepFre
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -320,7 +320,7 @@ export const APPROVALS_APPROVERS: RecordSpec<ApprovalsApproversRecord> = deepFre
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -745,7 +745,7 @@ export const APPROVALS_REQUEST_LINES: RecordSpec<ApprovalsRequestLinesRecord> = 
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -815,7 +815,7 @@ export const APPROVALS_REQUEST_LINES: RecordSpec<ApprovalsRequestLinesRecord> = 
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -1374,7 +1374,7 @@ export const APPROVALS_REQUESTS: RecordSpec<ApprovalsRequestsRecord> = deepFreez
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -1464,7 +1464,7 @@ export const APPROVALS_REQUESTS: RecordSpec<ApprovalsRequestsRecord> = deepFreez
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',

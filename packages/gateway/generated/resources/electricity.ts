@@ -299,7 +299,7 @@ export const ELECTRICITY_COUNTERS: RecordSpec<ElectricityCountersRecord> = deepF
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -354,7 +354,7 @@ export const ELECTRICITY_COUNTERS: RecordSpec<ElectricityCountersRecord> = deepF
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -660,7 +660,7 @@ export const ELECTRICITY_PURCHASES: RecordSpec<ElectricityPurchasesRecord> = dee
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -720,7 +720,7 @@ export const ELECTRICITY_PURCHASES: RecordSpec<ElectricityPurchasesRecord> = dee
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -1023,7 +1023,7 @@ export const ELECTRICITY_READINGS: RecordSpec<ElectricityReadingsRecord> = deepF
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -1079,7 +1079,7 @@ export const ELECTRICITY_READINGS: RecordSpec<ElectricityReadingsRecord> = deepF
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',

@@ -473,7 +473,7 @@ export const EVENTS_EVENTS: RecordSpec<EventsEventsRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -547,7 +547,7 @@ export const EVENTS_EVENTS: RecordSpec<EventsEventsRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -852,7 +852,7 @@ export const EVENTS_REGISTRATIONS: RecordSpec<EventsRegistrationsRecord> = deepF
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -907,7 +907,7 @@ export const EVENTS_REGISTRATIONS: RecordSpec<EventsRegistrationsRecord> = deepF
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -1132,7 +1132,7 @@ export const EVENTS_TASKS: RecordSpec<EventsTasksRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -1183,7 +1183,7 @@ export const EVENTS_TASKS: RecordSpec<EventsTasksRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',

@@ -263,7 +263,7 @@ export const FLEET_ALERTS: RecordSpec<FleetAlertsRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -322,7 +322,7 @@ export const FLEET_ALERTS: RecordSpec<FleetAlertsRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -731,7 +731,7 @@ export const FLEET_FUEL_LOGS: RecordSpec<FleetFuelLogsRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -792,7 +792,7 @@ export const FLEET_FUEL_LOGS: RecordSpec<FleetFuelLogsRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -1092,7 +1092,7 @@ export const FLEET_INCIDENTS: RecordSpec<FleetIncidentsRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -1152,7 +1152,7 @@ export const FLEET_INCIDENTS: RecordSpec<FleetIncidentsRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -1425,7 +1425,7 @@ export const FLEET_LOCATIONS: RecordSpec<FleetLocationsRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -1471,7 +1471,7 @@ export const FLEET_LOCATIONS: RecordSpec<FleetLocationsRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -1883,7 +1883,7 @@ export const FLEET_RESERVATIONS: RecordSpec<FleetReservationsRecord> = deepFreez
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -1943,7 +1943,7 @@ export const FLEET_RESERVATIONS: RecordSpec<FleetReservationsRecord> = deepFreez
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -2320,7 +2320,7 @@ export const FLEET_SERVICES: RecordSpec<FleetServicesRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -2379,7 +2379,7 @@ export const FLEET_SERVICES: RecordSpec<FleetServicesRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -2761,7 +2761,7 @@ export const FLEET_TRIPS: RecordSpec<FleetTripsRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -2822,7 +2822,7 @@ export const FLEET_TRIPS: RecordSpec<FleetTripsRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -3268,7 +3268,7 @@ export const FLEET_VEHICLES: RecordSpec<FleetVehiclesRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -3332,7 +3332,7 @@ export const FLEET_VEHICLES: RecordSpec<FleetVehiclesRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',

@@ -217,7 +217,7 @@ export const IT_ASSETS: RecordSpec<ItAssetsRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -267,7 +267,7 @@ export const IT_ASSETS: RecordSpec<ItAssetsRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -588,7 +588,7 @@ export const IT_CONSUMABLE_MOVES: RecordSpec<ItConsumableMovesRecord> = deepFree
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -653,7 +653,7 @@ export const IT_CONSUMABLE_MOVES: RecordSpec<ItConsumableMovesRecord> = deepFree
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -1086,7 +1086,7 @@ export const IT_TICKETS: RecordSpec<ItTicketsRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -1169,7 +1169,7 @@ export const IT_TICKETS: RecordSpec<ItTicketsRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',

@@ -358,7 +358,7 @@ export const PURCHASE_ORDER_LINES: RecordSpec<PurchaseOrderLinesRecord> = deepFr
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -418,7 +418,7 @@ export const PURCHASE_ORDER_LINES: RecordSpec<PurchaseOrderLinesRecord> = deepFr
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -955,7 +955,7 @@ export const PURCHASE_ORDERS: RecordSpec<PurchaseOrdersRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -1059,7 +1059,7 @@ export const PURCHASE_ORDERS: RecordSpec<PurchaseOrdersRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',

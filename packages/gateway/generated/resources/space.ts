@@ -144,7 +144,7 @@ export const SPACE_ACTIVITIES: RecordSpec<SpaceActivitiesRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -190,7 +190,7 @@ export const SPACE_ACTIVITIES: RecordSpec<SpaceActivitiesRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -351,7 +351,7 @@ export const SPACE_CATEGORIES: RecordSpec<SpaceCategoriesRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -392,7 +392,7 @@ export const SPACE_CATEGORIES: RecordSpec<SpaceCategoriesRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -581,7 +581,7 @@ export const SPACE_EQUIPMENTS: RecordSpec<SpaceEquipmentsRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -627,7 +627,7 @@ export const SPACE_EQUIPMENTS: RecordSpec<SpaceEquipmentsRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -960,7 +960,7 @@ export const SPACE_MAINTENANCES: RecordSpec<SpaceMaintenancesRecord> = deepFreez
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -1024,7 +1024,7 @@ export const SPACE_MAINTENANCES: RecordSpec<SpaceMaintenancesRecord> = deepFreez
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -1477,7 +1477,7 @@ export const SPACE_RESERVATIONS: RecordSpec<SpaceReservationsRecord> = deepFreez
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -1541,7 +1541,7 @@ export const SPACE_RESERVATIONS: RecordSpec<SpaceReservationsRecord> = deepFreez
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -1810,7 +1810,7 @@ export const SPACE_SITES: RecordSpec<SpaceSitesRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -1861,7 +1861,7 @@ export const SPACE_SITES: RecordSpec<SpaceSitesRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -2299,7 +2299,7 @@ export const SPACE_SPACES: RecordSpec<SpaceSpacesRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -2359,7 +2359,7 @@ export const SPACE_SPACES: RecordSpec<SpaceSpacesRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',

@@ -356,7 +356,7 @@ export const SPRINT_BLOCKERS: RecordSpec<SprintBlockersRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -427,7 +427,7 @@ export const SPRINT_BLOCKERS: RecordSpec<SprintBlockersRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -849,7 +849,7 @@ export const SPRINT_ENGAGEMENTS: RecordSpec<SprintEngagementsRecord> = deepFreez
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -919,7 +919,7 @@ export const SPRINT_ENGAGEMENTS: RecordSpec<SprintEngagementsRecord> = deepFreez
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -1242,7 +1242,7 @@ export const SPRINT_KEY_RESULTS: RecordSpec<SprintKeyResultsRecord> = deepFreeze
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -1298,7 +1298,7 @@ export const SPRINT_KEY_RESULTS: RecordSpec<SprintKeyResultsRecord> = deepFreeze
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -1611,7 +1611,7 @@ export const SPRINT_MEASURE_READINGS: RecordSpec<SprintMeasureReadingsRecord> = 
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -1672,7 +1672,7 @@ export const SPRINT_MEASURE_READINGS: RecordSpec<SprintMeasureReadingsRecord> = 
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -2001,7 +2001,7 @@ export const SPRINT_MEASURES: RecordSpec<SprintMeasuresRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -2052,7 +2052,7 @@ export const SPRINT_MEASURES: RecordSpec<SprintMeasuresRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -2236,7 +2236,7 @@ export const SPRINT_OBJECTIVES: RecordSpec<SprintObjectivesRecord> = deepFreeze(
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -2282,7 +2282,7 @@ export const SPRINT_OBJECTIVES: RecordSpec<SprintObjectivesRecord> = deepFreeze(
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -2492,7 +2492,7 @@ export const SPRINT_SPRINTS: RecordSpec<SprintSprintsRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -2543,7 +2543,7 @@ export const SPRINT_SPRINTS: RecordSpec<SprintSprintsRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',

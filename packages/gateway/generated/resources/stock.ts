@@ -268,7 +268,7 @@ export const STOCK_PICKINGS: RecordSpec<StockPickingsRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -328,7 +328,7 @@ export const STOCK_PICKINGS: RecordSpec<StockPickingsRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',

@@ -245,7 +245,7 @@ export const TRAVEL_PERDIEM_RATES: RecordSpec<TravelPerdiemRatesRecord> = deepFr
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -301,7 +301,7 @@ export const TRAVEL_PERDIEM_RATES: RecordSpec<TravelPerdiemRatesRecord> = deepFr
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -937,7 +937,7 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -1011,7 +1011,7 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -1261,7 +1261,7 @@ export const TRAVEL_TRIP_EXPENSES: RecordSpec<TravelTripExpensesRecord> = deepFr
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -1307,7 +1307,7 @@ export const TRAVEL_TRIP_EXPENSES: RecordSpec<TravelTripExpensesRecord> = deepFr
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -1642,7 +1642,7 @@ export const TRAVEL_TRIP_STAGES: RecordSpec<TravelTripStagesRecord> = deepFreeze
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -1703,7 +1703,7 @@ export const TRAVEL_TRIP_STAGES: RecordSpec<TravelTripStagesRecord> = deepFreeze
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -1899,7 +1899,7 @@ export const TRAVEL_TRIP_TYPES: RecordSpec<TravelTripTypesRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -1945,7 +1945,7 @@ export const TRAVEL_TRIP_TYPES: RecordSpec<TravelTripTypesRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -2455,7 +2455,7 @@ export const TRAVEL_TRIPS: RecordSpec<TravelTripsRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',
@@ -2525,7 +2525,7 @@ export const TRAVEL_TRIPS: RecordSpec<TravelTripsRecord> = deepFreeze({
       changed_since: {
         type: 'string',
         minLength: 1,
-        maxLength: 128,
+        maxLength: 2048,
       },
       expand: {
         type: 'string',

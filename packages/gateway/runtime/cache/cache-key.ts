@@ -6,7 +6,8 @@
  * name. The drift the resource is served around is part of the key: an answer stored before the
  * gateway learned some drift is never served after it. The namespace names the ERP and the
  * catalogue, so that a store shared by several gateways never mixes answers of two ERPs or of two
- * catalogue versions. The rest is hashed: keys stay short (SHA-256, base64url) and hold no filter
+ * catalogue versions. With change detection, the generation of each model the answer depends on
+ * is part of it too (change-watch.ts): a change seen makes every older answer unreachable. The rest is hashed: keys stay short (SHA-256, base64url) and hold no filter
  * values.
  */
 import { hash } from 'node:crypto';
@@ -39,7 +40,8 @@ function driftSignature(gaps: DriftGaps | undefined): string {
   return signature;
 }
 
-export function cacheKeyOf(namespace: string, uid: number, resource: ResourceSpec, asked: CachedQuery, gaps: DriftGaps | undefined): string {
-  const digest = hash('sha256', canonicalJson([resource.path, asked, driftSignature(gaps)]), 'base64url');
+/** `generation`: the generations of the models the answer depends on (change-watch.ts); '' when not watched. */
+export function cacheKeyOf(namespace: string, uid: number, resource: ResourceSpec, asked: CachedQuery, gaps: DriftGaps | undefined, generation = ''): string {
+  const digest = hash('sha256', canonicalJson([resource.path, asked, driftSignature(gaps), generation]), 'base64url');
   return `${namespace}:${uid}:${digest}`;
 }

@@ -11,6 +11,14 @@ export interface CachedAnswer {
 export interface CacheStore {
   /** The answer, or undefined when absent, expired, or the store cannot answer (a bypass, never an error). */
   get(key: string): Promise<CachedAnswer | undefined>;
-  /** Keeps the answer for keepMs (TTL plus any stale window). Never throws. */
-  set(key: string, answer: CachedAnswer, keepMs: number): Promise<void>;
+  /**
+   * Keeps the answer for keepMs (TTL plus any stale window), with the tags of the models it depends
+   * on (change-watch.ts). Never throws.
+   */
+  set(key: string, answer: CachedAnswer, keepMs: number, tags?: readonly string[]): Promise<void>;
+  /**
+   * Frees the answers stored with `tag` now (a change made them unreachable: their keys name an older
+   * generation); how many. A store that cannot (Redis) lets them expire: 0.
+   */
+  drop(tag: string): number;
 }

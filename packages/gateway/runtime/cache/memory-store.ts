@@ -18,10 +18,13 @@ const LARGEST_ENTRY_SHARE = 4;
 interface Entry {
   readonly answer: CachedAnswer;
   readonly size: number;
+  readonly tags: readonly string[];
 }
 
 export class MemoryCacheStore implements CacheStore {
   private readonly entries: LRUCache<string, Entry>;
+  /** The keys stored with each tag (change-watch.ts), while they are held. */
+  private readonly tagged = new Map<string, Set<string>>();
   readonly largestEntryBytes: number;
 
   constructor(
@@ -34,7 +37,14 @@ export class MemoryCacheStore implements CacheStore {
       maxEntrySize: this.largestEntryBytes,
       sizeCalculation: (entry) => entry.size,
       // Whatever the reason an entry goes (evicted, replaced, expired, deleted), its bytes go back to the budget.
-      dispose: (entry) => budget.give(entry.size),
+      dispose: (entry, key) => {
+        budget.give(entry.size);
+        for (const tag of entry.tags) {
+          const keys = this.tagged.get(tag);
+          keys?.delete(key);
+          if (keys?.size === 0) this.tagged.delete(tag);
+        }
+      },
     });
   }
 
@@ -54,13 +64,24 @@ export class MemoryCacheStore implements CacheStore {
     return this.entries.get(key)?.answer;
   }
 
-  async set(key: string, answer: CachedAnswer, keepMs: number): Promise<void> {
+  async set(key: string, answer: CachedAnswer, keepMs: number, tags: readonly string[] = []): Promise<void> {
     const size = MemoryCacheStore.sizeOf(key, answer);
     if (size > this.largestEntryBytes || keepMs <= 0) return;
     // The entry it replaces gives its bytes back first (dispose), so that a refresh never needs room for two.
     this.entries.delete(key);
     if (!this.budget.tryTake(size)) return;
-    this.entries.set(key, { answer, size }, { ttl: keepMs });
+    this.entries.set(key, { answer, size, tags }, { ttl: keepMs });
+    for (const tag of tags) {
+      const keys = this.tagged.get(tag) ?? new Set<string>();
+      this.tagged.set(tag, keys);
+      keys.add(key);
+    }
+  }
+
+  drop(tag: string): number {
+    const keys = [...(this.tagged.get(tag) ?? [])];
+    for (const key of keys) this.entries.delete(key);
+    return keys.length;
   }
 
   /** Bytes held (for tests and the benchmark). */

@@ -3,7 +3,8 @@
  * requests"): only 200 answers are stored, whole (body, ETag, the headers that belong to the body),
  * keyed by account, resource, parsed query and drift (cache-key.ts); an answer is fresh for the
  * resource's TTL, then within its stale window it is still served while one background read (per
- * entry, however many requests find it stale) replaces it. Past both it is gone.
+ * entry, however many requests find it stale) replaces it. Past both it is gone. With change
+ * detection (change-watch.ts), a change in a model it depends on drops it sooner.
  *
  * The cache sits behind authentication and the read-right check, which every request still passes
  * (data-routes/guard.ts): it only saves the ERP reads of the answer itself.
@@ -12,6 +13,7 @@ import type { GatewayConfig } from '../config';
 import type { ResourceSpec } from '../resource-spec';
 import { cachePolicyOf, type CachePolicy } from './cache-policy';
 import type { CachedAnswer, CacheStore } from './cache-store';
+import type { ChangeWatch } from './change-watch';
 
 export interface Found {
   readonly answer: CachedAnswer;
@@ -32,6 +34,8 @@ export class ResponseCache {
     readonly namespace: string,
     /** Answers larger than this are not offered to the store. */
     private readonly largestEntryBytes: number,
+    /** Change detection (change-watch.ts): absent, answers are bound by their TTL alone. */
+    readonly watch?: ChangeWatch,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -53,10 +57,10 @@ export class ResponseCache {
     return { answer, state: age < policy.ttlS * 1000 ? 'hit' : 'stale' };
   }
 
-  /** Stores a 200 answer; false when it was not offered (too large for the cache). */
-  async keep(key: string, answer: CachedAnswer, policy: CachePolicy): Promise<boolean> {
+  /** Stores a 200 answer with the tags of the models it depends on; false when it was not offered (too large for the cache). */
+  async keep(key: string, answer: CachedAnswer, policy: CachePolicy, tags: readonly string[] = []): Promise<boolean> {
     if (answer.body.length > this.largestEntryBytes) return false;
-    await this.store.set(key, answer, (policy.ttlS + policy.staleS) * 1000);
+    await this.store.set(key, answer, (policy.ttlS + policy.staleS) * 1000, tags);
     return true;
   }
 
@@ -67,7 +71,12 @@ export class ResponseCache {
    * for the whole answer. An error is never shared: a request whose shared read failed reads for
    * itself (the error may be about the key the other request sent, not about this one's).
    */
-  async fill(key: string, policy: CachePolicy, read: () => Promise<CachedAnswer>): Promise<{ readonly answer: CachedAnswer; readonly kept: boolean }> {
+  async fill(
+    key: string,
+    policy: CachePolicy,
+    read: () => Promise<CachedAnswer>,
+    tags: readonly string[] = [],
+  ): Promise<{ readonly answer: CachedAnswer; readonly kept: boolean }> {
     const pending = this.filling.get(key);
     if (pending) {
       const answer = await pending.catch(() => undefined);
@@ -77,7 +86,7 @@ export class ResponseCache {
     this.filling.set(key, reading);
     try {
       const answer = await reading;
-      return { answer, kept: await this.keep(key, answer, policy) };
+      return { answer, kept: await this.keep(key, answer, policy, tags) };
     } finally {
       if (this.filling.get(key) === reading) this.filling.delete(key);
     }

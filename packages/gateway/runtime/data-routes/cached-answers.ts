@@ -2,7 +2,10 @@
  * @module How a data handler answers once the request is authenticated, allowed and parsed: from the
  * response cache when the resource is cached and holds the answer (fresh, or stale within its
  * window while one background read replaces it), else read from the ERP, kept when the resource is
- * cached, and sent. A resource that is not cached is answered exactly as without a cache.
+ * cached, and sent. A resource that is not cached is answered exactly as without a cache. With change
+ * detection (cache/change-watch.ts) the answer is keyed by the generations of the models it depends
+ * on, and a hit that a check has vouched for since the ERP gave it says so (`Server-Timing`
+ * `cache-check`).
  */
 import type { Request, Response } from 'express';
 import type { Principal } from '../admission/auth';
@@ -10,12 +13,13 @@ import { cacheKeyOf, type CachedQuery } from '../cache/cache-key';
 import type { CachePolicy } from '../cache/cache-policy';
 import type { CachedAnswer } from '../cache/cache-store';
 import type { ResponseCache } from '../cache/response-cache';
+import { ChangeWatch } from '../cache/change-watch';
 import type { DriftGaps } from '../drift/drift-gaps';
 import { ErpStats } from '../erp/erp-client';
 import type { MemoryBudget } from '../admission/memory-budget';
 import type { ResourceSpec } from '../resource-spec';
 import type { Tracing } from '../telemetry/tracing';
-import { currentScope, erpStatsOf, setCacheOutcome } from '../request/request-context';
+import { currentScope, erpStatsOf, setCacheCheckedAt, setCacheOutcome } from '../request/request-context';
 import type { CompressionSettings } from '../http/compression';
 import { encodeJson, sendEncoded } from '../http/send-json';
 
@@ -51,11 +55,11 @@ export function createAnswerer(
   };
 
   /** Reads a stale entry again, in the background, with a memory lease of its own. */
-  const refresh = async (store: ResponseCache, key: string, policy: CachePolicy, read: Read): Promise<void> => {
+  const refresh = async (store: ResponseCache, key: string, policy: CachePolicy, read: Read, tags: readonly string[]): Promise<void> => {
     const stats = new ErpStats();
     stats.lease = budget.lease();
     try {
-      await store.keep(key, await readAnswer(read, stats), policy);
+      await store.keep(key, await readAnswer(read, stats), policy, tags);
     } finally {
       stats.lease.release();
     }
@@ -71,7 +75,12 @@ export function createAnswerer(
       await sendEncoded(req, res, bytes, etag, compression);
       return;
     }
-    const key = cacheKeyOf(cache.namespace, principal.uid, resource, asked, gaps);
+    // With change detection: the generations of the models the answer depends on (a model not watched
+    // yet is looked at first, change-watch.ts).
+    const watch = policy.watch && cache.watch?.enabled ? cache.watch : undefined;
+    const version = await watch?.versionOf(principal, resource, (policy.ttlS + policy.staleS) * 1000);
+    const key = cacheKeyOf(cache.namespace, principal.uid, resource, asked, gaps, version?.generation);
+    const tags = watch ? ChangeWatch.tagsOf(principal.uid, resource) : [];
     const found = await traced(
       'cache lookup',
       resource,
@@ -80,7 +89,9 @@ export function createAnswerer(
     );
     if (found) {
       setCacheOutcome(res, found.state);
-      if (found.state === 'stale') cache.refreshOnce(key, () => refresh(cache, key, policy, read), onRefreshError);
+      // A check that began after the ERP gave this answer found no change: it is vouched for up to then.
+      if (version && version.checkedAt >= found.answer.storedAt) setCacheCheckedAt(res, version.checkedAt);
+      if (found.state === 'stale') cache.refreshOnce(key, () => refresh(cache, key, policy, read, tags), onRefreshError);
       await sendCached(req, res, cache, found.answer, policy, compression);
       return;
     }
@@ -93,10 +104,15 @@ export function createAnswerer(
       resource,
       () =>
         cache
-          .fill(key, policy, () => {
-            joined();
-            return readAnswer(read, stats);
-          })
+          .fill(
+            key,
+            policy,
+            () => {
+              joined();
+              return readAnswer(read, stats);
+            },
+            tags,
+          )
           .finally(joined),
       (filled) => (filled.kept ? 'miss' : 'bypass'),
     );

@@ -4,7 +4,8 @@
  *
  * - Order and paging: by ascending id, keyset (`id > last`), so every page costs the same at any
  *   depth and a record is never read twice; `since_id` resumes after an id. With `changed_since`,
- *   the change feed's own order and cursor (change-feed.ts), up to a horizon fixed when it starts.
+ *   the change feed's own order and cursor (change-feed.ts), up to a horizon fixed when it starts,
+ *   then the ids the ERP no longer has (deletions.ts), checked over the whole id space.
  * - Memory: two pages at most, the one being written and the next, read meanwhile. Each page takes
  *   its own lease of the memory budget, given back once it is written; the page after is asked only
  *   when the client has taken the one before (backpressure: `write` returning false waits for
@@ -30,7 +31,7 @@ import type { MemoryBudget } from '../admission/memory-budget';
 import { changeScanRequest, exportDomain, exportPageRequest } from '../erp-requests';
 import { invalidValue } from '../errors';
 import type { Logger } from '../log';
-import { changeToken, erpSecond } from '../query/changed-since';
+import { changeToken, type ReconcileState } from '../query/changed-since';
 import type { ListQuery } from '../query/parse-query';
 import { unreadableFieldsHeader, type ResourceReader } from '../resource-reader';
 import type { ResourceSpec } from '../resource-spec';
@@ -145,26 +146,38 @@ export class Exporter {
   }
 
   /**
-   * The change feed from the query's cursor up to a horizon fixed now, page after page; and, in
-   * `X-Next-Changed-Since`, the token of where it will have stopped once read to the end (known
+   * The change feed from the query's cursor up to a horizon fixed now, page after page, then every
+   * id the ERP no longer has up to its highest one (the deletion check's whole round, not one range
+   * as a JSON page's: an export is read to its end, often by a scheduled load that runs seldom); and,
+   * in `X-Next-Changed-Since`, the token of where it will have stopped once read to the end (known
    * now, since the horizon is): what a sync passes to its next run.
    */
   private async changePages(principal: Principal, resource: ResourceSpec, query: ListQuery, stats: ErpStats): Promise<{ next: PageSource; headers: Record<string, string> }> {
     const horizon = this.changes.horizon();
     let cursor = query.changes as NonNullable<ListQuery['changes']>;
-    const end = cursor.second >= horizon ? cursor : { second: horizon, afterId: 0 };
     // Every record written in the window counts (removals included): an upper bound of the rows.
-    const count = await this.reader.count(
-      principal,
-      resource,
-      changeScanRequest(erpSecond(cursor.second), erpSecond(Math.max(horizon, cursor.second)), 0, 0, 'id asc').domain,
-      stats,
-    );
+    const count = await this.reader.count(principal, resource, changeScanRequest(cursor.second, Math.max(horizon, cursor.second), 0, 0, 'id asc').domain, stats);
     this.assertUnderCeiling(count, 'export from a later changed_since, or sync with the JSON pages');
-    const next = async () => {
-      const page = await this.changes.page(principal, resource, query, cursor, this.settings.pageSize, horizon, stats);
-      cursor = page.next;
-      return { entries: page.entries, unreadable: page.unreadable, done: !page.more };
+    // Deletions are checked up to the highest id there is now (every record the feed serves below was
+    // written before the horizon), every range whatever it held before: the token the export gives
+    // keeps the deletion check where the query's token had it (the export's round is known only once
+    // it is read, after this header is sent), so a later call may report some of them again.
+    const highest = Math.max(cursor.reconcile.seen, await this.changes.highestId(principal, resource, stats));
+    const reconcile = { ...cursor.reconcile, seen: highest };
+    const end = { ...(cursor.second >= horizon ? { second: cursor.second, afterId: cursor.afterId } : { second: horizon, afterId: 0 }), reconcile };
+    let deletions: ReconcileState | undefined;
+    const { pageSize } = this.settings;
+    const next = async (): Promise<Page> => {
+      if (!deletions) {
+        const page = await this.changes.page(principal, resource, query, cursor, pageSize, horizon, stats, false);
+        cursor = page.next;
+        // The round of the deletion check, from the first range, every range reported as new.
+        if (!page.more) deletions = { span: 0, next: 1, seen: Math.max(highest, page.next.reconcile.seen), digests: [] };
+        return { entries: page.entries, unreadable: page.unreadable, done: false };
+      }
+      const check = await this.changes.deletions(principal, resource, deletions, pageSize, stats);
+      deletions = check.next;
+      return { entries: check.missing.map((id) => ({ id })), unreadable: [], done: check.next.next === 1 && !check.next.resume };
     };
     return { next, headers: { 'X-Next-Changed-Since': changeToken(end) } };
   }

@@ -13,7 +13,7 @@ import type { RequestHandler, Response } from 'express';
 import type { Logger } from '../log';
 import type { GatewayMetrics } from '../telemetry/metrics';
 import type { Tracing } from '../telemetry/tracing';
-import { cacheOutcomeOf, erpStatsOf, erpUidOf, runInScope, type RequestScope } from '../request/request-context';
+import { cacheCheckAgeOf, cacheOutcomeOf, erpStatsOf, erpUidOf, runInScope, type RequestScope } from '../request/request-context';
 import { requestIdOf, traceContextOf } from '../request/request-id';
 import { routeOf } from '../request/route-template';
 
@@ -60,6 +60,7 @@ export function requestLog(log: Logger, telemetry: RequestTelemetry = {}): Reque
         // The wall time the request waited for the ERP, calls in parallel counted once: never above `ms`.
         erp_ms: hundredths(stats.ms),
         ...(dataRequest ? { cache } : {}),
+        ...(dataRequest && cacheCheckAgeOf(res) !== undefined ? { cache_check_ms: cacheCheckAgeOf(res) } : {}),
         ...(uid !== undefined ? { erp_uid: uid } : {}),
         ...(res.locals['keyId'] ? { key_id: res.locals['keyId'] as string } : {}),
         ...(res.locals['erpError'] ? { erp_error: res.locals['erpError'] as string } : {}),
@@ -93,7 +94,9 @@ export function serverTimingOf(res: Response): string {
   const total = hundredths(started === undefined ? 0 : performance.now() - started);
   const erp = hundredths(stats.ms);
   const gateway = (Math.round(total * 100) - Math.round(erp * 100)) / 100;
-  return `erp;dur=${erp.toFixed(2)};desc="ERP calls: ${stats.calls}", gw;dur=${gateway.toFixed(2)};desc="gateway", cache;desc=${cacheOutcomeOf(res)}`;
+  const checked = cacheCheckAgeOf(res);
+  const check = checked === undefined ? '' : `, cache-check;dur=${checked.toFixed(0)};desc="no change since stored, checked this long ago"`;
+  return `erp;dur=${erp.toFixed(2)};desc="ERP calls: ${stats.calls}", gw;dur=${gateway.toFixed(2)};desc="gateway", cache;desc=${cacheOutcomeOf(res)}${check}`;
 }
 
 /** Milliseconds to two decimals, as the log line and `Server-Timing` give them. */

@@ -54,6 +54,17 @@ export function cacheOutcomeOf(res: Response): CacheOutcome {
   return (res.locals['cacheOutcome'] as CacheOutcome | undefined) ?? 'off';
 }
 
+/** A cached answer served was vouched for by a change check that began at `at` (epoch ms), after the ERP gave it. */
+export function setCacheCheckedAt(res: Response, at: number): void {
+  res.locals['cacheCheckedAt'] = at;
+}
+
+/** Milliseconds since the change check that vouched for the answer served began; undefined when none did. */
+export function cacheCheckAgeOf(res: Response): number | undefined {
+  const at = res.locals['cacheCheckedAt'] as number | undefined;
+  return at === undefined ? undefined : Math.max(0, Date.now() - at);
+}
+
 /** The ERP account (uid) the request's key resolves to: logged instead of anything about the key. */
 export function setErpUid(res: Response, uid: number): void {
   res.locals['erpUid'] = uid;
@@ -91,4 +102,13 @@ export function runInScope(scope: RequestScope, next: () => void): void {
 /** The scope of the request being served, if any (undefined outside a request: start-up, drift check). */
 export function currentScope(): RequestScope | undefined {
   return scopes.getStore();
+}
+
+/**
+ * Runs `work` outside any request's scope: background work a request only started (the response
+ * cache's change checks) must not carry that request's id or trace context to the ERP or the logs,
+ * nor anything it schedules from there.
+ */
+export function outsideRequests<T>(work: () => T): T {
+  return scopes.exit(work);
 }

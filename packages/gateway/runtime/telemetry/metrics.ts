@@ -22,6 +22,10 @@ export interface MetricSources {
   readonly erpLoad: () => { readonly inFlight: number; readonly queued: number };
   readonly memoryBudget: { readonly inUse: number; readonly limitBytes: number };
   readonly driftProblems: () => readonly { readonly kind: string }[];
+  /** What a `write_date` check costs per model, as the change feed measured it (changes/write-date-cost.ts). */
+  readonly writeDateCosts: () => readonly { readonly model: string; readonly case: string; readonly checkMs?: number }[];
+  /** The models the response cache's change detection watches (cache/change-watch.ts), one entry per account. */
+  readonly watchedModels: () => readonly { readonly model: string; readonly intervalMs: number }[];
   readonly build: { readonly version: string; readonly catalogueHash: string };
 }
 
@@ -51,6 +55,9 @@ export class GatewayMetrics {
    */
   readonly rateLimitRefusals: Counter;
   private readonly authCache: Counter<'outcome'>;
+  private readonly cacheChecks: Counter<'model' | 'outcome'>;
+  private readonly cacheCheckSeconds: Counter<'model'>;
+  private readonly cacheDrops: Counter;
   private readonly authFailures: Counter<'reason'>;
   private erp: { transport: string; version: string } = { transport: 'unknown', version: 'unknown' };
 
@@ -112,6 +119,36 @@ export class GatewayMetrics {
       registers,
     });
     for (const outcome of CACHE_OUTCOMES) this.cacheAnswers.inc({ outcome }, 0);
+    this.cacheChecks = new Counter({
+      name: 'odg_cache_checks_total',
+      help: "Change checks of the response cache's watched models (CACHE_WATCH), by model and outcome: baseline (a first look), unchanged, changed (the answers depending on the model were dropped), error (answers bound by their TTL).",
+      labelNames: ['model', 'outcome'],
+      registers,
+    });
+    this.cacheCheckSeconds = new Counter({
+      name: 'odg_cache_check_seconds_total',
+      help: 'ERP time spent on change checks, by model: its rate is the share of one ERP worker they take (bounded by CACHE_WATCH_SHARE_PCT).',
+      labelNames: ['model'],
+      registers,
+    });
+    this.cacheDrops = new Counter({
+      name: 'odg_cache_entries_dropped_total',
+      help: 'Cached answers freed because a change check saw a change in a model they depend on (the in-memory store; Redis lets them expire, unreachable, and counts none).',
+      registers,
+    });
+    new Gauge({
+      name: 'odg_cache_check_interval_seconds',
+      help: "The interval between two change checks of a watched model, as its last check's cost sets it (the longest over the accounts watched).",
+      labelNames: ['model'],
+      registers,
+      aggregator: 'max',
+      collect() {
+        this.reset();
+        const longest = new Map<string, number>();
+        for (const w of sources.watchedModels()) longest.set(w.model, Math.max(longest.get(w.model) ?? 0, w.intervalMs));
+        for (const [model, ms] of longest) this.set({ model }, ms / 1000);
+      },
+    });
     this.rateLimitRefusals = new Counter({ name: 'odg_rate_limit_refusals_total', help: 'Requests refused by a per-key rate limit (429).', registers });
     this.authCache = new Counter({
       name: 'odg_auth_cache_lookups_total',
@@ -140,6 +177,17 @@ export class GatewayMetrics {
         for (const [kind, count] of counts) this.set({ kind }, count);
       },
     });
+    new Gauge({
+      name: 'odg_change_feed_write_date_check_seconds',
+      help: 'What a write_date check costs on the ERP, by model, as the change feed measured it; case: indexed, not_indexed (each check reads the whole table) or small. Models not measured yet (or CHANGES_WRITE_DATE_INDEX set) have none.',
+      labelNames: ['model', 'case'],
+      registers,
+      aggregator: 'max',
+      collect() {
+        this.reset();
+        for (const cost of sources.writeDateCosts()) if (cost.checkMs !== undefined) this.set({ model: cost.model, case: cost.case }, cost.checkMs / 1000);
+      },
+    });
     const erp = () => this.erp;
     new Gauge({
       name: 'odg_build_info',
@@ -160,6 +208,15 @@ export class GatewayMetrics {
 
   cacheAnswer(outcome: CacheOutcome): void {
     this.cacheAnswers.inc({ outcome });
+  }
+
+  cacheCheck(model: string, outcome: string, seconds: number): void {
+    this.cacheChecks.inc({ model, outcome });
+    this.cacheCheckSeconds.inc({ model }, seconds);
+  }
+
+  cacheDropped(entries: number): void {
+    this.cacheDrops.inc(entries);
   }
 
   erpCallDone(transport: TransportName, model: string, method: string, outcome: ErpCallOutcome, seconds: number): void {

@@ -8,9 +8,10 @@ import type { StatementCache } from '../store/statements';
 import type { AccessControl } from './access';
 import type { BoundArguments } from './binding';
 import { compileDomain, type DomainContext } from './domain';
+import { parseDomain } from './domain-parse';
 import { OPERATIONS, accessError, typeError, valueError, type Operation } from './errors';
 import { fieldsGet } from './fields-get';
-import { compileOrder } from './order';
+import { boundedFields, compileOrder } from './order';
 import { pyRepr, pyTruthy } from './python';
 import { readRecords, resolveFieldNames, type ReadContext, type RowSource } from './read';
 import type { ModelInfo, Registry } from './registry';
@@ -94,7 +95,8 @@ function orderArg(value: unknown): string | undefined {
 function searchSource(request: Request, domain: unknown, limit: unknown, offset: unknown, order: unknown): RowSource {
   request.access.check(request.env.uid, request.model.name, 'read');
   const where = compileDomain(domainContext(request), request.model, domain);
-  const compiled = compileOrder(request.registry, request.version, request.model, orderArg(order));
+  const bounded = boundedFields(request.model, parseDomain(domain, request.version));
+  const compiled = compileOrder(request.registry, request.version, request.model, orderArg(order), bounded);
   return { kind: 'search', where, order: compiled, limit: limitArg(limit), offset: offsetArg(offset) };
 }
 

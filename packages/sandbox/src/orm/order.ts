@@ -7,6 +7,7 @@
 import { column, quoteIdent } from '../store/naming';
 import { userError, valueError } from './errors';
 import { isSortable } from './field-flags';
+import type { DomainNode } from './domain-parse';
 import { parseOrder, type OrderTerm } from './order-grammar';
 import { pyRepr } from './python';
 import { modelOrder, type FieldInfo, type ModelInfo, type Registry } from './registry';
@@ -25,10 +26,13 @@ type Nulls = 'NULLS FIRST' | 'NULLS LAST' | undefined;
 
 /**
  * Compiles `order` (the model's `_order` when empty) for the table aliased `t`. No id
- * tie-breaker is added, like Odoo.
+ * tie-breaker is added, like Odoo. `bounded`: fields of `model` the search's domain compares
+ * (`boundedFields`), so that no row it finds has them NULL: they are ordered without the `IS NULL`
+ * key, which changes no result, and lets SQLite read the order from an index of the field where
+ * PostgreSQL would (a page of `write_date >= X` ordered by `write_date` on an indexed column).
  */
-export function compileOrder(registry: Registry, version: OdooVersion, model: ModelInfo, order: string | null | undefined): CompiledOrder {
-  const compiler = new OrderCompiler(registry, version);
+export function compileOrder(registry: Registry, version: OdooVersion, model: ModelInfo, order: string | null | undefined, bounded: ReadonlySet<string> = NONE): CompiledOrder {
+  const compiler = new OrderCompiler(registry, version, model, bounded);
   const terms = compiler.model(model, order || modelOrder(model, version), 't', false, false, new Set());
   return { orderBy: terms.join(', '), joins: compiler.joins.join(' ') };
 }
@@ -40,6 +44,8 @@ class OrderCompiler {
   constructor(
     private readonly registry: Registry,
     private readonly version: OdooVersion,
+    private readonly root: ModelInfo,
+    private readonly bounded: ReadonlySet<string>,
   ) {}
 
   /** `joinedNullable`: the alias comes from a LEFT JOIN that can miss, so every column may be NULL. */
@@ -77,7 +83,7 @@ class OrderCompiler {
       throw valueError(`Cannot convert ${model.name}.${field.name} to SQL because it is not stored`);
     }
     const sqlField = column(alias, field.name);
-    const nullable = joinedNullable || isNullable(field);
+    const nullable = joinedNullable || (isNullable(field) && !(model === this.root && alias === 't' && this.bounded.has(field.name)));
     if (field.type === 'boolean') return [`COALESCE(${sqlField}, 0) ${direction}`];
     if (field.type !== 'many2one') return orderTerms(sqlField, direction, nulls, nullable);
 
@@ -107,15 +113,37 @@ class OrderCompiler {
   }
 }
 
+const NONE: ReadonlySet<string> = new Set();
+
+/**
+ * Date and datetime fields the domain compares with `<`, `<=`, `>` or `>=` at its top level (ANDed
+ * with the rest): a row it finds never has them NULL (a datetime has no falsy value standing for
+ * NULL in any version), so ordering by them needs no `IS NULL` key.
+ */
+export function boundedFields(model: ModelInfo, domain: DomainNode): Set<string> {
+  const found = new Set<string>();
+  const visit = (node: DomainNode) => {
+    if (node.kind === 'and') node.children.forEach(visit);
+    else if (node.kind === 'leaf' && INEQUALITIES.has(node.operator) && typeof node.value === 'string') {
+      const field = model.fields.get(node.path);
+      if (field?.store && (field.type === 'date' || field.type === 'datetime')) found.add(field.name);
+    }
+  };
+  visit(domain);
+  return found;
+}
+
+const INEQUALITIES = new Set(['<', '<=', '>', '>=']);
+
 function isNullable(field: FieldInfo): boolean {
   return field.name !== 'id' && !field.required;
 }
 
 /**
  * ORDER BY keys for one expression with PostgreSQL's NULL placement (last when ascending, first
- * when descending, unless told). The store indexes `_order` with the same expressions.
+ * when descending, unless told). The store indexes a nullable column with the same pair (schema.ts).
  */
-export function orderTerms(expr: string, direction: Direction, nulls: Nulls, nullable: boolean): string[] {
+function orderTerms(expr: string, direction: Direction, nulls: Nulls, nullable: boolean): string[] {
   if (!nullable) return [`${expr} ${direction}`];
   const nullsFirst = nulls ? nulls === 'NULLS FIRST' : direction === 'DESC';
   return [`${expr} IS NULL ${nullsFirst ? 'DESC' : 'ASC'}`, `${expr} ${direction}`];

@@ -1,13 +1,13 @@
 /**
  * @module DDL of the sandbox store, derived from the registry: one table per model, one relation
- * table per many2many field, the security tables, and the indexes (created after bulk loading,
- * which is much faster than maintaining them row by row).
+ * table per many2many field, the security tables, and the indexes Odoo creates (odoo-indexes.ts;
+ * created after bulk loading, which is much faster than maintaining them row by row).
  */
 import type { Database } from '../store/database';
 import { quoteIdent } from '../store/naming';
-import { orderTerms } from './order';
-import { parseOrder } from './order-grammar';
-import type { FieldInfo, ModelInfo, Registry } from './registry';
+import { odooIndexes } from './odoo-indexes';
+import type { FieldInfo, Registry } from './registry';
+import type { OdooVersion } from './types';
 
 /** Columns of `res_users` that are no model field: the user's preferences for `context_get`. */
 export const USER_PREFERENCE_COLUMNS = ['tz', 'lang'] as const;
@@ -54,65 +54,60 @@ function columnType(field: FieldInfo): string {
   }
 }
 
-const INDEXED_TYPES = new Set(['date', 'datetime', 'selection', 'many2one']);
-const SORTED_BY_NULL_PAIR = new Set(['date', 'datetime']);
-const nullPair = (name: string) => `${quoteIdent(name)} IS NULL, ${quoteIdent(name)}`;
-
 /**
- * Indexes: every date, datetime, selection and many2one column (nullable dates also as the pair
- * the order compiler sorts them by); each column of `_order`; the
- * whole `_order` as one index of the very expressions the order compiler emits (so a default
- * ordered page is read from the index instead of sorting the table); many2many pairs; logins.
+ * Odoo's indexes of `version` as SQLite DDL (odoo-indexes.ts): each under Odoo's name, on the tables
+ * and columns this registry has; and the pair of every many2many relation table. A plain b-tree on a
+ * column that may be NULL also gets `<name>__nulls` on `(col IS NULL, col)`: PostgreSQL's b-tree
+ * serves `ORDER BY col` with its NULL placement, while the sandbox orders a nullable column by that
+ * pair (order.ts) and SQLite can read such an order only from an index of the same expressions.
+ * That is the same index in SQLite's terms, not one more: the queries it makes cheap are the same.
  */
-export function createIndexes(db: Database, registry: Registry): void {
-  const statements: string[] = [];
+function indexStatements(registry: Registry, version: OdooVersion): Map<string, string> {
+  const statements = new Map<string, string>();
+  const byTable = new Map([...registry.models.values()].map((model) => [model.table, model]));
+  for (const index of odooIndexes(version)) {
+    const model = byTable.get(index.table);
+    const fields = index.columns.map((name) => model?.fields.get(name));
+    if (!model || fields.some((field) => !field?.store)) continue;
+    const on = `ON ${quoteIdent(index.table)}`;
+    const columns = index.columns.map(quoteIdent).join(', ');
+    const [column, field] = [quoteIdent(index.columns[0] as string), fields[0] as FieldInfo];
+    if (index.isSet) statements.set(index.name, `CREATE INDEX ${quoteIdent(index.name)} ${on} ((${column} IS NOT NULL)) WHERE ${column} IS NOT NULL;`);
+    else if (index.notNull) statements.set(index.name, `CREATE INDEX ${quoteIdent(index.name)} ${on} (${column}) WHERE ${column} IS NOT NULL;`);
+    else statements.set(index.name, `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX ${quoteIdent(index.name)} ${on} (${columns});`);
+    if (!index.unique && !index.notNull && !index.isSet && fields.length === 1 && !field.required && field.type !== 'boolean') {
+      const name = `${index.name}__nulls`;
+      statements.set(name, `CREATE INDEX ${quoteIdent(name)} ${on} (${column} IS NULL, ${column});`);
+    }
+  }
   for (const model of registry.models.values()) {
-    const indexed = new Set<string>();
-    const index = (name: string, expressions: string) =>
-      statements.push(`CREATE INDEX IF NOT EXISTS ${quoteIdent(`${model.table}__${name}`)} ON ${quoteIdent(model.table)} (${expressions});`);
-    for (const field of model.columns) {
-      if (INDEXED_TYPES.has(field.type)) {
-        index(field.name, quoteIdent(field.name));
-        indexed.add(field.name);
-      }
-      // A nullable date is ordered as `col IS NULL, col` (PostgreSQL's NULL placement, see
-      // orderTerms): without an index of that pair, a page sorted by date sorts the whole table.
-      if (SORTED_BY_NULL_PAIR.has(field.type) && !field.required) index(`${field.name}__nulls`, nullPair(field.name));
-    }
-    for (const term of parseOrder(model.order, 19) ?? []) {
-      if (term.field !== 'id' && !indexed.has(term.field)) {
-        index(term.field, quoteIdent(term.field));
-        indexed.add(term.field);
-      }
-    }
-    const orderIndex = orderIndexExpressions(model);
-    if (orderIndex) index('order', orderIndex);
     for (const field of model.fields.values()) {
       if (!field.relationTable) continue;
       const rel = quoteIdent(field.relationTable);
-      statements.push(`CREATE INDEX IF NOT EXISTS ${quoteIdent(`${field.relationTable}_ab`)} ON ${rel} ("a", "b");`);
-      statements.push(`CREATE INDEX IF NOT EXISTS ${quoteIdent(`${field.relationTable}_b`)} ON ${rel} ("b");`);
+      statements.set(`${field.relationTable}_pkey`, `CREATE UNIQUE INDEX ${quoteIdent(`${field.relationTable}_pkey`)} ON ${rel} ("a", "b");`);
+      statements.set(`${field.relationTable}_b_a_idx`, `CREATE INDEX ${quoteIdent(`${field.relationTable}_b_a_idx`)} ON ${rel} ("b", "a");`);
     }
   }
-  statements.push(`CREATE UNIQUE INDEX IF NOT EXISTS "res_users__login_unique" ON "res_users" ("login");`);
-  db.exec(statements.join('\n'));
+  return statements;
+}
+
+/** Creates the indexes of `version` (after bulk loading: building them once is much faster than maintaining them). */
+export function createIndexes(db: Database, registry: Registry, version: OdooVersion): void {
+  db.exec([...indexStatements(registry, version).values()].join('\n'));
 }
 
 /**
- * The default order as index expressions, when it is made of plain columns (a many2one ordered
- * through its comodel cannot be indexed). Mirrors `orderTerms` without the table alias.
+ * Makes the indexes of a database those of `version` (the database is made once, then served as
+ * 17, 18 or 19): drops the model indexes that version does not have, creates those it lacks. The
+ * security tables' indexes (`res_groups_users_rel_uid`, ...) are the sandbox's own and stay.
  */
-function orderIndexExpressions(model: ModelInfo): string | undefined {
-  const terms = parseOrder(model.order, 19);
-  if (!terms || terms.length < 1) return undefined;
-  const keys: string[] = [];
-  for (const term of terms) {
-    const field = model.fields.get(term.field);
-    if (!field?.store || field.type === 'many2one' || term.property) return undefined;
-    const expr = field.type === 'boolean' ? `COALESCE(${quoteIdent(field.name)}, 0)` : quoteIdent(field.name);
-    const nullable = field.type !== 'boolean' && field.name !== 'id' && !field.required;
-    keys.push(...orderTerms(expr, term.direction ?? 'ASC', term.nulls, nullable));
-  }
-  if (keys.length === 1 && terms[0]?.field === 'id') return undefined;
-  return keys.join(', ');
+export function syncIndexes(db: Database, registry: Registry, version: OdooVersion): void {
+  const wanted = indexStatements(registry, version);
+  const tables = new Set([...registry.models.values()].flatMap((model) => [model.table, ...[...model.fields.values()].flatMap((f) => (f.relationTable ? [f.relationTable] : []))]));
+  const present = db.prepare(`SELECT name, tbl_name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL`).all() as { name: string; tbl_name: string }[];
+  const statements: string[] = [];
+  for (const { name, tbl_name } of present) if (tables.has(tbl_name) && !wanted.has(name)) statements.push(`DROP INDEX ${quoteIdent(name)};`);
+  const have = new Set(present.map((index) => index.name));
+  for (const [name, statement] of wanted) if (!have.has(name)) statements.push(statement);
+  if (statements.length) db.exec(statements.join('\n'));
 }

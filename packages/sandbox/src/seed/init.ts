@@ -8,7 +8,7 @@ import { loadRegistry } from '../models';
 import { SandboxOrm } from '../orm/orm';
 import type { Registry } from '../orm/registry';
 import { applyRegistryDrift, type RegistryDrift } from '../orm/registry-drift';
-import { createIndexes, createTables } from '../orm/schema';
+import { createIndexes, createTables, syncIndexes } from '../orm/schema';
 import type { OdooVersion, Orm } from '../orm/types';
 import { createDatabase, openExistingDatabase, readUserVersion, type Database } from '../store/database';
 import { seedDemoData } from './demo';
@@ -22,6 +22,8 @@ export interface InitOptions {
   /** Row counts to grow models to, e.g. `{ 'fleet.vehicle': 1_000_000 }`. */
   readonly scale?: Readonly<Record<string, number>>;
   readonly registry?: Registry;
+  /** The Odoo version whose indexes it gets (default 19; serving it as another version changes them: `openOrm`). */
+  readonly version?: OdooVersion;
 }
 
 export interface InitReport {
@@ -39,19 +41,19 @@ export function initDatabase(options: InitOptions): InitReport {
   for (const model of Object.keys(options.scale ?? {})) {
     if (!registry.get(model)) throw new Error(`Cannot scale ${model}: no such model`);
   }
-  const rows = createDatabase(options.path, schemaVersion(registry), (db) => seedDatabase(db, registry, seed, options.scale ?? {}));
+  const rows = createDatabase(options.path, schemaVersion(registry), (db) => seedDatabase(db, registry, seed, options.scale ?? {}, options.version ?? 19));
   return { path: options.path, seed, rows, durationMs: performance.now() - started };
 }
 
 /** Fills an empty, open database: tables, demo data, scaling, then indexes. Rows per model. */
-function seedDatabase(db: Database, registry: Registry, seed: number, scale: Readonly<Record<string, number>>): Record<string, number> {
+function seedDatabase(db: Database, registry: Registry, seed: number, scale: Readonly<Record<string, number>>, version: OdooVersion): Record<string, number> {
   db.exec('BEGIN');
   createTables(db, registry);
   const state = seedDemoData(db, registry, seed);
   for (const [model, rows] of Object.entries(scale)) growModel(db, state, model, rows);
   db.exec('COMMIT');
   // Indexes after the bulk load: building them once is much faster than maintaining them.
-  createIndexes(db, registry);
+  createIndexes(db, registry, version);
   const rows: Record<string, number> = {};
   for (const model of registry.models.values()) {
     rows[model.name] = (db.prepare(`SELECT COUNT(*) AS n FROM "${model.table}"`).get() as { n: number }).n;
@@ -101,11 +103,12 @@ export interface SandboxHandle {
   close(): void;
 }
 
-/** Opens an initialised sandbox database for serving. */
+/** Opens an initialised sandbox database for serving, with the indexes Odoo has in that version. */
 export function openOrm(options: OpenOptions): SandboxHandle {
   const db = openExistingDatabase(options.path);
   const version = options.version ?? 19;
   const registry = options.drift ? applyRegistryDrift(loadRegistry(), options.drift) : loadRegistry();
+  syncIndexes(db, loadRegistry(), version);
   const orm = new SandboxOrm(db, { version, registry, ...(options.now ? { now: options.now } : {}) });
   return {
     orm,

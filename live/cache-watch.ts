@@ -1,0 +1,120 @@
+/**
+ * @module `make live-cache-watch`: how soon a change in a live Odoo reaches cached answers, and what
+ * the checks cost it (docs/caching.md, BENCHMARKS.md). A gateway (the production process, JSON-2,
+ * TTL 300 s, METRICS_PORT) in front of the LIVE_ERP_* Odoo; an administrator (LIVE_ERP_ADMIN_*) copies
+ * one analytic account, renames it LIVE_WATCH_ROUNDS (20) times, and each time the script polls the
+ * cached list every 50 ms until it shows the new name: the delay from the write's answer to the cached
+ * answer showing it. Then the checks' ERP time over the run (odg_cache_check_seconds_total) against
+ * the run's duration: the share they took, and /readyz's intervals. The account is deleted at the end.
+ * CACHE_WATCH_SHARE_PCT and the other settings are taken from the environment.
+ */
+import { request } from 'node:http';
+import { GATEWAY_MAIN, GATEWAY_NODE_FLAGS, startService } from '../bench/processes';
+import { liveErpSettings } from './settings';
+
+const PATH = '/api/v1/analytic/accounts?limit=200&fields=name&total=false';
+const MODEL = 'account.analytic.account';
+
+function get(url: string, key?: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers: key ? { Authorization: `Bearer ${key}` } : {} }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function main(): Promise<void> {
+  const found = liveErpSettings();
+  if (!found.ok) throw new Error(`live-cache-watch: ${found.reason}`);
+  const { url, database, login, key, adminLogin, adminKey } = found.settings;
+  if (!adminLogin || !adminKey) throw new Error('live-cache-watch: LIVE_ERP_ADMIN_LOGIN and LIVE_ERP_ADMIN_KEY are needed (the administrator renames a record)');
+  const rounds = Number(process.env['LIVE_WATCH_ROUNDS'] ?? 20);
+  const rpc = async (model: string, method: string, args: unknown[]): Promise<unknown> => {
+    const answer = await fetch(`${url}/jsonrpc`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        method: 'call',
+        id: 1,
+        params: { service: 'object', method: 'execute_kw', args: [database, uid, adminKey, model, method, args, {}] },
+      }),
+    });
+    const body = (await answer.json()) as { result?: unknown; error?: unknown };
+    if (body.error) throw new Error(JSON.stringify(body.error));
+    return body.result;
+  };
+  const auth = await fetch(`${url}/jsonrpc`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'call', id: 1, params: { service: 'common', method: 'authenticate', args: [database, adminLogin, adminKey, {}] } }),
+  });
+  const uid = ((await auth.json()) as { result: number }).result;
+  const [port, metricsPort] = [18_481, 18_482];
+  const gateway = await startService(
+    GATEWAY_MAIN,
+    [],
+    {
+      ERP_URL: url,
+      ERP_DATABASE: database,
+      ERP_LOGIN: login,
+      ERP_TRANSPORT: 'json2',
+      DRIFT_CHECK: 'off',
+      PORT: String(port),
+      METRICS_PORT: String(metricsPort),
+      LOG_LEVEL: 'info',
+      CACHE_DEFAULT_TTL_S: '300',
+    },
+    `http://127.0.0.1:${port}`,
+    /gateway listening/,
+    GATEWAY_NODE_FLAGS,
+  );
+  const names = async () => (JSON.parse((await get(`${gateway.url}${PATH}`, key)).body) as { data: { id: number; name: string }[] }).data;
+  let created: number | undefined;
+  const delays: number[] = [];
+  const started = Date.now();
+  try {
+    const first = (await names())[0];
+    if (!first) throw new Error('no analytic account in the live ERP');
+    const copied = await rpc(MODEL, 'copy', [[first.id], { name: 'odg live-cache-watch' }]);
+    created = (Array.isArray(copied) ? copied[0] : copied) as number;
+    for (let round = 0; round < rounds; round++) {
+      const name = `odg live-cache-watch ${round}`;
+      await rpc(MODEL, 'write', [[created], { name }]);
+      const written = Date.now();
+      for (;;) {
+        if ((await names()).some((row) => row.id === created && row.name === name)) break;
+        if (Date.now() - written > 600_000) throw new Error(`round ${round}: not seen within 600 s`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      delays.push(Date.now() - written);
+    }
+  } finally {
+    if (created !== undefined) await rpc(MODEL, 'unlink', [[created]]).catch(() => undefined);
+    const elapsed = (Date.now() - started) / 1000;
+    const metrics = (await get(`http://127.0.0.1:${metricsPort}/metrics`)).body;
+    const seconds = metrics
+      .split('\n')
+      .filter((line) => line.startsWith('odg_cache_check_seconds_total{'))
+      .reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
+    const ready = JSON.parse((await get(`${gateway.url}/readyz`)).body) as { cache_watch?: { models?: Record<string, { check_ms: number; interval_ms: number }> } };
+    await gateway.stop();
+    const sorted = [...delays].sort((a, b) => a - b);
+    const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+    console.log(`| ERP | ${url} (${database}), JSON-2, CACHE_WATCH_SHARE_PCT=${process.env['CACHE_WATCH_SHARE_PCT'] ?? 2} |`);
+    console.log('| --- | --- |');
+    console.log(`| renames seen in the cached list (TTL 300 s) | ${delays.length}: p50 ${at(0.5)} ms, p90 ${at(0.9)} ms, max ${sorted.at(-1)} ms |`);
+    console.log(`| ERP time of checks / run | ${seconds.toFixed(2)} s / ${elapsed.toFixed(0)} s = ${((100 * seconds) / elapsed).toFixed(2)} % of one worker |`);
+    for (const [model, m] of Object.entries(ready.cache_watch?.models ?? {})) console.log(`| ${model} | check ${m.check_ms} ms, interval ${m.interval_ms} ms |`);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.stack : error);
+  process.exit(2);
+});
