@@ -40,6 +40,53 @@ function marks(item: { readonly deprecated: boolean; readonly personal?: boolean
   return `${item.personal ? ' [personal data]' : ''}${item.deprecated ? ' [deprecated]' : ''}`;
 }
 
+/**
+ * One line per field, but the id of a related record beside its name (`driver_id` beside `driver`:
+ * the join key, catalogue rule) is said on its name's line, `Id: driver_id.` (`Ids: user_ids.` for an
+ * x2many), rather than on one of its own: the guide says once what such a field holds (`integer|null`,
+ * `integer[]`), and llms.txt keeps within its budget.
+ */
+function fieldLines(resource: ResourceModel): string[] {
+  const keyOf = joinKeys(resource);
+  const folded = new Set(keyOf.values());
+  return resource.fields
+    .filter((f) => !folded.has(f))
+    .map((f) => {
+      const key = keyOf.get(f);
+      return `- ${f.name}: ${fieldTypeText(f)}${marks(f)}. ${f.description}${key ? ` ${key.type === 'array' ? 'Ids' : 'Id'}: ${key.name}${marks(key)}.` : ''}`;
+    });
+}
+
+/** Each field that names a related record, and the field of its id (the first, when there are two). */
+function joinKeys(resource: ResourceModel): Map<FieldModel, FieldModel> {
+  const keyOf = new Map<FieldModel, FieldModel>();
+  for (const key of resource.fields) {
+    const named = joinKeyOf(key, resource.fields);
+    if (named && !keyOf.has(named)) keyOf.set(named, key);
+  }
+  return keyOf;
+}
+
+/** The names of the ids said on their names' lines. */
+function foldedKeys(resource: ResourceModel): Set<string> {
+  return new Set([...joinKeys(resource).values()].map((f) => f.name));
+}
+
+/** The field whose name `key` is the id of (the same relation, read as a name), if `key` is such an id. */
+function joinKeyOf(key: FieldModel, fields: readonly FieldModel[]): FieldModel | undefined {
+  const { source } = key;
+  const isId = key.type === 'integer' || key.items === 'integer';
+  if (!isId) return undefined;
+  return fields.find((named) => {
+    const other = named.source;
+    if (named === key || named.type === 'integer' || named.items === 'integer') return false;
+    if (source.kind === 'many2one' && other.kind === 'many2one') return other.erp === source.erp;
+    if (source.kind === 'x2many' && other.kind === 'x2many') return other.erp === source.erp;
+    if (source.kind === 'related' && other.kind === 'related') return other.erp === source.erp && other.comodelField === source.comodelField;
+    return false;
+  });
+}
+
 function routeSection(resource: ResourceModel): string {
   const lines = [
     `### ${resource.path}: ${resource.title}${resource.deprecated ? ' [deprecated]' : ''}`,
@@ -49,8 +96,9 @@ function routeSection(resource: ResourceModel): string {
       .join(' '),
     `Default order: ${resource.defaultOrderText}. Sortable: ${sortableNames(resource).join(', ') || 'none'}.${scopeText(resource) ? ` Scope: ${scopeText(resource)}.` : ''}`,
     'Fields:',
-    ...resource.fields.map((f) => `- ${f.name}: ${fieldTypeText(f)}${marks(f)}. ${f.description}`),
+    ...fieldLines(resource),
   ];
+  const folded = foldedKeys(resource);
   if (resource.filters.length) {
     lines.push('Filters:');
     for (const f of resource.filters) {
@@ -58,7 +106,9 @@ function routeSection(resource: ResourceModel): string {
       lines.push(`- ${f.name} ${f.op} ${filterValueText(f)}${marks(f)}${note ? `. ${note}` : ''}`);
     }
   } else lines.push('Filters: none.');
-  lines.push(`Example record (shape only): ${JSON.stringify(exampleRecord(resource))}`);
+  // The ids said on their names' lines are left out of the example too: the shape is the same.
+  const example = Object.fromEntries(Object.entries(exampleRecord(resource)).filter(([name]) => !folded.has(name)));
+  lines.push(`Example record (shape only): ${JSON.stringify(example)}`);
   return lines.join('\n');
 }
 
@@ -75,6 +125,7 @@ function llmsGuideValues(model: CatalogueModel): GuideValues {
     nullable: '`|null`',
     personal: '[personal data]',
     deprecated: '[deprecated]',
+    id_beside_name: "Below, it is said on its name's line (`Id: driver_id.`), not in the example record. ",
   };
 }
 

@@ -6,6 +6,7 @@
  */
 import { banner } from '../banner';
 import type { FilterModel, ResourceModel } from '../model/catalogue-model';
+import { CSV_DIALECT_VALUES, LIST_FORMATS } from '../model/export-formats';
 
 const INTEGER = '^[0-9]{1,10}$';
 const INTEGER_LIST = '^[0-9]{1,10}(,[0-9]{1,10})*$';
@@ -49,8 +50,9 @@ export function listQuerySchema(resource: ResourceModel): object {
     total: text(BOOLEAN),
     order: { type: 'string', minLength: 1, maxLength: MAX_TEXT },
     fields: { type: 'string', maxLength: MAX_LIST_TEXT },
-    format: { type: 'string', enum: ['json', 'csv', 'ndjson'] },
+    format: { type: 'string', enum: [...LIST_FORMATS] },
     csv_formulas: { type: 'string', enum: ['escaped', 'raw'] },
+    csv_dialect: { type: 'string', enum: [...CSV_DIALECT_VALUES] },
     // A date-time or a token the gateway gave: which of the two, and whether it is valid, is checked at run time.
     changed_since: { type: 'string', minLength: 1, maxLength: 128 },
   };

@@ -41,7 +41,7 @@ export interface CatalogueModel {
 }
 
 /** Common parameters of list routes (interface spec, "Query parameters common to list routes"). */
-export const COMMON_LIST_PARAMETERS = ['limit', 'offset', 'since_id', 'total', 'order', 'fields', 'format', 'csv_formulas', 'changed_since'] as const;
+export const COMMON_LIST_PARAMETERS = ['limit', 'offset', 'since_id', 'total', 'order', 'fields', 'format', 'csv_formulas', 'csv_dialect', 'changed_since'] as const;
 
 export const LIMITS = Object.freeze({
   limitDefault: 50,

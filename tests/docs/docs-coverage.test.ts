@@ -84,7 +84,8 @@ describe('the documents cover the catalogue', () => {
     expect(text).toContain(`GET /api/v1/${r.path}.`);
     expect(text).toContain(`GET /api/v1/${r.path}/{id}.`);
     expect(text).toContain(`Default order: ${r.defaultOrderText}.`);
-    for (const f of r.fields) expect(text).toMatch(new RegExp(`\\n- ${f.name}: `));
+    // A related record's id beside its name is said on its name's line (`Id: driver_id.`).
+    for (const f of r.fields) expect(text).toMatch(new RegExp(`\\n- ${f.name}: |\\. Ids?: ${f.name}\\.`));
     for (const f of r.filters) expect(text).toMatch(new RegExp(`\\n- ${f.name} ${f.op.replace(/[<>=]/g, '\\$&')} `));
     for (const f of r.filters) for (const v of f.values ?? []) expect(text).toContain(JSON.stringify(v));
   });

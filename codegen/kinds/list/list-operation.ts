@@ -2,12 +2,9 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { DATA_HEADERS, errorResponses, filterParameter, ref, scopeSentence, SERVER_ERRORS } from '../../emit/openapi/components';
 import type { ResourceModel } from '../../model/catalogue-model';
+import { EXPORT_FORMAT_DOCS } from '../../model/export-formats';
 import { operationId, recordTypeName } from '../../model/names';
 
-const EXPORT_CSV_TEXT =
-  'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).';
-const EXPORT_NDJSON_TEXT =
-  'One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`).';
 /** The list route's operation: a JSON page, or an export (CSV, NDJSON) of every matching record. */
 export function listOperation(resource: ResourceModel): OpenAPIV3_1.OperationObject {
   const record = recordTypeName(resource.domain, resource.name);
@@ -33,6 +30,7 @@ export function listOperation(resource: ResourceModel): OpenAPIV3_1.OperationObj
       ref('Fields', 'parameters'),
       ref('Format', 'parameters'),
       ref('CsvFormulas', 'parameters'),
+      ref('CsvDialect', 'parameters'),
       ref('ChangedSince', 'parameters'),
       ...resource.filters.map(filterParameter),
       ref('IfNoneMatch', 'parameters'),
@@ -43,10 +41,9 @@ export function listOperation(resource: ResourceModel): OpenAPIV3_1.OperationObj
           'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
         // An export's Content-Disposition is described with its media types: a response header here would be promised on the JSON page too.
         // Likewise its ETag: a JSON page always has one, an export never, so the header is optional here.
-        headers: { ...DATA_HEADERS, ETag: ref('PageETag', 'headers') },
+        headers: { ...DATA_HEADERS, ETag: ref('PageETag', 'headers'), 'X-Total-Count': ref('TotalCount', 'headers') },
         content: {
-          'text/csv': { schema: { type: 'string', description: EXPORT_CSV_TEXT } },
-          'application/x-ndjson': { schema: { type: 'string', description: EXPORT_NDJSON_TEXT } },
+          ...Object.fromEntries(Object.values(EXPORT_FORMAT_DOCS).map(({ mediaType, description }) => [mediaType, { schema: { type: 'string', description } }])),
           'application/json': {
             schema: {
               type: 'object',

@@ -2160,14 +2160,14 @@ footer {
 <li>Every record has an integer <code>id</code>, always present; the other fields are all present unless <code>fields</code> selects a subset.</li>
 <li>Types: <code>integer</code>, <code>number</code>, <code>boolean</code>, <code>string</code>; dates (<code>string (date)</code>) are <code>YYYY-MM-DD</code>, date-times (<code>string (date-time)</code>) ISO 8601 in UTC ending in <code>Z</code>; arrays hold the readable names of related records (<code>array of string</code>) or their ids (<code>array of integer</code>).</li>
 <li><span class="b">nullable</span>: the field may be <code>null</code> (an empty relation, or one the API account cannot read; the request still succeeds). Nulls of the second kind are named in <code>meta.unreadable_fields</code> (a detail answer then has a <code>meta</code> too) and in the <code>X-Unreadable-Fields</code> header (an export has the header only): they are not the record's value, so a sync should not store them as one.</li>
-<li>Fields named <code>*_id</code> hold the id of a related record; the sibling without the suffix holds its readable name. <code>url</code> links to the record in the ERP interface.</li>
+<li>A related record's name comes with its id (<code>driver_id</code>, <code>integer|null</code>, beside <code>driver</code>; <code>assignee_ids</code>, <code>integer[]</code>, beside <code>assignees</code>): join by the id, never by the name. <code>url</code> links to the record in the ERP interface.</li>
 <li>Enumerated fields (\u201Cone of \u2026\u201D in the tables) take exactly one of the listed strings.</li>
 <li><span class="b pd">personal data</span> marks personal data: handle it accordingly. <span class="b dep">deprecated</span> marks what may go; answers touching it carry a <code>Deprecation</code> header.</li>
 </ul>
 </section>
 <section class="guide" id="paging">
 <h2>Paging</h2>
-<p>List routes take <code>limit</code>, <code>offset</code>, <code>since_id</code>, <code>total</code>, <code>order</code>, <code>fields</code>, <code>format</code>, <code>csv_formulas</code>, <code>changed_since</code> besides their filters; detail routes take <code>fields</code> only. Any other query key is 400; a malformed value (<code>limit=0</code>, <code>offset=-1</code>, <code>total=maybe</code>) is 422. A list answers <code>{&quot;data&quot;: [record, ...], &quot;meta&quot;: {&quot;total&quot;: n, &quot;next_since_id&quot;: n|null}}</code>.</p>
+<p>List routes take <code>limit</code>, <code>offset</code>, <code>since_id</code>, <code>total</code>, <code>order</code>, <code>fields</code>, <code>format</code>, <code>csv_formulas</code>, <code>csv_dialect</code>, <code>changed_since</code> besides their filters; detail routes take <code>fields</code> only. Any other query key is 400; a malformed value (<code>limit=0</code>, <code>offset=-1</code>, <code>total=maybe</code>) is 422. A list answers <code>{&quot;data&quot;: [record, ...], &quot;meta&quot;: {&quot;total&quot;: n, &quot;next_since_id&quot;: n|null}}</code>.</p>
 <ul>
 <li><strong>Offset paging</strong> (<code>limit</code>, <code>offset</code>, optional <code>order</code>): for screens and small lists. <code>meta.total</code> counts every match; the cost grows with the offset.</li>
 <li><strong>Cursor paging</strong> (<code>since_id</code>): for full scans and synchronisation. Start with <code>since_id=0</code>, then pass back <code>meta.next_since_id</code> unchanged (<code>&quot;next_since_id&quot;: 212</code>: ask again with <code>since_id=212</code>); stop at <code>&quot;next_since_id&quot;: null</code>. Ascending id, constant cost; never compute the cursor yourself. Not with <code>offset</code> or <code>order</code> (400).</li>
@@ -2179,6 +2179,8 @@ footer {
 <li>fields: comma-separated field names (<code>fields=id,name</code>); an unknown name is 400.</li>
 <li>format: <code>csv</code> or <code>ndjson</code> (or <code>Accept: text/csv</code> or <code>application/x-ndjson</code>): an export of every match, streamed by ascending id, with the filters and <code>fields</code>; <code>since_id</code> resumes after an id; not with <code>limit</code>, <code>offset</code>, <code>order</code> or <code>total</code> (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, <code>null</code> an empty field, an empty text <code>&quot;&quot;</code>, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab or a carriage return) has a <code>'</code> in front, as OWASP advises, so that opening the file computes nothing (numbers such as <code>-12.5</code> are never changed). An export that ends without its last chunk was cut short: resume with <code>since_id</code>. <code>format=json</code> gives the JSON page whatever <code>Accept</code> says.</li>
 <li>csv_formulas: <code>escaped</code> (default) or <code>raw</code>, CSV exports only (400 otherwise). <code>escaped</code>: texts a spreadsheet would read as formulas (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab, a carriage return, or their full-width forms) get a leading <code>'</code> (OWASP's advice against CSV injection); <code>raw</code>: every text as the ERP holds it, for loaders that are not spreadsheets.</li>
+<li>csv_dialect: <code>rfc4180</code> (default), <code>excel</code> (a UTF-8 BOM, date-times <code>2026-01-05 14:30:00</code> in UTC, <code>TRUE</code>/<code>FALSE</code>: what Excel opens right) or <code>excel-semicolon</code> (the same with <code>;</code> and a decimal comma, for Excel in French, German...); CSV exports only (400 otherwise).</li>
+<li>An export announces its rows in <code>X-Total-Count</code> (counted before the first page: writes meanwhile can change a few) and is compressed as <code>Accept-Encoding</code> asks.</li>
 <li>changed_since: an ISO 8601 date-time, or the token <code>meta.next_changed_since</code> gave: the change feed, records written at or after it in <code>(write_date, id)</code> order. Pass back <code>meta.next_changed_since</code> while <code>meta.more_changes</code> is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters come in <code>meta.removed_ids</code> (exports: a <code>_removed</code> column, and the next token in the <code>X-Next-Changed-Since</code> header). The last few seconds wait until settled. Deleted records cannot be seen: compare the ids of an export now and then. Not with <code>order</code>, <code>offset</code>, <code>since_id</code> or <code>total=true</code> (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.</li>
 <li><strong>Unchanged answers</strong>: a 200 JSON answer carries an <code>ETag</code> (an export none); send it back in <code>If-None-Match</code> (comma-separated, or <code>*</code>) and an unchanged answer is <strong>304</strong> with no body. The ERP is still read, and answers are <code>Cache-Control: no-store</code>: keep the ETag and the body yourself. A resource the operator caches answers <code>Cache-Control: private, max-age=\u2026</code> with an <code>Age</code> instead: it may come from the gateway's cache, at most <code>max-age</code> seconds old.</li>
 </ul>
@@ -2326,9 +2328,12 @@ footer {
 <tr><td><code>dimension</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Axis of analysis (plan) the account belongs to.</td></tr>
 <tr><td><code>dimension_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the axis of analysis (plan).</td></tr>
 <tr><td><code>root_dimension</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Top-level axis of analysis (root plan) of the account.</td></tr>
+<tr><td><code>root_dimension_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the root dimension (account.analytic.plan): the key to join on, beside its name in \`root_dimension\`.</td></tr>
 <tr><td><code>partner</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Partner (customer or funder) linked to the account.</td></tr>
+<tr><td><code>partner_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the partner (res.partner): the key to join on, beside its name in \`partner\`.</td></tr>
 <tr><td><code>active</code></td><td data-label="Type">boolean</td><td data-label="Description">False for an archived account.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -2350,9 +2355,12 @@ footer {
       &quot;dimension&quot;: &quot;Example dimension&quot;,
       &quot;dimension_id&quot;: 7,
       &quot;root_dimension&quot;: &quot;Example root dimension&quot;,
+      &quot;root_dimension_id&quot;: 7,
       &quot;partner&quot;: &quot;Example partner&quot;,
+      &quot;partner_id&quot;: 7,
       &quot;active&quot;: true,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=account.analytic.account&amp;view_type=form&quot;
     }
   ],
@@ -2377,6 +2385,7 @@ footer {
 <tr><td><code>sequence</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Display order.</td></tr>
 <tr><td><code>applicability</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>optional</code>, <code>mandatory</code>, <code>unavailable</code></span></td><td data-label="Description">Default applicability of the dimension on analytic distributions.</td></tr>
 <tr><td><code>parent</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Parent dimension when nested.</td></tr>
+<tr><td><code>parent_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the parent (account.analytic.plan): the key to join on, beside its name in \`parent\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -2394,6 +2403,7 @@ footer {
       &quot;sequence&quot;: 3,
       &quot;applicability&quot;: &quot;optional&quot;,
       &quot;parent&quot;: &quot;Example parent&quot;,
+      &quot;parent_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=account.analytic.plan&amp;view_type=form&quot;
     }
   ],
@@ -2427,6 +2437,7 @@ footer {
 <tr><td><code>sequence</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Rank in the circuit (lowest rank decides first).</td></tr>
 <tr><td><code>required</code></td><td data-label="Type">boolean</td><td data-label="Description">Approval of this approver is mandatory.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -2454,6 +2465,7 @@ footer {
       &quot;sequence&quot;: 3,
       &quot;required&quot;: true,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=approval.approver&amp;view_type=form&quot;
     }
   ],
@@ -2479,18 +2491,23 @@ footer {
 <tr><td><code>request_description</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Description of the approval request.</td></tr>
 <tr><td><code>request_status</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>new</code>, <code>pending</code>, <code>approved</code>, <code>refused</code>, <code>cancel</code>, <code>treated_paid</code></span></td><td data-label="Description">Status of the approval request.</td></tr>
 <tr><td><code>author</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Author of the approval request.</td></tr>
+<tr><td><code>author_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the author (res.users): the key to join on, beside its name in \`author\`.</td></tr>
 <tr><td><code>description</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Description of the line.</td></tr>
 <tr><td><code>product</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Product asked for.</td></tr>
 <tr><td><code>product_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the product asked for.</td></tr>
 <tr><td><code>quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity asked for.</td></tr>
 <tr><td><code>uom</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Unit of measure of the quantity.</td></tr>
+<tr><td><code>uom_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the uom (uom.uom): the key to join on, beside its name in \`uom\`.</td></tr>
 <tr><td><code>estimated_amount</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Estimated amount excluding tax.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the estimated amount.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>analytic_accounts</code></td><td data-label="Type">array of string</td><td data-label="Description">Names of the analytic accounts charged.</td></tr>
 <tr><td><code>analytic_distribution</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Raw analytic distribution as compact JSON: account identifier and percentage.</td></tr>
 <tr><td><code>purchase_order_line_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Purchase order line resulting from this line, if any.</td></tr>
 <tr><td><code>vendor</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vendor proposed for the line.</td></tr>
+<tr><td><code>vendor_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the vendor (res.partner): the key to join on, beside its name in \`vendor\`.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -2514,20 +2531,25 @@ footer {
       &quot;request_description&quot;: &quot;Example request description&quot;,
       &quot;request_status&quot;: &quot;new&quot;,
       &quot;author&quot;: &quot;Example author&quot;,
+      &quot;author_id&quot;: 7,
       &quot;description&quot;: &quot;Example description&quot;,
       &quot;product&quot;: &quot;Example product&quot;,
       &quot;product_id&quot;: 7,
       &quot;quantity&quot;: 1250.5,
       &quot;uom&quot;: &quot;Example uom&quot;,
+      &quot;uom_id&quot;: 7,
       &quot;estimated_amount&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;analytic_accounts&quot;: [
         &quot;Example account&quot;
       ],
       &quot;analytic_distribution&quot;: &quot;{\\&quot;12\\&quot;:60.0,\\&quot;15\\&quot;:40.0}&quot;,
       &quot;purchase_order_line_id&quot;: 7,
       &quot;vendor&quot;: &quot;Example vendor&quot;,
+      &quot;vendor_id&quot;: 7,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=approval.product.line&amp;view_type=form&quot;
     }
   ],
@@ -2554,15 +2576,19 @@ footer {
 <tr><td><code>author</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Author (owner) of the request.</td></tr>
 <tr><td><code>author_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the author (user).</td></tr>
 <tr><td><code>created_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who entered the request, if different from the author.</td></tr>
+<tr><td><code>created_by_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the created by (res.users): the key to join on, beside its name in \`created_by\`.</td></tr>
 <tr><td><code>status</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>new</code>, <code>pending</code>, <code>approved</code>, <code>refused</code>, <code>cancel</code>, <code>treated_paid</code></span></td><td data-label="Description">Status of the request.</td></tr>
 <tr><td><code>category</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Approval category.</td></tr>
 <tr><td><code>category_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the approval category.</td></tr>
 <tr><td><code>amount</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Amount of the request.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amount.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>budget_code</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Budget code charged.</td></tr>
 <tr><td><code>final_approver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Approver who takes the final decision.</td></tr>
+<tr><td><code>final_approver_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the final approver (res.users): the key to join on, beside its name in \`final_approver\`.</td></tr>
 <tr><td><code>approvers</code></td><td data-label="Type">array of integer</td><td data-label="Description">Identifiers of the circuit steps, to join with approvals/approvers.</td></tr>
 <tr><td><code>partner</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Partner (contact) concerned by the request.</td></tr>
+<tr><td><code>partner_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the partner (res.partner): the key to join on, beside its name in \`partner\`.</td></tr>
 <tr><td><code>location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Location concerned by the request.</td></tr>
 <tr><td><code>quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity asked for.</td></tr>
 <tr><td><code>created_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Creation date and time of the record.</td></tr>
@@ -2572,6 +2598,7 @@ footer {
 <tr><td><code>date_end</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">End of the period concerned.</td></tr>
 <tr><td><code>purchase_order_count</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Number of purchase orders created from the request.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -2601,18 +2628,22 @@ footer {
       &quot;author&quot;: &quot;Example author&quot;,
       &quot;author_id&quot;: 7,
       &quot;created_by&quot;: &quot;Example created by&quot;,
+      &quot;created_by_id&quot;: 7,
       &quot;status&quot;: &quot;new&quot;,
       &quot;category&quot;: &quot;Example category&quot;,
       &quot;category_id&quot;: 7,
       &quot;amount&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;budget_code&quot;: &quot;Example budget code&quot;,
       &quot;final_approver&quot;: &quot;Example final approver&quot;,
+      &quot;final_approver_id&quot;: 7,
       &quot;approvers&quot;: [
         7,
         9
       ],
       &quot;partner&quot;: &quot;Example partner&quot;,
+      &quot;partner_id&quot;: 7,
       &quot;location&quot;: &quot;Example location&quot;,
       &quot;quantity&quot;: 1250.5,
       &quot;created_at&quot;: &quot;2026-01-31T08:00:00Z&quot;,
@@ -2622,6 +2653,7 @@ footer {
       &quot;date_end&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;purchase_order_count&quot;: 3,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=approval.request&amp;view_type=form&quot;
     }
   ],
@@ -2649,6 +2681,7 @@ footer {
 <tr><td><code>code</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Code of the meter.</td></tr>
 <tr><td><code>label</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Label of the meter.</td></tr>
 <tr><td><code>environment</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Environment (site) served by the meter.</td></tr>
+<tr><td><code>environment_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the environment (ops.environment): the key to join on, beside its name in \`environment\`.</td></tr>
 <tr><td><code>current_kwh</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Estimated balance (kWh): last reading, plus credit bought since, minus the average consumption since.</td></tr>
 <tr><td><code>last_reading_kwh</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Balance at the last reading (kWh).</td></tr>
 <tr><td><code>last_reading_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time of the last reading.</td></tr>
@@ -2658,6 +2691,7 @@ footer {
 <tr><td><code>total_purchased_kwh</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Credit bought for the meter (kWh; cancelled purchases excluded).</td></tr>
 <tr><td><code>total_purchased_amount</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Amount spent on credit for the meter (cancelled purchases excluded).</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amounts.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>status</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>ok</code>, <code>warning</code>, <code>critical</code>, <code>no_data</code></span></td><td data-label="Description">Alert status from the remaining autonomy: ok, warning (10 days or less), critical (3 days or less), no_data (no reading or no consumption average).</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
@@ -2678,6 +2712,7 @@ footer {
       &quot;code&quot;: &quot;Example code&quot;,
       &quot;label&quot;: &quot;Example label&quot;,
       &quot;environment&quot;: &quot;Example environment&quot;,
+      &quot;environment_id&quot;: 7,
       &quot;current_kwh&quot;: 1250.5,
       &quot;last_reading_kwh&quot;: 1250.5,
       &quot;last_reading_date&quot;: &quot;2026-01-31T08:00:00Z&quot;,
@@ -2687,6 +2722,7 @@ footer {
       &quot;total_purchased_kwh&quot;: 1250.5,
       &quot;total_purchased_amount&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;status&quot;: &quot;ok&quot;,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=electricity.counter&amp;view_type=form&quot;
     }
@@ -2712,10 +2748,12 @@ footer {
 <tr><td><code>counter</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Code of the meter credited.</td></tr>
 <tr><td><code>counter_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the meter credited.</td></tr>
 <tr><td><code>environment</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Environment (site) served by the meter.</td></tr>
+<tr><td><code>environment_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the environment (ops.environment): the key to join on, beside its name in \`environment\`.</td></tr>
 <tr><td><code>date_purchase</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date of the purchase.</td></tr>
 <tr><td><code>purchased_kwh</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Credit bought (kWh).</td></tr>
 <tr><td><code>amount</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Amount paid.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amount.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>price_per_kwh</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Price paid per kWh (amount divided by the kWh bought).</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>active</code>, <code>cancelled</code></span></td><td data-label="Description">State of the purchase.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
@@ -2739,10 +2777,12 @@ footer {
       &quot;counter&quot;: &quot;Example counter&quot;,
       &quot;counter_id&quot;: 7,
       &quot;environment&quot;: &quot;Example environment&quot;,
+      &quot;environment_id&quot;: 7,
       &quot;date_purchase&quot;: &quot;2026-01-31&quot;,
       &quot;purchased_kwh&quot;: 1250.5,
       &quot;amount&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;price_per_kwh&quot;: 1250.5,
       &quot;state&quot;: &quot;active&quot;,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=electricity.purchase&amp;view_type=form&quot;
@@ -2768,6 +2808,7 @@ footer {
 <tr><td><code>counter</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Code of the meter read.</td></tr>
 <tr><td><code>counter_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the meter read.</td></tr>
 <tr><td><code>environment</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Environment (site) served by the meter.</td></tr>
+<tr><td><code>environment_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the environment (ops.environment): the key to join on, beside its name in \`environment\`.</td></tr>
 <tr><td><code>date_reading</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time of the reading.</td></tr>
 <tr><td><code>remaining_kwh</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Balance read on the meter (kWh).</td></tr>
 <tr><td><code>consumed_kwh</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Consumption since the previous reading (kWh).</td></tr>
@@ -2794,6 +2835,7 @@ footer {
       &quot;counter&quot;: &quot;Example counter&quot;,
       &quot;counter_id&quot;: 7,
       &quot;environment&quot;: &quot;Example environment&quot;,
+      &quot;environment_id&quot;: 7,
       &quot;date_reading&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;remaining_kwh&quot;: 1250.5,
       &quot;consumed_kwh&quot;: 1250.5,
@@ -2827,8 +2869,11 @@ footer {
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the event.</td></tr>
 <tr><td><code>name</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Name of the event.</td></tr>
 <tr><td><code>event_type</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Event template applied.</td></tr>
+<tr><td><code>event_type_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the event type (event.type): the key to join on, beside its name in \`event_type\`.</td></tr>
 <tr><td><code>activity</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Activity of the event.</td></tr>
+<tr><td><code>activity_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the activity (space.activity): the key to join on, beside its name in \`activity\`.</td></tr>
 <tr><td><code>stage</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Lifecycle stage.</td></tr>
+<tr><td><code>stage_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the stage (event.stage): the key to join on, beside its name in \`stage\`.</td></tr>
 <tr><td><code>date_begin</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Start date and time.</td></tr>
 <tr><td><code>date_end</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">End date and time.</td></tr>
 <tr><td><code>is_ongoing</code></td><td data-label="Type">boolean</td><td data-label="Description">True if the event is in progress at request time.</td></tr>
@@ -2840,14 +2885,18 @@ footer {
 <tr><td><code>seats_taken</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Seats taken by confirmed and attended registrations.</td></tr>
 <tr><td><code>seats_available</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Seats still available (0 when unlimited).</td></tr>
 <tr><td><code>organizer</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Organizer of the event.</td></tr>
+<tr><td><code>organizer_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the organizer (res.partner): the key to join on, beside its name in \`organizer\`.</td></tr>
 <tr><td><code>responsible</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User responsible for the event.</td></tr>
+<tr><td><code>responsible_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the responsible (res.users): the key to join on, beside its name in \`responsible\`.</td></tr>
 <tr><td><code>referent</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Referent person of the event.</td></tr>
+<tr><td><code>referent_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the referent (res.users): the key to join on, beside its name in \`referent\`.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>internal</code>, <code>public</code></span></td><td data-label="Description">Origin of the event (internal or public request).</td></tr>
 <tr><td><code>review_state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>approved</code>, <code>pending</code>, <code>refused</code></span></td><td data-label="Description">Review state of the event.</td></tr>
 <tr><td><code>hidden_public</code></td><td data-label="Type">boolean</td><td data-label="Description">Hidden on the public site.</td></tr>
 <tr><td><code>checklist_enabled</code></td><td data-label="Type">boolean</td><td data-label="Description">The preparation checklist is enabled.</td></tr>
 <tr><td><code>checklist_progress</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Progress of the preparation checklist (percent).</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -2869,8 +2918,11 @@ footer {
       &quot;id&quot;: 42,
       &quot;name&quot;: &quot;Example name&quot;,
       &quot;event_type&quot;: &quot;Example event type&quot;,
+      &quot;event_type_id&quot;: 7,
       &quot;activity&quot;: &quot;Example activity&quot;,
+      &quot;activity_id&quot;: 7,
       &quot;stage&quot;: &quot;Example stage&quot;,
+      &quot;stage_id&quot;: 7,
       &quot;date_begin&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;date_end&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;is_ongoing&quot;: true,
@@ -2882,14 +2934,18 @@ footer {
       &quot;seats_taken&quot;: 3,
       &quot;seats_available&quot;: 3,
       &quot;organizer&quot;: &quot;Example organizer&quot;,
+      &quot;organizer_id&quot;: 7,
       &quot;responsible&quot;: &quot;Example responsible&quot;,
+      &quot;responsible_id&quot;: 7,
       &quot;referent&quot;: &quot;Example referent&quot;,
+      &quot;referent_id&quot;: 7,
       &quot;origin&quot;: &quot;internal&quot;,
       &quot;review_state&quot;: &quot;approved&quot;,
       &quot;hidden_public&quot;: true,
       &quot;checklist_enabled&quot;: true,
       &quot;checklist_progress&quot;: 1250.5,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=event.event&amp;view_type=form&quot;
     }
   ],
@@ -2913,12 +2969,15 @@ footer {
 <tr><td><code>event_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the event.</td></tr>
 <tr><td><code>event</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Name of the event.</td></tr>
 <tr><td><code>ticket</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Ticket type of the registration.</td></tr>
+<tr><td><code>ticket_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the ticket (event.event.ticket): the key to join on, beside its name in \`ticket\`.</td></tr>
 <tr><td><code>attendee</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Participant name.</td></tr>
 <tr><td><code>email</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Participant email address.</td></tr>
 <tr><td><code>phone</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Participant phone number.</td></tr>
 <tr><td><code>booked_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Contact who booked the registration.</td></tr>
+<tr><td><code>booked_by_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the booked by (res.partner): the key to join on, beside its name in \`booked_by\`.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>draft</code>, <code>open</code>, <code>done</code>, <code>cancel</code></span></td><td data-label="Description">Registration status: draft (unconfirmed), open (confirmed), done (attended), cancel (cancelled).</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -2938,12 +2997,15 @@ footer {
       &quot;event_id&quot;: 7,
       &quot;event&quot;: &quot;Example event&quot;,
       &quot;ticket&quot;: &quot;Example ticket&quot;,
+      &quot;ticket_id&quot;: 7,
       &quot;attendee&quot;: &quot;Example attendee&quot;,
       &quot;email&quot;: &quot;someone@example.org&quot;,
       &quot;phone&quot;: &quot;+1 555 0100&quot;,
       &quot;booked_by&quot;: &quot;Example booked by&quot;,
+      &quot;booked_by_id&quot;: 7,
       &quot;state&quot;: &quot;draft&quot;,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=event.registration&amp;view_type=form&quot;
     }
   ],
@@ -2969,6 +3031,7 @@ footer {
 <tr><td><code>name</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Task to carry out.</td></tr>
 <tr><td><code>done</code></td><td data-label="Type">boolean</td><td data-label="Description">The task is done.</td></tr>
 <tr><td><code>assignee</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User assigned to the task.</td></tr>
+<tr><td><code>assignee_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the assignee (res.users): the key to join on, beside its name in \`assignee\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -2989,6 +3052,7 @@ footer {
       &quot;name&quot;: &quot;Example name&quot;,
       &quot;done&quot;: true,
       &quot;assignee&quot;: &quot;Example assignee&quot;,
+      &quot;assignee_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=event.checklist.task&amp;view_type=form&quot;
     }
   ],
@@ -3021,8 +3085,10 @@ footer {
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>pending</code>, <code>handled</code>, <code>late</code></span></td><td data-label="Description">Handling state: late when the due date has passed without the alert being handled.</td></tr>
 <tr><td><code>handled_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">When the alert was handled.</td></tr>
 <tr><td><code>handled_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who handled the alert.</td></tr>
+<tr><td><code>handled_by_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the handled by (res.users): the key to join on, beside its name in \`handled_by\`.</td></tr>
 <tr><td><code>reminder_days</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Notice days before the due date.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -3048,8 +3114,10 @@ footer {
       &quot;state&quot;: &quot;pending&quot;,
       &quot;handled_at&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;handled_by&quot;: &quot;Example handled by&quot;,
+      &quot;handled_by_id&quot;: 7,
       &quot;reminder_days&quot;: 3,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=fleet.alert&amp;view_type=form&quot;
     }
   ],
@@ -3074,12 +3142,14 @@ footer {
 <tr><td><code>vehicle</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle filled.</td></tr>
 <tr><td><code>vehicle_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the vehicle filled.</td></tr>
 <tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Driver at the time of the fill.</td></tr>
+<tr><td><code>driver_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the driver (res.partner): the key to join on, beside its name in \`driver\`.</td></tr>
 <tr><td><code>date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time of the fill.</td></tr>
 <tr><td><code>station</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Fuel station.</td></tr>
 <tr><td><code>liters</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Litres filled.</td></tr>
 <tr><td><code>price_per_liter</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Price per litre.</td></tr>
 <tr><td><code>total_amount</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Total amount of the fill.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amounts.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>odometer</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Odometer reading at the fill (km).</td></tr>
 <tr><td><code>distance</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Kilometres driven since the previous fill.</td></tr>
 <tr><td><code>consumption</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Litres per 100 km over the interval since the previous fill.</td></tr>
@@ -3088,6 +3158,7 @@ footer {
 <tr><td><code>anomaly_reason</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Explanation of the anomaly.</td></tr>
 <tr><td><code>reviewed</code></td><td data-label="Type">boolean</td><td data-label="Description">Anomaly reviewed by a manager.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -3109,12 +3180,14 @@ footer {
       &quot;vehicle&quot;: &quot;Example vehicle&quot;,
       &quot;vehicle_id&quot;: 7,
       &quot;driver&quot;: &quot;Example driver&quot;,
+      &quot;driver_id&quot;: 7,
       &quot;date&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;station&quot;: &quot;Example station&quot;,
       &quot;liters&quot;: 1250.5,
       &quot;price_per_liter&quot;: 1250.5,
       &quot;total_amount&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;odometer&quot;: 1250.5,
       &quot;distance&quot;: 1250.5,
       &quot;consumption&quot;: 1250.5,
@@ -3123,6 +3196,7 @@ footer {
       &quot;anomaly_reason&quot;: &quot;Example anomaly reason&quot;,
       &quot;reviewed&quot;: true,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=fleet.fuel.log&amp;view_type=form&quot;
     }
   ],
@@ -3147,11 +3221,14 @@ footer {
 <tr><td><code>vehicle</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle involved.</td></tr>
 <tr><td><code>vehicle_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the vehicle involved.</td></tr>
 <tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Driver at the time of the incident.</td></tr>
+<tr><td><code>driver_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the driver (res.partner): the key to join on, beside its name in \`driver\`.</td></tr>
 <tr><td><code>date</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date of the incident.</td></tr>
 <tr><td><code>severity</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>minor</code>, <code>moderate</code>, <code>major</code>, <code>critical</code></span></td><td data-label="Description">Severity of the incident.</td></tr>
 <tr><td><code>cost</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Estimated impact cost.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the cost.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -3173,11 +3250,14 @@ footer {
       &quot;vehicle&quot;: &quot;Example vehicle&quot;,
       &quot;vehicle_id&quot;: 7,
       &quot;driver&quot;: &quot;Example driver&quot;,
+      &quot;driver_id&quot;: 7,
       &quot;date&quot;: &quot;2026-01-31&quot;,
       &quot;severity&quot;: &quot;minor&quot;,
       &quot;cost&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=fleet.incident&amp;view_type=form&quot;
     }
   ],
@@ -3203,10 +3283,12 @@ footer {
 <tr><td><code>address</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Street address.</td></tr>
 <tr><td><code>city</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">City.</td></tr>
 <tr><td><code>country</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Country.</td></tr>
+<tr><td><code>country_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the country (res.country): the key to join on, beside its name in \`country\`.</td></tr>
 <tr><td><code>latitude</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Latitude (decimal degrees).</td></tr>
 <tr><td><code>longitude</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Longitude (decimal degrees).</td></tr>
 <tr><td><code>is_default_pickup</code></td><td data-label="Type">boolean</td><td data-label="Description">Default pick-up point for vehicle requests.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -3226,10 +3308,12 @@ footer {
       &quot;address&quot;: &quot;Example address&quot;,
       &quot;city&quot;: &quot;Example city&quot;,
       &quot;country&quot;: &quot;Example country&quot;,
+      &quot;country_id&quot;: 7,
       &quot;latitude&quot;: 1250.5,
       &quot;longitude&quot;: 1250.5,
       &quot;is_default_pickup&quot;: true,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=fleet.location&amp;view_type=form&quot;
     }
   ],
@@ -3254,18 +3338,22 @@ footer {
 <tr><td><code>vehicle</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle reserved.</td></tr>
 <tr><td><code>vehicle_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the vehicle reserved.</td></tr>
 <tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Driver.</td></tr>
+<tr><td><code>driver_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the driver (res.partner): the key to join on, beside its name in \`driver\`.</td></tr>
 <tr><td><code>requester</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who made the request.</td></tr>
+<tr><td><code>requester_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the requester (res.users): the key to join on, beside its name in \`requester\`.</td></tr>
 <tr><td><code>start</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Start of the reservation.</td></tr>
 <tr><td><code>stop</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">End of the reservation.</td></tr>
 <tr><td><code>duration</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Duration (hours).</td></tr>
 <tr><td><code>motive</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Purpose of the trip.</td></tr>
 <tr><td><code>pickup_location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Where the vehicle is picked up.</td></tr>
+<tr><td><code>pickup_location_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the pickup location (fleet.location): the key to join on, beside its name in \`pickup_location\`.</td></tr>
 <tr><td><code>destination</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Destination.</td></tr>
 <tr><td><code>expected_km</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Expected distance (km).</td></tr>
 <tr><td><code>attendees_count</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Expected passengers.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>internal</code>, <code>public</code></span></td><td data-label="Description">Channel through which the request was made.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>draft</code>, <code>pending</code>, <code>approved</code>, <code>in_progress</code>, <code>done</code>, <code>refused</code>, <code>cancelled</code></span></td><td data-label="Description">State of the reservation.</td></tr>
 <tr><td><code>approver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who approved or refused the request.</td></tr>
+<tr><td><code>approver_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the approver (res.users): the key to join on, beside its name in \`approver\`.</td></tr>
 <tr><td><code>approved_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">When the request was approved.</td></tr>
 <tr><td><code>refusal_reason</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reason given for a refusal.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
@@ -3289,18 +3377,22 @@ footer {
       &quot;vehicle&quot;: &quot;Example vehicle&quot;,
       &quot;vehicle_id&quot;: 7,
       &quot;driver&quot;: &quot;Example driver&quot;,
+      &quot;driver_id&quot;: 7,
       &quot;requester&quot;: &quot;Example requester&quot;,
+      &quot;requester_id&quot;: 7,
       &quot;start&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;stop&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;duration&quot;: 1250.5,
       &quot;motive&quot;: &quot;Example motive&quot;,
       &quot;pickup_location&quot;: &quot;Example pickup location&quot;,
+      &quot;pickup_location_id&quot;: 7,
       &quot;destination&quot;: &quot;Example destination&quot;,
       &quot;expected_km&quot;: 1250.5,
       &quot;attendees_count&quot;: 3,
       &quot;origin&quot;: &quot;internal&quot;,
       &quot;state&quot;: &quot;draft&quot;,
       &quot;approver&quot;: &quot;Example approver&quot;,
+      &quot;approver_id&quot;: 7,
       &quot;approved_at&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;refusal_reason&quot;: &quot;Example refusal reason&quot;,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=fleet.reservation&amp;view_type=form&quot;
@@ -3328,16 +3420,20 @@ footer {
 <tr><td><code>date</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date of the service.</td></tr>
 <tr><td><code>description</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Description of the service.</td></tr>
 <tr><td><code>service_type</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Type of service.</td></tr>
+<tr><td><code>service_type_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the service type (fleet.service.type): the key to join on, beside its name in \`service_type\`.</td></tr>
 <tr><td><code>service_kind</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>preventive</code>, <code>curative</code></span></td><td data-label="Description">Preventive or curative service.</td></tr>
 <tr><td><code>amount</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Cost of the service.</td></tr>
 <tr><td><code>total_cost</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Total cost including detail lines.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amounts.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>odometer</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Odometer reading at the service (km).</td></tr>
 <tr><td><code>next_service_odometer</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Odometer reading at which the next service is due (km).</td></tr>
 <tr><td><code>vendor</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vendor who performed the service.</td></tr>
+<tr><td><code>vendor_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the vendor (res.partner): the key to join on, beside its name in \`vendor\`.</td></tr>
 <tr><td><code>invoice_ref</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vendor invoice reference.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>new</code>, <code>running</code>, <code>done</code>, <code>cancelled</code></span></td><td data-label="Description">Stage of the service.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -3360,16 +3456,20 @@ footer {
       &quot;date&quot;: &quot;2026-01-31&quot;,
       &quot;description&quot;: &quot;Example description&quot;,
       &quot;service_type&quot;: &quot;Example service type&quot;,
+      &quot;service_type_id&quot;: 7,
       &quot;service_kind&quot;: &quot;preventive&quot;,
       &quot;amount&quot;: 1250.5,
       &quot;total_cost&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;odometer&quot;: 1250.5,
       &quot;next_service_odometer&quot;: 1250.5,
       &quot;vendor&quot;: &quot;Example vendor&quot;,
+      &quot;vendor_id&quot;: 7,
       &quot;invoice_ref&quot;: &quot;Example invoice ref&quot;,
       &quot;state&quot;: &quot;new&quot;,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=fleet.vehicle.log.services&amp;view_type=form&quot;
     }
   ],
@@ -3395,6 +3495,7 @@ footer {
 <tr><td><code>vehicle</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle driven.</td></tr>
 <tr><td><code>vehicle_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the vehicle driven.</td></tr>
 <tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Driver.</td></tr>
+<tr><td><code>driver_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the driver (res.partner): the key to join on, beside its name in \`driver\`.</td></tr>
 <tr><td><code>date</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date of the trip.</td></tr>
 <tr><td><code>date_start</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Departure time.</td></tr>
 <tr><td><code>date_end</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Arrival time.</td></tr>
@@ -3404,7 +3505,9 @@ footer {
 <tr><td><code>motive</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Purpose of the trip.</td></tr>
 <tr><td><code>destination</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Destination.</td></tr>
 <tr><td><code>analytic_account</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Analytic account charged.</td></tr>
+<tr><td><code>analytic_account_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the analytic account (account.analytic.account): the key to join on, beside its name in \`analytic_account\`.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -3426,6 +3529,7 @@ footer {
       &quot;vehicle&quot;: &quot;Example vehicle&quot;,
       &quot;vehicle_id&quot;: 7,
       &quot;driver&quot;: &quot;Example driver&quot;,
+      &quot;driver_id&quot;: 7,
       &quot;date&quot;: &quot;2026-01-31&quot;,
       &quot;date_start&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;date_end&quot;: &quot;2026-01-31T08:00:00Z&quot;,
@@ -3435,7 +3539,9 @@ footer {
       &quot;motive&quot;: &quot;Example motive&quot;,
       &quot;destination&quot;: &quot;Example destination&quot;,
       &quot;analytic_account&quot;: &quot;Example analytic account&quot;,
+      &quot;analytic_account_id&quot;: 7,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=fleet.trip&amp;view_type=form&quot;
     }
   ],
@@ -3458,12 +3564,15 @@ footer {
 <tr><td><code>id</code></td><td data-label="Type">integer</td><td data-label="Description">Technical identifier of the vehicle.</td></tr>
 <tr><td><code>plate</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Licence plate.</td></tr>
 <tr><td><code>model</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Make and model.</td></tr>
+<tr><td><code>model_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the model (fleet.vehicle.model): the key to join on, beside its name in \`model\`.</td></tr>
 <tr><td><code>vin</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle identification number (chassis).</td></tr>
 <tr><td><code>driver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Driver currently assigned.</td></tr>
+<tr><td><code>driver_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the driver (res.partner): the key to join on, beside its name in \`driver\`.</td></tr>
 <tr><td><code>seats</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Number of seats.</td></tr>
 <tr><td><code>fuel_type</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>diesel</code>, <code>gasoline</code>, <code>full_hybrid</code>, <code>plug_in_hybrid_diesel</code>, <code>plug_in_hybrid_gasoline</code>, <code>cng</code>, <code>lpg</code>, <code>hydrogen</code>, <code>electric</code></span></td><td data-label="Description">Fuel or energy.</td></tr>
 <tr><td><code>odometer</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Last odometer reading (km).</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Vehicle lifecycle state (free value).</td></tr>
+<tr><td><code>state_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the state (fleet.vehicle.state): the key to join on, beside its name in \`state\`.</td></tr>
 <tr><td><code>assignation_state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>free</code>, <code>assigned</code>, <code>maintenance</code>, <code>out_of_service</code>, <code>sold</code></span></td><td data-label="Description">Assignment state.</td></tr>
 <tr><td><code>acquisition_date</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date of acquisition.</td></tr>
 <tr><td><code>insurance_expiry</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Expiry date of the insurance.</td></tr>
@@ -3472,6 +3581,7 @@ footer {
 <tr><td><code>avg_consumption</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Average consumption (litres per 100 km).</td></tr>
 <tr><td><code>total_km_last_year</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Distance driven over the last twelve months (km).</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -3492,12 +3602,15 @@ footer {
       &quot;id&quot;: 42,
       &quot;plate&quot;: &quot;Example plate&quot;,
       &quot;model&quot;: &quot;Example model&quot;,
+      &quot;model_id&quot;: 7,
       &quot;vin&quot;: &quot;Example vin&quot;,
       &quot;driver&quot;: &quot;Example driver&quot;,
+      &quot;driver_id&quot;: 7,
       &quot;seats&quot;: 3,
       &quot;fuel_type&quot;: &quot;diesel&quot;,
       &quot;odometer&quot;: 1250.5,
       &quot;state&quot;: &quot;Example state&quot;,
+      &quot;state_id&quot;: 7,
       &quot;assignation_state&quot;: &quot;free&quot;,
       &quot;acquisition_date&quot;: &quot;2026-01-31&quot;,
       &quot;insurance_expiry&quot;: &quot;2026-01-31&quot;,
@@ -3506,6 +3619,7 @@ footer {
       &quot;avg_consumption&quot;: 1250.5,
       &quot;total_km_last_year&quot;: 1250.5,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=fleet.vehicle&amp;view_type=form&quot;
     }
   ],
@@ -3533,11 +3647,15 @@ footer {
 <tr><td><code>serial</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Serial number.</td></tr>
 <tr><td><code>internal_ref</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Internal reference (when it differs from the serial number).</td></tr>
 <tr><td><code>product</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Hardware model.</td></tr>
+<tr><td><code>product_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the product (product.product): the key to join on, beside its name in \`product\`.</td></tr>
 <tr><td><code>quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity on hand.</td></tr>
 <tr><td><code>location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Stock location of the asset.</td></tr>
+<tr><td><code>location_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the location (stock.location): the key to join on, beside its name in \`location\`.</td></tr>
 <tr><td><code>holder</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person holding the asset.</td></tr>
+<tr><td><code>holder_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the holder (res.partner): the key to join on, beside its name in \`holder\`.</td></tr>
 <tr><td><code>lifecycle</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>available</code>, <code>assigned</code>, <code>maintenance</code>, <code>retired</code>, <code>external</code></span></td><td data-label="Description">Lifecycle stage of the asset.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -3556,11 +3674,15 @@ footer {
       &quot;serial&quot;: &quot;Example serial&quot;,
       &quot;internal_ref&quot;: &quot;Example internal ref&quot;,
       &quot;product&quot;: &quot;Example product&quot;,
+      &quot;product_id&quot;: 7,
       &quot;quantity&quot;: 1250.5,
       &quot;location&quot;: &quot;Example location&quot;,
+      &quot;location_id&quot;: 7,
       &quot;holder&quot;: &quot;Example holder&quot;,
+      &quot;holder_id&quot;: 7,
       &quot;lifecycle&quot;: &quot;available&quot;,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=stock.lot&amp;view_type=form&quot;
     }
   ],
@@ -3584,14 +3706,18 @@ footer {
 <tr><td><code>ticket_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the ticket the consumable was issued for.</td></tr>
 <tr><td><code>ticket_number</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Number of the ticket.</td></tr>
 <tr><td><code>beneficiary</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who received the consumable.</td></tr>
+<tr><td><code>beneficiary_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the beneficiary (res.partner): the key to join on, beside its name in \`beneficiary\`.</td></tr>
 <tr><td><code>product</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Consumable issued.</td></tr>
+<tr><td><code>product_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the product (product.product): the key to join on, beside its name in \`product\`.</td></tr>
 <tr><td><code>location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Stock location the consumable was taken from.</td></tr>
+<tr><td><code>location_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the location (stock.location): the key to join on, beside its name in \`location\`.</td></tr>
 <tr><td><code>quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity issued.</td></tr>
 <tr><td><code>returned_quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity returned.</td></tr>
 <tr><td><code>remaining_quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity not returned.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>out</code>, <code>partial</code>, <code>returned</code></span></td><td data-label="Description">Return state of the move.</td></tr>
 <tr><td><code>date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time of issue.</td></tr>
 <tr><td><code>handled_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Technician who handled the move.</td></tr>
+<tr><td><code>handled_by_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the handled by (res.users): the key to join on, beside its name in \`handled_by\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -3612,14 +3738,18 @@ footer {
       &quot;ticket_id&quot;: 7,
       &quot;ticket_number&quot;: &quot;Example ticket number&quot;,
       &quot;beneficiary&quot;: &quot;Example beneficiary&quot;,
+      &quot;beneficiary_id&quot;: 7,
       &quot;product&quot;: &quot;Example product&quot;,
+      &quot;product_id&quot;: 7,
       &quot;location&quot;: &quot;Example location&quot;,
+      &quot;location_id&quot;: 7,
       &quot;quantity&quot;: 1250.5,
       &quot;returned_quantity&quot;: 1250.5,
       &quot;remaining_quantity&quot;: 1250.5,
       &quot;state&quot;: &quot;out&quot;,
       &quot;date&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;handled_by&quot;: &quot;Example handled by&quot;,
+      &quot;handled_by_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=it.consumable.move&amp;view_type=form&quot;
     }
   ],
@@ -3643,20 +3773,27 @@ footer {
 <tr><td><code>number</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Ticket number.</td></tr>
 <tr><td><code>name</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Subject of the ticket.</td></tr>
 <tr><td><code>type</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Request category (ticket type).</td></tr>
+<tr><td><code>type_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the type (it.ticket.type): the key to join on, beside its name in \`type\`.</td></tr>
 <tr><td><code>stage</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Current stage.</td></tr>
+<tr><td><code>stage_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the stage (it.ticket.stage): the key to join on, beside its name in \`stage\`.</td></tr>
 <tr><td><code>is_closed</code></td><td data-label="Type">boolean</td><td data-label="Description">The current stage is a closing stage.</td></tr>
 <tr><td><code>team</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Support team in charge.</td></tr>
+<tr><td><code>team_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the team (it.ticket.team): the key to join on, beside its name in \`team\`.</td></tr>
 <tr><td><code>assignees</code></td><td data-label="Type">array of string <span class="b pd">personal data</span></td><td data-label="Description">Assigned technicians.</td></tr>
+<tr><td><code>assignee_ids</code></td><td data-label="Type">array of integer</td><td data-label="Description">Ids of the assignees (res.users): the keys to join on, in the order of \`assignees\`.</td></tr>
 <tr><td><code>assignee</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">First assigned technician, or null (earlier listing).</td></tr>
 <tr><td><code>requester</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who raised the ticket.</td></tr>
+<tr><td><code>requester_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the requester (res.partner): the key to join on, beside its name in \`requester\`.</td></tr>
 <tr><td><code>requester_email</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Email address of the requester.</td></tr>
 <tr><td><code>priority</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>0</code>, <code>1</code>, <code>2</code>, <code>3</code></span></td><td data-label="Description">Priority: 0 low, 1 normal, 2 high, 3 critical.</td></tr>
 <tr><td><code>kanban_state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>normal</code>, <code>done</code>, <code>blocked</code></span></td><td data-label="Description">Kanban status: normal (in progress), done (ready) or blocked.</td></tr>
 <tr><td><code>assigned_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time the ticket was assigned.</td></tr>
 <tr><td><code>closed_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time the ticket was closed.</td></tr>
 <tr><td><code>category</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Category of the ticket (earlier listing).</td></tr>
+<tr><td><code>category_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the category (it.ticket.category): the key to join on, beside its name in \`category\`.</td></tr>
 <tr><td><code>validation_state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>none</code>, <code>to_validate</code>, <code>validated</code>, <code>rejected</code></span></td><td data-label="Description">Hierarchical validation status, if the request requires one (earlier listing).</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -3679,23 +3816,33 @@ footer {
       &quot;number&quot;: &quot;Example number&quot;,
       &quot;name&quot;: &quot;Example name&quot;,
       &quot;type&quot;: &quot;Example type&quot;,
+      &quot;type_id&quot;: 7,
       &quot;stage&quot;: &quot;Example stage&quot;,
+      &quot;stage_id&quot;: 7,
       &quot;is_closed&quot;: true,
       &quot;team&quot;: &quot;Example team&quot;,
+      &quot;team_id&quot;: 7,
       &quot;assignees&quot;: [
         &quot;Example assignees 1&quot;,
         &quot;Example assignees 2&quot;
       ],
+      &quot;assignee_ids&quot;: [
+        7,
+        9
+      ],
       &quot;assignee&quot;: &quot;Example assignee&quot;,
       &quot;requester&quot;: &quot;Example requester&quot;,
+      &quot;requester_id&quot;: 7,
       &quot;requester_email&quot;: &quot;someone@example.org&quot;,
       &quot;priority&quot;: &quot;0&quot;,
       &quot;kanban_state&quot;: &quot;normal&quot;,
       &quot;assigned_date&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;closed_date&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;category&quot;: &quot;Example category&quot;,
+      &quot;category_id&quot;: 7,
       &quot;validation_state&quot;: &quot;none&quot;,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=it.ticket&amp;view_type=form&quot;
     }
   ],
@@ -3727,10 +3874,12 @@ footer {
 <tr><td><code>product_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the product ordered.</td></tr>
 <tr><td><code>quantity</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity ordered.</td></tr>
 <tr><td><code>uom</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Unit of measure of the quantity.</td></tr>
+<tr><td><code>uom_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the uom (uom.uom): the key to join on, beside its name in \`uom\`.</td></tr>
 <tr><td><code>price_unit</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Unit price.</td></tr>
 <tr><td><code>price_subtotal</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Line amount excluding tax.</td></tr>
 <tr><td><code>price_total</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Line amount including tax.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amounts.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>qty_received</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity received.</td></tr>
 <tr><td><code>qty_invoiced</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Quantity billed by the vendor.</td></tr>
 <tr><td><code>date_planned</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Expected arrival date and time.</td></tr>
@@ -3761,10 +3910,12 @@ footer {
       &quot;product_id&quot;: 7,
       &quot;quantity&quot;: 1250.5,
       &quot;uom&quot;: &quot;Example uom&quot;,
+      &quot;uom_id&quot;: 7,
       &quot;price_unit&quot;: 1250.5,
       &quot;price_subtotal&quot;: 1250.5,
       &quot;price_total&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;qty_received&quot;: 1250.5,
       &quot;qty_invoiced&quot;: 1250.5,
       &quot;date_planned&quot;: &quot;2026-01-31T08:00:00Z&quot;,
@@ -3800,6 +3951,7 @@ footer {
 <tr><td><code>subject</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Short description of what the order covers.</td></tr>
 <tr><td><code>budget_line</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Budget line charged.</td></tr>
 <tr><td><code>department</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Requesting department.</td></tr>
+<tr><td><code>department_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the department (hr.department): the key to join on, beside its name in \`department\`.</td></tr>
 <tr><td><code>delivery_condition</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Delivery conditions agreed with the vendor.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Originating document.</td></tr>
 <tr><td><code>date_order</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Order deadline.</td></tr>
@@ -3808,13 +3960,16 @@ footer {
 <tr><td><code>amount_untaxed</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Total amount excluding tax.</td></tr>
 <tr><td><code>amount_total</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Total amount including tax.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amounts.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>draft</code>, <code>sent</code>, <code>org_tribu</code>, <code>to approve</code>, <code>purchase</code>, <code>cancel</code></span></td><td data-label="Description">State of the order (org_tribu = awaiting tribe validation).</td></tr>
 <tr><td><code>invoice_status</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>no</code>, <code>to invoice</code>, <code>invoiced</code></span></td><td data-label="Description">Billing status.</td></tr>
 <tr><td><code>buyer</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Buyer in charge of the order.</td></tr>
+<tr><td><code>buyer_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the buyer (res.users): the key to join on, beside its name in \`buyer\`.</td></tr>
 <tr><td><code>author</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who entered the order.</td></tr>
 <tr><td><code>author_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the person who entered the order (user).</td></tr>
 <tr><td><code>created_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Creation date and time of the record.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -3848,6 +4003,7 @@ footer {
       &quot;subject&quot;: &quot;Example subject&quot;,
       &quot;budget_line&quot;: &quot;Example budget line&quot;,
       &quot;department&quot;: &quot;Example department&quot;,
+      &quot;department_id&quot;: 7,
       &quot;delivery_condition&quot;: &quot;Example delivery condition&quot;,
       &quot;origin&quot;: &quot;Example origin&quot;,
       &quot;date_order&quot;: &quot;2026-01-31T08:00:00Z&quot;,
@@ -3856,13 +4012,16 @@ footer {
       &quot;amount_untaxed&quot;: 1250.5,
       &quot;amount_total&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;state&quot;: &quot;draft&quot;,
       &quot;invoice_status&quot;: &quot;no&quot;,
       &quot;buyer&quot;: &quot;Example buyer&quot;,
+      &quot;buyer_id&quot;: 7,
       &quot;author&quot;: &quot;Example author&quot;,
       &quot;author_id&quot;: 7,
       &quot;created_at&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=purchase.order&amp;view_type=form&quot;
     }
   ],
@@ -3967,6 +4126,7 @@ footer {
 <tr><td><code>name</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Name of the equipment.</td></tr>
 <tr><td><code>code</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Short code of the equipment.</td></tr>
 <tr><td><code>category</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Category of the equipment.</td></tr>
+<tr><td><code>category_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the category (space.category): the key to join on, beside its name in \`category\`.</td></tr>
 <tr><td><code>description</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Description of the equipment.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
@@ -3985,6 +4145,7 @@ footer {
       &quot;name&quot;: &quot;Example name&quot;,
       &quot;code&quot;: &quot;Example code&quot;,
       &quot;category&quot;: &quot;Example category&quot;,
+      &quot;category_id&quot;: 7,
       &quot;description&quot;: &quot;Example description&quot;,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=space.equipment&amp;view_type=form&quot;
     }
@@ -4014,10 +4175,13 @@ footer {
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>planned</code>, <code>in_progress</code>, <code>done</code>, <code>cancelled</code></span></td><td data-label="Description">State of the maintenance.</td></tr>
 <tr><td><code>category</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>preventive</code>, <code>curative</code>, <code>cleaning</code>, <code>other</code></span></td><td data-label="Description">Kind of maintenance.</td></tr>
 <tr><td><code>technician</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Internal technician.</td></tr>
+<tr><td><code>technician_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the technician (res.users): the key to join on, beside its name in \`technician\`.</td></tr>
 <tr><td><code>external_technician</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">External technician or contractor.</td></tr>
+<tr><td><code>external_technician_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the external technician (res.partner): the key to join on, beside its name in \`external_technician\`.</td></tr>
 <tr><td><code>blocks_reservations</code></td><td data-label="Type">boolean</td><td data-label="Description">Prevents any reservation on the slot.</td></tr>
 <tr><td><code>check_progress</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Progress of the maintenance checklist (percent).</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -4044,10 +4208,13 @@ footer {
       &quot;state&quot;: &quot;planned&quot;,
       &quot;category&quot;: &quot;preventive&quot;,
       &quot;technician&quot;: &quot;Example technician&quot;,
+      &quot;technician_id&quot;: 7,
       &quot;external_technician&quot;: &quot;Example external technician&quot;,
+      &quot;external_technician_id&quot;: 7,
       &quot;blocks_reservations&quot;: true,
       &quot;check_progress&quot;: 1250.5,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=space.maintenance&amp;view_type=form&quot;
     }
   ],
@@ -4072,21 +4239,25 @@ footer {
 <tr><td><code>space</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Space reserved.</td></tr>
 <tr><td><code>space_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the space.</td></tr>
 <tr><td><code>activity</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Activity planned in the space.</td></tr>
+<tr><td><code>activity_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the activity (space.activity): the key to join on, beside its name in \`activity\`.</td></tr>
 <tr><td><code>start</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Start of the reservation.</td></tr>
 <tr><td><code>stop</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">End of the reservation.</td></tr>
 <tr><td><code>duration</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Duration of the reservation (hours).</td></tr>
 <tr><td><code>attendees_expected</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Number of attendees expected.</td></tr>
 <tr><td><code>attendees_actual</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Number of attendees actually present.</td></tr>
 <tr><td><code>requester</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who requested the reservation.</td></tr>
+<tr><td><code>requester_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the requester (res.partner): the key to join on, beside its name in \`requester\`.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>internal</code>, <code>public</code></span></td><td data-label="Description">Origin of the request (internal or public).</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>pending</code>, <code>approved</code>, <code>refused</code>, <code>cancelled</code>, <code>done</code></span></td><td data-label="Description">State of the reservation.</td></tr>
 <tr><td><code>approver</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User who approved or refused the reservation.</td></tr>
+<tr><td><code>approver_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the approver (res.users): the key to join on, beside its name in \`approver\`.</td></tr>
 <tr><td><code>approved_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time of the approval.</td></tr>
 <tr><td><code>refusal_reason</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reason given for a refusal.</td></tr>
 <tr><td><code>cancellation_reason</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reason given for a cancellation.</td></tr>
 <tr><td><code>check_in_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time of the check-in.</td></tr>
 <tr><td><code>check_out_at</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date and time of the check-out.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -4109,21 +4280,25 @@ footer {
       &quot;space&quot;: &quot;Example space&quot;,
       &quot;space_id&quot;: 7,
       &quot;activity&quot;: &quot;Example activity&quot;,
+      &quot;activity_id&quot;: 7,
       &quot;start&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;stop&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;duration&quot;: 1250.5,
       &quot;attendees_expected&quot;: 3,
       &quot;attendees_actual&quot;: 3,
       &quot;requester&quot;: &quot;Example requester&quot;,
+      &quot;requester_id&quot;: 7,
       &quot;origin&quot;: &quot;internal&quot;,
       &quot;state&quot;: &quot;pending&quot;,
       &quot;approver&quot;: &quot;Example approver&quot;,
+      &quot;approver_id&quot;: 7,
       &quot;approved_at&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;refusal_reason&quot;: &quot;Example refusal reason&quot;,
       &quot;cancellation_reason&quot;: &quot;Example cancellation reason&quot;,
       &quot;check_in_at&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;check_out_at&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=space.reservation&amp;view_type=form&quot;
     }
   ],
@@ -4150,6 +4325,7 @@ footer {
 <tr><td><code>parent_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the parent site.</td></tr>
 <tr><td><code>address</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Address of the site.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -4171,6 +4347,7 @@ footer {
       &quot;parent_id&quot;: 7,
       &quot;address&quot;: &quot;Example address&quot;,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=space.site&amp;view_type=form&quot;
     }
   ],
@@ -4202,13 +4379,16 @@ footer {
 <tr><td><code>capacity</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Capacity (people).</td></tr>
 <tr><td><code>hourly_price</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Hourly price.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the hourly price.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>categories</code></td><td data-label="Type">array of string</td><td data-label="Description">Names of the categories of the space.</td></tr>
+<tr><td><code>categorie_ids</code></td><td data-label="Type">array of integer</td><td data-label="Description">Ids of the categories (space.category): the keys to join on, in the order of \`categories\`.</td></tr>
 <tr><td><code>public_visibility</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>private</code>, <code>internal</code>, <code>public</code></span></td><td data-label="Description">Visibility of the space for bookings.</td></tr>
 <tr><td><code>approval_required</code></td><td data-label="Type">boolean</td><td data-label="Description">Reservations need an approval.</td></tr>
 <tr><td><code>min_lead_hours</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Minimum booking notice (hours).</td></tr>
 <tr><td><code>max_lead_days</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Maximum booking horizon (days).</td></tr>
 <tr><td><code>cancel_deadline_hours</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Cancellation limit (hours before start).</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -4237,9 +4417,14 @@ footer {
       &quot;capacity&quot;: 3,
       &quot;hourly_price&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;categories&quot;: [
         &quot;Example categories 1&quot;,
         &quot;Example categories 2&quot;
+      ],
+      &quot;categorie_ids&quot;: [
+        7,
+        9
       ],
       &quot;public_visibility&quot;: &quot;private&quot;,
       &quot;approval_required&quot;: true,
@@ -4247,6 +4432,7 @@ footer {
       &quot;max_lead_days&quot;: 3,
       &quot;cancel_deadline_hours&quot;: 3,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=space.space&amp;view_type=form&quot;
     }
   ],
@@ -4276,12 +4462,17 @@ footer {
 <tr><td><code>subject</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Subject concerned.</td></tr>
 <tr><td><code>subject_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the subject concerned.</td></tr>
 <tr><td><code>sprint</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Sprint during which the blocker was raised.</td></tr>
+<tr><td><code>sprint_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the sprint (sprint.sprint): the key to join on, beside its name in \`sprint\`.</td></tr>
 <tr><td><code>squad</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Squad that is blocked.</td></tr>
+<tr><td><code>squad_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the squad (sprint.squad): the key to join on, beside its name in \`squad\`.</td></tr>
 <tr><td><code>owner</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person in charge of following the blocker.</td></tr>
+<tr><td><code>owner_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the owner (res.users): the key to join on, beside its name in \`owner\`.</td></tr>
 <tr><td><code>unblocker</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Who can lift the blocker (person or body; free text).</td></tr>
 <tr><td><code>unblocker_user</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person to notify to lift the blocker.</td></tr>
+<tr><td><code>unblocker_user_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the unblocker user (res.users): the key to join on, beside its name in \`unblocker_user\`.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>member</code>, <code>feedback</code>, <code>no_feedback</code></span></td><td data-label="Description">Where the blocker comes from.</td></tr>
 <tr><td><code>reported_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who reported the blocker.</td></tr>
+<tr><td><code>reported_by_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the reported by (res.users): the key to join on, beside its name in \`reported_by\`.</td></tr>
 <tr><td><code>date_start</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Blocked since.</td></tr>
 <tr><td><code>date_lifted</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date the blocker was lifted (null while open).</td></tr>
 <tr><td><code>is_open</code></td><td data-label="Type">boolean</td><td data-label="Description">True while the blocker has not been lifted.</td></tr>
@@ -4312,12 +4503,17 @@ footer {
       &quot;subject&quot;: &quot;Example subject&quot;,
       &quot;subject_id&quot;: 7,
       &quot;sprint&quot;: &quot;Example sprint&quot;,
+      &quot;sprint_id&quot;: 7,
       &quot;squad&quot;: &quot;Example squad&quot;,
+      &quot;squad_id&quot;: 7,
       &quot;owner&quot;: &quot;Example owner&quot;,
+      &quot;owner_id&quot;: 7,
       &quot;unblocker&quot;: &quot;Example unblocker&quot;,
       &quot;unblocker_user&quot;: &quot;Example unblocker user&quot;,
+      &quot;unblocker_user_id&quot;: 7,
       &quot;origin&quot;: &quot;member&quot;,
       &quot;reported_by&quot;: &quot;Example reported by&quot;,
+      &quot;reported_by_id&quot;: 7,
       &quot;date_start&quot;: &quot;2026-01-31&quot;,
       &quot;date_lifted&quot;: &quot;2026-01-31&quot;,
       &quot;is_open&quot;: true,
@@ -4359,7 +4555,9 @@ footer {
 <tr><td><code>key_result_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the key result served.</td></tr>
 <tr><td><code>expected_proof</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Evidence expected to show the engagement is kept.</td></tr>
 <tr><td><code>sprint</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Sprint in which the engagement was taken.</td></tr>
+<tr><td><code>sprint_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the sprint (sprint.sprint): the key to join on, beside its name in \`sprint\`.</td></tr>
 <tr><td><code>subjects</code></td><td data-label="Type">array of string</td><td data-label="Description">Subjects serving the engagement.</td></tr>
+<tr><td><code>subject_ids</code></td><td data-label="Type">array of integer</td><td data-label="Description">Ids of the subjects (sprint.subject): the keys to join on, in the order of \`subjects\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -4394,9 +4592,14 @@ footer {
       &quot;key_result_id&quot;: 7,
       &quot;expected_proof&quot;: &quot;Example expected proof&quot;,
       &quot;sprint&quot;: &quot;Example sprint&quot;,
+      &quot;sprint_id&quot;: 7,
       &quot;subjects&quot;: [
         &quot;Example subjects 1&quot;,
         &quot;Example subjects 2&quot;
+      ],
+      &quot;subject_ids&quot;: [
+        7,
+        9
       ],
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=sprint.engagement&amp;view_type=form&quot;
     }
@@ -4426,7 +4629,9 @@ footer {
 <tr><td><code>objective</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Objective the key result belongs to.</td></tr>
 <tr><td><code>objective_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the objective.</td></tr>
 <tr><td><code>squad</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Squad carrying the key result.</td></tr>
+<tr><td><code>squad_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the squad (sprint.squad): the key to join on, beside its name in \`squad\`.</td></tr>
 <tr><td><code>measures</code></td><td data-label="Type">array of string</td><td data-label="Description">Measures of the key result.</td></tr>
+<tr><td><code>measure_ids</code></td><td data-label="Type">array of integer</td><td data-label="Description">Ids of the measures (sprint.measure): the keys to join on, in the order of \`measures\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -4451,9 +4656,14 @@ footer {
       &quot;objective&quot;: &quot;Example objective&quot;,
       &quot;objective_id&quot;: 7,
       &quot;squad&quot;: &quot;Example squad&quot;,
+      &quot;squad_id&quot;: 7,
       &quot;measures&quot;: [
         &quot;Example measures 1&quot;,
         &quot;Example measures 2&quot;
+      ],
+      &quot;measure_ids&quot;: [
+        7,
+        9
       ],
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=sprint.key.result&amp;view_type=form&quot;
     }
@@ -4480,11 +4690,13 @@ footer {
 <tr><td><code>key_result</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Key result of the measure.</td></tr>
 <tr><td><code>key_result_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the key result of the measure.</td></tr>
 <tr><td><code>squad</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Squad of the key result.</td></tr>
+<tr><td><code>squad_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the squad (sprint.squad): the key to join on, beside its name in \`squad\`.</td></tr>
 <tr><td><code>date</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date of the reading.</td></tr>
 <tr><td><code>value</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Value read.</td></tr>
 <tr><td><code>unit</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Unit of the measure.</td></tr>
 <tr><td><code>note</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Comment on the reading.</td></tr>
 <tr><td><code>read_by</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Person who recorded the reading.</td></tr>
+<tr><td><code>read_by_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the read by (res.users): the key to join on, beside its name in \`read_by\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -4507,11 +4719,13 @@ footer {
       &quot;key_result&quot;: &quot;Example key result&quot;,
       &quot;key_result_id&quot;: 7,
       &quot;squad&quot;: &quot;Example squad&quot;,
+      &quot;squad_id&quot;: 7,
       &quot;date&quot;: &quot;2026-01-31&quot;,
       &quot;value&quot;: 1250.5,
       &quot;unit&quot;: &quot;Example unit&quot;,
       &quot;note&quot;: &quot;Example note&quot;,
       &quot;read_by&quot;: &quot;Example read by&quot;,
+      &quot;read_by_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=sprint.measure.reading&amp;view_type=form&quot;
     }
   ],
@@ -4537,6 +4751,7 @@ footer {
 <tr><td><code>key_result</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Key result measured.</td></tr>
 <tr><td><code>key_result_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the key result measured.</td></tr>
 <tr><td><code>squad</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Squad carrying the key result.</td></tr>
+<tr><td><code>squad_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the squad (sprint.squad): the key to join on, beside its name in \`squad\`.</td></tr>
 <tr><td><code>start_value</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Value at the start of the exercice.</td></tr>
 <tr><td><code>milestone_value</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Value expected at the milestone.</td></tr>
 <tr><td><code>milestone_date</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date of the milestone.</td></tr>
@@ -4564,6 +4779,7 @@ footer {
       &quot;key_result&quot;: &quot;Example key result&quot;,
       &quot;key_result_id&quot;: 7,
       &quot;squad&quot;: &quot;Example squad&quot;,
+      &quot;squad_id&quot;: 7,
       &quot;start_value&quot;: 1250.5,
       &quot;milestone_value&quot;: 1250.5,
       &quot;milestone_date&quot;: &quot;2026-01-31&quot;,
@@ -4681,14 +4897,19 @@ footer {
 <tr><td><code>reference</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reference of the transfer.</td></tr>
 <tr><td><code>origin</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Source document (purchase order, request...).</td></tr>
 <tr><td><code>picking_type</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Operation type (receipt, delivery, internal transfer).</td></tr>
+<tr><td><code>picking_type_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the picking type (stock.picking.type): the key to join on, beside its name in \`picking_type\`.</td></tr>
 <tr><td><code>partner</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Contact (vendor or recipient).</td></tr>
+<tr><td><code>partner_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the partner (res.partner): the key to join on, beside its name in \`partner\`.</td></tr>
 <tr><td><code>source_location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Location the goods leave.</td></tr>
+<tr><td><code>source_location_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the source location (stock.location): the key to join on, beside its name in \`source_location\`.</td></tr>
 <tr><td><code>destination_location</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Location the goods reach.</td></tr>
+<tr><td><code>destination_location_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the destination location (stock.location): the key to join on, beside its name in \`destination_location\`.</td></tr>
 <tr><td><code>scheduled_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Scheduled date of the transfer.</td></tr>
 <tr><td><code>date_done</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">Date the transfer was done.</td></tr>
 <tr><td><code>priority</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>0</code>, <code>1</code></span></td><td data-label="Description">Priority: &quot;0&quot; normal, &quot;1&quot; urgent.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>draft</code>, <code>waiting</code>, <code>confirmed</code>, <code>assigned</code>, <code>done</code>, <code>cancel</code></span></td><td data-label="Description">State of the transfer.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -4709,14 +4930,19 @@ footer {
       &quot;reference&quot;: &quot;Example reference&quot;,
       &quot;origin&quot;: &quot;Example origin&quot;,
       &quot;picking_type&quot;: &quot;Example picking type&quot;,
+      &quot;picking_type_id&quot;: 7,
       &quot;partner&quot;: &quot;Example partner&quot;,
+      &quot;partner_id&quot;: 7,
       &quot;source_location&quot;: &quot;Example source location&quot;,
+      &quot;source_location_id&quot;: 7,
       &quot;destination_location&quot;: &quot;Example destination location&quot;,
+      &quot;destination_location_id&quot;: 7,
       &quot;scheduled_date&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;date_done&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;priority&quot;: &quot;0&quot;,
       &quot;state&quot;: &quot;draft&quot;,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=stock.picking&amp;view_type=form&quot;
     }
   ],
@@ -4744,12 +4970,16 @@ footer {
 <tr><td><code>country</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Destination country the rate applies to.</td></tr>
 <tr><td><code>country_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the destination country.</td></tr>
 <tr><td><code>city</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Destination city the rate applies to (null: whole country).</td></tr>
+<tr><td><code>city_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the city (res.city): the key to join on, beside its name in \`city\`.</td></tr>
 <tr><td><code>daily_rate</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Daily allowance amount.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the daily rate.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>has_tiers</code></td><td data-label="Type">boolean</td><td data-label="Description">Duration tiers exist for this rate.</td></tr>
 <tr><td><code>environment</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Environment (site or programme area) the rate belongs to.</td></tr>
+<tr><td><code>environment_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the environment (ops.environment): the key to join on, beside its name in \`environment\`.</td></tr>
 <tr><td><code>note</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Free note.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -4769,12 +4999,16 @@ footer {
       &quot;country&quot;: &quot;Example country&quot;,
       &quot;country_id&quot;: 7,
       &quot;city&quot;: &quot;Example city&quot;,
+      &quot;city_id&quot;: 7,
       &quot;daily_rate&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;has_tiers&quot;: true,
       &quot;environment&quot;: &quot;Example environment&quot;,
+      &quot;environment_id&quot;: 7,
       &quot;note&quot;: &quot;Example note&quot;,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=travel.perdiem.rate&amp;view_type=form&quot;
     }
   ],
@@ -4801,9 +5035,12 @@ footer {
 <tr><td><code>trip_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Identifier of the trip (mission) concerned, if any.</td></tr>
 <tr><td><code>trip_reference</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reference of the trip concerned.</td></tr>
 <tr><td><code>traveler</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User travelling.</td></tr>
+<tr><td><code>traveler_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the traveler (res.users): the key to join on, beside its name in \`traveler\`.</td></tr>
 <tr><td><code>mission_object</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Purpose of the mission.</td></tr>
 <tr><td><code>country</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Destination country.</td></tr>
+<tr><td><code>country_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the country (res.country): the key to join on, beside its name in \`country\`.</td></tr>
 <tr><td><code>city</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Destination city.</td></tr>
+<tr><td><code>city_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the city (res.city): the key to join on, beside its name in \`city\`.</td></tr>
 <tr><td><code>date_start</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">First day of the mission.</td></tr>
 <tr><td><code>date_end</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Last day of the mission.</td></tr>
 <tr><td><code>duration_days</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Days paid, after the first-day and last-day rules (halves possible).</td></tr>
@@ -4817,16 +5054,21 @@ footer {
 <tr><td><code>total_amount</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Total allowance due.</td></tr>
 <tr><td><code>financing_type</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>org</code>, <code>partner</code>, <code>mixed</code></span></td><td data-label="Description">Who finances the allowance: the organisation only (org), a partner, or both (mixed).</td></tr>
 <tr><td><code>partner</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Co-financing partner.</td></tr>
+<tr><td><code>partner_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the partner (res.partner): the key to join on, beside its name in \`partner\`.</td></tr>
 <tr><td><code>partner_share_pct</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Share financed by the partner (percent).</td></tr>
 <tr><td><code>amount_company</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Amount borne by the organisation.</td></tr>
 <tr><td><code>amount_partner</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Amount borne by the partner.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amounts.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>environment</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Environment (site or programme area) charged.</td></tr>
+<tr><td><code>environment_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the environment (ops.environment): the key to join on, beside its name in \`environment\`.</td></tr>
 <tr><td><code>validator</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User who validates the request.</td></tr>
+<tr><td><code>validator_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the validator (res.users): the key to join on, beside its name in \`validator\`.</td></tr>
 <tr><td><code>submit_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">When the request was submitted.</td></tr>
 <tr><td><code>approve_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">When the request was approved.</td></tr>
 <tr><td><code>reject_date</code></td><td data-label="Type">string (date-time) <span class="b">nullable</span></td><td data-label="Description">When the request was rejected.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -4852,9 +5094,12 @@ footer {
       &quot;trip_id&quot;: 7,
       &quot;trip_reference&quot;: &quot;Example trip reference&quot;,
       &quot;traveler&quot;: &quot;Example traveler&quot;,
+      &quot;traveler_id&quot;: 7,
       &quot;mission_object&quot;: &quot;Example mission object&quot;,
       &quot;country&quot;: &quot;Example country&quot;,
+      &quot;country_id&quot;: 7,
       &quot;city&quot;: &quot;Example city&quot;,
+      &quot;city_id&quot;: 7,
       &quot;date_start&quot;: &quot;2026-01-31&quot;,
       &quot;date_end&quot;: &quot;2026-01-31&quot;,
       &quot;duration_days&quot;: 1250.5,
@@ -4868,16 +5113,21 @@ footer {
       &quot;total_amount&quot;: 1250.5,
       &quot;financing_type&quot;: &quot;org&quot;,
       &quot;partner&quot;: &quot;Example partner&quot;,
+      &quot;partner_id&quot;: 7,
       &quot;partner_share_pct&quot;: 1250.5,
       &quot;amount_company&quot;: 1250.5,
       &quot;amount_partner&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;environment&quot;: &quot;Example environment&quot;,
+      &quot;environment_id&quot;: 7,
       &quot;validator&quot;: &quot;Example validator&quot;,
+      &quot;validator_id&quot;: 7,
       &quot;submit_date&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;approve_date&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;reject_date&quot;: &quot;2026-01-31T08:00:00Z&quot;,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=travel.perdiem.request&amp;view_type=form&quot;
     }
   ],
@@ -4903,6 +5153,7 @@ footer {
 <tr><td><code>trip_reference</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Reference of the trip.</td></tr>
 <tr><td><code>cost</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Cost of the expense.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the cost.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>notes</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Free notes.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
@@ -4923,6 +5174,7 @@ footer {
       &quot;trip_reference&quot;: &quot;Example trip reference&quot;,
       &quot;cost&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;notes&quot;: &quot;Example notes&quot;,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=travel.trip.expense&amp;view_type=form&quot;
     }
@@ -4950,9 +5202,13 @@ footer {
 <tr><td><code>position</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Rank of the stage in the mission.</td></tr>
 <tr><td><code>is_return_leg</code></td><td data-label="Type">boolean</td><td data-label="Description">The stage is the return leg.</td></tr>
 <tr><td><code>city_from</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">City of departure.</td></tr>
+<tr><td><code>city_from_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the city from (res.city): the key to join on, beside its name in \`city_from\`.</td></tr>
 <tr><td><code>country_from</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Country of departure.</td></tr>
+<tr><td><code>country_from_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the country from (res.country): the key to join on, beside its name in \`country_from\`.</td></tr>
 <tr><td><code>city_to</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">City of arrival.</td></tr>
+<tr><td><code>city_to_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the city to (res.city): the key to join on, beside its name in \`city_to\`.</td></tr>
 <tr><td><code>country_to</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Country of arrival.</td></tr>
+<tr><td><code>country_to_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the country to (res.country): the key to join on, beside its name in \`country_to\`.</td></tr>
 <tr><td><code>date_from</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">First day of the stage.</td></tr>
 <tr><td><code>date_to</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Last day of the stage.</td></tr>
 <tr><td><code>duration_days</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Duration of the stage in days (both ends included).</td></tr>
@@ -4980,9 +5236,13 @@ footer {
       &quot;position&quot;: 3,
       &quot;is_return_leg&quot;: true,
       &quot;city_from&quot;: &quot;Example city from&quot;,
+      &quot;city_from_id&quot;: 7,
       &quot;country_from&quot;: &quot;Example country from&quot;,
+      &quot;country_from_id&quot;: 7,
       &quot;city_to&quot;: &quot;Example city to&quot;,
+      &quot;city_to_id&quot;: 7,
       &quot;country_to&quot;: &quot;Example country to&quot;,
+      &quot;country_to_id&quot;: 7,
       &quot;date_from&quot;: &quot;2026-01-31&quot;,
       &quot;date_to&quot;: &quot;2026-01-31&quot;,
       &quot;duration_days&quot;: 3,
@@ -5051,14 +5311,20 @@ footer {
 <tr><td><code>name</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Title of the mission.</td></tr>
 <tr><td><code>state</code></td><td data-label="Type">string <span class="b">nullable</span> <br><span class="vals">one of <code>draft</code>, <code>pending</code>, <code>planned</code>, <code>in_progress</code>, <code>done</code>, <code>cancelled</code></span></td><td data-label="Description">State of the trip.</td></tr>
 <tr><td><code>traveler</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">User travelling.</td></tr>
+<tr><td><code>traveler_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the traveler (res.users): the key to join on, beside its name in \`traveler\`.</td></tr>
 <tr><td><code>traveler_name</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Full name of the traveller.</td></tr>
 <tr><td><code>traveler_email</code></td><td data-label="Type">string <span class="b">nullable</span> <span class="b pd">personal data</span></td><td data-label="Description">Email address of the traveller.</td></tr>
 <tr><td><code>trip_type</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Kind of mission.</td></tr>
+<tr><td><code>trip_type_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the trip type (travel.trip.type): the key to join on, beside its name in \`trip_type\`.</td></tr>
 <tr><td><code>description</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Description of the mission.</td></tr>
 <tr><td><code>city_departure</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">City of departure.</td></tr>
+<tr><td><code>city_departure_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the city departure (res.city): the key to join on, beside its name in \`city_departure\`.</td></tr>
 <tr><td><code>country_departure</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Country of departure.</td></tr>
+<tr><td><code>country_departure_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the country departure (res.country): the key to join on, beside its name in \`country_departure\`.</td></tr>
 <tr><td><code>city_destination</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Destination city.</td></tr>
+<tr><td><code>city_destination_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the city destination (res.city): the key to join on, beside its name in \`city_destination\`.</td></tr>
 <tr><td><code>country_destination</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Destination country.</td></tr>
+<tr><td><code>country_destination_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the country destination (res.country): the key to join on, beside its name in \`country_destination\`.</td></tr>
 <tr><td><code>date_submission</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Date the trip was submitted.</td></tr>
 <tr><td><code>date_start</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">First day of the trip.</td></tr>
 <tr><td><code>date_end</code></td><td data-label="Type">string (date) <span class="b">nullable</span></td><td data-label="Description">Last day of the trip.</td></tr>
@@ -5068,9 +5334,11 @@ footer {
 <tr><td><code>per_diem_total</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Total of the per-diem requests of the trip (excluding rejected and cancelled ones).</td></tr>
 <tr><td><code>insurance_premium</code></td><td data-label="Type">number <span class="b">nullable</span></td><td data-label="Description">Travel insurance premium.</td></tr>
 <tr><td><code>currency</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Currency of the amounts.</td></tr>
+<tr><td><code>currency_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the currency (res.currency): the key to join on, beside its name in \`currency\`.</td></tr>
 <tr><td><code>has_per_diem</code></td><td data-label="Type">boolean</td><td data-label="Description">The traveller is entitled to per diems on this trip.</td></tr>
 <tr><td><code>has_return_stage</code></td><td data-label="Type">boolean</td><td data-label="Description">One of the stages is a return leg.</td></tr>
 <tr><td><code>company</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Owning company.</td></tr>
+<tr><td><code>company_id</code></td><td data-label="Type">integer <span class="b">nullable</span></td><td data-label="Description">Id of the company (res.company): the key to join on, beside its name in \`company\`.</td></tr>
 <tr><td><code>url</code></td><td data-label="Type">string <span class="b">nullable</span></td><td data-label="Description">Link to the record in the ERP interface.</td></tr>
 </tbody></table></div></div>
 <div class="rows"><h4>Filters</h4><div class="scroll"><table><thead><tr><th>Filter</th><th>Op</th><th>Value</th><th>Example</th><th>Note</th></tr></thead><tbody>
@@ -5094,14 +5362,20 @@ footer {
       &quot;name&quot;: &quot;Example name&quot;,
       &quot;state&quot;: &quot;draft&quot;,
       &quot;traveler&quot;: &quot;Example traveler&quot;,
+      &quot;traveler_id&quot;: 7,
       &quot;traveler_name&quot;: &quot;Example traveler name&quot;,
       &quot;traveler_email&quot;: &quot;someone@example.org&quot;,
       &quot;trip_type&quot;: &quot;Example trip type&quot;,
+      &quot;trip_type_id&quot;: 7,
       &quot;description&quot;: &quot;Example description&quot;,
       &quot;city_departure&quot;: &quot;Example city departure&quot;,
+      &quot;city_departure_id&quot;: 7,
       &quot;country_departure&quot;: &quot;Example country departure&quot;,
+      &quot;country_departure_id&quot;: 7,
       &quot;city_destination&quot;: &quot;Example city destination&quot;,
+      &quot;city_destination_id&quot;: 7,
       &quot;country_destination&quot;: &quot;Example country destination&quot;,
+      &quot;country_destination_id&quot;: 7,
       &quot;date_submission&quot;: &quot;2026-01-31&quot;,
       &quot;date_start&quot;: &quot;2026-01-31&quot;,
       &quot;date_end&quot;: &quot;2026-01-31&quot;,
@@ -5111,9 +5385,11 @@ footer {
       &quot;per_diem_total&quot;: 1250.5,
       &quot;insurance_premium&quot;: 1250.5,
       &quot;currency&quot;: &quot;EUR&quot;,
+      &quot;currency_id&quot;: 7,
       &quot;has_per_diem&quot;: true,
       &quot;has_return_stage&quot;: true,
       &quot;company&quot;: &quot;Example company&quot;,
+      &quot;company_id&quot;: 7,
       &quot;url&quot;: &quot;https://erp.example.org/web#id=42&amp;model=travel.trip&amp;view_type=form&quot;
     }
   ],
@@ -5379,13 +5655,13 @@ Every data route needs \`Authorization: Bearer <API key>\`; the documentation ro
 - Every record has an integer \`id\`, always present; the other fields are all present unless \`fields\` selects a subset.
 - Types: \`integer\`, \`number\`, \`boolean\`, \`string\`; dates (\`string(date)\`) are \`YYYY-MM-DD\`, date-times (\`string(date-time)\`) ISO 8601 in UTC ending in \`Z\`; arrays hold the readable names of related records (\`string[]\`) or their ids (\`integer[]\`).
 - \`|null\`: the field may be \`null\` (an empty relation, or one the API account cannot read; the request still succeeds). Nulls of the second kind are named in \`meta.unreadable_fields\` (a detail answer then has a \`meta\` too) and in the \`X-Unreadable-Fields\` header (an export has the header only): they are not the record's value, so a sync should not store them as one.
-- Fields named \`*_id\` hold the id of a related record; the sibling without the suffix holds its readable name. \`url\` links to the record in the ERP interface.
+- A related record's name comes with its id (\`driver_id\`, \`integer|null\`, beside \`driver\`; \`assignee_ids\`, \`integer[]\`, beside \`assignees\`): join by the id, never by the name. Below, it is said on its name's line (\`Id: driver_id.\`), not in the example record. \`url\` links to the record in the ERP interface.
 - Enumerated fields (\`"a"|"b"\`) take exactly one of the listed strings.
 - [personal data] marks personal data: handle it accordingly. [deprecated] marks what may go; answers touching it carry a \`Deprecation\` header.
 
 ## Paging
 
-List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fields\`, \`format\`, \`csv_formulas\`, \`changed_since\` besides their filters; detail routes take \`fields\` only. Any other query key is 400; a malformed value (\`limit=0\`, \`offset=-1\`, \`total=maybe\`) is 422. A list answers \`{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}\`.
+List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fields\`, \`format\`, \`csv_formulas\`, \`csv_dialect\`, \`changed_since\` besides their filters; detail routes take \`fields\` only. Any other query key is 400; a malformed value (\`limit=0\`, \`offset=-1\`, \`total=maybe\`) is 422. A list answers \`{"data": [record, ...], "meta": {"total": n, "next_since_id": n|null}}\`.
 
 - **Offset paging** (\`limit\`, \`offset\`, optional \`order\`): for screens and small lists. \`meta.total\` counts every match; the cost grows with the offset.
 - **Cursor paging** (\`since_id\`): for full scans and synchronisation. Start with \`since_id=0\`, then pass back \`meta.next_since_id\` unchanged (\`"next_since_id": 212\`: ask again with \`since_id=212\`); stop at \`"next_since_id": null\`. Ascending id, constant cost; never compute the cursor yourself. Not with \`offset\` or \`order\` (400).
@@ -5397,6 +5673,8 @@ List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fi
 - fields: comma-separated field names (\`fields=id,name\`); an unknown name is 400.
 - format: \`csv\` or \`ndjson\` (or \`Accept: text/csv\` or \`application/x-ndjson\`): an export of every match, streamed by ascending id, with the filters and \`fields\`; \`since_id\` resumes after an id; not with \`limit\`, \`offset\`, \`order\` or \`total\` (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, \`null\` an empty field, an empty text \`""\`, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return) has a \`'\` in front, as OWASP advises, so that opening the file computes nothing (numbers such as \`-12.5\` are never changed). An export that ends without its last chunk was cut short: resume with \`since_id\`. \`format=json\` gives the JSON page whatever \`Accept\` says.
 - csv_formulas: \`escaped\` (default) or \`raw\`, CSV exports only (400 otherwise). \`escaped\`: texts a spreadsheet would read as formulas (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab, a carriage return, or their full-width forms) get a leading \`'\` (OWASP's advice against CSV injection); \`raw\`: every text as the ERP holds it, for loaders that are not spreadsheets.
+- csv_dialect: \`rfc4180\` (default), \`excel\` (a UTF-8 BOM, date-times \`2026-01-05 14:30:00\` in UTC, \`TRUE\`/\`FALSE\`: what Excel opens right) or \`excel-semicolon\` (the same with \`;\` and a decimal comma, for Excel in French, German...); CSV exports only (400 otherwise).
+- An export announces its rows in \`X-Total-Count\` (counted before the first page: writes meanwhile can change a few) and is compressed as \`Accept-Encoding\` asks.
 - changed_since: an ISO 8601 date-time, or the token \`meta.next_changed_since\` gave: the change feed, records written at or after it in \`(write_date, id)\` order. Pass back \`meta.next_changed_since\` while \`meta.more_changes\` is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters come in \`meta.removed_ids\` (exports: a \`_removed\` column, and the next token in the \`X-Next-Changed-Since\` header). The last few seconds wait until settled. Deleted records cannot be seen: compare the ids of an export now and then. Not with \`order\`, \`offset\`, \`since_id\` or \`total=true\` (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.
 - **Unchanged answers**: a 200 JSON answer carries an \`ETag\` (an export none); send it back in \`If-None-Match\` (comma-separated, or \`*\`) and an unchanged answer is **304** with no body. The ERP is still read, and answers are \`Cache-Control: no-store\`: keep the ETag and the body yourself. A resource the operator caches answers \`Cache-Control: private, max-age=\u2026\` with an \`Age\` instead: it may come from the gateway's cache, at most \`max-age\` seconds old.
 
@@ -5475,19 +5753,18 @@ Fields:
 - id: integer. Technical identifier of the account (key used inside analytic distributions).
 - code: string|null. Reference code of the account.
 - name: string|null. Name of the account.
-- dimension: string|null. Axis of analysis (plan) the account belongs to.
-- dimension_id: integer|null. Identifier of the axis of analysis (plan).
-- root_dimension: string|null. Top-level axis of analysis (root plan) of the account.
-- partner: string|null. Partner (customer or funder) linked to the account.
+- dimension: string|null. Axis of analysis (plan) the account belongs to. Id: dimension_id.
+- root_dimension: string|null. Top-level axis of analysis (root plan) of the account. Id: root_dimension_id.
+- partner: string|null. Partner (customer or funder) linked to the account. Id: partner_id.
 - active: boolean. False for an archived account.
-- company: string|null. Owning company.
+- company: string|null. Owning company. Id: company_id.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - dimension_id = integer
 - code ilike text
 - name ilike text
 - active = true|false
-Example record (shape only): {"id":42,"code":"Example code","name":"Example name","dimension":"Example dimension","dimension_id":7,"root_dimension":"Example root dimension","partner":"Example partner","active":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=account.analytic.account&view_type=form"}
+Example record (shape only): {"id":42,"code":"Example code","name":"Example name","dimension":"Example dimension","root_dimension":"Example root dimension","partner":"Example partner","active":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=account.analytic.account&view_type=form"}
 
 ### analytic/dimensions: Analytic dimensions
 Axes of analysis (analytic plans) grouping the analytic accounts.
@@ -5498,7 +5775,7 @@ Fields:
 - name: string|null. Name of the dimension.
 - sequence: integer|null. Display order.
 - applicability: "optional"|"mandatory"|"unavailable"|null. Default applicability of the dimension on analytic distributions.
-- parent: string|null. Parent dimension when nested.
+- parent: string|null. Parent dimension when nested. Id: parent_id.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - name ilike text
@@ -5517,12 +5794,11 @@ Fields:
 - request_id: integer|null. Identifier of the approval request.
 - request_subject: string|null. Subject (number) of the approval request.
 - request_status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the approval request.
-- approver: string|null [personal data]. Approver (user).
-- approver_id: integer|null. Identifier of the approver (user).
+- approver: string|null [personal data]. Approver (user). Id: approver_id.
 - status: "new"|"pending"|"waiting"|"approved"|"refused"|"cancel"|null. Position of this approver in the circuit.
 - sequence: integer|null. Rank in the circuit (lowest rank decides first).
 - required: boolean. Approval of this approver is mandatory.
-- company: string|null. Owning company.
+- company: string|null. Owning company. Id: company_id.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - request_id = integer
@@ -5531,7 +5807,7 @@ Filters:
 - status = "new"|"pending"|"waiting"|"approved"|"refused"|"cancel"
 - created_after >= date-time. Steps created on or after this date.
 - created_before <= date-time. Steps created on or before this date.
-Example record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_status":"new","approver":"Example approver","approver_id":7,"status":"new","sequence":3,"required":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.approver&view_type=form"}
+Example record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_status":"new","approver":"Example approver","status":"new","sequence":3,"required":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.approver&view_type=form"}
 
 ### approvals/request-lines: Approval request lines
 Product lines of approval requests (what is asked for and where it is charged).
@@ -5543,19 +5819,18 @@ Fields:
 - request_subject: string|null. Subject (number) of the approval request.
 - request_description: string|null. Description of the approval request.
 - request_status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the approval request.
-- author: string|null [personal data]. Author of the approval request.
+- author: string|null [personal data]. Author of the approval request. Id: author_id.
 - description: string|null. Description of the line.
-- product: string|null. Product asked for.
-- product_id: integer|null. Identifier of the product asked for.
+- product: string|null. Product asked for. Id: product_id.
 - quantity: number|null. Quantity asked for.
-- uom: string|null. Unit of measure of the quantity.
+- uom: string|null. Unit of measure of the quantity. Id: uom_id.
 - estimated_amount: number|null. Estimated amount excluding tax.
-- currency: string|null. Currency of the estimated amount.
+- currency: string|null. Currency of the estimated amount. Id: currency_id.
 - analytic_accounts: string[]. Names of the analytic accounts charged.
 - analytic_distribution: string|null. Raw analytic distribution as compact JSON: account identifier and percentage.
 - purchase_order_line_id: integer|null. Purchase order line resulting from this line, if any.
-- vendor: string|null. Vendor proposed for the line.
-- company: string|null. Owning company.
+- vendor: string|null. Vendor proposed for the line. Id: vendor_id.
+- company: string|null. Owning company. Id: company_id.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - request_id = integer
@@ -5564,7 +5839,7 @@ Filters:
 - description ilike text
 - created_after >= date-time. Lines created on or after this date.
 - created_before <= date-time. Lines created on or before this date.
-Example record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_description":"Example request description","request_status":"new","author":"Example author","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","estimated_amount":1250.5,"currency":"EUR","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","purchase_order_line_id":7,"vendor":"Example vendor","company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.product.line&view_type=form"}
+Example record (shape only): {"id":42,"request_id":7,"request_subject":"Example request subject","request_description":"Example request description","request_status":"new","author":"Example author","description":"Example description","product":"Example product","quantity":1250.5,"uom":"Example uom","estimated_amount":1250.5,"currency":"EUR","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","purchase_order_line_id":7,"vendor":"Example vendor","company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.product.line&view_type=form"}
 
 ### approvals/requests: Approval requests
 Approval requests (purchases, expenses, missions...) and their outcome.
@@ -5575,18 +5850,16 @@ Fields:
 - subject: string|null. Subject of the request (request number).
 - description: string|null. Description (reason) of the request.
 - reference: string|null. External reference of the request.
-- author: string|null [personal data]. Author (owner) of the request.
-- author_id: integer|null. Identifier of the author (user).
-- created_by: string|null [personal data]. Person who entered the request, if different from the author.
+- author: string|null [personal data]. Author (owner) of the request. Id: author_id.
+- created_by: string|null [personal data]. Person who entered the request, if different from the author. Id: created_by_id.
 - status: "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"|null. Status of the request.
-- category: string|null. Approval category.
-- category_id: integer|null. Identifier of the approval category.
+- category: string|null. Approval category. Id: category_id.
 - amount: number|null. Amount of the request.
-- currency: string|null. Currency of the amount.
+- currency: string|null. Currency of the amount. Id: currency_id.
 - budget_code: string|null. Budget code charged.
-- final_approver: string|null [personal data]. Approver who takes the final decision.
+- final_approver: string|null [personal data]. Approver who takes the final decision. Id: final_approver_id.
 - approvers: integer[]. Identifiers of the circuit steps, to join with approvals/approvers.
-- partner: string|null [personal data]. Partner (contact) concerned by the request.
+- partner: string|null [personal data]. Partner (contact) concerned by the request. Id: partner_id.
 - location: string|null. Location concerned by the request.
 - quantity: number|null. Quantity asked for.
 - created_at: string(date-time)|null. Creation date and time of the record.
@@ -5595,7 +5868,7 @@ Fields:
 - date_start: string(date-time)|null. Start of the period concerned.
 - date_end: string(date-time)|null. End of the period concerned.
 - purchase_order_count: integer|null. Number of purchase orders created from the request.
-- company: string|null. Owning company.
+- company: string|null. Owning company. Id: company_id.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - status = "new"|"pending"|"approved"|"refused"|"cancel"|"treated_paid"
@@ -5609,7 +5882,7 @@ Filters:
 - confirmed_after >= date-time. On field \`date_confirmed\`.
 - confirmed_before <= date-time. On field \`date_confirmed\`.
 - amount_above >= number. Requests whose amount is at least this value.
-Example record (shape only): {"id":42,"subject":"Example subject","description":"Example description","reference":"Example reference","author":"Example author","author_id":7,"created_by":"Example created by","status":"new","category":"Example category","category_id":7,"amount":1250.5,"currency":"EUR","budget_code":"Example budget code","final_approver":"Example final approver","approvers":[7,9],"partner":"Example partner","location":"Example location","quantity":1250.5,"created_at":"2026-01-31T08:00:00Z","date":"2026-01-31T08:00:00Z","date_confirmed":"2026-01-31T08:00:00Z","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","purchase_order_count":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.request&view_type=form"}
+Example record (shape only): {"id":42,"subject":"Example subject","description":"Example description","reference":"Example reference","author":"Example author","created_by":"Example created by","status":"new","category":"Example category","amount":1250.5,"currency":"EUR","budget_code":"Example budget code","final_approver":"Example final approver","approvers":[7,9],"partner":"Example partner","location":"Example location","quantity":1250.5,"created_at":"2026-01-31T08:00:00Z","date":"2026-01-31T08:00:00Z","date_confirmed":"2026-01-31T08:00:00Z","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","purchase_order_count":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=approval.request&view_type=form"}
 
 ## electricity: Electricity
 
@@ -5623,7 +5896,7 @@ Fields:
 - id: integer. Technical identifier of the meter.
 - code: string|null. Code of the meter.
 - label: string|null. Label of the meter.
-- environment: string|null. Environment (site) served by the meter.
+- environment: string|null. Environment (site) served by the meter. Id: environment_id.
 - current_kwh: number|null. Estimated balance (kWh): last reading, plus credit bought since, minus the average consumption since.
 - last_reading_kwh: number|null. Balance at the last reading (kWh).
 - last_reading_date: string(date-time)|null. Date and time of the last reading.
@@ -5632,7 +5905,7 @@ Fields:
 - projected_autonomy_days: integer|null. Days the estimated balance lasts at the average consumption.
 - total_purchased_kwh: number|null. Credit bought for the meter (kWh; cancelled purchases excluded).
 - total_purchased_amount: number|null. Amount spent on credit for the meter (cancelled purchases excluded).
-- currency: string|null. Currency of the amounts.
+- currency: string|null. Currency of the amounts. Id: currency_id.
 - status: "ok"|"warning"|"critical"|"no_data"|null. Alert status from the remaining autonomy: ok, warning (10 days or less), critical (3 days or less), no_data (no reading or no consumption average).
 - url: string|null. Link to the record in the ERP interface.
 Filters:
@@ -5649,13 +5922,12 @@ Default order: date_purchase desc. Sortable: id, reference, date_purchase, purch
 Fields:
 - id: integer. Technical identifier of the purchase.
 - reference: string|null. Reference of the purchase (receipt or token number).
-- counter: string|null. Code of the meter credited.
-- counter_id: integer|null. Identifier of the meter credited.
-- environment: string|null. Environment (site) served by the meter.
+- counter: string|null. Code of the meter credited. Id: counter_id.
+- environment: string|null. Environment (site) served by the meter. Id: environment_id.
 - date_purchase: string(date)|null. Date of the purchase.
 - purchased_kwh: number|null. Credit bought (kWh).
 - amount: number|null. Amount paid.
-- currency: string|null. Currency of the amount.
+- currency: string|null. Currency of the amount. Id: currency_id.
 - price_per_kwh: number|null. Price paid per kWh (amount divided by the kWh bought).
 - state: "active"|"cancelled"|null. State of the purchase.
 - url: string|null. Link to the record in the ERP interface.
@@ -5665,7 +5937,7 @@ Filters:
 - environment_id = integer. Purchases for meters of this environment (environment id).
 - date_after >= date. On field \`date_purchase\`.
 - date_before <= date. On field \`date_purchase\`.
-Example record (shape only): {"id":42,"reference":"Example reference","counter":"Example counter","counter_id":7,"environment":"Example environment","date_purchase":"2026-01-31","purchased_kwh":1250.5,"amount":1250.5,"currency":"EUR","price_per_kwh":1250.5,"state":"active","url":"https://erp.example.org/web#id=42&model=electricity.purchase&view_type=form"}
+Example record (shape only): {"id":42,"reference":"Example reference","counter":"Example counter","environment":"Example environment","date_purchase":"2026-01-31","purchased_kwh":1250.5,"amount":1250.5,"currency":"EUR","price_per_kwh":1250.5,"state":"active","url":"https://erp.example.org/web#id=42&model=electricity.purchase&view_type=form"}
 
 ### electricity/readings: Meter readings
 Balances read on a meter and the consumption derived from the previous reading.
@@ -5673,9 +5945,8 @@ List: GET /api/v1/electricity/readings. Detail: GET /api/v1/electricity/readings
 Default order: date_reading desc. Sortable: id, date_reading, remaining_kwh, consumed_kwh, days_elapsed, daily_consumption, is_excluded_from_avg, note.
 Fields:
 - id: integer. Technical identifier of the reading.
-- counter: string|null. Code of the meter read.
-- counter_id: integer|null. Identifier of the meter read.
-- environment: string|null. Environment (site) served by the meter.
+- counter: string|null. Code of the meter read. Id: counter_id.
+- environment: string|null. Environment (site) served by the meter. Id: environment_id.
 - date_reading: string(date-time)|null. Date and time of the reading.
 - remaining_kwh: number|null. Balance read on the meter (kWh).
 - consumed_kwh: number|null. Consumption since the previous reading (kWh).
@@ -5689,7 +5960,7 @@ Filters:
 - environment_id = integer. Readings of meters of this environment (environment id).
 - date_after >= date-time. On field \`date_reading\`.
 - date_before <= date-time. On field \`date_reading\`.
-Example record (shape only): {"id":42,"counter":"Example counter","counter_id":7,"environment":"Example environment","date_reading":"2026-01-31T08:00:00Z","remaining_kwh":1250.5,"consumed_kwh":1250.5,"days_elapsed":1250.5,"daily_consumption":1250.5,"is_excluded_from_avg":true,"note":"Example note","url":"https://erp.example.org/web#id=42&model=electricity.reading&view_type=form"}
+Example record (shape only): {"id":42,"counter":"Example counter","environment":"Example environment","date_reading":"2026-01-31T08:00:00Z","remaining_kwh":1250.5,"consumed_kwh":1250.5,"days_elapsed":1250.5,"daily_consumption":1250.5,"is_excluded_from_avg":true,"note":"Example note","url":"https://erp.example.org/web#id=42&model=electricity.reading&view_type=form"}
 
 ## events: Events
 
@@ -5702,28 +5973,27 @@ Default order: date_begin desc. Sortable: id, name, date_begin, date_end, seats_
 Fields:
 - id: integer. Technical identifier of the event.
 - name: string|null. Name of the event.
-- event_type: string|null. Event template applied.
-- activity: string|null. Activity of the event.
-- stage: string|null. Lifecycle stage.
+- event_type: string|null. Event template applied. Id: event_type_id.
+- activity: string|null. Activity of the event. Id: activity_id.
+- stage: string|null. Lifecycle stage. Id: stage_id.
 - date_begin: string(date-time)|null. Start date and time.
 - date_end: string(date-time)|null. End date and time.
 - is_ongoing: boolean. True if the event is in progress at request time.
-- space: string|null. Space where the event takes place.
-- space_id: integer|null. Identifier of the space.
+- space: string|null. Space where the event takes place. Id: space_id.
 - reservation_id: integer|null. Identifier of the linked space reservation.
 - space_capacity: integer|null. Capacity of the space (people).
 - seats_max: integer|null. Maximum number of attendees (0 when unlimited).
 - seats_taken: integer|null. Seats taken by confirmed and attended registrations.
 - seats_available: integer|null. Seats still available (0 when unlimited).
-- organizer: string|null [personal data]. Organizer of the event.
-- responsible: string|null [personal data]. User responsible for the event.
-- referent: string|null [personal data]. Referent person of the event.
+- organizer: string|null [personal data]. Organizer of the event. Id: organizer_id.
+- responsible: string|null [personal data]. User responsible for the event. Id: responsible_id.
+- referent: string|null [personal data]. Referent person of the event. Id: referent_id.
 - origin: "internal"|"public"|null. Origin of the event (internal or public request).
 - review_state: "approved"|"pending"|"refused"|null. Review state of the event.
 - hidden_public: boolean. Hidden on the public site.
 - checklist_enabled: boolean. The preparation checklist is enabled.
 - checklist_progress: number|null. Progress of the preparation checklist (percent).
-- company: string|null. Owning company.
+- company: string|null. Owning company. Id: company_id.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - stage_id = integer. Events in this stage (stage id).
@@ -5733,7 +6003,7 @@ Filters:
 - hidden_public = true|false
 - begin_after >= date-time. On field \`date_begin\`.
 - begin_before <= date-time. On field \`date_begin\`.
-Example record (shape only): {"id":42,"name":"Example name","event_type":"Example event type","activity":"Example activity","stage":"Example stage","date_begin":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","is_ongoing":true,"space":"Example space","space_id":7,"reservation_id":7,"space_capacity":3,"seats_max":3,"seats_taken":3,"seats_available":3,"organizer":"Example organizer","responsible":"Example responsible","referent":"Example referent","origin":"internal","review_state":"approved","hidden_public":true,"checklist_enabled":true,"checklist_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=event.event&view_type=form"}
+Example record (shape only): {"id":42,"name":"Example name","event_type":"Example event type","activity":"Example activity","stage":"Example stage","date_begin":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","is_ongoing":true,"space":"Example space","reservation_id":7,"space_capacity":3,"seats_max":3,"seats_taken":3,"seats_available":3,"organizer":"Example organizer","responsible":"Example responsible","referent":"Example referent","origin":"internal","review_state":"approved","hidden_public":true,"checklist_enabled":true,"checklist_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=event.event&view_type=form"}
 
 ### events/registrations: Registrations
 Registrations of participants to events (attendee name, email and phone are personal data).
@@ -5741,22 +6011,21 @@ List: GET /api/v1/events/registrations. Detail: GET /api/v1/events/registrations
 Default order: id desc. Sortable: id, attendee, email, phone, state.
 Fields:
 - id: integer. Technical identifier of the registration.
-- event_id: integer|null. Identifier of the event.
-- event: string|null. Name of the event.
-- ticket: string|null. Ticket type of the registration.
+- event: string|null. Name of the event. Id: event_id.
+- ticket: string|null. Ticket type of the registration. Id: ticket_id.
 - attendee: string|null [personal data]. Participant name.
 - email: string|null [personal data]. Participant email address.
 - phone: string|null [personal data]. Participant phone number.
-- booked_by: string|null [personal data]. Contact who booked the registration.
+- booked_by: string|null [personal data]. Contact who booked the registration. Id: booked_by_id.
 - state: "draft"|"open"|"done"|"cancel"|null. Registration status: draft (unconfirmed), open (confirmed), done (attended), cancel (cancelled).
-- company: string|null. Owning company.
+- company: string|null. Owning company. Id: company_id.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - event_id = integer
 - state = "draft"|"open"|"done"|"cancel"
 - partner_id = integer. Registrations booked by this contact (partner id).
 - email ilike text
-Example record (shape only): {"id":42,"event_id":7,"event":"Example event","ticket":"Example ticket","attendee":"Example attendee","email":"someone@example.org","phone":"+1 555 0100","booked_by":"Example booked by","state":"draft","company":"Example company","url":"https://erp.example.org/web#id=42&model=event.registration&view_type=form"}
+Example record (shape only): {"id":42,"event":"Example event","ticket":"Example ticket","attendee":"Example attendee","email":"someone@example.org","phone":"+1 555 0100","booked_by":"Example booked by","state":"draft","company":"Example company","url":"https://erp.example.org/web#id=42&model=event.registration&view_type=form"}
 
 ### events/tasks: Checklist tasks
 Preparation checklist tasks of events.
@@ -5764,17 +6033,16 @@ List: GET /api/v1/events/tasks. Detail: GET /api/v1/events/tasks/{id}.
 Default order: event_id desc, sequence asc. Sortable: id, name, done.
 Fields:
 - id: integer. Technical identifier of the task.
-- event_id: integer|null. Identifier of the event.
-- event: string|null. Name of the event.
+- event: string|null. Name of the event. Id: event_id.
 - name: string|null. Task to carry out.
 - done: boolean. The task is done.
-- assignee: string|null [personal data]. User assigned to the task.
+- assignee: string|null [personal data]. User assigned to the task. Id: assignee_id.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - event_id = integer
 - done = true|false
 - assigned_user_id = integer. Tasks assigned to this user (user id).
-Example record (shape only): {"id":42,"event_id":7,"event":"Example event","name":"Example name","done":true,"assignee":"Example assignee","url":"https://erp.example.org/web#id=42&model=event.checklist.task&view_type=form"}
+Example record (shape only): {"id":42,"event":"Example event","name":"Example name","done":true,"assignee":"Example assignee","url":"https://erp.example.org/web#id=42&model=event.checklist.task&view_type=form"}
 
 ## fleet: Fleet
 
@@ -5787,15 +6055,14 @@ Default order: due_date asc. Sortable: id, name, type, due_date, handled_at, rem
 Fields:
 - id: integer. Technical identifier of the alert.
 - name: string|null. Title of the alert.
-- vehicle: string|null. Vehicle concerned.
-- vehicle_id: integer|null. Identifier of the vehicle concerned.
+- vehicle: string|null. Vehicle concerned. Id: vehicle_id.
 - type: "assurance"|"controle_technique"|"entretien_km"|"permit"|"custom"|null. Category of the alert.
 - due_date: string(date)|null. Due date.
 - state: "pending"|"handled"|"late"|null. Handling state: late when the due date has passed without the alert being handled.
 - handled_at: string(date-time)|null. When the alert was handled.
-- handled_by: string|null [personal data]. Person who handled the alert.
+- handled_by: string|null [personal data]. Person who handled the alert. Id: handled_by_id.
 - reminder_days: integer|null. Notice days before the due date.
-- company: string|null. Owning company.
+- company: string|null. Owning company. Id: company_id.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - state = "pending"|"handled"|"late"
@@ -5803,7 +6070,7 @@ Filters:
 - vehicle_id = integer
 - due_before <= date. On field \`due_date\`.
 - due_after >= date. On field \`due_date\`.
-Example record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","vehicle_id":7,"type":"assurance","due_date":"2026-01-31","state":"pending","handled_at":"2026-01-31T08:00:00Z","handled_by":"Example handled by","reminder_days":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.alert&view_type=form"}
+Example record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","type":"assurance","due_date":"2026-01-31","state":"pending","handled_at":"2026-01-31T08:00:00Z","handled_by":"Example handled by","reminder_days":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.alert&view_type=form"}
 
 ### fleet/fuel-logs: Fuel logs
 Fuel fills of the vehicles with consumption over each interval and anomaly detection.
@@ -5812,15 +6079,14 @@ Default order: date desc. Sortable: id, reference, date, station, liters, price_
 Fields:
 - id: integer. Technical identifier of the fuel log.
 - reference: string|null. Reference of the fuel log.
-- vehicle: string|null. Vehicle filled.
-- vehicle_id: integer|null. Identifier of the vehicle filled.
-- driver: string|null [personal data]. Driver at the time of the fill.
+- vehicle: string|null. Vehicle filled. Id: vehicle_id.
+- driver: string|null [personal data]. Driver at the time of the fill. Id: driver_id.
 - date: string(date-time)|null. Date and time of the fill.
 - station: string|null. Fuel station.
 - liters: number|null. Litres filled.
 - price_per_liter: number|null. Price per litre.
 - total_amount: number|null. Total amount of the fill.
-- currency: string|null. Currency of the amounts.
+- currency: string|null. Currency of the amounts. Id: currency_id.
 - odometer: number|null. Odometer reading at the fill (km).
 - distance: number|null. Kilometres driven since the previous fill.
 - consumption: number|null. Litres per 100 km over the interval since the previous fill.
@@ -5828,7 +6094,7 @@ Fields:
 - anomaly_severity: "none"|"low"|"medium"|"high"|null. Severity of the consumption anomaly.
 - anomaly_reason: string|null. Explanation of the anomaly.
 - reviewed: boolean. Anomaly reviewed by a manager.
-- company: string|null. Owning company.
+- company: string|null. Owning company. Id: company_id.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - vehicle_id = integer
@@ -5836,7 +6102,7 @@ Filters:
 - reviewed = true|false
 - date_after >= date-time. On field \`date\`.
 - date_before <= date-time. On field \`date\`.
-Example record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31T08:00:00Z","station":"Example station","liters":1250.5,"price_per_liter":1250.5,"total_amount":1250.5,"currency":"EUR","odometer":1250.5,"distance":1250.5,"consumption":1250.5,"is_anomaly":true,"anomaly_severity":"none","anomaly_reason":"Example anomaly reason","reviewed":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.fuel.log&view_type=form"}
+Example record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","driver":"Example driver","date":"2026-01-31T08:00:00Z","station":"Example station","liters":1250.5,"price_per_liter":1250.5,"total_amount":1250.5,"currency":"EUR","odometer":1250.5,"distance":1250.5,"consumption":1250.5,"is_anomaly":true,"anomaly_severity":"none","anomaly_reason":"Example anomaly reason","reviewed":true,"company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.fuel.log&view_type=form"}
 
 ### fleet/incidents: Incidents
 Incidents involving the vehicles (damage, breakdowns, accidents).
@@ -5845,14 +6111,13 @@ Default order: date desc. Sortable: id, name, date, severity, cost.
 Fields:
 - id: integer. Technical identifier of the incident.
 - name: string|null. Short description of the incident.
-- vehicle: string|null. Vehicle involved.
-- vehicle_id: integer|null. Identifier of the vehicle involved.
-- driver: string|null [personal data]. Driver at the time of the incident.
+- vehicle: string|null. Vehicle involved. Id: vehicle_id.
+- driver: string|null [personal data]. Driver at the time of the incident. Id: driver_id.
 - date: string(date)|null. Date of the incident.
 - severity: "minor"|"moderate"|"major"|"critical"|null. Severity of the incident.
 - cost: number|null. Estimated impact cost.
-- currency: string|null. Currency of the cost.
-- company: string|null. Owning company.
+- currency: string|null. Currency of the cost. Id: currency_id.
+- company: string|null. Owning company. Id: company_id.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - vehicle_id = integer
@@ -5860,7 +6125,7 @@ Filters:
 - severity = "minor"|"moderate"|"major"|"critical"
 - date_after >= date. On field \`date\`.
 - date_before <= date. On field \`date\`.
-Example record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","severity":"minor","cost":1250.5,"currency":"EUR","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.incident&view_type=form"}
+Example record (shape only): {"id":42,"name":"Example name","vehicle":"Example vehicle","driver":"Example driver","date":"2026-01-31","severity":"minor","cost":1250.5,"currency":"EUR","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.incident&view_type=form"}
 
 ### fleet/locations: Locations
 Fleet locations in service (pick-up points and sites; archived locations are not exposed).
@@ -5872,11 +6137,11 @@ Fields:
 - code: string|null. Short code.
 - address: string|null. Street address.
 - city: string|null. City.
-- country: string|null. Country.
+- country: string|null. Country. Id: country_id.
 - latitude: number|null. Latitude (decimal degrees).
 - longitude: number|null. Longitude (decimal degrees).
 - is_default_pickup: boolean. Default pick-up point for vehicle requests.
-- company: string|null. Owning company.
+- company: string|null. Owning company. Id: company_id.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - code = text
@@ -5890,21 +6155,20 @@ Default order: start desc. Sortable: id, reference, start, stop, motive, destina
 Fields:
 - id: integer. Technical identifier of the reservation.
 - reference: string|null. Reference of the reservation.
-- vehicle: string|null. Vehicle reserved.
-- vehicle_id: integer|null. Identifier of the vehicle reserved.
-- driver: string|null [personal data]. Driver.
-- requester: string|null [personal data]. Person who made the request.
+- vehicle: string|null. Vehicle reserved. Id: vehicle_id.
+- driver: string|null [personal data]. Driver. Id: driver_id.
+- requester: string|null [personal data]. Person who made the request. Id: requester_id.
 - start: string(date-time)|null. Start of the reservation.
 - stop: string(date-time)|null. End of the reservation.
 - duration: number|null. Duration (hours).
 - motive: string|null. Purpose of the trip.
-- pickup_location: string|null. Where the vehicle is picked up.
+- pickup_location: string|null. Where the vehicle is picked up. Id: pickup_location_id.
 - destination: string|null. Destination.
 - expected_km: number|null. Expected distance (km).
 - attendees_count: integer|null. Expected passengers.
 - origin: "internal"|"public"|null. Channel through which the request was made.
 - state: "draft"|"pending"|"approved"|"in_progress"|"done"|"refused"|"cancelled"|null. State of the reservation.
-- approver: string|null [personal data]. Person who approved or refused the request.
+- approver: string|null [personal data]. Person who approved or refused the request. Id: approver_id.
 - approved_at: string(date-time)|null. When the request was approved.
 - refusal_reason: string|null. Reason given for a refusal.
 - url: string|null. Link to the record in the ERP interface.
@@ -5914,7 +6178,7 @@ Filters:
 - driver_id = integer. Reservations with this driver (partner id).
 - start_after >= date-time. On field \`start\`.
 - start_before <= date-time. On field \`start\`.
-Example record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","requester":"Example requester","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"motive":"Example motive","pickup_location":"Example pickup location","destination":"Example destination","expected_km":1250.5,"attendees_count":3,"origin":"internal","state":"draft","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","url":"https://erp.example.org/web#id=42&model=fleet.reservation&view_type=form"}
+Example record (shape only): {"id":42,"reference":"Example reference","vehicle":"Example vehicle","driver":"Example driver","requester":"Example requester","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"motive":"Example motive","pickup_location":"Example pickup location","destination":"Example destination","expected_km":1250.5,"attendees_count":3,"origin":"internal","state":"draft","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","url":"https://erp.example.org/web#id=42&model=fleet.reservation&view_type=form"}
 
 ### fleet/services: Services
 Services performed on the vehicles (maintenance and repairs).
@@ -5922,21 +6186,20 @@ List: GET /api/v1/fleet/services. Detail: GET /api/v1/fleet/services/{id}.
 Default order: date desc. Sortable: id, date, description, service_kind, amount, next_service_odometer, invoice_ref, state.
 Fields:
 - id: integer. Technical identifier of the service.
-- vehicle: string|null. Vehicle serviced.
-- vehicle_id: integer|null. Identifier of the vehicle serviced.
+- vehicle: string|null. Vehicle serviced. Id: vehicle_id.
 - date: string(date)|null. Date of the service.
 - description: string|null. Description of the service.
-- service_type: string|null. Type of service.
+- service_type: string|null. Type of service. Id: service_type_id.
 - service_kind: "preventive"|"curative"|null. Preventive or curative service.
 - amount: number|null. Cost of the service.
 - total_cost: number|null. Total cost including detail lines.
-- currency: string|null. Currency of the amounts.
+- currency: string|null. Currency of the amounts. Id: currency_id.
 - odometer: number|null. Odometer reading at the service (km).
 - next_service_odometer: number|null. Odometer reading at which the next service is due (km).
-- vendor: string|null. Vendor who performed the service.
+- vendor: string|null. Vendor who performed the service. Id: vendor_id.
 - invoice_ref: string|null. Vendor invoice reference.
 - state: "new"|"running"|"done"|"cancelled"|null. Stage of the service.
-- company: string|null. Owning company.
+- company: string|null. Owning company. Id: company_id.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - vehicle_id = integer
@@ -5944,7 +6207,7 @@ Filters:
 - service_kind = "preventive"|"curative"
 - date_after >= date. On field \`date\`.
 - date_before <= date. On field \`date\`.
-Example record (shape only): {"id":42,"vehicle":"Example vehicle","vehicle_id":7,"date":"2026-01-31","description":"Example description","service_type":"Example service type","service_kind":"preventive","amount":1250.5,"total_cost":1250.5,"currency":"EUR","odometer":1250.5,"next_service_odometer":1250.5,"vendor":"Example vendor","invoice_ref":"Example invoice ref","state":"new","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.vehicle.log.services&view_type=form"}
+Example record (shape only): {"id":42,"vehicle":"Example vehicle","date":"2026-01-31","description":"Example description","service_type":"Example service type","service_kind":"preventive","amount":1250.5,"total_cost":1250.5,"currency":"EUR","odometer":1250.5,"next_service_odometer":1250.5,"vendor":"Example vendor","invoice_ref":"Example invoice ref","state":"new","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.vehicle.log.services&view_type=form"}
 
 ### fleet/trips: Trips
 Trips driven with the vehicles.
@@ -5954,9 +6217,8 @@ Fields:
 - id: integer. Technical identifier of the trip.
 - reference: string|null. Reference of the trip.
 - reservation_id: integer|null. Originating reservation, if any.
-- vehicle: string|null. Vehicle driven.
-- vehicle_id: integer|null. Identifier of the vehicle driven.
-- driver: string|null [personal data]. Driver.
+- vehicle: string|null. Vehicle driven. Id: vehicle_id.
+- driver: string|null [personal data]. Driver. Id: driver_id.
 - date: string(date)|null. Date of the trip.
 - date_start: string(date-time)|null. Departure time.
 - date_end: string(date-time)|null. Arrival time.
@@ -5965,15 +6227,15 @@ Fields:
 - distance: number|null. Distance driven (km).
 - motive: string|null. Purpose of the trip.
 - destination: string|null. Destination.
-- analytic_account: string|null. Analytic account charged.
-- company: string|null. Owning company.
+- analytic_account: string|null. Analytic account charged. Id: analytic_account_id.
+- company: string|null. Owning company. Id: company_id.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - vehicle_id = integer
 - driver_id = integer. Trips with this driver (partner id).
 - date_after >= date. On field \`date\`.
 - date_before <= date. On field \`date\`.
-Example record (shape only): {"id":42,"reference":"Example reference","reservation_id":7,"vehicle":"Example vehicle","vehicle_id":7,"driver":"Example driver","date":"2026-01-31","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","odometer_start":1250.5,"odometer_end":1250.5,"distance":1250.5,"motive":"Example motive","destination":"Example destination","analytic_account":"Example analytic account","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.trip&view_type=form"}
+Example record (shape only): {"id":42,"reference":"Example reference","reservation_id":7,"vehicle":"Example vehicle","driver":"Example driver","date":"2026-01-31","date_start":"2026-01-31T08:00:00Z","date_end":"2026-01-31T08:00:00Z","odometer_start":1250.5,"odometer_end":1250.5,"distance":1250.5,"motive":"Example motive","destination":"Example destination","analytic_account":"Example analytic account","company":"Example company","url":"https://erp.example.org/web#id=42&model=fleet.trip&view_type=form"}
 
 ### fleet/vehicles: Vehicles
 Vehicles of the fleet in service (archived vehicles are not exposed).
@@ -5982,13 +6244,13 @@ Default order: plate asc. Sortable: id, plate, vin, seats, fuel_type, assignatio
 Fields:
 - id: integer. Technical identifier of the vehicle.
 - plate: string|null. Licence plate.
-- model: string|null. Make and model.
+- model: string|null. Make and model. Id: model_id.
 - vin: string|null. Vehicle identification number (chassis).
-- driver: string|null [personal data]. Driver currently assigned.
+- driver: string|null [personal data]. Driver currently assigned. Id: driver_id.
 - seats: integer|null. Number of seats.
 - fuel_type: "diesel"|"gasoline"|"full_hybrid"|"plug_in_hybrid_diesel"|"plug_in_hybrid_gasoline"|"cng"|"lpg"|"hydrogen"|"electric"|null. Fuel or energy.
 - odometer: number|null. Last odometer reading (km).
-- state: string|null. Vehicle lifecycle state (free value).
+- state: string|null. Vehicle lifecycle state (free value). Id: state_id.
 - assignation_state: "free"|"assigned"|"maintenance"|"out_of_service"|"sold"|null. Assignment state.
 - acquisition_date: string(date)|null. Date of acquisition.
 - insurance_expiry: string(date)|null. Expiry date of the insurance.
@@ -5996,7 +6258,7 @@ Fields:
 - next_alert_date: string(date)|null. Next due date, all alert categories.
 - avg_consumption: number|null. Average consumption (litres per 100 km).
 - total_km_last_year: number|null. Distance driven over the last twelve months (km).
-- company: string|null. Owning company.
+- company: string|null. Owning company. Id: company_id.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - assignation_state = "free"|"assigned"|"maintenance"|"out_of_service"|"sold"
@@ -6019,12 +6281,12 @@ Fields:
 - id: integer. Technical identifier of the asset.
 - serial: string|null. Serial number.
 - internal_ref: string|null. Internal reference (when it differs from the serial number).
-- product: string|null. Hardware model.
+- product: string|null. Hardware model. Id: product_id.
 - quantity: number|null. Quantity on hand.
-- location: string|null. Stock location of the asset.
-- holder: string|null [personal data]. Person holding the asset.
+- location: string|null. Stock location of the asset. Id: location_id.
+- holder: string|null [personal data]. Person holding the asset. Id: holder_id.
 - lifecycle: "available"|"assigned"|"maintenance"|"retired"|"external"|null. Lifecycle stage of the asset.
-- company: string|null. Owning company.
+- company: string|null. Owning company. Id: company_id.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - lifecycle = "available"|"assigned"|"maintenance"|"retired"|"external"
@@ -6040,15 +6302,15 @@ Fields:
 - id: integer. Technical identifier of the move.
 - ticket_id: integer|null. Identifier of the ticket the consumable was issued for.
 - ticket_number: string|null. Number of the ticket.
-- beneficiary: string|null [personal data]. Person who received the consumable.
-- product: string|null. Consumable issued.
-- location: string|null. Stock location the consumable was taken from.
+- beneficiary: string|null [personal data]. Person who received the consumable. Id: beneficiary_id.
+- product: string|null. Consumable issued. Id: product_id.
+- location: string|null. Stock location the consumable was taken from. Id: location_id.
 - quantity: number|null. Quantity issued.
 - returned_quantity: number|null. Quantity returned.
 - remaining_quantity: number|null. Quantity not returned.
 - state: "out"|"partial"|"returned"|null. Return state of the move.
 - date: string(date-time)|null. Date and time of issue.
-- handled_by: string|null [personal data]. Technician who handled the move.
+- handled_by: string|null [personal data]. Technician who handled the move. Id: handled_by_id.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - state = "out"|"partial"|"returned"
@@ -6066,21 +6328,21 @@ Fields:
 - id: integer. Technical identifier of the ticket.
 - number: string|null. Ticket number.
 - name: string|null. Subject of the ticket.
-- type: string|null. Request category (ticket type).
-- stage: string|null. Current stage.
+- type: string|null. Request category (ticket type). Id: type_id.
+- stage: string|null. Current stage. Id: stage_id.
 - is_closed: boolean. The current stage is a closing stage.
-- team: string|null. Support team in charge.
-- assignees: string[] [personal data]. Assigned technicians.
+- team: string|null. Support team in charge. Id: team_id.
+- assignees: string[] [personal data]. Assigned technicians. Ids: assignee_ids.
 - assignee: string|null [personal data]. First assigned technician, or null (earlier listing).
-- requester: string|null [personal data]. Person who raised the ticket.
+- requester: string|null [personal data]. Person who raised the ticket. Id: requester_id.
 - requester_email: string|null [personal data]. Email address of the requester.
 - priority: "0"|"1"|"2"|"3"|null. Priority: 0 low, 1 normal, 2 high, 3 critical.
 - kanban_state: "normal"|"done"|"blocked"|null. Kanban status: normal (in progress), done (ready) or blocked.
 - assigned_date: string(date-time)|null. Date and time the ticket was assigned.
 - closed_date: string(date-time)|null. Date and time the ticket was closed.
-- category: string|null. Category of the ticket (earlier listing).
+- category: string|null. Category of the ticket (earlier listing). Id: category_id.
 - validation_state: "none"|"to_validate"|"validated"|"rejected"|null. Hierarchical validation status, if the request requires one (earlier listing).
-- company: string|null. Owning company.
+- company: string|null. Owning company. Id: company_id.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - is_closed = true|false
@@ -6105,14 +6367,13 @@ Fields:
 - order_id: integer|null. Identifier of the purchase order.
 - order_reference: string|null. Reference of the purchase order.
 - description: string|null. Description of the line.
-- product: string|null. Product ordered.
-- product_id: integer|null. Identifier of the product ordered.
+- product: string|null. Product ordered. Id: product_id.
 - quantity: number|null. Quantity ordered.
-- uom: string|null. Unit of measure of the quantity.
+- uom: string|null. Unit of measure of the quantity. Id: uom_id.
 - price_unit: number|null. Unit price.
 - price_subtotal: number|null. Line amount excluding tax.
 - price_total: number|null. Line amount including tax.
-- currency: string|null. Currency of the amounts.
+- currency: string|null. Currency of the amounts. Id: currency_id.
 - qty_received: number|null. Quantity received.
 - qty_invoiced: number|null. Quantity billed by the vendor.
 - date_planned: string(date-time)|null. Expected arrival date and time.
@@ -6126,7 +6387,7 @@ Filters:
 - state = "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"
 - planned_after >= date-time. On field \`date_planned\`.
 - planned_before <= date-time. On field \`date_planned\`.
-Example record (shape only): {"id":42,"order_id":7,"order_reference":"Example order reference","description":"Example description","product":"Example product","product_id":7,"quantity":1250.5,"uom":"Example uom","price_unit":1250.5,"price_subtotal":1250.5,"price_total":1250.5,"currency":"EUR","qty_received":1250.5,"qty_invoiced":1250.5,"date_planned":"2026-01-31T08:00:00Z","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","state":"draft","url":"https://erp.example.org/web#id=42&model=purchase.order.line&view_type=form"}
+Example record (shape only): {"id":42,"order_id":7,"order_reference":"Example order reference","description":"Example description","product":"Example product","quantity":1250.5,"uom":"Example uom","price_unit":1250.5,"price_subtotal":1250.5,"price_total":1250.5,"currency":"EUR","qty_received":1250.5,"qty_invoiced":1250.5,"date_planned":"2026-01-31T08:00:00Z","analytic_accounts":["Example account"],"analytic_distribution":"{\\"12\\":60.0,\\"15\\":40.0}","state":"draft","url":"https://erp.example.org/web#id=42&model=purchase.order.line&view_type=form"}
 
 ### purchase/orders: Purchase orders
 Purchase orders (requests for quotation and confirmed orders).
@@ -6135,12 +6396,11 @@ Default order: date_order desc. Sortable: id, reference, vendor_reference, subje
 Fields:
 - id: integer. Technical identifier of the order.
 - reference: string|null. Order reference (number).
-- vendor: string|null. Vendor.
-- vendor_id: integer|null. Identifier of the vendor (partner).
+- vendor: string|null. Vendor. Id: vendor_id.
 - vendor_reference: string|null. Reference of the order on the vendor's side.
 - subject: string|null. Short description of what the order covers.
 - budget_line: string|null. Budget line charged.
-- department: string|null. Requesting department.
+- department: string|null. Requesting department. Id: department_id.
 - delivery_condition: string|null. Delivery conditions agreed with the vendor.
 - origin: string|null. Originating document.
 - date_order: string(date-time)|null. Order deadline.
@@ -6148,14 +6408,13 @@ Fields:
 - date_planned: string(date-time)|null. Planned reception.
 - amount_untaxed: number|null. Total amount excluding tax.
 - amount_total: number|null. Total amount including tax.
-- currency: string|null. Currency of the amounts.
+- currency: string|null. Currency of the amounts. Id: currency_id.
 - state: "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"|null. State of the order (org_tribu = awaiting tribe validation).
 - invoice_status: "no"|"to invoice"|"invoiced"|null. Billing status.
-- buyer: string|null [personal data]. Buyer in charge of the order.
-- author: string|null [personal data]. Person who entered the order.
-- author_id: integer|null. Identifier of the person who entered the order (user).
+- buyer: string|null [personal data]. Buyer in charge of the order. Id: buyer_id.
+- author: string|null [personal data]. Person who entered the order. Id: author_id.
 - created_at: string(date-time)|null. Creation date and time of the record.
-- company: string|null. Owning company.
+- company: string|null. Owning company. Id: company_id.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - state = "draft"|"sent"|"org_tribu"|"to approve"|"purchase"|"cancel"
@@ -6172,7 +6431,7 @@ Filters:
 - author_id = integer
 - created_after >= date-time. On field \`created_at\`.
 - created_before <= date-time. On field \`created_at\`.
-Example record (shape only): {"id":42,"reference":"Example reference","vendor":"Example vendor","vendor_id":7,"vendor_reference":"Example vendor reference","subject":"Example subject","budget_line":"Example budget line","department":"Example department","delivery_condition":"Example delivery condition","origin":"Example origin","date_order":"2026-01-31T08:00:00Z","date_approve":"2026-01-31T08:00:00Z","date_planned":"2026-01-31T08:00:00Z","amount_untaxed":1250.5,"amount_total":1250.5,"currency":"EUR","state":"draft","invoice_status":"no","buyer":"Example buyer","author":"Example author","author_id":7,"created_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=purchase.order&view_type=form"}
+Example record (shape only): {"id":42,"reference":"Example reference","vendor":"Example vendor","vendor_reference":"Example vendor reference","subject":"Example subject","budget_line":"Example budget line","department":"Example department","delivery_condition":"Example delivery condition","origin":"Example origin","date_order":"2026-01-31T08:00:00Z","date_approve":"2026-01-31T08:00:00Z","date_planned":"2026-01-31T08:00:00Z","amount_untaxed":1250.5,"amount_total":1250.5,"currency":"EUR","state":"draft","invoice_status":"no","buyer":"Example buyer","author":"Example author","created_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=purchase.order&view_type=form"}
 
 ## space: Space
 
@@ -6214,7 +6473,7 @@ Fields:
 - id: integer. Technical identifier of the equipment.
 - name: string|null. Name of the equipment.
 - code: string|null. Short code of the equipment.
-- category: string|null. Category of the equipment.
+- category: string|null. Category of the equipment. Id: category_id.
 - description: string|null. Description of the equipment.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
@@ -6229,17 +6488,16 @@ Default order: start desc. Sortable: id, name, start, stop, state, category, blo
 Fields:
 - id: integer. Technical identifier of the maintenance.
 - name: string|null. Subject of the maintenance.
-- space: string|null. Space under maintenance.
-- space_id: integer|null. Identifier of the space.
+- space: string|null. Space under maintenance. Id: space_id.
 - start: string(date-time)|null. Start of the maintenance slot.
 - stop: string(date-time)|null. End of the maintenance slot.
 - state: "planned"|"in_progress"|"done"|"cancelled"|null. State of the maintenance.
 - category: "preventive"|"curative"|"cleaning"|"other"|null. Kind of maintenance.
-- technician: string|null [personal data]. Internal technician.
-- external_technician: string|null [personal data]. External technician or contractor.
+- technician: string|null [personal data]. Internal technician. Id: technician_id.
+- external_technician: string|null [personal data]. External technician or contractor. Id: external_technician_id.
 - blocks_reservations: boolean. Prevents any reservation on the slot.
 - check_progress: number|null. Progress of the maintenance checklist (percent).
-- company: string|null. Owning company.
+- company: string|null. Owning company. Id: company_id.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - state = "planned"|"in_progress"|"done"|"cancelled"
@@ -6248,7 +6506,7 @@ Filters:
 - blocks_reservations = true|false
 - start_after >= date-time. On field \`start\`.
 - start_before <= date-time. On field \`start\`.
-Example record (shape only): {"id":42,"name":"Example name","space":"Example space","space_id":7,"start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","state":"planned","category":"preventive","technician":"Example technician","external_technician":"Example external technician","blocks_reservations":true,"check_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.maintenance&view_type=form"}
+Example record (shape only): {"id":42,"name":"Example name","space":"Example space","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","state":"planned","category":"preventive","technician":"Example technician","external_technician":"Example external technician","blocks_reservations":true,"check_progress":1250.5,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.maintenance&view_type=form"}
 
 ### space/reservations: Reservations
 Reservations of spaces.
@@ -6257,24 +6515,23 @@ Default order: start desc. Sortable: id, reference, start, stop, attendees_expec
 Fields:
 - id: integer. Technical identifier of the reservation.
 - reference: string|null. Reservation number.
-- space: string|null. Space reserved.
-- space_id: integer|null. Identifier of the space.
-- activity: string|null. Activity planned in the space.
+- space: string|null. Space reserved. Id: space_id.
+- activity: string|null. Activity planned in the space. Id: activity_id.
 - start: string(date-time)|null. Start of the reservation.
 - stop: string(date-time)|null. End of the reservation.
 - duration: number|null. Duration of the reservation (hours).
 - attendees_expected: integer|null. Number of attendees expected.
 - attendees_actual: integer|null. Number of attendees actually present.
-- requester: string|null [personal data]. Person who requested the reservation.
+- requester: string|null [personal data]. Person who requested the reservation. Id: requester_id.
 - origin: "internal"|"public"|null. Origin of the request (internal or public).
 - state: "pending"|"approved"|"refused"|"cancelled"|"done"|null. State of the reservation.
-- approver: string|null [personal data]. User who approved or refused the reservation.
+- approver: string|null [personal data]. User who approved or refused the reservation. Id: approver_id.
 - approved_at: string(date-time)|null. Date and time of the approval.
 - refusal_reason: string|null. Reason given for a refusal.
 - cancellation_reason: string|null. Reason given for a cancellation.
 - check_in_at: string(date-time)|null. Date and time of the check-in.
 - check_out_at: string(date-time)|null. Date and time of the check-out.
-- company: string|null. Owning company.
+- company: string|null. Owning company. Id: company_id.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - state = "pending"|"approved"|"refused"|"cancelled"|"done"
@@ -6283,7 +6540,7 @@ Filters:
 - origin = "internal"|"public"
 - start_after >= date-time. On field \`start\`.
 - start_before <= date-time. On field \`start\`.
-Example record (shape only): {"id":42,"reference":"Example reference","space":"Example space","space_id":7,"activity":"Example activity","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"attendees_expected":3,"attendees_actual":3,"requester":"Example requester","origin":"internal","state":"pending","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","cancellation_reason":"Example cancellation reason","check_in_at":"2026-01-31T08:00:00Z","check_out_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=space.reservation&view_type=form"}
+Example record (shape only): {"id":42,"reference":"Example reference","space":"Example space","activity":"Example activity","start":"2026-01-31T08:00:00Z","stop":"2026-01-31T08:00:00Z","duration":1250.5,"attendees_expected":3,"attendees_actual":3,"requester":"Example requester","origin":"internal","state":"pending","approver":"Example approver","approved_at":"2026-01-31T08:00:00Z","refusal_reason":"Example refusal reason","cancellation_reason":"Example cancellation reason","check_in_at":"2026-01-31T08:00:00Z","check_out_at":"2026-01-31T08:00:00Z","company":"Example company","url":"https://erp.example.org/web#id=42&model=space.reservation&view_type=form"}
 
 ### space/sites: Sites
 Sites holding the spaces, as a tree (archived sites are not exposed).
@@ -6296,7 +6553,7 @@ Fields:
 - code: string|null. Short code of the site.
 - parent_id: integer|null. Identifier of the parent site.
 - address: string|null. Address of the site.
-- company: string|null. Owning company.
+- company: string|null. Owning company. Id: company_id.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - code = text
@@ -6312,22 +6569,21 @@ Fields:
 - id: integer. Technical identifier of the space.
 - name: string|null. Name of the space.
 - code: string|null. Short code of the space.
-- site: string|null. Site of the space.
-- site_id: integer|null. Identifier of the site.
+- site: string|null. Site of the space. Id: site_id.
 - state: "available"|"restricted"|"closed"|null. Availability state of the space.
 - location: string|null. Free location inside the site.
 - floor: string|null. Floor.
 - surface: number|null. Surface (square metres).
 - capacity: integer|null. Capacity (people).
 - hourly_price: number|null. Hourly price.
-- currency: string|null. Currency of the hourly price.
-- categories: string[]. Names of the categories of the space.
+- currency: string|null. Currency of the hourly price. Id: currency_id.
+- categories: string[]. Names of the categories of the space. Ids: categorie_ids.
 - public_visibility: "private"|"internal"|"public"|null. Visibility of the space for bookings.
 - approval_required: boolean. Reservations need an approval.
 - min_lead_hours: integer|null. Minimum booking notice (hours).
 - max_lead_days: integer|null. Maximum booking horizon (days).
 - cancel_deadline_hours: integer|null. Cancellation limit (hours before start).
-- company: string|null. Owning company.
+- company: string|null. Owning company. Id: company_id.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - state = "available"|"restricted"|"closed"
@@ -6335,7 +6591,7 @@ Filters:
 - capacity_min >= integer. On field \`capacity\`.
 - approval_required = true|false
 - name ilike text
-Example record (shape only): {"id":42,"name":"Example name","code":"Example code","site":"Example site","site_id":7,"state":"available","location":"Example location","floor":"Example floor","surface":1250.5,"capacity":3,"hourly_price":1250.5,"currency":"EUR","categories":["Example categories 1","Example categories 2"],"public_visibility":"private","approval_required":true,"min_lead_hours":3,"max_lead_days":3,"cancel_deadline_hours":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.space&view_type=form"}
+Example record (shape only): {"id":42,"name":"Example name","code":"Example code","site":"Example site","state":"available","location":"Example location","floor":"Example floor","surface":1250.5,"capacity":3,"hourly_price":1250.5,"currency":"EUR","categories":["Example categories 1","Example categories 2"],"public_visibility":"private","approval_required":true,"min_lead_hours":3,"max_lead_days":3,"cancel_deadline_hours":3,"company":"Example company","url":"https://erp.example.org/web#id=42&model=space.space&view_type=form"}
 
 ## sprint: Sprint and OKR
 
@@ -6349,15 +6605,14 @@ Fields:
 - id: integer. Technical identifier of the blocker.
 - name: string|null. Short title of the blocker.
 - description: string|null. Description of the blocking point.
-- subject: string|null. Subject concerned.
-- subject_id: integer|null. Identifier of the subject concerned.
-- sprint: string|null. Sprint during which the blocker was raised.
-- squad: string|null. Squad that is blocked.
-- owner: string|null [personal data]. Person in charge of following the blocker.
+- subject: string|null. Subject concerned. Id: subject_id.
+- sprint: string|null. Sprint during which the blocker was raised. Id: sprint_id.
+- squad: string|null. Squad that is blocked. Id: squad_id.
+- owner: string|null [personal data]. Person in charge of following the blocker. Id: owner_id.
 - unblocker: string|null [personal data]. Who can lift the blocker (person or body; free text).
-- unblocker_user: string|null [personal data]. Person to notify to lift the blocker.
+- unblocker_user: string|null [personal data]. Person to notify to lift the blocker. Id: unblocker_user_id.
 - origin: "member"|"feedback"|"no_feedback"|null. Where the blocker comes from.
-- reported_by: string|null [personal data]. Person who reported the blocker.
+- reported_by: string|null [personal data]. Person who reported the blocker. Id: reported_by_id.
 - date_start: string(date)|null. Blocked since.
 - date_lifted: string(date)|null. Date the blocker was lifted (null while open).
 - is_open: boolean. True while the blocker has not been lifted.
@@ -6373,7 +6628,7 @@ Filters:
 - escalated = true|false
 - opened_after >= date. Blocked since this date or later.
 - opened_before <= date. Blocked since this date or earlier.
-Example record (shape only): {"id":42,"name":"Example name","description":"Example description","subject":"Example subject","subject_id":7,"sprint":"Example sprint","squad":"Example squad","owner":"Example owner","unblocker":"Example unblocker","unblocker_user":"Example unblocker user","origin":"member","reported_by":"Example reported by","date_start":"2026-01-31","date_lifted":"2026-01-31","is_open":true,"age_days":3,"escalated":true,"decision":"Example decision","url":"https://erp.example.org/web#id=42&model=sprint.blocker&view_type=form"}
+Example record (shape only): {"id":42,"name":"Example name","description":"Example description","subject":"Example subject","sprint":"Example sprint","squad":"Example squad","owner":"Example owner","unblocker":"Example unblocker","unblocker_user":"Example unblocker user","origin":"member","reported_by":"Example reported by","date_start":"2026-01-31","date_lifted":"2026-01-31","is_open":true,"age_days":3,"escalated":true,"decision":"Example decision","url":"https://erp.example.org/web#id=42&model=sprint.blocker&view_type=form"}
 
 ### sprint/engagements: Engagements
 Commitments taken by squads towards an objective or key result, with their deadline and state.
@@ -6388,15 +6643,12 @@ Fields:
 - actual_date: string(date)|null. Date the engagement was actually kept.
 - is_late: boolean. Deadline passed and the engagement not kept.
 - days_to_deadline: integer|null. Days from today to the deadline (negative when passed).
-- squad: string|null. Squad committed.
-- squad_id: integer|null. Identifier of the squad committed.
-- objective: string|null. Objective served.
-- objective_id: integer|null. Identifier of the objective served.
-- key_result: string|null. Key result served.
-- key_result_id: integer|null. Identifier of the key result served.
+- squad: string|null. Squad committed. Id: squad_id.
+- objective: string|null. Objective served. Id: objective_id.
+- key_result: string|null. Key result served. Id: key_result_id.
 - expected_proof: string|null. Evidence expected to show the engagement is kept.
-- sprint: string|null. Sprint in which the engagement was taken.
-- subjects: string[]. Subjects serving the engagement.
+- sprint: string|null. Sprint in which the engagement was taken. Id: sprint_id.
+- subjects: string[]. Subjects serving the engagement. Ids: subject_ids.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - state = "open"|"in_progress"|"at_risk"|"kept"
@@ -6406,7 +6658,7 @@ Filters:
 - is_late = true|false
 - deadline_after >= date. Deadline on or after this date.
 - deadline_before <= date. Deadline on or before this date.
-Example record (shape only): {"id":42,"number":"Example number","name":"Example name","state":"open","deadline":"2026-01-31","actual_date":"2026-01-31","is_late":true,"days_to_deadline":3,"squad":"Example squad","squad_id":7,"objective":"Example objective","objective_id":7,"key_result":"Example key result","key_result_id":7,"expected_proof":"Example expected proof","sprint":"Example sprint","subjects":["Example subjects 1","Example subjects 2"],"url":"https://erp.example.org/web#id=42&model=sprint.engagement&view_type=form"}
+Example record (shape only): {"id":42,"number":"Example number","name":"Example name","state":"open","deadline":"2026-01-31","actual_date":"2026-01-31","is_late":true,"days_to_deadline":3,"squad":"Example squad","objective":"Example objective","key_result":"Example key result","expected_proof":"Example expected proof","sprint":"Example sprint","subjects":["Example subjects 1","Example subjects 2"],"url":"https://erp.example.org/web#id=42&model=sprint.engagement&view_type=form"}
 
 ### sprint/key-results: Key results
 Key results of the objectives, per exercice and squad, with their progress computed from their measures.
@@ -6417,19 +6669,17 @@ Fields:
 - number: integer|null. Number of the key result.
 - name: string|null. Statement of the key result.
 - progress: number|null. Progress (percent), the average of its measures' progress.
-- exercice: string|null. Exercice (OKR year) of the key result.
-- exercice_id: integer|null. Identifier of the exercice.
-- objective: string|null. Objective the key result belongs to.
-- objective_id: integer|null. Identifier of the objective.
-- squad: string|null. Squad carrying the key result.
-- measures: string[]. Measures of the key result.
+- exercice: string|null. Exercice (OKR year) of the key result. Id: exercice_id.
+- objective: string|null. Objective the key result belongs to. Id: objective_id.
+- squad: string|null. Squad carrying the key result. Id: squad_id.
+- measures: string[]. Measures of the key result. Ids: measure_ids.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - exercice_id = integer
 - objective_id = integer
 - squad_id = integer. Key results carried by this squad.
 - name ilike text
-Example record (shape only): {"id":42,"number":3,"name":"Example name","progress":1250.5,"exercice":"Example exercice","exercice_id":7,"objective":"Example objective","objective_id":7,"squad":"Example squad","measures":["Example measures 1","Example measures 2"],"url":"https://erp.example.org/web#id=42&model=sprint.key.result&view_type=form"}
+Example record (shape only): {"id":42,"number":3,"name":"Example name","progress":1250.5,"exercice":"Example exercice","objective":"Example objective","squad":"Example squad","measures":["Example measures 1","Example measures 2"],"url":"https://erp.example.org/web#id=42&model=sprint.key.result&view_type=form"}
 
 ### sprint/measure-readings: Measure readings
 Values read for the measures of the key results.
@@ -6437,16 +6687,14 @@ List: GET /api/v1/sprint/measure-readings. Detail: GET /api/v1/sprint/measure-re
 Default order: date desc. Sortable: id, date, value, note.
 Fields:
 - id: integer. Technical identifier of the reading.
-- measure: string|null. Measure read.
-- measure_id: integer|null. Identifier of the measure read.
-- key_result: string|null. Key result of the measure.
-- key_result_id: integer|null. Identifier of the key result of the measure.
-- squad: string|null. Squad of the key result.
+- measure: string|null. Measure read. Id: measure_id.
+- key_result: string|null. Key result of the measure. Id: key_result_id.
+- squad: string|null. Squad of the key result. Id: squad_id.
 - date: string(date)|null. Date of the reading.
 - value: number|null. Value read.
 - unit: string|null. Unit of the measure.
 - note: string|null. Comment on the reading.
-- read_by: string|null [personal data]. Person who recorded the reading.
+- read_by: string|null [personal data]. Person who recorded the reading. Id: read_by_id.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - measure_id = integer
@@ -6454,7 +6702,7 @@ Filters:
 - squad_id = integer. Readings of this squad's measures.
 - date_after >= date. Readings on or after this date.
 - date_before <= date. Readings on or before this date.
-Example record (shape only): {"id":42,"measure":"Example measure","measure_id":7,"key_result":"Example key result","key_result_id":7,"squad":"Example squad","date":"2026-01-31","value":1250.5,"unit":"Example unit","note":"Example note","read_by":"Example read by","url":"https://erp.example.org/web#id=42&model=sprint.measure.reading&view_type=form"}
+Example record (shape only): {"id":42,"measure":"Example measure","key_result":"Example key result","squad":"Example squad","date":"2026-01-31","value":1250.5,"unit":"Example unit","note":"Example note","read_by":"Example read by","url":"https://erp.example.org/web#id=42&model=sprint.measure.reading&view_type=form"}
 
 ### sprint/measures: Measures
 Measures of the key results: start, milestone and target values, last reading and progress.
@@ -6464,9 +6712,8 @@ Fields:
 - id: integer. Technical identifier of the measure.
 - name: string|null. Name of the measure.
 - unit: string|null. Unit in which the measure is expressed.
-- key_result: string|null. Key result measured.
-- key_result_id: integer|null. Identifier of the key result measured.
-- squad: string|null. Squad carrying the key result.
+- key_result: string|null. Key result measured. Id: key_result_id.
+- squad: string|null. Squad carrying the key result. Id: squad_id.
 - start_value: number|null. Value at the start of the exercice.
 - milestone_value: number|null. Value expected at the milestone.
 - milestone_date: string(date)|null. Date of the milestone.
@@ -6479,7 +6726,7 @@ Filters:
 - key_result_id = integer
 - squad_id = integer. Measures of this squad's key results.
 - name ilike text
-Example record (shape only): {"id":42,"name":"Example name","unit":"Example unit","key_result":"Example key result","key_result_id":7,"squad":"Example squad","start_value":1250.5,"milestone_value":1250.5,"milestone_date":"2026-01-31","target_value":1250.5,"last_value":1250.5,"last_reading_date":"2026-01-31","progress":1250.5,"url":"https://erp.example.org/web#id=42&model=sprint.measure&view_type=form"}
+Example record (shape only): {"id":42,"name":"Example name","unit":"Example unit","key_result":"Example key result","squad":"Example squad","start_value":1250.5,"milestone_value":1250.5,"milestone_date":"2026-01-31","target_value":1250.5,"last_value":1250.5,"last_reading_date":"2026-01-31","progress":1250.5,"url":"https://erp.example.org/web#id=42&model=sprint.measure&view_type=form"}
 
 ### sprint/objectives: Objectives
 Objectives of the OKR framework, archived ones included.
@@ -6502,8 +6749,7 @@ Default order: date_start desc. Sortable: id, name, date_start, date_end.
 Fields:
 - id: integer. Technical identifier of the sprint.
 - name: string|null. Name of the sprint.
-- squad: string|null. Squad running the sprint.
-- squad_id: integer|null. Identifier of the squad running the sprint.
+- squad: string|null. Squad running the sprint. Id: squad_id.
 - date_start: string(date)|null. First day of the sprint.
 - date_end: string(date)|null. Last day of the sprint.
 - url: string|null. Link to the record in the ERP interface.
@@ -6511,7 +6757,7 @@ Filters:
 - squad_id = integer
 - start_after >= date. Sprints starting on or after this date.
 - start_before <= date. Sprints starting on or before this date.
-Example record (shape only): {"id":42,"name":"Example name","squad":"Example squad","squad_id":7,"date_start":"2026-01-31","date_end":"2026-01-31","url":"https://erp.example.org/web#id=42&model=sprint.sprint&view_type=form"}
+Example record (shape only): {"id":42,"name":"Example name","squad":"Example squad","date_start":"2026-01-31","date_end":"2026-01-31","url":"https://erp.example.org/web#id=42&model=sprint.sprint&view_type=form"}
 
 ## stock: Stock
 
@@ -6525,15 +6771,15 @@ Fields:
 - id: integer. Technical identifier of the transfer.
 - reference: string|null. Reference of the transfer.
 - origin: string|null. Source document (purchase order, request...).
-- picking_type: string|null. Operation type (receipt, delivery, internal transfer).
-- partner: string|null [personal data]. Contact (vendor or recipient).
-- source_location: string|null. Location the goods leave.
-- destination_location: string|null. Location the goods reach.
+- picking_type: string|null. Operation type (receipt, delivery, internal transfer). Id: picking_type_id.
+- partner: string|null [personal data]. Contact (vendor or recipient). Id: partner_id.
+- source_location: string|null. Location the goods leave. Id: source_location_id.
+- destination_location: string|null. Location the goods reach. Id: destination_location_id.
 - scheduled_date: string(date-time)|null. Scheduled date of the transfer.
 - date_done: string(date-time)|null. Date the transfer was done.
 - priority: "0"|"1"|null. Priority: "0" normal, "1" urgent.
 - state: "draft"|"waiting"|"confirmed"|"assigned"|"done"|"cancel"|null. State of the transfer.
-- company: string|null. Owning company.
+- company: string|null. Owning company. Id: company_id.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - state = "draft"|"waiting"|"confirmed"|"assigned"|"done"|"cancel"
@@ -6553,22 +6799,21 @@ List: GET /api/v1/travel/perdiem-rates. Detail: GET /api/v1/travel/perdiem-rates
 Default order: id desc. Sortable: id, daily_rate, has_tiers, note. Scope: active = true.
 Fields:
 - id: integer. Technical identifier of the rate.
-- country: string|null. Destination country the rate applies to.
-- country_id: integer|null. Identifier of the destination country.
-- city: string|null. Destination city the rate applies to (null: whole country).
+- country: string|null. Destination country the rate applies to. Id: country_id.
+- city: string|null. Destination city the rate applies to (null: whole country). Id: city_id.
 - daily_rate: number|null. Daily allowance amount.
-- currency: string|null. Currency of the daily rate.
+- currency: string|null. Currency of the daily rate. Id: currency_id.
 - has_tiers: boolean. Duration tiers exist for this rate.
-- environment: string|null. Environment (site or programme area) the rate belongs to.
+- environment: string|null. Environment (site or programme area) the rate belongs to. Id: environment_id.
 - note: string|null. Free note.
-- company: string|null. Owning company.
+- company: string|null. Owning company. Id: company_id.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - country_id = integer
 - city_id = integer. Rates for this city (city id).
 - environment_id = integer. Rates of this environment (environment id).
 - has_tiers = true|false
-Example record (shape only): {"id":42,"country":"Example country","country_id":7,"city":"Example city","daily_rate":1250.5,"currency":"EUR","has_tiers":true,"environment":"Example environment","note":"Example note","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.rate&view_type=form"}
+Example record (shape only): {"id":42,"country":"Example country","city":"Example city","daily_rate":1250.5,"currency":"EUR","has_tiers":true,"environment":"Example environment","note":"Example note","company":"Example company","url":"https://erp.example.org/web#id=42&model=travel.perdiem.rate&view_type=form"}
 
 ### travel/perdiem-requests: Per-diem requests
 Requests for daily allowances of a traveller on a mission, with their calculation and financing (archived requests are not exposed).
@@ -6581,10 +6826,10 @@ Fields:
 - state: "draft"|"pending"|"approved"|"rejected"|"cancelled"|null. State of the request.
 - trip_id: integer|null. Identifier of the trip (mission) concerned, if any.
 - trip_reference: string|null. Reference of the trip concerned.
-- traveler: string|null [personal data]. User travelling.
+- traveler: string|null [personal data]. User travelling. Id: traveler_id.
 - mission_object: string|null. Purpose of the mission.
-- country: string|null. Destination country.
-- city: string|null. Destination city.
+- country: string|null. Destination country. Id: country_id.
+- city: string|null. Destination city. Id: city_id.
 - date_start: string(date)|null. First day of the mission.
 - date_end: string(date)|null. Last day of the mission.
 - duration_days: number|null. Days paid, after the first-day and last-day rules (halves possible).
@@ -6597,17 +6842,17 @@ Fields:
 - duration_abatement_amount: number|null. Amount of the duration abatement.
 - total_amount: number|null. Total allowance due.
 - financing_type: "org"|"partner"|"mixed"|null. Who finances the allowance: the organisation only (org), a partner, or both (mixed).
-- partner: string|null. Co-financing partner.
+- partner: string|null. Co-financing partner. Id: partner_id.
 - partner_share_pct: number|null. Share financed by the partner (percent).
 - amount_company: number|null. Amount borne by the organisation.
 - amount_partner: number|null. Amount borne by the partner.
-- currency: string|null. Currency of the amounts.
-- environment: string|null. Environment (site or programme area) charged.
-- validator: string|null [personal data]. User who validates the request.
+- currency: string|null. Currency of the amounts. Id: currency_id.
+- environment: string|null. Environment (site or programme area) charged. Id: environment_id.
+- validator: string|null [personal data]. User who validates the request. Id: validator_id.
 - submit_date: string(date-time)|null. When the request was submitted.
 - approve_date: string(date-time)|null. When the request was approved.
 - reject_date: string(date-time)|null. When the request was rejected.
-- company: string|null. Owning company.
+- company: string|null. Owning company. Id: company_id.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - state = "draft"|"pending"|"approved"|"rejected"|"cancelled"
@@ -6629,7 +6874,7 @@ Fields:
 - trip_id: integer|null. Identifier of the trip.
 - trip_reference: string|null. Reference of the trip.
 - cost: number|null. Cost of the expense.
-- currency: string|null. Currency of the cost.
+- currency: string|null. Currency of the cost. Id: currency_id.
 - notes: string|null. Free notes.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
@@ -6648,10 +6893,10 @@ Fields:
 - trip_reference: string|null. Reference of the trip.
 - position: integer|null. Rank of the stage in the mission.
 - is_return_leg: boolean. The stage is the return leg.
-- city_from: string|null. City of departure.
-- country_from: string|null. Country of departure.
-- city_to: string|null. City of arrival.
-- country_to: string|null. Country of arrival.
+- city_from: string|null. City of departure. Id: city_from_id.
+- country_from: string|null. Country of departure. Id: country_from_id.
+- city_to: string|null. City of arrival. Id: city_to_id.
+- country_to: string|null. Country of arrival. Id: country_to_id.
 - date_from: string(date)|null. First day of the stage.
 - date_to: string(date)|null. Last day of the stage.
 - duration_days: integer|null. Duration of the stage in days (both ends included).
@@ -6689,15 +6934,15 @@ Fields:
 - reference: string|null. Reference (sequence number) of the trip.
 - name: string|null. Title of the mission.
 - state: "draft"|"pending"|"planned"|"in_progress"|"done"|"cancelled"|null. State of the trip.
-- traveler: string|null [personal data]. User travelling.
+- traveler: string|null [personal data]. User travelling. Id: traveler_id.
 - traveler_name: string|null [personal data]. Full name of the traveller.
 - traveler_email: string|null [personal data]. Email address of the traveller.
-- trip_type: string|null. Kind of mission.
+- trip_type: string|null. Kind of mission. Id: trip_type_id.
 - description: string|null. Description of the mission.
-- city_departure: string|null. City of departure.
-- country_departure: string|null. Country of departure.
-- city_destination: string|null. Destination city.
-- country_destination: string|null. Destination country.
+- city_departure: string|null. City of departure. Id: city_departure_id.
+- country_departure: string|null. Country of departure. Id: country_departure_id.
+- city_destination: string|null. Destination city. Id: city_destination_id.
+- country_destination: string|null. Destination country. Id: country_destination_id.
 - date_submission: string(date)|null. Date the trip was submitted.
 - date_start: string(date)|null. First day of the trip.
 - date_end: string(date)|null. Last day of the trip.
@@ -6706,10 +6951,10 @@ Fields:
 - accommodation_cost_total: number|null. Total accommodation cost.
 - per_diem_total: number|null. Total of the per-diem requests of the trip (excluding rejected and cancelled ones).
 - insurance_premium: number|null. Travel insurance premium.
-- currency: string|null. Currency of the amounts.
+- currency: string|null. Currency of the amounts. Id: currency_id.
 - has_per_diem: boolean. The traveller is entitled to per diems on this trip.
 - has_return_stage: boolean. One of the stages is a return leg.
-- company: string|null. Owning company.
+- company: string|null. Owning company. Id: company_id.
 - url: string|null. Link to the record in the ERP interface.
 Filters:
 - state = "draft"|"pending"|"planned"|"in_progress"|"done"|"cancelled"
@@ -6837,6 +7082,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -6916,13 +7164,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -7139,6 +7390,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -7184,13 +7438,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -7407,6 +7664,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -7538,13 +7798,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -7761,6 +8024,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -7886,13 +8152,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -8109,6 +8378,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -8306,13 +8578,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -8529,6 +8804,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -8614,13 +8892,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -8837,6 +9118,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -8946,13 +9230,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -9169,6 +9456,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -9264,13 +9554,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -9487,6 +9780,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -9621,13 +9917,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -9844,6 +10143,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -9929,13 +10231,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -10152,6 +10457,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -10219,13 +10527,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -10442,6 +10753,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -10557,13 +10871,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -10780,6 +11097,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -10883,13 +11203,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -11106,6 +11429,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -11217,13 +11543,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -11440,6 +11769,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -11497,13 +11829,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -11720,6 +12055,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -11834,13 +12172,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -12057,6 +12398,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -12170,13 +12514,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -12393,6 +12740,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -12488,13 +12838,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -12711,6 +13064,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -12844,13 +13200,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -13067,6 +13426,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -13141,13 +13503,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -13364,6 +13729,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -13474,13 +13842,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -13697,6 +14068,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -13830,13 +14204,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -14053,6 +14430,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -14166,13 +14546,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -14387,6 +14770,9 @@ var openapi_default = {
           },
           {
             $ref: "#/components/parameters/CsvFormulas"
+          },
+          {
+            $ref: "#/components/parameters/CsvDialect"
           },
           {
             $ref: "#/components/parameters/ChangedSince"
@@ -14625,13 +15011,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -14848,6 +15237,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -14905,13 +15297,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -15128,6 +15523,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -15173,13 +15571,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -15396,6 +15797,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -15453,13 +15857,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -15676,6 +16083,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -15801,13 +16211,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -16024,6 +16437,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -16150,13 +16566,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -16373,6 +16792,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -16442,13 +16864,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -16665,6 +17090,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -16759,13 +17187,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -16982,6 +17413,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -17109,13 +17543,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -17332,6 +17769,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -17465,13 +17905,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -17688,6 +18131,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -17769,13 +18215,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -17992,6 +18441,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -18099,13 +18551,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -18322,6 +18777,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -18391,13 +18849,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -18614,6 +19075,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -18669,13 +19133,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -18892,6 +19359,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -18975,13 +19445,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -19198,6 +19671,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -19311,13 +19787,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -19534,6 +20013,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -19613,13 +20095,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -19836,6 +20321,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -19975,13 +20463,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -20198,6 +20689,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -20253,13 +20747,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -20476,6 +20973,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -20581,13 +21081,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -20804,6 +21307,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -20861,13 +21367,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -21084,6 +21593,9 @@ var openapi_default = {
             $ref: "#/components/parameters/CsvFormulas"
           },
           {
+            $ref: "#/components/parameters/CsvDialect"
+          },
+          {
             $ref: "#/components/parameters/ChangedSince"
           },
           {
@@ -21219,13 +21731,16 @@ var openapi_default = {
               },
               RateLimit: {
                 $ref: "#/components/headers/RateLimit"
+              },
+              "X-Total-Count": {
+                $ref: "#/components/headers/TotalCount"
               }
             },
             content: {
               "text/csv": {
                 schema: {
                   type: "string",
-                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
+                  description: 'RFC 4180 CSV in UTF-8, CRLF line ends, a header row of the field names. `null` is an empty field; an empty text is `""`; booleans `true`/`false`; arrays as JSON text (`[1,2]`, `["a","b"]`); date-times ISO 8601 with `Z`. A text a spreadsheet would read as a formula (beginning with `=`, `+`, `-`, `@`, a tab or a carriage return) has a `\'` in front unless `csv_formulas=raw`; numbers are never changed. `csv_dialect=excel` or `excel-semicolon` writes what Excel opens as it should. With `changed_since`, a last column `_removed` (`true` for a record to drop, with only its `id`).'
                 }
               },
               "application/x-ndjson": {
@@ -21529,12 +22044,26 @@ var openapi_default = {
             ],
             description: "Top-level axis of analysis (root plan) of the account."
           },
+          root_dimension_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the root dimension (account.analytic.plan): the key to join on, beside its name in `root_dimension`."
+          },
           partner: {
             type: [
               "string",
               "null"
             ],
             description: "Partner (customer or funder) linked to the account."
+          },
+          partner_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the partner (res.partner): the key to join on, beside its name in `partner`."
           },
           active: {
             type: "boolean",
@@ -21546,6 +22075,13 @@ var openapi_default = {
               "null"
             ],
             description: "Owning company."
+          },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
           },
           url: {
             type: [
@@ -21602,6 +22138,13 @@ var openapi_default = {
               "null"
             ],
             description: "Parent dimension when nested."
+          },
+          parent_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the parent (account.analytic.plan): the key to join on, beside its name in `parent`."
           },
           url: {
             type: [
@@ -21704,6 +22247,13 @@ var openapi_default = {
             ],
             description: "Owning company."
           },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
+          },
           url: {
             type: [
               "string",
@@ -21771,6 +22321,13 @@ var openapi_default = {
             description: "Author of the approval request.",
             "x-personal-data": true
           },
+          author_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the author (res.users): the key to join on, beside its name in `author`."
+          },
           description: {
             type: [
               "string",
@@ -21806,6 +22363,13 @@ var openapi_default = {
             ],
             description: "Unit of measure of the quantity."
           },
+          uom_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the uom (uom.uom): the key to join on, beside its name in `uom`."
+          },
           estimated_amount: {
             type: [
               "number",
@@ -21819,6 +22383,13 @@ var openapi_default = {
               "null"
             ],
             description: "Currency of the estimated amount."
+          },
+          currency_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
           },
           analytic_accounts: {
             type: "array",
@@ -21848,12 +22419,26 @@ var openapi_default = {
             ],
             description: "Vendor proposed for the line."
           },
+          vendor_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the vendor (res.partner): the key to join on, beside its name in `vendor`."
+          },
           company: {
             type: [
               "string",
               "null"
             ],
             description: "Owning company."
+          },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
           },
           url: {
             type: [
@@ -21921,6 +22506,13 @@ var openapi_default = {
             description: "Person who entered the request, if different from the author.",
             "x-personal-data": true
           },
+          created_by_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the created by (res.users): the key to join on, beside its name in `created_by`."
+          },
           status: {
             type: [
               "string",
@@ -21965,6 +22557,13 @@ var openapi_default = {
             ],
             description: "Currency of the amount."
           },
+          currency_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
+          },
           budget_code: {
             type: [
               "string",
@@ -21980,6 +22579,13 @@ var openapi_default = {
             description: "Approver who takes the final decision.",
             "x-personal-data": true
           },
+          final_approver_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the final approver (res.users): the key to join on, beside its name in `final_approver`."
+          },
           approvers: {
             type: "array",
             items: {
@@ -21994,6 +22600,13 @@ var openapi_default = {
             ],
             description: "Partner (contact) concerned by the request.",
             "x-personal-data": true
+          },
+          partner_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the partner (res.partner): the key to join on, beside its name in `partner`."
           },
           location: {
             type: [
@@ -22063,6 +22676,13 @@ var openapi_default = {
             ],
             description: "Owning company."
           },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
+          },
           url: {
             type: [
               "string",
@@ -22105,6 +22725,13 @@ var openapi_default = {
               "null"
             ],
             description: "Environment (site) served by the meter."
+          },
+          environment_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the environment (ops.environment): the key to join on, beside its name in `environment`."
           },
           current_kwh: {
             type: [
@@ -22170,6 +22797,13 @@ var openapi_default = {
             ],
             description: "Currency of the amounts."
           },
+          currency_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
+          },
           status: {
             type: [
               "string",
@@ -22234,6 +22868,13 @@ var openapi_default = {
             ],
             description: "Environment (site) served by the meter."
           },
+          environment_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the environment (ops.environment): the key to join on, beside its name in `environment`."
+          },
           date_purchase: {
             type: [
               "string",
@@ -22262,6 +22903,13 @@ var openapi_default = {
               "null"
             ],
             description: "Currency of the amount."
+          },
+          currency_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
           },
           price_per_kwh: {
             type: [
@@ -22324,6 +22972,13 @@ var openapi_default = {
               "null"
             ],
             description: "Environment (site) served by the meter."
+          },
+          environment_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the environment (ops.environment): the key to join on, beside its name in `environment`."
           },
           date_reading: {
             type: [
@@ -22408,6 +23063,13 @@ var openapi_default = {
             ],
             description: "Event template applied."
           },
+          event_type_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the event type (event.type): the key to join on, beside its name in `event_type`."
+          },
           activity: {
             type: [
               "string",
@@ -22415,12 +23077,26 @@ var openapi_default = {
             ],
             description: "Activity of the event."
           },
+          activity_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the activity (space.activity): the key to join on, beside its name in `activity`."
+          },
           stage: {
             type: [
               "string",
               "null"
             ],
             description: "Lifecycle stage."
+          },
+          stage_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the stage (event.stage): the key to join on, beside its name in `stage`."
           },
           date_begin: {
             type: [
@@ -22499,6 +23175,13 @@ var openapi_default = {
             description: "Organizer of the event.",
             "x-personal-data": true
           },
+          organizer_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the organizer (res.partner): the key to join on, beside its name in `organizer`."
+          },
           responsible: {
             type: [
               "string",
@@ -22507,6 +23190,13 @@ var openapi_default = {
             description: "User responsible for the event.",
             "x-personal-data": true
           },
+          responsible_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the responsible (res.users): the key to join on, beside its name in `responsible`."
+          },
           referent: {
             type: [
               "string",
@@ -22514,6 +23204,13 @@ var openapi_default = {
             ],
             description: "Referent person of the event.",
             "x-personal-data": true
+          },
+          referent_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the referent (res.users): the key to join on, beside its name in `referent`."
           },
           origin: {
             type: [
@@ -22562,6 +23259,13 @@ var openapi_default = {
             ],
             description: "Owning company."
           },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
+          },
           url: {
             type: [
               "string",
@@ -22605,6 +23309,13 @@ var openapi_default = {
             ],
             description: "Ticket type of the registration."
           },
+          ticket_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the ticket (event.event.ticket): the key to join on, beside its name in `ticket`."
+          },
           attendee: {
             type: [
               "string",
@@ -22637,6 +23348,13 @@ var openapi_default = {
             description: "Contact who booked the registration.",
             "x-personal-data": true
           },
+          booked_by_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the booked by (res.partner): the key to join on, beside its name in `booked_by`."
+          },
           state: {
             type: [
               "string",
@@ -22657,6 +23375,13 @@ var openapi_default = {
               "null"
             ],
             description: "Owning company."
+          },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
           },
           url: {
             type: [
@@ -22712,6 +23437,13 @@ var openapi_default = {
             ],
             description: "User assigned to the task.",
             "x-personal-data": true
+          },
+          assignee_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the assignee (res.users): the key to join on, beside its name in `assignee`."
           },
           url: {
             type: [
@@ -22808,6 +23540,13 @@ var openapi_default = {
             description: "Person who handled the alert.",
             "x-personal-data": true
           },
+          handled_by_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the handled by (res.users): the key to join on, beside its name in `handled_by`."
+          },
           reminder_days: {
             type: [
               "integer",
@@ -22821,6 +23560,13 @@ var openapi_default = {
               "null"
             ],
             description: "Owning company."
+          },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
           },
           url: {
             type: [
@@ -22873,6 +23619,13 @@ var openapi_default = {
             description: "Driver at the time of the fill.",
             "x-personal-data": true
           },
+          driver_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the driver (res.partner): the key to join on, beside its name in `driver`."
+          },
           date: {
             type: [
               "string",
@@ -22915,6 +23668,13 @@ var openapi_default = {
               "null"
             ],
             description: "Currency of the amounts."
+          },
+          currency_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
           },
           odometer: {
             type: [
@@ -22973,6 +23733,13 @@ var openapi_default = {
             ],
             description: "Owning company."
           },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
+          },
           url: {
             type: [
               "string",
@@ -23024,6 +23791,13 @@ var openapi_default = {
             description: "Driver at the time of the incident.",
             "x-personal-data": true
           },
+          driver_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the driver (res.partner): the key to join on, beside its name in `driver`."
+          },
           date: {
             type: [
               "string",
@@ -23060,12 +23834,26 @@ var openapi_default = {
             ],
             description: "Currency of the cost."
           },
+          currency_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
+          },
           company: {
             type: [
               "string",
               "null"
             ],
             description: "Owning company."
+          },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
           },
           url: {
             type: [
@@ -23124,6 +23912,13 @@ var openapi_default = {
             ],
             description: "Country."
           },
+          country_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the country (res.country): the key to join on, beside its name in `country`."
+          },
           latitude: {
             type: [
               "number",
@@ -23148,6 +23943,13 @@ var openapi_default = {
               "null"
             ],
             description: "Owning company."
+          },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
           },
           url: {
             type: [
@@ -23200,6 +24002,13 @@ var openapi_default = {
             description: "Driver.",
             "x-personal-data": true
           },
+          driver_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the driver (res.partner): the key to join on, beside its name in `driver`."
+          },
           requester: {
             type: [
               "string",
@@ -23207,6 +24016,13 @@ var openapi_default = {
             ],
             description: "Person who made the request.",
             "x-personal-data": true
+          },
+          requester_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the requester (res.users): the key to join on, beside its name in `requester`."
           },
           start: {
             type: [
@@ -23244,6 +24060,13 @@ var openapi_default = {
               "null"
             ],
             description: "Where the vehicle is picked up."
+          },
+          pickup_location_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the pickup location (fleet.location): the key to join on, beside its name in `pickup_location`."
           },
           destination: {
             type: [
@@ -23302,6 +24125,13 @@ var openapi_default = {
             ],
             description: "Person who approved or refused the request.",
             "x-personal-data": true
+          },
+          approver_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the approver (res.users): the key to join on, beside its name in `approver`."
           },
           approved_at: {
             type: [
@@ -23376,6 +24206,13 @@ var openapi_default = {
             ],
             description: "Type of service."
           },
+          service_type_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the service type (fleet.service.type): the key to join on, beside its name in `service_type`."
+          },
           service_kind: {
             type: [
               "string",
@@ -23409,6 +24246,13 @@ var openapi_default = {
             ],
             description: "Currency of the amounts."
           },
+          currency_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
+          },
           odometer: {
             type: [
               "number",
@@ -23429,6 +24273,13 @@ var openapi_default = {
               "null"
             ],
             description: "Vendor who performed the service."
+          },
+          vendor_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the vendor (res.partner): the key to join on, beside its name in `vendor`."
           },
           invoice_ref: {
             type: [
@@ -23457,6 +24308,13 @@ var openapi_default = {
               "null"
             ],
             description: "Owning company."
+          },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
           },
           url: {
             type: [
@@ -23515,6 +24373,13 @@ var openapi_default = {
             ],
             description: "Driver.",
             "x-personal-data": true
+          },
+          driver_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the driver (res.partner): the key to join on, beside its name in `driver`."
           },
           date: {
             type: [
@@ -23582,12 +24447,26 @@ var openapi_default = {
             ],
             description: "Analytic account charged."
           },
+          analytic_account_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the analytic account (account.analytic.account): the key to join on, beside its name in `analytic_account`."
+          },
           company: {
             type: [
               "string",
               "null"
             ],
             description: "Owning company."
+          },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
           },
           url: {
             type: [
@@ -23625,6 +24504,13 @@ var openapi_default = {
             ],
             description: "Make and model."
           },
+          model_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the model (fleet.vehicle.model): the key to join on, beside its name in `model`."
+          },
           vin: {
             type: [
               "string",
@@ -23639,6 +24525,13 @@ var openapi_default = {
             ],
             description: "Driver currently assigned.",
             "x-personal-data": true
+          },
+          driver_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the driver (res.partner): the key to join on, beside its name in `driver`."
           },
           seats: {
             type: [
@@ -23679,6 +24572,13 @@ var openapi_default = {
               "null"
             ],
             description: "Vehicle lifecycle state (free value)."
+          },
+          state_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the state (fleet.vehicle.state): the key to join on, beside its name in `state`."
           },
           assignation_state: {
             type: [
@@ -23748,6 +24648,13 @@ var openapi_default = {
             ],
             description: "Owning company."
           },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
+          },
           url: {
             type: [
               "string",
@@ -23791,6 +24698,13 @@ var openapi_default = {
             ],
             description: "Hardware model."
           },
+          product_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the product (product.product): the key to join on, beside its name in `product`."
+          },
           quantity: {
             type: [
               "number",
@@ -23805,6 +24719,13 @@ var openapi_default = {
             ],
             description: "Stock location of the asset."
           },
+          location_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the location (stock.location): the key to join on, beside its name in `location`."
+          },
           holder: {
             type: [
               "string",
@@ -23812,6 +24733,13 @@ var openapi_default = {
             ],
             description: "Person holding the asset.",
             "x-personal-data": true
+          },
+          holder_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the holder (res.partner): the key to join on, beside its name in `holder`."
           },
           lifecycle: {
             type: [
@@ -23834,6 +24762,13 @@ var openapi_default = {
               "null"
             ],
             description: "Owning company."
+          },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
           },
           url: {
             type: [
@@ -23879,6 +24814,13 @@ var openapi_default = {
             description: "Person who received the consumable.",
             "x-personal-data": true
           },
+          beneficiary_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the beneficiary (res.partner): the key to join on, beside its name in `beneficiary`."
+          },
           product: {
             type: [
               "string",
@@ -23886,12 +24828,26 @@ var openapi_default = {
             ],
             description: "Consumable issued."
           },
+          product_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the product (product.product): the key to join on, beside its name in `product`."
+          },
           location: {
             type: [
               "string",
               "null"
             ],
             description: "Stock location the consumable was taken from."
+          },
+          location_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the location (stock.location): the key to join on, beside its name in `location`."
           },
           quantity: {
             type: [
@@ -23943,6 +24899,13 @@ var openapi_default = {
             description: "Technician who handled the move.",
             "x-personal-data": true
           },
+          handled_by_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the handled by (res.users): the key to join on, beside its name in `handled_by`."
+          },
           url: {
             type: [
               "string",
@@ -23986,12 +24949,26 @@ var openapi_default = {
             ],
             description: "Request category (ticket type)."
           },
+          type_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the type (it.ticket.type): the key to join on, beside its name in `type`."
+          },
           stage: {
             type: [
               "string",
               "null"
             ],
             description: "Current stage."
+          },
+          stage_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the stage (it.ticket.stage): the key to join on, beside its name in `stage`."
           },
           is_closed: {
             type: "boolean",
@@ -24004,6 +24981,13 @@ var openapi_default = {
             ],
             description: "Support team in charge."
           },
+          team_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the team (it.ticket.team): the key to join on, beside its name in `team`."
+          },
           assignees: {
             type: "array",
             items: {
@@ -24011,6 +24995,13 @@ var openapi_default = {
             },
             description: "Assigned technicians.",
             "x-personal-data": true
+          },
+          assignee_ids: {
+            type: "array",
+            items: {
+              type: "integer"
+            },
+            description: "Ids of the assignees (res.users): the keys to join on, in the order of `assignees`."
           },
           assignee: {
             type: [
@@ -24027,6 +25018,13 @@ var openapi_default = {
             ],
             description: "Person who raised the ticket.",
             "x-personal-data": true
+          },
+          requester_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the requester (res.partner): the key to join on, beside its name in `requester`."
           },
           requester_email: {
             type: [
@@ -24086,6 +25084,13 @@ var openapi_default = {
             ],
             description: "Category of the ticket (earlier listing)."
           },
+          category_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the category (it.ticket.category): the key to join on, beside its name in `category`."
+          },
           validation_state: {
             type: [
               "string",
@@ -24106,6 +25111,13 @@ var openapi_default = {
               "null"
             ],
             description: "Owning company."
+          },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
           },
           url: {
             type: [
@@ -24178,6 +25190,13 @@ var openapi_default = {
             ],
             description: "Unit of measure of the quantity."
           },
+          uom_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the uom (uom.uom): the key to join on, beside its name in `uom`."
+          },
           price_unit: {
             type: [
               "number",
@@ -24205,6 +25224,13 @@ var openapi_default = {
               "null"
             ],
             description: "Currency of the amounts."
+          },
+          currency_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
           },
           qty_received: {
             type: [
@@ -24329,6 +25355,13 @@ var openapi_default = {
             ],
             description: "Requesting department."
           },
+          department_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the department (hr.department): the key to join on, beside its name in `department`."
+          },
           delivery_condition: {
             type: [
               "string",
@@ -24388,6 +25421,13 @@ var openapi_default = {
             ],
             description: "Currency of the amounts."
           },
+          currency_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
+          },
           state: {
             type: [
               "string",
@@ -24425,6 +25465,13 @@ var openapi_default = {
             description: "Buyer in charge of the order.",
             "x-personal-data": true
           },
+          buyer_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the buyer (res.users): the key to join on, beside its name in `buyer`."
+          },
           author: {
             type: [
               "string",
@@ -24454,6 +25501,13 @@ var openapi_default = {
               "null"
             ],
             description: "Owning company."
+          },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
           },
           url: {
             type: [
@@ -24577,6 +25631,13 @@ var openapi_default = {
             ],
             description: "Category of the equipment."
           },
+          category_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the category (space.category): the key to join on, beside its name in `category`."
+          },
           description: {
             type: [
               "string",
@@ -24679,6 +25740,13 @@ var openapi_default = {
             description: "Internal technician.",
             "x-personal-data": true
           },
+          technician_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the technician (res.users): the key to join on, beside its name in `technician`."
+          },
           external_technician: {
             type: [
               "string",
@@ -24686,6 +25754,13 @@ var openapi_default = {
             ],
             description: "External technician or contractor.",
             "x-personal-data": true
+          },
+          external_technician_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the external technician (res.partner): the key to join on, beside its name in `external_technician`."
           },
           blocks_reservations: {
             type: "boolean",
@@ -24704,6 +25779,13 @@ var openapi_default = {
               "null"
             ],
             description: "Owning company."
+          },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
           },
           url: {
             type: [
@@ -24755,6 +25837,13 @@ var openapi_default = {
             ],
             description: "Activity planned in the space."
           },
+          activity_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the activity (space.activity): the key to join on, beside its name in `activity`."
+          },
           start: {
             type: [
               "string",
@@ -24800,6 +25889,13 @@ var openapi_default = {
             description: "Person who requested the reservation.",
             "x-personal-data": true
           },
+          requester_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the requester (res.partner): the key to join on, beside its name in `requester`."
+          },
           origin: {
             type: [
               "string",
@@ -24834,6 +25930,13 @@ var openapi_default = {
             ],
             description: "User who approved or refused the reservation.",
             "x-personal-data": true
+          },
+          approver_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the approver (res.users): the key to join on, beside its name in `approver`."
           },
           approved_at: {
             type: [
@@ -24879,6 +25982,13 @@ var openapi_default = {
               "null"
             ],
             description: "Owning company."
+          },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
           },
           url: {
             type: [
@@ -24943,6 +26053,13 @@ var openapi_default = {
               "null"
             ],
             description: "Owning company."
+          },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
           },
           url: {
             type: [
@@ -25049,12 +26166,26 @@ var openapi_default = {
             ],
             description: "Currency of the hourly price."
           },
+          currency_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
+          },
           categories: {
             type: "array",
             items: {
               type: "string"
             },
             description: "Names of the categories of the space."
+          },
+          categorie_ids: {
+            type: "array",
+            items: {
+              type: "integer"
+            },
+            description: "Ids of the categories (space.category): the keys to join on, in the order of `categories`."
           },
           public_visibility: {
             type: [
@@ -25100,6 +26231,13 @@ var openapi_default = {
               "null"
             ],
             description: "Owning company."
+          },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
           },
           url: {
             type: [
@@ -25158,12 +26296,26 @@ var openapi_default = {
             ],
             description: "Sprint during which the blocker was raised."
           },
+          sprint_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the sprint (sprint.sprint): the key to join on, beside its name in `sprint`."
+          },
           squad: {
             type: [
               "string",
               "null"
             ],
             description: "Squad that is blocked."
+          },
+          squad_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the squad (sprint.squad): the key to join on, beside its name in `squad`."
           },
           owner: {
             type: [
@@ -25172,6 +26324,13 @@ var openapi_default = {
             ],
             description: "Person in charge of following the blocker.",
             "x-personal-data": true
+          },
+          owner_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the owner (res.users): the key to join on, beside its name in `owner`."
           },
           unblocker: {
             type: [
@@ -25188,6 +26347,13 @@ var openapi_default = {
             ],
             description: "Person to notify to lift the blocker.",
             "x-personal-data": true
+          },
+          unblocker_user_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the unblocker user (res.users): the key to join on, beside its name in `unblocker_user`."
           },
           origin: {
             type: [
@@ -25209,6 +26375,13 @@ var openapi_default = {
             ],
             description: "Person who reported the blocker.",
             "x-personal-data": true
+          },
+          reported_by_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the reported by (res.users): the key to join on, beside its name in `reported_by`."
           },
           date_start: {
             type: [
@@ -25381,12 +26554,26 @@ var openapi_default = {
             ],
             description: "Sprint in which the engagement was taken."
           },
+          sprint_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the sprint (sprint.sprint): the key to join on, beside its name in `sprint`."
+          },
           subjects: {
             type: "array",
             items: {
               type: "string"
             },
             description: "Subjects serving the engagement."
+          },
+          subject_ids: {
+            type: "array",
+            items: {
+              type: "integer"
+            },
+            description: "Ids of the subjects (sprint.subject): the keys to join on, in the order of `subjects`."
           },
           url: {
             type: [
@@ -25466,12 +26653,26 @@ var openapi_default = {
             ],
             description: "Squad carrying the key result."
           },
+          squad_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the squad (sprint.squad): the key to join on, beside its name in `squad`."
+          },
           measures: {
             type: "array",
             items: {
               type: "string"
             },
             description: "Measures of the key result."
+          },
+          measure_ids: {
+            type: "array",
+            items: {
+              type: "integer"
+            },
+            description: "Ids of the measures (sprint.measure): the keys to join on, in the order of `measures`."
           },
           url: {
             type: [
@@ -25530,6 +26731,13 @@ var openapi_default = {
             ],
             description: "Squad of the key result."
           },
+          squad_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the squad (sprint.squad): the key to join on, beside its name in `squad`."
+          },
           date: {
             type: [
               "string",
@@ -25566,6 +26774,13 @@ var openapi_default = {
             ],
             description: "Person who recorded the reading.",
             "x-personal-data": true
+          },
+          read_by_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the read by (res.users): the key to join on, beside its name in `read_by`."
           },
           url: {
             type: [
@@ -25623,6 +26838,13 @@ var openapi_default = {
               "null"
             ],
             description: "Squad carrying the key result."
+          },
+          squad_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the squad (sprint.squad): the key to join on, beside its name in `squad`."
           },
           start_value: {
             type: [
@@ -25810,6 +27032,13 @@ var openapi_default = {
             ],
             description: "Operation type (receipt, delivery, internal transfer)."
           },
+          picking_type_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the picking type (stock.picking.type): the key to join on, beside its name in `picking_type`."
+          },
           partner: {
             type: [
               "string",
@@ -25818,6 +27047,13 @@ var openapi_default = {
             description: "Contact (vendor or recipient).",
             "x-personal-data": true
           },
+          partner_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the partner (res.partner): the key to join on, beside its name in `partner`."
+          },
           source_location: {
             type: [
               "string",
@@ -25825,12 +27061,26 @@ var openapi_default = {
             ],
             description: "Location the goods leave."
           },
+          source_location_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the source location (stock.location): the key to join on, beside its name in `source_location`."
+          },
           destination_location: {
             type: [
               "string",
               "null"
             ],
             description: "Location the goods reach."
+          },
+          destination_location_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the destination location (stock.location): the key to join on, beside its name in `destination_location`."
           },
           scheduled_date: {
             type: [
@@ -25883,6 +27133,13 @@ var openapi_default = {
             ],
             description: "Owning company."
           },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
+          },
           url: {
             type: [
               "string",
@@ -25926,6 +27183,13 @@ var openapi_default = {
             ],
             description: "Destination city the rate applies to (null: whole country)."
           },
+          city_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the city (res.city): the key to join on, beside its name in `city`."
+          },
           daily_rate: {
             type: [
               "number",
@@ -25940,6 +27204,13 @@ var openapi_default = {
             ],
             description: "Currency of the daily rate."
           },
+          currency_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
+          },
           has_tiers: {
             type: "boolean",
             description: "Duration tiers exist for this rate."
@@ -25950,6 +27221,13 @@ var openapi_default = {
               "null"
             ],
             description: "Environment (site or programme area) the rate belongs to."
+          },
+          environment_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the environment (ops.environment): the key to join on, beside its name in `environment`."
           },
           note: {
             type: [
@@ -25964,6 +27242,13 @@ var openapi_default = {
               "null"
             ],
             description: "Owning company."
+          },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
           },
           url: {
             type: [
@@ -26038,6 +27323,13 @@ var openapi_default = {
             description: "User travelling.",
             "x-personal-data": true
           },
+          traveler_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the traveler (res.users): the key to join on, beside its name in `traveler`."
+          },
           mission_object: {
             type: [
               "string",
@@ -26052,12 +27344,26 @@ var openapi_default = {
             ],
             description: "Destination country."
           },
+          country_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the country (res.country): the key to join on, beside its name in `country`."
+          },
           city: {
             type: [
               "string",
               "null"
             ],
             description: "Destination city."
+          },
+          city_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the city (res.city): the key to join on, beside its name in `city`."
           },
           date_start: {
             type: [
@@ -26175,6 +27481,13 @@ var openapi_default = {
             ],
             description: "Co-financing partner."
           },
+          partner_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the partner (res.partner): the key to join on, beside its name in `partner`."
+          },
           partner_share_pct: {
             type: [
               "number",
@@ -26203,12 +27516,26 @@ var openapi_default = {
             ],
             description: "Currency of the amounts."
           },
+          currency_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
+          },
           environment: {
             type: [
               "string",
               "null"
             ],
             description: "Environment (site or programme area) charged."
+          },
+          environment_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the environment (ops.environment): the key to join on, beside its name in `environment`."
           },
           validator: {
             type: [
@@ -26217,6 +27544,13 @@ var openapi_default = {
             ],
             description: "User who validates the request.",
             "x-personal-data": true
+          },
+          validator_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the validator (res.users): the key to join on, beside its name in `validator`."
           },
           submit_date: {
             type: [
@@ -26248,6 +27582,13 @@ var openapi_default = {
               "null"
             ],
             description: "Owning company."
+          },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
           },
           url: {
             type: [
@@ -26305,6 +27646,13 @@ var openapi_default = {
               "null"
             ],
             description: "Currency of the cost."
+          },
+          currency_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
           },
           notes: {
             type: [
@@ -26374,12 +27722,26 @@ var openapi_default = {
             ],
             description: "City of departure."
           },
+          city_from_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the city from (res.city): the key to join on, beside its name in `city_from`."
+          },
           country_from: {
             type: [
               "string",
               "null"
             ],
             description: "Country of departure."
+          },
+          country_from_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the country from (res.country): the key to join on, beside its name in `country_from`."
           },
           city_to: {
             type: [
@@ -26388,12 +27750,26 @@ var openapi_default = {
             ],
             description: "City of arrival."
           },
+          city_to_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the city to (res.city): the key to join on, beside its name in `city_to`."
+          },
           country_to: {
             type: [
               "string",
               "null"
             ],
             description: "Country of arrival."
+          },
+          country_to_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the country to (res.country): the key to join on, beside its name in `country_to`."
           },
           date_from: {
             type: [
@@ -26525,6 +27901,13 @@ var openapi_default = {
             description: "User travelling.",
             "x-personal-data": true
           },
+          traveler_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the traveler (res.users): the key to join on, beside its name in `traveler`."
+          },
           traveler_name: {
             type: [
               "string",
@@ -26548,6 +27931,13 @@ var openapi_default = {
             ],
             description: "Kind of mission."
           },
+          trip_type_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the trip type (travel.trip.type): the key to join on, beside its name in `trip_type`."
+          },
           description: {
             type: [
               "string",
@@ -26562,12 +27952,26 @@ var openapi_default = {
             ],
             description: "City of departure."
           },
+          city_departure_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the city departure (res.city): the key to join on, beside its name in `city_departure`."
+          },
           country_departure: {
             type: [
               "string",
               "null"
             ],
             description: "Country of departure."
+          },
+          country_departure_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the country departure (res.country): the key to join on, beside its name in `country_departure`."
           },
           city_destination: {
             type: [
@@ -26576,12 +27980,26 @@ var openapi_default = {
             ],
             description: "Destination city."
           },
+          city_destination_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the city destination (res.city): the key to join on, beside its name in `city_destination`."
+          },
           country_destination: {
             type: [
               "string",
               "null"
             ],
             description: "Destination country."
+          },
+          country_destination_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the country destination (res.country): the key to join on, beside its name in `country_destination`."
           },
           date_submission: {
             type: [
@@ -26649,6 +28067,13 @@ var openapi_default = {
             ],
             description: "Currency of the amounts."
           },
+          currency_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
+          },
           has_per_diem: {
             type: "boolean",
             description: "The traveller is entitled to per diems on this trip."
@@ -26663,6 +28088,13 @@ var openapi_default = {
               "null"
             ],
             description: "Owning company."
+          },
+          company_id: {
+            type: [
+              "integer",
+              "null"
+            ],
+            description: "Id of the company (res.company): the key to join on, beside its name in `company`."
           },
           url: {
             type: [
@@ -26940,6 +28372,21 @@ var openapi_default = {
           default: "escaped"
         }
       },
+      CsvDialect: {
+        name: "csv_dialect",
+        in: "query",
+        required: false,
+        description: "CSV exports only (400 otherwise). `rfc4180` (the default): UTF-8 without a byte-order mark, `,`, ISO 8601 date-times, `true`/`false`: what loaders (DuckDB, pandas, a database's `COPY`) read. `excel`: what Excel opens as it should by a double click: the UTF-8 byte-order mark first (without it Excel reads the file in the machine's legacy code page), date-times `2026-01-05 14:30:00` (UTC) and booleans `TRUE`/`FALSE`, which Excel reads as dates and booleans. `excel-semicolon`: the same with `;` between fields and a decimal comma (`12,5`), for Excel in the languages whose list separator is `;` (French, German, Spanish, ...). Texts made only of digits (`0042`) still lose their leading zeros in Excel: load such columns as text, or use a typed export.",
+        schema: {
+          type: "string",
+          enum: [
+            "rfc4180",
+            "excel",
+            "excel-semicolon"
+          ],
+          default: "rfc4180"
+        }
+      },
       ChangedSince: {
         name: "changed_since",
         in: "query",
@@ -27009,6 +28456,14 @@ var openapi_default = {
         schema: {
           type: "string",
           pattern: '^"per-key";r=[0-9]+;t=[0-9]+$'
+        }
+      },
+      TotalCount: {
+        description: "Exports only (CSV, NDJSON): the rows the export holds, counted by the ERP just before its first page is read, and sent before the body (for a progress bar, or to size a load). Records created, deleted or changed while the export runs can make the body hold a few more or fewer rows than announced (a record created after the count with an id above the last one read comes, a deleted one does not): the body is the data, this is its forecast. With `changed_since`: every record written in the window, each one row (its data, or `_removed`).",
+        required: false,
+        schema: {
+          type: "integer",
+          minimum: 0
         }
       },
       UnreadableFields: {
@@ -27142,6 +28597,19 @@ var ANALYTIC_ACCOUNTS = deepFreeze({
       }
     },
     {
+      name: "root_dimension_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "root_plan_id",
+        comodel: "account.analytic.plan",
+        take: "id"
+      }
+    },
+    {
       name: "partner",
       type: "string",
       nullable: true,
@@ -27152,6 +28620,19 @@ var ANALYTIC_ACCOUNTS = deepFreeze({
         erp: "partner_id",
         comodel: "res.partner",
         take: "name"
+      }
+    },
+    {
+      name: "partner_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "partner_id",
+        comodel: "res.partner",
+        take: "id"
       }
     },
     {
@@ -27177,6 +28658,19 @@ var ANALYTIC_ACCOUNTS = deepFreeze({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -27270,6 +28764,10 @@ var ANALYTIC_ACCOUNTS = deepFreeze({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -27381,6 +28879,19 @@ var ANALYTIC_DIMENSIONS = deepFreeze({
       }
     },
     {
+      name: "parent_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "parent_id",
+        comodel: "account.analytic.plan",
+        take: "id"
+      }
+    },
+    {
       name: "url",
       type: "string",
       nullable: true,
@@ -27450,6 +28961,10 @@ var ANALYTIC_DIMENSIONS = deepFreeze({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -27630,6 +29145,19 @@ var APPROVALS_APPROVERS = deepFreeze2({
       }
     },
     {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
+      }
+    },
+    {
       name: "url",
       type: "string",
       nullable: true,
@@ -27736,6 +29264,10 @@ var APPROVALS_APPROVERS = deepFreeze2({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -27871,6 +29403,19 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
       }
     },
     {
+      name: "author_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "related",
+        erp: "approval_request_id",
+        comodel: "approval.request",
+        comodelField: "request_owner_id"
+      }
+    },
+    {
       name: "description",
       type: "string",
       nullable: true,
@@ -27934,6 +29479,19 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
       }
     },
     {
+      name: "uom_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "product_uom_id",
+        comodel: "uom.uom",
+        take: "id"
+      }
+    },
+    {
       name: "estimated_amount",
       type: "number",
       nullable: true,
@@ -27956,6 +29514,19 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
         erp: "currency_id",
         comodel: "res.currency",
         take: "name"
+      }
+    },
+    {
+      name: "currency_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "currency_id",
+        comodel: "res.currency",
+        take: "id"
       }
     },
     {
@@ -28009,6 +29580,19 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
       }
     },
     {
+      name: "vendor_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "partner_id",
+        comodel: "res.partner",
+        take: "id"
+      }
+    },
+    {
       name: "company",
       type: "string",
       nullable: true,
@@ -28019,6 +29603,19 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -28127,6 +29724,10 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -28272,6 +29873,19 @@ var APPROVALS_REQUESTS = deepFreeze2({
       }
     },
     {
+      name: "created_by_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "created_by_id",
+        comodel: "res.users",
+        take: "id"
+      }
+    },
+    {
       name: "status",
       type: "string",
       enum: ["new", "pending", "approved", "refused", "cancel", "treated_paid"],
@@ -28336,6 +29950,19 @@ var APPROVALS_REQUESTS = deepFreeze2({
       }
     },
     {
+      name: "currency_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "currency_id",
+        comodel: "res.currency",
+        take: "id"
+      }
+    },
+    {
       name: "budget_code",
       type: "string",
       nullable: true,
@@ -28358,6 +29985,19 @@ var APPROVALS_REQUESTS = deepFreeze2({
         erp: "final_approver_id",
         comodel: "res.users",
         take: "name"
+      }
+    },
+    {
+      name: "final_approver_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "final_approver_id",
+        comodel: "res.users",
+        take: "id"
       }
     },
     {
@@ -28385,6 +30025,19 @@ var APPROVALS_REQUESTS = deepFreeze2({
         erp: "partner_id",
         comodel: "res.partner",
         take: "name"
+      }
+    },
+    {
+      name: "partner_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "partner_id",
+        comodel: "res.partner",
+        take: "id"
       }
     },
     {
@@ -28499,6 +30152,19 @@ var APPROVALS_REQUESTS = deepFreeze2({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -28652,6 +30318,10 @@ var APPROVALS_REQUESTS = deepFreeze2({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -28810,6 +30480,19 @@ var ELECTRICITY_COUNTERS = deepFreeze3({
       }
     },
     {
+      name: "environment_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "environment_id",
+        comodel: "ops.environment",
+        take: "id"
+      }
+    },
+    {
       name: "current_kwh",
       type: "number",
       nullable: true,
@@ -28920,6 +30603,19 @@ var ELECTRICITY_COUNTERS = deepFreeze3({
       }
     },
     {
+      name: "currency_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "currency_id",
+        comodel: "res.currency",
+        take: "id"
+      }
+    },
+    {
       name: "status",
       type: "string",
       enum: ["ok", "warning", "critical", "no_data"],
@@ -29023,6 +30719,10 @@ var ELECTRICITY_COUNTERS = deepFreeze3({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -29134,6 +30834,19 @@ var ELECTRICITY_PURCHASES = deepFreeze3({
       }
     },
     {
+      name: "environment_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "environment_id",
+        comodel: "ops.environment",
+        take: "id"
+      }
+    },
+    {
       name: "date_purchase",
       type: "string",
       format: "date",
@@ -29181,6 +30894,19 @@ var ELECTRICITY_PURCHASES = deepFreeze3({
         erp: "currency_id",
         comodel: "res.currency",
         take: "name"
+      }
+    },
+    {
+      name: "currency_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "currency_id",
+        comodel: "res.currency",
+        take: "id"
       }
     },
     {
@@ -29310,6 +31036,10 @@ var ELECTRICITY_PURCHASES = deepFreeze3({
         type: "string",
         enum: ["escaped", "raw"]
       },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -29410,6 +31140,19 @@ var ELECTRICITY_READINGS = deepFreeze3({
         erp: "environment_id",
         comodel: "ops.environment",
         take: "name"
+      }
+    },
+    {
+      name: "environment_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "environment_id",
+        comodel: "ops.environment",
+        take: "id"
       }
     },
     {
@@ -29593,6 +31336,10 @@ var ELECTRICITY_READINGS = deepFreeze3({
         type: "string",
         enum: ["escaped", "raw"]
       },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -29698,6 +31445,19 @@ var EVENTS_EVENTS = deepFreeze4({
       }
     },
     {
+      name: "event_type_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "event_type_id",
+        comodel: "event.type",
+        take: "id"
+      }
+    },
+    {
       name: "activity",
       type: "string",
       nullable: true,
@@ -29711,6 +31471,19 @@ var EVENTS_EVENTS = deepFreeze4({
       }
     },
     {
+      name: "activity_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "activity_id",
+        comodel: "space.activity",
+        take: "id"
+      }
+    },
+    {
       name: "stage",
       type: "string",
       nullable: true,
@@ -29721,6 +31494,19 @@ var EVENTS_EVENTS = deepFreeze4({
         erp: "stage_id",
         comodel: "event.stage",
         take: "name"
+      }
+    },
+    {
+      name: "stage_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "stage_id",
+        comodel: "event.stage",
+        take: "id"
       }
     },
     {
@@ -29863,6 +31649,19 @@ var EVENTS_EVENTS = deepFreeze4({
       }
     },
     {
+      name: "organizer_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "organizer_id",
+        comodel: "res.partner",
+        take: "id"
+      }
+    },
+    {
       name: "responsible",
       type: "string",
       nullable: true,
@@ -29876,6 +31675,19 @@ var EVENTS_EVENTS = deepFreeze4({
       }
     },
     {
+      name: "responsible_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "user_id",
+        comodel: "res.users",
+        take: "id"
+      }
+    },
+    {
       name: "referent",
       type: "string",
       nullable: true,
@@ -29886,6 +31698,19 @@ var EVENTS_EVENTS = deepFreeze4({
         erp: "referent_id",
         comodel: "res.users",
         take: "name"
+      }
+    },
+    {
+      name: "referent_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "referent_id",
+        comodel: "res.users",
+        take: "id"
       }
     },
     {
@@ -29961,6 +31786,19 @@ var EVENTS_EVENTS = deepFreeze4({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -30083,6 +31921,10 @@ var EVENTS_EVENTS = deepFreeze4({
         type: "string",
         enum: ["escaped", "raw"]
       },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -30195,6 +32037,19 @@ var EVENTS_REGISTRATIONS = deepFreeze4({
       }
     },
     {
+      name: "ticket_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "event_ticket_id",
+        comodel: "event.event.ticket",
+        take: "id"
+      }
+    },
+    {
       name: "attendee",
       type: "string",
       nullable: true,
@@ -30244,6 +32099,19 @@ var EVENTS_REGISTRATIONS = deepFreeze4({
       }
     },
     {
+      name: "booked_by_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "partner_id",
+        comodel: "res.partner",
+        take: "id"
+      }
+    },
+    {
       name: "state",
       type: "string",
       enum: ["draft", "open", "done", "cancel"],
@@ -30267,6 +32135,19 @@ var EVENTS_REGISTRATIONS = deepFreeze4({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -30362,6 +32243,10 @@ var EVENTS_REGISTRATIONS = deepFreeze4({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -30485,6 +32370,19 @@ var EVENTS_TASKS = deepFreeze4({
       }
     },
     {
+      name: "assignee_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "assigned_user_id",
+        comodel: "res.users",
+        take: "id"
+      }
+    },
+    {
       name: "url",
       type: "string",
       nullable: true,
@@ -30567,6 +32465,10 @@ var EVENTS_TASKS = deepFreeze4({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -30746,6 +32648,19 @@ var FLEET_ALERTS = deepFreeze5({
       }
     },
     {
+      name: "handled_by_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "handled_by_id",
+        comodel: "res.users",
+        take: "id"
+      }
+    },
+    {
       name: "reminder_days",
       type: "integer",
       nullable: true,
@@ -30768,6 +32683,19 @@ var FLEET_ALERTS = deepFreeze5({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -30872,6 +32800,10 @@ var FLEET_ALERTS = deepFreeze5({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -30987,6 +32919,19 @@ var FLEET_FUEL_LOGS = deepFreeze5({
       }
     },
     {
+      name: "driver_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "driver_id",
+        comodel: "res.partner",
+        take: "id"
+      }
+    },
+    {
       name: "date",
       type: "string",
       format: "date-time",
@@ -31058,6 +33003,19 @@ var FLEET_FUEL_LOGS = deepFreeze5({
         erp: "currency_id",
         comodel: "res.currency",
         take: "name"
+      }
+    },
+    {
+      name: "currency_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "currency_id",
+        comodel: "res.currency",
+        take: "id"
       }
     },
     {
@@ -31156,6 +33114,19 @@ var FLEET_FUEL_LOGS = deepFreeze5({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -31261,6 +33232,10 @@ var FLEET_FUEL_LOGS = deepFreeze5({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -31378,6 +33353,19 @@ var FLEET_INCIDENTS = deepFreeze5({
       }
     },
     {
+      name: "driver_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "driver_id",
+        comodel: "res.partner",
+        take: "id"
+      }
+    },
+    {
       name: "date",
       type: "string",
       format: "date",
@@ -31429,6 +33417,19 @@ var FLEET_INCIDENTS = deepFreeze5({
       }
     },
     {
+      name: "currency_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "currency_id",
+        comodel: "res.currency",
+        take: "id"
+      }
+    },
+    {
       name: "company",
       type: "string",
       nullable: true,
@@ -31439,6 +33440,19 @@ var FLEET_INCIDENTS = deepFreeze5({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -31541,6 +33555,10 @@ var FLEET_INCIDENTS = deepFreeze5({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -31673,6 +33691,19 @@ var FLEET_LOCATIONS = deepFreeze5({
       }
     },
     {
+      name: "country_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "country_id",
+        comodel: "res.country",
+        take: "id"
+      }
+    },
+    {
       name: "latitude",
       type: "number",
       nullable: true,
@@ -31719,6 +33750,19 @@ var FLEET_LOCATIONS = deepFreeze5({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -31802,6 +33846,10 @@ var FLEET_LOCATIONS = deepFreeze5({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -31904,6 +33952,19 @@ var FLEET_RESERVATIONS = deepFreeze5({
       }
     },
     {
+      name: "driver_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "driver_id",
+        comodel: "res.partner",
+        take: "id"
+      }
+    },
+    {
       name: "requester",
       type: "string",
       nullable: true,
@@ -31914,6 +33975,19 @@ var FLEET_RESERVATIONS = deepFreeze5({
         erp: "requester_id",
         comodel: "res.users",
         take: "name"
+      }
+    },
+    {
+      name: "requester_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "requester_id",
+        comodel: "res.users",
+        take: "id"
       }
     },
     {
@@ -31977,6 +34051,19 @@ var FLEET_RESERVATIONS = deepFreeze5({
         erp: "pickup_location_id",
         comodel: "fleet.location",
         take: "name"
+      }
+    },
+    {
+      name: "pickup_location_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "pickup_location_id",
+        comodel: "fleet.location",
+        take: "id"
       }
     },
     {
@@ -32052,6 +34139,19 @@ var FLEET_RESERVATIONS = deepFreeze5({
         erp: "approver_id",
         comodel: "res.users",
         take: "name"
+      }
+    },
+    {
+      name: "approver_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "approver_id",
+        comodel: "res.users",
+        take: "id"
       }
     },
     {
@@ -32187,6 +34287,10 @@ var FLEET_RESERVATIONS = deepFreeze5({
         type: "string",
         enum: ["escaped", "raw"]
       },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -32315,6 +34419,19 @@ var FLEET_SERVICES = deepFreeze5({
       }
     },
     {
+      name: "service_type_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "service_type_id",
+        comodel: "fleet.service.type",
+        take: "id"
+      }
+    },
+    {
       name: "service_kind",
       type: "string",
       enum: ["preventive", "curative"],
@@ -32365,6 +34482,19 @@ var FLEET_SERVICES = deepFreeze5({
       }
     },
     {
+      name: "currency_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "currency_id",
+        comodel: "res.currency",
+        take: "id"
+      }
+    },
+    {
       name: "odometer",
       type: "number",
       nullable: true,
@@ -32399,6 +34529,19 @@ var FLEET_SERVICES = deepFreeze5({
         erp: "vendor_id",
         comodel: "res.partner",
         take: "name"
+      }
+    },
+    {
+      name: "vendor_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "vendor_id",
+        comodel: "res.partner",
+        take: "id"
       }
     },
     {
@@ -32437,6 +34580,19 @@ var FLEET_SERVICES = deepFreeze5({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -32543,6 +34699,10 @@ var FLEET_SERVICES = deepFreeze5({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -32671,6 +34831,19 @@ var FLEET_TRIPS = deepFreeze5({
       }
     },
     {
+      name: "driver_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "driver_id",
+        comodel: "res.partner",
+        take: "id"
+      }
+    },
+    {
       name: "date",
       type: "string",
       format: "date",
@@ -32783,6 +34956,19 @@ var FLEET_TRIPS = deepFreeze5({
       }
     },
     {
+      name: "analytic_account_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "analytic_account_id",
+        comodel: "account.analytic.account",
+        take: "id"
+      }
+    },
+    {
       name: "company",
       type: "string",
       nullable: true,
@@ -32793,6 +34979,19 @@ var FLEET_TRIPS = deepFreeze5({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -32892,6 +35091,10 @@ var FLEET_TRIPS = deepFreeze5({
         type: "string",
         enum: ["escaped", "raw"]
       },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -32983,6 +35186,19 @@ var FLEET_VEHICLES = deepFreeze5({
       }
     },
     {
+      name: "model_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "model_id",
+        comodel: "fleet.vehicle.model",
+        take: "id"
+      }
+    },
+    {
       name: "vin",
       type: "string",
       nullable: true,
@@ -33005,6 +35221,19 @@ var FLEET_VEHICLES = deepFreeze5({
         erp: "driver_id",
         comodel: "res.partner",
         take: "name"
+      }
+    },
+    {
+      name: "driver_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "driver_id",
+        comodel: "res.partner",
+        take: "id"
       }
     },
     {
@@ -33055,6 +35284,19 @@ var FLEET_VEHICLES = deepFreeze5({
         erp: "state_id",
         comodel: "fleet.vehicle.state",
         take: "name"
+      }
+    },
+    {
+      name: "state_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "state_id",
+        comodel: "fleet.vehicle.state",
+        take: "id"
       }
     },
     {
@@ -33157,6 +35399,19 @@ var FLEET_VEHICLES = deepFreeze5({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -33271,6 +35526,10 @@ var FLEET_VEHICLES = deepFreeze5({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -33413,6 +35672,19 @@ var IT_ASSETS = deepFreeze6({
       }
     },
     {
+      name: "product_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "product_id",
+        comodel: "product.product",
+        take: "id"
+      }
+    },
+    {
       name: "quantity",
       type: "number",
       nullable: true,
@@ -33438,6 +35710,19 @@ var IT_ASSETS = deepFreeze6({
       }
     },
     {
+      name: "location_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "location_id",
+        comodel: "stock.location",
+        take: "id"
+      }
+    },
+    {
       name: "holder",
       type: "string",
       nullable: true,
@@ -33448,6 +35733,19 @@ var IT_ASSETS = deepFreeze6({
         erp: "holder_id",
         comodel: "res.partner",
         take: "name"
+      }
+    },
+    {
+      name: "holder_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "holder_id",
+        comodel: "res.partner",
+        take: "id"
       }
     },
     {
@@ -33474,6 +35772,19 @@ var IT_ASSETS = deepFreeze6({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -33561,6 +35872,10 @@ var IT_ASSETS = deepFreeze6({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -33655,6 +35970,19 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
       }
     },
     {
+      name: "beneficiary_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "partner_id",
+        comodel: "res.partner",
+        take: "id"
+      }
+    },
+    {
       name: "product",
       type: "string",
       nullable: true,
@@ -33668,6 +35996,19 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
       }
     },
     {
+      name: "product_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "product_id",
+        comodel: "product.product",
+        take: "id"
+      }
+    },
+    {
       name: "location",
       type: "string",
       nullable: true,
@@ -33678,6 +36019,19 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
         erp: "location_id",
         comodel: "stock.location",
         take: "name"
+      }
+    },
+    {
+      name: "location_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "location_id",
+        comodel: "stock.location",
+        take: "id"
       }
     },
     {
@@ -33753,6 +36107,19 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
         erp: "handled_by_id",
         comodel: "res.users",
         take: "name"
+      }
+    },
+    {
+      name: "handled_by_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "handled_by_id",
+        comodel: "res.users",
+        take: "id"
       }
     },
     {
@@ -33855,6 +36222,10 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -33963,6 +36334,19 @@ var IT_TICKETS = deepFreeze6({
       }
     },
     {
+      name: "type_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "type_id",
+        comodel: "it.ticket.type",
+        take: "id"
+      }
+    },
+    {
       name: "stage",
       type: "string",
       nullable: true,
@@ -33973,6 +36357,19 @@ var IT_TICKETS = deepFreeze6({
         erp: "stage_id",
         comodel: "it.ticket.stage",
         take: "name"
+      }
+    },
+    {
+      name: "stage_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "stage_id",
+        comodel: "it.ticket.stage",
+        take: "id"
       }
     },
     {
@@ -34001,6 +36398,19 @@ var IT_TICKETS = deepFreeze6({
       }
     },
     {
+      name: "team_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "team_id",
+        comodel: "it.ticket.team",
+        take: "id"
+      }
+    },
+    {
       name: "assignees",
       type: "array",
       items: "string",
@@ -34012,6 +36422,20 @@ var IT_TICKETS = deepFreeze6({
         erp: "user_ids",
         comodel: "res.users",
         take: "names"
+      }
+    },
+    {
+      name: "assignee_ids",
+      type: "array",
+      items: "integer",
+      nullable: false,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "x2many",
+        erp: "user_ids",
+        comodel: "res.users",
+        take: "ids"
       }
     },
     {
@@ -34038,6 +36462,19 @@ var IT_TICKETS = deepFreeze6({
         erp: "partner_id",
         comodel: "res.partner",
         take: "name"
+      }
+    },
+    {
+      name: "requester_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "partner_id",
+        comodel: "res.partner",
+        take: "id"
       }
     },
     {
@@ -34119,6 +36556,19 @@ var IT_TICKETS = deepFreeze6({
       }
     },
     {
+      name: "category_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "category_id",
+        comodel: "it.ticket.category",
+        take: "id"
+      }
+    },
+    {
       name: "validation_state",
       type: "string",
       enum: ["none", "to_validate", "validated", "rejected"],
@@ -34142,6 +36592,19 @@ var IT_TICKETS = deepFreeze6({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -34262,6 +36725,10 @@ var IT_TICKETS = deepFreeze6({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -34459,6 +36926,19 @@ var PURCHASE_ORDER_LINES = deepFreeze7({
       }
     },
     {
+      name: "uom_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "product_uom_id",
+        comodel: "uom.uom",
+        take: "id"
+      }
+    },
+    {
       name: "price_unit",
       type: "number",
       nullable: true,
@@ -34505,6 +36985,19 @@ var PURCHASE_ORDER_LINES = deepFreeze7({
         erp: "currency_id",
         comodel: "res.currency",
         take: "name"
+      }
+    },
+    {
+      name: "currency_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "currency_id",
+        comodel: "res.currency",
+        take: "id"
       }
     },
     {
@@ -34687,6 +37180,10 @@ var PURCHASE_ORDER_LINES = deepFreeze7({
         type: "string",
         enum: ["escaped", "raw"]
       },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -34838,6 +37335,19 @@ var PURCHASE_ORDERS = deepFreeze7({
       }
     },
     {
+      name: "department_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "department_id",
+        comodel: "hr.department",
+        take: "id"
+      }
+    },
+    {
       name: "delivery_condition",
       type: "string",
       nullable: true,
@@ -34938,6 +37448,19 @@ var PURCHASE_ORDERS = deepFreeze7({
       }
     },
     {
+      name: "currency_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "currency_id",
+        comodel: "res.currency",
+        take: "id"
+      }
+    },
+    {
       name: "state",
       type: "string",
       enum: ["draft", "sent", "org_tribu", "to approve", "purchase", "cancel"],
@@ -34974,6 +37497,19 @@ var PURCHASE_ORDERS = deepFreeze7({
         erp: "user_id",
         comodel: "res.users",
         take: "name"
+      }
+    },
+    {
+      name: "buyer_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "user_id",
+        comodel: "res.users",
+        take: "id"
       }
     },
     {
@@ -35026,6 +37562,19 @@ var PURCHASE_ORDERS = deepFreeze7({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -35202,6 +37751,10 @@ var PURCHASE_ORDERS = deepFreeze7({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -35448,6 +38001,10 @@ var SPACE_ACTIVITIES = deepFreeze8({
         type: "string",
         enum: ["escaped", "raw"]
       },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -35597,6 +38154,10 @@ var SPACE_CATEGORIES = deepFreeze8({
         type: "string",
         enum: ["escaped", "raw"]
       },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -35682,6 +38243,19 @@ var SPACE_EQUIPMENTS = deepFreeze8({
         erp: "category_id",
         comodel: "space.category",
         take: "name"
+      }
+    },
+    {
+      name: "category_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "category_id",
+        comodel: "space.category",
+        take: "id"
       }
     },
     {
@@ -35773,6 +38347,10 @@ var SPACE_EQUIPMENTS = deepFreeze8({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -35927,6 +38505,19 @@ var SPACE_MAINTENANCES = deepFreeze8({
       }
     },
     {
+      name: "technician_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "technician_id",
+        comodel: "res.users",
+        take: "id"
+      }
+    },
+    {
       name: "external_technician",
       type: "string",
       nullable: true,
@@ -35937,6 +38528,19 @@ var SPACE_MAINTENANCES = deepFreeze8({
         erp: "external_technician_id",
         comodel: "res.partner",
         take: "name"
+      }
+    },
+    {
+      name: "external_technician_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "external_technician_id",
+        comodel: "res.partner",
+        take: "id"
       }
     },
     {
@@ -35974,6 +38578,19 @@ var SPACE_MAINTENANCES = deepFreeze8({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -36086,6 +38703,10 @@ var SPACE_MAINTENANCES = deepFreeze8({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -36206,6 +38827,19 @@ var SPACE_RESERVATIONS = deepFreeze8({
       }
     },
     {
+      name: "activity_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "activity_id",
+        comodel: "space.activity",
+        take: "id"
+      }
+    },
+    {
       name: "start",
       type: "string",
       format: "date-time",
@@ -36281,6 +38915,19 @@ var SPACE_RESERVATIONS = deepFreeze8({
       }
     },
     {
+      name: "requester_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "requester_id",
+        comodel: "res.partner",
+        take: "id"
+      }
+    },
+    {
       name: "origin",
       type: "string",
       enum: ["internal", "public"],
@@ -36317,6 +38964,19 @@ var SPACE_RESERVATIONS = deepFreeze8({
         erp: "approver_id",
         comodel: "res.users",
         take: "name"
+      }
+    },
+    {
+      name: "approver_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "approver_id",
+        comodel: "res.users",
+        take: "id"
       }
     },
     {
@@ -36393,6 +39053,19 @@ var SPACE_RESERVATIONS = deepFreeze8({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -36511,6 +39184,10 @@ var SPACE_RESERVATIONS = deepFreeze8({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -36660,6 +39337,19 @@ var SPACE_SITES = deepFreeze8({
       }
     },
     {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
+      }
+    },
+    {
       name: "url",
       type: "string",
       nullable: true,
@@ -36744,6 +39434,10 @@ var SPACE_SITES = deepFreeze8({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -36942,6 +39636,19 @@ var SPACE_SPACES = deepFreeze8({
       }
     },
     {
+      name: "currency_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "currency_id",
+        comodel: "res.currency",
+        take: "id"
+      }
+    },
+    {
       name: "categories",
       type: "array",
       items: "string",
@@ -36953,6 +39660,20 @@ var SPACE_SPACES = deepFreeze8({
         erp: "category_ids",
         comodel: "space.category",
         take: "names"
+      }
+    },
+    {
+      name: "categorie_ids",
+      type: "array",
+      items: "integer",
+      nullable: false,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "x2many",
+        erp: "category_ids",
+        comodel: "space.category",
+        take: "ids"
       }
     },
     {
@@ -37027,6 +39748,19 @@ var SPACE_SPACES = deepFreeze8({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -37138,6 +39872,10 @@ var SPACE_SPACES = deepFreeze8({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -37294,6 +40032,19 @@ var SPRINT_BLOCKERS = deepFreeze9({
       }
     },
     {
+      name: "sprint_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "sprint_id",
+        comodel: "sprint.sprint",
+        take: "id"
+      }
+    },
+    {
       name: "squad",
       type: "string",
       nullable: true,
@@ -37307,6 +40058,19 @@ var SPRINT_BLOCKERS = deepFreeze9({
       }
     },
     {
+      name: "squad_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "squad_id",
+        comodel: "sprint.squad",
+        take: "id"
+      }
+    },
+    {
       name: "owner",
       type: "string",
       nullable: true,
@@ -37317,6 +40081,19 @@ var SPRINT_BLOCKERS = deepFreeze9({
         erp: "owner_id",
         comodel: "res.users",
         take: "name"
+      }
+    },
+    {
+      name: "owner_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "owner_id",
+        comodel: "res.users",
+        take: "id"
       }
     },
     {
@@ -37345,6 +40122,19 @@ var SPRINT_BLOCKERS = deepFreeze9({
       }
     },
     {
+      name: "unblocker_user_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "unblocker_user_id",
+        comodel: "res.users",
+        take: "id"
+      }
+    },
+    {
       name: "origin",
       type: "string",
       enum: ["member", "feedback", "no_feedback"],
@@ -37368,6 +40158,19 @@ var SPRINT_BLOCKERS = deepFreeze9({
         erp: "reported_by_id",
         comodel: "res.users",
         take: "name"
+      }
+    },
+    {
+      name: "reported_by_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "reported_by_id",
+        comodel: "res.users",
+        take: "id"
       }
     },
     {
@@ -37561,6 +40364,10 @@ var SPRINT_BLOCKERS = deepFreeze9({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -37827,6 +40634,19 @@ var SPRINT_ENGAGEMENTS = deepFreeze9({
       }
     },
     {
+      name: "sprint_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "sprint_id",
+        comodel: "sprint.sprint",
+        take: "id"
+      }
+    },
+    {
       name: "subjects",
       type: "array",
       items: "string",
@@ -37838,6 +40658,20 @@ var SPRINT_ENGAGEMENTS = deepFreeze9({
         erp: "subject_ids",
         comodel: "sprint.subject",
         take: "names"
+      }
+    },
+    {
+      name: "subject_ids",
+      type: "array",
+      items: "integer",
+      nullable: false,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "x2many",
+        erp: "subject_ids",
+        comodel: "sprint.subject",
+        take: "ids"
       }
     },
     {
@@ -37956,6 +40790,10 @@ var SPRINT_ENGAGEMENTS = deepFreeze9({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -38132,6 +40970,19 @@ var SPRINT_KEY_RESULTS = deepFreeze9({
       }
     },
     {
+      name: "squad_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "squad_id",
+        comodel: "sprint.squad",
+        take: "id"
+      }
+    },
+    {
       name: "measures",
       type: "array",
       items: "string",
@@ -38143,6 +40994,20 @@ var SPRINT_KEY_RESULTS = deepFreeze9({
         erp: "measure_ids",
         comodel: "sprint.measure",
         take: "names"
+      }
+    },
+    {
+      name: "measure_ids",
+      type: "array",
+      items: "integer",
+      nullable: false,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "x2many",
+        erp: "measure_ids",
+        comodel: "sprint.measure",
+        take: "ids"
       }
     },
     {
@@ -38235,6 +41100,10 @@ var SPRINT_KEY_RESULTS = deepFreeze9({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -38361,6 +41230,19 @@ var SPRINT_MEASURE_READINGS = deepFreeze9({
       }
     },
     {
+      name: "squad_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "squad_id",
+        comodel: "sprint.squad",
+        take: "id"
+      }
+    },
+    {
       name: "date",
       type: "string",
       format: "date",
@@ -38421,6 +41303,19 @@ var SPRINT_MEASURE_READINGS = deepFreeze9({
         erp: "read_by_id",
         comodel: "res.users",
         take: "name"
+      }
+    },
+    {
+      name: "read_by_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "read_by_id",
+        comodel: "res.users",
+        take: "id"
       }
     },
     {
@@ -38521,6 +41416,10 @@ var SPRINT_MEASURE_READINGS = deepFreeze9({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -38647,6 +41546,19 @@ var SPRINT_MEASURES = deepFreeze9({
         erp: "squad_id",
         comodel: "sprint.squad",
         take: "name"
+      }
+    },
+    {
+      name: "squad_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "squad_id",
+        comodel: "sprint.squad",
+        take: "id"
       }
     },
     {
@@ -38823,6 +41735,10 @@ var SPRINT_MEASURES = deepFreeze9({
         type: "string",
         enum: ["escaped", "raw"]
       },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -38977,6 +41893,10 @@ var SPRINT_OBJECTIVES = deepFreeze9({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -39176,6 +42096,10 @@ var SPRINT_SPRINTS = deepFreeze9({
         type: "string",
         enum: ["escaped", "raw"]
       },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -39296,6 +42220,19 @@ var STOCK_PICKINGS = deepFreeze10({
       }
     },
     {
+      name: "picking_type_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "picking_type_id",
+        comodel: "stock.picking.type",
+        take: "id"
+      }
+    },
+    {
       name: "partner",
       type: "string",
       nullable: true,
@@ -39306,6 +42243,19 @@ var STOCK_PICKINGS = deepFreeze10({
         erp: "partner_id",
         comodel: "res.partner",
         take: "name"
+      }
+    },
+    {
+      name: "partner_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "partner_id",
+        comodel: "res.partner",
+        take: "id"
       }
     },
     {
@@ -39322,6 +42272,19 @@ var STOCK_PICKINGS = deepFreeze10({
       }
     },
     {
+      name: "source_location_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "location_id",
+        comodel: "stock.location",
+        take: "id"
+      }
+    },
+    {
       name: "destination_location",
       type: "string",
       nullable: true,
@@ -39332,6 +42295,19 @@ var STOCK_PICKINGS = deepFreeze10({
         erp: "location_dest_id",
         comodel: "stock.location",
         take: "name"
+      }
+    },
+    {
+      name: "destination_location_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "location_dest_id",
+        comodel: "stock.location",
+        take: "id"
       }
     },
     {
@@ -39397,6 +42373,19 @@ var STOCK_PICKINGS = deepFreeze10({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -39501,6 +42490,10 @@ var STOCK_PICKINGS = deepFreeze10({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -39627,6 +42620,19 @@ var TRAVEL_PERDIEM_RATES = deepFreeze11({
       }
     },
     {
+      name: "city_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "city_id",
+        comodel: "res.city",
+        take: "id"
+      }
+    },
+    {
       name: "daily_rate",
       type: "number",
       nullable: true,
@@ -39649,6 +42655,19 @@ var TRAVEL_PERDIEM_RATES = deepFreeze11({
         erp: "currency_id",
         comodel: "res.currency",
         take: "name"
+      }
+    },
+    {
+      name: "currency_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "currency_id",
+        comodel: "res.currency",
+        take: "id"
       }
     },
     {
@@ -39677,6 +42696,19 @@ var TRAVEL_PERDIEM_RATES = deepFreeze11({
       }
     },
     {
+      name: "environment_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "environment_id",
+        comodel: "ops.environment",
+        take: "id"
+      }
+    },
+    {
       name: "note",
       type: "string",
       nullable: true,
@@ -39699,6 +42731,19 @@ var TRAVEL_PERDIEM_RATES = deepFreeze11({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -39792,6 +42837,10 @@ var TRAVEL_PERDIEM_RATES = deepFreeze11({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -39935,6 +42984,19 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
       }
     },
     {
+      name: "traveler_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "traveler_user_id",
+        comodel: "res.users",
+        take: "id"
+      }
+    },
+    {
       name: "mission_object",
       type: "string",
       nullable: true,
@@ -39960,6 +43022,19 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
       }
     },
     {
+      name: "country_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "country_id",
+        comodel: "res.country",
+        take: "id"
+      }
+    },
+    {
       name: "city",
       type: "string",
       nullable: true,
@@ -39970,6 +43045,19 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
         erp: "city_id",
         comodel: "res.city",
         take: "name"
+      }
+    },
+    {
+      name: "city_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "city_id",
+        comodel: "res.city",
+        take: "id"
       }
     },
     {
@@ -40137,6 +43225,19 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
       }
     },
     {
+      name: "partner_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "partner_id",
+        comodel: "res.partner",
+        take: "id"
+      }
+    },
+    {
       name: "partner_share_pct",
       type: "number",
       nullable: true,
@@ -40186,6 +43287,19 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
       }
     },
     {
+      name: "currency_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "currency_id",
+        comodel: "res.currency",
+        take: "id"
+      }
+    },
+    {
       name: "environment",
       type: "string",
       nullable: true,
@@ -40199,6 +43313,19 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
       }
     },
     {
+      name: "environment_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "environment_id",
+        comodel: "ops.environment",
+        take: "id"
+      }
+    },
+    {
       name: "validator",
       type: "string",
       nullable: true,
@@ -40209,6 +43336,19 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
         erp: "validator_id",
         comodel: "res.users",
         take: "name"
+      }
+    },
+    {
+      name: "validator_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "validator_id",
+        comodel: "res.users",
+        take: "id"
       }
     },
     {
@@ -40261,6 +43401,19 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -40394,6 +43547,10 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -40531,6 +43688,19 @@ var TRAVEL_TRIP_EXPENSES = deepFreeze11({
       }
     },
     {
+      name: "currency_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "currency_id",
+        comodel: "res.currency",
+        take: "id"
+      }
+    },
+    {
       name: "notes",
       type: "string",
       nullable: true,
@@ -40619,6 +43789,10 @@ var TRAVEL_TRIP_EXPENSES = deepFreeze11({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -40745,6 +43919,19 @@ var TRAVEL_TRIP_STAGES = deepFreeze11({
       }
     },
     {
+      name: "city_from_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "city_from_id",
+        comodel: "res.city",
+        take: "id"
+      }
+    },
+    {
       name: "country_from",
       type: "string",
       nullable: true,
@@ -40755,6 +43942,19 @@ var TRAVEL_TRIP_STAGES = deepFreeze11({
         erp: "country_from_id",
         comodel: "res.country",
         take: "name"
+      }
+    },
+    {
+      name: "country_from_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "country_from_id",
+        comodel: "res.country",
+        take: "id"
       }
     },
     {
@@ -40771,6 +43971,19 @@ var TRAVEL_TRIP_STAGES = deepFreeze11({
       }
     },
     {
+      name: "city_to_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "city_to_id",
+        comodel: "res.city",
+        take: "id"
+      }
+    },
+    {
       name: "country_to",
       type: "string",
       nullable: true,
@@ -40781,6 +43994,19 @@ var TRAVEL_TRIP_STAGES = deepFreeze11({
         erp: "country_to_id",
         comodel: "res.country",
         take: "name"
+      }
+    },
+    {
+      name: "country_to_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "country_to_id",
+        comodel: "res.country",
+        take: "id"
       }
     },
     {
@@ -40934,6 +44160,10 @@ var TRAVEL_TRIP_STAGES = deepFreeze11({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -41119,6 +44349,10 @@ var TRAVEL_TRIP_TYPES = deepFreeze11({
         type: "string",
         enum: ["escaped", "raw"]
       },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
+      },
       changed_since: {
         type: "string",
         minLength: 1,
@@ -41219,6 +44453,19 @@ var TRAVEL_TRIPS = deepFreeze11({
       }
     },
     {
+      name: "traveler_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "traveler_id",
+        comodel: "res.users",
+        take: "id"
+      }
+    },
+    {
       name: "traveler_name",
       type: "string",
       nullable: true,
@@ -41256,6 +44503,19 @@ var TRAVEL_TRIPS = deepFreeze11({
       }
     },
     {
+      name: "trip_type_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "trip_type_id",
+        comodel: "travel.trip.type",
+        take: "id"
+      }
+    },
+    {
       name: "description",
       type: "string",
       nullable: true,
@@ -41281,6 +44541,19 @@ var TRAVEL_TRIPS = deepFreeze11({
       }
     },
     {
+      name: "city_departure_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "city_departure_id",
+        comodel: "res.city",
+        take: "id"
+      }
+    },
+    {
       name: "country_departure",
       type: "string",
       nullable: true,
@@ -41291,6 +44564,19 @@ var TRAVEL_TRIPS = deepFreeze11({
         erp: "country_departure_id",
         comodel: "res.country",
         take: "name"
+      }
+    },
+    {
+      name: "country_departure_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "country_departure_id",
+        comodel: "res.country",
+        take: "id"
       }
     },
     {
@@ -41307,6 +44593,19 @@ var TRAVEL_TRIPS = deepFreeze11({
       }
     },
     {
+      name: "city_destination_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "city_destination_id",
+        comodel: "res.city",
+        take: "id"
+      }
+    },
+    {
       name: "country_destination",
       type: "string",
       nullable: true,
@@ -41317,6 +44616,19 @@ var TRAVEL_TRIPS = deepFreeze11({
         erp: "country_destination_id",
         comodel: "res.country",
         take: "name"
+      }
+    },
+    {
+      name: "country_destination_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "country_destination_id",
+        comodel: "res.country",
+        take: "id"
       }
     },
     {
@@ -41432,6 +44744,19 @@ var TRAVEL_TRIPS = deepFreeze11({
       }
     },
     {
+      name: "currency_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "currency_id",
+        comodel: "res.currency",
+        take: "id"
+      }
+    },
+    {
       name: "has_per_diem",
       type: "boolean",
       nullable: false,
@@ -41466,6 +44791,19 @@ var TRAVEL_TRIPS = deepFreeze11({
         erp: "company_id",
         comodel: "res.company",
         take: "name"
+      }
+    },
+    {
+      name: "company_id",
+      type: "integer",
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: "many2one",
+        erp: "company_id",
+        comodel: "res.company",
+        take: "id"
       }
     },
     {
@@ -41591,6 +44929,10 @@ var TRAVEL_TRIPS = deepFreeze11({
       csv_formulas: {
         type: "string",
         enum: ["escaped", "raw"]
+      },
+      csv_dialect: {
+        type: "string",
+        enum: ["rfc4180", "excel", "excel-semicolon"]
       },
       changed_since: {
         type: "string",
@@ -42743,6 +46085,53 @@ var DriftMonitor = class {
 // runtime/export/exporter.ts
 init_errors();
 
+// runtime/http/compression.ts
+var import_negotiator = __toESM(require("negotiator"));
+var import_node_util = require("node:util");
+var import_node_zlib2 = require("node:zlib");
+var PREFERENCE = {
+  fast: { preferred: ["gzip", "br", "identity"] },
+  best: { preferred: ["br", "gzip", "identity"] }
+};
+function codingFor(req, res, settings, size, effort) {
+  if (!settings.enabled) return "identity";
+  res.vary("Accept-Encoding");
+  if (size < settings.minBytes || !req.headers["accept-encoding"]) return "identity";
+  const negotiator = new import_negotiator.default(req);
+  const preference = PREFERENCE[effort];
+  return negotiator.encodings.call(negotiator, preference.preferred, preference)[0] ?? "identity";
+}
+var brotli = (0, import_node_util.promisify)(import_node_zlib2.brotliCompress);
+var gzipped = (0, import_node_util.promisify)(import_node_zlib2.gzip);
+var LEVELS = { fast: { gzip: 3, br: 3 }, best: { gzip: import_node_zlib2.constants.Z_BEST_COMPRESSION, br: 9 } };
+function compress(body, coding, effort) {
+  const chunkSize = Math.max(16 * 1024, body.length);
+  if (coding === "br")
+    return brotli(body, {
+      chunkSize,
+      params: {
+        [import_node_zlib2.constants.BROTLI_PARAM_QUALITY]: LEVELS[effort].br,
+        [import_node_zlib2.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+        [import_node_zlib2.constants.BROTLI_PARAM_MODE]: import_node_zlib2.constants.BROTLI_MODE_TEXT
+      }
+    });
+  return gzipped(body, { chunkSize, level: LEVELS[effort].gzip });
+}
+function taggedFor(etag, coding) {
+  return coding === "identity" ? etag : `${etag.slice(0, -1)}-${coding}"`;
+}
+function compressingStream(coding) {
+  if (coding === "br")
+    return (0, import_node_zlib2.createBrotliCompress)({
+      params: {
+        [import_node_zlib2.constants.BROTLI_PARAM_QUALITY]: LEVELS.fast.br,
+        [import_node_zlib2.constants.BROTLI_PARAM_LGWIN]: 20,
+        [import_node_zlib2.constants.BROTLI_PARAM_MODE]: import_node_zlib2.constants.BROTLI_MODE_TEXT
+      }
+    });
+  return (0, import_node_zlib2.createGzip)({ level: LEVELS.fast.gzip });
+}
+
 // runtime/resource-reader.ts
 init_erp_error();
 init_errors();
@@ -43066,15 +46455,32 @@ init_request_context();
 
 // runtime/export/export-encoders.ts
 var import_sync = require("csv-stringify/sync");
+
+// runtime/export-formats.ts
+var EXPORT_FORMATS = {
+  csv: { mediaType: "text/csv", extension: "csv" },
+  ndjson: { mediaType: "application/x-ndjson", extension: "ndjson" }
+};
+var EXPORT_FORMAT_NAMES = Object.keys(EXPORT_FORMATS);
+
+// runtime/export/export-encoders.ts
 var REMOVED = "_removed";
-function encoderFor(format, fields, changeFeed, formulas) {
-  return format === "csv" ? csvEncoder(fields, changeFeed, formulas) : ndjsonEncoder(changeFeed);
+var ENCODERS = {
+  csv: csvEncoder,
+  ndjson: (_fields, changeFeed) => ndjsonEncoder(changeFeed)
+};
+function encoderFor(format, fields, changeFeed, csv) {
+  return ENCODERS[format](fields, changeFeed, csv);
 }
-function csvEncoder(fields, changeFeed, formulas) {
+var UTF8_BOM = "\uFEFF";
+function csvEncoder(fields, changeFeed, { formulas, dialect }) {
   const columns = fields.map((field) => field.name);
   if (changeFeed) columns.push(REMOVED);
+  const excel = dialect !== "rfc4180";
+  const decimalComma = dialect === "excel-semicolon";
   const options = {
     columns,
+    delimiter: decimalComma ? ";" : ",",
     record_delimiter: "windows",
     // With a record delimiter given, csv-stringify quotes only values holding that delimiter unless
     // told: a bare LF or CR inside a text must be quoted too (RFC 4180), or loaders split the row.
@@ -43083,21 +46489,31 @@ function csvEncoder(fields, changeFeed, formulas) {
     quoted_match: /^$/,
     escape_formulas: formulas === "escaped",
     cast: {
-      boolean: (value) => value ? "true" : "false",
+      boolean: excel ? (value) => value ? "TRUE" : "FALSE" : (value) => value ? "true" : "false",
+      // Integers have no decimal point: only fractional numbers change.
+      ...decimalComma ? { number: (value) => String(value).replace(".", ",") } : {},
       // Arrays (the only objects a record holds) as JSON text, which any loader can parse back.
       object: (value) => JSON.stringify(value)
     }
   };
+  const dateTimes = excel ? fields.filter((field) => field.format === "date-time").map((field) => field.name) : [];
   const row = (entry) => {
-    if (!changeFeed) return entry.record;
-    return entry.record ? { ...entry.record, [REMOVED]: false } : { id: entry.id, [REMOVED]: true };
+    let record = changeFeed ? entry.record ? { ...entry.record, [REMOVED]: false } : { id: entry.id, [REMOVED]: true } : entry.record;
+    if (dateTimes.length && entry.record) {
+      record = changeFeed ? record : { ...record };
+      for (const name of dateTimes) record[name] = excelDateTime(record[name]);
+    }
+    return record;
   };
   return {
-    contentType: "text/csv; charset=utf-8; header=present",
-    extension: "csv",
-    head: () => (0, import_sync.stringify)([], { ...options, header: true }),
+    contentType: `${EXPORT_FORMATS.csv.mediaType}; charset=utf-8; header=present`,
+    extension: EXPORT_FORMATS.csv.extension,
+    head: () => (excel ? UTF8_BOM : "") + (0, import_sync.stringify)([], { ...options, header: true }),
     encode: (entries) => entries.length ? (0, import_sync.stringify)(entries.map(row), options) : ""
   };
+}
+function excelDateTime(value) {
+  return typeof value === "string" ? value.replace("T", " ").replace(/Z$/, "") : value;
 }
 function ndjsonEncoder(changeFeed) {
   const line = (entry) => {
@@ -43105,8 +46521,8 @@ function ndjsonEncoder(changeFeed) {
     return JSON.stringify(entry.record ? { ...entry.record, [REMOVED]: false } : { id: entry.id, [REMOVED]: true });
   };
   return {
-    contentType: "application/x-ndjson; charset=utf-8",
-    extension: "ndjson",
+    contentType: `${EXPORT_FORMATS.ndjson.mediaType}; charset=utf-8`,
+    extension: EXPORT_FORMATS.ndjson.extension,
     head: () => "",
     encode: (entries) => {
       let text3 = "";
@@ -43119,21 +46535,23 @@ function ndjsonEncoder(changeFeed) {
 
 // runtime/export/exporter.ts
 var Exporter = class {
-  constructor(reader, changes, budget, settings, log) {
+  constructor(reader, changes, budget, settings, log, compression = { enabled: false, minBytes: 0 }) {
     this.reader = reader;
     this.changes = changes;
     this.budget = budget;
     this.settings = settings;
     this.log = log;
+    this.compression = compression;
   }
   reader;
   changes;
   budget;
   settings;
   log;
+  compression;
   async stream(principal, resource, query, format, req, res, stats) {
-    const { next, headers } = query.changes ? await this.changePages(principal, resource, query, stats) : { next: await this.recordPages(principal, resource, query, stats), headers: {} };
-    const encoder = encoderFor(format, query.fields, query.changes !== void 0, query.csvFormulas);
+    const { next, headers } = query.changes ? await this.changePages(principal, resource, query, stats) : await this.recordPages(principal, resource, query, stats);
+    const encoder = encoderFor(format, query.fields, query.changes !== void 0, { formulas: query.csvFormulas, dialect: query.csvDialect });
     let closed = false;
     res.once("close", () => {
       closed = true;
@@ -43142,10 +46560,14 @@ var Exporter = class {
     if (res.headersSent || deadlineExpired(res)) return;
     this.sendHeaders(res, resource, encoder);
     for (const [name, value] of Object.entries({ ...headers, ...unreadableFieldsHeader(page.unreadable) })) res.setHeader(name, value);
+    const coding = codingFor(req, res, this.compression, Number.POSITIVE_INFINITY, "fast");
+    if (coding !== "identity") res.setHeader("Content-Encoding", coding);
+    const sink = coding === "identity" || req.method === "HEAD" ? res : compressingStream(coding).on("error", () => res.destroy());
+    if (sink !== res) sink.pipe(res);
     const announced = new Set(page.unreadable);
     let lease = stats.lease;
     try {
-      await write(res, encoder.head());
+      await write(sink, res, encoder.head());
       for (; ; ) {
         let ahead;
         const aheadLease = page.done || closed ? void 0 : this.budget.lease();
@@ -43155,7 +46577,7 @@ var Exporter = class {
           ahead.catch(() => void 0);
           await new Promise((resolve) => setImmediate(resolve));
         }
-        await write(res, encoder.encode(page.entries));
+        await write(sink, res, encoder.encode(page.entries));
         lease?.release();
         lease = aheadLease;
         if (!ahead || closed) break;
@@ -43166,11 +46588,13 @@ var Exporter = class {
     } catch (error) {
       this.log.warn({ resource: resource.path, error: error instanceof Error ? error.message : String(error) }, "export cut short: the connection is closed before its end");
       res.destroy();
+      if (sink !== res) sink.destroy();
       return;
     } finally {
       lease?.release();
     }
-    if (!closed) res.end();
+    if (!closed) sink.end();
+    else if (sink !== res) sink.destroy();
   }
   sendHeaders(res, resource, encoder) {
     const stamp = (/* @__PURE__ */ new Date()).toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
@@ -43185,7 +46609,7 @@ var Exporter = class {
     const { pageSize } = this.settings;
     let afterId = query.sinceId ?? 0;
     let sent = 0;
-    return async () => {
+    const next = async () => {
       const { records, unreadable } = await this.reader.records(principal, resource, query.fields, exportPageRequest(resource, query, afterId, pageSize), stats);
       const kept = records.slice(0, this.settings.maxRows - sent);
       sent += kept.length;
@@ -43196,6 +46620,7 @@ var Exporter = class {
         done: records.length < pageSize || sent >= this.settings.maxRows
       };
     };
+    return { next, headers: { [TOTAL_COUNT]: String(count) } };
   }
   /**
    * The change feed from the query's cursor up to a horizon fixed now, page after page; and, in
@@ -43218,23 +46643,24 @@ var Exporter = class {
       cursor = page.next;
       return { entries: page.entries, unreadable: page.unreadable, done: !page.more };
     };
-    return { next, headers: { "X-Next-Changed-Since": changeToken(end) } };
+    return { next, headers: { "X-Next-Changed-Since": changeToken(end), [TOTAL_COUNT]: String(count) } };
   }
   assertUnderCeiling(count, advice) {
     if (count > this.settings.maxRows)
       throw invalidValue(`This export would hold ${count} records, more than the ${this.settings.maxRows} an export may hold (EXPORT_MAX_ROWS): ${advice}.`);
   }
 };
-function write(res, text3) {
-  if (!text3 || res.destroyed) return Promise.resolve();
-  if (res.write(text3)) return Promise.resolve();
+var TOTAL_COUNT = "X-Total-Count";
+function write(sink, res, text3) {
+  if (!text3 || res.destroyed || sink.destroyed) return Promise.resolve();
+  if (sink.write(text3)) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
-      res.off("drain", done);
+      sink.off("drain", done);
       res.off("close", done);
       resolve();
     };
-    res.on("drain", done);
+    sink.on("drain", done);
     res.on("close", done);
   });
 }
@@ -43388,7 +46814,7 @@ function cors(origins2, mcpPath) {
     res.setHeader("Vary", "Origin");
     res.setHeader(
       "Access-Control-Expose-Headers",
-      "Age, Content-Disposition, Deprecation, ETag, RateLimit, RateLimit-Policy, Retry-After, Server-Timing, WWW-Authenticate, X-Next-Changed-Since, X-Request-Id, X-Unreadable-Fields"
+      "Age, Content-Disposition, Deprecation, ETag, RateLimit, RateLimit-Policy, Retry-After, Server-Timing, WWW-Authenticate, X-Next-Changed-Since, X-Request-Id, X-Total-Count, X-Unreadable-Fields"
     );
     if (req.method === "OPTIONS" && req.headers["access-control-request-method"]) {
       const allows = req.path === mcpPath ? PREFLIGHT.mcp : PREFLIGHT.data;
@@ -43407,7 +46833,7 @@ var import_express = require("express");
 init_errors();
 
 // runtime/http/error-handler.ts
-var import_node_util = require("node:util");
+var import_node_util2 = require("node:util");
 init_errors();
 init_erp_error();
 
@@ -43484,7 +46910,7 @@ function isBodyError(error) {
   return typeof status === "number" && status >= 400 && status < 500;
 }
 function summarize(error) {
-  if (!(error instanceof Error || import_node_util.types.isNativeError(error))) return { type: typeof error, message: String(error).slice(0, 500) };
+  if (!(error instanceof Error || import_node_util2.types.isNativeError(error))) return { type: typeof error, message: String(error).slice(0, 500) };
   return { type: error.name, message: error.message, ...error.stack ? { stack: error.stack } : {} };
 }
 function rawMessage(cause) {
@@ -43560,42 +46986,6 @@ var KeyRateLimit = class {
   }
 };
 var NO_KEY_RATE_LIMIT = { admit: async () => FREE };
-
-// runtime/http/compression.ts
-var import_negotiator = __toESM(require("negotiator"));
-var import_node_util2 = require("node:util");
-var import_node_zlib2 = require("node:zlib");
-var PREFERENCE = {
-  fast: { preferred: ["gzip", "br", "identity"] },
-  best: { preferred: ["br", "gzip", "identity"] }
-};
-function codingFor(req, res, settings, size, effort) {
-  if (!settings.enabled) return "identity";
-  res.vary("Accept-Encoding");
-  if (size < settings.minBytes || !req.headers["accept-encoding"]) return "identity";
-  const negotiator = new import_negotiator.default(req);
-  const preference = PREFERENCE[effort];
-  return negotiator.encodings.call(negotiator, preference.preferred, preference)[0] ?? "identity";
-}
-var brotli = (0, import_node_util2.promisify)(import_node_zlib2.brotliCompress);
-var gzipped = (0, import_node_util2.promisify)(import_node_zlib2.gzip);
-var LEVELS = { fast: { gzip: 3, br: 3 }, best: { gzip: import_node_zlib2.constants.Z_BEST_COMPRESSION, br: 9 } };
-function compress(body, coding, effort) {
-  const chunkSize = Math.max(16 * 1024, body.length);
-  if (coding === "br")
-    return brotli(body, {
-      chunkSize,
-      params: {
-        [import_node_zlib2.constants.BROTLI_PARAM_QUALITY]: LEVELS[effort].br,
-        [import_node_zlib2.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
-        [import_node_zlib2.constants.BROTLI_PARAM_MODE]: import_node_zlib2.constants.BROTLI_MODE_TEXT
-      }
-    });
-  return gzipped(body, { chunkSize, level: LEVELS[effort].gzip });
-}
-function taggedFor(etag, coding) {
-  return coding === "identity" ? etag : `${etag.slice(0, -1)}-${coding}"`;
-}
 
 // runtime/http/conditional.ts
 var import_node_crypto3 = require("node:crypto");
@@ -43989,6 +47379,7 @@ var QueryParser = class {
     }
     if (query["csv_formulas"] !== void 0 && format !== "csv")
       throw badRequest("csv_formulas applies to CSV exports only (format=csv, or Accept: text/csv): other answers never hold formulas.");
+    if (query["csv_dialect"] !== void 0 && format !== "csv") throw badRequest("csv_dialect applies to CSV exports only (format=csv, or Accept: text/csv).");
     const changes = query["changed_since"] === void 0 ? void 0 : parseChangedSince(query["changed_since"]);
     if (changes) {
       const refused = ["order", "offset", "since_id"].filter((name) => query[name] !== void 0);
@@ -44022,7 +47413,8 @@ var QueryParser = class {
       filters,
       deprecated,
       ...changes ? { changes } : {},
-      csvFormulas: query["csv_formulas"] === "raw" ? "raw" : "escaped"
+      csvFormulas: query["csv_formulas"] === "raw" ? "raw" : "escaped",
+      csvDialect: query["csv_dialect"] ?? "rfc4180"
     };
   }
   /** True when every key of `query` is one the route accepts (an unknown key is a 400 whatever its value). */
@@ -44368,13 +47760,12 @@ function exportAnswer({ exporter }) {
 }
 
 // runtime/data-routes/kinds/list/list-format.ts
-var BY_MEDIA_TYPE = {
-  "application/json": "json",
-  "text/csv": "csv",
-  "application/x-ndjson": "ndjson"
-};
+var BY_MEDIA_TYPE = Object.fromEntries([
+  ["application/json", "json"],
+  ...EXPORT_FORMAT_NAMES.map((name) => [EXPORT_FORMATS[name].mediaType, name])
+]);
 function listFormatOf(req, format) {
-  if (format === "csv" || format === "ndjson" || format === "json") return format;
+  if (format === "json" || typeof format === "string" && Object.hasOwn(EXPORT_FORMATS, format)) return format;
   if (format !== void 0 || !req.headers.accept) return "json";
   const chosen = req.accepts(Object.keys(BY_MEDIA_TYPE));
   return chosen && BY_MEDIA_TYPE[chosen] || "json";
@@ -45122,13 +48513,17 @@ var mcp_tools_default = {
                 "applicability",
                 "code",
                 "company",
+                "company_id",
                 "dimension",
                 "dimension_id",
                 "id",
                 "name",
                 "parent",
+                "parent_id",
                 "partner",
+                "partner_id",
                 "root_dimension",
+                "root_dimension_id",
                 "sequence",
                 "url"
               ]
@@ -45218,9 +48613,21 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    root_dimension_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     partner: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    partner_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -45230,6 +48637,12 @@ var mcp_tools_default = {
                     company: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    company_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -45278,6 +48691,12 @@ var mcp_tools_default = {
                     parent: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    parent_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -45518,9 +48937,12 @@ var mcp_tools_default = {
                 "category",
                 "category_id",
                 "company",
+                "company_id",
                 "created_at",
                 "created_by",
+                "created_by_id",
                 "currency",
+                "currency_id",
                 "date",
                 "date_confirmed",
                 "date_end",
@@ -45528,9 +48950,11 @@ var mcp_tools_default = {
                 "description",
                 "estimated_amount",
                 "final_approver",
+                "final_approver_id",
                 "id",
                 "location",
                 "partner",
+                "partner_id",
                 "product",
                 "product_id",
                 "purchase_order_count",
@@ -45546,8 +48970,10 @@ var mcp_tools_default = {
                 "status",
                 "subject",
                 "uom",
+                "uom_id",
                 "url",
-                "vendor"
+                "vendor",
+                "vendor_id"
               ]
             },
             minItems: 1,
@@ -45675,6 +49101,12 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    company_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     url: {
                       type: [
                         "string",
@@ -45732,6 +49164,12 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    author_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     description: {
                       type: [
                         "string",
@@ -45762,6 +49200,12 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    uom_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     estimated_amount: {
                       type: [
                         "number",
@@ -45771,6 +49215,12 @@ var mcp_tools_default = {
                     currency: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    currency_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -45798,9 +49248,21 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    vendor_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     company: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    company_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -45858,6 +49320,12 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    created_by_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     status: {
                       type: [
                         "string",
@@ -45897,6 +49365,12 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    currency_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     budget_code: {
                       type: [
                         "string",
@@ -45909,6 +49383,12 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    final_approver_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     approvers: {
                       type: "array",
                       items: {
@@ -45918,6 +49398,12 @@ var mcp_tools_default = {
                     partner: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    partner_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -45977,6 +49463,12 @@ var mcp_tools_default = {
                     company: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    company_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -46150,6 +49642,7 @@ var mcp_tools_default = {
                 "counter",
                 "counter_id",
                 "currency",
+                "currency_id",
                 "current_kwh",
                 "daily_consumption",
                 "date_purchase",
@@ -46157,6 +49650,7 @@ var mcp_tools_default = {
                 "days_elapsed",
                 "days_since_reading",
                 "environment",
+                "environment_id",
                 "id",
                 "is_excluded_from_avg",
                 "label",
@@ -46249,6 +49743,12 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    environment_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     current_kwh: {
                       type: [
                         "number",
@@ -46301,6 +49801,12 @@ var mcp_tools_default = {
                     currency: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    currency_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -46359,6 +49865,12 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    environment_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     date_purchase: {
                       type: [
                         "string",
@@ -46381,6 +49893,12 @@ var mcp_tools_default = {
                     currency: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    currency_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -46434,6 +49952,12 @@ var mcp_tools_default = {
                     environment: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    environment_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -46650,12 +50174,16 @@ var mcp_tools_default = {
               type: "string",
               enum: [
                 "activity",
+                "activity_id",
                 "assignee",
+                "assignee_id",
                 "attendee",
                 "booked_by",
+                "booked_by_id",
                 "checklist_enabled",
                 "checklist_progress",
                 "company",
+                "company_id",
                 "date_begin",
                 "date_end",
                 "done",
@@ -46663,16 +50191,20 @@ var mcp_tools_default = {
                 "event",
                 "event_id",
                 "event_type",
+                "event_type_id",
                 "hidden_public",
                 "id",
                 "is_ongoing",
                 "name",
                 "organizer",
+                "organizer_id",
                 "origin",
                 "phone",
                 "referent",
+                "referent_id",
                 "reservation_id",
                 "responsible",
+                "responsible_id",
                 "review_state",
                 "seats_available",
                 "seats_max",
@@ -46681,8 +50213,10 @@ var mcp_tools_default = {
                 "space_capacity",
                 "space_id",
                 "stage",
+                "stage_id",
                 "state",
                 "ticket",
+                "ticket_id",
                 "url"
               ]
             },
@@ -46754,15 +50288,33 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    event_type_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     activity: {
                       type: [
                         "string",
                         "null"
                       ]
                     },
+                    activity_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     stage: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    stage_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -46831,15 +50383,33 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    organizer_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     responsible: {
                       type: [
                         "string",
                         "null"
                       ]
                     },
+                    responsible_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     referent: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    referent_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -46884,6 +50454,12 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    company_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     url: {
                       type: [
                         "string",
@@ -46920,6 +50496,12 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    ticket_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     attendee: {
                       type: [
                         "string",
@@ -46944,6 +50526,12 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    booked_by_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     state: {
                       type: [
                         "string",
@@ -46960,6 +50548,12 @@ var mcp_tools_default = {
                     company: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    company_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -47005,6 +50599,12 @@ var mcp_tools_default = {
                     assignee: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    assignee_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -47356,20 +50956,25 @@ var mcp_tools_default = {
                 "address",
                 "amount",
                 "analytic_account",
+                "analytic_account_id",
                 "anomaly_reason",
                 "anomaly_severity",
                 "approved_at",
                 "approver",
+                "approver_id",
                 "assignation_state",
                 "attendees_count",
                 "avg_consumption",
                 "city",
                 "code",
                 "company",
+                "company_id",
                 "consumption",
                 "cost",
                 "country",
+                "country_id",
                 "currency",
+                "currency_id",
                 "date",
                 "date_end",
                 "date_start",
@@ -47377,12 +50982,14 @@ var mcp_tools_default = {
                 "destination",
                 "distance",
                 "driver",
+                "driver_id",
                 "due_date",
                 "duration",
                 "expected_km",
                 "fuel_type",
                 "handled_at",
                 "handled_by",
+                "handled_by_id",
                 "id",
                 "insurance_expiry",
                 "invoice_ref",
@@ -47392,6 +50999,7 @@ var mcp_tools_default = {
                 "liters",
                 "longitude",
                 "model",
+                "model_id",
                 "motive",
                 "name",
                 "next_alert_date",
@@ -47401,20 +51009,24 @@ var mcp_tools_default = {
                 "odometer_start",
                 "origin",
                 "pickup_location",
+                "pickup_location_id",
                 "plate",
                 "price_per_liter",
                 "reference",
                 "refusal_reason",
                 "reminder_days",
                 "requester",
+                "requester_id",
                 "reservation_id",
                 "reviewed",
                 "seats",
                 "service_kind",
                 "service_type",
+                "service_type_id",
                 "severity",
                 "start",
                 "state",
+                "state_id",
                 "station",
                 "stop",
                 "technical_control_expiry",
@@ -47426,6 +51038,7 @@ var mcp_tools_default = {
                 "vehicle",
                 "vehicle_id",
                 "vendor",
+                "vendor_id",
                 "vin"
               ]
             },
@@ -47554,6 +51167,12 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    handled_by_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     reminder_days: {
                       type: [
                         "integer",
@@ -47563,6 +51182,12 @@ var mcp_tools_default = {
                     company: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    company_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -47608,6 +51233,12 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    driver_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     date: {
                       type: [
                         "string",
@@ -47642,6 +51273,12 @@ var mcp_tools_default = {
                     currency: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    currency_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -47694,6 +51331,12 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    company_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     url: {
                       type: [
                         "string",
@@ -47736,6 +51379,12 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    driver_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     date: {
                       type: [
                         "string",
@@ -47768,9 +51417,21 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    currency_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     company: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    company_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -47822,6 +51483,12 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    country_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     latitude: {
                       type: [
                         "number",
@@ -47840,6 +51507,12 @@ var mcp_tools_default = {
                     company: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    company_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -47885,9 +51558,21 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    driver_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     requester: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    requester_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -47920,6 +51605,12 @@ var mcp_tools_default = {
                     pickup_location: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    pickup_location_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -47971,6 +51662,12 @@ var mcp_tools_default = {
                     approver: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    approver_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -48036,6 +51733,12 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    service_type_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     service_kind: {
                       type: [
                         "string",
@@ -48065,6 +51768,12 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    currency_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     odometer: {
                       type: [
                         "number",
@@ -48080,6 +51789,12 @@ var mcp_tools_default = {
                     vendor: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    vendor_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -48105,6 +51820,12 @@ var mcp_tools_default = {
                     company: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    company_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -48153,6 +51874,12 @@ var mcp_tools_default = {
                     driver: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    driver_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -48213,9 +51940,21 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    analytic_account_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     company: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    company_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -48249,6 +51988,12 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    model_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     vin: {
                       type: [
                         "string",
@@ -48258,6 +52003,12 @@ var mcp_tools_default = {
                     driver: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    driver_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -48294,6 +52045,12 @@ var mcp_tools_default = {
                     state: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    state_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -48354,6 +52111,12 @@ var mcp_tools_default = {
                     company: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    company_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -48549,36 +52312,48 @@ var mcp_tools_default = {
               enum: [
                 "assigned_date",
                 "assignee",
+                "assignee_ids",
                 "assignees",
                 "beneficiary",
+                "beneficiary_id",
                 "category",
+                "category_id",
                 "closed_date",
                 "company",
+                "company_id",
                 "date",
                 "handled_by",
+                "handled_by_id",
                 "holder",
+                "holder_id",
                 "id",
                 "internal_ref",
                 "is_closed",
                 "kanban_state",
                 "lifecycle",
                 "location",
+                "location_id",
                 "name",
                 "number",
                 "priority",
                 "product",
+                "product_id",
                 "quantity",
                 "remaining_quantity",
                 "requester",
                 "requester_email",
+                "requester_id",
                 "returned_quantity",
                 "serial",
                 "stage",
+                "stage_id",
                 "state",
                 "team",
+                "team_id",
                 "ticket_id",
                 "ticket_number",
                 "type",
+                "type_id",
                 "url",
                 "validation_state"
               ]
@@ -48657,6 +52432,12 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    product_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     quantity: {
                       type: [
                         "number",
@@ -48669,9 +52450,21 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    location_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     holder: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    holder_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -48692,6 +52485,12 @@ var mcp_tools_default = {
                     company: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    company_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -48731,15 +52530,33 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    beneficiary_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     product: {
                       type: [
                         "string",
                         "null"
                       ]
                     },
+                    product_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     location: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    location_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -48786,6 +52603,12 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    handled_by_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     url: {
                       type: [
                         "string",
@@ -48822,9 +52645,21 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    type_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     stage: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    stage_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -48837,10 +52672,22 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    team_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     assignees: {
                       type: "array",
                       items: {
                         type: "string"
+                      }
+                    },
+                    assignee_ids: {
+                      type: "array",
+                      items: {
+                        type: "integer"
                       }
                     },
                     assignee: {
@@ -48852,6 +52699,12 @@ var mcp_tools_default = {
                     requester: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    requester_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -48906,6 +52759,12 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    category_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     validation_state: {
                       type: [
                         "string",
@@ -48922,6 +52781,12 @@ var mcp_tools_default = {
                     company: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    company_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -49123,14 +52988,18 @@ var mcp_tools_default = {
                 "author_id",
                 "budget_line",
                 "buyer",
+                "buyer_id",
                 "company",
+                "company_id",
                 "created_at",
                 "currency",
+                "currency_id",
                 "date_approve",
                 "date_order",
                 "date_planned",
                 "delivery_condition",
                 "department",
+                "department_id",
                 "description",
                 "id",
                 "invoice_status",
@@ -49149,6 +53018,7 @@ var mcp_tools_default = {
                 "state",
                 "subject",
                 "uom",
+                "uom_id",
                 "url",
                 "vendor",
                 "vendor_id",
@@ -49252,6 +53122,12 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    uom_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     price_unit: {
                       type: [
                         "number",
@@ -49273,6 +53149,12 @@ var mcp_tools_default = {
                     currency: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    currency_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -49382,6 +53264,12 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    department_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     delivery_condition: {
                       type: [
                         "string",
@@ -49433,6 +53321,12 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    currency_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     state: {
                       type: [
                         "string",
@@ -49466,6 +53360,12 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    buyer_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     author: {
                       type: [
                         "string",
@@ -49488,6 +53388,12 @@ var mcp_tools_default = {
                     company: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    company_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -49753,29 +53659,36 @@ var mcp_tools_default = {
               type: "string",
               enum: [
                 "activity",
+                "activity_id",
                 "address",
                 "approval_required",
                 "approved_at",
                 "approver",
+                "approver_id",
                 "attendees_actual",
                 "attendees_expected",
                 "blocks_reservations",
                 "cancel_deadline_hours",
                 "cancellation_reason",
                 "capacity",
+                "categorie_ids",
                 "categories",
                 "category",
+                "category_id",
                 "check_in_at",
                 "check_out_at",
                 "check_progress",
                 "code",
                 "company",
+                "company_id",
                 "complete_name",
                 "currency",
+                "currency_id",
                 "default_duration",
                 "description",
                 "duration",
                 "external_technician",
+                "external_technician_id",
                 "floor",
                 "hourly_price",
                 "id",
@@ -49789,6 +53702,7 @@ var mcp_tools_default = {
                 "reference",
                 "refusal_reason",
                 "requester",
+                "requester_id",
                 "site",
                 "site_id",
                 "space",
@@ -49798,6 +53712,7 @@ var mcp_tools_default = {
                 "stop",
                 "surface",
                 "technician",
+                "technician_id",
                 "url"
               ]
             },
@@ -49945,6 +53860,12 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    category_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     description: {
                       type: [
                         "string",
@@ -50033,9 +53954,21 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    technician_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     external_technician: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    external_technician_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -50051,6 +53984,12 @@ var mcp_tools_default = {
                     company: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    company_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -50096,6 +54035,12 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    activity_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     start: {
                       type: [
                         "string",
@@ -50134,6 +54079,12 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    requester_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     origin: {
                       type: [
                         "string",
@@ -50162,6 +54113,12 @@ var mcp_tools_default = {
                     approver: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    approver_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -50201,6 +54158,12 @@ var mcp_tools_default = {
                     company: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    company_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -50255,6 +54218,12 @@ var mcp_tools_default = {
                     company: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    company_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -50348,10 +54317,22 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    currency_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     categories: {
                       type: "array",
                       items: {
                         type: "string"
+                      }
+                    },
+                    categorie_ids: {
+                      type: "array",
+                      items: {
+                        type: "integer"
                       }
                     },
                     public_visibility: {
@@ -50390,6 +54371,12 @@ var mcp_tools_default = {
                     company: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    company_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -50680,6 +54667,7 @@ var mcp_tools_default = {
                 "last_value",
                 "measure",
                 "measure_id",
+                "measure_ids",
                 "measures",
                 "milestone_date",
                 "milestone_value",
@@ -50690,20 +54678,26 @@ var mcp_tools_default = {
                 "objective_id",
                 "origin",
                 "owner",
+                "owner_id",
                 "progress",
                 "read_by",
+                "read_by_id",
                 "reported_by",
+                "reported_by_id",
                 "sprint",
+                "sprint_id",
                 "squad",
                 "squad_id",
                 "start_value",
                 "state",
                 "subject",
                 "subject_id",
+                "subject_ids",
                 "subjects",
                 "target_value",
                 "unblocker",
                 "unblocker_user",
+                "unblocker_user_id",
                 "unit",
                 "url",
                 "value"
@@ -50799,15 +54793,33 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    sprint_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     squad: {
                       type: [
                         "string",
                         "null"
                       ]
                     },
+                    squad_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     owner: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    owner_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -50820,6 +54832,12 @@ var mcp_tools_default = {
                     unblocker_user: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    unblocker_user_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -50838,6 +54856,12 @@ var mcp_tools_default = {
                     reported_by: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    reported_by_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -50987,10 +55011,22 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    sprint_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     subjects: {
                       type: "array",
                       items: {
                         type: "string"
+                      }
+                    },
+                    subject_ids: {
+                      type: "array",
+                      items: {
+                        type: "integer"
                       }
                     },
                     url: {
@@ -51059,10 +55095,22 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    squad_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     measures: {
                       type: "array",
                       items: {
                         type: "string"
+                      }
+                    },
+                    measure_ids: {
+                      type: "array",
+                      items: {
+                        type: "integer"
                       }
                     },
                     url: {
@@ -51113,6 +55161,12 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    squad_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     date: {
                       type: [
                         "string",
@@ -51141,6 +55195,12 @@ var mcp_tools_default = {
                     read_by: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    read_by_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -51189,6 +55249,12 @@ var mcp_tools_default = {
                     squad: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    squad_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -51427,16 +55493,21 @@ var mcp_tools_default = {
               type: "string",
               enum: [
                 "company",
+                "company_id",
                 "date_done",
                 "destination_location",
+                "destination_location_id",
                 "id",
                 "origin",
                 "partner",
+                "partner_id",
                 "picking_type",
+                "picking_type_id",
                 "priority",
                 "reference",
                 "scheduled_date",
                 "source_location",
+                "source_location_id",
                 "state",
                 "url"
               ]
@@ -51513,9 +55584,21 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    picking_type_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     partner: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    partner_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -51525,9 +55608,21 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    source_location_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     destination_location: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    destination_location_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -51574,6 +55669,12 @@ var mcp_tools_default = {
                     company: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    company_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -51837,19 +55938,30 @@ var mcp_tools_default = {
                 "calc_model",
                 "city",
                 "city_departure",
+                "city_departure_id",
                 "city_destination",
+                "city_destination_id",
                 "city_from",
+                "city_from_id",
+                "city_id",
                 "city_to",
+                "city_to_id",
                 "code",
                 "company",
+                "company_id",
                 "cost",
                 "country",
                 "country_departure",
+                "country_departure_id",
                 "country_destination",
+                "country_destination_id",
                 "country_from",
+                "country_from_id",
                 "country_id",
                 "country_to",
+                "country_to_id",
                 "currency",
+                "currency_id",
                 "daily_rate",
                 "date_end",
                 "date_from",
@@ -51861,6 +55973,7 @@ var mcp_tools_default = {
                 "duration_abatement_pct",
                 "duration_days",
                 "environment",
+                "environment_id",
                 "financing_type",
                 "has_per_diem",
                 "has_return_stage",
@@ -51874,6 +55987,7 @@ var mcp_tools_default = {
                 "note",
                 "notes",
                 "partner",
+                "partner_id",
                 "partner_share_pct",
                 "per_diem_total",
                 "position",
@@ -51888,12 +56002,15 @@ var mcp_tools_default = {
                 "transport_cost",
                 "traveler",
                 "traveler_email",
+                "traveler_id",
                 "traveler_name",
                 "trip_id",
                 "trip_reference",
                 "trip_type",
+                "trip_type_id",
                 "url",
-                "validator"
+                "validator",
+                "validator_id"
               ]
             },
             minItems: 1,
@@ -51973,6 +56090,12 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    city_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     daily_rate: {
                       type: [
                         "number",
@@ -51985,12 +56108,24 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    currency_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     has_tiers: {
                       type: "boolean"
                     },
                     environment: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    environment_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -52003,6 +56138,12 @@ var mcp_tools_default = {
                     company: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    company_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -52068,6 +56209,12 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    traveler_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     mission_object: {
                       type: [
                         "string",
@@ -52080,9 +56227,21 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    country_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     city: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    city_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -52189,6 +56348,12 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    partner_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     partner_share_pct: {
                       type: [
                         "number",
@@ -52213,15 +56378,33 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    currency_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     environment: {
                       type: [
                         "string",
                         "null"
                       ]
                     },
+                    environment_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     validator: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    validator_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -52249,6 +56432,12 @@ var mcp_tools_default = {
                     company: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    company_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -52297,6 +56486,12 @@ var mcp_tools_default = {
                     currency: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    currency_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -52357,9 +56552,21 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    city_from_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     country_from: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    country_from_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -52369,9 +56576,21 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    city_to_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     country_to: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    country_to_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -52485,6 +56704,12 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    traveler_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     traveler_name: {
                       type: [
                         "string",
@@ -52503,6 +56728,12 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    trip_type_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     description: {
                       type: [
                         "string",
@@ -52515,9 +56746,21 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    city_departure_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     country_departure: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    country_departure_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -52527,9 +56770,21 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    city_destination_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     country_destination: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    country_destination_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -52590,6 +56845,12 @@ var mcp_tools_default = {
                         "null"
                       ]
                     },
+                    currency_id: {
+                      type: [
+                        "integer",
+                        "null"
+                      ]
+                    },
                     has_per_diem: {
                       type: "boolean"
                     },
@@ -52599,6 +56860,12 @@ var mcp_tools_default = {
                     company: {
                       type: [
                         "string",
+                        "null"
+                      ]
+                    },
+                    company_id: {
+                      type: [
+                        "integer",
                         "null"
                       ]
                     },
@@ -52719,12 +56986,28 @@ var mcp_tools_default = {
           description: "Top-level axis of analysis (root plan) of the account."
         },
         {
+          name: "root_dimension_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the root dimension (account.analytic.plan): the key to join on, beside its name in `root_dimension`."
+        },
+        {
           name: "partner",
           type: "string",
           nullable: true,
           personal: false,
           sortable: false,
           description: "Partner (customer or funder) linked to the account."
+        },
+        {
+          name: "partner_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the partner (res.partner): the key to join on, beside its name in `partner`."
         },
         {
           name: "active",
@@ -52741,6 +57024,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -52844,6 +57135,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Parent dimension when nested."
+        },
+        {
+          name: "parent_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the parent (account.analytic.plan): the key to join on, beside its name in `parent`."
         },
         {
           name: "url",
@@ -52977,6 +57276,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -53125,6 +57432,14 @@ var mcp_tools_default = {
           description: "Author of the approval request."
         },
         {
+          name: "author_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the author (res.users): the key to join on, beside its name in `author`."
+        },
+        {
           name: "description",
           type: "string",
           nullable: true,
@@ -53165,6 +57480,14 @@ var mcp_tools_default = {
           description: "Unit of measure of the quantity."
         },
         {
+          name: "uom_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the uom (uom.uom): the key to join on, beside its name in `uom`."
+        },
+        {
           name: "estimated_amount",
           type: "number",
           nullable: true,
@@ -53179,6 +57502,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Currency of the estimated amount."
+        },
+        {
+          name: "currency_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
         },
         {
           name: "analytic_accounts",
@@ -53213,12 +57544,28 @@ var mcp_tools_default = {
           description: "Vendor proposed for the line."
         },
         {
+          name: "vendor_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the vendor (res.partner): the key to join on, beside its name in `vendor`."
+        },
+        {
           name: "company",
           type: "string",
           nullable: true,
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -53369,6 +57716,14 @@ var mcp_tools_default = {
           description: "Person who entered the request, if different from the author."
         },
         {
+          name: "created_by_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the created by (res.users): the key to join on, beside its name in `created_by`."
+        },
+        {
           name: "status",
           type: "string",
           enum: [
@@ -53417,6 +57772,14 @@ var mcp_tools_default = {
           description: "Currency of the amount."
         },
         {
+          name: "currency_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
+        },
+        {
           name: "budget_code",
           type: "string",
           nullable: true,
@@ -53433,6 +57796,14 @@ var mcp_tools_default = {
           description: "Approver who takes the final decision."
         },
         {
+          name: "final_approver_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the final approver (res.users): the key to join on, beside its name in `final_approver`."
+        },
+        {
           name: "approvers",
           type: "array of integer",
           nullable: false,
@@ -53447,6 +57818,14 @@ var mcp_tools_default = {
           personal: true,
           sortable: false,
           description: "Partner (contact) concerned by the request."
+        },
+        {
+          name: "partner_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the partner (res.partner): the key to join on, beside its name in `partner`."
         },
         {
           name: "location",
@@ -53519,6 +57898,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -53673,6 +58060,14 @@ var mcp_tools_default = {
           description: "Environment (site) served by the meter."
         },
         {
+          name: "environment_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the environment (ops.environment): the key to join on, beside its name in `environment`."
+        },
+        {
           name: "current_kwh",
           type: "number",
           nullable: true,
@@ -53743,6 +58138,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Currency of the amounts."
+        },
+        {
+          name: "currency_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
         },
         {
           name: "status",
@@ -53865,6 +58268,14 @@ var mcp_tools_default = {
           description: "Environment (site) served by the meter."
         },
         {
+          name: "environment_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the environment (ops.environment): the key to join on, beside its name in `environment`."
+        },
+        {
           name: "date_purchase",
           type: "string (date)",
           nullable: true,
@@ -53895,6 +58306,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Currency of the amount."
+        },
+        {
+          name: "currency_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
         },
         {
           name: "price_per_kwh",
@@ -54020,6 +58439,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Environment (site) served by the meter."
+        },
+        {
+          name: "environment_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the environment (ops.environment): the key to join on, beside its name in `environment`."
         },
         {
           name: "date_reading",
@@ -54165,6 +58592,14 @@ var mcp_tools_default = {
           description: "Event template applied."
         },
         {
+          name: "event_type_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the event type (event.type): the key to join on, beside its name in `event_type`."
+        },
+        {
           name: "activity",
           type: "string",
           nullable: true,
@@ -54173,12 +58608,28 @@ var mcp_tools_default = {
           description: "Activity of the event."
         },
         {
+          name: "activity_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the activity (space.activity): the key to join on, beside its name in `activity`."
+        },
+        {
           name: "stage",
           type: "string",
           nullable: true,
           personal: false,
           sortable: false,
           description: "Lifecycle stage."
+        },
+        {
+          name: "stage_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the stage (event.stage): the key to join on, beside its name in `stage`."
         },
         {
           name: "date_begin",
@@ -54269,6 +58720,14 @@ var mcp_tools_default = {
           description: "Organizer of the event."
         },
         {
+          name: "organizer_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the organizer (res.partner): the key to join on, beside its name in `organizer`."
+        },
+        {
           name: "responsible",
           type: "string",
           nullable: true,
@@ -54277,12 +58736,28 @@ var mcp_tools_default = {
           description: "User responsible for the event."
         },
         {
+          name: "responsible_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the responsible (res.users): the key to join on, beside its name in `responsible`."
+        },
+        {
           name: "referent",
           type: "string",
           nullable: true,
           personal: true,
           sortable: false,
           description: "Referent person of the event."
+        },
+        {
+          name: "referent_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the referent (res.users): the key to join on, beside its name in `referent`."
         },
         {
           name: "origin",
@@ -54340,6 +58815,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -54467,6 +58950,14 @@ var mcp_tools_default = {
           description: "Ticket type of the registration."
         },
         {
+          name: "ticket_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the ticket (event.event.ticket): the key to join on, beside its name in `ticket`."
+        },
+        {
           name: "attendee",
           type: "string",
           nullable: true,
@@ -54499,6 +58990,14 @@ var mcp_tools_default = {
           description: "Contact who booked the registration."
         },
         {
+          name: "booked_by_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the booked by (res.partner): the key to join on, beside its name in `booked_by`."
+        },
+        {
           name: "state",
           type: "string",
           enum: [
@@ -54519,6 +59018,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -54635,6 +59142,14 @@ var mcp_tools_default = {
           personal: true,
           sortable: false,
           description: "User assigned to the task."
+        },
+        {
+          name: "assignee_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the assignee (res.users): the key to join on, beside its name in `assignee`."
         },
         {
           name: "url",
@@ -54776,6 +59291,14 @@ var mcp_tools_default = {
           description: "Person who handled the alert."
         },
         {
+          name: "handled_by_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the handled by (res.users): the key to join on, beside its name in `handled_by`."
+        },
+        {
           name: "reminder_days",
           type: "integer",
           nullable: true,
@@ -54790,6 +59313,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -54916,6 +59447,14 @@ var mcp_tools_default = {
           description: "Driver at the time of the fill."
         },
         {
+          name: "driver_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the driver (res.partner): the key to join on, beside its name in `driver`."
+        },
+        {
           name: "date",
           type: "string (date-time)",
           nullable: true,
@@ -54962,6 +59501,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Currency of the amounts."
+        },
+        {
+          name: "currency_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
         },
         {
           name: "odometer",
@@ -55032,6 +59579,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -55142,6 +59697,14 @@ var mcp_tools_default = {
           description: "Driver at the time of the incident."
         },
         {
+          name: "driver_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the driver (res.partner): the key to join on, beside its name in `driver`."
+        },
+        {
           name: "date",
           type: "string (date)",
           nullable: true,
@@ -55180,12 +59743,28 @@ var mcp_tools_default = {
           description: "Currency of the cost."
         },
         {
+          name: "currency_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
+        },
+        {
           name: "company",
           type: "string",
           nullable: true,
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -55314,6 +59893,14 @@ var mcp_tools_default = {
           description: "Country."
         },
         {
+          name: "country_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the country (res.country): the key to join on, beside its name in `country`."
+        },
+        {
           name: "latitude",
           type: "number",
           nullable: true,
@@ -55344,6 +59931,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -55438,12 +60033,28 @@ var mcp_tools_default = {
           description: "Driver."
         },
         {
+          name: "driver_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the driver (res.partner): the key to join on, beside its name in `driver`."
+        },
+        {
           name: "requester",
           type: "string",
           nullable: true,
           personal: true,
           sortable: false,
           description: "Person who made the request."
+        },
+        {
+          name: "requester_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the requester (res.users): the key to join on, beside its name in `requester`."
         },
         {
           name: "start",
@@ -55484,6 +60095,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Where the vehicle is picked up."
+        },
+        {
+          name: "pickup_location_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the pickup location (fleet.location): the key to join on, beside its name in `pickup_location`."
         },
         {
           name: "destination",
@@ -55545,6 +60164,14 @@ var mcp_tools_default = {
           personal: true,
           sortable: false,
           description: "Person who approved or refused the request."
+        },
+        {
+          name: "approver_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the approver (res.users): the key to join on, beside its name in `approver`."
         },
         {
           name: "approved_at",
@@ -55693,6 +60320,14 @@ var mcp_tools_default = {
           description: "Type of service."
         },
         {
+          name: "service_type_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the service type (fleet.service.type): the key to join on, beside its name in `service_type`."
+        },
+        {
           name: "service_kind",
           type: "string",
           enum: [
@@ -55729,6 +60364,14 @@ var mcp_tools_default = {
           description: "Currency of the amounts."
         },
         {
+          name: "currency_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
+        },
+        {
           name: "odometer",
           type: "number",
           nullable: true,
@@ -55751,6 +60394,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Vendor who performed the service."
+        },
+        {
+          name: "vendor_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the vendor (res.partner): the key to join on, beside its name in `vendor`."
         },
         {
           name: "invoice_ref",
@@ -55781,6 +60432,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -55911,6 +60570,14 @@ var mcp_tools_default = {
           description: "Driver."
         },
         {
+          name: "driver_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the driver (res.partner): the key to join on, beside its name in `driver`."
+        },
+        {
           name: "date",
           type: "string (date)",
           nullable: true,
@@ -55983,12 +60650,28 @@ var mcp_tools_default = {
           description: "Analytic account charged."
         },
         {
+          name: "analytic_account_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the analytic account (account.analytic.account): the key to join on, beside its name in `analytic_account`."
+        },
+        {
           name: "company",
           type: "string",
           nullable: true,
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -56081,6 +60764,14 @@ var mcp_tools_default = {
           description: "Make and model."
         },
         {
+          name: "model_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the model (fleet.vehicle.model): the key to join on, beside its name in `model`."
+        },
+        {
           name: "vin",
           type: "string",
           nullable: true,
@@ -56095,6 +60786,14 @@ var mcp_tools_default = {
           personal: true,
           sortable: false,
           description: "Driver currently assigned."
+        },
+        {
+          name: "driver_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the driver (res.partner): the key to join on, beside its name in `driver`."
         },
         {
           name: "seats",
@@ -56138,6 +60837,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Vehicle lifecycle state (free value)."
+        },
+        {
+          name: "state_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the state (fleet.vehicle.state): the key to join on, beside its name in `state`."
         },
         {
           name: "assignation_state",
@@ -56209,6 +60916,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -56336,6 +61051,14 @@ var mcp_tools_default = {
           description: "Hardware model."
         },
         {
+          name: "product_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the product (product.product): the key to join on, beside its name in `product`."
+        },
+        {
           name: "quantity",
           type: "number",
           nullable: true,
@@ -56352,12 +61075,28 @@ var mcp_tools_default = {
           description: "Stock location of the asset."
         },
         {
+          name: "location_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the location (stock.location): the key to join on, beside its name in `location`."
+        },
+        {
           name: "holder",
           type: "string",
           nullable: true,
           personal: true,
           sortable: false,
           description: "Person holding the asset."
+        },
+        {
+          name: "holder_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the holder (res.partner): the key to join on, beside its name in `holder`."
         },
         {
           name: "lifecycle",
@@ -56381,6 +61120,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -56476,6 +61223,14 @@ var mcp_tools_default = {
           description: "Person who received the consumable."
         },
         {
+          name: "beneficiary_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the beneficiary (res.partner): the key to join on, beside its name in `beneficiary`."
+        },
+        {
           name: "product",
           type: "string",
           nullable: true,
@@ -56484,12 +61239,28 @@ var mcp_tools_default = {
           description: "Consumable issued."
         },
         {
+          name: "product_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the product (product.product): the key to join on, beside its name in `product`."
+        },
+        {
           name: "location",
           type: "string",
           nullable: true,
           personal: false,
           sortable: false,
           description: "Stock location the consumable was taken from."
+        },
+        {
+          name: "location_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the location (stock.location): the key to join on, beside its name in `location`."
         },
         {
           name: "quantity",
@@ -56543,6 +61314,14 @@ var mcp_tools_default = {
           personal: true,
           sortable: false,
           description: "Technician who handled the move."
+        },
+        {
+          name: "handled_by_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the handled by (res.users): the key to join on, beside its name in `handled_by`."
         },
         {
           name: "url",
@@ -56655,12 +61434,28 @@ var mcp_tools_default = {
           description: "Request category (ticket type)."
         },
         {
+          name: "type_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the type (it.ticket.type): the key to join on, beside its name in `type`."
+        },
+        {
           name: "stage",
           type: "string",
           nullable: true,
           personal: false,
           sortable: false,
           description: "Current stage."
+        },
+        {
+          name: "stage_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the stage (it.ticket.stage): the key to join on, beside its name in `stage`."
         },
         {
           name: "is_closed",
@@ -56679,12 +61474,28 @@ var mcp_tools_default = {
           description: "Support team in charge."
         },
         {
+          name: "team_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the team (it.ticket.team): the key to join on, beside its name in `team`."
+        },
+        {
           name: "assignees",
           type: "array of string",
           nullable: false,
           personal: true,
           sortable: false,
           description: "Assigned technicians."
+        },
+        {
+          name: "assignee_ids",
+          type: "array of integer",
+          nullable: false,
+          personal: false,
+          sortable: false,
+          description: "Ids of the assignees (res.users): the keys to join on, in the order of `assignees`."
         },
         {
           name: "assignee",
@@ -56701,6 +61512,14 @@ var mcp_tools_default = {
           personal: true,
           sortable: false,
           description: "Person who raised the ticket."
+        },
+        {
+          name: "requester_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the requester (res.partner): the key to join on, beside its name in `requester`."
         },
         {
           name: "requester_email",
@@ -56762,6 +61581,14 @@ var mcp_tools_default = {
           description: "Category of the ticket (earlier listing)."
         },
         {
+          name: "category_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the category (it.ticket.category): the key to join on, beside its name in `category`."
+        },
+        {
           name: "validation_state",
           type: "string",
           enum: [
@@ -56782,6 +61609,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -56949,6 +61784,14 @@ var mcp_tools_default = {
           description: "Unit of measure of the quantity."
         },
         {
+          name: "uom_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the uom (uom.uom): the key to join on, beside its name in `uom`."
+        },
+        {
           name: "price_unit",
           type: "number",
           nullable: true,
@@ -56979,6 +61822,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Currency of the amounts."
+        },
+        {
+          name: "currency_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
         },
         {
           name: "qty_received",
@@ -57185,6 +62036,14 @@ var mcp_tools_default = {
           description: "Requesting department."
         },
         {
+          name: "department_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the department (hr.department): the key to join on, beside its name in `department`."
+        },
+        {
           name: "delivery_condition",
           type: "string",
           nullable: true,
@@ -57249,6 +62108,14 @@ var mcp_tools_default = {
           description: "Currency of the amounts."
         },
         {
+          name: "currency_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
+        },
+        {
           name: "state",
           type: "string",
           enum: [
@@ -57286,6 +62153,14 @@ var mcp_tools_default = {
           description: "Buyer in charge of the order."
         },
         {
+          name: "buyer_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the buyer (res.users): the key to join on, beside its name in `buyer`."
+        },
+        {
           name: "author",
           type: "string",
           nullable: true,
@@ -57316,6 +62191,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -57633,6 +62516,14 @@ var mcp_tools_default = {
           description: "Category of the equipment."
         },
         {
+          name: "category_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the category (space.category): the key to join on, beside its name in `category`."
+        },
+        {
           name: "description",
           type: "string",
           nullable: true,
@@ -57772,12 +62663,28 @@ var mcp_tools_default = {
           description: "Internal technician."
         },
         {
+          name: "technician_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the technician (res.users): the key to join on, beside its name in `technician`."
+        },
+        {
           name: "external_technician",
           type: "string",
           nullable: true,
           personal: true,
           sortable: false,
           description: "External technician or contractor."
+        },
+        {
+          name: "external_technician_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the external technician (res.partner): the key to join on, beside its name in `external_technician`."
         },
         {
           name: "blocks_reservations",
@@ -57802,6 +62709,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -57940,6 +62855,14 @@ var mcp_tools_default = {
           description: "Activity planned in the space."
         },
         {
+          name: "activity_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the activity (space.activity): the key to join on, beside its name in `activity`."
+        },
+        {
           name: "start",
           type: "string (date-time)",
           nullable: true,
@@ -57988,6 +62911,14 @@ var mcp_tools_default = {
           description: "Person who requested the reservation."
         },
         {
+          name: "requester_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the requester (res.partner): the key to join on, beside its name in `requester`."
+        },
+        {
           name: "origin",
           type: "string",
           enum: [
@@ -58021,6 +62952,14 @@ var mcp_tools_default = {
           personal: true,
           sortable: false,
           description: "User who approved or refused the reservation."
+        },
+        {
+          name: "approver_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the approver (res.users): the key to join on, beside its name in `approver`."
         },
         {
           name: "approved_at",
@@ -58069,6 +63008,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -58213,6 +63160,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -58378,12 +63333,28 @@ var mcp_tools_default = {
           description: "Currency of the hourly price."
         },
         {
+          name: "currency_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
+        },
+        {
           name: "categories",
           type: "array of string",
           nullable: false,
           personal: false,
           sortable: false,
           description: "Names of the categories of the space."
+        },
+        {
+          name: "categorie_ids",
+          type: "array of integer",
+          nullable: false,
+          personal: false,
+          sortable: false,
+          description: "Ids of the categories (space.category): the keys to join on, in the order of `categories`."
         },
         {
           name: "public_visibility",
@@ -58437,6 +63408,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -58562,6 +63541,14 @@ var mcp_tools_default = {
           description: "Sprint during which the blocker was raised."
         },
         {
+          name: "sprint_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the sprint (sprint.sprint): the key to join on, beside its name in `sprint`."
+        },
+        {
           name: "squad",
           type: "string",
           nullable: true,
@@ -58570,12 +63557,28 @@ var mcp_tools_default = {
           description: "Squad that is blocked."
         },
         {
+          name: "squad_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the squad (sprint.squad): the key to join on, beside its name in `squad`."
+        },
+        {
           name: "owner",
           type: "string",
           nullable: true,
           personal: true,
           sortable: false,
           description: "Person in charge of following the blocker."
+        },
+        {
+          name: "owner_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the owner (res.users): the key to join on, beside its name in `owner`."
         },
         {
           name: "unblocker",
@@ -58592,6 +63595,14 @@ var mcp_tools_default = {
           personal: true,
           sortable: false,
           description: "Person to notify to lift the blocker."
+        },
+        {
+          name: "unblocker_user_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the unblocker user (res.users): the key to join on, beside its name in `unblocker_user`."
         },
         {
           name: "origin",
@@ -58613,6 +63624,14 @@ var mcp_tools_default = {
           personal: true,
           sortable: false,
           description: "Person who reported the blocker."
+        },
+        {
+          name: "reported_by_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the reported by (res.users): the key to join on, beside its name in `reported_by`."
         },
         {
           name: "date_start",
@@ -58884,12 +63903,28 @@ var mcp_tools_default = {
           description: "Sprint in which the engagement was taken."
         },
         {
+          name: "sprint_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the sprint (sprint.sprint): the key to join on, beside its name in `sprint`."
+        },
+        {
           name: "subjects",
           type: "array of string",
           nullable: false,
           personal: false,
           sortable: false,
           description: "Subjects serving the engagement."
+        },
+        {
+          name: "subject_ids",
+          type: "array of integer",
+          nullable: false,
+          personal: false,
+          sortable: false,
+          description: "Ids of the subjects (sprint.subject): the keys to join on, in the order of `subjects`."
         },
         {
           name: "url",
@@ -59048,12 +64083,28 @@ var mcp_tools_default = {
           description: "Squad carrying the key result."
         },
         {
+          name: "squad_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the squad (sprint.squad): the key to join on, beside its name in `squad`."
+        },
+        {
           name: "measures",
           type: "array of string",
           nullable: false,
           personal: false,
           sortable: false,
           description: "Measures of the key result."
+        },
+        {
+          name: "measure_ids",
+          type: "array of integer",
+          nullable: false,
+          personal: false,
+          sortable: false,
+          description: "Ids of the measures (sprint.measure): the keys to join on, in the order of `measures`."
         },
         {
           name: "url",
@@ -59162,6 +64213,14 @@ var mcp_tools_default = {
           description: "Squad of the key result."
         },
         {
+          name: "squad_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the squad (sprint.squad): the key to join on, beside its name in `squad`."
+        },
+        {
           name: "date",
           type: "string (date)",
           nullable: true,
@@ -59200,6 +64259,14 @@ var mcp_tools_default = {
           personal: true,
           sortable: false,
           description: "Person who recorded the reading."
+        },
+        {
+          name: "read_by_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the read by (res.users): the key to join on, beside its name in `read_by`."
         },
         {
           name: "url",
@@ -59318,6 +64385,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Squad carrying the key result."
+        },
+        {
+          name: "squad_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the squad (sprint.squad): the key to join on, beside its name in `squad`."
         },
         {
           name: "start_value",
@@ -59628,12 +64703,28 @@ var mcp_tools_default = {
           description: "Operation type (receipt, delivery, internal transfer)."
         },
         {
+          name: "picking_type_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the picking type (stock.picking.type): the key to join on, beside its name in `picking_type`."
+        },
+        {
           name: "partner",
           type: "string",
           nullable: true,
           personal: true,
           sortable: false,
           description: "Contact (vendor or recipient)."
+        },
+        {
+          name: "partner_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the partner (res.partner): the key to join on, beside its name in `partner`."
         },
         {
           name: "source_location",
@@ -59644,12 +64735,28 @@ var mcp_tools_default = {
           description: "Location the goods leave."
         },
         {
+          name: "source_location_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the source location (stock.location): the key to join on, beside its name in `source_location`."
+        },
+        {
           name: "destination_location",
           type: "string",
           nullable: true,
           personal: false,
           sortable: false,
           description: "Location the goods reach."
+        },
+        {
+          name: "destination_location_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the destination location (stock.location): the key to join on, beside its name in `destination_location`."
         },
         {
           name: "scheduled_date",
@@ -59702,6 +64809,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -59812,6 +64927,14 @@ var mcp_tools_default = {
           description: "Destination city the rate applies to (null: whole country)."
         },
         {
+          name: "city_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the city (res.city): the key to join on, beside its name in `city`."
+        },
+        {
           name: "daily_rate",
           type: "number",
           nullable: true,
@@ -59826,6 +64949,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Currency of the daily rate."
+        },
+        {
+          name: "currency_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
         },
         {
           name: "has_tiers",
@@ -59844,6 +64975,14 @@ var mcp_tools_default = {
           description: "Environment (site or programme area) the rate belongs to."
         },
         {
+          name: "environment_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the environment (ops.environment): the key to join on, beside its name in `environment`."
+        },
+        {
           name: "note",
           type: "string",
           nullable: true,
@@ -59858,6 +64997,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -59999,6 +65146,14 @@ var mcp_tools_default = {
           description: "User travelling."
         },
         {
+          name: "traveler_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the traveler (res.users): the key to join on, beside its name in `traveler`."
+        },
+        {
           name: "mission_object",
           type: "string",
           nullable: true,
@@ -60015,12 +65170,28 @@ var mcp_tools_default = {
           description: "Destination country."
         },
         {
+          name: "country_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the country (res.country): the key to join on, beside its name in `country`."
+        },
+        {
           name: "city",
           type: "string",
           nullable: true,
           personal: false,
           sortable: false,
           description: "Destination city."
+        },
+        {
+          name: "city_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the city (res.city): the key to join on, beside its name in `city`."
         },
         {
           name: "date_start",
@@ -60146,6 +65317,14 @@ var mcp_tools_default = {
           description: "Co-financing partner."
         },
         {
+          name: "partner_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the partner (res.partner): the key to join on, beside its name in `partner`."
+        },
+        {
           name: "partner_share_pct",
           type: "number",
           nullable: true,
@@ -60178,6 +65357,14 @@ var mcp_tools_default = {
           description: "Currency of the amounts."
         },
         {
+          name: "currency_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
+        },
+        {
           name: "environment",
           type: "string",
           nullable: true,
@@ -60186,12 +65373,28 @@ var mcp_tools_default = {
           description: "Environment (site or programme area) charged."
         },
         {
+          name: "environment_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the environment (ops.environment): the key to join on, beside its name in `environment`."
+        },
+        {
           name: "validator",
           type: "string",
           nullable: true,
           personal: true,
           sortable: false,
           description: "User who validates the request."
+        },
+        {
+          name: "validator_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the validator (res.users): the key to join on, beside its name in `validator`."
         },
         {
           name: "submit_date",
@@ -60224,6 +65427,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -60368,6 +65579,14 @@ var mcp_tools_default = {
           description: "Currency of the cost."
         },
         {
+          name: "currency_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
+        },
+        {
           name: "notes",
           type: "string",
           nullable: true,
@@ -60479,12 +65698,28 @@ var mcp_tools_default = {
           description: "City of departure."
         },
         {
+          name: "city_from_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the city from (res.city): the key to join on, beside its name in `city_from`."
+        },
+        {
           name: "country_from",
           type: "string",
           nullable: true,
           personal: false,
           sortable: false,
           description: "Country of departure."
+        },
+        {
+          name: "country_from_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the country from (res.country): the key to join on, beside its name in `country_from`."
         },
         {
           name: "city_to",
@@ -60495,12 +65730,28 @@ var mcp_tools_default = {
           description: "City of arrival."
         },
         {
+          name: "city_to_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the city to (res.city): the key to join on, beside its name in `city_to`."
+        },
+        {
           name: "country_to",
           type: "string",
           nullable: true,
           personal: false,
           sortable: false,
           description: "Country of arrival."
+        },
+        {
+          name: "country_to_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the country to (res.country): the key to join on, beside its name in `country_to`."
         },
         {
           name: "date_from",
@@ -60735,6 +65986,14 @@ var mcp_tools_default = {
           description: "User travelling."
         },
         {
+          name: "traveler_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the traveler (res.users): the key to join on, beside its name in `traveler`."
+        },
+        {
           name: "traveler_name",
           type: "string",
           nullable: true,
@@ -60759,6 +66018,14 @@ var mcp_tools_default = {
           description: "Kind of mission."
         },
         {
+          name: "trip_type_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the trip type (travel.trip.type): the key to join on, beside its name in `trip_type`."
+        },
+        {
           name: "description",
           type: "string",
           nullable: true,
@@ -60775,12 +66042,28 @@ var mcp_tools_default = {
           description: "City of departure."
         },
         {
+          name: "city_departure_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the city departure (res.city): the key to join on, beside its name in `city_departure`."
+        },
+        {
           name: "country_departure",
           type: "string",
           nullable: true,
           personal: false,
           sortable: false,
           description: "Country of departure."
+        },
+        {
+          name: "country_departure_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the country departure (res.country): the key to join on, beside its name in `country_departure`."
         },
         {
           name: "city_destination",
@@ -60791,12 +66074,28 @@ var mcp_tools_default = {
           description: "Destination city."
         },
         {
+          name: "city_destination_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the city destination (res.city): the key to join on, beside its name in `city_destination`."
+        },
+        {
           name: "country_destination",
           type: "string",
           nullable: true,
           personal: false,
           sortable: false,
           description: "Destination country."
+        },
+        {
+          name: "country_destination_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the country destination (res.country): the key to join on, beside its name in `country_destination`."
         },
         {
           name: "date_submission",
@@ -60871,6 +66170,14 @@ var mcp_tools_default = {
           description: "Currency of the amounts."
         },
         {
+          name: "currency_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the currency (res.currency): the key to join on, beside its name in `currency`."
+        },
+        {
           name: "has_per_diem",
           type: "boolean",
           nullable: false,
@@ -60893,6 +66200,14 @@ var mcp_tools_default = {
           personal: false,
           sortable: false,
           description: "Owning company."
+        },
+        {
+          name: "company_id",
+          type: "integer",
+          nullable: true,
+          personal: false,
+          sortable: false,
+          description: "Id of the company (res.company): the key to join on, beside its name in `company`."
         },
         {
           name: "url",
@@ -61395,7 +66710,7 @@ function createApp(config, deps) {
   const cache = new ResponseCache(store, config.cache, cacheNamespace(config), largestEntryBytes);
   const onRefreshError = (error) => log.info({ erp_error: erpErrorSummary(error) }, "cache: a stale answer could not be read again (it is served until its stale window ends)");
   const changes = new ChangeFeed(reader, config.changesSettleMs);
-  const exporter = new Exporter(reader, changes, budget, config.export, log);
+  const exporter = new Exporter(reader, changes, budget, config.export, log, config.compression);
   const handlers = createResourceHandlers(
     auth,
     reader,

@@ -110,7 +110,7 @@ export function createApp(config: GatewayConfig, deps: AppDependencies): Gateway
   const onRefreshError = (error: unknown) =>
     log.info({ erp_error: erpErrorSummary(error) }, 'cache: a stale answer could not be read again (it is served until its stale window ends)');
   const changes = new ChangeFeed(reader, config.changesSettleMs);
-  const exporter = new Exporter(reader, changes, budget, config.export, log);
+  const exporter = new Exporter(reader, changes, budget, config.export, log, config.compression);
   const handlers = createResourceHandlers(
     auth,
     reader,

@@ -46,6 +46,19 @@ export const EVENTS_EVENTS: RecordSpec<EventsEventsRecord> = deepFreeze({
       },
     },
     {
+      name: 'event_type_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'event_type_id',
+        comodel: 'event.type',
+        take: 'id',
+      },
+    },
+    {
       name: 'activity',
       type: 'string',
       nullable: true,
@@ -59,6 +72,19 @@ export const EVENTS_EVENTS: RecordSpec<EventsEventsRecord> = deepFreeze({
       },
     },
     {
+      name: 'activity_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'activity_id',
+        comodel: 'space.activity',
+        take: 'id',
+      },
+    },
+    {
       name: 'stage',
       type: 'string',
       nullable: true,
@@ -69,6 +95,19 @@ export const EVENTS_EVENTS: RecordSpec<EventsEventsRecord> = deepFreeze({
         erp: 'stage_id',
         comodel: 'event.stage',
         take: 'name',
+      },
+    },
+    {
+      name: 'stage_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'stage_id',
+        comodel: 'event.stage',
+        take: 'id',
       },
     },
     {
@@ -211,6 +250,19 @@ export const EVENTS_EVENTS: RecordSpec<EventsEventsRecord> = deepFreeze({
       },
     },
     {
+      name: 'organizer_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'organizer_id',
+        comodel: 'res.partner',
+        take: 'id',
+      },
+    },
+    {
       name: 'responsible',
       type: 'string',
       nullable: true,
@@ -224,6 +276,19 @@ export const EVENTS_EVENTS: RecordSpec<EventsEventsRecord> = deepFreeze({
       },
     },
     {
+      name: 'responsible_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'user_id',
+        comodel: 'res.users',
+        take: 'id',
+      },
+    },
+    {
       name: 'referent',
       type: 'string',
       nullable: true,
@@ -234,6 +299,19 @@ export const EVENTS_EVENTS: RecordSpec<EventsEventsRecord> = deepFreeze({
         erp: 'referent_id',
         comodel: 'res.users',
         take: 'name',
+      },
+    },
+    {
+      name: 'referent_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'referent_id',
+        comodel: 'res.users',
+        take: 'id',
       },
     },
     {
@@ -309,6 +387,19 @@ export const EVENTS_EVENTS: RecordSpec<EventsEventsRecord> = deepFreeze({
         erp: 'company_id',
         comodel: 'res.company',
         take: 'name',
+      },
+    },
+    {
+      name: 'company_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'company_id',
+        comodel: 'res.company',
+        take: 'id',
       },
     },
     {
@@ -431,6 +522,10 @@ export const EVENTS_EVENTS: RecordSpec<EventsEventsRecord> = deepFreeze({
         type: 'string',
         enum: ['escaped', 'raw'],
       },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
+      },
       changed_since: {
         type: 'string',
         minLength: 1,
@@ -544,6 +639,19 @@ export const EVENTS_REGISTRATIONS: RecordSpec<EventsRegistrationsRecord> = deepF
       },
     },
     {
+      name: 'ticket_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'event_ticket_id',
+        comodel: 'event.event.ticket',
+        take: 'id',
+      },
+    },
+    {
       name: 'attendee',
       type: 'string',
       nullable: true,
@@ -593,6 +701,19 @@ export const EVENTS_REGISTRATIONS: RecordSpec<EventsRegistrationsRecord> = deepF
       },
     },
     {
+      name: 'booked_by_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'partner_id',
+        comodel: 'res.partner',
+        take: 'id',
+      },
+    },
+    {
       name: 'state',
       type: 'string',
       enum: ['draft', 'open', 'done', 'cancel'],
@@ -616,6 +737,19 @@ export const EVENTS_REGISTRATIONS: RecordSpec<EventsRegistrationsRecord> = deepF
         erp: 'company_id',
         comodel: 'res.company',
         take: 'name',
+      },
+    },
+    {
+      name: 'company_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'company_id',
+        comodel: 'res.company',
+        take: 'id',
       },
     },
     {
@@ -711,6 +845,10 @@ export const EVENTS_REGISTRATIONS: RecordSpec<EventsRegistrationsRecord> = deepF
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -835,6 +973,19 @@ export const EVENTS_TASKS: RecordSpec<EventsTasksRecord> = deepFreeze({
       },
     },
     {
+      name: 'assignee_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'assigned_user_id',
+        comodel: 'res.users',
+        take: 'id',
+      },
+    },
+    {
       name: 'url',
       type: 'string',
       nullable: true,
@@ -917,6 +1068,10 @@ export const EVENTS_TASKS: RecordSpec<EventsTasksRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',

@@ -124,6 +124,19 @@ export const FLEET_ALERTS: RecordSpec<FleetAlertsRecord> = deepFreeze({
       },
     },
     {
+      name: 'handled_by_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'handled_by_id',
+        comodel: 'res.users',
+        take: 'id',
+      },
+    },
+    {
       name: 'reminder_days',
       type: 'integer',
       nullable: true,
@@ -146,6 +159,19 @@ export const FLEET_ALERTS: RecordSpec<FleetAlertsRecord> = deepFreeze({
         erp: 'company_id',
         comodel: 'res.company',
         take: 'name',
+      },
+    },
+    {
+      name: 'company_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'company_id',
+        comodel: 'res.company',
+        take: 'id',
       },
     },
     {
@@ -250,6 +276,10 @@ export const FLEET_ALERTS: RecordSpec<FleetAlertsRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -366,6 +396,19 @@ export const FLEET_FUEL_LOGS: RecordSpec<FleetFuelLogsRecord> = deepFreeze({
       },
     },
     {
+      name: 'driver_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'driver_id',
+        comodel: 'res.partner',
+        take: 'id',
+      },
+    },
+    {
       name: 'date',
       type: 'string',
       format: 'date-time',
@@ -437,6 +480,19 @@ export const FLEET_FUEL_LOGS: RecordSpec<FleetFuelLogsRecord> = deepFreeze({
         erp: 'currency_id',
         comodel: 'res.currency',
         take: 'name',
+      },
+    },
+    {
+      name: 'currency_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'currency_id',
+        comodel: 'res.currency',
+        take: 'id',
       },
     },
     {
@@ -535,6 +591,19 @@ export const FLEET_FUEL_LOGS: RecordSpec<FleetFuelLogsRecord> = deepFreeze({
         erp: 'company_id',
         comodel: 'res.company',
         take: 'name',
+      },
+    },
+    {
+      name: 'company_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'company_id',
+        comodel: 'res.company',
+        take: 'id',
       },
     },
     {
@@ -640,6 +709,10 @@ export const FLEET_FUEL_LOGS: RecordSpec<FleetFuelLogsRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -758,6 +831,19 @@ export const FLEET_INCIDENTS: RecordSpec<FleetIncidentsRecord> = deepFreeze({
       },
     },
     {
+      name: 'driver_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'driver_id',
+        comodel: 'res.partner',
+        take: 'id',
+      },
+    },
+    {
       name: 'date',
       type: 'string',
       format: 'date',
@@ -809,6 +895,19 @@ export const FLEET_INCIDENTS: RecordSpec<FleetIncidentsRecord> = deepFreeze({
       },
     },
     {
+      name: 'currency_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'currency_id',
+        comodel: 'res.currency',
+        take: 'id',
+      },
+    },
+    {
       name: 'company',
       type: 'string',
       nullable: true,
@@ -819,6 +918,19 @@ export const FLEET_INCIDENTS: RecordSpec<FleetIncidentsRecord> = deepFreeze({
         erp: 'company_id',
         comodel: 'res.company',
         take: 'name',
+      },
+    },
+    {
+      name: 'company_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'company_id',
+        comodel: 'res.company',
+        take: 'id',
       },
     },
     {
@@ -921,6 +1033,10 @@ export const FLEET_INCIDENTS: RecordSpec<FleetIncidentsRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -1054,6 +1170,19 @@ export const FLEET_LOCATIONS: RecordSpec<FleetLocationsRecord> = deepFreeze({
       },
     },
     {
+      name: 'country_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'country_id',
+        comodel: 'res.country',
+        take: 'id',
+      },
+    },
+    {
       name: 'latitude',
       type: 'number',
       nullable: true,
@@ -1100,6 +1229,19 @@ export const FLEET_LOCATIONS: RecordSpec<FleetLocationsRecord> = deepFreeze({
         erp: 'company_id',
         comodel: 'res.company',
         take: 'name',
+      },
+    },
+    {
+      name: 'company_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'company_id',
+        comodel: 'res.company',
+        take: 'id',
       },
     },
     {
@@ -1183,6 +1325,10 @@ export const FLEET_LOCATIONS: RecordSpec<FleetLocationsRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -1286,6 +1432,19 @@ export const FLEET_RESERVATIONS: RecordSpec<FleetReservationsRecord> = deepFreez
       },
     },
     {
+      name: 'driver_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'driver_id',
+        comodel: 'res.partner',
+        take: 'id',
+      },
+    },
+    {
       name: 'requester',
       type: 'string',
       nullable: true,
@@ -1296,6 +1455,19 @@ export const FLEET_RESERVATIONS: RecordSpec<FleetReservationsRecord> = deepFreez
         erp: 'requester_id',
         comodel: 'res.users',
         take: 'name',
+      },
+    },
+    {
+      name: 'requester_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'requester_id',
+        comodel: 'res.users',
+        take: 'id',
       },
     },
     {
@@ -1359,6 +1531,19 @@ export const FLEET_RESERVATIONS: RecordSpec<FleetReservationsRecord> = deepFreez
         erp: 'pickup_location_id',
         comodel: 'fleet.location',
         take: 'name',
+      },
+    },
+    {
+      name: 'pickup_location_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'pickup_location_id',
+        comodel: 'fleet.location',
+        take: 'id',
       },
     },
     {
@@ -1434,6 +1619,19 @@ export const FLEET_RESERVATIONS: RecordSpec<FleetReservationsRecord> = deepFreez
         erp: 'approver_id',
         comodel: 'res.users',
         take: 'name',
+      },
+    },
+    {
+      name: 'approver_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'approver_id',
+        comodel: 'res.users',
+        take: 'id',
       },
     },
     {
@@ -1569,6 +1767,10 @@ export const FLEET_RESERVATIONS: RecordSpec<FleetReservationsRecord> = deepFreez
         type: 'string',
         enum: ['escaped', 'raw'],
       },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
+      },
       changed_since: {
         type: 'string',
         minLength: 1,
@@ -1698,6 +1900,19 @@ export const FLEET_SERVICES: RecordSpec<FleetServicesRecord> = deepFreeze({
       },
     },
     {
+      name: 'service_type_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'service_type_id',
+        comodel: 'fleet.service.type',
+        take: 'id',
+      },
+    },
+    {
       name: 'service_kind',
       type: 'string',
       enum: ['preventive', 'curative'],
@@ -1748,6 +1963,19 @@ export const FLEET_SERVICES: RecordSpec<FleetServicesRecord> = deepFreeze({
       },
     },
     {
+      name: 'currency_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'currency_id',
+        comodel: 'res.currency',
+        take: 'id',
+      },
+    },
+    {
       name: 'odometer',
       type: 'number',
       nullable: true,
@@ -1782,6 +2010,19 @@ export const FLEET_SERVICES: RecordSpec<FleetServicesRecord> = deepFreeze({
         erp: 'vendor_id',
         comodel: 'res.partner',
         take: 'name',
+      },
+    },
+    {
+      name: 'vendor_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'vendor_id',
+        comodel: 'res.partner',
+        take: 'id',
       },
     },
     {
@@ -1820,6 +2061,19 @@ export const FLEET_SERVICES: RecordSpec<FleetServicesRecord> = deepFreeze({
         erp: 'company_id',
         comodel: 'res.company',
         take: 'name',
+      },
+    },
+    {
+      name: 'company_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'company_id',
+        comodel: 'res.company',
+        take: 'id',
       },
     },
     {
@@ -1926,6 +2180,10 @@ export const FLEET_SERVICES: RecordSpec<FleetServicesRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -2055,6 +2313,19 @@ export const FLEET_TRIPS: RecordSpec<FleetTripsRecord> = deepFreeze({
       },
     },
     {
+      name: 'driver_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'driver_id',
+        comodel: 'res.partner',
+        take: 'id',
+      },
+    },
+    {
       name: 'date',
       type: 'string',
       format: 'date',
@@ -2167,6 +2438,19 @@ export const FLEET_TRIPS: RecordSpec<FleetTripsRecord> = deepFreeze({
       },
     },
     {
+      name: 'analytic_account_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'analytic_account_id',
+        comodel: 'account.analytic.account',
+        take: 'id',
+      },
+    },
+    {
       name: 'company',
       type: 'string',
       nullable: true,
@@ -2177,6 +2461,19 @@ export const FLEET_TRIPS: RecordSpec<FleetTripsRecord> = deepFreeze({
         erp: 'company_id',
         comodel: 'res.company',
         take: 'name',
+      },
+    },
+    {
+      name: 'company_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'company_id',
+        comodel: 'res.company',
+        take: 'id',
       },
     },
     {
@@ -2276,6 +2573,10 @@ export const FLEET_TRIPS: RecordSpec<FleetTripsRecord> = deepFreeze({
         type: 'string',
         enum: ['escaped', 'raw'],
       },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
+      },
       changed_since: {
         type: 'string',
         minLength: 1,
@@ -2368,6 +2669,19 @@ export const FLEET_VEHICLES: RecordSpec<FleetVehiclesRecord> = deepFreeze({
       },
     },
     {
+      name: 'model_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'model_id',
+        comodel: 'fleet.vehicle.model',
+        take: 'id',
+      },
+    },
+    {
       name: 'vin',
       type: 'string',
       nullable: true,
@@ -2390,6 +2704,19 @@ export const FLEET_VEHICLES: RecordSpec<FleetVehiclesRecord> = deepFreeze({
         erp: 'driver_id',
         comodel: 'res.partner',
         take: 'name',
+      },
+    },
+    {
+      name: 'driver_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'driver_id',
+        comodel: 'res.partner',
+        take: 'id',
       },
     },
     {
@@ -2440,6 +2767,19 @@ export const FLEET_VEHICLES: RecordSpec<FleetVehiclesRecord> = deepFreeze({
         erp: 'state_id',
         comodel: 'fleet.vehicle.state',
         take: 'name',
+      },
+    },
+    {
+      name: 'state_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'state_id',
+        comodel: 'fleet.vehicle.state',
+        take: 'id',
       },
     },
     {
@@ -2542,6 +2882,19 @@ export const FLEET_VEHICLES: RecordSpec<FleetVehiclesRecord> = deepFreeze({
         erp: 'company_id',
         comodel: 'res.company',
         take: 'name',
+      },
+    },
+    {
+      name: 'company_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'company_id',
+        comodel: 'res.company',
+        take: 'id',
       },
     },
     {
@@ -2656,6 +3009,10 @@ export const FLEET_VEHICLES: RecordSpec<FleetVehiclesRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',

@@ -64,6 +64,19 @@ export const IT_ASSETS: RecordSpec<ItAssetsRecord> = deepFreeze({
       },
     },
     {
+      name: 'product_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'product_id',
+        comodel: 'product.product',
+        take: 'id',
+      },
+    },
+    {
       name: 'quantity',
       type: 'number',
       nullable: true,
@@ -89,6 +102,19 @@ export const IT_ASSETS: RecordSpec<ItAssetsRecord> = deepFreeze({
       },
     },
     {
+      name: 'location_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'location_id',
+        comodel: 'stock.location',
+        take: 'id',
+      },
+    },
+    {
       name: 'holder',
       type: 'string',
       nullable: true,
@@ -99,6 +125,19 @@ export const IT_ASSETS: RecordSpec<ItAssetsRecord> = deepFreeze({
         erp: 'holder_id',
         comodel: 'res.partner',
         take: 'name',
+      },
+    },
+    {
+      name: 'holder_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'holder_id',
+        comodel: 'res.partner',
+        take: 'id',
       },
     },
     {
@@ -125,6 +164,19 @@ export const IT_ASSETS: RecordSpec<ItAssetsRecord> = deepFreeze({
         erp: 'company_id',
         comodel: 'res.company',
         take: 'name',
+      },
+    },
+    {
+      name: 'company_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'company_id',
+        comodel: 'res.company',
+        take: 'id',
       },
     },
     {
@@ -212,6 +264,10 @@ export const IT_ASSETS: RecordSpec<ItAssetsRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -307,6 +363,19 @@ export const IT_CONSUMABLE_MOVES: RecordSpec<ItConsumableMovesRecord> = deepFree
       },
     },
     {
+      name: 'beneficiary_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'partner_id',
+        comodel: 'res.partner',
+        take: 'id',
+      },
+    },
+    {
       name: 'product',
       type: 'string',
       nullable: true,
@@ -320,6 +389,19 @@ export const IT_CONSUMABLE_MOVES: RecordSpec<ItConsumableMovesRecord> = deepFree
       },
     },
     {
+      name: 'product_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'product_id',
+        comodel: 'product.product',
+        take: 'id',
+      },
+    },
+    {
       name: 'location',
       type: 'string',
       nullable: true,
@@ -330,6 +412,19 @@ export const IT_CONSUMABLE_MOVES: RecordSpec<ItConsumableMovesRecord> = deepFree
         erp: 'location_id',
         comodel: 'stock.location',
         take: 'name',
+      },
+    },
+    {
+      name: 'location_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'location_id',
+        comodel: 'stock.location',
+        take: 'id',
       },
     },
     {
@@ -405,6 +500,19 @@ export const IT_CONSUMABLE_MOVES: RecordSpec<ItConsumableMovesRecord> = deepFree
         erp: 'handled_by_id',
         comodel: 'res.users',
         take: 'name',
+      },
+    },
+    {
+      name: 'handled_by_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'handled_by_id',
+        comodel: 'res.users',
+        take: 'id',
       },
     },
     {
@@ -507,6 +615,10 @@ export const IT_CONSUMABLE_MOVES: RecordSpec<ItConsumableMovesRecord> = deepFree
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -616,6 +728,19 @@ export const IT_TICKETS: RecordSpec<ItTicketsRecord> = deepFreeze({
       },
     },
     {
+      name: 'type_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'type_id',
+        comodel: 'it.ticket.type',
+        take: 'id',
+      },
+    },
+    {
       name: 'stage',
       type: 'string',
       nullable: true,
@@ -626,6 +751,19 @@ export const IT_TICKETS: RecordSpec<ItTicketsRecord> = deepFreeze({
         erp: 'stage_id',
         comodel: 'it.ticket.stage',
         take: 'name',
+      },
+    },
+    {
+      name: 'stage_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'stage_id',
+        comodel: 'it.ticket.stage',
+        take: 'id',
       },
     },
     {
@@ -654,6 +792,19 @@ export const IT_TICKETS: RecordSpec<ItTicketsRecord> = deepFreeze({
       },
     },
     {
+      name: 'team_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'team_id',
+        comodel: 'it.ticket.team',
+        take: 'id',
+      },
+    },
+    {
       name: 'assignees',
       type: 'array',
       items: 'string',
@@ -665,6 +816,20 @@ export const IT_TICKETS: RecordSpec<ItTicketsRecord> = deepFreeze({
         erp: 'user_ids',
         comodel: 'res.users',
         take: 'names',
+      },
+    },
+    {
+      name: 'assignee_ids',
+      type: 'array',
+      items: 'integer',
+      nullable: false,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'x2many',
+        erp: 'user_ids',
+        comodel: 'res.users',
+        take: 'ids',
       },
     },
     {
@@ -691,6 +856,19 @@ export const IT_TICKETS: RecordSpec<ItTicketsRecord> = deepFreeze({
         erp: 'partner_id',
         comodel: 'res.partner',
         take: 'name',
+      },
+    },
+    {
+      name: 'requester_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'partner_id',
+        comodel: 'res.partner',
+        take: 'id',
       },
     },
     {
@@ -772,6 +950,19 @@ export const IT_TICKETS: RecordSpec<ItTicketsRecord> = deepFreeze({
       },
     },
     {
+      name: 'category_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'category_id',
+        comodel: 'it.ticket.category',
+        take: 'id',
+      },
+    },
+    {
       name: 'validation_state',
       type: 'string',
       enum: ['none', 'to_validate', 'validated', 'rejected'],
@@ -795,6 +986,19 @@ export const IT_TICKETS: RecordSpec<ItTicketsRecord> = deepFreeze({
         erp: 'company_id',
         comodel: 'res.company',
         take: 'name',
+      },
+    },
+    {
+      name: 'company_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'company_id',
+        comodel: 'res.company',
+        take: 'id',
       },
     },
     {
@@ -915,6 +1119,10 @@ export const IT_TICKETS: RecordSpec<ItTicketsRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',

@@ -84,6 +84,19 @@ export const SPRINT_BLOCKERS: RecordSpec<SprintBlockersRecord> = deepFreeze({
       },
     },
     {
+      name: 'sprint_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'sprint_id',
+        comodel: 'sprint.sprint',
+        take: 'id',
+      },
+    },
+    {
       name: 'squad',
       type: 'string',
       nullable: true,
@@ -97,6 +110,19 @@ export const SPRINT_BLOCKERS: RecordSpec<SprintBlockersRecord> = deepFreeze({
       },
     },
     {
+      name: 'squad_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'squad_id',
+        comodel: 'sprint.squad',
+        take: 'id',
+      },
+    },
+    {
       name: 'owner',
       type: 'string',
       nullable: true,
@@ -107,6 +133,19 @@ export const SPRINT_BLOCKERS: RecordSpec<SprintBlockersRecord> = deepFreeze({
         erp: 'owner_id',
         comodel: 'res.users',
         take: 'name',
+      },
+    },
+    {
+      name: 'owner_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'owner_id',
+        comodel: 'res.users',
+        take: 'id',
       },
     },
     {
@@ -135,6 +174,19 @@ export const SPRINT_BLOCKERS: RecordSpec<SprintBlockersRecord> = deepFreeze({
       },
     },
     {
+      name: 'unblocker_user_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'unblocker_user_id',
+        comodel: 'res.users',
+        take: 'id',
+      },
+    },
+    {
       name: 'origin',
       type: 'string',
       enum: ['member', 'feedback', 'no_feedback'],
@@ -158,6 +210,19 @@ export const SPRINT_BLOCKERS: RecordSpec<SprintBlockersRecord> = deepFreeze({
         erp: 'reported_by_id',
         comodel: 'res.users',
         take: 'name',
+      },
+    },
+    {
+      name: 'reported_by_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'reported_by_id',
+        comodel: 'res.users',
+        take: 'id',
       },
     },
     {
@@ -351,6 +416,10 @@ export const SPRINT_BLOCKERS: RecordSpec<SprintBlockersRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -618,6 +687,19 @@ export const SPRINT_ENGAGEMENTS: RecordSpec<SprintEngagementsRecord> = deepFreez
       },
     },
     {
+      name: 'sprint_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'sprint_id',
+        comodel: 'sprint.sprint',
+        take: 'id',
+      },
+    },
+    {
       name: 'subjects',
       type: 'array',
       items: 'string',
@@ -629,6 +711,20 @@ export const SPRINT_ENGAGEMENTS: RecordSpec<SprintEngagementsRecord> = deepFreez
         erp: 'subject_ids',
         comodel: 'sprint.subject',
         take: 'names',
+      },
+    },
+    {
+      name: 'subject_ids',
+      type: 'array',
+      items: 'integer',
+      nullable: false,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'x2many',
+        erp: 'subject_ids',
+        comodel: 'sprint.subject',
+        take: 'ids',
       },
     },
     {
@@ -747,6 +843,10 @@ export const SPRINT_ENGAGEMENTS: RecordSpec<SprintEngagementsRecord> = deepFreez
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -924,6 +1024,19 @@ export const SPRINT_KEY_RESULTS: RecordSpec<SprintKeyResultsRecord> = deepFreeze
       },
     },
     {
+      name: 'squad_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'squad_id',
+        comodel: 'sprint.squad',
+        take: 'id',
+      },
+    },
+    {
       name: 'measures',
       type: 'array',
       items: 'string',
@@ -935,6 +1048,20 @@ export const SPRINT_KEY_RESULTS: RecordSpec<SprintKeyResultsRecord> = deepFreeze
         erp: 'measure_ids',
         comodel: 'sprint.measure',
         take: 'names',
+      },
+    },
+    {
+      name: 'measure_ids',
+      type: 'array',
+      items: 'integer',
+      nullable: false,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'x2many',
+        erp: 'measure_ids',
+        comodel: 'sprint.measure',
+        take: 'ids',
       },
     },
     {
@@ -1027,6 +1154,10 @@ export const SPRINT_KEY_RESULTS: RecordSpec<SprintKeyResultsRecord> = deepFreeze
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -1154,6 +1285,19 @@ export const SPRINT_MEASURE_READINGS: RecordSpec<SprintMeasureReadingsRecord> = 
       },
     },
     {
+      name: 'squad_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'squad_id',
+        comodel: 'sprint.squad',
+        take: 'id',
+      },
+    },
+    {
       name: 'date',
       type: 'string',
       format: 'date',
@@ -1214,6 +1358,19 @@ export const SPRINT_MEASURE_READINGS: RecordSpec<SprintMeasureReadingsRecord> = 
         erp: 'read_by_id',
         comodel: 'res.users',
         take: 'name',
+      },
+    },
+    {
+      name: 'read_by_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'read_by_id',
+        comodel: 'res.users',
+        take: 'id',
       },
     },
     {
@@ -1314,6 +1471,10 @@ export const SPRINT_MEASURE_READINGS: RecordSpec<SprintMeasureReadingsRecord> = 
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -1441,6 +1602,19 @@ export const SPRINT_MEASURES: RecordSpec<SprintMeasuresRecord> = deepFreeze({
         erp: 'squad_id',
         comodel: 'sprint.squad',
         take: 'name',
+      },
+    },
+    {
+      name: 'squad_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'squad_id',
+        comodel: 'sprint.squad',
+        take: 'id',
       },
     },
     {
@@ -1617,6 +1791,10 @@ export const SPRINT_MEASURES: RecordSpec<SprintMeasuresRecord> = deepFreeze({
         type: 'string',
         enum: ['escaped', 'raw'],
       },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
+      },
       changed_since: {
         type: 'string',
         minLength: 1,
@@ -1772,6 +1950,10 @@ export const SPRINT_OBJECTIVES: RecordSpec<SprintObjectivesRecord> = deepFreeze(
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -1971,6 +2153,10 @@ export const SPRINT_SPRINTS: RecordSpec<SprintSprintsRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',

@@ -66,6 +66,19 @@ export const TRAVEL_PERDIEM_RATES: RecordSpec<TravelPerdiemRatesRecord> = deepFr
       },
     },
     {
+      name: 'city_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'city_id',
+        comodel: 'res.city',
+        take: 'id',
+      },
+    },
+    {
       name: 'daily_rate',
       type: 'number',
       nullable: true,
@@ -88,6 +101,19 @@ export const TRAVEL_PERDIEM_RATES: RecordSpec<TravelPerdiemRatesRecord> = deepFr
         erp: 'currency_id',
         comodel: 'res.currency',
         take: 'name',
+      },
+    },
+    {
+      name: 'currency_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'currency_id',
+        comodel: 'res.currency',
+        take: 'id',
       },
     },
     {
@@ -116,6 +142,19 @@ export const TRAVEL_PERDIEM_RATES: RecordSpec<TravelPerdiemRatesRecord> = deepFr
       },
     },
     {
+      name: 'environment_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'environment_id',
+        comodel: 'ops.environment',
+        take: 'id',
+      },
+    },
+    {
       name: 'note',
       type: 'string',
       nullable: true,
@@ -138,6 +177,19 @@ export const TRAVEL_PERDIEM_RATES: RecordSpec<TravelPerdiemRatesRecord> = deepFr
         erp: 'company_id',
         comodel: 'res.company',
         take: 'name',
+      },
+    },
+    {
+      name: 'company_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'company_id',
+        comodel: 'res.company',
+        take: 'id',
       },
     },
     {
@@ -231,6 +283,10 @@ export const TRAVEL_PERDIEM_RATES: RecordSpec<TravelPerdiemRatesRecord> = deepFr
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -375,6 +431,19 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
       },
     },
     {
+      name: 'traveler_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'traveler_user_id',
+        comodel: 'res.users',
+        take: 'id',
+      },
+    },
+    {
       name: 'mission_object',
       type: 'string',
       nullable: true,
@@ -400,6 +469,19 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
       },
     },
     {
+      name: 'country_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'country_id',
+        comodel: 'res.country',
+        take: 'id',
+      },
+    },
+    {
       name: 'city',
       type: 'string',
       nullable: true,
@@ -410,6 +492,19 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
         erp: 'city_id',
         comodel: 'res.city',
         take: 'name',
+      },
+    },
+    {
+      name: 'city_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'city_id',
+        comodel: 'res.city',
+        take: 'id',
       },
     },
     {
@@ -577,6 +672,19 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
       },
     },
     {
+      name: 'partner_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'partner_id',
+        comodel: 'res.partner',
+        take: 'id',
+      },
+    },
+    {
       name: 'partner_share_pct',
       type: 'number',
       nullable: true,
@@ -626,6 +734,19 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
       },
     },
     {
+      name: 'currency_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'currency_id',
+        comodel: 'res.currency',
+        take: 'id',
+      },
+    },
+    {
       name: 'environment',
       type: 'string',
       nullable: true,
@@ -639,6 +760,19 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
       },
     },
     {
+      name: 'environment_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'environment_id',
+        comodel: 'ops.environment',
+        take: 'id',
+      },
+    },
+    {
       name: 'validator',
       type: 'string',
       nullable: true,
@@ -649,6 +783,19 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
         erp: 'validator_id',
         comodel: 'res.users',
         take: 'name',
+      },
+    },
+    {
+      name: 'validator_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'validator_id',
+        comodel: 'res.users',
+        take: 'id',
       },
     },
     {
@@ -701,6 +848,19 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
         erp: 'company_id',
         comodel: 'res.company',
         take: 'name',
+      },
+    },
+    {
+      name: 'company_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'company_id',
+        comodel: 'res.company',
+        take: 'id',
       },
     },
     {
@@ -834,6 +994,10 @@ export const TRAVEL_PERDIEM_REQUESTS: RecordSpec<TravelPerdiemRequestsRecord> = 
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -972,6 +1136,19 @@ export const TRAVEL_TRIP_EXPENSES: RecordSpec<TravelTripExpensesRecord> = deepFr
       },
     },
     {
+      name: 'currency_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'currency_id',
+        comodel: 'res.currency',
+        take: 'id',
+      },
+    },
+    {
       name: 'notes',
       type: 'string',
       nullable: true,
@@ -1060,6 +1237,10 @@ export const TRAVEL_TRIP_EXPENSES: RecordSpec<TravelTripExpensesRecord> = deepFr
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -1187,6 +1368,19 @@ export const TRAVEL_TRIP_STAGES: RecordSpec<TravelTripStagesRecord> = deepFreeze
       },
     },
     {
+      name: 'city_from_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'city_from_id',
+        comodel: 'res.city',
+        take: 'id',
+      },
+    },
+    {
       name: 'country_from',
       type: 'string',
       nullable: true,
@@ -1197,6 +1391,19 @@ export const TRAVEL_TRIP_STAGES: RecordSpec<TravelTripStagesRecord> = deepFreeze
         erp: 'country_from_id',
         comodel: 'res.country',
         take: 'name',
+      },
+    },
+    {
+      name: 'country_from_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'country_from_id',
+        comodel: 'res.country',
+        take: 'id',
       },
     },
     {
@@ -1213,6 +1420,19 @@ export const TRAVEL_TRIP_STAGES: RecordSpec<TravelTripStagesRecord> = deepFreeze
       },
     },
     {
+      name: 'city_to_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'city_to_id',
+        comodel: 'res.city',
+        take: 'id',
+      },
+    },
+    {
       name: 'country_to',
       type: 'string',
       nullable: true,
@@ -1223,6 +1443,19 @@ export const TRAVEL_TRIP_STAGES: RecordSpec<TravelTripStagesRecord> = deepFreeze
         erp: 'country_to_id',
         comodel: 'res.country',
         take: 'name',
+      },
+    },
+    {
+      name: 'country_to_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'country_to_id',
+        comodel: 'res.country',
+        take: 'id',
       },
     },
     {
@@ -1376,6 +1609,10 @@ export const TRAVEL_TRIP_STAGES: RecordSpec<TravelTripStagesRecord> = deepFreeze
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',
@@ -1562,6 +1799,10 @@ export const TRAVEL_TRIP_TYPES: RecordSpec<TravelTripTypesRecord> = deepFreeze({
         type: 'string',
         enum: ['escaped', 'raw'],
       },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
+      },
       changed_since: {
         type: 'string',
         minLength: 1,
@@ -1663,6 +1904,19 @@ export const TRAVEL_TRIPS: RecordSpec<TravelTripsRecord> = deepFreeze({
       },
     },
     {
+      name: 'traveler_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'traveler_id',
+        comodel: 'res.users',
+        take: 'id',
+      },
+    },
+    {
       name: 'traveler_name',
       type: 'string',
       nullable: true,
@@ -1700,6 +1954,19 @@ export const TRAVEL_TRIPS: RecordSpec<TravelTripsRecord> = deepFreeze({
       },
     },
     {
+      name: 'trip_type_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'trip_type_id',
+        comodel: 'travel.trip.type',
+        take: 'id',
+      },
+    },
+    {
       name: 'description',
       type: 'string',
       nullable: true,
@@ -1725,6 +1992,19 @@ export const TRAVEL_TRIPS: RecordSpec<TravelTripsRecord> = deepFreeze({
       },
     },
     {
+      name: 'city_departure_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'city_departure_id',
+        comodel: 'res.city',
+        take: 'id',
+      },
+    },
+    {
       name: 'country_departure',
       type: 'string',
       nullable: true,
@@ -1735,6 +2015,19 @@ export const TRAVEL_TRIPS: RecordSpec<TravelTripsRecord> = deepFreeze({
         erp: 'country_departure_id',
         comodel: 'res.country',
         take: 'name',
+      },
+    },
+    {
+      name: 'country_departure_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'country_departure_id',
+        comodel: 'res.country',
+        take: 'id',
       },
     },
     {
@@ -1751,6 +2044,19 @@ export const TRAVEL_TRIPS: RecordSpec<TravelTripsRecord> = deepFreeze({
       },
     },
     {
+      name: 'city_destination_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'city_destination_id',
+        comodel: 'res.city',
+        take: 'id',
+      },
+    },
+    {
       name: 'country_destination',
       type: 'string',
       nullable: true,
@@ -1761,6 +2067,19 @@ export const TRAVEL_TRIPS: RecordSpec<TravelTripsRecord> = deepFreeze({
         erp: 'country_destination_id',
         comodel: 'res.country',
         take: 'name',
+      },
+    },
+    {
+      name: 'country_destination_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'country_destination_id',
+        comodel: 'res.country',
+        take: 'id',
       },
     },
     {
@@ -1876,6 +2195,19 @@ export const TRAVEL_TRIPS: RecordSpec<TravelTripsRecord> = deepFreeze({
       },
     },
     {
+      name: 'currency_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'currency_id',
+        comodel: 'res.currency',
+        take: 'id',
+      },
+    },
+    {
       name: 'has_per_diem',
       type: 'boolean',
       nullable: false,
@@ -1910,6 +2242,19 @@ export const TRAVEL_TRIPS: RecordSpec<TravelTripsRecord> = deepFreeze({
         erp: 'company_id',
         comodel: 'res.company',
         take: 'name',
+      },
+    },
+    {
+      name: 'company_id',
+      type: 'integer',
+      nullable: true,
+      personal: false,
+      deprecated: false,
+      source: {
+        kind: 'many2one',
+        erp: 'company_id',
+        comodel: 'res.company',
+        take: 'id',
       },
     },
     {
@@ -2035,6 +2380,10 @@ export const TRAVEL_TRIPS: RecordSpec<TravelTripsRecord> = deepFreeze({
       csv_formulas: {
         type: 'string',
         enum: ['escaped', 'raw'],
+      },
+      csv_dialect: {
+        type: 'string',
+        enum: ['rfc4180', 'excel', 'excel-semicolon'],
       },
       changed_since: {
         type: 'string',

@@ -4,7 +4,7 @@
  */
 import type { ListQuery } from '../../../query/parse-query';
 import { erpStatsOf, setCacheOutcome } from '../../../request/request-context';
-import type { ExportFormat } from '../../../export/export-encoders';
+import type { ExportFormat } from '../../../export-formats';
 import { deprecationHeaders } from '../../deprecation';
 import type { Admitted, KindDependencies } from '../../kind-route';
 
