@@ -24,6 +24,11 @@ export const EXPORT_FORMAT_DOCS: { readonly [F in ExportFormat]: ExportFormatDoc
     description:
       'One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`).',
   },
+  parquet: {
+    mediaType: 'application/vnd.apache.parquet',
+    description:
+      'Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop.',
+  },
 };
 
 /** The `format` values, JSON first (the page), then the exports in their declared order. */

@@ -22,6 +22,15 @@ export const asText: NodeParser = (stream, done) => {
   stream.on('end', () => done(null, text));
 };
 
+/** A supertest parser that keeps the body as its bytes (a Parquet export): `.buffer(true).parse(asBuffer)`. */
+export const asBuffer: NodeParser = (stream, done) => {
+  const chunks: Buffer[] = [];
+  stream.on('data', (chunk: Buffer) => {
+    chunks.push(chunk);
+  });
+  stream.on('end', () => done(null, Buffer.concat(chunks)));
+};
+
 /**
  * Every row of a CSV text as DuckDB reads it: text values, `null` for a NULL (an empty unquoted
  * field); and how many rows the README's typed recipe (types detected) loads.

@@ -283,7 +283,7 @@ export function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject 
       in: 'query',
       required: false,
       description:
-        '`csv` or `ndjson`: an export of every matching record, streamed (as `Accept: text/csv` or `application/x-ndjson` asks, for links opened in a browser or spreadsheet); `json`: the JSON page whatever `Accept` says. An export takes the filters, `fields`, `since_id` (resume after that id) and `changed_since`; not `limit`, `offset`, `order` or `total` (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent.',
+        '`csv`, `ndjson` or `parquet`: an export of every matching record, streamed (as `Accept: text/csv`, `application/x-ndjson` or `application/vnd.apache.parquet` asks; `format` is for links opened in a browser or spreadsheet); `json`: the JSON page whatever `Accept` says. An export takes the filters, `fields`, `since_id` (resume after that id) and `changed_since`; not `limit`, `offset`, `order` or `total` (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent.',
       schema: { type: 'string', enum: [...LIST_FORMATS] },
     },
     CsvFormulas: {

@@ -2177,10 +2177,10 @@ footer {
 <li>total: <code>true</code> (default) or <code>false</code>. The count scans every match whatever the <code>limit</code>: turn it off in cursor scans and whenever no count is shown.</li>
 <li>order: <code>field</code>, <code>field asc</code> or <code>field desc</code>, comma-separated, among the resource's sortable fields; <code>id</code> is appended as the last key, so pages are stable. A number that is not set is read as 0 and sorts beside the zeros; a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by <code>id</code>, except on date-times: the ERP orders first by fractions of a second that answers round off.</li>
 <li>fields: comma-separated field names (<code>fields=id,name</code>); an unknown name is 400.</li>
-<li>format: <code>csv</code> or <code>ndjson</code> (or <code>Accept: text/csv</code> or <code>application/x-ndjson</code>): an export of every match, streamed by ascending id, with the filters and <code>fields</code>; <code>since_id</code> resumes after an id; not with <code>limit</code>, <code>offset</code>, <code>order</code> or <code>total</code> (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, <code>null</code> an empty field, an empty text <code>&quot;&quot;</code>, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab or a carriage return) has a <code>'</code> in front, as OWASP advises, so that opening the file computes nothing (numbers such as <code>-12.5</code> are never changed). An export that ends without its last chunk was cut short: resume with <code>since_id</code>. <code>format=json</code> gives the JSON page whatever <code>Accept</code> says.</li>
+<li>format: <code>csv</code>, <code>ndjson</code> or <code>parquet</code> (or <code>Accept: text/csv</code>, <code>application/x-ndjson</code>, <code>application/vnd.apache.parquet</code>): an export of every match, streamed by ascending id, with the filters and <code>fields</code>; <code>since_id</code> resumes after an id; not with <code>limit</code>, <code>offset</code>, <code>order</code> or <code>total</code> (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, <code>null</code> an empty field, an empty text <code>&quot;&quot;</code>, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab or a carriage return) has a <code>'</code> in front, as OWASP advises, so that opening the file computes nothing (numbers such as <code>-12.5</code> are never changed). Parquet: every column typed from the record schema (DuckDB, pandas, Power BI load it as is). An export that ends without its last chunk was cut short: resume with <code>since_id</code>. <code>format=json</code> gives the JSON page whatever <code>Accept</code> says.</li>
 <li>csv_formulas: <code>escaped</code> (default) or <code>raw</code>, CSV exports only (400 otherwise). <code>escaped</code>: texts a spreadsheet would read as formulas (beginning with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab, a carriage return, or their full-width forms) get a leading <code>'</code> (OWASP's advice against CSV injection); <code>raw</code>: every text as the ERP holds it, for loaders that are not spreadsheets.</li>
-<li>csv_dialect: <code>rfc4180</code> (default), <code>excel</code> (a UTF-8 BOM, date-times <code>2026-01-05 14:30:00</code> in UTC, <code>TRUE</code>/<code>FALSE</code>: what Excel opens right) or <code>excel-semicolon</code> (the same with <code>;</code> and a decimal comma, for Excel in French, German...); CSV exports only (400 otherwise).</li>
-<li>An export announces its rows in <code>X-Total-Count</code> (counted before the first page: writes meanwhile can change a few) and is compressed as <code>Accept-Encoding</code> asks.</li>
+<li>csv_dialect: <code>rfc4180</code> (default), <code>excel</code> (UTF-8 BOM, date-times <code>2026-01-05 14:30:00</code> UTC, <code>TRUE</code>/<code>FALSE</code>) or <code>excel-semicolon</code> (the same with <code>;</code> and a decimal comma); CSV exports only (400 otherwise).</li>
+<li>An export announces its rows in <code>X-Total-Count</code> (counted before the first page: writes meanwhile can change a few); CSV and NDJSON are compressed as <code>Accept-Encoding</code> asks.</li>
 <li>changed_since: an ISO 8601 date-time, or the token <code>meta.next_changed_since</code> gave: the change feed, records written at or after it in <code>(write_date, id)</code> order. Pass back <code>meta.next_changed_since</code> while <code>meta.more_changes</code> is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters come in <code>meta.removed_ids</code> (exports: a <code>_removed</code> column, and the next token in the <code>X-Next-Changed-Since</code> header). The last few seconds wait until settled. Deleted records cannot be seen: compare the ids of an export now and then. Not with <code>order</code>, <code>offset</code>, <code>since_id</code> or <code>total=true</code> (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.</li>
 <li><strong>Unchanged answers</strong>: a 200 JSON answer carries an <code>ETag</code> (an export none); send it back in <code>If-None-Match</code> (comma-separated, or <code>*</code>) and an unchanged answer is <strong>304</strong> with no body. The ERP is still read, and answers are <code>Cache-Control: no-store</code>: keep the ETag and the body yourself. A resource the operator caches answers <code>Cache-Control: private, max-age=\u2026</code> with an <code>Age</code> instead: it may come from the gateway's cache, at most <code>max-age</code> seconds old.</li>
 </ul>
@@ -5671,10 +5671,10 @@ List routes take \`limit\`, \`offset\`, \`since_id\`, \`total\`, \`order\`, \`fi
 - total: \`true\` (default) or \`false\`. The count scans every match whatever the \`limit\`: turn it off in cursor scans and whenever no count is shown.
 - order: \`field\`, \`field asc\` or \`field desc\`, comma-separated, among the resource's sortable fields; \`id\` is appended as the last key, so pages are stable. A number that is not set is read as 0 and sorts beside the zeros; a date or text that is not set (null) sorts after every value ascending and before every value descending. Ties are broken by \`id\`, except on date-times: the ERP orders first by fractions of a second that answers round off.
 - fields: comma-separated field names (\`fields=id,name\`); an unknown name is 400.
-- format: \`csv\` or \`ndjson\` (or \`Accept: text/csv\` or \`application/x-ndjson\`): an export of every match, streamed by ascending id, with the filters and \`fields\`; \`since_id\` resumes after an id; not with \`limit\`, \`offset\`, \`order\` or \`total\` (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, \`null\` an empty field, an empty text \`""\`, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return) has a \`'\` in front, as OWASP advises, so that opening the file computes nothing (numbers such as \`-12.5\` are never changed). An export that ends without its last chunk was cut short: resume with \`since_id\`. \`format=json\` gives the JSON page whatever \`Accept\` says.
+- format: \`csv\`, \`ndjson\` or \`parquet\` (or \`Accept: text/csv\`, \`application/x-ndjson\`, \`application/vnd.apache.parquet\`): an export of every match, streamed by ascending id, with the filters and \`fields\`; \`since_id\` resumes after an id; not with \`limit\`, \`offset\`, \`order\` or \`total\` (400); past the gateway's row ceiling, 422 before anything is sent. CSV: RFC 4180, a header row, \`null\` an empty field, an empty text \`""\`, arrays as JSON text; a text a spreadsheet would read as a formula (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return) has a \`'\` in front, as OWASP advises, so that opening the file computes nothing (numbers such as \`-12.5\` are never changed). Parquet: every column typed from the record schema (DuckDB, pandas, Power BI load it as is). An export that ends without its last chunk was cut short: resume with \`since_id\`. \`format=json\` gives the JSON page whatever \`Accept\` says.
 - csv_formulas: \`escaped\` (default) or \`raw\`, CSV exports only (400 otherwise). \`escaped\`: texts a spreadsheet would read as formulas (beginning with \`=\`, \`+\`, \`-\`, \`@\`, a tab, a carriage return, or their full-width forms) get a leading \`'\` (OWASP's advice against CSV injection); \`raw\`: every text as the ERP holds it, for loaders that are not spreadsheets.
-- csv_dialect: \`rfc4180\` (default), \`excel\` (a UTF-8 BOM, date-times \`2026-01-05 14:30:00\` in UTC, \`TRUE\`/\`FALSE\`: what Excel opens right) or \`excel-semicolon\` (the same with \`;\` and a decimal comma, for Excel in French, German...); CSV exports only (400 otherwise).
-- An export announces its rows in \`X-Total-Count\` (counted before the first page: writes meanwhile can change a few) and is compressed as \`Accept-Encoding\` asks.
+- csv_dialect: \`rfc4180\` (default), \`excel\` (UTF-8 BOM, date-times \`2026-01-05 14:30:00\` UTC, \`TRUE\`/\`FALSE\`) or \`excel-semicolon\` (the same with \`;\` and a decimal comma); CSV exports only (400 otherwise).
+- An export announces its rows in \`X-Total-Count\` (counted before the first page: writes meanwhile can change a few); CSV and NDJSON are compressed as \`Accept-Encoding\` asks.
 - changed_since: an ISO 8601 date-time, or the token \`meta.next_changed_since\` gave: the change feed, records written at or after it in \`(write_date, id)\` order. Pass back \`meta.next_changed_since\` while \`meta.more_changes\` is true, then keep it for the next sync: nothing is missed or repeated, same second included. Records that left the resource (archived) or the filters come in \`meta.removed_ids\` (exports: a \`_removed\` column, and the next token in the \`X-Next-Changed-Since\` header). The last few seconds wait until settled. Deleted records cannot be seen: compare the ids of an export now and then. Not with \`order\`, \`offset\`, \`since_id\` or \`total=true\` (400). A position in the future (more than 60 s ahead of the gateway's clock) is 422.
 - **Unchanged answers**: a 200 JSON answer carries an \`ETag\` (an export none); send it back in \`If-None-Match\` (comma-separated, or \`*\`) and an unchanged answer is **304** with no body. The ERP is still read, and answers are \`Cache-Control: no-store\`: keep the ETag and the body yourself. A resource the operator caches answers \`Cache-Control: private, max-age=\u2026\` with an \`Age\` instead: it may come from the gateway's cache, at most \`max-age\` seconds old.
 
@@ -7182,6 +7182,12 @@ var openapi_default = {
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
               },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                }
+              },
               "application/json": {
                 schema: {
                   type: "object",
@@ -7454,6 +7460,12 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -7816,6 +7828,12 @@ var openapi_default = {
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
               },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                }
+              },
               "application/json": {
                 schema: {
                   type: "object",
@@ -8168,6 +8186,12 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -8596,6 +8620,12 @@ var openapi_default = {
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
               },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                }
+              },
               "application/json": {
                 schema: {
                   type: "object",
@@ -8908,6 +8938,12 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -9248,6 +9284,12 @@ var openapi_default = {
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
               },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                }
+              },
               "application/json": {
                 schema: {
                   type: "object",
@@ -9570,6 +9612,12 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -9935,6 +9983,12 @@ var openapi_default = {
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
               },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                }
+              },
               "application/json": {
                 schema: {
                   type: "object",
@@ -10249,6 +10303,12 @@ var openapi_default = {
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
               },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                }
+              },
               "application/json": {
                 schema: {
                   type: "object",
@@ -10543,6 +10603,12 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -10889,6 +10955,12 @@ var openapi_default = {
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
               },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                }
+              },
               "application/json": {
                 schema: {
                   type: "object",
@@ -11219,6 +11291,12 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -11561,6 +11639,12 @@ var openapi_default = {
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
               },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                }
+              },
               "application/json": {
                 schema: {
                   type: "object",
@@ -11845,6 +11929,12 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -12190,6 +12280,12 @@ var openapi_default = {
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
               },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                }
+              },
               "application/json": {
                 schema: {
                   type: "object",
@@ -12532,6 +12628,12 @@ var openapi_default = {
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
               },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                }
+              },
               "application/json": {
                 schema: {
                   type: "object",
@@ -12854,6 +12956,12 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -13218,6 +13326,12 @@ var openapi_default = {
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
               },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                }
+              },
               "application/json": {
                 schema: {
                   type: "object",
@@ -13519,6 +13633,12 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -13858,6 +13978,12 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -14222,6 +14348,12 @@ var openapi_default = {
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
               },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                }
+              },
               "application/json": {
                 schema: {
                   type: "object",
@@ -14562,6 +14694,12 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -15029,6 +15167,12 @@ var openapi_default = {
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
               },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                }
+              },
               "application/json": {
                 schema: {
                   type: "object",
@@ -15315,6 +15459,12 @@ var openapi_default = {
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
               },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                }
+              },
               "application/json": {
                 schema: {
                   type: "object",
@@ -15587,6 +15737,12 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -15873,6 +16029,12 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -16227,6 +16389,12 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -16584,6 +16752,12 @@ var openapi_default = {
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
               },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                }
+              },
               "application/json": {
                 schema: {
                   type: "object",
@@ -16880,6 +17054,12 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -17203,6 +17383,12 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -17559,6 +17745,12 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -17923,6 +18115,12 @@ var openapi_default = {
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
               },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                }
+              },
               "application/json": {
                 schema: {
                   type: "object",
@@ -18231,6 +18429,12 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -18569,6 +18773,12 @@ var openapi_default = {
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
               },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                }
+              },
               "application/json": {
                 schema: {
                   type: "object",
@@ -18867,6 +19077,12 @@ var openapi_default = {
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
               },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                }
+              },
               "application/json": {
                 schema: {
                   type: "object",
@@ -19149,6 +19365,12 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -19461,6 +19683,12 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -19805,6 +20033,12 @@ var openapi_default = {
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
               },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                }
+              },
               "application/json": {
                 schema: {
                   type: "object",
@@ -20111,6 +20345,12 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -20481,6 +20721,12 @@ var openapi_default = {
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
               },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                }
+              },
               "application/json": {
                 schema: {
                   type: "object",
@@ -20763,6 +21009,12 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -21099,6 +21351,12 @@ var openapi_default = {
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
                 }
               },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                }
+              },
               "application/json": {
                 schema: {
                   type: "object",
@@ -21383,6 +21641,12 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -21747,6 +22011,12 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   description: "One JSON record per line (the records of the JSON list, unchanged), `\\n` after each. With `changed_since`, every line also has `_removed` (`true` for a record to drop, with only its `id`)."
+                }
+              },
+              "application/vnd.apache.parquet": {
+                schema: {
+                  type: "string",
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -28348,13 +28618,14 @@ var openapi_default = {
         name: "format",
         in: "query",
         required: false,
-        description: "`csv` or `ndjson`: an export of every matching record, streamed (as `Accept: text/csv` or `application/x-ndjson` asks, for links opened in a browser or spreadsheet); `json`: the JSON page whatever `Accept` says. An export takes the filters, `fields`, `since_id` (resume after that id) and `changed_since`; not `limit`, `offset`, `order` or `total` (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent.",
+        description: "`csv`, `ndjson` or `parquet`: an export of every matching record, streamed (as `Accept: text/csv`, `application/x-ndjson` or `application/vnd.apache.parquet` asks; `format` is for links opened in a browser or spreadsheet); `json`: the JSON page whatever `Accept` says. An export takes the filters, `fields`, `since_id` (resume after that id) and `changed_since`; not `limit`, `offset`, `order` or `total` (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent.",
         schema: {
           type: "string",
           enum: [
             "json",
             "csv",
-            "ndjson"
+            "ndjson",
+            "parquet"
           ]
         }
       },
@@ -28759,7 +29030,7 @@ var ANALYTIC_ACCOUNTS = deepFreeze({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -28956,7 +29227,7 @@ var ANALYTIC_DIMENSIONS = deepFreeze({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -29259,7 +29530,7 @@ var APPROVALS_APPROVERS = deepFreeze2({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -29719,7 +29990,7 @@ var APPROVALS_REQUEST_LINES = deepFreeze2({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -30313,7 +30584,7 @@ var APPROVALS_REQUESTS = deepFreeze2({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -30714,7 +30985,7 @@ var ELECTRICITY_COUNTERS = deepFreeze3({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -31030,7 +31301,7 @@ var ELECTRICITY_PURCHASES = deepFreeze3({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -31330,7 +31601,7 @@ var ELECTRICITY_READINGS = deepFreeze3({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -31915,7 +32186,7 @@ var EVENTS_EVENTS = deepFreeze4({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -32238,7 +32509,7 @@ var EVENTS_REGISTRATIONS = deepFreeze4({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -32460,7 +32731,7 @@ var EVENTS_TASKS = deepFreeze4({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -32795,7 +33066,7 @@ var FLEET_ALERTS = deepFreeze5({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -33227,7 +33498,7 @@ var FLEET_FUEL_LOGS = deepFreeze5({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -33550,7 +33821,7 @@ var FLEET_INCIDENTS = deepFreeze5({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -33841,7 +34112,7 @@ var FLEET_LOCATIONS = deepFreeze5({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -34281,7 +34552,7 @@ var FLEET_RESERVATIONS = deepFreeze5({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -34694,7 +34965,7 @@ var FLEET_SERVICES = deepFreeze5({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -35085,7 +35356,7 @@ var FLEET_TRIPS = deepFreeze5({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -35521,7 +35792,7 @@ var FLEET_VEHICLES = deepFreeze5({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -35867,7 +36138,7 @@ var IT_ASSETS = deepFreeze6({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -36217,7 +36488,7 @@ var IT_CONSUMABLE_MOVES = deepFreeze6({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -36720,7 +36991,7 @@ var IT_TICKETS = deepFreeze6({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -37174,7 +37445,7 @@ var PURCHASE_ORDER_LINES = deepFreeze7({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -37746,7 +38017,7 @@ var PURCHASE_ORDERS = deepFreeze7({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -37995,7 +38266,7 @@ var SPACE_ACTIVITIES = deepFreeze8({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -38148,7 +38419,7 @@ var SPACE_CATEGORIES = deepFreeze8({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -38342,7 +38613,7 @@ var SPACE_EQUIPMENTS = deepFreeze8({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -38698,7 +38969,7 @@ var SPACE_MAINTENANCES = deepFreeze8({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -39179,7 +39450,7 @@ var SPACE_RESERVATIONS = deepFreeze8({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -39429,7 +39700,7 @@ var SPACE_SITES = deepFreeze8({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -39867,7 +40138,7 @@ var SPACE_SPACES = deepFreeze8({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -40359,7 +40630,7 @@ var SPRINT_BLOCKERS = deepFreeze9({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -40785,7 +41056,7 @@ var SPRINT_ENGAGEMENTS = deepFreeze9({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -41095,7 +41366,7 @@ var SPRINT_KEY_RESULTS = deepFreeze9({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -41411,7 +41682,7 @@ var SPRINT_MEASURE_READINGS = deepFreeze9({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -41729,7 +42000,7 @@ var SPRINT_MEASURES = deepFreeze9({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -41888,7 +42159,7 @@ var SPRINT_OBJECTIVES = deepFreeze9({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -42090,7 +42361,7 @@ var SPRINT_SPRINTS = deepFreeze9({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -42485,7 +42756,7 @@ var STOCK_PICKINGS = deepFreeze10({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -42832,7 +43103,7 @@ var TRAVEL_PERDIEM_RATES = deepFreeze11({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -43542,7 +43813,7 @@ var TRAVEL_PERDIEM_REQUESTS = deepFreeze11({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -43784,7 +44055,7 @@ var TRAVEL_TRIP_EXPENSES = deepFreeze11({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -44155,7 +44426,7 @@ var TRAVEL_TRIP_STAGES = deepFreeze11({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -44343,7 +44614,7 @@ var TRAVEL_TRIP_TYPES = deepFreeze11({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -44924,7 +45195,7 @@ var TRAVEL_TRIPS = deepFreeze11({
       },
       format: {
         type: "string",
-        enum: ["json", "csv", "ndjson"]
+        enum: ["json", "csv", "ndjson", "parquet"]
       },
       csv_formulas: {
         type: "string",
@@ -46085,6 +46356,15 @@ var DriftMonitor = class {
 // runtime/export/exporter.ts
 init_errors();
 
+// runtime/export-formats.ts
+var EXPORT_FORMATS = {
+  csv: { mediaType: "text/csv", extension: "csv", compressible: true },
+  ndjson: { mediaType: "application/x-ndjson", extension: "ndjson", compressible: true },
+  /** Typed columns (export/parquet-encoder.ts); already compressed inside (snappy): never gzip or brotli on top. */
+  parquet: { mediaType: "application/vnd.apache.parquet", extension: "parquet", compressible: false }
+};
+var EXPORT_FORMAT_NAMES = Object.keys(EXPORT_FORMATS);
+
 // runtime/http/compression.ts
 var import_negotiator = __toESM(require("negotiator"));
 var import_node_util = require("node:util");
@@ -46456,18 +46736,87 @@ init_request_context();
 // runtime/export/export-encoders.ts
 var import_sync = require("csv-stringify/sync");
 
-// runtime/export-formats.ts
-var EXPORT_FORMATS = {
-  csv: { mediaType: "text/csv", extension: "csv" },
-  ndjson: { mediaType: "application/x-ndjson", extension: "ndjson" }
-};
-var EXPORT_FORMAT_NAMES = Object.keys(EXPORT_FORMATS);
+// runtime/export/parquet-encoder.ts
+var { ByteWriter, ParquetWriter } = require("hyparquet-writer");
+var REMOVED = "_removed";
+var DAY_MS = 864e5;
+function parquetEncoder(fields, changeFeed) {
+  const columns = fields.map((field) => columnOf(field, changeFeed && field.name !== "id"));
+  if (changeFeed) columns.push({ name: REMOVED, elements: [{ name: REMOVED, type: "BOOLEAN", repetition_type: "REQUIRED" }], value: (record) => record[REMOVED] });
+  const schema = [{ name: "schema", num_children: columns.length }, ...columns.flatMap((column) => column.elements)];
+  const bytes = new ByteWriter();
+  const writer = new ParquetWriter({ writer: bytes, schema, createdBy: "ops-data-gateway" });
+  const take = () => {
+    const taken = Buffer.from(bytes.getBytes());
+    bytes.index = 0;
+    return taken;
+  };
+  const row = (entry) => {
+    if (!changeFeed) return entry.record;
+    return entry.record ? { ...entry.record, [REMOVED]: false } : { id: entry.id, [REMOVED]: true };
+  };
+  return {
+    contentType: EXPORT_FORMATS.parquet.mediaType,
+    extension: EXPORT_FORMATS.parquet.extension,
+    head: take,
+    encode(entries) {
+      if (!entries.length) return new Uint8Array();
+      const rows = entries.map(row);
+      const columnData = columns.map((column) => ({ name: column.name, data: rows.map(column.value), offsetIndex: false }));
+      void writer.write({ columnData, rowGroupSize: rows.length });
+      return take();
+    },
+    tail() {
+      writer.finish();
+      return take();
+    }
+  };
+}
+function columnOf(field, forceOptional) {
+  const { name } = field;
+  const repetition_type = field.nullable || forceOptional ? "OPTIONAL" : "REQUIRED";
+  const absent = (value) => value === null || value === void 0;
+  if (field.type === "array") {
+    const integers = field.items === "integer";
+    return {
+      name,
+      elements: [
+        { name, repetition_type, num_children: 1, converted_type: "LIST", logical_type: { type: "LIST" } },
+        { name: "list", repetition_type: "REPEATED", num_children: 1 },
+        integers ? { name: "element", type: "INT32", repetition_type: "REQUIRED" } : { name: "element", type: "BYTE_ARRAY", repetition_type: "REQUIRED", converted_type: "UTF8", logical_type: { type: "STRING" } }
+      ],
+      value: (record) => absent(record[name]) ? null : record[name]
+    };
+  }
+  const plain = (element, convert = (value) => value) => ({
+    name,
+    elements: [{ name, repetition_type, ...element }],
+    value: (record) => absent(record[name]) ? null : convert(record[name])
+  });
+  switch (field.type) {
+    case "integer":
+      return plain({ type: "INT32" });
+    case "number":
+      return plain({ type: "DOUBLE" });
+    case "boolean":
+      return plain({ type: "BOOLEAN" });
+    default:
+      if (field.format === "date") return plain({ type: "INT32", converted_type: "DATE", logical_type: { type: "DATE" } }, (value) => Date.parse(value) / DAY_MS);
+      if (field.format === "date-time")
+        return plain(
+          { type: "INT64", converted_type: "TIMESTAMP_MICROS", logical_type: { type: "TIMESTAMP", isAdjustedToUTC: true, unit: "MICROS" } },
+          (value) => Date.parse(value) * 1e3
+        );
+      return plain({ type: "BYTE_ARRAY", converted_type: "UTF8", logical_type: { type: "STRING" } });
+  }
+}
 
 // runtime/export/export-encoders.ts
-var REMOVED = "_removed";
+var REMOVED2 = "_removed";
 var ENCODERS = {
   csv: csvEncoder,
-  ndjson: (_fields, changeFeed) => ndjsonEncoder(changeFeed)
+  ndjson: (_fields, changeFeed) => ndjsonEncoder(changeFeed),
+  parquet: (fields, changeFeed) => parquetEncoder(fields, changeFeed)
 };
 function encoderFor(format, fields, changeFeed, csv) {
   return ENCODERS[format](fields, changeFeed, csv);
@@ -46475,7 +46824,7 @@ function encoderFor(format, fields, changeFeed, csv) {
 var UTF8_BOM = "\uFEFF";
 function csvEncoder(fields, changeFeed, { formulas, dialect }) {
   const columns = fields.map((field) => field.name);
-  if (changeFeed) columns.push(REMOVED);
+  if (changeFeed) columns.push(REMOVED2);
   const excel = dialect !== "rfc4180";
   const decimalComma = dialect === "excel-semicolon";
   const options = {
@@ -46498,7 +46847,7 @@ function csvEncoder(fields, changeFeed, { formulas, dialect }) {
   };
   const dateTimes = excel ? fields.filter((field) => field.format === "date-time").map((field) => field.name) : [];
   const row = (entry) => {
-    let record = changeFeed ? entry.record ? { ...entry.record, [REMOVED]: false } : { id: entry.id, [REMOVED]: true } : entry.record;
+    let record = changeFeed ? entry.record ? { ...entry.record, [REMOVED2]: false } : { id: entry.id, [REMOVED2]: true } : entry.record;
     if (dateTimes.length && entry.record) {
       record = changeFeed ? record : { ...record };
       for (const name of dateTimes) record[name] = excelDateTime(record[name]);
@@ -46518,7 +46867,7 @@ function excelDateTime(value) {
 function ndjsonEncoder(changeFeed) {
   const line = (entry) => {
     if (!changeFeed) return JSON.stringify(entry.record);
-    return JSON.stringify(entry.record ? { ...entry.record, [REMOVED]: false } : { id: entry.id, [REMOVED]: true });
+    return JSON.stringify(entry.record ? { ...entry.record, [REMOVED2]: false } : { id: entry.id, [REMOVED2]: true });
   };
   return {
     contentType: `${EXPORT_FORMATS.ndjson.mediaType}; charset=utf-8`,
@@ -46560,7 +46909,7 @@ var Exporter = class {
     if (res.headersSent || deadlineExpired(res)) return;
     this.sendHeaders(res, resource, encoder);
     for (const [name, value] of Object.entries({ ...headers, ...unreadableFieldsHeader(page.unreadable) })) res.setHeader(name, value);
-    const coding = codingFor(req, res, this.compression, Number.POSITIVE_INFINITY, "fast");
+    const coding = EXPORT_FORMATS[format].compressible ? codingFor(req, res, this.compression, Number.POSITIVE_INFINITY, "fast") : "identity";
     if (coding !== "identity") res.setHeader("Content-Encoding", coding);
     const sink = coding === "identity" || req.method === "HEAD" ? res : compressingStream(coding).on("error", () => res.destroy());
     if (sink !== res) sink.pipe(res);
@@ -46580,6 +46929,7 @@ var Exporter = class {
         await write(sink, res, encoder.encode(page.entries));
         lease?.release();
         lease = aheadLease;
+        if (!ahead && !closed && encoder.tail) await write(sink, res, encoder.tail());
         if (!ahead || closed) break;
         page = await ahead;
         const unannounced = page.unreadable.filter((field) => !announced.has(field));
@@ -46652,7 +47002,7 @@ var Exporter = class {
 };
 var TOTAL_COUNT = "X-Total-Count";
 function write(sink, res, text3) {
-  if (!text3 || res.destroyed || sink.destroyed) return Promise.resolve();
+  if (!text3.length || res.destroyed || sink.destroyed) return Promise.resolve();
   if (sink.write(text3)) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {

@@ -8,9 +8,11 @@
  * A leaf, like route-kinds.ts: it imports nothing, and the generator imports its types only.
  */
 export const EXPORT_FORMATS = {
-  csv: { mediaType: 'text/csv', extension: 'csv' },
-  ndjson: { mediaType: 'application/x-ndjson', extension: 'ndjson' },
-} as const satisfies Readonly<Record<string, { readonly mediaType: string; readonly extension: string }>>;
+  csv: { mediaType: 'text/csv', extension: 'csv', compressible: true },
+  ndjson: { mediaType: 'application/x-ndjson', extension: 'ndjson', compressible: true },
+  /** Typed columns (export/parquet-encoder.ts); already compressed inside (snappy): never gzip or brotli on top. */
+  parquet: { mediaType: 'application/vnd.apache.parquet', extension: 'parquet', compressible: false },
+} as const satisfies Readonly<Record<string, { readonly mediaType: string; readonly extension: string; readonly compressible: boolean }>>;
 
 export type ExportFormats = typeof EXPORT_FORMATS;
 export type ExportFormat = keyof ExportFormats;

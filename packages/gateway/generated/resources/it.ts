@@ -259,7 +259,7 @@ export const IT_ASSETS: RecordSpec<ItAssetsRecord> = deepFreeze({
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       csv_formulas: {
         type: 'string',
@@ -610,7 +610,7 @@ export const IT_CONSUMABLE_MOVES: RecordSpec<ItConsumableMovesRecord> = deepFree
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       csv_formulas: {
         type: 'string',
@@ -1114,7 +1114,7 @@ export const IT_TICKETS: RecordSpec<ItTicketsRecord> = deepFreeze({
       },
       format: {
         type: 'string',
-        enum: ['json', 'csv', 'ndjson'],
+        enum: ['json', 'csv', 'ndjson', 'parquet'],
       },
       csv_formulas: {
         type: 'string',

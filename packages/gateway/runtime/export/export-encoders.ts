@@ -1,5 +1,5 @@
 /**
- * @module How an export writes records: CSV (RFC 4180) or NDJSON, a page at a time. The CSV text is
+ * @module How an export writes records: CSV (RFC 4180), NDJSON or Parquet (parquet-encoder.ts), a page at a time. The CSV text is
  * csv-stringify's: quoting, doubled quotes and line breaks inside fields are the part of RFC 4180
  * that is easy to get wrong by hand.
  *
@@ -31,19 +31,13 @@ import type { CsvDialect, ExportFormat } from '../export-formats';
 import { EXPORT_FORMATS } from '../export-formats';
 import type { CsvFormulas } from '../query/parse-query';
 import type { FieldSpec } from '../resource-spec';
+import type { ExportEncoder } from './export-encoder';
+import { parquetEncoder } from './parquet-encoder';
 
 /** How a CSV export is written: `csv_formulas` and `csv_dialect`. */
 export interface CsvOptions {
   readonly formulas: CsvFormulas;
   readonly dialect: CsvDialect;
-}
-
-export interface ExportEncoder {
-  readonly contentType: string;
-  readonly extension: string;
-  /** What comes before the first record (the CSV header row). */
-  head(): string;
-  encode(entries: readonly ChangeEntry[]): string;
 }
 
 /** The column a change-feed export adds. */
@@ -53,6 +47,7 @@ const REMOVED = '_removed';
 const ENCODERS: Readonly<Record<ExportFormat, (fields: readonly FieldSpec[], changeFeed: boolean, csv: CsvOptions) => ExportEncoder>> = {
   csv: csvEncoder,
   ndjson: (_fields, changeFeed) => ndjsonEncoder(changeFeed),
+  parquet: (fields, changeFeed) => parquetEncoder(fields, changeFeed),
 };
 
 export function encoderFor(format: ExportFormat, fields: readonly FieldSpec[], changeFeed: boolean, csv: CsvOptions): ExportEncoder {

@@ -1,6 +1,6 @@
 /**
  * @module Streams an export: every record a list request matches, read from the ERP a page at a
- * time and written as it comes, in CSV or NDJSON (export-encoders.ts).
+ * time and written as it comes, in CSV, NDJSON or Parquet (export-encoders.ts).
  *
  * - Order and paging: by ascending id, keyset (`id > last`), so every page costs the same at any
  *   depth and a record is never read twice; `since_id` resumes after an id. With `changed_since`,
@@ -38,14 +38,15 @@ import type { MemoryBudget } from '../admission/memory-budget';
 import { changeScanRequest, exportDomain, exportPageRequest } from '../erp-requests';
 import { invalidValue } from '../errors';
 import type { Logger } from '../log';
-import type { ExportFormat } from '../export-formats';
+import { EXPORT_FORMATS, type ExportFormat } from '../export-formats';
 import { codingFor, compressingStream, type CompressionSettings } from '../http/compression';
 import { changeToken, erpSecond } from '../query/changed-since';
 import type { ListQuery } from '../query/parse-query';
 import { unreadableFieldsHeader, type ResourceReader } from '../resource-reader';
 import type { ResourceSpec } from '../resource-spec';
 import { deadlineExpired } from '../request/request-context';
-import { encoderFor, type ExportEncoder } from './export-encoders';
+import type { ExportEncoder } from './export-encoder';
+import { encoderFor } from './export-encoders';
 
 export interface ExportSettings {
   readonly maxRows: number;
@@ -86,7 +87,7 @@ export class Exporter {
     this.sendHeaders(res, resource, encoder);
     for (const [name, value] of Object.entries({ ...headers, ...unreadableFieldsHeader(page.unreadable) })) res.setHeader(name, value);
     // The size is unknown: compressed whenever the client accepts it and compression is on.
-    const coding = codingFor(req, res, this.compression, Number.POSITIVE_INFINITY, 'fast');
+    const coding = EXPORT_FORMATS[format].compressible ? codingFor(req, res, this.compression, Number.POSITIVE_INFINITY, 'fast') : 'identity';
     if (coding !== 'identity') res.setHeader('Content-Encoding', coding);
     const sink: Writable = coding === 'identity' || req.method === 'HEAD' ? res : compressingStream(coding).on('error', () => res.destroy());
     if (sink !== res) sink.pipe(res);
@@ -110,6 +111,7 @@ export class Exporter {
         await write(sink, res, encoder.encode(page.entries));
         lease?.release();
         lease = aheadLease;
+        if (!ahead && !closed && encoder.tail) await write(sink, res, encoder.tail());
         if (!ahead || closed) break;
         page = await ahead;
         const unannounced = page.unreadable.filter((field) => !announced.has(field));
@@ -200,8 +202,8 @@ const TOTAL_COUNT = 'X-Total-Count';
  * Writes `text` to `sink` (the answer, or the compressing stream piped into it), then waits until it
  * has taken it when its buffer is full, or until the client is gone (`res` closed).
  */
-function write(sink: Writable, res: Response, text: string): Promise<void> {
-  if (!text || res.destroyed || sink.destroyed) return Promise.resolve();
+function write(sink: Writable, res: Response, text: string | Uint8Array): Promise<void> {
+  if (!text.length || res.destroyed || sink.destroyed) return Promise.resolve();
   if (sink.write(text)) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
