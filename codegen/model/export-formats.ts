@@ -11,6 +11,8 @@ interface ExportFormatDocs<F extends ExportFormat> {
   readonly mediaType: ExportFormats[F]['mediaType'];
   /** The body's description in the list operation. */
   readonly description: string;
+  /** Bytes, not text (OpenAPI `format: binary`). */
+  readonly binary?: true;
 }
 
 export const EXPORT_FORMAT_DOCS: { readonly [F in ExportFormat]: ExportFormatDocs<F> } = {
@@ -26,13 +28,16 @@ export const EXPORT_FORMAT_DOCS: { readonly [F in ExportFormat]: ExportFormatDoc
   },
   parquet: {
     mediaType: 'application/vnd.apache.parquet',
+    binary: true,
     description:
       'Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop.',
   },
 };
 
-/** The `format` values, JSON first (the page), then the exports in their declared order. */
-export const LIST_FORMATS: readonly string[] = ['json', ...(Object.keys(EXPORT_FORMAT_DOCS) as ExportFormat[])];
+/** The export formats in their declared order. */
+export const EXPORT_FORMAT_NAMES = Object.keys(EXPORT_FORMAT_DOCS) as readonly ExportFormat[];
+/** The `format` values, JSON first (the page), then the exports. */
+export const LIST_FORMATS: readonly string[] = ['json', ...EXPORT_FORMAT_NAMES];
 
 /** The `csv_dialect` values, as the runtime declares them: a value missing here or unknown there fails the type check. */
 const DIALECTS: { readonly [D in CsvDialect]: true } = { rfc4180: true, excel: true, 'excel-semicolon': true };

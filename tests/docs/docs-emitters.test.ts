@@ -39,7 +39,7 @@ describe(emitDocsPage.name, () => {
 });
 
 describe(emitLlmsTxt.name, () => {
-  it('has one line per field (an id beside its name on its name\'s line) and per filter of every resource', () => {
+  it("has one line per field (an id beside its name on its name's line) and per filter of every resource", () => {
     const model = catalogue();
     const text = emitLlmsTxt(model);
     const resources = model.domains.flatMap((d) => d.resources);

@@ -178,7 +178,7 @@ export function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject 
     },
     PageETag: {
       description:
-        'On a JSON page, always: strong entity tag of this answer (a hash of its body); send it back in `If-None-Match` to get 304 while the answer is unchanged. A CSV or NDJSON export has none (exports are never cached nor answered 304).',
+        'On a JSON page, always: strong entity tag of this answer (a hash of its body); send it back in `If-None-Match` to get 304 while the answer is unchanged. An export has none (exports are never cached nor answered 304).',
       required: false,
       schema: { type: 'string' },
     },

@@ -2,7 +2,7 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { DATA_HEADERS, errorResponses, filterParameter, ref, scopeSentence, SERVER_ERRORS } from '../../emit/openapi/components';
 import type { ResourceModel } from '../../model/catalogue-model';
-import { EXPORT_FORMAT_DOCS } from '../../model/export-formats';
+import { EXPORT_FORMAT_DOCS, EXPORT_FORMAT_NAMES } from '../../model/export-formats';
 import { operationId, recordTypeName } from '../../model/names';
 
 /** The list route's operation: a JSON page, or an export (CSV, NDJSON) of every matching record. */
@@ -37,13 +37,17 @@ export function listOperation(resource: ResourceModel): OpenAPIV3_1.OperationObj
     ],
     responses: {
       '200': {
-        description:
-          'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+        description: `A page of records (JSON, with an \`ETag\`), or an export of every matching record (${EXPORT_FORMAT_NAMES.join(', ')}, asked by \`Accept\` or \`format\`), streamed in ascending id order (in \`(write_date, id)\` order with \`changed_since\`), with \`Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<${EXPORT_FORMAT_NAMES.join('|')}>"\`, \`X-Total-Count\` and no ETag.`,
         // An export's Content-Disposition is described with its media types: a response header here would be promised on the JSON page too.
         // Likewise its ETag: a JSON page always has one, an export never, so the header is optional here.
         headers: { ...DATA_HEADERS, ETag: ref('PageETag', 'headers'), 'X-Total-Count': ref('TotalCount', 'headers') },
         content: {
-          ...Object.fromEntries(Object.values(EXPORT_FORMAT_DOCS).map(({ mediaType, description }) => [mediaType, { schema: { type: 'string', description } }])),
+          ...Object.fromEntries(
+            Object.values(EXPORT_FORMAT_DOCS).map(({ mediaType, description, binary }) => [
+              mediaType,
+              { schema: { type: 'string', ...(binary ? { format: 'binary' } : {}), description } },
+            ]),
+          ),
           'application/json': {
             schema: {
               type: 'object',

@@ -7139,7 +7139,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -7185,6 +7185,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -7419,7 +7420,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -7465,6 +7466,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -7785,7 +7787,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -7831,6 +7833,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -8145,7 +8148,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -8191,6 +8194,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -8577,7 +8581,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -8623,6 +8627,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -8897,7 +8902,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -8943,6 +8948,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -9241,7 +9247,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -9287,6 +9293,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -9571,7 +9578,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -9617,6 +9624,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -9940,7 +9948,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -9986,6 +9994,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -10260,7 +10269,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -10306,6 +10315,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -10562,7 +10572,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -10608,6 +10618,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -10912,7 +10923,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -10958,6 +10969,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -11250,7 +11262,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -11296,6 +11308,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -11596,7 +11609,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -11642,6 +11655,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -11888,7 +11902,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -11934,6 +11948,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -12237,7 +12252,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -12283,6 +12298,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -12585,7 +12601,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -12631,6 +12647,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -12915,7 +12932,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -12961,6 +12978,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -13283,7 +13301,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -13329,6 +13347,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -13592,7 +13611,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -13638,6 +13657,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -13937,7 +13957,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -13983,6 +14003,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -14305,7 +14326,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -14351,6 +14372,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -14653,7 +14675,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -14699,6 +14721,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -15124,7 +15147,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -15170,6 +15193,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -15416,7 +15440,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -15462,6 +15486,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -15696,7 +15721,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -15742,6 +15767,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -15988,7 +16014,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -16034,6 +16060,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -16348,7 +16375,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -16394,6 +16421,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -16709,7 +16737,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -16755,6 +16783,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -17013,7 +17042,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -17059,6 +17088,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -17342,7 +17372,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -17388,6 +17418,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -17704,7 +17735,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -17750,6 +17781,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -18072,7 +18104,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -18118,6 +18150,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -18388,7 +18421,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -18434,6 +18467,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -18730,7 +18764,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -18776,6 +18810,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -19034,7 +19069,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -19080,6 +19115,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -19324,7 +19360,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -19370,6 +19406,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -19642,7 +19679,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -19688,6 +19725,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -19990,7 +20028,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -20036,6 +20074,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -20304,7 +20343,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -20350,6 +20389,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -20678,7 +20718,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -20724,6 +20764,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -20968,7 +21009,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -21014,6 +21055,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -21308,7 +21350,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -21354,6 +21396,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -21600,7 +21643,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -21646,6 +21689,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -21970,7 +22014,7 @@ var openapi_default = {
         ],
         responses: {
           "200": {
-            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (CSV or NDJSON, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson>"` and no ETag.',
+            description: 'A page of records (JSON, with an `ETag`), or an export of every matching record (csv, ndjson, parquet, asked by `Accept` or `format`), streamed in ascending id order (in `(write_date, id)` order with `changed_since`), with `Content-Disposition: attachment; filename="<domain>-<resource>-<UTC time>.<csv|ndjson|parquet>"`, `X-Total-Count` and no ETag.',
             headers: {
               ETag: {
                 $ref: "#/components/headers/PageETag"
@@ -22016,6 +22060,7 @@ var openapi_default = {
               "application/vnd.apache.parquet": {
                 schema: {
                   type: "string",
+                  format: "binary",
                   description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
@@ -28707,7 +28752,7 @@ var openapi_default = {
         }
       },
       PageETag: {
-        description: "On a JSON page, always: strong entity tag of this answer (a hash of its body); send it back in `If-None-Match` to get 304 while the answer is unchanged. A CSV or NDJSON export has none (exports are never cached nor answered 304).",
+        description: "On a JSON page, always: strong entity tag of this answer (a hash of its body); send it back in `If-None-Match` to get 304 while the answer is unchanged. An export has none (exports are never cached nor answered 304).",
         required: false,
         schema: {
           type: "string"
@@ -47676,7 +47721,7 @@ init_errors();
 var ROUTE_KINDS = {
   /**
    * `GET /api/v1/<domain>/<resource>`: a page of records (JSON), an export of every matching record
-   * (CSV or NDJSON) or a page of the change feed (`changed_since`). A page that counts its matches
+   * (CSV, NDJSON or Parquet) or a page of the change feed (`changed_since`). A page that counts its matches
    * (`total=true`: two ERP calls) is `counted_list`, any other `list`.
    */
   list: { path: "", costs: ["list", "counted_list"] },
@@ -67221,7 +67266,7 @@ var SETTINGS = {
   REDIS_TIMEOUT_MS: { default: 200, min: 5, max: 1e4, description: "Longest one Redis call may take; past it, or with Redis down, each process counts in its own memory (limits), going on from the counts Redis last gave it, until Redis answers again. Only with `REDIS_URL`." },
   REDIS_KEY_PREFIX: { default: "odg:", accepts: "1 to 64 letters, digits or `:_.-`", description: "Prefix of every key the gateway writes in Redis, so that several gateways can share one Redis. Only with `REDIS_URL`." },
   WORKERS: { default: 1, min: 1, max: 256, accepts: "1 to 256, or `auto` (one per CPU)", description: 'Gateway processes on this machine sharing the port. See "Several processes and machines".' },
-  EXPORT_MAX_ROWS: { default: 1e6, min: 1, max: 1e8, description: 'Most records one export (CSV or NDJSON) may hold; a larger one is refused with 422 `invalid_value` before anything is sent (counted first). See "Exports and incremental sync".' },
+  EXPORT_MAX_ROWS: { default: 1e6, min: 1, max: 1e8, description: 'Most records one export (CSV, NDJSON or Parquet) may hold; a larger one is refused with 422 `invalid_value` before anything is sent (counted first). See "Exports and incremental sync".' },
   EXPORT_PAGE_SIZE: { default: 1e3, min: 10, max: 1e4, description: "Records an export reads from the ERP per call: what it holds in memory at once." },
   CHANGES_SETTLE_MS: { default: 1e4, min: 0, max: 36e5, description: "The change feed (`changed_since`) serves only records whose `write_date` is at least this old: Odoo stamps a record with the time its transaction *began*, so a second is only complete once every transaction begun in it has committed." },
   CORS_ORIGINS: { shown: "(empty: off)", accepts: "origins, comma-separated", description: "Origins allowed to call the API (the data routes and `/mcp`) from a browser, e.g. `https://dash.example.org`." },

@@ -29,7 +29,7 @@ interface RouteKindDeclaration {
 const ROUTE_KINDS = {
   /**
    * `GET /api/v1/<domain>/<resource>`: a page of records (JSON), an export of every matching record
-   * (CSV or NDJSON) or a page of the change feed (`changed_since`). A page that counts its matches
+   * (CSV, NDJSON or Parquet) or a page of the change feed (`changed_since`). A page that counts its matches
    * (`total=true`: two ERP calls) is `counted_list`, any other `list`.
    */
   list: { path: '', costs: ['list', 'counted_list'] },

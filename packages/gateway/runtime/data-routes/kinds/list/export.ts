@@ -1,5 +1,5 @@
 /**
- * @module An export of a list route: every matching record as CSV or NDJSON, streamed from the ERP
+ * @module An export of a list route: every matching record as CSV, NDJSON or Parquet, streamed from the ERP
  * page by page (export/exporter.ts), never cached.
  */
 import type { ListQuery } from '../../../query/parse-query';

@@ -1,5 +1,5 @@
 /**
- * @module What a list request asks for: a JSON page, or an export (CSV or NDJSON). `format` wins
+ * @module What a list request asks for: a JSON page, or an export (CSV, NDJSON or Parquet). `format` wins
  * (a link opened in a browser or a spreadsheet cannot set `Accept`); otherwise `Accept`, by its
  * preferences (q-values), with JSON first among equals so that `*\/*` and browsers get JSON.
  */

@@ -1,7 +1,7 @@
 /**
  * @module The list route, `GET /api/v1/<domain>/<resource>`. Three answers share its path, each a
  * module of its own: a JSON page of records (page.ts), an export of every matching record (export.ts:
- * CSV or NDJSON, asked by `format` or `Accept`, list-format.ts) and a page of the change feed
+ * CSV, NDJSON or Parquet, asked by `format` or `Accept`, list-format.ts) and a page of the change feed
  * (changes.ts: `changed_since`). The query is read once, the same way for the three, and says which
  * one answers; each is charged as a list (`counted_list` when it counts its matches).
  */
