@@ -30,7 +30,7 @@ export const EXPORT_FORMAT_DOCS: { readonly [F in ExportFormat]: ExportFormatDoc
     mediaType: 'application/vnd.apache.parquet',
     binary: true,
     description:
-      'Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop.',
+      'Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop.',
   },
 };
 

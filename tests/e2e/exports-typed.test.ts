@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { RESOURCES } from '@ops-data-gateway/gateway/generated/routers/index';
 import type { FieldSpec, ResourceSpec } from '@ops-data-gateway/gateway/runtime/resource-spec';
-import { asBuffer, asText } from '../support/export-loaders';
+import { asBuffer, asText, duckDbType, parquetReadBack, parquetValueAsJson } from '../support/export-loaders';
 import { ErpWriter } from '../support/erp-writes';
 import { startStack, type Stack } from '../support/stack';
 
@@ -36,36 +36,6 @@ function duckDbRecipe(): string {
   if (!recipe?.includes(RECIPE_FILE)) throw new Error(`${GUIDE}: no DuckDB recipe reading '${RECIPE_FILE}'`);
   // Its first statement loads the file; the ones after query it.
   return recipe.split(';')[0] as string;
-}
-
-/** The DuckDB type a field's column must have. */
-function duckDbType(field: FieldSpec): string {
-  if (field.type === 'array') return field.items === 'integer' ? 'INTEGER[]' : 'VARCHAR[]';
-  if (field.type === 'integer') return 'INTEGER';
-  if (field.type === 'number') return 'DOUBLE';
-  if (field.type === 'boolean') return 'BOOLEAN';
-  if (field.format === 'date') return 'DATE';
-  if (field.format === 'date-time') return 'TIMESTAMP WITH TIME ZONE';
-  return 'VARCHAR';
-}
-
-/** SQL giving a column's value in a form its JSON value can be computed from without DuckDB's formatting. */
-function readBack(field: FieldSpec): string {
-  const column = `"${field.name}"`;
-  if (field.type === 'array') return `to_json(${column})::VARCHAR`;
-  if (field.format === 'date') return `datediff('day', DATE '1970-01-01', ${column})`;
-  if (field.format === 'date-time') return `epoch_ms(${column})`;
-  return column;
-}
-
-/** The JSON value of what readBack gave. */
-function asJson(field: FieldSpec, value: unknown): unknown {
-  if (value === null) return null;
-  if (field.type === 'array') return JSON.parse(value as string);
-  if (field.format === 'date') return new Date(Number(value) * 86_400_000).toISOString().slice(0, 10);
-  if (field.format === 'date-time') return new Date(Number(value)).toISOString().replace('.000Z', 'Z');
-  if (typeof value === 'bigint') return Number(value);
-  return value;
 }
 
 describe('typed exports (Parquet) loaded by DuckDB with the published recipe', () => {
@@ -121,8 +91,8 @@ describe('typed exports (Parquet) loaded by DuckDB with the published recipe', (
     const described = await duck.runAndReadAll(`SELECT column_name, data_type FROM information_schema.columns WHERE table_name = '${table}' ORDER BY ordinal_position`);
     const types = Object.fromEntries(described.getRows().map(([name, type]) => [String(name), String(type)]));
     const fields = [...resource.fields, ...extra];
-    const read = await duck.runAndReadAll(`SELECT ${fields.map(readBack).join(', ')} FROM ${table} ORDER BY id`);
-    const rows = read.getRows().map((row) => Object.fromEntries(fields.map((field, i) => [field.name, asJson(field, row[i] ?? null)])) as ApiRecord);
+    const read = await duck.runAndReadAll(`SELECT ${fields.map(parquetReadBack).join(', ')} FROM ${table} ORDER BY id`);
+    const rows = read.getRows().map((row) => Object.fromEntries(fields.map((field, i) => [field.name, parquetValueAsJson(field, row[i] ?? null)])) as ApiRecord);
     return { types, rows };
   };
 

@@ -7186,7 +7186,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -7467,7 +7467,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -7834,7 +7834,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -8195,7 +8195,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -8628,7 +8628,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -8949,7 +8949,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -9294,7 +9294,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -9625,7 +9625,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -9995,7 +9995,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -10316,7 +10316,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -10619,7 +10619,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -10970,7 +10970,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -11309,7 +11309,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -11656,7 +11656,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -11949,7 +11949,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -12299,7 +12299,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -12648,7 +12648,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -12979,7 +12979,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -13348,7 +13348,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -13658,7 +13658,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -14004,7 +14004,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -14373,7 +14373,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -14722,7 +14722,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -15194,7 +15194,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -15487,7 +15487,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -15768,7 +15768,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -16061,7 +16061,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -16422,7 +16422,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -16784,7 +16784,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -17089,7 +17089,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -17419,7 +17419,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -17782,7 +17782,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -18151,7 +18151,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -18468,7 +18468,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -18811,7 +18811,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -19116,7 +19116,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -19407,7 +19407,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -19726,7 +19726,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -20075,7 +20075,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -20390,7 +20390,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -20765,7 +20765,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -21056,7 +21056,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -21397,7 +21397,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -21690,7 +21690,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -22061,7 +22061,7 @@ var openapi_default = {
                 schema: {
                   type: "string",
                   format: "binary",
-                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; a nullable field is OPTIONAL. One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, every column but `id` is OPTIONAL and a last column `_removed` (BOOLEAN) says which rows are records to drop."
+                  description: "Apache Parquet, every column typed from the record schema, so that DuckDB, pandas, Polars, Spark or Power BI load each value as what it is, nothing detected: `integer` INT32, `number` DOUBLE, `boolean` BOOLEAN, `string` and enums STRING, `date` DATE, `date-time` TIMESTAMP (microseconds, UTC), arrays LIST of STRING or INT32; every column but `id` OPTIONAL (a field the ERP lacks or the account may not read is null). One row group per 1,000 records, snappy-compressed (never gzip or brotli on top). With `changed_since`, a last column `_removed` (BOOLEAN) says which rows are records to drop."
                 }
               },
               "application/json": {
@@ -46786,7 +46786,7 @@ var { ByteWriter, ParquetWriter } = require("hyparquet-writer");
 var REMOVED = "_removed";
 var DAY_MS = 864e5;
 function parquetEncoder(fields, changeFeed) {
-  const columns = fields.map((field) => columnOf(field, changeFeed && field.name !== "id"));
+  const columns = fields.map(columnOf);
   if (changeFeed) columns.push({ name: REMOVED, elements: [{ name: REMOVED, type: "BOOLEAN", repetition_type: "REQUIRED" }], value: (record) => record[REMOVED] });
   const schema = [{ name: "schema", num_children: columns.length }, ...columns.flatMap((column) => column.elements)];
   const bytes = new ByteWriter();
@@ -46817,9 +46817,9 @@ function parquetEncoder(fields, changeFeed) {
     }
   };
 }
-function columnOf(field, forceOptional) {
+function columnOf(field) {
   const { name } = field;
-  const repetition_type = field.nullable || forceOptional ? "OPTIONAL" : "REQUIRED";
+  const repetition_type = name === "id" ? "REQUIRED" : "OPTIONAL";
   const absent = (value) => value === null || value === void 0;
   if (field.type === "array") {
     const integers = field.items === "integer";

@@ -16,8 +16,10 @@
  * - number: DOUBLE; boolean: BOOLEAN; string, enum: STRING (VARCHAR);
  * - date: DATE; date-time: TIMESTAMP in microseconds, adjusted to UTC (TIMESTAMP WITH TIME ZONE);
  * - array: a LIST of STRING or INT32;
- * - a nullable field is OPTIONAL, else REQUIRED; with the change feed every column but `id` is
- *   OPTIONAL (a removed record has its id alone), and `_removed` (BOOLEAN) is added.
+ * - every column but `id` is OPTIONAL, whatever the catalogue's `nullable`: a field the ERP lacks
+ *   (catalogue drift) or the account may not read is answered null even where it is never null
+ *   otherwise, and a removed record of the change feed is its id alone. With the change feed,
+ *   `_removed` (BOOLEAN, REQUIRED) is added.
  */
 import type { ChangeEntry } from '../changes/change-feed';
 import { EXPORT_FORMATS } from '../export-formats';
@@ -44,7 +46,7 @@ interface Column {
 }
 
 export function parquetEncoder(fields: readonly FieldSpec[], changeFeed: boolean): ExportEncoder {
-  const columns = fields.map((field) => columnOf(field, changeFeed && field.name !== 'id'));
+  const columns = fields.map(columnOf);
   if (changeFeed) columns.push({ name: REMOVED, elements: [{ name: REMOVED, type: 'BOOLEAN', repetition_type: 'REQUIRED' }], value: (record) => record[REMOVED] });
   const schema: SchemaElement[] = [{ name: 'schema', num_children: columns.length }, ...columns.flatMap((column) => column.elements)];
   const bytes = new ByteWriter();
@@ -78,9 +80,9 @@ export function parquetEncoder(fields: readonly FieldSpec[], changeFeed: boolean
   };
 }
 
-function columnOf(field: FieldSpec, forceOptional: boolean): Column {
+function columnOf(field: FieldSpec): Column {
   const { name } = field;
-  const repetition_type = field.nullable || forceOptional ? 'OPTIONAL' : 'REQUIRED';
+  const repetition_type = name === 'id' ? 'REQUIRED' : 'OPTIONAL';
   const absent = (value: unknown) => value === null || value === undefined;
   if (field.type === 'array') {
     const integers = field.items === 'integer';
