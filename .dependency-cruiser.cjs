@@ -107,7 +107,7 @@ const RUNTIME_CONCERNS = [
 const WORKSPACE_PACKAGES = { codec: 'src', gateway: '(runtime|generated)', sandbox: 'src' };
 const GATEWAY = '^packages/gateway/(runtime|generated)/';
 /** What the generator and the runtime share: the shape of a resource's spec and the declaration of the route kinds. */
-const SHARED_TYPES = '^packages/gateway/runtime/(resource-spec|route-kinds|export-formats)\\.ts$';
+const SHARED_TYPES = '^packages/gateway/runtime/(resource-spec|route-kinds)\\.ts$';
 
 /** A workspace package is imported by its name: it has its own build, and production installs it as a package. */
 function byItsName([name, sources]) {

@@ -87,13 +87,20 @@ function joinKeyOf(key: FieldModel, fields: readonly FieldModel[]): FieldModel |
   });
 }
 
+/** `List: GET /api/v1/fleet/vehicles. Export: + /export. Detail: + /{id}.`: the first route's path in full, the others' after it. */
+function routeLine(resource: ResourceModel): string {
+  const [first, ...others] = routesOf(resource);
+  if (!first) return '';
+  return [`${first.emitter.label}: GET ${first.openApiPath}.`, ...others.map((route) => `${route.emitter.label}: + ${route.openApiPath.slice(first.openApiPath.length)}.`)].join(
+    ' ',
+  );
+}
+
 function routeSection(resource: ResourceModel): string {
   const lines = [
     `### ${resource.path}: ${resource.title}${resource.deprecated ? ' [deprecated]' : ''}`,
     resource.description,
-    routesOf(resource)
-      .map((route) => `${route.emitter.label}: GET ${route.openApiPath}.`)
-      .join(' '),
+    routeLine(resource),
     `Default order: ${resource.defaultOrderText}. Sortable: ${sortableNames(resource).join(', ') || 'none'}.${scopeText(resource) ? ` Scope: ${scopeText(resource)}.` : ''}`,
     'Fields:',
     ...fieldLines(resource),
@@ -144,7 +151,7 @@ ${sections.map((section) => `## ${section.title}\n\n${section.body}`).join('\n\n
 
 ## Routes
 
-Per domain, per resource: description; paths; default order, sortable fields, scope; \`Fields:\` one line each (\`name: type [marks]. description\`); \`Filters:\` one line each (\`name operator value-format. note\`); an example record (its shape and value formats, not real data; a list answers \`{"data": [record, ...], "meta": {"total": n}}\`).
+Per domain, per resource: description; paths (\`+ /export\`: after the first); default order, sortable fields, scope; \`Fields:\` one line each (\`name: type [marks]. description\`); \`Filters:\` one line each (\`name operator value-format. note\`); an example record (its shape and value formats, not real data; a list answers \`{"data": [record, ...], "meta": {"total": n}}\`).
 
 ${model.domains.map((d) => `## ${d.domain}: ${d.title}\n\n${d.description}\n\n${d.resources.map(routeSection).join('\n\n')}`).join('\n\n')}
 

@@ -7,17 +7,17 @@
  * for the gateway to replace when it serves them.
  */
 import { readFileSync } from 'node:fs';
-import { COMMON_LIST_PARAMETERS, LIMITS, type CatalogueModel } from '../../model/catalogue-model';
+import { COMMON_LIST_PARAMETERS, EXPORT_PARAMETERS, LIMITS, type CatalogueModel } from '../../model/catalogue-model';
 import { projectFile } from '../../project-files';
 import { sampleRequest } from '../describe';
 import { ERROR_STATUSES } from '../openapi/components';
 
 /** The sections, in order; each is docs/guide/<id>.md and, on the page, the anchor `#<id>`. */
-export const GUIDE_SECTIONS = ['intro', 'authentication', 'records', 'paging', 'filters', 'errors', 'limits', 'versioning', 'agents', 'try'] as const;
+export const GUIDE_SECTIONS = ['intro', 'authentication', 'records', 'paging', 'filters', 'errors', 'limits', 'versioning', 'agents', 'try', 'operators'] as const;
 type GuideSectionId = (typeof GUIDE_SECTIONS)[number];
 
 /** Sections about the page itself: llms.txt leaves them out. */
-const PAGE_ONLY: ReadonlySet<GuideSectionId> = new Set(['try']);
+const PAGE_ONLY: ReadonlySet<GuideSectionId> = new Set(['try', 'operators']);
 
 export interface GuideSection {
   readonly id: GuideSectionId;
@@ -58,6 +58,7 @@ export function commonGuideValues(model: CatalogueModel): GuideValues {
     sample_file: sample.path.replace('/', '-'),
     sample_url: url,
     list_parameters: COMMON_LIST_PARAMETERS.map(code).join(', '),
+    export_parameters: EXPORT_PARAMETERS.map(code).join(', '),
     limit_default: String(LIMITS.limitDefault),
     limit_min: String(LIMITS.limitMin),
     limit_max: String(LIMITS.limitMax),

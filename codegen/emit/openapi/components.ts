@@ -5,9 +5,9 @@
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { LIMITS, type CatalogueModel, type FilterModel, type ResourceModel } from '../../model/catalogue-model';
-import { CSV_DIALECT_VALUES, LIST_FORMATS } from '../../model/export-formats';
 import { recordTypeName } from '../../model/names';
 import { recordSchema } from '../record-schema';
+import { CSV_DIALECT_VALUES, EXPORT_FORMAT_NAMES, EXPORT_FORMATS, formatList } from '../export-formats';
 
 /** Error codes of the envelope, with the status each is sent with. Mirrors runtime/errors.ts (a test checks both ways). */
 export const ERROR_STATUSES: readonly (readonly [number, string, string])[] = [
@@ -176,12 +176,6 @@ export function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject 
       required: true,
       schema: { type: 'string' },
     },
-    PageETag: {
-      description:
-        'On a JSON page, always: strong entity tag of this answer (a hash of its body); send it back in `If-None-Match` to get 304 while the answer is unchanged. An export has none (exports are never cached nor answered 304).',
-      required: false,
-      schema: { type: 'string' },
-    },
     // The IETF draft's syntax (draft-ietf-httpapi-ratelimit-headers-10): runtime/admission/key-rate-limit.ts writes them.
     RateLimitPolicy: {
       description:
@@ -214,7 +208,8 @@ export function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject 
       schema: { type: 'string', maxLength: 128 },
     },
     ServerTiming: {
-      description: "Where the time went: `erp` (time in ERP calls, and how many), `gw` (the gateway's own time), `cache` (what a response cache did: `off` when none).",
+      description:
+        'Where the time went: `erp` (the wall time spent waiting for the ERP, calls made in parallel counted once, and how many calls), `gw` (the rest of the time until the headers: `erp` + `gw` is that time), `cache` (what a response cache did: `off` when none).',
       schema: { type: 'string' },
     },
     CacheControl: {
@@ -282,9 +277,8 @@ export function components(model: CatalogueModel): OpenAPIV3_1.ComponentsObject 
       name: 'format',
       in: 'query',
       required: false,
-      description:
-        '`csv`, `ndjson` or `parquet`: an export of every matching record, streamed (as `Accept: text/csv`, `application/x-ndjson` or `application/vnd.apache.parquet` asks; `format` is for links opened in a browser or spreadsheet); `json`: the JSON page whatever `Accept` says. An export takes the filters, `fields`, `since_id` (resume after that id) and `changed_since`; not `limit`, `offset`, `order` or `total` (400). Past `EXPORT_MAX_ROWS` records it is refused (422) before anything is sent.',
-      schema: { type: 'string', enum: [...LIST_FORMATS] },
+      description: `The export's format: ${formatList()}. Without it, the one \`Accept\` prefers among ${EXPORT_FORMAT_NAMES.map((name) => `\`${EXPORT_FORMATS[name].mediaType}\``).join(', ')}; \`${EXPORT_FORMAT_NAMES[0]}\` when \`Accept\` names none of them. As a parameter, for links opened in a browser or a spreadsheet, which cannot set \`Accept\`.`,
+      schema: { type: 'string', enum: EXPORT_FORMAT_NAMES },
     },
     CsvFormulas: {
       name: 'csv_formulas',

@@ -33,6 +33,12 @@ const ROUTE_KINDS = {
    * (`total=true`: two ERP calls) is `counted_list`, any other `list`.
    */
   list: { path: '', costs: ['list', 'counted_list'] },
+  /**
+   * `GET /api/v1/<domain>/<resource>/export`: every matching record as a file in one of
+   * EXPORT_FORMATS, streamed. Charged as a list, as an export on the list route is. Declared before
+   * the detail route, whose `/:id` would take its path.
+   */
+  export: { path: '/export', costs: ['list'] },
   /** `GET /api/v1/<domain>/<resource>/{id}`: one record. */
   detail: { path: '/:id', costs: ['detail'] },
 } as const satisfies Readonly<Record<string, RouteKindDeclaration>>;
@@ -51,7 +57,29 @@ export type RequestCost = RouteKinds[RouteKind]['costs'][number];
 export const ANSWER_COSTS = ['not_modified', 'cached'] as const;
 export type AnswerCost = (typeof ANSWER_COSTS)[number];
 export type CostKind = RequestCost | AnswerCost;
-/** The costs charged up front, by kind in their declared order. */
-export const REQUEST_COSTS: readonly RequestCost[] = ROUTE_KIND_ORDER.flatMap((kind) => ROUTE_KINDS[kind].costs);
+/** The costs charged up front, by kind in their declared order, each once (two kinds may share one). */
+export const REQUEST_COSTS: readonly RequestCost[] = [...new Set(ROUTE_KIND_ORDER.flatMap((kind) => ROUTE_KINDS[kind].costs))];
 /** Every cost kind, the request costs then the answer costs: the keys of RATE_LIMIT_COSTS. */
 export const COST_KINDS: readonly CostKind[] = [...REQUEST_COSTS, ...ANSWER_COSTS];
+
+/**
+ * The formats of an export, declared once: the export route answers each (`format=<name>`, or
+ * `Accept: <mediaType>`), as the list route does for compatibility. The runtime's encoders
+ * (export/export-encoders.ts) and the generator's OpenAPI operation, query schemas and docs
+ * (codegen/kinds/export/) are tables keyed by `ExportFormat`: a format added here and missing on one
+ * side fails the type check.
+ */
+export const EXPORT_FORMATS = {
+  csv: { mediaType: 'text/csv', extension: 'csv', compressible: true },
+  ndjson: { mediaType: 'application/x-ndjson', extension: 'ndjson', compressible: true },
+  /** Typed columns (export/parquet-encoder.ts); already compressed inside (snappy): never gzip or brotli on top. */
+  parquet: { mediaType: 'application/vnd.apache.parquet', extension: 'parquet', compressible: false },
+} as const satisfies Readonly<Record<string, { readonly mediaType: string; readonly extension: string; readonly compressible: boolean }>>;
+
+/** `csv_dialect` (CSV exports only): RFC 4180 as loaders read it, or what Excel opens as it should. */
+export type CsvDialect = 'rfc4180' | 'excel' | 'excel-semicolon';
+
+export type ExportFormats = typeof EXPORT_FORMATS;
+export type ExportFormat = keyof ExportFormats;
+/** The formats in their declared order; the first is the export's default (no `format`, no `Accept` naming one). */
+export const EXPORT_FORMAT_ORDER = Object.keys(EXPORT_FORMATS) as readonly ExportFormat[];

@@ -1,11 +1,11 @@
 /**
  * @module Every environment variable the gateway reads, declared once: its default, its bounds and
  * what it does. config.ts reads each one from this table (a name missing here does not type-check
- * there), and the README's Configuration tables are held to it, row by row and in both directions,
+ * there), and the Configuration tables of docs/production.md are held to it, row by row and in both directions,
  * by tests/operate/settings-table.test.ts, which prints the README row a new setting needs.
  *
  * One line per setting, so that settings added on different branches merge as one line each. The
- * descriptions are Markdown (the README's "Meaning" column).
+ * descriptions are Markdown (docs/production.md's "Meaning" column).
  */
 
 import { COST_KINDS } from './route-kinds';
@@ -65,7 +65,7 @@ export const SETTINGS = {
   AUTH_CHECK_LIMIT: { default: 300, min: 1, max: 10000000, description: 'Key checks sent to the ERP per window, all client addresses together; past it a key not already known gets 429 `rate_limited` (keys already validated keep working). With `AUTH_CACHE_TTL_MS=0` every request is a key check: raise this cap to the request rate.' },
   RATE_LIMIT_POINTS: { shown: '(empty: off)', min: 1, max: 100000000, description: 'Per-key rate limit (decision D26): points each API key may spend per window; each request costs its kind\'s points (`RATE_LIMIT_COSTS`); past them **429** `rate_limited` with `Retry-After`, the ERP not asked. See "Rate limits".' },
   RATE_LIMIT_WINDOW_SECONDS: { default: 60, min: 1, max: 86400, description: 'That window, in whole seconds. Only with `RATE_LIMIT_POINTS`.' },
-  RATE_LIMIT_COSTS: { default: COST_KINDS.map((kind) => `${kind}=1`).join(','), accepts: '`kind=points`, comma-separated', description: 'Points per kind of request: `list` (a page with `total=false`), `counted_list` (a page with its count: two ERP calls), `detail`, `not_modified` (charged instead when the answer is 304) and `cached` (charged instead when the response cache answered a 200, the ERP not asked). Kinds left out keep their default; `list`, `counted_list` and `detail` cost 1 to `RATE_LIMIT_POINTS`, `not_modified` and `cached` 0 to it. Only with `RATE_LIMIT_POINTS`.' },
+  RATE_LIMIT_COSTS: { default: COST_KINDS.map((kind) => `${kind}=1`).join(','), accepts: '`kind=points`, comma-separated', description: 'Points per kind of request: `list` (a page with `total=false`, or an export), `counted_list` (a page with its count: two ERP calls), `detail`, `not_modified` (charged instead when the answer is 304) and `cached` (charged instead when the response cache answered a 200, the ERP not asked). Kinds left out keep their default; `list`, `counted_list` and `detail` cost 1 to `RATE_LIMIT_POINTS`, `not_modified` and `cached` 0 to it. Only with `RATE_LIMIT_POINTS`.' },
   REDIS_URL: { shown: '(empty: each process\'s memory)', accepts: 'a `redis://` or `rediss://` URL', description: 'A Redis that several gateway processes share (user, password and database number allowed; never logged): the failed-authentication limits, the cap of key checks and the per-key limits are then counted there, for all processes together. See "Several processes and machines".' },
   REDIS_TIMEOUT_MS: { default: 200, min: 5, max: 10000, description: 'Longest one Redis call may take; past it, or with Redis down, each process counts in its own memory (limits), going on from the counts Redis last gave it, until Redis answers again. Only with `REDIS_URL`.' },
   REDIS_KEY_PREFIX: { default: 'odg:', accepts: '1 to 64 letters, digits or `:_.-`', description: 'Prefix of every key the gateway writes in Redis, so that several gateways can share one Redis. Only with `REDIS_URL`.' },

@@ -27,10 +27,9 @@
  */
 import { stringify } from 'csv-stringify/sync';
 import type { ChangeEntry } from '../changes/change-feed';
-import type { CsvDialect, ExportFormat } from '../export-formats';
-import { EXPORT_FORMATS } from '../export-formats';
 import type { CsvFormulas } from '../query/parse-query';
 import type { FieldSpec } from '../resource-spec';
+import { EXPORT_FORMATS, type CsvDialect, type ExportFormat } from '../route-kinds';
 import type { ExportEncoder } from './export-encoder';
 import { parquetEncoder } from './parquet-encoder';
 
@@ -43,7 +42,7 @@ export interface CsvOptions {
 /** The column a change-feed export adds. */
 const REMOVED = '_removed';
 
-/** Each format's encoder: a format declared in export-formats.ts without one here fails the type check. */
+/** An encoder for each format route-kinds.ts declares (EXPORT_FORMATS): a format without one fails the type check. */
 const ENCODERS: Readonly<Record<ExportFormat, (fields: readonly FieldSpec[], changeFeed: boolean, csv: CsvOptions) => ExportEncoder>> = {
   csv: csvEncoder,
   ndjson: (_fields, changeFeed) => ndjsonEncoder(changeFeed),

@@ -38,7 +38,7 @@ import type { MemoryBudget } from '../admission/memory-budget';
 import { changeScanRequest, exportDomain, exportPageRequest } from '../erp-requests';
 import { invalidValue } from '../errors';
 import type { Logger } from '../log';
-import { EXPORT_FORMATS, type ExportFormat } from '../export-formats';
+import { EXPORT_FORMATS, type ExportFormat } from '../route-kinds';
 import { codingFor, compressingStream, type CompressionSettings } from '../http/compression';
 import { changeToken, erpSecond } from '../query/changed-since';
 import type { ListQuery } from '../query/parse-query';

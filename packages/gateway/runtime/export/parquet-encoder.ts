@@ -22,7 +22,7 @@
  *   `_removed` (BOOLEAN, REQUIRED) is added.
  */
 import type { ChangeEntry } from '../changes/change-feed';
-import { EXPORT_FORMATS } from '../export-formats';
+import { EXPORT_FORMATS } from '../route-kinds';
 import type { FieldSpec } from '../resource-spec';
 import type { ExportEncoder } from './export-encoder';
 

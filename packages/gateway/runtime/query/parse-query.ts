@@ -7,9 +7,9 @@
 import type Ajv2020 from 'ajv/dist/2020';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import { badRequest, invalidValue } from '../errors';
-import type { CsvDialect, ExportFormat } from '../export-formats';
+import type { CsvDialect } from '../route-kinds';
 import type { FieldSpec, FilterSpec, ResourceSpec } from '../resource-spec';
-import { ROUTE_KIND_ORDER, type RouteKind } from '../route-kinds';
+import { type ExportFormat, ROUTE_KIND_ORDER, type RouteKind } from '../route-kinds';
 import { parseChangedSince, type ChangeCursor } from './changed-since';
 import { erpDate, erpDatetimeCondition, parseDateValue, type ParsedDate } from './dates';
 import { escapeLike, type FilterTerm } from './domain';
@@ -47,6 +47,13 @@ export type ListFormat = 'json' | ExportFormat;
 /** Parameters an export does not take: it streams every matching record, by ascending id. */
 const NOT_WITH_EXPORT = ['limit', 'offset', 'order', 'total'] as const;
 
+/** Refuses what an export does not take, saying why (before the shape check, which would only call it unknown). */
+function assertExportable(query: RawQuery): void {
+  const refused = NOT_WITH_EXPORT.filter((name) => query[name] !== undefined);
+  if (refused.length)
+    throw badRequest(`An export streams every matching record by ascending id: ${refused.join(', ')} cannot be used with it (filter instead; since_id resumes after an id).`);
+}
+
 export interface DetailQuery {
   readonly fields: readonly FieldSpec[];
   readonly deprecated: readonly string[];
@@ -54,10 +61,14 @@ export interface DetailQuery {
 
 export type RawQuery = Readonly<Record<string, unknown>>;
 
-/** The compiled validators and lookup tables of one resource, built once at start-up. */
+/**
+ * The compiled validators and lookup tables of one resource: the tables built at start-up, each kind's
+ * validator compiled by its first request (compiling every resource's schemas was most of a worker's
+ * start-up CPU, which a reload or the dev loop waits for; a first request pays a few milliseconds).
+ */
 export class QueryParser {
-  /** Each kind's query schema (`<kind>QuerySchema`), compiled, and the keys it accepts. */
-  private readonly validators: Readonly<Record<RouteKind, ValidateFunction>>;
+  /** Each kind's query schema (`<kind>QuerySchema`), compiled once asked, and the keys it accepts. */
+  private readonly validators = new Map<RouteKind, ValidateFunction>();
   private readonly keys: Readonly<Record<RouteKind, ReadonlySet<string>>>;
   private readonly fieldsByName: ReadonlyMap<string, FieldSpec>;
   private readonly filtersByName: ReadonlyMap<string, FilterSpec>;
@@ -69,11 +80,9 @@ export class QueryParser {
 
   constructor(
     private readonly resource: ResourceSpec,
-    ajv: Ajv2020,
+    private readonly ajv: Ajv2020,
   ) {
-    const schemaOf = (kind: RouteKind): object => resource[`${kind}QuerySchema`];
-    this.keys = byKind((kind) => new Set(Object.keys((schemaOf(kind) as { properties?: object }).properties ?? {})));
-    this.validators = byKind((kind) => ajv.compile(schemaOf(kind)));
+    this.keys = byKind((kind) => new Set(Object.keys((this.schemaOf(kind) as { properties?: object }).properties ?? {})));
     this.fieldsByName = new Map(resource.fields.map((f) => [f.name, f]));
     this.filtersByName = new Map(resource.filters.map((f) => [f.name, f]));
     this.sortFieldsByKey = new Map(Object.entries(resource.sortable));
@@ -85,15 +94,38 @@ export class QueryParser {
     this.defaultOrder = withIdLast(withNullsAtTheEnds(resource.defaultOrder, this.numberSortFields));
   }
 
-  /** `format` is what the request asks for, by `format` or `Accept` (the handler decides which). */
+  private schemaOf(kind: RouteKind): object {
+    return this.resource[`${kind}QuerySchema`];
+  }
+
+  private validatorOf(kind: RouteKind): ValidateFunction {
+    let validate = this.validators.get(kind);
+    if (!validate) {
+      validate = this.ajv.compile(this.schemaOf(kind));
+      this.validators.set(kind, validate);
+    }
+    return validate;
+  }
+
+  /**
+   * A list route's query. `format` is what the request asks for, by `format` or `Accept` (the handler
+   * decides which): an export asked on the list route (kept for compatibility) reads as on the export route.
+   */
   parseList(query: RawQuery, format: ListFormat = 'json'): ListQuery {
     this.checkShape('list', query);
+    if (format !== 'json') assertExportable(query);
+    return this.parseListed(query, format);
+  }
+
+  /** The export route's query (`/export`): the list's filters, `fields`, `since_id` and `changed_since`, no paging or order. */
+  parseExport(query: RawQuery, format: ExportFormat): ListQuery {
+    assertExportable(query);
+    this.checkShape('export', query);
+    return this.parseListed(query, format);
+  }
+
+  private parseListed(query: RawQuery, format: ListFormat): ListQuery {
     const deprecated: string[] = [];
-    if (format !== 'json') {
-      const refused = NOT_WITH_EXPORT.filter((name) => query[name] !== undefined);
-      if (refused.length)
-        throw badRequest(`An export streams every matching record by ascending id: ${refused.join(', ')} cannot be used with it (filter instead; since_id resumes after an id).`);
-    }
     if (query['csv_formulas'] !== undefined && format !== 'csv')
       throw badRequest('csv_formulas applies to CSV exports only (format=csv, or Accept: text/csv): other answers never hold formulas.');
     if (query['csv_dialect'] !== undefined && format !== 'csv') throw badRequest('csv_dialect applies to CSV exports only (format=csv, or Accept: text/csv).');
@@ -144,7 +176,7 @@ export class QueryParser {
 
   /** Checks the raw shape of a kind's query against its schema: an unknown key 400, an unusable value 422. */
   checkShape(kind: RouteKind, query: RawQuery): void {
-    this.check(this.validators[kind], query);
+    this.check(this.validatorOf(kind), query);
   }
 
   parseDetail(query: RawQuery): DetailQuery {
@@ -289,12 +321,19 @@ function errorFromSchema(errors: readonly ErrorObject[], filters: ReadonlyMap<st
   // The spec's table: an invalid sort is 400, whatever is wrong with it (too long, given twice).
   if (name === 'order')
     return badRequest(`Invalid sort: order ${Array.isArray(dataOf(first)) ? 'given more than once' : 'too long'}; use field, field asc or field desc, comma-separated.`);
+  // The route's own values: the list route takes json and the export formats, the export route the export formats.
+  if (name === 'format' && first?.keyword === 'enum') return invalidValue(`format: expected ${listed((first.params as { allowedValues: string[] }).allowedValues)}.`);
   const filter = filters.get(name);
   if (filter?.type === 'enum') return invalidValue(`${name} must be one of: ${(filter.values ?? []).join(', ')}.`);
   const expectedOf = filter?.type ?? name;
   return invalidValue(
     `${name}: ${(Object.hasOwn(EXPECTED, expectedOf) && EXPECTED[expectedOf]) || 'invalid value'}${Array.isArray(dataOf(first)) ? ' (given more than once)' : ''}.`,
   );
+}
+
+/** `a, b or c`. */
+function listed(values: readonly string[]): string {
+  return values.length < 2 ? values.join('') : `${values.slice(0, -1).join(', ')} or ${values[values.length - 1]}`;
 }
 
 function dataOf(error: ErrorObject | undefined): unknown {
@@ -308,7 +347,7 @@ const EXPECTED: Readonly<Record<string, string>> = {
   total: 'expected true or false',
   order: 'expected one sort text',
   fields: 'expected one comma-separated list of field names',
-  format: 'expected json, csv or ndjson',
+  format: 'expected one format name',
   changed_since: 'expected one ISO 8601 date-time or the token meta.next_changed_since gave',
   integer: 'expected a non-negative integer',
   number: 'expected a decimal number',

@@ -6,9 +6,11 @@
 import type { RouteKind } from '../../route-kinds';
 import type { DataKind } from '../kind-route';
 import { detailKind } from './detail/detail-route';
+import { exportKind } from './export/export-route';
 import { listKind } from './list/list-route';
 
 export const DATA_KINDS: { readonly [K in RouteKind]: DataKind } = {
   list: listKind,
+  export: exportKind,
   detail: detailKind,
 };
