@@ -11,7 +11,18 @@ import { DOCS_PAGE_HTML, LLMS_TXT } from '@ops-data-gateway/gateway/generated/do
 const root = join(__dirname, '..', '..');
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 /** The topic guides: docs/*.md but the compatibility report and the contributor guide. */
-const GUIDES = ['catalogue.md', 'production.md', 'caching.md', 'exports-and-sync.md', 'agents.md', 'operating.md', 'real-odoo.md', 'development.md', 'catalogue-changes.md'];
+const GUIDES = [
+  'catalogue.md',
+  'production.md',
+  'caching.md',
+  'exports-and-sync.md',
+  'exports-for-bi.md',
+  'agents.md',
+  'operating.md',
+  'real-odoo.md',
+  'development.md',
+  'catalogue-changes.md',
+];
 
 /** The README's sections (`## ` headings). */
 const sections = [...readme.matchAll(/^## (.+)$/gm)].map((m) => m[1]);

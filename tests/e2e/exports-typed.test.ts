@@ -102,7 +102,7 @@ describe('typed exports (Parquet) loaded by DuckDB with the published recipe', (
       const expected = await jsonList(path);
       // Every resource of the demo data has records: a file of none would prove nothing.
       expect(expected.length).toBeGreaterThan(0);
-      const { file, headers } = await download(`/api/v1/${path}?format=parquet`);
+      const { file, headers } = await download(`/api/v1/${path}/export?format=parquet`);
       expect([headers['content-type'], headers['x-total-count'], headers['content-encoding']]).toEqual(['application/vnd.apache.parquet', String(expected.length), undefined]);
       const { types, rows } = await load(file, resource, `t_${path.replace(/\W/g, '_')}`);
       expect(types).toEqual(Object.fromEntries(resource.fields.map((field) => [field.name, duckDbType(field)])));
@@ -113,10 +113,10 @@ describe('typed exports (Parquet) loaded by DuckDB with the published recipe', (
 
   it('keeps texts as texts where a CSV loses them to type detection: digits, and "no" (the issue\'s vin and invoice_status)', async () => {
     const vehicles = RESOURCES.find((r) => r.path === 'fleet/vehicles') as ResourceSpec;
-    const { rows } = await load((await download('/api/v1/fleet/vehicles?format=parquet')).file, vehicles, 'tricky');
+    const { rows } = await load((await download('/api/v1/fleet/vehicles/export?format=parquet')).file, vehicles, 'tricky');
     expect(rows.filter((row) => row.id <= TRICKY_VINS.length).map((row) => row['vin'])).toEqual(TRICKY_VINS);
     const orders = RESOURCES.find((r) => r.path === 'purchase/orders') as ResourceSpec;
-    const loaded = await load((await download('/api/v1/purchase/orders?format=parquet')).file, orders, 'orders');
+    const loaded = await load((await download('/api/v1/purchase/orders/export?format=parquet')).file, orders, 'orders');
     expect(loaded.types['invoice_status']).toBe('VARCHAR');
     expect(loaded.rows.some((row) => row['invoice_status'] === 'no')).toBe(true);
     // The same rows as CSV, types detected (the recipe the README had): DuckDB makes `"no"` false and digits a number.
@@ -139,7 +139,7 @@ describe('typed exports (Parquet) loaded by DuckDB with the published recipe', (
     const res = await stack.get('/api/v1/fleet/vehicles?format=ndjson&changed_since=2000-01-01T00:00:00Z').buffer(true).parse(asText);
     for (const line of (res.body as string).split('\n').filter(Boolean)) feed.push(JSON.parse(line) as ApiRecord);
     expect(feed.some((row) => row['_removed'] === true)).toBe(true);
-    const { file, headers } = await download('/api/v1/fleet/vehicles?format=parquet&changed_since=2000-01-01T00:00:00Z');
+    const { file, headers } = await download('/api/v1/fleet/vehicles/export?format=parquet&changed_since=2000-01-01T00:00:00Z');
     expect(headers['x-total-count']).toBe(String(feed.length));
     const removed = { name: '_removed', type: 'boolean', nullable: false, personal: false, deprecated: false, source: { kind: 'url' } } as const satisfies FieldSpec;
     const { types, rows } = await load(file, resource, 'feed', [removed]);

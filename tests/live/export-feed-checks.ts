@@ -137,7 +137,7 @@ export function describeExportAndFeedChecks(suite: SuiteAccess, resources: reado
     it("exports as Parquet every record and value the JSON list gives, each column of its field's type (read by DuckDB)", async () => {
       const r = suite.resource(path);
       const expected = await walkList(path, '');
-      const res: Response = await suite.target().gateway.get(`/api/v1/${path}?format=parquet`, key()).buffer(true).parse(asBuffer);
+      const res: Response = await suite.target().gateway.get(`/api/v1/${path}/export?format=parquet`, key()).buffer(true).parse(asBuffer);
       expect([res.status, res.headers['content-type'], res.headers['x-total-count']]).toEqual([200, 'application/vnd.apache.parquet', String(expected.length)]);
       const { types, rows } = await loadParquetWithDuckDb(res.body as Buffer, r.fields);
       expect(types).toEqual(Object.fromEntries(r.fields.map((field) => [field.name, duckDbType(field)])));
