@@ -132,7 +132,7 @@ function llmsGuideValues(model: CatalogueModel): GuideValues {
     nullable: '`|null`',
     personal: '[personal data]',
     deprecated: '[deprecated]',
-    id_beside_name: "Below, it is said on its name's line (`Id: driver_id.`), not in the example record. ",
+    id_beside_name: "Below, it is on its name's line (`Id: driver_id.`). ",
   };
 }
 

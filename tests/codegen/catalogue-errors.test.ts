@@ -154,17 +154,17 @@ describe('catalogue errors are located and explained', () => {
     [
       "a many2one's name without its id",
       withLine("      owner_id: { type: integer, description: Owner's id., erp: { many2one: owner_id, comodel: res.users } }\n", ''),
-      /demo\.yaml:14:\d+: field 'owner' gives the name of a res\.users record without its id: add 'owner_id: \{ type: integer, description: \.\.\., erp: \{ many2one: owner_id, comodel: res\.users \} \}' beside it, so that joins never go by name/,
+      /demo\.yaml:14:\d+: resources\.things\.fields\.owner: field 'owner' gives the name of a res\.users record without its id: add 'owner_id: \{ type: integer, description: \.\.\., erp: \{ many2one: owner_id, comodel: res\.users \} \}' beside it, so that joins never go by name/,
     ],
     [
       "an x2many's names without their ids",
       withLine('      total:', '      tags: { type: array, items: string, description: Tags., erp: { x2many: tag_ids, comodel: demo.tag } }\n      total:'),
-      /demo\.yaml:15:\d+: field 'tags' gives names of demo\.tag records without their ids/,
+      /demo\.yaml:15:\d+: resources\.things\.fields\.tags: field 'tags' gives names of demo\.tag records without their ids/,
     ],
     [
       'a value read through a many2one whose id is not given',
       withLine('      total:', '      mail: { type: string, description: Mail., erp: { related: [partner_id, email], comodel: res.partner } }\n      total:'),
-      /demo\.yaml:15:\d+: field 'mail' is read through the many2one 'partner_id', whose id the resource does not give/,
+      /demo\.yaml:15:\d+: resources\.things\.fields\.mail: field 'mail' is read through the many2one 'partner_id', whose id the resource does not give/,
     ],
     [
       'an array without its item type',
